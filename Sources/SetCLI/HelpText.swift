@@ -1,0 +1,51 @@
+/// Help and usage text, drawn from the command specs so it cannot drift from the parser.
+public enum HelpText {
+    public static let toolName = "setgame"
+
+    /// The one-line synopsis of a command.
+    public static func usageLine(_ spec: CommandSpec) -> String {
+        var words = ["\(toolName) \(spec.name)"]
+        words += spec.positionals.map { "[\($0.name)]" }
+        if !spec.options.isEmpty { words.append("[options]") }
+        return "usage: " + words.joined(separator: " ")
+    }
+
+    /// The full help of one command.
+    public static func help(for spec: CommandSpec) -> String {
+        var lines = [usageLine(spec), "", spec.summary]
+        let rows = spec.positionals.map { ($0.name, $0.summary) }
+            + spec.options.map { ("--\($0.name)" + ($0.placeholder.map { " \($0)" } ?? ""), $0.summary) }
+            + [("-h, --help", "show this help")]
+        let width = rows.map(\.0.count).max() ?? 0
+        lines.append("")
+        for (left, right) in rows {
+            lines.append("  " + pad(left, to: width) + "  " + right)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The top-level help: every subcommand with its summary.
+    public static func overview(_ specs: [CommandSpec], version: String) -> String {
+        let width = specs.map(\.name.count).max() ?? 0
+        var lines = [
+            "\(toolName) \(version): the card game Set, for two players over TCP, in the terminal.",
+            "",
+            "usage: \(toolName) <command> [arguments] [options]",
+            "",
+            "commands:",
+        ]
+        for spec in specs {
+            lines.append("  " + pad(spec.name, to: width) + "  " + spec.summary)
+        }
+        lines += [
+            "",
+            "  \(toolName) <command> --help   options of one command",
+            "  \(toolName) --version          print the version",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func pad(_ text: String, to width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
+}

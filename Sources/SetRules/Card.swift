@@ -1,0 +1,51 @@
+/// One of the 81 cards: a unique combination of the four features.
+public struct Card: Hashable, Comparable, Sendable {
+    public let number: Number
+    public let shape: Shape
+    public let shading: Shading
+    public let colour: Colour
+
+    public init(_ number: Number, _ shading: Shading, _ colour: Colour, _ shape: Shape) {
+        self.number = number
+        self.shape = shape
+        self.shading = shading
+        self.colour = colour
+    }
+
+    /// A stable id 0–80: the features read as the digits of a base-3 number.
+    public var id: Int {
+        number.rawValue * 27 + shape.rawValue * 9 + shading.rawValue * 3 + colour.rawValue
+    }
+
+    /// The card with the given id, or nil outside 0–80.
+    public init?(id: Int) {
+        guard (0..<81).contains(id) else { return nil }
+        self.init(
+            Number(rawValue: id / 27)!,
+            Shading(rawValue: id / 3 % 3)!,
+            Colour(rawValue: id % 3)!,
+            Shape(rawValue: id / 9 % 3)!)
+    }
+
+    /// All 81 cards in id order.
+    public static let all: [Card] = (0..<81).map { Card(id: $0)! }
+
+    public static func < (lhs: Card, rhs: Card) -> Bool { lhs.id < rhs.id }
+}
+
+extension Card: Codable {
+    /// On the wire and on disk a card is its id: short, and stable across versions.
+    public init(from decoder: any Decoder) throws {
+        let id = try decoder.singleValueContainer().decode(Int.self)
+        guard let card = Card(id: id) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "card id \(id) is not in 0...80"))
+        }
+        self = card
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(id)
+    }
+}

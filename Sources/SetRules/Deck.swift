@@ -1,0 +1,28 @@
+/// The cards not yet dealt, in the order they will come off the top.
+public struct Deck: Sendable, Equatable {
+    /// Remaining cards; the top of the deck is the first element.
+    public private(set) var cards: [Card]
+
+    /// All 81 cards shuffled by a Fisher–Yates pass driven by `SplitMix64(seed:)`.
+    public init(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        var cards = Card.all
+        for i in stride(from: cards.count - 1, to: 0, by: -1) {
+            cards.swapAt(i, generator.uniform(below: i + 1))
+        }
+        self.cards = cards
+    }
+
+    /// A deck holding exactly these cards, top first; for tests and replays of a known order.
+    public init(cards: [Card]) { self.cards = cards }
+
+    public var count: Int { cards.count }
+    public var isEmpty: Bool { cards.isEmpty }
+
+    /// Takes up to `count` cards off the top.
+    public mutating func draw(_ count: Int) -> [Card] {
+        let taken = Array(cards.prefix(count))
+        cards.removeFirst(taken.count)
+        return taken
+    }
+}

@@ -1,0 +1,120 @@
+/// One game of Set, solo or duel, as a pure state machine. Hosts feed it actions and instants;
+/// it answers with events and exposes the next instant at which a timer will fire. It reads no
+/// clock and does no I/O, so the same seed and the same timed actions always give the same events.
+public struct Match: Sendable {
+    /// Cards on the table when a game starts and the size a taken set refills it to.
+    public static let tableSize = 12
+
+    public let mode: Mode
+    public let settings: RuleSettings
+    public let seed: UInt64
+    public let startedAt: Instant
+
+    public internal(set) var deck: Deck
+    /// The table in slot order; a refill takes the slots of the cards it replaces.
+    public internal(set) var table: [Card]
+    public internal(set) var scores: [Int]
+    /// The cards selected now: in a duel by the window holder, in solo by the player.
+    public internal(set) var selection: [Card] = []
+    /// The open window in a duel.
+    public internal(set) var window: Window?
+    /// When the table last changed; a set's points decay from here.
+    public internal(set) var tableChangedAt: Instant
+    /// In solo, the judged trio still on show until the next touch or deal.
+    public internal(set) var shownTrio: ShownTrio?
+    public internal(set) var result: MatchResult?
+    public internal(set) var rematchAsked: [Seat] = []
+
+    /// A solo trio that has been judged and waits for the next touch.
+    public struct ShownTrio: Hashable, Sendable {
+        public var cards: [Card]
+        public var isSet: Bool
+    }
+
+    /// Deals a new game from `seed` at `start`.
+    public init(mode: Mode, settings: RuleSettings = .standard, seed: UInt64, at start: Instant) {
+        self.init(mode: mode, settings: settings, seed: seed, deck: Deck(seed: seed), at: start)
+    }
+
+    /// Deals a new game from a deck of known order; tests use it to set up exact tables.
+    public init(mode: Mode, settings: RuleSettings = .standard, seed: UInt64 = 0, deck: Deck, at start: Instant) {
+        self.mode = mode
+        self.settings = settings
+        self.seed = seed
+        self.startedAt = start
+        self.deck = deck
+        self.table = self.deck.draw(Self.tableSize)
+        self.scores = Array(repeating: 0, count: mode.seats.count)
+        self.tableChangedAt = start
+        if let ending = endIfNoSetsLeft() { result = ending }
+    }
+
+    public var isOver: Bool { result != nil }
+
+    /// The next instant at which `advance(to:)` will fire a timer.
+    public var nextDeadline: Instant? { isOver ? nil : window?.deadline }
+
+    /// Every set on the table now.
+    public var setsOnTable: [[Card]] { SetLogic.allSets(in: table) }
+
+    /// What an action produced: the events, in order, and the refusal if the action was refused.
+    /// Timers that were due are fired first, so `events` may be non-empty even when refused.
+    public struct Outcome: Hashable, Sendable {
+        public var events: [MatchEvent]
+        public var refusal: RuleRefusal?
+    }
+
+    /// Fires every timer due at `now` and then applies `action` by `seat`. A refused action leaves
+    /// the match exactly as the timers left it.
+    public mutating func apply(_ action: Action, by seat: Seat, at now: Instant) -> Outcome {
+        var events = advance(to: now)
+        var attempt = self
+        do {
+            events += try attempt.perform(action, by: seat, at: now)
+            self = attempt
+            return Outcome(events: events, refusal: nil)
+        } catch {
+            return Outcome(events: events, refusal: error)
+        }
+    }
+
+    /// Fires every timer whose deadline is at or before `now`.
+    public mutating func advance(to now: Instant) -> [MatchEvent] {
+        var events: [MatchEvent] = []
+        while let window, !isOver, window.deadline <= now {
+            events += expire(window)
+        }
+        return events
+    }
+
+    /// Ends the match because `seat` stayed away too long; hosts call it, never players.
+    public mutating func forfeit(by seat: Seat) -> [MatchEvent] {
+        guard !isOver else { return [] }
+        return end(reason: .forfeited, by: seat)
+    }
+
+    private mutating func perform(_ action: Action, by seat: Seat, at now: Instant) throws(RuleRefusal) -> [MatchEvent] {
+        guard mode.seats.contains(seat) else { throw .noSuchSeat(seat) }
+        switch action {
+        case .rematch: return try askForRematch(by: seat)
+        case .resign:
+            guard !isOver else { throw .matchOver }
+            return end(reason: .resigned, by: seat)
+        default:
+            guard !isOver else { throw .matchOver }
+        }
+        switch mode {
+        case .solo: return try performSolo(action, at: now)
+        case .duel: return try performDuel(action, by: seat, at: now)
+        }
+    }
+
+    private mutating func askForRematch(by seat: Seat) throws(RuleRefusal) -> [MatchEvent] {
+        if mode == .solo { return [.rematchAgreed] }
+        guard isOver else { throw .matchNotOver }
+        guard !rematchAsked.contains(seat) else { throw .rematchAlreadyAsked }
+        rematchAsked.append(seat)
+        return rematchAsked.count == mode.seats.count ? [.rematchRequested(seat: seat), .rematchAgreed]
+                                                      : [.rematchRequested(seat: seat)]
+    }
+}

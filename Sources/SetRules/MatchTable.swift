@@ -1,0 +1,70 @@
+// The moves every mode shares: taking a trio off the table, dealing, scoring, ending.
+extension Match {
+    /// Removes a trio, refilling its slots from the deck only while the table would otherwise fall
+    /// below `tableSize`; otherwise the table closes up, keeping its order.
+    mutating func removeTrio(_ trio: [Card], at now: Instant) -> [MatchEvent] {
+        let slots = trio.compactMap { table.firstIndex(of: $0) }.sorted()
+        let refillCount = min(slots.count, max(0, Self.tableSize - (table.count - slots.count)), deck.count)
+        let added = deck.draw(refillCount)
+        for (slot, card) in zip(slots, added) { table[slot] = card }
+        for slot in slots.dropFirst(added.count).reversed() { table.remove(at: slot) }
+        tableChangedAt = now
+        return [.tableChanged(removed: trio, added: added, table: table, deckCount: deck.count)] + finishIfNoSetsLeft()
+    }
+
+    /// Deals three more cards onto the end of the table.
+    mutating func dealThree(at now: Instant) -> [MatchEvent] {
+        let added = deck.draw(3)
+        table += added
+        tableChangedAt = now
+        return [.tableChanged(removed: [], added: added, table: table, deckCount: deck.count)] + finishIfNoSetsLeft()
+    }
+
+    /// Adds `points` (negative for a penalty) to a seat and returns its new score.
+    mutating func score(_ points: Int, to seat: Seat) -> Int {
+        scores[seat.rawValue] += points
+        return scores[seat.rawValue]
+    }
+
+    mutating func setSelection(_ cards: [Card], of seat: Seat) -> [MatchEvent] {
+        guard cards != selection else { return [] }
+        selection = cards
+        return [.selectionChanged(seat: seat, selection: cards)]
+    }
+
+    /// The result when the deck is empty and the table holds no set.
+    func endIfNoSetsLeft() -> MatchResult? {
+        guard deck.isEmpty, !SetLogic.anySet(in: table) else { return nil }
+        return MatchResult(reason: .noSetsLeft, by: nil, scores: scores, winner: leader())
+    }
+
+    mutating func finishIfNoSetsLeft() -> [MatchEvent] {
+        guard let ending = endIfNoSetsLeft() else { return [] }
+        return finish(ending)
+    }
+
+    /// The seat with the higher score, or nil on a tie and in solo.
+    func leader() -> Seat? {
+        guard mode == .duel, scores[0] != scores[1] else { return nil }
+        return scores[0] > scores[1] ? .first : .second
+    }
+
+    /// Ends the match: by resignation or forfeit the other seat wins, whatever the scores.
+    mutating func end(reason: MatchResult.Reason, by seat: Seat) -> [MatchEvent] {
+        let winner: Seat? = mode == .duel ? seat.other : nil
+        return finish(MatchResult(reason: reason, by: seat, scores: scores, winner: winner))
+    }
+
+    mutating func finish(_ ending: MatchResult) -> [MatchEvent] {
+        var events: [MatchEvent] = []
+        if let window {
+            events.append(.windowClosed(window, .matchEnded))
+            self.window = nil
+        }
+        selection = []
+        shownTrio = nil
+        result = ending
+        events.append(.matchEnded(ending))
+        return events
+    }
+}

@@ -1,0 +1,66 @@
+/// Why the match refused an action. Each case has a stable code for programs and a message for
+/// people; a refusal never changes the match.
+public enum RuleRefusal: Error, Hashable, Sendable {
+    case matchOver
+    case matchNotOver
+    case noSuchSeat(Seat)
+    /// A duel seat tried to select without holding a window.
+    case claimFirst
+    /// Someone else holds the window.
+    case notYourWindow(holder: Seat)
+    /// A claim came second: `holder` was first by `leadMs` milliseconds.
+    case claimTaken(holder: Seat, leadMs: Int64)
+    case alreadyYourWindow
+    case finishYourClaim
+    case cardNotOnTable(Card)
+    case deckEmpty
+    case noWindowToPass
+    case notInSolo(String)
+    case hintsDisabled
+    case noSetOnTable
+    case rematchAlreadyAsked
+
+    /// A stable snake_case code that clients and tests match on.
+    public var code: String {
+        switch self {
+        case .matchOver: "match_over"
+        case .matchNotOver: "match_not_over"
+        case .noSuchSeat: "no_such_seat"
+        case .claimFirst: "claim_first"
+        case .notYourWindow: "not_your_window"
+        case .claimTaken: "claim_taken"
+        case .alreadyYourWindow: "already_your_window"
+        case .finishYourClaim: "finish_your_claim"
+        case .cardNotOnTable: "card_not_on_table"
+        case .deckEmpty: "deck_empty"
+        case .noWindowToPass: "no_window_to_pass"
+        case .notInSolo: "not_in_solo"
+        case .hintsDisabled: "hints_disabled"
+        case .noSetOnTable: "no_set_on_table"
+        case .rematchAlreadyAsked: "rematch_already_asked"
+        }
+    }
+
+    /// A sentence for a person. Seats are named "player 1" and "player 2"; hosts that know the
+    /// players' names may say it better.
+    public var message: String {
+        switch self {
+        case .matchOver: "The match is over."
+        case .matchNotOver: "A rematch can be asked for only when the match is over."
+        case .noSuchSeat(let seat): "This match has no seat \(seat.rawValue + 1)."
+        case .claimFirst: "Call \"Set!\" first: only the holder of a window may select."
+        case .notYourWindow(let holder): "Player \(holder.rawValue + 1) holds the window."
+        case .claimTaken(let holder, let lead):
+            "Player \(holder.rawValue + 1) called \"Set!\" first, by \(lead) ms."
+        case .alreadyYourWindow: "You already hold the window."
+        case .finishYourClaim: "You called \"Set!\": pick three cards or pass first."
+        case .cardNotOnTable(let card): "The \(card.name) is not on the table."
+        case .deckEmpty: "The deck is empty: no more cards to deal."
+        case .noWindowToPass: "You hold no window to pass."
+        case .notInSolo(let what): "\(what) is for duels; in solo just pick three cards."
+        case .hintsDisabled: "Hints are off in this match."
+        case .noSetOnTable: "There is no set on the table: deal three more."
+        case .rematchAlreadyAsked: "You have already asked for a rematch."
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// Every duration and point value of the game, in one validated value. Durations are milliseconds.
+public struct RuleSettings: Hashable, Sendable, Codable {
+    /// How long a duel claimant has to pick three cards after calling "Set!".
+    public var claimWindowMs: Int64 = 5_000
+    /// The opponent's exclusive window after a failed or expired claim; longer than a claim, since
+    /// they must find a set from a standing start.
+    public var secondChanceMs: Int64 = 10_000
+    /// After a deal, the other player's window to pick a set at no risk.
+    public var dealGraceMs: Int64 = 8_000
+    /// Points for a set taken at once after the table changed.
+    public var setPointsMax: Int = 30
+    /// The floor a set's points decay to.
+    public var setPointsMin: Int = 10
+    /// Points a set loses per whole second the table stood unchanged.
+    public var setPointsLostPerSecond: Int = 1
+    /// Penalty for three cards that are not a set.
+    public var wrongSetPenalty: Int = 10
+    /// Penalty for letting a claim window run out, or passing it.
+    public var claimTimeoutPenalty: Int = 10
+    /// Penalty for asking to deal while a set was on the table.
+    public var dealPenalty: Int = 15
+    /// What a hint costs.
+    public var hintCost: Int = 15
+    /// Whether a duel allows hints at all (solo always does).
+    public var hintsInDuel: Bool = false
+
+    public init() {}
+
+    /// The default rules.
+    public static let standard = RuleSettings()
+
+    /// Points for a set taken `elapsedMs` after the table last changed.
+    public func setPoints(elapsedMs: Int64) -> Int {
+        let secondsStood = Int(max(0, elapsedMs) / 1000)
+        return max(setPointsMin, setPointsMax - secondsStood * setPointsLostPerSecond)
+    }
+
+    /// Why these settings cannot be played with, or nil when they are fine.
+    public func validationProblem() -> String? {
+        let tenMinutes: Int64 = 600_000
+        for key in Key.allCases {
+            switch key.value(in: self) {
+            case .milliseconds(let ms) where ms <= 0 || ms > tenMinutes:
+                return "\(key.flag) must be between 1 and \(tenMinutes) milliseconds, not \(ms)"
+            case .points(let points) where points < 0 || points > 1_000:
+                return "\(key.flag) must be between 0 and 1000 points, not \(points)"
+            default: continue
+            }
+        }
+        if setPointsMin > setPointsMax {
+            return "set-points-min (\(setPointsMin)) must not exceed set-points-max (\(setPointsMax))"
+        }
+        return nil
+    }
+}

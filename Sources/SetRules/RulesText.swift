@@ -1,0 +1,52 @@
+/// The rules in plain words, with the timings and points of the given settings.
+public enum RulesText {
+    public static func render(_ settings: RuleSettings = .standard) -> String {
+        func seconds(_ ms: Int64) -> String {
+            ms % 1000 == 0 ? "\(ms / 1000) s" : "\(Double(ms) / 1000) s"
+        }
+        let s = settings
+        let decaySeconds = s.setPointsLostPerSecond > 0
+            ? (s.setPointsMax - s.setPointsMin + s.setPointsLostPerSecond - 1) / s.setPointsLostPerSecond : 0
+        return """
+        SET
+
+        The deck has 81 cards. Each card has four features, each with three values:
+          number   1, 2 or 3 symbols
+          shape    diamond, squiggle or oval
+          shading  solid, striped or open
+          colour   red, green or purple
+        Three cards form a set when, for every feature, the three cards are all the same or all
+        different. Example: 1 solid red oval, 2 striped red squiggles, 3 open red diamonds.
+
+        12 cards are dealt. Find sets; a taken set is replaced from the deck while fewer than 12
+        cards would remain. When you see no set, deal 3 more. The game ends when the deck is empty
+        and no set is left on the table.
+
+        SCORING
+          A set is worth \(s.setPointsMax) points if taken the moment the table changed, one point less
+          per \(s.setPointsLostPerSecond == 1 ? "second" : "\(s.setPointsLostPerSecond) points a second"
+          ) it stood, and never less than \(s.setPointsMin) (after about \(decaySeconds) s).
+          Three cards that are not a set:        -\(s.wrongSetPenalty)
+          Dealing while a set was on the table:  -\(s.dealPenalty)
+          A hint (shows one set):                -\(s.hintCost)\(s.hintsInDuel ? "" : " (solo only; off in duels)")
+
+        SOLO
+          Select up to three cards; touching a selected card deselects it. The third card is judged
+          at once and the trio shows as a match or a mismatch; your next touch (or a deal) clears it,
+          taking a matched trio off the table.
+
+        DUEL
+          Call "Set!" to win a \(seconds(s.claimWindowMs)) claim window: only you may select, and your
+          opponent sees every card you pick. A second "Set!" in that time is refused and told by how
+          many milliseconds it lost.
+          The third card decides at once. A set scores and the cards are taken. Not a set (-\(s.wrongSetPenalty)),
+          or the window runs out or is passed (-\(s.claimTimeoutPenalty)): your opponent gets a \(seconds(s.secondChanceMs))
+          second chance to select without calling "Set!".
+          Either player may deal 3 more outside the other's window. After a deal the other player
+          has a \(seconds(s.dealGraceMs)) grace period to pick a set; a wrong trio then costs nothing.
+          A window holder may pass to end it early.
+          Resigning loses the match. Otherwise the higher score wins; equal scores tie. A rematch
+          starts when both players ask for one.
+        """
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import SetCLI
+import SetRules
+
+/// Prints a usage error the way every subcommand does and exits with EX_USAGE.
+func exitWithUsage(_ error: UsageError) -> Never {
+    var text = "setgame: \(error.message)\n"
+    if let name = error.command, let spec = Commands.all.first(where: { $0.name == name }) {
+        text += HelpText.usageLine(spec) + "\nsee 'setgame \(name) --help'\n"
+    } else {
+        text += "see 'setgame --help'\n"
+    }
+    FileHandle.standardError.write(Data(text.utf8))
+    exit(UsageError.exitCode)
+}
+
+let command: Command
+do {
+    command = try Commands.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    exitWithUsage(error)
+}
+
+switch command {
+case .overview:
+    print(HelpText.overview(Commands.all, version: Commands.version), terminator: "")
+case .help(let spec):
+    print(HelpText.help(for: spec), terminator: "")
+case .version:
+    print("setgame \(Commands.version)")
+case .rules(let settings):
+    print(RulesText.render(settings))
+}
