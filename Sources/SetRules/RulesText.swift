@@ -23,9 +23,8 @@ public enum RulesText {
         and no set is left on the table.
 
         SCORING
-          A set is worth \(s.setPointsMax) points if taken the moment the table changed, one point less
-          per \(s.setPointsLostPerSecond == 1 ? "second" : "\(s.setPointsLostPerSecond) points a second"
-          ) it stood, and never less than \(s.setPointsMin) (after about \(decaySeconds) s).
+          A set is worth \(s.setPointsMax) points if taken the moment the table changed, \(s.setPointsLostPerSecond)
+          less for each second the table stood, and never less than \(s.setPointsMin) (reached after \(decaySeconds) s).
           Three cards that are not a set:        -\(s.wrongSetPenalty)
           Dealing while a set was on the table:  -\(s.dealPenalty)
           A hint (shows one set):                -\(s.hintCost)\(s.hintsInDuel ? "" : " (solo only; off in duels)")
@@ -36,14 +35,14 @@ public enum RulesText {
           taking a matched trio off the table.
 
         DUEL
-          Call "Set!" to win a \(seconds(s.claimWindowMs)) claim window: only you may select, and your
-          opponent sees every card you pick. A second "Set!" in that time is refused and told by how
+          Call "Set!" to win a claim window of \(seconds(s.claimWindowMs)): only you may select, and
+          your opponent sees every card you pick. A second "Set!" in that time is refused and told by how
           many milliseconds it lost.
           The third card decides at once. A set scores and the cards are taken. Not a set (-\(s.wrongSetPenalty)),
-          or the window runs out or is passed (-\(s.claimTimeoutPenalty)): your opponent gets a \(seconds(s.secondChanceMs))
-          second chance to select without calling "Set!".
+          or the window runs out or is passed (-\(s.claimTimeoutPenalty)): your opponent gets a
+          second chance of \(seconds(s.secondChanceMs)) to select without calling "Set!".
           Either player may deal 3 more outside the other's window. After a deal the other player
-          has a \(seconds(s.dealGraceMs)) grace period to pick a set; a wrong trio then costs nothing.
+          has a grace period of \(seconds(s.dealGraceMs)) to pick a set; a wrong trio then costs nothing.
           A window holder may pass to end it early.
           Resigning loses the match. Otherwise the higher score wins; equal scores tie. A rematch
           starts when both players ask for one.

@@ -1,0 +1,100 @@
+import Testing
+@testable import SetCLI
+import SetRules
+
+@Suite struct ArgumentParserTests {
+    let spec = CommandSpec("demo", "A demo command.",
+                           positionals: [PositionalSpec("HOST", "where")],
+                           options: [OptionSpec("name", "NAME", "who"), OptionSpec("quiet", nil, "say less")])
+
+    @Test func valuesComeSpaceSeparatedOrAfterAnEqualsSign() throws {
+        let spaced = try ArgumentParser.parse(["--name", "ann", "example.org"], as: spec)
+        let joined = try ArgumentParser.parse(["--name=ann", "example.org"], as: spec)
+        #expect(spaced == joined)
+        #expect(spaced.values == ["name": "ann"])
+        #expect(spaced.positionals == ["example.org"])
+    }
+
+    @Test func flagsAndHelpAreRecognised() throws {
+        let parsed = try ArgumentParser.parse(["--quiet", "-h"], as: spec)
+        #expect(parsed.flags == ["quiet"])
+        #expect(parsed.wantsHelp)
+        #expect(try ArgumentParser.parse(["--help"], as: spec).wantsHelp)
+    }
+
+    @Test func aDoubleDashEndsOptions() throws {
+        #expect(try ArgumentParser.parse(["--", "--name"], as: spec).positionals == ["--name"])
+    }
+
+    @Test(arguments: [
+        (["--colour", "red"], "unknown option '--colour'"),
+        (["-x"], "unknown option '-x'"),
+        (["--name"], "--name needs a value (NAME)"),
+        (["--name", "--quiet"], "--name needs a value (NAME)"),
+        (["--name="], "--name needs a value (NAME)"),
+        (["--quiet=yes"], "--quiet takes no value"),
+        (["a", "b"], "unexpected argument 'b'"),
+    ])
+    func badArgumentsAreNamed(arguments: [String], message: String) {
+        #expect(throws: UsageError(message, command: "demo")) { try ArgumentParser.parse(arguments, as: spec) }
+    }
+}
+
+@Suite struct CommandsTests {
+    @Test func noArgumentsOrHelpGiveTheOverview() throws {
+        #expect(try Commands.parse([]) == .overview)
+        #expect(try Commands.parse(["--help"]) == .overview)
+        #expect(try Commands.parse(["-h"]) == .overview)
+        #expect(try Commands.parse(["help"]) == .overview)
+    }
+
+    @Test func versionIsAFlagOrACommand() throws {
+        #expect(try Commands.parse(["--version"]) == .version)
+        #expect(try Commands.parse(["version"]) == .version)
+    }
+
+    @Test func helpForOneCommand() throws {
+        #expect(try Commands.parse(["help", "rules"]) == .help(Commands.rules))
+        #expect(try Commands.parse(["rules", "--help"]) == .help(Commands.rules))
+    }
+
+    @Test func rulesTakeRuleSettings() throws {
+        var expected = RuleSettings.standard
+        expected.claimWindowMs = 3_000
+        expected.hintsInDuel = true
+        #expect(try Commands.parse(["rules", "--claim-window-ms", "3000", "--hints-in-duel=on"]) == .rules(expected))
+    }
+
+    @Test(arguments: [
+        (["frobnicate"], UsageError("unknown command 'frobnicate'")),
+        (["--frobnicate"], UsageError("unknown option '--frobnicate'")),
+        (["help", "frobnicate"], UsageError("no command named 'frobnicate'")),
+        (["rules", "--claim-window-ms", "soon"],
+         UsageError("--claim-window-ms takes a whole number of milliseconds, not 'soon'", command: "rules")),
+        (["rules", "--claim-window-ms", "0"],
+         UsageError("claim-window-ms must be between 1 and 600000 milliseconds, not 0", command: "rules")),
+    ])
+    func usageErrorsSayWhatIsWrong(arguments: [String], error: UsageError) {
+        #expect(throws: error) { try Commands.parse(arguments) }
+    }
+
+    @Test func usageErrorsExitWith64() {
+        #expect(UsageError.exitCode == 64)
+    }
+
+    @Test func theRulesHelpIsPinned() {
+        let help = HelpText.help(for: Commands.rules)
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[0] == "usage: setgame rules [options]")
+        #expect(lines[2] == "Print the rules of Set and of a duel, with the timings and points in force.")
+        #expect(lines[4] == "  --claim-window-ms MS                 time a duel claimant has to pick three cards")
+        #expect(lines.contains("  --hints-in-duel on|off               whether a duel allows hints (solo always does)"))
+        #expect(lines.contains("  -h, --help                           show this help"))
+    }
+
+    @Test func theOverviewListsEveryCommand() {
+        let overview = HelpText.overview(Commands.all, version: "9.9.9")
+        #expect(overview.hasPrefix("setgame 9.9.9: the card game Set"))
+        for spec in Commands.all { #expect(overview.contains("  \(spec.name)")) }
+    }
+}
