@@ -9,10 +9,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "SetRules"),
+        .target(name: "SetWire", dependencies: ["SetRules"]),
         .target(name: "SetTerminal", dependencies: ["SetRules"]),
         .target(name: "SetCLI", dependencies: ["SetRules"]),
         .executableTarget(name: "setgame", dependencies: ["SetRules", "SetCLI"]),
         .testTarget(name: "SetRulesTests", dependencies: ["SetRules"]),
+        .testTarget(name: "SetWireTests", dependencies: ["SetWire", "SetRules"]),
         .testTarget(name: "SetTerminalTests", dependencies: ["SetTerminal", "SetRules"]),
         .testTarget(name: "SetCLITests", dependencies: ["SetCLI", "SetRules"]),
     ],
