@@ -1,0 +1,49 @@
+/// How one cell is drawn: colours and the text attributes terminals agree on.
+public struct CellStyle: Hashable, Sendable {
+    public var foreground: TerminalColor
+    public var background: TerminalColor
+    public var bold: Bool
+    public var dim: Bool
+    public var reverse: Bool
+    public var underline: Bool
+
+    public init(foreground: TerminalColor = .default, background: TerminalColor = .default,
+                bold: Bool = false, dim: Bool = false, reverse: Bool = false, underline: Bool = false) {
+        self.foreground = foreground
+        self.background = background
+        self.bold = bold
+        self.dim = dim
+        self.reverse = reverse
+        self.underline = underline
+    }
+
+    /// Default colours, no attributes.
+    public static let plain = CellStyle()
+
+    /// The full SGR sequence for this style. It starts from a reset ("0") so that the result never
+    /// depends on whatever style the terminal had before.
+    public var sgr: String {
+        var parameters = ["0"]
+        if bold { parameters.append("1") }
+        if dim { parameters.append("2") }
+        if underline { parameters.append("4") }
+        if reverse { parameters.append("7") }
+        if foreground != .default { parameters.append(foreground.foregroundParameters) }
+        if background != .default { parameters.append(background.backgroundParameters) }
+        return "\u{1B}[" + parameters.joined(separator: ";") + "m"
+    }
+}
+
+/// One character cell: a single-width grapheme and its style.
+public struct Cell: Hashable, Sendable {
+    public var character: Character
+    public var style: CellStyle
+
+    public init(_ character: Character, style: CellStyle = .plain) {
+        self.character = character
+        self.style = style
+    }
+
+    /// A space in the plain style: what a cleared terminal shows.
+    public static let blank = Cell(" ")
+}
