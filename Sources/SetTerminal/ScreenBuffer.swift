@@ -81,3 +81,14 @@ public struct ScreenBuffer: Hashable, Sendable {
         }
     }
 }
+
+extension ScreenBuffer {
+    /// Copies another grid in with its top-left corner at a position, clipped to this grid.
+    public mutating func paste(_ other: ScreenBuffer, column: Int, row: Int) {
+        for r in 0..<other.size.rows {
+            for c in 0..<other.size.columns {
+                self[column + c, row + r] = other[c, r]
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// The keys that pick cards on the table. Up to 62 cards each get one key: 1–9, 0, a–z, A–Z in
+/// card order. A table of more than 62 cards (only when the whole deck is shown) switches every
+/// card to two digits "11"…"99" (the first digit picks a group of nine), so no label is a prefix of
+/// another and typing never has to wait to know which card is meant.
+public struct CardLabels: Hashable, Sendable {
+    /// How many cards the table holds.
+    public let count: Int
+
+    /// The single keys in the order cards get them.
+    public static let singleKeys: [Character] = Array("1234567890abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+    public init(count: Int) {
+        self.count = min(max(0, count), 81)
+    }
+
+    /// True when labels are two keys long.
+    public var usesTwoKeys: Bool { count > Self.singleKeys.count }
+
+    /// The label of a card index, or nil when there is no such card.
+    public func label(for index: Int) -> String? {
+        guard index >= 0, index < count else { return nil }
+        guard usesTwoKeys else { return String(Self.singleKeys[index]) }
+        return "\(index / 9 + 1)\(index % 9 + 1)"
+    }
+
+    /// What a label typed so far means.
+    public enum Match: Hashable, Sendable {
+        /// Exactly one card.
+        case card(Int)
+        /// The start of a two-key label: wait for the next key.
+        case partial
+        /// No card.
+        case none
+    }
+
+    /// Looks up keys typed so far.
+    public func match(_ typed: String) -> Match {
+        let keys = Array(typed)
+        if !usesTwoKeys {
+            guard keys.count == 1, let index = Self.singleKeys.firstIndex(of: keys[0]), index < count else {
+                return .none
+            }
+            return .card(index)
+        }
+        let digits = keys.compactMap { $0.wholeNumberValue }
+        guard digits.count == keys.count, digits.allSatisfy({ (1...9).contains($0) }) else { return .none }
+        switch digits.count {
+        case 1: return (digits[0] - 1) * 9 < count ? .partial : .none
+        case 2:
+            let index = (digits[0] - 1) * 9 + digits[1] - 1
+            return index < count ? .card(index) : .none
+        default: return .none
+        }
+    }
+}

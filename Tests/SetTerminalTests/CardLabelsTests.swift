@@ -1,0 +1,37 @@
+import Testing
+import SetTerminal
+
+@Suite struct CardLabelsTests {
+    @Test func upTo62CardsGetDistinctSingleKeys() {
+        let labels = CardLabels(count: 62)
+        let all = (0..<62).compactMap { labels.label(for: $0) }
+        #expect(all.count == 62 && Swift.Set(all).count == 62)
+        #expect(all.allSatisfy { $0.count == 1 })
+        #expect(labels.label(for: 0) == "1" && labels.label(for: 9) == "0" && labels.label(for: 10) == "a")
+        #expect(labels.label(for: 62) == nil && labels.label(for: -1) == nil)
+        for i in 0..<62 { #expect(labels.match(labels.label(for: i)!) == .card(i)) }
+    }
+
+    @Test func keysBeyondTheTableMatchNothing() {
+        let labels = CardLabels(count: 12)
+        #expect(labels.match("b") == .card(11))
+        #expect(labels.match("c") == .none)
+        #expect(labels.match("!") == .none)
+        #expect(labels.match("12") == .none)
+    }
+
+    @Test func wholeDeckUsesTwoDigitsWithoutPrefixClashes() {
+        let labels = CardLabels(count: 81)
+        let all = (0..<81).compactMap { labels.label(for: $0) }
+        #expect(Swift.Set(all).count == 81 && all.allSatisfy { $0.count == 2 })
+        #expect(labels.label(for: 0) == "11" && labels.label(for: 80) == "99")
+        for i in 0..<81 {
+            let label = labels.label(for: i)!
+            #expect(labels.match(String(label.first!)) == .partial)
+            #expect(labels.match(label) == .card(i))
+        }
+        #expect(labels.match("0") == .none)
+        #expect(labels.match("a") == .none)
+        #expect(CardLabels(count: 70).match("99") == .none)
+    }
+}
