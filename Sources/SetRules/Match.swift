@@ -29,6 +29,11 @@ public struct Match: Sendable {
     public struct ShownTrio: Hashable, Sendable {
         public var cards: [Card]
         public var isSet: Bool
+
+        public init(cards: [Card], isSet: Bool) {
+            self.cards = cards
+            self.isSet = isSet
+        }
     }
 
     /// Deals a new game from `seed` at `start`.

@@ -277,3 +277,16 @@ import Testing
         #expect(match.forfeit(by: .first).isEmpty)
     }
 }
+
+@Suite struct PostponeTests {
+    @Test func postponingMovesTheWindowAndTheScoringClock() {
+        var match = Match(mode: .duel, deck: deck(table: tableWithOneSet), at: at(0))
+        _ = match.apply(.claim, by: .first, at: at(1_000))
+        match.postpone(by: 30_000)
+        #expect(match.window?.deadline == at(36_000))
+        #expect(match.tableChangedAt == at(30_000))
+        #expect(match.advance(to: at(35_999)).isEmpty)
+        for card in oneSet { _ = match.apply(.select(card), by: .first, at: at(32_000)) }
+        #expect(match.scores == [28, 0])
+    }
+}

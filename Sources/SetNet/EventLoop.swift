@@ -1,0 +1,118 @@
+import CLinux
+import Glibc
+import Synchronization
+
+/// Readiness epoll reported for a descriptor.
+public struct Readiness: OptionSet, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let readable = Readiness(rawValue: 1)
+    public static let writable = Readiness(rawValue: 2)
+    /// The peer hung up or the descriptor failed.
+    public static let closed = Readiness(rawValue: 4)
+}
+
+/// One thread's epoll loop. Every method except `wake()`, `stop()` and `execute(_:)` must be
+/// called on the thread running `run`; that confinement is why the type may be shared.
+public final class EventLoop: @unchecked Sendable {
+    public typealias Handler = (Readiness) -> Void
+
+    private let epollFD: Int32
+    private let wakeFD: Int32
+    private var handlers: [Int32: Handler] = [:]
+    private let stopRequested = Atomic<Bool>(false)
+    private let tasks = Mutex<[@Sendable () -> Void]>([])
+
+    public init() throws(SocketError) {
+        epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epollFD >= 0 else { throw SocketError("epoll_create1") }
+        wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard wakeFD >= 0 else { throw SocketError("eventfd") }
+        var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: wakeFD))
+        epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event)
+    }
+
+    deinit {
+        Glibc.close(wakeFD)
+        Glibc.close(epollFD)
+    }
+
+    /// Watches `fd`; `handler` runs on the loop thread whenever it is ready.
+    public func register(_ fd: Int32, writable: Bool = false, handler: @escaping Handler) throws(SocketError) {
+        var event = epoll_event(events: mask(writable: writable), data: epoll_data_t(fd: fd))
+        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { throw SocketError("epoll_ctl add") }
+        handlers[fd] = handler
+    }
+
+    /// Turns interest in writability on or off; on only while output is waiting.
+    public func watchWritable(_ fd: Int32, _ writable: Bool) {
+        var event = epoll_event(events: mask(writable: writable), data: epoll_data_t(fd: fd))
+        epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, &event)
+    }
+
+    /// Stops watching `fd`; the caller closes it.
+    public func unregister(_ fd: Int32) {
+        handlers[fd] = nil
+        epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
+    }
+
+    private func mask(writable: Bool) -> UInt32 {
+        EPOLLIN.rawValue | EPOLLRDHUP.rawValue | (writable ? EPOLLOUT.rawValue : 0)
+    }
+
+    /// Runs until `stop()`. Before each wait it asks `timeout` how many milliseconds it may sleep
+    /// (-1: until something happens); after each batch of readiness it calls `tick`.
+    public func run(timeout: () -> Int32, tick: () -> Void) {
+        var events = [epoll_event](repeating: epoll_event(), count: 512)
+        while !stopRequested.load(ordering: .acquiring) {
+            let count = epoll_wait(epollFD, &events, Int32(events.count), timeout())
+            if count < 0 && errno != EINTR { break }
+            for index in 0..<max(0, Int(count)) {
+                let fd = events[index].data.fd
+                let flags = events[index].events
+                if fd == wakeFD {
+                    var value: UInt64 = 0
+                    _ = read(wakeFD, &value, 8)
+                    runTasks()
+                    continue
+                }
+                var readiness: Readiness = []
+                if flags & EPOLLIN.rawValue != 0 { readiness.insert(.readable) }
+                if flags & EPOLLOUT.rawValue != 0 { readiness.insert(.writable) }
+                if flags & (EPOLLERR.rawValue | EPOLLHUP.rawValue | EPOLLRDHUP.rawValue) != 0 { readiness.insert(.closed) }
+                handlers[fd]?(readiness)
+            }
+            tick()
+        }
+        runTasks()
+    }
+
+    /// Interrupts a wait so the loop re-reads its timeout and runs queued tasks. Any thread.
+    public func wake() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    /// Asks `run` to return after the current batch. Any thread.
+    public func stop() {
+        stopRequested.store(true, ordering: .releasing)
+        wake()
+    }
+
+    public var isStopping: Bool { stopRequested.load(ordering: .acquiring) }
+
+    /// Runs `task` on the loop thread soon. Any thread.
+    public func execute(_ task: @escaping @Sendable () -> Void) {
+        tasks.withLock { $0.append(task) }
+        wake()
+    }
+
+    private func runTasks() {
+        let pending = tasks.withLock { tasks in
+            defer { tasks.removeAll() }
+            return tasks
+        }
+        for task in pending { task() }
+    }
+}

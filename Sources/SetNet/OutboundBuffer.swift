@@ -1,0 +1,57 @@
+import Glibc
+
+/// Bytes waiting to go out on one socket. Everything queued between two flushes leaves in one
+/// `write`, so a burst of events costs one system call per recipient, not one per event.
+public struct OutboundBuffer: Sendable {
+    private var bytes: [UInt8] = []
+    private var sent = 0
+
+    public init() {}
+
+    /// Bytes still to be written.
+    public var count: Int { bytes.count - sent }
+    public var isEmpty: Bool { count == 0 }
+
+    public mutating func append(_ chunk: [UInt8]) {
+        bytes.append(contentsOf: chunk)
+    }
+
+    public enum FlushResult: Equatable, Sendable {
+        /// Everything was written.
+        case drained
+        /// The socket is full; wait until it is writable.
+        case blocked
+        /// The peer is gone or the socket failed.
+        case failed(Int32)
+    }
+
+    /// Writes as much as the socket takes now.
+    public mutating func flush(to fd: Int32) -> FlushResult {
+        while sent < bytes.count {
+            let written = bytes.withUnsafeBytes { raw in
+                Glibc.write(fd, raw.baseAddress! + sent, raw.count - sent)
+            }
+            if written > 0 {
+                sent += written
+                continue
+            }
+            if written < 0 && errno == EINTR { continue }
+            if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                compact()
+                return .blocked
+            }
+            return .failed(written < 0 ? errno : EPIPE)
+        }
+        bytes.removeAll(keepingCapacity: bytes.capacity <= 64 * 1024)
+        sent = 0
+        return .drained
+    }
+
+    /// Drops what was already written once it is the larger part, keeping appends amortised O(1).
+    private mutating func compact() {
+        if sent > 4_096 && sent * 2 > bytes.count {
+            bytes.removeFirst(sent)
+            sent = 0
+        }
+    }
+}

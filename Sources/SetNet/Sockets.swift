@@ -1,0 +1,101 @@
+import Glibc
+
+/// Thin, checked wrappers over the BSD socket calls the project needs.
+public enum Sockets {
+    /// Ignore SIGPIPE once per process: writing to a closed peer must be an error, not death.
+    public static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// A non-blocking TCP listener on `host:port`; port 0 picks a free one.
+    public static func listen(host: String, port: UInt16, backlog: Int32 = 1_024) throws(SocketError) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw SocketError("socket") }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = try ipv4Address(host: host, port: port)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            let error = SocketError("bind \(host):\(port)")
+            Glibc.close(fd)
+            throw error
+        }
+        guard Glibc.listen(fd, backlog) == 0 else {
+            let error = SocketError("listen")
+            Glibc.close(fd)
+            throw error
+        }
+        try setNonBlocking(fd)
+        return fd
+    }
+
+    /// The port a socket is bound to.
+    public static func localPort(_ fd: Int32) -> UInt16 {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    /// Accepts one pending connection, non-blocking with Nagle off; nil when none is waiting.
+    public static func accept(_ listener: Int32) throws(SocketError) -> Int32? {
+        let fd = Glibc.accept(listener, nil, nil)
+        if fd < 0 {
+            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || errno == ECONNABORTED { return nil }
+            throw SocketError("accept")
+        }
+        try setNonBlocking(fd)
+        setNoDelay(fd)
+        return fd
+    }
+
+    /// A blocking TCP connection to `host:port`.
+    public static func connect(host: String, port: UInt16) throws(SocketError) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw SocketError("socket") }
+        var address = try ipv4Address(host: host, port: port)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            let error = SocketError("connect \(host):\(port)")
+            Glibc.close(fd)
+            throw error
+        }
+        setNoDelay(fd)
+        return fd
+    }
+
+    public static func setNonBlocking(_ fd: Int32) throws(SocketError) {
+        let flags = fcntl(fd, F_GETFL, 0)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { throw SocketError("fcntl") }
+    }
+
+    /// Turns Nagle's algorithm off: game events are small and must leave at once.
+    public static func setNoDelay(_ fd: Int32) {
+        var yes: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// Makes blocking reads on `fd` give up after `milliseconds`.
+    public static func setReceiveTimeout(_ fd: Int32, milliseconds: Int) {
+        var time = timeval(tv_sec: milliseconds / 1_000, tv_usec: (milliseconds % 1_000) * 1_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Resolves a dotted IPv4 address or "localhost".
+    static func ipv4Address(host: String, port: UInt16) throws(SocketError) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        let name = host == "localhost" ? "127.0.0.1" : host
+        guard inet_pton(AF_INET, name, &address.sin_addr) == 1 else {
+            throw SocketError("address '\(host)' is not an IPv4 address", code: EINVAL)
+        }
+        return address
+    }
+}

@@ -1,0 +1,56 @@
+import SetNet
+import SetRules
+import SetWire
+
+/// One client's socket and everything the server knows about it.
+final class Connection {
+    enum Session {
+        /// Welcomed, not yet joined.
+        case greeted
+        case player(MatchHost, Seat)
+        case spectator(MatchHost)
+    }
+
+    let id: ConnectionID
+    let fd: Int32
+    var reader: LineReader
+    var outbound = OutboundBuffer()
+    var limiter: RateLimiter
+    var session = Session.greeted
+    var lastInput: Instant
+    /// When the unfinished line now buffered began, to time out slow-drip clients.
+    var partialLineSince: Instant?
+    var watchingWritable = false
+    /// Set after a fatal error: close once the error has been written.
+    var closeWhenFlushed = false
+    var name = "?"
+
+    init(id: ConnectionID, fd: Int32, limits: ServerLimits, at now: Instant) {
+        self.id = id
+        self.fd = fd
+        reader = LineReader(maxLineBytes: limits.maxLineBytes)
+        limiter = RateLimiter(perSecond: limits.messagesPerSecond, burst: limits.messageBurst, at: now)
+        lastInput = now
+    }
+
+    var host: MatchHost? {
+        switch session {
+        case .greeted: nil
+        case .player(let host, _), .spectator(let host): host
+        }
+    }
+
+    var isSpectator: Bool {
+        if case .spectator = session { return true }
+        return false
+    }
+
+    /// "ann (player 1 of duel-3)" for the log.
+    var label: String {
+        switch session {
+        case .greeted: "#\(id)"
+        case .player(let host, let seat): "#\(id) \(name) (seat \(seat.rawValue) of \(host.name))"
+        case .spectator(let host): "#\(id) \(name) (watching \(host.name))"
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import SetRules
+import SetWire
+
+/// All matches on the server by name, the pairing of players who name no match, and the seat
+/// tokens that let a player resume.
+final class Lobby {
+    /// Where a join put a connection.
+    struct Placement {
+        var host: MatchHost
+        var role: Role
+        var seat: Seat?
+        var token: String?
+        /// A connection that held this seat before and must now be closed.
+        var replaced: ConnectionID?
+        var deliveries: [Delivery]
+    }
+
+    private(set) var hosts: [String: MatchHost] = [:]
+    private var seatsByToken: [String: (match: String, seat: Seat)] = [:]
+    /// The duel that pairs the next player who names no match.
+    private var openDuel: String?
+    private var created = 0
+    let settings: RuleSettings
+    let seatWaitMs: Int64
+    let nextSeed: () -> UInt64
+
+    init(settings: RuleSettings, seatWaitMs: Int64, nextSeed: @escaping () -> UInt64) {
+        self.settings = settings
+        self.seatWaitMs = seatWaitMs
+        self.nextSeed = nextSeed
+    }
+
+    func join(_ request: JoinRequest, connection: ConnectionID, at now: Instant) -> Result<Placement, WireError> {
+        if request.role == .spectator { return watch(request, connection: connection, at: now) }
+        if let token = request.token { return resume(token: token, request: request, connection: connection, at: now) }
+        let host: MatchHost
+        switch findOrCreate(request) {
+        case .success(let found): host = found
+        case .failure(let error): return .failure(error)
+        }
+        let token = SeatToken.make()
+        switch host.seatPlayer(name: request.name, token: token, connection: connection, requested: request.seat, at: now) {
+        case .failure(let error):
+            removeIfIdle(host)
+            return .failure(error)
+        case .success(let (seat, deliveries)):
+            seatsByToken[token] = (host.name, seat)
+            if openDuel == host.name && host.phase != .waiting { openDuel = nil }
+            return .success(Placement(host: host, role: .player, seat: seat, token: token, replaced: nil, deliveries: deliveries))
+        }
+    }
+
+    private func watch(_ request: JoinRequest, connection: ConnectionID, at now: Instant) -> Result<Placement, WireError> {
+        guard let name = request.match else {
+            return .failure(WireError(.missingField, "\"match\" is required to watch: send {\"type\":\"list\"} to see the live matches.",
+                                      details: ["field": "match"]))
+        }
+        guard let host = hosts[name] else {
+            return .failure(WireError(.noSuchMatch, "There is no match named \"\(name)\"."))
+        }
+        return .success(Placement(host: host, role: .spectator, seat: nil, token: nil, replaced: nil,
+                                  deliveries: host.addSpectator(connection, at: now)))
+    }
+
+    private func resume(token: String, request: JoinRequest, connection: ConnectionID, at now: Instant) -> Result<Placement, WireError> {
+        guard let place = seatsByToken[token], let host = hosts[place.match],
+              request.match == nil || request.match == place.match else {
+            return .failure(WireError(.badToken, "That seat token is not valid here; join without it to take a new seat."))
+        }
+        let (replaced, deliveries) = host.resume(place.seat, on: connection, at: now)
+        return .success(Placement(host: host, role: .player, seat: place.seat, token: token, replaced: replaced,
+                                  deliveries: deliveries))
+    }
+
+    private func findOrCreate(_ request: JoinRequest) -> Result<MatchHost, WireError> {
+        if let name = request.match {
+            if let host = hosts[name] {
+                guard host.mode == request.mode else {
+                    return .failure(WireError(.modeMismatch, "Match \"\(name)\" is a \(host.mode.rawValue) match, not \(request.mode.rawValue)."))
+                }
+                return .success(host)
+            }
+            return .success(create(name: name, mode: request.mode))
+        }
+        if request.mode == .duel, let name = openDuel, let host = hosts[name], host.phase == .waiting,
+           host.seats.contains(where: { $0 == nil }) {
+            return .success(host)
+        }
+        let host = create(name: uniqueName(request.mode.rawValue), mode: request.mode)
+        if request.mode == .duel { openDuel = host.name }
+        return .success(host)
+    }
+
+    private func create(name: String, mode: Mode) -> MatchHost {
+        let host = MatchHost(name: name, mode: mode, settings: settings, seatWaitMs: seatWaitMs, nextSeed: nextSeed)
+        hosts[name] = host
+        return host
+    }
+
+    private func uniqueName(_ prefix: String) -> String {
+        repeat { created += 1 } while hosts["\(prefix)-\(created)"] != nil
+        return "\(prefix)-\(created)"
+    }
+
+    /// A connection left its match.
+    func leave(_ host: MatchHost, connection: ConnectionID, at now: Instant) -> [Delivery] {
+        let deliveries = host.disconnect(connection, at: now)
+        removeIfIdle(host)
+        return deliveries
+    }
+
+    /// Forgets a match nobody is connected to unless it is being played (its players may resume).
+    func removeIfIdle(_ host: MatchHost) {
+        guard host.isEmpty, host.phase != .playing, hosts[host.name] === host else { return }
+        hosts[host.name] = nil
+        seatsByToken = seatsByToken.filter { $0.value.match != host.name }
+        if openDuel == host.name { openDuel = nil }
+    }
+
+    var listings: [MatchListing] { hosts.values.map(\.listing).sorted { $0.name < $1.name } }
+}

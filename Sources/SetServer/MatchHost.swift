@@ -1,0 +1,236 @@
+import SetRules
+import SetWire
+
+/// One match on the server: its seats, spectators and games, and the numbering of its events.
+/// It turns requests into deliveries and does no I/O; the server writes what it returns.
+final class MatchHost {
+    /// A taken seat.
+    struct SeatState {
+        var name: String
+        var token: String
+        var connection: ConnectionID?
+        var absentSince: Instant?
+    }
+
+    let name: String
+    let mode: Mode
+    let settings: RuleSettings
+    /// How long a playing match waits for an absent player before that seat forfeits.
+    let seatWaitMs: Int64
+    private let nextSeed: () -> UInt64
+
+    private(set) var seats: [SeatState?]
+    private(set) var spectators: [ConnectionID] = []
+    private(set) var seq = 0
+    private(set) var game = 0
+    private(set) var match: Match?
+    private(set) var commitment: String?
+    private(set) var pausedAt: Instant?
+
+    init(name: String, mode: Mode, settings: RuleSettings, seatWaitMs: Int64, nextSeed: @escaping () -> UInt64) {
+        self.name = name
+        self.mode = mode
+        self.settings = settings
+        self.seatWaitMs = seatWaitMs
+        self.nextSeed = nextSeed
+        seats = Array(repeating: nil, count: mode.seats.count)
+    }
+
+    var phase: MatchPhase {
+        guard let match else { return .waiting }
+        return match.isOver ? .over : .playing
+    }
+
+    var playerNames: [String] { seats.enumerated().map { $0.element?.name ?? "player \($0.offset + 1)" } }
+
+    /// Every connection that receives this match's events.
+    var members: [ConnectionID] { seats.compactMap { $0?.connection } + spectators }
+
+    var isEmpty: Bool { members.isEmpty }
+
+    func seat(of connection: ConnectionID) -> Seat? {
+        seats.firstIndex { $0?.connection == connection }.map { Seat(rawValue: $0)! }
+    }
+
+    /// The next instant at which `advance(to:)` has work: a window's end, or a forfeit.
+    var nextDeadline: Instant? {
+        if pausedAt != nil { return forfeitDeadline }
+        return match?.nextDeadline
+    }
+
+    private var forfeitDeadline: Instant? {
+        seats.compactMap { $0?.absentSince }.min().map { $0.adding(seatWaitMs) }
+    }
+
+    // MARK: Joining and leaving
+
+    /// Seats a new player; starts the game once every seat is taken.
+    func seatPlayer(name playerName: String, token: String, connection: ConnectionID, requested: Seat?,
+                    at now: Instant) -> Result<(Seat, [Delivery]), WireError> {
+        let free = mode.seats.filter { seats[$0.rawValue] == nil }
+        let seat: Seat
+        if let requested {
+            guard mode.seats.contains(requested) else {
+                return .failure(WireError(.noSuchSeat, "A \(mode.rawValue) match has no seat \(requested.rawValue)."))
+            }
+            guard seats[requested.rawValue] == nil else {
+                return .failure(WireError(.seatTaken, "Seat \(requested.rawValue) is taken; resume it with its token.",
+                                          details: ["seat": .int(Int64(requested.rawValue))]))
+            }
+            seat = requested
+        } else {
+            guard let first = free.first else {
+                return .failure(WireError(.matchFull, "Match \"\(name)\" has no free seat; watch it as a spectator."))
+            }
+            seat = first
+        }
+        seats[seat.rawValue] = SeatState(name: playerName, token: token, connection: connection, absentSince: nil)
+        var deliveries = [emit(.playerJoined(seat: seat, name: playerName), at: now)]
+        if match == nil && seats.allSatisfy({ $0 != nil }) { deliveries += startGame(at: now) }
+        return .success((seat, deliveries))
+    }
+
+    /// A seat's owner is back on `connection`; returns the connection it replaces, if any.
+    func resume(_ seat: Seat, on connection: ConnectionID, at now: Instant) -> (replaced: ConnectionID?, [Delivery]) {
+        guard var state = seats[seat.rawValue] else { return (nil, []) }
+        let replaced = state.connection
+        let wasAbsent = state.absentSince != nil
+        state.connection = connection
+        state.absentSince = nil
+        seats[seat.rawValue] = state
+        guard wasAbsent else { return (replaced, []) }
+        var deliveries = [emit(.presence(seat: seat, present: true, forfeitAt: forfeitDeadline?.milliseconds), at: now)]
+        if let pausedAt, seats.allSatisfy({ $0?.absentSince == nil }), var running = match {
+            running.postpone(by: now.milliseconds(since: pausedAt))
+            match = running
+            self.pausedAt = nil
+            deliveries.append(emit(.resumed(window: running.window, tableChangedAt: running.tableChangedAt.milliseconds), at: now))
+        }
+        return (replaced, deliveries)
+    }
+
+    func addSpectator(_ connection: ConnectionID, at now: Instant) -> [Delivery] {
+        spectators.append(connection)
+        return [emit(.spectators(count: spectators.count), at: now)]
+    }
+
+    /// A connection is gone: a spectator simply leaves; a player's seat waits for them.
+    func disconnect(_ connection: ConnectionID, at now: Instant) -> [Delivery] {
+        if let index = spectators.firstIndex(of: connection) {
+            spectators.remove(at: index)
+            return [emit(.spectators(count: spectators.count), at: now)]
+        }
+        guard let seat = seat(of: connection), var state = seats[seat.rawValue] else { return [] }
+        state.connection = nil
+        state.absentSince = now
+        seats[seat.rawValue] = state
+        if phase == .playing && pausedAt == nil { pausedAt = now }
+        let deadline = phase == .playing ? forfeitDeadline?.milliseconds : nil
+        return [emit(.presence(seat: seat, present: false, forfeitAt: deadline), at: now)]
+    }
+
+    // MARK: Play
+
+    /// Applies a seat's action. Timers due first fire first, so their events may come back even
+    /// with a refusal.
+    func act(_ action: Action, by seat: Seat, at now: Instant) -> (deliveries: [Delivery], refusal: WireError?) {
+        guard var running = match else {
+            return ([], WireError(.waitingForOpponent, "The match starts when both players have joined."))
+        }
+        if pausedAt != nil && action != .resign {
+            let away = seats.compactMap { $0 }.filter { $0.absentSince != nil }.map(\.name).joined(separator: " and ")
+            return ([], WireError(.waitingForOpponent, "The match is paused until \(away) is back."))
+        }
+        let outcome = running.apply(action, by: seat, at: now)
+        match = running
+        var deliveries = publish(outcome.events, at: now)
+        if outcome.events.contains(.rematchAgreed) { deliveries += startGame(at: now) }
+        return (deliveries, outcome.refusal.map { WireError($0, playerNames: playerNames) })
+    }
+
+    /// Fires the timers and forfeits due at `now`.
+    func advance(to now: Instant) -> [Delivery] {
+        if pausedAt != nil {
+            guard let deadline = forfeitDeadline, deadline <= now, var running = match else { return [] }
+            let absent = mode.seats.first { seats[$0.rawValue]?.absentSince != nil } ?? .first
+            let events = running.forfeit(by: absent)
+            match = running
+            pausedAt = nil
+            return publish(events, at: now)
+        }
+        guard var running = match, let deadline = running.nextDeadline, deadline <= now else { return [] }
+        let events = running.advance(to: now)
+        match = running
+        return publish(events, at: now)
+    }
+
+    private func startGame(at now: Instant) -> [Delivery] {
+        let seed = nextSeed()
+        game += 1
+        let fresh = Match(mode: mode, settings: settings, seed: seed, at: now)
+        match = fresh
+        let commitment = SeedCommitment.commitment(for: seed)
+        self.commitment = commitment
+        let start = GameStart(game: game, table: fresh.table, deck: fresh.deck.count, scores: fresh.scores, commitment: commitment)
+        var deliveries = [emit(.gameStarted(start), at: now), insight()]
+        if fresh.isOver { deliveries.append(emit(.gameOver(fresh.result!, seed: seed), at: now)) }
+        return deliveries
+    }
+
+    /// Numbers and encodes rules events; the end of a game reveals its seed.
+    private func publish(_ events: [MatchEvent], at now: Instant) -> [Delivery] {
+        var deliveries: [Delivery] = []
+        for event in events {
+            switch event {
+            case .matchEnded(let result):
+                deliveries.append(emit(.gameOver(result, seed: match?.seed), at: now))
+            case .tableChanged:
+                deliveries.append(emit(.rules(event), at: now))
+                deliveries.append(insight())
+            default:
+                deliveries.append(emit(.rules(event), at: now))
+            }
+        }
+        return deliveries
+    }
+
+    private func emit(_ body: EventBody, at now: Instant) -> Delivery {
+        seq += 1
+        let event = WireEvent(match: name, seq: seq, time: now.milliseconds, body: body)
+        return Delivery(recipients: members, bytes: ServerMessageCoding.line(.event(event)))
+    }
+
+    /// Spectators learn how many sets the table holds; players must find out for themselves.
+    private func insight() -> Delivery {
+        let count = match.map { SetLogic.allSets(in: $0.table).count } ?? 0
+        return Delivery(recipients: spectators,
+                        bytes: ServerMessageCoding.line(.insight(match: name, seq: seq, setsOnTable: count)))
+    }
+
+    // MARK: Views
+
+    /// The whole visible state now; spectators also see how many sets are on the table.
+    func snapshot(forSpectator: Bool, at now: Instant) -> MatchView {
+        let players = mode.seats.compactMap { seat -> PlayerInfo? in
+            guard let state = seats[seat.rawValue] else { return nil }
+            return PlayerInfo(seat: seat, name: state.name, present: state.connection != nil,
+                              score: match?.scores[seat.rawValue] ?? 0)
+        }
+        let over = match?.isOver == true
+        return MatchView(
+            match: name, seq: seq, time: now.milliseconds, mode: mode, phase: phase, game: game, players: players,
+            spectators: spectators.count, table: match?.table ?? [], deck: match?.deck.count ?? 0,
+            selection: match?.selection ?? [],
+            selectionSeat: match.flatMap { $0.selection.isEmpty ? nil : ($0.window?.holder ?? .first) },
+            window: match?.window, shown: match?.shownTrio,
+            tableChangedAt: match?.tableChangedAt.milliseconds ?? 0, rules: settings, commitment: commitment,
+            result: match?.result, seed: over ? match?.seed : nil, rematchAsked: match?.rematchAsked ?? [],
+            setsOnTable: forSpectator ? match.map { SetLogic.allSets(in: $0.table).count } ?? 0 : nil,
+            forfeitAt: pausedAt != nil ? forfeitDeadline?.milliseconds : nil)
+    }
+
+    var listing: MatchListing {
+        MatchListing(name: name, mode: mode, phase: phase, players: snapshot(forSpectator: false, at: .zero).players,
+                     spectators: spectators.count)
+    }
+}

@@ -1,0 +1,27 @@
+import SetRules
+
+/// A token bucket: `burst` messages at once, refilled at `perSecond`. Pure: time is passed in.
+struct RateLimiter {
+    private let capacity: Int64
+    private let perSecond: Int64
+    /// Thousandths of a message, so refills need no floating point.
+    private var milliTokens: Int64
+    private var last: Instant
+
+    init(perSecond: Int, burst: Int, at start: Instant) {
+        capacity = Int64(max(1, burst)) * 1_000
+        self.perSecond = Int64(max(1, perSecond))
+        milliTokens = capacity
+        last = start
+    }
+
+    /// Whether one more message may pass at `now`; spends a token if so.
+    mutating func allow(at now: Instant) -> Bool {
+        let elapsed = max(0, now.milliseconds(since: last))
+        last = max(last, now)
+        milliTokens = min(capacity, milliTokens + elapsed * perSecond)
+        guard milliTokens >= 1_000 else { return false }
+        milliTokens -= 1_000
+        return true
+    }
+}

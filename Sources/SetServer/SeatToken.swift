@@ -1,0 +1,13 @@
+/// Secret seat tokens: 128 bits from the system's cryptographic generator, as 32 hex digits.
+enum SeatToken {
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let high = generator.next(), low = generator.next()
+        return hex(high) + hex(low)
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

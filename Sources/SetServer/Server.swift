@@ -1,0 +1,266 @@
+import Glibc
+import SetNet
+import SetRules
+import SetWire
+
+/// The authoritative match server: one epoll loop on one thread owns every socket, match and
+/// timer. All mutable state is touched only by the thread inside `run()`; `stop()` and `wake()`
+/// are the only calls safe from elsewhere, which is why the type may be shared.
+public final class Server: @unchecked Sendable {
+    public let config: ServerConfig
+    public let port: UInt16
+    let clock: TimeSource
+    let log: ServerLog
+    let loop: EventLoop
+    let lobby: Lobby
+    private let listener: Int32
+    var connections: [ConnectionID: Connection] = [:]
+    private var lastConnectionID = 0
+    private var deadlines = DeadlineQueue<String>()
+    private var dirty: [ConnectionID] = []
+    private var toClose: [(ConnectionID, String)] = []
+    private var nextSweep: Instant
+    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+
+    /// Binds the listening socket at once, so `port` is known before `run()`.
+    public init(config: ServerConfig, clock: TimeSource = MonotonicTime(), log: ServerLog = ServerLog()) throws(SocketError) {
+        Sockets.ignoreBrokenPipes()
+        self.config = config
+        self.clock = clock
+        self.log = log
+        loop = try EventLoop()
+        listener = try Sockets.listen(host: config.host, port: config.port)
+        port = Sockets.localPort(listener)
+        nextSweep = clock.now().adding(1_000)
+        let seeds = SeedCounter(config.seeds)
+        lobby = Lobby(settings: config.rules, seatWaitMs: config.seatWaitMs, nextSeed: seeds.next)
+        try loop.register(listener) { [unowned self] _ in self.acceptAll() }
+    }
+
+    /// Serves until `stop()`; then says goodbye to every client and closes every socket.
+    public func run() {
+        log("listening on \(config.host):\(port)")
+        loop.run(timeout: { [unowned self] in self.waitMilliseconds() }, tick: { [unowned self] in self.tick() })
+        shutDown()
+    }
+
+    /// Asks `run()` to finish. Safe from any thread or signal handler queue.
+    public func stop() { loop.stop() }
+
+    /// Makes the loop look at the clock again; tests call it after moving a manual clock.
+    public func wake() { loop.wake() }
+
+    // MARK: The loop
+
+    private func waitMilliseconds() -> Int32 {
+        let now = clock.now()
+        let next = min(deadlines.earliest ?? nextSweep, nextSweep)
+        return Int32(max(0, min(1_000, next.milliseconds(since: now))))
+    }
+
+    private func tick() {
+        let now = clock.now()
+        for name in deadlines.popDue(at: now) {
+            guard let host = lobby.hosts[name] else { continue }
+            deliver(host.advance(to: now))
+            schedule(host)
+            lobby.removeIfIdle(host)
+        }
+        if now >= nextSweep {
+            sweep(at: now)
+            nextSweep = now.adding(1_000)
+        }
+        closePending()
+        flushDirty()
+    }
+
+    func schedule(_ host: MatchHost) {
+        if let deadline = host.nextDeadline { deadlines.add(host.name, at: deadline) }
+    }
+
+    /// Closes connections that sent nothing for too long, or left a line unfinished too long.
+    private func sweep(at now: Instant) {
+        for connection in connections.values {
+            if now.milliseconds(since: connection.lastInput) > config.limits.idleTimeoutMs {
+                fail(connection, WireError(.idleTimeout, "Nothing received for \(config.limits.idleTimeoutMs / 1000) s; send a ping to stay connected.", fatal: true))
+            } else if let since = connection.partialLineSince, now.milliseconds(since: since) > config.partialLineTimeoutMs {
+                fail(connection, WireError(.idleTimeout, "A line stayed unfinished for \(config.partialLineTimeoutMs / 1000) s.", fatal: true))
+            }
+        }
+    }
+
+    // MARK: Sockets
+
+    private func acceptAll() {
+        while true {
+            let accepted: Int32?
+            do { accepted = try Sockets.accept(listener) } catch {
+                log("accept failed: \(error)")
+                return
+            }
+            guard let fd = accepted else { return }
+            if connections.count >= config.limits.maxConnections {
+                var refusal = ServerMessageCoding.line(.error(WireError(.serverFull, "The server is full; try again later.", fatal: true), id: nil))
+                _ = refusal.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
+                Glibc.close(fd)
+                log("refused a connection: \(connections.count) connections is the limit")
+                continue
+            }
+            lastConnectionID += 1
+            let connection = Connection(id: lastConnectionID, fd: fd, limits: config.limits, at: clock.now())
+            do {
+                try loop.register(fd) { [unowned self] readiness in self.ready(connection, readiness) }
+            } catch {
+                Glibc.close(fd)
+                continue
+            }
+            connections[connection.id] = connection
+            send(.welcome(server: config.serverName, versions: ProtocolVersion.supported, time: clock.now().milliseconds,
+                          limits: config.limits), to: connection)
+        }
+    }
+
+    private func ready(_ connection: Connection, _ readiness: Readiness) {
+        guard connections[connection.id] === connection else { return }
+        if readiness.contains(.writable) { flush(connection) }
+        if readiness.contains(.readable) || readiness.contains(.closed) { read(connection) }
+    }
+
+    /// One read per readiness: level-triggered epoll calls again while bytes remain, which keeps
+    /// one busy client from starving the others.
+    private func read(_ connection: Connection) {
+        let count = readBuffer.withUnsafeMutableBytes { Glibc.read(connection.fd, $0.baseAddress, $0.count) }
+        if count == 0 { return markClosed(connection, "disconnected") }
+        if count < 0 {
+            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
+            return markClosed(connection, "read failed: \(SocketError("read"))")
+        }
+        let now = clock.now()
+        connection.lastInput = now
+        let lines = connection.reader.feed(readBuffer[0..<count])
+        connection.partialLineSince = connection.reader.isMidLine ? (connection.partialLineSince ?? now) : nil
+        for line in lines {
+            guard connections[connection.id] != nil, !connection.closeWhenFlushed else { return }
+            handle(line, from: connection, at: now)
+        }
+    }
+
+    // MARK: Output
+
+    func send(_ message: ServerMessage, to connection: Connection) {
+        enqueue(ServerMessageCoding.line(message), to: connection)
+    }
+
+    func deliver(_ deliveries: [Delivery]) {
+        for delivery in deliveries {
+            for id in delivery.recipients {
+                if let connection = connections[id] { enqueue(delivery.bytes, to: connection) }
+            }
+        }
+    }
+
+    private func enqueue(_ bytes: [UInt8], to connection: Connection) {
+        guard !connection.closeWhenFlushed else { return }
+        if connection.outbound.count + bytes.count > config.limits.outboundQueueBytes {
+            // It cannot keep up: drop it rather than let it hold memory or slow its match down.
+            let line = ServerMessageCoding.line(.error(WireError(.slowConsumer, "You are not reading fast enough; disconnected.", fatal: true), id: nil))
+            var flushed = connection.outbound
+            flushed.append(line)
+            _ = flushed.flush(to: connection.fd)
+            return markClosed(connection, "dropped: slow consumer (\(connection.outbound.count) bytes waiting)")
+        }
+        if connection.outbound.isEmpty { dirty.append(connection.id) }
+        connection.outbound.append(bytes)
+    }
+
+    /// Sends a coded error; a fatal one closes the connection once it is written.
+    func fail(_ connection: Connection, _ error: WireError, id: JSONValue? = nil) {
+        send(.error(error, id: id), to: connection)
+        if error.fatal {
+            connection.closeWhenFlushed = true
+            log("closing \(connection.label): \(error.code.rawValue)")
+        }
+    }
+
+    private func flushDirty() {
+        let pending = dirty
+        dirty.removeAll(keepingCapacity: true)
+        for id in pending {
+            if let connection = connections[id] { flush(connection) }
+        }
+        closePending()
+    }
+
+    private func flush(_ connection: Connection) {
+        switch connection.outbound.flush(to: connection.fd) {
+        case .drained:
+            if connection.watchingWritable {
+                loop.watchWritable(connection.fd, false)
+                connection.watchingWritable = false
+            }
+            if connection.closeWhenFlushed { markClosed(connection, "closed after a fatal error") }
+        case .blocked:
+            if !connection.watchingWritable {
+                loop.watchWritable(connection.fd, true)
+                connection.watchingWritable = true
+            }
+        case .failed(let code):
+            markClosed(connection, "write failed: \(SocketError("write", code: code))")
+        }
+    }
+
+    // MARK: Closing
+
+    /// Closing waits for the end of the batch, so no delivery loop sees a connection vanish.
+    func markClosed(_ connection: Connection, _ reason: String) {
+        guard !toClose.contains(where: { $0.0 == connection.id }) else { return }
+        connection.closeWhenFlushed = true
+        toClose.append((connection.id, reason))
+    }
+
+    private func closePending() {
+        while !toClose.isEmpty {
+            let (id, reason) = toClose.removeFirst()
+            guard let connection = connections.removeValue(forKey: id) else { continue }
+            loop.unregister(connection.fd)
+            Glibc.close(connection.fd)
+            log("\(connection.label) left: \(reason)")
+            if let host = connection.host {
+                deliver(lobby.leave(host, connection: id, at: clock.now()))
+                schedule(host)
+            }
+        }
+    }
+
+    private func shutDown() {
+        log("shutting down: telling \(connections.count) clients")
+        let goodbye = ServerMessageCoding.line(.goodbye(reason: "The server is shutting down."))
+        for connection in connections.values {
+            connection.outbound.append(goodbye)
+            _ = connection.outbound.flush(to: connection.fd)
+            loop.unregister(connection.fd)
+            Glibc.close(connection.fd)
+        }
+        connections.removeAll()
+        loop.unregister(listener)
+        Glibc.close(listener)
+        log("stopped")
+    }
+}
+
+/// Hands out seeds as `SeedSource` says; used only on the loop thread.
+private final class SeedCounter {
+    private var source: SeedSource
+    init(_ source: SeedSource) { self.source = source }
+
+    func next() -> UInt64 {
+        switch source {
+        case .random:
+            var generator = SystemRandomNumberGenerator()
+            return generator.next()
+        case .counting(let start):
+            source = .counting(from: start &+ 1)
+            return start
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import SetRules
+import SetWire
+
+/// Where the seeds of new games come from.
+public enum SeedSource: Sendable, Equatable {
+    /// From the system's cryptographic generator: nobody can predict a deal.
+    case random
+    /// `start`, `start + 1`, ... for each new game in turn: for tests and `--seed`.
+    case counting(from: UInt64)
+}
+
+/// Everything `setgame serve` can be told.
+public struct ServerConfig: Sendable {
+    public var host = "127.0.0.1"
+    public var port: UInt16 = 7380
+    public var rules = RuleSettings.standard
+    public var limits = ServerLimits()
+    public var seeds = SeedSource.random
+    /// How long a playing match waits for an absent player before the seat forfeits.
+    public var seatWaitMs: Int64 = 120_000
+    /// How long a line may stay unfinished before the connection is closed (slow-drip clients).
+    public var partialLineTimeoutMs: Int64 = 10_000
+    public var serverName = "setgame"
+
+    public init() {}
+}

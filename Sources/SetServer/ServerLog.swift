@@ -1,0 +1,46 @@
+import Glibc
+import Synchronization
+
+/// One line per notable event, each stamped with UTC wall-clock time, to a sink (stderr by default).
+public final class ServerLog: Sendable {
+    private let sink: @Sendable (String) -> Void
+
+    public init(sink: @escaping @Sendable (String) -> Void = ServerLog.standardError) {
+        self.sink = sink
+    }
+
+    /// A log that drops everything.
+    public static let silent = ServerLog { _ in }
+
+    public func callAsFunction(_ message: String) {
+        sink("\(Self.timestamp()) \(message)")
+    }
+
+    public static let standardError: @Sendable (String) -> Void = { line in
+        var text = line + "\n"
+        // write(2) on fd 2 rather than stdio's shared `stderr`, which Swift 6 cannot prove safe.
+        text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// "2026-11-23T09:15:02.123Z".
+    static func timestamp() -> String {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        var seconds = spec.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let millis = spec.tv_nsec / 1_000_000
+        let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)Z"
+    }
+}
+
+/// A log that keeps its lines, for tests and for `setgame play`, which must not write over the screen.
+public final class ServerLogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    public init() {}
+    public var all: [String] { lines.withLock { $0 } }
+    public func append(_ line: String) { lines.withLock { $0.append(line) } }
+    public var log: ServerLog { ServerLog { [self] line in self.append(line) } }
+}

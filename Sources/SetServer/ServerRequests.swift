@@ -1,0 +1,96 @@
+import SetNet
+import SetRules
+import SetWire
+
+// What the server does with each line a client sends.
+extension Server {
+    func handle(_ line: LineReader.Line, from connection: Connection, at now: Instant) {
+        switch line {
+        case .tooLong(let count):
+            fail(connection, WireError(.lineTooLong, "A line of \(count) bytes is over the limit of \(config.limits.maxLineBytes); it was ignored."))
+        case .invalidUTF8:
+            fail(connection, WireError(.invalidUTF8, "The line was not valid UTF-8; it was ignored."))
+        case .text(let text):
+            // Empty lines are allowed and ignored, so a person typing in nc can press Enter freely.
+            guard text.contains(where: { !$0.isWhitespace }) else { return }
+            guard connection.limiter.allow(at: now) else {
+                return fail(connection, WireError(.rateLimited, "Over \(config.limits.messagesPerSecond) messages a second; this one was dropped."))
+            }
+            switch ClientMessageDecoder.decode(Array(text.utf8)) {
+            case .failure(let error): fail(connection, error, id: error.details["id"])
+            case .success(let request): handle(request, from: connection, at: now)
+            }
+        }
+    }
+
+    private func handle(_ request: ClientRequest, from connection: Connection, at now: Instant) {
+        switch request.message {
+        case .ping(let clientTime):
+            send(.pong(time: now.milliseconds, clientTime: clientTime, id: request.id), to: connection)
+        case .list:
+            send(.matches(lobby.listings, id: request.id), to: connection)
+        case .join(let join):
+            self.join(join, id: request.id, from: connection, at: now)
+        case .snapshot:
+            guard let host = connection.host else { return fail(connection, notJoined, id: request.id) }
+            send(.snapshot(host.snapshot(forSpectator: connection.isSpectator, at: now)), to: connection)
+        case .act(let action, let seat):
+            act(action, claimedSeat: seat, id: request.id, from: connection, at: now)
+        }
+    }
+
+    private var notJoined: WireError {
+        WireError(.notJoined, "Join a match first: {\"type\":\"join\",\"name\":\"you\"}.")
+    }
+
+    private func join(_ join: JoinRequest, id: JSONValue?, from connection: Connection, at now: Instant) {
+        guard case .greeted = connection.session else {
+            return fail(connection, WireError(.alreadyJoined, "This connection has already joined a match; open another to join again."), id: id)
+        }
+        switch lobby.join(join, connection: connection.id, at: now) {
+        case .failure(let error):
+            fail(connection, error, id: id)
+        case .success(let placement):
+            let host = placement.host
+            connection.name = join.name
+            connection.session = placement.seat.map { .player(host, $0) } ?? .spectator(host)
+            send(.joined(role: placement.role, match: host.name, mode: host.mode, seat: placement.seat, token: placement.token, id: id),
+                 to: connection)
+            send(.snapshot(host.snapshot(forSpectator: placement.role == .spectator, at: now)), to: connection)
+            if let old = placement.replaced, let previous = connections[old] {
+                previous.session = .greeted
+                fail(previous, WireError(.replaced, "Your seat was resumed from another connection.", fatal: true))
+            }
+            deliver(placement.deliveries)
+            schedule(host)
+            log("\(connection.label) joined\(join.token != nil ? " with a token" : "")\(host.phase == .playing ? "; \(host.name) is playing" : "")")
+        }
+    }
+
+    private func act(_ action: Action, claimedSeat: Seat?, id: JSONValue?, from connection: Connection, at now: Instant) {
+        let host: MatchHost, seat: Seat
+        switch connection.session {
+        case .greeted: return fail(connection, notJoined, id: id)
+        case .spectator: return fail(connection, WireError(.spectatorsCannotAct, "Spectators can watch but not play."), id: id)
+        case .player(let playing, let own):
+            host = playing
+            seat = own
+        }
+        if let claimedSeat, claimedSeat != seat {
+            return fail(connection, WireError(.notYourSeat, "You sit in seat \(seat.rawValue), not seat \(claimedSeat.rawValue)."), id: id)
+        }
+        let phaseBefore = host.phase, gameBefore = host.game
+        let (deliveries, refusal) = host.act(action, by: seat, at: now)
+        deliver(deliveries)
+        if let refusal {
+            fail(connection, refusal, id: id)
+        } else if let id {
+            send(.ack(id: id, seq: host.seq), to: connection)
+        }
+        schedule(host)
+        if host.phase == .over && phaseBefore != .over, let result = host.match?.result {
+            log("\(host.name) game \(host.game) over (\(result.reason.rawValue)): scores \(result.scores.map(String.init).joined(separator: "-"))")
+        }
+        if host.game != gameBefore { log("\(host.name) game \(host.game) started") }
+    }
+}

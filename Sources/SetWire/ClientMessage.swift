@@ -1,0 +1,63 @@
+import SetRules
+
+/// The protocol versions this build speaks.
+public enum ProtocolVersion {
+    public static let current = 1
+    public static let supported = [1]
+}
+
+/// Whether a connection plays or only watches.
+public enum Role: String, CaseIterable, Sendable {
+    case player
+    case spectator
+}
+
+/// A client's request to join a match.
+public struct JoinRequest: Hashable, Sendable {
+    public var protocolVersion: Int = ProtocolVersion.current
+    public var role: Role = .player
+    public var name: String
+    /// The match's name; nil asks to be paired with whoever is waiting.
+    public var match: String?
+    public var mode: Mode = .duel
+    /// A particular seat, for a player who wants one; nil takes any free seat.
+    public var seat: Seat?
+    /// The seat token from an earlier `joined`, to resume that seat.
+    public var token: String?
+    /// The last event `seq` this client saw, so a resume can send only what it missed.
+    public var lastSeq: Int?
+
+    public init(role: Role = .player, name: String, match: String? = nil, mode: Mode = .duel,
+                seat: Seat? = nil, token: String? = nil, lastSeq: Int? = nil) {
+        self.role = role
+        self.name = name
+        self.match = match
+        self.mode = mode
+        self.seat = seat
+        self.token = token
+        self.lastSeq = lastSeq
+    }
+}
+
+/// Everything a client may send.
+public enum ClientMessage: Hashable, Sendable {
+    case join(JoinRequest)
+    /// Ask for the list of live matches.
+    case list
+    /// A move in the match; `seat`, when given, must be the sender's own.
+    case act(Action, seat: Seat?)
+    case snapshot
+    /// `time` is the client's own clock, echoed back so it can measure the round trip.
+    case ping(time: Int64?)
+}
+
+/// A client message with the `id` it carried, which the server echoes on the reply it causes.
+public struct ClientRequest: Hashable, Sendable {
+    public var id: JSONValue?
+    public var message: ClientMessage
+
+    public init(id: JSONValue? = nil, _ message: ClientMessage) {
+        self.id = id
+        self.message = message
+    }
+}

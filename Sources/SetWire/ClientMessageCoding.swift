@@ -1,0 +1,147 @@
+import SetRules
+
+/// Turns a line from a client into a request, or a coded error saying exactly what is wrong.
+public enum ClientMessageDecoder {
+    public static let maxNameLength = 24
+    public static let maxMatchNameLength = 32
+
+    /// Decodes one line; `bytes` excludes the newline.
+    public static func decode(_ bytes: [UInt8]) -> Result<ClientRequest, WireError> {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            return .failure(WireError(.badJSON, "Not valid JSON: \(error.reason) at byte \(error.offset)."))
+        }
+        return decode(document)
+    }
+
+    public static func decode(_ document: JSONValue) -> Result<ClientRequest, WireError> {
+        guard let members = document.objectValue else {
+            return .failure(WireError(.notAnObject, "Each line must be one JSON object, not a \(document.typeName)."))
+        }
+        let fields = FieldReader(members)
+        do throws(WireError) {
+            let id = try requestID(fields)
+            do throws(WireError) {
+                return .success(ClientRequest(id: id, try message(fields)))
+            } catch {
+                var error = error
+                if let id { error.details["id"] = id }
+                return .failure(error)
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    static func requestID(_ fields: FieldReader) throws(WireError) -> JSONValue? {
+        guard let id = fields.value("id") else { return nil }
+        switch id {
+        case .string(let text) where text.utf8.count <= 64: return id
+        case .int: return id
+        default: throw fields.bad("id", "a string of at most 64 bytes or an integer")
+        }
+    }
+
+    static func message(_ fields: FieldReader) throws(WireError) -> ClientMessage {
+        guard let type = try fields.string("type") else {
+            throw fields.missing("type", "one of \(knownTypes)")
+        }
+        switch type {
+        case "join": return .join(try join(fields))
+        case "list": return .list
+        case "snapshot": return .snapshot
+        case "ping": return .ping(time: try fields.int("time", in: Int64.min...Int64.max, "an integer"))
+        case "select":
+            guard let card = try fields.card("card") else {
+                throw fields.missing("card", "the card to touch, by id 0-80")
+            }
+            return .act(.select(card), seat: try fields.seat("seat"))
+        default:
+            guard let action = simpleActions[type] else {
+                throw WireError(.unknownType, "Unknown message type \"\(type)\"; known types: \(knownTypes).",
+                                details: ["field": "type"])
+            }
+            return .act(action, seat: try fields.seat("seat"))
+        }
+    }
+
+    static let simpleActions: [String: Action] = [
+        "claim": .claim, "deal": .deal, "hint": .hint, "pass": .pass, "resign": .resign, "rematch": .rematch,
+    ]
+
+    static let knownTypes = ["join", "list", "snapshot", "ping", "select", "claim", "deal", "hint", "pass",
+                             "resign", "rematch"].joined(separator: ", ")
+
+    static func join(_ fields: FieldReader) throws(WireError) -> JoinRequest {
+        let version = try fields.int("protocol", in: 0...Int64(Int32.max), "a protocol version number")
+        if let version, !ProtocolVersion.supported.contains(Int(version)) {
+            throw WireError(.unsupportedVersion,
+                            "Protocol \(version) is not supported; this server speaks \(ProtocolVersion.supported.map(String.init).joined(separator: ", ")).",
+                            details: ["supported": .array(ProtocolVersion.supported.map { .int(Int64($0)) })])
+        }
+        guard let name = try fields.string("name") else { throw fields.missing("name", "your name, 1-\(maxNameLength) characters") }
+        guard isAcceptable(name: name, maxLength: maxNameLength) else {
+            throw fields.bad("name", "1-\(maxNameLength) printable characters")
+        }
+        let match = try fields.string("match")
+        if let match, !isAcceptable(matchName: match) {
+            throw fields.bad("match", "1-\(maxMatchNameLength) letters, digits, '-', '_' or '.'")
+        }
+        var request = JoinRequest(
+            role: try fields.choice("role", Role.self) ?? .player, name: name, match: match,
+            mode: try fields.choice("mode", Mode.self) ?? .duel, seat: try fields.seat("seat"),
+            token: try fields.string("token"),
+            lastSeq: try fields.int("lastSeq", in: 0...Int64(Int32.max), "a non-negative integer").map { Int($0) })
+        request.protocolVersion = Int(version ?? Int64(ProtocolVersion.current))
+        return request
+    }
+
+    static func isAcceptable(name: String, maxLength: Int) -> Bool {
+        !name.isEmpty && name.count <= maxLength && name.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+            && name.first != " " && name.last != " "
+    }
+
+    static func isAcceptable(matchName: String) -> Bool {
+        !matchName.isEmpty && matchName.utf8.count <= maxMatchNameLength
+            && matchName.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x2D || byte == 0x5F || byte == 0x2E
+            }
+    }
+}
+
+/// Writes client messages; used by the terminal client, the bots and the tests.
+public enum ClientMessageEncoder {
+    public static func encode(_ request: ClientRequest) -> JSONValue {
+        var members: [String: JSONValue] = [:]
+        switch request.message {
+        case .join(let join):
+            members = ["type": "join", "protocol": .int(Int64(join.protocolVersion)), "role": .string(join.role.rawValue),
+                       "name": .string(join.name), "mode": .string(join.mode.rawValue)]
+            if let match = join.match { members["match"] = .string(match) }
+            if let seat = join.seat { members["seat"] = .int(Int64(seat.rawValue)) }
+            if let token = join.token { members["token"] = .string(token) }
+            if let lastSeq = join.lastSeq { members["lastSeq"] = .int(Int64(lastSeq)) }
+        case .list: members = ["type": "list"]
+        case .snapshot: members = ["type": "snapshot"]
+        case .ping(let time):
+            members = ["type": "ping"]
+            if let time { members["time"] = .int(time) }
+        case .act(let action, let seat):
+            members = ["type": .string(action.name)]
+            if case .select(let card) = action { members["card"] = .int(Int64(card.id)) }
+            if let seat { members["seat"] = .int(Int64(seat.rawValue)) }
+        }
+        if let id = request.id { members["id"] = id }
+        return .object(members)
+    }
+
+    /// The request as one line, newline included.
+    public static func line(_ request: ClientRequest) -> [UInt8] {
+        var bytes = JSONWriter.bytes(encode(request))
+        bytes.append(0x0A)
+        return bytes
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import SetRules
+
+/// Every error code the server sends. Clients match on these; they never change meaning.
+public enum ErrorCode: String, CaseIterable, Sendable {
+    // The line itself.
+    case badJSON = "bad_json"
+    case invalidUTF8 = "invalid_utf8"
+    case lineTooLong = "line_too_long"
+    case notAnObject = "not_an_object"
+    case unknownType = "unknown_type"
+    case missingField = "missing_field"
+    case badField = "bad_field"
+    // Joining and roles.
+    case unsupportedVersion = "unsupported_version"
+    case notJoined = "not_joined"
+    case alreadyJoined = "already_joined"
+    case spectatorsCannotAct = "spectators_cannot_act"
+    case notYourSeat = "not_your_seat"
+    case badToken = "bad_token"
+    case seatTaken = "seat_taken"
+    case matchFull = "match_full"
+    case noSuchMatch = "no_such_match"
+    case modeMismatch = "mode_mismatch"
+    case waitingForOpponent = "waiting_for_opponent"
+    /// Another connection resumed this seat with its token.
+    case replaced
+    // Limits.
+    case rateLimited = "rate_limited"
+    case slowConsumer = "slow_consumer"
+    case serverFull = "server_full"
+    case idleTimeout = "idle_timeout"
+    case serverShuttingDown = "server_shutting_down"
+    // The rules' refusals, one for each `RuleRefusal` code.
+    case matchOver = "match_over"
+    case matchNotOver = "match_not_over"
+    case noSuchSeat = "no_such_seat"
+    case claimFirst = "claim_first"
+    case notYourWindow = "not_your_window"
+    case claimTaken = "claim_taken"
+    case alreadyYourWindow = "already_your_window"
+    case finishYourClaim = "finish_your_claim"
+    case cardNotOnTable = "card_not_on_table"
+    case deckEmpty = "deck_empty"
+    case noWindowToPass = "no_window_to_pass"
+    case notInSolo = "not_in_solo"
+    case hintsDisabled = "hints_disabled"
+    case noSetOnTable = "no_set_on_table"
+    case rematchAlreadyAsked = "rematch_already_asked"
+}
+
+/// An error as it travels: a stable code, a sentence for people, whether the server closes the
+/// connection after it, and any facts a client may want (such as who won a claim race).
+public struct WireError: Error, Hashable, Sendable {
+    public var code: ErrorCode
+    public var message: String
+    public var fatal: Bool
+    public var details: [String: JSONValue]
+
+    public init(_ code: ErrorCode, _ message: String, fatal: Bool = false, details: [String: JSONValue] = [:]) {
+        self.code = code
+        self.message = message
+        self.fatal = fatal
+        self.details = details
+    }
+
+    /// The rules' refusal as a wire error, naming players by name where the rules say "player N".
+    public init(_ refusal: RuleRefusal, playerNames: [String] = []) {
+        let code = ErrorCode(rawValue: refusal.code) ?? .badField
+        var message = refusal.message
+        for (index, name) in playerNames.enumerated() {
+            message = message.replacingOccurrences(of: "Player \(index + 1)", with: name)
+        }
+        var details: [String: JSONValue] = [:]
+        switch refusal {
+        case .claimTaken(let holder, let lead):
+            details = ["holder": .int(Int64(holder.rawValue)), "leadMs": .int(lead)]
+        case .notYourWindow(let holder):
+            details = ["holder": .int(Int64(holder.rawValue))]
+        case .cardNotOnTable(let card):
+            details = ["card": .int(Int64(card.id))]
+        default: break
+        }
+        self.init(code, message, details: details)
+    }
+}

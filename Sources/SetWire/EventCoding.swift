@@ -1,0 +1,106 @@
+import SetRules
+
+/// Events as flat JSON objects: `{"type":"event","kind":...,"match":...,"seq":...,"time":...}`
+/// plus the fields of their kind.
+enum EventCoding {
+    static func encode(_ event: WireEvent) -> JSONValue {
+        var members: [String: JSONValue] = fields(of: event.body)
+        members["type"] = "event"
+        members["match"] = .string(event.match)
+        members["seq"] = .int(event.seq)
+        members["time"] = .int(event.time)
+        return .object(members)
+    }
+
+    static func fields(of body: EventBody) -> [String: JSONValue] {
+        switch body {
+        case .rules(let event): return fields(of: event)
+        case .gameOver(let result, let seed):
+            return ["kind": "game_over", "result": .result(result), "seed": .seed(seed)]
+        case .gameStarted(let start):
+            return ["kind": "game_started", "game": .int(start.game), "table": .cards(start.table), "deck": .int(start.deck),
+                    "scores": .array(start.scores.map { .int($0) }), "commitment": .string(start.commitment)]
+        case .playerJoined(let seat, let name): return ["kind": "player_joined", "seat": .seat(seat), "name": .string(name)]
+        case .presence(let seat, let present, let forfeitAt):
+            return ["kind": "presence", "seat": .seat(seat), "present": .bool(present), "forfeitAt": forfeitAt.map(JSONValue.int) ?? .null]
+        case .resumed(let window, let tableChangedAt):
+            return ["kind": "resumed", "window": .window(window), "tableChangedAt": .int(tableChangedAt)]
+        case .spectators(let count): return ["kind": "spectators", "count": .int(count)]
+        }
+    }
+
+    static func fields(of event: MatchEvent) -> [String: JSONValue] {
+        switch event {
+        case .selectionChanged(let seat, let cards):
+            return ["kind": "selection", "seat": .seat(seat), "cards": .cards(cards)]
+        case .windowOpened(let window):
+            return ["kind": "window_opened", "window": .window(window)]
+        case .windowClosed(let window, let end):
+            return ["kind": "window_closed", "window": .window(window), "end": .string(end.rawValue)]
+        case .setTaken(let seat, let cards, let points, let score):
+            return ["kind": "set_taken", "seat": .seat(seat), "cards": .cards(cards), "points": .int(points), "score": .int(score)]
+        case .notASet(let seat, let cards, let penalty, let score):
+            return ["kind": "not_a_set", "seat": .seat(seat), "cards": .cards(cards), "penalty": .int(penalty), "score": .int(score)]
+        case .penalised(let seat, let reason, let points, let score):
+            return ["kind": "penalty", "seat": .seat(seat), "reason": .string(reason.rawValue), "points": .int(points), "score": .int(score)]
+        case .tableChanged(let removed, let added, let table, let deck):
+            return ["kind": "table", "removed": .cards(removed), "added": .cards(added), "table": .cards(table), "deck": .int(deck)]
+        case .hintShown(let seat, let cards, let cost, let score):
+            return ["kind": "hint", "seat": .seat(seat), "cards": .cards(cards), "cost": .int(cost), "score": .int(score)]
+        case .matchEnded(let result):
+            return ["kind": "game_over", "result": .result(result), "seed": .null]
+        case .rematchRequested(let seat):
+            return ["kind": "rematch_requested", "seat": .seat(seat)]
+        case .rematchAgreed:
+            return ["kind": "rematch_agreed"]
+        }
+    }
+
+    static func decode(_ f: FieldReader) throws(WireError) -> WireEvent {
+        let kind = try f.required("kind", "an event kind") { k throws(WireError) in try f.string(k) }
+        let body: EventBody
+        func seat() throws(WireError) -> Seat { try f.required("seat", "a seat") { k throws(WireError) in try f.seat(k) } }
+        switch kind {
+        case "selection": body = .rules(.selectionChanged(seat: try seat(), selection: try f.cards("cards")))
+        case "window_opened":
+            body = .rules(.windowOpened(try f.required("window", "a window") { k throws(WireError) in try f.window(k) }))
+        case "window_closed":
+            body = .rules(.windowClosed(try f.required("window", "a window") { k throws(WireError) in try f.window(k) },
+                                        try f.required("end", "how it ended") { k throws(WireError) in try f.choice(k, WindowEnd.self) }))
+        case "set_taken":
+            body = .rules(.setTaken(seat: try seat(), cards: try f.cards("cards"), points: try f.intRequired("points"), score: try f.intRequired("score")))
+        case "not_a_set":
+            body = .rules(.notASet(seat: try seat(), cards: try f.cards("cards"), penalty: try f.intRequired("penalty"), score: try f.intRequired("score")))
+        case "penalty":
+            body = .rules(.penalised(seat: try seat(),
+                                     reason: try f.required("reason", "a penalty reason") { k throws(WireError) in try f.choice(k, PenaltyReason.self) },
+                                     points: try f.intRequired("points"), score: try f.intRequired("score")))
+        case "table":
+            body = .rules(.tableChanged(removed: try f.cards("removed"), added: try f.cards("added"), table: try f.cards("table"), deckCount: try f.intRequired("deck")))
+        case "hint":
+            body = .rules(.hintShown(seat: try seat(), cards: try f.cards("cards"), cost: try f.intRequired("cost"), score: try f.intRequired("score")))
+        case "game_over":
+            body = .gameOver(try f.required("result", "the result") { k throws(WireError) in try f.result(k) }, seed: try f.seedValue("seed"))
+        case "rematch_requested": body = .rules(.rematchRequested(seat: try seat()))
+        case "rematch_agreed": body = .rules(.rematchAgreed)
+        case "game_started":
+            body = .gameStarted(GameStart(game: try f.intRequired("game"), table: try f.cards("table"), deck: try f.intRequired("deck"),
+                                          scores: try f.scores("scores"),
+                                          commitment: try f.required("commitment", "a hash") { k throws(WireError) in try f.string(k) }))
+        case "player_joined":
+            body = .playerJoined(seat: try seat(), name: try f.required("name", "a name") { k throws(WireError) in try f.string(k) })
+        case "presence":
+            body = .presence(seat: try seat(), present: try f.required("present", "a boolean") { k throws(WireError) in
+                guard let value = f.value(k) else { return nil }
+                guard let flag = value.boolValue else { throw f.bad(k, "a boolean") }
+                return flag
+            }, forfeitAt: try f.int("forfeitAt", in: Int64.min...Int64.max, "a server time"))
+        case "resumed":
+            body = .resumed(window: try f.window("window"), tableChangedAt: try f.int64Required("tableChangedAt"))
+        case "spectators": body = .spectators(count: try f.intRequired("count"))
+        default: throw WireError(.unknownType, "Unknown event kind \"\(kind)\".")
+        }
+        return WireEvent(match: try f.required("match", "the match name") { k throws(WireError) in try f.string(k) },
+                         seq: try f.intRequired("seq"), time: try f.int64Required("time"), body: body)
+    }
+}

@@ -1,0 +1,157 @@
+import SetRules
+
+/// Everything a client can know about a match: built from a snapshot, kept current by applying
+/// events in `seq` order. Players and spectators that saw the same events hold equal views.
+public struct MatchView: Hashable, Sendable {
+    public var match: String
+    public var seq: Int
+    /// Server time of the snapshot or of the last event applied.
+    public var time: Int64
+    public var mode: Mode
+    public var phase: MatchPhase
+    public var game: Int
+    public var players: [PlayerInfo]
+    public var spectators: Int
+    public var table: [Card]
+    public var deck: Int
+    public var selection: [Card]
+    public var selectionSeat: Seat?
+    public var window: Window?
+    /// Solo only: the judged trio on show until the next touch.
+    public var shown: Match.ShownTrio?
+    public var tableChangedAt: Int64
+    public var rules: RuleSettings
+    public var commitment: String?
+    public var result: MatchResult?
+    /// Revealed once a game is over.
+    public var seed: UInt64?
+    public var rematchAsked: [Seat]
+    /// Spectators only.
+    public var setsOnTable: Int?
+    /// While a player is away: the server time at which their seat is forfeited.
+    public var forfeitAt: Int64?
+
+    public init(match: String, seq: Int, time: Int64, mode: Mode, phase: MatchPhase, game: Int, players: [PlayerInfo],
+                spectators: Int, table: [Card], deck: Int, selection: [Card], selectionSeat: Seat?, window: Window?,
+                shown: Match.ShownTrio?, tableChangedAt: Int64, rules: RuleSettings, commitment: String?,
+                result: MatchResult?, seed: UInt64?, rematchAsked: [Seat], setsOnTable: Int?, forfeitAt: Int64? = nil) {
+        self.match = match
+        self.seq = seq
+        self.time = time
+        self.mode = mode
+        self.phase = phase
+        self.game = game
+        self.players = players
+        self.spectators = spectators
+        self.table = table
+        self.deck = deck
+        self.selection = selection
+        self.selectionSeat = selectionSeat
+        self.window = window
+        self.shown = shown
+        self.tableChangedAt = tableChangedAt
+        self.rules = rules
+        self.commitment = commitment
+        self.result = result
+        self.seed = seed
+        self.rematchAsked = rematchAsked
+        self.setsOnTable = setsOnTable
+        self.forfeitAt = forfeitAt
+    }
+
+    public func player(_ seat: Seat) -> PlayerInfo? { players.first { $0.seat == seat } }
+
+    public var scores: [Int] { players.sorted { $0.seat < $1.seat }.map(\.score) }
+
+    /// Whether `event` is the next one; a client that gets `false` asks for a snapshot.
+    public func follows(_ event: WireEvent) -> Bool { event.seq == seq + 1 }
+
+    /// Applies the next event. Returns false, changing nothing, when the event is not the next.
+    @discardableResult
+    public mutating func apply(_ event: WireEvent) -> Bool {
+        guard follows(event) else { return false }
+        seq = event.seq
+        time = event.time
+        switch event.body {
+        case .rules(let rulesEvent): apply(rulesEvent, at: event.time)
+        case .gameOver(let ending, let seed):
+            result = ending
+            self.seed = seed
+            phase = .over
+            window = nil
+            selection = []
+            selectionSeat = nil
+            shown = nil
+            forfeitAt = nil
+            setScores(ending.scores)
+        case .gameStarted(let start):
+            game = start.game
+            table = start.table
+            deck = start.deck
+            setScores(start.scores)
+            commitment = start.commitment
+            phase = .playing
+            result = nil
+            seed = nil
+            rematchAsked = []
+            selection = []
+            selectionSeat = nil
+            window = nil
+            shown = nil
+            tableChangedAt = event.time
+        case .playerJoined(let seat, let name):
+            players.removeAll { $0.seat == seat }
+            players.append(PlayerInfo(seat: seat, name: name, present: true, score: 0))
+            players.sort { $0.seat < $1.seat }
+        case .presence(let seat, let present, let deadline):
+            if let index = players.firstIndex(where: { $0.seat == seat }) { players[index].present = present }
+            forfeitAt = deadline
+        case .resumed(let resumedWindow, let changedAt):
+            window = resumedWindow
+            tableChangedAt = changedAt
+            forfeitAt = nil
+        case .spectators(let count):
+            spectators = count
+        }
+        return true
+    }
+
+    private mutating func apply(_ event: MatchEvent, at time: Int64) {
+        switch event {
+        case .selectionChanged(let seat, let cards):
+            if let trio = shown, trio.cards != cards { shown = nil }
+            selection = cards
+            selectionSeat = cards.isEmpty ? nil : seat
+        case .windowOpened(let opened): window = opened
+        case .windowClosed: window = nil
+        case .setTaken(let seat, let cards, _, let score):
+            setScore(score, of: seat)
+            if mode == .solo { shown = Match.ShownTrio(cards: cards, isSet: true) }
+        case .notASet(let seat, let cards, _, let score):
+            setScore(score, of: seat)
+            if mode == .solo { shown = Match.ShownTrio(cards: cards, isSet: false) }
+        case .penalised(let seat, _, _, let score), .hintShown(let seat, _, _, let score):
+            setScore(score, of: seat)
+        case .tableChanged(_, _, let newTable, let deckCount):
+            table = newTable
+            deck = deckCount
+            tableChangedAt = time
+            shown = nil
+        case .matchEnded(let ending):
+            result = ending
+            phase = .over
+        case .rematchRequested(let seat): rematchAsked.append(seat)
+        case .rematchAgreed: break
+        }
+    }
+
+    private mutating func setScore(_ score: Int, of seat: Seat) {
+        if let index = players.firstIndex(where: { $0.seat == seat }) { players[index].score = score }
+    }
+
+    private mutating func setScores(_ scores: [Int]) {
+        for (index, score) in scores.enumerated() {
+            if let seat = Seat(rawValue: index) { setScore(score, of: seat) }
+        }
+    }
+}

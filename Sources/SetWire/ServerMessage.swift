@@ -1,0 +1,122 @@
+import SetRules
+
+/// The limits a server enforces, announced in its welcome so clients can keep within them.
+public struct ServerLimits: Hashable, Sendable {
+    public var maxLineBytes = 4_096
+    /// Messages a connection may send per second on average, and in a burst.
+    public var messagesPerSecond = 50
+    public var messageBurst = 100
+    public var maxConnections = 8_192
+    /// Bytes that may wait to be sent to one connection before it is dropped as too slow.
+    public var outboundQueueBytes = 1 << 20
+    /// A connection that sends nothing for this long is closed; clients should ping well within it.
+    public var idleTimeoutMs: Int64 = 60_000
+
+    public init() {}
+}
+
+/// The state of a match as a whole.
+public enum MatchPhase: String, CaseIterable, Sendable {
+    /// A duel waiting for its second player.
+    case waiting
+    case playing
+    case over
+}
+
+/// A seat and who sits in it.
+public struct PlayerInfo: Hashable, Sendable {
+    public var seat: Seat
+    public var name: String
+    /// Whether the player is connected now.
+    public var present: Bool
+    public var score: Int
+
+    public init(seat: Seat, name: String, present: Bool, score: Int) {
+        self.seat = seat
+        self.name = name
+        self.present = present
+        self.score = score
+    }
+}
+
+/// One line of the match list.
+public struct MatchListing: Hashable, Sendable {
+    public var name: String
+    public var mode: Mode
+    public var phase: MatchPhase
+    public var players: [PlayerInfo]
+    public var spectators: Int
+
+    public init(name: String, mode: Mode, phase: MatchPhase, players: [PlayerInfo], spectators: Int) {
+        self.name = name
+        self.mode = mode
+        self.phase = phase
+        self.players = players
+        self.spectators = spectators
+    }
+}
+
+/// What a server says when a game begins, first or after a rematch.
+public struct GameStart: Hashable, Sendable {
+    public var game: Int
+    public var table: [Card]
+    public var deck: Int
+    public var scores: [Int]
+    /// SHA-256 of "setgame:<seed>", published now, the seed revealed at the end.
+    public var commitment: String
+
+    public init(game: Int, table: [Card], deck: Int, scores: [Int], commitment: String) {
+        self.game = game
+        self.table = table
+        self.deck = deck
+        self.scores = scores
+        self.commitment = commitment
+    }
+}
+
+/// What an event says happened. Rules events travel as they are; the host adds its own.
+public enum EventBody: Hashable, Sendable {
+    /// Any rules event except `matchEnded`, which travels as `gameOver` with the seed.
+    case rules(MatchEvent)
+    case gameOver(MatchResult, seed: UInt64?)
+    case gameStarted(GameStart)
+    case playerJoined(seat: Seat, name: String)
+    /// A player left or came back. While one is away a playing match is paused; `forfeitAt` is
+    /// the server time at which the absent seat loses if it has not returned.
+    case presence(seat: Seat, present: Bool, forfeitAt: Int64?)
+    /// Play goes on after a pause; running timers moved later by the time the match stood still.
+    case resumed(window: Window?, tableChangedAt: Int64)
+    case spectators(count: Int)
+}
+
+/// One state change in a match, numbered by `seq`, which rises by one per event.
+public struct WireEvent: Hashable, Sendable {
+    public var match: String
+    public var seq: Int
+    /// Server time, in milliseconds on its monotonic clock.
+    public var time: Int64
+    public var body: EventBody
+
+    public init(match: String, seq: Int, time: Int64, body: EventBody) {
+        self.match = match
+        self.seq = seq
+        self.time = time
+        self.body = body
+    }
+}
+
+/// Everything a server may send.
+public enum ServerMessage: Hashable, Sendable {
+    case welcome(server: String, versions: [Int], time: Int64, limits: ServerLimits)
+    case joined(role: Role, match: String, mode: Mode, seat: Seat?, token: String?, id: JSONValue?)
+    case snapshot(MatchView)
+    case event(WireEvent)
+    /// Spectators only: how many sets the table holds, after each change of the table.
+    case insight(match: String, seq: Int, setsOnTable: Int)
+    case matches([MatchListing], id: JSONValue?)
+    /// An accepted request that carried an id; the outcome is the broadcast event.
+    case ack(id: JSONValue, seq: Int)
+    case pong(time: Int64, clientTime: Int64?, id: JSONValue?)
+    case error(WireError, id: JSONValue?)
+    case goodbye(reason: String)
+}

@@ -1,0 +1,202 @@
+import SetRules
+
+/// Server messages to and from JSON. The server encodes; clients, bots and tests decode.
+public enum ServerMessageCoding {
+    public static func encode(_ message: ServerMessage) -> JSONValue {
+        switch message {
+        case .welcome(let server, let versions, let time, let limits):
+            return ["type": "welcome", "server": .string(server), "protocol": .int(ProtocolVersion.current),
+                    "versions": .array(versions.map { .int($0) }), "time": .int(time), "limits": encode(limits)]
+        case .joined(let role, let match, let mode, let seat, let token, let id):
+            var members: [String: JSONValue] = ["type": "joined", "role": .string(role.rawValue), "match": .string(match),
+                                                "mode": .string(mode.rawValue), "seat": .seat(seat)]
+            if let token { members["token"] = .string(token) }
+            return with(id, members)
+        case .snapshot(let view): return encode(view)
+        case .event(let event): return EventCoding.encode(event)
+        case .insight(let match, let seq, let sets):
+            return ["type": "insight", "match": .string(match), "seq": .int(seq), "setsOnTable": .int(sets)]
+        case .matches(let listings, let id):
+            return with(id, ["type": "matches", "matches": .array(listings.map(encode))])
+        case .ack(let id, let seq): return ["type": "ack", "id": id, "seq": .int(seq)]
+        case .pong(let time, let clientTime, let id):
+            var members: [String: JSONValue] = ["type": "pong", "time": .int(time)]
+            if let clientTime { members["clientTime"] = .int(clientTime) }
+            return with(id, members)
+        case .error(let error, let id):
+            var members = error.details
+            members["type"] = "error"
+            members["code"] = .string(error.code.rawValue)
+            members["message"] = .string(error.message)
+            members["fatal"] = .bool(error.fatal)
+            return with(id, members)
+        case .goodbye(let reason): return ["type": "goodbye", "reason": .string(reason)]
+        }
+    }
+
+    /// The message as one line, newline included: what goes on the socket.
+    public static func line(_ message: ServerMessage) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        JSONWriter.write(encode(message), into: &bytes)
+        bytes.append(0x0A)
+        return bytes
+    }
+
+    static func with(_ id: JSONValue?, _ members: [String: JSONValue]) -> JSONValue {
+        var members = members
+        if let id { members["id"] = id }
+        return .object(members)
+    }
+
+    static func encode(_ limits: ServerLimits) -> JSONValue {
+        ["maxLineBytes": .int(limits.maxLineBytes), "messagesPerSecond": .int(limits.messagesPerSecond),
+         "messageBurst": .int(limits.messageBurst), "maxConnections": .int(limits.maxConnections),
+         "outboundQueueBytes": .int(limits.outboundQueueBytes), "idleTimeoutMs": .int(limits.idleTimeoutMs)]
+    }
+
+    static func encode(_ player: PlayerInfo) -> JSONValue {
+        ["seat": .seat(player.seat), "name": .string(player.name), "present": .bool(player.present), "score": .int(player.score)]
+    }
+
+    static func encode(_ listing: MatchListing) -> JSONValue {
+        ["name": .string(listing.name), "mode": .string(listing.mode.rawValue), "state": .string(listing.phase.rawValue),
+         "players": .array(listing.players.map(encode)), "spectators": .int(listing.spectators)]
+    }
+
+    static func encode(_ view: MatchView) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "type": "snapshot", "match": .string(view.match), "seq": .int(view.seq), "time": .int(view.time),
+            "mode": .string(view.mode.rawValue), "state": .string(view.phase.rawValue), "game": .int(view.game),
+            "players": .array(view.players.map(encode)), "spectators": .int(view.spectators),
+            "table": .cards(view.table), "deck": .int(view.deck),
+            "selection": view.selectionSeat.map { ["seat": .seat($0), "cards": .cards(view.selection)] } ?? .null,
+            "window": .window(view.window),
+            "shown": view.shown.map { ["cards": .cards($0.cards), "isSet": .bool($0.isSet)] } ?? .null,
+            "tableChangedAt": .int(view.tableChangedAt), "rules": .rules(view.rules),
+            "commitment": view.commitment.map(JSONValue.string) ?? .null,
+            "result": .result(view.result), "seed": .seed(view.seed),
+            "rematch": .array(view.rematchAsked.map { .seat($0) }),
+        ]
+        if let sets = view.setsOnTable { members["setsOnTable"] = .int(sets) }
+        if let forfeitAt = view.forfeitAt { members["forfeitAt"] = .int(forfeitAt) }
+        return .object(members)
+    }
+
+    /// Decodes one line from a server.
+    public static func decode(_ bytes: [UInt8]) -> Result<ServerMessage, WireError> {
+        do {
+            return decode(try JSONParser.parse(bytes))
+        } catch {
+            return .failure(WireError(.badJSON, "Not valid JSON: \(error.reason) at byte \(error.offset)."))
+        }
+    }
+
+    public static func decode(_ document: JSONValue) -> Result<ServerMessage, WireError> {
+        guard let members = document.objectValue else { return .failure(WireError(.notAnObject, "Not an object.")) }
+        do throws(WireError) {
+            return .success(try decode(FieldReader(members)))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    static func decode(_ f: FieldReader) throws(WireError) -> ServerMessage {
+        let type = try f.required("type", "a message type") { k throws(WireError) in try f.string(k) }
+        let id = f.value("id")
+        func text(_ key: String) throws(WireError) -> String { try f.required(key, "a string") { k throws(WireError) in try f.string(k) } }
+        switch type {
+        case "welcome":
+            guard let versions = f.value("versions")?.arrayValue?.compactMap(\.intValue) else { throw f.bad("versions", "an array") }
+            return .welcome(server: try text("server"), versions: versions.map { Int($0) }, time: try f.int64Required("time"),
+                            limits: try limits(try f.object("limits") ?? FieldReader([:])))
+        case "joined":
+            return .joined(role: try f.required("role", "a role") { k throws(WireError) in try f.choice(k, Role.self) },
+                           match: try text("match"),
+                           mode: try f.required("mode", "a mode") { k throws(WireError) in try f.choice(k, Mode.self) },
+                           seat: try f.seat("seat"), token: try f.string("token"), id: id)
+        case "snapshot": return .snapshot(try view(f))
+        case "event": return .event(try EventCoding.decode(f))
+        case "insight":
+            return .insight(match: try text("match"), seq: try f.intRequired("seq"), setsOnTable: try f.intRequired("setsOnTable"))
+        case "matches":
+            guard let items = f.value("matches")?.arrayValue else { throw f.bad("matches", "an array") }
+            var listings: [MatchListing] = []
+            for item in items {
+                guard let members = item.objectValue else { throw f.bad("matches", "an array of objects") }
+                let g = FieldReader(members)
+                listings.append(MatchListing(
+                    name: try g.required("name", "a name") { k throws(WireError) in try g.string(k) },
+                    mode: try g.required("mode", "a mode") { k throws(WireError) in try g.choice(k, Mode.self) },
+                    phase: try g.required("state", "a state") { k throws(WireError) in try g.choice(k, MatchPhase.self) },
+                    players: try players(g), spectators: try g.intRequired("spectators")))
+            }
+            return .matches(listings, id: id)
+        case "ack":
+            guard let id else { throw f.missing("id", "the request's id") }
+            return .ack(id: id, seq: try f.intRequired("seq"))
+        case "pong":
+            return .pong(time: try f.int64Required("time"),
+                         clientTime: try f.int("clientTime", in: Int64.min...Int64.max, "an integer"), id: id)
+        case "error":
+            let code = try f.required("code", "an error code") { k throws(WireError) in try f.choice(k, ErrorCode.self) }
+            var details = f.members
+            for key in ["type", "code", "message", "fatal", "id"] { details[key] = nil }
+            return .error(WireError(code, try text("message"), fatal: f.value("fatal")?.boolValue ?? false, details: details), id: id)
+        case "goodbye": return .goodbye(reason: try text("reason"))
+        default: throw WireError(.unknownType, "Unknown message type \"\(type)\".")
+        }
+    }
+
+    static func limits(_ f: FieldReader) throws(WireError) -> ServerLimits {
+        var limits = ServerLimits()
+        func read(_ key: String) throws(WireError) -> Int64? { try f.int(key, in: 0...Int64.max, "a non-negative integer") }
+        if let value = try read("maxLineBytes") { limits.maxLineBytes = Int(value) }
+        if let value = try read("messagesPerSecond") { limits.messagesPerSecond = Int(value) }
+        if let value = try read("messageBurst") { limits.messageBurst = Int(value) }
+        if let value = try read("maxConnections") { limits.maxConnections = Int(value) }
+        if let value = try read("outboundQueueBytes") { limits.outboundQueueBytes = Int(value) }
+        if let value = try read("idleTimeoutMs") { limits.idleTimeoutMs = value }
+        return limits
+    }
+
+    static func players(_ f: FieldReader) throws(WireError) -> [PlayerInfo] {
+        guard let items = f.value("players")?.arrayValue else { throw f.bad("players", "an array") }
+        var players: [PlayerInfo] = []
+        for item in items {
+            guard let members = item.objectValue else { throw f.bad("players", "an array of objects") }
+            let g = FieldReader(members)
+            players.append(PlayerInfo(
+                seat: try g.required("seat", "a seat") { k throws(WireError) in try g.seat(k) },
+                name: try g.required("name", "a name") { k throws(WireError) in try g.string(k) },
+                present: g.value("present")?.boolValue ?? false, score: try g.intRequired("score")))
+        }
+        return players
+    }
+
+    static func view(_ f: FieldReader) throws(WireError) -> MatchView {
+        let selection = try f.object("selection")
+        let shown = try f.object("shown")
+        return MatchView(
+            match: try f.required("match", "a name") { k throws(WireError) in try f.string(k) },
+            seq: try f.intRequired("seq"), time: try f.int64Required("time"),
+            mode: try f.required("mode", "a mode") { k throws(WireError) in try f.choice(k, Mode.self) },
+            phase: try f.required("state", "a state") { k throws(WireError) in try f.choice(k, MatchPhase.self) },
+            game: try f.intRequired("game"), players: try players(f), spectators: try f.intRequired("spectators"),
+            table: try f.cards("table"), deck: try f.intRequired("deck"),
+            selection: try selection.map { s throws(WireError) in try s.cards("cards") } ?? [],
+            selectionSeat: try selection?.seat("seat"),
+            window: try f.window("window"),
+            shown: try shown.map { s throws(WireError) in
+                Match.ShownTrio(cards: try s.cards("cards"), isSet: s.value("isSet")?.boolValue ?? false)
+            },
+            tableChangedAt: try f.int64Required("tableChangedAt"), rules: try f.rules("rules"),
+            commitment: try f.string("commitment"), result: try f.result("result"), seed: try f.seedValue("seed"),
+            rematchAsked: try (f.value("rematch")?.arrayValue ?? []).map { item throws(WireError) in
+                guard let n = item.intValue, let seat = Seat(rawValue: Int(n)) else { throw f.bad("rematch", "an array of seats") }
+                return seat
+            },
+            setsOnTable: try f.int("setsOnTable", in: 0...1_080, "a count").map { Int($0) },
+            forfeitAt: try f.int("forfeitAt", in: Int64.min...Int64.max, "a server time"))
+    }
+}
