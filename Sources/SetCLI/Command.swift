@@ -9,6 +9,21 @@ public enum Command: Equatable, Sendable {
     case version
     /// Print the rules with these settings.
     case rules(RuleSettings)
+    case serve(ServeOptions)
+}
+
+/// What `setgame serve` was asked for.
+public struct ServeOptions: Equatable, Sendable {
+    public var host = "127.0.0.1"
+    public var port: UInt16 = 7380
+    public var dataDirectory: String?
+    public var rules = RuleSettings.standard
+    /// Deal game n from seed + n - 1 instead of a random seed: for demos and tests.
+    public var seed: UInt64?
+    public var seatWaitMs: Int64 = 120_000
+    public var maxConnections = 8_192
+
+    public init() {}
 }
 
 /// The command tree, declared as data, and the pure function from arguments to a `Command`.
@@ -29,8 +44,19 @@ public enum Commands {
         "rules", "Print the rules of Set and of a duel, with the timings and points in force.",
         options: ruleOptions)
 
+    public static let serve = CommandSpec(
+        "serve", "Host matches: players and spectators connect over TCP and speak newline-delimited JSON (Protocol.md).",
+        options: [
+            OptionSpec("host", "ADDRESS", "IPv4 address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"),
+            OptionSpec("port", "PORT", "TCP port (default 7380; 0 picks a free one and prints it)"),
+            OptionSpec("data", "DIR", "where match journals are kept"),
+            OptionSpec("seed", "N", "deal game n from seed N+n-1 instead of at random (for demos and tests)"),
+            OptionSpec("seat-wait-ms", "MS", "how long a match waits for a player who dropped before they forfeit (default 120000)"),
+            OptionSpec("max-connections", "N", "connections beyond this are refused (default 8192)"),
+        ] + ruleOptions)
+
     /// Every subcommand, in the order the overview lists them.
-    public static let all: [CommandSpec] = [rules]
+    public static let all: [CommandSpec] = [serve, rules]
 
     /// Parses the arguments after the executable's name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
@@ -54,9 +80,22 @@ public enum Commands {
         let parsed = try ArgumentParser.parse(rest, as: spec)
         if parsed.wantsHelp { return .help(spec) }
         switch spec.name {
-        default:
-            return .rules(try settings(from: parsed, command: spec.name))
+        case serve.name: return .serve(try serveOptions(parsed))
+        default: return .rules(try settings(from: parsed, command: spec.name))
         }
+    }
+
+    static func serveOptions(_ parsed: ParsedArguments) throws(UsageError) -> ServeOptions {
+        var options = ServeOptions()
+        let values = OptionValues(parsed, command: serve.name)
+        options.host = values.text("host") ?? options.host
+        options.port = try values.number("port", in: UInt16.min...UInt16.max) ?? options.port
+        options.dataDirectory = values.text("data")
+        options.seed = try values.number("seed", in: UInt64.min...UInt64.max)
+        options.seatWaitMs = try values.number("seat-wait-ms", in: 1...86_400_000) ?? options.seatWaitMs
+        options.maxConnections = try values.number("max-connections", in: 1...1_000_000) ?? options.maxConnections
+        options.rules = try settings(from: parsed, command: serve.name)
+        return options
     }
 
     /// Rule settings from the rule options present, validated.

@@ -151,9 +151,9 @@ public final class Server: @unchecked Sendable {
         enqueue(ServerMessageCoding.line(message), to: connection)
     }
 
-    func deliver(_ deliveries: [Delivery]) {
+    func deliver(_ deliveries: [Delivery], except excluded: ConnectionID? = nil) {
         for delivery in deliveries {
-            for id in delivery.recipients {
+            for id in delivery.recipients where id != excluded {
                 if let connection = connections[id] { enqueue(delivery.bytes, to: connection) }
             }
         }

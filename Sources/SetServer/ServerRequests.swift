@@ -61,7 +61,8 @@ extension Server {
                 previous.session = .greeted
                 fail(previous, WireError(.replaced, "Your seat was resumed from another connection.", fatal: true))
             }
-            deliver(placement.deliveries)
+            // The snapshot already shows what this join caused; everyone else hears it as events.
+            deliver(placement.deliveries, except: connection.id)
             schedule(host)
             log("\(connection.label) joined\(join.token != nil ? " with a token" : "")\(host.phase == .playing ? "; \(host.name) is playing" : "")")
         }

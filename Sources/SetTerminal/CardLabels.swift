@@ -1,13 +1,20 @@
-/// The keys that pick cards on the table. Up to 62 cards each get one key: 1–9, 0, a–z, A–Z in
-/// card order. A table of more than 62 cards (only when the whole deck is shown) switches every
-/// card to two digits "11"…"99" (the first digit picks a group of nine), so no label is a prefix of
-/// another and typing never has to wait to know which card is meant.
+/// The keys that pick cards on the table. Up to 52 cards each get one key: 1–9, 0, then the
+/// lowercase letters that are not command keys, then A–Z, in card order. A table of more than 52
+/// cards (only when nearly the whole deck is shown) switches every card to two digits "11"…"99"
+/// (the first digit picks a group of nine), so no label is a prefix of another and typing never
+/// has to wait to know which card is meant.
 public struct CardLabels: Hashable, Sendable {
     /// How many cards the table holds.
     public let count: Int
 
+    /// Lowercase keys that are commands (move h/j/k/l, Set! s, deal d, hint c, pass p, rematch r,
+    /// quit q) and so never label a card.
+    public static let reservedLetters: Swift.Set<Character> = ["h", "j", "k", "l", "s", "d", "c", "p", "r", "q"]
+
     /// The single keys in the order cards get them.
-    public static let singleKeys: [Character] = Array("1234567890abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    public static let singleKeys: [Character] =
+        Array("1234567890") + Array("abcdefghijklmnopqrstuvwxyz").filter { !reservedLetters.contains($0) }
+            + Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
     public init(count: Int) {
         self.count = min(max(0, count), 81)

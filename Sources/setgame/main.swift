@@ -30,4 +30,6 @@ case .version:
     print("setgame \(Commands.version)")
 case .rules(let settings):
     print(RulesText.render(settings))
+case .serve(let options):
+    exit(serve(options))
 }

@@ -1,0 +1,39 @@
+/// Typed reads of parsed option values, each failure a usage error naming the option.
+struct OptionValues {
+    let parsed: ParsedArguments
+    let command: String
+
+    init(_ parsed: ParsedArguments, command: String) {
+        self.parsed = parsed
+        self.command = command
+    }
+
+    func text(_ name: String) -> String? { parsed.values[name] }
+
+    func flag(_ name: String) -> Bool { parsed.flags.contains(name) }
+
+    /// A whole number within `range`.
+    func number<T: FixedWidthInteger>(_ name: String, in range: ClosedRange<T>) throws(UsageError) -> T? {
+        guard let text = parsed.values[name] else { return nil }
+        guard let value = T(text), range.contains(value) else {
+            throw UsageError("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'",
+                             command: command)
+        }
+        return value
+    }
+
+    /// "HOST[:PORT]" from the first positional, with defaults for what is left out.
+    func address(defaultHost: String = "127.0.0.1", defaultPort: UInt16 = 7380) throws(UsageError) -> (String, UInt16) {
+        guard let text = parsed.positionals.first else { return (defaultHost, defaultPort) }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count <= 2, !(parts.first ?? "").isEmpty || parts.count == 2 else {
+            throw UsageError("'\(text)' is not HOST[:PORT]", command: command)
+        }
+        let host = parts[0].isEmpty ? defaultHost : String(parts[0])
+        guard parts.count == 2 else { return (host, defaultPort) }
+        guard let port = UInt16(parts[1]), port > 0 else {
+            throw UsageError("'\(parts[1])' in '\(text)' is not a port number 1-65535", command: command)
+        }
+        return (host, port)
+    }
+}

@@ -1,0 +1,78 @@
+import Glibc
+import SetRules
+import SetWire
+
+/// Everything `setgame join` and `setgame watch` tell the terminal client.
+public struct ClientOptions: Sendable {
+    public var host: String
+    public var port: UInt16
+    /// The name shown to the other player.
+    public var name: String
+    /// The match to join or watch; nil pairs a player with whoever is waiting, and shows a
+    /// spectator the list of live matches to pick from.
+    public var match: String?
+    public var mode: Mode
+    public var role: Role
+    /// Cards also show their colour as a letter.
+    public var colorblind: Bool
+    /// False with `--no-animation`: cards appear and leave at once.
+    public var animation: Bool
+    /// Where seat tokens and the log are kept; nil means `ClientOptions.defaultStateDirectory()`.
+    public var stateDirectory: String?
+    /// Lines printed before the screen takes over and again after it is restored.
+    public var banner: [String]
+
+    public init(host: String = "127.0.0.1", port: UInt16 = 7380, name: String = ClientOptions.loginName(),
+                match: String? = nil, mode: Mode = .duel, role: Role = .player, colorblind: Bool = false,
+                animation: Bool = true, stateDirectory: String? = nil, banner: [String] = []) {
+        self.host = host
+        self.port = port
+        self.name = name
+        self.match = match
+        self.mode = mode
+        self.role = role
+        self.colorblind = colorblind
+        self.animation = animation
+        self.stateDirectory = stateDirectory
+        self.banner = banner
+    }
+
+    /// The user's login name ($USER, then getlogin), trimmed to what the server accepts, or "player".
+    public static func loginName(environment: [String: String] = ClientOptions.environment()) -> String {
+        var candidates = [environment["USER"], environment["LOGNAME"]]
+        if let login = getlogin() { candidates.append(String(cString: login)) }
+        for case let name? in candidates {
+            let cleaned = String(name.filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
+                .prefix(ClientMessageDecoder.maxNameLength))
+            if !cleaned.isEmpty { return cleaned }
+        }
+        return "player"
+    }
+
+    /// `$XDG_STATE_HOME/setgame`, else `~/.local/state/setgame`, else a folder under /tmp.
+    public static func defaultStateDirectory(environment: [String: String] = ClientOptions.environment()) -> String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/setgame" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/setgame" }
+        return "/tmp/setgame-\(getuid())"
+    }
+
+    /// The process environment as a dictionary.
+    public static func environment() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+
+    /// The state directory actually used.
+    var resolvedStateDirectory: String { stateDirectory ?? Self.defaultStateDirectory() }
+
+    /// The key under which this command's seat token is kept: the same command finds it again.
+    var seatKey: String { "\(host):\(port) \(mode.rawValue) \(match ?? "*")" }
+}

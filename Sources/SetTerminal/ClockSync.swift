@@ -1,0 +1,40 @@
+/// The server's clock as seen from here. Window deadlines are absolute server times, so a
+/// countdown needs the offset between the clocks; each pong gives a sample, and the sample with
+/// the shortest round trip is the least distorted by queueing, so it wins.
+public struct ClockSync: Hashable, Sendable {
+    /// Server time minus local time, in milliseconds.
+    public private(set) var offset: Int64 = 0
+    /// The latest round trip, in milliseconds; nil before the first pong.
+    public private(set) var roundTrip: Int64?
+    private var samples: [Sample] = []
+
+    private struct Sample: Hashable, Sendable {
+        var roundTrip: Int64
+        var offset: Int64
+    }
+
+    /// How many recent samples compete; old ones leave so a drifting clock is followed.
+    static let window = 8
+
+    public init() {}
+
+    /// A first guess from the welcome, before any round trip was measured.
+    public mutating func welcome(serverTime: Int64, at now: Int64) {
+        if samples.isEmpty { offset = serverTime - now }
+    }
+
+    /// A pong: the server read the ping at `serverTime`; we sent it at `sentAt`, got it at `now`.
+    public mutating func pong(serverTime: Int64, sentAt: Int64, at now: Int64) {
+        let trip = max(0, now - sentAt)
+        roundTrip = trip
+        samples.append(Sample(roundTrip: trip, offset: serverTime - (sentAt + trip / 2)))
+        if samples.count > Self.window { samples.removeFirst(samples.count - Self.window) }
+        offset = samples.min { $0.roundTrip < $1.roundTrip }!.offset
+    }
+
+    /// The server's time now, in its milliseconds.
+    public func serverTime(at now: Int64) -> Int64 { now + offset }
+
+    /// Our local time at a server instant.
+    public func localTime(ofServer time: Int64) -> Int64 { time - offset }
+}

@@ -1,0 +1,49 @@
+import Dispatch
+import Glibc
+import SetCLI
+import SetNet
+import SetServer
+
+/// `setgame serve`: prints where it listens, serves until SIGINT or SIGTERM, exits 0.
+func serve(_ options: ServeOptions) -> Int32 {
+    var config = ServerConfig()
+    config.host = options.host
+    config.port = options.port
+    config.rules = options.rules
+    config.seatWaitMs = options.seatWaitMs
+    config.limits.maxConnections = options.maxConnections
+    if let seed = options.seed { config.seeds = .counting(from: seed) }
+    let server: Server
+    do {
+        server = try Server(config: config)
+    } catch {
+        printError("setgame serve: cannot listen on \(options.host):\(options.port): \(error)")
+        return 1
+    }
+    // Unbuffered, so a script reading our stdout learns the port at once.
+    writeOut("setgame serving on \(options.host):\(server.port)")
+    let signals = stopOnSignals([SIGINT, SIGTERM]) { server.stop() }
+    server.run()
+    signals.forEach { $0.cancel() }
+    return 0
+}
+
+/// Turns the given signals into a call of `handler` on a Dispatch queue, not an async handler.
+func stopOnSignals(_ numbers: [Int32], handler: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
+    numbers.map { number in
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler(handler: handler)
+        source.resume()
+        return source
+    }
+}
+
+func printError(_ text: String) { writeLine(text, to: 2) }
+
+func writeOut(_ text: String) { writeLine(text, to: 1) }
+
+private func writeLine(_ text: String, to fd: Int32) {
+    var line = text + "\n"
+    line.withUTF8 { _ = write(fd, $0.baseAddress, $0.count) }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Glibc
+import SetNet
+import SetRules
+import SetServer
+import SetWire
+import Testing
+
+/// A real server on a loopback port, on its own thread, with a clock the test moves.
+final class TestServer: @unchecked Sendable {
+    let server: Server
+    let clock: ManualTime
+    let logLines = ServerLogLines()
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(configure: (inout ServerConfig) -> Void = { _ in }) throws {
+        var config = ServerConfig()
+        config.port = 0
+        config.seeds = .counting(from: 1)
+        configure(&config)
+        clock = ManualTime(1_000)
+        server = try Server(config: config, clock: clock, log: logLines.log)
+        let server = self.server, finished = self.finished
+        Thread.detachNewThread {
+            server.run()
+            finished.signal()
+        }
+    }
+
+    var port: UInt16 { server.port }
+
+    /// Moves the server's clock and lets its loop notice.
+    func advance(by milliseconds: Int64) {
+        clock.advance(by: milliseconds)
+        server.wake()
+    }
+
+    func stop() {
+        server.stop()
+        finished.wait()
+    }
+}
+
+struct ClientTimedOut: Error, CustomStringConvertible {
+    var waitingFor: String
+    var description: String { "no message came while waiting for \(waitingFor)" }
+}
+
+/// A protocol client over a real socket. Reads block with a timeout that only a broken server
+/// reaches; it keeps a `MatchView` current from snapshots and events.
+final class TestClient {
+    let fd: Int32
+    private var reader = LineReader(maxLineBytes: 1 << 22)
+    private var buffered: [ServerMessage] = []
+    private(set) var received: [ServerMessage] = []
+    private(set) var view: MatchView?
+    private(set) var seat: Seat?
+    private(set) var token: String?
+
+    init(port: UInt16) throws {
+        fd = try Sockets.connect(host: "127.0.0.1", port: port)
+        Sockets.setReceiveTimeout(fd, milliseconds: 10_000)
+    }
+
+    deinit { Glibc.close(fd) }
+
+    func sendRaw(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+
+    func sendRaw(_ text: String) { sendRaw(Array(text.utf8)) }
+
+    func send(_ message: ClientMessage, id: JSONValue? = nil) {
+        sendRaw(ClientMessageEncoder.line(ClientRequest(id: id, message)))
+    }
+
+    /// The next message, in order.
+    func next(_ waitingFor: String = "a message") throws -> ServerMessage {
+        while buffered.isEmpty {
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { throw ClientTimedOut(waitingFor: waitingFor) }
+            for line in reader.feed(chunk[0..<count]) {
+                guard case .text(let text) = line else { continue }
+                switch ServerMessageCoding.decode(Array(text.utf8)) {
+                case .success(let message): buffered.append(message)
+                case .failure(let error): Issue.record("undecodable server line \(text): \(error.message)")
+                }
+            }
+        }
+        let message = buffered.removeFirst()
+        received.append(message)
+        track(message)
+        return message
+    }
+
+    /// Reads until `matching` returns a value; everything read on the way is kept in `received`.
+    func waitFor<T>(_ what: String, _ matching: (ServerMessage) -> T?) throws -> T {
+        while true {
+            if let found = matching(try next(what)) { return found }
+        }
+    }
+
+    func awaitError(_ code: ErrorCode) throws -> WireError {
+        try waitFor("error \(code.rawValue)") { if case .error(let error, _) = $0, error.code == code { error } else { nil } }
+    }
+
+    func awaitEvent(_ what: String, _ matching: (EventBody) -> Bool) throws -> WireEvent {
+        try waitFor(what) { if case .event(let event) = $0, matching(event.body) { event } else { nil } }
+    }
+
+    /// Waits until this client has applied the event numbered `seq`.
+    func awaitSeq(_ seq: Int) throws {
+        while (view?.seq ?? -1) < seq { _ = try next("event \(seq)") }
+    }
+
+    private func track(_ message: ServerMessage) {
+        switch message {
+        case .joined(_, _, _, let seat, let token, _):
+            self.seat = seat
+            self.token = token
+        case .snapshot(let snapshot): view = snapshot
+        case .event(let event):
+            if view?.apply(event) == false { Issue.record("event \(event.seq) does not follow \(view?.seq ?? -1)") }
+        case .insight(_, _, let sets): view?.setsOnTable = sets
+        default: break
+        }
+    }
+
+    /// Connects, reads the welcome, joins, and reads through the snapshot.
+    static func joined(_ server: TestServer, name: String, match: String? = "m", mode: Mode = .duel,
+                       role: Role = .player, token: String? = nil) throws -> TestClient {
+        let client = try TestClient(port: server.port)
+        _ = try client.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+        client.send(.join(JoinRequest(role: role, name: name, match: match, mode: mode, token: token)))
+        _ = try client.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
+        return client
+    }
+}
+
+extension MatchView {
+    /// The view without what only spectators see, for comparing players with spectators.
+    var asPlayerSees: MatchView {
+        var copy = self
+        copy.setsOnTable = nil
+        return copy
+    }
+}

@@ -1,0 +1,79 @@
+import SetNet
+import SetRules
+import SetServer
+import SetWire
+import Testing
+
+@Suite(.serialized) struct ServerDuelTests {
+    @Test func twoPlayersPlayAWholeSeededDuelAndAMidGameSpectatorEndsInTheSameState() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let ann = try TestClient.joined(server, name: "ann")
+        let bob = try TestClient.joined(server, name: "bob")
+        #expect(bob.view?.phase == .playing)
+        try ann.awaitSeq(bob.view!.seq)
+        #expect(ann.view == bob.view)
+        #expect(ann.view?.table.count == 12 && ann.view?.phase == .playing)
+        #expect(ann.view?.seed == nil)
+
+        var spectator: TestClient?
+        var turn = 0
+        while ann.view?.phase == .playing {
+            let (actor, other) = turn % 2 == 0 ? (ann, bob) : (bob, ann)
+            turn += 1
+            let table = actor.view!.table
+            if let set = SetLogic.firstSet(in: table) {
+                actor.send(.act(.claim, seat: nil))
+                for card in set { actor.send(.act(.select(card), seat: nil)) }
+                _ = try actor.awaitEvent("set taken") { if case .rules(.setTaken) = $0 { true } else { false } }
+            } else {
+                actor.send(.act(.deal, seat: nil))
+                _ = try actor.awaitEvent("deal") { if case .rules(.tableChanged(let removed, _, _, _)) = $0 { removed.isEmpty } else { false } }
+                if actor.view?.window != nil { other.send(.act(.pass, seat: nil)) }
+            }
+            // Both sides wait until nothing is pending, so the next turn sees the whole table.
+            actor.send(.ping(time: nil))
+            other.send(.ping(time: nil))
+            _ = try actor.waitFor("pong") { if case .pong = $0 { true } else { nil } }
+            _ = try other.waitFor("pong") { if case .pong = $0 { true } else { nil } }
+            try actor.awaitSeq(other.view!.seq)
+            try other.awaitSeq(actor.view!.seq)
+            if turn == 6 { spectator = try TestClient.joined(server, name: "eve", role: .spectator) }
+            #expect(turn < 200, "the duel did not end")
+            if turn >= 200 { break }
+        }
+        let finalSeq = ann.view!.seq
+        try bob.awaitSeq(finalSeq)
+        let watcher = try #require(spectator)
+        try watcher.awaitSeq(finalSeq)
+        let final = try #require(ann.view)
+        #expect(final.phase == .over)
+        #expect(final.result?.reason == .noSetsLeft)
+        #expect(bob.view == final)
+        #expect(watcher.view?.asPlayerSees == final)
+        #expect(watcher.view?.setsOnTable == 0)
+        let seed = try #require(final.seed)
+        #expect(seed == 1)
+        #expect(SeedCommitment.verify(seed: seed, against: try #require(final.commitment)))
+        #expect(final.scores.reduce(0, +) > 0)
+    }
+
+    @Test func whenTwoClaimsRaceExactlyOneWinsAndTheOtherIsToldByWhomAndByHowMuch() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let ann = try TestClient.joined(server, name: "ann")
+        let bob = try TestClient.joined(server, name: "bob")
+        _ = try ann.awaitEvent("game start") { if case .gameStarted = $0 { true } else { false } }
+        ann.send(.act(.claim, seat: nil), id: "a")
+        _ = try ann.waitFor("ack") { if case .ack = $0 { true } else { nil } }
+        server.advance(by: 137)
+        bob.send(.act(.claim, seat: nil), id: "b")
+        let refusal = try bob.waitFor("refusal") { if case .error(let error, let id) = $0 { (error, id) } else { nil } }
+        #expect(refusal.0.code == .claimTaken)
+        #expect(refusal.1 == "b")
+        #expect(refusal.0.details["holder"] == .int(0))
+        #expect(refusal.0.details["leadMs"] == .int(137))
+        #expect(refusal.0.message == "ann called \"Set!\" first, by 137 ms.")
+        #expect(bob.view?.window?.holder == .first)
+    }
+}
