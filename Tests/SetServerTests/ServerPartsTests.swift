@@ -1,0 +1,42 @@
+@testable import SetServer
+import SetRules
+import Testing
+
+@Suite struct ServerPartsTests {
+    @Test func theRateLimiterAllowsABurstThenRefillsOverTime() {
+        var limiter = RateLimiter(perSecond: 10, burst: 3, at: Instant(milliseconds: 0))
+        func allowed(at ms: Int64, times: Int) -> [Bool] {
+            (0..<times).map { _ in limiter.allow(at: Instant(milliseconds: ms)) }
+        }
+        #expect(allowed(at: 0, times: 4) == [true, true, true, false])
+        #expect(allowed(at: 99, times: 1) == [false])
+        #expect(allowed(at: 100, times: 2) == [true, false])
+        // Never more than the burst, however long it waited.
+        #expect(allowed(at: 60_000, times: 4) == [true, true, true, false])
+    }
+
+    @Test func theDeadlineQueuePopsInOrderAndOnlyWhatIsDue() {
+        var queue = DeadlineQueue<Int>()
+        var generator = SplitMix64(seed: 5)
+        var deadlines: [Int64] = []
+        for key in 0..<200 {
+            let deadline = Int64(generator.uniform(below: 10_000))
+            deadlines.append(deadline)
+            queue.add(key, at: Instant(milliseconds: deadline))
+        }
+        #expect(queue.earliest == Instant(milliseconds: deadlines.min()!))
+        let due = queue.popDue(at: Instant(milliseconds: 5_000))
+        #expect(due.map { deadlines[$0] } == deadlines.filter { $0 <= 5_000 }.sorted())
+        #expect(queue.count == deadlines.filter { $0 > 5_000 }.count)
+        #expect(queue.popDue(at: Instant(milliseconds: 5_000)).isEmpty)
+        let remaining = queue.count
+        #expect(queue.popDue(at: Instant(milliseconds: 10_000)).count == remaining)
+        #expect(queue.earliest == nil)
+    }
+
+    @Test func seatTokensAre128RandomBitsInHex() {
+        let tokens = (0..<100).map { _ in SeatToken.make() }
+        #expect(tokens.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) })
+        #expect(Set(tokens).count == 100)
+    }
+}

@@ -1,0 +1,129 @@
+import SetRules
+import SetWire
+import Testing
+
+@Suite struct MessageRoundTripTests {
+    let window = Window(kind: .claim, holder: .second, opened: Instant(milliseconds: 100), deadline: Instant(milliseconds: 5_100))
+    let result = MatchResult(reason: .noSetsLeft, by: nil, scores: [40, 12], winner: .first)
+    var cards: [Card] { Array(Card.all[10..<13]) }
+
+    var everyEventBody: [EventBody] {
+        [
+            .rules(.selectionChanged(seat: .first, selection: cards)),
+            .rules(.windowOpened(window)),
+            .rules(.windowClosed(window, .expired)),
+            .rules(.setTaken(seat: .second, cards: cards, points: 24, score: 48)),
+            .rules(.notASet(seat: .first, cards: cards, penalty: 10, score: -10)),
+            .rules(.penalised(seat: .first, reason: .dealtWithSetOnTable, points: 15, score: -25)),
+            .rules(.tableChanged(removed: cards, added: [], table: Array(Card.all.prefix(9)), deckCount: 0)),
+            .rules(.hintShown(seat: .first, cards: cards, cost: 15, score: 0)),
+            .rules(.rematchRequested(seat: .second)),
+            .rules(.rematchAgreed),
+            .gameOver(result, seed: .max),
+            .gameStarted(GameStart(game: 2, table: Array(Card.all.prefix(12)), deck: 69, scores: [0, 0], commitment: "ab")),
+            .playerJoined(seat: .second, name: "bøb ☺"),
+            .presence(seat: .first, present: false, forfeitAt: 99_000),
+            .presence(seat: .first, present: true, forfeitAt: nil),
+            .resumed(window: window, tableChangedAt: 77),
+            .resumed(window: nil, tableChangedAt: 77),
+            .spectators(count: 3),
+        ]
+    }
+
+    @Test func everyEventSurvivesTheWire() {
+        for (index, body) in everyEventBody.enumerated() {
+            let event = WireEvent(match: "m-1", seq: index + 1, time: 1_234, body: body)
+            let line = ServerMessageCoding.line(.event(event))
+            #expect(line.last == 0x0A)
+            #expect(ServerMessageCoding.decode(Array(line.dropLast())) == .success(.event(event)), "\(body)")
+        }
+    }
+
+    @Test func everyServerMessageSurvivesTheWire() {
+        let view = MatchView(
+            match: "m", seq: 9, time: 5, mode: .duel, phase: .over, game: 3,
+            players: [PlayerInfo(seat: .first, name: "ann", present: true, score: 40),
+                      PlayerInfo(seat: .second, name: "bob", present: false, score: 12)],
+            spectators: 2, table: cards, deck: 0, selection: [cards[0]], selectionSeat: .second, window: window,
+            shown: Match.ShownTrio(cards: cards, isSet: false), tableChangedAt: 4, rules: .standard, commitment: "cafe",
+            result: result, seed: 18_446_744_073_709_551_615, rematchAsked: [.first], setsOnTable: 2, forfeitAt: 9_000)
+        var limits = ServerLimits()
+        limits.maxLineBytes = 1_000
+        let messages: [ServerMessage] = [
+            .welcome(server: "setgame", versions: [1], time: 3, limits: limits),
+            .joined(role: .player, match: "m", mode: .duel, seat: .second, token: "tok", id: "j"),
+            .joined(role: .spectator, match: "m", mode: .solo, seat: nil, token: nil, id: nil),
+            .snapshot(view),
+            .insight(match: "m", seq: 4, setsOnTable: 6),
+            .matches([MatchListing(name: "m", mode: .duel, phase: .playing, players: view.players, spectators: 1)], id: 8),
+            .ack(id: 5, seq: 6),
+            .pong(time: 9, clientTime: 8, id: nil),
+            .error(WireError(.claimTaken, "late", details: ["holder": 0, "leadMs": 12]), id: "x"),
+            .error(WireError(.slowConsumer, "slow", fatal: true), id: nil),
+            .goodbye(reason: "bye"),
+        ]
+        for message in messages {
+            let line = ServerMessageCoding.line(message)
+            #expect(ServerMessageCoding.decode(Array(line.dropLast())) == .success(message), "\(message)")
+        }
+    }
+
+    @Test func everyClientMessageSurvivesTheWire() {
+        let requests: [ClientRequest] = [
+            ClientRequest(id: 1, .join(JoinRequest(role: .player, name: "ann", match: "m", mode: .solo, seat: .second,
+                                                   token: "t", lastSeq: 4))),
+            ClientRequest(.join(JoinRequest(role: .spectator, name: "eve"))),
+            ClientRequest(id: "x", .list),
+            ClientRequest(.snapshot),
+            ClientRequest(.ping(time: 42)),
+            ClientRequest(.ping(time: nil)),
+            ClientRequest(.act(.select(Card.all[80]), seat: .first)),
+        ] + [Action.claim, .deal, .hint, .pass, .resign, .rematch].map { ClientRequest(.act($0, seat: nil)) }
+        for request in requests {
+            let line = ClientMessageEncoder.line(request)
+            #expect(ClientMessageDecoder.decode(Array(line.dropLast())) == .success(request), "\(request)")
+        }
+    }
+
+    @Test func aCardMayBeNamedInsteadOfNumbered() {
+        let decoded = ClientMessageDecoder.decode(Array(#"{"type":"select","card":"2 striped green diamonds"}"#.utf8))
+        #expect(decoded == .success(ClientRequest(.act(.select(Card(.two, .striped, .green, .diamond)), seat: nil))))
+    }
+
+    @Test func unknownFieldsAreIgnoredAndNullMeansAbsent() {
+        let decoded = ClientMessageDecoder.decode(Array(#"{"type":"deal","colour":"mauve","seat":null}"#.utf8))
+        #expect(decoded == .success(ClientRequest(.act(.deal, seat: nil))))
+    }
+
+    @Test func errorsCarryTheRequestIdAndNameTheField() {
+        guard case .failure(let error) = ClientMessageDecoder.decode(Array(#"{"type":"select","card":true,"id":"q1"}"#.utf8)) else {
+            Issue.record("should fail")
+            return
+        }
+        #expect(error.code == .badField)
+        #expect(error.details["field"] == "card")
+        #expect(error.details["id"] == "q1")
+        #expect(error.message == "\"card\" must be a card id 0-80 or a card name like \"2 striped green diamonds\", not boolean.")
+    }
+
+    @Test func everyRuleRefusalHasAnErrorCode() {
+        let refusals: [RuleRefusal] = [
+            .matchOver, .matchNotOver, .noSuchSeat(.second), .claimFirst, .notYourWindow(holder: .first),
+            .claimTaken(holder: .first, leadMs: 3), .alreadyYourWindow, .finishYourClaim, .cardNotOnTable(Card.all[0]),
+            .deckEmpty, .noWindowToPass, .notInSolo("x"), .hintsDisabled, .noSetOnTable, .rematchAlreadyAsked,
+        ]
+        for refusal in refusals {
+            #expect(ErrorCode(rawValue: refusal.code) != nil, "\(refusal.code)")
+            #expect(WireError(refusal).code.rawValue == refusal.code)
+        }
+        #expect(WireError(.claimTaken(holder: .second, leadMs: 40), playerNames: ["ann", "bob"]).message
+                == "bob called \"Set!\" first, by 40 ms.")
+    }
+
+    @Test func theSeedCommitmentIsTheHashOfTheSeedText() {
+        // printf 'setgame:42' | sha256sum
+        #expect(SeedCommitment.commitment(for: 42) == SHA256.hex("setgame:42"))
+        #expect(SeedCommitment.verify(seed: 42, against: SeedCommitment.commitment(for: 42).uppercased()))
+        #expect(!SeedCommitment.verify(seed: 43, against: SeedCommitment.commitment(for: 42)))
+    }
+}
