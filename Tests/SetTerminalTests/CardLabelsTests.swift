@@ -2,20 +2,30 @@ import Testing
 import SetTerminal
 
 @Suite struct CardLabelsTests {
-    @Test func upTo62CardsGetDistinctSingleKeys() {
-        let labels = CardLabels(count: 62)
-        let all = (0..<62).compactMap { labels.label(for: $0) }
-        #expect(all.count == 62 && Swift.Set(all).count == 62)
+    @Test func upTo52CardsGetDistinctSingleKeys() {
+        let labels = CardLabels(count: 52)
+        let all = (0..<52).compactMap { labels.label(for: $0) }
+        #expect(all.count == 52 && Swift.Set(all).count == 52)
         #expect(all.allSatisfy { $0.count == 1 })
         #expect(labels.label(for: 0) == "1" && labels.label(for: 9) == "0" && labels.label(for: 10) == "a")
-        #expect(labels.label(for: 62) == nil && labels.label(for: -1) == nil)
-        for i in 0..<62 { #expect(labels.match(labels.label(for: i)!) == .card(i)) }
+        #expect(labels.label(for: 11) == "b" && labels.label(for: 12) == "e" && labels.label(for: 26) == "A")
+        #expect(labels.label(for: 52) == nil && labels.label(for: -1) == nil)
+        for i in 0..<52 { #expect(labels.match(labels.label(for: i)!) == .card(i)) }
+        #expect(!labels.usesTwoKeys && CardLabels(count: 53).usesTwoKeys)
+    }
+
+    @Test func commandKeysNeverLabelACard() {
+        let labels = (0..<52).compactMap { CardLabels(count: 52).label(for: $0) }
+        for key in ["h", "j", "k", "l", "s", "d", "c", "p", "r", "q", " ", "?"] {
+            #expect(!labels.contains(key), "\(key) is a command key")
+            #expect(CardLabels(count: 52).match(key) == .none)
+        }
     }
 
     @Test func keysBeyondTheTableMatchNothing() {
         let labels = CardLabels(count: 12)
         #expect(labels.match("b") == .card(11))
-        #expect(labels.match("c") == .none)
+        #expect(labels.match("e") == .none)
         #expect(labels.match("!") == .none)
         #expect(labels.match("12") == .none)
     }

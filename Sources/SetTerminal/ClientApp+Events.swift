@@ -1,0 +1,101 @@
+import SetRules
+import SetWire
+
+// How the client shows what each event means: notices, flashes, hints and card motion. The view
+// itself is already updated by `MatchView.apply`; this is only what a person should notice.
+extension ClientApp {
+    /// How long a judged trio stays marked.
+    static let flashDuration: Int64 = 700
+
+    mutating func react(to body: EventBody, before: MatchView, at now: Int64) {
+        switch body {
+        case .rules(let event): react(to: event, before: before, at: now)
+        case .gameOver(let result, _):
+            state.overlay = state.overlay == .help ? .help : nil
+            state.resultHidden = false
+            state.claimPending = false
+            state.mySelection = []
+            state.hint = []
+            state.note(resultLine(result), .info, at: now)
+        case .gameStarted(let start):
+            state.pendingEntry = .scatter
+            state.mySelection = []
+            state.hint = []
+            state.flash = nil
+            state.resultHidden = false
+            state.note(start.game > 1 ? "game \(start.game): new cards" : "the game is on", .good, at: now)
+        case .playerJoined(let seat, let name):
+            if seat != state.seat || !state.isPlayer { state.note("\(name) joined", .good, at: now) }
+        case .presence(let seat, let present, _):
+            guard seat != state.seat || !state.isPlayer else { break }
+            state.note(present ? "\(state.name(of: seat)) is back" : "\(state.name(of: seat)) lost the connection; the match waits",
+                       present ? .good : .bad, at: now)
+        case .resumed:
+            state.note("play resumes", .good, at: now)
+        case .spectators:
+            break
+        }
+    }
+
+    private mutating func react(to event: MatchEvent, before: MatchView, at now: Int64) {
+        let me = state.isPlayer ? state.seat : nil
+        switch event {
+        case .selectionChanged(let seat, let cards):
+            if seat == me { state.mySelection = cards }
+        case .windowOpened(let window):
+            state.claimPending = false
+            if window.holder != me { state.mySelection = [] }
+            switch (window.kind, window.holder == me) {
+            case (.secondChance, true): state.note("your second chance: find a set", .good, at: now)
+            case (.dealGrace, true): state.note("free look: a wrong trio costs nothing now", .good, at: now)
+            default: break
+            }
+        case .windowClosed:
+            state.claimPending = false
+        case .setTaken(let seat, let cards, let points, _):
+            state.flash = Flash(cards: cards, isSet: true, until: now + Self.flashDuration)
+            state.hint = []
+            state.note("\(state.who(seat)) took a set: +\(points)", seat == me || me == nil ? .good : .bad, at: now)
+        case .notASet(let seat, let cards, let penalty, _):
+            state.flash = Flash(cards: cards, isSet: false, until: now + Self.flashDuration)
+            let cost = penalty == 0 ? " (free)" : ": −\(penalty)"
+            state.note(seat == me ? "not a set\(cost)" : "\(state.who(seat)): not a set\(cost)", seat == me ? .bad : .info, at: now)
+        case .penalised(let seat, let reason, let points, _):
+            let who = state.who(seat)
+            let text = switch reason {
+            case .claimRanOut: seat == me ? "time ran out: −\(points)" : "\(who) ran out of time: −\(points)"
+            case .claimPassed: seat == me ? "you passed: −\(points)" : "\(who) passed: −\(points)"
+            case .dealtWithSetOnTable: seat == me ? "there was a set: −\(points)" : "\(who) dealt over a set: −\(points)"
+            }
+            state.note(text, seat == me ? .bad : .info, at: now)
+        case .tableChanged(let removed, let added, _, let deck):
+            state.hint = []
+            if removed.isEmpty && !added.isEmpty { state.note("three more cards", .info, at: now) }
+            if deck == 0 && before.deck > 0 { state.note("deck empty", .info, at: now) }
+        case .hintShown(let seat, let cards, let cost, _):
+            if seat == me || me == nil { state.hint = cards }
+            state.note(seat == me ? "hint: −\(cost)" : "\(state.who(seat)) used a hint: −\(cost)", .info, at: now)
+        case .matchEnded:
+            break
+        case .rematchRequested(let seat):
+            if seat != me { state.note("\(state.who(seat)) wants a rematch\(me != nil ? ": press r" : "")", .good, at: now) }
+        case .rematchAgreed:
+            break
+        }
+    }
+
+    /// One line about how a game ended.
+    func resultLine(_ result: MatchResult) -> String {
+        guard let view = state.view else { return "game over" }
+        if view.mode == .solo { return "game over: \(result.scores.first ?? 0) points" }
+        switch result.reason {
+        case .resigned, .forfeited:
+            let loser = result.by.map(state.who) ?? "someone"
+            let how = result.reason == .resigned ? "resigned" : "forfeited"
+            return "\(loser) \(how)"
+        case .noSetsLeft:
+            guard let winner = result.winner else { return "a tie" }
+            return winner == state.seat && state.isPlayer ? "you win!" : "\(state.name(of: winner)) wins"
+        }
+    }
+}

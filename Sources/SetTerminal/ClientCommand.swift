@@ -1,0 +1,142 @@
+/// What a key or a click asks the client to do.
+public enum ClientCommand: Hashable, Sendable {
+    /// Touch the card at a table index: select it, or deselect it.
+    case toggle(Int)
+    /// A key that may be (part of) a card's label.
+    case label(Character)
+    /// Move the cursor by columns and rows of the table grid.
+    case move(columns: Int, rows: Int)
+    /// Touch the card under the cursor (showing the cursor first if it was hidden).
+    case toggleCursor
+    /// Call "Set!".
+    case claim
+    case deal
+    case hint
+    case pass
+    /// Ask for a rematch, or in solo a new game.
+    case rematch
+    case resign
+    /// Show or hide the help overlay.
+    case help
+    /// Close whatever overlay or half-typed label is open.
+    case dismiss
+    /// Quit, asking first in the middle of a duel.
+    case quit
+    /// Quit at once (Ctrl-C, or confirming).
+    case quitNow
+    /// Spectator's list: move the highlight.
+    case pickerMove(Int)
+    /// Spectator's list: watch the highlighted match, or the one at an index.
+    case pick(Int?)
+}
+
+/// What the input mapper needs to know about the screen to read a key or a click.
+public struct InputContext: Hashable, Sendable {
+    public var isPlayer: Bool
+    public var overlay: Overlay?
+    /// The spectator's match list is showing, with this many rows.
+    public var pickerRows: Int?
+    public var layout: ScreenLayout
+
+    public init(isPlayer: Bool, overlay: Overlay? = nil, pickerRows: Int? = nil, layout: ScreenLayout) {
+        self.isPlayer = isPlayer
+        self.overlay = overlay
+        self.pickerRows = pickerRows
+        self.layout = layout
+    }
+}
+
+/// Keys and clicks to commands: a pure function of the event and what is on screen.
+///
+/// Command keys: arrows or h/j/k/l move, space touches the card under the cursor, s or Enter calls
+/// "Set!", d deals three, c shows a hint, p passes, r asks for a rematch (solo: a new game), ? shows
+/// help, q or Ctrl-C quits, Esc closes what is open. Every other key may be a card's label.
+public enum InputMapper {
+    public static func command(for event: InputEvent, in context: InputContext) -> ClientCommand? {
+        if event == .key(.ctrl("c")) { return .quitNow }
+        switch event {
+        case .key(let key): return command(for: key, in: context)
+        case .mouse(let mouse): return command(for: mouse, in: context)
+        }
+    }
+
+    /// The command for a picker row under the list's first row; the composer draws rows there.
+    public static let pickerFirstRow = ScreenLayout.headerRows + 2
+
+    private static func command(for key: Key, in context: InputContext) -> ClientCommand? {
+        if let overlay = context.overlay {
+            switch (overlay, key) {
+            case (_, .character("q")): return overlay == .confirmQuit ? .quitNow : .quit
+            case (.confirmQuit, .character("y")), (.confirmQuit, .enter): return .quitNow
+            case (.confirmQuit, .character("x")): return .resign
+            case (.help, .character("?")), (_, .escape), (_, .enter), (_, .character(" ")), (.confirmQuit, .character("n")),
+                 (.deckEmpty, .character("d")):
+                return .dismiss
+            default: return nil
+            }
+        }
+        if context.pickerRows != nil {
+            switch key {
+            case .up, .character("k"): return .pickerMove(-1)
+            case .down, .character("j"): return .pickerMove(1)
+            case .enter, .character(" "): return .pick(nil)
+            case .character("?"): return .help
+            case .character("q"): return .quit
+            case .character(let c):
+                guard let digit = c.wholeNumberValue, digit >= 1 else { return nil }
+                return .pick(digit - 1)
+            default: return nil
+            }
+        }
+        switch key {
+        case .left, .character("h"): return .move(columns: -1, rows: 0)
+        case .right, .character("l"): return .move(columns: 1, rows: 0)
+        case .up, .character("k"): return .move(columns: 0, rows: -1)
+        case .down, .character("j"): return .move(columns: 0, rows: 1)
+        case .character("?"): return .help
+        case .character("q"): return .quit
+        case .escape: return .dismiss
+        default: break
+        }
+        guard context.isPlayer else { return nil }
+        switch key {
+        case .character(" "): return .toggleCursor
+        case .character("s"), .enter: return .claim
+        case .character("d"): return .deal
+        case .character("c"): return .hint
+        case .character("p"): return .pass
+        case .character("r"): return .rematch
+        case .character(let c): return .label(c)
+        default: return nil
+        }
+    }
+
+    private static func command(for mouse: MouseEvent, in context: InputContext) -> ClientCommand? {
+        guard mouse.kind == .press else { return nil }
+        if mouse.button == .wheelUp || mouse.button == .wheelDown {
+            return context.pickerRows != nil && context.overlay == nil ? .pickerMove(mouse.button == .wheelUp ? -1 : 1) : nil
+        }
+        guard mouse.button == .left else { return nil }
+        if context.overlay != nil { return .dismiss }
+        if let button = context.layout.button(column: mouse.column, row: mouse.row) { return command(for: button) }
+        if let rows = context.pickerRows {
+            let index = mouse.row - pickerFirstRow
+            return index >= 0 && index < rows ? .pick(index) : nil
+        }
+        guard context.isPlayer, let index = context.layout.cardIndex(column: mouse.column, row: mouse.row) else { return nil }
+        return .toggle(index)
+    }
+
+    /// What an on-screen button does.
+    public static func command(for button: ScreenButton) -> ClientCommand {
+        switch button {
+        case .claim: .claim
+        case .deal: .deal
+        case .hint: .hint
+        case .pass: .pass
+        case .rematch: .rematch
+        case .help: .help
+        case .quit: .quit
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import SetRules
+import SetWire
+
+/// Where the client stands with the server.
+public enum ConnectionState: Hashable, Sendable {
+    /// Opening the socket; `attempt` counts tries since the last success.
+    case connecting(attempt: Int)
+    /// Connected, waiting for the welcome or for `joined`.
+    case joining
+    /// Joined (or, for a spectator choosing, greeted and listing).
+    case live
+    /// Lost; the next attempt is at local time `retryAt`.
+    case lost(reason: String, retryAt: Int64, attempt: Int)
+}
+
+/// A box over the table that takes the keys until it is dismissed.
+public enum Overlay: Hashable, Sendable {
+    case help
+    /// Asked to deal with an empty deck.
+    case deckEmpty
+    /// Asked to quit in the middle of a duel.
+    case confirmQuit
+}
+
+/// A trio just judged, shown as matched or mismatched for a moment.
+public struct Flash: Hashable, Sendable {
+    public var cards: [Card]
+    public var isSet: Bool
+    public var until: Int64
+}
+
+/// What the client does to the outside world; the app decides, the shell (or a test) performs.
+public enum ClientEffect: Hashable, Sendable {
+    /// Open a connection to the server.
+    case connect
+    /// Close the connection (when the server's answer means it must be opened afresh).
+    case disconnect
+    case send(ClientMessage)
+    /// Keep the seat token for the next run of the same command; nil forgets it.
+    case saveToken(String?)
+    case log(String)
+    /// Leave the program with this status, printing `message` after the terminal is restored.
+    case quit(status: Int32, message: String?)
+}
+
+/// Everything the client knows and shows: the match as the server last told it, and the state
+/// that is purely local (cursor, overlays, notices, motion). A value: the app is a pure function of
+/// what happened and when, which is what lets the screen and the keys be tested without a terminal.
+public struct ClientState: Equatable, Sendable {
+    public var options: ClientConfiguration
+    public var size: TerminalSize
+    public var connection: ConnectionState = .connecting(attempt: 0)
+    /// True once a join succeeded: later losses are retried rather than fatal.
+    public var everJoined = false
+    public var clock = ClockSync()
+    public var view: MatchView?
+    public var seat: Seat?
+    public var token: String?
+    /// The match joined, as the server named it.
+    public var matchName: String?
+    /// A spectator choosing: the live matches, nil until the first list arrives.
+    public var listings: [MatchListing]?
+    public var pickerIndex = 0
+    /// Spectators: how many sets the table holds.
+    public var setsOnTable: Int?
+
+    /// My selection as I expect it, ahead of the server's confirmation.
+    public var mySelection: [Card] = []
+    /// A claim was sent and not answered yet: further touches need not claim again.
+    public var claimPending = false
+    /// Events are being ignored until the snapshot asked for after a gap arrives.
+    public var awaitingSnapshot = false
+    public var cursor = 0
+    public var cursorVisible = false
+    /// The first key of a two-key label.
+    public var typed = ""
+    public var overlay: Overlay?
+    /// The match-over box was put away to look at the final table.
+    public var resultHidden = false
+    public var notices: [Notice] = []
+    public var flash: Flash?
+    public var hint: [Card] = []
+    public var motion: Motion
+    /// How the next new cards arrive.
+    public var pendingEntry = Motion.Entry.scatter
+    public var nextPingAt: Int64 = 0
+    public var nextListAt: Int64 = 0
+
+    public init(options: ClientConfiguration, size: TerminalSize, token: String? = nil, seed: UInt64 = 0x5E7) {
+        self.options = options
+        self.size = size
+        self.token = token
+        isPicking = options.role == .spectator && options.match == nil
+        motion = Motion(enabled: options.animation, seed: seed)
+    }
+
+    /// Whether I play (rather than watch).
+    public var isPlayer: Bool { options.role == .player }
+
+    /// The spectator's match list is on screen.
+    public var isPicking: Bool
+
+    /// The newest notice still up.
+    public func notice(at now: Int64) -> Notice? { notices.last { $0.until > now } }
+
+    public mutating func note(_ text: String, _ tone: Notice.Tone = .info, at now: Int64) {
+        notices.append(Notice(text, tone: tone, until: now + Notice.lifetime))
+        if notices.count > 4 { notices.removeFirst(notices.count - 4) }
+    }
+
+    /// A player's name by seat, or a placeholder.
+    public func name(of seat: Seat) -> String {
+        view?.player(seat)?.name ?? "player \(seat.rawValue + 1)"
+    }
+
+    /// "you" for my seat, the name otherwise.
+    public func who(_ seat: Seat) -> String { seat == self.seat && isPlayer ? "you" : name(of: seat) }
+
+    /// The cards I have selected as the screen should show them.
+    public var shownSelection: [Card] {
+        guard let view else { return [] }
+        if isPlayer { return mySelection.filter(view.table.contains) }
+        return view.selection
+    }
+
+    /// The other side's live selection, for players.
+    public var opponentSelection: [Card] {
+        guard isPlayer, let view, let holder = view.selectionSeat, holder != seat else { return [] }
+        return view.selection
+    }
+}
+
+/// The parts of `ClientOptions` the pure app needs; no I/O settings.
+public struct ClientConfiguration: Hashable, Sendable {
+    public var name: String
+    public var match: String?
+    public var mode: Mode
+    public var role: Role
+    public var animation: Bool
+    public var theme: Theme
+    public var banner: [String]
+    /// "host:port", for the screen's messages.
+    public var serverAddress: String
+
+    public init(name: String, match: String? = nil, mode: Mode = .duel, role: Role = .player, animation: Bool = true,
+                theme: Theme = .standard, banner: [String] = [], serverAddress: String = "127.0.0.1:7380") {
+        self.name = name
+        self.serverAddress = serverAddress
+        self.match = match
+        self.mode = mode
+        self.role = role
+        self.animation = animation
+        self.theme = theme
+        self.banner = banner
+    }
+}

@@ -1,0 +1,63 @@
+/// A run of text in one style: the unit the composer builds lines from.
+public struct Span: Hashable, Sendable {
+    public var text: String
+    public var style: CellStyle
+
+    public init(_ text: String, _ style: CellStyle = .plain) {
+        self.text = text
+        self.style = style
+    }
+}
+
+extension Array where Element == Span {
+    /// How many cells the spans take (every character the composer uses is one cell wide).
+    var width: Int { reduce(0) { $0 + $1.text.count } }
+}
+
+extension ScreenBuffer {
+    /// Writes spans left to right from a position, stopping before `limit`; returns the column after.
+    @discardableResult
+    mutating func write(_ spans: [Span], column: Int, row: Int, limit: Int? = nil) -> Int {
+        let end = limit ?? size.columns
+        var c = column
+        for span in spans {
+            for character in span.text {
+                guard c < end else { return c }
+                put(character.isPrintable ? character : " ", column: c, row: row, style: span.style)
+                c += 1
+            }
+        }
+        return c
+    }
+
+    /// Writes spans centred in a rectangle's row.
+    mutating func writeCentred(_ spans: [Span], in rect: Rect, row: Int) {
+        let column = rect.column + max(0, (rect.width - spans.width) / 2)
+        write(spans, column: column, row: row, limit: rect.endColumn)
+    }
+}
+
+/// A box with a title and lines of text, centred on the screen: help, alerts, the result.
+struct Panel {
+    var title: String
+    var lines: [[Span]]
+    var border: CellStyle
+
+    /// Draws the panel centred in `area`, clearing what is under it; returns its rectangle.
+    @discardableResult
+    func draw(into buffer: inout ScreenBuffer, centredIn area: Rect) -> Rect {
+        let inner = max(title.count + 4, lines.map(\.width).max() ?? 0)
+        let width = min(area.width, inner + 4), height = min(area.height, lines.count + 2)
+        let rect = Rect(column: area.column + (area.width - width) / 2, row: area.row + (area.height - height) / 2,
+                        width: width, height: height)
+        buffer.fill(rect)
+        buffer.drawBox(rect, lines: .rounded, style: border)
+        if !title.isEmpty {
+            buffer.write([Span(" \(title) ", CellStyle(bold: true))], column: rect.column + 2, row: rect.row, limit: rect.endColumn - 2)
+        }
+        for (index, line) in lines.enumerated() where index < height - 2 {
+            buffer.write(line, column: rect.column + 2, row: rect.row + 1 + index, limit: rect.endColumn - 2)
+        }
+        return rect
+    }
+}

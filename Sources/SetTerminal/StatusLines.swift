@@ -1,0 +1,117 @@
+import SetRules
+import SetWire
+
+/// The two rows above the table: the scoreboard (names, scores, deck, spectators, connection) and
+/// the status line (who may act and for how long, then the latest news).
+enum StatusLines {
+    /// Row 0: players on the left, match facts on the right.
+    static func scoreboard(_ state: ClientState, at now: Int64, width: Int) -> (left: [Span], right: [Span]) {
+        let theme = state.options.theme
+        var left: [Span] = [Span(" ")]
+        if let view = state.view {
+            var seats = view.players.map(\.seat)
+            // A player sees themselves first.
+            if state.isPlayer, let me = state.seat, let index = seats.firstIndex(of: me) { seats.insert(seats.remove(at: index), at: 0) }
+            for (i, seat) in seats.enumerated() {
+                guard let player = view.player(seat) else { continue }
+                if i > 0 { left.append(Span("  vs  ", theme.quiet)) }
+                let holds = view.window?.holder == seat && view.phase == .playing
+                let isMe = state.isPlayer && seat == state.seat
+                left.append(Span(player.present ? "●" : "○", player.present ? theme.online : theme.quiet))
+                let nameStyle = holds ? theme.holder : isMe ? theme.mine : .plain
+                left.append(Span(" \(player.name)\(isMe && view.mode == .duel ? " (you)" : "") ", nameStyle))
+                left.append(Span("\(player.score)", CellStyle(bold: true)))
+                if !player.present { left.append(Span(" away", theme.quiet)) }
+            }
+            if view.mode == .duel && view.players.count < 2 { left.append(Span("  waiting for an opponent", theme.quiet)) }
+        } else if state.isPicking {
+            left.append(Span("Choose a match to watch", CellStyle(bold: true)))
+        }
+        var facts: [String] = []
+        if let view = state.view, !state.isPicking {
+            facts.append(view.match)
+            if view.game > 1 { facts.append("game \(view.game)") }
+            facts.append(view.deck == 0 ? "deck empty" : "deck \(view.deck)")
+            if view.spectators > 0 { facts.append("\(view.spectators) watching") }
+            if let sets = state.setsOnTable, !state.isPlayer { facts.append(sets == 1 ? "1 set on table" : "\(sets) sets on table") }
+        }
+        var right = [Span(facts.joined(separator: " · "), theme.quiet)]
+        switch state.connection {
+        case .live:
+            right.append(Span(state.clock.roundTrip.map { "  \($0) ms " } ?? "  ", theme.quiet))
+            right.append(Span("● ", theme.online))
+        case .joining, .connecting: right.append(Span("  connecting ◌ ", theme.quiet))
+        case .lost: right.append(Span("  offline ✗ ", theme.offline))
+        }
+        // Facts give way before the players do.
+        while left.width + right.width > width, right.count > 1, !right[0].text.isEmpty {
+            right[0].text = String(right[0].text.dropFirst(min(right[0].text.count, left.width + right.width - width)))
+        }
+        return (left, right)
+    }
+
+    /// Row 1: the one thing that matters most now, then the newest notice.
+    static func status(_ state: ClientState, at now: Int64) -> (main: [Span], notice: [Span]) {
+        let theme = state.options.theme
+        let notice = state.notice(at: now).map { [Span($0.text, theme.style(for: $0.tone))] } ?? []
+        var main: [Span] = [Span(" ")]
+        if case .lost(let reason, let retryAt, _) = state.connection {
+            let seconds = max(0, (retryAt - now + 999) / 1_000)
+            main.append(Span("Connection lost (\(reason)): retrying in \(seconds) s", theme.offline))
+            return (main, [])
+        }
+        guard let view = state.view else {
+            if state.isPicking { return (main + [Span("↑↓ choose · Enter watch · q quit", theme.quiet)], notice) }
+            let text = state.connection == .live || state.connection == .joining ? "Joining…" : "Connecting to \(state.options.serverAddress)…"
+            return (main + [Span(text, theme.quiet)], notice)
+        }
+        let serverNow = state.clock.serverTime(at: now)
+        if let forfeitAt = view.forfeitAt, view.phase == .playing {
+            let away = view.players.filter { !$0.present }.map(\.name).joined(separator: " and ")
+            let left = max(0, forfeitAt - serverNow) / 1_000
+            main.append(Span("\(away.isEmpty ? "A player" : away) is away: the match waits, forfeit in \(left / 60):\(String(format2(left % 60)))", theme.style(for: .bad)))
+            return (main, notice)
+        }
+        switch view.phase {
+        case .waiting:
+            main.append(Span("Waiting for an opponent to join \(view.match)…", theme.quiet))
+        case .over:
+            main.append(Span(state.isPlayer ? "Game over: r rematch · q quit" : "Game over", CellStyle(bold: true)))
+        case .playing:
+            if let window = view.window {
+                main += windowSpans(window, state: state, serverNow: serverNow)
+            } else if state.isPlayer {
+                let hint = view.mode == .duel ? "Spot a set? Press s, or just pick a card" : "Pick three cards that form a set"
+                main.append(Span(state.claimPending ? "Calling Set!…" : hint, theme.quiet))
+            } else {
+                main.append(Span("Nobody holds the table", theme.quiet))
+            }
+        }
+        return (main, notice)
+    }
+
+    /// "alice called Set!  3.4 s ██████░░░░" from the viewer's side.
+    static func windowSpans(_ window: Window, state: ClientState, serverNow: Int64) -> [Span] {
+        let theme = state.options.theme
+        let mine = state.isPlayer && window.holder == state.seat
+        let who = state.name(of: window.holder)
+        let text: String
+        switch (window.kind, mine) {
+        case (.claim, true): text = "Your claim: pick three cards"
+        case (.claim, false): text = state.isPlayer ? "\(who) called Set!: wait" : "\(who) called Set!"
+        case (.secondChance, true): text = "Your second chance: pick a set"
+        case (.secondChance, false): text = "\(who)'s second chance\(state.isPlayer ? ": wait" : "")"
+        case (.dealGrace, true): text = "Free look after the deal: pick a set at no risk"
+        case (.dealGrace, false): text = "\(who)'s free look after the deal\(state.isPlayer ? ": wait" : "")"
+        }
+        let total = max(1, window.deadline.milliseconds(since: window.opened))
+        let left = max(0, window.deadline.milliseconds - serverNow)
+        let tenths = (left + 99) / 100
+        let filled = Int((Double(left) / Double(total) * 10).rounded(.up))
+        let bar = String(repeating: "█", count: min(10, filled)) + String(repeating: "░", count: max(0, 10 - filled))
+        let style = mine ? theme.style(for: .good) : theme.holder
+        return [Span(text, style), Span("  \(tenths / 10).\(tenths % 10) s ", CellStyle(bold: true)), Span(bar, style)]
+    }
+
+    private static func format2(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+}
