@@ -51,7 +51,9 @@ struct ClientTimedOut: Error, CustomStringConvertible {
 final class TestClient {
     let fd: Int32
     private var reader = LineReader(maxLineBytes: 1 << 22)
-    private var buffered: [ServerMessage] = []
+    private var buffered: [(ServerMessage, String)] = []
+    /// The text of the last line `next` returned.
+    private(set) var lastLine: String?
     private(set) var received: [ServerMessage] = []
     private(set) var view: MatchView?
     private(set) var seat: Seat?
@@ -88,12 +90,13 @@ final class TestClient {
             for line in reader.feed(chunk[0..<count]) {
                 guard case .text(let text) = line else { continue }
                 switch ServerMessageCoding.decode(Array(text.utf8)) {
-                case .success(let message): buffered.append(message)
+                case .success(let message): buffered.append((message, text))
                 case .failure(let error): Issue.record("undecodable server line \(text): \(error.message)")
                 }
             }
         }
-        let message = buffered.removeFirst()
+        let (message, text) = buffered.removeFirst()
+        lastLine = text
         received.append(message)
         track(message)
         return message

@@ -1,0 +1,91 @@
+import Foundation
+import SetNet
+import SetServer
+import SetWire
+import Testing
+
+/// Protocol.md is the contract: its examples are checked against the code, and its transcript
+/// is replayed against a real server, which must answer with exactly the lines shown.
+@Suite(.serialized) struct ProtocolDocumentTests {
+    static let document: String = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return (try? String(contentsOf: root.appendingPathComponent("Protocol.md"), encoding: .utf8)) ?? ""
+    }()
+
+    /// The lines of every fenced block whose info string is `tag`.
+    static func blocks(_ tag: String) -> [[String]] {
+        var blocks: [[String]] = [], current: [String]?
+        for line in document.components(separatedBy: "\n") {
+            if current == nil, line == "```" + tag { current = [] } else if current != nil, line == "```" {
+                blocks.append(current!)
+                current = nil
+            } else if current != nil { current!.append(line) }
+        }
+        return blocks
+    }
+
+    /// Tokens are random: compare them as a placeholder.
+    static func normalised(_ line: String) -> String {
+        line.replacingOccurrences(of: #""token":"[0-9a-f]{32}""#, with: #""token":"TOKEN""#, options: .regularExpression)
+    }
+
+    @Test func theDocumentHasExamplesOfEveryKind() {
+        #expect(Self.blocks("client").joined().count >= 12)
+        #expect(Self.blocks("server").joined().count >= 10)
+        #expect(Self.blocks("transcript").count == 1)
+    }
+
+    @Test func everyClientExampleDecodes() {
+        for line in Self.blocks("client").joined() where !line.isEmpty {
+            let result = ClientMessageDecoder.decode(Array(line.utf8))
+            if case .failure(let error) = result { Issue.record("\(line): \(error.message)") }
+        }
+    }
+
+    @Test func everyServerExampleIsExactlyWhatTheEncoderWrites() {
+        for line in Self.blocks("server").joined() where !line.isEmpty {
+            switch ServerMessageCoding.decode(Array(line.utf8)) {
+            case .failure(let error): Issue.record("\(line): \(error.message)")
+            case .success(let message):
+                let written = String(decoding: ServerMessageCoding.line(message).dropLast(), as: UTF8.self)
+                #expect(written == line)
+            }
+        }
+    }
+
+    @Test func theTranscriptIsWhatTheServerReallySays() throws {
+        let script = try #require(Self.blocks("transcript").first)
+        let server = try TestServer { $0.seeds = .counting(from: 42) }
+        defer { server.stop() }
+        var clients: [String: TestClient] = [:]
+        var recorded: [String] = []
+        defer {
+            if let path = ProcessInfo.processInfo.environment["SETGAME_RECORD_TRANSCRIPT"] {
+                try? recorded.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            }
+        }
+        for line in script {
+            if line.hasPrefix("~ "), let ms = Int64(line.dropFirst(2)) {
+                server.advance(by: ms)
+                recorded.append(line)
+                continue
+            }
+            guard line.count > 3, line.dropFirst().first == "<" || line.dropFirst().first == ">" else {
+                recorded.append(line)
+                continue
+            }
+            let label = String(line.prefix(1)), body = String(line.dropFirst(3))
+            let client = try clients[label] ?? TestClient(port: server.port)
+            clients[label] = client
+            if line.dropFirst().first == ">" {
+                client.sendRaw(body + "\n")
+                recorded.append(line)
+            } else {
+                _ = try client.next("line for \(label)")
+                let actual = try #require(client.lastLine)
+                recorded.append("\(label)< \(actual)")
+                if body != "?" { #expect(Self.normalised(actual) == Self.normalised(body)) }
+            }
+        }
+    }
+}
