@@ -10,12 +10,14 @@ public enum Command: Equatable, Sendable {
     /// Print the rules with these settings.
     case rules(RuleSettings)
     case serve(ServeOptions)
+    case play(PlayOptions)
+    case join(JoinOptions)
+    case bot(BotCommandOptions)
 }
 
 /// What `setgame serve` was asked for.
 public struct ServeOptions: Equatable, Sendable {
-    public var host = "127.0.0.1"
-    public var port: UInt16 = 7380
+    public var server = ServerAddress()
     public var dataDirectory: String?
     public var rules = RuleSettings.standard
     /// Deal game n from seed + n - 1 instead of a random seed: for demos and tests.
@@ -56,7 +58,7 @@ public enum Commands {
         ] + ruleOptions)
 
     /// Every subcommand, in the order the overview lists them.
-    public static let all: [CommandSpec] = [serve, rules]
+    public static let all: [CommandSpec] = [play, serve, join, watch, bot, rules]
 
     /// Parses the arguments after the executable's name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
@@ -81,6 +83,10 @@ public enum Commands {
         if parsed.wantsHelp { return .help(spec) }
         switch spec.name {
         case serve.name: return .serve(try serveOptions(parsed))
+        case play.name: return .play(try playOptions(parsed))
+        case join.name: return .join(try joinOptions(parsed, spectator: false))
+        case watch.name: return .join(try joinOptions(parsed, spectator: true))
+        case bot.name: return .bot(try botOptions(parsed))
         default: return .rules(try settings(from: parsed, command: spec.name))
         }
     }
@@ -88,8 +94,8 @@ public enum Commands {
     static func serveOptions(_ parsed: ParsedArguments) throws(UsageError) -> ServeOptions {
         var options = ServeOptions()
         let values = OptionValues(parsed, command: serve.name)
-        options.host = values.text("host") ?? options.host
-        options.port = try values.number("port", in: UInt16.min...UInt16.max) ?? options.port
+        options.server.host = values.text("host") ?? options.server.host
+        options.server.port = try values.number("port", in: UInt16.min...UInt16.max) ?? options.server.port
         options.dataDirectory = values.text("data")
         options.seed = try values.number("seed", in: UInt64.min...UInt64.max)
         options.seatWaitMs = try values.number("seat-wait-ms", in: 1...86_400_000) ?? options.seatWaitMs

@@ -23,17 +23,18 @@ struct OptionValues {
     }
 
     /// "HOST[:PORT]" from the first positional, with defaults for what is left out.
-    func address(defaultHost: String = "127.0.0.1", defaultPort: UInt16 = 7380) throws(UsageError) -> (String, UInt16) {
-        guard let text = parsed.positionals.first else { return (defaultHost, defaultPort) }
+    func address() throws(UsageError) -> ServerAddress {
+        let defaults = ServerAddress()
+        guard let text = parsed.positionals.first else { return defaults }
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count <= 2, !(parts.first ?? "").isEmpty || parts.count == 2 else {
             throw UsageError("'\(text)' is not HOST[:PORT]", command: command)
         }
-        let host = parts[0].isEmpty ? defaultHost : String(parts[0])
-        guard parts.count == 2 else { return (host, defaultPort) }
+        let host = parts[0].isEmpty ? defaults.host : String(parts[0])
+        guard parts.count == 2 else { return ServerAddress(host: host, port: defaults.port) }
         guard let port = UInt16(parts[1]), port > 0 else {
             throw UsageError("'\(parts[1])' in '\(text)' is not a port number 1-65535", command: command)
         }
-        return (host, port)
+        return ServerAddress(host: host, port: port)
     }
 }

@@ -7,8 +7,8 @@ import SetServer
 /// `setgame serve`: prints where it listens, serves until SIGINT or SIGTERM, exits 0.
 func serve(_ options: ServeOptions) -> Int32 {
     var config = ServerConfig()
-    config.host = options.host
-    config.port = options.port
+    config.host = options.server.host
+    config.port = options.server.port
     config.rules = options.rules
     config.seatWaitMs = options.seatWaitMs
     config.limits.maxConnections = options.maxConnections
@@ -17,11 +17,11 @@ func serve(_ options: ServeOptions) -> Int32 {
     do {
         server = try Server(config: config)
     } catch {
-        printError("setgame serve: cannot listen on \(options.host):\(options.port): \(error)")
+        printError("setgame serve: cannot listen on \(options.server.host):\(options.server.port): \(error)")
         return 1
     }
     // Unbuffered, so a script reading our stdout learns the port at once.
-    writeOut("setgame serving on \(options.host):\(server.port)")
+    writeOut("setgame serving on \(options.server.host):\(server.port)")
     let signals = stopOnSignals([SIGINT, SIGTERM]) { server.stop() }
     server.run()
     signals.forEach { $0.cancel() }

@@ -1,0 +1,109 @@
+import SetRules
+import SetWire
+
+/// A bot's judgement, apart from any socket: it looks at what a player sees (a `MatchView`) and
+/// plans timed actions. Whenever the situation changes, the old plan is dropped and a new one made.
+public struct BotBrain: Sendable {
+    public let level: BotLevel
+    public let seat: Seat
+    public let asksForRematch: Bool
+    private let model: ReactionModel
+    private var generator: SplitMix64
+    private var situation: Situation?
+    /// Actions still to send, each with the instant it is due.
+    public private(set) var script: [(at: Instant, action: Action)] = []
+    /// If nothing changes by then after the script ran out, look again: a refused action leaves
+    /// the view as it was, and a bot must not wait forever.
+    private var lookAgainAt: Instant?
+
+    public init(level: BotLevel, seat: Seat, seed: UInt64, asksForRematch: Bool = true) {
+        self.level = level
+        self.seat = seat
+        self.asksForRematch = asksForRematch
+        model = ReactionModel(level: level)
+        generator = SplitMix64(seed: seed)
+    }
+
+    /// What the bot reacts to; changes caused by its own claim do not count.
+    struct Situation: Equatable {
+        var game: Int, phase: MatchPhase, table: [Card], deck: Int, paused: Bool
+        var window: Window?
+        var rematchAsked: Bool
+    }
+
+    /// The instant the brain next wants to act, if any.
+    public var nextWakeUp: Instant? { script.first?.at ?? lookAgainAt }
+
+    /// Takes in the current view; replans if the situation changed.
+    public mutating func observe(_ view: MatchView, at now: Instant) {
+        let ownClaim = view.window.map { $0.holder == seat && $0.kind == .claim } ?? false
+        let current = Situation(game: view.game, phase: view.phase, table: view.table, deck: view.deck,
+                                paused: view.forfeitAt != nil, window: ownClaim ? situation?.window : view.window,
+                                rematchAsked: view.rematchAsked.contains(seat))
+        guard current != situation else { return }
+        situation = current
+        script = plan(view, at: now)
+        lookAgainAt = nil
+    }
+
+    /// Removes and returns the actions due at `now`.
+    public mutating func due(at now: Instant, view: MatchView) -> [Action] {
+        if script.isEmpty, let again = lookAgainAt, again <= now {
+            lookAgainAt = nil
+            situation = nil
+            observe(view, at: now)
+        }
+        var actions: [Action] = []
+        while let first = script.first, first.at <= now {
+            actions.append(first.action)
+            script.removeFirst()
+        }
+        if !actions.isEmpty && script.isEmpty {
+            lookAgainAt = now.adding(max(200, Int64(model.meanMs(sets: 1))))
+        }
+        return actions
+    }
+
+    private mutating func plan(_ view: MatchView, at now: Instant) -> [(at: Instant, action: Action)] {
+        switch view.phase {
+        case .waiting: return []
+        case .over:
+            guard asksForRematch, !view.rematchAsked.contains(seat) else { return [] }
+            return [(now.adding(level == .instant ? 0 : 2_500), .rematch)]
+        case .playing: break
+        }
+        if view.forfeitAt != nil { return [] }
+        let sets = SetLogic.allSets(in: view.table)
+        let delay = model.delayMs(sets: sets.count, using: &generator)
+        let start = now.adding(delay)
+        if let window = view.window {
+            guard window.holder == seat else { return [] }
+            if window.kind == .claim { return [(now, .pass)] }  // a claim it no longer remembers
+            guard let set = pick(from: sets) else {
+                return view.deck > 0 ? [(min(start, window.deadline.adding(-1)), .deal)] : []
+            }
+            guard start < window.deadline else { return [] }  // too slow: it does not see it in time
+            return picks(set, from: start)
+        }
+        guard let set = pick(from: sets) else {
+            return view.deck > 0 ? [(start, .deal)] : []
+        }
+        let trio = generator.unitInterval() < level.wrongClaimChance ? wrongTrio(near: set, in: view.table) : set
+        return [(start, .claim)] + picks(trio, from: start)
+    }
+
+    private func picks(_ trio: [Card], from start: Instant) -> [(at: Instant, action: Action)] {
+        trio.enumerated().map { index, card in (start.adding(Int64(index + 1) * level.pickIntervalMs), .select(card)) }
+    }
+
+    private mutating func pick(from sets: [[Card]]) -> [Card]? {
+        sets.isEmpty ? nil : sets[generator.uniform(below: sets.count)]
+    }
+
+    /// A near miss: two cards of a real set and a third that does not complete it.
+    private mutating func wrongTrio(near set: [Card], in table: [Card]) -> [Card] {
+        let others = table.filter { !set.contains($0) && !SetLogic.isSet(set[0], set[1], $0) }
+        guard !others.isEmpty else { return set }
+        return [set[0], set[1], others[generator.uniform(below: others.count)]]
+    }
+}
