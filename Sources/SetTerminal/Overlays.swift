@@ -30,7 +30,7 @@ enum Overlays {
     static func helpLines(_ state: ClientState) -> [[Span]] {
         let key = CellStyle(bold: true)
         func row(_ keys: String, _ text: String) -> [Span] {
-            [Span(keys.padding(toLength: 16), key), Span(text)]
+            [Span(keys.count >= 15 ? keys + "  " : keys.padding(toLength: 16), key), Span(text)]
         }
         var lines: [[Span]] = []
         if state.isPlayer {

@@ -1,0 +1,112 @@
+import Glibc
+import SetNet
+import SetWire
+
+/// One non-blocking TCP connection to the server, for a single thread's poll loop: connect
+/// without blocking, queue lines out, read and decode lines in.
+public final class ClientConnection {
+    public let fd: Int32
+    /// True until the non-blocking connect has finished.
+    public private(set) var isConnecting: Bool
+    private var reader = LineReader(maxLineBytes: 1 << 20)
+    private var outbound = OutboundBuffer()
+    private var closed = false
+
+    /// Starts connecting to `host:port` (a name or an IPv4 address); the caller waits for
+    /// writability and then calls `finishConnecting()`.
+    public init(host: String, port: UInt16) throws(SocketError) {
+        let address = try Self.resolve(host: host, port: port)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SocketError("socket") }
+        do {
+            try Sockets.setNonBlocking(fd)
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        Sockets.setNoDelay(fd)
+        var target = address
+        let result = withUnsafePointer(to: &target) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if result != 0 && errno != EINPROGRESS {
+            let error = SocketError("connect to \(host):\(port)")
+            Glibc.close(fd)
+            throw error
+        }
+        self.fd = fd
+        isConnecting = result != 0
+    }
+
+    deinit { close() }
+
+    /// Completes a connect once the socket is writable; throws why it failed.
+    public func finishConnecting() throws(SocketError) {
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
+        guard code == 0 else { throw SocketError("connect", code: code) }
+        isConnecting = false
+    }
+
+    /// Whether to poll for writability: connecting, or output waiting.
+    public var wantsWrite: Bool { isConnecting || !outbound.isEmpty }
+
+    /// Queues a request; `flush()` writes it.
+    public func send(_ message: ClientMessage) {
+        outbound.append(ClientMessageEncoder.line(ClientRequest(message)))
+    }
+
+    /// Writes what the socket takes now; false when the connection is broken.
+    @discardableResult
+    public func flush() -> Bool {
+        guard !isConnecting else { return true }
+        if case .failed = outbound.flush(to: fd) { return false }
+        return true
+    }
+
+    /// What one read gave.
+    public enum ReadResult {
+        case messages([ServerMessage])
+        case closed(String)
+    }
+
+    /// Reads what is available and decodes the complete lines; undecodable lines are skipped
+    /// (and reported as nothing) rather than ending the session.
+    public func read() -> ReadResult {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        if count == 0 { return .closed("the server closed the connection") }
+        if count < 0 {
+            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .messages([]) }
+            return .closed(SocketError("read").description)
+        }
+        var messages: [ServerMessage] = []
+        for line in reader.feed(buffer[0..<count]) {
+            guard case .text(let text) = line, case .success(let message) = ServerMessageCoding.decode(Array(text.utf8)) else { continue }
+            messages.append(message)
+        }
+        return .messages(messages)
+    }
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        Glibc.close(fd)
+    }
+
+    /// The IPv4 address of a host name or dotted address.
+    static func resolve(host: String, port: UInt16) throws(SocketError) -> sockaddr_in {
+        var hints = addrinfo()
+        hints.ai_family = AF_INET
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0, let first = list, let address = first.pointee.ai_addr else {
+            let reason = status == 0 ? "no address" : String(cString: gai_strerror(status))
+            throw SocketError("cannot find host '\(host)' (\(reason))", code: EHOSTUNREACH)
+        }
+        defer { freeaddrinfo(list) }
+        return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee }
+    }
+}

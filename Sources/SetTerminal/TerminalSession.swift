@@ -1,0 +1,142 @@
+import Glibc
+
+// The state signal handlers need. A handler may run at any moment on this thread, so it can only
+// read plain globals prepared in advance; these are written before the handlers are installed.
+nonisolated(unsafe) private var savedAttributes = termios()
+nonisolated(unsafe) private var sessionActive: Int32 = 0
+nonisolated(unsafe) private var restoreBytes: UnsafeMutablePointer<UInt8>?
+nonisolated(unsafe) private var restoreCount = 0
+nonisolated(unsafe) private var crashNoteBytes: UnsafeMutablePointer<UInt8>?
+nonisolated(unsafe) private var crashNoteCount = 0
+nonisolated(unsafe) private var savedStderr: Int32 = -1
+nonisolated(unsafe) private var signalPipeWrite: Int32 = -1
+
+/// Puts the terminal back exactly as it was: safe from a signal handler, and idempotent.
+private func restoreTerminal() {
+    guard sessionActive == 1 else { return }
+    sessionActive = 0
+    if let bytes = restoreBytes { _ = write(STDOUT_FILENO, bytes, restoreCount) }
+    _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedAttributes)
+    if savedStderr >= 0 { _ = dup2(savedStderr, STDERR_FILENO) }
+}
+
+/// Raw mode, the alternate screen, a hidden cursor and mouse reports, with the promise that the
+/// terminal is restored on every way out: a normal end, `exit`, Ctrl-C, SIGTERM, SIGHUP, and a
+/// crash (the handler restores, then lets the signal do what it would have done).
+public final class TerminalSession {
+    /// Where stderr goes while the screen is ours.
+    public let logPath: String
+    /// Read end of the pipe that signal handlers write the signal number into.
+    public let signalFD: Int32
+
+    /// Signals that end the program politely: the loop quits, restores, then re-raises.
+    static let politeSignals: [Int32] = [SIGTERM, SIGHUP, SIGINT, SIGQUIT]
+    /// Signals of a crash: restore from the handler itself, then die as before.
+    static let fatalSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
+
+    /// Takes over the terminal on stdin/stdout; throws a sentence when they are not a terminal.
+    public init(logPath: String) throws(TerminalError) {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw TerminalError("this command needs a terminal (stdin and stdout must be a tty)")
+        }
+        self.logPath = logPath
+        var pipeFDs: [Int32] = [-1, -1]
+        guard pipe(&pipeFDs) == 0 else { throw TerminalError("pipe failed") }
+        for fd in pipeFDs {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        signalFD = pipeFDs[0]
+        signalPipeWrite = pipeFDs[1]
+        guard tcgetattr(STDIN_FILENO, &savedAttributes) == 0 else { throw TerminalError("cannot read the terminal's settings") }
+        Self.prepare(bytes: Array((EscapeCode.endSession + "\r").utf8), into: &restoreBytes, count: &restoreCount)
+        Self.prepare(bytes: Array("setgame: crashed; details are in \(logPath)\n".utf8), into: &crashNoteBytes, count: &crashNoteCount)
+        redirectStderr()
+        var raw = savedAttributes
+        cfmakeraw(&raw)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { throw TerminalError("cannot put the terminal in raw mode") }
+        sessionActive = 1
+        atexit { restoreTerminal() }
+        installHandlers()
+        write(EscapeCode.startSession)
+    }
+
+    /// Restores the terminal now; later calls do nothing.
+    public func end() {
+        restoreTerminal()
+        for signal in Self.politeSignals + Self.fatalSignals + [SIGWINCH] { Glibc.signal(signal, SIG_DFL) }
+    }
+
+    /// Writes all of `text` to the terminal.
+    public func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            if written > 0 { offset += written } else if written < 0 && errno != EINTR && errno != EAGAIN { return }
+        }
+    }
+
+    /// The terminal's size now.
+    public static func size() -> TerminalSize {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
+            return TerminalSize(columns: 80, rows: 24)
+        }
+        return TerminalSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
+    }
+
+    /// The signals that arrived since the last call.
+    public func pendingSignals() -> [Int32] {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let count = bytes.withUnsafeMutableBytes { read(signalFD, $0.baseAddress, $0.count) }
+        return count > 0 ? bytes[0..<count].map { Int32($0) } : []
+    }
+
+    private func redirectStderr() {
+        let fd = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        savedStderr = dup(STDERR_FILENO)
+        dup2(fd, STDERR_FILENO)
+        Glibc.close(fd)
+    }
+
+    private func installHandlers() {
+        for signal in Self.politeSignals + [SIGWINCH] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = Glibc.write(signalPipeWrite, &byte, 1)
+            }
+            action.sa_flags = SA_RESTART
+            sigaction(signal, &action, nil)
+        }
+        for signal in Self.fatalSignals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                restoreTerminal()
+                if let note = crashNoteBytes { _ = Glibc.write(STDERR_FILENO, note, crashNoteCount) }
+                Glibc.signal(number, SIG_DFL)
+                raise(number)
+            }
+            sigaction(signal, &action, nil)
+        }
+    }
+
+    private static func prepare(bytes: [UInt8], into pointer: inout UnsafeMutablePointer<UInt8>?, count: inout Int) {
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
+        buffer.initialize(from: bytes, count: bytes.count)
+        pointer = buffer
+        count = bytes.count
+    }
+}
+
+/// Why the terminal could not be taken over.
+public struct TerminalError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
