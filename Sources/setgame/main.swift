@@ -32,4 +32,10 @@ case .rules(let settings):
     print(RulesText.render(settings))
 case .serve(let options):
     exit(serve(options))
+case .play(let options):
+    exit(play(options))
+case .join(let options):
+    exit(join(options))
+case .bot(let options):
+    exit(runBot(options))
 }

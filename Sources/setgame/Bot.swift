@@ -1,0 +1,30 @@
+import Glibc
+import SetBot
+import SetCLI
+import SetNet
+
+/// `setgame bot`: one bot on a server, until the server goes away or the process is stopped.
+func runBot(_ options: BotCommandOptions) -> Int32 {
+    let level = BotLevel(rawValue: options.level) ?? .normal
+    var bot = BotOptions()
+    bot.host = options.server.host
+    bot.port = options.server.port
+    bot.match = options.match
+    bot.level = level
+    bot.name = options.name ?? "bot-\(level.rawValue)"
+    bot.seed = options.seed ?? UInt64(truncatingIfNeeded: MonotonicTime.rawNanoseconds())
+    let runner: BotRunner
+    do {
+        runner = try BotRunner()
+        try runner.add(bot)
+    } catch {
+        printError("setgame bot: cannot reach \(options.server.host):\(options.server.port): \(error)")
+        return 1
+    }
+    runner.onBotClosed = { printError("setgame bot: \($0)") }
+    writeOut("\(bot.name) (\(level.rawValue)) joined \(options.server.host):\(options.server.port)")
+    let signals = stopOnSignals([SIGINT, SIGTERM]) { runner.stop() }
+    runner.run()
+    signals.forEach { $0.cancel() }
+    return 0
+}
