@@ -28,7 +28,7 @@ extension ClientApp {
             if seat != state.seat || !state.isPlayer { state.note("\(name) joined", .good, at: now) }
         case .presence(let seat, let present, _):
             guard seat != state.seat || !state.isPlayer else { break }
-            state.note(present ? "\(state.name(of: seat)) is back" : "\(state.name(of: seat)) lost the connection; the match waits",
+            state.note(present ? "\(state.name(of: seat)) is back" : "\(state.name(of: seat)) left",
                        present ? .good : .bad, at: now)
         case .resumed:
             state.note("play resumes", .good, at: now)

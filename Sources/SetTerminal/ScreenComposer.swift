@@ -11,16 +11,6 @@ public enum ScreenComposer {
             return buffer
         }
         let width = state.size.columns
-        let board = StatusLines.scoreboard(state, at: now, width: width)
-        buffer.write(board.left, column: 0, row: 0)
-        buffer.write(board.right, column: max(board.left.width + 1, width - board.right.width), row: 0)
-        let status = StatusLines.status(state, at: now)
-        let end = buffer.write(status.main, column: 0, row: 1)
-        if !status.notice.isEmpty {
-            let column = max(end + 3, width - status.notice.width - 1)
-            buffer.write(status.notice, column: column, row: 1)
-        }
-        drawButtons(state, layout: layout, into: &buffer)
         if state.isPicking {
             Overlays.picker(state, into: &buffer, area: layout.tableArea)
         } else if let view = state.view {
@@ -36,6 +26,24 @@ public enum ScreenComposer {
                 Overlays.result(state, view: view, into: &buffer, area: layout.tableArea)
             }
         }
+        // Cards flying in or out cross the edges of the table: the rows around it are drawn last,
+        // over them, so the status and the buttons never show stray pieces of a card.
+        buffer.fill(Rect(column: 0, row: 0, width: width, height: ScreenLayout.headerRows))
+        buffer.fill(Rect(column: 0, row: layout.tableArea.endRow, width: width, height: state.size.rows - layout.tableArea.endRow))
+        let board = StatusLines.scoreboard(state, at: now, width: width)
+        buffer.write(board.left, column: 0, row: 0)
+        buffer.write(board.right, column: max(board.left.width + 1, width - board.right.width), row: 0)
+        let status = StatusLines.status(state, at: now)
+        let end = buffer.write(status.main, column: 0, row: 1)
+        var notice = status.notice
+        // When both notices do not fit beside the main text, the newer one alone is shown.
+        if end + 3 + notice.width > width, notice.count == 3 { notice = [notice[2]] }
+        let room = width - 1 - (end + 3)
+        if !notice.isEmpty, room >= 8 {
+            if notice.width > room { notice = [Span(String(notice.map(\.text).joined().prefix(room - 1)) + "…", notice.last!.style)] }
+            buffer.write(notice, column: width - 1 - notice.width, row: 1)
+        }
+        drawButtons(state, layout: layout, into: &buffer)
         if let overlay = state.overlay {
             Overlays.draw(overlay, state: state, into: &buffer, area: layout.tableArea)
         }

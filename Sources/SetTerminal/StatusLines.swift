@@ -1,3 +1,4 @@
+import Foundation
 import SetRules
 import SetWire
 
@@ -53,11 +54,18 @@ enum StatusLines {
     /// Row 1: the one thing that matters most now, then the newest notice.
     static func status(_ state: ClientState, at now: Int64) -> (main: [Span], notice: [Span]) {
         let theme = state.options.theme
-        let notice = state.notice(at: now).map { [Span($0.text, theme.style(for: $0.tone))] } ?? []
+        // The two newest notices: a deal's penalty and its "three more cards" arrive together.
+        var notice: [Span] = []
+        for item in state.notices.filter({ $0.until > now }).suffix(2) {
+            if !notice.isEmpty { notice.append(Span(" · ", theme.quiet)) }
+            notice.append(Span(item.text, theme.style(for: item.tone)))
+        }
         var main: [Span] = [Span(" ")]
         if case .lost(let reason, let retryAt, _) = state.connection {
             let seconds = max(0, (retryAt - now + 999) / 1_000)
-            main.append(Span("Connection lost (\(reason)): retrying in \(seconds) s", theme.offline))
+            // The countdown first: the reason may be long and is cut at the edge.
+            let short = reason.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? reason
+            main.append(Span("Connection lost: retrying in \(seconds) s (\(short.lowercased()))", theme.offline))
             return (main, [])
         }
         guard let view = state.view else {

@@ -89,7 +89,7 @@ import Testing
     @Test func aLostConnectionRetriesWithBackoffAndResumesTheSeat() {
         var app = ClientFixtures.app(ClientFixtures.view())
         _ = app.connectionLost("reset", at: 10_000)
-        #expect(app.compose(at: 10_000).textLines[1].contains("Connection lost (reset): retrying in 1 s"))
+        #expect(app.compose(at: 10_000).textLines[1].contains("Connection lost: retrying in 1 s (reset)"))
         #expect(app.tick(at: 10_000 + ClientApp.backoff[0] - 1).isEmpty)
         #expect(app.tick(at: 10_000 + ClientApp.backoff[0]) == [.connect])
         _ = app.connectionLost("refused", at: 11_000)
