@@ -134,7 +134,7 @@ public enum InputMapper {
         case .deal: .deal
         case .hint: .hint
         case .pass: .pass
-        case .rematch: .rematch
+        case .rematch, .newGame: .rematch
         case .help: .help
         case .quit: .quit
         }

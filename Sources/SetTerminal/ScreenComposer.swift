@@ -132,7 +132,8 @@ public enum ScreenComposer {
         case .hint:
             return view.phase == .playing && (view.mode == .solo || view.rules.hintsInDuel) && (view.window == nil || view.window?.holder == me)
         case .pass: return view.phase == .playing && view.window?.holder == me
-        case .rematch: return view.mode == .solo || (view.phase == .over && !view.rematchAsked.contains { $0 == me })
+        case .newGame: return true
+        case .rematch: return view.phase == .over && !view.rematchAsked.contains { $0 == me }
         }
     }
 }

@@ -1,6 +1,6 @@
 /// An on-screen button and the command it stands for.
 public enum ScreenButton: CaseIterable, Hashable, Sendable {
-    case claim, deal, hint, pass, rematch, help, quit
+    case claim, deal, hint, pass, rematch, newGame, help, quit
 
     /// The words on the button.
     public var title: String {
@@ -10,6 +10,7 @@ public enum ScreenButton: CaseIterable, Hashable, Sendable {
         case .hint: "Hint"
         case .pass: "Pass"
         case .rematch: "Rematch"
+        case .newGame: "New game"
         case .help: "Help"
         case .quit: "Quit"
         }
@@ -22,7 +23,7 @@ public enum ScreenButton: CaseIterable, Hashable, Sendable {
         case .deal: "d"
         case .hint: "c"
         case .pass: "p"
-        case .rematch: "r"
+        case .rematch, .newGame: "r"
         case .help: "?"
         case .quit: "q"
         }

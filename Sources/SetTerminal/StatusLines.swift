@@ -86,7 +86,10 @@ enum StatusLines {
         case .over:
             main.append(Span(state.isPlayer ? "Game over: r rematch · q quit" : "Game over", CellStyle(bold: true)))
         case .playing:
-            if let window = view.window {
+            if let shown = view.shown, state.isPlayer {
+                main.append(Span(shown.isSet ? "A set! Touch any card to go on" : "Not a set: touch any card to go on",
+                                 theme.style(for: shown.isSet ? .good : .bad)))
+            } else if let window = view.window {
                 main += windowSpans(window, state: state, serverNow: serverNow)
             } else if state.isPlayer {
                 let hint = view.mode == .duel ? "Spot a set? Press s, or just pick a card" : "Pick three cards that form a set"
