@@ -1,0 +1,46 @@
+# Shared helpers for the end-to-end scripts: waiting on a tmux pane for text, never sleeping blind.
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# wait_for SESSION TEXT [SECONDS]: polls the pane until TEXT shows, or fails with the screen.
+wait_for() {
+    local session=$1 text=$2 limit=${3:-30} waited=0
+    until tmux capture-pane -p -t "$session" | grep -qF -- "$text"; do
+        sleep 0.2
+        waited=$((waited + 1))
+        if [ "$waited" -ge $((limit * 5)) ]; then
+            echo "--- screen of $session ---" >&2
+            tmux capture-pane -p -t "$session" >&2
+            fail "'$text' did not appear in $session within ${limit}s"
+        fi
+    done
+}
+
+# wait_gone PATTERN [SECONDS]: waits until no process matches PATTERN.
+wait_gone() {
+    local pattern=$1 limit=${2:-15} waited=0
+    while pgrep -f -- "$pattern" >/dev/null; do
+        sleep 0.2
+        waited=$((waited + 1))
+        [ "$waited" -ge $((limit * 5)) ] && { pgrep -af -- "$pattern" >&2; fail "still running: $pattern"; }
+    done
+    return 0
+}
+
+# A free TCP port on loopback.
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# card_labels SESSION: how many card labels (a top border starting ╭1─, ╭a─ ...) the pane shows.
+card_labels() { tmux capture-pane -p -t "$1" | LC_ALL=C.UTF-8 grep -oE '(╭|┏|╔)[0-9a-zA-Z]' | wc -l; }
+
+# wait_for_cards SESSION COUNT [SECONDS]: waits until COUNT labelled cards have landed.
+wait_for_cards() {
+    local session=$1 count=$2 limit=${3:-30} waited=0
+    until [ "$(card_labels "$session")" -eq "$count" ]; do
+        sleep 0.2
+        waited=$((waited + 1))
+        if [ "$waited" -ge $((limit * 5)) ]; then
+            tmux capture-pane -p -t "$session" >&2
+            fail "expected $count cards in $session, saw $(card_labels "$session")"
+        fi
+    done
+}
