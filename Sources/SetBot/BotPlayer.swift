@@ -42,7 +42,7 @@ final class BotPlayer {
     func receive(_ line: [UInt8], at now: Instant) {
         guard case .success(let message) = ServerMessageCoding.decode(line) else { return }
         switch message {
-        case .joined(_, _, _, let seat, _, _):
+        case .joined(_, _, _, let seat, _, _, _):
             if let seat {
                 brain = BotBrain(level: options.level, seat: seat, seed: options.seed, asksForRematch: options.asksForRematch)
             }

@@ -46,3 +46,16 @@ public final class ManualTime: TimeSource {
         current.withLock { $0 = milliseconds }
     }
 }
+
+/// Another clock moved by a fixed amount: a restarted server continues its journals' time.
+public struct ShiftedTime: TimeSource {
+    public let base: any TimeSource
+    public let shift: Int64
+
+    public init(_ base: any TimeSource, by shift: Int64) {
+        self.base = base
+        self.shift = shift
+    }
+
+    public func now() -> Instant { base.now().adding(shift) }
+}

@@ -12,6 +12,8 @@ final class Lobby {
         var token: String?
         /// A connection that held this seat before and must now be closed.
         var replaced: ConnectionID?
+        /// Whether a seat token brought the player back to a seat they held.
+        var resumed = false
         var deliveries: [Delivery]
     }
 
@@ -23,11 +25,28 @@ final class Lobby {
     let settings: RuleSettings
     let seatWaitMs: Int64
     let nextSeed: () -> UInt64
+    let journals: JournalDirectory?
 
-    init(settings: RuleSettings, seatWaitMs: Int64, nextSeed: @escaping () -> UInt64) {
+    init(settings: RuleSettings, seatWaitMs: Int64, journals: JournalDirectory?, nextSeed: @escaping () -> UInt64) {
         self.settings = settings
         self.seatWaitMs = seatWaitMs
+        self.journals = journals
         self.nextSeed = nextSeed
+    }
+
+    /// Takes in matches replayed from their journals after a restart.
+    func adopt(_ restored: [MatchHost]) {
+        for host in restored {
+            hosts[host.name] = host
+            for seat in host.mode.seats {
+                if let token = host.seats[seat.rawValue]?.token { seatsByToken[token] = (host.name, seat) }
+            }
+        }
+    }
+
+    /// Writes journals' pending lines to disk.
+    func syncJournals() {
+        for host in hosts.values { host.journal?.sync() }
     }
 
     func join(_ request: JoinRequest, connection: ConnectionID, at now: Instant) -> Result<Placement, WireError> {
@@ -69,7 +88,7 @@ final class Lobby {
         }
         let (replaced, deliveries) = host.resume(place.seat, on: connection, at: now)
         return .success(Placement(host: host, role: .player, seat: place.seat, token: token, replaced: replaced,
-                                  deliveries: deliveries))
+                                  resumed: true, deliveries: deliveries))
     }
 
     private func findOrCreate(_ request: JoinRequest) -> Result<MatchHost, WireError> {
@@ -93,6 +112,7 @@ final class Lobby {
 
     private func create(name: String, mode: Mode) -> MatchHost {
         let host = MatchHost(name: name, mode: mode, settings: settings, seatWaitMs: seatWaitMs, nextSeed: nextSeed)
+        host.journal = journals?.create(for: host)
         hosts[name] = host
         return host
     }
@@ -113,6 +133,7 @@ final class Lobby {
     func removeIfIdle(_ host: MatchHost) {
         guard host.isEmpty, host.phase != .playing, hosts[host.name] === host else { return }
         hosts[host.name] = nil
+        journals?.retire(host)
         seatsByToken = seatsByToken.filter { $0.value.match != host.name }
         if openDuel == host.name { openDuel = nil }
     }

@@ -26,6 +26,13 @@ final class MatchHost {
     private(set) var match: Match?
     private(set) var commitment: String?
     private(set) var pausedAt: Instant?
+    /// Where this match's inputs are written; nil when the server keeps no journals.
+    var journal: MatchJournal?
+    /// The latest events as sent, so a player who drops briefly gets just what it missed.
+    private var history: [(seq: Int, bytes: [UInt8])] = []
+    static let historyLength = 64
+    /// The latest instant this host has seen; a restarted server's clock starts after it.
+    var lastActivity = Instant.zero
 
     init(name: String, mode: Mode, settings: RuleSettings, seatWaitMs: Int64, nextSeed: @escaping () -> UInt64) {
         self.name = name
@@ -85,6 +92,7 @@ final class MatchHost {
             seat = first
         }
         seats[seat.rawValue] = SeatState(name: playerName, token: token, connection: connection, absentSince: nil)
+        journal?.append(.seated(seat: seat, name: playerName, token: token, at: now), sync: true)
         var deliveries = [emit(.playerJoined(seat: seat, name: playerName), at: now)]
         if match == nil && seats.allSatisfy({ $0 != nil }) { deliveries += startGame(at: now) }
         return .success((seat, deliveries))
@@ -99,6 +107,7 @@ final class MatchHost {
         state.absentSince = nil
         seats[seat.rawValue] = state
         guard wasAbsent else { return (replaced, []) }
+        journal?.append(.back(seat: seat, at: now))
         var deliveries = [emit(.presence(seat: seat, present: true, forfeitAt: forfeitDeadline?.milliseconds), at: now)]
         if let pausedAt, seats.allSatisfy({ $0?.absentSince == nil }), var running = match {
             running.postpone(by: now.milliseconds(since: pausedAt))
@@ -124,6 +133,7 @@ final class MatchHost {
         state.connection = nil
         state.absentSince = now
         seats[seat.rawValue] = state
+        journal?.append(.away(seat: seat, at: now))
         if phase == .playing && pausedAt == nil { pausedAt = now }
         let deadline = phase == .playing ? forfeitDeadline?.milliseconds : nil
         return [emit(.presence(seat: seat, present: false, forfeitAt: deadline), at: now)]
@@ -143,6 +153,11 @@ final class MatchHost {
         }
         let outcome = running.apply(action, by: seat, at: now)
         match = running
+        if outcome.refusal == nil {
+            journal?.append(.acted(seat: seat, action: action, seq: seq + outcome.events.count, at: now), sync: running.isOver)
+        } else if !outcome.events.isEmpty {
+            journal?.append(.tick(seq: seq + outcome.events.count, at: now))
+        }
         var deliveries = publish(outcome.events, at: now)
         if outcome.events.contains(.rematchAgreed) { deliveries += startGame(at: now) }
         return (deliveries, outcome.refusal.map { WireError($0, playerNames: playerNames) })
@@ -156,11 +171,13 @@ final class MatchHost {
             let events = running.forfeit(by: absent)
             match = running
             pausedAt = nil
+            journal?.append(.tick(seq: seq + events.count, at: now), sync: true)
             return publish(events, at: now)
         }
         guard var running = match, let deadline = running.nextDeadline, deadline <= now else { return [] }
         let events = running.advance(to: now)
         match = running
+        if !events.isEmpty { journal?.append(.tick(seq: seq + events.count, at: now)) }
         return publish(events, at: now)
     }
 
@@ -171,6 +188,7 @@ final class MatchHost {
         match = fresh
         let commitment = SeedCommitment.commitment(for: seed)
         self.commitment = commitment
+        journal?.append(.game(number: game, seed: seed, commitment: commitment, at: now), sync: true)
         let start = GameStart(game: game, table: fresh.table, deck: fresh.deck.count, scores: fresh.scores, commitment: commitment)
         var deliveries = [emit(.gameStarted(start), at: now), insight()]
         if fresh.isOver { deliveries.append(emit(.gameOver(fresh.result!, seed: seed), at: now)) }
@@ -197,7 +215,10 @@ final class MatchHost {
     private func emit(_ body: EventBody, at now: Instant) -> Delivery {
         seq += 1
         let event = WireEvent(match: name, seq: seq, time: now.milliseconds, body: body)
-        return Delivery(recipients: members, bytes: ServerMessageCoding.line(.event(event)))
+        let bytes = ServerMessageCoding.line(.event(event))
+        if history.count == Self.historyLength { history.removeFirst() }
+        history.append((seq, bytes))
+        return Delivery(recipients: members, bytes: bytes)
     }
 
     /// Spectators learn how many sets the table holds; players must find out for themselves.
@@ -205,6 +226,14 @@ final class MatchHost {
         let count = match.map { SetLogic.allSets(in: $0.table).count } ?? 0
         return Delivery(recipients: spectators,
                         bytes: ServerMessageCoding.line(.insight(match: name, seq: seq, setsOnTable: count)))
+    }
+
+    /// The events after `lastSeq`, if all of them are still kept; nil means a snapshot is needed.
+    func events(after lastSeq: Int) -> [[UInt8]]? {
+        guard lastSeq <= seq else { return nil }
+        guard lastSeq < seq else { return [] }
+        guard let first = history.first, first.seq <= lastSeq + 1 else { return nil }
+        return history.filter { $0.seq > lastSeq }.map(\.bytes)
     }
 
     // MARK: Views

@@ -23,17 +23,32 @@ public final class Server: @unchecked Sendable {
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// Binds the listening socket at once, so `port` is known before `run()`.
+    /// Binds the listening socket at once, so `port` is known before `run()`. With a data
+    /// directory, every unfinished match in it is restored first, paused until its players return,
+    /// and the server's clock continues from the latest instant the journals hold.
     public init(config: ServerConfig, clock: TimeSource = MonotonicTime(), log: ServerLog = ServerLog()) throws(SocketError) {
         Sockets.ignoreBrokenPipes()
         self.config = config
-        self.clock = clock
         self.log = log
+        var journals: JournalDirectory?
+        var restored: [MatchHost] = []
+        if let path = config.dataDirectory {
+            let directory = JournalDirectory(path: path, log: log)
+            do { try directory.prepare() } catch { throw SocketError("cannot use data directory \(path): \(error)", code: EACCES) }
+            journals = directory
+            restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs)
+        }
+        let latest = restored.map(\.lastActivity).max() ?? .zero
+        let shift = max(0, latest.milliseconds + 1 - clock.now().milliseconds)
+        self.clock = shift > 0 ? ShiftedTime(clock, by: shift) : clock
         loop = try EventLoop()
         listener = try Sockets.listen(host: config.host, port: config.port)
         port = Sockets.localPort(listener)
-        nextSweep = clock.now().adding(1_000)
+        nextSweep = self.clock.now().adding(1_000)
         let seeds = SeedCounter(config.seeds)
-        lobby = Lobby(settings: config.rules, seatWaitMs: config.seatWaitMs, nextSeed: seeds.next)
+        lobby = Lobby(settings: config.rules, seatWaitMs: config.limits.seatWaitMs, journals: journals, nextSeed: seeds.next)
+        lobby.adopt(restored)
+        restored.forEach(schedule)
         try loop.register(listener) { [unowned self] _ in self.acceptAll() }
     }
 
@@ -78,8 +93,10 @@ public final class Server: @unchecked Sendable {
         if let deadline = host.nextDeadline { deadlines.add(host.name, at: deadline) }
     }
 
-    /// Closes connections that sent nothing for too long, or left a line unfinished too long.
+    /// Closes connections that sent nothing for too long, or left a line unfinished too long, and
+    /// puts journal lines written since the last sweep on disk.
     private func sweep(at now: Instant) {
+        lobby.syncJournals()
         for connection in connections.values {
             if now.milliseconds(since: connection.lastInput) > config.limits.idleTimeoutMs {
                 fail(connection, WireError(.idleTimeout, "Nothing received for \(config.limits.idleTimeoutMs / 1000) s; send a ping to stay connected.", fatal: true))
@@ -159,7 +176,7 @@ public final class Server: @unchecked Sendable {
         }
     }
 
-    private func enqueue(_ bytes: [UInt8], to connection: Connection) {
+    func enqueue(_ bytes: [UInt8], to connection: Connection) {
         guard !connection.closeWhenFlushed else { return }
         if connection.outbound.count + bytes.count > config.limits.outboundQueueBytes {
             // It cannot keep up: drop it rather than let it hold memory or slow its match down.

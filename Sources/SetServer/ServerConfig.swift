@@ -16,8 +16,8 @@ public struct ServerConfig: Sendable {
     public var rules = RuleSettings.standard
     public var limits = ServerLimits()
     public var seeds = SeedSource.random
-    /// How long a playing match waits for an absent player before the seat forfeits.
-    public var seatWaitMs: Int64 = 120_000
+    /// Where match journals are kept; nil keeps none (matches do not survive a restart).
+    public var dataDirectory: String?
     /// How long a line may stay unfinished before the connection is closed (slow-drip clients).
     public var partialLineTimeoutMs: Int64 = 10_000
     public var serverName = "setgame"

@@ -54,9 +54,14 @@ extension Server {
             let host = placement.host
             connection.name = join.name
             connection.session = placement.seat.map { .player(host, $0) } ?? .spectator(host)
-            send(.joined(role: placement.role, match: host.name, mode: host.mode, seat: placement.seat, token: placement.token, id: id),
-                 to: connection)
-            send(.snapshot(host.snapshot(forSpectator: placement.role == .spectator, at: now)), to: connection)
+            send(.joined(role: placement.role, match: host.name, mode: host.mode, seat: placement.seat, token: placement.token,
+                         resumed: placement.resumed, id: id), to: connection)
+            // A player back from a short drop gets only what it missed, when all of it is kept.
+            if placement.resumed, let lastSeq = join.lastSeq, let missed = host.events(after: lastSeq) {
+                missed.forEach { enqueue($0, to: connection) }
+            } else {
+                send(.snapshot(host.snapshot(forSpectator: placement.role == .spectator, at: now)), to: connection)
+            }
             if let old = placement.replaced, let previous = connections[old] {
                 previous.session = .greeted
                 fail(previous, WireError(.replaced, "Your seat was resumed from another connection.", fatal: true))

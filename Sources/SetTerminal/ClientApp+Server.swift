@@ -21,7 +21,7 @@ extension ClientApp {
             } else {
                 effects.append(.send(joinMessage()))
             }
-        case .joined(_, let match, _, let seat, let token, _):
+        case .joined(_, let match, _, let seat, let token, _, _):
             state.connection = .live
             state.everJoined = true
             state.matchName = match

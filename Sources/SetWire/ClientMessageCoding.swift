@@ -67,7 +67,8 @@ public enum ClientMessageDecoder {
         }
     }
 
-    static let simpleActions: [String: Action] = [
+    /// Actions that carry no fields, by their wire name.
+    public static let simpleActions: [String: Action] = [
         "claim": .claim, "deal": .deal, "hint": .hint, "pass": .pass, "resign": .resign, "rematch": .rematch,
     ]
 

@@ -11,6 +11,8 @@ public struct ServerLimits: Hashable, Sendable {
     public var outboundQueueBytes = 1 << 20
     /// A connection that sends nothing for this long is closed; clients should ping well within it.
     public var idleTimeoutMs: Int64 = 60_000
+    /// How long a playing match waits for a player who dropped before their seat forfeits.
+    public var seatWaitMs: Int64 = 120_000
 
     public init() {}
 }
@@ -108,7 +110,8 @@ public struct WireEvent: Hashable, Sendable {
 /// Everything a server may send.
 public enum ServerMessage: Hashable, Sendable {
     case welcome(server: String, versions: [Int], time: Int64, limits: ServerLimits)
-    case joined(role: Role, match: String, mode: Mode, seat: Seat?, token: String?, id: JSONValue?)
+    /// `resumed`: a seat token brought the player back to a seat they held.
+    case joined(role: Role, match: String, mode: Mode, seat: Seat?, token: String?, resumed: Bool, id: JSONValue?)
     case snapshot(MatchView)
     case event(WireEvent)
     /// Spectators only: how many sets the table holds, after each change of the table.

@@ -7,9 +7,9 @@ public enum ServerMessageCoding {
         case .welcome(let server, let versions, let time, let limits):
             return ["type": "welcome", "server": .string(server), "protocol": .int(ProtocolVersion.current),
                     "versions": .array(versions.map { .int($0) }), "time": .int(time), "limits": encode(limits)]
-        case .joined(let role, let match, let mode, let seat, let token, let id):
+        case .joined(let role, let match, let mode, let seat, let token, let resumed, let id):
             var members: [String: JSONValue] = ["type": "joined", "role": .string(role.rawValue), "match": .string(match),
-                                                "mode": .string(mode.rawValue), "seat": .seat(seat)]
+                                                "mode": .string(mode.rawValue), "seat": .seat(seat), "resumed": .bool(resumed)]
             if let token { members["token"] = .string(token) }
             return with(id, members)
         case .snapshot(let view): return encode(view)
@@ -49,10 +49,18 @@ public enum ServerMessageCoding {
         return .object(members)
     }
 
+    /// Rule settings as the snapshot's `rules` object; journals store them the same way.
+    public static func encodeRules(_ settings: RuleSettings) -> JSONValue { .rules(settings) }
+
+    public static func decodeRules(_ value: JSONValue) -> RuleSettings? {
+        try? FieldReader(["rules": value]).rules("rules")
+    }
+
     static func encode(_ limits: ServerLimits) -> JSONValue {
         ["maxLineBytes": .int(limits.maxLineBytes), "messagesPerSecond": .int(limits.messagesPerSecond),
          "messageBurst": .int(limits.messageBurst), "maxConnections": .int(limits.maxConnections),
-         "outboundQueueBytes": .int(limits.outboundQueueBytes), "idleTimeoutMs": .int(limits.idleTimeoutMs)]
+         "outboundQueueBytes": .int(limits.outboundQueueBytes), "idleTimeoutMs": .int(limits.idleTimeoutMs),
+         "seatWaitMs": .int(limits.seatWaitMs)]
     }
 
     static func encode(_ player: PlayerInfo) -> JSONValue {
@@ -114,7 +122,8 @@ public enum ServerMessageCoding {
             return .joined(role: try f.required("role", "a role") { k throws(WireError) in try f.choice(k, Role.self) },
                            match: try text("match"),
                            mode: try f.required("mode", "a mode") { k throws(WireError) in try f.choice(k, Mode.self) },
-                           seat: try f.seat("seat"), token: try f.string("token"), id: id)
+                           seat: try f.seat("seat"), token: try f.string("token"),
+                           resumed: f.value("resumed")?.boolValue ?? false, id: id)
         case "snapshot": return .snapshot(try view(f))
         case "event": return .event(try EventCoding.decode(f))
         case "insight":
@@ -157,6 +166,7 @@ public enum ServerMessageCoding {
         if let value = try read("maxConnections") { limits.maxConnections = Int(value) }
         if let value = try read("outboundQueueBytes") { limits.outboundQueueBytes = Int(value) }
         if let value = try read("idleTimeoutMs") { limits.idleTimeoutMs = value }
+        if let value = try read("seatWaitMs") { limits.seatWaitMs = value }
         return limits
     }
 

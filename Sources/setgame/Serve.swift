@@ -10,7 +10,8 @@ func serve(_ options: ServeOptions) -> Int32 {
     config.host = options.server.host
     config.port = options.server.port
     config.rules = options.rules
-    config.seatWaitMs = options.seatWaitMs
+    config.limits.seatWaitMs = options.seatWaitMs
+    config.dataDirectory = options.dataDirectory ?? ServeOptions.defaultDataDirectory()
     config.limits.maxConnections = options.maxConnections
     if let seed = options.seed { config.seeds = .counting(from: seed) }
     let server: Server
@@ -22,6 +23,7 @@ func serve(_ options: ServeOptions) -> Int32 {
     }
     // Unbuffered, so a script reading our stdout learns the port at once.
     writeOut("setgame serving on \(options.server.host):\(server.port)")
+    writeOut("match journals in \(config.dataDirectory ?? "-")")
     let signals = stopOnSignals([SIGINT, SIGTERM]) { server.stop() }
     server.run()
     signals.forEach { $0.cancel() }

@@ -124,7 +124,7 @@ final class TestClient {
 
     private func track(_ message: ServerMessage) {
         switch message {
-        case .joined(_, _, _, let seat, let token, _):
+        case .joined(_, _, _, let seat, let token, _, _):
             self.seat = seat
             self.token = token
         case .snapshot(let snapshot): view = snapshot

@@ -114,7 +114,7 @@ import Testing
     }
 
     @Test func aPlayerWhoNeverReturnsForfeitsAtTheDeadline() throws {
-        let server = try TestServer { $0.seatWaitMs = 30_000 }
+        let server = try TestServer { $0.limits.seatWaitMs = 30_000 }
         defer { server.stop() }
         var (ann, bob) = try startedDuel(server)
         ann = try TestClient(port: server.port)

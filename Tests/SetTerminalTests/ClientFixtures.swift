@@ -30,7 +30,7 @@ enum ClientFixtures {
         _ = app.connected(at: now)
         _ = app.receive(.welcome(server: "test", versions: [1], time: 1_000, limits: ServerLimits()), at: now)
         _ = app.receive(.joined(role: role, match: view.match, mode: view.mode, seat: role == .player ? .first : nil,
-                                token: role == .player ? "tok" : nil, id: nil), at: now)
+                                token: role == .player ? "tok" : nil, resumed: false, id: nil), at: now)
         _ = app.receive(.snapshot(view), at: now)
         return app
     }

@@ -51,8 +51,8 @@ import Testing
         limits.maxLineBytes = 1_000
         let messages: [ServerMessage] = [
             .welcome(server: "setgame", versions: [1], time: 3, limits: limits),
-            .joined(role: .player, match: "m", mode: .duel, seat: .second, token: "tok", id: "j"),
-            .joined(role: .spectator, match: "m", mode: .solo, seat: nil, token: nil, id: nil),
+            .joined(role: .player, match: "m", mode: .duel, seat: .second, token: "tok", resumed: true, id: "j"),
+            .joined(role: .spectator, match: "m", mode: .solo, seat: nil, token: nil, resumed: false, id: nil),
             .snapshot(view),
             .insight(match: "m", seq: 4, setsOnTable: 6),
             .matches([MatchListing(name: "m", mode: .duel, phase: .playing, players: view.players, spectators: 1)], id: 8),

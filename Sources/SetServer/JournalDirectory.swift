@@ -1,0 +1,72 @@
+import Foundation
+import SetRules
+
+/// The `--data` folder: one journal per live match at the top, finished ones under `finished/`,
+/// damaged ones set aside under `damaged/` with the reason in the log.
+struct JournalDirectory {
+    let path: String
+    let log: ServerLog
+
+    var finishedPath: String { path + "/finished" }
+    var damagedPath: String { path + "/damaged" }
+
+    func prepare() throws {
+        for folder in [path, finishedPath, damagedPath] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
+    }
+
+    func journalPath(for match: String) -> String { "\(path)/\(match).jsonl" }
+
+    /// A new journal for a new match, its header written.
+    func create(for host: MatchHost) -> MatchJournal? {
+        do {
+            let journal = try MatchJournal(path: journalPath(for: host.name))
+            journal.append(.header(name: host.name, mode: host.mode, rules: host.settings), sync: true)
+            return journal
+        } catch {
+            log("cannot keep a journal for \(host.name): \(error)")
+            return nil
+        }
+    }
+
+    /// Every unfinished match, replayed; damaged journals are moved aside and the rest still load.
+    func restoreAll(seatWaitMs: Int64) -> [MatchHost] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
+        var hosts: [MatchHost] = []
+        for name in names {
+            let file = "\(path)/\(name)"
+            do {
+                let contents = try JournalFile.read(file)
+                if contents.droppedTail > 0 { log("\(name): dropped a torn last line (\(contents.droppedTail) bytes)") }
+                let host = try JournalReplay.host(from: contents.records, seatWaitMs: seatWaitMs)
+                guard host.phase == .playing else {
+                    retire(file, named: host.name, at: host.lastActivity)
+                    continue
+                }
+                host.journal = try MatchJournal(path: file)
+                hosts.append(host)
+                log("restored \(host.name): game \(host.game), \(host.match?.table.count ?? 0) cards on the table, waiting for its players")
+            } catch {
+                let aside = "\(damagedPath)/\(name).\(Int(Date().timeIntervalSince1970))"
+                try? FileManager.default.moveItem(atPath: file, toPath: aside)
+                log("journal \(name) is damaged (\(error)); moved to \(aside); the other matches still load")
+            }
+        }
+        return hosts
+    }
+
+    /// Moves a match's journal under `finished/`, where `setgame replay` can read it.
+    func retire(_ host: MatchHost) {
+        host.journal?.close()
+        host.journal = nil
+        retire(journalPath(for: host.name), named: host.name, at: host.lastActivity)
+    }
+
+    private func retire(_ file: String, named name: String, at instant: Instant) {
+        guard FileManager.default.fileExists(atPath: file) else { return }
+        let target = "\(finishedPath)/\(name)-\(Int(Date().timeIntervalSince1970))-\(instant.milliseconds).jsonl"
+        try? FileManager.default.moveItem(atPath: file, toPath: target)
+    }
+}

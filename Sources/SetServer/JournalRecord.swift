@@ -1,0 +1,103 @@
+import SetRules
+import SetWire
+
+/// One line of a match journal: an input to the match's host, with the instant it happened.
+/// Replaying the records through a host rebuilds the match exactly.
+enum JournalRecord: Equatable {
+    /// The first line: what match this is.
+    case header(name: String, mode: Mode, rules: RuleSettings)
+    case seated(seat: Seat, name: String, token: String, at: Instant)
+    /// A game was dealt from `seed`.
+    case game(number: Int, seed: UInt64, commitment: String, at: Instant)
+    /// An accepted action; `seq` is the host's event count after it.
+    case acted(seat: Seat, action: Action, seq: Int, at: Instant)
+    case away(seat: Seat, at: Instant)
+    case back(seat: Seat, at: Instant)
+    /// Timers fired with no action to carry them: replay must fire them at the same instant.
+    case tick(seq: Int, at: Instant)
+
+    static let version = 1
+
+    var instant: Instant? {
+        switch self {
+        case .header: nil
+        case .seated(_, _, _, let at), .game(_, _, _, let at), .acted(_, _, _, let at), .away(_, let at),
+             .back(_, let at), .tick(_, let at): at
+        }
+    }
+
+    func encoded() -> [UInt8] {
+        var members: [String: JSONValue]
+        switch self {
+        case .header(let name, let mode, let rules):
+            members = ["type": "match", "version": .int(Int64(Self.version)), "name": .string(name),
+                       "mode": .string(mode.rawValue), "rules": ServerMessageCoding.encodeRules(rules)]
+        case .seated(let seat, let name, let token, let at):
+            members = ["type": "seat", "seat": seatValue(seat), "name": .string(name), "token": .string(token), "at": .int(at.milliseconds)]
+        case .game(let number, let seed, let commitment, let at):
+            members = ["type": "game", "game": .int(Int64(number)), "seed": .string(String(seed)),
+                       "commitment": .string(commitment), "at": .int(at.milliseconds)]
+        case .acted(let seat, let action, let seq, let at):
+            members = ["type": "act", "seat": seatValue(seat), "action": .string(action.name), "seq": .int(Int64(seq)),
+                       "at": .int(at.milliseconds)]
+            if case .select(let card) = action { members["card"] = .int(Int64(card.id)) }
+        case .away(let seat, let at): members = ["type": "away", "seat": seatValue(seat), "at": .int(at.milliseconds)]
+        case .back(let seat, let at): members = ["type": "back", "seat": seatValue(seat), "at": .int(at.milliseconds)]
+        case .tick(let seq, let at): members = ["type": "tick", "seq": .int(Int64(seq)), "at": .int(at.milliseconds)]
+        }
+        var bytes = JSONWriter.bytes(.object(members))
+        bytes.append(0x0A)
+        return bytes
+    }
+
+    private func seatValue(_ seat: Seat) -> JSONValue { .int(Int64(seat.rawValue)) }
+
+    /// Why a line is not a record.
+    struct Unreadable: Error {
+        var reason: String
+    }
+
+    static func decode(_ line: [UInt8]) throws(Unreadable) -> JournalRecord {
+        let document: JSONValue
+        do { document = try JSONParser.parse(line) } catch { throw Unreadable(reason: "not JSON: \(error.reason)") }
+        func int(_ key: String) throws(Unreadable) -> Int64 {
+            guard let value = document[key]?.intValue else { throw Unreadable(reason: "no integer \(key)") }
+            return value
+        }
+        func text(_ key: String) throws(Unreadable) -> String {
+            guard let value = document[key]?.stringValue else { throw Unreadable(reason: "no string \(key)") }
+            return value
+        }
+        func seat() throws(Unreadable) -> Seat {
+            guard let seat = Seat(rawValue: Int(try int("seat"))) else { throw Unreadable(reason: "bad seat") }
+            return seat
+        }
+        func at() throws(Unreadable) -> Instant { Instant(milliseconds: try int("at")) }
+        switch try text("type") {
+        case "match":
+            guard try int("version") == Int64(version) else { throw Unreadable(reason: "journal version \(try int("version"))") }
+            guard let mode = Mode(rawValue: try text("mode")), let rules = document["rules"].flatMap(ServerMessageCoding.decodeRules)
+            else { throw Unreadable(reason: "bad header") }
+            return .header(name: try text("name"), mode: mode, rules: rules)
+        case "seat": return .seated(seat: try seat(), name: try text("name"), token: try text("token"), at: try at())
+        case "game":
+            guard let seed = UInt64(try text("seed")) else { throw Unreadable(reason: "bad seed") }
+            return .game(number: Int(try int("game")), seed: seed, commitment: try text("commitment"), at: try at())
+        case "act":
+            let action: Action
+            switch try text("action") {
+            case "select":
+                guard let card = Card(id: Int(try int("card"))) else { throw Unreadable(reason: "bad card") }
+                action = .select(card)
+            case let name:
+                guard let simple = ClientMessageDecoder.simpleActions[name] else { throw Unreadable(reason: "bad action \(name)") }
+                action = simple
+            }
+            return .acted(seat: try seat(), action: action, seq: Int(try int("seq")), at: try at())
+        case "away": return .away(seat: try seat(), at: try at())
+        case "back": return .back(seat: try seat(), at: try at())
+        case "tick": return .tick(seq: Int(try int("seq")), at: try at())
+        case let other: throw Unreadable(reason: "unknown record \(other)")
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import SetRules
+import SetWire
+
+/// Rebuilding a match from its journal: the records are fed through a host exactly as the live
+/// server fed them, with the seeds the journal recorded.
+enum JournalReplay {
+    struct Mismatch: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Seats replay with stand-in connections; they are marked away at the end.
+    static func standIn(_ seat: Seat) -> ConnectionID { -1 - seat.rawValue }
+
+    /// Replays `records`; the result is paused with every seat away, as after a restart.
+    /// `observe` sees every delivery, in order (for `setgame replay`).
+    static func host(from records: [JournalRecord], seatWaitMs: Int64,
+                     observe: (Delivery) -> Void = { _ in }) throws(Mismatch) -> MatchHost {
+        guard case .header(let name, let mode, let rules) = records.first else { throw Mismatch(description: "no header") }
+        var seeds = records.compactMap { if case .game(_, let seed, _, _) = $0 { seed } else { nil } }[...]
+        let host = MatchHost(name: name, mode: mode, settings: rules, seatWaitMs: seatWaitMs) {
+            seeds.popFirst() ?? 0
+        }
+        var last = Instant.zero
+        for (index, record) in records.enumerated().dropFirst() {
+            let deliveries: [Delivery]
+            switch record {
+            case .header: throw Mismatch(description: "record \(index + 1): a second header")
+            case .seated(let seat, let player, let token, let at):
+                switch host.seatPlayer(name: player, token: token, connection: standIn(seat), requested: seat, at: at) {
+                case .success(let (_, seated)): deliveries = seated
+                case .failure(let error): throw Mismatch(description: "record \(index + 1): \(error.message)")
+                }
+            case .game(let number, _, let commitment, _):
+                guard host.game == number, host.commitment == commitment else {
+                    throw Mismatch(description: "record \(index + 1): game \(number) was not dealt here")
+                }
+                deliveries = []
+            case .acted(let seat, let action, _, let at):
+                let (acted, refusal) = host.act(action, by: seat, at: at)
+                if let refusal { throw Mismatch(description: "record \(index + 1): \(action.name) refused: \(refusal.code.rawValue)") }
+                deliveries = acted
+            case .away(let seat, let at): deliveries = host.disconnect(standIn(seat), at: at)
+            case .back(let seat, let at): deliveries = host.resume(seat, on: standIn(seat), at: at).1
+            case .tick(_, let at): deliveries = host.advance(to: at)
+            }
+            deliveries.forEach(observe)
+            last = max(last, record.instant ?? last)
+        }
+        for seat in mode.seats where host.seats[seat.rawValue]?.connection != nil {
+            _ = host.disconnect(standIn(seat), at: last)
+        }
+        host.lastActivity = last
+        return host
+    }
+}

@@ -1,0 +1,111 @@
+import Glibc
+import SetNet
+import SetRules
+
+/// A match's append-only journal file. Lines are written with `write(2)` before the events they
+/// cause are sent, so a killed process loses nothing a player was told; `fdatasync` runs at once
+/// for what must survive power loss (seat tokens, seeds, a game's end) and within a second for
+/// the rest.
+final class MatchJournal {
+    let path: String
+    private var fd: Int32
+    private(set) var needsSync = false
+    private(set) var failure: String?
+
+    /// Opens `path` for appending, creating it (owner-only: it holds seat tokens) if missing.
+    init(path: String) throws(SocketError) {
+        self.path = path
+        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SocketError("open \(path)") }
+    }
+
+    deinit { if fd >= 0 { Glibc.close(fd) } }
+
+    func append(_ record: JournalRecord, sync: Bool = false) {
+        guard fd >= 0, failure == nil else { return }
+        let bytes = record.encoded()
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else {
+                failure = "writing \(path) failed: \(SocketError("write"))"
+                return
+            }
+            offset += written
+        }
+        needsSync = true
+        if sync { self.sync() }
+    }
+
+    func sync() {
+        guard needsSync, fd >= 0 else { return }
+        fdatasync(fd)
+        needsSync = false
+    }
+
+    func close() {
+        sync()
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+}
+
+/// Reading a journal back: records, a torn last line dropped, a damaged one reported.
+enum JournalFile {
+    struct Contents {
+        var records: [JournalRecord]
+        /// Bytes of a torn last line that were dropped (and cut from the file).
+        var droppedTail: Int
+    }
+
+    enum Problem: Error, CustomStringConvertible {
+        case unreadable(String)
+        case corrupt(line: Int, reason: String)
+
+        var description: String {
+            switch self {
+            case .unreadable(let reason): reason
+            case .corrupt(let line, let reason): "line \(line): \(reason)"
+            }
+        }
+    }
+
+    /// Reads a journal. The last line may be torn (no newline, or not a record): it is dropped and
+    /// cut from the file. Any other bad line makes the whole journal corrupt.
+    static func read(_ path: String, repair: Bool = true) throws(Problem) -> Contents {
+        guard let bytes = readAll(path) else { throw .unreadable("cannot read \(path)") }
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+        var keptBytes = bytes.count
+        if lines.last?.isEmpty == true { lines.removeLast() } else if let torn = lines.popLast() {
+            keptBytes -= torn.count
+        }
+        var records: [JournalRecord] = []
+        for (index, line) in lines.enumerated() {
+            do {
+                records.append(try JournalRecord.decode(line))
+            } catch {
+                guard index == lines.count - 1 else { throw .corrupt(line: index + 1, reason: error.reason) }
+                keptBytes -= line.count + 1
+            }
+        }
+        guard case .header = records.first else { throw .corrupt(line: 1, reason: "no match header") }
+        let dropped = bytes.count - keptBytes
+        if dropped > 0 && repair { truncate(path, off_t(keptBytes)) }
+        return Contents(records: records, droppedTail: dropped)
+    }
+
+    private static func readAll(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return count == 0 ? bytes : nil }
+            bytes += chunk[0..<count]
+        }
+    }
+}

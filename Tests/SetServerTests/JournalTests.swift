@@ -1,0 +1,200 @@
+import Foundation
+import SetNet
+import SetRules
+import SetServer
+import SetWire
+import Testing
+
+/// Matches survive a restart of the server: journals are replayed, players resume with their
+/// tokens and find the match exactly as they left it.
+@Suite(.serialized) struct JournalTests {
+    func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "setgame-journal-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    func server(data: String, seed: UInt64 = 5) throws -> TestServer {
+        try TestServer {
+            $0.dataDirectory = data
+            $0.seeds = .counting(from: seed)
+        }
+    }
+
+    /// One scripted turn: the actor takes the first set it sees, or deals; both sides catch up.
+    func turn(_ actor: TestClient, _ other: TestClient) throws {
+        if let set = SetLogic.firstSet(in: actor.view!.table) {
+            actor.send(.act(.claim, seat: nil))
+            for card in set { actor.send(.act(.select(card), seat: nil)) }
+        } else {
+            actor.send(.act(.deal, seat: nil))
+        }
+        for client in [actor, other] {
+            client.send(.ping(time: nil))
+            _ = try client.waitFor("pong") { if case .pong = $0 { true } else { nil } }
+        }
+        if actor.view?.window?.kind == .dealGrace { other.send(.act(.pass, seat: nil)) }
+        try actor.awaitSeq(other.view!.seq)
+        try other.awaitSeq(actor.view!.seq)
+    }
+
+    /// What must survive a restart: everything but connection details and numbering.
+    func gameState(_ view: MatchView) -> [String] {
+        [view.match, "\(view.mode)", "\(view.game)", "\(view.table)", "\(view.deck)", "\(view.scores)",
+         "\(view.players.map(\.name))", "\(view.selection)", "\(view.window.map { $0.kind.rawValue + "\($0.holder)" } ?? "-")",
+         "\(view.result.map { "\($0)" } ?? "-")", view.commitment ?? "-", "\(view.rules)"]
+    }
+
+    func playToTheEnd(_ ann: TestClient, _ bob: TestClient, startingTurn: Int) throws -> MatchView {
+        var number = startingTurn
+        while ann.view?.phase == .playing && number < 300 {
+            try number % 2 == 0 ? turn(ann, bob) : turn(bob, ann)
+            number += 1
+        }
+        return try #require(ann.view)
+    }
+
+    @Test func aRestartedServerRestoresTheMatchAndItEndsAsAnUninterruptedOneWould() throws {
+        // The uninterrupted match, for comparison.
+        let reference = try server(data: temporaryDirectory())
+        let refAnn = try TestClient.joined(reference, name: "ann", match: "long")
+        let refBob = try TestClient.joined(reference, name: "bob", match: "long")
+        try refAnn.awaitSeq(refBob.view!.seq)
+        let uninterrupted = try playToTheEnd(refAnn, refBob, startingTurn: 0)
+        reference.stop()
+
+        let data = temporaryDirectory()
+        var first: TestServer? = try server(data: data)
+        var ann = try TestClient.joined(first!, name: "ann", match: "long")
+        var bob = try TestClient.joined(first!, name: "bob", match: "long")
+        try ann.awaitSeq(bob.view!.seq)
+        for number in 0..<7 { try number % 2 == 0 ? turn(ann, bob) : turn(bob, ann) }
+        let before = try #require(ann.view)
+        let tokens = (try #require(ann.token), try #require(bob.token))
+        first?.stop()
+        first = nil
+
+        let second = try server(data: data, seed: 999)  // a new seed source must not matter
+        defer { second.stop() }
+        #expect(second.logLines.all.contains { $0.contains("restored long") })
+        ann = try TestClient.joined(second, name: "ann", match: "long", token: tokens.0)
+        #expect(ann.seat == .first)
+        #expect(ann.view?.forfeitAt != nil, "one seat is still away: the match is paused")
+        bob = try TestClient.joined(second, name: "bob", match: "long", token: tokens.1)
+        #expect(bob.seat == .second)
+        try ann.awaitSeq(bob.view!.seq)
+        #expect(gameState(try #require(bob.view)) == gameState(before))
+        #expect(ann.view?.time ?? 0 >= before.time, "server time never runs backwards")
+
+        let restarted = try playToTheEnd(ann, bob, startingTurn: 7)
+        #expect(restarted.phase == .over)
+        #expect(gameState(restarted) == gameState(uninterrupted))
+        #expect(restarted.seed == uninterrupted.seed)
+    }
+
+    @Test func aTornLastLineIsDroppedAndAnOpenWindowSurvives() throws {
+        let data = temporaryDirectory()
+        var first: TestServer? = try server(data: data)
+        let ann = try TestClient.joined(first!, name: "ann", match: "torn")
+        let bob = try TestClient.joined(first!, name: "bob", match: "torn")
+        try ann.awaitSeq(bob.view!.seq)
+        ann.send(.act(.claim, seat: nil))
+        _ = try bob.awaitEvent("claim") { if case .rules(.windowOpened) = $0 { true } else { false } }
+        let before = try #require(bob.view)
+        let token = try #require(bob.token)
+        first?.stop()
+        first = nil
+        // As if the process died in the middle of writing the next line.
+        let path = data + "/torn.jsonl"
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"type":"act","seat":0,"action":"sel"#.utf8))
+        handle.closeFile()
+
+        let second = try server(data: data)
+        defer { second.stop() }
+        #expect(second.logLines.all.contains { $0.contains("torn.jsonl: dropped a torn last line") })
+        let back = try TestClient.joined(second, name: "bob", match: "torn", token: token)
+        #expect(back.view?.window?.kind == .claim && back.view?.window?.holder == .first)
+        #expect(gameState(try #require(back.view)) == gameState(before))
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasSuffix("\n"), "the torn line was cut from the file")
+    }
+
+    @Test func aDamagedJournalIsMovedAsideAndTheOthersStillLoad() throws {
+        let data = temporaryDirectory()
+        var first: TestServer? = try server(data: data)
+        let clients = try ["good", "bad"].flatMap { match in
+            [try TestClient.joined(first!, name: "a", match: match), try TestClient.joined(first!, name: "b", match: match)]
+        }
+        try clients[0].awaitSeq(clients[1].view!.seq)
+        first?.stop()
+        first = nil
+        var lines = try String(contentsOfFile: data + "/bad.jsonl", encoding: .utf8).split(separator: "\n").map(String.init)
+        lines.insert("{\"type\":\"act\",\"seat\":7}", at: 2)
+        try (lines.joined(separator: "\n") + "\n").write(toFile: data + "/bad.jsonl", atomically: true, encoding: .utf8)
+
+        let second = try server(data: data)
+        defer { second.stop() }
+        let log = second.logLines.all.joined(separator: "\n")
+        #expect(log.contains("journal bad.jsonl is damaged (line 3"))
+        #expect(log.contains("restored good"))
+        #expect(!FileManager.default.fileExists(atPath: data + "/bad.jsonl"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data + "/damaged").contains { $0.hasPrefix("bad.jsonl.") })
+        let probe = try TestClient(port: second.port)
+        _ = try probe.next("welcome")
+        probe.send(.list)
+        let names = try probe.waitFor("list") { if case .matches(let list, _) = $0 { list.map(\.name) } else { nil } }
+        #expect(names == ["good"])
+    }
+
+    @Test func aFinishedMatchGoesToFinishedAndIsNotRestored() throws {
+        let data = temporaryDirectory()
+        let server = try server(data: data)
+        var ann: TestClient? = try TestClient.joined(server, name: "ann", match: "short")
+        var bob: TestClient? = try TestClient.joined(server, name: "bob", match: "short")
+        try ann!.awaitSeq(bob!.view!.seq)
+        ann!.send(.act(.resign, seat: nil))
+        _ = try bob!.awaitEvent("over") { if case .gameOver = $0 { true } else { false } }
+        ann = nil
+        bob = nil
+        let probe = try TestClient(port: server.port)
+        _ = try probe.next("welcome")
+        probe.send(.list)
+        _ = try probe.waitFor("an empty list") { if case .matches(let list, _) = $0, list.isEmpty { true } else { nil } }
+        server.stop()
+        let finished = try FileManager.default.contentsOfDirectory(atPath: data + "/finished")
+        #expect(finished.count == 1 && finished[0].hasPrefix("short-"))
+        #expect(!FileManager.default.fileExists(atPath: data + "/short.jsonl"))
+    }
+
+    @Test func aPlayerBackFromAShortDropGetsOnlyWhatItMissed() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        var ann = try TestClient.joined(server, name: "ann")
+        let bob = try TestClient.joined(server, name: "bob")
+        try ann.awaitSeq(bob.view!.seq)
+        let lastSeen = ann.view!.seq
+        let token = try #require(ann.token)
+        ann = try TestClient(port: server.port)
+        _ = try bob.awaitEvent("ann away") { if case .presence(.first, false, _) = $0 { true } else { false } }
+        _ = try ann.next("welcome")
+        ann.send(.join(JoinRequest(name: "ann", match: "m", token: token, lastSeq: lastSeen)))
+        let joined = try ann.next("joined")
+        guard case .joined(_, _, _, .first, _, true, _) = joined else {
+            Issue.record("expected a resumed join, got \(joined)")
+            return
+        }
+        let missed = try ann.next("the first missed event")
+        guard case .event(let event) = missed else {
+            Issue.record("expected an event, not \(missed)")
+            return
+        }
+        #expect(event.seq == lastSeen + 1)
+        #expect(event.body == .presence(seat: .first, present: false, forfeitAt: event.time + 120_000))
+        ann.send(.ping(time: nil))
+        while case let message = try ann.next("the rest"), message != .pong(time: 1_000, clientTime: nil, id: nil) {
+            if case .snapshot = message { Issue.record("a snapshot was sent although the events were kept") }
+        }
+    }
+}
