@@ -13,6 +13,19 @@ public enum Command: Equatable, Sendable {
     case play(PlayOptions)
     case join(JoinOptions)
     case bot(BotCommandOptions)
+    case replay(ReplayOptions)
+}
+
+/// `setgame replay`.
+public struct ReplayOptions: Equatable, Sendable {
+    public var file: String
+    /// 0 prints at once; 1 replays in real time; 10, ten times as fast.
+    public var speed: Double = 0
+
+    public init(file: String, speed: Double = 0) {
+        self.file = file
+        self.speed = speed
+    }
 }
 
 /// What `setgame serve` was asked for.
@@ -64,7 +77,13 @@ public enum Commands {
         ] + ruleOptions)
 
     /// Every subcommand, in the order the overview lists them.
-    public static let all: [CommandSpec] = [play, serve, join, watch, bot, rules]
+    public static let replay = CommandSpec(
+        "replay", "Print a match from its journal move by move, and check each revealed seed against its commitment.",
+        positionals: [PositionalSpec("FILE", "a journal, e.g. ~/.local/state/setgame/matches/finished/NAME-....jsonl")],
+        options: [OptionSpec("speed", "X", "replay in time: 1 is real time, 10 ten times as fast (default: at once)")])
+
+    /// Every subcommand, in the order the overview lists them.
+    public static let all: [CommandSpec] = [play, serve, join, watch, bot, replay, rules]
 
     /// Parses the arguments after the executable's name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
@@ -93,6 +112,13 @@ public enum Commands {
         case join.name: return .join(try joinOptions(parsed, spectator: false))
         case watch.name: return .join(try joinOptions(parsed, spectator: true))
         case bot.name: return .bot(try botOptions(parsed))
+        case replay.name:
+            guard let file = parsed.positionals.first else { throw UsageError("replay needs a journal FILE", command: replay.name) }
+            let speedText = parsed.values["speed"] ?? "0"
+            guard let speed = Double(speedText), speed >= 0, speed.isFinite else {
+                throw UsageError("--speed takes a number of times real time, not '\(speedText)'", command: replay.name)
+            }
+            return .replay(ReplayOptions(file: file, speed: speed))
         default: return .rules(try settings(from: parsed, command: spec.name))
         }
     }

@@ -12,7 +12,7 @@ extension Card: CustomStringConvertible {
     public init?(name: String) {
         let words = name.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard words.count == 4,
-              let count = Int(words[0]), let number = Number(rawValue: count - 1),
+              let count = Int(words[0]), (1...3).contains(count), let number = Number(rawValue: count - 1),
               let shading = Shading.allCases.first(where: { $0.word == words[1] }),
               let colour = Colour.allCases.first(where: { $0.word == words[2] }),
               let shape = Shape.allCases.first(where: { $0.singular == words[3] || $0.plural == words[3] })

@@ -44,6 +44,13 @@ final class Lobby {
         }
     }
 
+    /// On shutdown: finished matches' journals go to `finished/`, the rest are synced for the restart.
+    func closeJournals() {
+        for host in hosts.values {
+            if host.phase == .playing { host.journal?.close() } else { journals?.retire(host) }
+        }
+    }
+
     /// Writes journals' pending lines to disk.
     func syncJournals() {
         for host in hosts.values { host.journal?.sync() }

@@ -93,12 +93,15 @@ public final class Server: @unchecked Sendable {
         if let deadline = host.nextDeadline { deadlines.add(host.name, at: deadline) }
     }
 
-    /// Closes connections that sent nothing for too long, or left a line unfinished too long, and
-    /// puts journal lines written since the last sweep on disk.
+    /// Closes connections that sent nothing for too long, left a line unfinished too long, or
+    /// could not be sent their fatal error in a whole sweep; puts new journal lines on disk.
     private func sweep(at now: Instant) {
         lobby.syncJournals()
         for connection in connections.values {
-            if now.milliseconds(since: connection.lastInput) > config.limits.idleTimeoutMs {
+            if connection.closeWhenFlushed {
+                // Its fatal error is stuck behind output it does not read: close without it.
+                if connection.watchingWritable { markClosed(connection, "closed: it did not read its fatal error") }
+            } else if now.milliseconds(since: connection.lastInput) > config.limits.idleTimeoutMs {
                 fail(connection, WireError(.idleTimeout, "Nothing received for \(config.limits.idleTimeoutMs / 1000) s; send a ping to stay connected.", fatal: true))
             } else if let since = connection.partialLineSince, now.milliseconds(since: since) > config.partialLineTimeoutMs {
                 fail(connection, WireError(.idleTimeout, "A line stayed unfinished for \(config.partialLineTimeoutMs / 1000) s.", fatal: true))
@@ -259,6 +262,7 @@ public final class Server: @unchecked Sendable {
             Glibc.close(connection.fd)
         }
         connections.removeAll()
+        lobby.closeJournals()
         loop.unregister(listener)
         Glibc.close(listener)
         log("stopped")

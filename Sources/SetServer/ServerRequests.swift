@@ -13,10 +13,13 @@ extension Server {
         case .text(let text):
             // Empty lines are allowed and ignored, so a person typing in nc can press Enter freely.
             guard text.contains(where: { !$0.isWhitespace }) else { return }
+            // Decoded before the limit is applied, so a dropped request's error can echo its id.
+            let decoded = ClientMessageDecoder.decode(Array(text.utf8))
             guard connection.limiter.allow(at: now) else {
-                return fail(connection, WireError(.rateLimited, "Over \(config.limits.messagesPerSecond) messages a second; this one was dropped."))
+                let id = (try? decoded.get())?.id
+                return fail(connection, WireError(.rateLimited, "Over \(config.limits.messagesPerSecond) messages a second; this one was dropped."), id: id)
             }
-            switch ClientMessageDecoder.decode(Array(text.utf8)) {
+            switch decoded {
             case .failure(let error): fail(connection, error, id: error.details["id"])
             case .success(let request): handle(request, from: connection, at: now)
             }

@@ -38,4 +38,6 @@ case .join(let options):
     exit(join(options))
 case .bot(let options):
     exit(runBot(options))
+case .replay(let options):
+    exit(replay(options))
 }

@@ -64,7 +64,39 @@ final class TestClient {
         Sockets.setReceiveTimeout(fd, milliseconds: 10_000)
     }
 
+    /// Adopts a socket that is already connected, such as one from `starvedSocket`.
+    init(connectedSocket: Int32) {
+        fd = connectedSocket
+        Sockets.setReceiveTimeout(fd, milliseconds: 10_000)
+    }
+
     deinit { Glibc.close(fd) }
+
+    /// Whether a read would return at once: a line is waiting, or the server has closed.
+    var hasPendingInput: Bool {
+        if !buffered.isEmpty { return true }
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0
+    }
+
+    /// Reads whatever arrives until the server closes, returning the complete lines and any
+    /// unfinished tail; gives up (and returns nil) only if nothing comes for 10 s.
+    func drainToEndOfStream() -> (lines: [String], tail: Int)? {
+        var lines = buffered.map(\.1)
+        buffered.removeAll()
+        var tail: [UInt8] = []
+        while true {
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 { return nil }
+            if count == 0 { return (lines, tail.count) }
+            tail += chunk[0..<count]
+            while let newline = tail.firstIndex(of: 0x0A) {
+                lines.append(String(decoding: tail[..<newline], as: UTF8.self))
+                tail.removeSubrange(...newline)
+            }
+        }
+    }
 
     func sendRaw(_ bytes: [UInt8]) {
         var offset = 0
@@ -144,6 +176,30 @@ final class TestClient {
         _ = try client.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
         return client
     }
+}
+
+/// A blocking loopback socket with a small receive buffer and small TCP segments, connected to
+/// `port`. The peer's kernel sizes its send buffer from the segment size, so a client that stops
+/// reading fills both kernels in kilobytes rather than megabytes.
+func starvedSocket(port: UInt16, receiveBufferBytes: Int32 = 4_096, maxSegmentBytes: Int32 = 1_000) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw SocketError("socket") }
+    var size = receiveBufferBytes, segment = maxSegmentBytes
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    setsockopt(fd, Int32(IPPROTO_TCP), TCP_MAXSEG, &segment, socklen_t(MemoryLayout<Int32>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+    let result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard result == 0 else {
+        let error = SocketError("connect")
+        Glibc.close(fd)
+        throw error
+    }
+    return fd
 }
 
 extension MatchView {

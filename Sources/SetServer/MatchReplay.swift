@@ -1,0 +1,46 @@
+import SetRules
+import SetWire
+
+/// A journal read back for people: the events it produces, and whether each revealed seed keeps
+/// the promise its commitment made.
+public struct MatchReplay: Sendable {
+    public struct Game: Sendable, Equatable {
+        public var number: Int
+        public var seed: UInt64
+        public var commitment: String
+        /// SHA-256 of "setgame:<seed>" equals the commitment published at the start.
+        public var seedMatchesCommitment: Bool
+    }
+
+    public let name: String
+    public let mode: Mode
+    public let rules: RuleSettings
+    public let games: [Game]
+    public let events: [WireEvent]
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Replays the journal at `path` without changing it.
+    public static func load(_ path: String) throws(Failure) -> MatchReplay {
+        let contents: JournalFile.Contents
+        do { contents = try JournalFile.read(path, repair: false) } catch { throw Failure(description: "\(path): \(error)") }
+        var events: [WireEvent] = []
+        let host: MatchHost
+        do {
+            host = try JournalReplay.host(from: contents.records, seatWaitMs: .max) { delivery in
+                if case .success(.event(let event)) = ServerMessageCoding.decode(Array(delivery.bytes.dropLast())) {
+                    events.append(event)
+                }
+            }
+        } catch { throw Failure(description: "\(path): \(error)") }
+        let games = contents.records.compactMap { record -> Game? in
+            guard case .game(let number, let seed, let commitment, _) = record else { return nil }
+            return Game(number: number, seed: seed, commitment: commitment,
+                        seedMatchesCommitment: SeedCommitment.verify(seed: seed, against: commitment))
+        }
+        return MatchReplay(name: host.name, mode: host.mode, rules: host.settings, games: games,
+                           events: events.filter { if case .presence = $0.body { false } else { true } })
+    }
+}
