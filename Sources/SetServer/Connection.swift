@@ -17,7 +17,11 @@ final class Connection {
     var outbound = OutboundBuffer()
     var limiter: RateLimiter
     var session = Session.greeted
-    var lastInput: Instant
+    var lastInput: Instant {
+        didSet { pingedWhileIdle = false }
+    }
+    /// Whether the server has asked this quiet connection if it is still there.
+    var pingedWhileIdle = false
     /// When the unfinished line now buffered began, to time out slow-drip clients.
     var partialLineSince: Instant?
     var watchingWritable = false

@@ -103,6 +103,10 @@ public final class Server: @unchecked Sendable {
                 if connection.watchingWritable { markClosed(connection, "closed: it did not read its fatal error") }
             } else if now.milliseconds(since: connection.lastInput) > config.limits.idleTimeoutMs {
                 fail(connection, WireError(.idleTimeout, "Nothing received for \(config.limits.idleTimeoutMs / 1000) s; send a ping to stay connected.", fatal: true))
+            } else if !connection.pingedWhileIdle, now.milliseconds(since: connection.lastInput) > config.limits.idleTimeoutMs / 2 {
+                // Half the allowance gone: ask once, so a client that is merely quiet can answer.
+                connection.pingedWhileIdle = true
+                send(.ping(time: now.milliseconds), to: connection)
             } else if let since = connection.partialLineSince, now.milliseconds(since: since) > config.partialLineTimeoutMs {
                 fail(connection, WireError(.idleTimeout, "A line stayed unfinished for \(config.partialLineTimeoutMs / 1000) s.", fatal: true))
             }

@@ -47,6 +47,8 @@ extension ClientApp {
             if let clientTime { state.clock.pong(serverTime: time, sentAt: clientTime, at: now) }
         case .error(let error, _):
             effects += handle(error, at: now)
+        case .ping:
+            effects.append(.send(.ping(time: now)))
         case .goodbye(let reason):
             state.note(reason, .bad, at: now)
             effects.append(.log("goodbye: \(reason)"))

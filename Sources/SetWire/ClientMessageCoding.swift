@@ -99,9 +99,13 @@ public enum ClientMessageDecoder {
         return request
     }
 
+    /// Printable: no control, format or separator characters (which could break a screen or a
+    /// log line), no unassigned code points, and no spaces at either end.
     static func isAcceptable(name: String, maxLength: Int) -> Bool {
-        !name.isEmpty && name.count <= maxLength && name.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
-            && name.first != " " && name.last != " "
+        let refused: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator,
+                                                     .unassigned, .surrogate, .privateUse]
+        return !name.isEmpty && name.count <= maxLength && name.first != " " && name.last != " "
+            && name.unicodeScalars.allSatisfy { !refused.contains($0.properties.generalCategory) && ($0 == " " || !$0.properties.isWhitespace) }
     }
 
     static func isAcceptable(matchName: String) -> Bool {

@@ -122,4 +122,6 @@ public enum ServerMessage: Hashable, Sendable {
     case pong(time: Int64, clientTime: Int64?, id: JSONValue?)
     case error(WireError, id: JSONValue?)
     case goodbye(reason: String)
+    /// The server has heard nothing for half the idle timeout: answer with any line (a `ping`).
+    case ping(time: Int64)
 }

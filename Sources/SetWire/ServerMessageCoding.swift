@@ -31,6 +31,7 @@ public enum ServerMessageCoding {
             members["fatal"] = .bool(error.fatal)
             return with(id, members)
         case .goodbye(let reason): return ["type": "goodbye", "reason": .string(reason)]
+        case .ping(let time): return ["type": "ping", "time": .int(time)]
         }
     }
 
@@ -153,6 +154,7 @@ public enum ServerMessageCoding {
             for key in ["type", "code", "message", "fatal", "id"] { details[key] = nil }
             return .error(WireError(code, try text("message"), fatal: f.value("fatal")?.boolValue ?? false, details: details), id: id)
         case "goodbye": return .goodbye(reason: try text("reason"))
+        case "ping": return .ping(time: try f.int64Required("time"))
         default: throw WireError(.unknownType, "Unknown message type \"\(type)\".")
         }
     }

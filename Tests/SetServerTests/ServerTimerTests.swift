@@ -6,12 +6,17 @@ import Testing
 
 /// Every timer fires from the server's own clock, which these tests move by hand.
 @Suite(.serialized) struct ServerTimerTests {
-    /// Proves nothing else is pending: a pong comes back before any further event.
+    /// Proves no event is pending: a pong comes back before any further event. The server's own
+    /// ping to a quiet connection is not an event.
     func nothingPending(_ client: TestClient) throws -> Bool {
         client.send(.ping(time: 7))
-        let next = try client.next("pong")
-        if case .pong = next { return true }
-        return false
+        while true {
+            switch try client.next("pong") {
+            case .pong: return true
+            case .ping: continue
+            default: return false
+            }
+        }
     }
 
     func startedDuel(_ server: TestServer) throws -> (TestClient, TestClient) {
@@ -81,6 +86,20 @@ import Testing
         let error = try quiet.awaitError(.idleTimeout)
         #expect(error.fatal)
         #expect(throws: ClientTimedOut.self) { try quiet.next("end of stream") }
+    }
+
+    @Test func aQuietConnectionIsPingedAtHalfTheIdleTimeAndAnAnswerKeepsItOpen() throws {
+        let server = try TestServer { $0.limits.idleTimeoutMs = 6_000 }
+        defer { server.stop() }
+        let quiet = try TestClient(port: server.port)
+        _ = try quiet.next("welcome")
+        server.advance(by: 3_500)
+        #expect(try quiet.next("the server's ping") == .ping(time: 4_500))
+        quiet.send(.ping(time: 1))
+        _ = try quiet.waitFor("pong") { if case .pong = $0 { true } else { nil } }
+        server.advance(by: 4_000)  // 4 s after its answer: under the 6 s allowance
+        quiet.send(.ping(time: 2))
+        _ = try quiet.waitFor("pong") { if case .pong(_, 2, _) = $0 { true } else { nil } }
     }
 
     @Test func aPlayerWhoDropsPausesTheMatchAndResumesWithTheToken() throws {

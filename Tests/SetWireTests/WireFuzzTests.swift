@@ -64,7 +64,12 @@ import Testing
             return .badField
         case "name":
             guard let name = value.stringValue else { return .badField }
-            let printable = name.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+            // Protocol.md: no control, format or separator characters.
+            let printable = name.unicodeScalars.allSatisfy { scalar in
+                let category = scalar.properties.generalCategory
+                return ![.control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate, .privateUse].contains(category)
+                    && (scalar == " " || !scalar.properties.isWhitespace)
+            }
             return !name.isEmpty && name.count <= 24 && printable && !name.hasPrefix(" ") && !name.hasSuffix(" ") ? nil : .badField
         case "match":
             guard let name = value.stringValue else { return .badField }
