@@ -60,7 +60,7 @@ struct JournalDirectory {
     /// Moves a match's journal under `finished/`, where `setgame replay` can read it.
     func retire(_ host: MatchHost) {
         host.journal?.close()
-        host.journal = nil
+        host.journal = nil  // an open descriptor follows its file when it is renamed
         retire(journalPath(for: host.name), named: host.name, at: host.lastActivity)
     }
 

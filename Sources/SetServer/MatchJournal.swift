@@ -1,16 +1,20 @@
+import Dispatch
 import Glibc
 import SetNet
 import SetRules
 
-/// A match's append-only journal file. Lines are written with `write(2)` before the events they
-/// cause are sent, so a killed process loses nothing a player was told; `fdatasync` runs at once
-/// for what must survive power loss (seat tokens, seeds, a game's end) and within a second for
-/// the rest.
-final class MatchJournal {
+/// A match's append-only journal file. Lines are written with `write(2)` on the loop thread
+/// before the events they cause are sent, so a killed process loses nothing a player was told.
+/// `fdatasync` never blocks the loop: it runs on one background queue, at once for what must
+/// survive power loss (seat tokens, seeds, a game's end) and within a second for the rest.
+final class MatchJournal: @unchecked Sendable {
     let path: String
-    private var fd: Int32
+    // Written only on the loop thread; synced and closed only on `syncQueue`, which owns its end.
+    private let fd: Int32
+    private var closed = false
     private(set) var needsSync = false
     private(set) var failure: String?
+    private static let syncQueue = DispatchQueue(label: "setgame.journal-sync")
 
     /// Opens `path` for appending, creating it (owner-only: it holds seat tokens) if missing.
     init(path: String) throws(SocketError) {
@@ -19,10 +23,10 @@ final class MatchJournal {
         guard fd >= 0 else { throw SocketError("open \(path)") }
     }
 
-    deinit { if fd >= 0 { Glibc.close(fd) } }
+    deinit { close() }
 
     func append(_ record: JournalRecord, sync: Bool = false) {
-        guard fd >= 0, failure == nil else { return }
+        guard !closed, failure == nil else { return }
         let bytes = record.encoded()
         var offset = 0
         while offset < bytes.count {
@@ -38,17 +42,27 @@ final class MatchJournal {
         if sync { self.sync() }
     }
 
+    /// Asks the background queue to put what was written on disk.
     func sync() {
-        guard needsSync, fd >= 0 else { return }
-        fdatasync(fd)
+        guard needsSync, !closed else { return }
         needsSync = false
+        let fd = self.fd
+        Self.syncQueue.async { fdatasync(fd) }
     }
 
+    /// Syncs and closes, in that order, on the background queue.
     func close() {
-        sync()
-        if fd >= 0 { Glibc.close(fd) }
-        fd = -1
+        guard !closed else { return }
+        closed = true
+        let fd = self.fd
+        Self.syncQueue.async {
+            fdatasync(fd)
+            Glibc.close(fd)
+        }
     }
+
+    /// Waits until every sync and close asked for so far is done; for shutdown and tests.
+    static func drain() { syncQueue.sync {} }
 }
 
 /// Reading a journal back: records, a torn last line dropped, a damaged one reported.

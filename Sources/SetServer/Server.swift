@@ -267,6 +267,7 @@ public final class Server: @unchecked Sendable {
         }
         connections.removeAll()
         lobby.closeJournals()
+        MatchJournal.drain()
         loop.unregister(listener)
         Glibc.close(listener)
         log("stopped")
