@@ -14,6 +14,21 @@ public enum Command: Equatable, Sendable {
     case join(JoinOptions)
     case bot(BotCommandOptions)
     case replay(ReplayOptions)
+    case bench(BenchOptions)
+    case benchRules
+}
+
+/// `setgame bench`.
+public struct BenchOptions: Equatable, Sendable {
+    public var matches = 100
+    public var spectators = 2
+    public var paceMs = 500
+    public var durationSeconds = 10.0
+    public var json = false
+    /// Load this server instead of starting one.
+    public var server: ServerAddress?
+
+    public init() {}
 }
 
 /// `setgame replay`.
@@ -37,6 +52,7 @@ public struct ServeOptions: Equatable, Sendable {
     public var seed: UInt64?
     public var seatWaitMs: Int64 = 120_000
     public var maxConnections = 8_192
+    public var messagesPerSecond = 50
 
     public init() {}
 
@@ -74,6 +90,7 @@ public enum Commands {
             OptionSpec("seed", "N", "deal game n from seed N+n-1 instead of at random (for demos and tests)"),
             OptionSpec("seat-wait-ms", "MS", "how long a match waits for a player who dropped before they forfeit (default 120000)"),
             OptionSpec("max-connections", "N", "connections beyond this are refused (default 8192)"),
+            OptionSpec("messages-per-second", "N", "each connection's rate limit; bursts of twice as many (default 50)"),
         ] + ruleOptions)
 
     /// Every subcommand, in the order the overview lists them.
@@ -82,8 +99,20 @@ public enum Commands {
         positionals: [PositionalSpec("FILE", "a journal, e.g. ~/.local/state/setgame/matches/finished/NAME-....jsonl")],
         options: [OptionSpec("speed", "X", "replay in time: 1 is real time, 10 ten times as fast (default: at once)")])
 
+    public static let bench = CommandSpec(
+        "bench", "Measure a server under load: duels of instant bots plus spectators over loopback. 'setgame bench rules' times the rules alone.",
+        positionals: [PositionalSpec("rules", "time the pure rules instead")],
+        options: [
+            OptionSpec("matches", "N", "concurrent duels (default 100)"),
+            OptionSpec("spectators", "S", "spectators per match (default 2)"),
+            OptionSpec("pace", "MS", "each bot acts about this often; 0 as fast as it can (default 500)"),
+            OptionSpec("duration", "S", "seconds to measure (default 10)"),
+            OptionSpec("json", nil, "one JSON object instead of a table"),
+            OptionSpec("server", "HOST:PORT", "load this server instead of starting one"),
+        ])
+
     /// Every subcommand, in the order the overview lists them.
-    public static let all: [CommandSpec] = [play, serve, join, watch, bot, replay, rules]
+    public static let all: [CommandSpec] = [play, serve, join, watch, bot, replay, bench, rules]
 
     /// Parses the arguments after the executable's name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
@@ -112,6 +141,7 @@ public enum Commands {
         case join.name: return .join(try joinOptions(parsed, spectator: false))
         case watch.name: return .join(try joinOptions(parsed, spectator: true))
         case bot.name: return .bot(try botOptions(parsed))
+        case bench.name: return try benchCommand(parsed)
         case replay.name:
             guard let file = parsed.positionals.first else { throw UsageError("replay needs a journal FILE", command: replay.name) }
             let speedText = parsed.values["speed"] ?? "0"
@@ -123,6 +153,29 @@ public enum Commands {
         }
     }
 
+    static func benchCommand(_ parsed: ParsedArguments) throws(UsageError) -> Command {
+        if let word = parsed.positionals.first {
+            guard word == "rules" else { throw UsageError("unexpected argument '\(word)'; did you mean 'bench rules'?", command: bench.name) }
+            return .benchRules
+        }
+        let values = OptionValues(parsed, command: bench.name)
+        var options = BenchOptions()
+        options.matches = try values.number("matches", in: 1...100_000) ?? options.matches
+        options.spectators = try values.number("spectators", in: 0...100) ?? options.spectators
+        options.paceMs = try values.number("pace", in: 0...60_000) ?? options.paceMs
+        if let text = values.text("duration") {
+            guard let seconds = Double(text), seconds > 0, seconds <= 3_600 else {
+                throw UsageError("--duration takes seconds from 0 to 3600, not '\(text)'", command: bench.name)
+            }
+            options.durationSeconds = seconds
+        }
+        options.json = values.flag("json")
+        if let server = values.text("server") {
+            options.server = try OptionValues(ParsedArguments(positionals: [server]), command: bench.name).address()
+        }
+        return .bench(options)
+    }
+
     static func serveOptions(_ parsed: ParsedArguments) throws(UsageError) -> ServeOptions {
         var options = ServeOptions()
         let values = OptionValues(parsed, command: serve.name)
@@ -132,6 +185,7 @@ public enum Commands {
         options.seed = try values.number("seed", in: UInt64.min...UInt64.max)
         options.seatWaitMs = try values.number("seat-wait-ms", in: 1...86_400_000) ?? options.seatWaitMs
         options.maxConnections = try values.number("max-connections", in: 1...1_000_000) ?? options.maxConnections
+        options.messagesPerSecond = try values.number("messages-per-second", in: 1...10_000_000) ?? options.messagesPerSecond
         options.rules = try settings(from: parsed, command: serve.name)
         return options
     }

@@ -102,6 +102,9 @@ public final class EventLoop: @unchecked Sendable {
 
     public var isStopping: Bool { stopRequested.load(ordering: .acquiring) }
 
+    /// Lets `run` be called again after it returned from a `stop()`.
+    public func clearStop() { stopRequested.store(false, ordering: .releasing) }
+
     /// Runs `task` on the loop thread soon. Any thread.
     public func execute(_ task: @escaping @Sendable () -> Void) {
         tasks.withLock { $0.append(task) }

@@ -13,6 +13,8 @@ func serve(_ options: ServeOptions) -> Int32 {
     config.limits.seatWaitMs = options.seatWaitMs
     config.dataDirectory = options.dataDirectory ?? ServeOptions.defaultDataDirectory()
     config.limits.maxConnections = options.maxConnections
+    config.limits.messagesPerSecond = options.messagesPerSecond
+    config.limits.messageBurst = options.messagesPerSecond * 2
     if let seed = options.seed { config.seeds = .counting(from: seed) }
     let server: Server
     do {

@@ -40,4 +40,8 @@ case .bot(let options):
     exit(runBot(options))
 case .replay(let options):
     exit(replay(options))
+case .bench(let options):
+    exit(bench(options))
+case .benchRules:
+    exit(benchRules())
 }

@@ -1,4 +1,5 @@
 @testable import SetServer
+import SetNet
 import SetRules
 import Testing
 

@@ -2,13 +2,15 @@ import SetRules
 
 /// A min-heap of (deadline, key). Entries are never removed early: the owner checks, when one
 /// comes due, whether the key still has that deadline, and re-adds keys whose deadline moved.
-struct DeadlineQueue<Key: Hashable> {
+public struct DeadlineQueue<Key: Hashable> {
     private var heap: [(deadline: Instant, key: Key)] = []
 
-    var count: Int { heap.count }
-    var earliest: Instant? { heap.first?.deadline }
+    public init() {}
 
-    mutating func add(_ key: Key, at deadline: Instant) {
+    public var count: Int { heap.count }
+    public var earliest: Instant? { heap.first?.deadline }
+
+    public mutating func add(_ key: Key, at deadline: Instant) {
         heap.append((deadline, key))
         var child = heap.count - 1
         while child > 0 {
@@ -20,7 +22,7 @@ struct DeadlineQueue<Key: Hashable> {
     }
 
     /// Removes and returns every key whose deadline is at or before `now`, earliest first.
-    mutating func popDue(at now: Instant) -> [Key] {
+    public mutating func popDue(at now: Instant) -> [Key] {
         var due: [Key] = []
         while let first = heap.first, first.deadline <= now {
             due.append(first.key)

@@ -1,0 +1,111 @@
+import SetNet
+import SetRules
+import SetWire
+
+/// A bot for load: it plays by the rules through the protocol, takes turns with its opponent so
+/// their claims never collide (a refused request would count as an error), and reads in full
+/// only the few event kinds that change what it does.
+final class BenchPlayer {
+    let match: BenchMatch
+    let name: String
+    let connection: LineConnection
+    private(set) var seat: Seat?
+    private var table: [Card] = []
+    private var deck = 0
+    private var window: Window?
+    private var phase = MatchPhase.waiting
+    private var rematchAsked = false
+    /// Both players count table changes alike, and take turns by it.
+    private var tableChanges = 0
+    private var toSelect: [Card] = []
+    /// The request awaiting its ack: id and send time.
+    private(set) var outstanding: (id: Int, sentAt: UInt64)?
+    var nextActionAt: UInt64 = 0
+
+    init(match: BenchMatch, seatName: String, connection: LineConnection) {
+        self.match = match
+        name = seatName
+        self.connection = connection
+    }
+
+    var hasJoined: Bool { seat != nil && phase != .waiting }
+
+    /// Takes in a full message (snapshot, joined, or an event that matters).
+    func take(_ message: ServerMessage) {
+        switch message {
+        case .joined(_, _, _, let seat, _, _, _): self.seat = seat
+        case .snapshot(let view):
+            table = view.table
+            deck = view.deck
+            window = view.window
+            phase = view.phase
+        case .event(let event):
+            switch event.body {
+            case .gameStarted(let start):
+                table = start.table
+                deck = start.deck
+                window = nil
+                phase = .playing
+                rematchAsked = false
+                tableChanges = 0
+                toSelect = []
+            case .gameOver:
+                phase = .over
+                window = nil
+                if seat == .first { match.gamesCompleted += 1 }
+            case .rules(.tableChanged(_, _, let newTable, let newDeck)):
+                table = newTable
+                deck = newDeck
+                tableChanges += 1
+            case .rules(.windowOpened(let opened)): window = opened
+            case .rules(.windowClosed): window = nil
+            default: break
+            }
+        default: break
+        }
+    }
+
+    /// The kinds that `take` needs in full; everything else is only counted.
+    static func needsDecoding(kind: Substring) -> Bool {
+        kind == "table" || kind == "game_started" || kind == "game_over" || kind == "window_opened" || kind == "window_closed"
+    }
+
+    func replied(to id: Int) -> UInt64? {
+        guard let outstanding, outstanding.id == id else { return nil }
+        self.outstanding = nil
+        return outstanding.sentAt
+    }
+
+    /// The next request this player should make now, if any.
+    func nextAction() -> Action? {
+        guard let seat, outstanding == nil else { return nil }
+        switch phase {
+        case .waiting: return nil
+        case .over:
+            guard !rematchAsked else { return nil }
+            rematchAsked = true
+            return .rematch
+        case .playing: break
+        }
+        if let window {
+            guard window.holder == seat else { return nil }
+            if let card = toSelect.first {
+                toSelect.removeFirst()
+                return .select(card)
+            }
+            if window.kind != .claim, let set = SetLogic.firstSet(in: table) {
+                toSelect = Array(set.dropFirst())
+                return .select(set[0])
+            }
+            return .pass
+        }
+        guard tableChanges % 2 == seat.rawValue else { return nil }
+        if let set = SetLogic.firstSet(in: table) {
+            toSelect = set
+            return .claim
+        }
+        return deck > 0 ? .deal : nil
+    }
+
+    func sent(id: Int, at now: UInt64) { outstanding = (id, now) }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import SetWire
+
+/// A whole bench run: what was asked, what the load generator saw, and what the server spent.
+public struct BenchReport: Sendable {
+    public var config: BenchConfig
+    public var load: LoadResult
+    /// Nil when the server was not started by the bench (`--server`).
+    public var server: ProcessStats?
+    public var machine: String
+
+    public init(config: BenchConfig, load: LoadResult, server: ProcessStats?, machine: String) {
+        self.config = config
+        self.load = load
+        self.server = server
+        self.machine = machine
+    }
+
+    var actionsPerSecond: Double { Double(load.actions) / max(load.seconds, 0.001) }
+    var deliveriesPerSecond: Double { Double(load.eventsDelivered) / max(load.seconds, 0.001) }
+    var bytesPerEvent: Double { Double(load.bytesReceived) / Double(max(load.eventsDelivered, 1)) }
+    var errorCount: Int { load.errors.values.reduce(0, +) }
+
+    /// A human-readable table.
+    public var table: String {
+        func ms(_ value: Double) -> String { String(format: "%.3f", value) }
+        func latencyRow(_ name: String, _ p: Percentiles) -> String {
+            "\(name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(ms(p.p50).leftPad(8)) \(ms(p.p99).leftPad(8)) \(ms(p.p999).leftPad(8)) \(ms(p.max).leftPad(8))  (\(p.count) samples)"
+        }
+        var lines = [
+            "setgame bench: \(config.matches) matches × (2 players + \(config.spectatorsPerMatch) spectators) = \(load.connections) connections, pace \(config.paceMs) ms, \(String(format: "%.1f", load.seconds)) s",
+            "machine: \(machine)",
+            "",
+            "actions completed        \(load.actions)  (\(String(format: "%.0f", actionsPerSecond))/s)",
+            "games completed          \(load.gamesCompleted)",
+            "events delivered         \(load.eventsDelivered)  (\(String(format: "%.0f", deliveriesPerSecond))/s)",
+            "bytes per event          \(String(format: "%.0f", bytesPerEvent))",
+            "errors                   \(errorCount)\(load.errors.isEmpty ? "" : "  " + load.errors.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " "))",
+            "drops                    \(load.drops)",
+            "",
+            "latency, ms                     p50      p99    p99.9      max",
+            latencyRow("action → last recipient", load.actionLatency),
+            latencyRow("ping round trip", load.pingLatency),
+        ]
+        if let server {
+            lines += ["", "server CPU               \(String(format: "%.2f", server.cpuSeconds)) s  (\(String(format: "%.0f", 100 * server.cpuSeconds / max(load.seconds, 0.001)))% of one core over the run, setup included)",
+                      "server peak RSS          \(String(format: "%.1f", server.peakRSSMiB)) MiB"]
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// One JSON object.
+    public var json: String {
+        func latency(_ p: Percentiles) -> JSONValue {
+            ["samples": .int(Int64(p.count)), "p50Ms": .double(p.p50), "p99Ms": .double(p.p99), "p999Ms": .double(p.p999), "maxMs": .double(p.max)]
+        }
+        var members: [String: JSONValue] = [:]
+        members["matches"] = .int(Int64(config.matches))
+        members["spectatorsPerMatch"] = .int(Int64(config.spectatorsPerMatch))
+        members["paceMs"] = .int(Int64(config.paceMs))
+        members["seconds"] = .double(load.seconds)
+        members["connections"] = .int(Int64(load.connections))
+        members["actions"] = .int(Int64(load.actions))
+        members["actionsPerSecond"] = .double(actionsPerSecond.rounded())
+        members["gamesCompleted"] = .int(Int64(load.gamesCompleted))
+        members["eventsDelivered"] = .int(Int64(load.eventsDelivered))
+        members["deliveriesPerSecond"] = .double(deliveriesPerSecond.rounded())
+        members["bytesPerEvent"] = .double(bytesPerEvent.rounded())
+        members["errors"] = .int(Int64(errorCount))
+        members["errorCodes"] = .object(load.errors.mapValues { .int(Int64($0)) })
+        members["drops"] = .int(Int64(load.drops))
+        members["actionLatency"] = latency(load.actionLatency)
+        members["pingLatency"] = latency(load.pingLatency)
+        members["machine"] = .string(machine)
+        if let server {
+            members["serverCpuSeconds"] = .double((server.cpuSeconds * 100).rounded() / 100)
+            members["serverPeakRssMiB"] = .double((server.peakRSSMiB * 10).rounded() / 10)
+        }
+        return JSONWriter.string(.object(members))
+    }
+
+    /// "2 cores, 23 GiB, <model name>", from /proc.
+    public static func describeMachine() -> String {
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let model = cpu.split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?
+            .trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+        let meminfo = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)) ?? ""
+        let totalLine = meminfo.split(separator: "\n").first ?? ""
+        let kilobytes = totalLine.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? 0
+        let memory = String(format: "%.0f GiB", kilobytes / 1_048_576)
+        return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(memory), \(model)"
+    }
+}
+
+extension String {
+    fileprivate func leftPad(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+}

@@ -1,0 +1,226 @@
+import Glibc
+import SetNet
+import SetRules
+import SetWire
+
+/// What to load a server with.
+public struct BenchConfig: Sendable {
+    public var host = "127.0.0.1"
+    public var port: UInt16 = 7380
+    public var matches = 100
+    public var spectatorsPerMatch = 2
+    /// Each bot acts about this often; 0 acts as soon as its last request was answered.
+    public var paceMs = 500
+    public var durationSeconds = 10.0
+    /// Every spectator pings this often, for the round-trip baseline.
+    public var pingIntervalMs = 1_000
+
+    public init() {}
+}
+
+/// What a run measured on the client side.
+public struct LoadResult: Sendable {
+    public var actions = 0
+    public var gamesCompleted = 0
+    public var eventsDelivered = 0
+    public var bytesReceived = 0
+    public var errors: [String: Int] = [:]
+    public var drops = 0
+    public var actionLatency = Percentiles(microseconds: [])
+    public var pingLatency = Percentiles(microseconds: [])
+    public var seconds = 0.0
+    public var connections = 0
+}
+
+/// Drives `matches` duels of load bots plus spectators over loopback TCP, on one event loop
+/// thread, and measures each action's latency to the last recipient of its final event.
+public final class LoadGenerator {
+    private let config: BenchConfig
+    private let loop: EventLoop
+    private var players: [BenchPlayer] = []
+    private var spectators: [(match: BenchMatch, connection: LineConnection, joined: Bool)] = []
+    private var wakeUps = DeadlineQueue<Int>()
+    private var dirty: [LineConnection] = []
+    /// Players that heard something in this batch: they decide once it is all read, since one
+    /// action's events (a deal's new cards, then the grace window) arrive together.
+    private var toDecide: [Int] = []
+    private var nextID = 0
+    private var pingsSent: [Int: UInt64] = [:]
+    private var actionSamples: [UInt32] = []
+    private var pingSamples: [UInt32] = []
+    private var measuring = false
+    private var result = LoadResult()
+
+    public init(_ config: BenchConfig) throws(SocketError) {
+        Sockets.ignoreBrokenPipes()
+        self.config = config
+        loop = try EventLoop()
+    }
+
+    /// Connects everyone, waits until every seat and spectator has joined, measures for the
+    /// configured duration, and returns what it saw.
+    public func run(progress: (String) -> Void = { _ in }) throws(SocketError) -> LoadResult {
+        let recipients = 2 + config.spectatorsPerMatch
+        let matches = (0..<config.matches).map { BenchMatch(index: $0, recipients: recipients) }
+        for match in matches {
+            for seat in 0..<2 { try addPlayer(match, name: "p\(match.index)-\(seat)") }
+        }
+        runUntil { self.players.allSatisfy(\.hasJoined) }
+        progress("\(players.count) players seated in \(matches.count) matches")
+        for match in matches {
+            for _ in 0..<config.spectatorsPerMatch { try addSpectator(match) }
+        }
+        runUntil { self.spectators.allSatisfy(\.joined) }
+        progress("\(spectators.count) spectators watching; measuring for \(config.durationSeconds) s")
+        result.connections = players.count + spectators.count
+        measuring = true
+        let start = MonotonicTime.rawNanoseconds()
+        let end = start + UInt64(config.durationSeconds * 1e9)
+        for index in players.indices { act(index, at: start) }
+        var nextPing = start
+        runUntil {
+            let now = MonotonicTime.rawNanoseconds()
+            if now >= nextPing {
+                self.pingAll(at: now)
+                nextPing = now + UInt64(self.config.pingIntervalMs) * 1_000_000
+            }
+            return now >= end
+        }
+        measuring = false
+        result.seconds = Double(MonotonicTime.rawNanoseconds() - start) / 1e9
+        result.gamesCompleted = matches.map(\.gamesCompleted).reduce(0, +)
+        result.actionLatency = Percentiles(microseconds: actionSamples)
+        result.pingLatency = Percentiles(microseconds: pingSamples)
+        for player in players { player.connection.close("done") }
+        for spectator in spectators { spectator.connection.close("done") }
+        return result
+    }
+
+    // MARK: Connections
+
+    private func addPlayer(_ match: BenchMatch, name: String) throws(SocketError) {
+        let connection = try LineConnection(host: config.host, port: config.port, loop: loop)
+        let index = players.count
+        let player = BenchPlayer(match: match, seatName: name, connection: connection)
+        players.append(player)
+        connection.onLine = { [unowned self] line in self.playerLine(index, line) }
+        connection.onClose = { [unowned self] _ in if self.measuring { self.result.drops += 1 } }
+        send(.join(JoinRequest(name: name, match: match.name)), on: connection)
+    }
+
+    private func addSpectator(_ match: BenchMatch) throws(SocketError) {
+        let connection = try LineConnection(host: config.host, port: config.port, loop: loop)
+        let index = spectators.count
+        spectators.append((match, connection, false))
+        connection.onLine = { [unowned self] line in self.spectatorLine(index, line) }
+        connection.onClose = { [unowned self] _ in if self.measuring { self.result.drops += 1 } }
+        send(.join(JoinRequest(role: .spectator, name: "s\(index)", match: match.name)), on: connection)
+    }
+
+    private func send(_ message: ClientMessage, id: Int? = nil, on connection: LineConnection) {
+        connection.send(ClientMessageEncoder.line(ClientRequest(id: id.map { .int(Int64($0)) }, message)))
+        if connection.pendingBytes > 0 { dirty.append(connection) }
+    }
+
+    // MARK: Lines
+
+    private func playerLine(_ index: Int, _ line: [UInt8]) {
+        let now = MonotonicTime.rawNanoseconds()
+        let player = players[index]
+        let fields = FastFields(line)
+        count(line)
+        switch fields.type {
+        case "event":
+            if let seq = fields.int("seq") { arrived(player.match, seq, at: now) }
+            if let kind = fields.kind, BenchPlayer.needsDecoding(kind: kind) { decode(line, into: player) }
+        case "ack":
+            if let id = fields.int("id"), let sent = player.replied(to: id), let seq = fields.int("seq") {
+                if measuring { result.actions += 1 }
+                if let latency = player.match.acknowledged(seq, sentAt: sent), measuring { actionSamples.append(latency) }
+            }
+        case "error":
+            if measuring {
+                let code = ServerMessageCoding.decode(line).map { message -> String in
+                    if case .error(let error, _) = message { return error.code.rawValue }
+                    return "?"
+                }
+                result.errors[(try? code.get()) ?? "undecodable", default: 0] += 1
+            }
+            if let id = fields.int("id") { _ = player.replied(to: id) }
+        case "joined", "snapshot": decode(line, into: player)
+        default: break
+        }
+        toDecide.append(index)
+    }
+
+    private func spectatorLine(_ index: Int, _ line: [UInt8]) {
+        let now = MonotonicTime.rawNanoseconds()
+        let fields = FastFields(line)
+        count(line)
+        switch fields.type {
+        case "event": if let seq = fields.int("seq") { arrived(spectators[index].match, seq, at: now) }
+        case "snapshot": spectators[index].joined = true
+        case "pong":
+            if let id = fields.int("id"), let sent = pingsSent.removeValue(forKey: id), measuring {
+                pingSamples.append(UInt32(clamping: (now - sent) / 1_000))
+            }
+        case "error": if measuring { result.errors["spectator", default: 0] += 1 }
+        default: break
+        }
+    }
+
+    private func count(_ line: [UInt8]) {
+        if measuring { result.bytesReceived += line.count + 1 }
+    }
+
+    private func arrived(_ match: BenchMatch, _ seq: Int, at now: UInt64) {
+        if measuring { result.eventsDelivered += 1 }
+        if let latency = match.arrived(seq, at: now), measuring { actionSamples.append(latency) }
+    }
+
+    private func decode(_ line: [UInt8], into player: BenchPlayer) {
+        if case .success(let message) = ServerMessageCoding.decode(line) { player.take(message) }
+    }
+
+    // MARK: Acting
+
+    private func act(_ index: Int, at now: UInt64) {
+        let player = players[index]
+        guard player.outstanding == nil else { return }
+        if player.nextActionAt > now {
+            wakeUps.add(index, at: Instant(milliseconds: Int64(player.nextActionAt / 1_000_000)))
+            return
+        }
+        guard measuring || !player.hasJoined, let action = player.nextAction() else { return }
+        nextID += 1
+        player.sent(id: nextID, at: now)
+        player.nextActionAt = now + UInt64(config.paceMs) * 1_000_000
+        send(.act(action, seat: nil), id: nextID, on: player.connection)
+    }
+
+    private func pingAll(at now: UInt64) {
+        for spectator in spectators {
+            nextID += 1
+            pingsSent[nextID] = now
+            send(.ping(time: nil), id: nextID, on: spectator.connection)
+        }
+    }
+
+    private func runUntil(_ done: @escaping () -> Bool) {
+        let loop = self.loop
+        loop.run(timeout: { [unowned self] in
+            guard let earliest = self.wakeUps.earliest else { return 10 }
+            let wait = earliest.milliseconds - Int64(MonotonicTime.rawNanoseconds() / 1_000_000)
+            return Int32(max(0, min(10, wait)))
+        }, tick: { [unowned self] in
+            let now = MonotonicTime.rawNanoseconds()
+            for index in self.toDecide { self.act(index, at: now) }
+            self.toDecide.removeAll(keepingCapacity: true)
+            for index in self.wakeUps.popDue(at: Instant(milliseconds: Int64(now / 1_000_000))) { self.act(index, at: now) }
+            for connection in self.dirty { connection.flush() }
+            self.dirty.removeAll(keepingCapacity: true)
+            if done() { loop.stop() }
+        })
+        loop.clearStop()
+    }
+}
