@@ -17,7 +17,7 @@ let package = Package(
         .target(name: "SetBench", dependencies: ["SetRules", "SetWire", "SetNet", "SetBot"]),
         .target(name: "SetTerminal", dependencies: ["SetRules", "SetWire", "SetNet"]),
         .target(name: "SetCLI", dependencies: ["SetRules"]),
-        .executableTarget(name: "setgame", dependencies: ["SetRules", "SetCLI", "SetWire", "SetNet", "SetServer", "SetTerminal", "SetBot", "SetBench"]),
+        .executableTarget(name: "setgame", dependencies: ["SetRules", "SetCLI", "SetWire", "SetNet", "SetServer", "SetTerminal", "SetBot", "SetBench", "CLinux"]),
         .testTarget(name: "SetRulesTests", dependencies: ["SetRules"]),
         .testTarget(name: "SetWireTests", dependencies: ["SetWire", "SetRules"]),
         .testTarget(name: "SetNetTests", dependencies: ["SetNet", "SetRules"]),

@@ -1,4 +1,58 @@
-// Linux calls the Glibc module does not export: epoll and eventfd for the server's event loop.
+// Linux calls the Glibc module does not export: epoll and eventfd for the event loops, and a
+// recvmsg that reads the kernel's arrival timestamp for the benchmark.
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <string.h>
+#include <time.h>
+
+/// Reads like read(2); `*arrival_ns` gets the CLOCK_REALTIME nanosecond at which the kernel
+/// received the data (SO_TIMESTAMPNS must be on), or 0 when there is no stamp.
+static inline long setgame_read_stamped(int fd, void *buffer, unsigned long length, long long *arrival_ns) {
+    struct iovec iov = { buffer, length };
+    char control[128];
+    struct msghdr message;
+    memset(&message, 0, sizeof message);
+    message.msg_iov = &iov;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+    long count = recvmsg(fd, &message, 0);
+    *arrival_ns = 0;
+    if (count > 0) {
+        for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+            if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_TIMESTAMPNS) {
+                struct timespec stamp;
+                memcpy(&stamp, CMSG_DATA(header), sizeof stamp);
+                *arrival_ns = (long long)stamp.tv_sec * 1000000000LL + stamp.tv_nsec;
+            }
+        }
+    }
+    return count;
+}
+
+/// Turns kernel receive timestamps on for a socket.
+static inline int setgame_enable_arrival_stamps(int fd) {
+    int on = 1;
+    return setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on);
+}
+
+/// CLOCK_REALTIME in nanoseconds: the clock the kernel stamps arrivals with.
+static inline long long setgame_realtime_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+/// Keeps process (or thread) `pid` on one CPU; 0 means the calling thread. Returns 0 on success.
+static inline int setgame_pin_to_cpu(int pid, int cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return sched_setaffinity(pid, sizeof set, &set);
+}

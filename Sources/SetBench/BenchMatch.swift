@@ -10,9 +10,10 @@ final class BenchMatch {
     private var waiting: [Int: UInt64] = [:]
     var gamesCompleted = 0
 
-    init(index: Int, recipients: Int) {
+    /// `run` tells runs apart, so a server loaded twice gets fresh matches.
+    init(index: Int, recipients: Int, run: String) {
         self.index = index
-        name = "bench-\(index)"
+        name = "bench-\(run)-\(index)"
         self.recipients = recipients
     }
 

@@ -108,4 +108,9 @@ final class BenchPlayer {
     }
 
     func sent(id: Int, at now: UInt64) { outstanding = (id, now) }
+
+    /// Sets the send time of the outstanding request, taken when it was actually written.
+    func stamp(sentAt now: UInt64) {
+        if let outstanding, outstanding.sentAt == 0 { self.outstanding = (outstanding.id, now) }
+    }
 }

@@ -44,6 +44,13 @@ public final class LoadGenerator {
     /// Players that heard something in this batch: they decide once it is all read, since one
     /// action's events (a deal's new cards, then the grace window) arrive together.
     private var toDecide: [Int] = []
+    /// Requests queued on a connection but not yet written; their send time is taken at the write.
+    private var unstamped: [ObjectIdentifier: [Stamp]] = [:]
+
+    private enum Stamp {
+        case action(player: Int)
+        case ping(id: Int)
+    }
     private var nextID = 0
     private var pingsSent: [Int: UInt64] = [:]
     private var actionSamples: [UInt32] = []
@@ -61,7 +68,8 @@ public final class LoadGenerator {
     /// configured duration, and returns what it saw.
     public func run(progress: (String) -> Void = { _ in }) throws(SocketError) -> LoadResult {
         let recipients = 2 + config.spectatorsPerMatch
-        let matches = (0..<config.matches).map { BenchMatch(index: $0, recipients: recipients) }
+        let run = String(MonotonicTime.rawNanoseconds() % 1_000_000, radix: 36)
+        let matches = (0..<config.matches).map { BenchMatch(index: $0, recipients: recipients, run: run) }
         for match in matches {
             for seat in 0..<2 { try addPlayer(match, name: "p\(match.index)-\(seat)") }
         }
@@ -76,13 +84,21 @@ public final class LoadGenerator {
         measuring = true
         let start = MonotonicTime.rawNanoseconds()
         let end = start + UInt64(config.durationSeconds * 1e9)
-        for index in players.indices { act(index, at: start) }
-        var nextPing = start
+        // People do not act in step: each bot starts at its own moment within one pace interval.
+        var jitter = SplitMix64(seed: 7)
+        for index in players.indices {
+            players[index].nextActionAt = start + UInt64(jitter.uniform(below: max(1, config.paceMs * 1_000))) * 1_000
+            act(index, at: start)
+        }
+        var pinged = 0
+        let pingInterval = Double(config.pingIntervalMs) * 1e6
         runUntil {
             let now = MonotonicTime.rawNanoseconds()
-            if now >= nextPing {
-                self.pingAll(at: now)
-                nextPing = now + UInt64(self.config.pingIntervalMs) * 1_000_000
+            // Pings spread evenly: each spectator once per interval, never all at once.
+            let due = Int(Double(now - start) / pingInterval * Double(self.spectators.count))
+            while pinged < due && !self.spectators.isEmpty {
+                self.ping(self.spectators[pinged % self.spectators.count].connection, at: now)
+                pinged += 1
             }
             return now >= end
         }
@@ -101,6 +117,7 @@ public final class LoadGenerator {
     private func addPlayer(_ match: BenchMatch, name: String) throws(SocketError) {
         let connection = try LineConnection(host: config.host, port: config.port, loop: loop)
         let index = players.count
+        connection.stampArrivals()
         let player = BenchPlayer(match: match, seatName: name, connection: connection)
         players.append(player)
         connection.onLine = { [unowned self] line in self.playerLine(index, line) }
@@ -110,6 +127,7 @@ public final class LoadGenerator {
 
     private func addSpectator(_ match: BenchMatch) throws(SocketError) {
         let connection = try LineConnection(host: config.host, port: config.port, loop: loop)
+        connection.stampArrivals()
         let index = spectators.count
         spectators.append((match, connection, false))
         connection.onLine = { [unowned self] line in self.spectatorLine(index, line) }
@@ -118,15 +136,15 @@ public final class LoadGenerator {
     }
 
     private func send(_ message: ClientMessage, id: Int? = nil, on connection: LineConnection) {
+        if connection.pendingBytes == 0 { dirty.append(connection) }
         connection.send(ClientMessageEncoder.line(ClientRequest(id: id.map { .int(Int64($0)) }, message)))
-        if connection.pendingBytes > 0 { dirty.append(connection) }
     }
 
     // MARK: Lines
 
     private func playerLine(_ index: Int, _ line: [UInt8]) {
-        let now = MonotonicTime.rawNanoseconds()
         let player = players[index]
+        let now = player.connection.arrivalNanoseconds
         let fields = FastFields(line)
         count(line)
         switch fields.type {
@@ -154,14 +172,14 @@ public final class LoadGenerator {
     }
 
     private func spectatorLine(_ index: Int, _ line: [UInt8]) {
-        let now = MonotonicTime.rawNanoseconds()
+        let now = spectators[index].connection.arrivalNanoseconds
         let fields = FastFields(line)
         count(line)
         switch fields.type {
         case "event": if let seq = fields.int("seq") { arrived(spectators[index].match, seq, at: now) }
         case "snapshot": spectators[index].joined = true
         case "pong":
-            if let id = fields.int("id"), let sent = pingsSent.removeValue(forKey: id), measuring {
+            if let id = fields.int("id"), let sent = pingsSent.removeValue(forKey: id), measuring, now > sent {
                 pingSamples.append(UInt32(clamping: (now - sent) / 1_000))
             }
         case "error": if measuring { result.errors["spectator", default: 0] += 1 }
@@ -193,32 +211,47 @@ public final class LoadGenerator {
         }
         guard measuring || !player.hasJoined, let action = player.nextAction() else { return }
         nextID += 1
-        player.sent(id: nextID, at: now)
+        player.sent(id: nextID, at: 0)
         player.nextActionAt = now + UInt64(config.paceMs) * 1_000_000
+        unstamped[ObjectIdentifier(player.connection), default: []].append(.action(player: index))
         send(.act(action, seat: nil), id: nextID, on: player.connection)
     }
 
-    private func pingAll(at now: UInt64) {
-        for spectator in spectators {
-            nextID += 1
-            pingsSent[nextID] = now
-            send(.ping(time: nil), id: nextID, on: spectator.connection)
+    private func ping(_ connection: LineConnection, at now: UInt64) {
+        nextID += 1
+        unstamped[ObjectIdentifier(connection), default: []].append(.ping(id: nextID))
+        send(.ping(time: nil), id: nextID, on: connection)
+    }
+
+    /// Writes everything queued, each connection's requests stamped just before its write.
+    private func flushAll() {
+        for connection in dirty {
+            if let stamps = unstamped.removeValue(forKey: ObjectIdentifier(connection)) {
+                let now = LineConnection.realtimeNanoseconds()
+                for stamp in stamps {
+                    switch stamp {
+                    case .action(let player): players[player].stamp(sentAt: now)
+                    case .ping(let id): pingsSent[id] = now
+                    }
+                }
+            }
+            connection.flush()
         }
+        dirty.removeAll(keepingCapacity: true)
     }
 
     private func runUntil(_ done: @escaping () -> Bool) {
         let loop = self.loop
         loop.run(timeout: { [unowned self] in
-            guard let earliest = self.wakeUps.earliest else { return 10 }
+            guard let earliest = self.wakeUps.earliest else { return 1 }
             let wait = earliest.milliseconds - Int64(MonotonicTime.rawNanoseconds() / 1_000_000)
-            return Int32(max(0, min(10, wait)))
+            return Int32(max(0, min(1, wait)))
         }, tick: { [unowned self] in
             let now = MonotonicTime.rawNanoseconds()
             for index in self.toDecide { self.act(index, at: now) }
             self.toDecide.removeAll(keepingCapacity: true)
             for index in self.wakeUps.popDue(at: Instant(milliseconds: Int64(now / 1_000_000))) { self.act(index, at: now) }
-            for connection in self.dirty { connection.flush() }
-            self.dirty.removeAll(keepingCapacity: true)
+            self.flushAll()
             if done() { loop.stop() }
         })
         loop.clearStop()

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 import SetWire
 
@@ -15,6 +16,19 @@ public final class LineConnection {
     /// Called once, on the loop thread, when the connection ends.
     public var onClose: (String) -> Void = { _ in }
     private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
+    /// With arrival stamps on: when the kernel received the bytes of the line being handled, in
+    /// CLOCK_REALTIME nanoseconds (see `LineConnection.realtimeNanoseconds`).
+    public private(set) var arrivalNanoseconds: UInt64 = 0
+    private var stampsArrivals = false
+
+    /// Asks the kernel to stamp each arrival, so a measurement does not include the time this
+    /// process took to get round to reading it.
+    public func stampArrivals() {
+        stampsArrivals = setgame_enable_arrival_stamps(fd) == 0
+    }
+
+    /// The clock arrival stamps use.
+    public static func realtimeNanoseconds() -> UInt64 { UInt64(setgame_realtime_ns()) }
 
     /// Connects (blocking, on loopback this is immediate) and registers with `loop`.
     public init(host: String, port: UInt16, loop: EventLoop, maxLineBytes: Int = 1 << 20) throws(SocketError) {
@@ -60,7 +74,12 @@ public final class LineConnection {
     private func ready(_ readiness: Readiness) {
         if readiness.contains(.writable) { flush() }
         guard readiness.contains(.readable) || readiness.contains(.closed) else { return }
-        let count = scratch.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        var stamp: Int64 = 0
+        let count = scratch.withUnsafeMutableBytes { buffer in
+            stampsArrivals ? setgame_read_stamped(fd, buffer.baseAddress, UInt(buffer.count), &stamp)
+                           : read(fd, buffer.baseAddress, buffer.count)
+        }
+        arrivalNanoseconds = stamp > 0 ? UInt64(stamp) : Self.realtimeNanoseconds()
         if count == 0 { return close("the server closed the connection") }
         if count < 0 {
             if errno == EAGAIN || errno == EINTR { return }

@@ -27,6 +27,16 @@ enum JournalRecord: Equatable {
     }
 
     func encoded() -> [UInt8] {
+        // The frequent records are written directly, keys in sorted order (as `JSONWriter` would).
+        switch self {
+        case .acted(let seat, let action, let seq, let at): return JournalLines.acted(seat: seat, action: action, seq: seq, at: at)
+        case .tick(let seq, let at): return JournalLines.tick(seq: seq, at: at)
+        default: return genericEncoded()
+        }
+    }
+
+    /// Through `JSONValue`: the reference the direct lines are tested against.
+    func genericEncoded() -> [UInt8] {
         var members: [String: JSONValue]
         switch self {
         case .header(let name, let mode, let rules):

@@ -55,7 +55,8 @@ public final class Server: @unchecked Sendable {
     /// Serves until `stop()`; then says goodbye to every client and closes every socket.
     public func run() {
         log("listening on \(config.host):\(port)")
-        loop.run(timeout: { [unowned self] in self.waitMilliseconds() }, tick: { [unowned self] in self.tick() })
+        loop.run(timeout: { [unowned self] in self.waitMilliseconds() }, tick: { [unowned self] in self.tick() },
+                 midBatch: { [unowned self] in self.flushDirty() })
         shutDown()
     }
 

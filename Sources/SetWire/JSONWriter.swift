@@ -78,7 +78,7 @@ public enum JSONWriter {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    private static func appendString(_ text: String, to buffer: inout [UInt8]) {
+    static func appendString(_ text: String, to buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in

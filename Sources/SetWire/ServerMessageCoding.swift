@@ -35,8 +35,19 @@ public enum ServerMessageCoding {
         }
     }
 
-    /// The message as one line, newline included: what goes on the socket.
+    /// The message as one line, newline included: what goes on the socket. The frequent kinds are
+    /// written directly; the rest through `JSONValue`.
     public static func line(_ message: ServerMessage) -> [UInt8] {
+        switch message {
+        case .event(let event): return EventLines.line(event)
+        case .ack(let id, let seq): return EventLines.ack(id: id, seq: seq)
+        case .insight(let match, let seq, let sets): return EventLines.insight(match: match, seq: seq, setsOnTable: sets)
+        default: return genericLine(message)
+        }
+    }
+
+    /// Any message through `JSONValue` and `JSONWriter`: the reference the direct lines must equal.
+    public static func genericLine(_ message: ServerMessage) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
         JSONWriter.write(encode(message), into: &bytes)

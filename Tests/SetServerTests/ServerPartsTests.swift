@@ -41,3 +41,23 @@ import Testing
         #expect(Set(tokens).count == 100)
     }
 }
+
+@Suite struct JournalRecordTests {
+    @Test func directlyWrittenRecordsMatchTheGenericEncoderAndReadBack() throws {
+        let records: [JournalRecord] = [
+            .acted(seat: .second, action: .select(Card.all[80]), seq: 12, at: Instant(milliseconds: 99)),
+            .acted(seat: .first, action: .claim, seq: 0, at: Instant(milliseconds: -3)),
+            .acted(seat: .first, action: .rematch, seq: 7, at: .zero),
+            .tick(seq: 1_000_000, at: Instant(milliseconds: 5)),
+        ]
+        for record in records {
+            #expect(record.encoded() == record.genericEncoded())
+            #expect(try JournalRecord.decode(Array(record.encoded().dropLast())) == record)
+        }
+        let others: [JournalRecord] = [
+            .header(name: "m", mode: .solo, rules: .standard), .seated(seat: .first, name: "ä\"", token: "t", at: .zero),
+            .game(number: 2, seed: .max, commitment: "c", at: .zero), .away(seat: .second, at: .zero), .back(seat: .first, at: .zero),
+        ]
+        for record in others { #expect(try JournalRecord.decode(Array(record.encoded().dropLast())) == record) }
+    }
+}

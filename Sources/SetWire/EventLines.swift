@@ -1,0 +1,129 @@
+import SetRules
+
+/// The server's most frequent lines written directly (see `JSONObjectWriter`): events, acks and
+/// spectator insights. Each writes its keys in sorted order; `EventLinesTests` checks every kind
+/// against the generic encoder.
+public enum EventLines {
+    public static func line(_ event: WireEvent) -> [UInt8] {
+        var writer = JSONObjectWriter()
+        func common(_ w: inout JSONObjectWriter) {
+            w.string("match", event.match)
+        }
+        func tail(_ w: inout JSONObjectWriter) {
+            w.int("seq", event.seq)
+            w.int("time", event.time)
+            w.plain("type", "event")
+        }
+        switch event.body {
+        case .rules(.selectionChanged(let seat, let cards)):
+            writer.cards("cards", cards); writer.plain("kind", "selection"); common(&writer); writer.seat("seat", seat); tail(&writer)
+        case .rules(.windowOpened(let window)):
+            writer.plain("kind", "window_opened"); common(&writer); tail(&writer); writer.object("window") { write(window, into: &$0) }
+        case .rules(.windowClosed(let window, let end)):
+            writer.string("end", end.rawValue); writer.plain("kind", "window_closed"); common(&writer); tail(&writer)
+            writer.object("window") { write(window, into: &$0) }
+        case .rules(.setTaken(let seat, let cards, let points, let score)):
+            writer.cards("cards", cards); writer.plain("kind", "set_taken"); common(&writer); writer.int("points", points)
+            writer.int("score", score); writer.seat("seat", seat); tail(&writer)
+        case .rules(.notASet(let seat, let cards, let penalty, let score)):
+            writer.cards("cards", cards); writer.plain("kind", "not_a_set"); common(&writer); writer.int("penalty", penalty)
+            writer.int("score", score); writer.seat("seat", seat); tail(&writer)
+        case .rules(.penalised(let seat, let reason, let points, let score)):
+            writer.plain("kind", "penalty"); common(&writer); writer.int("points", points); writer.string("reason", reason.rawValue)
+            writer.int("score", score); writer.seat("seat", seat); tail(&writer)
+        case .rules(.tableChanged(let removed, let added, let table, let deck)):
+            writer.cards("added", added); writer.int("deck", deck); writer.plain("kind", "table"); common(&writer)
+            writer.cards("removed", removed); writer.int("seq", event.seq); writer.cards("table", table)
+            writer.int("time", event.time); writer.plain("type", "event")
+        case .rules(.hintShown(let seat, let cards, let cost, let score)):
+            writer.cards("cards", cards); writer.int("cost", cost); writer.plain("kind", "hint"); common(&writer)
+            writer.int("score", score); writer.seat("seat", seat); tail(&writer)
+        case .rules(.matchEnded(let result)):
+            gameOver(result, seed: nil, into: &writer, match: event.match)
+            tail(&writer)
+        case .gameOver(let result, let seed):
+            gameOver(result, seed: seed, into: &writer, match: event.match)
+            tail(&writer)
+        case .rules(.rematchRequested(let seat)):
+            writer.plain("kind", "rematch_requested"); common(&writer); writer.seat("seat", seat); tail(&writer)
+        case .rules(.rematchAgreed):
+            writer.plain("kind", "rematch_agreed"); common(&writer); tail(&writer)
+        case .gameStarted(let start):
+            writer.string("commitment", start.commitment); writer.int("deck", start.deck); writer.int("game", start.game)
+            writer.plain("kind", "game_started"); common(&writer); writer.ints("scores", start.scores)
+            writer.int("seq", event.seq); writer.cards("table", start.table); writer.int("time", event.time); writer.plain("type", "event")
+        case .playerJoined(let seat, let name):
+            writer.plain("kind", "player_joined"); common(&writer); writer.string("name", name); writer.seat("seat", seat); tail(&writer)
+        case .presence(let seat, let present, let forfeitAt):
+            if let forfeitAt { writer.int("forfeitAt", forfeitAt) } else { writer.null("forfeitAt") }
+            writer.plain("kind", "presence"); common(&writer); writer.bool("present", present); writer.seat("seat", seat); tail(&writer)
+        case .resumed(let window, let tableChangedAt):
+            writer.plain("kind", "resumed"); common(&writer); writer.int("seq", event.seq); writer.int("tableChangedAt", tableChangedAt)
+            writer.int("time", event.time); writer.plain("type", "event")
+            if let window { writer.object("window") { write(window, into: &$0) } } else { writer.null("window") }
+        case .spectators(let count):
+            writer.int("count", count); writer.plain("kind", "spectators"); common(&writer); tail(&writer)
+        }
+        return writer.line()
+    }
+
+    public static func ack(id: JSONValue, seq: Int) -> [UInt8] {
+        guard case .int(let number) = id else { return ServerMessageCoding.genericLine(.ack(id: id, seq: seq)) }
+        var writer = JSONObjectWriter(capacity: 48)
+        writer.int("id", number)
+        writer.int("seq", seq)
+        writer.plain("type", "ack")
+        return writer.line()
+    }
+
+    public static func insight(match: String, seq: Int, setsOnTable: Int) -> [UInt8] {
+        var writer = JSONObjectWriter(capacity: 64)
+        writer.string("match", match)
+        writer.int("seq", seq)
+        writer.int("setsOnTable", setsOnTable)
+        writer.plain("type", "insight")
+        return writer.line()
+    }
+
+    private static func gameOver(_ result: MatchResult, seed: UInt64?, into writer: inout JSONObjectWriter, match: String) {
+        writer.plain("kind", "game_over")
+        writer.string("match", match)
+        writer.object("result") { w in
+            w.seat("by", result.by)
+            w.string("reason", result.reason.rawValue)
+            w.ints("scores", result.scores)
+            w.seat("winner", result.winner)
+        }
+        if let seed { writer.string("seed", String(seed)) } else { writer.null("seed") }
+    }
+
+    private static func write(_ window: Window, into writer: inout JSONObjectWriter) {
+        writer.int("deadline", window.deadline.milliseconds)
+        writer.int("durationMs", window.deadline.milliseconds(since: window.opened))
+        writer.seat("holder", window.holder)
+        writer.string("kind", window.kind.rawValue)
+        writer.int("opened", window.opened.milliseconds)
+    }
+}
+
+/// Journal lines written directly; the server's journal uses them for its frequent records.
+public enum JournalLines {
+    public static func acted(seat: Seat, action: Action, seq: Int, at: Instant) -> [UInt8] {
+        var writer = JSONObjectWriter(capacity: 96)
+        writer.string("action", action.name)
+        writer.int("at", at.milliseconds)
+        if case .select(let card) = action { writer.int("card", card.id) }
+        writer.seat("seat", seat)
+        writer.int("seq", seq)
+        writer.plain("type", "act")
+        return writer.line()
+    }
+
+    public static func tick(seq: Int, at: Instant) -> [UInt8] {
+        var writer = JSONObjectWriter(capacity: 48)
+        writer.int("at", at.milliseconds)
+        writer.int("seq", seq)
+        writer.plain("type", "tick")
+        return writer.line()
+    }
+}
