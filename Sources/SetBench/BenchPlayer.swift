@@ -18,8 +18,8 @@ final class BenchPlayer {
     /// Both players count table changes alike, and take turns by it.
     private var tableChanges = 0
     private var toSelect: [Card] = []
-    /// The request awaiting its ack: id and send time.
-    private(set) var outstanding: (id: Int, sentAt: UInt64)?
+    /// Requests awaiting their acks, in the order sent: id and send time (0 until written).
+    private(set) var outstanding: [(id: Int, sentAt: UInt64)] = []
     var nextActionAt: UInt64 = 0
 
     init(match: BenchMatch, seatName: String, connection: LineConnection) {
@@ -71,14 +71,22 @@ final class BenchPlayer {
     }
 
     func replied(to id: Int) -> UInt64? {
-        guard let outstanding, outstanding.id == id else { return nil }
-        self.outstanding = nil
-        return outstanding.sentAt
+        guard let index = outstanding.firstIndex(where: { $0.id == id }) else { return nil }
+        return outstanding.remove(at: index).sentAt
+    }
+
+    /// What to send now: one action, or, for an unpaced instant bot, a whole claim with its three
+    /// picks at once, as `SetBot`'s instant level does.
+    func nextActions(paced: Bool) -> [Action] {
+        guard let first = nextAction() else { return [] }
+        guard !paced, first == .claim else { return [first] }
+        defer { toSelect = [] }
+        return [first] + toSelect.map(Action.select)
     }
 
     /// The next request this player should make now, if any.
     func nextAction() -> Action? {
-        guard let seat, outstanding == nil else { return nil }
+        guard let seat, outstanding.isEmpty else { return nil }
         switch phase {
         case .waiting: return nil
         case .over:
@@ -107,10 +115,10 @@ final class BenchPlayer {
         return deck > 0 ? .deal : nil
     }
 
-    func sent(id: Int, at now: UInt64) { outstanding = (id, now) }
+    func sent(id: Int) { outstanding.append((id, 0)) }
 
-    /// Sets the send time of the outstanding request, taken when it was actually written.
+    /// Sets the send time of requests not yet stamped, taken when they were actually written.
     func stamp(sentAt now: UInt64) {
-        if let outstanding, outstanding.sentAt == 0 { self.outstanding = (outstanding.id, now) }
+        for index in outstanding.indices where outstanding[index].sentAt == 0 { outstanding[index].sentAt = now }
     }
 }

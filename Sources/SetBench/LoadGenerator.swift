@@ -204,17 +204,21 @@ public final class LoadGenerator {
 
     private func act(_ index: Int, at now: UInt64) {
         let player = players[index]
-        guard player.outstanding == nil else { return }
+        guard player.outstanding.isEmpty else { return }
         if player.nextActionAt > now {
             wakeUps.add(index, at: Instant(milliseconds: Int64(player.nextActionAt / 1_000_000)))
             return
         }
-        guard measuring || !player.hasJoined, let action = player.nextAction() else { return }
-        nextID += 1
-        player.sent(id: nextID, at: 0)
+        guard measuring || !player.hasJoined else { return }
+        let actions = player.nextActions(paced: config.paceMs > 0)
+        guard !actions.isEmpty else { return }
         player.nextActionAt = now + UInt64(config.paceMs) * 1_000_000
         unstamped[ObjectIdentifier(player.connection), default: []].append(.action(player: index))
-        send(.act(action, seat: nil), id: nextID, on: player.connection)
+        for action in actions {
+            nextID += 1
+            player.sent(id: nextID)
+            send(.act(action, seat: nil), id: nextID, on: player.connection)
+        }
     }
 
     private func ping(_ connection: LineConnection, at now: UInt64) {
