@@ -36,6 +36,10 @@ extension ClientApp {
         case .claim:
             return claim(at: now)
         case .deal:
+            if state.view?.phase == .over {
+                state.note("the game is over: r for a rematch", .info, at: now)
+                return []
+            }
             if state.view?.deck == 0 && state.view?.shown?.isSet != true {
                 state.overlay = .deckEmpty
                 return []

@@ -78,6 +78,16 @@ import Testing
         #expect(screen[rects[1].column, rects[1].row].character == "╭")
     }
 
+    @Test func dealingAfterTheGameIsOverSaysSoInsteadOfAlerting() {
+        var view = ClientFixtures.view(phase: .over)
+        view.deck = 0
+        var app = ClientFixtures.app(view, size: TerminalSize(columns: 80, rows: 24))
+        #expect(app.perform(.deal, at: 0).isEmpty)
+        let text = app.compose(at: 0).textLines.joined()
+        #expect(!text.contains("The deck is empty"))
+        #expect(text.contains("the game is over"))
+    }
+
     @Test func deckEmptyAlertThenDisabledDealButton() {
         var view = ClientFixtures.view()
         view.deck = 0
