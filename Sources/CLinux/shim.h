@@ -1,15 +1,13 @@
 // Linux calls the Glibc module does not export: epoll and eventfd for the event loops, and a
 // recvmsg that reads the kernel's arrival timestamp for the benchmark.
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
-#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 /// Reads like read(2); `*arrival_ns` gets the CLOCK_REALTIME nanosecond at which the kernel
 /// received the data (SO_TIMESTAMPNS must be on), or 0 when there is no stamp.
@@ -50,9 +48,13 @@ static inline long long setgame_realtime_ns(void) {
 }
 
 /// Keeps process (or thread) `pid` on one CPU; 0 means the calling thread. Returns 0 on success.
+/// The raw system call: the libc wrapper needs _GNU_SOURCE, which would make these headers
+/// disagree with the Glibc module Swift already has.
 static inline int setgame_pin_to_cpu(int pid, int cpu) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    return sched_setaffinity(pid, sizeof set, &set);
+    unsigned long mask[16];
+    const int bits = 8 * (int)sizeof(unsigned long);
+    if (cpu < 0 || cpu >= 16 * bits) return -1;
+    memset(mask, 0, sizeof mask);
+    mask[cpu / bits] |= 1UL << (cpu % bits);
+    return (int)syscall(SYS_sched_setaffinity, pid, sizeof mask, mask);
 }
