@@ -254,7 +254,7 @@ public final class LoadGenerator {
             let now = MonotonicTime.rawNanoseconds()
             for index in self.toDecide { self.act(index, at: now) }
             self.toDecide.removeAll(keepingCapacity: true)
-            for index in self.wakeUps.popDue(at: Instant(milliseconds: Int64(now / 1_000_000))) { self.act(index, at: now) }
+            for (index, _) in self.wakeUps.popDue(at: Instant(milliseconds: Int64(now / 1_000_000))) { self.act(index, at: now) }
             self.flushAll()
             if done() { loop.stop() }
         })

@@ -38,7 +38,7 @@ final class BotPlayer {
 
     var isOpen: Bool { connection.isOpen }
 
-    /// Takes in one line from the server; returns whether the view changed.
+    /// Takes in one line from the server and lets the brain see the new view.
     func receive(_ line: [UInt8], at now: Instant) {
         guard case .success(let message) = ServerMessageCoding.decode(line) else { return }
         switch message {

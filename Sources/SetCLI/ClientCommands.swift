@@ -88,7 +88,7 @@ extension Commands {
         options: [
             OptionSpec("match", "NAME", "the match to join (default: pair with whoever is waiting)"),
             OptionSpec("level", "LEVEL", "easy, normal (default), hard or instant"),
-            OptionSpec("name", "NAME", "its name (default: bot)"),
+            OptionSpec("name", "NAME", "its name (default: bot-LEVEL)"),
             OptionSpec("seed", "N", "seeds its decisions"),
         ])
 

@@ -93,7 +93,6 @@ public enum Commands {
             OptionSpec("messages-per-second", "N", "each connection's rate limit; bursts of twice as many (default 50)"),
         ] + ruleOptions)
 
-    /// Every subcommand, in the order the overview lists them.
     public static let replay = CommandSpec(
         "replay", "Print a match from its journal move by move, and check each revealed seed against its commitment.",
         positionals: [PositionalSpec("FILE", "a journal, e.g. ~/.local/state/setgame/matches/finished/NAME-....jsonl")],

@@ -21,11 +21,11 @@ public struct DeadlineQueue<Key: Hashable> {
         }
     }
 
-    /// Removes and returns every key whose deadline is at or before `now`, earliest first.
-    public mutating func popDue(at now: Instant) -> [Key] {
-        var due: [Key] = []
+    /// Removes and returns every entry whose deadline is at or before `now`, earliest first.
+    public mutating func popDue(at now: Instant) -> [(key: Key, deadline: Instant)] {
+        var due: [(key: Key, deadline: Instant)] = []
         while let first = heap.first, first.deadline <= now {
-            due.append(first.key)
+            due.append(first)
             heap.swapAt(0, heap.count - 1)
             heap.removeLast()
             var parent = 0

@@ -103,8 +103,6 @@ public final class EventLoop: @unchecked Sendable {
         wake()
     }
 
-    public var isStopping: Bool { stopRequested.load(ordering: .acquiring) }
-
     /// Lets `run` be called again after it returned from a `stop()`.
     public func clearStop() { stopRequested.store(false, ordering: .releasing) }
 

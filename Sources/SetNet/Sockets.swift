@@ -87,15 +87,22 @@ public enum Sockets {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    /// Resolves a dotted IPv4 address or "localhost".
-    static func ipv4Address(host: String, port: UInt16) throws(SocketError) -> sockaddr_in {
+    /// The IPv4 address of a dotted address or a host name (through the system's resolver).
+    public static func ipv4Address(host: String, port: UInt16) throws(SocketError) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
-        let name = host == "localhost" ? "127.0.0.1" : host
-        guard inet_pton(AF_INET, name, &address.sin_addr) == 1 else {
-            throw SocketError("address '\(host)' is not an IPv4 address", code: EINVAL)
+        if inet_pton(AF_INET, host, &address.sin_addr) == 1 { return address }
+        var hints = addrinfo()
+        hints.ai_family = AF_INET
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        defer { if let list { freeaddrinfo(list) } }
+        guard status == 0, let found = list?.pointee.ai_addr else {
+            let reason = status == 0 ? "no IPv4 address" : String(cString: gai_strerror(status))
+            throw SocketError("cannot find host '\(host)' (\(reason))", code: EHOSTUNREACH)
         }
-        return address
+        return found.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee }
     }
 }

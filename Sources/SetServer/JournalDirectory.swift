@@ -19,10 +19,13 @@ struct JournalDirectory {
 
     func journalPath(for match: String) -> String { "\(path)/\(match).jsonl" }
 
-    /// A new journal for a new match, its header written.
+    /// A new journal for a new match, its header written. A file already there belongs to an
+    /// older match of the same name: it is retired first, never appended to.
     func create(for host: MatchHost) -> MatchJournal? {
+        let path = journalPath(for: host.name)
+        if FileManager.default.fileExists(atPath: path) { retire(path, named: host.name, at: host.lastActivity) }
         do {
-            let journal = try MatchJournal(path: journalPath(for: host.name))
+            let journal = try MatchJournal(creating: path)
             journal.append(.header(name: host.name, mode: host.mode, rules: host.settings), sync: true)
             return journal
         } catch {
@@ -66,7 +69,14 @@ struct JournalDirectory {
 
     private func retire(_ file: String, named name: String, at instant: Instant) {
         guard FileManager.default.fileExists(atPath: file) else { return }
-        let target = "\(finishedPath)/\(name)-\(Int(Date().timeIntervalSince1970))-\(instant.milliseconds).jsonl"
-        try? FileManager.default.moveItem(atPath: file, toPath: target)
+        let stem = "\(finishedPath)/\(name)-\(Int(Date().timeIntervalSince1970))-\(instant.milliseconds)"
+        var target = stem + ".jsonl", attempt = 1
+        while FileManager.default.fileExists(atPath: target) {
+            attempt += 1
+            target = "\(stem)-\(attempt).jsonl"
+        }
+        do { try FileManager.default.moveItem(atPath: file, toPath: target) } catch {
+            log("cannot move \(file) to \(target): \(error)")
+        }
     }
 }

@@ -15,14 +15,24 @@ enum JournalRecord: Equatable {
     case back(seat: Seat, at: Instant)
     /// Timers fired with no action to carry them: replay must fire them at the same instant.
     case tick(seq: Int, at: Instant)
+    /// The number of spectators changed (an event, so it is numbered like one).
+    case watchers(count: Int, seq: Int, at: Instant)
 
     static let version = 1
+
+    /// The event number the match had reached after this record, for those that say.
+    var seq: Int? {
+        switch self {
+        case .acted(_, _, let seq, _), .tick(let seq, _), .watchers(_, let seq, _): seq
+        default: nil
+        }
+    }
 
     var instant: Instant? {
         switch self {
         case .header: nil
         case .seated(_, _, _, let at), .game(_, _, _, let at), .acted(_, _, _, let at), .away(_, let at),
-             .back(_, let at), .tick(_, let at): at
+             .back(_, let at), .tick(_, let at), .watchers(_, _, let at): at
         }
     }
 
@@ -54,6 +64,8 @@ enum JournalRecord: Equatable {
         case .away(let seat, let at): members = ["type": "away", "seat": seatValue(seat), "at": .int(at.milliseconds)]
         case .back(let seat, let at): members = ["type": "back", "seat": seatValue(seat), "at": .int(at.milliseconds)]
         case .tick(let seq, let at): members = ["type": "tick", "seq": .int(Int64(seq)), "at": .int(at.milliseconds)]
+        case .watchers(let count, let seq, let at):
+            members = ["type": "watchers", "count": .int(Int64(count)), "seq": .int(Int64(seq)), "at": .int(at.milliseconds)]
         }
         var bytes = JSONWriter.bytes(.object(members))
         bytes.append(0x0A)
@@ -107,6 +119,7 @@ enum JournalRecord: Equatable {
         case "away": return .away(seat: try seat(), at: try at())
         case "back": return .back(seat: try seat(), at: try at())
         case "tick": return .tick(seq: Int(try int("seq")), at: try at())
+        case "watchers": return .watchers(count: Int(try int("count")), seq: Int(try int("seq")), at: try at())
         case let other: throw Unreadable(reason: "unknown record \(other)")
         }
     }

@@ -42,6 +42,12 @@ enum JournalReplay {
             case .away(let seat, let at): deliveries = host.disconnect(standIn(seat), at: at)
             case .back(let seat, let at): deliveries = host.resume(seat, on: standIn(seat), at: at).1
             case .tick(_, let at): deliveries = host.advance(to: at)
+            case .watchers(let count, _, let at): deliveries = host.replaySpectators(count, at: at)
+            }
+            // Every numbered record says how far the events had got: a replay that numbers them
+            // differently has diverged, and its history could not be trusted by a resuming client.
+            if let expected = record.seq, host.seq != expected {
+                throw Mismatch(description: "record \(index + 1): events numbered to \(host.seq), the journal says \(expected)")
             }
             deliveries.forEach(observe)
             last = max(last, record.instant ?? last)

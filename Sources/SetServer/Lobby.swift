@@ -26,8 +26,10 @@ final class Lobby {
     let seatWaitMs: Int64
     let nextSeed: () -> UInt64
     let journals: JournalDirectory?
+    let maxMatches: Int
 
-    init(settings: RuleSettings, seatWaitMs: Int64, journals: JournalDirectory?, nextSeed: @escaping () -> UInt64) {
+    init(settings: RuleSettings, seatWaitMs: Int64, maxMatches: Int, journals: JournalDirectory?, nextSeed: @escaping () -> UInt64) {
+        self.maxMatches = maxMatches
         self.settings = settings
         self.seatWaitMs = seatWaitMs
         self.journals = journals
@@ -51,9 +53,19 @@ final class Lobby {
         }
     }
 
-    /// Writes journals' pending lines to disk.
-    func syncJournals() {
-        for host in hosts.values { host.journal?.sync() }
+    /// Writes journals' pending lines to disk; a journal that failed is reported once and given
+    /// up (its match plays on, but would not survive a restart).
+    func syncJournals(log: ServerLog) {
+        for host in hosts.values {
+            guard let journal = host.journal else { continue }
+            if let failure = journal.failure {
+                log("journal of \(host.name) stopped: \(failure); this match will not survive a restart")
+                journal.close()
+                host.journal = nil
+            } else {
+                journal.sync()
+            }
+        }
     }
 
     func join(_ request: JoinRequest, connection: ConnectionID, at now: Instant) -> Result<Placement, WireError> {
@@ -106,22 +118,31 @@ final class Lobby {
                 }
                 return .success(host)
             }
+            guard hasRoom else { return .failure(tooManyMatches) }
             return .success(create(name: name, mode: request.mode))
         }
         if request.mode == .duel, let name = openDuel, let host = hosts[name], host.phase == .waiting,
            host.seats.contains(where: { $0 == nil }) {
             return .success(host)
         }
+        guard hasRoom else { return .failure(tooManyMatches) }
         let host = create(name: uniqueName(request.mode.rawValue), mode: request.mode)
         if request.mode == .duel { openDuel = host.name }
         return .success(host)
     }
+
+    /// Whether another match may be created.
+    var hasRoom: Bool { hosts.count < maxMatches }
 
     private func create(name: String, mode: Mode) -> MatchHost {
         let host = MatchHost(name: name, mode: mode, settings: settings, seatWaitMs: seatWaitMs, nextSeed: nextSeed)
         host.journal = journals?.create(for: host)
         hosts[name] = host
         return host
+    }
+
+    private var tooManyMatches: WireError {
+        WireError(.serverFull, "The server hosts \(maxMatches) matches already; join one of them or try later.")
     }
 
     private func uniqueName(_ prefix: String) -> String {
@@ -141,7 +162,7 @@ final class Lobby {
         guard host.isEmpty, host.phase != .playing, hosts[host.name] === host else { return }
         hosts[host.name] = nil
         journals?.retire(host)
-        seatsByToken = seatsByToken.filter { $0.value.match != host.name }
+        for state in host.seats.compactMap({ $0 }) { seatsByToken[state.token] = nil }
         if openDuel == host.name { openDuel = nil }
     }
 

@@ -94,7 +94,11 @@ final class MatchHost {
         seats[seat.rawValue] = SeatState(name: playerName, token: token, connection: connection, absentSince: nil)
         journal?.append(.seated(seat: seat, name: playerName, token: token, at: now), sync: true)
         var deliveries = [emit(.playerJoined(seat: seat, name: playerName), at: now)]
-        if match == nil && seats.allSatisfy({ $0 != nil }) { deliveries += startGame(at: now) }
+        if match == nil && seats.allSatisfy({ $0 != nil }) {
+            deliveries += startGame(at: now)
+            // A seat whose player dropped while waiting: the game starts paused, with the forfeit clock running.
+            if seats.contains(where: { $0?.absentSince != nil }) { pausedAt = now }
+        }
         return .success((seat, deliveries))
     }
 
@@ -120,14 +124,27 @@ final class MatchHost {
 
     func addSpectator(_ connection: ConnectionID, at now: Instant) -> [Delivery] {
         spectators.append(connection)
-        return [emit(.spectators(count: spectators.count), at: now)]
+        return spectatorCountChanged(at: now)
+    }
+
+    /// Spectators come and go as numbered events, so the journal keeps them too: a replay must
+    /// number every event as the live match did.
+    private func spectatorCountChanged(at now: Instant) -> [Delivery] {
+        let delivery = emit(.spectators(count: spectators.count), at: now)
+        journal?.append(.watchers(count: spectators.count, seq: seq, at: now))
+        return [delivery]
+    }
+
+    /// Replays a journaled change in the number of spectators.
+    func replaySpectators(_ count: Int, at now: Instant) -> [Delivery] {
+        [emit(.spectators(count: count), at: now)]
     }
 
     /// A connection is gone: a spectator simply leaves; a player's seat waits for them.
     func disconnect(_ connection: ConnectionID, at now: Instant) -> [Delivery] {
         if let index = spectators.firstIndex(of: connection) {
             spectators.remove(at: index)
-            return [emit(.spectators(count: spectators.count), at: now)]
+            return spectatorCountChanged(at: now)
         }
         guard let seat = seat(of: connection), var state = seats[seat.rawValue] else { return [] }
         state.connection = nil
@@ -153,13 +170,15 @@ final class MatchHost {
         }
         let outcome = running.apply(action, by: seat, at: now)
         match = running
-        if outcome.refusal == nil {
-            journal?.append(.acted(seat: seat, action: action, seq: seq + outcome.events.count, at: now), sync: running.isOver)
-        } else if !outcome.events.isEmpty {
-            journal?.append(.tick(seq: seq + outcome.events.count, at: now))
-        }
+        if running.isOver { pausedAt = nil }  // a resignation ends a pause with the game
         var deliveries = publish(outcome.events, at: now)
         if outcome.events.contains(.rematchAgreed) { deliveries += startGame(at: now) }
+        // Written now, before the server sends anything, with the exact seq the events reached.
+        if outcome.refusal == nil {
+            journal?.append(.acted(seat: seat, action: action, seq: seq, at: now), sync: match?.isOver == true)
+        } else if !outcome.events.isEmpty {
+            journal?.append(.tick(seq: seq, at: now))
+        }
         return (deliveries, outcome.refusal.map { WireError($0, playerNames: playerNames) })
     }
 
@@ -167,18 +186,22 @@ final class MatchHost {
     func advance(to now: Instant) -> [Delivery] {
         if pausedAt != nil {
             guard let deadline = forfeitDeadline, deadline <= now, var running = match else { return [] }
-            let absent = mode.seats.first { seats[$0.rawValue]?.absentSince != nil } ?? .first
+            // The seat that has been away longest is the one whose wait ran out.
+            let absent = mode.seats.filter { seats[$0.rawValue]?.absentSince != nil }
+                .min { seats[$0.rawValue]!.absentSince! < seats[$1.rawValue]!.absentSince! } ?? .first
             let events = running.forfeit(by: absent)
             match = running
             pausedAt = nil
-            journal?.append(.tick(seq: seq + events.count, at: now), sync: true)
-            return publish(events, at: now)
+            let deliveries = publish(events, at: now)
+            journal?.append(.tick(seq: seq, at: now), sync: true)
+            return deliveries
         }
         guard var running = match, let deadline = running.nextDeadline, deadline <= now else { return [] }
         let events = running.advance(to: now)
         match = running
-        if !events.isEmpty { journal?.append(.tick(seq: seq + events.count, at: now)) }
-        return publish(events, at: now)
+        let deliveries = publish(events, at: now)
+        if !events.isEmpty { journal?.append(.tick(seq: seq, at: now)) }
+        return deliveries
     }
 
     private func startGame(at now: Instant) -> [Delivery] {
@@ -214,6 +237,7 @@ final class MatchHost {
 
     private func emit(_ body: EventBody, at now: Instant) -> Delivery {
         seq += 1
+        lastActivity = max(lastActivity, now)
         let event = WireEvent(match: name, seq: seq, time: now.milliseconds, body: body)
         let bytes = ServerMessageCoding.line(.event(event))
         if history.count == Self.historyLength { history.removeFirst() }
@@ -240,11 +264,6 @@ final class MatchHost {
 
     /// The whole visible state now; spectators also see how many sets are on the table.
     func snapshot(forSpectator: Bool, at now: Instant) -> MatchView {
-        let players = mode.seats.compactMap { seat -> PlayerInfo? in
-            guard let state = seats[seat.rawValue] else { return nil }
-            return PlayerInfo(seat: seat, name: state.name, present: state.connection != nil,
-                              score: match?.scores[seat.rawValue] ?? 0)
-        }
         let over = match?.isOver == true
         return MatchView(
             match: name, seq: seq, time: now.milliseconds, mode: mode, phase: phase, game: game, players: players,
@@ -259,7 +278,15 @@ final class MatchHost {
     }
 
     var listing: MatchListing {
-        MatchListing(name: name, mode: mode, phase: phase, players: snapshot(forSpectator: false, at: .zero).players,
-                     spectators: spectators.count)
+        MatchListing(name: name, mode: mode, phase: phase, players: players, spectators: spectators.count)
+    }
+
+    /// Who sits where, with presence and score.
+    var players: [PlayerInfo] {
+        mode.seats.compactMap { seat -> PlayerInfo? in
+            guard let state = seats[seat.rawValue] else { return nil }
+            return PlayerInfo(seat: seat, name: state.name, present: state.connection != nil,
+                              score: match?.scores[seat.rawValue] ?? 0)
+        }
     }
 }

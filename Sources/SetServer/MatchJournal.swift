@@ -16,11 +16,18 @@ final class MatchJournal: @unchecked Sendable {
     private(set) var failure: String?
     private static let syncQueue = DispatchQueue(label: "setgame.journal-sync")
 
-    /// Opens `path` for appending, creating it (owner-only: it holds seat tokens) if missing.
+    /// Opens an existing journal to go on appending to it (after a restart).
     init(path: String) throws(SocketError) {
         self.path = path
-        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard fd >= 0 else { throw SocketError("open \(path)") }
+    }
+
+    /// Creates a new journal, owner-only (it holds seat tokens); fails if the file exists.
+    init(creating path: String) throws(SocketError) {
+        self.path = path
+        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SocketError("create \(path)") }
     }
 
     deinit { close() }

@@ -17,12 +17,15 @@ public final class Server: @unchecked Sendable {
     var connections: [ConnectionID: Connection] = [:]
     private var lastConnectionID = 0
     private var deadlines = DeadlineQueue<String>()
+    /// The deadline each match is queued for: a match is queued again only when it changes, and a
+    /// queued entry that no longer matches is skipped when it comes due.
+    private var scheduled: [String: Instant] = [:]
     private var dirty: [ConnectionID] = []
     private var toClose: [(ConnectionID, String)] = []
+    private var closing: Set<ConnectionID> = []
     private var nextSweep: Instant
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
 
-    /// Binds the listening socket at once, so `port` is known before `run()`.
     /// Binds the listening socket at once, so `port` is known before `run()`. With a data
     /// directory, every unfinished match in it is restored first, paused until its players return,
     /// and the server's clock continues from the latest instant the journals hold.
@@ -46,7 +49,8 @@ public final class Server: @unchecked Sendable {
         port = Sockets.localPort(listener)
         nextSweep = self.clock.now().adding(1_000)
         let seeds = SeedCounter(config.seeds)
-        lobby = Lobby(settings: config.rules, seatWaitMs: config.limits.seatWaitMs, journals: journals, nextSeed: seeds.next)
+        lobby = Lobby(settings: config.rules, seatWaitMs: config.limits.seatWaitMs, maxMatches: config.maxMatches,
+                      journals: journals, nextSeed: seeds.next)
         lobby.adopt(restored)
         restored.forEach(schedule)
         try loop.register(listener) { [unowned self] _ in self.acceptAll() }
@@ -76,7 +80,8 @@ public final class Server: @unchecked Sendable {
 
     private func tick() {
         let now = clock.now()
-        for name in deadlines.popDue(at: now) {
+        for (name, deadline) in deadlines.popDue(at: now) where scheduled[name] == deadline {
+            scheduled[name] = nil
             guard let host = lobby.hosts[name] else { continue }
             deliver(host.advance(to: now))
             schedule(host)
@@ -91,13 +96,19 @@ public final class Server: @unchecked Sendable {
     }
 
     func schedule(_ host: MatchHost) {
-        if let deadline = host.nextDeadline { deadlines.add(host.name, at: deadline) }
+        guard let deadline = host.nextDeadline else {
+            scheduled[host.name] = nil
+            return
+        }
+        guard scheduled[host.name] != deadline else { return }
+        scheduled[host.name] = deadline
+        deadlines.add(host.name, at: deadline)
     }
 
     /// Closes connections that sent nothing for too long, left a line unfinished too long, or
     /// could not be sent their fatal error in a whole sweep; puts new journal lines on disk.
     private func sweep(at now: Instant) {
-        lobby.syncJournals()
+        lobby.syncJournals(log: log)
         for connection in connections.values {
             if connection.closeWhenFlushed {
                 // Its fatal error is stuck behind output it does not read: close without it.
@@ -163,7 +174,9 @@ public final class Server: @unchecked Sendable {
         let now = clock.now()
         connection.lastInput = now
         let lines = connection.reader.feed(readBuffer[0..<count])
-        connection.partialLineSince = connection.reader.isMidLine ? (connection.partialLineSince ?? now) : nil
+        // An unfinished line is timed from when it began: a read that completed lines starts a new one.
+        connection.partialLineSince = !connection.reader.isMidLine ? nil
+            : lines.isEmpty ? (connection.partialLineSince ?? now) : now
         for line in lines {
             guard connections[connection.id] != nil, !connection.closeWhenFlushed else { return }
             handle(line, from: connection, at: now)
@@ -188,11 +201,11 @@ public final class Server: @unchecked Sendable {
         guard !connection.closeWhenFlushed else { return }
         if connection.outbound.count + bytes.count > config.limits.outboundQueueBytes {
             // It cannot keep up: drop it rather than let it hold memory or slow its match down.
-            let line = ServerMessageCoding.line(.error(WireError(.slowConsumer, "You are not reading fast enough; disconnected.", fatal: true), id: nil))
-            var flushed = connection.outbound
-            flushed.append(line)
-            _ = flushed.flush(to: connection.fd)
-            return markClosed(connection, "dropped: slow consumer (\(connection.outbound.count) bytes waiting)")
+            let waiting = connection.outbound.count
+            connection.outbound.append(ServerMessageCoding.line(.error(
+                WireError(.slowConsumer, "You are not reading fast enough; disconnected.", fatal: true), id: nil)))
+            _ = connection.outbound.flush(to: connection.fd)  // one last try; it will likely not fit
+            return markClosed(connection, "dropped: slow consumer (\(waiting) bytes waiting)")
         }
         if connection.outbound.isEmpty { dirty.append(connection.id) }
         connection.outbound.append(bytes)
@@ -238,7 +251,7 @@ public final class Server: @unchecked Sendable {
 
     /// Closing waits for the end of the batch, so no delivery loop sees a connection vanish.
     func markClosed(_ connection: Connection, _ reason: String) {
-        guard !toClose.contains(where: { $0.0 == connection.id }) else { return }
+        guard closing.insert(connection.id).inserted else { return }
         connection.closeWhenFlushed = true
         toClose.append((connection.id, reason))
     }
@@ -246,6 +259,7 @@ public final class Server: @unchecked Sendable {
     private func closePending() {
         while !toClose.isEmpty {
             let (id, reason) = toClose.removeFirst()
+            closing.remove(id)
             guard let connection = connections.removeValue(forKey: id) else { continue }
             loop.unregister(connection.fd)
             Glibc.close(connection.fd)

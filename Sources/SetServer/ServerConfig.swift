@@ -20,6 +20,8 @@ public struct ServerConfig: Sendable {
     public var dataDirectory: String?
     /// How long a line may stay unfinished before the connection is closed (slow-drip clients).
     public var partialLineTimeoutMs: Int64 = 10_000
+    /// Matches beyond this are refused (`server_full`); it bounds memory, open journals and lists.
+    public var maxMatches = 4_096
     public var serverName = "setgame"
 
     public init() {}

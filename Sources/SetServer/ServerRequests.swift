@@ -5,19 +5,25 @@ import SetWire
 // What the server does with each line a client sends.
 extension Server {
     func handle(_ line: LineReader.Line, from connection: Connection, at now: Instant) {
+        if case .text(let text) = line, !text.contains(where: { !$0.isWhitespace }) {
+            return  // empty lines are allowed and ignored, so a person typing in nc can press Enter freely
+        }
         switch line {
         case .tooLong(let count):
+            guard connection.limiter.allow(at: now) else { return rateLimited(connection, id: nil) }
             fail(connection, WireError(.lineTooLong, "A line of \(count) bytes is over the limit of \(config.limits.maxLineBytes); it was ignored."))
         case .invalidUTF8:
+            guard connection.limiter.allow(at: now) else { return rateLimited(connection, id: nil) }
             fail(connection, WireError(.invalidUTF8, "The line was not valid UTF-8; it was ignored."))
         case .text(let text):
-            // Empty lines are allowed and ignored, so a person typing in nc can press Enter freely.
-            guard text.contains(where: { !$0.isWhitespace }) else { return }
             // Decoded before the limit is applied, so a dropped request's error can echo its id.
             let decoded = ClientMessageDecoder.decode(Array(text.utf8))
             guard connection.limiter.allow(at: now) else {
-                let id = (try? decoded.get())?.id
-                return fail(connection, WireError(.rateLimited, "Over \(config.limits.messagesPerSecond) messages a second; this one was dropped."), id: id)
+                let id: JSONValue? = switch decoded {
+                case .success(let request): request.id
+                case .failure(let error): error.details["id"]
+                }
+                return rateLimited(connection, id: id)
             }
             switch decoded {
             case .failure(let error): fail(connection, error, id: error.details["id"])
@@ -40,6 +46,10 @@ extension Server {
         case .act(let action, let seat):
             act(action, claimedSeat: seat, id: request.id, from: connection, at: now)
         }
+    }
+
+    private func rateLimited(_ connection: Connection, id: JSONValue?) {
+        fail(connection, WireError(.rateLimited, "Over \(config.limits.messagesPerSecond) messages a second; this one was dropped."), id: id)
     }
 
     private var notJoined: WireError {

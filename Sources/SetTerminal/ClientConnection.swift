@@ -15,7 +15,7 @@ public final class ClientConnection {
     /// Starts connecting to `host:port` (a name or an IPv4 address); the caller waits for
     /// writability and then calls `finishConnecting()`.
     public init(host: String, port: UInt16) throws(SocketError) {
-        let address = try Self.resolve(host: host, port: port)
+        let address = try Sockets.ipv4Address(host: host, port: port)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError("socket") }
         do {
@@ -93,20 +93,5 @@ public final class ClientConnection {
         guard !closed else { return }
         closed = true
         Glibc.close(fd)
-    }
-
-    /// The IPv4 address of a host name or dotted address.
-    static func resolve(host: String, port: UInt16) throws(SocketError) -> sockaddr_in {
-        var hints = addrinfo()
-        hints.ai_family = AF_INET
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &list)
-        guard status == 0, let first = list, let address = first.pointee.ai_addr else {
-            let reason = status == 0 ? "no address" : String(cString: gai_strerror(status))
-            throw SocketError("cannot find host '\(host)' (\(reason))", code: EHOSTUNREACH)
-        }
-        defer { freeaddrinfo(list) }
-        return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee }
     }
 }

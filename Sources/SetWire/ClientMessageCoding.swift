@@ -104,7 +104,8 @@ public enum ClientMessageDecoder {
     static func isAcceptable(name: String, maxLength: Int) -> Bool {
         let refused: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator,
                                                      .unassigned, .surrogate, .privateUse]
-        return !name.isEmpty && name.count <= maxLength && name.first != " " && name.last != " "
+        // Characters and bytes are both capped: one character can carry many combining marks.
+        return !name.isEmpty && name.count <= maxLength && name.utf8.count <= 4 * maxLength && name.first != " " && name.last != " "
             && name.unicodeScalars.allSatisfy { !refused.contains($0.properties.generalCategory) && ($0 == " " || !$0.properties.isWhitespace) }
     }
 

@@ -47,7 +47,7 @@ public enum JSONWriter {
         text.withUTF8Buffer { buffer.append(contentsOf: $0) }
     }
 
-    private static func appendInteger(_ number: Int64, to buffer: inout [UInt8]) {
+    static func appendInteger(_ number: Int64, to buffer: inout [UInt8]) {
         if number < 0 { buffer.append(UInt8(ascii: "-")) }
         var magnitude = number.magnitude
         // 20 digits hold UInt64.max; fill from the right, then copy the used tail once.

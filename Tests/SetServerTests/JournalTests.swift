@@ -198,3 +198,151 @@ import Testing
         }
     }
 }
+
+/// Behaviour found by review, each pinned by a test.
+@Suite(.serialized) struct ServerReviewFindingsTests {
+    func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "setgame-review-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test func afterARestartAResumeWithLastSeqGetsExactlyTheEventsItMissed() throws {
+        let data = temporaryDirectory()
+        var first: TestServer? = try TestServer { $0.dataDirectory = data }
+        var ann: TestClient? = try TestClient.joined(first!, name: "ann", match: "r")
+        let bob = try TestClient.joined(first!, name: "bob", match: "r")
+        var eve: TestClient? = try TestClient.joined(first!, name: "eve", match: "r", role: .spectator)
+        bob.send(.act(.claim, seat: nil))
+        let claimed = try bob.awaitEvent("claim") { if case .rules(.windowOpened) = $0 { true } else { false } }
+        try ann!.awaitSeq(claimed.seq)
+        let annBefore = try #require(ann!.view)
+        let token = try #require(ann!.token)
+        ann = nil  // ann drops at seq N
+        _ = try bob.awaitEvent("ann away") { if case .presence(.first, false, _) = $0 { true } else { false } }
+        eve = nil  // a spectator leaves: a numbered event too
+        _ = try bob.awaitEvent("eve gone") { if case .spectators(0) = $0 { true } else { false } }
+        bob.send(.ping(time: 1))
+        _ = try bob.waitFor("pong") { if case .pong = $0 { true } else { nil } }
+        first?.stop()
+        first = nil
+
+        let second = try TestServer { $0.dataDirectory = data }
+        defer { second.stop() }
+        let back = try TestClient(port: second.port)
+        _ = try back.next("welcome")
+        back.send(.join(JoinRequest(name: "ann", match: "r", token: token, lastSeq: annBefore.seq)))
+        var view = annBefore
+        back.send(.ping(time: 2))
+        var sawSnapshot = false
+        reading: while true {
+            switch try back.next("replies") {
+            case .event(let event):
+                let previous = view.seq
+                let applied = view.apply(event)
+                #expect(applied, "event \(event.seq) after \(previous)")
+            case .snapshot(let snapshot):
+                view = snapshot
+                sawSnapshot = true
+            case .pong: break reading
+            default: continue
+            }
+        }
+        #expect(!sawSnapshot, "every missed event is still kept, so none is replaced by a snapshot")
+        back.send(.snapshot)
+        let truth = try back.waitFor("truth") { if case .snapshot(let s) = $0 { s } else { nil } }
+        var applied = view
+        applied.time = truth.time
+        #expect(applied == truth)
+        #expect(truth.window?.holder == .second)
+    }
+
+    @Test func whenBothAreAwayTheSeatAwayLongestForfeits() throws {
+        let server = try TestServer { $0.limits.seatWaitMs = 100_000 }
+        defer { server.stop() }
+        var ann: TestClient? = try TestClient.joined(server, name: "ann")
+        var bob: TestClient? = try TestClient.joined(server, name: "bob")
+        let eve = try TestClient.joined(server, name: "eve", role: .spectator)
+        try eve.awaitSeq(bob!.view!.seq)
+        bob = nil
+        _ = try eve.awaitEvent("bob away") { if case .presence(.second, false, _) = $0 { true } else { false } }
+        server.advance(by: 60_000)
+        ann = nil
+        _ = try eve.awaitEvent("ann away") { if case .presence(.first, false, _) = $0 { true } else { false } }
+        server.advance(by: 40_000)  // bob's 100 s are up; ann has 60 s left
+        let over = try eve.awaitEvent("forfeit") { if case .gameOver = $0 { true } else { false } }
+        guard case .gameOver(let result, _) = over.body else { return }
+        #expect(result.by == .second && result.winner == .first)
+    }
+
+    @Test func resigningWhilePausedEndsThePauseAndARematchCanBeAsked() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        var ann: TestClient? = try TestClient.joined(server, name: "ann")
+        let bob = try TestClient.joined(server, name: "bob")
+        try bob.awaitSeq(ann!.view!.seq)
+        ann = nil
+        _ = try bob.awaitEvent("ann away") { if case .presence(.first, false, _) = $0 { true } else { false } }
+        bob.send(.act(.resign, seat: nil))
+        _ = try bob.awaitEvent("over") { if case .gameOver = $0 { true } else { false } }
+        bob.send(.snapshot)
+        let snapshot = try bob.waitFor("snapshot") { if case .snapshot(let s) = $0 { s } else { nil } }
+        #expect(snapshot.forfeitAt == nil && snapshot.phase == .over)
+        var expected = try #require(bob.view)
+        expected.time = snapshot.time
+        #expect(snapshot == expected)
+        bob.send(.act(.rematch, seat: nil))
+        _ = try bob.awaitEvent("rematch asked") { $0 == .rules(.rematchRequested(seat: .second)) }
+    }
+
+    @Test func aDuelWhoseFirstPlayerDroppedWhileWaitingStartsPaused() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        var ann: TestClient? = try TestClient.joined(server, name: "ann", match: "w")
+        let eve = try TestClient.joined(server, name: "eve", match: "w", role: .spectator)
+        _ = eve
+        ann = nil
+        _ = try eve.awaitEvent("ann away") { if case .presence(.first, false, _) = $0 { true } else { false } }
+        let bob = try TestClient.joined(server, name: "bob", match: "w")
+        #expect(bob.view?.phase == .playing)
+        #expect(bob.view?.forfeitAt != nil, "the game starts paused while ann is away")
+        bob.send(.act(.claim, seat: nil))
+        _ = try bob.awaitError(.waitingForOpponent)
+    }
+
+    @Test func aClientWhoseReadsEndMidLineIsNotMistakenForASlowDrip() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+        _ = try client.next("welcome")
+        client.sendRaw(#"{"type":"ping","time":1}"# + "\n" + #"{"type":"pi"#)
+        _ = try client.waitFor("pong 1") { if case .pong(_, 1, _) = $0 { true } else { nil } }
+        server.advance(by: 6_000)
+        client.sendRaw(#"ng","time":2}"# + "\n" + #"{"type":"pi"#)  // completes one line, starts another
+        _ = try client.waitFor("pong 2") { if case .pong(_, 2, _) = $0 { true } else { nil } }
+        server.advance(by: 6_000)  // 12 s since the first partial line, 6 s since the current one
+        client.sendRaw(#"ng","time":3}"# + "\n")
+        _ = try client.waitFor("pong 3") { if case .pong(_, 3, _) = $0 { true } else { nil } }
+    }
+
+    @Test func theSameMatchNameFinishedTwiceInOneSecondKeepsBothJournals() throws {
+        let data = temporaryDirectory()
+        var server: TestServer? = try TestServer { $0.dataDirectory = data }
+        for _ in 0..<2 {
+            var ann: TestClient? = try TestClient.joined(server!, name: "ann", match: "again")
+            _ = ann
+            ann = nil
+            let probe = try TestClient(port: server!.port)
+            _ = try probe.next("welcome")
+            probe.send(.list)
+            _ = try probe.waitFor("gone") { if case .matches(let list, _) = $0, list.isEmpty { true } else { nil } }
+        }
+        server?.stop()
+        server = nil
+        let finished = try FileManager.default.contentsOfDirectory(atPath: data + "/finished").filter { $0.hasPrefix("again-") }
+        #expect(finished.count == 2)
+        let restarted = try TestServer { $0.dataDirectory = data }
+        defer { restarted.stop() }
+        #expect(!restarted.logLines.all.contains { $0.contains("damaged") })
+    }
+}

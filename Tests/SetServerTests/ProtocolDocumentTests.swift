@@ -87,5 +87,18 @@ import Testing
                 if body != "?" { #expect(Self.normalised(actual) == Self.normalised(body)) }
             }
         }
+        // Nothing the document does not show: each client's next line answers a fresh ping.
+        for (label, client) in clients.sorted(by: { $0.key < $1.key }) {
+            client.sendRaw(#"{"type":"ping","time":777}"# + "\n")
+            let next = try client.next("pong for \(label)")
+            #expect(next == .pong(time: next.pongTime ?? 0, clientTime: 777, id: nil), "\(label) had an unshown line: \(client.lastLine ?? "")")
+        }
+    }
+}
+
+extension ServerMessage {
+    var pongTime: Int64? {
+        if case .pong(let time, _, _) = self { return time }
+        return nil
     }
 }

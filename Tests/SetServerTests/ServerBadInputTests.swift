@@ -118,7 +118,9 @@ import Testing
         try ann.awaitSeq(bob.view!.seq)
         let card = ann.view!.table[0]
         ann.send(.act(.select(card), seat: nil), id: 1)
-        #expect(try ann.awaitError(.claimFirst).details["id"] == nil)
+        let (refusal, echoed) = try ann.waitFor("refusal") { if case .error(let e, let id) = $0 { (e, id) } else { nil } }
+        #expect(refusal.code == .claimFirst)
+        #expect(echoed == 1, "the error echoes the request's id")
         bob.send(.act(.claim, seat: nil))
         _ = try ann.awaitEvent("bob's claim") { if case .rules(.windowOpened) = $0 { true } else { false } }
         ann.send(.act(.select(card), seat: nil))

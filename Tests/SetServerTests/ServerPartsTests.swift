@@ -27,7 +27,8 @@ import Testing
         }
         #expect(queue.earliest == Instant(milliseconds: deadlines.min()!))
         let due = queue.popDue(at: Instant(milliseconds: 5_000))
-        #expect(due.map { deadlines[$0] } == deadlines.filter { $0 <= 5_000 }.sorted())
+        #expect(due.map { deadlines[$0.key] } == deadlines.filter { $0 <= 5_000 }.sorted())
+        #expect(due.allSatisfy { $0.deadline.milliseconds == deadlines[$0.key] })
         #expect(queue.count == deadlines.filter { $0 > 5_000 }.count)
         #expect(queue.popDue(at: Instant(milliseconds: 5_000)).isEmpty)
         let remaining = queue.count

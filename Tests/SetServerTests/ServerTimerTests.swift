@@ -85,7 +85,7 @@ import Testing
         server.advance(by: 7_000)
         let error = try quiet.awaitError(.idleTimeout)
         #expect(error.fatal)
-        #expect(throws: ClientTimedOut.self) { try quiet.next("end of stream") }
+        #expect(quiet.drainToEndOfStream() != nil, "the server closed the connection (end of stream, not silence)")
     }
 
     @Test func aQuietConnectionIsPingedAtHalfTheIdleTimeAndAnAnswerKeepsItOpen() throws {
