@@ -9,33 +9,52 @@ import Testing
 
 /// Two instant bots play a whole duel through a real server while a spectator watches.
 @Suite(.serialized) struct BotDuelTests {
-    /// A blocking spectator that reads until the first game is over; also counts how many times
-    /// the table changed (deals and taken sets): the bots' chances to race.
-    func watchUntilOver(port: UInt16, match: String) throws -> (view: MatchView, tableChanges: Int)? {
-        var tableChanges = 0
+    /// Joins `match` as a spectator on a blocking socket and hands every decoded message to
+    /// `done` until it returns true; false if the connection ends first.
+    func spectate(port: UInt16, match: String, name: String, until done: (ServerMessage) -> Bool) throws -> Bool {
         let fd = try Sockets.connect(host: "127.0.0.1", port: port)
         defer { close(fd) }
         Sockets.setReceiveTimeout(fd, milliseconds: 30_000)
         var reader = LineReader(maxLineBytes: 1 << 20)
-        var join = ClientMessageEncoder.line(ClientRequest(.join(JoinRequest(role: .spectator, name: "eve", match: match))))
+        var join = ClientMessageEncoder.line(ClientRequest(.join(JoinRequest(role: .spectator, name: name, match: match))))
         _ = join.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
-        var view: MatchView?
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { return view.map { ($0, tableChanges) } }
+            guard count > 0 else { return false }
             for case .text(let text) in reader.feed(buffer[0..<count]) {
-                switch ServerMessageCoding.decode(Array(text.utf8)) {
-                case .success(.snapshot(let snapshot)): view = snapshot
-                case .success(.insight(_, _, let sets)): view?.setsOnTable = sets
-                case .success(.event(let event)):
-                    #expect(view?.apply(event) == true)
-                    if case .rules(.tableChanged) = event.body { tableChanges += 1 }
-                    if case .gameOver = event.body { return view.map { ($0, tableChanges) } }
-                default: break
-                }
+                if case .success(let message) = ServerMessageCoding.decode(Array(text.utf8)), done(message) { return true }
             }
         }
+    }
+
+    /// Watches until the first game is over; also counts how many times the table changed
+    /// (deals and taken sets): the bots' chances to race.
+    func watchUntilOver(port: UInt16, match: String) throws -> (view: MatchView, tableChanges: Int)? {
+        var view: MatchView?, tableChanges = 0
+        let ended = try spectate(port: port, match: match, name: "eve") { message in
+            switch message {
+            case .snapshot(let snapshot): view = snapshot
+            case .insight(_, _, let sets): view?.setsOnTable = sets
+            case .event(let event):
+                #expect(view?.apply(event) == true)
+                if case .rules(.tableChanged) = event.body { tableChanges += 1 }
+                if case .gameOver = event.body { return true }
+            default: break
+            }
+            return false
+        }
+        return ended ? view.map { ($0, tableChanges) } : nil
+    }
+
+    /// What a newly arrived spectator is shown.
+    func snapshot(port: UInt16, match: String) throws -> MatchView? {
+        var view: MatchView?
+        _ = try spectate(port: port, match: match, name: "zed") { message in
+            if case .snapshot(let snapshot) = message { view = snapshot }
+            return view != nil
+        }
+        return view
     }
 
     @Test func twoInstantBotsPlayToTheEndAndTheSpectatorAgrees() throws {
@@ -85,23 +104,6 @@ import Testing
         }
         #expect(views[0].asPlayerSees == views[1].asPlayerSees)
         #expect(views[0].asPlayerSees.tableChangedAt == watched.tableChangedAt)
-    }
-
-    func snapshot(port: UInt16, match: String) throws -> MatchView? {
-        let fd = try Sockets.connect(host: "127.0.0.1", port: port)
-        defer { close(fd) }
-        Sockets.setReceiveTimeout(fd, milliseconds: 10_000)
-        var reader = LineReader(maxLineBytes: 1 << 20)
-        var join = ClientMessageEncoder.line(ClientRequest(.join(JoinRequest(role: .spectator, name: "zed", match: match))))
-        _ = join.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { return nil }
-            for case .text(let text) in reader.feed(buffer[0..<count]) {
-                if case .success(.snapshot(let view)) = ServerMessageCoding.decode(Array(text.utf8)) { return view }
-            }
-        }
     }
 }
 

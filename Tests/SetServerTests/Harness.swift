@@ -210,3 +210,33 @@ extension MatchView {
         return copy
     }
 }
+
+/// One scripted turn of a duel: the actor takes the first set it sees (a claim and three picks),
+/// or deals when it sees none and the other passes the grace window it is handed; then both
+/// catch up with each other, so the next turn sees the whole table.
+func playScriptedTurn(_ actor: TestClient, _ other: TestClient) throws {
+    if let set = SetLogic.firstSet(in: actor.view!.table) {
+        actor.send(.act(.claim, seat: nil))
+        for card in set { actor.send(.act(.select(card), seat: nil)) }
+        _ = try actor.awaitEvent("set taken") { if case .rules(.setTaken) = $0 { true } else { false } }
+    } else {
+        actor.send(.act(.deal, seat: nil))
+        _ = try actor.awaitEvent("deal") { if case .rules(.tableChanged(let removed, _, _, _)) = $0 { removed.isEmpty } else { false } }
+        if actor.view?.window != nil { other.send(.act(.pass, seat: nil)) }
+    }
+    for client in [actor, other] {
+        client.send(.ping(time: -9))
+        _ = try client.waitFor("pong") { if case .pong(_, -9, _) = $0 { true } else { nil } }
+    }
+    try actor.awaitSeq(other.view!.seq)
+    try other.awaitSeq(actor.view!.seq)
+}
+
+/// A spectator of `match` on a socket that barely reads, joined and announced to `player`.
+func stuckSpectator(_ server: TestServer, match: String = "m", announcedTo player: TestClient) throws -> TestClient {
+    let eve = TestClient(connectedSocket: try starvedSocket(port: server.port))
+    _ = try eve.next("welcome")
+    eve.send(.join(JoinRequest(role: .spectator, name: "eve", match: match)))
+    _ = try player.awaitEvent("eve arrives") { $0 == .spectators(count: 1) }
+    return eve
+}

@@ -63,11 +63,7 @@ import Testing
         }
         defer { server.stop() }
         let (ann, bob) = try startedDuel(server)
-        let eve = TestClient(connectedSocket: try starvedSocket(port: server.port))
-        _ = try eve.next("welcome")
-        eve.send(.join(JoinRequest(role: .spectator, name: "eve", match: "m")))
-        // From here on eve reads nothing.
-        _ = try ann.awaitEvent("eve arrives") { $0 == .spectators(count: 1) }
+        let eve = try stuckSpectator(server, announcedTo: ann)  // from here on eve reads nothing
         try bob.awaitSeq(ann.view!.seq)
 
         // Windows never run out on the manual clock, so the players can toggle a card for ever.
@@ -110,10 +106,7 @@ import Testing
         }
         defer { server.stop() }
         let (ann, bob) = try startedDuel(server)
-        let eve = TestClient(connectedSocket: try starvedSocket(port: server.port))
-        _ = try eve.next("welcome")
-        eve.send(.join(JoinRequest(role: .spectator, name: "eve", match: "m")))
-        _ = try ann.awaitEvent("eve arrives") { $0 == .spectators(count: 1) }
+        let eve = try stuckSpectator(server, announcedTo: ann)
         try bob.awaitSeq(ann.view!.seq)
 
         // About 300 kB of events: far more than both kernels hold for eve, far less than her 1 MiB queue.
@@ -250,19 +243,7 @@ import Testing
         while ann.view?.phase == .playing {
             let (actor, other) = turn % 2 == 0 ? (ann, bob) : (bob, ann)
             turn += 1
-            if let set = SetLogic.firstSet(in: actor.view!.table) {
-                actor.send(.act(.claim, seat: nil))
-                for card in set { actor.send(.act(.select(card), seat: nil)) }
-                _ = try actor.awaitEvent("set taken") { if case .rules(.setTaken) = $0 { true } else { false } }
-            } else {
-                actor.send(.act(.deal, seat: nil))
-                _ = try actor.awaitEvent("deal") { if case .rules(.tableChanged(let removed, _, _, _)) = $0 { removed.isEmpty } else { false } }
-                if actor.view?.window != nil { other.send(.act(.pass, seat: nil)) }
-            }
-            try settle(actor)
-            try settle(other)
-            try actor.awaitSeq(other.view!.seq)
-            try other.awaitSeq(actor.view!.seq)
+            try playScriptedTurn(actor, other)
             if turn == 5 {
                 // No window is open between turns, so only the slowloris has a timer to miss.
                 #expect(ann.view?.window == nil)

@@ -21,23 +21,6 @@ import Testing
         }
     }
 
-    /// One scripted turn: the actor takes the first set it sees, or deals; both sides catch up.
-    func turn(_ actor: TestClient, _ other: TestClient) throws {
-        if let set = SetLogic.firstSet(in: actor.view!.table) {
-            actor.send(.act(.claim, seat: nil))
-            for card in set { actor.send(.act(.select(card), seat: nil)) }
-        } else {
-            actor.send(.act(.deal, seat: nil))
-        }
-        for client in [actor, other] {
-            client.send(.ping(time: nil))
-            _ = try client.waitFor("pong") { if case .pong = $0 { true } else { nil } }
-        }
-        if actor.view?.window?.kind == .dealGrace { other.send(.act(.pass, seat: nil)) }
-        try actor.awaitSeq(other.view!.seq)
-        try other.awaitSeq(actor.view!.seq)
-    }
-
     /// What must survive a restart: everything but connection details and numbering.
     func gameState(_ view: MatchView) -> [String] {
         [view.match, "\(view.mode)", "\(view.game)", "\(view.table)", "\(view.deck)", "\(view.scores)",
@@ -48,7 +31,7 @@ import Testing
     func playToTheEnd(_ ann: TestClient, _ bob: TestClient, startingTurn: Int) throws -> MatchView {
         var number = startingTurn
         while ann.view?.phase == .playing && number < 300 {
-            try number % 2 == 0 ? turn(ann, bob) : turn(bob, ann)
+            try number % 2 == 0 ? playScriptedTurn(ann, bob) : playScriptedTurn(bob, ann)
             number += 1
         }
         return try #require(ann.view)
@@ -68,7 +51,7 @@ import Testing
         var ann = try TestClient.joined(first!, name: "ann", match: "long")
         var bob = try TestClient.joined(first!, name: "bob", match: "long")
         try ann.awaitSeq(bob.view!.seq)
-        for number in 0..<7 { try number % 2 == 0 ? turn(ann, bob) : turn(bob, ann) }
+        for number in 0..<7 { try number % 2 == 0 ? playScriptedTurn(ann, bob) : playScriptedTurn(bob, ann) }
         let before = try #require(ann.view)
         let tokens = (try #require(ann.token), try #require(bob.token))
         first?.stop()

@@ -21,23 +21,7 @@ import Testing
         while ann.view?.phase == .playing {
             let (actor, other) = turn % 2 == 0 ? (ann, bob) : (bob, ann)
             turn += 1
-            let table = actor.view!.table
-            if let set = SetLogic.firstSet(in: table) {
-                actor.send(.act(.claim, seat: nil))
-                for card in set { actor.send(.act(.select(card), seat: nil)) }
-                _ = try actor.awaitEvent("set taken") { if case .rules(.setTaken) = $0 { true } else { false } }
-            } else {
-                actor.send(.act(.deal, seat: nil))
-                _ = try actor.awaitEvent("deal") { if case .rules(.tableChanged(let removed, _, _, _)) = $0 { removed.isEmpty } else { false } }
-                if actor.view?.window != nil { other.send(.act(.pass, seat: nil)) }
-            }
-            // Both sides wait until nothing is pending, so the next turn sees the whole table.
-            actor.send(.ping(time: nil))
-            other.send(.ping(time: nil))
-            _ = try actor.waitFor("pong") { if case .pong = $0 { true } else { nil } }
-            _ = try other.waitFor("pong") { if case .pong = $0 { true } else { nil } }
-            try actor.awaitSeq(other.view!.seq)
-            try other.awaitSeq(actor.view!.seq)
+            try playScriptedTurn(actor, other)
             if turn == 6 { spectator = try TestClient.joined(server, name: "eve", role: .spectator) }
             #expect(turn < 200, "the duel did not end")
             if turn >= 200 { break }
