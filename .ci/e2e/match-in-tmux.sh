@@ -7,7 +7,7 @@ bin="${SETGAME:?path to the setgame binary}"
 . "$(dirname "$0")/../lib.sh"
 port=$(free_port)
 state=$(mktemp -d)
-"$bin" serve --port "$port" --seed 42 2>"$state/serve.log" &
+"$bin" serve --port "$port" --seed 42 --data "$state/data" 2>"$state/serve.log" &
 server=$!
 sessions=(ann-$$ bob-$$ eve-$$)
 cleanup() {
