@@ -43,12 +43,14 @@ struct JournalDirectory {
             do {
                 let contents = try JournalFile.read(file)
                 if contents.droppedTail > 0 { log("\(name): dropped a torn last line (\(contents.droppedTail) bytes)") }
-                let host = try JournalReplay.host(from: contents.records, seatWaitMs: seatWaitMs)
+                var markedAway: [Seat] = []
+                let host = try JournalReplay.host(from: contents.records, seatWaitMs: seatWaitMs, markedAway: &markedAway)
                 guard host.phase == .playing else {
                     retire(file, named: host.name, at: host.lastActivity)
                     continue
                 }
                 host.journal = try MatchJournal(path: file)
+                for seat in markedAway { host.journal?.append(.away(seat: seat, at: host.lastActivity)) }
                 hosts.append(host)
                 log("restored \(host.name): game \(host.game), \(host.match?.table.count ?? 0) cards on the table, waiting for its players")
             } catch {

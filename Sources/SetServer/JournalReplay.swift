@@ -13,7 +13,10 @@ enum JournalReplay {
 
     /// Replays `records`; the result is paused with every seat away, as after a restart.
     /// `observe` sees every delivery, in order (for `setgame replay`).
-    static func host(from records: [JournalRecord], seatWaitMs: Int64,
+    /// `markedAway` gets the seats the replay itself marked away at the end (their players were
+    /// connected when the server stopped): a host that goes on must journal those aways, since they
+    /// are numbered events too.
+    static func host(from records: [JournalRecord], seatWaitMs: Int64, markedAway: inout [Seat],
                      observe: (Delivery) -> Void = { _ in }) throws(Mismatch) -> MatchHost {
         guard case .header(let name, let mode, let rules) = records.first else { throw Mismatch(description: "no header") }
         var seeds = records.compactMap { if case .game(_, let seed, _, _) = $0 { seed } else { nil } }[...]
@@ -54,6 +57,7 @@ enum JournalReplay {
         }
         for seat in mode.seats where host.seats[seat.rawValue]?.connection != nil {
             _ = host.disconnect(standIn(seat), at: last)
+            markedAway.append(seat)
         }
         host.lastActivity = last
         return host

@@ -29,7 +29,9 @@ public struct MatchReplay: Sendable {
         var events: [WireEvent] = []
         let host: MatchHost
         do {
-            host = try JournalReplay.host(from: contents.records, seatWaitMs: .max) { delivery in
+            var markedAway: [Seat] = []
+            // Forfeits happen only where the journal has a tick for them; a year of wait never fires on its own.
+            host = try JournalReplay.host(from: contents.records, seatWaitMs: 365 * 86_400_000, markedAway: &markedAway) { delivery in
                 if case .success(.event(let event)) = ServerMessageCoding.decode(Array(delivery.bytes.dropLast())) {
                     events.append(event)
                 }

@@ -75,6 +75,24 @@ import Testing
         #expect(restarted.seed == uninterrupted.seed)
     }
 
+    @Test func aMatchSurvivesTwoRestartsInARow() throws {
+        let data = temporaryDirectory()
+        var tokens: (String, String)?
+        var before: MatchView?
+        for round in 0..<3 {
+            let server = try server(data: data)
+            let ann = try TestClient.joined(server, name: "ann", match: "twice", token: tokens?.0)
+            let bob = try TestClient.joined(server, name: "bob", match: "twice", token: tokens?.1)
+            try ann.awaitSeq(bob.view!.seq)
+            if let before { #expect(gameState(ann.view!) == gameState(before), "round \(round)") }
+            #expect(!server.logLines.all.contains { $0.contains("damaged") }, "round \(round)")
+            for number in 0..<3 { try number % 2 == 0 ? playScriptedTurn(ann, bob) : playScriptedTurn(bob, ann) }
+            before = ann.view
+            tokens = (try #require(ann.token), try #require(bob.token))
+            server.stop()
+        }
+    }
+
     @Test func aTornLastLineIsDroppedAndAnOpenWindowSurvives() throws {
         let data = temporaryDirectory()
         var first: TestServer? = try server(data: data)
