@@ -4,7 +4,7 @@ set -euo pipefail
 bin="${SETGAME:?path to the setgame binary}"
 . "$(dirname "$0")/../lib.sh"
 out=$(mktemp -d)
-"$bin" serve --port 0 --seed 42 >"$out/stdout" 2>"$out/stderr" &
+"$bin" serve --port 0 --seed 42 --data "$out/data" >"$out/stdout" 2>"$out/stderr" &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 50); do grep -q 'serving on' "$out/stdout" 2>/dev/null && break; sleep 0.1; done
