@@ -1,5 +1,5 @@
 """Kill -9 the server at several points of a duel and check nothing acknowledged is lost."""
-import glob, json, os, signal, socket, subprocess, sys, tempfile, time
+import atexit, glob, json, os, signal, socket, subprocess, sys, tempfile, time
 
 BIN = os.environ["SETGAME"]
 RULES = ["--set-points-lost-per-second", "0"]  # points independent of machine speed
@@ -10,10 +10,16 @@ def fail(message):
     sys.exit(1)
 
 
+STARTED = []
+# A failing run must not leave servers behind.
+atexit.register(lambda: [p.kill() for p in STARTED if p.poll() is None])
+
+
 class Server:
     def __init__(self, data, port=0):
         self.proc = subprocess.Popen([BIN, "serve", "--port", str(port), "--seed", "42", "--data", data] + RULES,
                                      stdout=subprocess.PIPE, stderr=open(os.path.join(data, "serve.log"), "a"), text=True)
+        STARTED.append(self.proc)
         line = self.proc.stdout.readline()
         if "serving on" not in line:
             fail("serve did not start: " + line)
