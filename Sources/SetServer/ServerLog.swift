@@ -1,4 +1,5 @@
 import Glibc
+import SetNet
 import Synchronization
 
 /// One line per notable event, each stamped with UTC wall-clock time, to a sink (stderr by default).
@@ -16,11 +17,7 @@ public final class ServerLog: Sendable {
         sink("\(Self.timestamp()) \(message)")
     }
 
-    public static let standardError: @Sendable (String) -> Void = { line in
-        var text = line + "\n"
-        // write(2) on fd 2 rather than stdio's shared `stderr`, which Swift 6 cannot prove safe.
-        text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-    }
+    public static let standardError: @Sendable (String) -> Void = { line in LineOutput.write([line], to: 2) }
 
     /// "2026-11-23T09:15:02.123Z".
     static func timestamp() -> String {

@@ -43,9 +43,7 @@ public enum TerminalClient {
     }
 
     private static func printLines(_ lines: [String], toStandardError: Bool = false) {
-        guard !lines.isEmpty else { return }
-        let text = lines.joined(separator: "\n") + "\n"
-        _ = text.withCString { write(toStandardError ? STDERR_FILENO : STDOUT_FILENO, $0, strlen($0)) }
+        LineOutput.write(lines, to: toStandardError ? STDERR_FILENO : STDOUT_FILENO)
     }
 }
 

@@ -47,7 +47,4 @@ func printError(_ text: String) { writeLine(text, to: 2) }
 
 func writeOut(_ text: String) { writeLine(text, to: 1) }
 
-private func writeLine(_ text: String, to fd: Int32) {
-    var line = text + "\n"
-    line.withUTF8 { _ = write(fd, $0.baseAddress, $0.count) }
-}
+private func writeLine(_ text: String, to fd: Int32) { LineOutput.write([text], to: fd) }
