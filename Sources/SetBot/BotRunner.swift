@@ -10,6 +10,8 @@ public final class BotRunner: @unchecked Sendable {
     private var nextPing: Instant
     /// Called on the loop thread when a bot's connection ends.
     public var onBotClosed: (String) -> Void = { _ in }
+    /// Called on the loop thread when the server confirms a bot's join: its name and the match.
+    public var onBotJoined: (String, String) -> Void = { _, _ in }
 
     public init(clock: TimeSource = MonotonicTime()) throws(SocketError) {
         Sockets.ignoreBrokenPipes()
@@ -22,7 +24,9 @@ public final class BotRunner: @unchecked Sendable {
     public func add(_ options: BotOptions) throws(SocketError) {
         let bot = try BotPlayer(options, loop: loop)
         bot.connection.onLine = { [unowned self, unowned bot] line in bot.receive(line, at: self.clock.now()) }
+        bot.onJoined = { [unowned self, unowned bot] match in self.onBotJoined(bot.options.name, match) }
         bot.connection.onClose = { [unowned self, unowned bot] reason in
+            bot.noteClosed(reason)
             self.onBotClosed("\(bot.options.name): \(bot.closedReason ?? reason)")
             if self.bots.allSatisfy({ !$0.isOpen }) { self.loop.stop() }
         }
@@ -43,10 +47,19 @@ public final class BotRunner: @unchecked Sendable {
     /// Errors the server sent back to the bots: an honest bot gets only a few, from races.
     public var errorsReceived: Int { bots.map(\.errorsReceived).reduce(0, +) }
 
+    /// Why bots failed (a refused join, a fatal error, a server that stopped answering), by name;
+    /// read it only after `run()` has returned.
+    public var failures: [String] {
+        bots.compactMap { bot in
+            let failure = bot.failure ?? (bot.joinedMatch == nil ? "never joined (\(bot.closedReason ?? "stopped"))" : nil)
+            return failure.map { "\(bot.options.name): \($0)" }
+        }
+    }
+
     private func waitMilliseconds() -> Int32 {
         let now = clock.now()
         let next = bots.compactMap(\.nextWakeUp).min() ?? nextPing
-        return Int32(max(0, min(nextPing, next).milliseconds(since: now)))
+        return Int32(clamping: max(0, min(nextPing, next).milliseconds(since: now)))
     }
 
     private func tick() {

@@ -10,13 +10,6 @@ struct JournalDirectory {
     var finishedPath: String { path + "/finished" }
     var damagedPath: String { path + "/damaged" }
 
-    func prepare() throws {
-        for folder in [path, finishedPath, damagedPath] {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        }
-    }
-
     func journalPath(for match: String) -> String { "\(path)/\(match).jsonl" }
 
     /// A new journal for a new match, its header written. A file already there belongs to an

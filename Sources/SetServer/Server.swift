@@ -29,7 +29,7 @@ public final class Server: @unchecked Sendable {
     /// Binds the listening socket at once, so `port` is known before `run()`. With a data
     /// directory, every unfinished match in it is restored first, paused until its players return,
     /// and the server's clock continues from the latest instant the journals hold.
-    public init(config: ServerConfig, clock: TimeSource = MonotonicTime(), log: ServerLog = ServerLog()) throws(SocketError) {
+    public init(config: ServerConfig, clock: TimeSource = MonotonicTime(), log: ServerLog = ServerLog()) throws(ServerStartError) {
         Sockets.ignoreBrokenPipes()
         self.config = config
         self.log = log
@@ -37,15 +37,15 @@ public final class Server: @unchecked Sendable {
         var restored: [MatchHost] = []
         if let path = config.dataDirectory {
             let directory = JournalDirectory(path: path, log: log)
-            do { try directory.prepare() } catch { throw SocketError("cannot use data directory \(path): \(error)", code: EACCES) }
+            do { try directory.prepareChecked() } catch { throw .dataDirectory(path: path, reason: error.reason) }
             journals = directory
             restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs)
         }
         let latest = restored.map(\.lastActivity).max() ?? .zero
         let shift = max(0, latest.milliseconds + 1 - clock.now().milliseconds)
         self.clock = shift > 0 ? ShiftedTime(clock, by: shift) : clock
-        loop = try EventLoop()
-        listener = try Sockets.listen(host: config.host, port: config.port)
+        loop = try ServerStartError.network(config) { () throws(SocketError) in try EventLoop() }
+        listener = try ServerStartError.network(config) { () throws(SocketError) in try Sockets.listen(host: config.host, port: config.port) }
         port = Sockets.localPort(listener)
         nextSweep = self.clock.now().adding(1_000)
         let seeds = SeedCounter(config.seeds)
@@ -53,7 +53,10 @@ public final class Server: @unchecked Sendable {
                       journals: journals, nextSeed: seeds.next)
         lobby.adopt(restored)
         restored.forEach(schedule)
-        try loop.register(listener) { [unowned self] _ in self.acceptAll() }
+        let loop = self.loop, listener = self.listener
+        try ServerStartError.network(config) { () throws(SocketError) in
+            try loop.register(listener) { [unowned self] _ in self.acceptAll() }
+        }
     }
 
     /// Serves until `stop()`; then says goodbye to every client and closes every socket.

@@ -13,7 +13,7 @@ extension ClientApp {
                 return [.quit(status: 1, message: "setgame: the server speaks protocol \(versions.map(String.init).joined(separator: ", ")), this client \(ProtocolVersion.current)")]
             }
             state.nextPingAt = now + ClientApp.pingInterval
-            effects.append(.send(.ping(time: now)))
+            effects.append(ping(at: now))
             if state.isPicking {
                 state.connection = .live
                 state.nextListAt = now + ClientApp.listInterval
@@ -44,11 +44,14 @@ extension ClientApp {
         case .ack:
             break
         case .pong(let time, let clientTime, _):
+            state.awaitingPongSince = nil
             if let clientTime { state.clock.pong(serverTime: time, sentAt: clientTime, at: now) }
         case .error(let error, _):
             effects += handle(error, at: now)
         case .ping:
-            effects.append(.send(.ping(time: now)))
+            // Any line answers it; a ping of ours still on its way does, so a server that pings
+            // without reading gets one line, not one per ping.
+            if state.awaitingPongSince == nil { effects.append(ping(at: now)) }
         case .goodbye(let reason):
             state.note(reason, .bad, at: now)
             effects.append(.log("goodbye: \(reason)"))

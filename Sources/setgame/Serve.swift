@@ -20,7 +20,7 @@ func serve(_ options: ServeOptions) -> Int32 {
     do {
         server = try Server(config: config)
     } catch {
-        printError("setgame serve: cannot listen on \(options.server.host):\(options.server.port): \(error)")
+        printError("setgame serve: \(error)")
         return 1
     }
     // Unbuffered, so a script reading our stdout learns the port at once.
