@@ -65,7 +65,12 @@ public enum ServerMessageCoding {
     public static func encodeRules(_ settings: RuleSettings) -> JSONValue { .rules(settings) }
 
     public static func decodeRules(_ value: JSONValue) -> RuleSettings? {
-        try? FieldReader(["rules": value]).rules("rules")
+        try? decodeRulesOrProblem(value).get()
+    }
+
+    /// The rules object, or why it is not one: a type mismatch or a setting out of its range.
+    public static func decodeRulesOrProblem(_ value: JSONValue) -> Result<RuleSettings, WireError> {
+        do throws(WireError) { return .success(try FieldReader(["rules": value]).rules("rules")) } catch { return .failure(error) }
     }
 
     static func encode(_ limits: ServerLimits) -> JSONValue {
