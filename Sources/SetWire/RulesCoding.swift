@@ -111,7 +111,9 @@ extension FieldReader {
             }
             if ruleKey.assign(text, to: &settings) != nil { throw bad(key, "rule settings") }
         }
-        if let problem = settings.validationProblem() { throw bad(key, "rule settings within their ranges (\(problem))") }
+        if let problem = settings.validationProblem() {
+            throw WireError(.badField, "\"\(key)\" is out of range: \(problem).", details: ["field": .string(key)])
+        }
         return settings
     }
 
