@@ -2,7 +2,7 @@ import SetNet
 import SetRules
 import SetWire
 
-/// Runs bots on one event loop thread. Only `stop()` may be called from another thread.
+/// Runs bots on one event loop thread. Only `stop()` and `wake()` may be called from another thread.
 public final class BotRunner: @unchecked Sendable {
     private let loop: EventLoop
     private let clock: TimeSource
@@ -40,6 +40,9 @@ public final class BotRunner: @unchecked Sendable {
     }
 
     public func stop() { loop.stop() }
+
+    /// Makes the loop look at the clock again; tests call it after moving a manual clock.
+    public func wake() { loop.wake() }
 
     /// What each bot sees; read it only after `run()` has returned.
     public var views: [MatchView?] { bots.map(\.view) }

@@ -13,6 +13,7 @@ extension ClientApp {
                 return [.quit(status: 1, message: "setgame: the server speaks protocol \(versions.map(String.init).joined(separator: ", ")), this client \(ProtocolVersion.current)")]
             }
             state.nextPingAt = now + ClientApp.pingInterval
+            state.awaitingAnswerSince = nil
             effects.append(ping(at: now))
             if state.isPicking {
                 state.connection = .live
@@ -44,14 +45,14 @@ extension ClientApp {
         case .ack:
             break
         case .pong(let time, let clientTime, _):
-            state.awaitingPongSince = nil
+            state.awaitingAnswerSince = nil
             if let clientTime { state.clock.pong(serverTime: time, sentAt: clientTime, at: now) }
         case .error(let error, _):
             effects += handle(error, at: now)
         case .ping:
             // Any line answers it; a ping of ours still on its way does, so a server that pings
             // without reading gets one line, not one per ping.
-            if state.awaitingPongSince == nil { effects.append(ping(at: now)) }
+            if state.awaitingAnswerSince == nil { effects.append(ping(at: now)) }
         case .goodbye(let reason):
             state.note(reason, .bad, at: now)
             effects.append(.log("goodbye: \(reason)"))

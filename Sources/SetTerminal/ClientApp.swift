@@ -36,7 +36,7 @@ public struct ClientApp: Sendable {
         state.connection = .joining
         state.awaitingSnapshot = false
         state.claimPending = false
-        state.awaitingPongSince = nil
+        state.awaitingAnswerSince = now  // the welcome is owed
         return [.log("connected")]
     }
 
@@ -74,7 +74,7 @@ public struct ClientApp: Sendable {
             state.connection = .connecting(attempt: attempt)
             effects.append(.connect)
         case .live, .joining:
-            if let since = state.awaitingPongSince, now - since >= Self.unansweredLimit {
+            if let since = state.awaitingAnswerSince, now - since >= Self.unansweredLimit {
                 let reason = "the server did not answer for \(Self.unansweredLimit / 1_000) s"
                 return [.disconnect] + connectionLost(reason, at: now)
             }
@@ -120,7 +120,7 @@ public struct ClientApp: Sendable {
 
     /// A ping of ours, remembered until its pong.
     mutating func ping(at now: Int64) -> ClientEffect {
-        if state.awaitingPongSince == nil { state.awaitingPongSince = now }
+        if state.awaitingAnswerSince == nil { state.awaitingAnswerSince = now }
         return .send(.ping(time: now))
     }
 

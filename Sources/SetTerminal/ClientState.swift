@@ -84,9 +84,10 @@ public struct ClientState: Equatable, Sendable {
     /// How the next new cards arrive.
     public var pendingEntry = Motion.Entry.scatter
     public var nextPingAt: Int64 = 0
-    /// When the oldest ping still unanswered was sent; nil once a pong came. A server that lets
-    /// it age past `ClientApp.unansweredLimit` is given up on.
-    public var awaitingPongSince: Int64?
+    /// Since when the client waits for the server's word: the welcome after connecting, or the
+    /// pong for its oldest unanswered ping; nil while nothing is owed. A server that lets it age
+    /// past `ClientApp.unansweredLimit` is given up on.
+    public var awaitingAnswerSince: Int64?
     public var nextListAt: Int64 = 0
 
     public init(options: ClientConfiguration, size: TerminalSize, token: String? = nil, seed: UInt64 = 0x5E7) {
