@@ -70,10 +70,8 @@ final class BotPlayer {
             view = snapshot
             awaitingSnapshot = false
         case .event(let event):
-            guard var current = view, !awaitingSnapshot, event.seq > current.seq else { return }
-            if current.apply(event) {
-                view = current
-            } else {
+            guard let seq = view?.seq, !awaitingSnapshot, event.seq > seq else { return }
+            if view?.apply(event) == false {
                 awaitingSnapshot = true
                 request(.snapshot)
             }
