@@ -108,11 +108,15 @@ import Testing
 }
 
 extension MatchView {
-    /// Without what only spectators see, and without the spectator count, which a late joiner changes.
+    /// The game as a player sees it: without what only spectators see, and without the spectator
+    /// count and the numbering of events, which spectators coming and going after the end change
+    /// (a bot stopped between two such events holds a view one `seq` behind the other's).
     var asPlayerSees: MatchView {
         var copy = self
         copy.setsOnTable = nil
         copy.spectators = 0
+        copy.seq = 0
+        copy.time = 0
         return copy
     }
 }
