@@ -84,8 +84,12 @@ import Testing
         let (watched, tableChanges) = try #require(try watchUntilOver(port: server.port, match: "bots"))
         #expect(tableChanges >= 20)
         let truth = try #require(try snapshot(port: server.port, match: "bots"))
-        runner.stop()
-        runnerDone.wait()
+        runner.stop(afterSeq: truth.seq)
+        if runnerDone.wait(timeout: .now() + 60) == .timedOut {
+            runner.stop()
+            runnerDone.wait()
+            Issue.record("the bots never caught up with event \(truth.seq)")
+        }
         #expect(watched.phase == .over)
         #expect(watched.result?.reason == .noSetsLeft)
         #expect(watched.seed == 7)

@@ -200,10 +200,10 @@ import Testing
     }
 }
 
-/// Behaviour found by review, each pinned by a test.
-@Suite(.serialized) struct ServerReviewFindingsTests {
+/// Seats that drop, come back, forfeit or resign, across restarts, and journals kept apart.
+@Suite(.serialized) struct AwayResumeAndForfeitTests {
     func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "setgame-review-\(UUID().uuidString)"
+        let path = NSTemporaryDirectory() + "setgame-away-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
