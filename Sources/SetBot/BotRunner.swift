@@ -54,10 +54,16 @@ public final class BotRunner: @unchecked Sendable {
     }
 
     /// What each bot sees; read it only after `run()` has returned.
-    public var views: [MatchView?] { bots.map(\.view) }
+    public var views: [MatchView?] {
+        loop.assertInLoop()
+        return bots.map(\.view)
+    }
 
     /// Errors the server sent back to the bots: an honest bot gets only a few, from races.
-    public var errorsReceived: Int { bots.map(\.errorsReceived).reduce(0, +) }
+    public var errorsReceived: Int {
+        loop.assertInLoop()
+        return bots.map(\.errorsReceived).reduce(0, +)
+    }
 
     private func waitMilliseconds() -> Int32 {
         let now = clock.now()
