@@ -2,12 +2,14 @@ import SetNet
 import SetRules
 import SetWire
 
-/// Runs bots on one event loop thread. Only `stop()` and `wake()` may be called from another thread.
+/// Runs bots on one event loop thread. Only `stop()`, `stop(afterSeq:)` and `wake()` may be called from another thread.
 public final class BotRunner: @unchecked Sendable {
     private let loop: EventLoop
     private let clock: TimeSource
     private var bots: [BotPlayer] = []
     private var nextPing: Instant
+    /// Set by `stop(afterSeq:)`: the loop stops once every open bot has applied this event.
+    private var stopAfterSeq: Int?
     /// Called on the loop thread when a bot's connection ends.
     public var onBotClosed: (String) -> Void = { _ in }
     /// Called on the loop thread when the server confirms a bot's join: its name and the match.
@@ -44,16 +46,37 @@ public final class BotRunner: @unchecked Sendable {
     /// Makes the loop look at the clock again; tests call it after moving a manual clock.
     public func wake() { loop.wake() }
 
+    /// Stops once every bot still connected has applied the event numbered `seq`, so what they
+    /// saw can be compared with what a spectator saw up to it. Any thread.
+    public func stop(afterSeq seq: Int) {
+        loop.execute { [unowned self] in
+            self.stopAfterSeq = seq
+            self.stopIfCaughtUp()
+        }
+    }
+
+    private func stopIfCaughtUp() {
+        guard let seq = stopAfterSeq else { return }
+        if bots.allSatisfy({ !$0.isOpen || ($0.view?.seq ?? -1) >= seq }) { loop.stop() }
+    }
+
     /// What each bot sees; read it only after `run()` has returned.
-    public var views: [MatchView?] { bots.map(\.view) }
+    public var views: [MatchView?] {
+        loop.assertInLoop()
+        return bots.map(\.view)
+    }
 
     /// Errors the server sent back to the bots: an honest bot gets only a few, from races.
-    public var errorsReceived: Int { bots.map(\.errorsReceived).reduce(0, +) }
+    public var errorsReceived: Int {
+        loop.assertInLoop()
+        return bots.map(\.errorsReceived).reduce(0, +)
+    }
 
     /// Why bots failed (a refused join, a fatal error, a server that stopped answering), by name;
     /// read it only after `run()` has returned.
     public var failures: [String] {
-        bots.compactMap { bot in
+        loop.assertInLoop()
+        return bots.compactMap { bot in
             let failure = bot.failure ?? (bot.joinedMatch == nil ? "never joined (\(bot.closedReason ?? "stopped"))" : nil)
             return failure.map { "\(bot.options.name): \($0)" }
         }
@@ -74,5 +97,6 @@ public final class BotRunner: @unchecked Sendable {
             if ping { bot.keepAlive(at: now) }
             bot.connection.flush()
         }
+        stopIfCaughtUp()
     }
 }
