@@ -31,8 +31,13 @@ import Testing
             }
         }
 
+        private var hasFinished = false
+
         /// Whether `run()` returned within `waitMs`.
-        func finished(waitMs: Int = 5_000) -> Bool { done.wait(timeout: .now() + .milliseconds(waitMs)) == .success }
+        func finished(waitMs: Int = 5_000) -> Bool {
+            if !hasFinished { hasFinished = done.wait(timeout: .now() + .milliseconds(waitMs)) == .success }
+            return hasFinished
+        }
 
         func advance(by milliseconds: Int64) {
             clock.advance(by: milliseconds)
@@ -87,6 +92,7 @@ import Testing
         peer.send(FakeLines.snapshot(seq: 5, table: "[0,1,3,4]", deck: 60))
         let deal = peer.await("deal", waitMs: 5_000)
         #expect(deal != nil)
+        bot.stop()
         #expect(bot.runner.failures.isEmpty)
     }
 
@@ -103,6 +109,7 @@ import Testing
         for seq in 10..<20_010 { peer.send(FakeLines.spectators(1, seq: seq)) }
         let lines = peer.readAll(quietMs: 500)
         #expect(lines.filter { $0.contains("\"type\":\"snapshot\"") }.count == 1, "\(lines.count) lines")
+        bot.stop()
         #expect(bot.runner.failures.isEmpty)
     }
 
