@@ -55,7 +55,7 @@ struct JournalDirectory {
         }
     }
 
-    /// Every unfinished match, replayed; damaged journals are moved aside and the rest still load.
+    /// Every match in the folder, replayed; damaged journals are moved aside and the rest still load.
     func restoreAll(seatWaitMs: Int64) -> [MatchHost] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
         var hosts: [MatchHost] = []
@@ -66,10 +66,8 @@ struct JournalDirectory {
                 if contents.droppedTail > 0 { log("\(name): dropped a torn last line (\(contents.droppedTail) bytes)") }
                 var markedAway: [Seat] = []
                 let host = try JournalReplay.host(from: contents.records, seatWaitMs: seatWaitMs, markedAway: &markedAway)
-                guard host.phase == .playing else {
-                    retire(file, named: host.name, at: host.lastActivity)
-                    continue
-                }
+                // A match over or still waiting comes back too: its players' acknowledged seats and
+                // rematch requests are kept, and the lobby retires it if nobody returns.
                 let journal = try MatchJournal(path: file, faults: faults)
                 host.journal = journal
                 let restart = JournalRecord.restarted(at: host.lastActivity)

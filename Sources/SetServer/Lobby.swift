@@ -178,5 +178,14 @@ final class Lobby {
         if openDuel == host.name { openDuel = nil }
     }
 
+    /// Retires matches nobody has been connected to for `seatWaitMs` that are not being played:
+    /// restored ones whose players never came back (live ones go as soon as they are empty).
+    func retireAbandoned(at now: Instant) {
+        for host in hosts.values where host.isEmpty && host.phase != .playing
+            && now.milliseconds(since: host.lastActivity) > seatWaitMs {
+            removeIfIdle(host)
+        }
+    }
+
     var listings: [MatchListing] { hosts.values.map(\.listing).sorted { $0.name < $1.name } }
 }

@@ -131,6 +131,7 @@ public final class Server: @unchecked Sendable {
             schedule(host)
         }
         closeOverdueLingering(at: now)
+        lobby.retireAbandoned(at: now)
         for connection in connections.values where !connection.closeWhenFlushed {
             if now.milliseconds(since: connection.lastInput) > config.limits.idleTimeoutMs {
                 fail(connection, WireError(.idleTimeout, "Nothing received for \(config.limits.idleTimeoutMs / 1000) s; send a ping to stay connected.", fatal: true))

@@ -5,8 +5,9 @@ import SetWire
 import Synchronization
 
 /// What the server keeps in its data folder besides journals, so a restart goes on where the last
-/// run stopped: a lease on its clock, and where `--seed` counting had got to. The file is replaced
-/// whole (write, then rename), so a kill at any instant leaves the old or the new one.
+/// run stopped: a lease on its clock, and where `--seed` counting had got to. It is one record of
+/// fixed length rewritten in place with one `pwrite`: a kill leaves the old or the new record, and
+/// a full disk cannot refuse it, since it never needs a new block.
 final class ServerState: Sendable {
     struct Values: Equatable {
         /// No time handed out was at or beyond it: a restarted clock starts here.
@@ -20,6 +21,8 @@ final class ServerState: Sendable {
     static let leaseMs: Int64 = 1_000
 
     let path: String
+    private let fd: Int32
+    static let recordLength = 160
     private let values: Mutex<Values>
     /// Whether the last write failed (reported once, as for journals).
     private let writeFailed = Mutex(false)
@@ -30,7 +33,11 @@ final class ServerState: Sendable {
         path = folder + "/server-state.json"
         self.log = log
         values = Mutex(Self.read(path) ?? Values())
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        save(current)
     }
+
+    deinit { if fd >= 0 { Glibc.close(fd) } }
 
     var current: Values { values.withLock { $0 } }
 
@@ -64,15 +71,9 @@ final class ServerState: Sendable {
             members["seedNext"] = .string(String(next))
         }
         var bytes = JSONWriter.bytes(.object(members))
+        bytes += [UInt8](repeating: 0x20, count: max(0, Self.recordLength - 1 - bytes.count))
         bytes.append(0x0A)
-        let temporary = path + ".new"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        var ok = fd >= 0
-        if ok {
-            ok = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count
-            Glibc.close(fd)
-        }
-        ok = ok && rename(temporary, path) == 0
+        let ok = fd >= 0 && bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } == bytes.count
         let reason = ok ? "" : "\(SocketError("write"))"
         let report = writeFailed.withLock { failed -> Bool in
             defer { failed = !ok }
