@@ -142,7 +142,7 @@ def find_set(table):
 stop_after_game = threading.Event()
 seeds_seen = {}  # seed -> (match, game)
 seeds_lock = threading.Lock()
-checked = {"lines": 0, "restores": 0, "games": 0}
+checked = {"lines": 0, "restores": 0, "games": 0, "rematch_lines": 0}
 
 
 class Duel(threading.Thread):
@@ -197,6 +197,8 @@ class Duel(threading.Thread):
                             if fresh.get(seq) != line:
                                 fail(f"{seat.name} seq {seq} differs after the restart:\n before {line!r}\n after  {fresh.get(seq)!r}")
                             checked["lines"] += 1
+                            if b'"kind":"rematch_' in line or b'"kind":"game_started"' in line:
+                                checked["rematch_lines"] += 1
                     seat.received = {**{s: l for s, l in old.items() if last is None or s <= last}, **fresh}
                 checked["restores"] += 1
                 self.games_after_last_restart = 0
@@ -299,5 +301,6 @@ if checked["restores"] < KILLS * MATCHES:
     fail(f"only {checked['restores']} restores for {KILLS} kills of {MATCHES} matches")
 shutil.rmtree(DATA)
 print(f"soak: {KILLS} kill -9s of {MATCHES} bot duels in {time.time() - started:.1f} s: "
-      f"{checked['restores']} restores, {checked['lines']} event lines compared byte for byte, "
+      f"{checked['restores']} restores, {checked['lines']} event lines compared byte for byte "
+      f"({checked['rematch_lines']} of them rematch requests and new games), "
       f"{checked['games']} games ended with verified seeds ({len(seeds_seen)} distinct), no journal damaged")
