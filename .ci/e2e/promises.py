@@ -174,6 +174,9 @@ def full_disk(root):
         if refused is None:
             fail("the journal never filled the disk")
         last_acked = bob.sync()
+        journal = open(os.path.join(data, "full.jsonl"), "rb").read()
+        if not journal.endswith(b"\n") or any(not line.startswith(b"{") or not line.endswith(b"}") for line in journal.split(b"\n")[:-1]):
+            fail("a write that did not fit left part of a line in the journal")
         replies = [bob.request({"type": "deal"}), ann.request({"type": "resign"})]
         if any(r["type"] != "error" or r["code"] != "journal_failed" for r in replies):
             fail(f"with the disk full, actions were not refused with journal_failed: {replies}")
