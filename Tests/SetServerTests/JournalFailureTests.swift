@@ -44,6 +44,8 @@ import Testing
         }
         #expect(refusal.code == .journalFailed && !refusal.fatal)
         #expect(try bob.awaitError(.journalFailed).fatal == false)
+        // The notice is exactly the line Protocol.md shows.
+        #expect(ProtocolDocumentTests.blocks("server").joined().contains(try #require(bob.lastLine)))
         for (client, id) in [(bob, "d1"), (ann, "r1")] {
             client.send(.act(id == "d1" ? .deal : .resign, seat: nil), id: .string(id))
             guard case .error(let error, _) = try reply(to: id, from: client) else {
