@@ -109,4 +109,60 @@ import Testing
         ann.send(.join(JoinRequest(name: "ann", match: "nope")))
         _ = try ann.waitFor("joined") { if case .joined = $0 { true } else { nil } }
     }
+
+    /// While stalled, players still come and go: those changes are written after the stall's
+    /// start once writes work, so a replay numbers every event as the live match did. A server
+    /// stopped while stalled comes back as it was before the stall.
+    @Test func whatHappensDuringAStallIsJournaledInOrderOnceWritesWork() throws {
+        for stopsWhileStalled in [false, true] {
+            let data = temporaryDirectory()
+            let faults = JournalFaults()
+            var server: TestServer? = try TestServer {
+                $0.dataDirectory = data
+                $0.journalFaults = faults
+            }
+            var ann = try TestClient.joined(server!, name: "ann", match: "gap")
+            let bob = try TestClient.joined(server!, name: "bob", match: "gap")
+            try ann.awaitSeq(bob.view!.seq)
+            let beforeStall = try #require(bob.view)
+            let token = try #require(ann.token)
+            faults.failing = true
+            bob.send(.act(.claim, seat: nil))
+            _ = try bob.awaitError(.journalFailed)
+            ann = try TestClient(port: server!.port)  // ann drops during the stall...
+            _ = try bob.awaitEvent("ann away") { if case .presence(.first, false, _) = $0 { true } else { false } }
+            server!.advance(by: 3_000)
+            ann = try TestClient.joined(server!, name: "ann", match: "gap", token: token)  // ...and comes back
+            _ = try bob.awaitEvent("ann back") { if case .presence(.first, true, _) = $0 { true } else { false } }
+            if !stopsWhileStalled {
+                faults.failing = false
+                server!.advance(by: 1_000)
+                _ = try bob.awaitEvent("resumed") { if case .resumed = $0 { true } else { false } }
+                bob.send(.act(.claim, seat: nil), id: "c")
+                guard case .ack = try reply(to: "c", from: bob) else {
+                    Issue.record("no ack once writes worked")
+                    return
+                }
+            }
+            try ann.awaitSeq(bob.view!.seq)
+            let last = try #require(bob.view)
+            let tokens = (token, try #require(bob.token))
+            server?.stop()
+            server = nil
+
+            let again = try TestServer { $0.dataDirectory = data }
+            defer { again.stop() }
+            #expect(!again.logLines.all.contains { $0.contains("damaged") }, "\(again.logLines.all)")
+            let annBack = try TestClient.joined(again, name: "ann", match: "gap", token: tokens.0)
+            let bobBack = try TestClient.joined(again, name: "bob", match: "gap", token: tokens.1)
+            try annBack.awaitSeq(bobBack.view!.seq)
+            let restored = try #require(bobBack.view)
+            if stopsWhileStalled {
+                #expect(restored.window == nil && restored.scores == beforeStall.scores && restored.table == beforeStall.table)
+            } else {
+                #expect(restored.window?.holder == .second && restored.table == last.table)
+                #expect(restored.seq >= last.seq, "the restored match numbers at least every event it sent")
+            }
+        }
+    }
 }
