@@ -22,24 +22,31 @@ public struct Notice: Hashable, Sendable {
 
 extension Notice {
     /// Fits the status row: the main text on the left, the newest notices on the right. Notices
-    /// that matter are never cut where they can fit: when the two do not fit side by side the
-    /// older notice goes first, then a countdown keeps only its time and bar, then the main text
-    /// gives way for the notice's few seconds. Only a notice wider than the row is cut.
-    static func fitStatusRow(main: [Span], notice: [Span], width: Int) -> (main: [Span], notice: [Span], noticeColumn: Int) {
+    /// that matter are never cut where they can fit: when they do not fit beside the main text, a
+    /// countdown keeps only its time and bar, then other main text gives way for the notice's few
+    /// seconds, and only then does the older of two notices go. Only a notice wider than the whole
+    /// row is cut.
+    /// `who` names the window's holder for the short countdown ("you", "bob").
+    static func fitStatusRow(main: [Span], notice: [Span], width: Int, who: String? = nil)
+        -> (main: [Span], notice: [Span], noticeColumn: Int) {
         guard !notice.isEmpty else { return (main, [], width) }
-        func fits(_ main: [Span], _ notice: [Span]) -> Bool { main.width + 3 + notice.width <= width - 1 }
-        var notice = notice
-        if !fits(main, notice), notice.count == 3 { notice = [notice[2]] }
-        if fits(main, notice) { return (main, notice, width - 1 - notice.width) }
         // A window's countdown ends with its time and a bar of █ and ░: those two are what matter.
+        var countdown: [Span]? = nil
         if main.count >= 3, let bar = main.last, !bar.text.isEmpty, bar.text.allSatisfy({ $0 == "█" || $0 == "░" }) {
-            let countdown = [Span(" ")] + main.suffix(2)
-            if fits(countdown, notice) { return (countdown, notice, width - 1 - notice.width) }
+            countdown = [Span(" ")] + (who.map { [Span($0, main[main.count - 3].style)] } ?? []) + main.suffix(2)
         }
-        if notice.width > width {
-            notice = [Span(String(notice.map(\.text).joined().prefix(max(0, width - 1))) + "…", notice.last!.style)]
+        let newest = notice.count == 3 ? [notice[2]] : notice
+        var candidates: [([Span], [Span])] = [(main, notice)]
+        if let countdown { candidates += [(countdown, notice), (countdown, newest)] }
+        candidates += [([], notice), (main, newest), ([], newest)]
+        for (left, right) in candidates where left.width + (left.isEmpty ? 1 : 3) + right.width <= width - 1 {
+            return (left, right, left.isEmpty ? 1 : width - 1 - right.width)
         }
-        return ([], notice, notice.width >= width - 1 ? 0 : 1)
+        var cut = newest
+        if cut.width > width {
+            cut = [Span(String(cut.map(\.text).joined().prefix(max(0, width - 1))) + "…", cut.last!.style)]
+        }
+        return ([], cut, cut.width >= width - 1 ? 0 : 1)
     }
 
     /// Splits text into lines of at most `width` characters at spaces; a word longer than a line

@@ -41,7 +41,8 @@ public enum ScreenComposer {
         buffer.write(board.left, column: 0, row: 0)
         buffer.write(board.right, column: max(board.left.width + 1, width - board.right.width), row: 0)
         let status = StatusLines.status(state, at: now)
-        let row = Notice.fitStatusRow(main: status.main, notice: status.notice, width: width)
+        let holder = state.view?.window.map { state.who($0.holder) }
+        let row = Notice.fitStatusRow(main: status.main, notice: status.notice, width: width, who: holder)
         buffer.write(row.main, column: 0, row: 1)
         buffer.write(row.notice, column: row.noticeColumn, row: 1)
         drawButtons(state, layout: layout, into: &buffer)

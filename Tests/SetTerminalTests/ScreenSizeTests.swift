@@ -101,6 +101,11 @@ import Testing
         ("grace period", [.rules(.penalised(seat: .first, reason: .dealtWithSetOnTable, points: 15, score: 27)),
                           .rules(.windowOpened(window(.dealGrace, .first)))],
          "free look: a wrong trio costs nothing now"),
+        ("a deal's penalty and its cards", [.rules(.penalised(seat: .first, reason: .dealtWithSetOnTable, points: 15, score: 27)),
+                                            .rules(.tableChanged(removed: [], added: Array(Card.all[12..<15]),
+                                                                 table: Array(Card.all.prefix(15)), deckCount: 66)),
+                                            .rules(.windowOpened(window(.dealGrace, .second)))],
+         "there was a set: −15 · three more cards"),
         ("deck empty", [.rules(.windowOpened(window(.dealGrace, .second))),
                         .rules(.tableChanged(removed: [], added: Array(Card.all[12..<15]), table: Array(Card.all.prefix(15)), deckCount: 0))],
          "deck empty"),
@@ -119,6 +124,8 @@ import Testing
         if app.state.view?.window != nil {
             // The countdown stays: its time and bar.
             #expect(status.contains(" s ") && (status.contains("█") || status.contains("░")), "\(scenario.name): '\(status)'")
+            let holder = app.state.who(app.state.view!.window!.holder)
+            #expect(status.hasPrefix(" \(holder)") || status.contains(holder == "you" ? "Your" : holder), "whose countdown: '\(status)'")
         }
     }
 
