@@ -10,6 +10,8 @@ public struct Sprite: Hashable, Sendable {
     public var leaving: Bool
     /// A taken set's short celebration before it leaves.
     public var flourishing: Bool
+    /// A taken set on its way to the taker's score, after its celebration.
+    public var flying = false
 }
 
 /// The pure animation model: for each card, where it flies from and to, when, and how fast. It is
@@ -130,7 +132,7 @@ public struct Motion: Equatable, Sendable {
                                           leaving: true, flourishing: true))
             } else if now < track.end {
                 let sprite = Sprite(card: track.card, rect: position(of: track, at: now), faceDown: false,
-                                    leaving: true, flourishing: false)
+                                    leaving: true, flourishing: false, flying: track.flourishFrom != nil)
                 if track.flourishFrom != nil { celebrating.append(sprite) } else { result.append(sprite) }
             }
         }

@@ -67,7 +67,7 @@ public enum ScreenComposer {
             let appearance: CardAppearance
             if sprite.faceDown {
                 appearance = .faceDown
-            } else if sprite.flourishing {
+            } else if sprite.flourishing || sprite.flying {
                 appearance = .matched
             } else if let flash, flash.cards.contains(sprite.card) {
                 appearance = flash.isSet ? .matched : .mismatched

@@ -116,6 +116,7 @@ import Testing
         #expect(motion.tracks[Card.all[5].id]!.start == 10_000 + Motion.flourishDuration)
         let midway = motion.sprites(at: 10_000 + Motion.flourishDuration + Motion.flightDuration * 3 / 4).first { $0.card == Card.all[0] }!
         #expect(midway.rect.row < Self.targets[0].rect.row && midway.rect.height < Self.targets[0].rect.height, "rising and shrinking")
+        #expect(midway.flying && !midway.flourishing)
         let arriving = motion.sprites(at: 10_000 + Motion.flourishDuration + Motion.flightDuration - 1).first { $0.card == Card.all[0] }!
         #expect(abs(arriving.rect.column - score.column) <= 1 && abs(arriving.rect.row - score.row) <= 1, "at the score: \(arriving.rect)")
     }

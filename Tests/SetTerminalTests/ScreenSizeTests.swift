@@ -239,7 +239,10 @@ import Testing
         let flying = app.state.motion.sprites(at: 5_000 + Motion.flourishDuration + Motion.flightDuration / 2)
             .filter { Self.trio.contains($0.card) }
         #expect(flying.count == 3)
+        let inFlight = app.compose(at: 5_000 + Motion.flourishDuration + Motion.flightDuration / 2)
         for sprite in flying {
+            #expect(inFlight[sprite.rect.column, sprite.rect.row + sprite.rect.height - 1].character == "╚" || sprite.rect.row < 2,
+                    "still marked as the set on its way: \(sprite.rect)")
             let start = before[Self.trio.firstIndex(of: sprite.card)!]
             #expect(sprite.rect.row < start.row, "rising towards the score")
         }
