@@ -115,6 +115,18 @@ public enum CardArt {
         return pixels.characters
     }
 
+    /// One symbol as a card of `cardSize` draws it, cropped to the cells it can cover: what the
+    /// legend shows, cell for cell the same as on the table. Nil when that size draws glyphs.
+    public static func symbolCells(_ shape: Shape, _ shading: Shading, cardSize: CardSize) -> [[Character]]? {
+        let interior = TerminalSize(columns: cardSize.width - 2, rows: cardSize.height - 2)
+        let tier = SymbolTier.forInterior(interior)
+        guard case .drawn(let width, let height, _) = tier,
+              let place = tier.placement(count: 1, interior: interior), let left = place.lefts.first else { return nil }
+        let rows = symbolCharacters(Card(.one, shading, .red, shape), tier: tier, interior: interior)
+        let columns = (left / 2)...((left + width - 1) / 2)
+        return rows[(place.top / 2)...((place.top + height - 1) / 2)].map { Array($0[columns]) }
+    }
+
     private static func drawSymbols(of card: Card, in interior: Rect, on canvas: inout ScreenBuffer, theme: Theme) {
         guard !interior.isEmpty else { return }
         let count = card.number.count

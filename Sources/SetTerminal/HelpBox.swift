@@ -36,21 +36,19 @@ enum HelpBox {
     /// The shapes and shadings drawn as the cards draw them, a word under each; empty when the
     /// cards are too small for drawn symbols.
     static func drawnLegend(cardSize: CardSize?, theme: Theme) -> [[Span]] {
-        guard let cardSize else { return [] }
-        let tier = SymbolTier.forInterior(TerminalSize(columns: cardSize.width - 2, rows: cardSize.height - 2))
-        guard case .drawn(let width, let height, _) = tier else { return [] }
-        let cell = TerminalSize(columns: (width + 1) / 2, rows: (height + 1) / 2)
-        let items: [(Card, String)] = Shape.allCases.map { (Card(.one, .solid, .red, $0), $0.singular) }
-            + Shading.allCases.map { (Card(.one, $0, .red, .oval), $0.word) }
+        guard let cardSize, CardArt.symbolCells(.oval, .solid, cardSize: cardSize) != nil else { return [] }
+        let items: [(Shape, Shading, String)] = Shape.allCases.map { ($0, .solid, $0.singular) }
+            + Shading.allCases.map { (.oval, $0, $0.word) }
+        let art = items.map { CardArt.symbolCells($0.0, $0.1, cardSize: cardSize) ?? [] }
+        let cell = TerminalSize(columns: art.map { $0.first?.count ?? 0 }.max() ?? 0, rows: art.map(\.count).max() ?? 0)
         let style = CellStyle(bold: true)
         var lines = [[Span]](repeating: [Span("")], count: cell.rows + 1)
-        for (index, (card, word)) in items.enumerated() {
+        for (index, (_, _, word)) in items.enumerated() {
             let column = max(cell.columns, word.count) + 2
             // A bar between the shapes and the shadings.
             let separator = index == 3 ? "│ " : ""
-            let art = CardArt.symbolCharacters(card, tier: tier, interior: cell)
             for row in 0..<cell.rows {
-                let text = String(art[row]).centred(in: column)
+                let text = String(art[index][safe: row] ?? []).centred(in: column)
                 lines[row].append(Span(separator, theme.quiet))
                 lines[row].append(Span(text, style))
             }

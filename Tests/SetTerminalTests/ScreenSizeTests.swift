@@ -172,9 +172,9 @@ import Testing
         }
     }
 
-    @Test(arguments: sizes)
-    func theHelpBoxFitsAndShowsTheLegend(size: TerminalSize) throws {
-        var app = ClientFixtures.app(ClientFixtures.view(), size: size)
+    @Test(arguments: sizes, [12, 18])
+    func theHelpBoxFitsAndShowsTheLegend(size: TerminalSize, cards: Int) throws {
+        var app = ClientFixtures.app(ClientFixtures.view(cards: cards), size: size)
         _ = app.perform(.help, at: 0)
         let screen = app.compose(at: 0)
         let area = app.layout.tableArea
@@ -186,12 +186,14 @@ import Testing
         }
         let cardSize = try #require(app.layout.table?.cardSize)
         let tier = SymbolTier.forInterior(TerminalSize(columns: cardSize.width - 2, rows: cardSize.height - 2))
-        if case .drawn(let width, let height, _) = tier {
-            // The legend draws each shape exactly as the cards do, row by row.
+        if case .drawn = tier {
+            // The legend draws each shape exactly as a card of this size does, row by row.
             for shape in Shape.allCases {
-                let art = CardArt.symbolCharacters(Card(.one, .solid, .red, shape), tier: tier,
-                                                   interior: TerminalSize(columns: (width + 1) / 2, rows: (height + 1) / 2))
-                let rows = art.map { String($0) }
+                let rows = try #require(CardArt.symbolCells(shape, .solid, cardSize: cardSize)).map { String($0) }
+                var card = ScreenBuffer(size: TerminalSize(columns: cardSize.width, rows: cardSize.height))
+                CardArt.draw(Card(.one, .solid, .red, shape), in: card.bounds, into: &card)
+                let drawn = card.textLines.joined(separator: "\n")
+                #expect(rows.allSatisfy { drawn.contains($0) } && rows.contains { $0.contains { $0 != " " } }, "\(shape) at \(size)")
                 #expect(screen.textLines.indices.contains { top in
                     rows.indices.allSatisfy { top + $0 < screen.textLines.count && screen.textLines[top + $0].contains(rows[$0]) }
                 }, "\(shape) drawn in the legend at \(size)")
