@@ -98,7 +98,9 @@ public enum SymbolArt {
 
 /// A grid of pixels, two across and two down per cell, written out with quadrant characters.
 public struct PixelCanvas: Hashable, Sendable {
+    /// Pixels across: two per cell.
     public let width: Int
+    /// Pixels down: two per cell.
     public let height: Int
     private var ink: [Bool]
 
@@ -109,6 +111,7 @@ public struct PixelCanvas: Hashable, Sendable {
         ink = Array(repeating: false, count: width * height)
     }
 
+    /// Whether a pixel is inked; outside the canvas reads as paper and writes are ignored.
     public subscript(x: Int, y: Int) -> Bool {
         get { x >= 0 && y >= 0 && x < width && y < height && ink[y * width + x] }
         set { if x >= 0 && y >= 0 && x < width && y < height { ink[y * width + x] = newValue } }
