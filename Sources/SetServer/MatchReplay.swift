@@ -45,16 +45,24 @@ public struct MatchReplay: Sendable {
     /// Replays the match, calling `onEvent` with each event as the host produces it (presence
     /// changes left out); throws, with the record number, where the journal and the rules part.
     public func play(_ onEvent: (WireEvent) -> Void) throws(Failure) {
+        // A hint is numbered once but sent twice: without its cards to the others, then with them
+        // to the player who paid. The replay shows the whole of it, so an event is handed on only
+        // once the next number comes.
+        var held: WireEvent?
+        func handOn(_ event: WireEvent) {
+            if case .presence = event.body { return }
+            onEvent(event)
+        }
         do {
             var markedAway: [Seat] = []
             // Forfeits happen only where the journal has a tick for them; a year of wait never fires on its own.
             _ = try JournalReplay.host(from: JournalRecords(path: path), seatWaitMs: 365 * 86_400_000, markedAway: &markedAway) { delivery in
-                if case .success(.event(let event)) = ServerMessageCoding.decode(Array(delivery.bytes.dropLast())) {
-                    if case .presence = event.body { return }
-                    onEvent(event)
-                }
+                guard case .success(.event(let event)) = ServerMessageCoding.decode(Array(delivery.bytes.dropLast())) else { return }
+                if let previous = held, previous.seq != event.seq { handOn(previous) }
+                held = event
             }
         } catch { throw Failure(description: "\(path): \(error)") }
+        if let held { handOn(held) }
     }
 
     /// Checks and replays the journal at `path`, collecting its events.
