@@ -107,7 +107,8 @@ extension ClientApp {
             state.nextListAt = now
             return []
         case .matchFull, .modeMismatch, .unsupportedVersion, .replaced, .missingField, .badField:
-            return [.quit(status: 1, message: "setgame: \(error.message)")]
+            // Printed on the real terminal after the screen is restored: nothing in it may steer it.
+            return [.quit(status: 1, message: "setgame: \(ServerText.printable(error.message))")]
         case .claimTaken:
             state.claimPending = false
             state.mySelection = []

@@ -209,6 +209,20 @@ final class ScriptedClient {
         peer.close()
     }
 
+    @Test func aFatalRefusalIsPrintedWithoutTheServersEscapeSequences() throws {
+        let server = try FakeServer()
+        let client = ScriptedClient(port: server.port)
+        let peer = try server.accept()
+        client.pump(waitMs: 50)
+        peer.send(FakeLines.welcome())
+        client.pump()
+        _ = peer.await("join")
+        peer.send(FakeLines.error("match_full", #"Full.\u001b]0;owned\u0007\u001b[2J"#, fatal: true))
+        client.pump()
+        #expect(client.quit?.status == 1)
+        #expect(client.quit?.message == "setgame: Full.?]0;owned??[2J")
+    }
+
     @Test func tablesTheRulesCannotProduceNeverReachTheView() throws {
         let server = try FakeServer()
         let (client, peer) = try joinedClient(server)
