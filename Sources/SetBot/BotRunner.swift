@@ -1,6 +1,7 @@
 import SetNet
 import SetRules
 import SetWire
+import Synchronization
 
 /// Runs bots on one event loop thread. Only `stop()` may be called from another thread.
 public final class BotRunner: @unchecked Sendable {
@@ -10,6 +11,11 @@ public final class BotRunner: @unchecked Sendable {
     private var nextPing: Instant
     /// Called on the loop thread when a bot's connection ends.
     public var onBotClosed: (String) -> Void = { _ in }
+    /// Called on the loop thread with a bot's name and seat token when it has joined.
+    public var onBotJoined: (String, String) -> Void = { _, _ in }
+    /// While true the bots do nothing (`setgame play` holds them while its player reads help).
+    private let held = Atomic<Bool>(false)
+    private var wasHeld = false
 
     public init(clock: TimeSource = MonotonicTime()) throws(SocketError) {
         Sockets.ignoreBrokenPipes()
@@ -21,7 +27,11 @@ public final class BotRunner: @unchecked Sendable {
     /// Connects a bot and asks to join; it plays once `run()` runs.
     public func add(_ options: BotOptions) throws(SocketError) {
         let bot = try BotPlayer(options, loop: loop)
-        bot.connection.onLine = { [unowned self, unowned bot] line in bot.receive(line, at: self.clock.now()) }
+        bot.connection.onLine = { [unowned self, unowned bot] line in
+            let before = bot.token
+            bot.receive(line, at: self.clock.now())
+            if let token = bot.token, token != before { self.onBotJoined(bot.options.name, token) }
+        }
         bot.connection.onClose = { [unowned self, unowned bot] reason in
             self.onBotClosed("\(bot.options.name): \(bot.closedReason ?? reason)")
             if self.bots.allSatisfy({ !$0.isOpen }) { self.loop.stop() }
@@ -37,6 +47,13 @@ public final class BotRunner: @unchecked Sendable {
 
     public func stop() { loop.stop() }
 
+    /// Holds every bot still (true) or lets them play on (false), each looking at the table
+    /// afresh. Safe from any thread.
+    public func hold(_ on: Bool) {
+        held.store(on, ordering: .sequentiallyConsistent)
+        loop.wake()
+    }
+
     /// What each bot sees; read it only after `run()` has returned.
     public var views: [MatchView?] { bots.map(\.view) }
 
@@ -45,6 +62,7 @@ public final class BotRunner: @unchecked Sendable {
 
     private func waitMilliseconds() -> Int32 {
         let now = clock.now()
+        if held.load(ordering: .sequentiallyConsistent) { return Int32(max(0, nextPing.milliseconds(since: now))) }
         let next = bots.compactMap(\.nextWakeUp).min() ?? nextPing
         return Int32(max(0, min(nextPing, next).milliseconds(since: now)))
     }
@@ -53,8 +71,11 @@ public final class BotRunner: @unchecked Sendable {
         let now = clock.now()
         let ping = now >= nextPing
         if ping { nextPing = now.adding(5_000) }
+        let holding = held.load(ordering: .sequentiallyConsistent)
+        if wasHeld && !holding { bots.forEach { $0.lookAgain(at: now) } }
+        wasHeld = holding
         for bot in bots where bot.isOpen {
-            bot.act(at: now)
+            if !holding { bot.act(at: now) }
             if ping { bot.keepAlive(at: now) }
             bot.connection.flush()
         }

@@ -9,6 +9,8 @@ import SetWire
 public final class Server: @unchecked Sendable {
     public let config: ServerConfig
     public let port: UInt16
+    /// The names of the unfinished matches restored from the data directory at start.
+    public let restoredMatches: [String]
     let clock: TimeSource
     let log: ServerLog
     let loop: EventLoop
@@ -41,6 +43,7 @@ public final class Server: @unchecked Sendable {
             journals = directory
             restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs)
         }
+        restoredMatches = restored.map(\.name)
         let latest = restored.map(\.lastActivity).max() ?? .zero
         let shift = max(0, latest.milliseconds + 1 - clock.now().milliseconds)
         self.clock = shift > 0 ? ShiftedTime(clock, by: shift) : clock

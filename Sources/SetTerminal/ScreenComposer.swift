@@ -40,10 +40,13 @@ public enum ScreenComposer {
         if end + 3 + notice.width > width, notice.count == 3 { notice = [notice[2]] }
         let room = width - 1 - (end + 3)
         if !notice.isEmpty, room >= 8 {
-            if notice.width > room { notice = [Span(String(notice.map(\.text).joined().prefix(room - 1)) + "…", notice.last!.style)] }
+            if notice.width > room { notice = [Span(DisplayWidth.prefix(notice.map(\.text).joined(), cells: room - 1) + "…", notice.last!.style)] }
             buffer.write(notice, column: width - 1 - notice.width, row: 1)
         }
         drawButtons(state, layout: layout, into: &buffer)
+        if state.awaitingStart && state.isPlayer && state.overlay == nil && state.view != nil {
+            Overlays.start(state, into: &buffer, area: layout.tableArea)
+        }
         if let overlay = state.overlay {
             Overlays.draw(overlay, state: state, into: &buffer, area: layout.tableArea)
         }
