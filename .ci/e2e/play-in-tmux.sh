@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `setgame play` as a newcomer meets it, in tmux: 12 cards and the bot's name on screen, a set
-# entered by keys scores, quitting leaves no process behind and the terminal as it was.
+# `setgame play` as a newcomer meets it, in tmux: a start box that waits for a key, then 12 cards
+# and the bot's name on screen, a set entered by keys scores, help holds the bot, quitting says
+# the game is kept, leaves no process behind and the terminal as it was.
 set -euo pipefail
 bin="${SETGAME:?path to the setgame binary}"
 . "$(dirname "$0")/../lib.sh"
@@ -11,7 +12,14 @@ trap 'tmux kill-session -t "$session" 2>/dev/null || true' EXIT
 stty_file=/tmp/setgame-stty-$$
 tmux send-keys -t "$session" "stty -a > $stty_file.before; echo SAVED" Enter
 wait_for "$session" "SAVED"
-tmux send-keys -t "$session" "$bin play --seed 42 --level easy --name newcomer; echo EXIT=\$?" Enter
+state=$(mktemp -d)
+trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$state"' EXIT
+tmux send-keys -t "$session" "XDG_STATE_HOME=$state $bin play --seed 42 --level easy --name newcomer; echo EXIT=\$?" Enter
+wait_for "$session" "Press any key to start"
+wait_for "$session" "can watch with:"
+sleep 1
+tmux capture-pane -p -t "$session" | grep -q "bot-easy" && fail "the bot joined before the player was ready"
+tmux send-keys -t "$session" Space
 wait_for "$session" "bot-easy"
 wait_for "$session" "deck 69"
 wait_for_cards "$session" 12
@@ -19,9 +27,10 @@ wait_for_cards "$session" 12
 for key in 1 3 8; do tmux send-keys -t "$session" "$key"; sleep 0.2; done
 wait_for "$session" "you took a set"
 tmux send-keys -t "$session" q
-sleep 0.3
+wait_for "$session" "Your game is kept"
 tmux send-keys -t "$session" q
 wait_for "$session" "EXIT=0"
+wait_for "$session" "setgame: your game is kept"
 wait_gone "$bin play --seed 42"
 tmux send-keys -t "$session" "stty -a > $stty_file.after; echo COMPARED" Enter
 wait_for "$session" "COMPARED"

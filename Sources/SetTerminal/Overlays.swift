@@ -188,9 +188,10 @@ enum Overlays {
             lines = [[Span("Waiting for an opponent…", CellStyle(bold: true))], []]
             // Another name, so a second person on this machine takes the other seat, not this one.
             let friend = state.options.name == "friend" ? "guest" : "friend"
-            lines.append([Span("A friend can join with:  ", theme.quiet),
-                          Span("\(state.options.command) join \(state.options.serverAddress) --match \(view.match) --name \(friend)")])
-            if let watch = state.options.watchLine { lines.append([Span(watch, theme.quiet)]) }
+            // On a line of its own: a long path to the binary must not push the name off the screen.
+            lines.append([Span("A friend can join with:", theme.quiet)])
+            lines.append([Span("\(state.options.command) join \(state.options.serverAddress) --match \(view.match) --name \(friend)")])
+            if let watch = state.options.watchLine { lines += [[], [Span(watch, theme.quiet)]] }
         }
         let top = area.row + max(0, (area.height - lines.count) / 2)
         for (index, line) in lines.enumerated() { buffer.writeCentred(line, in: area, row: top + index) }

@@ -83,7 +83,7 @@ func play(_ options: PlayOptions) -> Int32 {
         start: options.solo ? nil : resumed ? "Your unfinished game \(opponent) is back" : "You \(opponent)",
         quitNote: "Your game is kept: '\(again)' resumes it.",
         confirmsQuit: !options.solo,
-        resumeNote: "your unfinished game is back (--new starts a fresh one)",
+        resumeNote: "resumed your unfinished game",
         onStart: { localBot.start() }, onHold: { localBot.hold($0) })
     let status = TerminalClient.run(client)
     localBot.stop()
