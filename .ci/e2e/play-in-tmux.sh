@@ -26,6 +26,7 @@ wait_for_cards "$session" 12
 # Seed 42 deals cards 9, 16 and 14, the only set, as labels 1, 3 and 8.
 for key in 1 3 8; do tmux send-keys -t "$session" "$key"; sleep 0.2; done
 wait_for "$session" "you took a set"
+before=$(tmux capture-pane -p -t "$session" | head -1 | grep -oE 'newcomer \(you\) -?[0-9]+')
 tmux send-keys -t "$session" q
 wait_for "$session" "Your game is kept"
 tmux send-keys -t "$session" q
@@ -36,4 +37,26 @@ tmux send-keys -t "$session" "stty -a > $stty_file.after; echo COMPARED" Enter
 wait_for "$session" "COMPARED"
 cmp -s "$stty_file.before" "$stty_file.after" || { diff "$stty_file.before" "$stty_file.after"; fail "the terminal settings changed"; }
 rm -f "$stty_file.before" "$stty_file.after"
+# The startup message was printed once, before the screen took over; the exit adds only news.
+[ "$(tmux capture-pane -p -S -200 -t "$session" | grep -c 'setgame: playing against')" -eq 1 ] \
+    || fail "the startup message was printed more than once"
+
+# The same command resumes the duel against the same bot, whatever level is asked now.
+tmux send-keys -t "$session" "clear; XDG_STATE_HOME=$state $bin play --level hard --name newcomer; echo EXIT=\$?" Enter
+wait_for "$session" "Your unfinished game against an easy bot is back"
+wait_for "$session" "resumed your unfinished game"
+tmux send-keys -t "$session" Space
+wait_for "$session" "bot-easy is back"
+after=$(tmux capture-pane -p -t "$session" | head -1 | grep -oE 'newcomer \(you\) -?[0-9]+')
+[ "$after" = "$before" ] || fail "score '$after' after resuming, '$before' before"
+# x in the leave box resigns and leaves; a finished game is not kept, so the next run is new.
+tmux send-keys -t "$session" q
+wait_for "$session" "Leave the match?"
+tmux send-keys -t "$session" x
+wait_for "$session" "EXIT=0"
+tmux capture-pane -p -t "$session" | grep -q "your game is kept" && fail "a resigned game was said to be kept"
+tmux send-keys -t "$session" "clear; XDG_STATE_HOME=$state $bin play --level hard --name newcomer; echo EXIT=\$?" Enter
+wait_for "$session" "You against a hard bot"
+tmux send-keys -t "$session" q
+wait_for "$session" "EXIT=0"
 echo "play-in-tmux: ok"
