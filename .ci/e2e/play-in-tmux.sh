@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # `setgame play` as a newcomer meets it, in tmux: a start box that waits for a key, then 12 cards
-# and the bot's name on screen, a set entered by keys scores, help holds the bot, quitting says
-# the game is kept, leaves no process behind and the terminal as it was.
+# and the bot's name on screen, a set entered by keys scores, quitting says the game is kept,
+# leaves no process behind and the terminal as it was; the banner shows once. Run again, the
+# duel comes back with its bot and score; x resigns and leaves, and a finished game is not kept.
 set -euo pipefail
 bin="${SETGAME:?path to the setgame binary}"
 . "$(dirname "$0")/../lib.sh"
 session=setgame-play-$$
+state=$(mktemp -d)
 tmux kill-session -t "$session" 2>/dev/null || true
 tmux new-session -d -s "$session" -x 120 -y 40
-trap 'tmux kill-session -t "$session" 2>/dev/null || true' EXIT
-stty_file=/tmp/setgame-stty-$$
-tmux send-keys -t "$session" "stty -a > $stty_file.before; echo SAVED" Enter
-wait_for "$session" "SAVED"
-state=$(mktemp -d)
 trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$state"' EXIT
-tmux send-keys -t "$session" "XDG_STATE_HOME=$state $bin play --seed 42 --level easy --name newcomer; echo EXIT=\$?" Enter
+stty_file=/tmp/setgame-stty-$$
+run_in "$session" saved "stty -a > $stty_file.before"
+expect_status "$session" saved 0
+run_in "$session" play "XDG_STATE_HOME=$state $bin play --seed 42 --level easy --name newcomer"
 wait_for "$session" "Press any key to start"
 wait_for "$session" "can watch with:"
 sleep 1
@@ -30,19 +30,20 @@ before=$(tmux capture-pane -p -t "$session" | head -1 | grep -oE 'newcomer \(you
 tmux send-keys -t "$session" q
 wait_for "$session" "Your game is kept"
 tmux send-keys -t "$session" q
-wait_for "$session" "EXIT=0"
+expect_status "$session" play 0
 wait_for "$session" "setgame: your game is kept"
 wait_gone "$bin play --seed 42"
-tmux send-keys -t "$session" "stty -a > $stty_file.after; echo COMPARED" Enter
-wait_for "$session" "COMPARED"
-cmp -s "$stty_file.before" "$stty_file.after" || { diff "$stty_file.before" "$stty_file.after"; fail "the terminal settings changed"; }
+run_in "$session" after "stty -a > $stty_file.after"
+expect_status "$session" after 0
+same_files "$stty_file.before" "$stty_file.after" "the terminal settings changed"
 rm -f "$stty_file.before" "$stty_file.after"
 # The startup message was printed once, before the screen took over; the exit adds only news.
 [ "$(tmux capture-pane -p -S -200 -t "$session" | grep -c 'setgame: playing against')" -eq 1 ] \
     || fail "the startup message was printed more than once"
 
 # The same command resumes the duel against the same bot, whatever level is asked now.
-tmux send-keys -t "$session" "clear; XDG_STATE_HOME=$state $bin play --level hard --name newcomer; echo EXIT=\$?" Enter
+tmux send-keys -t "$session" clear Enter
+run_in "$session" resume "XDG_STATE_HOME=$state $bin play --level hard --name newcomer"
 wait_for "$session" "Your unfinished game against an easy bot is back"
 wait_for "$session" "resumed your unfinished game"
 tmux send-keys -t "$session" Space
@@ -53,10 +54,11 @@ after=$(tmux capture-pane -p -t "$session" | head -1 | grep -oE 'newcomer \(you\
 tmux send-keys -t "$session" q
 wait_for "$session" "Leave the match?"
 tmux send-keys -t "$session" x
-wait_for "$session" "EXIT=0"
+expect_status "$session" resume 0
 tmux capture-pane -p -t "$session" | grep -q "your game is kept" && fail "a resigned game was said to be kept"
-tmux send-keys -t "$session" "clear; XDG_STATE_HOME=$state $bin play --level hard --name newcomer; echo EXIT=\$?" Enter
+tmux send-keys -t "$session" clear Enter
+run_in "$session" fresh "XDG_STATE_HOME=$state $bin play --level hard --name newcomer"
 wait_for "$session" "You against a hard bot"
 tmux send-keys -t "$session" q
-wait_for "$session" "EXIT=0"
+expect_status "$session" fresh 0
 echo "play-in-tmux: ok"

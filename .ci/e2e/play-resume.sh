@@ -20,13 +20,18 @@ set -e
 echo "$out" | grep -q "needs a terminal" || fail "play without a terminal did not say so: $out"
 [ ! -e "$state/setgame/play" ] || fail "play without a terminal started a server"
 
-run() { tmux send-keys -t "$session" "clear; XDG_STATE_HOME=$state $bin play --solo --name ann $*; echo EXIT=\$?" Enter; }
+runs=0
+run() {
+    runs=$((runs + 1))
+    tmux send-keys -t "$session" clear Enter
+    run_in "$session" "run$runs" "XDG_STATE_HOME=$state $bin play --solo --name ann $*"
+}
 table() { tmux capture-pane -p -t "$session" | sed -n '3,38p'; }
 score() { tmux capture-pane -p -t "$session" | head -1 | grep -oE 'ann -?[0-9]+'; }
 deck() { tmux capture-pane -p -t "$session" | head -1 | grep -oE 'deck [0-9]+'; }
 quit() {
     tmux send-keys -t "$session" q
-    wait_for "$session" "EXIT=0"
+    expect_status "$session" "run$runs" 0
 }
 
 run --seed 42

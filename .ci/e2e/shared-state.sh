@@ -22,7 +22,7 @@ for _ in $(seq 50); do grep -q listening "$state/serve.log" && break; sleep 0.1;
 for s in "${sessions[@]}"; do tmux new-session -d -s "$s" -x 120 -y 40; done
 shared="XDG_STATE_HOME=$state/home"
 
-tmux send-keys -t ann-$$ "$shared $bin join 127.0.0.1:$port --name ann --match friday; echo EXIT=\$?" Enter
+run_in ann-$$ ann "$shared $bin join 127.0.0.1:$port --name ann --match friday"
 wait_for ann-$$ "A friend can join with:"
 # Type what ann's waiting screen suggests, in a terminal with the same state folder (the command
 # word is how this script started setgame; the rest is taken as printed).
@@ -30,12 +30,12 @@ suggested=$(tmux capture-pane -p -t ann-$$ | grep -oE "join 127.0.0.1:$port --ma
 [ -n "$suggested" ] || { tmux capture-pane -p -t ann-$$ >&2; fail "the waiting screen suggests no usable command"; }
 friend=${suggested##* }
 [ "$friend" != ann ] || fail "the suggested command takes ann's own seat"
-tmux send-keys -t bob-$$ "$shared $bin $suggested; echo EXIT=\$?" Enter
+run_in bob-$$ bob "$shared $bin $suggested"
 wait_for_cards ann-$$ 12
 wait_for_cards bob-$$ 12
 wait_for ann-$$ "ann (you)"
 wait_for bob-$$ "$friend (you)"
-wait_for ann-$$ "$friend"
+wait_for ann-$$ "vs  ● $friend"
 
 # Both play: ann takes seed 42's set (labels 1, 3, 8); then the friend deals three more.
 for key in 1 3 8; do tmux send-keys -t ann-$$ "$key"; sleep 0.2; done
@@ -47,21 +47,21 @@ wait_for bob-$$ "deck 63"
 wait_for ann-$$ "deck 63"
 
 # A second "ann" from the same account finds the kept token: she is asked, not seated.
-tmux send-keys -t ann2-$$ "$shared $bin join 127.0.0.1:$port --name ann --match friday; echo EXIT=\$?" Enter
+run_in ann2-$$ ann2 "$shared $bin join 127.0.0.1:$port --name ann --match friday"
 wait_for ann2-$$ "Your seat is in use"
 wait_for ann2-$$ "ann is still connected"
 tmux send-keys -t ann2-$$ n
-wait_for ann2-$$ "EXIT=0"
+expect_status ann2-$$ ann2 0
 wait_for ann2-$$ "another --name"
 tmux capture-pane -p -t ann-$$ | grep -q "resumed from another connection" && fail "ann was thrown out"
 tmux capture-pane -p -t ann-$$ | grep -q "ann (you)" || fail "ann lost her seat"
 tmux capture-pane -p -t bob-$$ | grep -q "$friend (you)" || fail "$friend lost the seat"
 
-for s in ann-$$ bob-$$; do
-    tmux send-keys -t "$s" q
-    sleep 0.3
-    tmux send-keys -t "$s" q
-    wait_for "$s" "EXIT=0"
+for player in ann bob; do
+    tmux send-keys -t "$player-$$" q
+    wait_for "$player-$$" "Leave the match?"
+    tmux send-keys -t "$player-$$" q
+    expect_status "$player-$$" "$player" 0
 done
 grep -q "ann" "$state/home/setgame/seats" && grep -q "$friend" "$state/home/setgame/seats" \
     || fail "each player's token is kept under their own name"

@@ -1,7 +1,6 @@
 import SetNet
 import SetRules
 import SetWire
-import Synchronization
 
 /// Runs bots on one event loop thread. Only `stop()` may be called from another thread.
 public final class BotRunner: @unchecked Sendable {
@@ -9,12 +8,14 @@ public final class BotRunner: @unchecked Sendable {
     private let clock: TimeSource
     private var bots: [BotPlayer] = []
     private var nextPing: Instant
+    /// Set by `stop(afterSeq:)`: the loop stops once every open bot has applied this event.
+    private var stopAfterSeq: Int?
     /// Called on the loop thread when a bot's connection ends.
     public var onBotClosed: (String) -> Void = { _ in }
     /// Called on the loop thread with a bot's name and seat token when it has joined.
     public var onBotJoined: (String, String) -> Void = { _, _ in }
     /// While true the bots do nothing (`setgame play` holds them while its player reads help).
-    private let held = Atomic<Bool>(false)
+    private var held = false
     private var wasHeld = false
 
     public init(clock: TimeSource = MonotonicTime()) throws(SocketError) {
@@ -48,21 +49,40 @@ public final class BotRunner: @unchecked Sendable {
     public func stop() { loop.stop() }
 
     /// Holds every bot still (true) or lets them play on (false), each looking at the table
-    /// afresh. Safe from any thread.
+    /// afresh. Any thread.
     public func hold(_ on: Bool) {
-        held.store(on, ordering: .sequentiallyConsistent)
-        loop.wake()
+        loop.execute { [unowned self] in self.held = on }
+    }
+
+    /// Stops once every bot still connected has applied the event numbered `seq`, so what they
+    /// saw can be compared with what a spectator saw up to it. Any thread.
+    public func stop(afterSeq seq: Int) {
+        loop.execute { [unowned self] in
+            self.stopAfterSeq = seq
+            self.stopIfCaughtUp()
+        }
+    }
+
+    private func stopIfCaughtUp() {
+        guard let seq = stopAfterSeq else { return }
+        if bots.allSatisfy({ !$0.isOpen || ($0.view?.seq ?? -1) >= seq }) { loop.stop() }
     }
 
     /// What each bot sees; read it only after `run()` has returned.
-    public var views: [MatchView?] { bots.map(\.view) }
+    public var views: [MatchView?] {
+        loop.assertInLoop()
+        return bots.map(\.view)
+    }
 
     /// Errors the server sent back to the bots: an honest bot gets only a few, from races.
-    public var errorsReceived: Int { bots.map(\.errorsReceived).reduce(0, +) }
+    public var errorsReceived: Int {
+        loop.assertInLoop()
+        return bots.map(\.errorsReceived).reduce(0, +)
+    }
 
     private func waitMilliseconds() -> Int32 {
         let now = clock.now()
-        if held.load(ordering: .sequentiallyConsistent) { return Int32(max(0, nextPing.milliseconds(since: now))) }
+        if held { return Int32(max(0, nextPing.milliseconds(since: now))) }
         let next = bots.compactMap(\.nextWakeUp).min() ?? nextPing
         return Int32(max(0, min(nextPing, next).milliseconds(since: now)))
     }
@@ -71,7 +91,7 @@ public final class BotRunner: @unchecked Sendable {
         let now = clock.now()
         let ping = now >= nextPing
         if ping { nextPing = now.adding(5_000) }
-        let holding = held.load(ordering: .sequentiallyConsistent)
+        let holding = held
         if wasHeld && !holding { bots.forEach { $0.lookAgain(at: now) } }
         wasHeld = holding
         for bot in bots where bot.isOpen {
@@ -79,5 +99,6 @@ public final class BotRunner: @unchecked Sendable {
             if ping { bot.keepAlive(at: now) }
             bot.connection.flush()
         }
+        stopIfCaughtUp()
     }
 }
