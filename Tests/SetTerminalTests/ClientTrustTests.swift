@@ -230,3 +230,13 @@ import Testing
         #expect(line.contains("duel-1 · deck 69"))
     }
 }
+
+extension ClientTrustTests {
+    @Test func newsOnANarrowScreenIsNotCrowdedOutByTheRule() {
+        var app = ClientFixtures.app(ClientFixtures.view(), size: TerminalSize(columns: 80, rows: 24))
+        _ = app.receive(ClientFixtures.event(.rules(.penalised(seat: .second, reason: .dealtWithSetOnTable, points: 15, score: 2)), seq: 6), at: 0)
+        let line = app.compose(at: 0).textLines[1]
+        #expect(line.contains("bob dealt over a set"))
+        #expect(!line.contains("each feature"))
+    }
+}
