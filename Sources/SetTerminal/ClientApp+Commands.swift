@@ -125,7 +125,6 @@ extension ClientApp {
         }
     }
 
-
     private func act(_ action: Action) -> [ClientEffect] {
         guard state.isPlayer, state.view != nil, state.connection == .live else { return [] }
         return [.send(.act(action, seat: nil))]
