@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `setgame play` as a newcomer meets it, in tmux: a start box that waits for a key, then 12 cards
-# and the bot's name on screen, a set entered by keys scores, quitting says the game is kept,
+# and the bot's name on screen, help pauses the game, a set entered by keys scores, quitting says the game is kept,
 # leaves no process behind and the terminal as it was; the banner shows once. Run again, the
 # duel comes back with its bot and score; x resigns and leaves, and a finished game is not kept.
 set -euo pipefail
@@ -23,6 +23,11 @@ tmux send-keys -t "$session" Space
 wait_for "$session" "bot-easy"
 wait_for "$session" "deck 69"
 wait_for_cards "$session" 12
+# Help pauses the game: the bot steps out, and is back when the help closes.
+tmux send-keys -t "$session" '?'
+wait_for "$session" "Paused while you read the help"
+tmux send-keys -t "$session" Escape
+wait_for "$session" "play resumes"
 # Seed 42 deals cards 9, 16 and 14, the only set, as labels 1, 3 and 8.
 for key in 1 3 8; do tmux send-keys -t "$session" "$key"; sleep 0.2; done
 wait_for "$session" "you took a set"

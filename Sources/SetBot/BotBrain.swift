@@ -46,13 +46,6 @@ public struct BotBrain: Sendable {
         lookAgainAt = nil
     }
 
-    /// Drops the plan, so the next `observe` plans from scratch with a fresh reaction time.
-    public mutating func forgetPlan() {
-        situation = nil
-        script = []
-        lookAgainAt = nil
-    }
-
     /// Removes and returns the actions due at `now`.
     public mutating func due(at now: Instant, view: MatchView) -> [Action] {
         if script.isEmpty, let again = lookAgainAt, again <= now {

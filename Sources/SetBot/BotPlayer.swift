@@ -14,7 +14,8 @@ public struct BotOptions: Sendable, Equatable {
     public var seed: UInt64 = 1
     /// Whether it asks for a rematch after each game, as a good opponent does.
     public var asksForRematch = true
-    /// A seat token from an earlier `joined`: the bot takes that seat back.
+    /// A seat token from an earlier `joined`: the bot takes that seat back, even from a connection
+    /// of its own the server has not yet seen close.
     public var token: String?
 
     public init() {}
@@ -36,7 +37,8 @@ final class BotPlayer {
         self.options = options
         connection = try LineConnection(host: options.host, port: options.port, loop: loop)
         connection.send(ClientMessageEncoder.line(ClientRequest(.join(
-            JoinRequest(name: options.name, match: options.match, mode: .duel, token: options.token)))))
+            JoinRequest(name: options.name, match: options.match, mode: .duel, token: options.token,
+                        takeOver: options.token != nil)))))
         connection.flush()
     }
 
@@ -71,14 +73,6 @@ final class BotPlayer {
     }
 
     var nextWakeUp: Instant? { brain?.nextWakeUp }
-
-    /// Forgets its plan and looks at the table afresh, as after looking away.
-    func lookAgain(at now: Instant) {
-        guard let view, var current = brain else { return }
-        current.forgetPlan()
-        current.observe(view, at: now)
-        brain = current
-    }
 
     private func request(_ message: ClientMessage) {
         connection.send(ClientMessageEncoder.line(ClientRequest(message)))

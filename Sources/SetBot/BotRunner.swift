@@ -14,9 +14,6 @@ public final class BotRunner: @unchecked Sendable {
     public var onBotClosed: (String) -> Void = { _ in }
     /// Called on the loop thread with a bot's name and seat token when it has joined.
     public var onBotJoined: (String, String) -> Void = { _, _ in }
-    /// While true the bots do nothing (`setgame play` holds them while its player reads help).
-    private var held = false
-    private var wasHeld = false
 
     public init(clock: TimeSource = MonotonicTime()) throws(SocketError) {
         Sockets.ignoreBrokenPipes()
@@ -48,12 +45,6 @@ public final class BotRunner: @unchecked Sendable {
 
     public func stop() { loop.stop() }
 
-    /// Holds every bot still (true) or lets them play on (false), each looking at the table
-    /// afresh. Any thread.
-    public func hold(_ on: Bool) {
-        loop.execute { [unowned self] in self.held = on }
-    }
-
     /// Stops once every bot still connected has applied the event numbered `seq`, so what they
     /// saw can be compared with what a spectator saw up to it. Any thread.
     public func stop(afterSeq seq: Int) {
@@ -82,7 +73,6 @@ public final class BotRunner: @unchecked Sendable {
 
     private func waitMilliseconds() -> Int32 {
         let now = clock.now()
-        if held { return Int32(max(0, nextPing.milliseconds(since: now))) }
         let next = bots.compactMap(\.nextWakeUp).min() ?? nextPing
         return Int32(max(0, min(nextPing, next).milliseconds(since: now)))
     }
@@ -91,11 +81,8 @@ public final class BotRunner: @unchecked Sendable {
         let now = clock.now()
         let ping = now >= nextPing
         if ping { nextPing = now.adding(5_000) }
-        let holding = held
-        if wasHeld && !holding { bots.forEach { $0.lookAgain(at: now) } }
-        wasHeld = holding
         for bot in bots where bot.isOpen {
-            if !holding { bot.act(at: now) }
+            bot.act(at: now)
             if ping { bot.keepAlive(at: now) }
             bot.connection.flush()
         }

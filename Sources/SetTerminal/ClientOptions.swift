@@ -99,7 +99,7 @@ public struct LocalMatch: Sendable {
     public var resumeNote: String
     /// Called once, at the player's first key.
     public var onStart: @Sendable () -> Void
-    /// Called with true when help opens, false when it closes.
+    /// Called with true when help opens, false when it closes: the match pauses meanwhile.
     public var onHold: @Sendable (Bool) -> Void
 
     public init(start: String?, quitNote: String, confirmsQuit: Bool, resumeNote: String,

@@ -90,7 +90,7 @@ enum Overlays {
                 lines.append([Span("Touching a card when nobody holds the table calls \"Set!\" for you.")])
             }
             if state.options.isLocal && state.options.mode == .duel {
-                lines.append([Span("The bot waits while this help is open.")])
+                lines.append([Span("The game is paused while this help is open.")])
             }
         }
         if let watch = state.options.watchLine { lines += [[], [Span(watch)]] }

@@ -78,6 +78,11 @@ enum StatusLines {
             main.append(Span(view.forfeitAt != nil ? "Your game is kept: press any key to resume" : "Press any key to start", CellStyle(bold: true)))
             return (main, notice)
         }
+        if view.forfeitAt != nil, view.phase == .playing, state.options.isLocal {
+            // A local bot steps away while help is open; nobody forfeits a game kept on this machine.
+            main.append(Span(state.overlay == .help ? "Paused while you read the help" : "Paused: the bot is coming back…", theme.quiet))
+            return (main, notice)
+        }
         if let forfeitAt = view.forfeitAt, view.phase == .playing {
             let away = view.players.filter { !$0.present }.map(\.name).joined(separator: " and ")
             let left = max(0, forfeitAt - serverNow) / 1_000

@@ -93,12 +93,15 @@ func play(_ options: PlayOptions) -> Int32 {
     return status
 }
 
-/// The bot of a local match: it joins only when the player is ready, and holds off while help is open.
+/// The bot of a local match: it joins only when the player is ready. While the player reads the
+/// help it leaves its seat, which pauses the match on the server exactly as a dropped player does
+/// (clocks stopped, journaled, no new wire), and it takes the seat back with its token after.
 final class LocalBot: @unchecked Sendable {
     private let lock = NSLock()
-    private let options: BotOptions
+    private var options: BotOptions
     private let onJoined: @Sendable (String) -> Void
     private var running: (runner: BotRunner, stopped: DispatchSemaphore)?
+    private var started = false
 
     init(_ options: BotOptions, onJoined: @escaping @Sendable (String) -> Void) {
         self.options = options
@@ -108,28 +111,56 @@ final class LocalBot: @unchecked Sendable {
     /// Connects the bot and lets it play; later calls do nothing.
     func start() {
         lock.withLock {
-            guard running == nil else { return }
-            do {
-                let runner = try BotRunner()
-                let onJoined = self.onJoined
-                runner.onBotJoined = { _, token in onJoined(token) }
-                try runner.add(options)
-                let stopped = DispatchSemaphore(value: 0)
-                Thread.detachNewThread { runner.run(); stopped.signal() }
-                running = (runner, stopped)
-            } catch {
-                FileHandle.standardError.write(Data("setgame play: the bot could not join: \(error)\n".utf8))
-            }
+            guard !started else { return }
+            started = true
+            launch()
         }
     }
 
-    func hold(_ on: Bool) { lock.withLock { running?.runner }?.hold(on) }
+    /// Help opened (true): the bot leaves and the match pauses. Closed: it comes back.
+    func hold(_ on: Bool) {
+        if on {
+            lock.withLock { () -> (runner: BotRunner, stopped: DispatchSemaphore)? in
+                defer { running = nil }
+                return started ? running : nil
+            }.map(Self.halt)
+        } else {
+            lock.withLock { if started && running == nil { launch() } }
+        }
+    }
 
     /// Stops the bot and waits for its thread.
     func stop() {
-        guard let running = lock.withLock({ running }) else { return }
+        lock.withLock { () -> (runner: BotRunner, stopped: DispatchSemaphore)? in
+            defer { running = nil }
+            return running
+        }.map(Self.halt)
+    }
+
+    private static func halt(_ running: (runner: BotRunner, stopped: DispatchSemaphore)) {
         running.runner.stop()
         running.stopped.wait()
+    }
+
+    /// With the lock held: a runner for the bot, resuming its seat when it has a token.
+    private func launch() {
+        do {
+            let runner = try BotRunner()
+            runner.onBotJoined = { [weak self] _, token in self?.joined(token) }
+            try runner.add(options)
+            // A new look at the table each time: the same seed would replay the same reactions.
+            options.seed &+= 1
+            let stopped = DispatchSemaphore(value: 0)
+            Thread.detachNewThread { runner.run(); stopped.signal() }
+            running = (runner, stopped)
+        } catch {
+            FileHandle.standardError.write(Data("setgame play: the bot could not join: \(error)\n".utf8))
+        }
+    }
+
+    private func joined(_ token: String) {
+        lock.withLock { options.token = token }
+        onJoined(token)
     }
 }
 

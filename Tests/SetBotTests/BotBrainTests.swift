@@ -32,23 +32,6 @@ import Testing
         #expect(cards.count == 3 && SetLogic.isSet(cards))
     }
 
-    @Test func afterLookingAwayABotTakesItsWholeReactionTimeAgain() throws {
-        // `setgame play` holds its bot while the player reads help; when help closes, the bot must
-        // not act on the plan it made before, but look again from that moment.
-        let match = tableWith(sets: true)
-        var brain = BotBrain(level: .easy, seat: .second, seed: 3)
-        brain.observe(view(of: match), at: .zero)
-        let first = try #require(brain.script.first?.at.milliseconds)
-        let back = Instant(milliseconds: first + 60_000)
-        brain.observe(view(of: match), at: back)
-        #expect(brain.script.first?.at.milliseconds == first, "the same situation keeps the old plan")
-        brain.forgetPlan()
-        brain.observe(view(of: match), at: back)
-        let again = try #require(brain.script.first?.at)
-        #expect(again > back)
-        #expect(brain.due(at: back, view: view(of: match)).isEmpty)
-    }
-
     @Test func aNormalBotWaitsItsReactionTimeThenPicksAtHumanPace() {
         let match = tableWith(sets: true)
         var brain = BotBrain(level: .normal, seat: .first, seed: 3)

@@ -131,7 +131,12 @@ import Testing
     @Test func helpHoldsTheLocalBotWhileOpen() {
         var app = Self.app(Self.local(start: nil), view: ClientFixtures.view())
         #expect(app.input(.key(.character("?")), at: 0) == [.holdLocal(true)])
-        #expect(Self.text(app).contains("The bot waits while this help is open"))
+        #expect(Self.text(app).contains("The game is paused while this help is open"))
+        // The bot steps out to pause the match: the screen says paused, not "left" or "forfeit".
+        _ = app.receive(ClientFixtures.event(.presence(seat: .second, present: false, forfeitAt: 9_000_000), seq: 6), at: 0)
+        let paused = app.compose(at: 0).textLines[1]
+        #expect(paused.contains("Paused while you read the help"))
+        #expect(!paused.contains("left") && !paused.contains("forfeit"))
         #expect(app.input(.key(.escape), at: 0) == [.holdLocal(false)])
         var remote = ClientFixtures.app(ClientFixtures.view())
         #expect(remote.input(.key(.character("?")), at: 0).isEmpty, "a match on a server has someone to be unfair to")
