@@ -117,6 +117,14 @@ import SetRules
         #expect(TerminalText.sanitized("ann\u{202E}nib.exe\u{2066}") == "annnib.exe")
     }
 
+    @Test func aHostileNameOnTheScreenCannotReachTheTerminalAsControls() {
+        var buffer = ScreenBuffer(size: TerminalSize(columns: 12, rows: 1))
+        buffer.write([Span("a\u{1B}]2;x\u{07}\u{202E}b")], column: 0, row: 0)
+        let output = FrameRenderer.frameDiff(from: ScreenBuffer(size: buffer.size), to: buffer)
+        #expect(!output.unicodeScalars.contains { $0.value == 0x07 || $0.value == 0x202E })
+        #expect(output.components(separatedBy: "\u{1B}]").count == 1, "no OSC sequence is written")
+    }
+
     @Test func lineBreaksAndTabsBecomeSpacesAndTextIsKept() {
         #expect(TerminalText.sanitized("one\ntwo\tthree\r") == "one two three ")
         #expect(TerminalText.sanitized("漢字 👩‍👩‍👧 é") == "漢字 👩‍👩‍👧 é")
