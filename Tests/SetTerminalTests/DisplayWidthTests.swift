@@ -30,6 +30,12 @@ import SetRules
         #expect("❤".displayWidth == 1)
     }
 
+    @Test func noticesWrapByDisplayWidth() {
+        #expect(Notice.wrap("漢字漢字 ab", width: 4) == ["漢字", "漢字", "ab"])
+        #expect(Notice.wrap("名前 is", width: 7) == ["名前 is"])
+        #expect(Notice.wrap("漢", width: 1) == ["漢"], "a wide character on a one-cell line still moves on")
+    }
+
     @Test func prefixNeverCutsAWideCharacterInHalf() {
         #expect(DisplayWidth.prefix("漢字漢字", cells: 5) == "漢字")
         #expect(DisplayWidth.prefix("a漢", cells: 2) == "a")
