@@ -47,12 +47,13 @@ enum Overlays {
     static func start(_ state: ClientState, into buffer: inout ScreenBuffer, area: Rect) {
         let theme = state.options.theme
         let key = CellStyle(bold: true)
-        var lines: [[Span]] = [[Span(state.options.localStart ?? "", CellStyle(bold: true))], []]
-        lines.append([Span(howToPlay)])
-        lines.append([Span("Call \"Set!\" with s, or just pick a card; ? shows every key.", theme.quiet)])
+        let width = area.width - 4
+        var lines = wrapped(state.options.localStart ?? "", CellStyle(bold: true), width: width) + [[]]
+        lines += wrapped(howToPlay, .plain, width: width)
+        lines += wrapped("Call \"Set!\" with s, or just pick a card; ? shows every key.", theme.quiet, width: width)
         lines.append([])
         lines.append([Span("Press any key to start", key), Span("   "), Span("q", key), Span(" quit")])
-        if let watch = state.options.watchLine { lines += [[], [Span(watch, theme.quiet)]] }
+        if let watch = state.options.watchLine { lines += [[]] + wrapped(watch, theme.quiet, width: width) }
         Panel(title: "Ready?", lines: lines, border: theme.panel).draw(into: &buffer, centredIn: area)
     }
 
@@ -93,8 +94,14 @@ enum Overlays {
                 lines.append([Span("The game is paused while this help is open.")])
             }
         }
-        if let watch = state.options.watchLine { lines += [[], [Span(watch)]] }
+        if let watch = state.options.watchLine { lines += [[]] + wrapped(watch, .plain, width: state.size.columns - 8) }
         return lines
+    }
+
+    /// Text as lines of spans no wider than `width` cells, broken at spaces: commands and rules
+    /// stay whole on a narrow terminal instead of being cut at the box's edge.
+    static func wrapped(_ text: String, _ style: CellStyle, width: Int) -> [[Span]] {
+        Notice.wrap(text, width: max(10, width)).map { [Span($0, style)] }
     }
 
     /// The end of a game: scores, winner, the revealed seed checked against its commitment.
@@ -190,8 +197,9 @@ enum Overlays {
             let friend = state.options.name == "friend" ? "guest" : "friend"
             // On a line of its own: a long path to the binary must not push the name off the screen.
             lines.append([Span("A friend can join with:", theme.quiet)])
-            lines.append([Span("\(state.options.command) join \(state.options.serverAddress) --match \(view.match) --name \(friend)")])
-            if let watch = state.options.watchLine { lines += [[], [Span(watch, theme.quiet)]] }
+            lines += wrapped("\(state.options.command) join \(state.options.serverAddress) --match \(view.match) --name \(friend)",
+                             .plain, width: area.width - 2)
+            if let watch = state.options.watchLine { lines += [[]] + wrapped(watch, theme.quiet, width: area.width - 2) }
         }
         let top = area.row + max(0, (area.height - lines.count) / 2)
         for (index, line) in lines.enumerated() { buffer.writeCentred(line, in: area, row: top + index) }

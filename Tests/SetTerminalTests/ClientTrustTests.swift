@@ -245,3 +245,21 @@ extension ClientTrustTests {
         #expect(!line.contains("each feature"))
     }
 }
+
+extension ClientTrustTests {
+    @Test func theStartBoxWrapsItsLinesOnAnEightyColumnTerminal() {
+        var configuration = Self.local()
+        configuration.watchLine = "A friend on this machine can watch with: /home/someone/projects/setgame/.build/debug/setgame watch 127.0.0.1:40001 duel"
+        var app = ClientApp(state: ClientState(options: configuration, size: TerminalSize(columns: 80, rows: 24)))
+        _ = app.start(at: 0)
+        _ = app.connected(at: 0)
+        _ = app.receive(.welcome(server: "t", versions: [1], time: 1_000, limits: ServerLimits()), at: 0)
+        _ = app.receive(.joined(role: .player, match: "duel-1", mode: .duel, seat: .first, token: "tok", resumed: false, id: nil), at: 0)
+        _ = app.receive(.snapshot(ClientFixtures.view(cards: 0, phase: .waiting)), at: 0)
+        let screen = Self.text(app)
+        #expect(screen.contains("or all different."), "the rule's last words are on screen")
+        #expect(screen.contains("/home/someone/projects/setgame/.build/debug/setgame watch 127.0.0.1:40001"),
+                "the watch command is on screen, broken only at a space")
+        #expect(screen.contains("│ duel "))
+    }
+}
