@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `setgame play` keeps the game: play solo, take a set, quit, run the same command again and the
 # same score, deck count and table are back, with the screen saying so. `--new` then starts
-# afresh. Also: `play` without a terminal says so before it starts anything.
+# afresh. Also: `play` without a terminal says so before it starts anything, and the same kept
+# game cannot be opened twice.
 set -euo pipefail
 bin="${SETGAME:?path to the setgame binary}"
 . "$(dirname "$0")/../lib.sh"
@@ -9,7 +10,7 @@ session=setgame-resume-$$
 state=$(mktemp -d)
 tmux kill-session -t "$session" 2>/dev/null || true
 tmux new-session -d -s "$session" -x 120 -y 40
-trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$state"' EXIT
+trap 'tmux kill-session -t "$session" 2>/dev/null || true; tmux kill-session -t "$session-2" 2>/dev/null || true; rm -rf "$state"' EXIT
 
 # No terminal: refused at once, and no journal folder appears.
 set +e
@@ -50,6 +51,13 @@ wait_for "$session" "your game is kept"
 
 run
 wait_for "$session" "resumed your unfinished game"
+# The same game in a second terminal is refused: two processes must not write one journal.
+second=$session-2
+tmux new-session -d -s "$second" -x 100 -y 20
+run_in "$second" twice "XDG_STATE_HOME=$state $bin play --solo --name ann"
+expect_status "$second" twice 1
+wait_for "$second" "open in another terminal"
+tmux kill-session -t "$second"
 wait_for_cards "$session" "$(echo "$before_table" | LC_ALL=C.UTF-8 grep -oE '(╭|┏|╔)[0-9a-zA-Z]' | wc -l)"
 sleep 1.5
 [ "$(score)" = "$before_score" ] || fail "score: '$(score)' after resuming, '$before_score' before"

@@ -26,6 +26,12 @@ func play(_ options: PlayOptions) -> Int32 {
     let mode: Mode = options.solo ? .solo : .duel
     let stateDirectory = ClientOptions.defaultStateDirectory()
     let kept = KeptGame(stateDirectory: stateDirectory, mode: mode, player: name)
+    // One process per kept game: a second terminal must not replay and write the same journal.
+    guard let lock = kept.lock() else {
+        printError("setgame play: this game is open in another terminal; quit it there, or play here with another --name")
+        return 1
+    }
+    defer { close(lock) }
     let store = SeatTokenStore(directory: stateDirectory)
     if options.fresh {
         kept.discard()
@@ -183,6 +189,20 @@ struct KeptGame: Sendable {
     }
 
     private var botFile: String { dataDirectory + "/bot" }
+
+    /// An exclusive lock on the kept game, held until the descriptor closes (or the process ends);
+    /// nil when another process holds it.
+    func lock() -> Int32? {
+        try? FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        let fd = open(dataDirectory + "/lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return nil }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
     private var journal: String { "\(dataDirectory)/\(match).jsonl" }
 
     /// Whether a journal of an unfinished match is kept (the server moves finished ones aside).
