@@ -33,7 +33,9 @@ func play(_ options: PlayOptions) -> Int32 {
     }
     defer { close(lock) }
     let store = SeatTokenStore(directory: stateDirectory)
-    if options.fresh {
+    // Without the player's token a kept journal cannot be resumed (the game ended, or was
+    // resigned): it is set aside, so the new game does not find its name taken.
+    if options.fresh || store.token(for: kept.tokenKey) == nil {
         kept.discard()
         store.set(nil, for: kept.tokenKey)
     }
@@ -195,7 +197,8 @@ struct KeptGame: Sendable {
     func lock() -> Int32? {
         try? FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
-        let fd = open(dataDirectory + "/lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        // Not the server's own "lock": it takes that one itself, once this process owns the game.
+        let fd = open(dataDirectory + "/play.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return nil }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
