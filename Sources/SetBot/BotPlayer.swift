@@ -14,6 +14,9 @@ public struct BotOptions: Sendable, Equatable {
     public var seed: UInt64 = 1
     /// Whether it asks for a rematch after each game, as a good opponent does.
     public var asksForRematch = true
+    /// A seat token from an earlier `joined`: the bot takes that seat back, even from a connection
+    /// of its own the server has not yet seen close.
+    public var token: String?
 
     public init() {}
 }
@@ -29,6 +32,8 @@ final class BotPlayer {
     private(set) var brain: BotBrain?
     private(set) var errorsReceived = 0
     private(set) var closedReason: String?
+    /// The seat token the server gave it.
+    private(set) var token: String?
     /// The match joined, once the server said so.
     private(set) var joinedMatch: String?
     /// Why the bot failed (a refused join, a fatal error, a silent server); nil while all is well.
@@ -49,7 +54,8 @@ final class BotPlayer {
         self.options = options
         connection = try LineConnection(host: options.host, port: options.port, loop: loop, maxQueuedBytes: Self.maxQueuedBytes)
         connection.send(ClientMessageEncoder.line(ClientRequest(.join(
-            JoinRequest(name: options.name, match: options.match, mode: .duel)))))
+            JoinRequest(name: options.name, match: options.match, mode: .duel, token: options.token,
+                        takeOver: options.token != nil)))))
         connection.flush()
     }
 
@@ -59,9 +65,10 @@ final class BotPlayer {
     func receive(_ line: [UInt8], at now: Instant) {
         guard case .success(let message) = ServerMessageCoding.decode(line) else { return }
         switch message {
-        case .joined(_, let match, _, let seat, _, _, _):
+        case .joined(_, let match, _, let seat, let token, _, _):
             guard joinedMatch == nil else { return }
             joinedMatch = match
+            self.token = token
             if let seat {
                 brain = BotBrain(level: options.level, seat: seat, seed: options.seed, asksForRematch: options.asksForRematch)
             }

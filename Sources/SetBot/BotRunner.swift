@@ -12,8 +12,9 @@ public final class BotRunner: @unchecked Sendable {
     private var stopAfterSeq: Int?
     /// Called on the loop thread when a bot's connection ends.
     public var onBotClosed: (String) -> Void = { _ in }
-    /// Called on the loop thread when the server confirms a bot's join: its name and the match.
-    public var onBotJoined: (String, String) -> Void = { _, _ in }
+    /// Called on the loop thread when the server confirms a bot's join: its name, the match, and
+    /// the seat token it was given.
+    public var onBotJoined: (String, String, String?) -> Void = { _, _, _ in }
 
     public init(clock: TimeSource = MonotonicTime()) throws(SocketError) {
         Sockets.ignoreBrokenPipes()
@@ -26,7 +27,7 @@ public final class BotRunner: @unchecked Sendable {
     public func add(_ options: BotOptions) throws(SocketError) {
         let bot = try BotPlayer(options, loop: loop)
         bot.connection.onLine = { [unowned self, unowned bot] line in bot.receive(line, at: self.clock.now()) }
-        bot.onJoined = { [unowned self, unowned bot] match in self.onBotJoined(bot.options.name, match) }
+        bot.onJoined = { [unowned self, unowned bot] match in self.onBotJoined(bot.options.name, match, bot.token) }
         bot.connection.onClose = { [unowned self, unowned bot] reason in
             bot.noteClosed(reason)
             self.onBotClosed("\(bot.options.name): \(bot.closedReason ?? reason)")

@@ -96,6 +96,10 @@ public enum ClientMessageDecoder {
             token: try fields.string("token"),
             lastSeq: try fields.int("lastSeq", in: 0...Int64(Int32.max), "a non-negative integer").map { Int($0) })
         request.protocolVersion = Int(version ?? Int64(ProtocolVersion.current))
+        if let takeOver = fields.value("takeOver") {
+            guard case .bool(let value) = takeOver else { throw fields.bad("takeOver", "true or false") }
+            request.takeOver = value
+        }
         return request
     }
 
@@ -131,6 +135,7 @@ public enum ClientMessageEncoder {
             if let seat = join.seat { members["seat"] = .int(Int64(seat.rawValue)) }
             if let token = join.token { members["token"] = .string(token) }
             if let lastSeq = join.lastSeq { members["lastSeq"] = .int(Int64(lastSeq)) }
+            if join.takeOver { members["takeOver"] = .bool(true) }
         case .list: members = ["type": "list"]
         case .snapshot: members = ["type": "snapshot"]
         case .ping(let time):

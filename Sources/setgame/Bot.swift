@@ -23,7 +23,7 @@ func runBot(_ options: BotCommandOptions) -> Int32 {
         return 1
     }
     runner.onBotClosed = { printError("setgame bot: \($0)") }
-    runner.onBotJoined = { name, match in
+    runner.onBotJoined = { name, match, _ in
         writeOut("\(name) (\(level.rawValue)) joined \(ServerText.printable(match)) on \(options.server.host):\(options.server.port)")
     }
     let signals = stopOnSignals([SIGINT, SIGTERM]) { runner.stop() }

@@ -22,7 +22,7 @@ import Testing
             options.port = port
             options.name = "robo"
             options.level = .instant
-            runner.onBotJoined = { [unowned self] _, match in self.joined.append(match) }
+            runner.onBotJoined = { [unowned self] _, match, _ in self.joined.append(match) }
             try runner.add(options)
             let runner = self.runner, done = self.done
             Thread.detachNewThread {

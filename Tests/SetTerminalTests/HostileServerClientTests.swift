@@ -38,7 +38,7 @@ final class ScriptedClient {
                 connection?.close()
                 connection = nil
             case .log(let text): logs.append(text)
-            case .saveToken: break
+            case .saveToken, .startLocal, .holdLocal: break
             case .quit(let status, let message): if quit == nil { quit = (status, message) }
             }
         }
@@ -220,7 +220,7 @@ final class ScriptedClient {
         peer.send(FakeLines.error("match_full", #"Full.\u001b]0;owned\u0007\u001b[2J"#, fatal: true))
         client.pump()
         #expect(client.quit?.status == 1)
-        #expect(client.quit?.message == "setgame: Full.?]0;owned??[2J")
+        #expect(client.quit?.message == "setgame: Full.]0;owned[2J")
     }
 
     @Test func tablesTheRulesCannotProduceNeverReachTheView() throws {
