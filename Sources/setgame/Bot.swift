@@ -6,6 +6,7 @@ import SetWire
 
 /// `setgame bot`: one bot on a server, until the server goes away or the process is stopped.
 func runBot(_ options: BotCommandOptions) -> Int32 {
+    let signals = StopSignals([SIGINT, SIGTERM])
     let level = BotLevel(rawValue: options.level) ?? .normal
     var bot = BotOptions()
     bot.host = options.server.host
@@ -26,8 +27,7 @@ func runBot(_ options: BotCommandOptions) -> Int32 {
     runner.onBotJoined = { name, match, _ in
         writeOut("\(name) (\(level.rawValue)) joined \(ServerText.printable(match)) on \(options.server.host):\(options.server.port)")
     }
-    let signals = stopOnSignals([SIGINT, SIGTERM]) { runner.stop() }
+    signals.whenSignalled { runner.stop() }
     runner.run()
-    signals.forEach { $0.cancel() }
     return runner.failures.isEmpty ? 0 : 1
 }
