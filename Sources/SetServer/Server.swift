@@ -35,7 +35,7 @@ public final class Server: @unchecked Sendable {
     /// Binds the listening socket at once, so `port` is known before `run()`. With a data
     /// directory, every unfinished match in it is restored first, paused until its players return,
     /// and the server's clock continues from the latest instant the journals hold.
-    public init(config: ServerConfig, clock: TimeSource = MonotonicTime(), log: ServerLog = ServerLog()) throws(SocketError) {
+    public init(config: ServerConfig, clock: TimeSource = MonotonicTime(), log: ServerLog = ServerLog()) throws(ServerStartError) {
         Sockets.ignoreBrokenPipes()
         self.config = config
         self.log = log
@@ -46,8 +46,10 @@ public final class Server: @unchecked Sendable {
         if let path = config.dataDirectory {
             var directory = JournalDirectory(path: path, log: log)
             directory.faults = config.journalFaults
-            do { try directory.prepare() } catch { throw SocketError("cannot use data directory \(path): \(error)", code: EACCES) }
-            lock = try directory.lock()
+            do { try directory.prepareChecked() } catch { throw .dataDirectory(path: path, reason: error.reason) }
+            do { lock = try directory.lock() } catch {
+                throw error.code == EWOULDBLOCK ? .dataDirectoryInUse(path: path) : .dataDirectory(path: path, reason: error.description)
+            }
             journals = directory
             state = ServerState(folder: path, log: log)
             restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs)
@@ -60,12 +62,12 @@ public final class Server: @unchecked Sendable {
         let shift = max(0, latest - clock.now().milliseconds)
         let shifted: any TimeSource = shift > 0 ? ShiftedTime(clock, by: shift) : clock
         self.clock = state.map { LeasedTime(base: shifted, state: $0) } ?? shifted
-        do {
+        do throws(SocketError) {
             loop = try EventLoop()
             listener = try Sockets.listen(host: config.host, port: config.port)
         } catch {
             lock.map { _ = Glibc.close($0) }
-            throw error
+            throw .network(host: config.host, port: config.port, error)
         }
         port = Sockets.localPort(listener)
         nextSweep = self.clock.now().adding(1_000)
@@ -74,7 +76,10 @@ public final class Server: @unchecked Sendable {
                       journals: journals, nextSeed: seeds.next)
         lobby.adopt(restored)
         restored.forEach(schedule)
-        try loop.register(listener) { [unowned self] _ in self.acceptAll() }
+        let loop = self.loop, listener = self.listener
+        try ServerStartError.network(config) { () throws(SocketError) in
+            try loop.register(listener) { [unowned self] _ in self.acceptAll() }
+        }
     }
 
     /// Serves until `stop()`; then says goodbye to every client and closes every socket.

@@ -14,7 +14,8 @@ extension ClientApp {
                 return [.quit(status: 1, message: "setgame: the server speaks protocol \(versions.map(String.init).joined(separator: ", ")), this client \(ProtocolVersion.current)")]
             }
             state.nextPingAt = now + ClientApp.pingInterval
-            effects.append(.send(.ping(time: now)))
+            state.awaitingAnswerSince = nil
+            effects.append(ping(at: now))
             if state.isPicking {
                 state.connection = .live
                 state.nextListAt = now + ClientApp.listInterval
@@ -48,11 +49,14 @@ extension ClientApp {
         case .ack:
             break
         case .pong(let time, let clientTime, _):
+            state.awaitingAnswerSince = nil
             if let clientTime { state.clock.pong(serverTime: time, sentAt: clientTime, at: now) }
         case .error(let error, _):
             effects += handle(error, at: now)
         case .ping:
-            effects.append(.send(.ping(time: now)))
+            // Any line answers it; a ping of ours still on its way does, so a server that pings
+            // without reading gets one line, not one per ping.
+            if state.awaitingAnswerSince == nil { effects.append(ping(at: now)) }
         case .goodbye(let reason):
             state.note(TerminalText.sanitized(reason), .bad, at: now)
             effects.append(.log("goodbye: \(TerminalText.sanitized(reason))"))
@@ -115,6 +119,7 @@ extension ClientApp {
             state.overlay = .confirmTakeOver(TerminalText.sanitized(error.message))
             return []
         case .matchFull, .modeMismatch, .unsupportedVersion, .replaced, .missingField, .badField:
+            // Printed on the real terminal after the screen is restored: nothing in it may steer it.
             return [.quit(status: 1, message: "setgame: \(TerminalText.sanitized(error.message))")]
         case .claimTaken:
             state.claimPending = false

@@ -95,6 +95,10 @@ public struct ClientState: Equatable, Sendable {
     /// How the next new cards arrive.
     public var pendingEntry = Motion.Entry.scatter
     public var nextPingAt: Int64 = 0
+    /// Since when the client waits for the server's word: the welcome after connecting, or the
+    /// pong for its oldest unanswered ping; nil while nothing is owed. A server that lets it age
+    /// past `ClientApp.unansweredLimit` is given up on.
+    public var awaitingAnswerSince: Int64?
     public var nextListAt: Int64 = 0
     /// A local match waits for the player's first key before it begins.
     public var awaitingStart: Bool

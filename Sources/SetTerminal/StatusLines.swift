@@ -63,7 +63,7 @@ enum StatusLines {
         }
         var main: [Span] = [Span(" ")]
         if case .lost(let reason, let retryAt, _) = state.connection {
-            let seconds = max(0, (retryAt - now + 999) / 1_000)
+            let seconds = max(0, retryAt.saturatingSubtracting(now).saturatingAdding(999) / 1_000)
             // The countdown first: the reason may be long and is cut at the edge.
             let short = reason.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? reason
             main.append(Span("Connection lost: retrying in \(seconds) s (\(short.lowercased()))", theme.offline))
@@ -86,7 +86,7 @@ enum StatusLines {
         }
         if let forfeitAt = view.forfeitAt, view.phase == .playing {
             let away = view.players.filter { !$0.present }.map(\.name).joined(separator: " and ")
-            let left = max(0, forfeitAt - serverNow) / 1_000
+            let left = max(0, forfeitAt.saturatingSubtracting(serverNow)) / 1_000
             main.append(Span("\(away.isEmpty ? "A player" : away) is away: the match waits, forfeit in \(left / 60):\(String(format2(left % 60)))", theme.style(for: .bad)))
             return (main, notice)
         }
@@ -131,9 +131,9 @@ enum StatusLines {
         case (.dealGrace, false): text = "\(who)'s free look after the deal\(state.isPlayer ? ": wait" : "")"
         }
         let total = max(1, window.deadline.milliseconds(since: window.opened))
-        let left = max(0, window.deadline.milliseconds - serverNow)
-        let tenths = (left + 99) / 100
-        let filled = Int((Double(left) / Double(total) * 10).rounded(.up))
+        let left = max(0, window.deadline.milliseconds.saturatingSubtracting(serverNow))
+        let tenths = left / 100 + (left % 100 == 0 ? 0 : 1)
+        let filled = Int(min(10, (Double(left) / Double(total) * 10).rounded(.up)))
         let bar = String(repeating: "█", count: min(10, filled)) + String(repeating: "░", count: max(0, 10 - filled))
         let style = mine ? theme.style(for: .good) : theme.holder
         return [Span(text, style), Span("  \(tenths / 10).\(tenths % 10) s ", CellStyle(bold: true)), Span(bar, style)]

@@ -161,7 +161,7 @@ struct ClientRunLoop {
             }
             return
         }
-        if events & Int16(POLLOUT) != 0 && !socket.flush() { return lose("the connection broke", at: now) }
+        if events & Int16(POLLOUT) != 0 && !socket.flush() { return lose(socket.failure ?? "the connection broke", at: now) }
         guard events & Int16(POLLIN | POLLHUP | POLLERR) != 0 else { return }
         switch socket.read() {
         case .messages(let messages):
@@ -194,7 +194,7 @@ struct ClientRunLoop {
                 connection = nil
             case .send(let message):
                 connection?.send(message)
-                if connection?.flush() == false { lose("the connection broke", at: Self.now()) }
+                if let connection, !connection.flush() { lose(connection.failure ?? "the connection broke", at: Self.now()) }
             case .saveToken(let token):
                 store.set(token, for: options.seatKey)
             case .log(let text):

@@ -105,7 +105,7 @@ public enum ClientMessageDecoder {
 
     /// Printable: no control, format or separator characters (which could break a screen or a
     /// log line), no unassigned code points, and no spaces at either end.
-    static func isAcceptable(name: String, maxLength: Int) -> Bool {
+    public static func isAcceptable(name: String, maxLength: Int) -> Bool {
         let refused: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator,
                                                      .unassigned, .surrogate, .privateUse]
         // Characters and bytes are both capped: one character can carry many combining marks.
@@ -113,7 +113,8 @@ public enum ClientMessageDecoder {
             && name.unicodeScalars.allSatisfy { !refused.contains($0.properties.generalCategory) && ($0 == " " || !$0.properties.isWhitespace) }
     }
 
-    static func isAcceptable(matchName: String) -> Bool {
+    /// 1–32 of `A–Z a–z 0–9 - _ .`: safe in a file name and on a screen.
+    public static func isAcceptable(matchName: String) -> Bool {
         !matchName.isEmpty && matchName.utf8.count <= maxMatchNameLength
             && matchName.utf8.allSatisfy { byte in
                 (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)

@@ -154,7 +154,7 @@ final class LocalBot: @unchecked Sendable {
     private func launch() {
         do {
             let runner = try BotRunner()
-            runner.onBotJoined = { [weak self] _, token in self?.joined(token) }
+            runner.onBotJoined = { [weak self] _, _, token in if let token { self?.joined(token) } }
             try runner.add(options)
             // A new look at the table each time: the same seed would replay the same reactions.
             options.seed &+= 1
