@@ -1,5 +1,31 @@
 /// The rules in plain words, with the timings and points of the given settings.
 public enum RulesText {
+    /// The rules; a variant other than the classic game adds its own section at the end.
+    public static func render(_ settings: RuleSettings = .standard, variant: Variant) -> String {
+        guard variant != .classic else { return render(settings) }
+        return render(settings) + """
+
+
+        VARIANT: \(variant.title.uppercased())
+        \(wrapped(variant.summary, width: 96, indent: "  "))
+          Everything above about sets holds for its \(variant.pickWord)s: picks of \(variant.pickCount) cards, \(variant.tableSize) cards dealt.
+        """
+    }
+
+    /// Words of `text` on lines of at most `width` characters, each after `indent`.
+    public static func wrapped(_ text: String, width: Int, indent: String = "") -> String {
+        var lines: [String] = [], line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && indent.count + line.count + 1 + word.count > width {
+                lines.append(indent + line)
+                line = ""
+            }
+            line += line.isEmpty ? String(word) : " " + word
+        }
+        if !line.isEmpty { lines.append(indent + line) }
+        return lines.joined(separator: "\n")
+    }
+
     public static func render(_ settings: RuleSettings = .standard) -> String {
         func seconds(_ ms: Int64) -> String {
             ms % 1000 == 0 ? "\(ms / 1000) s" : "\(Double(ms) / 1000) s"
