@@ -14,6 +14,8 @@ public struct BotOptions: Sendable, Equatable {
     public var seed: UInt64 = 1
     /// Whether it asks for a rematch after each game, as a good opponent does.
     public var asksForRematch = true
+    /// The variant it asks for; nil plays whatever the match plays (classic for a new one).
+    public var variant: Variant?
 
     public init() {}
 }
@@ -32,7 +34,7 @@ final class BotPlayer {
         self.options = options
         connection = try LineConnection(host: options.host, port: options.port, loop: loop)
         connection.send(ClientMessageEncoder.line(ClientRequest(.join(
-            JoinRequest(name: options.name, match: options.match, mode: .duel)))))
+            JoinRequest(name: options.name, match: options.match, mode: .duel, variant: options.variant)))))
         connection.flush()
     }
 

@@ -17,6 +17,8 @@ public struct JoinOptions: Equatable, Sendable {
     public var name: String?
     public var match: String?
     public var solo = false
+    /// The variant asked for; nil plays whatever the match plays (classic for a new one).
+    public var variant: Variant?
     public var spectator = false
     public var colorblind = false
     public var animation = true
@@ -31,6 +33,8 @@ public struct BotCommandOptions: Equatable, Sendable {
     public var level = "normal"
     public var name: String?
     public var seed: UInt64?
+    /// The variant asked for; nil plays whatever the match plays.
+    public var variant: Variant?
 
     public init() {}
 }
@@ -39,6 +43,7 @@ public struct BotCommandOptions: Equatable, Sendable {
 public struct PlayOptions: Equatable, Sendable {
     public var level = "normal"
     public var solo = false
+    public var variant = Variant.classic
     public var seed: UInt64?
     public var name: String?
     /// Join this server instead of starting one.
@@ -63,6 +68,7 @@ extension Commands {
         options: [
             OptionSpec("level", "LEVEL", "the bot's level: easy, normal (default), hard or instant"),
             OptionSpec("solo", nil, "play alone instead of against a bot"),
+            modeOption("the variant to play"),
             OptionSpec("seed", "N", "deal from this seed (the same seed deals the same game)"),
             OptionSpec("name", "NAME", "your name (default: your login name)"),
             OptionSpec("against", "HOST[:PORT]", "join that server instead of starting one"),
@@ -75,6 +81,7 @@ extension Commands {
             OptionSpec("name", "NAME", "your name (default: your login name)"),
             OptionSpec("match", "NAME", "the match to join or create (default: pair with whoever is waiting)"),
             OptionSpec("solo", nil, "a solo match"),
+            modeOption("the variant, for a match you create (default: the match's own, classic for a new one)"),
         ] + display)
 
     public static let watch = CommandSpec(
@@ -90,7 +97,22 @@ extension Commands {
             OptionSpec("level", "LEVEL", "easy, normal (default), hard or instant"),
             OptionSpec("name", "NAME", "its name (default: bot-LEVEL)"),
             OptionSpec("seed", "N", "seeds its decisions"),
+            modeOption("the variant, for a match it creates or is paired into"),
         ])
+
+    /// `--mode M`: which game of Set; `mode` on the wire means solo or duel, so there it is `variant`.
+    static func modeOption(_ summary: String) -> OptionSpec {
+        OptionSpec("mode", "MODE", "\(summary): \(Variant.allCases.map(\.rawValue).joined(separator: ", "))")
+    }
+
+    static func variant(_ values: OptionValues) throws(UsageError) -> Variant? {
+        guard let text = values.text("mode") else { return nil }
+        guard let variant = Variant(rawValue: text.lowercased()) else {
+            let names = Variant.allCases.map(\.rawValue).joined(separator: ", ")
+            throw UsageError("--mode must be one of \(names), not '\(text)'", command: values.command)
+        }
+        return variant
+    }
 
     static func level(_ values: OptionValues) throws(UsageError) -> String {
         guard let level = values.text("level") else { return "normal" }
@@ -108,6 +130,7 @@ extension Commands {
         options.name = values.text("name")
         options.match = spectator ? parsed.positionals.dropFirst().first : values.text("match")
         options.solo = values.flag("solo")
+        options.variant = spectator ? nil : try variant(values)
         options.colorblind = values.flag("colorblind")
         options.animation = !values.flag("no-animation")
         return options
@@ -121,6 +144,7 @@ extension Commands {
         options.level = try level(values)
         options.name = values.text("name")
         options.seed = try values.number("seed", in: UInt64.min...UInt64.max)
+        options.variant = try variant(values)
         return options
     }
 
@@ -129,6 +153,7 @@ extension Commands {
         var options = PlayOptions()
         options.level = try level(values)
         options.solo = values.flag("solo")
+        options.variant = try variant(values) ?? .classic
         options.seed = try values.number("seed", in: UInt64.min...UInt64.max)
         options.name = values.text("name")
         if let against = values.text("against") {

@@ -26,7 +26,7 @@ struct JournalDirectory {
         if FileManager.default.fileExists(atPath: path) { retire(path, named: host.name, at: host.lastActivity) }
         do {
             let journal = try MatchJournal(creating: path)
-            journal.append(.header(name: host.name, mode: host.mode, rules: host.settings), sync: true)
+            journal.append(.header(name: host.name, mode: host.mode, rules: host.settings, variant: host.variant), sync: true)
             return journal
         } catch {
             log("cannot keep a journal for \(host.name): \(error)")

@@ -18,9 +18,9 @@ enum JournalReplay {
     /// are numbered events too.
     static func host(from records: [JournalRecord], seatWaitMs: Int64, markedAway: inout [Seat],
                      observe: (Delivery) -> Void = { _ in }) throws(Mismatch) -> MatchHost {
-        guard case .header(let name, let mode, let rules) = records.first else { throw Mismatch(description: "no header") }
+        guard case .header(let name, let mode, let rules, let variant) = records.first else { throw Mismatch(description: "no header") }
         var seeds = records.compactMap { if case .game(_, let seed, _, _) = $0 { seed } else { nil } }[...]
-        let host = MatchHost(name: name, mode: mode, settings: rules, seatWaitMs: seatWaitMs) {
+        let host = MatchHost(name: name, mode: mode, variant: variant, settings: rules, seatWaitMs: seatWaitMs) {
             seeds.popFirst() ?? 0
         }
         var last = Instant.zero

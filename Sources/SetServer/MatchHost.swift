@@ -14,6 +14,8 @@ final class MatchHost {
 
     let name: String
     let mode: Mode
+    /// The game every deal of this match plays, chosen by whoever created it.
+    let variant: Variant
     let settings: RuleSettings
     /// How long a playing match waits for an absent player before that seat forfeits.
     let seatWaitMs: Int64
@@ -34,9 +36,11 @@ final class MatchHost {
     /// The latest instant this host has seen; a restarted server's clock starts after it.
     var lastActivity = Instant.zero
 
-    init(name: String, mode: Mode, settings: RuleSettings, seatWaitMs: Int64, nextSeed: @escaping () -> UInt64) {
+    init(name: String, mode: Mode, variant: Variant = .classic, settings: RuleSettings, seatWaitMs: Int64,
+         nextSeed: @escaping () -> UInt64) {
         self.name = name
         self.mode = mode
+        self.variant = variant
         self.settings = settings
         self.seatWaitMs = seatWaitMs
         self.nextSeed = nextSeed
@@ -207,7 +211,7 @@ final class MatchHost {
     private func startGame(at now: Instant) -> [Delivery] {
         let seed = nextSeed()
         game += 1
-        let fresh = Match(mode: mode, settings: settings, seed: seed, at: now)
+        let fresh = Match(mode: mode, variant: variant, settings: settings, seed: seed, at: now)
         match = fresh
         let commitment = SeedCommitment.commitment(for: seed)
         self.commitment = commitment
@@ -247,7 +251,7 @@ final class MatchHost {
 
     /// Spectators learn how many sets the table holds; players must find out for themselves.
     private func insight() -> Delivery {
-        let count = match.map { SetLogic.allSets(in: $0.table).count } ?? 0
+        let count = match?.setsOnTable.count ?? 0
         return Delivery(recipients: spectators,
                         bytes: ServerMessageCoding.line(.insight(match: name, seq: seq, setsOnTable: count)))
     }
@@ -273,12 +277,12 @@ final class MatchHost {
             window: match?.window, shown: match?.shownTrio,
             tableChangedAt: match?.tableChangedAt.milliseconds ?? 0, rules: settings, commitment: commitment,
             result: match?.result, seed: over ? match?.seed : nil, rematchAsked: match?.rematchAsked ?? [],
-            setsOnTable: forSpectator ? match.map { SetLogic.allSets(in: $0.table).count } ?? 0 : nil,
-            forfeitAt: pausedAt != nil ? forfeitDeadline?.milliseconds : nil)
+            setsOnTable: forSpectator ? match?.setsOnTable.count ?? 0 : nil,
+            forfeitAt: pausedAt != nil ? forfeitDeadline?.milliseconds : nil, variant: variant, chain: match?.chain ?? [])
     }
 
     var listing: MatchListing {
-        MatchListing(name: name, mode: mode, phase: phase, players: players, spectators: spectators.count)
+        MatchListing(name: name, mode: mode, phase: phase, players: players, spectators: spectators.count, variant: variant)
     }
 
     /// Who sits where, with presence and score.

@@ -10,10 +10,13 @@ public struct MatchReplay: Sendable {
         public var commitment: String
         /// SHA-256 of "setgame:<seed>" equals the commitment published at the start.
         public var seedMatchesCommitment: Bool
+        /// The first table shown equals the one the seed deals in this match's variant.
+        public var dealMatchesSeed: Bool
     }
 
     public let name: String
     public let mode: Mode
+    public let variant: Variant
     public let rules: RuleSettings
     public let games: [Game]
     public let events: [WireEvent]
@@ -37,12 +40,16 @@ public struct MatchReplay: Sendable {
                 }
             }
         } catch { throw Failure(description: "\(path): \(error)") }
+        var tables: [Int: [Card]] = [:]
+        for event in events { if case .gameStarted(let start) = event.body { tables[start.game] = start.table } }
         let games = contents.records.compactMap { record -> Game? in
             guard case .game(let number, let seed, let commitment, _) = record else { return nil }
+            let dealt = Match(mode: host.mode, variant: host.variant, seed: seed, at: .zero).table
             return Game(number: number, seed: seed, commitment: commitment,
-                        seedMatchesCommitment: SeedCommitment.verify(seed: seed, against: commitment))
+                        seedMatchesCommitment: SeedCommitment.verify(seed: seed, against: commitment),
+                        dealMatchesSeed: tables[number] == dealt)
         }
-        return MatchReplay(name: host.name, mode: host.mode, rules: host.settings, games: games,
+        return MatchReplay(name: host.name, mode: host.mode, variant: host.variant, rules: host.settings, games: games,
                            events: events.filter { if case .presence = $0.body { false } else { true } })
     }
 }

@@ -53,7 +53,8 @@ public struct ClientApp: Sendable {
                                      mode: options.mode, lastSeq: state.view?.seq))
         }
         return .join(JoinRequest(role: .player, name: options.name, match: state.token != nil ? nil : options.match,
-                                 mode: options.mode, token: state.token, lastSeq: state.token != nil ? state.view?.seq : nil))
+                                 mode: options.mode, token: state.token, lastSeq: state.token != nil ? state.view?.seq : nil,
+                                 variant: state.token != nil ? nil : options.variant))
     }
 
     // MARK: Time

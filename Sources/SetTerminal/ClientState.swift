@@ -135,6 +135,8 @@ public struct ClientConfiguration: Hashable, Sendable {
     public var name: String
     public var match: String?
     public var mode: Mode
+    /// The variant asked for when creating a match; nil plays whatever the match plays.
+    public var variant: Variant?
     public var role: Role
     public var animation: Bool
     public var theme: Theme
@@ -143,7 +145,9 @@ public struct ClientConfiguration: Hashable, Sendable {
     public var serverAddress: String
 
     public init(name: String, match: String? = nil, mode: Mode = .duel, role: Role = .player, animation: Bool = true,
-                theme: Theme = .standard, banner: [String] = [], serverAddress: String = "127.0.0.1:7380") {
+                theme: Theme = .standard, banner: [String] = [], serverAddress: String = "127.0.0.1:7380",
+                variant: Variant? = nil) {
+        self.variant = variant
         self.name = name
         self.serverAddress = serverAddress
         self.match = match

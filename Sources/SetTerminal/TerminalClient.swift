@@ -18,7 +18,7 @@ public enum TerminalClient {
         let configuration = ClientConfiguration(
             name: options.name, match: options.match, mode: options.mode, role: options.role, animation: options.animation,
             theme: Theme.from(environment: environment, colorblind: options.colorblind), banner: options.banner,
-            serverAddress: "\(options.host):\(options.port)")
+            serverAddress: "\(options.host):\(options.port)", variant: options.variant)
         printLines(options.banner)
         let session: TerminalSession
         do {

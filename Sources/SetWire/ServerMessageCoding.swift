@@ -80,8 +80,12 @@ public enum ServerMessageCoding {
     }
 
     static func encode(_ listing: MatchListing) -> JSONValue {
-        ["name": .string(listing.name), "mode": .string(listing.mode.rawValue), "state": .string(listing.phase.rawValue),
-         "players": .array(listing.players.map(encode)), "spectators": .int(listing.spectators)]
+        var members: [String: JSONValue] = [
+            "name": .string(listing.name), "mode": .string(listing.mode.rawValue), "state": .string(listing.phase.rawValue),
+            "players": .array(listing.players.map(encode)), "spectators": .int(listing.spectators)]
+        // The classic game says nothing, so its lines are what they were before variants.
+        if listing.variant != .classic { members["variant"] = .string(listing.variant.rawValue) }
+        return .object(members)
     }
 
     static func encode(_ view: MatchView) -> JSONValue {
@@ -99,6 +103,8 @@ public enum ServerMessageCoding {
             "rematch": .array(view.rematchAsked.map { .seat($0) }),
         ]
         if let sets = view.setsOnTable { members["setsOnTable"] = .int(sets) }
+        if view.variant != .classic { members["variant"] = .string(view.variant.rawValue) }
+        if view.variant == .chain { members["chain"] = .cards(view.chain) }
         if let forfeitAt = view.forfeitAt { members["forfeitAt"] = .int(forfeitAt) }
         return .object(members)
     }
@@ -150,7 +156,8 @@ public enum ServerMessageCoding {
                     name: try g.required("name", "a name") { k throws(WireError) in try g.string(k) },
                     mode: try g.required("mode", "a mode") { k throws(WireError) in try g.choice(k, Mode.self) },
                     phase: try g.required("state", "a state") { k throws(WireError) in try g.choice(k, MatchPhase.self) },
-                    players: try players(g), spectators: try g.intRequired("spectators")))
+                    players: try players(g), spectators: try g.intRequired("spectators"),
+                    variant: try g.choice("variant", Variant.self) ?? .classic))
             }
             return .matches(listings, id: id)
         case "ack":
@@ -220,6 +227,8 @@ public enum ServerMessageCoding {
                 return seat
             },
             setsOnTable: try f.int("setsOnTable", in: 0...1_080, "a count").map { Int($0) },
-            forfeitAt: try f.int("forfeitAt", in: Int64.min...Int64.max, "a server time"))
+            forfeitAt: try f.int("forfeitAt", in: Int64.min...Int64.max, "a server time"),
+            variant: try f.choice("variant", Variant.self) ?? .classic,
+            chain: f.value("chain") == nil ? [] : try f.cards("chain"))
     }
 }

@@ -8,5 +8,5 @@ func join(_ options: JoinOptions) -> Int32 {
     TerminalClient.run(ClientOptions(
         host: options.server.host, port: options.server.port, name: options.name ?? ClientOptions.loginName(),
         match: options.match, mode: options.solo ? .solo : .duel, role: options.spectator ? .spectator : .player,
-        colorblind: options.colorblind, animation: options.animation))
+        colorblind: options.colorblind, animation: options.animation, variant: options.variant))
 }

@@ -12,7 +12,8 @@ func play(_ options: PlayOptions) -> Int32 {
     let name = options.name ?? ClientOptions.loginName()
     if let remote = options.against {
         return TerminalClient.run(ClientOptions(host: remote.host, port: remote.port, name: name, mode: .duel,
-                                                role: .player, colorblind: options.colorblind, animation: options.animation))
+                                                role: .player, colorblind: options.colorblind, animation: options.animation,
+                                                variant: options.variant))
     }
     var config = ServerConfig()
     config.port = 0
@@ -37,6 +38,7 @@ func play(_ options: PlayOptions) -> Int32 {
         var bot = BotOptions()
         bot.port = server.port
         bot.match = match
+        bot.variant = options.variant
         bot.level = level
         bot.name = "bot-\(level.rawValue)"
         bot.seed = options.seed ?? UInt64(truncatingIfNeeded: MonotonicTime.rawNanoseconds())
@@ -62,7 +64,8 @@ func play(_ options: PlayOptions) -> Int32 {
     let status = TerminalClient.run(ClientOptions(
         port: server.port, name: name, match: match, mode: options.solo ? .solo : .duel, role: .player,
         colorblind: options.colorblind, animation: options.animation,
-        banner: ["setgame: playing \(opponent) on 127.0.0.1:\(server.port).",
-                 "A friend on this machine can watch with: setgame watch 127.0.0.1:\(server.port) \(match)"]))
+        banner: ["setgame: playing \(options.variant == .classic ? "" : options.variant.title + " ")\(opponent) on 127.0.0.1:\(server.port).",
+                 "A friend on this machine can watch with: setgame watch 127.0.0.1:\(server.port) \(match)"],
+        variant: options.variant))
     return status
 }
