@@ -96,6 +96,7 @@ public final class Server: @unchecked Sendable {
     }
 
     func schedule(_ host: MatchHost) {
+        loop.assertInLoop()
         guard let deadline = host.nextDeadline else {
             scheduled[host.name] = nil
             return
@@ -198,6 +199,7 @@ public final class Server: @unchecked Sendable {
     }
 
     func enqueue(_ bytes: [UInt8], to connection: Connection) {
+        loop.assertInLoop()
         guard !connection.closeWhenFlushed else { return }
         if connection.outbound.count + bytes.count > config.limits.outboundQueueBytes {
             // It cannot keep up: drop it rather than let it hold memory or slow its match down.
