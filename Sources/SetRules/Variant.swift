@@ -1,7 +1,7 @@
 /// Which game of Set a match plays. Everything that differs between them lives here and in
 /// `VariantCombinations`: the deck, the table, how many cards a pick takes and which picks count.
 /// The duel's windows, the scoring and the penalties are the same for all of them.
-public enum Variant: String, CaseIterable, Sendable, Codable {
+public enum Variant: String, CaseIterable, Sendable {
     /// 81 cards, 12 dealt, three cards make a set.
     case classic
     /// Only the 27 solid cards (three features vary), 9 dealt.

@@ -37,8 +37,11 @@ public struct InputContext: Hashable, Sendable {
     /// The spectator's match list is showing, with this many rows.
     public var pickerRows: Int?
     public var layout: ScreenLayout
+    /// Set-Chain: where the chain's cards are drawn; a click there touches the card after the table's.
+    public var chainRects: [Rect]
 
-    public init(isPlayer: Bool, overlay: Overlay? = nil, pickerRows: Int? = nil, layout: ScreenLayout) {
+    public init(isPlayer: Bool, overlay: Overlay? = nil, pickerRows: Int? = nil, layout: ScreenLayout, chainRects: [Rect] = []) {
+        self.chainRects = chainRects
         self.isPlayer = isPlayer
         self.overlay = overlay
         self.pickerRows = pickerRows
@@ -123,8 +126,10 @@ public enum InputMapper {
             let index = mouse.row - pickerFirstRow
             return index >= 0 && index < rows ? .pick(index) : nil
         }
-        guard context.isPlayer, let index = context.layout.cardIndex(column: mouse.column, row: mouse.row) else { return nil }
-        return .toggle(index)
+        guard context.isPlayer else { return nil }
+        if let index = context.layout.cardIndex(column: mouse.column, row: mouse.row) { return .toggle(index) }
+        guard let link = context.chainRects.firstIndex(where: { $0.contains(column: mouse.column, row: mouse.row) }) else { return nil }
+        return .toggle((context.layout.table?.cardRects.count ?? 0) + link)
     }
 
     /// What an on-screen button does.

@@ -116,10 +116,17 @@ public struct ClientState: Equatable, Sendable {
     /// "you" for my seat, the name otherwise.
     public func who(_ seat: Seat) -> String { seat == self.seat && isPlayer ? "you" : name(of: seat) }
 
+    /// The cards a player may touch, by index: the table in slot order, then (Set-Chain) the
+    /// chain's cards that lie apart from it. Labels and clicks count through them in this order.
+    public var touchableCards: [Card] {
+        guard let view else { return [] }
+        return view.table + ChainStrip.cards(view)
+    }
+
     /// The cards I have selected as the screen should show them.
     public var shownSelection: [Card] {
         guard let view else { return [] }
-        if isPlayer { return mySelection.filter(view.table.contains) }
+        if isPlayer { return mySelection.filter(touchableCards.contains) }
         return view.selection
     }
 

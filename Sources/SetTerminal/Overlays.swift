@@ -26,6 +26,11 @@ enum Overlays {
         }
     }
 
+    /// The variant in one short paragraph, for the help box and the wait for an opponent.
+    static func legend(_ variant: Variant) -> [[Span]] {
+        RulesText.wrapped(variant.summary, width: 64).split(separator: "\n").map { [Span(String($0))] }
+    }
+
     /// Every key, as the help overlay lists it; a spectator sees only theirs.
     static func helpLines(_ state: ClientState) -> [[Span]] {
         let key = CellStyle(bold: true)
@@ -41,15 +46,21 @@ enum Overlays {
         lines.append(row("← ↓ ↑ → / hjkl", state.isPlayer ? "move the cursor" : "look around"))
         if state.isPlayer {
             lines.append(row("space", "touch the card under the cursor"))
-            if state.options.mode == .duel { lines.append(row("s or Enter", "call \"Set!\", then pick three cards")) }
+            let variant = state.view?.variant ?? .classic
+            let pick = ClientApp.count(variant.pickCount)
+            if state.options.mode == .duel { lines.append(row("s or Enter", "call \"Set!\", then pick \(pick) cards")) }
             lines.append(row("d", "deal three more cards"))
-            lines.append(row("c", "hint: show a set (costs points)"))
+            lines.append(row("c", "hint: show \(variant == .ultra ? "an ultra" : "a set") (costs points)"))
             if state.options.mode == .duel { lines.append(row("p", "pass your window")) }
             lines.append(row("r", state.options.mode == .duel ? "rematch, once the game is over" : "new game"))
         }
         lines.append(row("?", "this help"))
         lines.append(row("Esc", "close a box, or put the result away"))
         lines.append(row("q  Ctrl-C", "quit"))
+        if let variant = state.view?.variant, variant != .classic {
+            lines.append([])
+            lines += legend(variant)
+        }
         if state.isPlayer {
             lines.append([])
             lines.append([Span("Mouse: click a card to touch it, a button to use it.")])
@@ -136,6 +147,7 @@ enum Overlays {
         var lines: [[Span]] = [[Span("Waiting for an opponent…", CellStyle(bold: true))], []]
         lines.append([Span("A friend can join with:  ", theme.quiet), Span("setgame join \(state.options.serverAddress) --match \(view.match)")])
         for line in state.options.banner { lines.append([Span(line, theme.quiet)]) }
+        if view.variant != .classic { lines += [[]] + legend(view.variant) }
         let top = area.row + max(0, (area.height - lines.count) / 2)
         for (index, line) in lines.enumerated() { buffer.writeCentred(line, in: area, row: top + index) }
     }

@@ -31,6 +31,7 @@ enum StatusLines {
         var facts: [String] = []
         if let view = state.view, !state.isPicking {
             facts.append(view.match)
+            if view.variant != .classic { facts.append(view.variant.title) }
             if view.game > 1 { facts.append("game \(view.game)") }
             facts.append(view.deck == 0 ? "deck empty" : "deck \(view.deck)")
             if view.spectators > 0 { facts.append("\(view.spectators) watching") }
@@ -92,7 +93,9 @@ enum StatusLines {
             } else if let window = view.window {
                 main += windowSpans(window, state: state, serverNow: serverNow)
             } else if state.isPlayer {
-                let hint = view.mode == .duel ? "Spot a set? Press s, or just pick a card" : "Pick three cards that form a set"
+                let word = view.variant.pickWord
+                let hint = view.mode == .duel ? "Spot \(word == "ultra" ? "an" : "a") \(word)? Press s, or just pick a card"
+                    : "Pick \(ClientApp.count(view.variant.pickCount)) cards that form \(word == "ultra" ? "an" : "a") \(word)"
                 main.append(Span(state.claimPending ? "Calling Set!…" : hint, theme.quiet))
             } else {
                 main.append(Span("Nobody holds the table", theme.quiet))
@@ -108,7 +111,7 @@ enum StatusLines {
         let who = state.name(of: window.holder)
         let text: String
         switch (window.kind, mine) {
-        case (.claim, true): text = "Your claim: pick three cards"
+        case (.claim, true): text = "Your claim: pick \(ClientApp.count(state.view?.variant.pickCount ?? 3)) cards"
         case (.claim, false): text = state.isPlayer ? "\(who) called Set!: wait" : "\(who) called Set!"
         case (.secondChance, true): text = "Your second chance: pick a set"
         case (.secondChance, false): text = "\(who)'s second chance\(state.isPlayer ? ": wait" : "")"
