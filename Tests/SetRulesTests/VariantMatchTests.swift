@@ -174,4 +174,37 @@ import Testing
             }
         }
     }
+
+    @Test func inUltraSetTheSecondChanceAndTheGraceTakeFourPicksToo() {
+        var match = Match(mode: .duel, variant: .ultra, seed: 11, at: .zero)
+        let wrong = try! #require(Oracle.subsets(match.table, 4).first { !Oracle.isUltra($0) })
+        _ = claimAndPick(&match, wrong, at: 1_000)
+        let ultra = try! #require(match.setsOnTable.first)
+        // The second chance holder picks without calling "Set!"; three cards wait for the fourth.
+        for card in ultra.prefix(3) { _ = accepted(&match, .select(card), by: .second, at: 3_000) }
+        #expect(match.window?.kind == .secondChance)
+        let events = accepted(&match, .select(ultra[3]), by: .second, at: 3_000)
+        #expect(events.contains(.setTaken(seat: .second, cards: ultra, points: 27, score: 27)))
+
+        // After a deal the other player's grace: a wrong quadruple in it is free.
+        _ = accepted(&match, .deal, by: .second, at: 4_000)
+        #expect(match.window?.kind == .dealGrace && match.window?.holder == .first)
+        let miss = try! #require(Oracle.subsets(match.table, 4).first { !Oracle.isUltra($0) })
+        var graceEvents: [MatchEvent] = []
+        for card in miss { graceEvents += accepted(&match, .select(card), at: 4_500) }
+        #expect(graceEvents.contains(.notASet(seat: .first, cards: miss, penalty: 0, score: -10)))
+        #expect(match.window == nil)
+    }
+
+    @Test func inSetChainTheDealPenaltyAndTheEndCountOnlyChainSets() {
+        var match = Match(mode: .duel, variant: .chain, seed: 21, at: .zero)
+        let first = try! #require(match.setsOnTable.first)
+        _ = claimAndPick(&match, first, at: 1_000)
+        // Deal with a plain set on the table but no chain set: free; with a chain set: penalised.
+        let chainSets = match.setsOnTable
+        let events = accepted(&match, .deal, by: .second, at: 2_000)
+        let penalised = events.contains { if case .penalised(_, .dealtWithSetOnTable, _, _) = $0 { true } else { false } }
+        #expect(penalised == !chainSets.isEmpty)
+        #expect(Oracle.combinations(.chain, table: match.table, chain: match.chain).count == match.setsOnTable.count)
+    }
 }
