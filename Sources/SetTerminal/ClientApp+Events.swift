@@ -55,7 +55,8 @@ extension ClientApp {
         case .setTaken(let seat, let cards, let points, _):
             state.flash = Flash(cards: cards, isSet: true, until: now + Self.flashDuration)
             state.hint = []
-            state.note("\(state.who(seat)) took a set: +\(points)", seat == me || me == nil ? .good : .bad, at: now)
+            let taken = cards.count == 4 ? "an ultra" : "a set"
+            state.note("\(state.who(seat)) took \(taken): +\(points)", seat == me || me == nil ? .good : .bad, at: now)
         case .notASet(let seat, let cards, let penalty, _):
             state.flash = Flash(cards: cards, isSet: false, until: now + Self.flashDuration)
             let cost = penalty == 0 ? " (free)" : ": −\(penalty)"
