@@ -107,10 +107,11 @@ import Testing
         #expect(fresh.view?.setsOnTable == fresh.view?.combinations.count)
     }
 
-    @Test func aRestartedServerAndAReplayRebuildTheVariantFromTheJournal() throws {
+    @Test(arguments: [Variant.junior, .chain, .ultra])
+    func aRestartedServerAndAReplayRebuildTheVariantFromTheJournal(variant: Variant) throws {
         let data = temporaryDirectory()
         var first: TestServer? = try TestServer { $0.dataDirectory = data; $0.seeds = .counting(from: 5) }
-        let ann = try join(first!, "ann", match: "r", variant: .ultra)
+        let ann = try join(first!, "ann", match: "r", variant: variant)
         let bob = try join(first!, "bob", match: "r", variant: nil)
         try ann.awaitSeq(bob.view!.seq)
         try takeAPick(ann)
@@ -120,19 +121,22 @@ import Testing
         first?.stop()
         first = nil
         let header = try String(contentsOfFile: data + "/r.jsonl", encoding: .utf8).split(separator: "\n").first ?? ""
-        #expect(header.contains(#""variant":"ultra""#))
+        #expect(header.contains("\"variant\":\"\(variant.rawValue)\""))
 
         let second = try TestServer { $0.dataDirectory = data; $0.seeds = .counting(from: 999) }
         defer { second.stop() }
         let back = try join(second, "bob", match: "r", variant: nil, token: token)
         let view = try #require(back.view)
-        #expect(view.variant == .ultra)
+        #expect(view.variant == variant)
         #expect(view.table == before.table && view.deck == before.deck && view.scores == before.scores)
+        #expect(view.chain == before.chain && (variant != .chain || view.chain.count == 3))
 
         let replay = try MatchReplay.load(data + "/r.jsonl")
-        #expect(replay.variant == .ultra)
+        #expect(replay.variant == variant)
         #expect(replay.games.count == 1 && replay.games.allSatisfy { $0.seedMatchesCommitment && $0.dealMatchesSeed })
-        #expect(replay.events.contains { if case .rules(.setTaken(_, let cards, _, _)) = $0.body { cards.count == 4 } else { false } })
+        #expect(replay.events.contains { event in
+            if case .rules(.setTaken(_, let cards, _, _)) = event.body { cards.count == variant.pickCount } else { false }
+        })
     }
 
     @Test func aClassicJournalHeaderIsWrittenAsBeforeVariants() throws {
