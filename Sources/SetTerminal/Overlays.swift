@@ -135,7 +135,8 @@ enum Overlays {
             guard row < area.endRow else { break }
             let players = listing.players.map { "\($0.name) \($0.score)" }.joined(separator: " vs ")
             let watchers = listing.spectators > 0 ? "  \(listing.spectators) watching" : ""
-            let text = " \(index < 9 ? String(index + 1) : " ")  \(listing.name.padding(toLength: 14)) \(listing.mode.rawValue.padding(toLength: 5)) \(listing.phase.rawValue.padding(toLength: 8)) \(players)\(watchers) "
+            let variant = listing.variant == .classic ? "" : listing.variant.title + "  "
+            let text = " \(index < 9 ? String(index + 1) : " ")  \(listing.name.padding(toLength: 14)) \(listing.mode.rawValue.padding(toLength: 5)) \(listing.phase.rawValue.padding(toLength: 8)) \(variant)\(players)\(watchers) "
             let style = index == state.pickerIndex ? theme.highlight : CellStyle.plain
             buffer.write([Span(text, style)], column: 1, row: row)
         }

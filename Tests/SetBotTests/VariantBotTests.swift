@@ -96,17 +96,25 @@ import Testing
         let duel = BotDuelTests()
         let (watched, tableChanges) = try #require(try duel.watchUntilOver(port: server.port, match: "bots"))
         let truth = try #require(try duel.snapshot(port: server.port, match: "bots"))
-        runner.stop()
-        runnerDone.wait()
+        // The bots stop once they have seen what the late spectator saw, not before.
+        runner.stop(afterSeq: truth.seq)
+        if runnerDone.wait(timeout: .now() + 60) == .timedOut {
+            runner.stop()
+            runnerDone.wait()
+            Issue.record("the bots never caught up with event \(truth.seq)")
+        }
         #expect(watched.variant == variant)
-        #expect(tableChanges >= 5)
+        // Instant bots race through a short game: the spectator, who joins once they play, sees part of it.
+        #expect(tableChanges >= 1)
         #expect(watched.phase == .over)
         #expect(watched.result?.reason == .noSetsLeft)
         #expect(watched.deck == 0 && watched.combinations.isEmpty)
         #expect(watched.setsOnTable == 0)
         #expect(watched.players.map(\.score).reduce(0, +) > 0)
         if variant == .chain { #expect(watched.chain.count == 3, "the last set taken is still the chain") }
-        #expect(runner.errorsReceived <= (variant.pickCount + 1) * tableChanges)
+        // A refusal comes only from losing a race for a table: at most a claim and its picks for each
+        // table, and a game changes its table at most twice for every three cards of its deck.
+        #expect(runner.errorsReceived <= (variant.pickCount + 1) * (variant.cards.count / 3 * 2))
         let views = runner.views.compactMap { $0 }
         #expect(views.count == 2)
         for view in views + [truth] {
