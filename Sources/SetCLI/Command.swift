@@ -16,6 +16,8 @@ public enum Command: Equatable, Sendable {
     case replay(ReplayOptions)
     case bench(BenchOptions)
     case benchRules
+    /// Print the gallery of all 81 cards.
+    case cards(CardsOptions)
 }
 
 /// `setgame bench`.
@@ -114,7 +116,7 @@ public enum Commands {
         ])
 
     /// Every subcommand, in the order the overview lists them.
-    public static let all: [CommandSpec] = [play, serve, join, watch, bot, replay, bench, rules]
+    public static let all: [CommandSpec] = [play, serve, join, watch, bot, replay, bench, rules, cards]
 
     /// Parses the arguments after the executable's name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
@@ -144,6 +146,7 @@ public enum Commands {
         case watch.name: return .join(try joinOptions(parsed, spectator: true))
         case bot.name: return .bot(try botOptions(parsed))
         case bench.name: return try benchCommand(parsed)
+        case cards.name: return .cards(try cardsOptions(parsed))
         case replay.name:
             guard let file = parsed.positionals.first else { throw UsageError("replay needs a journal FILE", command: replay.name) }
             let speedText = parsed.values["speed"] ?? "0"

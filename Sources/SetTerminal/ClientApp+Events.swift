@@ -53,7 +53,7 @@ extension ClientApp {
         case .windowClosed:
             state.claimPending = false
         case .setTaken(let seat, let cards, let points, _):
-            state.flash = Flash(cards: cards, isSet: true, until: now + Self.flashDuration)
+            state.flash = Flash(cards: cards, isSet: true, until: now + Self.flashDuration, by: seat)
             state.hint = []
             let taken = cards.count == 4 ? "an ultra" : "a set"
             state.note("\(state.who(seat)) took \(taken): +\(points)", seat == me || me == nil ? .good : .bad, at: now)
