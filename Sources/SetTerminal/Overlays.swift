@@ -27,8 +27,8 @@ enum Overlays {
     }
 
     /// The variant in one short paragraph, for the help box and the wait for an opponent.
-    static func legend(_ variant: Variant) -> [[Span]] {
-        RulesText.wrapped(variant.summary, width: 64).split(separator: "\n").map { [Span(String($0))] }
+    static func legend(_ variant: Variant, width: Int = 64) -> [[Span]] {
+        RulesText.wrapped(variant.summary, width: max(20, min(width, 72))).split(separator: "\n").map { [Span(String($0))] }
     }
 
     /// Every key, as the help overlay lists it; a spectator sees only theirs.
@@ -57,10 +57,6 @@ enum Overlays {
         lines.append(row("?", "this help"))
         lines.append(row("Esc", "close a box, or put the result away"))
         lines.append(row("q  Ctrl-C", "quit"))
-        if let variant = state.view?.variant, variant != .classic {
-            lines.append([])
-            lines += legend(variant)
-        }
         if state.isPlayer {
             lines.append([])
             lines.append([Span("Mouse: click a card to touch it, a button to use it.")])

@@ -96,4 +96,13 @@ import Testing
         #expect(screen.contains { $0.contains("1  u") && $0.contains("UltraSet  alice 42 vs bob 17") })
         #expect(screen.contains { $0.contains("2  c") && !$0.contains("Classic") })
     }
+
+    @Test(arguments: [TerminalSize(columns: 80, rows: 24), TerminalSize(columns: 120, rows: 40)])
+    func theHelpBoxPutsTheVariantBesideTheCardLegendAtEverySize(size: TerminalSize) {
+        var app = ClientFixtures.app(view(.chain), size: size)
+        _ = app.perform(.help, at: 0)
+        let text = app.compose(at: 0).textLines.joined(separator: " ")
+        #expect(text.contains("Set-Chain: after the first set"), "\(size)")
+        #expect(text.contains("solid"), "the card legend is still there")
+    }
 }
