@@ -1,5 +1,6 @@
-/// Which game of Set a match plays. Everything that differs between them lives here and in
-/// `VariantCombinations`: the deck, the table, how many cards a pick takes and which picks count.
+/// Which game of Set a match plays. Everything that differs between them lives here (with the
+/// arithmetic in `UltraLogic` and `ChainLogic`): the deck, the table, how many cards a pick takes
+/// and which picks count.
 /// The duel's windows, the scoring and the penalties are the same for all of them.
 public enum Variant: String, CaseIterable, Sendable {
     /// 81 cards, 12 dealt, three cards make a set.
@@ -20,13 +21,44 @@ public enum Variant: String, CaseIterable, Sendable {
     }
 
     /// Cards dealt at the start, and the size a taken pick refills the table to.
-    public var tableSize: Int { self == .junior ? 9 : 12 }
+    public var tableSize: Int {
+        switch self {
+        case .junior: 9
+        case .classic, .chain, .ultra: 12
+        }
+    }
 
     /// How many cards one pick takes: the count at which a selection is judged.
-    public var pickCount: Int { self == .ultra ? 4 : 3 }
+    public var pickCount: Int {
+        switch self {
+        case .ultra: 4
+        case .classic, .junior, .chain: 3
+        }
+    }
 
     /// The word for one valid pick, for people.
-    public var pickWord: String { self == .ultra ? "ultra" : "set" }
+    public var pickWord: String {
+        switch self {
+        case .ultra: "ultra"
+        case .classic, .junior, .chain: "set"
+        }
+    }
+
+    /// One valid pick with its article, for people: "a set", "an ultra".
+    public var aPick: String {
+        switch self {
+        case .ultra: "an ultra"
+        case .classic, .junior, .chain: "a set"
+        }
+    }
+
+    /// How many cards a pick takes, in words: "three", "four".
+    public var pickCountWord: String {
+        switch self {
+        case .ultra: "four"
+        case .classic, .junior, .chain: "three"
+        }
+    }
 
     /// The name people see, e.g. in listings and help.
     public var title: String {

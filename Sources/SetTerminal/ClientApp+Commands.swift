@@ -18,8 +18,6 @@ extension ClientApp {
                             chainRects: ChainStrip.rects(layout: layout, count: chain.count) ?? [])
     }
 
-    /// "three" or "four": how many cards a pick takes, in words.
-    static func count(_ cards: Int) -> String { cards == 4 ? "four" : "three" }
 
     /// Does one command.
     public mutating func perform(_ command: ClientCommand, at now: Int64) -> [ClientEffect] {
@@ -157,11 +155,11 @@ extension ClientApp {
     private mutating func claim(at now: Int64) -> [ClientEffect] {
         guard state.isPlayer, let view = state.view, view.phase == .playing else { return [] }
         guard view.mode == .duel else {
-            state.note("in solo just pick \(Self.count(view.variant.pickCount)) cards", .info, at: now)
+            state.note("in solo just pick \(view.variant.pickCountWord) cards", .info, at: now)
             return []
         }
         if let window = view.window {
-            state.note(window.holder == state.seat ? "pick \(Self.count(view.variant.pickCount)) cards" : "\(state.name(of: window.holder)) holds the window",
+            state.note(window.holder == state.seat ? "pick \(view.variant.pickCountWord) cards" : "\(state.name(of: window.holder)) holds the window",
                        .info, at: now)
             return []
         }

@@ -55,8 +55,7 @@ extension ClientApp {
         case .setTaken(let seat, let cards, let points, _):
             state.flash = Flash(cards: cards, isSet: true, until: now + Self.flashDuration, by: seat)
             state.hint = []
-            let taken = cards.count == 4 ? "an ultra" : "a set"
-            state.note("\(state.who(seat)) took \(taken): +\(points)", seat == me || me == nil ? .good : .bad, at: now)
+            state.note("\(state.who(seat)) took \(state.view?.variant.aPick ?? "a set"): +\(points)", seat == me || me == nil ? .good : .bad, at: now)
         case .notASet(let seat, let cards, let penalty, _):
             state.flash = Flash(cards: cards, isSet: false, until: now + Self.flashDuration)
             let cost = penalty == 0 ? " (free)" : ": −\(penalty)"

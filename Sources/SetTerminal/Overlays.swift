@@ -47,10 +47,9 @@ enum Overlays {
         if state.isPlayer {
             lines.append(row("space", "touch the card under the cursor"))
             let variant = state.view?.variant ?? .classic
-            let pick = ClientApp.count(variant.pickCount)
-            if state.options.mode == .duel { lines.append(row("s or Enter", "call \"Set!\", then pick \(pick) cards")) }
+            if state.options.mode == .duel { lines.append(row("s or Enter", "call \"Set!\", then pick \(variant.pickCountWord) cards")) }
             lines.append(row("d", "deal three more cards"))
-            lines.append(row("c", "hint: show \(variant == .ultra ? "an ultra" : "a set") (costs points)"))
+            lines.append(row("c", "hint: show \(variant.aPick) (costs points)"))
             if state.options.mode == .duel { lines.append(row("p", "pass your window")) }
             lines.append(row("r", state.options.mode == .duel ? "rematch, once the game is over" : "new game"))
         }

@@ -93,9 +93,9 @@ enum StatusLines {
             } else if let window = view.window {
                 main += windowSpans(window, state: state, serverNow: serverNow)
             } else if state.isPlayer {
-                let word = view.variant.pickWord
-                let hint = view.mode == .duel ? "Spot \(word == "ultra" ? "an" : "a") \(word)? Press s, or just pick a card"
-                    : "Pick \(ClientApp.count(view.variant.pickCount)) cards that form \(word == "ultra" ? "an" : "a") \(word)"
+                let variant = view.variant
+                let hint = view.mode == .duel ? "Spot \(variant.aPick)? Press s, or just pick a card"
+                    : "Pick \(variant.pickCountWord) cards that form \(variant.aPick)"
                 main.append(Span(state.claimPending ? "Calling Set!…" : hint, theme.quiet))
             } else {
                 main.append(Span("Nobody holds the table", theme.quiet))
@@ -111,7 +111,7 @@ enum StatusLines {
         let who = state.name(of: window.holder)
         let text: String
         switch (window.kind, mine) {
-        case (.claim, true): text = "Your claim: pick \(ClientApp.count(state.view?.variant.pickCount ?? 3)) cards"
+        case (.claim, true): text = "Your claim: pick \((state.view?.variant ?? .classic).pickCountWord) cards"
         case (.claim, false): text = state.isPlayer ? "\(who) called Set!: wait" : "\(who) called Set!"
         case (.secondChance, true): text = "Your second chance: pick a set"
         case (.secondChance, false): text = "\(who)'s second chance\(state.isPlayer ? ": wait" : "")"

@@ -29,7 +29,7 @@ func replay(_ options: ReplayOptions) -> Int32 {
         if case .gameStarted(let game) = event.body, let record = match.games.first(where: { $0.number == game.game }) {
             allFair = allFair && record.seedMatchesCommitment && record.dealMatchesSeed
         }
-        guard let line = ReplayText.describe(event.body, names: names, games: match.games) else { continue }
+        guard let line = ReplayText.describe(event.body, names: names, games: match.games, variant: match.variant) else { continue }
         writeOut("\(clock)  \(line)")
     }
     for game in match.games {
@@ -43,7 +43,7 @@ func replay(_ options: ReplayOptions) -> Int32 {
 
 /// Events in words, for the replay.
 enum ReplayText {
-    static func describe(_ body: EventBody, names: [String], games: [MatchReplay.Game]) -> String? {
+    static func describe(_ body: EventBody, names: [String], games: [MatchReplay.Game], variant: Variant = .classic) -> String? {
         func who(_ seat: Seat) -> String { names[seat.rawValue] }
         func cards(_ list: [Card]) -> String { list.map(\.name).joined(separator: ", ") }
         switch body {
@@ -61,7 +61,7 @@ enum ReplayText {
                 return "\(who(window.holder)) holds a \(window.kind.rawValue.replacingOccurrences(of: "_", with: " ")) window for \(window.deadline.milliseconds(since: window.opened)) ms"
             case .windowClosed(let window, let end): return end == .expired ? "\(who(window.holder))'s window ran out" : nil
             case .setTaken(let seat, let trio, let points, let score):
-                return "\(who(seat)) took \(trio.count == 4 ? "an ultra" : "a set"): \(cards(trio)) (+\(points), \(score))"
+                return "\(who(seat)) took \(variant.aPick): \(cards(trio)) (+\(points), \(score))"
             case .notASet(let seat, let trio, let penalty, let score): return "\(who(seat)) picked a non-set: \(cards(trio)) (−\(penalty), \(score))"
             case .penalised(let seat, let reason, let points, let score): return "\(who(seat)) penalised, \(reason.rawValue.replacingOccurrences(of: "_", with: " ")) (−\(points), \(score))"
             case .tableChanged(let removed, let added, let table, let deck):
