@@ -8,7 +8,8 @@ public enum RulesText {
 
         VARIANT: \(variant.title.uppercased())
         \(wrapped(variant.summary, width: 96, indent: "  "))
-          Everything above about sets holds for its \(variant.pickWord)s: picks of \(variant.pickCount) cards, \(variant.tableSize) cards dealt.
+          The timings, points and penalties above apply to its \(variant.pickWord)s: \(variant.pickCountWord) cards a pick,
+          \(variant.tableSize) cards dealt and refilled to.
         """
     }
 

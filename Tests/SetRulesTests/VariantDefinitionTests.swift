@@ -140,7 +140,8 @@ import Testing
             let text = RulesText.render(.standard, variant: variant)
             #expect(text.hasPrefix(RulesText.render(.standard)))
             #expect(text.contains("VARIANT: \(variant.title.uppercased())"))
-            #expect(text.contains("\(variant.tableSize) cards dealt"))
+            #expect(text.contains("\(variant.pickCountWord) cards a pick"))
+            #expect(text.contains("\(variant.tableSize) cards dealt and refilled to"))
         }
     }
 }
