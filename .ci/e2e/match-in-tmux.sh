@@ -30,7 +30,7 @@ wait_for_cards ann-$$ 12
 wait_for_cards bob-$$ 12
 run_in eve-$$ eve "NO_COLOR=1 $bin watch 127.0.0.1:$port duel"
 wait_for eve-$$ "deck 69"
-wait_for eve-$$ "1 set on table"   # spectators alone are told how many sets lie on the table
+tmux capture-pane -p -t eve-$$ | grep -q "last table" && fail "a spectator was told about the live table"
 wait_for eve-$$ "R╯"               # NO_COLOR: each card names its colour
 
 # Seed 42's only set is cards 9, 16, 14: labels 1, 3, 8. Touching a card claims at once.
@@ -39,6 +39,7 @@ wait_for ann-$$ "you took a set"
 wait_for bob-$$ "ann took a set"
 wait_for eve-$$ "ann took a set"
 wait_for eve-$$ "deck 66"
+wait_for eve-$$ "last table: 1 set"   # spectators alone hear how many sets a table held, once it is gone
 
 # bob drops (quits) and comes back with the same command: the seat and the score are his again.
 tmux send-keys -t bob-$$ q

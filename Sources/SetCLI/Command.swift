@@ -92,7 +92,7 @@ public enum Commands {
             OptionSpec("port", "PORT", "TCP port (default 7380; 0 picks a free one and prints it)"),
             OptionSpec("data", "DIR", "where match journals are kept"),
             OptionSpec("seed", "N", "deal game n from seed N+n-1 instead of at random (for demos and tests)"),
-            OptionSpec("seat-wait-ms", "MS", "how long a match waits for a player who dropped before they forfeit (default 120000)"),
+            OptionSpec("seat-wait-ms", "MS", "how long in all, per game, a seat may be away before it forfeits (default 120000)"),
             OptionSpec("max-connections", "N", "connections beyond this are refused (default 8192)"),
             OptionSpec("messages-per-second", "N", "each connection's rate limit; bursts of twice as many (default 50)"),
         ] + ruleOptions)

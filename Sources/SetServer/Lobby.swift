@@ -40,6 +40,7 @@ final class Lobby {
     func adopt(_ restored: [MatchHost]) {
         for host in restored {
             hosts[host.name] = host
+            host.nextSeed = nextSeed  // its later games are dealt exactly as a fresh match's would be
             for seat in host.mode.seats {
                 if let token = host.seats[seat.rawValue]?.token { seatsByToken[token] = (host.name, seat) }
             }
@@ -53,19 +54,26 @@ final class Lobby {
         }
     }
 
-    /// Writes journals' pending lines to disk; a journal that failed is reported once and given
-    /// up (its match plays on, but would not survive a restart).
-    func syncJournals(log: ServerLog) {
+    /// Writes journals' pending lines to disk, and tries again to write those of stalled matches:
+    /// returns what the matches that go on again say. The log hears of a stall once at its start
+    /// (see `noteStalls`) and once at its end.
+    func syncJournals(at now: Instant, log: ServerLog) -> [(MatchHost, [Delivery])] {
+        var resumed: [(MatchHost, [Delivery])] = []
         for host in hosts.values {
             guard let journal = host.journal else { continue }
-            if let failure = journal.failure {
-                log("journal of \(host.name) stopped: \(failure); this match will not survive a restart")
-                journal.close()
-                host.journal = nil
+            if host.stalledAt != nil {
+                if !host.stallReported {
+                    host.stallReported = true
+                    log("journal of \(host.name) cannot be written (\(journal.failure ?? "write failed")): the match is paused until it can")
+                }
+                guard let deliveries = host.retryJournal(at: now) else { continue }
+                log("journal of \(host.name) is written again: the match goes on")
+                resumed.append((host, deliveries))
             } else {
                 journal.sync()
             }
         }
+        return resumed
     }
 
     func join(_ request: JoinRequest, connection: ConnectionID, at now: Instant) -> Result<Placement, WireError> {
@@ -123,7 +131,7 @@ final class Lobby {
                 return .success(host)
             }
             guard hasRoom else { return .failure(tooManyMatches) }
-            return .success(create(name: name, mode: request.mode, variant: request.variant ?? .classic))
+            return create(name: name, mode: request.mode, variant: request.variant ?? .classic)
         }
         let variant = request.variant ?? .classic
         if request.mode == .duel, let name = openDuels[variant], let host = hosts[name], host.phase == .waiting,
@@ -131,19 +139,23 @@ final class Lobby {
             return .success(host)
         }
         guard hasRoom else { return .failure(tooManyMatches) }
-        let host = create(name: uniqueName(request.mode.rawValue), mode: request.mode, variant: variant)
-        if request.mode == .duel { openDuels[variant] = host.name }
-        return .success(host)
+        let created = create(name: uniqueName(request.mode.rawValue), mode: request.mode, variant: variant)
+        if request.mode == .duel, case .success(let host) = created { openDuels[variant] = host.name }
+        return created
     }
 
     /// Whether another match may be created.
     var hasRoom: Bool { hosts.count < maxMatches }
 
-    private func create(name: String, mode: Mode, variant: Variant) -> MatchHost {
+    /// A new match; with journals, only if its journal could be started (a full disk refuses it).
+    private func create(name: String, mode: Mode, variant: Variant) -> Result<MatchHost, WireError> {
         let host = MatchHost(name: name, mode: mode, variant: variant, settings: settings, seatWaitMs: seatWaitMs, nextSeed: nextSeed)
-        host.journal = journals?.create(for: host)
+        if let journals {
+            guard let journal = journals.create(for: host) else { return .failure(host.journalStalled) }
+            host.journal = journal
+        }
         hosts[name] = host
-        return host
+        return .success(host)
     }
 
     private var tooManyMatches: WireError {
@@ -169,6 +181,15 @@ final class Lobby {
         journals?.retire(host)
         for state in host.seats.compactMap({ $0 }) { seatsByToken[state.token] = nil }
         if openDuels[host.variant] == host.name { openDuels[host.variant] = nil }
+    }
+
+    /// Retires matches nobody has been connected to for `seatWaitMs` that are not being played:
+    /// restored ones whose players never came back (live ones go as soon as they are empty).
+    func retireAbandoned(at now: Instant) {
+        for host in hosts.values where host.isEmpty && host.phase != .playing
+            && now.milliseconds(since: host.lastActivity) > seatWaitMs {
+            removeIfIdle(host)
+        }
     }
 
     var listings: [MatchListing] { hosts.values.map(\.listing).sorted { $0.name < $1.name } }

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import SetNet
 import SetRules
+import Synchronization
 
 /// A match's append-only journal file. Lines are written with `write(2)` on the loop thread
 /// before the events they cause are sent, so a killed process loses nothing a player was told.
@@ -11,42 +12,70 @@ final class MatchJournal: @unchecked Sendable {
     let path: String
     // Written only on the loop thread; synced and closed only on `syncQueue`, which owns its end.
     private let fd: Int32
+    private let faults: JournalFaults?
+    /// The length of the file up to its last whole record: a failed write is cut back to it.
+    private var length: off_t
     private var closed = false
     private(set) var needsSync = false
+    /// Why the last write failed, for the log.
     private(set) var failure: String?
     private static let syncQueue = DispatchQueue(label: "setgame.journal-sync")
 
     /// Opens an existing journal to go on appending to it (after a restart).
-    init(path: String) throws(SocketError) {
+    init(path: String, faults: JournalFaults? = nil) throws(SocketError) {
         self.path = path
+        self.faults = faults
         fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard fd >= 0 else { throw SocketError("open \(path)") }
+        length = lseek(fd, 0, SEEK_END)
     }
 
     /// Creates a new journal, owner-only (it holds seat tokens); fails if the file exists.
-    init(creating path: String) throws(SocketError) {
+    init(creating path: String, faults: JournalFaults? = nil) throws(SocketError) {
         self.path = path
+        self.faults = faults
         fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SocketError("create \(path)") }
+        length = 0
     }
 
     deinit { close() }
 
-    func append(_ record: JournalRecord, sync: Bool = false) {
-        guard !closed, failure == nil else { return }
-        let bytes = record.encoded()
+    /// Appends `records` in one write and says whether all of them are in the file. A write that
+    /// fails part way (a full disk) is cut back, so the file never holds half a record that later
+    /// lines would bury: the journal stays readable, and the caller must not act on what failed.
+    @discardableResult
+    func write(_ records: [JournalRecord], sync: Bool = false) -> Bool {
+        guard !closed else { return false }
+        var bytes: [UInt8] = []
+        for record in records { bytes += record.encoded() }
+        if faults?.failing == true {
+            failure = "writing \(path) failed: \(SocketError("write", code: ENOSPC))"
+            return false
+        }
+        if length >= 0 && lseek(fd, 0, SEEK_END) != length {
+            // An earlier failed write could not be cut back: try again before adding to it.
+            guard ftruncate(fd, length) == 0 else {
+                failure = "cutting \(path) back failed: \(SocketError("ftruncate"))"
+                return false
+            }
+        }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else {
                 failure = "writing \(path) failed: \(SocketError("write"))"
-                return
+                if offset > 0 { _ = ftruncate(fd, length) }
+                return false
             }
             offset += written
         }
+        length += off_t(bytes.count)
+        failure = nil
         needsSync = true
         if sync { self.sync() }
+        return true
     }
 
     /// Asks the background queue to put what was written on disk.
@@ -70,6 +99,19 @@ final class MatchJournal: @unchecked Sendable {
 
     /// Waits until every sync and close asked for so far is done; for shutdown and tests.
     static func drain() { syncQueue.sync {} }
+}
+
+/// A switch that makes every journal write fail as a full disk would; tests inject it to check
+/// that nothing unjournaled is acknowledged, and that matches continue once writes work again.
+public final class JournalFaults: Sendable {
+    private let state = Mutex(false)
+    public init() {}
+
+    /// Whether journal writes fail now.
+    public var failing: Bool {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
 }
 
 /// Reading a journal back: records, a torn last line dropped, a damaged one reported.

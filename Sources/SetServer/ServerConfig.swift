@@ -23,6 +23,8 @@ public struct ServerConfig: Sendable {
     /// Matches beyond this are refused (`server_full`); it bounds memory, open journals and lists.
     public var maxMatches = 4_096
     public var serverName = "setgame"
+    /// Tests inject one to make journal writes fail as a full disk would.
+    public var journalFaults: JournalFaults?
 
     public init() {}
 }

@@ -33,6 +33,8 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case serverFull = "server_full"
     case idleTimeout = "idle_timeout"
     case serverShuttingDown = "server_shutting_down"
+    /// The server cannot write the match's journal (a full disk): the match stands still.
+    case journalFailed = "journal_failed"
     // The rules' refusals, one for each `RuleRefusal` code.
     case matchOver = "match_over"
     case matchNotOver = "match_not_over"

@@ -31,15 +31,17 @@ import Testing
     /// Watches until the first game is over; also counts how many times the table changed
     /// (deals and taken sets): the bots' chances to race.
     func watchUntilOver(port: UInt16, match: String) throws -> (view: MatchView, tableChanges: Int)? {
-        var view: MatchView?, tableChanges = 0
+        var view: MatchView?, tableChanges = 0, over = false
         let ended = try spectate(port: port, match: match, name: "eve") { message in
             switch message {
             case .snapshot(let snapshot): view = snapshot
-            case .insight(_, _, let sets): view?.setsOnTable = sets
+            case .insight(_, _, let sets):
+                view?.setsOnTable = sets
+                return over  // the last table's count follows the end of the game
             case .event(let event):
                 #expect(view?.apply(event) == true)
                 if case .rules(.tableChanged) = event.body { tableChanges += 1 }
-                if case .gameOver = event.body { return true }
+                if case .gameOver = event.body { over = true }
             default: break
             }
             return false
