@@ -81,7 +81,7 @@ extension Commands {
             OptionSpec("name", "NAME", "your name (default: your login name)"),
             OptionSpec("match", "NAME", "the match to join or create (default: pair with whoever is waiting)"),
             OptionSpec("solo", nil, "a solo match"),
-            modeOption("the variant, for a match you create (default: the match's own, classic for a new one)"),
+            modeOption("the variant of a match you create (joining, its own)"),
         ] + display)
 
     public static let watch = CommandSpec(
