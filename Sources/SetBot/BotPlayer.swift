@@ -14,6 +14,9 @@ public struct BotOptions: Sendable, Equatable {
     public var seed: UInt64 = 1
     /// Whether it asks for a rematch after each game, as a good opponent does.
     public var asksForRematch = true
+    /// A seat token from an earlier `joined`: the bot takes that seat back, even from a connection
+    /// of its own the server has not yet seen close.
+    public var token: String?
     /// The variant it asks for; nil plays whatever the match plays (classic for a new one).
     public var variant: Variant?
 
@@ -29,12 +32,15 @@ final class BotPlayer {
     private(set) var brain: BotBrain?
     private(set) var errorsReceived = 0
     private(set) var closedReason: String?
+    /// The seat token the server gave it.
+    private(set) var token: String?
 
     init(_ options: BotOptions, loop: EventLoop) throws(SocketError) {
         self.options = options
         connection = try LineConnection(host: options.host, port: options.port, loop: loop)
         connection.send(ClientMessageEncoder.line(ClientRequest(.join(
-            JoinRequest(name: options.name, match: options.match, mode: .duel, variant: options.variant)))))
+            JoinRequest(name: options.name, match: options.match, mode: .duel, token: options.token,
+                        takeOver: options.token != nil, variant: options.variant)))))
         connection.flush()
     }
 
@@ -44,7 +50,8 @@ final class BotPlayer {
     func receive(_ line: [UInt8], at now: Instant) {
         guard case .success(let message) = ServerMessageCoding.decode(line) else { return }
         switch message {
-        case .joined(_, _, _, let seat, _, _, _):
+        case .joined(_, _, _, let seat, let token, _, _):
+            self.token = token
             if let seat {
                 brain = BotBrain(level: options.level, seat: seat, seed: options.seed, asksForRematch: options.asksForRematch)
             }

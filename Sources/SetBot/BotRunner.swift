@@ -12,6 +12,8 @@ public final class BotRunner: @unchecked Sendable {
     private var stopAfterSeq: Int?
     /// Called on the loop thread when a bot's connection ends.
     public var onBotClosed: (String) -> Void = { _ in }
+    /// Called on the loop thread with a bot's name and seat token when it has joined.
+    public var onBotJoined: (String, String) -> Void = { _, _ in }
 
     public init(clock: TimeSource = MonotonicTime()) throws(SocketError) {
         Sockets.ignoreBrokenPipes()
@@ -23,7 +25,11 @@ public final class BotRunner: @unchecked Sendable {
     /// Connects a bot and asks to join; it plays once `run()` runs.
     public func add(_ options: BotOptions) throws(SocketError) {
         let bot = try BotPlayer(options, loop: loop)
-        bot.connection.onLine = { [unowned self, unowned bot] line in bot.receive(line, at: self.clock.now()) }
+        bot.connection.onLine = { [unowned self, unowned bot] line in
+            let before = bot.token
+            bot.receive(line, at: self.clock.now())
+            if let token = bot.token, token != before { self.onBotJoined(bot.options.name, token) }
+        }
         bot.connection.onClose = { [unowned self, unowned bot] reason in
             self.onBotClosed("\(bot.options.name): \(bot.closedReason ?? reason)")
             if self.bots.allSatisfy({ !$0.isOpen }) { self.loop.stop() }

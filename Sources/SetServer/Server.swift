@@ -9,6 +9,8 @@ import SetWire
 public final class Server: @unchecked Sendable {
     public let config: ServerConfig
     public let port: UInt16
+    /// The names of the unfinished matches restored from the data directory at start.
+    public let restoredMatches: [String]
     let clock: TimeSource
     let log: ServerLog
     let loop: EventLoop
@@ -50,6 +52,7 @@ public final class Server: @unchecked Sendable {
             state = ServerState(folder: path, log: log)
             restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs)
         }
+        restoredMatches = restored.map(\.name)
         folderLock = lock
         // Every time handed out before a restart is below both the journals' latest instant
         // and the clock's lease, so the clock goes on above them.

@@ -76,6 +76,15 @@ enum StatusLines {
             return (main + [Span(text, theme.quiet)], notice)
         }
         let serverNow = state.clock.serverTime(at: now)
+        if state.awaitingStart && state.isPlayer {
+            main.append(Span(view.forfeitAt != nil ? "Your game is kept: press any key to resume" : "Press any key to start", CellStyle(bold: true)))
+            return (main, notice)
+        }
+        if view.forfeitAt != nil, view.phase == .playing, state.options.isLocal {
+            // A local bot steps away while help is open; nobody forfeits a game kept on this machine.
+            main.append(Span(state.overlay == .help ? "Paused while you read the help" : "Paused: the bot is coming back…", theme.quiet))
+            return (main, notice)
+        }
         if let forfeitAt = view.forfeitAt, view.phase == .playing {
             let away = view.players.filter { !$0.present }.map(\.name).joined(separator: " and ")
             let left = max(0, forfeitAt - serverNow) / 1_000
@@ -86,13 +95,18 @@ enum StatusLines {
         case .waiting:
             main.append(Span("Waiting for an opponent to join \(view.match)…", theme.quiet))
         case .over:
-            main.append(Span(state.isPlayer ? "Game over: r rematch · q quit" : "Game over", CellStyle(bold: true)))
+            let again = view.mode == .solo ? "r new game · " : state.opponentGone == nil ? "r rematch · " : ""
+            main.append(Span(state.isPlayer ? "Game over: \(again)q quit" : "Game over", CellStyle(bold: true)))
         case .playing:
             if let shown = view.shown, state.isPlayer {
                 main.append(Span(shown.isSet ? "A set! Touch any card to go on" : "Not a set: touch any card to go on",
                                  theme.style(for: shown.isSet ? .good : .bad)))
             } else if let window = view.window {
                 main += windowSpans(window, state: state, serverNow: serverNow)
+            } else if state.isPlayer && view.game == 1 && !state.claimPending && notice.isEmpty {
+                // The first game teaches the rule in one line, while no news needs the room.
+                main.append(Span(view.mode == .duel ? "Spot a set? 3 cards, each feature all alike or all different: s or pick one"
+                                                    : "Pick three cards that form a set: each feature all alike or all different", theme.quiet))
             } else if state.isPlayer {
                 let variant = view.variant
                 let hint = view.mode == .duel ? "Spot \(variant.aPick)? Press s, or just pick a card"
