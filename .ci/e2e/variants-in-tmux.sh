@@ -20,7 +20,10 @@ tmux send-keys -t "$session" q
 expect_status "$session" ultra 0
 
 run_in "$session" chain "XDG_STATE_HOME=$state $bin play --mode chain --level easy --seed 42 --name linker"
+wait_for "$session" "Press any key to start"
+tmux send-keys -t "$session" Space
 wait_for "$session" "Set-Chain"
+wait_for "$session" "bot-easy"
 wait_for_cards "$session" 12
 # The same deal as the classic game: its only set, cards 9, 16 and 14, as labels 1, 3 and 8.
 for key in 1 3 8; do tmux send-keys -t "$session" "$key"; sleep 0.2; done
@@ -29,8 +32,9 @@ wait_for "$session" " chain "
 # The chain's three cards are labelled after the table's twelve.
 wait_for_cards "$session" 15
 tmux send-keys -t "$session" q
-sleep 0.3
+wait_for "$session" "Your game is kept"
 tmux send-keys -t "$session" q
 expect_status "$session" chain 0
+wait_for "$session" "play --mode chain' resumes it"
 wait_gone "$bin play --mode"
 echo "variants-in-tmux: ok"

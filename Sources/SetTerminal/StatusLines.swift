@@ -103,8 +103,10 @@ enum StatusLines {
                                  theme.style(for: shown.isSet ? .good : .bad)))
             } else if let window = view.window {
                 main += windowSpans(window, state: state, serverNow: serverNow)
-            } else if state.isPlayer && view.game == 1 && !state.claimPending && notice.isEmpty {
-                // The first game teaches the rule in one line, while no news needs the room.
+            } else if state.isPlayer && view.game == 1 && !state.claimPending && notice.isEmpty
+                        && (view.variant == .classic || view.variant == .junior) {
+                // The first game teaches the rule in one line, while no news needs the room; a
+                // variant whose picks differ says so instead (its rule is in the help).
                 main.append(Span(view.mode == .duel ? "Spot a set? 3 cards, each feature all alike or all different: s or pick one"
                                                     : "Pick three cards that form a set: each feature all alike or all different", theme.quiet))
             } else if state.isPlayer {
