@@ -5,6 +5,7 @@ import SetNet
 
 /// `setgame bot`: one bot on a server, until the server goes away or the process is stopped.
 func runBot(_ options: BotCommandOptions) -> Int32 {
+    let signals = StopSignals([SIGINT, SIGTERM])
     let level = BotLevel(rawValue: options.level) ?? .normal
     var bot = BotOptions()
     bot.host = options.server.host
@@ -24,8 +25,7 @@ func runBot(_ options: BotCommandOptions) -> Int32 {
     }
     runner.onBotClosed = { printError("setgame bot: \($0)") }
     writeOut("\(bot.name) (\(level.rawValue)) joined \(options.server.host):\(options.server.port)")
-    let signals = stopOnSignals([SIGINT, SIGTERM]) { runner.stop() }
+    signals.whenSignalled { runner.stop() }
     runner.run()
-    signals.forEach { $0.cancel() }
     return 0
 }
