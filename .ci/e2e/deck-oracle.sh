@@ -13,4 +13,14 @@ while IFS= read -r line; do
     checked=$((checked + 1))
 done < <(grep -E '^    \([0-9]+, \[[0-9, ]+\]\),$' Tests/SetRulesTests/DeckTests.swift)
 [ "$checked" -ge 4 ] || fail "found only $checked pinned deals in DeckTests.swift"
-echo "deck-oracle: ok ($checked deals)"
+junior=0
+while IFS= read -r line; do
+    seed=$(sed -E 's/^ *\(([0-9]+), \[.*$/\1/' <<<"$line")
+    ids=$(sed -E 's/^.*\[(.*)\]\),$/\1/' <<<"$line")
+    count=$(tr ',' '\n' <<<"$ids" | wc -l)
+    dealt=$(python3 Tests/Oracles/deck_oracle.py --junior "$seed" "$count")
+    [ "$dealt" = "$ids" ] || fail "seed $seed: JuniorDeckTests pins [$ids], the port deals [$dealt]"
+    junior=$((junior + 1))
+done < <(grep -E '^    \([0-9]+, \[[0-9, ]+\]\),$' Tests/SetRulesTests/JuniorDeckTests.swift)
+[ "$junior" -ge 4 ] || fail "found only $junior pinned Junior deals in JuniorDeckTests.swift"
+echo "deck-oracle: ok ($checked deals, $junior Junior deals)"

@@ -11,6 +11,9 @@ final class BenchPlayer {
     let connection: LineConnection
     private(set) var seat: Seat?
     private var table: [Card] = []
+    /// The variant the match plays, from the snapshot; Set-Chain's chain from the sets taken.
+    private(set) var variant = Variant.classic
+    private var chain: [Card] = []
     private var deck = 0
     private var window: Window?
     private var phase = MatchPhase.waiting
@@ -35,6 +38,8 @@ final class BenchPlayer {
         switch message {
         case .joined(_, _, _, let seat, _, _, _): self.seat = seat
         case .snapshot(let view):
+            variant = view.variant
+            chain = view.chain
             table = view.table
             deck = view.deck
             window = view.window
@@ -49,6 +54,7 @@ final class BenchPlayer {
                 rematchAsked = false
                 tableChanges = 0
                 toSelect = []
+                chain = []
             case .gameOver:
                 phase = .over
                 window = nil
@@ -57,6 +63,7 @@ final class BenchPlayer {
                 table = newTable
                 deck = newDeck
                 tableChanges += 1
+            case .rules(.setTaken(_, let cards, _, _)) where variant == .chain: chain = cards
             case .rules(.windowOpened(let opened)): window = opened
             case .rules(.windowClosed): window = nil
             default: break
@@ -66,8 +73,9 @@ final class BenchPlayer {
     }
 
     /// The kinds that `take` needs in full; everything else is only counted.
-    static func needsDecoding(kind: Substring) -> Bool {
+    func needsDecoding(kind: Substring) -> Bool {
         kind == "table" || kind == "game_started" || kind == "game_over" || kind == "window_opened" || kind == "window_closed"
+            || (variant == .chain && kind == "set_taken")
     }
 
     func replied(to id: Int) -> UInt64? {
@@ -101,14 +109,14 @@ final class BenchPlayer {
                 toSelect.removeFirst()
                 return .select(card)
             }
-            if window.kind != .claim, let set = SetLogic.firstSet(in: table) {
+            if window.kind != .claim, let set = variant.firstCombination(table: table, chain: chain) {
                 toSelect = Array(set.dropFirst())
                 return .select(set[0])
             }
             return .pass
         }
         guard tableChanges % 2 == seat.rawValue else { return nil }
-        if let set = SetLogic.firstSet(in: table) {
+        if let set = variant.firstCombination(table: table, chain: chain) {
             toSelect = set
             return .claim
         }

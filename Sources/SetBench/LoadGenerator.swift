@@ -14,6 +14,8 @@ public struct BenchConfig: Sendable {
     public var durationSeconds = 10.0
     /// Every spectator pings this often, for the round-trip baseline.
     public var pingIntervalMs = 1_000
+    /// The variant every duel plays.
+    public var variant = Variant.classic
 
     public init() {}
 }
@@ -122,7 +124,7 @@ public final class LoadGenerator {
         players.append(player)
         connection.onLine = { [unowned self] line in self.playerLine(index, line) }
         connection.onClose = { [unowned self] _ in if self.measuring { self.result.drops += 1 } }
-        send(.join(JoinRequest(name: name, match: match.name)), on: connection)
+        send(.join(JoinRequest(name: name, match: match.name, variant: config.variant)), on: connection)
     }
 
     private func addSpectator(_ match: BenchMatch) throws(SocketError) {
@@ -150,7 +152,7 @@ public final class LoadGenerator {
         switch fields.type {
         case "event":
             if let seq = fields.int("seq") { arrived(player.match, seq, at: now) }
-            if let kind = fields.kind, BenchPlayer.needsDecoding(kind: kind) { decode(line, into: player) }
+            if let kind = fields.kind, player.needsDecoding(kind: kind) { decode(line, into: player) }
         case "ack":
             if let id = fields.int("id"), let sent = player.replied(to: id), let seq = fields.int("seq") {
                 if measuring { result.actions += 1 }

@@ -73,7 +73,8 @@ public struct BotBrain: Sendable {
         case .playing: break
         }
         if view.forfeitAt != nil { return [] }
-        let sets = SetLogic.allSets(in: view.table)
+        // Whatever the variant counts as a pick: sets, chain sets or ultras.
+        let sets = view.combinations
         let delay = model.delayMs(sets: sets.count, using: &generator)
         let start = now.adding(delay)
         if let window = view.window {
@@ -88,7 +89,7 @@ public struct BotBrain: Sendable {
         guard let set = pick(from: sets) else {
             return view.deck > 0 ? [(start, .deal)] : []
         }
-        let trio = generator.unitInterval() < level.wrongClaimChance ? wrongTrio(near: set, in: view.table) : set
+        let trio = generator.unitInterval() < level.wrongClaimChance ? wrongPick(near: set, in: view) : set
         return [(start, .claim)] + picks(trio, from: start)
     }
 
@@ -100,10 +101,11 @@ public struct BotBrain: Sendable {
         sets.isEmpty ? nil : sets[generator.uniform(below: sets.count)]
     }
 
-    /// A near miss: two cards of a real set and a third that does not complete it.
-    private mutating func wrongTrio(near set: [Card], in table: [Card]) -> [Card] {
-        let others = table.filter { !set.contains($0) && !SetLogic.isSet(set[0], set[1], $0) }
-        guard !others.isEmpty else { return set }
-        return [set[0], set[1], others[generator.uniform(below: others.count)]]
+    /// A near miss: a real pick with its last card swapped for a table card that spoils it.
+    private mutating func wrongPick(near pick: [Card], in view: MatchView) -> [Card] {
+        let kept = Array(pick.dropLast())
+        let others = view.shownFreeTable.filter { !pick.contains($0) && !view.variant.isValid(kept + [$0], chain: view.chain) }
+        guard !others.isEmpty else { return pick }
+        return kept + [others[generator.uniform(below: others.count)]]
     }
 }

@@ -17,6 +17,8 @@ public struct BotOptions: Sendable, Equatable {
     /// A seat token from an earlier `joined`: the bot takes that seat back, even from a connection
     /// of its own the server has not yet seen close.
     public var token: String?
+    /// The variant it asks for; nil plays whatever the match plays (classic for a new one).
+    public var variant: Variant?
 
     public init() {}
 }
@@ -55,7 +57,7 @@ final class BotPlayer {
         connection = try LineConnection(host: options.host, port: options.port, loop: loop, maxQueuedBytes: Self.maxQueuedBytes)
         connection.send(ClientMessageEncoder.line(ClientRequest(.join(
             JoinRequest(name: options.name, match: options.match, mode: .duel, token: options.token,
-                        takeOver: options.token != nil)))))
+                        takeOver: options.token != nil, variant: options.variant)))))
         connection.flush()
     }
 

@@ -17,6 +17,8 @@ public struct JoinOptions: Equatable, Sendable {
     public var name: String?
     public var match: String?
     public var solo = false
+    /// The variant asked for; nil plays whatever the match plays (classic for a new one).
+    public var variant: Variant?
     public var spectator = false
     public var colorblind = false
     public var animation = true
@@ -31,6 +33,8 @@ public struct BotCommandOptions: Equatable, Sendable {
     public var level = "normal"
     public var name: String?
     public var seed: UInt64?
+    /// The variant asked for; nil plays whatever the match plays.
+    public var variant: Variant?
 
     public init() {}
 }
@@ -39,6 +43,7 @@ public struct BotCommandOptions: Equatable, Sendable {
 public struct PlayOptions: Equatable, Sendable {
     public var level = PlayOptions.defaultLevel
     public var solo = false
+    public var variant = Variant.classic
     /// Start afresh even when an unfinished game is kept.
     public var fresh = false
     public var seed: UInt64?
@@ -69,6 +74,7 @@ extension Commands {
         options: [
             OptionSpec("level", "LEVEL", "the bot's level: easy (default), normal, hard or instant"),
             OptionSpec("solo", nil, "play alone instead of against a bot"),
+            modeOption("the variant to play"),
             OptionSpec("new", nil, "start a new game even if an unfinished one is kept (it is resumed otherwise)"),
             OptionSpec("seed", "N", "deal from this seed (the same seed deals the same game)"),
             OptionSpec("name", "NAME", "your name (default: your login name)"),
@@ -82,6 +88,7 @@ extension Commands {
             OptionSpec("name", "NAME", "your name (default: your login name)"),
             OptionSpec("match", "NAME", "the match to join or create (default: pair with whoever is waiting)"),
             OptionSpec("solo", nil, "a solo match"),
+            modeOption("the variant of a match you create (joining, its own)"),
         ] + display)
 
     public static let watch = CommandSpec(
@@ -97,7 +104,22 @@ extension Commands {
             OptionSpec("level", "LEVEL", "easy, normal (default), hard or instant"),
             OptionSpec("name", "NAME", "its name (default: bot-LEVEL)"),
             OptionSpec("seed", "N", "seeds its decisions"),
+            modeOption("the variant, for a match it creates or is paired into"),
         ])
+
+    /// `--mode M`: which game of Set; `mode` on the wire means solo or duel, so there it is `variant`.
+    static func modeOption(_ summary: String) -> OptionSpec {
+        OptionSpec("mode", "MODE", "\(summary): \(Variant.allCases.map(\.rawValue).joined(separator: ", "))")
+    }
+
+    static func variant(_ values: OptionValues) throws(UsageError) -> Variant? {
+        guard let text = values.text("mode") else { return nil }
+        guard let variant = Variant(rawValue: text.lowercased()) else {
+            let names = Variant.allCases.map(\.rawValue).joined(separator: ", ")
+            throw UsageError("--mode must be one of \(names), not '\(text)'", command: values.command)
+        }
+        return variant
+    }
 
     static func level(_ values: OptionValues, default fallback: String = "normal") throws(UsageError) -> String {
         guard let level = values.text("level") else { return fallback }
@@ -115,6 +137,7 @@ extension Commands {
         options.name = values.text("name")
         options.match = spectator ? parsed.positionals.dropFirst().first : values.text("match")
         options.solo = values.flag("solo")
+        options.variant = spectator ? nil : try variant(values)
         options.colorblind = values.flag("colorblind")
         options.animation = !values.flag("no-animation")
         return options
@@ -128,6 +151,7 @@ extension Commands {
         options.level = try level(values)
         options.name = values.text("name")
         options.seed = try values.number("seed", in: UInt64.min...UInt64.max)
+        options.variant = try variant(values)
         return options
     }
 
@@ -136,6 +160,7 @@ extension Commands {
         var options = PlayOptions()
         options.level = try level(values, default: PlayOptions.defaultLevel)
         options.solo = values.flag("solo")
+        options.variant = try variant(values) ?? .classic
         options.fresh = values.flag("new")
         options.seed = try values.number("seed", in: UInt64.min...UInt64.max)
         options.name = values.text("name")

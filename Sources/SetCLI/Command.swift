@@ -7,8 +7,8 @@ public enum Command: Equatable, Sendable {
     /// One command's help.
     case help(CommandSpec)
     case version
-    /// Print the rules with these settings.
-    case rules(RuleSettings)
+    /// Print the rules with these settings, and the variant's own section.
+    case rules(RuleSettings, variant: Variant = .classic)
     case serve(ServeOptions)
     case play(PlayOptions)
     case join(JoinOptions)
@@ -27,6 +27,8 @@ public struct BenchOptions: Equatable, Sendable {
     public var paceMs = 500
     public var durationSeconds = 10.0
     public var json = false
+    /// The variant every duel plays.
+    public var variant = Variant.classic
     /// Load this server instead of starting one.
     public var server: ServerAddress?
 
@@ -81,7 +83,7 @@ public enum Commands {
 
     public static let rules = CommandSpec(
         "rules", "Print the rules of Set and of a duel, with the timings and points in force.",
-        options: ruleOptions)
+        options: ruleOptions + [modeOption("the variant whose rules to add")])
 
     public static let serve = CommandSpec(
         "serve", "Host matches: players and spectators connect over TCP and speak newline-delimited JSON (Protocol.md).",
@@ -110,6 +112,7 @@ public enum Commands {
             OptionSpec("duration", "S", "seconds to measure (default 10)"),
             OptionSpec("json", nil, "one JSON object instead of a table"),
             OptionSpec("server", "HOST:PORT", "load this server instead of starting one"),
+            modeOption("the variant every duel plays"),
         ])
 
     /// Every subcommand, in the order the overview lists them.
@@ -151,7 +154,9 @@ public enum Commands {
                 throw UsageError("--speed takes a number of times real time, not '\(speedText)'", command: replay.name)
             }
             return .replay(ReplayOptions(file: file, speed: speed))
-        default: return .rules(try settings(from: parsed, command: spec.name))
+        default:
+            return .rules(try settings(from: parsed, command: spec.name),
+                          variant: try variant(OptionValues(parsed, command: spec.name)) ?? .classic)
         }
     }
 
@@ -172,6 +177,7 @@ public enum Commands {
             options.durationSeconds = seconds
         }
         options.json = values.flag("json")
+        options.variant = try variant(values) ?? .classic
         if let server = values.text("server") {
             options.server = try OptionValues(ParsedArguments(positionals: [server]), command: bench.name).address()
         }

@@ -3,10 +3,11 @@ public struct Deck: Sendable, Equatable {
     /// Remaining cards; the top of the deck is the first element.
     public private(set) var cards: [Card]
 
-    /// All 81 cards shuffled by a Fisher–Yates pass driven by `SplitMix64(seed:)`.
-    public init(seed: UInt64) {
+    /// All 81 cards (or the given ones, in id order) shuffled by a Fisher–Yates pass driven by
+    /// `SplitMix64(seed:)`.
+    public init(seed: UInt64, of unshuffled: [Card] = Card.all) {
         var generator = SplitMix64(seed: seed)
-        var cards = Card.all
+        var cards = unshuffled
         for i in stride(from: cards.count - 1, to: 0, by: -1) {
             cards.swapAt(i, generator.uniform(below: i + 1))
         }

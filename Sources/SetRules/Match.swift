@@ -2,10 +2,13 @@
 /// it answers with events and exposes the next instant at which a timer will fire. It reads no
 /// clock and does no I/O, so the same seed and the same timed actions always give the same events.
 public struct Match: Sendable {
-    /// Cards on the table when a game starts and the size a taken set refills it to.
+    /// Cards on the table when a classic game starts and the size a taken set refills it to;
+    /// each variant says its own (`Variant.tableSize`).
     public static let tableSize = 12
 
     public let mode: Mode
+    /// Which game is played: the deck, the table size, the picks that count.
+    public let variant: Variant
     public let settings: RuleSettings
     public let seed: UInt64
     public let startedAt: Instant
@@ -24,6 +27,9 @@ public struct Match: Sendable {
     public internal(set) var shownTrio: ShownTrio?
     public internal(set) var result: MatchResult?
     public internal(set) var rematchAsked: [Seat] = []
+    /// Set-Chain: the set taken just before, apart from the table; the next set must use exactly
+    /// one of its cards. Empty before the first set and in the other variants.
+    public internal(set) var chain: [Card] = []
 
     /// A solo trio that has been judged and waits for the next touch.
     public struct ShownTrio: Hashable, Sendable {
@@ -37,18 +43,21 @@ public struct Match: Sendable {
     }
 
     /// Deals a new game from `seed` at `start`.
-    public init(mode: Mode, settings: RuleSettings = .standard, seed: UInt64, at start: Instant) {
-        self.init(mode: mode, settings: settings, seed: seed, deck: Deck(seed: seed), at: start)
+    public init(mode: Mode, variant: Variant = .classic, settings: RuleSettings = .standard, seed: UInt64, at start: Instant) {
+        self.init(mode: mode, variant: variant, settings: settings, seed: seed,
+                  deck: Deck(seed: seed, of: variant.cards), at: start)
     }
 
     /// Deals a new game from a deck of known order; tests use it to set up exact tables.
-    public init(mode: Mode, settings: RuleSettings = .standard, seed: UInt64 = 0, deck: Deck, at start: Instant) {
+    public init(mode: Mode, variant: Variant = .classic, settings: RuleSettings = .standard, seed: UInt64 = 0,
+                deck: Deck, at start: Instant) {
         self.mode = mode
+        self.variant = variant
         self.settings = settings
         self.seed = seed
         self.startedAt = start
         self.deck = deck
-        self.table = self.deck.draw(Self.tableSize)
+        self.table = self.deck.draw(variant.tableSize)
         self.scores = Array(repeating: 0, count: mode.seats.count)
         self.tableChangedAt = start
         if let ending = endIfNoSetsLeft() { result = ending }
@@ -59,8 +68,11 @@ public struct Match: Sendable {
     /// The next instant at which `advance(to:)` will fire a timer.
     public var nextDeadline: Instant? { isOver ? nil : window?.deadline }
 
-    /// Every set on the table now.
-    public var setsOnTable: [[Card]] { SetLogic.allSets(in: table) }
+    /// Every valid pick on the table now (with the chain, in Set-Chain).
+    public var setsOnTable: [[Card]] { variant.combinations(table: table, chain: chain) }
+
+    /// Whether a card may be touched: it is on the table or, in Set-Chain, in the chain.
+    func isSelectable(_ card: Card) -> Bool { table.contains(card) || chain.contains(card) }
 
     /// What an action produced: the events, in order, and the refusal if the action was refused.
     /// Timers that were due are fired first, so `events` may be non-empty even when refused.

@@ -24,22 +24,23 @@ extension Match {
     private mutating func select(_ card: Card, by seat: Seat, at now: Instant) throws(RuleRefusal) -> [MatchEvent] {
         guard let window else { throw .claimFirst }
         guard window.holder == seat else { throw .notYourWindow(holder: window.holder) }
-        guard table.contains(card) else { throw .cardNotOnTable(card) }
+        guard isSelectable(card) else { throw .cardNotOnTable(card) }
         if selection.contains(card) {
             return setSelection(selection.filter { $0 != card }, of: seat)
         }
         let picked = selection + [card]
         let events = setSelection(picked, of: seat)
-        return picked.count == 3 ? events + judge(picked, in: window, at: now) : events
+        return picked.count == variant.pickCount ? events + judge(picked, in: window, at: now) : events
     }
 
     private mutating func judge(_ trio: [Card], in window: Window, at now: Instant) -> [MatchEvent] {
         let seat = window.holder
         var events: [MatchEvent]
-        if SetLogic.isSet(trio) {
+        if variant.isValid(trio, chain: chain) {
             let points = settings.setPoints(elapsedMs: now.milliseconds(since: tableChangedAt))
             events = [.setTaken(seat: seat, cards: trio, points: points, score: score(points, to: seat))]
             events += setSelection([], of: seat) + close(.decided)
+            linkChain(trio)
             return events + removeTrio(trio, at: now)
         }
         // A wrong trio in a deal grace window is free: the grace is for looking, not for guessing.

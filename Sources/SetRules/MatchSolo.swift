@@ -12,7 +12,7 @@ extension Match {
     }
 
     private mutating func touch(_ card: Card, at now: Instant) throws(RuleRefusal) -> [MatchEvent] {
-        guard table.contains(card) else { throw .cardNotOnTable(card) }
+        guard isSelectable(card) else { throw .cardNotOnTable(card) }
         if let shown = shownTrio {
             shownTrio = nil
             guard shown.isSet else { return setSelection([card], of: .first) }
@@ -24,11 +24,11 @@ extension Match {
         }
         let picked = selection + [card]
         let events = setSelection(picked, of: .first)
-        return picked.count == 3 ? events + judgeSolo(picked, at: now) : events
+        return picked.count == variant.pickCount ? events + judgeSolo(picked, at: now) : events
     }
 
     private mutating func judgeSolo(_ trio: [Card], at now: Instant) -> [MatchEvent] {
-        guard SetLogic.isSet(trio) else {
+        guard variant.isValid(trio, chain: chain) else {
             let score = score(-settings.wrongSetPenalty, to: .first)
             shownTrio = ShownTrio(cards: trio, isSet: false)
             return [.notASet(seat: .first, cards: trio, penalty: settings.wrongSetPenalty, score: score)]
@@ -36,7 +36,8 @@ extension Match {
         let points = settings.setPoints(elapsedMs: now.milliseconds(since: tableChangedAt))
         let events: [MatchEvent] = [.setTaken(seat: .first, cards: trio, points: points, score: score(points, to: .first))]
         let rest = table.filter { !trio.contains($0) }
-        if deck.isEmpty && !SetLogic.anySet(in: rest) {
+        linkChain(trio)
+        if deck.isEmpty && !variant.hasCombination(table: rest, chain: chain) {
             // The last set: nothing would follow the next touch, so the game ends now.
             return events + setSelection([], of: .first) + removeTrio(trio, at: now)
         }
@@ -61,14 +62,16 @@ extension Match {
             if let window, window.holder != seat { throw .notYourWindow(holder: window.holder) }
         }
         let taken = shownTrio?.isSet == true ? shownTrio!.cards : []
-        guard let set = SetLogic.firstSet(in: table.filter { !taken.contains($0) }) else { throw .noSetOnTable }
+        guard let set = variant.firstCombination(table: table.filter { !taken.contains($0) }, chain: chain) else {
+            throw .noSetOnTable
+        }
         let score = score(-settings.hintCost, to: seat)
         return [.hintShown(seat: seat, cards: set, cost: settings.hintCost, score: score)]
     }
 
     /// The deal penalty, when a set was on the table at the moment of asking.
     mutating func penaltyIfSetOnTable(for seat: Seat) -> [MatchEvent] {
-        guard SetLogic.anySet(in: table) else { return [] }
+        guard variant.hasCombination(table: table, chain: chain) else { return [] }
         let score = score(-settings.dealPenalty, to: seat)
         return [.penalised(seat: seat, reason: .dealtWithSetOnTable, points: settings.dealPenalty, score: score)]
     }

@@ -1,15 +1,17 @@
 // The moves every mode shares: taking a trio off the table, dealing, scoring, ending.
 extension Match {
-    /// Removes a trio, refilling its slots from the deck only while the table would otherwise fall
-    /// below `tableSize`; otherwise the table closes up, keeping its order.
+    /// Removes a taken pick, refilling its slots from the deck only while the table would otherwise
+    /// fall below the variant's table size; otherwise the table closes up, keeping its order.
+    /// A chain card is not on the table, so it leaves no slot and is not reported as removed.
     mutating func removeTrio(_ trio: [Card], at now: Instant) -> [MatchEvent] {
-        let slots = trio.compactMap { table.firstIndex(of: $0) }.sorted()
-        let refillCount = min(slots.count, max(0, Self.tableSize - (table.count - slots.count)), deck.count)
+        let removed = trio.filter(table.contains)
+        let slots = removed.compactMap { table.firstIndex(of: $0) }.sorted()
+        let refillCount = min(slots.count, max(0, variant.tableSize - (table.count - slots.count)), deck.count)
         let added = deck.draw(refillCount)
         for (slot, card) in zip(slots, added) { table[slot] = card }
         for slot in slots.dropFirst(added.count).reversed() { table.remove(at: slot) }
         tableChangedAt = now
-        return [.tableChanged(removed: trio, added: added, table: table, deckCount: deck.count)] + finishIfNoSetsLeft()
+        return [.tableChanged(removed: removed, added: added, table: table, deckCount: deck.count)] + finishIfNoSetsLeft()
     }
 
     /// Deals three more cards onto the end of the table.
@@ -18,6 +20,11 @@ extension Match {
         table += added
         tableChangedAt = now
         return [.tableChanged(removed: [], added: added, table: table, deckCount: deck.count)] + finishIfNoSetsLeft()
+    }
+
+    /// Set-Chain: a taken set becomes the chain the next set must link to.
+    mutating func linkChain(_ taken: [Card]) {
+        if variant == .chain { chain = taken }
     }
 
     /// Adds `points` (negative for a penalty) to a seat and returns its new score.
@@ -32,9 +39,9 @@ extension Match {
         return [.selectionChanged(seat: seat, selection: cards)]
     }
 
-    /// The result when the deck is empty and the table holds no set.
+    /// The result when the deck is empty and the table holds no valid pick.
     func endIfNoSetsLeft() -> MatchResult? {
-        guard deck.isEmpty, !SetLogic.anySet(in: table) else { return nil }
+        guard deck.isEmpty, !variant.hasCombination(table: table, chain: chain) else { return nil }
         return MatchResult(reason: .noSetsLeft, by: nil, scores: scores, winner: leader())
     }
 

@@ -1,5 +1,33 @@
 /// The rules in plain words, with the timings and points of the given settings.
 public enum RulesText {
+    /// The rules; a variant other than the classic game adds its own section at the end.
+    public static func render(_ settings: RuleSettings = .standard, variant: Variant, seatWaitMs: Int64 = 120_000) -> String {
+        let classic = render(settings, seatWaitMs: seatWaitMs)
+        guard variant != .classic else { return classic }
+        return classic + """
+
+
+        VARIANT: \(variant.title.uppercased())
+        \(wrapped(variant.summary, width: 96, indent: "  "))
+          The timings, points and penalties above apply to its \(variant.pickWord)s: \(variant.pickCountWord) cards a pick,
+          \(variant.tableSize) cards dealt and refilled to.
+        """
+    }
+
+    /// Words of `text` on lines of at most `width` characters, each after `indent`.
+    public static func wrapped(_ text: String, width: Int, indent: String = "") -> String {
+        var lines: [String] = [], line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && indent.count + line.count + 1 + word.count > width {
+                lines.append(indent + line)
+                line = ""
+            }
+            line += line.isEmpty ? String(word) : " " + word
+        }
+        if !line.isEmpty { lines.append(indent + line) }
+        return lines.joined(separator: "\n")
+    }
+
     /// `seatWaitMs`: how long in all a seat may be away during a game (a server setting).
     public static func render(_ settings: RuleSettings = .standard, seatWaitMs: Int64 = 120_000) -> String {
         func seconds(_ ms: Int64) -> String {

@@ -35,7 +35,7 @@ struct JournalDirectory {
         if FileManager.default.fileExists(atPath: path) { retire(path, named: host.name, at: host.lastActivity) }
         do {
             let journal = try MatchJournal(creating: path, faults: faults)
-            guard journal.write([.header(name: host.name, mode: host.mode, rules: host.settings)], sync: true) else {
+            guard journal.write([.header(name: host.name, mode: host.mode, rules: host.settings, variant: host.variant)], sync: true) else {
                 log("cannot keep a journal for \(host.name): \(journal.failure ?? "write failed")")
                 journal.close()
                 unlink(path)

@@ -4,8 +4,8 @@ import SetWire
 /// One line of a match journal: an input to the match's host, with the instant it happened.
 /// Replaying the records through a host rebuilds the match exactly.
 enum JournalRecord: Equatable {
-    /// The first line: what match this is.
-    case header(name: String, mode: Mode, rules: RuleSettings)
+    /// The first line: what match this is. A classic match writes no variant, as before variants.
+    case header(name: String, mode: Mode, rules: RuleSettings, variant: Variant = .classic)
     case seated(seat: Seat, name: String, token: String, at: Instant)
     /// A game was dealt from `seed`.
     case game(number: Int, seed: UInt64, commitment: String, at: Instant)
@@ -57,9 +57,10 @@ enum JournalRecord: Equatable {
     func genericEncoded() -> [UInt8] {
         var members: [String: JSONValue]
         switch self {
-        case .header(let name, let mode, let rules):
+        case .header(let name, let mode, let rules, let variant):
             members = ["type": "match", "version": .int(Int64(Self.version)), "name": .string(name),
                        "mode": .string(mode.rawValue), "rules": ServerMessageCoding.encodeRules(rules)]
+            if variant != .classic { members["variant"] = .string(variant.rawValue) }
         case .seated(let seat, let name, let token, let at):
             members = ["type": "seat", "seat": seatValue(seat), "name": .string(name), "token": .string(token), "at": .int(at.milliseconds)]
         case .game(let number, let seed, let commitment, let at):
@@ -110,8 +111,13 @@ enum JournalRecord: Equatable {
         case "match":
             guard try int("version") == Int64(version) else { throw Unreadable(reason: "journal version \(try int("version"))") }
             guard let mode = Mode(rawValue: try text("mode")), let rulesValue = document["rules"] else { throw Unreadable(reason: "bad header") }
+            var variant = Variant.classic
+            if let name = document["variant"] {
+                guard let named = name.stringValue.flatMap(Variant.init(rawValue:)) else { throw Unreadable(reason: "bad variant") }
+                variant = named
+            }
             switch ServerMessageCoding.decodeRulesOrProblem(rulesValue) {
-            case .success(let rules): return .header(name: try text("name"), mode: mode, rules: rules)
+            case .success(let rules): return .header(name: try text("name"), mode: mode, rules: rules, variant: variant)
             case .failure(let problem): throw Unreadable(reason: "bad rules: \(problem.message)")
             }
         case "seat": return .seated(seat: try seat(), name: try text("name"), token: try text("token"), at: try at())

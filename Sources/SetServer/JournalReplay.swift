@@ -29,10 +29,10 @@ enum JournalReplay {
     /// are numbered events too.
     static func host(from records: some Sequence<JournalRecord>, seatWaitMs: Int64, markedAway: inout [Seat],
                      observe: (Delivery) -> Void = { _ in }) throws(Mismatch) -> MatchHost {
-        guard case .header(let name, let mode, let rules) = records.first(where: { _ in true }) else { throw Mismatch(description: "no header") }
+        guard case .header(let name, let mode, let rules, let variant) = records.first(where: { _ in true }) else { throw Mismatch(description: "no header") }
         var seeds = records.compactMap { if case .game(_, let seed, _, _) = $0 { seed } else { nil } }[...]
         var dealtUnrecorded = false
-        let host = MatchHost(name: name, mode: mode, settings: rules, seatWaitMs: seatWaitMs) {
+        let host = MatchHost(name: name, mode: mode, variant: variant, settings: rules, seatWaitMs: seatWaitMs) {
             guard let seed = seeds.popFirst() else {
                 dealtUnrecorded = true
                 return 0

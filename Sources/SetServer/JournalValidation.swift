@@ -14,7 +14,7 @@ struct JournalValidation {
     mutating func check(_ record: JournalRecord) throws(JournalRecord.Unreadable) {
         records += 1
         switch record {
-        case .header(let name, _, let rules):
+        case .header(let name, _, let rules, _):
             guard records == 1 else { throw problem("a second header") }
             guard ClientMessageDecoder.isAcceptable(matchName: name) else { throw problem("match name \"\(ServerText.printable(name, limit: 40))\" is not 1-32 of A-Z a-z 0-9 - _ .") }
             if let trouble = rules.validationProblem() { throw problem("rules out of range: \(trouble)") }

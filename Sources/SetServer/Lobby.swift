@@ -19,8 +19,8 @@ final class Lobby {
 
     private(set) var hosts: [String: MatchHost] = [:]
     private var seatsByToken: [String: (match: String, seat: Seat)] = [:]
-    /// The duel that pairs the next player who names no match.
-    private var openDuel: String?
+    /// The duel of each variant that pairs the next player who names no match.
+    private var openDuels: [Variant: String] = [:]
     private var created = 0
     let settings: RuleSettings
     let seatWaitMs: Int64
@@ -91,7 +91,7 @@ final class Lobby {
             return .failure(error)
         case .success(let (seat, deliveries)):
             seatsByToken[token] = (host.name, seat)
-            if openDuel == host.name && host.phase != .waiting { openDuel = nil }
+            if openDuels[host.variant] == host.name && host.phase != .waiting { openDuels[host.variant] = nil }
             return .success(Placement(host: host, role: .player, seat: seat, token: token, replaced: nil, deliveries: deliveries))
         }
     }
@@ -130,18 +130,23 @@ final class Lobby {
                 guard host.mode == request.mode else {
                     return .failure(WireError(.modeMismatch, "Match \"\(name)\" is a \(host.mode.rawValue) match, not \(request.mode.rawValue)."))
                 }
+                if let asked = request.variant, asked != host.variant {
+                    return .failure(WireError(.variantMismatch, "Match \"\(name)\" plays \(host.variant.title), not \(asked.title).",
+                                              details: ["variant": .string(host.variant.rawValue)]))
+                }
                 return .success(host)
             }
             guard hasRoom else { return .failure(tooManyMatches) }
-            return create(name: name, mode: request.mode)
+            return create(name: name, mode: request.mode, variant: request.variant ?? .classic)
         }
-        if request.mode == .duel, let name = openDuel, let host = hosts[name], host.phase == .waiting,
+        let variant = request.variant ?? .classic
+        if request.mode == .duel, let name = openDuels[variant], let host = hosts[name], host.phase == .waiting,
            host.seats.contains(where: { $0 == nil }) {
             return .success(host)
         }
         guard hasRoom else { return .failure(tooManyMatches) }
-        let created = create(name: uniqueName(request.mode.rawValue), mode: request.mode)
-        if request.mode == .duel, case .success(let host) = created { openDuel = host.name }
+        let created = create(name: uniqueName(request.mode.rawValue), mode: request.mode, variant: variant)
+        if request.mode == .duel, case .success(let host) = created { openDuels[variant] = host.name }
         return created
     }
 
@@ -149,8 +154,8 @@ final class Lobby {
     var hasRoom: Bool { hosts.count < maxMatches }
 
     /// A new match; with journals, only if its journal could be started (a full disk refuses it).
-    private func create(name: String, mode: Mode) -> Result<MatchHost, WireError> {
-        let host = MatchHost(name: name, mode: mode, settings: settings, seatWaitMs: seatWaitMs, nextSeed: nextSeed)
+    private func create(name: String, mode: Mode, variant: Variant) -> Result<MatchHost, WireError> {
+        let host = MatchHost(name: name, mode: mode, variant: variant, settings: settings, seatWaitMs: seatWaitMs, nextSeed: nextSeed)
         if let journals {
             guard let journal = journals.create(for: host) else { return .failure(host.journalStalled) }
             host.journal = journal
@@ -181,7 +186,7 @@ final class Lobby {
         hosts[host.name] = nil
         journals?.retire(host)
         for state in host.seats.compactMap({ $0 }) { seatsByToken[state.token] = nil }
-        if openDuel == host.name { openDuel = nil }
+        if openDuels[host.variant] == host.name { openDuels[host.variant] = nil }
     }
 
     /// Retires matches nobody has been connected to for `seatWaitMs` that are not being played:

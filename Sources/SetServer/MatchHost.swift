@@ -14,6 +14,8 @@ final class MatchHost {
 
     let name: String
     let mode: Mode
+    /// The game every deal of this match plays, chosen by whoever created it.
+    let variant: Variant
     let settings: RuleSettings
     /// How long a playing match waits for an absent player before that seat forfeits.
     let seatWaitMs: Int64
@@ -48,14 +50,18 @@ final class MatchHost {
     /// The table spectators may not be told about yet, and how many sets the last table that
     /// stopped being live held: a count reaches spectators only once no player can use it.
     var liveTable: [Card] = []
+    /// Set-Chain: the chain the live table was played with, so its count is of chain sets.
+    var liveChain: [Card] = []
     var retiredSets: Int?
     static let historyLength = 64
     /// The latest instant this host has seen; a restarted server's clock starts after it.
     var lastActivity = Instant.zero
 
-    init(name: String, mode: Mode, settings: RuleSettings, seatWaitMs: Int64, nextSeed: @escaping () -> UInt64) {
+    init(name: String, mode: Mode, variant: Variant = .classic, settings: RuleSettings, seatWaitMs: Int64,
+         nextSeed: @escaping () -> UInt64) {
         self.name = name
         self.mode = mode
+        self.variant = variant
         self.settings = settings
         self.seatWaitMs = seatWaitMs
         self.nextSeed = nextSeed
@@ -268,13 +274,14 @@ final class MatchHost {
     /// Deals a new game; a seat away at its start is away from its first instant, paused.
     private func startGame(seed: UInt64, at now: Instant) -> [Delivery] {
         game += 1
-        let fresh = Match(mode: mode, settings: settings, seed: seed, at: now)
+        let fresh = Match(mode: mode, variant: variant, settings: settings, seed: seed, at: now)
         match = fresh
         let commitment = SeedCommitment.commitment(for: seed)
         self.commitment = commitment
         gameStartedAt = now
         awayUsedMs = Array(repeating: 0, count: mode.seats.count)
         liveTable = fresh.table
+        liveChain = []
         retiredSets = nil
         let start = GameStart(game: game, table: fresh.table, deck: fresh.deck.count, scores: fresh.scores, commitment: commitment)
         var deliveries = [emit(.gameStarted(start), at: now)]
@@ -300,6 +307,7 @@ final class MatchHost {
                 deliveries.append(emit(.rules(event), at: now))
                 deliveries += retireTable()
                 liveTable = table
+                liveChain = match?.chain ?? []
             case .hintShown(let seat, _, let cost, let score):
                 let others = emit(.rules(.hintShown(seat: seat, cards: [], cost: cost, score: score)), at: now)
                 let payer = seats[seat.rawValue]?.connection
@@ -328,7 +336,7 @@ final class MatchHost {
     /// The live table stopped being live (it changed, or the game ended): only now may spectators
     /// learn how many sets it held, which no player can use any more.
     private func retireTable() -> [Delivery] {
-        let count = SetLogic.allSets(in: liveTable).count
+        let count = variant.combinations(table: liveTable, chain: liveChain).count
         retiredSets = count
         return [Delivery(recipients: spectators,
                          bytes: ServerMessageCoding.line(.insight(match: name, seq: seq, setsOnTable: count)))]
@@ -356,11 +364,11 @@ final class MatchHost {
             tableChangedAt: match?.tableChangedAt.milliseconds ?? 0, rules: settings, commitment: commitment,
             result: match?.result, seed: over ? match?.seed : nil, rematchAsked: match?.rematchAsked ?? [],
             setsOnTable: forSpectator ? retiredSets : nil,
-            forfeitAt: pausedAt != nil ? forfeitDeadline?.milliseconds : nil)
+            forfeitAt: pausedAt != nil ? forfeitDeadline?.milliseconds : nil, variant: variant, chain: match?.chain ?? [])
     }
 
     var listing: MatchListing {
-        MatchListing(name: name, mode: mode, phase: phase, players: players, spectators: spectators.count)
+        MatchListing(name: name, mode: mode, phase: phase, players: players, spectators: spectators.count, variant: variant)
     }
 
     /// Who sits where, with presence and score.

@@ -11,11 +11,18 @@ public struct MatchReplay: Sendable {
         public var commitment: String
         /// SHA-256 of "setgame:<seed>" equals the commitment published at the start.
         public var seedMatchesCommitment: Bool
+        /// The first table this seed deals in the match's variant: the replay checks that the
+        /// table shown at the game's start is this one.
+        public var dealtTable: [Card]
+
+        /// Whether `shown`, the table the game started with, is the one its seed deals.
+        public func deals(_ shown: [Card]) -> Bool { shown == dealtTable }
     }
 
     public let path: String
     public let name: String
     public let mode: Mode
+    public let variant: Variant
     public let rules: RuleSettings
     public let games: [Game]
 
@@ -25,21 +32,23 @@ public struct MatchReplay: Sendable {
 
     /// Checks the journal at `path`, every record, without changing it or holding it in memory.
     public static func open(_ path: String) throws(Failure) -> MatchReplay {
-        var header: (name: String, mode: Mode, rules: RuleSettings)?
+        var header: (name: String, mode: Mode, rules: RuleSettings, variant: Variant)?
         var games: [Game] = []
         do {
             _ = try JournalStream(path: path).forEach { _, record in
                 switch record {
-                case .header(let name, let mode, let rules): header = (name, mode, rules)
+                case .header(let name, let mode, let rules, let variant): header = (name, mode, rules, variant)
                 case .game(let number, let seed, let commitment, _):
+                    let dealt = header.map { Match(mode: $0.mode, variant: $0.variant, seed: seed, at: .zero).table } ?? []
                     games.append(Game(number: number, seed: seed, commitment: commitment,
-                                      seedMatchesCommitment: SeedCommitment.verify(seed: seed, against: commitment)))
+                                      seedMatchesCommitment: SeedCommitment.verify(seed: seed, against: commitment),
+                                      dealtTable: dealt))
                 default: break
                 }
             }
         } catch { throw Failure(description: "\(path): \(error)") }
         guard let header else { throw Failure(description: "\(path): record 1: no match header") }
-        return MatchReplay(path: path, name: header.name, mode: header.mode, rules: header.rules, games: games)
+        return MatchReplay(path: path, name: header.name, mode: header.mode, variant: header.variant, rules: header.rules, games: games)
     }
 
     /// Replays the match, calling `onEvent` with each event as the host produces it (presence

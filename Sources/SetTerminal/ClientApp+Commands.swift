@@ -11,9 +11,12 @@ extension ClientApp {
 
     /// What the input mapper needs to know now.
     public var inputContext: InputContext {
-        InputContext(isPlayer: state.isPlayer, overlay: state.overlay,
-                     pickerRows: state.isPicking ? state.listings?.count ?? 0 : nil, layout: layout,
-                     awaitingStart: state.awaitingStart && state.isPlayer)
+        let layout = self.layout
+        let chain = state.view.map(ChainStrip.cards) ?? []
+        return InputContext(isPlayer: state.isPlayer, overlay: state.overlay,
+                            pickerRows: state.isPicking ? state.listings?.count ?? 0 : nil, layout: layout,
+                            awaitingStart: state.awaitingStart && state.isPlayer,
+                            chainRects: ChainStrip.rects(layout: layout, count: chain.count) ?? [])
     }
 
     /// Does one command. In a local match, opening help holds the bot off and closing it lets the
@@ -151,13 +154,14 @@ extension ClientApp {
     /// Touches a card. In a duel only the window holder selects, so touching with no window open
     /// first calls "Set!": one gesture, two requests, sent at once.
     private mutating func touch(_ index: Int, at now: Int64) -> [ClientEffect] {
-        guard state.isPlayer, let view = state.view, view.phase == .playing, index >= 0, index < view.table.count else { return [] }
+        let touchable = state.touchableCards
+        guard state.isPlayer, let view = state.view, view.phase == .playing, index >= 0, index < touchable.count else { return [] }
         guard state.connection == .live else {
             state.note("not connected", .bad, at: now)
             return []
         }
-        let card = view.table[index]
-        state.cursor = index
+        let card = touchable[index]
+        if index < view.table.count { state.cursor = index }
         var effects: [ClientEffect] = []
         if view.mode == .duel {
             if let window = view.window, window.holder != state.seat {
@@ -174,7 +178,7 @@ extension ClientApp {
             state.mySelection = view.shown?.isSet == true && view.shown!.cards.contains(card) ? [] : [card]
         } else if let position = state.mySelection.firstIndex(of: card) {
             state.mySelection.remove(at: position)
-        } else if state.mySelection.count < 3 {
+        } else if state.mySelection.count < view.variant.pickCount {
             state.mySelection.append(card)
         }
         effects.append(.send(.act(.select(card), seat: nil)))
@@ -184,11 +188,11 @@ extension ClientApp {
     private mutating func claim(at now: Int64) -> [ClientEffect] {
         guard state.isPlayer, let view = state.view, view.phase == .playing else { return [] }
         guard view.mode == .duel else {
-            state.note("in solo just pick three cards", .info, at: now)
+            state.note("in solo just pick \(view.variant.pickCountWord) cards", .info, at: now)
             return []
         }
         if let window = view.window {
-            state.note(window.holder == state.seat ? "pick three cards" : "\(state.name(of: window.holder)) holds the window",
+            state.note(window.holder == state.seat ? "pick \(view.variant.pickCountWord) cards" : "\(state.name(of: window.holder)) holds the window",
                        .info, at: now)
             return []
         }
@@ -200,7 +204,7 @@ extension ClientApp {
 
     private mutating func typeLabel(_ key: Character, at now: Int64) -> [ClientEffect] {
         guard let view = state.view else { return [] }
-        let labels = CardLabels(count: view.table.count)
+        let labels = CardLabels(count: view.table.count + ChainStrip.cards(view).count)
         switch labels.match(state.typed + String(key)) {
         case .card(let index):
             state.typed = ""

@@ -57,7 +57,7 @@ extension ClientApp {
         case .setTaken(let seat, let cards, let points, _):
             state.flash = Flash(cards: cards, isSet: true, until: now + Self.flashDuration, by: seat)
             state.hint = []
-            state.note("\(state.who(seat)) took a set: +\(points)", seat == me || me == nil ? .good : .bad, at: now)
+            state.note("\(state.who(seat)) took \(state.view?.variant.aPick ?? "a set"): +\(points)", seat == me || me == nil ? .good : .bad, at: now)
         case .notASet(let seat, let cards, let penalty, _):
             state.flash = Flash(cards: cards, isSet: false, until: now + Self.flashDuration)
             let cost = penalty == 0 ? " (free)" : ": −\(penalty)"

@@ -62,7 +62,8 @@ public struct ClientApp: Sendable {
         }
         return .join(JoinRequest(role: .player, name: options.name, match: state.token != nil ? nil : options.match,
                                  mode: options.mode, token: state.token, lastSeq: state.token != nil ? state.view?.seq : nil,
-                                 takeOver: state.token != nil && state.takeOver))
+                                 takeOver: state.token != nil && state.takeOver,
+                                 variant: state.token != nil ? nil : options.variant))
     }
 
     // MARK: Time

@@ -43,8 +43,12 @@ public struct InputContext: Hashable, Sendable {
     public var layout: ScreenLayout
     /// A local match waits for the player's first key.
     public var awaitingStart: Bool
+    /// Set-Chain: where the chain's cards are drawn; a click there touches the card after the table's.
+    public var chainRects: [Rect]
 
-    public init(isPlayer: Bool, overlay: Overlay? = nil, pickerRows: Int? = nil, layout: ScreenLayout, awaitingStart: Bool = false) {
+    public init(isPlayer: Bool, overlay: Overlay? = nil, pickerRows: Int? = nil, layout: ScreenLayout, awaitingStart: Bool = false,
+                chainRects: [Rect] = []) {
+        self.chainRects = chainRects
         self.isPlayer = isPlayer
         self.overlay = overlay
         self.pickerRows = pickerRows
@@ -146,8 +150,10 @@ public enum InputMapper {
             let index = mouse.row - pickerFirstRow
             return index >= 0 && index < rows ? .pick(index) : nil
         }
-        guard context.isPlayer, let index = context.layout.cardIndex(column: mouse.column, row: mouse.row) else { return nil }
-        return .toggle(index)
+        guard context.isPlayer else { return nil }
+        if let index = context.layout.cardIndex(column: mouse.column, row: mouse.row) { return .toggle(index) }
+        guard let link = context.chainRects.firstIndex(where: { $0.contains(column: mouse.column, row: mouse.row) }) else { return nil }
+        return .toggle((context.layout.table?.cardRects.count ?? 0) + link)
     }
 
     /// What an on-screen button does.

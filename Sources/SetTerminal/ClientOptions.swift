@@ -12,6 +12,8 @@ public struct ClientOptions: Sendable {
     /// spectator the list of live matches to pick from.
     public var match: String?
     public var mode: Mode
+    /// The variant asked for when joining as a player; nil plays whatever the match plays.
+    public var variant: Variant?
     public var role: Role
     /// Cards also show their colour as a letter.
     public var colorblind: Bool
@@ -32,7 +34,8 @@ public struct ClientOptions: Sendable {
 
     public init(host: String = "127.0.0.1", port: UInt16 = 7380, name: String = ClientOptions.loginName(),
                 match: String? = nil, mode: Mode = .duel, role: Role = .player, colorblind: Bool = false,
-                animation: Bool = true, stateDirectory: String? = nil, banner: [String] = []) {
+                animation: Bool = true, stateDirectory: String? = nil, banner: [String] = [], variant: Variant? = nil) {
+        self.variant = variant
         self.host = host
         self.port = port
         self.name = name
@@ -83,7 +86,10 @@ public struct ClientOptions: Sendable {
 
     /// The key under which this command's seat token is kept: the same command finds it again,
     /// and another name (a second person on the same account) does not take the first one's seat.
-    var seatKey: String { tokenKey ?? "\(host):\(port) \(mode.rawValue) \(match ?? "*") \(name)" }
+    /// A variant asked for has a key of its own: `join --mode ultra` does not resume a classic seat.
+    var seatKey: String {
+        tokenKey ?? "\(host):\(port) \(mode.rawValue) \(match ?? "*") \(name)" + (variant.map { " \($0.rawValue)" } ?? "")
+    }
 }
 
 /// A match `setgame play` runs in this process: what the screen says about it, and how the client

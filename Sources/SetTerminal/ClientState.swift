@@ -138,10 +138,17 @@ public struct ClientState: Equatable, Sendable {
     /// "you" for my seat, the name otherwise.
     public func who(_ seat: Seat) -> String { seat == self.seat && isPlayer ? "you" : name(of: seat) }
 
+    /// The cards a player may touch, by index: the table in slot order, then (Set-Chain) the
+    /// chain's cards that lie apart from it. Labels and clicks count through them in this order.
+    public var touchableCards: [Card] {
+        guard let view else { return [] }
+        return view.table + ChainStrip.cards(view)
+    }
+
     /// The cards I have selected as the screen should show them.
     public var shownSelection: [Card] {
         guard let view else { return [] }
-        if isPlayer { return mySelection.filter(view.table.contains) }
+        if isPlayer { return mySelection.filter(touchableCards.contains) }
         return view.selection
     }
 
@@ -166,6 +173,8 @@ public struct ClientConfiguration: Hashable, Sendable {
     public var name: String
     public var match: String?
     public var mode: Mode
+    /// The variant asked for when creating a match; nil plays whatever the match plays.
+    public var variant: Variant?
     public var role: Role
     public var animation: Bool
     public var theme: Theme
@@ -189,7 +198,9 @@ public struct ClientConfiguration: Hashable, Sendable {
     public var resumeNote: String?
 
     public init(name: String, match: String? = nil, mode: Mode = .duel, role: Role = .player, animation: Bool = true,
-                theme: Theme = .standard, banner: [String] = [], serverAddress: String = "127.0.0.1:7380") {
+                theme: Theme = .standard, banner: [String] = [], serverAddress: String = "127.0.0.1:7380",
+                variant: Variant? = nil) {
+        self.variant = variant
         self.name = name
         self.serverAddress = serverAddress
         self.match = match

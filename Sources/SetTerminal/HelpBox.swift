@@ -21,13 +21,16 @@ enum HelpBox {
         // The keys without the mouse notes that follow a blank line.
         let coreKeys = Array(keys.prefix { !$0.isEmpty })
         let shortKeys = compactKeys(state)
+        // A variant's paragraph goes with the card legend: what counts as a pick matters most.
+        let variant = state.view.map { $0.variant == .classic ? [] : Overlays.legend($0.variant, width: width) + [[]] } ?? []
         let candidates: [[[Span]]] = [
-            drawn + [colours, []] + keys,
-            drawn + [colours, []] + coreKeys,
-            compact + [colours, []] + coreKeys,
-            drawn + [colours] + shortKeys,
-            compact + [colours] + shortKeys,
-            compact + shortKeys,
+            drawn + [colours, []] + variant + keys,
+            drawn + [colours, []] + variant + coreKeys,
+            compact + [colours, []] + variant + coreKeys,
+            drawn + [colours] + variant + shortKeys,
+            compact + [colours] + variant + shortKeys,
+            compact + variant + shortKeys,
+            variant + shortKeys,
             shortKeys,
         ]
         return candidates.first { $0.count <= rows && $0.map(\.width).max() ?? 0 <= width } ?? shortKeys

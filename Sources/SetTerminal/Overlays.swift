@@ -34,6 +34,11 @@ enum Overlays {
         }
     }
 
+    /// The variant in one short paragraph, for the help box and the wait for an opponent.
+    static func legend(_ variant: Variant, width: Int = 64) -> [[Span]] {
+        RulesText.wrapped(variant.summary, width: max(20, min(width, 72))).split(separator: "\n").map { [Span(String($0))] }
+    }
+
     /// What leaving keeps, said truthfully: the local game's own note, else the server's wait.
     static func quitNote(_ state: ClientState) -> String {
         if let note = state.options.quitNote { return note }
@@ -75,9 +80,10 @@ enum Overlays {
         lines.append(row("← ↓ ↑ → / hjkl", state.isPlayer ? "move the cursor" : "look around"))
         if state.isPlayer {
             lines.append(row("space", "touch the card under the cursor"))
-            if state.options.mode == .duel { lines.append(row("s or Enter", "call \"Set!\", then pick three cards")) }
+            let variant = state.view?.variant ?? .classic
+            if state.options.mode == .duel { lines.append(row("s or Enter", "call \"Set!\", then pick \(variant.pickCountWord) cards")) }
             lines.append(row("d", "deal three more cards"))
-            lines.append(row("c", "hint: show a set (costs \(state.view?.rules.hintCost ?? RuleSettings.standard.hintCost) points)"))
+            lines.append(row("c", "hint: show \(variant.aPick) (costs \(state.view?.rules.hintCost ?? RuleSettings.standard.hintCost) points)"))
             if state.options.mode == .duel { lines.append(row("p", "pass your window")) }
             lines.append(row("r", state.options.mode == .duel ? "rematch, once the game is over" : "new game"))
         }
@@ -179,7 +185,8 @@ enum Overlays {
             guard row < area.endRow else { break }
             let players = listing.players.map { "\($0.name) \($0.score)" }.joined(separator: " vs ")
             let watchers = listing.spectators > 0 ? "  \(listing.spectators) watching" : ""
-            let text = " \(index < 9 ? String(index + 1) : " ")  \(listing.name.padding(toLength: 14)) \(listing.mode.rawValue.padding(toLength: 5)) \(listing.phase.rawValue.padding(toLength: 8)) \(players)\(watchers) "
+            let variant = listing.variant == .classic ? "" : listing.variant.title + "  "
+            let text = " \(index < 9 ? String(index + 1) : " ")  \(listing.name.padding(toLength: 14)) \(listing.mode.rawValue.padding(toLength: 5)) \(listing.phase.rawValue.padding(toLength: 8)) \(variant)\(players)\(watchers) "
             let style = index == state.pickerIndex ? theme.highlight : CellStyle.plain
             buffer.write([Span(text, style)], column: 1, row: row)
         }
@@ -201,6 +208,7 @@ enum Overlays {
                              .plain, width: area.width - 2)
             if let watch = state.options.watchLine { lines += [[]] + wrapped(watch, theme.quiet, width: area.width - 2) }
         }
+        if view.variant != .classic { lines += [[]] + legend(view.variant, width: area.width - 2) }
         let top = area.row + max(0, (area.height - lines.count) / 2)
         for (index, line) in lines.enumerated() { buffer.writeCentred(line, in: area, row: top + index) }
     }

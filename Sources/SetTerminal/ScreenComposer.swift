@@ -59,8 +59,13 @@ public enum ScreenComposer {
 
     static func drawTable(_ state: ClientState, view: MatchView, layout: ScreenLayout, into buffer: inout ScreenBuffer, at now: Int64) {
         let theme = state.options.theme
-        if let pile = layout.deckPile, view.phase != .waiting { drawPile(count: view.deck, in: pile, theme: theme, into: &buffer) }
-        let labels = CardLabels(count: view.table.count)
+        let chain = ChainStrip.cards(view)
+        // In Set-Chain the chain takes the pile's strip once there is one; the scoreboard keeps the count.
+        if chain.isEmpty || ChainStrip.rects(layout: layout, count: chain.count) == nil, let pile = layout.deckPile, view.phase != .waiting {
+            drawPile(count: view.deck, in: pile, theme: theme, into: &buffer)
+        }
+        ChainStrip.draw(state, view: view, layout: layout, into: &buffer)
+        let labels = CardLabels(count: view.table.count + chain.count)
         var index: [Card: Int] = [:]
         for (i, card) in view.table.enumerated() { index[card] = i }
         let selected = Swift.Set(state.shownSelection), opponent = Swift.Set(state.opponentSelection)

@@ -31,6 +31,7 @@ enum StatusLines {
         var facts: [String] = []
         if let view = state.view, !state.isPicking {
             facts.append(view.match)
+            if view.variant != .classic { facts.append(view.variant.title) }
             if view.game > 1 { facts.append("game \(view.game)") }
             facts.append(view.deck == 0 ? "deck empty" : "deck \(view.deck)")
             if view.spectators > 0 { facts.append("\(view.spectators) watching") }
@@ -102,12 +103,16 @@ enum StatusLines {
                                  theme.style(for: shown.isSet ? .good : .bad)))
             } else if let window = view.window {
                 main += windowSpans(window, state: state, serverNow: serverNow)
-            } else if state.isPlayer && view.game == 1 && !state.claimPending && notice.isEmpty {
-                // The first game teaches the rule in one line, while no news needs the room.
+            } else if state.isPlayer && view.game == 1 && !state.claimPending && notice.isEmpty
+                        && (view.variant == .classic || view.variant == .junior) {
+                // The first game teaches the rule in one line, while no news needs the room; a
+                // variant whose picks differ says so instead (its rule is in the help).
                 main.append(Span(view.mode == .duel ? "Spot a set? 3 cards, each feature all alike or all different: s or pick one"
                                                     : "Pick three cards that form a set: each feature all alike or all different", theme.quiet))
             } else if state.isPlayer {
-                let hint = view.mode == .duel ? "Spot a set? Press s, or just pick a card" : "Pick three cards that form a set"
+                let variant = view.variant
+                let hint = view.mode == .duel ? "Spot \(variant.aPick)? Press s, or just pick a card"
+                    : "Pick \(variant.pickCountWord) cards that form \(variant.aPick)"
                 main.append(Span(state.claimPending ? "Calling Set!…" : hint, theme.quiet))
             } else {
                 main.append(Span("Nobody holds the table", theme.quiet))
@@ -123,7 +128,7 @@ enum StatusLines {
         let who = state.name(of: window.holder)
         let text: String
         switch (window.kind, mine) {
-        case (.claim, true): text = "Your claim: pick three cards"
+        case (.claim, true): text = "Your claim: pick \((state.view?.variant ?? .classic).pickCountWord) cards"
         case (.claim, false): text = state.isPlayer ? "\(who) called Set!: wait" : "\(who) called Set!"
         case (.secondChance, true): text = "Your second chance: pick a set"
         case (.secondChance, false): text = "\(who)'s second chance\(state.isPlayer ? ": wait" : "")"

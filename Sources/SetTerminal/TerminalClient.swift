@@ -20,6 +20,7 @@ public enum TerminalClient {
             theme: Theme.from(environment: environment, colorblind: options.colorblind), banner: options.banner,
             serverAddress: "\(options.host):\(options.port)")
         configuration.command = options.command
+        configuration.variant = options.variant
         configuration.watchLine = options.watchLine
         if let local = options.local {
             configuration.isLocal = true

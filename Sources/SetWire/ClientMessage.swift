@@ -20,6 +20,8 @@ public struct JoinRequest: Hashable, Sendable {
     /// The match's name; nil asks to be paired with whoever is waiting.
     public var match: String?
     public var mode: Mode = .duel
+    /// The variant to play; nil takes an existing match's, and the classic game for a new one.
+    public var variant: Variant?
     /// A particular seat, for a player who wants one; nil takes any free seat.
     public var seat: Seat?
     /// The seat token from an earlier `joined`, to resume that seat.
@@ -31,8 +33,10 @@ public struct JoinRequest: Hashable, Sendable {
     public var takeOver = false
 
     public init(role: Role = .player, name: String, match: String? = nil, mode: Mode = .duel,
-                seat: Seat? = nil, token: String? = nil, lastSeq: Int? = nil, takeOver: Bool = false) {
+                seat: Seat? = nil, token: String? = nil, lastSeq: Int? = nil, takeOver: Bool = false,
+                variant: Variant? = nil) {
         self.takeOver = takeOver
+        self.variant = variant
         self.role = role
         self.name = name
         self.match = match

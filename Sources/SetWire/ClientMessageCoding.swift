@@ -94,7 +94,8 @@ public enum ClientMessageDecoder {
             role: try fields.choice("role", Role.self) ?? .player, name: name, match: match,
             mode: try fields.choice("mode", Mode.self) ?? .duel, seat: try fields.seat("seat"),
             token: try fields.string("token"),
-            lastSeq: try fields.int("lastSeq", in: 0...Int64(Int32.max), "a non-negative integer").map { Int($0) })
+            lastSeq: try fields.int("lastSeq", in: 0...Int64(Int32.max), "a non-negative integer").map { Int($0) },
+            variant: try fields.choice("variant", Variant.self))
         request.protocolVersion = Int(version ?? Int64(ProtocolVersion.current))
         if let takeOver = fields.value("takeOver") {
             guard case .bool(let value) = takeOver else { throw fields.bad("takeOver", "true or false") }
@@ -135,6 +136,7 @@ public enum ClientMessageEncoder {
             if let seat = join.seat { members["seat"] = .int(Int64(seat.rawValue)) }
             if let token = join.token { members["token"] = .string(token) }
             if let lastSeq = join.lastSeq { members["lastSeq"] = .int(Int64(lastSeq)) }
+            if let variant = join.variant { members["variant"] = .string(variant.rawValue) }
             if join.takeOver { members["takeOver"] = .bool(true) }
         case .list: members = ["type": "list"]
         case .snapshot: members = ["type": "snapshot"]

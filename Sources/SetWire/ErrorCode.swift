@@ -24,6 +24,8 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case matchFull = "match_full"
     case noSuchMatch = "no_such_match"
     case modeMismatch = "mode_mismatch"
+    /// The named match plays another variant than the one asked for.
+    case variantMismatch = "variant_mismatch"
     case waitingForOpponent = "waiting_for_opponent"
     /// Another connection resumed this seat with its token.
     case replaced

@@ -30,11 +30,18 @@ public struct MatchView: Hashable, Sendable {
     public var setsOnTable: Int?
     /// While a player is away: the server time at which their seat is forfeited.
     public var forfeitAt: Int64?
+    /// Which game the match plays.
+    public var variant: Variant
+    /// Set-Chain: the set taken just before, apart from the table (see `Match.chain`).
+    public var chain: [Card]
 
     public init(match: String, seq: Int, time: Int64, mode: Mode, phase: MatchPhase, game: Int, players: [PlayerInfo],
                 spectators: Int, table: [Card], deck: Int, selection: [Card], selectionSeat: Seat?, window: Window?,
                 shown: Match.ShownTrio?, tableChangedAt: Int64, rules: RuleSettings, commitment: String?,
-                result: MatchResult?, seed: UInt64?, rematchAsked: [Seat], setsOnTable: Int?, forfeitAt: Int64? = nil) {
+                result: MatchResult?, seed: UInt64?, rematchAsked: [Seat], setsOnTable: Int?, forfeitAt: Int64? = nil,
+                variant: Variant = .classic, chain: [Card] = []) {
+        self.variant = variant
+        self.chain = chain
         self.match = match
         self.seq = seq
         self.time = time
@@ -57,6 +64,15 @@ public struct MatchView: Hashable, Sendable {
         self.rematchAsked = rematchAsked
         self.setsOnTable = setsOnTable
         self.forfeitAt = forfeitAt
+    }
+
+    /// Every valid pick a player could make now, by the variant's rules.
+    public var combinations: [[Card]] { variant.combinations(table: shownFreeTable, chain: chain) }
+
+    /// The table without a solo set that is on show and about to leave.
+    public var shownFreeTable: [Card] {
+        guard let shown, shown.isSet else { return table }
+        return table.filter { !shown.cards.contains($0) }
     }
 
     public func player(_ seat: Seat) -> PlayerInfo? { players.first { $0.seat == seat } }
@@ -98,6 +114,7 @@ public struct MatchView: Hashable, Sendable {
             selectionSeat = nil
             window = nil
             shown = nil
+            chain = []
             tableChangedAt = event.time
         case .playerJoined(let seat, let name):
             players.removeAll { $0.seat == seat }
@@ -126,6 +143,7 @@ public struct MatchView: Hashable, Sendable {
         case .windowClosed: window = nil
         case .setTaken(let seat, let cards, _, let score):
             setScore(score, of: seat)
+            if variant == .chain { chain = cards }
             if mode == .solo { shown = Match.ShownTrio(cards: cards, isSet: true) }
         case .notASet(let seat, let cards, _, let score):
             setScore(score, of: seat)

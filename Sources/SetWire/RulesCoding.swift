@@ -42,9 +42,9 @@ extension FieldReader {
         return value
     }
 
-    /// Distinct card ids, at most `limit` of them (a trio unless told): more, or a card twice, is
+    /// Distinct card ids, at most `limit` of them (one pick's worth unless told): more, or a card twice, is
     /// something the rules never produce.
-    func cards(_ key: String, upTo limit: Int = WireRange.trio) throws(WireError) -> [Card] {
+    func cards(_ key: String, upTo limit: Int = WireRange.pick) throws(WireError) -> [Card] {
         guard let items = value(key)?.arrayValue else { throw bad(key, "an array of card ids") }
         guard items.count <= limit else { throw bad(key, "an array of at most \(limit) card ids") }
         var cards: [Card] = []

@@ -48,8 +48,11 @@ public struct MatchListing: Hashable, Sendable {
     public var phase: MatchPhase
     public var players: [PlayerInfo]
     public var spectators: Int
+    public var variant: Variant
 
-    public init(name: String, mode: Mode, phase: MatchPhase, players: [PlayerInfo], spectators: Int) {
+    public init(name: String, mode: Mode, phase: MatchPhase, players: [PlayerInfo], spectators: Int,
+                variant: Variant = .classic) {
+        self.variant = variant
         self.name = name
         self.mode = mode
         self.phase = phase

@@ -85,8 +85,12 @@ public enum ServerMessageCoding {
     }
 
     static func encode(_ listing: MatchListing) -> JSONValue {
-        ["name": .string(listing.name), "mode": .string(listing.mode.rawValue), "state": .string(listing.phase.rawValue),
-         "players": .array(listing.players.map(encode)), "spectators": .int(listing.spectators)]
+        var members: [String: JSONValue] = [
+            "name": .string(listing.name), "mode": .string(listing.mode.rawValue), "state": .string(listing.phase.rawValue),
+            "players": .array(listing.players.map(encode)), "spectators": .int(listing.spectators)]
+        // The classic game says nothing, so its lines are what they were before variants.
+        if listing.variant != .classic { members["variant"] = .string(listing.variant.rawValue) }
+        return .object(members)
     }
 
     static func encode(_ view: MatchView) -> JSONValue {
@@ -104,6 +108,8 @@ public enum ServerMessageCoding {
             "rematch": .array(view.rematchAsked.map { .seat($0) }),
         ]
         if let sets = view.setsOnTable { members["setsOnTable"] = .int(sets) }
+        if view.variant != .classic { members["variant"] = .string(view.variant.rawValue) }
+        if view.variant == .chain { members["chain"] = .cards(view.chain) }
         if let forfeitAt = view.forfeitAt { members["forfeitAt"] = .int(forfeitAt) }
         return .object(members)
     }
@@ -156,7 +162,8 @@ public enum ServerMessageCoding {
                     name: try g.required("name", "a name") { k throws(WireError) in try g.string(k) },
                     mode: try g.required("mode", "a mode") { k throws(WireError) in try g.choice(k, Mode.self) },
                     phase: try g.required("state", "a state") { k throws(WireError) in try g.choice(k, MatchPhase.self) },
-                    players: try players(g), spectators: try g.countRequired("spectators")))
+                    players: try players(g), spectators: try g.countRequired("spectators"),
+                    variant: try g.choice("variant", Variant.self) ?? .classic))
             }
             return .matches(listings, id: id)
         case "ack":
@@ -240,6 +247,8 @@ public enum ServerMessageCoding {
             commitment: try f.string("commitment"), result: try f.result("result"), seed: try f.seedValue("seed"),
             rematchAsked: try rematch(f),
             setsOnTable: try f.int("setsOnTable", in: WireRange.setsOnTable, "a count").map { Int($0) },
-            forfeitAt: try f.serverTime("forfeitAt"))
+            forfeitAt: try f.serverTime("forfeitAt"),
+            variant: try f.choice("variant", Variant.self) ?? .classic,
+            chain: f.value("chain") == nil ? [] : try f.cards("chain"))
     }
 }

@@ -14,10 +14,11 @@ public enum WireRange {
     public static let windowMs: ClosedRange<Int64> = 0...RuleSettings.longestDurationMs
     /// Cards in play at most: the whole deck.
     public static let cardsInPlay = Card.all.count
-    /// Cards a selection, a judged trio or a hint holds at most.
-    public static let trio = 3
-    /// Sets a table of 81 distinct cards can hold at most.
-    public static let setsOnTable: ClosedRange<Int64> = 0...1_080
+    /// Cards a selection, a judged pick or a hint holds at most: three, or four in UltraSet.
+    public static let pick = Variant.allCases.map(\.pickCount).max()!
+    /// Valid picks a table of 81 distinct cards can hold at most, in any variant: 1,080 sets, or
+    /// 63,180 ultras in UltraSet.
+    public static let setsOnTable: ClosedRange<Int64> = 0...63_180
 }
 
 extension FieldReader {

@@ -12,6 +12,7 @@ func bench(_ options: BenchOptions) -> Int32 {
     config.spectatorsPerMatch = options.spectators
     config.paceMs = options.paceMs
     config.durationSeconds = options.durationSeconds
+    config.variant = options.variant
     var server: Process?
     let data = NSTemporaryDirectory() + "setgame-bench-\(getpid())"
     if let address = options.server {

@@ -12,6 +12,7 @@ func runBot(_ options: BotCommandOptions) -> Int32 {
     bot.host = options.server.host
     bot.port = options.server.port
     bot.match = options.match
+    bot.variant = options.variant
     bot.level = level
     bot.name = options.name ?? "bot-\(level.rawValue)"
     bot.seed = options.seed ?? UInt64(truncatingIfNeeded: MonotonicTime.rawNanoseconds())

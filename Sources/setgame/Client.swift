@@ -10,6 +10,7 @@ func join(_ options: JoinOptions) -> Int32 {
         match: options.match, mode: options.solo ? .solo : .duel, role: options.spectator ? .spectator : .player,
         colorblind: options.colorblind, animation: options.animation)
     client.command = invocationCommand()
+    client.variant = options.variant
     if let match = options.match, !options.spectator {
         client.watchLine = "Anyone can watch with: \(client.command) watch \(options.server.host):\(options.server.port) \(match)"
     }

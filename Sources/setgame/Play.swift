@@ -16,6 +16,7 @@ func play(_ options: PlayOptions) -> Int32 {
         var client = ClientOptions(host: remote.host, port: remote.port, name: name, mode: .duel, role: .player,
                                    colorblind: options.colorblind, animation: options.animation)
         client.command = command
+        client.variant = options.variant
         return TerminalClient.run(client)
     }
     // Before anything starts: without a terminal there is nothing to play on.
@@ -25,7 +26,9 @@ func play(_ options: PlayOptions) -> Int32 {
     }
     let mode: Mode = options.solo ? .solo : .duel
     let stateDirectory = ClientOptions.defaultStateDirectory()
-    let kept = KeptGame(stateDirectory: stateDirectory, mode: mode, player: name)
+    let kept = KeptGame(stateDirectory: stateDirectory, mode: mode, variant: options.variant, player: name)
+    // The command that plays this game again: a variant is kept apart, so it is named.
+    let again = "\(command) play\(options.solo ? " --solo" : "")\(options.variant == .classic ? "" : " --mode \(options.variant.rawValue)")"
     // One process per kept game: a second terminal must not replay and write the same journal.
     guard let lock = kept.lock() else {
         printError("setgame play: this game is open in another terminal; quit it there, or play here with another --name")
@@ -57,7 +60,7 @@ func play(_ options: PlayOptions) -> Int32 {
     let restored = server.restoredMatches.contains(kept.match)
     let resumed = restored && store.token(for: kept.tokenKey) != nil
     if restored && !resumed {
-        printError("setgame play: an unfinished game is kept in \(kept.dataDirectory) but its seat token is gone; '\(command) play --new\(options.solo ? " --solo" : "")' starts afresh")
+        printError("setgame play: an unfinished game is kept in \(kept.dataDirectory) but its seat token is gone; '\(again) --new' starts afresh")
         return 1
     }
     if !resumed { store.set(nil, for: kept.tokenKey) }
@@ -71,20 +74,21 @@ func play(_ options: PlayOptions) -> Int32 {
     var bot = BotOptions()
     bot.port = server.port
     bot.match = kept.match
+    bot.variant = options.variant
     bot.level = level
     bot.name = "bot-\(level.rawValue)"
     bot.token = keptBot?.token
     bot.seed = options.seed ?? UInt64(truncatingIfNeeded: MonotonicTime.rawNanoseconds())
     let localBot = LocalBot(bot) { token in kept.saveBot(level: level, token: token) }
 
-    let again = "\(command) play\(options.solo ? " --solo" : "")"
     let watch = "A friend on this machine can watch with: \(command) watch 127.0.0.1:\(server.port) \(kept.match)"
     var client = ClientOptions(
         port: server.port, name: name, match: kept.match, mode: mode, role: .player,
         colorblind: options.colorblind, animation: options.animation,
-        banner: ["setgame: playing \(opponent) on 127.0.0.1:\(server.port)\(resumed ? ", resuming your unfinished game ('\(again) --new' starts afresh)" : "").",
+        banner: ["setgame: playing \(options.variant == .classic ? "" : options.variant.title + " ")\(opponent) on 127.0.0.1:\(server.port)\(resumed ? ", resuming your unfinished game ('\(again) --new' starts afresh)" : "").",
                  watch])
     client.command = command
+    client.variant = options.variant
     client.watchLine = watch
     client.tokenKey = kept.tokenKey
     client.local = LocalMatch(
@@ -172,22 +176,24 @@ final class LocalBot: @unchecked Sendable {
     }
 }
 
-/// Where `setgame play` keeps a game between runs: a journal folder per mode and player name
-/// under the state folder, and beside it the bot's level and seat token.
+/// Where `setgame play` keeps a game between runs: a journal folder per mode, variant and player
+/// name under the state folder, and beside it the bot's level and seat token. The classic game
+/// keeps the folder and key it had before variants.
 struct KeptGame: Sendable {
     let dataDirectory: String
     let match: String
     let tokenKey: String
 
-    init(stateDirectory: String, mode: Mode, player: String) {
+    init(stateDirectory: String, mode: Mode, variant: Variant = .classic, player: String) {
         // Names may hold any printable character; the folder name keeps only safe bytes.
         let safe = player.utf8.map { byte -> String in
             let c = Character(Unicode.Scalar(byte))
             return byte < 0x80 && (c.isLetter || c.isNumber || c == "-" || c == "_") ? String(c) : String(format: "%%%02X", byte)
         }.joined()
-        dataDirectory = "\(stateDirectory)/play/\(mode.rawValue)-\(safe)"
+        let kind = variant == .classic ? mode.rawValue : "\(mode.rawValue)-\(variant.rawValue)"
+        dataDirectory = "\(stateDirectory)/play/\(kind)-\(safe)"
         match = mode.rawValue
-        tokenKey = "play \(mode.rawValue) \(player)"
+        tokenKey = "play \(kind) \(player)"
     }
 
     private var botFile: String { dataDirectory + "/bot" }

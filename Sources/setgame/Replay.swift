@@ -11,11 +11,13 @@ func replay(_ options: ReplayOptions) -> Int32 {
         printError("setgame replay: \(error)")
         return 1
     }
-    writeOut("\(match.name): a \(match.mode.rawValue) match")
+    let variant = match.variant == .classic ? "" : " of \(match.variant.title)"
+    writeOut("\(match.name): a \(match.mode.rawValue) match\(variant)")
     var names = ["player 1", "player 2"]
     var start: Int64?
     var previous: Int64?
     var allFair = true
+    var misdealt: Set<Int> = []
     // Events are printed as the replay makes them: a long journal is never held in memory.
     do {
         try match.play { event in
@@ -28,9 +30,10 @@ func replay(_ options: ReplayOptions) -> Int32 {
             let clock = String(format: "%8.1fs", Double(event.time - (start ?? 0)) / 1_000)
             if case .playerJoined(let seat, let name) = event.body { names[seat.rawValue] = name }
             if case .gameStarted(let game) = event.body, let record = match.games.first(where: { $0.number == game.game }) {
-                allFair = allFair && record.seedMatchesCommitment
+                if !record.deals(game.table) { misdealt.insert(game.game) }
+                allFair = allFair && record.seedMatchesCommitment && record.deals(game.table)
             }
-            guard let line = ReplayText.describe(event.body, names: names, games: match.games) else { return }
+            guard let line = ReplayText.describe(event.body, names: names, games: match.games, variant: match.variant) else { return }
             writeOut("\(clock)  \(line)")
         }
     } catch {
@@ -40,14 +43,15 @@ func replay(_ options: ReplayOptions) -> Int32 {
     for game in match.games {
         writeOut("game \(game.number): seed \(game.seed) " + (game.seedMatchesCommitment
             ? "matches its commitment \(game.commitment.prefix(16))…: the deal was fixed before play"
-            : "does NOT match its commitment \(game.commitment)"))
+            : "does NOT match its commitment \(game.commitment)")
+            + (misdealt.contains(game.number) ? "; the table dealt is NOT the one this seed deals" : ""))
     }
     return allFair ? 0 : 2
 }
 
 /// Events in words, for the replay.
 enum ReplayText {
-    static func describe(_ body: EventBody, names: [String], games: [MatchReplay.Game]) -> String? {
+    static func describe(_ body: EventBody, names: [String], games: [MatchReplay.Game], variant: Variant = .classic) -> String? {
         func who(_ seat: Seat) -> String { names[seat.rawValue] }
         func cards(_ list: [Card]) -> String { list.map(\.name).joined(separator: ", ") }
         switch body {
@@ -64,7 +68,8 @@ enum ReplayText {
             case .windowOpened(let window):
                 return "\(who(window.holder)) holds a \(window.kind.rawValue.replacingOccurrences(of: "_", with: " ")) window for \(window.deadline.milliseconds(since: window.opened)) ms"
             case .windowClosed(let window, let end): return end == .expired ? "\(who(window.holder))'s window ran out" : nil
-            case .setTaken(let seat, let trio, let points, let score): return "\(who(seat)) took a set: \(cards(trio)) (+\(points), \(score))"
+            case .setTaken(let seat, let trio, let points, let score):
+                return "\(who(seat)) took \(variant.aPick): \(cards(trio)) (+\(points), \(score))"
             case .notASet(let seat, let trio, let penalty, let score): return "\(who(seat)) picked a non-set: \(cards(trio)) (−\(penalty), \(score))"
             case .penalised(let seat, let reason, let points, let score): return "\(who(seat)) penalised, \(reason.rawValue.replacingOccurrences(of: "_", with: " ")) (−\(points), \(score))"
             case .tableChanged(let removed, let added, let table, let deck):

@@ -28,8 +28,8 @@ case .help(let spec):
     print(HelpText.help(for: spec), terminator: "")
 case .version:
     print("setgame \(Commands.version)")
-case .rules(let settings):
-    print(RulesText.render(settings))
+case .rules(let settings, let variant):
+    print(RulesText.render(settings, variant: variant))
 case .serve(let options):
     exit(serve(options))
 case .play(let options):

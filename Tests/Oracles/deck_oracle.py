@@ -3,7 +3,8 @@
 rejection sampling), written from the algorithm's published description rather than from the Swift
 code. `.ci/e2e/deck-oracle.sh` checks that the tables pinned in DeckTests.swift are what it deals.
 
-usage: deck_oracle.py SEED [COUNT]   prints the ids of the first COUNT cards (default 12)
+usage: deck_oracle.py [--junior] SEED [COUNT]   prints the ids of the first COUNT cards (default 12);
+       --junior deals Junior's deck, the 27 solid cards (shading digit 0) in id order
 """
 import sys
 
@@ -29,16 +30,20 @@ def uniform(generator, bound):
             return value % bound
 
 
-def deal(seed):
+def deal(seed, junior=False):
     generator = splitmix64(seed)
-    cards = list(range(81))
-    for i in range(80, 0, -1):
+    cards = [card for card in range(81) if not junior or card // 3 % 3 == 0]
+    for i in range(len(cards) - 1, 0, -1):
         j = uniform(generator, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     return cards
 
 
 if __name__ == "__main__":
-    seed = int(sys.argv[1])
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else 12
-    print(", ".join(str(card) for card in deal(seed)[:count]))
+    arguments = sys.argv[1:]
+    junior = arguments[:1] == ["--junior"]
+    if junior:
+        arguments = arguments[1:]
+    seed = int(arguments[0])
+    count = int(arguments[1]) if len(arguments) > 1 else 12
+    print(", ".join(str(card) for card in deal(seed, junior)[:count]))

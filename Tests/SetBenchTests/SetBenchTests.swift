@@ -1,5 +1,6 @@
 import Foundation
 import SetNet
+import SetRules
 import SetServer
 import SetWire
 import Testing
@@ -95,5 +96,32 @@ import Testing
         #expect(result.actionLatency.count > 0 && result.actionLatency.count <= result.actions)
         #expect(result.eventsDelivered > result.actions)
         #expect(result.pingLatency.count > 0)
+    }
+}
+
+/// `setgame bench --mode M`: load players play each variant cleanly, finishing games.
+@Suite(.serialized) struct VariantLoadTests {
+    @Test(arguments: [Variant.junior, .chain, .ultra])
+    func aShortRunOfEachVariantPlaysCleanlyAndFinishesGames(variant: Variant) throws {
+        var serverConfig = ServerConfig()
+        serverConfig.port = 0
+        serverConfig.limits.messagesPerSecond = 100_000
+        serverConfig.limits.messageBurst = 200_000
+        let server = try Server(config: serverConfig, log: .silent)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { server.run(); done.signal() }
+        defer { server.stop(); done.wait() }
+        var config = BenchConfig()
+        config.port = server.port
+        config.matches = 3
+        config.spectatorsPerMatch = 1
+        config.paceMs = 0
+        config.durationSeconds = 1
+        config.variant = variant
+        let result = try LoadGenerator(config).run()
+        #expect(result.errors.isEmpty, "\(variant): \(result.errors)")
+        #expect(result.drops == 0)
+        #expect(result.actions > 0)
+        #expect(result.gamesCompleted > 0, "\(variant): the load players find every pick of the variant to the end")
     }
 }

@@ -37,7 +37,7 @@ import Testing
         #"{"kind":"spectators","match":"m","count":-5,"seq":2,"time":1,"type":"event"}"#,
         #"{"kind":"resumed","match":"m","seq":2,"tableChangedAt":-1,"time":1,"type":"event","window":null}"#,
         #"{"ack":1,"id":1,"seq":9223372036854775807,"type":"ack"}"#,
-        #"{"match":"m","seq":1,"setsOnTable":5000,"type":"insight"}"#,
+        #"{"match":"m","seq":1,"setsOnTable":63181,"type":"insight"}"#,
     ])
     func timesAndCountsOutOfRangeAreRefused(_ line: String) {
         #expect(refusal(line)?.code == .badField, "\(line)")
@@ -64,8 +64,11 @@ import Testing
         #expect(refusal(started)?.code == .badField)
         let changed = #"{"added":[1,1,1],"deck":0,"kind":"table","match":"m","removed":[],"seq":3,"table":[1,2,3],"time":1,"type":"event"}"#
         #expect(refusal(changed)?.code == .badField)
-        let selection = #"{"cards":[1,2,3,4],"kind":"selection","match":"m","seat":0,"seq":3,"time":1,"type":"event"}"#
+        // Four cards are an UltraSet pick; five are no pick of any variant.
+        let selection = #"{"cards":[1,2,3,4,5],"kind":"selection","match":"m","seat":0,"seq":3,"time":1,"type":"event"}"#
         #expect(refusal(selection)?.code == .badField)
+        let ultra = #"{"cards":[1,2,3,4],"kind":"selection","match":"m","seat":0,"seq":3,"time":1,"type":"event"}"#
+        #expect(refusal(ultra) == nil)
     }
 
     @Test func rulesOutOfTheirRangesAreRefused() {

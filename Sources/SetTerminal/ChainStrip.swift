@@ -1,0 +1,43 @@
+import SetRules
+import SetWire
+
+/// Set-Chain: the set taken just before lies apart from the table, in the strip at the table's
+/// right where the deck pile would stand, one card per table row. Its cards take the labels after
+/// the table's, so they are touched like any card; the deck count stays in the scoreboard.
+enum ChainStrip {
+    /// Where each chain card goes, or nil when the screen has no strip with a row for each.
+    static func rects(layout: ScreenLayout, count: Int) -> [Rect]? {
+        guard count > 0, let pile = layout.deckPile, let table = layout.table, table.rows >= count else { return nil }
+        return table.cardRects.prefix(count).map { Rect(column: pile.column, row: $0.row, width: pile.width, height: pile.height) }
+    }
+
+    /// The chain cards to show: those of the view's chain that are not (still) on the table.
+    static func cards(_ view: MatchView) -> [Card] {
+        view.chain.filter { !view.table.contains($0) }
+    }
+
+    /// Draws the chain apart, labelled after the table; when there is no strip, one line of names
+    /// at the foot of the table area instead.
+    static func draw(_ state: ClientState, view: MatchView, layout: ScreenLayout, into buffer: inout ScreenBuffer) {
+        let chain = cards(view)
+        guard !chain.isEmpty else { return }
+        let theme = state.options.theme
+        let labels = CardLabels(count: view.table.count + chain.count)
+        let selected = Swift.Set(state.shownSelection), opponent = Swift.Set(state.opponentSelection), hinted = Swift.Set(state.hint)
+        guard let rects = rects(layout: layout, count: chain.count) else {
+            let names = chain.enumerated().map { index, card in
+                (state.isPlayer ? labels.label(for: view.table.count + index).map { "[\($0)] " } ?? "" : "") + card.name
+            }
+            buffer.writeCentred([Span("chain: ", CellStyle(bold: true)), Span(names.joined(separator: " · "))],
+                                in: layout.tableArea, row: layout.tableArea.endRow - 1)
+            return
+        }
+        for (index, (card, rect)) in zip(chain, rects).enumerated() {
+            let appearance: CardAppearance = selected.contains(card) ? .selected : opponent.contains(card) ? .opponentSelected
+                : hinted.contains(card) ? .hinted : .normal
+            let label = state.isPlayer ? labels.label(for: view.table.count + index) : nil
+            CardArt.draw(card, in: rect, into: &buffer, appearance: appearance, theme: theme, label: label)
+        }
+        buffer.writeCentred([Span(" chain ", CellStyle(bold: true, reverse: true))], in: rects[0], row: rects[0].row)
+    }
+}
