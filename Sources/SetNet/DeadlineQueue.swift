@@ -25,7 +25,7 @@ public struct DeadlineQueue<Key: Hashable> {
     public mutating func popDue(at now: Instant) -> [(key: Key, deadline: Instant)] {
         var due: [(key: Key, deadline: Instant)] = []
         while let first = heap.first, first.deadline <= now {
-            due.append(first)
+            due.append((key: first.key, deadline: first.deadline))
             heap.swapAt(0, heap.count - 1)
             heap.removeLast()
             var parent = 0

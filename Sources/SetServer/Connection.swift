@@ -28,6 +28,8 @@ final class Connection {
     /// Set after a fatal error: close once the error has been written.
     var closeWhenFlushed = false
     var name = "?"
+    /// The peer's IP address: per-address limits count by it.
+    var address = "?"
 
     init(id: ConnectionID, fd: Int32, limits: ServerLimits, at now: Instant) {
         self.id = id

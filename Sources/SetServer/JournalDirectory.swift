@@ -19,19 +19,17 @@ struct JournalDirectory {
 
     func journalPath(for match: String) -> String { "\(path)/\(match).jsonl" }
 
-    /// A new journal for a new match, its header written. A file already there belongs to an
+    /// A new journal for a new match, its header written. Its file is created only when the match
+    /// commits it (once it holds something worth keeping). A file already there then belongs to an
     /// older match of the same name: it is retired first, never appended to.
     func create(for host: MatchHost) -> MatchJournal? {
         let path = journalPath(for: host.name)
-        if FileManager.default.fileExists(atPath: path) { retire(path, named: host.name, at: host.lastActivity) }
-        do {
-            let journal = try MatchJournal(creating: path)
-            journal.append(.header(name: host.name, mode: host.mode, rules: host.settings), sync: true)
-            return journal
-        } catch {
-            log("cannot keep a journal for \(host.name): \(error)")
-            return nil
+        let name = host.name
+        let journal = MatchJournal(deferred: path) { [self, weak host] in
+            if FileManager.default.fileExists(atPath: path) { retire(path, named: name, at: host?.lastActivity ?? .zero) }
         }
+        journal.append(.header(name: host.name, mode: host.mode, rules: host.settings), sync: true)
+        return journal
     }
 
     /// Every unfinished match, replayed; damaged journals are moved aside and the rest still load.

@@ -21,6 +21,16 @@ final class MatchHost {
 
     private(set) var seats: [SeatState?]
     private(set) var spectators: [ConnectionID] = []
+    /// Where each spectator sits in `spectators`, so one leaving costs O(1), not a search.
+    private var spectatorIndex: [ConnectionID: Int] = [:]
+    /// The spectator count the players were last told, and when: comings and goings in between
+    /// are announced once, as a count, at most every `spectatorAnnounceMs`.
+    private var announcedSpectators = 0
+    private var announcedSpectatorsAt: Instant?
+    var spectatorAnnounceMs: Int64 = 1_000
+    /// Whether the match holds something worth keeping: a dealt duel, or a solo game with a move.
+    /// Until then it has no journal file, and it is freed as soon as no player is present.
+    private(set) var isWorthKeeping = false
     private(set) var seq = 0
     private(set) var game = 0
     private(set) var match: Match?
@@ -54,6 +64,9 @@ final class MatchHost {
     var members: [ConnectionID] { seats.compactMap { $0?.connection } + spectators }
 
     var isEmpty: Bool { members.isEmpty }
+
+    /// Whether someone sits in a seat and is connected.
+    var hasPresentPlayer: Bool { seats.contains { $0?.connection != nil } }
 
     func seat(of connection: ConnectionID) -> Seat? {
         seats.firstIndex { $0?.connection == connection }.map { Seat(rawValue: $0)! }
@@ -123,28 +136,59 @@ final class MatchHost {
     }
 
     func addSpectator(_ connection: ConnectionID, at now: Instant) -> [Delivery] {
+        spectatorIndex[connection] = spectators.count
         spectators.append(connection)
-        return spectatorCountChanged(at: now)
+        return announceSpectators(at: now)
     }
 
-    /// Spectators come and go as numbered events, so the journal keeps them too: a replay must
-    /// number every event as the live match did.
-    private func spectatorCountChanged(at now: Instant) -> [Delivery] {
+    private func removeSpectator(at index: Int) {
+        spectatorIndex[spectators[index]] = nil
+        let last = spectators.removeLast()
+        if index < spectators.count {
+            spectators[index] = last
+            spectatorIndex[last] = index
+        }
+    }
+
+    /// When a changed spectator count may next be announced; nil when the players know it.
+    var spectatorAnnouncementDue: Instant? {
+        guard spectators.count != announcedSpectators else { return nil }
+        return announcedSpectatorsAt.map { $0.adding(spectatorAnnounceMs) } ?? .zero
+    }
+
+    /// Announces the spectator count if it changed and the last announcement is old enough.
+    /// Spectators come and go as numbered events, so the journal keeps each announcement: a
+    /// replay must number every event as the live match did. Coalescing bounds both.
+    func announceSpectators(at now: Instant) -> [Delivery] {
+        guard let due = spectatorAnnouncementDue, due <= now else { return [] }
+        announcedSpectators = spectators.count
+        announcedSpectatorsAt = now
         let delivery = emit(.spectators(count: spectators.count), at: now)
         journal?.append(.watchers(count: spectators.count, seq: seq, at: now))
         return [delivery]
     }
 
+    /// Lets every spectator go, for a match that ends before it began; returns who they were.
+    func releaseSpectators() -> [ConnectionID] {
+        defer {
+            spectators.removeAll()
+            spectatorIndex.removeAll()
+        }
+        return spectators
+    }
+
     /// Replays a journaled change in the number of spectators.
     func replaySpectators(_ count: Int, at now: Instant) -> [Delivery] {
-        [emit(.spectators(count: count), at: now)]
+        announcedSpectators = count
+        announcedSpectatorsAt = now
+        return [emit(.spectators(count: count), at: now)]
     }
 
     /// A connection is gone: a spectator simply leaves; a player's seat waits for them.
     func disconnect(_ connection: ConnectionID, at now: Instant) -> [Delivery] {
-        if let index = spectators.firstIndex(of: connection) {
-            spectators.remove(at: index)
-            return spectatorCountChanged(at: now)
+        if let index = spectatorIndex[connection] {
+            removeSpectator(at: index)
+            return announceSpectators(at: now)
         }
         guard let seat = seat(of: connection), var state = seats[seat.rawValue] else { return [] }
         state.connection = nil
@@ -176,6 +220,7 @@ final class MatchHost {
         // Written now, before the server sends anything, with the exact seq the events reached.
         if outcome.refusal == nil {
             journal?.append(.acted(seat: seat, action: action, seq: seq, at: now), sync: match?.isOver == true)
+            keep()
         } else if !outcome.events.isEmpty {
             journal?.append(.tick(seq: seq, at: now))
         }
@@ -212,10 +257,18 @@ final class MatchHost {
         let commitment = SeedCommitment.commitment(for: seed)
         self.commitment = commitment
         journal?.append(.game(number: game, seed: seed, commitment: commitment, at: now), sync: true)
+        if mode == .duel { keep() }
         let start = GameStart(game: game, table: fresh.table, deck: fresh.deck.count, scores: fresh.scores, commitment: commitment)
         var deliveries = [emit(.gameStarted(start), at: now), insight()]
         if fresh.isOver { deliveries.append(emit(.gameOver(fresh.result!, seed: seed), at: now)) }
         return deliveries
+    }
+
+    /// From now on the match is kept: its journal file is written.
+    private func keep() {
+        guard !isWorthKeeping else { return }
+        isWorthKeeping = true
+        journal?.commit()
     }
 
     /// Numbers and encodes rules events; the end of a game reveals its seed.

@@ -10,8 +10,14 @@ import SetRules
 final class MatchJournal: @unchecked Sendable {
     let path: String
     // Written only on the loop thread; synced and closed only on `syncQueue`, which owns its end.
-    private let fd: Int32
+    private var fd: Int32
     private var closed = false
+    /// Lines held in memory until `commit()`: a match creates its file only once it holds
+    /// something worth keeping, so abandoned matches leave no litter. Nil once the file exists.
+    private var deferred: [[UInt8]]?
+    private var prepare: (() -> Void)?
+    /// A deferred journal that grows this long is committed anyway: memory stays bounded.
+    static let maxDeferredLines = 64
     private(set) var needsSync = false
     private(set) var failure: String?
     private static let syncQueue = DispatchQueue(label: "setgame.journal-sync")
@@ -30,14 +36,50 @@ final class MatchJournal: @unchecked Sendable {
         guard fd >= 0 else { throw SocketError("create \(path)") }
     }
 
+    /// A journal whose file is created by `commit()`, after `prepare` (which clears the path).
+    init(deferred path: String, prepare: @escaping () -> Void) {
+        self.path = path
+        fd = -1
+        deferred = []
+        self.prepare = prepare
+    }
+
     deinit { close() }
+
+    /// Whether the file exists (always, except for a deferred journal not yet committed).
+    var isOnDisk: Bool { deferred == nil }
+
+    /// Creates the file of a deferred journal and writes what was held back, then syncs it.
+    func commit() {
+        guard let held = deferred, !closed else { return }
+        deferred = nil
+        prepare?()
+        prepare = nil
+        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            failure = "creating \(path) failed: \(SocketError("open"))"
+            return
+        }
+        for bytes in held { writeLine(bytes) }
+        sync()
+    }
 
     func append(_ record: JournalRecord, sync: Bool = false) {
         guard !closed, failure == nil else { return }
-        let bytes = record.encoded()
+        if deferred != nil {
+            deferred!.append(record.encoded())
+            if deferred!.count >= Self.maxDeferredLines { commit() }
+            return
+        }
+        writeLine(record.encoded())
+        if sync { self.sync() }
+    }
+
+    private func writeLine(_ bytes: [UInt8]) {
+        guard failure == nil else { return }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else {
                 failure = "writing \(path) failed: \(SocketError("write"))"
@@ -46,12 +88,11 @@ final class MatchJournal: @unchecked Sendable {
             offset += written
         }
         needsSync = true
-        if sync { self.sync() }
     }
 
     /// Asks the background queue to put what was written on disk.
     func sync() {
-        guard needsSync, !closed else { return }
+        guard needsSync, !closed, fd >= 0 else { return }
         needsSync = false
         let fd = self.fd
         Self.syncQueue.async { fdatasync(fd) }
@@ -62,6 +103,7 @@ final class MatchJournal: @unchecked Sendable {
         guard !closed else { return }
         closed = true
         let fd = self.fd
+        guard fd >= 0 else { return }
         Self.syncQueue.async {
             fdatasync(fd)
             Glibc.close(fd)

@@ -13,9 +13,21 @@ public final class Server: @unchecked Sendable {
     let log: ServerLog
     let loop: EventLoop
     let lobby: Lobby
-    private let listener: Int32
+    let listener: Int32
     var connections: [ConnectionID: Connection] = [:]
-    private var lastConnectionID = 0
+    var lastConnectionID = 0
+    /// Open connections per client address, to hold each address to its share.
+    var connectionsByAddress: [String: Int] = [:]
+    /// Accepting pauses briefly when the process runs out of descriptors, instead of spinning.
+    var acceptPausedUntil: Instant?
+    /// A descriptor held in reserve, so a newcomer can still be told the server is full.
+    var spareDescriptor: Int32 = -1
+    var logThrottle = LogThrottle()
+    /// Matches whose spectator count waits to be announced, by when.
+    private var announcements = DeadlineQueue<String>()
+    private var announcing: Set<String> = []
+    private let finished: FinishedJournals?
+    private var nextPrune: Instant
     private var deadlines = DeadlineQueue<String>()
     /// The deadline each match is queued for: a match is queued again only when it changes, and a
     /// queued entry that no longer matches is skipped when it comes due.
@@ -31,7 +43,8 @@ public final class Server: @unchecked Sendable {
     /// and the server's clock continues from the latest instant the journals hold.
     public init(config: ServerConfig, clock: TimeSource = MonotonicTime(), log: ServerLog = ServerLog()) throws(SocketError) {
         Sockets.ignoreBrokenPipes()
-        self.config = config
+        self.config = Self.fitToDescriptors(config, log: log)
+        let config = self.config
         self.log = log
         var journals: JournalDirectory?
         var restored: [MatchHost] = []
@@ -40,6 +53,10 @@ public final class Server: @unchecked Sendable {
             do { try directory.prepare() } catch { throw SocketError("cannot use data directory \(path): \(error)", code: EACCES) }
             journals = directory
             restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs)
+            finished = FinishedJournals(path: directory.finishedPath, keep: config.keepFinished, maxAgeDays: config.keepFinishedDays)
+            finished?.prune()
+        } else {
+            finished = nil
         }
         let latest = restored.map(\.lastActivity).max() ?? .zero
         let shift = max(0, latest.milliseconds + 1 - clock.now().milliseconds)
@@ -48,13 +65,21 @@ public final class Server: @unchecked Sendable {
         listener = try Sockets.listen(host: config.host, port: config.port)
         port = Sockets.localPort(listener)
         nextSweep = self.clock.now().adding(1_000)
+        nextPrune = self.clock.now().adding(Self.pruneIntervalMs)
         let seeds = SeedCounter(config.seeds)
         lobby = Lobby(settings: config.rules, seatWaitMs: config.limits.seatWaitMs, maxMatches: config.maxMatches,
-                      journals: journals, nextSeed: seeds.next)
+                      journals: journals, listCacheMs: config.listCacheMs, nextSeed: seeds.next)
+        lobby.addressLimits = config.addressLimits
+        lobby.spectatorAnnounceMs = config.spectatorAnnounceMs
         lobby.adopt(restored)
         restored.forEach(schedule)
-        try loop.register(listener) { [unowned self] _ in self.acceptAll() }
+        restored.forEach { $0.spectatorAnnounceMs = config.spectatorAnnounceMs }
+        restored.forEach(noteSpectators)
+        spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        try startAccepting()
     }
+
+    static let pruneIntervalMs: Int64 = 60_000
 
     /// Serves until `stop()`; then says goodbye to every client and closes every socket.
     public func run() {
@@ -74,7 +99,9 @@ public final class Server: @unchecked Sendable {
 
     private func waitMilliseconds() -> Int32 {
         let now = clock.now()
-        let next = min(deadlines.earliest ?? nextSweep, nextSweep)
+        var next = min(deadlines.earliest ?? nextSweep, nextSweep)
+        if let due = announcements.earliest { next = min(next, due) }
+        if let resume = acceptPausedUntil { next = min(next, resume) }
         return Int32(max(0, min(1_000, next.milliseconds(since: now))))
     }
 
@@ -87,9 +114,21 @@ public final class Server: @unchecked Sendable {
             schedule(host)
             lobby.removeIfIdle(host)
         }
+        for (name, _) in announcements.popDue(at: now) {
+            announcing.remove(name)
+            guard let host = lobby.hosts[name] else { continue }
+            deliver(host.announceSpectators(at: now))
+            noteSpectators(host)
+        }
+        releaseSpectators()
+        if let resume = acceptPausedUntil, now >= resume { resumeAccepting() }
         if now >= nextSweep {
             sweep(at: now)
             nextSweep = now.adding(1_000)
+        }
+        if now >= nextPrune {
+            finished?.pruneInBackground(log: log)
+            nextPrune = now.adding(Self.pruneIntervalMs)
         }
         closePending()
         flushDirty()
@@ -125,38 +164,24 @@ public final class Server: @unchecked Sendable {
         }
     }
 
-    // MARK: Sockets
+    /// Queues a match whose spectator count changed for its next allowed announcement.
+    func noteSpectators(_ host: MatchHost) {
+        guard let due = host.spectatorAnnouncementDue, announcing.insert(host.name).inserted else { return }
+        announcements.add(host.name, at: due)
+    }
 
-    private func acceptAll() {
-        while true {
-            let accepted: Int32?
-            do { accepted = try Sockets.accept(listener) } catch {
-                log("accept failed: \(error)")
-                return
-            }
-            guard let fd = accepted else { return }
-            if connections.count >= config.limits.maxConnections {
-                var refusal = ServerMessageCoding.line(.error(WireError(.serverFull, "The server is full; try again later.", fatal: true), id: nil))
-                _ = refusal.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
-                Glibc.close(fd)
-                log("refused a connection: \(connections.count) connections is the limit")
-                continue
-            }
-            lastConnectionID += 1
-            let connection = Connection(id: lastConnectionID, fd: fd, limits: config.limits, at: clock.now())
-            do {
-                try loop.register(fd) { [unowned self] readiness in self.ready(connection, readiness) }
-            } catch {
-                Glibc.close(fd)
-                continue
-            }
-            connections[connection.id] = connection
-            send(.welcome(server: config.serverName, versions: ProtocolVersion.supported, time: clock.now().milliseconds,
-                          limits: config.limits), to: connection)
+    /// Spectators of a match freed before it began go back to the lobby, told why.
+    func releaseSpectators() {
+        for id in lobby.takeReleased() {
+            guard let connection = connections[id], connection.isSpectator else { continue }
+            connection.session = .greeted
+            fail(connection, WireError(.noSuchMatch, "The match you watched ended before it began: its players left."))
         }
     }
 
-    private func ready(_ connection: Connection, _ readiness: Readiness) {
+    // MARK: Sockets
+
+    func ready(_ connection: Connection, _ readiness: Readiness) {
         guard connections[connection.id] === connection else { return }
         if readiness.contains(.writable) { flush(connection) }
         if readiness.contains(.readable) || readiness.contains(.closed) { read(connection) }
@@ -263,12 +288,19 @@ public final class Server: @unchecked Sendable {
             guard let connection = connections.removeValue(forKey: id) else { continue }
             loop.unregister(connection.fd)
             Glibc.close(connection.fd)
-            log("\(connection.label) left: \(reason)")
+            forget(address: connection.address)
+            if connection.isSpectator {
+                logQuietly("spectator-left", "\(connection.label) left: \(reason)")
+            } else {
+                log("\(connection.label) left: \(reason)")
+            }
             if let host = connection.host {
                 deliver(lobby.leave(host, connection: id, at: clock.now()))
                 schedule(host)
+                noteSpectators(host)
             }
         }
+        releaseSpectators()
     }
 
     private func shutDown() {
@@ -283,8 +315,10 @@ public final class Server: @unchecked Sendable {
         connections.removeAll()
         lobby.closeJournals()
         MatchJournal.drain()
-        loop.unregister(listener)
+        FinishedJournals.drain()
+        if acceptPausedUntil == nil { loop.unregister(listener) }
         Glibc.close(listener)
+        if spareDescriptor >= 0 { Glibc.close(spareDescriptor) }
         log("stopped")
     }
 }

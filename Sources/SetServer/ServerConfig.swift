@@ -23,6 +23,51 @@ public struct ServerConfig: Sendable {
     /// Matches beyond this are refused (`server_full`); it bounds memory, open journals and lists.
     public var maxMatches = 4_096
     public var serverName = "setgame"
+    /// What one client address may hold; nil fields take their share of the server-wide limit.
+    public var perAddress = AddressShares()
+    /// Finished journals kept in `finished/`: the newest this many, none older than `keepFinishedDays`.
+    public var keepFinished = 10_000
+    public var keepFinishedDays = 30
+    /// How long one ordering of the match list serves every `list` before it is rebuilt.
+    public var listCacheMs: Int64 = 1_000
+    /// What a `list` costs against the sender's rate limit, in messages: it is the dearest request.
+    public var listCost = 5
+    /// The least time between two `spectators` events of one match: joins and leaves in between
+    /// are announced as one count.
+    public var spectatorAnnounceMs: Int64 = 1_000
 
     public init() {}
+
+    /// The per-address limits in force: explicit ones, or a sixteenth of the server-wide limit.
+    public var addressLimits: AddressLimits {
+        AddressLimits(connections: perAddress.connections ?? max(4, limits.maxConnections / AddressShares.share),
+                      matches: perAddress.matches ?? max(4, maxMatches / AddressShares.share),
+                      waitingMatches: perAddress.waitingMatches ?? AddressShares.waitingDefault)
+    }
+}
+
+/// Per-address limits as configured; nil means the default share.
+public struct AddressShares: Sendable, Equatable {
+    public var connections: Int?
+    public var matches: Int?
+    public var waitingMatches: Int?
+    /// One address may hold at most 1/16 of the connections and of the matches.
+    public static let share = 16
+    public static let waitingDefault = 8
+
+    public init(connections: Int? = nil, matches: Int? = nil, waitingMatches: Int? = nil) {
+        self.connections = connections
+        self.matches = matches
+        self.waitingMatches = waitingMatches
+    }
+}
+
+/// What one client address may hold at once.
+public struct AddressLimits: Sendable, Equatable {
+    /// Open connections.
+    public var connections: Int
+    /// Live matches it created (by naming a new match, or by being the first to pair).
+    public var matches: Int
+    /// Of those, duels still waiting for their second player.
+    public var waitingMatches: Int
 }

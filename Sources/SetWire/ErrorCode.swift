@@ -29,6 +29,8 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case rateLimited = "rate_limited"
     case slowConsumer = "slow_consumer"
     case serverFull = "server_full"
+    /// One address holds its share of connections or matches already.
+    case addressLimit = "address_limit"
     case idleTimeout = "idle_timeout"
     case serverShuttingDown = "server_shutting_down"
     // The rules' refusals, one for each `RuleRefusal` code.

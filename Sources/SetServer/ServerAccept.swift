@@ -1,0 +1,110 @@
+import Glibc
+import SetNet
+import SetRules
+import SetWire
+
+// The accept path: who may connect, and what happens when descriptors run out.
+extension Server {
+    /// How long accepting pauses after the process ran out of file descriptors.
+    static let acceptPauseMs: Int64 = 100
+
+    /// Raises the descriptor limit as far as allowed and fits the connection and match limits to
+    /// what it really allows, saying so in the log when they had to shrink.
+    static func fitToDescriptors(_ config: ServerConfig, log: ServerLog) -> ServerConfig {
+        guard let limit = DescriptorLimit.raise() else { return config }
+        let budget = DescriptorBudget.fit(maxConnections: config.limits.maxConnections, maxMatches: config.maxMatches,
+                                          journals: config.dataDirectory != nil, descriptors: limit.soft)
+        guard budget.maxConnections != config.limits.maxConnections || budget.maxMatches != config.maxMatches else { return config }
+        var fitted = config
+        fitted.limits.maxConnections = budget.maxConnections
+        fitted.maxMatches = budget.maxMatches
+        log("only \(limit.soft) file descriptors may be open (hard limit \(limit.hard.map(String.init) ?? "unlimited")): "
+            + "serving at most \(budget.maxConnections) connections (asked \(config.limits.maxConnections)) and "
+            + "\(budget.maxMatches) matches (asked \(config.maxMatches)); raise LimitNOFILE / ulimit -n for more")
+        return fitted
+    }
+
+    func startAccepting() throws(SocketError) {
+        try loop.register(listener) { [unowned self] _ in self.acceptAll() }
+    }
+
+    func resumeAccepting() {
+        acceptPausedUntil = nil
+        do { try startAccepting() } catch {
+            logQuietly("accept-resume", "cannot watch the listener again: \(error); retrying")
+            acceptPausedUntil = clock.now().adding(Self.acceptPauseMs)
+        }
+    }
+
+    /// Logs `message` unless the same condition was logged less than a second ago.
+    func logQuietly(_ condition: String, _ message: String) {
+        guard let quieted = logThrottle.admit(condition, at: clock.now()) else { return }
+        log(quieted > 0 ? "\(message) (and \(quieted) more like it)" : message)
+    }
+
+    func forget(address: String) {
+        guard let count = connectionsByAddress[address] else { return }
+        connectionsByAddress[address] = count > 1 ? count - 1 : nil
+    }
+
+    func acceptAll() {
+        while true {
+            let accepted: Int32?
+            do { accepted = try Sockets.accept(listener) } catch {
+                if error.code == EMFILE || error.code == ENFILE { return outOfDescriptors(error) }
+                logQuietly("accept", "accept failed: \(error)")
+                return
+            }
+            guard let fd = accepted else { return }
+            let address = DescriptorLimit.peerAddress(fd)
+            if connections.count >= config.limits.maxConnections {
+                refuse(fd, WireError(.serverFull, "The server is full; try again later.", fatal: true))
+                logQuietly("full", "refused a connection: \(connections.count) connections is the limit")
+                continue
+            }
+            let fromAddress = connectionsByAddress[address] ?? 0
+            if fromAddress >= config.addressLimits.connections {
+                refuse(fd, WireError(.addressLimit, "Your address has \(fromAddress) connections open, the most one address may hold.", fatal: true))
+                logQuietly("address", "refused a connection from \(address): it holds \(fromAddress), its share")
+                continue
+            }
+            lastConnectionID += 1
+            let connection = Connection(id: lastConnectionID, fd: fd, limits: config.limits, at: clock.now())
+            connection.address = address
+            do {
+                try loop.register(fd) { [unowned self] readiness in self.ready(connection, readiness) }
+            } catch {
+                Glibc.close(fd)
+                continue
+            }
+            connections[connection.id] = connection
+            connectionsByAddress[address] = fromAddress + 1
+            send(.welcome(server: config.serverName, versions: ProtocolVersion.supported, time: clock.now().milliseconds,
+                          limits: config.limits), to: connection)
+        }
+    }
+
+    /// Writes a fatal refusal to a socket that was never registered, and closes it.
+    private func refuse(_ fd: Int32, _ error: WireError) {
+        let refusal = ServerMessageCoding.line(.error(error, id: nil))
+        _ = refusal.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        Glibc.close(fd)
+    }
+
+    /// Out of descriptors: the listener stays readable, so accepting again at once would spin.
+    /// The spare descriptor lets one newcomer be told the server is full; then accepting pauses.
+    private func outOfDescriptors(_ error: SocketError) {
+        if spareDescriptor >= 0 {
+            Glibc.close(spareDescriptor)
+            spareDescriptor = -1
+            if let fd = try? Sockets.accept(listener) {
+                refuse(fd, WireError(.serverFull, "The server is out of resources; try again later.", fatal: true))
+            }
+            spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        }
+        loop.unregister(listener)
+        acceptPausedUntil = clock.now().adding(Self.acceptPauseMs)
+        logQuietly("descriptors", "out of file descriptors (\(error)) with \(connections.count) connections: "
+                   + "not accepting for \(Self.acceptPauseMs) ms")
+    }
+}
