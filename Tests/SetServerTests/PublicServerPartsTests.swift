@@ -1,0 +1,46 @@
+@testable import SetServer
+import SetNet
+import SetRules
+import Testing
+
+/// The pure parts behind the public-server limits.
+struct PublicServerPartsTests {
+    @Test func limitsThatFitAreKeptAndOthersShrinkToTheDescriptorsThereAre() {
+        #expect(DescriptorBudget.fit(maxConnections: 8_192, maxMatches: 4_096, journals: true, descriptors: 1 << 20)
+            == DescriptorBudget(maxConnections: 8_192, maxMatches: 4_096))
+        // A 1,024 soft limit that could not be raised: connections and journals share what is left.
+        let tight = DescriptorBudget.fit(maxConnections: 8_192, maxMatches: 4_096, journals: true, descriptors: 1_024)
+        #expect(tight.maxConnections + tight.maxMatches + DescriptorBudget.reserve <= 1_024)
+        #expect(tight == DescriptorBudget(maxConnections: 640, maxMatches: 320))
+        #expect(DescriptorBudget.fit(maxConnections: 8_192, maxMatches: 4_096, journals: false, descriptors: 1_024)
+            == DescriptorBudget(maxConnections: 960, maxMatches: 4_096))
+        #expect(DescriptorBudget.fit(maxConnections: 10, maxMatches: 10, journals: true, descriptors: 10).maxConnections >= 1)
+    }
+
+    @Test func aRepeatedConditionIsLoggedAtMostOnceASecondWithHowOftenItWasQuiet() {
+        var throttle = LogThrottle()
+        func admit(_ key: String, _ ms: Int64) -> Int? { throttle.admit(key, at: Instant(milliseconds: ms)) }
+        #expect(admit("emfile", 0) == 0)
+        var quiet = 0
+        for ms in stride(from: Int64(1), to: 1_000, by: 1) where admit("emfile", ms) == nil { quiet += 1 }
+        #expect(quiet == 999)
+        #expect(admit("other", 500) == 0, "each condition has its own second")
+        #expect(admit("emfile", 1_000) == 999)
+        #expect(admit("emfile", 2_000) == 0)
+    }
+
+    @Test func aDearRequestSpendsSeveralTokens() {
+        var limiter = RateLimiter(perSecond: 10, burst: 10, at: .zero)
+        let outcomes = [limiter.allow(at: .zero, cost: 5), limiter.allow(at: .zero, cost: 5), limiter.allow(at: .zero, cost: 5),
+                        limiter.allow(at: .zero), limiter.allow(at: Instant(milliseconds: 500), cost: 5)]
+        #expect(outcomes == [true, true, false, false, true], "half a second refills five")
+    }
+
+    @Test func theListPutsLiveDuelsWithTheMostSpectatorsFirstAndItsCursorRoundTrips() {
+        let keys = [MatchList.Key(rank: 1, spectators: 9, name: "a"), MatchList.Key(rank: 0, spectators: 1, name: "b"),
+                    MatchList.Key(rank: 0, spectators: 5, name: "c"), MatchList.Key(rank: 0, spectators: 5, name: "b.x")]
+        #expect(keys.sorted().map(\.name) == ["b.x", "c", "b", "a"])
+        for key in keys { #expect(MatchList.Key(cursor: key.cursor) == key) }
+        #expect(MatchList.Key(cursor: "zero.1.a") == nil)
+    }
+}
