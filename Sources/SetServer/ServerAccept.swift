@@ -24,6 +24,19 @@ extension Server {
         return fitted
     }
 
+    /// The configuration a server would run with here: its limits fitted to the descriptors.
+    public static func fitted(_ config: ServerConfig, log: ServerLog = .silent) -> ServerConfig {
+        fitToDescriptors(config, log: log)
+    }
+
+    /// Why `path` cannot hold match journals, or nil if it can (it is created if missing).
+    public static func dataDirectoryProblem(_ path: String) -> String? {
+        let directory = JournalDirectory(path: path, log: .silent)
+        do { try directory.prepare() } catch { return "\(error)" }
+        guard access(path, W_OK) == 0 else { return "not writable" }
+        return nil
+    }
+
     func startAccepting() throws(SocketError) {
         try loop.register(listener) { [unowned self] _ in self.acceptAll() }
     }

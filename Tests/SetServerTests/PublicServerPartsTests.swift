@@ -44,3 +44,11 @@ struct PublicServerPartsTests {
         #expect(MatchList.Key(cursor: "zero.1.a") == nil)
     }
 }
+
+struct ServerLogFormatTests {
+    @Test func aJSONLogLineIsOneObjectWithTimeAndMessage() {
+        let line = ServerLog.line("ann \"quoted\" left", at: "2026-11-23T09:15:02.123Z", format: .json)
+        #expect(line == #"{"message":"ann \"quoted\" left","time":"2026-11-23T09:15:02.123Z"}"#)
+        #expect(ServerLog.line("x", at: "T", format: .text) == "T x")
+    }
+}
