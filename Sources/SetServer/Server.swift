@@ -289,8 +289,9 @@ public final class Server: @unchecked Sendable {
             loop.unregister(connection.fd)
             Glibc.close(connection.fd)
             forget(address: connection.address)
-            if connection.isSpectator {
-                logQuietly("spectator-left", "\(connection.label) left: \(reason)")
+            // Comings and goings that leave nothing behind are logged at most once a second.
+            if connection.isSpectator || connection.host?.isWorthKeeping != true {
+                logQuietly(connection.isSpectator ? "spectator-left" : "left", "\(connection.label) left: \(reason)")
             } else {
                 log("\(connection.label) left: \(reason)")
             }

@@ -93,7 +93,9 @@ extension Server {
             deliver(placement.deliveries, except: connection.id)
             schedule(host)
             noteSpectators(host)
-            if placement.role == .spectator { return logQuietly("spectator-joined", "\(connection.label) joined") }
+            if placement.role == .spectator || !host.isWorthKeeping {
+                return logQuietly(placement.role == .spectator ? "spectator-joined" : "joined", "\(connection.label) joined")
+            }
             log("\(connection.label) joined\(join.token != nil ? " with a token" : "")\(host.phase == .playing ? "; \(host.name) is playing" : "")")
         }
     }

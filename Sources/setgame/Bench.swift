@@ -7,6 +7,7 @@ import SetCLI
 /// `setgame bench`: starts the real server as its own process (so its CPU and memory are its
 /// own), loads it through the protocol, and reports.
 func bench(_ options: BenchOptions) -> Int32 {
+    if let abuse = options.abuse { return benchAbuse(abuse, options) }
     var config = BenchConfig()
     config.matches = options.matches
     config.spectatorsPerMatch = options.spectators
