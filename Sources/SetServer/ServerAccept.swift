@@ -7,6 +7,8 @@ import SetWire
 extension Server {
     /// How long accepting pauses after the process ran out of file descriptors.
     static let acceptPauseMs: Int64 = 100
+    /// How many waiting connections one pause may turn away with `server_full`.
+    static let refusalsPerPause = 256
 
     /// Raises the descriptor limit as far as allowed and fits the connection and match limits to
     /// what it really allows, saying so in the log when they had to shrink.
@@ -107,17 +109,20 @@ extension Server {
     /// Out of descriptors: the listener stays readable, so accepting again at once would spin.
     /// The spare descriptor lets one newcomer be told the server is full; then accepting pauses.
     private func outOfDescriptors(_ error: SocketError) {
+        var refused = 0
         if spareDescriptor >= 0 {
+            // The freed slot answers whoever waits in the backlog, one at a time, so none waits in silence.
             Glibc.close(spareDescriptor)
             spareDescriptor = -1
-            if let fd = try? Sockets.accept(listener) {
+            while refused < Self.refusalsPerPause, let fd = try? Sockets.accept(listener) {
                 refuse(fd, WireError(.serverFull, "The server is out of resources; try again later.", fatal: true))
+                refused += 1
             }
             spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
         }
         loop.unregister(listener)
         acceptPausedUntil = clock.now().adding(Self.acceptPauseMs)
         logQuietly("descriptors", "out of file descriptors (\(error)) with \(connections.count) connections: "
-                   + "not accepting for \(Self.acceptPauseMs) ms")
+                   + "refused \(refused) waiting, not accepting for \(Self.acceptPauseMs) ms")
     }
 }
