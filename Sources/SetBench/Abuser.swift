@@ -41,10 +41,33 @@ public final class Abuser: @unchecked Sendable {
     /// Set by the abuse thread once its setup is done and the abuse proper runs.
     private let ready = DispatchSemaphore(value: 0)
 
-    public init(kind: AbuseKind, port: UInt16, targets: [String]) {
+    /// This abuser's share of a lobby flood run by `lanes` abusers at once, each on its own thread.
+    let lane: Int
+    let lanes: Int
+
+    public init(kind: AbuseKind, port: UInt16, targets: [String], lane: Int = 0, lanes: Int = 1) {
         self.kind = kind
         self.port = port
         self.targets = targets
+        self.lane = lane
+        self.lanes = max(1, lanes)
+    }
+
+    /// How many abusers on their own threads a kind needs: a blocking client waits a round trip
+    /// per connection, so 4,096 a second takes several.
+    public static func lanes(for kind: AbuseKind) -> Int { kind == .lobby ? 4 : 1 }
+
+    /// The stats of several lanes as one.
+    public static func combined(_ all: [AbuseStats]) -> AbuseStats {
+        var total = AbuseStats()
+        for stats in all {
+            total.attempts += stats.attempts
+            total.bytesReceived += stats.bytesReceived
+            total.openSockets += stats.openSockets
+            total.seconds = max(total.seconds, stats.seconds)
+            total.outcomes.merge(stats.outcomes, uniquingKeysWith: +)
+        }
+        return total
     }
 
     /// Starts the abuse and returns once its setup (such as filling the server) is done.
@@ -78,13 +101,13 @@ public final class Abuser: @unchecked Sendable {
 
     private func lobby() {
         ready.signal()
-        let interval = 1e9 / 4_096
+        let interval = 1e9 / 4_096 * Double(lanes)
         let start = MonotonicTime.rawNanoseconds()
         while running {
             let due = start + UInt64(Double(stats.attempts) * interval)
             let now = MonotonicTime.rawNanoseconds()
             if now < due { usleep(UInt32(min(1_000, (due - now) / 1_000))); continue }
-            let n = stats.attempts
+            let n = stats.attempts * lanes + lane
             stats.attempts += 1
             let join = switch n % 3 {
             case 0: #"{"type":"join","name":"x","match":"lock-\#(n)"}"#

@@ -215,6 +215,6 @@ final class Lobby {
 
     /// One page of the match list, as a whole line.
     func listLine(after cursor: MatchList.Key?, limit: Int, id: JSONValue?, at now: Instant) -> [UInt8] {
-        list.line(after: cursor, limit: limit, id: id, at: now) { hosts.values.map(\.listing) }
+        list.line(after: cursor, limit: limit, id: id, at: now) { Array(hosts.values) }
     }
 }

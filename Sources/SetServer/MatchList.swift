@@ -15,7 +15,8 @@ final class MatchList {
         static func < (a: Key, b: Key) -> Bool {
             if a.rank != b.rank { return a.rank < b.rank }
             if a.spectators != b.spectators { return a.spectators > b.spectators }
-            return a.name < b.name
+            // Names are ASCII (the wire allows nothing else): bytes sort them, and fast.
+            return a.name.utf8.lexicographicallyPrecedes(b.name.utf8)
         }
 
         /// "rank.spectators.name": what `next` says and `after` gives back.
@@ -33,19 +34,21 @@ final class MatchList {
             self.init(rank: rank, spectators: spectators, name: String(parts[2]))
         }
 
-        init(_ listing: MatchListing) {
-            let rank = switch (listing.mode, listing.phase) {
+        init(_ host: MatchHost) {
+            let rank = switch (host.mode, host.phase) {
             case (_, .over): 3
             case (.solo, _): 2
             case (.duel, .waiting): 1
             case (.duel, .playing): 0
             }
-            self.init(rank: rank, spectators: listing.spectators, name: listing.name)
+            self.init(rank: rank, spectators: host.spectators.count, name: host.name)
         }
     }
 
     let cacheMs: Int64
-    private var ordered: [(key: Key, listing: MatchListing)] = []
+    /// The ordering: keys only, so a rebuild allocates nothing per match; a page lists its
+    /// matches as they are when it is encoded.
+    private var ordered: [(key: Key, host: MatchHost)] = []
     private var builtAt: Instant?
     /// Encoded pages of the current ordering, without the request id, by cursor and limit.
     private var pages: [String: [UInt8]] = [:]
@@ -55,11 +58,11 @@ final class MatchList {
 
     init(cacheMs: Int64) { self.cacheMs = cacheMs }
 
-    /// One page as a whole `matches` line, newline included, echoing `id`. `listings` is called
+    /// One page as a whole `matches` line, newline included, echoing `id`. `hosts` is called
     /// only when the ordering is rebuilt.
-    func line(after cursor: Key?, limit: Int, id: JSONValue?, at now: Instant, listings: () -> [MatchListing]) -> [UInt8] {
+    func line(after cursor: Key?, limit: Int, id: JSONValue?, at now: Instant, hosts: () -> [MatchHost]) -> [UInt8] {
         if builtAt.map({ now.milliseconds(since: $0) >= cacheMs || now < $0 }) ?? true {
-            ordered = listings().map { (Key($0), $0) }.sorted { $0.key < $1.key }
+            ordered = hosts().map { (Key($0), $0) }.sorted { $0.key < $1.key }
             builtAt = now
             pages.removeAll(keepingCapacity: true)
             rebuilds += 1
@@ -94,6 +97,6 @@ final class MatchList {
         let end = min(ordered.count, start + limit)
         let page = ordered[start..<end]
         let next = end < ordered.count ? page.last?.key.cursor : nil
-        return ServerMessageCoding.line(.matches(page.map(\.listing), next: next, id: nil))
+        return ServerMessageCoding.line(.matches(page.map(\.host.listing), next: next, id: nil))
     }
 }

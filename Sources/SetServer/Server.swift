@@ -282,8 +282,12 @@ public final class Server: @unchecked Sendable {
     }
 
     private func closePending() {
-        while !toClose.isEmpty {
-            let (id, reason) = toClose.removeFirst()
+        // By index, not removeFirst: thousands closing in one batch stay linear.
+        var next = 0
+        defer { toClose.removeAll(keepingCapacity: true) }
+        while next < toClose.count {
+            let (id, reason) = toClose[next]
+            next += 1
             closing.remove(id)
             guard let connection = connections.removeValue(forKey: id) else { continue }
             loop.unregister(connection.fd)

@@ -9,6 +9,7 @@ extension Server {
     static let acceptPauseMs: Int64 = 100
     /// How many waiting connections one pause may turn away with `server_full`.
     static let refusalsPerPause = 256
+    static let acceptsPerReadiness = 64
 
     /// Raises the descriptor limit as far as allowed and fits the connection and match limits to
     /// what it really allows, saying so in the log when they had to shrink.
@@ -62,8 +63,11 @@ extension Server {
         connectionsByAddress[address] = count > 1 ? count - 1 : nil
     }
 
+    /// Accepts what waits, up to `acceptsPerReadiness`: the listener stays readable, so the rest
+    /// come next turn, after the other clients' input. A flood of connections cannot hold the
+    /// loop for long.
     func acceptAll() {
-        while true {
+        for _ in 0..<Self.acceptsPerReadiness {
             let accepted: Int32?
             do { accepted = try Sockets.accept(listener) } catch {
                 if error.code == EMFILE || error.code == ENFILE { return outOfDescriptors(error) }

@@ -50,8 +50,8 @@ func benchAbuse(_ kind: BenchAbuse, _ options: BenchOptions) -> Int32 {
     func measure(_ name: String, during abuse: AbuseKind?) -> (LoadResult, cpu: Double, logLines: Int, AbuseStats?)? {
         config.run = "\(name)\(getpid())"
         let targets = (0..<config.matches).map { "bench-\(config.run!)-\($0)" }
-        var abuser: Abuser?
-        let cpuBefore = ProcessStats.read(pid: process.processIdentifier)?.cpuSeconds ?? 0
+        var abusers: [Abuser] = []
+        var cpuBefore = ProcessStats.read(pid: process.processIdentifier)?.cpuSeconds ?? 0
         var logBefore = countLines(logPath)
         do {
             let generator = try LoadGenerator(config)
@@ -60,18 +60,21 @@ func benchAbuse(_ kind: BenchAbuse, _ options: BenchOptions) -> Int32 {
                 // The abuse starts once the duel is seated, so it cannot take the duel's own seats.
                 if let abuse, message.contains("measuring") {
                     say("starting the \(abuse.rawValue) abuse")
-                    abuser = Abuser(kind: abuse, port: port, targets: targets)
-                    abuser?.start()
+                    let lanes = Abuser.lanes(for: abuse)
+                    abusers = (0..<lanes).map { Abuser(kind: abuse, port: port, targets: targets, lane: $0, lanes: lanes) }
+                    abusers.forEach { $0.start() }
                     say("the \(abuse.rawValue) abuse runs")
+                    // Its setup (such as filling the server with matches) is not part of the figures.
                     logBefore = countLines(logPath)
+                    cpuBefore = ProcessStats.read(pid: process.processIdentifier)?.cpuSeconds ?? 0
                 }
             }
-            let stats = abuser?.stop()
+            let stats = abusers.isEmpty ? nil : Abuser.combined(abusers.map { $0.stop() })
             let cpu = (ProcessStats.read(pid: process.processIdentifier)?.cpuSeconds ?? 0) - cpuBefore
             return (load, cpu, countLines(logPath) - logBefore, stats)
         } catch {
             printError("setgame bench: \(error)")
-            _ = abuser?.stop()
+            abusers.forEach { _ = $0.stop() }
             return nil
         }
     }
