@@ -60,6 +60,14 @@ struct JournalDirectory {
         return hosts
     }
 
+    /// Deletes the journal of a match abandoned before anyone moved: nothing in it is worth a file.
+    func discard(_ host: MatchHost) {
+        guard let journal = host.journal else { return }
+        host.journal = nil
+        journal.close()
+        if journal.isOnDisk { unlink(journal.path) }
+    }
+
     /// Moves a match's journal under `finished/`, where `setgame replay` can read it.
     func retire(_ host: MatchHost) {
         host.journal?.close()

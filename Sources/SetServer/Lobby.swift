@@ -195,16 +195,15 @@ final class Lobby {
     }
 
     /// Forgets a match nobody is connected to unless it is being played (its players may resume).
-    /// A match that never held anything worth keeping (a duel not dealt, a solo game without a
-    /// move) goes as soon as no player is present: spectators do not keep it, and its absent
-    /// player's seat is not worth a seat wait.
+    /// A match in which nobody ever moved goes as soon as no player is present: spectators do not
+    /// keep it, its absent players' seats are not worth a seat wait, and it leaves no journal.
     func removeIfIdle(_ host: MatchHost) {
         guard hosts[host.name] === host else { return }
-        let abandoned = !host.isWorthKeeping && !host.hasPresentPlayer
+        let abandoned = !host.hasMove && !host.hasPresentPlayer
         guard abandoned || (host.isEmpty && host.phase != .playing) else { return }
         hosts[host.name] = nil
         released += host.releaseSpectators()
-        journals?.retire(host)
+        if abandoned { journals?.discard(host) } else { journals?.retire(host) }
         for state in host.seats.compactMap({ $0 }) { seatsByToken[state.token] = nil }
         if openDuel == host.name { openDuel = nil }
         if let address = creator.removeValue(forKey: host.name) {

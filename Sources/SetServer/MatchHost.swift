@@ -31,6 +31,9 @@ final class MatchHost {
     /// Whether the match holds something worth keeping: a dealt duel, or a solo game with a move.
     /// Until then it has no journal file, and it is freed as soon as no player is present.
     private(set) var isWorthKeeping = false
+    /// Whether any action was ever accepted: a match without one is freed, file and all, as soon
+    /// as no player is present, so connecting and leaving can never hold a match for a seat wait.
+    private(set) var hasMove = false
     private(set) var seq = 0
     private(set) var game = 0
     private(set) var match: Match?
@@ -220,6 +223,7 @@ final class MatchHost {
         // Written now, before the server sends anything, with the exact seq the events reached.
         if outcome.refusal == nil {
             journal?.append(.acted(seat: seat, action: action, seq: seq, at: now), sync: match?.isOver == true)
+            hasMove = true
             keep()
         } else if !outcome.events.isEmpty {
             journal?.append(.tick(seq: seq, at: now))

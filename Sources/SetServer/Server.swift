@@ -33,6 +33,12 @@ public final class Server: @unchecked Sendable {
     /// queued entry that no longer matches is skipped when it comes due.
     private var scheduled: [String: Instant] = [:]
     private var dirty: [ConnectionID] = []
+    /// Spectators with output waiting, flushed `spectatorWritesPerTurn` at a time after every
+    /// player: a crowd of thousands costs the players one slice of writes per turn, never all of
+    /// them, and a spectator that waits gets its events in one write instead of one each.
+    private var dirtySpectators: [ConnectionID] = []
+    private var dirtySpectatorsHead = 0
+    static let spectatorWritesPerTurn = 128
     private var toClose: [(ConnectionID, String)] = []
     private var closing: Set<ConnectionID> = []
     private var nextSweep: Instant
@@ -99,6 +105,8 @@ public final class Server: @unchecked Sendable {
 
     private func waitMilliseconds() -> Int32 {
         let now = clock.now()
+        // Spectators still waiting for their slice of writes: look for input, but do not sleep.
+        if dirtySpectatorsHead < dirtySpectators.count { return 0 }
         var next = min(deadlines.earliest ?? nextSweep, nextSweep)
         if let due = announcements.earliest { next = min(next, due) }
         if let resume = acceptPausedUntil { next = min(next, resume) }
@@ -232,7 +240,9 @@ public final class Server: @unchecked Sendable {
             _ = connection.outbound.flush(to: connection.fd)  // one last try; it will likely not fit
             return markClosed(connection, "dropped: slow consumer (\(waiting) bytes waiting)")
         }
-        if connection.outbound.isEmpty { dirty.append(connection.id) }
+        if connection.outbound.isEmpty {
+            if connection.isSpectator { dirtySpectators.append(connection.id) } else { dirty.append(connection.id) }
+        }
         connection.outbound.append(bytes)
     }
 
@@ -250,6 +260,18 @@ public final class Server: @unchecked Sendable {
         dirty.removeAll(keepingCapacity: true)
         for id in pending {
             if let connection = connections[id] { flush(connection) }
+        }
+        let end = min(dirtySpectators.count, dirtySpectatorsHead + Self.spectatorWritesPerTurn)
+        for index in dirtySpectatorsHead..<end {
+            if let connection = connections[dirtySpectators[index]] { flush(connection) }
+        }
+        dirtySpectatorsHead = end
+        if dirtySpectatorsHead == dirtySpectators.count {
+            dirtySpectators.removeAll(keepingCapacity: true)
+            dirtySpectatorsHead = 0
+        } else if dirtySpectatorsHead > 4_096 && dirtySpectatorsHead * 2 > dirtySpectators.count {
+            dirtySpectators.removeFirst(dirtySpectatorsHead)
+            dirtySpectatorsHead = 0
         }
         closePending()
     }
@@ -294,7 +316,7 @@ public final class Server: @unchecked Sendable {
             Glibc.close(connection.fd)
             forget(address: connection.address)
             // Comings and goings that leave nothing behind are logged at most once a second.
-            if connection.isSpectator || connection.host?.isWorthKeeping != true {
+            if connection.isSpectator || connection.host?.hasMove != true {
                 logQuietly(connection.isSpectator ? "spectator-left" : "left", "\(connection.label) left: \(reason)")
             } else {
                 log("\(connection.label) left: \(reason)")

@@ -93,7 +93,7 @@ extension Server {
             deliver(placement.deliveries, except: connection.id)
             schedule(host)
             noteSpectators(host)
-            if placement.role == .spectator || !host.isWorthKeeping {
+            if placement.role == .spectator || !host.hasMove {
                 return logQuietly(placement.role == .spectator ? "spectator-joined" : "joined", "\(connection.label) joined")
             }
             log("\(connection.label) joined\(join.token != nil ? " with a token" : "")\(host.phase == .playing ? "; \(host.name) is playing" : "")")

@@ -265,6 +265,9 @@ import Testing
         var bob: TestClient? = try TestClient.joined(server, name: "bob")
         let eve = try TestClient.joined(server, name: "eve", role: .spectator)
         try eve.awaitSeq(bob!.view!.seq)
+        // A move, so the match is worth a seat wait (one nobody moved in is freed once both are gone).
+        ann!.send(.act(.claim, seat: nil))
+        _ = try eve.awaitEvent("claim") { if case .rules(.windowOpened) = $0 { true } else { false } }
         bob = nil
         _ = try eve.awaitEvent("bob away") { if case .presence(.second, false, _) = $0 { true } else { false } }
         server.advance(by: 60_000)

@@ -279,3 +279,31 @@ extension TestClient {
         #expect(try FileManager.default.contentsOfDirectory(atPath: finished).isEmpty)
     }
 }
+
+/// Two connections of one attacker pairing with each other and leaving deal a duel; with no move
+/// made it must not hold a match for the seat wait, nor leave a journal.
+@Suite(.serialized) struct AbandonedDuelTests {
+    @Test func aDealtDuelNobodyMovedInIsFreedWithItsJournalOnceBothAreGone() throws {
+        let data = NSTemporaryDirectory() + "setgame-abandoned-\(UUID().uuidString)"
+        let server = try TestServer { $0.dataDirectory = data }
+        defer { server.stop() }
+        for _ in 0..<50 {
+            var ann: TestClient? = try TestClient.joined(server, name: "ann", match: nil)
+            var bob: TestClient? = try TestClient.joined(server, name: "bob", match: nil)
+            #expect(bob?.view?.phase == .playing)
+            ann = nil
+            bob = nil
+        }
+        let probe = try TestClient.greeted(server)
+        var listed = try probe.list().listings
+        // The last leave may still be on its way: wait for it through the list, never by sleeping long.
+        for _ in 0..<200 where !listed.isEmpty {
+            usleep(5_000)
+            listed = try probe.list().listings
+        }
+        #expect(listed.isEmpty, "\(listed.count) dealt but untouched duels held")
+        let files = try FileManager.default.contentsOfDirectory(atPath: data).filter { $0.hasSuffix(".jsonl") }
+        let finished = try FileManager.default.contentsOfDirectory(atPath: data + "/finished")
+        #expect(files.isEmpty && finished.isEmpty, "\(files.count) journals, \(finished.count) finished")
+    }
+}
