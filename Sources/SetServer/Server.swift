@@ -32,13 +32,8 @@ public final class Server: @unchecked Sendable {
     /// The deadline each match is queued for: a match is queued again only when it changes, and a
     /// queued entry that no longer matches is skipped when it comes due.
     private var scheduled: [String: Instant] = [:]
-    private var dirty: [ConnectionID] = []
-    /// Spectators with output waiting, flushed `spectatorWritesPerTurn` at a time after every
-    /// player: a crowd of thousands costs the players one slice of writes per turn, never all of
-    /// them, and a spectator that waits gets its events in one write instead of one each.
-    private var dirtySpectators: [ConnectionID] = []
-    private var dirtySpectatorsHead = 0
-    static let spectatorWritesPerTurn = 128
+    /// Connections with output waiting, in the order they are written.
+    private var dirty: OutputQueues
     private var toClose: [(ConnectionID, String)] = []
     private var closing: Set<ConnectionID> = []
     private var nextSweep: Instant
@@ -72,6 +67,7 @@ public final class Server: @unchecked Sendable {
         port = Sockets.localPort(listener)
         nextSweep = self.clock.now().adding(1_000)
         nextPrune = self.clock.now().adding(Self.pruneIntervalMs)
+        dirty = OutputQueues(crowdRoundMs: config.crowdRoundMs)
         let seeds = SeedCounter(config.seeds)
         lobby = Lobby(settings: config.rules, seatWaitMs: config.limits.seatWaitMs, maxMatches: config.maxMatches,
                       journals: journals, listCacheMs: config.listCacheMs, nextSeed: seeds.next)
@@ -105,9 +101,8 @@ public final class Server: @unchecked Sendable {
 
     private func waitMilliseconds() -> Int32 {
         let now = clock.now()
-        // Spectators still waiting for their slice of writes: look for input, but do not sleep.
-        if dirtySpectatorsHead < dirtySpectators.count { return 0 }
         var next = min(deadlines.earliest ?? nextSweep, nextSweep)
+        if let output = dirty.waitMilliseconds(at: now) { next = min(next, now.adding(output)) }
         if let due = announcements.earliest { next = min(next, due) }
         if let resume = acceptPausedUntil { next = min(next, resume) }
         return Int32(max(0, min(1_000, next.milliseconds(since: now))))
@@ -241,7 +236,11 @@ public final class Server: @unchecked Sendable {
             return markClosed(connection, "dropped: slow consumer (\(waiting) bytes waiting)")
         }
         if connection.outbound.isEmpty {
-            if connection.isSpectator { dirtySpectators.append(connection.id) } else { dirty.append(connection.id) }
+            let lane: OutputQueues.Lane = switch connection.session {
+            case .greeted, .player: .player
+            case .spectator(let host): host.spectators.count >= OutputQueues.crowdSize ? .crowd : .spectator
+            }
+            dirty.add(connection.id, lane)
         }
         connection.outbound.append(bytes)
     }
@@ -256,22 +255,8 @@ public final class Server: @unchecked Sendable {
     }
 
     private func flushDirty() {
-        let pending = dirty
-        dirty.removeAll(keepingCapacity: true)
-        for id in pending {
+        for id in dirty.takeDue(at: clock.now()) {
             if let connection = connections[id] { flush(connection) }
-        }
-        let end = min(dirtySpectators.count, dirtySpectatorsHead + Self.spectatorWritesPerTurn)
-        for index in dirtySpectatorsHead..<end {
-            if let connection = connections[dirtySpectators[index]] { flush(connection) }
-        }
-        dirtySpectatorsHead = end
-        if dirtySpectatorsHead == dirtySpectators.count {
-            dirtySpectators.removeAll(keepingCapacity: true)
-            dirtySpectatorsHead = 0
-        } else if dirtySpectatorsHead > 4_096 && dirtySpectatorsHead * 2 > dirtySpectators.count {
-            dirtySpectators.removeFirst(dirtySpectatorsHead)
-            dirtySpectatorsHead = 0
         }
         closePending()
     }

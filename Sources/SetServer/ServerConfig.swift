@@ -35,6 +35,8 @@ public struct ServerConfig: Sendable {
     /// The least time between two `spectators` events of one match: joins and leaves in between
     /// are announced as one count.
     public var spectatorAnnounceMs: Int64 = 1_000
+    /// The spectators of a match watched by hundreds get its events in one write per this long.
+    public var crowdRoundMs: Int64 = 100
 
     public init() {}
 

@@ -41,7 +41,8 @@ func benchAbuse(_ kind: BenchAbuse, _ options: BenchOptions) -> Int32 {
     var config = BenchConfig()
     config.port = port
     // A duel at a person's pace is what the abuse must not hurt; --matches and --pace override.
-    config.matches = options.matches == BenchOptions().matches ? 1 : options.matches
+    // Four duels give enough samples for a p99; the spectators all crowd one duel.
+    config.matches = options.matches != BenchOptions().matches ? options.matches : kind == .spectators ? 1 : 4
     config.spectatorsPerMatch = 0
     config.paceMs = options.paceMs == BenchOptions().paceMs ? 25 : options.paceMs
     config.durationSeconds = options.durationSeconds

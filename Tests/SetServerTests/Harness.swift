@@ -22,6 +22,7 @@ final class TestServer: @unchecked Sendable {
         // coalescing and caching set these back.
         config.spectatorAnnounceMs = 0
         config.listCacheMs = 0
+        config.crowdRoundMs = 0
         configure(&config)
         clock = ManualTime(1_000)
         server = try Server(config: config, clock: clock, log: logLines.log)

@@ -306,6 +306,7 @@ import Testing
         defer { server.stop() }
         var ann: TestClient? = try TestClient.joined(server, name: "ann", match: "w")
         let eve = try TestClient.joined(server, name: "eve", match: "w", role: .spectator)
+        #expect(ann?.view?.spectators == 0)
         ann = nil
         let told = try eve.awaitError(.noSuchMatch)
         #expect(told.message.contains("ended before it began"))

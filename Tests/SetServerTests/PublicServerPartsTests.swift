@@ -52,3 +52,26 @@ struct ServerLogFormatTests {
         #expect(ServerLog.line("x", at: "T", format: .text) == "T x")
     }
 }
+
+struct OutputQueuesTests {
+    @Test func playersGoFirstSpectatorsASliceAtATimeAndCrowdsInRounds() {
+        var queues = OutputQueues(crowdRoundMs: 100)
+        let at = { Instant(milliseconds: $0) }
+        for id in 1_000..<1_300 { queues.add(id, .spectator) }
+        for id in 5_000..<5_300 { queues.add(id, .crowd) }
+        queues.add(1, .player)
+        let first = queues.takeDue(at: at(0))
+        #expect(first.first == 1, "players first")
+        #expect(first.count == 1 + OutputQueues.writesPerTurn * 2)
+        #expect(queues.waitMilliseconds(at: at(0)) == 0, "slices remain: no sleep")
+        _ = queues.takeDue(at: at(1))
+        let third = queues.takeDue(at: at(2))
+        #expect(third.count == 300 - 2 * OutputQueues.writesPerTurn + 300 - 2 * OutputQueues.writesPerTurn)
+        // The crowd wrote its round; those who have more wait for the next round, 100 ms after.
+        queues.add(5_000, .crowd)
+        #expect(queues.waitMilliseconds(at: at(2)) == 98)
+        #expect(queues.takeDue(at: at(50)).isEmpty)
+        #expect(queues.takeDue(at: at(100)) == [5_000])
+        #expect(queues.waitMilliseconds(at: at(100)) == nil)
+    }
+}

@@ -288,11 +288,10 @@ extension TestClient {
         let server = try TestServer { $0.dataDirectory = data }
         defer { server.stop() }
         for _ in 0..<50 {
-            var ann: TestClient? = try TestClient.joined(server, name: "ann", match: nil)
-            var bob: TestClient? = try TestClient.joined(server, name: "bob", match: nil)
-            #expect(bob?.view?.phase == .playing)
-            ann = nil
-            bob = nil
+            // Both connections close at the end of each round.
+            let ann = try TestClient.joined(server, name: "ann", match: nil)
+            let bob = try TestClient.joined(server, name: "bob", match: nil)
+            #expect(bob.view?.phase == .playing && ann.view?.match == bob.view?.match)
         }
         let probe = try TestClient.greeted(server)
         var listed = try probe.list().listings
