@@ -132,6 +132,8 @@ public final class Abuser: @unchecked Sendable {
             }
             Glibc.close(fd)
         }
+        // The abuse is the listing, not the filling: let the server put the new journals on disk first.
+        for _ in 0..<50 where running { usleep(100_000) }
         let listers = (0..<4).compactMap { connect(from: "127.0.3.\(1 + $0)") }
         held = listers
         var cursors = [String?](repeating: nil, count: listers.count)

@@ -220,12 +220,14 @@ public final class Server: @unchecked Sendable {
     func deliver(_ deliveries: [Delivery], except excluded: ConnectionID? = nil) {
         for delivery in deliveries {
             for id in delivery.recipients where id != excluded {
-                if let connection = connections[id] { enqueue(delivery.bytes, to: connection) }
+                if let connection = connections[id] { enqueue(delivery.bytes, to: connection, broadcast: true) }
             }
         }
     }
 
-    func enqueue(_ bytes: [UInt8], to connection: Connection) {
+    /// Queues bytes for a connection. A broadcast to a crowd's watcher waits for the crowd's next
+    /// round; a direct answer (joined, snapshot, pong...) never does, even to a watcher in a crowd.
+    func enqueue(_ bytes: [UInt8], to connection: Connection, broadcast: Bool = false) {
         guard !connection.closeWhenFlushed else { return }
         if connection.outbound.count + bytes.count > config.limits.outboundQueueBytes {
             // It cannot keep up: drop it rather than let it hold memory or slow its match down.
@@ -235,10 +237,10 @@ public final class Server: @unchecked Sendable {
             _ = connection.outbound.flush(to: connection.fd)  // one last try; it will likely not fit
             return markClosed(connection, "dropped: slow consumer (\(waiting) bytes waiting)")
         }
-        if connection.outbound.isEmpty {
+        if connection.outbound.isEmpty || !broadcast {
             let lane: OutputQueues.Lane = switch connection.session {
             case .greeted, .player: .player
-            case .spectator(let host): host.spectators.count >= OutputQueues.crowdSize ? .crowd : .spectator
+            case .spectator(let host): broadcast && host.spectators.count >= OutputQueues.crowdSize ? .crowd : .spectator
             }
             dirty.add(connection.id, lane)
         }
