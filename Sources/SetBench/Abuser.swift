@@ -37,6 +37,8 @@ public final class Abuser: @unchecked Sendable {
     // Touched only by the abuse thread until `stop()` has joined it.
     private var stats = AbuseStats()
     private var held: [Int32] = []
+    /// The list abuse's clients; kept apart from `held`, whose input is thrown away.
+    private var listers: [Int32] = []
     private var scratch = [UInt8](repeating: 0, count: 1 << 16)
     /// Set by the abuse thread once its setup is done and the abuse proper runs.
     private let ready = DispatchSemaphore(value: 0)
@@ -83,6 +85,7 @@ public final class Abuser: @unchecked Sendable {
             stats.seconds = Double(MonotonicTime.rawNanoseconds() - began) / 1e9
             stats.openSockets = held.count
             held.forEach { _ = Glibc.close($0) }
+            listers.forEach { _ = Glibc.close($0) }
             done.signal()
         }
         ready.wait()
@@ -122,20 +125,17 @@ public final class Abuser: @unchecked Sendable {
     }
 
     private func list() {
-        // Almost every match slot taken by a solo game with one move, left waiting for its player.
+        // Almost every match slot taken by a duel waiting for its second player, each held open
+        // from addresses of its own (an address may keep 8 waiting). Nobody moves in them, so they
+        // have no journal: the figures are about listing, not about the disk.
         for n in 0..<3_900 where running {
-            guard let fd = connect(from: "127.0.2.\(1 + n / 240)") else { continue }
-            send(fd, #"{"type":"join","name":"x","mode":"solo","match":"many-\#(n)"}"#)
-            if let card = firstTableCard(fd) {
-                send(fd, #"{"type":"select","card":\#(card)}"#)
-                _ = awaitLine(fd, containing: "\"type\":\"event\"")
-            }
-            Glibc.close(fd)
+            guard let fd = connect(from: "127.1.\(n / 8 / 250).\(1 + (n / 8) % 250)") else { continue }
+            send(fd, #"{"type":"join","name":"x","match":"many-\#(n)"}"#)
+            record(awaitReply(fd))
+            held.append(fd)
+            if n % 200 == 0 { drainHeld() }
         }
-        // The abuse is the listing, not the filling: let the server put the new journals on disk first.
-        for _ in 0..<50 where running { usleep(100_000) }
-        let listers = (0..<4).compactMap { connect(from: "127.0.3.\(1 + $0)") }
-        held = listers
+        listers = (0..<4).compactMap { connect(from: "127.0.3.\(1 + $0)") }
         var cursors = [String?](repeating: nil, count: listers.count)
         ready.signal()
         let interval = 1e9 / 10  // each at ten lists a second: the most the rate limit lets through
@@ -148,10 +148,11 @@ public final class Abuser: @unchecked Sendable {
                 stats.attempts += 1
                 let after = cursors[index].map { #","after":"\#($0)""# } ?? ""
                 send(fd, #"{"type":"list","limit":50\#(after)}"#)
-                guard let line = awaitLine(fd, containing: "\"type\":") else { continue }
+                guard let line = awaitLine(fd, containing: "\"type\":\"matches\"") else { continue }
                 record(line)
                 cursors[index] = field("next", in: line)
             }
+            drainHeld()
         }
     }
 

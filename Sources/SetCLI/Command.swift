@@ -79,6 +79,7 @@ public struct ServeOptions: Equatable, Sendable {
     /// Per-address limits; nil: a sixteenth of the server-wide one.
     public var connectionsPerAddress: Int?
     public var matchesPerAddress: Int?
+    public var connectsPerSecondPerAddress: Int?
     public var keepFinished = 10_000
     public var keepFinishedDays = 30
     public var logFormat = LogFormat.text
@@ -125,6 +126,7 @@ public enum Commands {
             OptionSpec("messages-per-second", "N", "each connection's rate limit; bursts of twice as many (default 50)"),
             OptionSpec("connections-per-address", "N", "connections one IP address may hold (default max-connections/16)"),
             OptionSpec("matches-per-address", "N", "live matches one IP address may have created (default max-matches/16)"),
+            OptionSpec("connect-rate-per-address", "N", "new connections one IP address may open a second, bursts of twice as many (default 20)"),
             OptionSpec("keep-finished", "N", "finished journals kept in DIR/finished, newest first (default 10000)"),
             OptionSpec("keep-finished-days", "D", "finished journals older than this are deleted (default 30)"),
             OptionSpec("log-format", "text|json", "text lines, or one JSON object per line for log collectors (default text)"),
@@ -235,6 +237,7 @@ public enum Commands {
         options.maxMatches = try values.number("max-matches", in: 1...1_000_000) ?? options.maxMatches
         options.connectionsPerAddress = try values.number("connections-per-address", in: 1...1_000_000)
         options.matchesPerAddress = try values.number("matches-per-address", in: 1...1_000_000)
+        options.connectsPerSecondPerAddress = try values.number("connect-rate-per-address", in: 1...1_000_000)
         options.keepFinished = try values.number("keep-finished", in: 0...10_000_000) ?? options.keepFinished
         options.keepFinishedDays = try values.number("keep-finished-days", in: 0...36_500) ?? options.keepFinishedDays
         if let format = values.text("log-format") {

@@ -28,7 +28,7 @@ final class Lobby {
     let journals: JournalDirectory?
     let maxMatches: Int
     /// What one address may hold, and the matches each address created that still live.
-    var addressLimits = AddressLimits(connections: .max, matches: .max, waitingMatches: .max)
+    var addressLimits = AddressLimits(connections: .max, matches: .max, waitingMatches: .max, connectsPerSecond: .max)
     private var creator: [String: String] = [:]
     private var createdBy: [String: Set<String>] = [:]
     /// Spectators of matches freed before they began: the server tells them and lets them go.

@@ -44,7 +44,7 @@ struct OutputQueues {
         }
     }
 
-    static let writesPerTurn = 128
+    static let writesPerTurn = 64
     static let crowdSize = 256
     let crowdRoundMs: Int64
     private var players: [ConnectionID] = []

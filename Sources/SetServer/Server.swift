@@ -23,6 +23,8 @@ public final class Server: @unchecked Sendable {
     /// A descriptor held in reserve, so a newcomer can still be told the server is full.
     var spareDescriptor: Int32 = -1
     var logThrottle = LogThrottle()
+    /// Each address's allowance of new connections, and when it last connected.
+    var connectAllowance: [String: (bucket: RateLimiter, last: Instant)] = [:]
     /// Matches whose spectator count waits to be announced, by when.
     private var announcements = DeadlineQueue<String>()
     private var announcing: Set<String> = []
@@ -151,6 +153,7 @@ public final class Server: @unchecked Sendable {
     /// could not be sent their fatal error in a whole sweep; puts new journal lines on disk.
     private func sweep(at now: Instant) {
         lobby.syncJournals(log: log)
+        forgetQuietAddresses(at: now)
         for connection in connections.values {
             if connection.closeWhenFlushed {
                 // Its fatal error is stuck behind output it does not read: close without it.

@@ -58,6 +58,23 @@ extension Server {
         log(quieted > 0 ? "\(message) (and \(quieted) more like it)" : message)
     }
 
+    /// Spends one of `address`'s new-connection allowance, if it has one left.
+    private func mayConnect(from address: String) -> Bool {
+        let now = clock.now(), rate = config.addressLimits.connectsPerSecond
+        var entry = connectAllowance[address]
+            ?? (RateLimiter(perSecond: rate, burst: rate.multipliedReportingOverflow(by: 2).partialValue, at: now), now)
+        let allowed = entry.bucket.allow(at: now)
+        entry.last = now
+        connectAllowance[address] = entry
+        return allowed
+    }
+
+    /// Drops the allowances of addresses quiet long enough to have refilled them.
+    func forgetQuietAddresses(at now: Instant) {
+        guard connectAllowance.count > 1_024 else { return }
+        connectAllowance = connectAllowance.filter { now.milliseconds(since: $0.value.last) < 10_000 }
+    }
+
     func forget(address: String) {
         guard let count = connectionsByAddress[address] else { return }
         connectionsByAddress[address] = count > 1 ? count - 1 : nil
@@ -79,6 +96,11 @@ extension Server {
             if connections.count >= config.limits.maxConnections {
                 refuse(fd, WireError(.serverFull, "The server is full; try again later.", fatal: true))
                 logQuietly("full", "refused a connection: \(connections.count) connections is the limit")
+                continue
+            }
+            guard mayConnect(from: address) else {
+                refuse(fd, WireError(.addressLimit, "Your address connects too often; wait a second.", fatal: true))
+                logQuietly("connect-rate", "refused a connection from \(address): over \(config.addressLimits.connectsPerSecond) a second")
                 continue
             }
             let fromAddress = connectionsByAddress[address] ?? 0

@@ -35,8 +35,9 @@ public struct ServerConfig: Sendable {
     /// The least time between two `spectators` events of one match: joins and leaves in between
     /// are announced as one count.
     public var spectatorAnnounceMs: Int64 = 1_000
-    /// The spectators of a match watched by hundreds get its events in one write per this long.
-    public var crowdRoundMs: Int64 = 100
+    /// The spectators of a match watched by hundreds get its events in one write per this long:
+    /// a quarter of a second is nothing to a watcher, and it caps a crowd at four writes a second each.
+    public var crowdRoundMs: Int64 = 250
 
     public init() {}
 
@@ -44,7 +45,8 @@ public struct ServerConfig: Sendable {
     public var addressLimits: AddressLimits {
         AddressLimits(connections: perAddress.connections ?? max(4, limits.maxConnections / AddressShares.share),
                       matches: perAddress.matches ?? max(4, maxMatches / AddressShares.share),
-                      waitingMatches: perAddress.waitingMatches ?? AddressShares.waitingDefault)
+                      waitingMatches: perAddress.waitingMatches ?? AddressShares.waitingDefault,
+                      connectsPerSecond: perAddress.connectsPerSecond ?? AddressShares.connectsPerSecondDefault)
     }
 }
 
@@ -53,14 +55,18 @@ public struct AddressShares: Sendable, Equatable {
     public var connections: Int?
     public var matches: Int?
     public var waitingMatches: Int?
+    public var connectsPerSecond: Int?
     /// One address may hold at most 1/16 of the connections and of the matches.
     public static let share = 16
     public static let waitingDefault = 8
+    /// New connections one address may open a second, in bursts of twice as many.
+    public static let connectsPerSecondDefault = 20
 
-    public init(connections: Int? = nil, matches: Int? = nil, waitingMatches: Int? = nil) {
+    public init(connections: Int? = nil, matches: Int? = nil, waitingMatches: Int? = nil, connectsPerSecond: Int? = nil) {
         self.connections = connections
         self.matches = matches
         self.waitingMatches = waitingMatches
+        self.connectsPerSecond = connectsPerSecond
     }
 }
 
@@ -72,4 +78,7 @@ public struct AddressLimits: Sendable, Equatable {
     public var matches: Int
     /// Of those, duels still waiting for their second player.
     public var waitingMatches: Int
+    /// New connections a second (bursts of twice as many): a connect-and-leave loop is turned
+    /// away at the door, for the cost of an accept, instead of costing a welcome and a join each.
+    public var connectsPerSecond: Int
 }

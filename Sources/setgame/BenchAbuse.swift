@@ -34,7 +34,9 @@ func benchAbuse(_ kind: BenchAbuse, _ options: BenchOptions) -> Int32 {
         printError("setgame bench: the server did not say where it listens: \(firstLine)")
         return 1
     }
-    if ProcessInfo.processInfo.activeProcessorCount >= 2 {
+    // Pinned as `setgame bench` pins (server core 0, load core 1) unless SETGAME_BENCH_NO_PIN is set:
+    // on a machine other work shares, a pinned server cannot move away from it.
+    if ProcessInfo.processInfo.activeProcessorCount >= 2, ProcessInfo.processInfo.environment["SETGAME_BENCH_NO_PIN"] == nil {
         _ = setgame_pin_to_cpu(process.processIdentifier, 0)
         _ = setgame_pin_to_cpu(0, 1)
     }

@@ -18,6 +18,7 @@ func serve(_ options: ServeOptions) -> Int32 {
     config.limits.messageBurst = options.messagesPerSecond * 2
     config.perAddress.connections = options.connectionsPerAddress
     config.perAddress.matches = options.matchesPerAddress
+    config.perAddress.connectsPerSecond = options.connectsPerSecondPerAddress
     config.keepFinished = options.keepFinished
     config.keepFinishedDays = options.keepFinishedDays
     if let seed = options.seed { config.seeds = .counting(from: seed) }
@@ -50,7 +51,8 @@ private func check(_ config: ServerConfig, log: ServerLog) -> Int32 {
     writeOut("setgame serve would listen on \(config.host):\(config.port)")
     writeOut("match journals in \(config.dataDirectory ?? "-"); finished/ keeps \(config.keepFinished) files, \(config.keepFinishedDays) days")
     writeOut("at most \(fitted.limits.maxConnections) connections and \(fitted.maxMatches) matches; "
-             + "per address \(shares.connections) connections, \(shares.matches) matches, \(shares.waitingMatches) waiting duels")
+             + "per address \(shares.connections) connections (\(shares.connectsPerSecond) new a second), "
+             + "\(shares.matches) matches, \(shares.waitingMatches) waiting duels")
     return 0
 }
 

@@ -23,6 +23,7 @@ final class TestServer: @unchecked Sendable {
         config.spectatorAnnounceMs = 0
         config.listCacheMs = 0
         config.crowdRoundMs = 0
+        config.perAddress.connectsPerSecond = 1_000_000  // tests connect hundreds at once from 127.0.0.1
         configure(&config)
         clock = ManualTime(1_000)
         server = try Server(config: config, clock: clock, log: logLines.log)

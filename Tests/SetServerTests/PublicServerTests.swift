@@ -306,3 +306,20 @@ extension TestClient {
         #expect(files.isEmpty && finished.isEmpty, "\(files.count) journals, \(finished.count) finished")
     }
 }
+
+@Suite(.serialized) struct ConnectRateTests {
+    @Test func anAddressThatConnectsTooOftenIsTurnedAwayAtTheDoorUntilItsAllowanceRefills() throws {
+        let server = try TestServer { $0.perAddress.connectsPerSecond = 5 }
+        defer { server.stop() }
+        var held: [TestClient] = []
+        for _ in 0..<10 { held.append(try TestClient.greeted(server, from: "127.0.0.5")) }  // a burst of twice the rate
+        let turned = TestClient(connectedSocket: try loopbackSocket(from: "127.0.0.5", to: server.port))
+        let error = try turned.awaitError(.addressLimit)
+        #expect(error.fatal && error.message.contains("too often"))
+        _ = try TestClient.greeted(server, from: "127.0.0.6")  // another address is not affected
+        server.advance(by: 1_000)  // five more
+        for _ in 0..<5 { held.append(try TestClient.greeted(server, from: "127.0.0.5")) }
+        let again = TestClient(connectedSocket: try loopbackSocket(from: "127.0.0.5", to: server.port))
+        #expect(try again.awaitError(.addressLimit).code == .addressLimit)
+    }
+}
