@@ -158,7 +158,7 @@ public final class Abuser: @unchecked Sendable {
 
     private func spectators() {
         for n in 0..<2_000 where running {
-            guard let fd = connect(from: "127.0.4.\(1 + n / 250)") else { continue }
+            guard let fd = connect(from: "127.0.4.\(1 + n / 40)") else { continue }
             send(fd, #"{"type":"join","role":"spectator","name":"s\#(n)","match":"\#(targets[n % targets.count])"}"#)
             record(awaitReply(fd))
             held.append(fd)
