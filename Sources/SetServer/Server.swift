@@ -189,7 +189,17 @@ public final class Server: @unchecked Sendable {
 
     func ready(_ connection: Connection, _ readiness: Readiness) {
         guard connections[connection.id] === connection else { return }
-        if readiness.contains(.writable) { flush(connection) }
+        if readiness.contains(.writable) {
+            if case .spectator(let host) = connection.session {
+                // A watcher's socket has room again: it waits for its slice like any other
+                // spectator output, so hundreds of them draining never delay a player's input.
+                loop.watchWritable(connection.fd, false)
+                connection.watchingWritable = false
+                dirty.add(connection.id, host.spectators.count >= OutputQueues.crowdSize ? .crowd : .spectator)
+            } else {
+                flush(connection)
+            }
+        }
         if readiness.contains(.readable) || readiness.contains(.closed) { read(connection) }
     }
 
