@@ -26,6 +26,45 @@ wait_gone() {
     return 0
 }
 
+# Commands typed into a pane report their exit status in a file, so a script waits for the
+# command's result and never for text that the typed command line itself already shows.
+pane_marks=$(mktemp -d /tmp/setgame-pane-XXXXXX)
+
+# run_in SESSION NAME COMMAND: types COMMAND into the pane; its exit status will be NAME's result.
+run_in() {
+    local session=$1 name=$2 command=$3
+    rm -f "$pane_marks/$name.status"
+    tmux send-keys -t "$session" "$command; echo \$? > $pane_marks/$name.tmp && mv $pane_marks/$name.tmp $pane_marks/$name.status" Enter
+}
+
+# wait_status SESSION NAME [SECONDS]: waits until NAME's command has ended and prints its status.
+wait_status() {
+    local session=$1 name=$2 limit=${3:-30} waited=0
+    until [ -f "$pane_marks/$name.status" ]; do
+        sleep 0.2
+        waited=$((waited + 1))
+        if [ "$waited" -ge $((limit * 5)) ]; then
+            tmux capture-pane -p -t "$session" >&2
+            fail "the command '$name' in $session did not end within ${limit}s"
+        fi
+    done
+    cat "$pane_marks/$name.status"
+}
+
+# expect_status SESSION NAME STATUS [SECONDS]: waits for NAME's command and fails unless it exited STATUS.
+expect_status() {
+    local status
+    status=$(wait_status "$1" "$2" "${4:-30}")
+    [ "$status" = "$3" ] || { tmux capture-pane -p -t "$1" >&2; fail "'$2' in $1 exited $status, expected $3"; }
+}
+
+# same_files A B WHAT: fails, showing the difference, unless files A and B are identical.
+same_files() {
+    cmp -s "$1" "$2" && return 0
+    diff "$1" "$2" >&2 || true
+    fail "$3"
+}
+
 # A free TCP port on loopback.
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 

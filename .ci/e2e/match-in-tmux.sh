@@ -21,16 +21,16 @@ for _ in $(seq 50); do grep -q listening "$state/serve.log" && break; sleep 0.1;
 tmux new-session -d -s ann-$$ -x 120 -y 40
 tmux new-session -d -s bob-$$ -x 80 -y 24
 tmux new-session -d -s eve-$$ -x 100 -y 30
-tmux send-keys -t ann-$$ "stty -a > $state/stty.before; echo SAVED" Enter
-wait_for ann-$$ SAVED
+run_in ann-$$ saved "stty -a > $state/stty.before"
+expect_status ann-$$ saved 0
 export XDG_STATE_HOME=$state
-tmux send-keys -t ann-$$ "XDG_STATE_HOME=$state/ann $bin join 127.0.0.1:$port --name ann --match duel; echo EXIT=\$?" Enter
-tmux send-keys -t bob-$$ "XDG_STATE_HOME=$state/bob $bin join 127.0.0.1:$port --name bob --match duel; echo EXIT=\$?" Enter
+run_in ann-$$ ann "XDG_STATE_HOME=$state/ann $bin join 127.0.0.1:$port --name ann --match duel"
+run_in bob-$$ bob "XDG_STATE_HOME=$state/bob $bin join 127.0.0.1:$port --name bob --match duel"
 wait_for_cards ann-$$ 12
 wait_for_cards bob-$$ 12
-tmux send-keys -t eve-$$ "NO_COLOR=1 $bin watch 127.0.0.1:$port duel; echo EXIT=\$?" Enter
+run_in eve-$$ eve "NO_COLOR=1 $bin watch 127.0.0.1:$port duel"
 wait_for eve-$$ "deck 69"
-wait_for eve-$$ "1 set on table"   # spectators alone are told how many sets lie on the table
+tmux capture-pane -p -t eve-$$ | grep -q "last table" && fail "a spectator was told about the live table"
 wait_for eve-$$ "R╯"               # NO_COLOR: each card names its colour
 
 # Seed 42's only set is cards 9, 16, 14: labels 1, 3, 8. Touching a card claims at once.
@@ -39,26 +39,28 @@ wait_for ann-$$ "you took a set"
 wait_for bob-$$ "ann took a set"
 wait_for eve-$$ "ann took a set"
 wait_for eve-$$ "deck 66"
+wait_for eve-$$ "last table: 1 set"   # spectators alone hear how many sets a table held, once it is gone
 
 # bob drops (quits) and comes back with the same command: the seat and the score are his again.
 tmux send-keys -t bob-$$ q
 sleep 0.3
 tmux send-keys -t bob-$$ q
-wait_for bob-$$ "EXIT=0"
-wait_for ann-$$ "bob"
-tmux send-keys -t bob-$$ "XDG_STATE_HOME=$state/bob $bin join 127.0.0.1:$port --name bob --match duel; echo EXIT=\$?" Enter
+expect_status bob-$$ bob 0
+wait_for ann-$$ "bob 0 away"
+run_in bob-$$ bob-again "XDG_STATE_HOME=$state/bob $bin join 127.0.0.1:$port --name bob --match duel"
 wait_for_cards bob-$$ 12
 wait_for bob-$$ "deck 66"
 grep -q "joined with a token" "$state/serve.log" || fail "bob did not resume his seat with its token"
 
-for s in ann-$$ bob-$$ eve-$$; do
+for pair in ann-$$:ann bob-$$:bob-again eve-$$:eve; do
+    s=${pair%%:*}
     tmux send-keys -t "$s" q
     sleep 0.3
     tmux send-keys -t "$s" q
-    wait_for "$s" "EXIT=0"
+    expect_status "$s" "${pair#*:}" 0
 done
-tmux send-keys -t ann-$$ "stty -a > $state/stty.after; echo COMPARED" Enter
-wait_for ann-$$ COMPARED
-cmp -s "$state/stty.before" "$state/stty.after" || fail "ann's terminal settings changed"
+run_in ann-$$ after "stty -a > $state/stty.after"
+expect_status ann-$$ after 0
+same_files "$state/stty.before" "$state/stty.after" "ann's terminal settings changed"
 wait_gone "$bin join 127.0.0.1:$port"
 echo "match-in-tmux: ok"

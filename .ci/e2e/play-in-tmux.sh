@@ -9,9 +9,9 @@ tmux kill-session -t "$session" 2>/dev/null || true
 tmux new-session -d -s "$session" -x 120 -y 40
 trap 'tmux kill-session -t "$session" 2>/dev/null || true' EXIT
 stty_file=/tmp/setgame-stty-$$
-tmux send-keys -t "$session" "stty -a > $stty_file.before; echo SAVED" Enter
-wait_for "$session" "SAVED"
-tmux send-keys -t "$session" "$bin play --seed 42 --level easy --name newcomer; echo EXIT=\$?" Enter
+run_in "$session" saved "stty -a > $stty_file.before"
+expect_status "$session" saved 0
+run_in "$session" play "$bin play --seed 42 --level easy --name newcomer"
 wait_for "$session" "bot-easy"
 wait_for "$session" "deck 69"
 wait_for_cards "$session" 12
@@ -21,10 +21,10 @@ wait_for "$session" "you took a set"
 tmux send-keys -t "$session" q
 sleep 0.3
 tmux send-keys -t "$session" q
-wait_for "$session" "EXIT=0"
+expect_status "$session" play 0
 wait_gone "$bin play --seed 42"
-tmux send-keys -t "$session" "stty -a > $stty_file.after; echo COMPARED" Enter
-wait_for "$session" "COMPARED"
-cmp -s "$stty_file.before" "$stty_file.after" || { diff "$stty_file.before" "$stty_file.after"; fail "the terminal settings changed"; }
+run_in "$session" after "stty -a > $stty_file.after"
+expect_status "$session" after 0
+same_files "$stty_file.before" "$stty_file.after" "the terminal settings changed"
 rm -f "$stty_file.before" "$stty_file.after"
 echo "play-in-tmux: ok"

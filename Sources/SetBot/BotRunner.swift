@@ -8,6 +8,8 @@ public final class BotRunner: @unchecked Sendable {
     private let clock: TimeSource
     private var bots: [BotPlayer] = []
     private var nextPing: Instant
+    /// Set by `stop(afterSeq:)`: the loop stops once every open bot has applied this event.
+    private var stopAfterSeq: Int?
     /// Called on the loop thread when a bot's connection ends.
     public var onBotClosed: (String) -> Void = { _ in }
 
@@ -37,11 +39,31 @@ public final class BotRunner: @unchecked Sendable {
 
     public func stop() { loop.stop() }
 
+    /// Stops once every bot still connected has applied the event numbered `seq`, so what they
+    /// saw can be compared with what a spectator saw up to it. Any thread.
+    public func stop(afterSeq seq: Int) {
+        loop.execute { [unowned self] in
+            self.stopAfterSeq = seq
+            self.stopIfCaughtUp()
+        }
+    }
+
+    private func stopIfCaughtUp() {
+        guard let seq = stopAfterSeq else { return }
+        if bots.allSatisfy({ !$0.isOpen || ($0.view?.seq ?? -1) >= seq }) { loop.stop() }
+    }
+
     /// What each bot sees; read it only after `run()` has returned.
-    public var views: [MatchView?] { bots.map(\.view) }
+    public var views: [MatchView?] {
+        loop.assertInLoop()
+        return bots.map(\.view)
+    }
 
     /// Errors the server sent back to the bots: an honest bot gets only a few, from races.
-    public var errorsReceived: Int { bots.map(\.errorsReceived).reduce(0, +) }
+    public var errorsReceived: Int {
+        loop.assertInLoop()
+        return bots.map(\.errorsReceived).reduce(0, +)
+    }
 
     private func waitMilliseconds() -> Int32 {
         let now = clock.now()
@@ -58,5 +80,6 @@ public final class BotRunner: @unchecked Sendable {
             if ping { bot.keepAlive(at: now) }
             bot.connection.flush()
         }
+        stopIfCaughtUp()
     }
 }

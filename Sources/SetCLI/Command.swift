@@ -16,6 +16,8 @@ public enum Command: Equatable, Sendable {
     case replay(ReplayOptions)
     case bench(BenchOptions)
     case benchRules
+    /// Print the gallery of all 81 cards.
+    case cards(CardsOptions)
 }
 
 /// `setgame bench`.
@@ -120,7 +122,7 @@ public enum Commands {
             OptionSpec("port", "PORT", "TCP port (default 7380; 0 picks a free one and prints it)"),
             OptionSpec("data", "DIR", "where match journals are kept"),
             OptionSpec("seed", "N", "deal game n from seed N+n-1 instead of at random (for demos and tests)"),
-            OptionSpec("seat-wait-ms", "MS", "how long a match waits for a player who dropped before they forfeit (default 120000)"),
+            OptionSpec("seat-wait-ms", "MS", "how long in all, per game, a seat may be away before it forfeits (default 120000)"),
             OptionSpec("max-connections", "N", "connections beyond this are refused (default 8192; fitted to the file descriptor limit)"),
             OptionSpec("max-matches", "N", "matches beyond this are refused (default 4096)"),
             OptionSpec("messages-per-second", "N", "each connection's rate limit; bursts of twice as many (default 50)"),
@@ -153,7 +155,7 @@ public enum Commands {
         ])
 
     /// Every subcommand, in the order the overview lists them.
-    public static let all: [CommandSpec] = [play, serve, join, watch, bot, replay, bench, rules]
+    public static let all: [CommandSpec] = [play, serve, join, watch, bot, replay, bench, rules, cards]
 
     /// Parses the arguments after the executable's name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
@@ -183,6 +185,7 @@ public enum Commands {
         case watch.name: return .join(try joinOptions(parsed, spectator: true))
         case bot.name: return .bot(try botOptions(parsed))
         case bench.name: return try benchCommand(parsed)
+        case cards.name: return .cards(try cardsOptions(parsed))
         case replay.name:
             guard let file = parsed.positionals.first else { throw UsageError("replay needs a journal FILE", command: replay.name) }
             let speedText = parsed.values["speed"] ?? "0"

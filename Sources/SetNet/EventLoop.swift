@@ -14,7 +14,8 @@ public struct Readiness: OptionSet, Sendable {
 }
 
 /// One thread's epoll loop. Every method except `wake()`, `stop()` and `execute(_:)` must be
-/// called on the thread running `run`; that confinement is why the type may be shared.
+/// called on the thread running `run` (before it runs, on the thread setting it up); that
+/// confinement is why the type may be shared, and debug builds check it on every call.
 public final class EventLoop: @unchecked Sendable {
     public typealias Handler = (Readiness) -> Void
 
@@ -23,6 +24,8 @@ public final class EventLoop: @unchecked Sendable {
     private var handlers: [Int32: Handler] = [:]
     private let stopRequested = Atomic<Bool>(false)
     private let tasks = Mutex<[@Sendable () -> Void]>([])
+    /// The thread inside `run`, or 0 while none is.
+    private let runningThread = Atomic<UInt>(0)
 
     public init() throws(SocketError) {
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -40,6 +43,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Watches `fd`; `handler` runs on the loop thread whenever it is ready.
     public func register(_ fd: Int32, writable: Bool = false, handler: @escaping Handler) throws(SocketError) {
+        assertInLoop()
         var event = epoll_event(events: mask(writable: writable), data: epoll_data_t(fd: fd))
         guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { throw SocketError("epoll_ctl add") }
         handlers[fd] = handler
@@ -47,12 +51,14 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Turns interest in writability on or off; on only while output is waiting.
     public func watchWritable(_ fd: Int32, _ writable: Bool) {
+        assertInLoop()
         var event = epoll_event(events: mask(writable: writable), data: epoll_data_t(fd: fd))
         epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, &event)
     }
 
     /// Stops watching `fd`; the caller closes it.
     public func unregister(_ fd: Int32) {
+        assertInLoop()
         handlers[fd] = nil
         epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
     }
@@ -66,6 +72,9 @@ public final class EventLoop: @unchecked Sendable {
     /// large batch it calls `midBatch` after every `midBatchInterval` handlers, so output made early
     /// in a batch need not wait for the whole batch.
     public func run(timeout: () -> Int32, tick: () -> Void, midBatch: () -> Void = {}, midBatchInterval: Int = 32) {
+        let (claimed, _) = runningThread.compareExchange(expected: 0, desired: pthread_self(), ordering: .acquiringAndReleasing)
+        precondition(claimed, "EventLoop.run: the loop is already running on another thread")
+        defer { runningThread.store(0, ordering: .releasing) }
         var events = [epoll_event](repeating: epoll_event(), count: 512)
         while !stopRequested.load(ordering: .acquiring) {
             let count = epoll_wait(epollFD, &events, Int32(events.count), timeout())
@@ -89,6 +98,19 @@ public final class EventLoop: @unchecked Sendable {
             tick()
         }
         runTasks()
+    }
+
+    /// Whether the caller may use the loop's confined methods: it is the thread in `run`, or no
+    /// thread is in `run`.
+    public var isConfinedHere: Bool {
+        let owner = runningThread.load(ordering: .acquiring)
+        return owner == 0 || owner == pthread_self()
+    }
+
+    /// Stops a debug build when loop-only code runs on another thread than the loop's (NIO's
+    /// `assertInEventLoop`); costs nothing in release builds.
+    public func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
+        assert(isConfinedHere, "called off the event loop's thread", file: file, line: line)
     }
 
     /// Interrupts a wait so the loop re-reads its timeout and runs queued tasks. Any thread.

@@ -5,6 +5,8 @@ import Glibc
 public struct OutboundBuffer: Sendable {
     private var bytes: [UInt8] = []
     private var sent = 0
+    /// Whether `bytes` begins at the start of a line (`compact` may cut inside one).
+    private var startsAtLineStart = true
 
     public init() {}
 
@@ -23,6 +25,17 @@ public struct OutboundBuffer: Sendable {
         case blocked
         /// The peer is gone or the socket failed.
         case failed(Int32)
+    }
+
+    /// Drops every line not yet begun and keeps the rest of the one being written, so a line
+    /// appended next (a fatal error for a reader too slow for the rest) arrives whole and soon.
+    public mutating func dropUnstartedLines() {
+        let atLineStart = sent > 0 ? bytes[sent - 1] == 0x0A : startsAtLineStart
+        if atLineStart {
+            bytes.removeSubrange(sent...)
+        } else if let newline = bytes[sent...].firstIndex(of: 0x0A) {
+            bytes.removeSubrange((newline + 1)...)
+        }
     }
 
     /// Writes as much as the socket takes now.
@@ -44,12 +57,14 @@ public struct OutboundBuffer: Sendable {
         }
         bytes.removeAll(keepingCapacity: bytes.capacity <= 64 * 1024)
         sent = 0
+        startsAtLineStart = true
         return .drained
     }
 
     /// Drops what was already written once it is the larger part, keeping appends amortised O(1).
     private mutating func compact() {
         if sent > 4_096 && sent * 2 > bytes.count {
+            startsAtLineStart = bytes[sent - 1] == 0x0A
             bytes.removeFirst(sent)
             sent = 0
         }

@@ -32,20 +32,3 @@ public struct Card: Hashable, Comparable, Sendable {
 
     public static func < (lhs: Card, rhs: Card) -> Bool { lhs.id < rhs.id }
 }
-
-extension Card: Codable {
-    /// On the wire and on disk a card is its id: short, and stable across versions.
-    public init(from decoder: any Decoder) throws {
-        let id = try decoder.singleValueContainer().decode(Int.self)
-        guard let card = Card(id: id) else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "card id \(id) is not in 0...80"))
-        }
-        self = card
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(id)
-    }
-}

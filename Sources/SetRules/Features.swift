@@ -1,5 +1,5 @@
 /// How many symbols a card shows.
-public enum Number: Int, CaseIterable, Sendable, Codable {
+public enum Number: Int, CaseIterable, Sendable {
     case one, two, three
 
     /// The count as a plain integer, 1–3.
@@ -7,7 +7,7 @@ public enum Number: Int, CaseIterable, Sendable, Codable {
 }
 
 /// The outline of a card's symbols.
-public enum Shape: Int, CaseIterable, Sendable, Codable {
+public enum Shape: Int, CaseIterable, Sendable {
     case diamond, squiggle, oval
 
     public var singular: String { ["diamond", "squiggle", "oval"][rawValue] }
@@ -15,14 +15,14 @@ public enum Shape: Int, CaseIterable, Sendable, Codable {
 }
 
 /// How a card's symbols are filled.
-public enum Shading: Int, CaseIterable, Sendable, Codable {
+public enum Shading: Int, CaseIterable, Sendable {
     case solid, striped, open
 
     public var word: String { ["solid", "striped", "open"][rawValue] }
 }
 
 /// The ink a card's symbols are printed in.
-public enum Colour: Int, CaseIterable, Sendable, Codable {
+public enum Colour: Int, CaseIterable, Sendable {
     case red, green, purple
 
     public var word: String { ["red", "green", "purple"][rawValue] }

@@ -1,6 +1,6 @@
 /// A moment on the server's monotonic clock, in milliseconds. The rules never read a clock:
 /// every instant is passed in, so a match replays exactly from its journal.
-public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var milliseconds: Int64
 
     public init(milliseconds: Int64) { self.milliseconds = milliseconds }

@@ -61,7 +61,7 @@ extension Match {
         return isOver ? events : events + open(.dealGrace, for: seat.other, at: now)
     }
 
-    private mutating func pass(by seat: Seat, at now: Instant) throws(RuleRefusal) -> [MatchEvent] {
+    mutating func pass(by seat: Seat, at now: Instant) throws(RuleRefusal) -> [MatchEvent] {
         guard let window, window.holder == seat else { throw .noWindowToPass }
         if window.kind == .claim { return claimFailed(window, end: .passed, at: now) }
         return setSelection([], of: seat) + close(.passed)

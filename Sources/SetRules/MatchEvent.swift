@@ -21,15 +21,15 @@ public enum MatchEvent: Hashable, Sendable {
 }
 
 /// Why a seat lost points outside a trio.
-public enum PenaltyReason: String, CaseIterable, Sendable, Codable {
+public enum PenaltyReason: String, CaseIterable, Sendable {
     case dealtWithSetOnTable = "dealt_with_set_on_table"
     case claimRanOut = "claim_ran_out"
     case claimPassed = "claim_passed"
 }
 
 /// How and with what scores a match ended.
-public struct MatchResult: Hashable, Sendable, Codable {
-    public enum Reason: String, Sendable, Codable, CaseIterable {
+public struct MatchResult: Hashable, Sendable {
+    public enum Reason: String, Sendable, CaseIterable {
         /// The deck is empty and no set is left on the table.
         case noSetsLeft = "no_sets_left"
         case resigned

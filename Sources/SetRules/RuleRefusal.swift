@@ -41,17 +41,18 @@ public enum RuleRefusal: Error, Hashable, Sendable {
         }
     }
 
-    /// A sentence for a person. Seats are named "player 1" and "player 2"; hosts that know the
-    /// players' names may say it better.
-    public var message: String {
+    /// A sentence for a person, with seats called "Player 1" and "Player 2".
+    public var message: String { message(naming: { "Player \($0.rawValue + 1)" }) }
+
+    /// A sentence for a person, calling each seat what `name` says (hosts know the players' names).
+    public func message(naming name: (Seat) -> String) -> String {
         switch self {
         case .matchOver: "The match is over."
         case .matchNotOver: "A rematch can be asked for only when the match is over."
         case .noSuchSeat(let seat): "This match has no seat \(seat.rawValue + 1)."
         case .claimFirst: "Call \"Set!\" first: only the holder of a window may select."
-        case .notYourWindow(let holder): "Player \(holder.rawValue + 1) holds the window."
-        case .claimTaken(let holder, let lead):
-            "Player \(holder.rawValue + 1) called \"Set!\" first, by \(lead) ms."
+        case .notYourWindow(let holder): "\(name(holder)) holds the window."
+        case .claimTaken(let holder, let lead): "\(name(holder)) called \"Set!\" first, by \(lead) ms."
         case .alreadyYourWindow: "You already hold the window."
         case .finishYourClaim: "You called \"Set!\": pick three cards or pass first."
         case .cardNotOnTable(let card): "The \(card.name) is not on the table."

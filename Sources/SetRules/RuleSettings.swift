@@ -1,5 +1,5 @@
 /// Every duration and point value of the game, in one validated value. Durations are milliseconds.
-public struct RuleSettings: Hashable, Sendable, Codable {
+public struct RuleSettings: Hashable, Sendable {
     /// How long a duel claimant has to pick three cards after calling "Set!".
     public var claimWindowMs: Int64 = 5_000
     /// The opponent's exclusive window after a failed or expired claim; longer than a claim, since

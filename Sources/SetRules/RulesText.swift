@@ -1,6 +1,7 @@
 /// The rules in plain words, with the timings and points of the given settings.
 public enum RulesText {
-    public static func render(_ settings: RuleSettings = .standard) -> String {
+    /// `seatWaitMs`: how long in all a seat may be away during a game (a server setting).
+    public static func render(_ settings: RuleSettings = .standard, seatWaitMs: Int64 = 120_000) -> String {
         func seconds(_ ms: Int64) -> String {
             ms % 1000 == 0 ? "\(ms / 1000) s" : "\(Double(ms) / 1000) s"
         }
@@ -46,6 +47,11 @@ public enum RulesText {
           A window holder may pass to end it early.
           Resigning loses the match. Otherwise the higher score wins; equal scores tie. A rematch
           starts when both players ask for one.
+
+        LEAVING
+          A player who drops out while holding a window loses it at once, exactly as if they had
+          passed it; the match pauses until they are back. Each player may be away for \(seconds(seatWaitMs))
+          in all during one game, however often they come back; past that the game is forfeited.
         """
     }
 }

@@ -1,5 +1,5 @@
 /// A seat at a match. A solo match uses only `.first`.
-public enum Seat: Int, CaseIterable, Sendable, Codable, Comparable {
+public enum Seat: Int, CaseIterable, Sendable, Comparable {
     case first = 0
     case second = 1
 
@@ -10,7 +10,7 @@ public enum Seat: Int, CaseIterable, Sendable, Codable, Comparable {
 }
 
 /// Whether a match is played alone or by two.
-public enum Mode: String, CaseIterable, Sendable, Codable {
+public enum Mode: String, CaseIterable, Sendable {
     case solo
     case duel
 

@@ -1,5 +1,5 @@
 /// The kinds of exclusive window a duel seat can hold.
-public enum WindowKind: String, CaseIterable, Sendable, Codable {
+public enum WindowKind: String, CaseIterable, Sendable {
     /// Won by calling "Set!" first.
     case claim
     /// Given to the opponent after a claim fails or runs out.
@@ -9,7 +9,7 @@ public enum WindowKind: String, CaseIterable, Sendable, Codable {
 }
 
 /// An exclusive window: while it is open only `holder` may select cards.
-public struct Window: Hashable, Sendable, Codable {
+public struct Window: Hashable, Sendable {
     public var kind: WindowKind
     public var holder: Seat
     public var opened: Instant
@@ -24,7 +24,7 @@ public struct Window: Hashable, Sendable, Codable {
 }
 
 /// How a window came to close.
-public enum WindowEnd: String, CaseIterable, Sendable, Codable {
+public enum WindowEnd: String, CaseIterable, Sendable {
     case expired
     case passed
     /// The holder picked three cards and the trio was judged.

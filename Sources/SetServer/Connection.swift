@@ -27,6 +27,8 @@ final class Connection {
     var watchingWritable = false
     /// Set after a fatal error: close once the error has been written.
     var closeWhenFlushed = false
+    /// Whether closing must first deliver a fatal error line (see `Server.linger`).
+    var lingerOnClose = false
     var name = "?"
     /// The peer's IP address: per-address limits count by it.
     var address = "?"

@@ -1,4 +1,6 @@
 import Foundation
+import Glibc
+import SetNet
 import SetRules
 
 /// The `--data` folder: one journal per live match at the top, finished ones under `finished/`,
@@ -6,6 +8,7 @@ import SetRules
 struct JournalDirectory {
     let path: String
     let log: ServerLog
+    var faults: JournalFaults?
 
     var finishedPath: String { path + "/finished" }
     var damagedPath: String { path + "/damaged" }
@@ -17,22 +20,43 @@ struct JournalDirectory {
         }
     }
 
+    /// Takes the folder for this process alone, with `flock`: two servers on one folder would
+    /// adopt each other's matches and interleave their journals. The lock goes with the process.
+    func lock() throws(SocketError) -> Int32 {
+        let fd = open(path + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SocketError("open \(path)/lock") }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw SocketError("lock the data folder \(path)", code: code)
+        }
+        return fd
+    }
+
     func journalPath(for match: String) -> String { "\(path)/\(match).jsonl" }
 
-    /// A new journal for a new match, its header written. Its file is created only when the match
-    /// commits it (once it holds something worth keeping). A file already there then belongs to an
-    /// older match of the same name: it is retired first, never appended to.
+    /// A new journal for a new match, its header written. Its file is created only once the
+    /// match holds something worth keeping; a file already there then belongs to an older match
+    /// of the same name: it is retired first, never appended to.
     func create(for host: MatchHost) -> MatchJournal? {
         let path = journalPath(for: host.name)
         let name = host.name
-        let journal = MatchJournal(deferred: path) { [self, weak host] in
+        let journal = MatchJournal(deferred: path, faults: faults) { [self, weak host] in
             if FileManager.default.fileExists(atPath: path) { retire(path, named: name, at: host?.lastActivity ?? .zero) }
         }
-        journal.append(.header(name: host.name, mode: host.mode, rules: host.settings), sync: true)
+        journal.write([.header(name: host.name, mode: host.mode, rules: host.settings)])
         return journal
     }
 
-    /// Every unfinished match, replayed; damaged journals are moved aside and the rest still load.
+    /// Deletes the journal of a match abandoned before anyone moved: nothing in it is worth a file.
+    func discard(_ host: MatchHost) {
+        guard let journal = host.journal else { return }
+        host.journal = nil
+        journal.close()
+        if journal.isOnDisk { unlink(journal.path) }
+    }
+
+    /// Every match in the folder, replayed; damaged journals are moved aside and the rest still load.
     func restoreAll(seatWaitMs: Int64) -> [MatchHost] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
         var hosts: [MatchHost] = []
@@ -43,12 +67,17 @@ struct JournalDirectory {
                 if contents.droppedTail > 0 { log("\(name): dropped a torn last line (\(contents.droppedTail) bytes)") }
                 var markedAway: [Seat] = []
                 let host = try JournalReplay.host(from: contents.records, seatWaitMs: seatWaitMs, markedAway: &markedAway)
-                guard host.phase == .playing else {
-                    retire(file, named: host.name, at: host.lastActivity)
-                    continue
+                // A match over or still waiting comes back too: its players' acknowledged seats and
+                // rematch requests are kept, and the lobby retires it if nobody returns.
+                let journal = try MatchJournal(path: file, faults: faults)
+                host.journal = journal
+                let restart = JournalRecord.restarted(at: host.lastActivity)
+                if !markedAway.isEmpty && !journal.write([restart]) {
+                    // Written, after the stall's start, once the disk takes writes again.
+                    host.beginStall(at: host.lastActivity)
+                    host.backlog = [.stalled(at: host.lastActivity), restart]
+                    log("journal of \(host.name) cannot be written (\(journal.failure ?? "")): it is paused until it can")
                 }
-                host.journal = try MatchJournal(path: file)
-                for seat in markedAway { host.journal?.append(.away(seat: seat, at: host.lastActivity)) }
                 hosts.append(host)
                 log("restored \(host.name): game \(host.game), \(host.match?.table.count ?? 0) cards on the table, waiting for its players")
             } catch {
@@ -58,14 +87,6 @@ struct JournalDirectory {
             }
         }
         return hosts
-    }
-
-    /// Deletes the journal of a match abandoned before anyone moved: nothing in it is worth a file.
-    func discard(_ host: MatchHost) {
-        guard let journal = host.journal else { return }
-        host.journal = nil
-        journal.close()
-        if journal.isOnDisk { unlink(journal.path) }
     }
 
     /// Moves a match's journal under `finished/`, where `setgame replay` can read it.

@@ -17,13 +17,21 @@ enum JournalRecord: Equatable {
     case tick(seq: Int, at: Instant)
     /// The number of spectators changed (an event, so it is numbered like one).
     case watchers(count: Int, seq: Int, at: Instant)
+    /// The journal stopped taking writes at `at`: the match stood still from then on. Written,
+    /// with what happened meanwhile, only once writes work again.
+    case stalled(at: Instant)
+    /// The server restarted: every seat still connected when it stopped was marked away then,
+    /// keeping its window (a restart is nobody's drop).
+    case restarted(at: Instant)
+    /// Writes work again: the match goes on (`seq`: the events numbered after it goes on).
+    case unstalled(seq: Int, at: Instant)
 
     static let version = 1
 
     /// The event number the match had reached after this record, for those that say.
     var seq: Int? {
         switch self {
-        case .acted(_, _, let seq, _), .tick(let seq, _), .watchers(_, let seq, _): seq
+        case .acted(_, _, let seq, _), .tick(let seq, _), .watchers(_, let seq, _), .unstalled(let seq, _): seq
         default: nil
         }
     }
@@ -32,7 +40,7 @@ enum JournalRecord: Equatable {
         switch self {
         case .header: nil
         case .seated(_, _, _, let at), .game(_, _, _, let at), .acted(_, _, _, let at), .away(_, let at),
-             .back(_, let at), .tick(_, let at), .watchers(_, _, let at): at
+             .back(_, let at), .tick(_, let at), .watchers(_, _, let at), .stalled(let at), .unstalled(_, let at), .restarted(let at): at
         }
     }
 
@@ -66,6 +74,9 @@ enum JournalRecord: Equatable {
         case .tick(let seq, let at): members = ["type": "tick", "seq": .int(Int64(seq)), "at": .int(at.milliseconds)]
         case .watchers(let count, let seq, let at):
             members = ["type": "watchers", "count": .int(Int64(count)), "seq": .int(Int64(seq)), "at": .int(at.milliseconds)]
+        case .stalled(let at): members = ["type": "stalled", "at": .int(at.milliseconds)]
+        case .restarted(let at): members = ["type": "restarted", "at": .int(at.milliseconds)]
+        case .unstalled(let seq, let at): members = ["type": "unstalled", "seq": .int(Int64(seq)), "at": .int(at.milliseconds)]
         }
         var bytes = JSONWriter.bytes(.object(members))
         bytes.append(0x0A)
@@ -120,6 +131,9 @@ enum JournalRecord: Equatable {
         case "back": return .back(seat: try seat(), at: try at())
         case "tick": return .tick(seq: Int(try int("seq")), at: try at())
         case "watchers": return .watchers(count: Int(try int("count")), seq: Int(try int("seq")), at: try at())
+        case "stalled": return .stalled(at: try at())
+        case "restarted": return .restarted(at: try at())
+        case "unstalled": return .unstalled(seq: Int(try int("seq")), at: try at())
         case let other: throw Unreadable(reason: "unknown record \(other)")
         }
     }

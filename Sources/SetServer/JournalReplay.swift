@@ -11,6 +11,16 @@ enum JournalReplay {
     /// Seats replay with stand-in connections; they are marked away at the end.
     static func standIn(_ seat: Seat) -> ConnectionID { -1 - seat.rawValue }
 
+    /// Marks every seat still connected away, keeping windows: what a restart does.
+    private static func markAway(_ host: MatchHost, at instant: Instant) -> (seats: [Seat], deliveries: [Delivery]) {
+        var seats: [Seat] = [], deliveries: [Delivery] = []
+        for seat in host.mode.seats where host.seats[seat.rawValue]?.connection != nil {
+            deliveries += host.disconnect(standIn(seat), at: instant, keepingWindow: true)
+            seats.append(seat)
+        }
+        return (seats, deliveries)
+    }
+
     /// Replays `records`; the result is paused with every seat away, as after a restart.
     /// `observe` sees every delivery, in order (for `setgame replay`).
     /// `markedAway` gets the seats the replay itself marked away at the end (their players were
@@ -20,8 +30,13 @@ enum JournalReplay {
                      observe: (Delivery) -> Void = { _ in }) throws(Mismatch) -> MatchHost {
         guard case .header(let name, let mode, let rules) = records.first else { throw Mismatch(description: "no header") }
         var seeds = records.compactMap { if case .game(_, let seed, _, _) = $0 { seed } else { nil } }[...]
+        var dealtUnrecorded = false
         let host = MatchHost(name: name, mode: mode, settings: rules, seatWaitMs: seatWaitMs) {
-            seeds.popFirst() ?? 0
+            guard let seed = seeds.popFirst() else {
+                dealtUnrecorded = true
+                return 0
+            }
+            return seed
         }
         var last = Instant.zero
         for (index, record) in records.enumerated().dropFirst() {
@@ -46,7 +61,13 @@ enum JournalReplay {
             case .back(let seat, let at): deliveries = host.resume(seat, on: standIn(seat), at: at).1
             case .tick(_, let at): deliveries = host.advance(to: at)
             case .watchers(let count, _, let at): deliveries = host.replaySpectators(count, at: at)
+            case .stalled(let at):
+                host.beginStall(at: at)
+                deliveries = []
+            case .unstalled(_, let at): deliveries = host.endStall(at: at)
+            case .restarted(let at): deliveries = markAway(host, at: at).deliveries
             }
+            if dealtUnrecorded { throw Mismatch(description: "record \(index + 1): dealt a game whose seed the journal does not hold") }
             // Every numbered record says how far the events had got: a replay that numbers them
             // differently has diverged, and its history could not be trusted by a resuming client.
             if let expected = record.seq, host.seq != expected {
@@ -55,11 +76,14 @@ enum JournalReplay {
             deliveries.forEach(observe)
             last = max(last, record.instant ?? last)
         }
-        for seat in mode.seats where host.seats[seat.rawValue]?.connection != nil {
-            _ = host.disconnect(standIn(seat), at: last)
-            markedAway.append(seat)
-        }
+        markedAway += markAway(host, at: last).seats
         host.lastActivity = last
+        // New games are dealt from the server's seeds, never from anything the journal implies.
+        // The server that adopts the match hands it its own source; until then, unpredictable ones.
+        host.nextSeed = {
+            var generator = SystemRandomNumberGenerator()
+            return generator.next()
+        }
         return host
     }
 }

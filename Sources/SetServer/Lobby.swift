@@ -56,6 +56,7 @@ final class Lobby {
     func adopt(_ restored: [MatchHost]) {
         for host in restored {
             hosts[host.name] = host
+            host.nextSeed = nextSeed  // its later games are dealt exactly as a fresh match's would be
             for seat in host.mode.seats {
                 if let token = host.seats[seat.rawValue]?.token { seatsByToken[token] = (host.name, seat) }
             }
@@ -69,19 +70,26 @@ final class Lobby {
         }
     }
 
-    /// Writes journals' pending lines to disk; a journal that failed is reported once and given
-    /// up (its match plays on, but would not survive a restart).
-    func syncJournals(log: ServerLog) {
+    /// Writes journals' pending lines to disk, and tries again to write those of stalled matches:
+    /// returns what the matches that go on again say. The log hears of a stall once at its start
+    /// (see `noteStalls`) and once at its end.
+    func syncJournals(at now: Instant, log: ServerLog) -> [(MatchHost, [Delivery])] {
+        var resumed: [(MatchHost, [Delivery])] = []
         for host in hosts.values {
             guard let journal = host.journal else { continue }
-            if let failure = journal.failure {
-                log("journal of \(host.name) stopped: \(failure); this match will not survive a restart")
-                journal.close()
-                host.journal = nil
+            if host.stalledAt != nil {
+                if !host.stallReported {
+                    host.stallReported = true
+                    log("journal of \(host.name) cannot be written (\(journal.failure ?? "write failed")): the match is paused until it can")
+                }
+                guard let deliveries = host.retryJournal(at: now) else { continue }
+                log("journal of \(host.name) is written again: the match goes on")
+                resumed.append((host, deliveries))
             } else {
                 journal.sync()
             }
         }
+        return resumed
     }
 
     func join(_ request: JoinRequest, connection: ConnectionID, address: String = "", at now: Instant) -> Result<Placement, WireError> {
@@ -135,7 +143,7 @@ final class Lobby {
                 return .success(host)
             }
             if let refusal = refusal(creatingFor: address, mode: request.mode) { return .failure(refusal) }
-            return .success(create(name: name, mode: request.mode, by: address))
+            return create(name: name, mode: request.mode, by: address)
         }
         // Pairing seats a newcomer only with someone who is there to play.
         if request.mode == .duel, let name = openDuel, let host = hosts[name], host.phase == .waiting,
@@ -143,9 +151,9 @@ final class Lobby {
             return .success(host)
         }
         if let refusal = refusal(creatingFor: address, mode: request.mode) { return .failure(refusal) }
-        let host = create(name: uniqueName(request.mode.rawValue), mode: request.mode, by: address)
-        if request.mode == .duel { openDuel = host.name }
-        return .success(host)
+        let created = create(name: uniqueName(request.mode.rawValue), mode: request.mode, by: address)
+        if request.mode == .duel, case .success(let host) = created { openDuel = host.name }
+        return created
     }
 
     /// Why `address` may not create another match, if it may not: the server is full, or this
@@ -168,14 +176,18 @@ final class Lobby {
     /// Whether another match may be created.
     var hasRoom: Bool { hosts.count < maxMatches }
 
-    private func create(name: String, mode: Mode, by address: String) -> MatchHost {
+    /// A new match; with journals, only if its journal could be started (a full disk refuses it).
+    private func create(name: String, mode: Mode, by address: String) -> Result<MatchHost, WireError> {
         let host = MatchHost(name: name, mode: mode, settings: settings, seatWaitMs: seatWaitMs, nextSeed: nextSeed)
         host.spectatorAnnounceMs = spectatorAnnounceMs
-        host.journal = journals?.create(for: host)
+        if let journals {
+            guard let journal = journals.create(for: host) else { return .failure(host.journalStalled) }
+            host.journal = journal
+        }
         hosts[name] = host
         creator[name] = address
         createdBy[address, default: []].insert(name)
-        return host
+        return .success(host)
     }
 
     private var tooManyMatches: WireError {
@@ -209,6 +221,15 @@ final class Lobby {
         if let address = creator.removeValue(forKey: host.name) {
             createdBy[address]?.remove(host.name)
             if createdBy[address]?.isEmpty == true { createdBy[address] = nil }
+        }
+    }
+
+    /// Retires matches nobody has been connected to for `seatWaitMs` that are not being played:
+    /// restored ones whose players never came back (live ones go as soon as they are empty).
+    func retireAbandoned(at now: Instant) {
+        for host in hosts.values where host.isEmpty && host.phase != .playing
+            && now.milliseconds(since: host.lastActivity) > seatWaitMs {
+            removeIfIdle(host)
         }
     }
 

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import SetNet
 import SetRules
+import Synchronization
 
 /// A match's append-only journal file. Lines are written with `write(2)` on the loop thread
 /// before the events they cause are sent, so a killed process loses nothing a player was told.
@@ -11,83 +12,115 @@ final class MatchJournal: @unchecked Sendable {
     let path: String
     // Written only on the loop thread; synced and closed only on `syncQueue`, which owns its end.
     private var fd: Int32
-    private var closed = false
-    /// Lines held in memory until `commit()`: a match creates its file only once it holds
-    /// something worth keeping, so abandoned matches leave no litter. Nil once the file exists.
-    private var deferred: [[UInt8]]?
+    private let faults: JournalFaults?
+    /// Lines held in memory while the match holds nothing worth keeping: the file is created only
+    /// once it does (`keep()`), so abandoned matches leave no litter. Nil once the file exists.
+    private var held: [UInt8]?
+    private var wantsFile = false
     private var prepare: (() -> Void)?
-    /// A deferred journal that grows this long is committed anyway: memory stays bounded.
-    static let maxDeferredLines = 64
+    /// A held journal that grows past this is written out anyway: memory stays bounded.
+    static let maxHeldBytes = 16_384
+    /// The length of the file up to its last whole record: a failed write is cut back to it.
+    private var length: off_t
+    private var closed = false
     private(set) var needsSync = false
+    /// Why the last write failed, for the log.
     private(set) var failure: String?
     private static let syncQueue = DispatchQueue(label: "setgame.journal-sync")
 
     /// Opens an existing journal to go on appending to it (after a restart).
-    init(path: String) throws(SocketError) {
+    init(path: String, faults: JournalFaults? = nil) throws(SocketError) {
         self.path = path
+        self.faults = faults
         fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard fd >= 0 else { throw SocketError("open \(path)") }
+        length = lseek(fd, 0, SEEK_END)
     }
 
     /// Creates a new journal, owner-only (it holds seat tokens); fails if the file exists.
-    init(creating path: String) throws(SocketError) {
+    init(creating path: String, faults: JournalFaults? = nil) throws(SocketError) {
         self.path = path
+        self.faults = faults
         fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SocketError("create \(path)") }
+        length = 0
     }
 
-    /// A journal whose file is created by `commit()`, after `prepare` (which clears the path).
-    init(deferred path: String, prepare: @escaping () -> Void) {
+    /// A journal whose file is created at the first write after `keep()`, once `prepare` (which
+    /// clears the path) has run.
+    init(deferred path: String, faults: JournalFaults? = nil, prepare: @escaping () -> Void) {
         self.path = path
+        self.faults = faults
         fd = -1
-        deferred = []
+        length = 0
+        held = []
         self.prepare = prepare
     }
 
     deinit { close() }
 
-    /// Whether the file exists (always, except for a deferred journal not yet committed).
-    var isOnDisk: Bool { deferred == nil }
+    /// Whether the file exists (always, except for a deferred journal not yet kept).
+    var isOnDisk: Bool { held == nil }
 
-    /// Creates the file of a deferred journal and writes what was held back, then syncs it.
-    func commit() {
-        guard let held = deferred, !closed else { return }
-        deferred = nil
+    /// From the next write on, the journal is on disk, with everything held back first.
+    func keep() { wantsFile = true }
+
+    private func createFile() -> Bool {
+        if fd >= 0 { return true }
         prepare?()
         prepare = nil
         fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             failure = "creating \(path) failed: \(SocketError("open"))"
-            return
+            return false
         }
-        for bytes in held { writeLine(bytes) }
-        sync()
+        return true
     }
 
-    func append(_ record: JournalRecord, sync: Bool = false) {
-        guard !closed, failure == nil else { return }
-        if deferred != nil {
-            deferred!.append(record.encoded())
-            if deferred!.count >= Self.maxDeferredLines { commit() }
-            return
+    /// Appends `records` in one write and says whether all of them are in the file. A write that
+    /// fails part way (a full disk) is cut back, so the file never holds half a record that later
+    /// lines would bury: the journal stays readable, and the caller must not act on what failed.
+    @discardableResult
+    func write(_ records: [JournalRecord], sync: Bool = false) -> Bool {
+        guard !closed else { return false }
+        var bytes: [UInt8] = []
+        for record in records { bytes += record.encoded() }
+        if let held {
+            if !wantsFile && held.count + bytes.count <= Self.maxHeldBytes {
+                self.held = held + bytes
+                return true
+            }
+            guard createFile() else { return false }
+            bytes = held + bytes
         }
-        writeLine(record.encoded())
-        if sync { self.sync() }
-    }
-
-    private func writeLine(_ bytes: [UInt8]) {
-        guard failure == nil else { return }
+        if faults?.failing == true {
+            failure = "writing \(path) failed: \(SocketError("write", code: ENOSPC))"
+            return false
+        }
+        if length >= 0 && lseek(fd, 0, SEEK_END) != length {
+            // An earlier failed write could not be cut back: try again before adding to it.
+            guard ftruncate(fd, length) == 0 else {
+                failure = "cutting \(path) back failed: \(SocketError("ftruncate"))"
+                return false
+            }
+        }
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else {
                 failure = "writing \(path) failed: \(SocketError("write"))"
-                return
+                if offset > 0 { _ = ftruncate(fd, length) }
+                return false
             }
             offset += written
         }
+        length += off_t(bytes.count)
+        held = nil
+        failure = nil
         needsSync = true
+        if sync { self.sync() }
+        return true
     }
 
     /// Asks the background queue to put what was written on disk.
@@ -112,6 +145,19 @@ final class MatchJournal: @unchecked Sendable {
 
     /// Waits until every sync and close asked for so far is done; for shutdown and tests.
     static func drain() { syncQueue.sync {} }
+}
+
+/// A switch that makes every journal write fail as a full disk would; tests inject it to check
+/// that nothing unjournaled is acknowledged, and that matches continue once writes work again.
+public final class JournalFaults: Sendable {
+    private let state = Mutex(false)
+    public init() {}
+
+    /// Whether journal writes fail now.
+    public var failing: Bool {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
 }
 
 /// Reading a journal back: records, a torn last line dropped, a damaged one reported.

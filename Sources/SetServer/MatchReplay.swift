@@ -32,9 +32,10 @@ public struct MatchReplay: Sendable {
             var markedAway: [Seat] = []
             // Forfeits happen only where the journal has a tick for them; a year of wait never fires on its own.
             host = try JournalReplay.host(from: contents.records, seatWaitMs: 365 * 86_400_000, markedAway: &markedAway) { delivery in
-                if case .success(.event(let event)) = ServerMessageCoding.decode(Array(delivery.bytes.dropLast())) {
-                    events.append(event)
-                }
+                guard case .success(.event(let event)) = ServerMessageCoding.decode(Array(delivery.bytes.dropLast())) else { return }
+                // A hint is numbered once but sent twice: without its cards to the others, then
+                // with them to the player who paid. The replay shows the whole of it.
+                if events.last?.seq == event.seq { events[events.count - 1] = event } else { events.append(event) }
             }
         } catch { throw Failure(description: "\(path): \(error)") }
         let games = contents.records.compactMap { record -> Game? in

@@ -26,8 +26,8 @@ public final class Server: @unchecked Sendable {
     /// Each address's allowance of new connections, and when it last connected.
     var connectAllowance: [String: (bucket: RateLimiter, last: Instant)] = [:]
     /// Matches whose spectator count waits to be announced, by when.
-    private var announcements = DeadlineQueue<String>()
-    private var announcing: Set<String> = []
+    var announcements = DeadlineQueue<String>()
+    var announcing: Set<String> = []
     private let finished: FinishedJournals?
     private var nextPrune: Instant
     private var deadlines = DeadlineQueue<String>()
@@ -40,6 +40,10 @@ public final class Server: @unchecked Sendable {
     private var closing: Set<ConnectionID> = []
     private var nextSweep: Instant
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// The `flock` on the data folder, held while the server runs.
+    private let folderLock: Int32?
+    /// Sockets closed after a fatal error, still read (and dropped) until their deadline.
+    var lingering: [Int32: Lingering] = [:]
 
     /// Binds the listening socket at once, so `port` is known before `run()`. With a data
     /// directory, every unfinished match in it is restored first, paused until its players return,
@@ -51,26 +55,40 @@ public final class Server: @unchecked Sendable {
         self.log = log
         var journals: JournalDirectory?
         var restored: [MatchHost] = []
+        var state: ServerState?
+        var lock: Int32?
         if let path = config.dataDirectory {
-            let directory = JournalDirectory(path: path, log: log)
+            var directory = JournalDirectory(path: path, log: log)
+            directory.faults = config.journalFaults
             do { try directory.prepare() } catch { throw SocketError("cannot use data directory \(path): \(error)", code: EACCES) }
+            lock = try directory.lock()
             journals = directory
+            state = ServerState(folder: path, log: log)
             restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs)
             finished = FinishedJournals(path: directory.finishedPath, keep: config.keepFinished, maxAgeDays: config.keepFinishedDays)
             finished?.prune()
         } else {
             finished = nil
         }
-        let latest = restored.map(\.lastActivity).max() ?? .zero
-        let shift = max(0, latest.milliseconds + 1 - clock.now().milliseconds)
-        self.clock = shift > 0 ? ShiftedTime(clock, by: shift) : clock
-        loop = try EventLoop()
-        listener = try Sockets.listen(host: config.host, port: config.port)
+        folderLock = lock
+        // Every time handed out before a restart is below both the journals' latest instant
+        // and the clock's lease, so the clock goes on above them.
+        let latest = max(restored.map(\.lastActivity).max().map { $0.milliseconds + 1 } ?? 0, state?.current.clockLease ?? 0)
+        let shift = max(0, latest - clock.now().milliseconds)
+        let shifted: any TimeSource = shift > 0 ? ShiftedTime(clock, by: shift) : clock
+        self.clock = state.map { LeasedTime(base: shifted, state: $0) } ?? shifted
+        do {
+            loop = try EventLoop()
+            listener = try Sockets.listen(host: config.host, port: config.port)
+        } catch {
+            lock.map { _ = Glibc.close($0) }
+            throw error
+        }
         port = Sockets.localPort(listener)
         nextSweep = self.clock.now().adding(1_000)
         nextPrune = self.clock.now().adding(Self.pruneIntervalMs)
         dirty = OutputQueues(crowdRoundMs: config.crowdRoundMs)
-        let seeds = SeedCounter(config.seeds)
+        let seeds = SeedCounter(config.seeds, state: state)
         lobby = Lobby(settings: config.rules, seatWaitMs: config.limits.seatWaitMs, maxMatches: config.maxMatches,
                       journals: journals, listCacheMs: config.listCacheMs, nextSeed: seeds.next)
         lobby.addressLimits = config.addressLimits
@@ -140,6 +158,7 @@ public final class Server: @unchecked Sendable {
     }
 
     func schedule(_ host: MatchHost) {
+        loop.assertInLoop()
         guard let deadline = host.nextDeadline else {
             scheduled[host.name] = nil
             return
@@ -152,13 +171,15 @@ public final class Server: @unchecked Sendable {
     /// Closes connections that sent nothing for too long, left a line unfinished too long, or
     /// could not be sent their fatal error in a whole sweep; puts new journal lines on disk.
     private func sweep(at now: Instant) {
-        lobby.syncJournals(log: log)
+        for (host, deliveries) in lobby.syncJournals(at: now, log: log) {
+            deliver(deliveries)
+            schedule(host)
+        }
+        closeOverdueLingering(at: now)
         forgetQuietAddresses(at: now)
-        for connection in connections.values {
-            if connection.closeWhenFlushed {
-                // Its fatal error is stuck behind output it does not read: close without it.
-                if connection.watchingWritable { markClosed(connection, "closed: it did not read its fatal error") }
-            } else if now.milliseconds(since: connection.lastInput) > config.limits.idleTimeoutMs {
+        lobby.retireAbandoned(at: now)
+        for connection in connections.values where !connection.closeWhenFlushed {
+            if now.milliseconds(since: connection.lastInput) > config.limits.idleTimeoutMs {
                 fail(connection, WireError(.idleTimeout, "Nothing received for \(config.limits.idleTimeoutMs / 1000) s; send a ping to stay connected.", fatal: true))
             } else if !connection.pingedWhileIdle, now.milliseconds(since: connection.lastInput) > config.limits.idleTimeoutMs / 2 {
                 // Half the allowance gone: ask once, so a client that is merely quiet can answer.
@@ -167,21 +188,6 @@ public final class Server: @unchecked Sendable {
             } else if let since = connection.partialLineSince, now.milliseconds(since: since) > config.partialLineTimeoutMs {
                 fail(connection, WireError(.idleTimeout, "A line stayed unfinished for \(config.partialLineTimeoutMs / 1000) s.", fatal: true))
             }
-        }
-    }
-
-    /// Queues a match whose spectator count changed for its next allowed announcement.
-    func noteSpectators(_ host: MatchHost) {
-        guard let due = host.spectatorAnnouncementDue, announcing.insert(host.name).inserted else { return }
-        announcements.add(host.name, at: due)
-    }
-
-    /// Spectators of a match freed before it began go back to the lobby, told why.
-    func releaseSpectators() {
-        for id in lobby.takeReleased() {
-            guard let connection = connections[id], connection.isSpectator else { continue }
-            connection.session = .greeted
-            fail(connection, WireError(.noSuchMatch, "The match you watched ended before it began: its players left."))
         }
     }
 
@@ -241,14 +247,16 @@ public final class Server: @unchecked Sendable {
     /// Queues bytes for a connection. A broadcast to a crowd's watcher waits for the crowd's next
     /// round; a direct answer (joined, snapshot, pong...) never does, even to a watcher in a crowd.
     func enqueue(_ bytes: [UInt8], to connection: Connection, broadcast: Bool = false) {
+        loop.assertInLoop()
         guard !connection.closeWhenFlushed else { return }
         if connection.outbound.count + bytes.count > config.limits.outboundQueueBytes {
             // It cannot keep up: drop it rather than let it hold memory or slow its match down.
+            // What it has not begun to receive is dropped, so the reason reaches it next.
             let waiting = connection.outbound.count
+            connection.outbound.dropUnstartedLines()
             connection.outbound.append(ServerMessageCoding.line(.error(
                 WireError(.slowConsumer, "You are not reading fast enough; disconnected.", fatal: true), id: nil)))
-            _ = connection.outbound.flush(to: connection.fd)  // one last try; it will likely not fit
-            return markClosed(connection, "dropped: slow consumer (\(waiting) bytes waiting)")
+            return markClosed(connection, "dropped: slow consumer (\(waiting) bytes waiting)", lingering: true)
         }
         if connection.outbound.isEmpty || !broadcast {
             let lane: OutputQueues.Lane = switch connection.session {
@@ -264,8 +272,8 @@ public final class Server: @unchecked Sendable {
     func fail(_ connection: Connection, _ error: WireError, id: JSONValue? = nil) {
         send(.error(error, id: id), to: connection)
         if error.fatal {
-            connection.closeWhenFlushed = true
             log("closing \(connection.label): \(error.code.rawValue)")
+            markClosed(connection, "closed after a fatal error", lingering: true)
         }
     }
 
@@ -283,7 +291,6 @@ public final class Server: @unchecked Sendable {
                 loop.watchWritable(connection.fd, false)
                 connection.watchingWritable = false
             }
-            if connection.closeWhenFlushed { markClosed(connection, "closed after a fatal error") }
         case .blocked:
             if !connection.watchingWritable {
                 loop.watchWritable(connection.fd, true)
@@ -297,9 +304,11 @@ public final class Server: @unchecked Sendable {
     // MARK: Closing
 
     /// Closing waits for the end of the batch, so no delivery loop sees a connection vanish.
-    func markClosed(_ connection: Connection, _ reason: String) {
+    /// `lingering`: after a fatal error, whose line must still reach the client.
+    func markClosed(_ connection: Connection, _ reason: String, lingering: Bool = false) {
         guard closing.insert(connection.id).inserted else { return }
         connection.closeWhenFlushed = true
+        connection.lingerOnClose = lingering
         toClose.append((connection.id, reason))
     }
 
@@ -313,7 +322,7 @@ public final class Server: @unchecked Sendable {
             closing.remove(id)
             guard let connection = connections.removeValue(forKey: id) else { continue }
             loop.unregister(connection.fd)
-            Glibc.close(connection.fd)
+            if connection.lingerOnClose { linger(connection.fd, outbound: connection.outbound) } else { Glibc.close(connection.fd) }
             forget(address: connection.address)
             // Comings and goings that leave nothing behind are logged at most once a second.
             if connection.isSpectator || connection.host?.hasMove != true {
@@ -340,29 +349,40 @@ public final class Server: @unchecked Sendable {
             Glibc.close(connection.fd)
         }
         connections.removeAll()
+        closeAllLingering()
         lobby.closeJournals()
         MatchJournal.drain()
         FinishedJournals.drain()
         if acceptPausedUntil == nil { loop.unregister(listener) }
         Glibc.close(listener)
         if spareDescriptor >= 0 { Glibc.close(spareDescriptor) }
+        if let folderLock { Glibc.close(folderLock) }
         log("stopped")
     }
 }
 
-/// Hands out seeds as `SeedSource` says; used only on the loop thread.
+/// Hands out seeds as `SeedSource` says; used only on the loop thread. Counting goes on across
+/// restarts when the server keeps a data folder.
 private final class SeedCounter {
     private var source: SeedSource
-    init(_ source: SeedSource) { self.source = source }
+    private let state: ServerState?
+    private let start: UInt64?
+
+    init(_ source: SeedSource, state: ServerState?) {
+        self.source = source
+        self.state = state
+        if case .counting(let start) = source { self.start = start } else { start = nil }
+    }
 
     func next() -> UInt64 {
         switch source {
         case .random:
             var generator = SystemRandomNumberGenerator()
             return generator.next()
-        case .counting(let start):
-            source = .counting(from: start &+ 1)
-            return start
+        case .counting(let next):
+            if let state, let start { return state.nextSeed(countingFrom: start) }
+            source = .counting(from: next &+ 1)
+            return next
         }
     }
 }

@@ -10,6 +10,7 @@ extension Server {
     /// How many waiting connections one pause may turn away with `server_full`.
     static let refusalsPerPause = 256
     static let acceptsPerReadiness = 64
+    static let maxLingering = 256
 
     /// Raises the descriptor limit as far as allowed and fits the connection and match limits to
     /// what it really allows, saying so in the log when they had to shrink.
@@ -125,11 +126,20 @@ extension Server {
         }
     }
 
-    /// Writes a fatal refusal to a socket that was never registered, and closes it.
-    private func refuse(_ fd: Int32, _ error: WireError) {
-        let refusal = ServerMessageCoding.line(.error(error, id: nil))
-        _ = refusal.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        Glibc.close(fd)
+    /// Refuses a socket that was never registered: `welcome`, then the fatal error, then a close
+    /// that lets the lines arrive (see `linger`). Lingering holds a descriptor for up to 2 s, so
+    /// past `maxLingering` of them (a flood) the lines are written once and the socket closed.
+    private func refuse(_ fd: Int32, _ error: WireError, mayLinger: Bool = true) {
+        var outbound = OutboundBuffer()
+        outbound.append(ServerMessageCoding.line(.welcome(server: config.serverName, versions: ProtocolVersion.supported,
+                                                          time: clock.now().milliseconds, limits: config.limits)))
+        outbound.append(ServerMessageCoding.line(.error(error, id: nil)))
+        guard mayLinger, lingering.count < Self.maxLingering else {
+            _ = outbound.flush(to: fd)
+            Glibc.close(fd)
+            return
+        }
+        linger(fd, outbound: outbound)
     }
 
     /// Out of descriptors: the listener stays readable, so accepting again at once would spin.
@@ -141,7 +151,7 @@ extension Server {
             Glibc.close(spareDescriptor)
             spareDescriptor = -1
             while refused < Self.refusalsPerPause, let fd = try? Sockets.accept(listener) {
-                refuse(fd, WireError(.serverFull, "The server is out of resources; try again later.", fatal: true))
+                refuse(fd, WireError(.serverFull, "The server is out of resources; try again later.", fatal: true), mayLinger: false)
                 refused += 1
             }
             spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)

@@ -38,6 +38,8 @@ public struct ServerConfig: Sendable {
     /// The spectators of a match watched by hundreds get its events in one write per this long:
     /// a quarter of a second is nothing to a watcher, and it caps a crowd at four writes a second each.
     public var crowdRoundMs: Int64 = 250
+    /// Tests inject one to make journal writes fail as a full disk would.
+    public var journalFaults: JournalFaults?
 
     public init() {}
 

@@ -1,25 +1,56 @@
 import SetRules
 
-/// How big a card's symbols are drawn.
+/// How a card's symbols are drawn at a size: a small set of art tiers, chosen by the card's inside.
 public enum SymbolTier: Hashable, Sendable {
-    /// One glyph per symbol on a single line, for cards too small for drawn shapes.
+    /// One glyph per symbol on a single line, for cards too small for drawn shapes (5×3, 7×4).
     case compact
-    /// Drawn shapes of this many cells each, side by side with `gap` blank columns between.
+    /// Drawn shapes of `width` × `height` pixels (two per cell each way), `gap` pixels apart.
     case drawn(width: Int, height: Int, gap: Int)
 
-    /// Drawn shapes need at least this many cells to look like their shape.
-    static let minimumDrawnWidth = 3
-    static let minimumDrawnHeight = 4
+    /// The hand-drawn tiers, largest first, with the inside they need: 13×7 cards draw three
+    /// 3×5-cell symbols side by side filling the card, 11×6 cards 2×4 (centred on 3), 9×5 cards 2×3.
+    static let handDrawn: [(interior: TerminalSize, tier: SymbolTier)] = [
+        (TerminalSize(columns: 11, rows: 5), .drawn(width: 6, height: 10, gap: 2)),
+        (TerminalSize(columns: 9, rows: 4), .drawn(width: 4, height: 8, gap: 2)),
+        (TerminalSize(columns: 7, rows: 3), .drawn(width: 4, height: 6, gap: 1)),
+    ]
 
     /// The tier for a card's inside (the rect without its border).
     public static func forInterior(_ interior: TerminalSize) -> SymbolTier {
-        let gap = interior.columns >= 25 ? 2 : 1
-        // One blank column of paper each side, three symbols and two gaps across.
-        let width = (interior.columns - 2 - 2 * gap) / 3
-        // Real Set symbols are about twice as long as wide; a cell is about twice as tall as wide.
-        let height = min(interior.rows - 2, width * 3 / 2)
-        guard width >= minimumDrawnWidth, height >= minimumDrawnHeight else { return .compact }
-        return .drawn(width: width, height: height, gap: gap)
+        if interior.columns >= 13 && interior.rows >= 6 {
+            // Sampled outlines from 15×8 up: even widths and gaps keep every symbol on the same
+            // cell grid, so the three of a card look alike; about twice as tall as wide on screen.
+            let gap = interior.columns >= 25 ? 4 : 2
+            let room = 2 * interior.columns - 2 - 2 * gap
+            let width = room / 3 - (room / 3) % 2
+            let margin = interior.rows >= 8 ? 1 : 0
+            let height = min(2 * interior.rows - 2 * margin, width * 9 / 5)
+            return .drawn(width: width, height: height, gap: gap)
+        }
+        for (need, tier) in handDrawn where interior.columns >= need.columns && interior.rows >= need.rows {
+            return tier
+        }
+        return .compact
+    }
+
+    /// Where the symbols of a card with `count` symbols go on a pixel canvas of `interior`: the
+    /// left pixel of each, and the top pixel row.
+    func placement(count: Int, interior: TerminalSize) -> (lefts: [Int], top: Int)? {
+        guard case .drawn(let width, let height, var gap) = self, count > 0 else { return nil }
+        let pixelWidth = 2 * interior.columns, pixelHeight = 2 * interior.rows
+        // An odd step puts every other symbol half a cell over, so it looks different: widen
+        // the gap when there is room.
+        if (width + gap) % 2 == 1, count * width + (count - 1) * (gap + 1) <= pixelWidth { gap += 1 }
+        let total = count * width + (count - 1) * gap
+        // Centred to the pixel: an even-width symbol half a cell over still draws symmetrically.
+        // Every number of symbols keeps the parity a single one has, so a symbol is drawn with
+        // the same characters on a card of one, two or three.
+        var left = (pixelWidth - total) / 2
+        if left % 2 != ((pixelWidth - width) / 2) % 2 {
+            if left + 1 + total <= pixelWidth { left += 1 } else if left > 0 { left -= 1 }
+        }
+        let top = (pixelHeight - height) / 2
+        return ((0..<count).map { left + $0 * (width + gap) }, top)
     }
 }
 
@@ -74,11 +105,34 @@ public enum CardArt {
         }
     }
 
+    /// The characters of a card's symbols drawn at `tier` on an inside of `interior` cells.
+    public static func symbolCharacters(_ card: Card, tier: SymbolTier, interior: TerminalSize) -> [[Character]] {
+        var pixels = PixelCanvas(columns: interior.columns, rows: interior.rows)
+        guard case .drawn(let width, let height, _) = tier,
+              let place = tier.placement(count: card.number.count, interior: interior) else { return pixels.characters }
+        let symbol = SymbolArt.pixels(card.shape, card.shading, width: width, height: height)
+        for left in place.lefts { pixels.stamp(symbol, x: left, y: place.top) }
+        return pixels.characters
+    }
+
+    /// One symbol as a card of `cardSize` draws it, cropped to the cells it can cover: what the
+    /// legend shows, cell for cell the same as on the table. Nil when that size draws glyphs.
+    public static func symbolCells(_ shape: Shape, _ shading: Shading, cardSize: CardSize) -> [[Character]]? {
+        let interior = TerminalSize(columns: cardSize.width - 2, rows: cardSize.height - 2)
+        let tier = SymbolTier.forInterior(interior)
+        guard case .drawn(let width, let height, _) = tier,
+              let place = tier.placement(count: 1, interior: interior), let left = place.lefts.first else { return nil }
+        let rows = symbolCharacters(Card(.one, shading, .red, shape), tier: tier, interior: interior)
+        let columns = (left / 2)...((left + width - 1) / 2)
+        return rows[(place.top / 2)...((place.top + height - 1) / 2)].map { Array($0[columns]) }
+    }
+
     private static func drawSymbols(of card: Card, in interior: Rect, on canvas: inout ScreenBuffer, theme: Theme) {
         guard !interior.isEmpty else { return }
         let count = card.number.count
         let ink = theme.ink(for: card.colour)
-        switch SymbolTier.forInterior(interior.size) {
+        let tier = SymbolTier.forInterior(interior.size)
+        switch tier {
         case .compact:
             let glyph = compactGlyph(card.shape, card.shading)
             let spacing = interior.width >= 11 ? 2 : interior.width >= 5 ? 1 : 0
@@ -88,16 +142,10 @@ public enum CardArt {
             for i in 0..<count where left + i * (spacing + 1) < interior.endColumn {
                 canvas.put(glyph, column: left + i * (spacing + 1), row: row, style: ink)
             }
-        case .drawn(let width, let height, let gap):
-            let art = SymbolArt.rows(card.shape, card.shading, width: width, height: height)
-            let total = count * width + (count - 1) * gap
-            let left = interior.column + (interior.width - total) / 2
-            let top = interior.row + (interior.height - height) / 2
-            for i in 0..<count {
-                for (r, line) in art.enumerated() {
-                    for (c, character) in line.enumerated() where character != " " {
-                        canvas.put(character, column: left + i * (width + gap) + c, row: top + r, style: ink)
-                    }
+        case .drawn:
+            for (row, line) in symbolCharacters(card, tier: tier, interior: interior.size).enumerated() {
+                for (column, character) in line.enumerated() where character != " " {
+                    canvas.put(character, column: interior.column + column, row: interior.row + row, style: ink)
                 }
             }
         }

@@ -44,6 +44,11 @@ extension ClientApp {
                 state.overlay = .deckEmpty
                 return []
             }
+            if !roomToDeal {
+                state.note(state.size.columns >= 70 ? "no room for 3 more cards: make the terminal larger, or take a set"
+                                                    : "make the terminal larger, or take a set", .bad, at: now)
+                return []
+            }
             return act(.deal)
         case .hint: return act(.hint)
         case .pass: return act(.pass)
@@ -89,6 +94,13 @@ extension ClientApp {
         case .pick(let index):
             return pick(index ?? state.pickerIndex, at: now)
         }
+    }
+
+    /// Whether three more cards could still be shown: a deal into a table the screen cannot draw
+    /// is refused here, before it costs anything. Dealing after a taken set in solo only refills.
+    var roomToDeal: Bool {
+        guard let view = state.view, view.shown?.isSet != true else { return true }
+        return ScreenLayout(size: state.size, cardCount: view.table.count + 3, buttons: Self.buttons(for: state), deck: true).table != nil
     }
 
     private func act(_ action: Action) -> [ClientEffect] {

@@ -53,7 +53,7 @@ extension ClientApp {
         case .windowClosed:
             state.claimPending = false
         case .setTaken(let seat, let cards, let points, _):
-            state.flash = Flash(cards: cards, isSet: true, until: now + Self.flashDuration)
+            state.flash = Flash(cards: cards, isSet: true, until: now + Self.flashDuration, by: seat)
             state.hint = []
             state.note("\(state.who(seat)) took a set: +\(points)", seat == me || me == nil ? .good : .bad, at: now)
         case .notASet(let seat, let cards, let penalty, _):

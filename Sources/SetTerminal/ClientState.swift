@@ -27,6 +27,8 @@ public struct Flash: Hashable, Sendable {
     public var cards: [Card]
     public var isSet: Bool
     public var until: Int64
+    /// Who took the set: its cards fly to that player's score.
+    public var by: Seat? = nil
 }
 
 /// What the client does to the outside world; the app decides, the shell (or a test) performs.

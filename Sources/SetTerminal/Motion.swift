@@ -10,6 +10,8 @@ public struct Sprite: Hashable, Sendable {
     public var leaving: Bool
     /// A taken set's short celebration before it leaves.
     public var flourishing: Bool
+    /// A taken set on its way to the taker's score, after its celebration.
+    public var flying = false
 }
 
 /// The pure animation model: for each card, where it flies from and to, when, and how fast. It is
@@ -52,7 +54,9 @@ public struct Motion: Equatable, Sendable {
     public static let enterDuration: Int64 = 450
     public static let moveDuration: Int64 = 280
     public static let leaveDuration: Int64 = 380
-    public static let flourishDuration: Int64 = 450
+    /// A taken set celebrates in place this long, then flies to its taker's score.
+    public static let flourishDuration: Int64 = 700
+    public static let flightDuration: Int64 = 520
     public static let scatterPause: Int64 = 250
     public static let scatterStagger: Int64 = 35
     public static let dealStagger: Int64 = 90
@@ -69,10 +73,11 @@ public struct Motion: Equatable, Sendable {
     }
 
     /// Sends every card to its new place. Cards new to the table enter as `entry` says, cards no
-    /// longer in `targets` leave (those in `flourish` celebrate first), others glide from where
-    /// they are now.
+    /// longer in `targets` leave (those in `flourish` celebrate first, then fly to `flyTo`, the
+    /// taker's score, when given), others glide from where they are now. Cards dealt to replace a
+    /// celebrating set wait until the celebration is over.
     public mutating func retarget(_ targets: [(card: Card, rect: Rect)], bounds: Rect, entry: Entry,
-                                  deckPile: Rect?, flourish: [Card] = [], at now: Int64) {
+                                  deckPile: Rect?, flourish: [Card] = [], flyTo: Rect? = nil, at now: Int64) {
         guard enabled else {
             tracks = Dictionary(targets.map { ($0.card.id, Track(card: $0.card, from: $0.rect, to: $0.rect, start: now, duration: 0)) },
                                 uniquingKeysWith: { a, _ in a })
@@ -86,10 +91,14 @@ public struct Motion: Equatable, Sendable {
             let here = position(of: track, at: now)
             let celebrates = flourish.contains(track.card)
             let start = celebrates ? now + Self.flourishDuration : now
-            leaving[id] = Track(card: track.card, from: here, to: offscreen(like: here, in: bounds), start: start,
-                                duration: Self.leaveDuration, flourishFrom: celebrates ? now : nil, easesIn: true)
+            let to = celebrates ? flyTo ?? offscreen(like: here, in: bounds) : offscreen(like: here, in: bounds)
+            leaving[id] = Track(card: track.card, from: here, to: to, start: start,
+                                duration: celebrates ? Self.flightDuration : Self.leaveDuration,
+                                flourishFrom: celebrates ? now : nil, easesIn: true)
         }
-        let pause = entry == .scatter ? (leaving.isEmpty ? Self.scatterPause : Self.leaveDuration + Self.scatterPause) : 0
+        let celebrating = leaving.values.contains { $0.flourishFrom == now }
+        let pause = entry == .scatter ? (leaving.isEmpty ? Self.scatterPause : Self.leaveDuration + Self.scatterPause)
+            : celebrating ? Self.flourishDuration : 0
         var entering = 0
         for (card, rect) in targets where next[card.id] == nil {
             if let track = tracks[card.id] ?? leaving[card.id] {
@@ -113,16 +122,18 @@ public struct Motion: Equatable, Sendable {
         tracks = next
     }
 
-    /// Where every card is at `now`, leaving cards first so the table draws over them.
+    /// Where every card is at `now`: leaving cards first so the table draws over them, except a
+    /// celebrating set, which is drawn last, over everything, on its way to the score.
     public func sprites(at now: Int64) -> [Sprite] {
-        var result: [Sprite] = []
+        var result: [Sprite] = [], celebrating: [Sprite] = []
         for track in leaving.values.sorted(by: { $0.card < $1.card }) {
             if let since = track.flourishFrom, now < track.start {
-                result.append(Sprite(card: track.card, rect: hop(track.from, since: since, at: now), faceDown: false,
-                                     leaving: true, flourishing: true))
+                celebrating.append(Sprite(card: track.card, rect: hop(track.from, since: since, at: now), faceDown: false,
+                                          leaving: true, flourishing: true))
             } else if now < track.end {
-                result.append(Sprite(card: track.card, rect: position(of: track, at: now), faceDown: false,
-                                     leaving: true, flourishing: false))
+                let sprite = Sprite(card: track.card, rect: position(of: track, at: now), faceDown: false,
+                                    leaving: true, flourishing: false, flying: track.flourishFrom != nil)
+                if track.flourishFrom != nil { celebrating.append(sprite) } else { result.append(sprite) }
             }
         }
         // Cards still in flight draw last, over the settled ones.
@@ -136,7 +147,7 @@ public struct Motion: Equatable, Sendable {
             result.append(Sprite(card: track.card, rect: position(of: track, at: now), faceDown: isFaceDown(track, at: now),
                                  leaving: false, flourishing: false))
         }
-        return result
+        return result + celebrating
     }
 
     /// True while anything moves or waits to move: the app draws frames only then.
@@ -188,6 +199,9 @@ public struct Motion: Equatable, Sendable {
         if t > 0.25 && t < 0.75 { lifted.row -= 1 }
         return lifted
     }
+
+    /// Whether a celebrating card shows its sparkles at `now`: they blink every 120 ms.
+    public static func sparkles(at now: Int64) -> Bool { (now / 120) % 2 == 0 }
 
     /// A random place just beyond one of the four edges for a card of `card`'s size.
     private mutating func offscreen(like card: Rect, in bounds: Rect) -> Rect {

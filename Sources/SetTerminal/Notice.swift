@@ -19,3 +19,59 @@ public struct Notice: Hashable, Sendable {
     /// How long a notice stays up.
     public static let lifetime: Int64 = 4_000
 }
+
+extension Notice {
+    /// Fits the status row: the main text on the left, the newest notices on the right. Notices
+    /// that matter are never cut where they can fit: when they do not fit beside the main text, a
+    /// countdown keeps only its time and bar, then other main text gives way for the notice's few
+    /// seconds, and only then does the older of two notices go. Only a notice wider than the whole
+    /// row is cut.
+    /// `who` names the window's holder for the short countdown ("you", "bob").
+    static func fitStatusRow(main: [Span], notice: [Span], width: Int, who: String? = nil)
+        -> (main: [Span], notice: [Span], noticeColumn: Int) {
+        guard !notice.isEmpty else { return (main, [], width) }
+        // A window's countdown ends with its time and a bar of █ and ░: those two are what matter.
+        var countdown: [Span]? = nil
+        if main.count >= 3, let bar = main.last, !bar.text.isEmpty, bar.text.allSatisfy({ $0 == "█" || $0 == "░" }) {
+            countdown = [Span(" ")] + (who.map { [Span($0, main[main.count - 3].style)] } ?? []) + main.suffix(2)
+        }
+        let newest = notice.count == 3 ? [notice[2]] : notice
+        var candidates: [([Span], [Span])] = [(main, notice)]
+        if let countdown { candidates += [(countdown, notice), (countdown, newest)] }
+        candidates += [([], notice), (main, newest), ([], newest)]
+        for (left, right) in candidates where left.width + (left.isEmpty ? 1 : 3) + right.width <= width - 1 {
+            return (left, right, left.isEmpty ? 1 : width - 1 - right.width)
+        }
+        var cut = newest
+        if cut.width > width {
+            cut = [Span(String(cut.map(\.text).joined().prefix(max(0, width - 1))) + "…", cut.last!.style)]
+        }
+        return ([], cut, cut.width >= width - 1 ? 0 : 1)
+    }
+
+    /// Splits text into lines of at most `width` characters at spaces; a word longer than a line
+    /// is cut into pieces.
+    public static func wrap(_ text: String, width: Int) -> [String] {
+        let width = max(1, width)
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            var word = Substring(word)
+            while word.count > width {
+                if !line.isEmpty { lines.append(line); line = "" }
+                lines.append(String(word.prefix(width)))
+                word = word.dropFirst(width)
+            }
+            if line.isEmpty {
+                line = String(word)
+            } else if line.count + 1 + word.count <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+}

@@ -9,7 +9,7 @@ enum Overlays {
         let key = CellStyle(bold: true)
         switch overlay {
         case .help:
-            Panel(title: "Keys", lines: helpLines(state), border: theme.panel).draw(into: &buffer, centredIn: area)
+            HelpBox.draw(state, cardSize: ClientApp.layout(for: state).table?.cardSize, into: &buffer, area: area)
         case .deckEmpty:
             Panel(title: "Deck empty", lines: [
                 [Span("The deck is empty: there are no more cards to deal.")],

@@ -6,8 +6,10 @@ import SetWire
 public enum ScreenComposer {
     public static func compose(_ state: ClientState, layout: ScreenLayout, at now: Int64) -> ScreenBuffer {
         var buffer = ScreenBuffer(size: state.size)
-        guard state.size.columns >= 20, state.size.rows >= 6 else {
-            buffer.write("setgame: too small", column: 0, row: 0)
+        guard state.size.columns >= ScreenLayout.smallest.columns, state.size.rows >= ScreenLayout.smallest.rows else {
+            let least = ScreenLayout.minimumSize(cardCount: max(12, state.view?.table.count ?? 12), columns: state.size.columns)
+            let text = "setgame: too small (\(state.size.columns)×\(state.size.rows)); make the terminal at least \(least.columns)×\(least.rows)"
+            for (row, line) in Notice.wrap(text, width: state.size.columns).enumerated() { buffer.write(line, column: 0, row: row) }
             return buffer
         }
         let width = state.size.columns
@@ -17,8 +19,13 @@ public enum ScreenComposer {
             if view.phase == .waiting {
                 Overlays.waiting(state, view: view, into: &buffer, area: layout.tableArea)
             } else if layout.table == nil && !view.table.isEmpty {
-                buffer.writeCentred([Span("Make the terminal larger to see the table (now \(width)×\(state.size.rows)).", CellStyle(bold: true))],
-                                    in: layout.tableArea, row: layout.tableArea.row + layout.tableArea.height / 2)
+                let least = ScreenLayout.minimumSize(cardCount: view.table.count, columns: width)
+                let text = "Make the terminal at least \(least.columns)×\(least.rows) to see the \(view.table.count) cards (now \(width)×\(state.size.rows))."
+                let lines = Notice.wrap(text, width: layout.tableArea.width - 2)
+                let top = layout.tableArea.row + max(0, (layout.tableArea.height - lines.count) / 2)
+                for (index, line) in lines.enumerated() {
+                    buffer.writeCentred([Span(line, CellStyle(bold: true))], in: layout.tableArea, row: top + index)
+                }
             } else {
                 drawTable(state, view: view, layout: layout, into: &buffer, at: now)
             }
@@ -34,15 +41,10 @@ public enum ScreenComposer {
         buffer.write(board.left, column: 0, row: 0)
         buffer.write(board.right, column: max(board.left.width + 1, width - board.right.width), row: 0)
         let status = StatusLines.status(state, at: now)
-        let end = buffer.write(status.main, column: 0, row: 1)
-        var notice = status.notice
-        // When both notices do not fit beside the main text, the newer one alone is shown.
-        if end + 3 + notice.width > width, notice.count == 3 { notice = [notice[2]] }
-        let room = width - 1 - (end + 3)
-        if !notice.isEmpty, room >= 8 {
-            if notice.width > room { notice = [Span(String(notice.map(\.text).joined().prefix(room - 1)) + "…", notice.last!.style)] }
-            buffer.write(notice, column: width - 1 - notice.width, row: 1)
-        }
+        let holder = state.view?.window.map { state.who($0.holder) }
+        let row = Notice.fitStatusRow(main: status.main, notice: status.notice, width: width, who: holder)
+        buffer.write(row.main, column: 0, row: 1)
+        buffer.write(row.notice, column: row.noticeColumn, row: 1)
         drawButtons(state, layout: layout, into: &buffer)
         if let overlay = state.overlay {
             Overlays.draw(overlay, state: state, into: &buffer, area: layout.tableArea)
@@ -65,7 +67,7 @@ public enum ScreenComposer {
             let appearance: CardAppearance
             if sprite.faceDown {
                 appearance = .faceDown
-            } else if sprite.flourishing {
+            } else if sprite.flourishing || sprite.flying {
                 appearance = .matched
             } else if let flash, flash.cards.contains(sprite.card) {
                 appearance = flash.isSet ? .matched : .mismatched
@@ -84,12 +86,66 @@ public enum ScreenComposer {
             }
             let label = sprite.leaving || !state.isPlayer ? nil : index[sprite.card].flatMap(labels.label(for:))
             CardArt.draw(sprite.card, in: sprite.rect, into: &buffer, appearance: appearance, theme: theme, label: label)
+            if sprite.flourishing { celebrate(sprite.rect, theme: theme, at: now, into: &buffer) }
         }
         if state.cursorVisible, let rect = layout.table?.cardRects[safe: state.cursor] {
-            let middle = rect.row + rect.height / 2
-            buffer.put("▶", column: rect.column, row: middle, style: theme.cursor)
-            buffer.put("◀", column: rect.endColumn - 1, row: middle, style: theme.cursor)
+            drawCursor(around: rect, theme: theme, into: &buffer)
         }
+    }
+
+    /// The keyboard cursor: the card's whole frame in reverse video (a bar of colour, or of
+    /// white without colour), with pointers in the middle of its sides, plain at every size.
+    static func drawCursor(around rect: Rect, theme: Theme, into buffer: inout ScreenBuffer) {
+        let style = theme.cursorFrame
+        for column in rect.column..<rect.endColumn {
+            for row in [rect.row, rect.endRow - 1] { buffer[column, row] = Cell(buffer[column, row].character, style: style) }
+        }
+        for row in rect.row..<rect.endRow {
+            for column in [rect.column, rect.endColumn - 1] { buffer[column, row] = Cell(buffer[column, row].character, style: style) }
+        }
+        let middle = rect.row + rect.height / 2
+        buffer.put("▶", column: rect.column, row: middle, style: style)
+        buffer.put("◀", column: rect.endColumn - 1, row: middle, style: style)
+    }
+
+    /// A taken set's moment: "SET!" on each card's bottom border and blinking sparkles at its
+    /// corners, before the cards fly to the taker's score.
+    static func celebrate(_ rect: Rect, theme: Theme, at now: Int64, into buffer: inout ScreenBuffer) {
+        let style = theme.borderStyle(for: .matched)
+        let word = rect.width >= 10 ? " SET! " : rect.width >= 6 ? "SET!" : ""
+        if !word.isEmpty {
+            buffer.write(word, column: rect.column + (rect.width - word.count) / 2, row: rect.endRow - 1, style: style)
+        }
+        let sparkle: Character = Motion.sparkles(at: now) ? "✦" : "✧"
+        for (column, row) in [(rect.column - 1, rect.row), (rect.endColumn, rect.row),
+                              (rect.column - 1, rect.endRow - 1), (rect.endColumn, rect.endRow - 1)]
+            where buffer[column, row].character == " " {
+            buffer.put(sparkle, column: column, row: row, style: style)
+        }
+    }
+
+    /// Where a seat's score stands on the scoreboard, as a small card just above the screen: a
+    /// taken set flies there and disappears behind the score.
+    static func scoreTarget(of seat: Seat, state: ClientState) -> Rect? {
+        guard let view = state.view else { return nil }
+        var seats = view.players.map(\.seat)
+        if state.isPlayer, let me = state.seat, let index = seats.firstIndex(of: me) { seats.insert(seats.remove(at: index), at: 0) }
+        guard let order = seats.firstIndex(of: seat) else { return nil }
+        let spans = StatusLines.scoreboard(state, at: 0, width: state.size.columns).left
+        // Each player is a presence dot, the name, then the score.
+        var column = 0, players = 0
+        for (index, span) in spans.enumerated() {
+            if span.text == "●" || span.text == "○", index + 1 < spans.count {
+                if players == order {
+                    let score = column + 1 + spans[index + 1].text.count
+                    let card = CardSize(height: CardSize.minimumHeight)
+                    return Rect(column: score - card.width / 2, row: -card.height + 1, width: card.width, height: card.height)
+                }
+                players += 1
+            }
+            column += span.text.count
+        }
+        return nil
     }
 
     /// The deck: a card back with the count on it, or an empty outline.
@@ -101,7 +157,12 @@ public enum ScreenComposer {
             return
         }
         CardArt.draw(Card.all[0], in: rect, into: &buffer, appearance: .faceDown, theme: theme)
-        buffer.writeCentred([Span(" \(count) ", CellStyle(bold: true, reverse: true))], in: rect, row: middle)
+        // The count stays inside the border: padded when there is room, bare on the smallest pile.
+        let inside = rect.insetBy(1), number = "\(count)"
+        let text = number.count + 2 <= inside.width ? " \(number) " : number
+        if text.count <= inside.width {
+            buffer.writeCentred([Span(text, CellStyle(bold: true, reverse: true))], in: inside, row: middle)
+        }
         if rect.height >= 6 { buffer.writeCentred([Span(" deck ", CellStyle(bold: true))], in: rect, row: rect.row + rect.height - 1) }
     }
 
@@ -109,12 +170,15 @@ public enum ScreenComposer {
 
     static func drawButtons(_ state: ClientState, layout: ScreenLayout, into buffer: inout ScreenBuffer) {
         let theme = state.options.theme
-        let showKeys = layout.buttonsShowKeys
         for (button, rect) in layout.buttons {
             let enabled = isEnabled(button, state)
             let base = enabled ? theme.button : theme.disabledButton
-            var spans = [Span(" \(button.title) ", base)]
-            if showKeys { spans += [Span(button.key, enabled ? theme.buttonKey : base), Span(" ", base)] }
+            let key = Span(button.key, enabled ? theme.buttonKey : base)
+            let spans = switch layout.buttonForm {
+            case .full: [Span(" \(button.title) ", base), key, Span(" ", base)]
+            case .short: [key, Span(" \(ScreenLayout.shortTitle(of: button))", base)]
+            case .key: [Span(" ", base), key, Span(" ", base)]
+            }
             buffer.write(spans, column: rect.column, row: rect.row, limit: rect.endColumn)
         }
     }

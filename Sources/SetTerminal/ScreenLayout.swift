@@ -39,12 +39,16 @@ public struct ScreenLayout: Hashable, Sendable {
     public static let headerRows = 2
     /// The row below the table: the buttons.
     public static let footerRows = 1
+    /// Below this the client shows only how large the terminal must be.
+    public static let smallest = TerminalSize(columns: 20, rows: 6)
 
     public let tableArea: Rect
     /// Nil when the cards cannot fit at all: the screen is too small.
     public let table: TableLayout?
     public let deckPile: Rect?
     public let buttons: [(button: ScreenButton, rect: Rect)]
+    /// The form the buttons are written in.
+    public let buttonForm: ButtonForm
 
     /// Lays out `cardCount` cards and `buttons`; `deck` asks for a pile when it costs the cards
     /// nothing in size.
@@ -69,22 +73,55 @@ public struct ScreenLayout: Hashable, Sendable {
         }
         table = chosen
         deckPile = pile
-        self.buttons = Self.place(buttons, row: size.rows - 1, width: size.columns)
+        buttonForm = Self.form(for: buttons, width: size.columns)
+        self.buttons = Self.place(buttons, form: buttonForm, row: size.rows - 1, width: size.columns)
     }
 
-    /// The compact form drops nothing but the key hints when the row is narrow.
-    static func text(of button: ScreenButton, compact: Bool) -> String {
-        compact ? " \(button.title) " : " \(button.title) \(button.key) "
+    /// How the buttons are written: as roomy as the row allows, keeping the keys down to 40 columns.
+    public enum ButtonForm: CaseIterable, Hashable, Sendable {
+        /// " Deal 3 d ": the title, then its key.
+        case full
+        /// "d Deal": the key, then a short word.
+        case short
+        /// " d ": the key alone.
+        case key
     }
 
-    private static func place(_ buttons: [ScreenButton], row: Int, width: Int) -> [(button: ScreenButton, rect: Rect)] {
+    /// The short word of a button, for narrow rows.
+    static func shortTitle(of button: ScreenButton) -> String {
+        switch button {
+        case .claim: "Set"
+        case .deal: "Deal"
+        case .newGame: "New"
+        default: button.title
+        }
+    }
+
+    /// The text of a button in a form.
+    static func text(of button: ScreenButton, form: ButtonForm) -> String {
+        switch form {
+        case .full: " \(button.title) \(button.key) "
+        case .short: "\(button.key) \(shortTitle(of: button))"
+        case .key: " \(button.key) "
+        }
+    }
+
+    /// The form the row uses for `buttons` in `width` columns.
+    static func form(for buttons: [ScreenButton], width: Int) -> ButtonForm {
+        for form in ButtonForm.allCases {
+            // The full form keeps a blank column at the left edge; the tighter ones start at 0.
+            let start = form == .full ? 1 : 0
+            if start + buttons.map({ text(of: $0, form: form).count }).reduce(0, +) + buttons.count - 1 <= width { return form }
+        }
+        return .key
+    }
+
+    private static func place(_ buttons: [ScreenButton], form: ButtonForm, row: Int, width: Int) -> [(button: ScreenButton, rect: Rect)] {
         guard row >= Self.headerRows else { return [] }
-        let full = buttons.map { text(of: $0, compact: false).count }.reduce(0, +) + buttons.count
-        let compact = full > width
-        var column = 1
+        var column = form == .full ? 1 : 0
         var result: [(button: ScreenButton, rect: Rect)] = []
         for button in buttons {
-            let length = text(of: button, compact: compact).count
+            let length = text(of: button, form: form).count
             guard column + length <= width else { break }
             result.append((button, Rect(column: column, row: row, width: length, height: 1)))
             column += length + 1
@@ -92,10 +129,27 @@ public struct ScreenLayout: Hashable, Sendable {
         return result
     }
 
-    /// Whether the buttons show their keys.
-    public var buttonsShowKeys: Bool {
-        guard let first = buttons.first else { return false }
-        return first.rect.width == Self.text(of: first.button, compact: false).count
+
+    /// Whether the buttons show their keys (they always do, in every form).
+    public var buttonsShowKeys: Bool { !buttons.isEmpty }
+
+    /// The smallest terminal that shows `cardCount` cards with the fewest rows at a width of
+    /// `columns` (or, when no width that narrow will do, the narrowest that will): the size "too
+    /// small" asks for. The cards are then the smallest, 5×3, and may touch.
+    public static func minimumSize(cardCount: Int, columns: Int) -> TerminalSize {
+        let count = max(1, min(81, cardCount))
+        let card = CardSize(height: CardSize.minimumHeight)
+        let floor = TerminalSize(columns: 20, rows: 6)
+        var best: TerminalSize? = nil, narrowest: TerminalSize? = nil
+        for rows in 1...count {
+            let gridColumns = (count + rows - 1) / rows
+            guard (gridColumns - 1) * rows < count else { continue }
+            let size = TerminalSize(columns: max(floor.columns, gridColumns * card.width),
+                                    rows: max(floor.rows, rows * card.height + headerRows + footerRows))
+            if size.columns <= columns, best.map({ size.rows < $0.rows }) ?? true { best = size }
+            if narrowest.map({ size.columns < $0.columns }) ?? true { narrowest = size }
+        }
+        return best ?? narrowest ?? floor
     }
 
     /// The button under a cell.

@@ -34,7 +34,8 @@ enum StatusLines {
             if view.game > 1 { facts.append("game \(view.game)") }
             facts.append(view.deck == 0 ? "deck empty" : "deck \(view.deck)")
             if view.spectators > 0 { facts.append("\(view.spectators) watching") }
-            if let sets = state.setsOnTable, !state.isPlayer { facts.append(sets == 1 ? "1 set on table" : "\(sets) sets on table") }
+            // Spectators hear the count of a table only once it is no longer live.
+            if let sets = state.setsOnTable, !state.isPlayer { facts.append(sets == 1 ? "last table: 1 set" : "last table: \(sets) sets") }
         }
         var right = [Span(facts.joined(separator: " · "), theme.quiet)]
         switch state.connection {

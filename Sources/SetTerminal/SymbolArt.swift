@@ -1,40 +1,73 @@
 import SetRules
 
-/// Draws one card symbol at any size from its mathematical outline, sampled at 2×2 points per
-/// cell and written with quadrant block characters, so shapes keep their look as cards grow.
+/// Draws one card symbol as pixels, two across and two down per cell (written with quadrant block
+/// characters). Small cards get hand-drawn silhouettes, because a sampled outline a few pixels
+/// wide loses its shape; larger ones sample the shape's outline, so it keeps its look as it grows.
+/// Shading is drawn, not coloured: solid fills, striped is the outline plus a stripe every other
+/// pixel row, open is the outline alone.
 public enum SymbolArt {
-    /// The characters of one symbol, `height` rows of `width` cells; spaces are paper.
-    public static func rows(_ shape: Shape, _ shading: Shading, width: Int, height: Int) -> [[Character]] {
-        let columns = 2 * max(0, width), lines = 2 * max(0, height)
-        let aspect = Double(lines) / Double(max(1, columns))
-        var inside = [[Bool]](repeating: [Bool](repeating: false, count: columns), count: lines)
-        for y in 0..<lines {
-            for x in 0..<columns {
-                let u = (Double(x) + 0.5) / Double(columns) * 2 - 1
-                let v = (Double(y) + 0.5) / Double(lines) * 2 - 1
-                inside[y][x] = contains(shape, u: u, v: v, aspect: aspect)
-            }
+    /// The pixels of one symbol, `height` rows of `width`; true is ink.
+    public static func pixels(_ shape: Shape, _ shading: Shading, width: Int, height: Int) -> [[Bool]] {
+        shade(silhouette(shape, width: max(0, width), height: max(0, height)), shading)
+    }
+
+    /// The symbol's whole area, before shading.
+    static func silhouette(_ shape: Shape, width: Int, height: Int) -> [[Bool]] {
+        if let drawn = handDrawn[Size(width: width, height: height)]?[shape] {
+            return drawn.map { $0.map { $0 == "#" } }
         }
-        func isInside(_ x: Int, _ y: Int) -> Bool {
-            x >= 0 && y >= 0 && x < columns && y < lines && inside[y][x]
-        }
-        func isInk(_ x: Int, _ y: Int) -> Bool {
-            guard isInside(x, y) else { return false }
-            let edge = !isInside(x - 1, y) || !isInside(x + 1, y) || !isInside(x, y - 1) || !isInside(x, y + 1)
-            switch shading {
-            case .solid: return true
-            case .open: return edge
-            // Stripes across the symbol, one per cell row, plus the outline that holds them.
-            case .striped: return edge || y % 2 == 0
-            }
-        }
-        return (0..<max(0, height)).map { row in
-            (0..<max(0, width)).map { column in
-                quadrant(topLeft: isInk(2 * column, 2 * row), topRight: isInk(2 * column + 1, 2 * row),
-                         bottomLeft: isInk(2 * column, 2 * row + 1), bottomRight: isInk(2 * column + 1, 2 * row + 1))
+        let aspect = Double(height) / Double(max(1, width))
+        return (0..<height).map { y in
+            (0..<width).map { x in
+                let u = (Double(x) + 0.5) / Double(width) * 2 - 1
+                let v = (Double(y) + 0.5) / Double(height) * 2 - 1
+                return contains(shape, u: u, v: v, aspect: aspect)
             }
         }
     }
+
+    static func shade(_ inside: [[Bool]], _ shading: Shading) -> [[Bool]] {
+        func isInside(_ x: Int, _ y: Int) -> Bool {
+            y >= 0 && y < inside.count && x >= 0 && x < inside[y].count && inside[y][x]
+        }
+        return inside.indices.map { y in
+            inside[y].indices.map { x in
+                guard isInside(x, y) else { return false }
+                let edge = !isInside(x - 1, y) || !isInside(x + 1, y) || !isInside(x, y - 1) || !isInside(x, y + 1)
+                switch shading {
+                case .solid: return true
+                case .open: return edge
+                // The top pixel row of every cell row: stripes read as lines (▀) across the symbol.
+                case .striped: return edge || y % 2 == 0
+                }
+            }
+        }
+    }
+
+    struct Size: Hashable {
+        var width: Int
+        var height: Int
+    }
+
+    /// Silhouettes for the three smallest drawn tiers (see `SymbolTier`), '#' is inside.
+    static let handDrawn: [Size: [Shape: [String]]] = [
+        Size(width: 6, height: 10): [
+            .diamond: ["..##..", "..##..", ".####.", ".####.", "######", "######", ".####.", ".####.", "..##..", "..##.."],
+            .oval: [".####.", "######", "######", "######", "######", "######", "######", "######", "######", ".####."],
+            // An S that turns into itself when rotated half a turn, like the real squiggle.
+            .squiggle: ["..##..", ".####.", "####..", "###...", ".###..", "..###.", "...###", "..####", ".####.", "..##.."],
+        ],
+        Size(width: 4, height: 8): [
+            .diamond: ["....", ".##.", ".##.", "####", "####", ".##.", ".##.", "...."],
+            .oval: [".##.", "####", "####", "####", "####", "####", "####", ".##."],
+            .squiggle: [".###", "###.", "###.", ".###", ".###", "###.", "###.", ".##."],
+        ],
+        Size(width: 4, height: 6): [
+            .diamond: ["....", ".##.", "####", "####", ".##.", "...."],
+            .oval: [".##.", "####", "####", "####", "####", ".##."],
+            .squiggle: ["..##", ".###", "###.", ".###", "###.", "##.."],
+        ],
+    ]
 
     /// Whether a point of the symbol's box (u, v in −1...1, v downwards) is inside the shape.
     /// `aspect` is rows of samples per column of samples, for round ends that look round.
@@ -61,14 +94,55 @@ public enum SymbolArt {
         let x2 = x * x
         return x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42 * (1 - x2 / 72 * (1 - x2 / 110)))))
     }
+}
+
+/// A grid of pixels, two across and two down per cell, written out with quadrant characters.
+public struct PixelCanvas: Hashable, Sendable {
+    /// Pixels across: two per cell.
+    public let width: Int
+    /// Pixels down: two per cell.
+    public let height: Int
+    private var ink: [Bool]
+
+    /// A blank canvas for `columns` × `rows` cells.
+    public init(columns: Int, rows: Int) {
+        width = 2 * max(0, columns)
+        height = 2 * max(0, rows)
+        ink = Array(repeating: false, count: width * height)
+    }
+
+    /// Whether a pixel is inked; outside the canvas reads as paper and writes are ignored.
+    public subscript(x: Int, y: Int) -> Bool {
+        get { x >= 0 && y >= 0 && x < width && y < height && ink[y * width + x] }
+        set { if x >= 0 && y >= 0 && x < width && y < height { ink[y * width + x] = newValue } }
+    }
+
+    /// Inks every true pixel of `pixels` with its top-left corner at (x, y).
+    public mutating func stamp(_ pixels: [[Bool]], x: Int, y: Int) {
+        for (row, line) in pixels.enumerated() {
+            for (column, on) in line.enumerated() where on { self[x + column, y + row] = true }
+        }
+    }
+
+    /// One character per cell; spaces are paper.
+    public var characters: [[Character]] {
+        (0..<height / 2).map { row in
+            (0..<width / 2).map { column in
+                Self.quadrant(topLeft: self[2 * column, 2 * row], topRight: self[2 * column + 1, 2 * row],
+                              bottomLeft: self[2 * column, 2 * row + 1], bottomRight: self[2 * column + 1, 2 * row + 1])
+            }
+        }
+    }
 
     /// The block character whose four quarters match the four flags.
-    static func quadrant(topLeft: Bool, topRight: Bool, bottomLeft: Bool, bottomRight: Bool) -> Character {
+    public static func quadrant(topLeft: Bool, topRight: Bool, bottomLeft: Bool, bottomRight: Bool) -> Character {
         let index = (topLeft ? 8 : 0) | (topRight ? 4 : 0) | (bottomLeft ? 2 : 0) | (bottomRight ? 1 : 0)
         return quadrants[index]
     }
 
-    private static let quadrants: [Character] = [
+    /// The quadrant characters indexed by their four bits (top-left 8, top-right 4, bottom-left 2,
+    /// bottom-right 1): tests read pixels back through it.
+    public static let quadrants: [Character] = [
         " ", "▗", "▖", "▄", "▝", "▐", "▞", "▟", "▘", "▚", "▌", "▙", "▀", "▜", "▛", "█",
     ]
 }

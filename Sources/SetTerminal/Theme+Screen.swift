@@ -30,6 +30,8 @@ extension Theme {
     var highlight: CellStyle { CellStyle(bold: true, reverse: true) }
     /// The cursor's pointers beside a card.
     var cursor: CellStyle { CellStyle(foreground: colour(226), bold: true) }
+    /// The frame of the card under the keyboard cursor: reversed, so it shows as a solid bar.
+    var cursorFrame: CellStyle { CellStyle(foreground: colour(226), bold: true, reverse: true) }
     /// Connection marks.
     var online: CellStyle { CellStyle(foreground: colour(34)) }
     var offline: CellStyle { CellStyle(foreground: colour(196), bold: true) }

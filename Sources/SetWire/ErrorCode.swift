@@ -33,6 +33,8 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case addressLimit = "address_limit"
     case idleTimeout = "idle_timeout"
     case serverShuttingDown = "server_shutting_down"
+    /// The server cannot write the match's journal (a full disk): the match stands still.
+    case journalFailed = "journal_failed"
     // The rules' refusals, one for each `RuleRefusal` code.
     case matchOver = "match_over"
     case matchNotOver = "match_not_over"
@@ -66,12 +68,11 @@ public struct WireError: Error, Hashable, Sendable {
         self.details = details
     }
 
-    /// The rules' refusal as a wire error, naming players by name where the rules say "player N".
+    /// The rules' refusal as a wire error, naming players by their names (seats without one are
+    /// called "Player N").
     public init(_ refusal: RuleRefusal, playerNames: [String] = []) {
-        let code = ErrorCode(rawValue: refusal.code) ?? .badField
-        var message = refusal.message
-        for (index, name) in playerNames.enumerated() {
-            message = message.replacingOccurrences(of: "Player \(index + 1)", with: name)
+        let message = refusal.message { seat in
+            playerNames.indices.contains(seat.rawValue) ? playerNames[seat.rawValue] : "Player \(seat.rawValue + 1)"
         }
         var details: [String: JSONValue] = [:]
         switch refusal {
@@ -83,6 +84,29 @@ public struct WireError: Error, Hashable, Sendable {
             details = ["card": .int(Int64(card.id))]
         default: break
         }
-        self.init(code, message, details: details)
+        self.init(ErrorCode(refusal), message, details: details)
+    }
+}
+
+extension ErrorCode {
+    /// The code for each of the rules' refusals; the compiler lists any refusal left without one.
+    public init(_ refusal: RuleRefusal) {
+        switch refusal {
+        case .matchOver: self = .matchOver
+        case .matchNotOver: self = .matchNotOver
+        case .noSuchSeat: self = .noSuchSeat
+        case .claimFirst: self = .claimFirst
+        case .notYourWindow: self = .notYourWindow
+        case .claimTaken: self = .claimTaken
+        case .alreadyYourWindow: self = .alreadyYourWindow
+        case .finishYourClaim: self = .finishYourClaim
+        case .cardNotOnTable: self = .cardNotOnTable
+        case .deckEmpty: self = .deckEmpty
+        case .noWindowToPass: self = .noWindowToPass
+        case .notInSolo: self = .notInSolo
+        case .hintsDisabled: self = .hintsDisabled
+        case .noSetOnTable: self = .noSetOnTable
+        case .rematchAlreadyAsked: self = .rematchAlreadyAsked
+        }
     }
 }

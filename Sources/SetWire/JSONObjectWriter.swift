@@ -6,6 +6,10 @@ import SetRules
 struct JSONObjectWriter {
     private(set) var bytes: [UInt8] = []
     private var empty = true
+    #if DEBUG
+    /// The key written last: debug builds check that each key sorts after it, as promised above.
+    private var lastKey: [UInt8] = []
+    #endif
 
     init(capacity: Int = 192) {
         bytes.reserveCapacity(capacity)
@@ -13,6 +17,12 @@ struct JSONObjectWriter {
     }
 
     private mutating func key(_ name: StaticString) {
+        #if DEBUG
+        let current = name.withUTF8Buffer { Array($0) }
+        assert(empty || lastKey.lexicographicallyPrecedes(current),
+               "JSONObjectWriter: key \"\(name)\" written after \"\(String(decoding: lastKey, as: UTF8.self))\"")
+        lastKey = current
+        #endif
         if !empty { bytes.append(UInt8(ascii: ",")) }
         empty = false
         bytes.append(UInt8(ascii: "\""))

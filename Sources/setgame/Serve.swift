@@ -27,6 +27,9 @@ func serve(_ options: ServeOptions) -> Int32 {
     let server: Server
     do {
         server = try Server(config: config, log: log)
+    } catch where error.code == EWOULDBLOCK && error.call.hasPrefix("lock the data folder") {
+        printError("setgame serve: the data folder \(config.dataDirectory ?? "") is in use by another setgame serve; stop that one first, or give this one another --data")
+        return 1
     } catch {
         printError("setgame serve: cannot listen on \(options.server.host):\(options.server.port): \(error)")
         return 1

@@ -44,4 +44,6 @@ case .bench(let options):
     exit(bench(options))
 case .benchRules:
     exit(benchRules())
+case .cards(let options):
+    exit(cards(options))
 }

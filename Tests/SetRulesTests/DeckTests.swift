@@ -36,9 +36,10 @@ import Testing
     }
 
     /// Pins the shuffle: if this changes, every saved match and published seed replays differently.
-    @Test func seed42DealsAKnownFirstTable() {
-        let ids = Deck(seed: 42).cards.prefix(12).map(\.id)
-        #expect(ids == knownSeed42Table)
+    @Test func seedsDealWhatTheIndependentPortDeals() {
+        for deal in oracleDeals {
+            #expect(Array(Deck(seed: deal.seed).cards.prefix(deal.ids.count).map(\.id)) == deal.ids, "seed \(deal.seed)")
+        }
     }
 
     @Test func drawTakesFromTheTopAndStopsAtEmpty() {
@@ -50,5 +51,11 @@ import Testing
     }
 }
 
-/// Checked against an independent Python port of the same shuffle.
-let knownSeed42Table = [9, 40, 16, 30, 47, 20, 0, 14, 75, 45, 77, 19]
+/// Deals printed by the independent port `Tests/Oracles/deck_oracle.py SEED COUNT`;
+/// `.ci/e2e/deck-oracle.sh` runs it for each line below and compares.
+let oracleDeals: [(seed: UInt64, ids: [Int])] = [
+    (42, [9, 40, 16, 30, 47, 20, 0, 14, 75, 45, 77, 19]),
+    (0, [52, 2, 37, 57, 12, 41, 43, 79, 61, 27, 66, 42]),
+    (18446744073709551615, [79, 30, 77, 20, 7, 55, 15, 75, 56, 16, 22, 41]),
+    (7, [34, 78, 46, 17, 79, 9, 15, 30, 4, 23, 74, 42, 24, 5, 56, 68, 28, 69, 13, 32, 12, 2, 31, 63, 77, 39, 51, 50, 3, 48, 47, 67, 71, 16, 27, 61, 58, 54, 10, 25, 35, 64, 43, 59, 38, 11, 26, 18, 55, 62, 66, 1, 14, 33, 65, 72, 53, 37, 0, 29, 19, 22, 20, 7, 70, 6, 76, 8, 45, 36, 80, 41, 49, 52, 73, 57, 40, 21, 60, 44, 75]),
+]

@@ -156,11 +156,33 @@ import Testing
         #expect(match.tableChangedAt == at(2_000))
     }
 
-    @Test func dealingWithNoSetIsFree() {
+    @Test func dealingWithNoSetIsFreeAndStillOpensTheOthersGracePeriod() {
         var match = newDuel(tableWithoutSet)
         let events = accepted(&match, .deal, at: 0)
         #expect(events.count == 2)
+        #expect(events.last == .windowOpened(window(.dealGrace, .second, from: 0, lasting: 8_000)))
         #expect(match.scores == [0, 0])
+    }
+
+    @Test func aHolderWhoLeavesLosesTheClaimAsIfPassingIt() {
+        var match = newDuel()
+        _ = accepted(&match, .claim, at: 0)
+        _ = accepted(&match, .select(a), at: 100)
+        let bystander = match.holderLeft(.second, at: at(200))
+        #expect(bystander.isEmpty, "only the holder's leaving ends a window")
+        let left = match.holderLeft(.first, at: at(300))
+        #expect(left == [
+            .selectionChanged(seat: .first, selection: []),
+            .windowClosed(window(.claim, .first, from: 0, lasting: 5_000), .passed),
+            .penalised(seat: .first, reason: .claimPassed, points: 10, score: -10),
+            .windowOpened(window(.secondChance, .second, from: 300, lasting: 10_000)),
+        ])
+        // The second chance's holder leaving ends it too, for free.
+        let leftToo = match.holderLeft(.second, at: at(400))
+        #expect(leftToo == [
+            .windowClosed(window(.secondChance, .second, from: 300, lasting: 10_000), .passed),
+        ])
+        #expect(match.scores == [-10, 0] && match.window == nil)
     }
 
     @Test func aWrongTrioInTheGracePeriodCostsNothingAndEndsIt() {

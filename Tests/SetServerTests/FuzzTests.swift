@@ -84,7 +84,7 @@ import Testing
                 case .act(let action, _):
                     var trial = referee
                     guard let refusal = trial.apply(action, by: .first, at: referee.startedAt).refusal else { return .accepted }
-                    return .error(ErrorCode(rawValue: refusal.code) ?? .badField)
+                    return .error(ErrorCode(refusal))
                 }
             }
         }

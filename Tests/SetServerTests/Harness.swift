@@ -79,6 +79,9 @@ final class TestClient {
 
     deinit { Glibc.close(fd) }
 
+    /// Ends the connection as a client whose network or process went away; the server sees end of stream.
+    func hangUp() { shutdown(fd, Int32(SHUT_RDWR)) }
+
     /// Whether a read would return at once: a line is waiting, or the server has closed.
     var hasPendingInput: Bool {
         if !buffered.isEmpty { return true }

@@ -127,6 +127,7 @@ import Testing
         #expect(bob.view?.spectators == 0)
         let closings = server.logLines.all.filter { $0.contains("closing") && $0.contains("eve") }
         #expect(closings.count == 1, "\(closings)")
+        withExtendedLifetime(eve) {}  // her socket stays open, unread, until the server gives up on her
     }
 
     // MARK: Slowloris, line length, rate, connections

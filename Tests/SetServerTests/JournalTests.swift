@@ -200,10 +200,10 @@ import Testing
     }
 }
 
-/// Behaviour found by review, each pinned by a test.
-@Suite(.serialized) struct ServerReviewFindingsTests {
+/// Seats that drop, come back, forfeit or resign, across restarts, and journals kept apart.
+@Suite(.serialized) struct AwayResumeAndForfeitTests {
     func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "setgame-review-\(UUID().uuidString)"
+        let path = NSTemporaryDirectory() + "setgame-away-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
@@ -213,7 +213,7 @@ import Testing
         var first: TestServer? = try TestServer { $0.dataDirectory = data }
         var ann: TestClient? = try TestClient.joined(first!, name: "ann", match: "r")
         let bob = try TestClient.joined(first!, name: "bob", match: "r")
-        var eve: TestClient? = try TestClient.joined(first!, name: "eve", match: "r", role: .spectator)
+        let eve = try TestClient.joined(first!, name: "eve", match: "r", role: .spectator)
         bob.send(.act(.claim, seat: nil))
         let claimed = try bob.awaitEvent("claim") { if case .rules(.windowOpened) = $0 { true } else { false } }
         try ann!.awaitSeq(claimed.seq)
@@ -221,7 +221,7 @@ import Testing
         let token = try #require(ann!.token)
         ann = nil  // ann drops at seq N
         _ = try bob.awaitEvent("ann away") { if case .presence(.first, false, _) = $0 { true } else { false } }
-        eve = nil  // a spectator leaves: a numbered event too
+        eve.hangUp()  // a spectator leaves: a numbered event too
         _ = try bob.awaitEvent("eve gone") { if case .spectators(0) = $0 { true } else { false } }
         bob.send(.ping(time: 1))
         _ = try bob.waitFor("pong") { if case .pong = $0 { true } else { nil } }
@@ -261,17 +261,17 @@ import Testing
     @Test func whenBothAreAwayTheSeatAwayLongestForfeits() throws {
         let server = try TestServer { $0.limits.seatWaitMs = 100_000 }
         defer { server.stop() }
-        var ann: TestClient? = try TestClient.joined(server, name: "ann")
+        let ann = try TestClient.joined(server, name: "ann")
         var bob: TestClient? = try TestClient.joined(server, name: "bob")
         let eve = try TestClient.joined(server, name: "eve", role: .spectator)
         try eve.awaitSeq(bob!.view!.seq)
         // A move, so the match is worth a seat wait (one nobody moved in is freed once both are gone).
-        ann!.send(.act(.claim, seat: nil))
+        ann.send(.act(.claim, seat: nil))
         _ = try eve.awaitEvent("claim") { if case .rules(.windowOpened) = $0 { true } else { false } }
         bob = nil
         _ = try eve.awaitEvent("bob away") { if case .presence(.second, false, _) = $0 { true } else { false } }
         server.advance(by: 60_000)
-        ann = nil
+        ann.hangUp()
         _ = try eve.awaitEvent("ann away") { if case .presence(.first, false, _) = $0 { true } else { false } }
         server.advance(by: 40_000)  // bob's 100 s are up; ann has 60 s left
         let over = try eve.awaitEvent("forfeit") { if case .gameOver = $0 { true } else { false } }
@@ -304,10 +304,10 @@ import Testing
     @Test func aWaitingDuelWhoseOnlyPlayerLeftIsFreedEvenWithASpectator() throws {
         let server = try TestServer()
         defer { server.stop() }
-        var ann: TestClient? = try TestClient.joined(server, name: "ann", match: "w")
+        let ann = try TestClient.joined(server, name: "ann", match: "w")
         let eve = try TestClient.joined(server, name: "eve", match: "w", role: .spectator)
-        #expect(ann?.view?.spectators == 0)
-        ann = nil
+        #expect(ann.view?.spectators == 0)
+        ann.hangUp()
         let told = try eve.awaitError(.noSuchMatch)
         #expect(told.message.contains("ended before it began"))
         let bob = try TestClient.joined(server, name: "bob", match: "w")

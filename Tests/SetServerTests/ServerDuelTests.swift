@@ -35,7 +35,9 @@ import Testing
         #expect(final.result?.reason == .noSetsLeft)
         #expect(bob.view == final)
         #expect(watcher.view?.asPlayerSees == final)
-        #expect(watcher.view?.setsOnTable == 0)
+        // The last table is no longer live once the game is over: only now do spectators hear of it.
+        let lastCount = try watcher.waitFor("the last table's count") { if case .insight(_, finalSeq, let sets) = $0 { sets } else { nil } }
+        #expect(lastCount == 0)
         let seed = try #require(final.seed)
         #expect(seed == 1)
         #expect(SeedCommitment.verify(seed: seed, against: try #require(final.commitment)))

@@ -102,7 +102,9 @@ import Testing
         _ = try quiet.waitFor("pong") { if case .pong(_, 2, _) = $0 { true } else { nil } }
     }
 
-    @Test func aPlayerWhoDropsPausesTheMatchAndResumesWithTheToken() throws {
+    /// A window never waits for a player who left holding it: dropping ends it at once, as a pass
+    /// would (a claim: its penalty and the opponent's second chance), and the match pauses.
+    @Test func aPlayerWhoDropsHoldingAClaimLosesItAndTheMatchResumesWithTheToken() throws {
         let server = try TestServer()
         defer { server.stop() }
         var (ann, bob) = try startedDuel(server)
@@ -110,11 +112,18 @@ import Testing
         _ = try bob.awaitEvent("claim") { if case .rules(.windowOpened) = $0 { true } else { false } }
         let token = try #require(ann.token)
         ann = try TestClient(port: server.port)  // the old socket closes here
+        let closed = try bob.awaitEvent("the claim ends") { if case .rules(.windowClosed(_, .passed)) = $0 { true } else { false } }
+        let penalty = try bob.awaitEvent("its penalty") { if case .rules(.penalised(.first, .claimPassed, _, _)) = $0 { true } else { false } }
+        #expect(penalty.time == closed.time)
+        let chance = try bob.awaitEvent("bob's second chance") {
+            if case .rules(.windowOpened(let window)) = $0 { window.kind == .secondChance && window.holder == .second } else { false }
+        }
         let away = try bob.awaitEvent("presence") { if case .presence(.first, false, _) = $0 { true } else { false } }
         guard case .presence(_, _, let forfeitAt) = away.body else { return }
         #expect(forfeitAt == away.time + 120_000)
+        #expect(chance.time == away.time)
 
-        server.advance(by: 60_000)  // far past the claim's deadline: paused, so nothing fires
+        server.advance(by: 60_000)  // far past every deadline: paused, so nothing fires
         #expect(try nothingPending(bob))
         bob.send(.act(.deal, seat: nil))
         #expect(try bob.awaitError(.waitingForOpponent).message.contains("ann"))
@@ -123,12 +132,12 @@ import Testing
         ann.send(.join(JoinRequest(name: "ann", match: "m", token: token)))
         _ = try ann.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
         #expect(ann.seat == .first)
-        #expect(ann.view?.window?.holder == .first)
+        #expect(ann.view?.window?.holder == .second)
         let resumed = try bob.awaitEvent("resumed") { if case .resumed = $0 { true } else { false } }
         guard case .resumed(let window, _) = resumed.body else { return }
-        // Claimed and dropped at the same instant: all 5 s of the claim are still to run.
-        #expect(window?.deadline.milliseconds == resumed.time + 5_000)
-        #expect(window.map { $0.deadline.milliseconds(since: $0.opened) } == 5_000)
+        // Bob was frozen out while ann was away: all 10 s of his second chance are still to run.
+        #expect(window?.holder == .second)
+        #expect(window?.deadline.milliseconds == resumed.time + 10_000)
         #expect(bob.view?.players.allSatisfy(\.present) == true)
     }
 

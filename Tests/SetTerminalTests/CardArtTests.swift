@@ -53,16 +53,29 @@ import SetTerminal
                 #expect(ink.filter { $0 == glyph }.count == card.number.count)
                 #expect(ink.filter { $0 != " " && $0 != glyph }.isEmpty)
             case .drawn:
-                // Symbols are separated by blank columns: count runs of inked columns.
-                let inside = rect.insetBy(1)
+                // Symbols are separated by blank pixel columns: read the pixels back from the
+                // quadrant characters and count runs of inked pixel columns.
+                #expect(ink.allSatisfy { $0 == " " || Self.blockCharacters.contains($0) })
+                let pixels = Self.pixels(buffer, rect.insetBy(1))
                 var runs = 0, inRun = false
-                for c in inside.column..<inside.endColumn {
-                    let inked = (inside.row..<inside.endRow).contains { buffer[c, $0].character != " " }
+                for x in 0..<(pixels.first?.count ?? 0) {
+                    let inked = pixels.contains { $0[x] }
                     if inked && !inRun { runs += 1 }
                     inRun = inked
                 }
                 #expect(runs == card.number.count, "\(card) at \(size)")
-                #expect(ink.allSatisfy { $0 == " " || Self.blockCharacters.contains($0) })
+            }
+        }
+    }
+
+    /// The pixels of a rect drawn in quadrant characters, two across and two down per cell.
+    static func pixels(_ buffer: ScreenBuffer, _ rect: Rect) -> [[Bool]] {
+        (0..<(2 * rect.height)).map { y in
+            (0..<(2 * rect.width)).map { x in
+                let character = buffer[rect.column + x / 2, rect.row + y / 2].character
+                guard let bits = PixelCanvas.quadrants.firstIndex(of: character) else { return false }
+                let bit = y % 2 == 0 ? (x % 2 == 0 ? 8 : 4) : (x % 2 == 0 ? 2 : 1)
+                return bits & bit != 0
             }
         }
     }
@@ -146,5 +159,95 @@ import SetTerminal
             CardArt.draw(card, in: rect, into: &buffer, label: "99")
         }
         #expect(buffer.size == TerminalSize(columns: 10, rows: 5))
+    }
+
+    @Test(arguments: CardSize.all)
+    func everyTwoOfThe81CardsRenderDifferentlyWithAndWithoutColour(size: CardSize) {
+        for theme in [Theme.standard, .noColor] {
+            var seen: [ScreenBuffer: Card] = [:]
+            var seenText: [[String]: Card] = [:]
+            for card in Card.all {
+                let (buffer, _) = Self.render(card, size: size, theme: theme)
+                #expect(seen.updateValue(card, forKey: buffer) == nil, "\(card) looks like another card at \(size)")
+                if theme == .noColor {
+                    // Without colour only the characters can tell cards apart.
+                    #expect(seenText.updateValue(card, forKey: buffer.textLines) == nil, "\(card) at \(size) without colour")
+                }
+            }
+        }
+    }
+
+    @Test func eachCardSizeHasItsArtTier() {
+        func tier(_ height: Int) -> SymbolTier {
+            let size = CardSize(height: height)
+            return SymbolTier.forInterior(TerminalSize(columns: size.width - 2, rows: size.height - 2))
+        }
+        #expect(tier(3) == .compact, "5×3")
+        #expect(tier(4) == .compact, "7×4")
+        #expect(tier(5) == .drawn(width: 4, height: 6, gap: 1), "9×5")
+        #expect(tier(6) == .drawn(width: 4, height: 8, gap: 2), "11×6")
+        #expect(tier(7) == .drawn(width: 6, height: 10, gap: 2), "13×7: 3×5 cells a symbol")
+        var previous = 0
+        for height in 5...CardSize.maximumHeight {
+            guard case .drawn(let width, let symbolHeight, _) = tier(height) else {
+                Issue.record("\(height) is not drawn")
+                continue
+            }
+            #expect(width * symbolHeight >= previous, "symbols never shrink as cards grow (height \(height))")
+            // Taller than wide on screen (a pixel is about as tall as two are wide), as on real cards.
+            #expect(symbolHeight >= width, "height \(height)")
+            previous = width * symbolHeight
+        }
+    }
+
+    @Test func at13x7ThreeSymbolsSideBySideFillTheCard() {
+        for card in Card.all where card.number == .three {
+            let (buffer, rect) = Self.render(card, size: CardSize(height: 7))
+            let inside = rect.insetBy(1)
+            let inkedColumns = (inside.column..<inside.endColumn).filter { c in (inside.row..<inside.endRow).contains { buffer[c, $0].character != " " } }
+            let inkedRows = (inside.row..<inside.endRow).filter { r in (inside.column..<inside.endColumn).contains { buffer[$0, r].character != " " } }
+            #expect(inkedColumns.first == inside.column && inkedColumns.last == inside.endColumn - 1, "\(card) spans the width")
+            #expect(inkedRows.count == inside.height, "\(card) spans the height")
+        }
+    }
+
+    @Test func at80x24With12CardsAFifthOfTheInsideIsInkAndEverySymbolCoversSixCells() throws {
+        let size = try #require(CardGallery.cardSize(for: TerminalSize(columns: 80, rows: 24)))
+        #expect(size == CardSize(height: 7))
+        var inkFraction = 0.0
+        for card in Card.all {
+            let (buffer, rect) = Self.render(card, size: size)
+            let inside = rect.insetBy(1)
+            let inked = Swift.Set((inside.row..<inside.endRow).flatMap { r in
+                (inside.column..<inside.endColumn).filter { buffer[$0, r].character != " " }.map { [$0, r] }
+            })
+            inkFraction += Double(inked.count) / Double(inside.width * inside.height) / Double(Card.all.count)
+            // Symbols are the groups of inked cells touching (diagonals included).
+            var unseen = inked, groups: [Int] = []
+            while let start = unseen.first {
+                var stack = [start], count = 0
+                unseen.remove(start)
+                while let cell = stack.popLast() {
+                    count += 1
+                    for dc in -1...1 { for dr in -1...1 where unseen.remove([cell[0] + dc, cell[1] + dr]) != nil { stack.append([cell[0] + dc, cell[1] + dr]) } }
+                }
+                groups.append(count)
+            }
+            #expect(groups.count == card.number.count, "\(card)")
+            #expect(groups.allSatisfy { $0 >= 6 }, "\(card): \(groups)")
+        }
+        #expect(inkFraction >= 0.2, "on average \(inkFraction) of the inside carries ink")
+    }
+
+    @Test(arguments: [CardSize(height: 5), CardSize(height: 6), CardSize(height: 7), CardSize(height: 12)])
+    func shadingReadsWithoutColour(size: CardSize) {
+        // Solid is filled, open is an outline with paper inside, striped lies between with lines.
+        for shape in Shape.allCases {
+            let counts = Shading.allCases.map { shading in
+                let (buffer, rect) = Self.render(Card(.one, shading, .green, shape), size: size, theme: .noColor)
+                return Self.pixels(buffer, rect.insetBy(1)).joined().filter { $0 }.count
+            }
+            #expect(counts[0] > counts[1] && counts[1] > counts[2], "\(shape) at \(size): \(counts)")
+        }
     }
 }

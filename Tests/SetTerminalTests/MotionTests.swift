@@ -67,9 +67,9 @@ import Testing
         #expect(first.flourishing && first.leaving && first.rect.row == 9, "hops up a row")
         let second = celebrating.first { $0.card == Card.all[1] }!
         #expect(!second.flourishing && second.leaving)
-        let gone = 10_000 + Motion.flourishDuration + Motion.leaveDuration
+        let gone = 10_000 + Motion.flourishDuration + Motion.flightDuration
         #expect(motion.sprites(at: gone).isEmpty)
-        let leaving = motion.sprites(at: 10_000 + Motion.flourishDuration + Motion.leaveDuration - 1).first { $0.card == Card.all[0] }!
+        let leaving = motion.sprites(at: 10_000 + Motion.flourishDuration + Motion.flightDuration - 1).first { $0.card == Card.all[0] }!
         #expect(!Self.bounds.contains(leaving.rect), "nearly off screen at the end")
         #expect(!motion.isAnimating(at: gone))
         motion.prune(at: gone)
@@ -101,5 +101,23 @@ import Testing
         _ = app.tick(at: 5_000)
         // Idle: only the next ping wakes the loop.
         #expect(app.nextWake(at: 5_000) == app.state.nextPingAt)
+    }
+
+    @Test func aTakenSetFliesToTheTakersScoreOverEverythingAndTheNewCardsWait() {
+        var motion = Motion(enabled: true)
+        motion.retarget(Self.targets, bounds: Self.bounds, entry: .scatter, deckPile: nil, at: 0)
+        let score = Rect(column: 3, row: -2, width: 5, height: 3)
+        let fresh = [(card: Card.all[5], rect: Self.targets[0].rect)] + Self.targets.dropFirst()
+        motion.retarget(Array(fresh), bounds: Self.bounds, entry: .deck, deckPile: Self.rect(100, 10),
+                        flourish: [Card.all[0]], flyTo: score, at: 10_000)
+        let celebrating = motion.sprites(at: 10_000 + Motion.flourishDuration / 2)
+        #expect(celebrating.last?.card == Card.all[0] && celebrating.last?.flourishing == true, "drawn last, over the table")
+        #expect(!celebrating.contains { $0.card == Card.all[5] }, "the replacement waits for the celebration")
+        #expect(motion.tracks[Card.all[5].id]!.start == 10_000 + Motion.flourishDuration)
+        let midway = motion.sprites(at: 10_000 + Motion.flourishDuration + Motion.flightDuration * 3 / 4).first { $0.card == Card.all[0] }!
+        #expect(midway.rect.row < Self.targets[0].rect.row && midway.rect.height < Self.targets[0].rect.height, "rising and shrinking")
+        #expect(midway.flying && !midway.flourishing)
+        let arriving = motion.sprites(at: 10_000 + Motion.flourishDuration + Motion.flightDuration - 1).first { $0.card == Card.all[0] }!
+        #expect(abs(arriving.rect.column - score.column) <= 1 && abs(arriving.rect.row - score.row) <= 1, "at the score: \(arriving.rect)")
     }
 }

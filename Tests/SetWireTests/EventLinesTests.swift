@@ -66,4 +66,21 @@ import Testing
             #expect(String(decoding: bytes, as: UTF8.self) == String(value))
         }
     }
+
+    #if DEBUG
+    /// The direct writer's output matches the generic encoder only while keys come sorted; a debug
+    /// build stops a line written out of order instead of sending it.
+    @Test func aKeyOutOfOrderStopsADebugBuild() async {
+        await #expect(processExitsWith: .failure) {
+            var writer = JSONObjectWriter()
+            writer.int("seq", 1)
+            writer.string("match", "x")
+            _ = writer.line()
+        }
+        var sorted = JSONObjectWriter()
+        sorted.string("match", "x")
+        sorted.int("seq", 1)
+        #expect(String(decoding: sorted.line(), as: UTF8.self) == "{\"match\":\"x\",\"seq\":1}\n")
+    }
+    #endif
 }

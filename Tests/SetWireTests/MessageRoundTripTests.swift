@@ -122,6 +122,15 @@ import Testing
                 == "bob called \"Set!\" first, by 40 ms.")
     }
 
+    /// Names are given by seat, never patched into the text: a player may be called "Player 2".
+    @Test func playersAreNamedBySeatWhateverTheirNames() {
+        let refusal = RuleRefusal.notYourWindow(holder: .first)
+        #expect(WireError(refusal, playerNames: ["Player 2", "Player 1"]).message == "Player 2 holds the window.")
+        #expect(WireError(.claimTaken(holder: .second, leadMs: 5), playerNames: ["Player 2", "Player 1"]).message
+                == "Player 1 called \"Set!\" first, by 5 ms.")
+        #expect(WireError(refusal).message == "Player 1 holds the window.")
+    }
+
     @Test func theSeedCommitmentIsTheHashOfTheSeedText() {
         // printf 'setgame:42' | sha256sum
         #expect(SeedCommitment.commitment(for: 42) == SHA256.hex("setgame:42"))

@@ -1,0 +1,113 @@
+import SetRules
+
+/// The help box on `?`: a legend of the cards (the three shapes and three shadings as drawn at the
+/// current card size, and what the colour letters mean) above the keys. It picks the roomiest form
+/// that fits the table area, down to a compact one for a 40×12 terminal.
+enum HelpBox {
+    static func draw(_ state: ClientState, cardSize: CardSize?, into buffer: inout ScreenBuffer, area: Rect) {
+        let theme = state.options.theme
+        let lines = lines(state, cardSize: cardSize, width: area.width - 4, rows: area.height - 2)
+        Panel(title: "Help", lines: lines, border: theme.panel).draw(into: &buffer, centredIn: area)
+    }
+
+    /// The content of the box: the first arrangement that fits `width` × `rows`.
+    static func lines(_ state: ClientState, cardSize: CardSize?, width: Int, rows: Int) -> [[Span]] {
+        let theme = state.options.theme
+        let compact = compactLegend(theme: theme)
+        // Cards too small for drawn symbols show the glyphs, so the legend does too.
+        let drawn = drawnLegend(cardSize: cardSize, theme: theme).nonEmpty ?? compact
+        let colours = colourLine(theme: theme, width: width)
+        let keys = Overlays.helpLines(state)
+        // The keys without the mouse notes that follow a blank line.
+        let coreKeys = Array(keys.prefix { !$0.isEmpty })
+        let shortKeys = compactKeys(state)
+        let candidates: [[[Span]]] = [
+            drawn + [colours, []] + keys,
+            drawn + [colours, []] + coreKeys,
+            compact + [colours, []] + coreKeys,
+            drawn + [colours] + shortKeys,
+            compact + [colours] + shortKeys,
+            compact + shortKeys,
+            shortKeys,
+        ]
+        return candidates.first { $0.count <= rows && $0.map(\.width).max() ?? 0 <= width } ?? shortKeys
+    }
+
+    /// The shapes and shadings drawn as the cards draw them, a word under each; empty when the
+    /// cards are too small for drawn symbols.
+    static func drawnLegend(cardSize: CardSize?, theme: Theme) -> [[Span]] {
+        guard let cardSize, CardArt.symbolCells(.oval, .solid, cardSize: cardSize) != nil else { return [] }
+        let items: [(Shape, Shading, String)] = Shape.allCases.map { ($0, .solid, $0.singular) }
+            + Shading.allCases.map { (.oval, $0, $0.word) }
+        let art = items.map { CardArt.symbolCells($0.0, $0.1, cardSize: cardSize) ?? [] }
+        let cell = TerminalSize(columns: art.map { $0.first?.count ?? 0 }.max() ?? 0, rows: art.map(\.count).max() ?? 0)
+        let style = CellStyle(bold: true)
+        var lines = [[Span]](repeating: [Span("")], count: cell.rows + 1)
+        for (index, (_, _, word)) in items.enumerated() {
+            let column = max(cell.columns, word.count) + 2
+            // A bar between the shapes and the shadings.
+            let separator = index == 3 ? "│ " : ""
+            for row in 0..<cell.rows {
+                let text = String(art[index][safe: row] ?? []).centred(in: column)
+                lines[row].append(Span(separator, theme.quiet))
+                lines[row].append(Span(text, style))
+            }
+            lines[cell.rows].append(Span(separator, theme.quiet))
+            lines[cell.rows].append(Span(word.centred(in: column), theme.quiet))
+        }
+        return lines
+    }
+
+    /// The shapes and shadings as the smallest cards show them: one glyph each.
+    static func compactLegend(theme: Theme) -> [[Span]] {
+        var line: [Span] = []
+        for shape in Shape.allCases {
+            let glyphs = String(Shading.allCases.map { CardArt.compactGlyph(shape, $0) })
+            line += [Span(glyphs, CellStyle(bold: true)), Span(" \(shape.singular)  ", theme.quiet)]
+        }
+        line[line.count - 1].text = String(line[line.count - 1].text.dropLast(2))
+        return [line, [Span("each: solid, striped, open", theme.quiet)]]
+    }
+
+    /// What the colour letters on cards mean, in those colours when there are colours.
+    static func colourLine(theme: Theme, width: Int) -> [Span] {
+        var line: [Span] = []
+        for colour in Colour.allCases {
+            let ink = CellStyle(foreground: theme.ink(for: colour).foreground, bold: true)
+            line += [Span(String(Theme.letter(for: colour)), ink), Span(" \(colour.word)  ", ink)]
+        }
+        let note = Span(theme.showsColourLetters ? "(the letter on each card)" : "(letters: --colorblind)", theme.quiet)
+        return line.width + note.text.count <= width ? line + [note] : line
+    }
+
+    /// The keys in four short lines, for small terminals.
+    static func compactKeys(_ state: ClientState) -> [[Span]] {
+        let key = CellStyle(bold: true)
+        func line(_ pairs: [(String, String)]) -> [Span] {
+            pairs.enumerated().flatMap { index, pair in [Span((index > 0 ? "  " : "") + pair.0, key), Span(" " + pair.1)] }
+        }
+        guard state.isPlayer else {
+            return [line([("arrows", "look around")]), line([("?", "help"), ("Esc", "close"), ("q", "quit")])]
+        }
+        let duel = state.options.mode == .duel
+        return [
+            line([("1 2 … a b …", "touch that card")]),
+            line([("arrows", "move"), ("space", "touch")]),
+            line((duel ? [("s", "Set!")] : []) + [("d", "deal 3"), ("c", "hint")] + (duel ? [("p", "pass")] : [])),
+            line([("r", duel ? "rematch" : "new"), ("?", "help"), ("Esc", "close"), ("q", "quit")]),
+        ]
+    }
+}
+
+extension Array {
+    /// Nil for an empty array, so `??` can supply another.
+    var nonEmpty: Self? { isEmpty ? nil : self }
+}
+
+extension String {
+    /// The string centred in `width` columns with spaces (never cut).
+    func centred(in width: Int) -> String {
+        let room = max(0, width - count)
+        return String(repeating: " ", count: room / 2) + self + String(repeating: " ", count: room - room / 2)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Glibc
+import SetNet
+import SetRules
+import SetServer
+import SetWire
+import Testing
+
+/// What a restart must keep: a match after a rematch, fresh seeds, a folder for one server only,
+/// and a clock that never runs backwards.
+@Suite(.serialized) struct RestartPromiseTests {
+    func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "setgame-promise-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    func server(data: String, seeds: SeedSource = .counting(from: 5)) throws -> TestServer {
+        try TestServer {
+            $0.dataDirectory = data
+            $0.seeds = seeds
+        }
+    }
+
+    /// A duel whose first game ended by resignation and whose second game was dealt by a rematch.
+    func rematched(_ server: TestServer) throws -> (TestClient, TestClient) {
+        let ann = try TestClient.joined(server, name: "ann", match: "again")
+        let bob = try TestClient.joined(server, name: "bob", match: "again")
+        try ann.awaitSeq(bob.view!.seq)
+        ann.send(.act(.resign, seat: nil))
+        _ = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+        ann.send(.act(.rematch, seat: nil))
+        bob.send(.act(.rematch, seat: nil))
+        for client in [ann, bob] {
+            _ = try client.awaitEvent("game 2") { if case .gameStarted(let start) = $0 { start.game == 2 } else { false } }
+        }
+        return (ann, bob)
+    }
+
+    @Test func aMatchRestartedAfterARematchIsRestoredWithBothSeats() throws {
+        let data = temporaryDirectory()
+        var first: TestServer? = try server(data: data)
+        let (ann, bob) = try rematched(first!)
+        let before = try #require(bob.view)
+        let tokens = (try #require(ann.token), try #require(bob.token))
+        first?.stop()
+        first = nil
+
+        let second = try server(data: data)
+        defer { second.stop() }
+        #expect(!second.logLines.all.contains { $0.contains("damaged") }, "\(second.logLines.all)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: data + "/damaged")) ?? []).isEmpty)
+        let annBack = try TestClient.joined(second, name: "ann", match: "again", token: tokens.0)
+        let bobBack = try TestClient.joined(second, name: "bob", match: "again", token: tokens.1)
+        #expect(annBack.seat == .first && bobBack.seat == .second)
+        try bobBack.awaitSeq(annBack.view!.seq)
+        let after = try #require(bobBack.view)
+        #expect(after.game == 2 && after.table == before.table && after.commitment == before.commitment)
+    }
+
+    /// Game 2 of a restored match is dealt as a fresh match's would be: with `--seed`, counting on
+    /// after the seeds already given out; by default, from the system's generator.
+    @Test func laterGamesOfARestoredMatchGetFreshSeeds() throws {
+        for seeds in [SeedSource.counting(from: 5), .random] {
+            let data = temporaryDirectory()
+            var first: TestServer? = try server(data: data, seeds: seeds)
+            let ann = try TestClient.joined(first!, name: "ann", match: "fresh")
+            let bob = try TestClient.joined(first!, name: "bob", match: "fresh")
+            let tokens = (try #require(ann.token), try #require(bob.token))
+            let firstCommitment = try #require(bob.view?.commitment)
+            first?.stop()
+            first = nil
+
+            let second = try server(data: data, seeds: seeds)
+            defer { second.stop() }
+            let annBack = try TestClient.joined(second, name: "ann", match: "fresh", token: tokens.0)
+            let bobBack = try TestClient.joined(second, name: "bob", match: "fresh", token: tokens.1)
+            try annBack.awaitSeq(bobBack.view!.seq)
+            annBack.send(.act(.resign, seat: nil))
+            let over = try bobBack.awaitEvent("game 1 over") { if case .gameOver = $0 { true } else { false } }
+            guard case .gameOver(_, let firstSeed) = over.body else { return }
+            #expect(SeedCommitment.verify(seed: try #require(firstSeed), against: firstCommitment))
+            annBack.send(.act(.rematch, seat: nil))
+            bobBack.send(.act(.rematch, seat: nil))
+            let started = try bobBack.awaitEvent("game 2") { if case .gameStarted = $0 { true } else { false } }
+            guard case .gameStarted(let start) = started.body else { return }
+            #expect(start.commitment != SeedCommitment.commitment(for: 0), "game 2 was dealt from seed 0")
+            #expect(start.commitment != firstCommitment)
+            if seeds != .random { #expect(start.commitment == SeedCommitment.commitment(for: 6)) }
+            // It ends with a seed that keeps its promise.
+            annBack.send(.act(.resign, seat: nil))
+            let end = try bobBack.awaitEvent("game 2 over") { if case .gameOver = $0 { true } else { false } }
+            guard case .gameOver(_, let seed) = end.body else { return }
+            #expect(SeedCommitment.verify(seed: try #require(seed), against: start.commitment))
+        }
+    }
+
+    @Test func aSecondServerOnTheSameDataFolderIsRefusedAtOnce() throws {
+        let data = temporaryDirectory()
+        let first = try server(data: data)
+        var config = ServerConfig()
+        config.port = 0
+        config.dataDirectory = data
+        #expect(throws: SocketError.self) { _ = try Server(config: config, clock: ManualTime(1_000), log: .silent) }
+        do {
+            _ = try Server(config: config, clock: ManualTime(1_000), log: .silent)
+        } catch {
+            #expect(error.code == EWOULDBLOCK)
+        }
+        first.stop()
+        // Once the first has stopped, the folder is free again.
+        let again = try server(data: data)
+        again.stop()
+    }
+
+    /// Every time a client saw before a restart is below every time it sees after, even when no
+    /// match was left to restore and the new process's clock starts low again.
+    @Test func theServerClockNeverRunsBackwardsAcrossARestart() throws {
+        let data = temporaryDirectory()
+        var first: TestServer? = try server(data: data)
+        let client = try TestClient(port: first!.port)
+        _ = try client.next("welcome")
+        first!.advance(by: 50_000)
+        client.send(.ping(time: 1))
+        let seen = try client.waitFor("pong") { if case .pong(let time, 1, _) = $0 { time } else { nil } }
+        #expect(seen >= 51_000)
+        first?.stop()
+        first = nil
+
+        let second = try server(data: data)  // its manual clock starts at 1000 again
+        defer { second.stop() }
+        let later = try TestClient(port: second.port)
+        guard case .welcome(_, _, let welcomeTime, _) = try later.next("welcome") else {
+            Issue.record("no welcome: \(later.lastLine ?? "")")
+            return
+        }
+        #expect(welcomeTime > seen)
+        later.send(.ping(time: 2))
+        let pong = try later.waitFor("pong") { if case .pong(let time, 2, _) = $0 { time } else { nil } }
+        #expect(pong > seen)
+    }
+}
