@@ -24,7 +24,7 @@ let package = Package(
         .testTarget(name: "SetServerTests", dependencies: ["SetServer", "SetWire", "SetNet", "SetRules"]),
         .testTarget(name: "SetBotTests", dependencies: ["SetBot", "SetServer", "SetWire", "SetNet", "SetRules"]),
         .testTarget(name: "SetBenchTests", dependencies: ["SetBench", "SetServer", "SetNet", "SetWire", "SetRules"]),
-        .testTarget(name: "SetTerminalTests", dependencies: ["SetTerminal", "SetRules", "SetWire", "SetNet", "SetServer"]),
+        .testTarget(name: "SetTerminalTests", dependencies: ["SetTerminal", "SetBot", "SetRules", "SetWire", "SetNet", "SetServer"]),
         .testTarget(name: "SetCLITests", dependencies: ["SetCLI", "SetRules"]),
     ],
     swiftLanguageModes: [.v6]

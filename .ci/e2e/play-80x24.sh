@@ -23,6 +23,8 @@ wait_still() {
 }
 
 tmux send-keys -t "$session" "XDG_STATE_HOME=$state $bin play --seed 42 --level easy --name newcomer; echo EXIT=\$?" Enter
+wait_for "$session" "Press any key to start"   # the duel begins when the player is ready
+tmux send-keys -t "$session" Space
 wait_for "$session" "bot-easy"
 wait_for_cards "$session" 12
 # 13×7 cards draw three 3×5-cell symbols: a solid oval's top is ▟█▙ and its sides ███.

@@ -1,30 +1,69 @@
 #!/usr/bin/env bash
-# `setgame play` as a newcomer meets it, in tmux: 12 cards and the bot's name on screen, a set
-# entered by keys scores, quitting leaves no process behind and the terminal as it was.
+# `setgame play` as a newcomer meets it, in tmux: a start box that waits for a key, then 12 cards
+# and the bot's name on screen, help pauses the game, a set entered by keys scores, quitting says the game is kept,
+# leaves no process behind and the terminal as it was; the banner shows once. Run again, the
+# duel comes back with its bot and score; x resigns and leaves, and a finished game is not kept.
 set -euo pipefail
 bin="${SETGAME:?path to the setgame binary}"
 . "$(dirname "$0")/../lib.sh"
 session=setgame-play-$$
+state=$(mktemp -d)
 tmux kill-session -t "$session" 2>/dev/null || true
 tmux new-session -d -s "$session" -x 120 -y 40
-trap 'tmux kill-session -t "$session" 2>/dev/null || true' EXIT
+trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$state"' EXIT
 stty_file=/tmp/setgame-stty-$$
 run_in "$session" saved "stty -a > $stty_file.before"
 expect_status "$session" saved 0
-run_in "$session" play "$bin play --seed 42 --level easy --name newcomer"
+run_in "$session" play "XDG_STATE_HOME=$state $bin play --seed 42 --level easy --name newcomer"
+wait_for "$session" "Press any key to start"
+wait_for "$session" "can watch with:"
+sleep 1
+tmux capture-pane -p -t "$session" | grep -q "bot-easy" && fail "the bot joined before the player was ready"
+tmux send-keys -t "$session" Space
 wait_for "$session" "bot-easy"
 wait_for "$session" "deck 69"
 wait_for_cards "$session" 12
+# Help pauses the game: the bot steps out, and is back when the help closes.
+tmux send-keys -t "$session" '?'
+wait_for "$session" "Paused while you read the help"
+tmux send-keys -t "$session" Escape
+wait_for "$session" "play resumes"
 # Seed 42 deals cards 9, 16 and 14, the only set, as labels 1, 3 and 8.
 for key in 1 3 8; do tmux send-keys -t "$session" "$key"; sleep 0.2; done
 wait_for "$session" "you took a set"
+before=$(tmux capture-pane -p -t "$session" | head -1 | grep -oE 'newcomer \(you\) -?[0-9]+')
 tmux send-keys -t "$session" q
-sleep 0.3
+wait_for "$session" "Your game is kept"
 tmux send-keys -t "$session" q
 expect_status "$session" play 0
+wait_for "$session" "setgame: your game is kept"
 wait_gone "$bin play --seed 42"
 run_in "$session" after "stty -a > $stty_file.after"
 expect_status "$session" after 0
 same_files "$stty_file.before" "$stty_file.after" "the terminal settings changed"
 rm -f "$stty_file.before" "$stty_file.after"
+# The startup message was printed once, before the screen took over; the exit adds only news.
+[ "$(tmux capture-pane -p -S -200 -t "$session" | grep -c 'setgame: playing against')" -eq 1 ] \
+    || fail "the startup message was printed more than once"
+
+# The same command resumes the duel against the same bot, whatever level is asked now.
+tmux send-keys -t "$session" clear Enter
+run_in "$session" resume "XDG_STATE_HOME=$state $bin play --level hard --name newcomer"
+wait_for "$session" "Your unfinished game against an easy bot is back"
+wait_for "$session" "resumed your unfinished game"
+tmux send-keys -t "$session" Space
+wait_for "$session" "bot-easy is back"
+after=$(tmux capture-pane -p -t "$session" | head -1 | grep -oE 'newcomer \(you\) -?[0-9]+')
+[ "$after" = "$before" ] || fail "score '$after' after resuming, '$before' before"
+# x in the leave box resigns and leaves; a finished game is not kept, so the next run is new.
+tmux send-keys -t "$session" q
+wait_for "$session" "Leave the match?"
+tmux send-keys -t "$session" x
+expect_status "$session" resume 0
+tmux capture-pane -p -t "$session" | grep -q "your game is kept" && fail "a resigned game was said to be kept"
+tmux send-keys -t "$session" clear Enter
+run_in "$session" fresh "XDG_STATE_HOME=$state $bin play --level hard --name newcomer"
+wait_for "$session" "You against a hard bot"
+tmux send-keys -t "$session" q
+expect_status "$session" fresh 0
 echo "play-in-tmux: ok"

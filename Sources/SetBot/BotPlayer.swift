@@ -14,12 +14,17 @@ public struct BotOptions: Sendable, Equatable {
     public var seed: UInt64 = 1
     /// Whether it asks for a rematch after each game, as a good opponent does.
     public var asksForRematch = true
+    /// A seat token from an earlier `joined`: the bot takes that seat back, even from a connection
+    /// of its own the server has not yet seen close.
+    public var token: String?
 
     public init() {}
 }
 
 /// One bot: an ordinary protocol client. It sees exactly what a player sees and acts only by
-/// sending messages.
+/// sending messages. It trusts nothing the server says: a refused join or a fatal error ends it
+/// with the server's words (made printable), and a server that stops answering or reading is
+/// given up on rather than waited for, or queued for, without end.
 final class BotPlayer {
     let options: BotOptions
     let connection: LineConnection
@@ -27,12 +32,30 @@ final class BotPlayer {
     private(set) var brain: BotBrain?
     private(set) var errorsReceived = 0
     private(set) var closedReason: String?
+    /// The seat token the server gave it.
+    private(set) var token: String?
+    /// The match joined, once the server said so.
+    private(set) var joinedMatch: String?
+    /// Why the bot failed (a refused join, a fatal error, a silent server); nil while all is well.
+    private(set) var failure: String?
+    /// Called once, when the server confirms the join.
+    var onJoined: (String) -> Void = { _ in }
+    /// A snapshot was asked for after a gap: further gaps wait for it instead of asking again.
+    private var awaitingSnapshot = false
+    /// When the oldest unanswered ping was sent.
+    private var awaitingPongSince: Instant?
+
+    /// How long a ping may go unanswered before the server is given up on.
+    static let unansweredLimitMs: Int64 = 30_000
+    /// A bot sends a few short lines a second: this much waiting means the server stopped reading.
+    static let maxQueuedBytes = 64 * 1024
 
     init(_ options: BotOptions, loop: EventLoop) throws(SocketError) {
         self.options = options
-        connection = try LineConnection(host: options.host, port: options.port, loop: loop)
+        connection = try LineConnection(host: options.host, port: options.port, loop: loop, maxQueuedBytes: Self.maxQueuedBytes)
         connection.send(ClientMessageEncoder.line(ClientRequest(.join(
-            JoinRequest(name: options.name, match: options.match, mode: .duel)))))
+            JoinRequest(name: options.name, match: options.match, mode: .duel, token: options.token,
+                        takeOver: options.token != nil)))))
         connection.flush()
     }
 
@@ -42,19 +65,48 @@ final class BotPlayer {
     func receive(_ line: [UInt8], at now: Instant) {
         guard case .success(let message) = ServerMessageCoding.decode(line) else { return }
         switch message {
-        case .joined(_, _, _, let seat, _, _, _):
+        case .joined(_, let match, _, let seat, let token, _, _):
+            guard joinedMatch == nil else { return }
+            joinedMatch = match
+            self.token = token
             if let seat {
                 brain = BotBrain(level: options.level, seat: seat, seed: options.seed, asksForRematch: options.asksForRematch)
             }
-        case .snapshot(let snapshot): view = snapshot
+            onJoined(match)
+        case .snapshot(let snapshot):
+            view = snapshot
+            awaitingSnapshot = false
         case .event(let event):
-            if view?.apply(event) == false { request(.snapshot) }
+            guard let seq = view?.seq, !awaitingSnapshot, event.seq > seq else { return }
+            if view?.apply(event) == false {
+                awaitingSnapshot = true
+                request(.snapshot)
+            }
         case .insight(_, _, let sets): view?.setsOnTable = sets
-        case .error: errorsReceived += 1
-        case .goodbye(let reason): closedReason = reason
+        case .error(let error, _):
+            errorsReceived += 1
+            if joinedMatch == nil {
+                return fail("the server refused to seat it: \(ServerText.printable(error.message)) (\(error.code.rawValue))")
+            }
+            if error.fatal { return fail("the server ended the connection: \(ServerText.printable(error.message)) (\(error.code.rawValue))") }
+        case .goodbye(let reason): closedReason = ServerText.printable(reason)
+        case .pong: awaitingPongSince = nil
         default: return
         }
         if let view { brain?.observe(view, at: now) }
+    }
+
+    /// Remembers why the connection ended, unless a better reason is known already.
+    func noteClosed(_ reason: String) {
+        if closedReason == nil { closedReason = reason }
+    }
+
+    /// Ends the bot with a reason; the runner reports it and exits non-zero.
+    func fail(_ reason: String) {
+        guard failure == nil else { return }
+        failure = reason
+        closedReason = reason
+        connection.close(reason)
     }
 
     /// Sends whatever the brain has due now.
@@ -71,5 +123,15 @@ final class BotPlayer {
         connection.send(ClientMessageEncoder.line(ClientRequest(message)))
     }
 
-    func keepAlive(at now: Instant) { request(.ping(time: now.milliseconds)) }
+    /// Pings, unless a ping is still unanswered: then the server gets until `unansweredLimitMs`.
+    func keepAlive(at now: Instant) {
+        if let since = awaitingPongSince {
+            if now.milliseconds(since: since) >= Self.unansweredLimitMs {
+                fail("the server did not answer for \(Self.unansweredLimitMs / 1_000) s")
+            }
+            return
+        }
+        awaitingPongSince = now
+        request(.ping(time: now.milliseconds))
+    }
 }

@@ -2,7 +2,7 @@ import SetNet
 import SetRules
 import SetWire
 
-/// Runs bots on one event loop thread. Only `stop()` may be called from another thread.
+/// Runs bots on one event loop thread. Only `stop()`, `stop(afterSeq:)` and `wake()` may be called from another thread.
 public final class BotRunner: @unchecked Sendable {
     private let loop: EventLoop
     private let clock: TimeSource
@@ -12,6 +12,9 @@ public final class BotRunner: @unchecked Sendable {
     private var stopAfterSeq: Int?
     /// Called on the loop thread when a bot's connection ends.
     public var onBotClosed: (String) -> Void = { _ in }
+    /// Called on the loop thread when the server confirms a bot's join: its name, the match, and
+    /// the seat token it was given.
+    public var onBotJoined: (String, String, String?) -> Void = { _, _, _ in }
 
     public init(clock: TimeSource = MonotonicTime()) throws(SocketError) {
         Sockets.ignoreBrokenPipes()
@@ -24,7 +27,9 @@ public final class BotRunner: @unchecked Sendable {
     public func add(_ options: BotOptions) throws(SocketError) {
         let bot = try BotPlayer(options, loop: loop)
         bot.connection.onLine = { [unowned self, unowned bot] line in bot.receive(line, at: self.clock.now()) }
+        bot.onJoined = { [unowned self, unowned bot] match in self.onBotJoined(bot.options.name, match, bot.token) }
         bot.connection.onClose = { [unowned self, unowned bot] reason in
+            bot.noteClosed(reason)
             self.onBotClosed("\(bot.options.name): \(bot.closedReason ?? reason)")
             if self.bots.allSatisfy({ !$0.isOpen }) { self.loop.stop() }
         }
@@ -38,6 +43,9 @@ public final class BotRunner: @unchecked Sendable {
     }
 
     public func stop() { loop.stop() }
+
+    /// Makes the loop look at the clock again; tests call it after moving a manual clock.
+    public func wake() { loop.wake() }
 
     /// Stops once every bot still connected has applied the event numbered `seq`, so what they
     /// saw can be compared with what a spectator saw up to it. Any thread.
@@ -65,10 +73,20 @@ public final class BotRunner: @unchecked Sendable {
         return bots.map(\.errorsReceived).reduce(0, +)
     }
 
+    /// Why bots failed (a refused join, a fatal error, a server that stopped answering), by name;
+    /// read it only after `run()` has returned.
+    public var failures: [String] {
+        loop.assertInLoop()
+        return bots.compactMap { bot in
+            let failure = bot.failure ?? (bot.joinedMatch == nil ? "never joined (\(bot.closedReason ?? "stopped"))" : nil)
+            return failure.map { "\(bot.options.name): \($0)" }
+        }
+    }
+
     private func waitMilliseconds() -> Int32 {
         let now = clock.now()
         let next = bots.compactMap(\.nextWakeUp).min() ?? nextPing
-        return Int32(max(0, min(nextPing, next).milliseconds(since: now)))
+        return Int32(clamping: max(0, min(nextPing, next).milliseconds(since: now)))
     }
 
     private func tick() {

@@ -37,8 +37,10 @@ public struct BotCommandOptions: Equatable, Sendable {
 
 /// `setgame play`: a local server, a bot and the terminal client in one command.
 public struct PlayOptions: Equatable, Sendable {
-    public var level = "normal"
+    public var level = PlayOptions.defaultLevel
     public var solo = false
+    /// Start afresh even when an unfinished game is kept.
+    public var fresh = false
     public var seed: UInt64?
     public var name: String?
     /// Join this server instead of starting one.
@@ -48,6 +50,10 @@ public struct PlayOptions: Equatable, Sendable {
     public var rules = RuleSettings.standard
 
     public init() {}
+
+    /// The bot a newcomer meets: easy, which a first-time player beats about half the time
+    /// (README, "Choosing the first bot").
+    public static let defaultLevel = "easy"
 }
 
 extension Commands {
@@ -61,8 +67,9 @@ extension Commands {
     public static let play = CommandSpec(
         "play", "Play Set now: starts a local server and a bot opponent, and joins as a player.",
         options: [
-            OptionSpec("level", "LEVEL", "the bot's level: easy, normal (default), hard or instant"),
+            OptionSpec("level", "LEVEL", "the bot's level: easy (default), normal, hard or instant"),
             OptionSpec("solo", nil, "play alone instead of against a bot"),
+            OptionSpec("new", nil, "start a new game even if an unfinished one is kept (it is resumed otherwise)"),
             OptionSpec("seed", "N", "deal from this seed (the same seed deals the same game)"),
             OptionSpec("name", "NAME", "your name (default: your login name)"),
             OptionSpec("against", "HOST[:PORT]", "join that server instead of starting one"),
@@ -92,8 +99,8 @@ extension Commands {
             OptionSpec("seed", "N", "seeds its decisions"),
         ])
 
-    static func level(_ values: OptionValues) throws(UsageError) -> String {
-        guard let level = values.text("level") else { return "normal" }
+    static func level(_ values: OptionValues, default fallback: String = "normal") throws(UsageError) -> String {
+        guard let level = values.text("level") else { return fallback }
         guard levels.contains(level) else {
             throw UsageError("--level must be one of \(levels.joined(separator: ", ")), not '\(level)'", command: values.command)
         }
@@ -127,8 +134,9 @@ extension Commands {
     static func playOptions(_ parsed: ParsedArguments) throws(UsageError) -> PlayOptions {
         let values = OptionValues(parsed, command: play.name)
         var options = PlayOptions()
-        options.level = try level(values)
+        options.level = try level(values, default: PlayOptions.defaultLevel)
         options.solo = values.flag("solo")
+        options.fresh = values.flag("new")
         options.seed = try values.number("seed", in: UInt64.min...UInt64.max)
         options.name = values.text("name")
         if let against = values.text("against") {

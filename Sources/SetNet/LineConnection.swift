@@ -10,6 +10,8 @@ public final class LineConnection {
     private var reader: LineReader
     private var outbound = OutboundBuffer()
     private var watchingWritable = false
+    /// The most that may wait to be sent: a peer that does not read is given up on past it.
+    public let maxQueuedBytes: Int
     public private(set) var isOpen = true
     /// Called on the loop thread for each complete line.
     public var onLine: ([UInt8]) -> Void = { _ in }
@@ -31,9 +33,11 @@ public final class LineConnection {
     public static func realtimeNanoseconds() -> UInt64 { UInt64(setgame_realtime_ns()) }
 
     /// Connects (blocking, on loopback this is immediate) and registers with `loop`.
-    public init(host: String, port: UInt16, loop: EventLoop, maxLineBytes: Int = 1 << 20) throws(SocketError) {
+    public init(host: String, port: UInt16, loop: EventLoop, maxLineBytes: Int = 1 << 20,
+                maxQueuedBytes: Int = 4 << 20) throws(SocketError) {
         fd = try Sockets.connect(host: host, port: port)
         self.loop = loop
+        self.maxQueuedBytes = maxQueuedBytes
         reader = LineReader(maxLineBytes: maxLineBytes)
         try Sockets.setNonBlocking(fd)
         try loop.register(fd) { [unowned self] readiness in self.ready(readiness) }
@@ -43,9 +47,13 @@ public final class LineConnection {
 
     public var pendingBytes: Int { outbound.count }
 
-    /// Queues bytes; call `flush()` to send what is queued.
+    /// Queues bytes; call `flush()` to send what is queued. Past `maxQueuedBytes` the connection
+    /// is closed: the peer has stopped reading.
     public func send(_ bytes: [UInt8]) {
         guard isOpen else { return }
+        guard outbound.count + bytes.count <= maxQueuedBytes else {
+            return close("the server is not reading what we send (\(outbound.count / 1024) KiB waiting); disconnected")
+        }
         outbound.append(bytes)
     }
 

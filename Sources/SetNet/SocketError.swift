@@ -4,11 +4,14 @@ import Glibc
 public struct SocketError: Error, CustomStringConvertible, Sendable {
     public var call: String
     public var code: Int32
+    /// What went wrong when errno does not say it (a failed name lookup has its own codes).
+    public var reason: String?
 
-    public init(_ call: String, code: Int32 = errno) {
+    public init(_ call: String, code: Int32 = errno, reason: String? = nil) {
         self.call = call
         self.code = code
+        self.reason = reason
     }
 
-    public var description: String { "\(call): \(String(cString: strerror(code)))" }
+    public var description: String { "\(call): \(reason ?? String(cString: strerror(code)))" }
 }

@@ -100,8 +100,8 @@ public enum Sockets {
         let status = getaddrinfo(host, String(port), &hints, &list)
         defer { if let list { freeaddrinfo(list) } }
         guard status == 0, let found = list?.pointee.ai_addr else {
-            let reason = status == 0 ? "no IPv4 address" : String(cString: gai_strerror(status))
-            throw SocketError("cannot find host '\(host)' (\(reason))", code: EHOSTUNREACH)
+            let reason = status == 0 ? "it has no IPv4 address" : String(cString: gai_strerror(status))
+            throw SocketError("cannot find host '\(host)'", code: 0, reason: reason)
         }
         return found.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee }
     }

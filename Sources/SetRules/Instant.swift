@@ -7,13 +7,14 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     public static let zero = Instant(milliseconds: 0)
 
-    /// This instant moved by a number of milliseconds.
+    /// This instant moved by a number of milliseconds; it stops at the ends of time rather than trap.
     public func adding(_ milliseconds: Int64) -> Instant {
-        Instant(milliseconds: self.milliseconds + milliseconds)
+        Instant(milliseconds: self.milliseconds.saturatingAdding(milliseconds))
     }
 
-    /// Milliseconds from `earlier` to this instant (negative if `earlier` is later).
-    public func milliseconds(since earlier: Instant) -> Int64 { milliseconds - earlier.milliseconds }
+    /// Milliseconds from `earlier` to this instant (negative if `earlier` is later), held within
+    /// `Int64` rather than trap.
+    public func milliseconds(since earlier: Instant) -> Int64 { milliseconds.saturatingSubtracting(earlier.milliseconds) }
 
     public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.milliseconds < rhs.milliseconds }
 

@@ -35,9 +35,12 @@ public struct RuleSettings: Hashable, Sendable {
         return max(setPointsMin, setPointsMax - secondsStood * setPointsLostPerSecond)
     }
 
+    /// The longest any duration setting may be: ten minutes.
+    public static let longestDurationMs: Int64 = 600_000
+
     /// Why these settings cannot be played with, or nil when they are fine.
     public func validationProblem() -> String? {
-        let tenMinutes: Int64 = 600_000
+        let tenMinutes = Self.longestDurationMs
         for key in Key.allCases {
             switch key.value(in: self) {
             case .milliseconds(let ms) where ms <= 0 || ms > tenMinutes:

@@ -13,13 +13,6 @@ struct JournalDirectory {
     var finishedPath: String { path + "/finished" }
     var damagedPath: String { path + "/damaged" }
 
-    func prepare() throws {
-        for folder in [path, finishedPath, damagedPath] {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        }
-    }
-
     /// Takes the folder for this process alone, with `flock`: two servers on one folder would
     /// adopt each other's matches and interleave their journals. The lock goes with the process.
     func lock() throws(SocketError) -> Int32 {

@@ -109,9 +109,11 @@ enum JournalRecord: Equatable {
         switch try text("type") {
         case "match":
             guard try int("version") == Int64(version) else { throw Unreadable(reason: "journal version \(try int("version"))") }
-            guard let mode = Mode(rawValue: try text("mode")), let rules = document["rules"].flatMap(ServerMessageCoding.decodeRules)
-            else { throw Unreadable(reason: "bad header") }
-            return .header(name: try text("name"), mode: mode, rules: rules)
+            guard let mode = Mode(rawValue: try text("mode")), let rulesValue = document["rules"] else { throw Unreadable(reason: "bad header") }
+            switch ServerMessageCoding.decodeRulesOrProblem(rulesValue) {
+            case .success(let rules): return .header(name: try text("name"), mode: mode, rules: rules)
+            case .failure(let problem): throw Unreadable(reason: "bad rules: \(problem.message)")
+            }
         case "seat": return .seated(seat: try seat(), name: try text("name"), token: try text("token"), at: try at())
         case "game":
             guard let seed = UInt64(try text("seed")) else { throw Unreadable(reason: "bad seed") }

@@ -21,14 +21,15 @@ enum JournalReplay {
         return (seats, deliveries)
     }
 
-    /// Replays `records`; the result is paused with every seat away, as after a restart.
+    /// Replays `records` (an array, or `JournalRecords` reading a checked file again on each pass);
+    /// the result is paused with every seat away, as after a restart.
     /// `observe` sees every delivery, in order (for `setgame replay`).
     /// `markedAway` gets the seats the replay itself marked away at the end (their players were
     /// connected when the server stopped): a host that goes on must journal those aways, since they
     /// are numbered events too.
-    static func host(from records: [JournalRecord], seatWaitMs: Int64, markedAway: inout [Seat],
+    static func host(from records: some Sequence<JournalRecord>, seatWaitMs: Int64, markedAway: inout [Seat],
                      observe: (Delivery) -> Void = { _ in }) throws(Mismatch) -> MatchHost {
-        guard case .header(let name, let mode, let rules) = records.first else { throw Mismatch(description: "no header") }
+        guard case .header(let name, let mode, let rules) = records.first(where: { _ in true }) else { throw Mismatch(description: "no header") }
         var seeds = records.compactMap { if case .game(_, let seed, _, _) = $0 { seed } else { nil } }[...]
         var dealtUnrecorded = false
         let host = MatchHost(name: name, mode: mode, settings: rules, seatWaitMs: seatWaitMs) {

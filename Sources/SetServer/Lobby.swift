@@ -129,6 +129,12 @@ final class Lobby {
               request.match == nil || request.match == place.match else {
             return .failure(WireError(.badToken, "That seat token is not valid here; join without it to take a new seat."))
         }
+        // A live seat changes hands only when asked: two clients sharing a token (two terminals
+        // of one user) must not throw each other out by accident.
+        if !request.takeOver, let owner = host.seats[place.seat.rawValue], owner.connection != nil {
+            return .failure(WireError(.seatInUse, "\(owner.name) is still connected in this seat; join with \"takeOver\":true to take it over.",
+                                      details: ["seat": .int(Int64(place.seat.rawValue))]))
+        }
         let (replaced, deliveries) = host.resume(place.seat, on: connection, at: now)
         return .success(Placement(host: host, role: .player, seat: place.seat, token: token, replaced: replaced,
                                   resumed: true, deliveries: deliveries))

@@ -175,46 +175,18 @@ enum JournalFile {
         var description: String {
             switch self {
             case .unreadable(let reason): reason
-            case .corrupt(let line, let reason): "line \(line): \(reason)"
+            case .corrupt(let line, let reason): "record \(line): \(reason)"
             }
         }
     }
 
-    /// Reads a journal. The last line may be torn (no newline, or not a record): it is dropped and
-    /// cut from the file. Any other bad line makes the whole journal corrupt.
+    /// Reads a journal, a chunk at a time (`JournalStream`), every record checked. The last line
+    /// may be torn (no newline, or not a record): it is dropped and, with `repair`, cut from the
+    /// file. Any other bad line makes the whole journal corrupt.
     static func read(_ path: String, repair: Bool = true) throws(Problem) -> Contents {
-        guard let bytes = readAll(path) else { throw .unreadable("cannot read \(path)") }
-        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
-        var keptBytes = bytes.count
-        if lines.last?.isEmpty == true { lines.removeLast() } else if let torn = lines.popLast() {
-            keptBytes -= torn.count
-        }
         var records: [JournalRecord] = []
-        for (index, line) in lines.enumerated() {
-            do {
-                records.append(try JournalRecord.decode(line))
-            } catch {
-                guard index == lines.count - 1 else { throw .corrupt(line: index + 1, reason: error.reason) }
-                keptBytes -= line.count + 1
-            }
-        }
-        guard case .header = records.first else { throw .corrupt(line: 1, reason: "no match header") }
-        let dropped = bytes.count - keptBytes
-        if dropped > 0 && repair { truncate(path, off_t(keptBytes)) }
-        return Contents(records: records, droppedTail: dropped)
-    }
-
-    private static func readAll(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { Glibc.close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return count == 0 ? bytes : nil }
-            bytes += chunk[0..<count]
-        }
+        let summary = try JournalStream(path: path).forEach { _, record in records.append(record) }
+        if summary.droppedTail > 0 && repair { truncate(path, off_t(summary.goodBytes)) }
+        return Contents(records: records, droppedTail: summary.droppedTail)
     }
 }

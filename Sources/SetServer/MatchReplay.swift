@@ -2,7 +2,8 @@ import SetRules
 import SetWire
 
 /// A journal read back for people: the events it produces, and whether each revealed seed keeps
-/// the promise its commitment made.
+/// the promise its commitment made. The file is streamed, never held whole: one pass checks every
+/// record and notes the games, a second replays them, handing out each event as it happens.
 public struct MatchReplay: Sendable {
     public struct Game: Sendable, Equatable {
         public var number: Int
@@ -12,38 +13,63 @@ public struct MatchReplay: Sendable {
         public var seedMatchesCommitment: Bool
     }
 
+    public let path: String
     public let name: String
     public let mode: Mode
     public let rules: RuleSettings
     public let games: [Game]
-    public let events: [WireEvent]
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
     }
 
-    /// Replays the journal at `path` without changing it.
-    public static func load(_ path: String) throws(Failure) -> MatchReplay {
-        let contents: JournalFile.Contents
-        do { contents = try JournalFile.read(path, repair: false) } catch { throw Failure(description: "\(path): \(error)") }
-        var events: [WireEvent] = []
-        let host: MatchHost
+    /// Checks the journal at `path`, every record, without changing it or holding it in memory.
+    public static func open(_ path: String) throws(Failure) -> MatchReplay {
+        var header: (name: String, mode: Mode, rules: RuleSettings)?
+        var games: [Game] = []
+        do {
+            _ = try JournalStream(path: path).forEach { _, record in
+                switch record {
+                case .header(let name, let mode, let rules): header = (name, mode, rules)
+                case .game(let number, let seed, let commitment, _):
+                    games.append(Game(number: number, seed: seed, commitment: commitment,
+                                      seedMatchesCommitment: SeedCommitment.verify(seed: seed, against: commitment)))
+                default: break
+                }
+            }
+        } catch { throw Failure(description: "\(path): \(error)") }
+        guard let header else { throw Failure(description: "\(path): record 1: no match header") }
+        return MatchReplay(path: path, name: header.name, mode: header.mode, rules: header.rules, games: games)
+    }
+
+    /// Replays the match, calling `onEvent` with each event as the host produces it (presence
+    /// changes left out); throws, with the record number, where the journal and the rules part.
+    public func play(_ onEvent: (WireEvent) -> Void) throws(Failure) {
+        // A hint is numbered once but sent twice: without its cards to the others, then with them
+        // to the player who paid. The replay shows the whole of it, so an event is handed on only
+        // once the next number comes.
+        var held: WireEvent?
+        func handOn(_ event: WireEvent) {
+            if case .presence = event.body { return }
+            onEvent(event)
+        }
         do {
             var markedAway: [Seat] = []
             // Forfeits happen only where the journal has a tick for them; a year of wait never fires on its own.
-            host = try JournalReplay.host(from: contents.records, seatWaitMs: 365 * 86_400_000, markedAway: &markedAway) { delivery in
+            _ = try JournalReplay.host(from: JournalRecords(path: path), seatWaitMs: 365 * 86_400_000, markedAway: &markedAway) { delivery in
                 guard case .success(.event(let event)) = ServerMessageCoding.decode(Array(delivery.bytes.dropLast())) else { return }
-                // A hint is numbered once but sent twice: without its cards to the others, then
-                // with them to the player who paid. The replay shows the whole of it.
-                if events.last?.seq == event.seq { events[events.count - 1] = event } else { events.append(event) }
+                if let previous = held, previous.seq != event.seq { handOn(previous) }
+                held = event
             }
         } catch { throw Failure(description: "\(path): \(error)") }
-        let games = contents.records.compactMap { record -> Game? in
-            guard case .game(let number, let seed, let commitment, _) = record else { return nil }
-            return Game(number: number, seed: seed, commitment: commitment,
-                        seedMatchesCommitment: SeedCommitment.verify(seed: seed, against: commitment))
-        }
-        return MatchReplay(name: host.name, mode: host.mode, rules: host.settings, games: games,
-                           events: events.filter { if case .presence = $0.body { false } else { true } })
+        if let held { handOn(held) }
+    }
+
+    /// Checks and replays the journal at `path`, collecting its events.
+    public static func load(_ path: String) throws(Failure) -> (replay: MatchReplay, events: [WireEvent]) {
+        let replay = try open(path)
+        var events: [WireEvent] = []
+        try replay.play { events.append($0) }
+        return (replay, events)
     }
 }

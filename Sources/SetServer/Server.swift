@@ -9,6 +9,8 @@ import SetWire
 public final class Server: @unchecked Sendable {
     public let config: ServerConfig
     public let port: UInt16
+    /// The names of the unfinished matches restored from the data directory at start.
+    public let restoredMatches: [String]
     let clock: TimeSource
     let log: ServerLog
     let loop: EventLoop
@@ -48,7 +50,7 @@ public final class Server: @unchecked Sendable {
     /// Binds the listening socket at once, so `port` is known before `run()`. With a data
     /// directory, every unfinished match in it is restored first, paused until its players return,
     /// and the server's clock continues from the latest instant the journals hold.
-    public init(config: ServerConfig, clock: TimeSource = MonotonicTime(), log: ServerLog = ServerLog()) throws(SocketError) {
+    public init(config: ServerConfig, clock: TimeSource = MonotonicTime(), log: ServerLog = ServerLog()) throws(ServerStartError) {
         Sockets.ignoreBrokenPipes()
         self.config = Self.fitToDescriptors(config, log: log)
         let config = self.config
@@ -60,8 +62,10 @@ public final class Server: @unchecked Sendable {
         if let path = config.dataDirectory {
             var directory = JournalDirectory(path: path, log: log)
             directory.faults = config.journalFaults
-            do { try directory.prepare() } catch { throw SocketError("cannot use data directory \(path): \(error)", code: EACCES) }
-            lock = try directory.lock()
+            do { try directory.prepareChecked() } catch { throw .dataDirectory(path: path, reason: error.reason) }
+            do { lock = try directory.lock() } catch {
+                throw error.code == EWOULDBLOCK ? .dataDirectoryInUse(path: path) : .dataDirectory(path: path, reason: error.description)
+            }
             journals = directory
             state = ServerState(folder: path, log: log)
             restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs)
@@ -70,6 +74,7 @@ public final class Server: @unchecked Sendable {
         } else {
             finished = nil
         }
+        restoredMatches = restored.map(\.name)
         folderLock = lock
         // Every time handed out before a restart is below both the journals' latest instant
         // and the clock's lease, so the clock goes on above them.
@@ -77,12 +82,12 @@ public final class Server: @unchecked Sendable {
         let shift = max(0, latest - clock.now().milliseconds)
         let shifted: any TimeSource = shift > 0 ? ShiftedTime(clock, by: shift) : clock
         self.clock = state.map { LeasedTime(base: shifted, state: $0) } ?? shifted
-        do {
+        do throws(SocketError) {
             loop = try EventLoop()
             listener = try Sockets.listen(host: config.host, port: config.port)
         } catch {
             lock.map { _ = Glibc.close($0) }
-            throw error
+            throw .network(host: config.host, port: config.port, error)
         }
         port = Sockets.localPort(listener)
         nextSweep = self.clock.now().adding(1_000)
@@ -98,7 +103,7 @@ public final class Server: @unchecked Sendable {
         restored.forEach { $0.spectatorAnnounceMs = config.spectatorAnnounceMs }
         restored.forEach(noteSpectators)
         spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        try startAccepting()
+        try ServerStartError.network(config) { () throws(SocketError) in try self.startAccepting() }
     }
 
     static let pruneIntervalMs: Int64 = 60_000

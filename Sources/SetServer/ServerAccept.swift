@@ -36,7 +36,7 @@ extension Server {
     /// Why `path` cannot hold match journals, or nil if it can (it is created if missing).
     public static func dataDirectoryProblem(_ path: String) -> String? {
         let directory = JournalDirectory(path: path, log: .silent)
-        do { try directory.prepare() } catch { return "\(error)" }
+        do { try directory.prepareChecked() } catch { return error.reason }
         guard access(path, W_OK) == 0 else { return "not writable" }
         return nil
     }

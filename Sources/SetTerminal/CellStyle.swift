@@ -34,14 +34,24 @@ public struct CellStyle: Hashable, Sendable {
     }
 }
 
-/// One character cell: a single-width grapheme and its style.
+/// One character cell: a grapheme and its style. A double-width grapheme takes its cell and the
+/// next one, which is then its tail: the terminal draws nothing there of its own.
 public struct Cell: Hashable, Sendable {
     public var character: Character
     public var style: CellStyle
+    /// The right half of the double-width character in the cell before.
+    public var isWideTail = false
 
     public init(_ character: Character, style: CellStyle = .plain) {
         self.character = character
         self.style = style
+    }
+
+    /// The right half of a double-width character drawn in `style`.
+    public static func wideTail(_ style: CellStyle) -> Cell {
+        var cell = Cell(" ", style: style)
+        cell.isWideTail = true
+        return cell
     }
 
     /// A space in the plain style: what a cleared terminal shows.

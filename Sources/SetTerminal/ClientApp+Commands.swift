@@ -12,11 +12,23 @@ extension ClientApp {
     /// What the input mapper needs to know now.
     public var inputContext: InputContext {
         InputContext(isPlayer: state.isPlayer, overlay: state.overlay,
-                     pickerRows: state.isPicking ? state.listings?.count ?? 0 : nil, layout: layout)
+                     pickerRows: state.isPicking ? state.listings?.count ?? 0 : nil, layout: layout,
+                     awaitingStart: state.awaitingStart && state.isPlayer)
     }
 
-    /// Does one command.
+    /// Does one command. In a local match, opening help holds the bot off and closing it lets the
+    /// bot play on: there is nobody else to be unfair to.
     public mutating func perform(_ command: ClientCommand, at now: Int64) -> [ClientEffect] {
+        let helpWasOpen = state.overlay == .help
+        var effects = performCommand(command, at: now)
+        let helpIsOpen = state.overlay == .help
+        if state.options.isLocal, state.options.mode == .duel, helpWasOpen != helpIsOpen, !effects.contains(where: \.isQuit) {
+            effects.append(.holdLocal(helpIsOpen))
+        }
+        return effects
+    }
+
+    private mutating func performCommand(_ command: ClientCommand, at now: Int64) -> [ClientEffect] {
         switch command {
         case .toggle(let index):
             state.cursorVisible = false
@@ -53,11 +65,19 @@ extension ClientApp {
         case .hint: return act(.hint)
         case .pass: return act(.pass)
         case .resign:
+            // Asked from the leave box: resign, then leave, as its key says.
+            let leaving = state.overlay == .confirmQuit
             state.overlay = nil
-            return act(.resign)
+            let resign = act(.resign)
+            guard leaving else { return resign }
+            return resign + (state.token != nil ? [.saveToken(nil)] : []) + [.quit(status: 0, message: nil)]
         case .rematch:
             if state.options.mode == .duel && state.view?.phase == .playing {
                 state.note("a rematch can be asked for when the game is over", .info, at: now)
+                return []
+            }
+            if let gone = state.opponentGone {
+                state.note("\(gone) left the match: no rematch", .info, at: now)
                 return []
             }
             if state.view?.rematchAsked.contains(where: { $0 == state.seat }) == true {
@@ -80,12 +100,16 @@ extension ClientApp {
             }
             return []
         case .quit:
-            if state.isPlayer && state.options.mode == .duel && state.view?.phase == .playing {
+            if state.isPlayer && state.options.mode == .duel && state.options.confirmsQuit && state.view?.phase == .playing {
                 state.overlay = .confirmQuit
                 return []
             }
             return quit()
         case .quitNow:
+            if case .confirmTakeOver = state.overlay {
+                // The seat stays the other connection's, and its token stays kept.
+                return [.quit(status: 0, message: "setgame: the seat stays with the other connection; join with another --name to play as someone else")]
+            }
             return quit()
         case .pickerMove(let delta):
             let count = state.listings?.count ?? 0
@@ -93,6 +117,16 @@ extension ClientApp {
             return []
         case .pick(let index):
             return pick(index ?? state.pickerIndex, at: now)
+        case .start:
+            guard state.awaitingStart else { return [] }
+            state.awaitingStart = false
+            state.note("go!", .good, at: now)
+            return [.startLocal]
+        case .takeOver:
+            guard case .confirmTakeOver = state.overlay else { return [] }
+            state.overlay = nil
+            state.takeOver = true
+            return state.connection == .joining ? [.send(joinMessage())] : []
         }
     }
 

@@ -7,13 +7,15 @@ extension ClientApp {
     public mutating func receive(_ message: ServerMessage, at now: Int64) -> [ClientEffect] {
         var effects: [ClientEffect] = []
         switch message {
-        case .welcome(_, let versions, let time, _):
+        case .welcome(_, let versions, let time, let limits):
             state.clock.welcome(serverTime: time, at: now)
+            state.seatWaitMs = limits.seatWaitMs
             guard versions.contains(ProtocolVersion.current) else {
                 return [.quit(status: 1, message: "setgame: the server speaks protocol \(versions.map(String.init).joined(separator: ", ")), this client \(ProtocolVersion.current)")]
             }
             state.nextPingAt = now + ClientApp.pingInterval
-            effects.append(.send(.ping(time: now)))
+            state.awaitingAnswerSince = nil
+            effects.append(ping(at: now))
             if state.isPicking {
                 state.connection = .live
                 state.nextListAt = now + ClientApp.listInterval
@@ -21,8 +23,11 @@ extension ClientApp {
             } else {
                 effects.append(.send(joinMessage()))
             }
-        case .joined(_, let match, _, let seat, let token, _, _):
+        case .joined(_, let match, _, let seat, let token, let resumed, _):
             state.connection = .live
+            if resumed && !state.everJoined && state.isPlayer {
+                state.note(state.options.resumeNote ?? "your seat is back", .good, at: now, for: 3 * Notice.lifetime)
+            }
             state.everJoined = true
             state.matchName = match
             state.seat = seat
@@ -44,14 +49,17 @@ extension ClientApp {
         case .ack:
             break
         case .pong(let time, let clientTime, _):
+            state.awaitingAnswerSince = nil
             if let clientTime { state.clock.pong(serverTime: time, sentAt: clientTime, at: now) }
         case .error(let error, _):
             effects += handle(error, at: now)
         case .ping:
-            effects.append(.send(.ping(time: now)))
+            // Any line answers it; a ping of ours still on its way does, so a server that pings
+            // without reading gets one line, not one per ping.
+            if state.awaitingAnswerSince == nil { effects.append(ping(at: now)) }
         case .goodbye(let reason):
-            state.note(reason, .bad, at: now)
-            effects.append(.log("goodbye: \(reason)"))
+            state.note(TerminalText.sanitized(reason), .bad, at: now)
+            effects.append(.log("goodbye: \(TerminalText.sanitized(reason))"))
         }
         relayout(at: now)
         return effects
@@ -99,11 +107,20 @@ extension ClientApp {
             state.matchName = nil
             state.isPicking = true
             state.view = nil
-            state.note(error.message, .bad, at: now)
+            state.note(TerminalText.sanitized(error.message), .bad, at: now)
             state.nextListAt = now
             return []
+        case .seatInUse:
+            // After losing our own connection the server may not have noticed yet: the seat is ours.
+            if state.everJoined || state.takeOver {
+                state.takeOver = true
+                return [.send(joinMessage()), .log("seat still held by our old connection; taking it over")]
+            }
+            state.overlay = .confirmTakeOver(TerminalText.sanitized(error.message))
+            return []
         case .matchFull, .modeMismatch, .unsupportedVersion, .replaced, .missingField, .badField:
-            return [.quit(status: 1, message: "setgame: \(error.message)")]
+            // Printed on the real terminal after the screen is restored: nothing in it may steer it.
+            return [.quit(status: 1, message: "setgame: \(TerminalText.sanitized(error.message))")]
         case .claimTaken:
             state.claimPending = false
             state.mySelection = []
@@ -115,12 +132,12 @@ extension ClientApp {
         case .notYourWindow, .claimFirst:
             state.claimPending = false
             state.mySelection = state.view?.selectionSeat == state.seat ? state.view?.selection ?? [] : []
-            state.note(error.message, .bad, at: now)
+            state.note(TerminalText.sanitized(error.message), .bad, at: now)
         case .alreadyYourWindow:
             break
         default:
-            state.note(error.message, .bad, at: now)
+            state.note(TerminalText.sanitized(error.message), .bad, at: now)
         }
-        return error.fatal ? [.log("server error \(error.code.rawValue): \(error.message)")] : []
+        return error.fatal ? [.log("server error \(error.code.rawValue): \(TerminalText.sanitized(error.message))")] : []
     }
 }

@@ -11,6 +11,9 @@ public struct ClientApp: Sendable {
     public static let pingInterval: Int64 = 5_000
     /// How often a spectator choosing a match refreshes the list.
     public static let listInterval: Int64 = 2_000
+    /// How long a ping may go unanswered before the connection counts as lost: a server that
+    /// neither reads nor answers must not keep the client waiting, or its requests piling up.
+    public static let unansweredLimit: Int64 = 30_000
     /// Reconnection waits, doubling up to the last.
     public static let backoff: [Int64] = [500, 1_000, 2_000, 4_000, 8_000]
 
@@ -27,8 +30,13 @@ public struct ClientApp: Sendable {
     // MARK: Connection
 
     /// The socket is open; the server speaks first.
+    /// Whatever waited on the old connection's answers is forgotten: a snapshot asked for there
+    /// never comes here, and waiting for it would drop every event for good.
     public mutating func connected(at now: Int64) -> [ClientEffect] {
         state.connection = .joining
+        state.awaitingSnapshot = false
+        state.claimPending = false
+        state.awaitingAnswerSince = now  // the welcome is owed
         return [.log("connected")]
     }
 
@@ -53,7 +61,8 @@ public struct ClientApp: Sendable {
                                      mode: options.mode, lastSeq: state.view?.seq))
         }
         return .join(JoinRequest(role: .player, name: options.name, match: state.token != nil ? nil : options.match,
-                                 mode: options.mode, token: state.token, lastSeq: state.token != nil ? state.view?.seq : nil))
+                                 mode: options.mode, token: state.token, lastSeq: state.token != nil ? state.view?.seq : nil,
+                                 takeOver: state.token != nil && state.takeOver))
     }
 
     // MARK: Time
@@ -66,9 +75,13 @@ public struct ClientApp: Sendable {
             state.connection = .connecting(attempt: attempt)
             effects.append(.connect)
         case .live, .joining:
+            if let since = state.awaitingAnswerSince, now - since >= Self.unansweredLimit {
+                let reason = "the server did not answer for \(Self.unansweredLimit / 1_000) s"
+                return [.disconnect] + connectionLost(reason, at: now)
+            }
             if now >= state.nextPingAt {
                 state.nextPingAt = now + Self.pingInterval
-                effects.append(.send(.ping(time: now)))
+                effects.append(ping(at: now))
             }
             if state.isPicking, state.connection == .live, now >= state.nextListAt {
                 state.nextListAt = now + Self.listInterval
@@ -104,6 +117,12 @@ public struct ClientApp: Sendable {
         times += state.notices.map(\.until)
         if let flash = state.flash { times.append(flash.until) }
         return times.filter { $0 > now }.min() ?? times.min().map { max($0, now + 1) }
+    }
+
+    /// A ping of ours, remembered until its pong.
+    mutating func ping(at now: Int64) -> ClientEffect {
+        if state.awaitingAnswerSince == nil { state.awaitingAnswerSince = now }
+        return .send(.ping(time: now))
     }
 
     // MARK: Screen

@@ -28,6 +28,10 @@ public enum ClientCommand: Hashable, Sendable {
     case pickerMove(Int)
     /// Spectator's list: watch the highlighted match, or the one at an index.
     case pick(Int?)
+    /// The player is ready for a local match to begin.
+    case start
+    /// Take over a kept seat that another connection still holds.
+    case takeOver
 }
 
 /// What the input mapper needs to know about the screen to read a key or a click.
@@ -37,12 +41,15 @@ public struct InputContext: Hashable, Sendable {
     /// The spectator's match list is showing, with this many rows.
     public var pickerRows: Int?
     public var layout: ScreenLayout
+    /// A local match waits for the player's first key.
+    public var awaitingStart: Bool
 
-    public init(isPlayer: Bool, overlay: Overlay? = nil, pickerRows: Int? = nil, layout: ScreenLayout) {
+    public init(isPlayer: Bool, overlay: Overlay? = nil, pickerRows: Int? = nil, layout: ScreenLayout, awaitingStart: Bool = false) {
         self.isPlayer = isPlayer
         self.overlay = overlay
         self.pickerRows = pickerRows
         self.layout = layout
+        self.awaitingStart = awaitingStart
     }
 }
 
@@ -64,6 +71,13 @@ public enum InputMapper {
     public static let pickerFirstRow = ScreenLayout.headerRows + 2
 
     private static func command(for key: Key, in context: InputContext) -> ClientCommand? {
+        if case .confirmTakeOver = context.overlay {
+            switch key {
+            case .character("y"), .enter: return .takeOver
+            case .character("n"), .character("q"), .escape: return .quitNow
+            default: return nil
+            }
+        }
         if let overlay = context.overlay {
             switch (overlay, key) {
             case (_, .character("q")): return overlay == .confirmQuit ? .quitNow : .quit
@@ -86,6 +100,13 @@ public enum InputMapper {
                 guard let digit = c.wholeNumberValue, digit >= 1 else { return nil }
                 return .pick(digit - 1)
             default: return nil
+            }
+        }
+        if context.awaitingStart {
+            switch key {
+            case .character("?"): return .help
+            case .character("q"): return .quit
+            default: return .start
             }
         }
         switch key {
@@ -117,8 +138,10 @@ public enum InputMapper {
             return context.pickerRows != nil && context.overlay == nil ? .pickerMove(mouse.button == .wheelUp ? -1 : 1) : nil
         }
         guard mouse.button == .left else { return nil }
+        if case .confirmTakeOver = context.overlay { return nil }
         if context.overlay != nil { return .dismiss }
         if let button = context.layout.button(column: mouse.column, row: mouse.row) { return command(for: button) }
+        if context.awaitingStart { return .start }
         if let rows = context.pickerRows {
             let index = mouse.row - pickerFirstRow
             return index >= 0 && index < rows ? .pick(index) : nil

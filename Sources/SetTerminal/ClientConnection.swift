@@ -11,6 +11,11 @@ public final class ClientConnection {
     private var reader = LineReader(maxLineBytes: 1 << 20)
     private var outbound = OutboundBuffer()
     private var closed = false
+    /// Why the connection is no good any more, once it is not.
+    public private(set) var failure: String?
+    /// The most this client queues for a server that does not read: far more than a person's
+    /// keys and the pings make while an honest server is merely slow.
+    public static let maxQueuedBytes = 64 * 1024
 
     /// Starts connecting to `host:port` (a name or an IPv4 address); the caller waits for
     /// writability and then calls `finishConnecting()`.
@@ -52,16 +57,29 @@ public final class ClientConnection {
     /// Whether to poll for writability: connecting, or output waiting.
     public var wantsWrite: Bool { isConnecting || !outbound.isEmpty }
 
-    /// Queues a request; `flush()` writes it.
+    /// Bytes queued and not yet taken by the socket.
+    public var queuedBytes: Int { outbound.count }
+
+    /// Queues a request; `flush()` writes it. Past `maxQueuedBytes` the connection is given up.
     public func send(_ message: ClientMessage) {
-        outbound.append(ClientMessageEncoder.line(ClientRequest(message)))
+        guard failure == nil else { return }
+        let line = ClientMessageEncoder.line(ClientRequest(message))
+        guard outbound.count + line.count <= Self.maxQueuedBytes else {
+            failure = "the server is not reading what this client sends (\(outbound.count / 1024) KiB waiting); disconnected"
+            return
+        }
+        outbound.append(line)
     }
 
-    /// Writes what the socket takes now; false when the connection is broken.
+    /// Writes what the socket takes now; false when the connection is broken (see `failure`).
     @discardableResult
     public func flush() -> Bool {
+        guard failure == nil else { return false }
         guard !isConnecting else { return true }
-        if case .failed = outbound.flush(to: fd) { return false }
+        if case .failed(let code) = outbound.flush(to: fd) {
+            failure = "the connection broke: \(SocketError("write", code: code).description)"
+            return false
+        }
         return true
     }
 

@@ -19,8 +19,16 @@ public struct ClientOptions: Sendable {
     public var animation: Bool
     /// Where seat tokens and the log are kept; nil means `ClientOptions.defaultStateDirectory()`.
     public var stateDirectory: String?
-    /// Lines printed before the screen takes over and again after it is restored.
+    /// Lines printed before the screen takes over.
     public var banner: [String]
+    /// How this program was started ("setgame", "swift run setgame"), for the commands it prints.
+    public var command = "setgame"
+    /// How a friend can watch, shown in the help.
+    public var watchLine: String?
+    /// Where the seat token is kept; nil keys it by server, mode, match and name.
+    public var tokenKey: String?
+    /// Set by `setgame play`: the match is local and begins at the player's first key.
+    public var local: LocalMatch?
 
     public init(host: String = "127.0.0.1", port: UInt16 = 7380, name: String = ClientOptions.loginName(),
                 match: String? = nil, mode: Mode = .duel, role: Role = .player, colorblind: Bool = false,
@@ -73,6 +81,34 @@ public struct ClientOptions: Sendable {
     /// The state directory actually used.
     var resolvedStateDirectory: String { stateDirectory ?? Self.defaultStateDirectory() }
 
-    /// The key under which this command's seat token is kept: the same command finds it again.
-    var seatKey: String { "\(host):\(port) \(mode.rawValue) \(match ?? "*")" }
+    /// The key under which this command's seat token is kept: the same command finds it again,
+    /// and another name (a second person on the same account) does not take the first one's seat.
+    var seatKey: String { tokenKey ?? "\(host):\(port) \(mode.rawValue) \(match ?? "*") \(name)" }
+}
+
+/// A match `setgame play` runs in this process: what the screen says about it, and how the client
+/// tells the bot to begin and to hold off while help is open.
+public struct LocalMatch: Sendable {
+    /// What the player faces, on the start box ("You against the easy bot"); nil begins at once.
+    public var start: String?
+    /// What quitting keeps, in the box that asks.
+    public var quitNote: String
+    /// Whether quitting mid-game asks first.
+    public var confirmsQuit: Bool
+    /// Shown when the game was resumed from the journal.
+    public var resumeNote: String
+    /// Called once, at the player's first key.
+    public var onStart: @Sendable () -> Void
+    /// Called with true when help opens, false when it closes: the match pauses meanwhile.
+    public var onHold: @Sendable (Bool) -> Void
+
+    public init(start: String?, quitNote: String, confirmsQuit: Bool, resumeNote: String,
+                onStart: @escaping @Sendable () -> Void, onHold: @escaping @Sendable (Bool) -> Void) {
+        self.start = start
+        self.quitNote = quitNote
+        self.confirmsQuit = confirmsQuit
+        self.resumeNote = resumeNote
+        self.onStart = onStart
+        self.onHold = onHold
+    }
 }

@@ -20,6 +20,8 @@ public enum Overlay: Hashable, Sendable {
     case deckEmpty
     /// Asked to quit in the middle of a duel.
     case confirmQuit
+    /// The kept seat is still held by another connection (another terminal?): take it over?
+    case confirmTakeOver(String)
 }
 
 /// A trio just judged, shown as matched or mismatched for a moment.
@@ -43,6 +45,13 @@ public enum ClientEffect: Hashable, Sendable {
     case log(String)
     /// Leave the program with this status, printing `message` after the terminal is restored.
     case quit(status: Int32, message: String?)
+    /// The player is ready: a local match may begin (`setgame play` lets its bot join now).
+    case startLocal
+    /// Help opened (true) or closed in a local match: its bot holds off meanwhile.
+    case holdLocal(Bool)
+
+    /// Whether this effect ends the program.
+    public var isQuit: Bool { if case .quit = self { true } else { false } }
 }
 
 /// Everything the client knows and shows: the match as the server last told it, and the state
@@ -86,12 +95,23 @@ public struct ClientState: Equatable, Sendable {
     /// How the next new cards arrive.
     public var pendingEntry = Motion.Entry.scatter
     public var nextPingAt: Int64 = 0
+    /// Since when the client waits for the server's word: the welcome after connecting, or the
+    /// pong for its oldest unanswered ping; nil while nothing is owed. A server that lets it age
+    /// past `ClientApp.unansweredLimit` is given up on.
+    public var awaitingAnswerSince: Int64?
     public var nextListAt: Int64 = 0
+    /// A local match waits for the player's first key before it begins.
+    public var awaitingStart: Bool
+    /// The user agreed to take a seat still held by another connection.
+    public var takeOver = false
+    /// How long the server keeps a seat for a player who left, from its welcome.
+    public var seatWaitMs: Int64?
 
     public init(options: ClientConfiguration, size: TerminalSize, token: String? = nil, seed: UInt64 = 0x5E7) {
         self.options = options
         self.size = size
         self.token = token
+        awaitingStart = options.localStart != nil
         isPicking = options.role == .spectator && options.match == nil
         motion = Motion(enabled: options.animation, seed: seed)
     }
@@ -105,8 +125,8 @@ public struct ClientState: Equatable, Sendable {
     /// The newest notice still up.
     public func notice(at now: Int64) -> Notice? { notices.last { $0.until > now } }
 
-    public mutating func note(_ text: String, _ tone: Notice.Tone = .info, at now: Int64) {
-        notices.append(Notice(text, tone: tone, until: now + Notice.lifetime))
+    public mutating func note(_ text: String, _ tone: Notice.Tone = .info, at now: Int64, for lifetime: Int64 = Notice.lifetime) {
+        notices.append(Notice(text, tone: tone, until: now + lifetime))
         if notices.count > 4 { notices.removeFirst(notices.count - 4) }
     }
 
@@ -123,6 +143,15 @@ public struct ClientState: Equatable, Sendable {
         guard let view else { return [] }
         if isPlayer { return mySelection.filter(view.table.contains) }
         return view.selection
+    }
+
+    /// The other player's name when they forfeited or are no longer connected after the game:
+    /// a rematch cannot happen, so none is offered.
+    public var opponentGone: String? {
+        guard options.mode == .duel, isPlayer, let view, view.phase == .over, let me = seat,
+              let other = view.player(me.other) else { return nil }
+        let forfeited = view.result?.reason == .forfeited && view.result?.by == other.seat
+        return forfeited || !other.present ? other.name : nil
     }
 
     /// The other side's live selection, for players.
@@ -143,6 +172,21 @@ public struct ClientConfiguration: Hashable, Sendable {
     public var banner: [String]
     /// "host:port", for the screen's messages.
     public var serverAddress: String
+    /// How this program was started ("setgame", "swift run setgame"): printed commands start so.
+    public var command = "setgame"
+    /// How a friend can watch, shown in the help and before a local match starts.
+    public var watchLine: String?
+    /// A local match (`setgame play`): what the player faces ("you against the easy bot"); the
+    /// match begins at the player's first key, and its bot holds off while help is open.
+    public var localStart: String?
+    /// The match runs in this process (`setgame play`): a duel's bot holds off while help is open.
+    public var isLocal = false
+    /// What quitting keeps, for the box that asks; nil says the seat waits for the server's time.
+    public var quitNote: String?
+    /// Whether quitting mid-game asks first; a kept solo game need not.
+    public var confirmsQuit = true
+    /// Shown when the first join resumed a kept seat, instead of the plain "your seat is back".
+    public var resumeNote: String?
 
     public init(name: String, match: String? = nil, mode: Mode = .duel, role: Role = .player, animation: Bool = true,
                 theme: Theme = .standard, banner: [String] = [], serverAddress: String = "127.0.0.1:7380") {

@@ -1,3 +1,5 @@
+import SetRules
+
 /// The server's clock as seen from here. Window deadlines are absolute server times, so a
 /// countdown needs the offset between the clocks; each pong gives a sample, and the sample with
 /// the shortest round trip is the least distorted by queueing, so it wins.
@@ -15,26 +17,30 @@ public struct ClockSync: Hashable, Sendable {
 
     /// How many recent samples compete; old ones leave so a drifting clock is followed.
     static let window = 8
+    /// A pong answering a ping older than this, or one from the future, answers no ping of ours.
+    static let longestRoundTripMs: Int64 = 60_000
 
     public init() {}
 
     /// A first guess from the welcome, before any round trip was measured.
     public mutating func welcome(serverTime: Int64, at now: Int64) {
-        if samples.isEmpty { offset = serverTime - now }
+        if samples.isEmpty { offset = serverTime.saturatingSubtracting(now) }
     }
 
     /// A pong: the server read the ping at `serverTime`; we sent it at `sentAt`, got it at `now`.
+    /// `sentAt` comes back from the server, so a value we cannot have sent is ignored.
     public mutating func pong(serverTime: Int64, sentAt: Int64, at now: Int64) {
-        let trip = max(0, now - sentAt)
+        let trip = now.saturatingSubtracting(sentAt)
+        guard (0...Self.longestRoundTripMs).contains(trip) else { return }
         roundTrip = trip
-        samples.append(Sample(roundTrip: trip, offset: serverTime - (sentAt + trip / 2)))
+        samples.append(Sample(roundTrip: trip, offset: serverTime.saturatingSubtracting(sentAt + trip / 2)))
         if samples.count > Self.window { samples.removeFirst(samples.count - Self.window) }
         offset = samples.min { $0.roundTrip < $1.roundTrip }!.offset
     }
 
     /// The server's time now, in its milliseconds.
-    public func serverTime(at now: Int64) -> Int64 { now + offset }
+    public func serverTime(at now: Int64) -> Int64 { now.saturatingAdding(offset) }
 
     /// Our local time at a server instant.
-    public func localTime(ofServer time: Int64) -> Int64 { time - offset }
+    public func localTime(ofServer time: Int64) -> Int64 { time.saturatingSubtracting(offset) }
 }

@@ -20,7 +20,10 @@ public enum FrameRenderer {
         for row in 0..<new.size.rows {
             for column in 0..<new.size.columns {
                 let cell = new[column, row]
-                guard cell != previous[column, row] else { continue }
+                // A wide character's tail is drawn with it; the lead is rewritten when either half changed.
+                if cell.isWideTail { continue }
+                let tail = column + 1 < new.size.columns && new[column + 1, row].isWideTail
+                guard cell != previous[column, row] || (tail && new[column + 1, row] != previous[column + 1, row]) else { continue }
                 if cursor?.column != column || cursor?.row != row {
                     output += EscapeCode.moveCursor(column: column, row: row).sequence
                 }
@@ -31,7 +34,7 @@ public enum FrameRenderer {
                 output.append(cell.character.isPrintable ? cell.character : " ")
                 // At the last column the terminal holds a pending wrap; an impossible column
                 // forces an explicit move next time instead of trusting the wrap.
-                cursor = (column + 1, row)
+                cursor = (column + (tail ? 2 : 1), row)
             }
         }
         return output
@@ -39,8 +42,18 @@ public enum FrameRenderer {
 }
 
 extension Character {
-    /// False for C0/C1 controls and DEL, which must never reach the terminal from a cell.
+    /// False for C0/C1 controls, DEL and bidirectional controls, which must never reach the
+    /// terminal from a cell.
     var isPrintable: Bool {
-        unicodeScalars.allSatisfy { !($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) }
+        unicodeScalars.allSatisfy(TerminalText.isAllowed)
+    }
+
+    /// The cells the character takes, with a fast path for the one-scalar characters most text is.
+    var cellWidth: Int {
+        if unicodeScalars.count == 1, let scalar = unicodeScalars.first, scalar.value >= 0x20, scalar.value < 0x300,
+           !(0x7F...0x9F).contains(scalar.value) {
+            return 1
+        }
+        return DisplayWidth.of(self)
     }
 }

@@ -44,27 +44,30 @@ extension Notice {
         }
         var cut = newest
         if cut.width > width {
-            cut = [Span(String(cut.map(\.text).joined().prefix(max(0, width - 1))) + "…", cut.last!.style)]
+            cut = [Span(DisplayWidth.prefix(cut.map(\.text).joined(), cells: max(0, width - 1)) + "…", cut.last!.style)]
         }
         return ([], cut, cut.width >= width - 1 ? 0 : 1)
     }
 
-    /// Splits text into lines of at most `width` characters at spaces; a word longer than a line
-    /// is cut into pieces.
+    /// Splits text into lines of at most `width` cells of display width at spaces; a word longer
+    /// than a line is cut into pieces.
     public static func wrap(_ text: String, width: Int) -> [String] {
         let width = max(1, width)
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ") {
             var word = Substring(word)
-            while word.count > width {
+            while word.displayWidth > width {
                 if !line.isEmpty { lines.append(line); line = "" }
-                lines.append(String(word.prefix(width)))
-                word = word.dropFirst(width)
+                // At least one character, so a wide one on a one-cell line cannot loop forever.
+                let piece = DisplayWidth.prefix(word, cells: width)
+                let taken = max(1, piece.count)
+                lines.append(String(word.prefix(taken)))
+                word = word.dropFirst(taken)
             }
             if line.isEmpty {
                 line = String(word)
-            } else if line.count + 1 + word.count <= width {
+            } else if line.displayWidth + 1 + word.displayWidth <= width {
                 line += " " + word
             } else {
                 lines.append(line)

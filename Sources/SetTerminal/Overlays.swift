@@ -19,12 +19,46 @@ enum Overlays {
             ], border: theme.style(for: .bad)).draw(into: &buffer, centredIn: area)
         case .confirmQuit:
             Panel(title: "Leave the match?", lines: [
-                [Span("Your seat is kept for a while: run the same command to come back.")],
+                [Span(quitNote(state))],
                 [],
                 [Span("q", key), Span(" leave   "), Span("x", key), Span(" resign and leave   "), Span("Esc", key), Span(" stay")],
             ], border: theme.panel).draw(into: &buffer, centredIn: area)
+        case .confirmTakeOver(let message):
+            Panel(title: "Your seat is in use", lines: [
+                [Span(message)],
+                [Span("Taking it over closes the other connection (another terminal of yours?).", theme.quiet)],
+                [Span("Someone else on this machine? Quit and join with another --name.", theme.quiet)],
+                [],
+                [Span("y", key), Span(" take the seat over   "), Span("n", key), Span(" quit")],
+            ], border: theme.style(for: .bad)).draw(into: &buffer, centredIn: area)
         }
     }
+
+    /// What leaving keeps, said truthfully: the local game's own note, else the server's wait.
+    static func quitNote(_ state: ClientState) -> String {
+        if let note = state.options.quitNote { return note }
+        guard let wait = state.seatWaitMs else { return "Your seat waits for you a while: run the same command to come back." }
+        let minutes = wait / 60_000, seconds = wait / 1_000
+        let span = wait % 60_000 == 0 ? "\(minutes) minute\(minutes == 1 ? "" : "s")" : "\(seconds) s"
+        return "Your seat waits \(span), then counts as forfeited: run the same command to come back."
+    }
+
+    /// The start of a local match: what it is, one line of how to play, and the key that begins it.
+    static func start(_ state: ClientState, into buffer: inout ScreenBuffer, area: Rect) {
+        let theme = state.options.theme
+        let key = CellStyle(bold: true)
+        let width = area.width - 4
+        var lines = wrapped(state.options.localStart ?? "", CellStyle(bold: true), width: width) + [[]]
+        lines += wrapped(howToPlay, .plain, width: width)
+        lines += wrapped("Call \"Set!\" with s, or just pick a card; ? shows every key.", theme.quiet, width: width)
+        lines.append([])
+        lines.append([Span("Press any key to start", key), Span("   "), Span("q", key), Span(" quit")])
+        if let watch = state.options.watchLine { lines += [[]] + wrapped(watch, theme.quiet, width: width) }
+        Panel(title: "Ready?", lines: lines, border: theme.panel).draw(into: &buffer, centredIn: area)
+    }
+
+    /// The rule in one line, for a first game.
+    static let howToPlay = "A set is 3 cards where number, shape, shading and colour are each all alike or all different."
 
     /// Every key, as the help overlay lists it; a spectator sees only theirs.
     static func helpLines(_ state: ClientState) -> [[Span]] {
@@ -43,7 +77,7 @@ enum Overlays {
             lines.append(row("space", "touch the card under the cursor"))
             if state.options.mode == .duel { lines.append(row("s or Enter", "call \"Set!\", then pick three cards")) }
             lines.append(row("d", "deal three more cards"))
-            lines.append(row("c", "hint: show a set (costs points)"))
+            lines.append(row("c", "hint: show a set (costs \(state.view?.rules.hintCost ?? RuleSettings.standard.hintCost) points)"))
             if state.options.mode == .duel { lines.append(row("p", "pass your window")) }
             lines.append(row("r", state.options.mode == .duel ? "rematch, once the game is over" : "new game"))
         }
@@ -56,8 +90,18 @@ enum Overlays {
             if state.options.mode == .duel {
                 lines.append([Span("Touching a card when nobody holds the table calls \"Set!\" for you.")])
             }
+            if state.options.isLocal && state.options.mode == .duel {
+                lines.append([Span("The game is paused while this help is open.")])
+            }
         }
+        if let watch = state.options.watchLine { lines += [[]] + wrapped(watch, .plain, width: state.size.columns - 8) }
         return lines
+    }
+
+    /// Text as lines of spans no wider than `width` cells, broken at spaces: commands and rules
+    /// stay whole on a narrow terminal instead of being cut at the box's edge.
+    static func wrapped(_ text: String, _ style: CellStyle, width: Int) -> [[Span]] {
+        Notice.wrap(text, width: max(10, width)).map { [Span($0, style)] }
     }
 
     /// The end of a game: scores, winner, the revealed seed checked against its commitment.
@@ -67,7 +111,7 @@ enum Overlays {
         var lines: [[Span]] = []
         if let result = view.result {
             lines.append([Span(resultHeadline(state, view: view, result: result), CellStyle(bold: true))])
-            let scores = view.players.map { "\($0.name) \($0.score)" }.joined(separator: "   ")
+            let scores = rankedPlayers(state, view: view, result: result).map { "\($0.name) \($0.score)" }.joined(separator: "   ")
             lines.append([Span(scores)])
             let reason = switch result.reason {
             case .noSetsLeft: "the deck is empty and no set is left"
@@ -88,7 +132,9 @@ enum Overlays {
         lines.append([])
         if state.isPlayer {
             var keys = [Span("r", key), Span(view.mode == .solo ? " new game   " : " rematch   ")]
-            if let other = state.seat?.other, view.rematchAsked.contains(other) {
+            if let gone = state.opponentGone {
+                keys = [Span("\(gone) has left: no rematch · ", theme.quiet)]
+            } else if let other = state.seat?.other, view.rematchAsked.contains(other) {
                 keys.insert(Span("\(state.name(of: other)) asked for a rematch · ", theme.style(for: .good)), at: 0)
             } else if let me = state.seat, view.rematchAsked.contains(me) {
                 keys = [Span("waiting for \(state.name(of: me.other)) · ", theme.quiet)]
@@ -98,6 +144,15 @@ enum Overlays {
             lines.append([Span("q", key), Span(" quit   "), Span("Esc", key), Span(" see the table")])
         }
         Panel(title: "Game over", lines: lines, border: theme.panel).draw(into: &buffer, centredIn: area)
+    }
+
+    /// The scores as the box lists them: the winner first; on a tie or in solo, the viewer first.
+    static func rankedPlayers(_ state: ClientState, view: MatchView, result: MatchResult) -> [PlayerInfo] {
+        let first = result.winner ?? (state.isPlayer ? state.seat : nil)
+        guard let first, let index = view.players.firstIndex(where: { $0.seat == first }) else { return view.players }
+        var players = view.players
+        players.insert(players.remove(at: index), at: 0)
+        return players
     }
 
     static func resultHeadline(_ state: ClientState, view: MatchView, result: MatchResult) -> String {
@@ -133,17 +188,28 @@ enum Overlays {
     /// The wait for a second player, with the lines the CLI gave us (how a friend can join).
     static func waiting(_ state: ClientState, view: MatchView, into buffer: inout ScreenBuffer, area: Rect) {
         let theme = state.options.theme
-        var lines: [[Span]] = [[Span("Waiting for an opponent…", CellStyle(bold: true))], []]
-        lines.append([Span("A friend can join with:  ", theme.quiet), Span("setgame join \(state.options.serverAddress) --match \(view.match)")])
-        for line in state.options.banner { lines.append([Span(line, theme.quiet)]) }
+        var lines: [[Span]]
+        if state.options.localStart != nil {
+            lines = [[Span(state.awaitingStart ? "" : "Dealing…", CellStyle(bold: true))]]
+        } else {
+            lines = [[Span("Waiting for an opponent…", CellStyle(bold: true))], []]
+            // Another name, so a second person on this machine takes the other seat, not this one.
+            let friend = state.options.name == "friend" ? "guest" : "friend"
+            // On a line of its own: a long path to the binary must not push the name off the screen.
+            lines.append([Span("A friend can join with:", theme.quiet)])
+            lines += wrapped("\(state.options.command) join \(state.options.serverAddress) --match \(view.match) --name \(friend)",
+                             .plain, width: area.width - 2)
+            if let watch = state.options.watchLine { lines += [[]] + wrapped(watch, theme.quiet, width: area.width - 2) }
+        }
         let top = area.row + max(0, (area.height - lines.count) / 2)
         for (index, line) in lines.enumerated() { buffer.writeCentred(line, in: area, row: top + index) }
     }
 }
 
 extension String {
-    /// The string cut or padded with spaces to exactly `length` characters.
+    /// The string cut or padded with spaces to exactly `length` cells of display width.
     func padding(toLength length: Int) -> String {
-        count >= length ? String(prefix(length)) : self + String(repeating: " ", count: length - count)
+        let cut = displayWidth > length ? DisplayWidth.prefix(self, cells: length) : self
+        return cut + String(repeating: " ", count: length - cut.displayWidth)
     }
 }

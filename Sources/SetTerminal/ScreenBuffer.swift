@@ -29,20 +29,49 @@ public struct ScreenBuffer: Hashable, Sendable {
         }
     }
 
-    /// Puts one character at a position, ignored outside the grid.
+    /// Puts one character at a position, ignored outside the grid. A double-width character takes
+    /// the next cell too (a space when it would not fit); a character that takes no width on its
+    /// own is drawn as a space. Half of a wide character that is overwritten becomes a space.
     public mutating func put(_ character: Character, column: Int, row: Int, style: CellStyle = .plain) {
+        guard bounds.contains(column: column, row: row) else { return }
+        let width = character.cellWidth
+        breakWide(column: column, row: row)
+        guard width == 2 else {
+            self[column, row] = Cell(width == 0 ? " " : character, style: style)
+            return
+        }
+        guard column + 1 < size.columns else {
+            self[column, row] = Cell(" ", style: style)
+            return
+        }
+        breakWide(column: column + 1, row: row)
         self[column, row] = Cell(character, style: style)
+        self[column + 1, row] = .wideTail(style)
+    }
+
+    /// Before a cell is overwritten: the other half of a wide character it belongs to is cleared.
+    private mutating func breakWide(column: Int, row: Int) {
+        if self[column, row].isWideTail, column > 0 {
+            self[column - 1, row] = Cell(" ", style: self[column - 1, row].style)
+        }
+        if column + 1 < size.columns, self[column + 1, row].isWideTail {
+            self[column + 1, row] = Cell(" ", style: self[column + 1, row].style)
+        }
     }
 
     /// Writes text left to right from a position without wrapping; parts outside are dropped.
-    /// Control characters are drawn as spaces so they can never reach the terminal.
+    /// Control characters are drawn as spaces so they can never reach the terminal; each
+    /// character takes as many cells as the terminal gives it.
     public mutating func write(_ text: String, column: Int, row: Int, style: CellStyle = .plain) {
         guard row >= 0, row < size.rows else { return }
         var c = column
         for character in text {
-            if c >= size.columns { break }
-            put(character.isPrintable ? character : " ", column: c, row: row, style: style)
-            c += 1
+            let shown: Character = character.isPrintable ? character : " "
+            let width = shown.cellWidth
+            if width == 0 { continue }
+            if c + width > size.columns { break }
+            put(shown, column: c, row: row, style: style)
+            c += width
         }
     }
 
@@ -74,10 +103,11 @@ public struct ScreenBuffer: Hashable, Sendable {
         put(g.bottomRight, column: right, row: bottom, style: style)
     }
 
-    /// The characters of each row without styles, trailing spaces kept; for tests and logs.
+    /// The characters of each row without styles, trailing spaces kept, as a terminal shows them
+    /// (a wide character's tail adds nothing); for tests and logs.
     public var textLines: [String] {
         (0..<size.rows).map { r in
-            String(cells[(r * size.columns)..<((r + 1) * size.columns)].map(\.character))
+            String(cells[(r * size.columns)..<((r + 1) * size.columns)].filter { !$0.isWideTail }.map(\.character))
         }
     }
 }

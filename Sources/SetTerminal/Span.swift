@@ -10,8 +10,8 @@ public struct Span: Hashable, Sendable {
 }
 
 extension Array where Element == Span {
-    /// How many cells the spans take (every character the composer uses is one cell wide).
-    var width: Int { reduce(0) { $0 + $1.text.count } }
+    /// How many cells the spans take, measured by display width.
+    var width: Int { reduce(0) { $0 + $1.text.displayWidth } }
 }
 
 extension ScreenBuffer {
@@ -22,9 +22,13 @@ extension ScreenBuffer {
         var c = column
         for span in spans {
             for character in span.text {
-                guard c < end else { return c }
-                put(character.isPrintable ? character : " ", column: c, row: row, style: span.style)
-                c += 1
+                let shown: Character = character.isPrintable ? character : " "
+                let width = shown.cellWidth
+                if width == 0 { continue }
+                // A wide character that would straddle the limit is left out, not cut in half.
+                guard c + width <= end else { return c }
+                put(shown, column: c, row: row, style: span.style)
+                c += width
             }
         }
         return c
@@ -46,7 +50,7 @@ struct Panel {
     /// Draws the panel centred in `area`, clearing what is under it; returns its rectangle.
     @discardableResult
     func draw(into buffer: inout ScreenBuffer, centredIn area: Rect) -> Rect {
-        let inner = max(title.count + 4, lines.map(\.width).max() ?? 0)
+        let inner = max(title.displayWidth + 4, lines.map(\.width).max() ?? 0)
         let width = min(area.width, inner + 4), height = min(area.height, lines.count + 2)
         let rect = Rect(column: area.column + (area.width - width) / 2, row: area.row + (area.height - height) / 2,
                         width: width, height: height)

@@ -63,7 +63,7 @@ enum StatusLines {
         }
         var main: [Span] = [Span(" ")]
         if case .lost(let reason, let retryAt, _) = state.connection {
-            let seconds = max(0, (retryAt - now + 999) / 1_000)
+            let seconds = max(0, retryAt.saturatingSubtracting(now).saturatingAdding(999) / 1_000)
             // The countdown first: the reason may be long and is cut at the edge.
             let short = reason.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? reason
             main.append(Span("Connection lost: retrying in \(seconds) s (\(short.lowercased()))", theme.offline))
@@ -75,9 +75,18 @@ enum StatusLines {
             return (main + [Span(text, theme.quiet)], notice)
         }
         let serverNow = state.clock.serverTime(at: now)
+        if state.awaitingStart && state.isPlayer {
+            main.append(Span(view.forfeitAt != nil ? "Your game is kept: press any key to resume" : "Press any key to start", CellStyle(bold: true)))
+            return (main, notice)
+        }
+        if view.forfeitAt != nil, view.phase == .playing, state.options.isLocal {
+            // A local bot steps away while help is open; nobody forfeits a game kept on this machine.
+            main.append(Span(state.overlay == .help ? "Paused while you read the help" : "Paused: the bot is coming back…", theme.quiet))
+            return (main, notice)
+        }
         if let forfeitAt = view.forfeitAt, view.phase == .playing {
             let away = view.players.filter { !$0.present }.map(\.name).joined(separator: " and ")
-            let left = max(0, forfeitAt - serverNow) / 1_000
+            let left = max(0, forfeitAt.saturatingSubtracting(serverNow)) / 1_000
             main.append(Span("\(away.isEmpty ? "A player" : away) is away: the match waits, forfeit in \(left / 60):\(String(format2(left % 60)))", theme.style(for: .bad)))
             return (main, notice)
         }
@@ -85,13 +94,18 @@ enum StatusLines {
         case .waiting:
             main.append(Span("Waiting for an opponent to join \(view.match)…", theme.quiet))
         case .over:
-            main.append(Span(state.isPlayer ? "Game over: r rematch · q quit" : "Game over", CellStyle(bold: true)))
+            let again = view.mode == .solo ? "r new game · " : state.opponentGone == nil ? "r rematch · " : ""
+            main.append(Span(state.isPlayer ? "Game over: \(again)q quit" : "Game over", CellStyle(bold: true)))
         case .playing:
             if let shown = view.shown, state.isPlayer {
                 main.append(Span(shown.isSet ? "A set! Touch any card to go on" : "Not a set: touch any card to go on",
                                  theme.style(for: shown.isSet ? .good : .bad)))
             } else if let window = view.window {
                 main += windowSpans(window, state: state, serverNow: serverNow)
+            } else if state.isPlayer && view.game == 1 && !state.claimPending && notice.isEmpty {
+                // The first game teaches the rule in one line, while no news needs the room.
+                main.append(Span(view.mode == .duel ? "Spot a set? 3 cards, each feature all alike or all different: s or pick one"
+                                                    : "Pick three cards that form a set: each feature all alike or all different", theme.quiet))
             } else if state.isPlayer {
                 let hint = view.mode == .duel ? "Spot a set? Press s, or just pick a card" : "Pick three cards that form a set"
                 main.append(Span(state.claimPending ? "Calling Set!…" : hint, theme.quiet))
@@ -117,9 +131,9 @@ enum StatusLines {
         case (.dealGrace, false): text = "\(who)'s free look after the deal\(state.isPlayer ? ": wait" : "")"
         }
         let total = max(1, window.deadline.milliseconds(since: window.opened))
-        let left = max(0, window.deadline.milliseconds - serverNow)
-        let tenths = (left + 99) / 100
-        let filled = Int((Double(left) / Double(total) * 10).rounded(.up))
+        let left = max(0, window.deadline.milliseconds.saturatingSubtracting(serverNow))
+        let tenths = left / 100 + (left % 100 == 0 ? 0 : 1)
+        let filled = Int(min(10, (Double(left) / Double(total) * 10).rounded(.up)))
         let bar = String(repeating: "█", count: min(10, filled)) + String(repeating: "░", count: max(0, 10 - filled))
         let style = mine ? theme.style(for: .good) : theme.holder
         return [Span(text, style), Span("  \(tenths / 10).\(tenths % 10) s ", CellStyle(bold: true)), Span(bar, style)]

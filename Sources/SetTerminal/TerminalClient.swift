@@ -15,10 +15,19 @@ public enum TerminalClient {
                                                  attributes: [.posixPermissions: 0o700])
         let store = SeatTokenStore(directory: directory)
         let environment = ClientOptions.environment()
-        let configuration = ClientConfiguration(
+        var configuration = ClientConfiguration(
             name: options.name, match: options.match, mode: options.mode, role: options.role, animation: options.animation,
             theme: Theme.from(environment: environment, colorblind: options.colorblind), banner: options.banner,
             serverAddress: "\(options.host):\(options.port)")
+        configuration.command = options.command
+        configuration.watchLine = options.watchLine
+        if let local = options.local {
+            configuration.isLocal = true
+            configuration.localStart = local.start
+            configuration.quitNote = local.quitNote
+            configuration.confirmsQuit = local.confirmsQuit
+            configuration.resumeNote = local.resumeNote
+        }
         printLines(options.banner)
         let session: TerminalSession
         do {
@@ -33,8 +42,8 @@ public enum TerminalClient {
         var loop = ClientRunLoop(app: ClientApp(state: state), session: session, options: options, store: store)
         let outcome = loop.run()
         session.end()
-        printLines(options.banner + (outcome.message.map { [$0] } ?? []))
-        printLines(["setgame: log in \(session.logPath)"])
+        // The banner is still on the screen from before: only what is new is printed.
+        printLines((outcome.message.map { [$0] } ?? []) + ["setgame: log in \(session.logPath)"])
         if let signal = outcome.signal {
             Glibc.signal(signal, SIG_DFL)
             raise(signal)
@@ -42,8 +51,9 @@ public enum TerminalClient {
         return outcome.status
     }
 
+    /// Every line leaves sanitised: a message may quote what the server said.
     private static func printLines(_ lines: [String], toStandardError: Bool = false) {
-        LineOutput.write(lines, to: toStandardError ? STDERR_FILENO : STDOUT_FILENO)
+        LineOutput.write(lines.map { TerminalText.sanitized($0) }, to: toStandardError ? STDERR_FILENO : STDOUT_FILENO)
     }
 }
 
@@ -151,7 +161,7 @@ struct ClientRunLoop {
             }
             return
         }
-        if events & Int16(POLLOUT) != 0 && !socket.flush() { return lose("the connection broke", at: now) }
+        if events & Int16(POLLOUT) != 0 && !socket.flush() { return lose(socket.failure ?? "the connection broke", at: now) }
         guard events & Int16(POLLIN | POLLHUP | POLLERR) != 0 else { return }
         switch socket.read() {
         case .messages(let messages):
@@ -184,13 +194,17 @@ struct ClientRunLoop {
                 connection = nil
             case .send(let message):
                 connection?.send(message)
-                if connection?.flush() == false { lose("the connection broke", at: Self.now()) }
+                if let connection, !connection.flush() { lose(connection.failure ?? "the connection broke", at: Self.now()) }
             case .saveToken(let token):
                 store.set(token, for: options.seatKey)
             case .log(let text):
-                FileHandle.standardError.write(Data("setgame client: \(text)\n".utf8))
+                FileHandle.standardError.write(Data("setgame client: \(TerminalText.sanitized(text))\n".utf8))
             case .quit(let status, let message):
                 if outcome == nil { outcome = (status, message, nil) }
+            case .startLocal:
+                options.local?.onStart()
+            case .holdLocal(let held):
+                options.local?.onHold(held)
             }
         }
     }

@@ -34,11 +34,15 @@ public final class TerminalSession {
     /// Signals of a crash: restore from the handler itself, then die as before.
     static let fatalSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
 
+    /// Whether stdin and stdout are a terminal, which the full-screen client needs.
+    public static var hasTerminal: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+
+    /// What to say when there is no terminal.
+    public static let needsTerminal = "this command needs a terminal (stdin and stdout must be a tty)"
+
     /// Takes over the terminal on stdin/stdout; throws a sentence when they are not a terminal.
     public init(logPath: String) throws(TerminalError) {
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw TerminalError("this command needs a terminal (stdin and stdout must be a tty)")
-        }
+        guard Self.hasTerminal else { throw TerminalError(Self.needsTerminal) }
         self.logPath = logPath
         var pipeFDs: [Int32] = [-1, -1]
         guard pipe(&pipeFDs) == 0 else { throw TerminalError("pipe failed") }

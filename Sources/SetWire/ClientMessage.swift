@@ -26,9 +26,13 @@ public struct JoinRequest: Hashable, Sendable {
     public var token: String?
     /// The last event `seq` this client saw, so a resume can send only what it missed.
     public var lastSeq: Int?
+    /// With `token`: take the seat even while another connection still holds it. Without it the
+    /// server refuses with `seat_in_use`, so nobody's live seat is taken silently.
+    public var takeOver = false
 
     public init(role: Role = .player, name: String, match: String? = nil, mode: Mode = .duel,
-                seat: Seat? = nil, token: String? = nil, lastSeq: Int? = nil) {
+                seat: Seat? = nil, token: String? = nil, lastSeq: Int? = nil, takeOver: Bool = false) {
+        self.takeOver = takeOver
         self.role = role
         self.name = name
         self.match = match

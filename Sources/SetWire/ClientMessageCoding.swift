@@ -103,12 +103,16 @@ public enum ClientMessageDecoder {
             token: try fields.string("token"),
             lastSeq: try fields.int("lastSeq", in: 0...Int64(Int32.max), "a non-negative integer").map { Int($0) })
         request.protocolVersion = Int(version ?? Int64(ProtocolVersion.current))
+        if let takeOver = fields.value("takeOver") {
+            guard case .bool(let value) = takeOver else { throw fields.bad("takeOver", "true or false") }
+            request.takeOver = value
+        }
         return request
     }
 
     /// Printable: no control, format or separator characters (which could break a screen or a
     /// log line), no unassigned code points, and no spaces at either end.
-    static func isAcceptable(name: String, maxLength: Int) -> Bool {
+    public static func isAcceptable(name: String, maxLength: Int) -> Bool {
         let refused: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator,
                                                      .unassigned, .surrogate, .privateUse]
         // Characters and bytes are both capped: one character can carry many combining marks.
@@ -116,7 +120,8 @@ public enum ClientMessageDecoder {
             && name.unicodeScalars.allSatisfy { !refused.contains($0.properties.generalCategory) && ($0 == " " || !$0.properties.isWhitespace) }
     }
 
-    static func isAcceptable(matchName: String) -> Bool {
+    /// 1–32 of `A–Z a–z 0–9 - _ .`: safe in a file name and on a screen.
+    public static func isAcceptable(matchName: String) -> Bool {
         !matchName.isEmpty && matchName.utf8.count <= maxMatchNameLength
             && matchName.utf8.allSatisfy { byte in
                 (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
@@ -137,6 +142,7 @@ public enum ClientMessageEncoder {
             if let seat = join.seat { members["seat"] = .int(Int64(seat.rawValue)) }
             if let token = join.token { members["token"] = .string(token) }
             if let lastSeq = join.lastSeq { members["lastSeq"] = .int(Int64(lastSeq)) }
+            if join.takeOver { members["takeOver"] = .bool(true) }
         case .list(let after, let limit):
             members = ["type": "list"]
             if let after { members["after"] = .string(after) }

@@ -19,6 +19,8 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case notYourSeat = "not_your_seat"
     case badToken = "bad_token"
     case seatTaken = "seat_taken"
+    /// A token named a seat whose owner is still connected, and the join did not ask to take it over.
+    case seatInUse = "seat_in_use"
     case matchFull = "match_full"
     case noSuchMatch = "no_such_match"
     case modeMismatch = "mode_mismatch"

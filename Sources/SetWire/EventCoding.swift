@@ -68,23 +68,26 @@ enum EventCoding {
             body = .rules(.windowClosed(try f.required("window", "a window") { k throws(WireError) in try f.window(k) },
                                         try f.required("end", "how it ended") { k throws(WireError) in try f.choice(k, WindowEnd.self) }))
         case "set_taken":
-            body = .rules(.setTaken(seat: try seat(), cards: try f.cards("cards"), points: try f.intRequired("points"), score: try f.intRequired("score")))
+            body = .rules(.setTaken(seat: try seat(), cards: try f.cards("cards"), points: try f.countRequired("points"), score: try f.scoreRequired("score")))
         case "not_a_set":
-            body = .rules(.notASet(seat: try seat(), cards: try f.cards("cards"), penalty: try f.intRequired("penalty"), score: try f.intRequired("score")))
+            body = .rules(.notASet(seat: try seat(), cards: try f.cards("cards"), penalty: try f.countRequired("penalty"), score: try f.scoreRequired("score")))
         case "penalty":
             body = .rules(.penalised(seat: try seat(),
                                      reason: try f.required("reason", "a penalty reason") { k throws(WireError) in try f.choice(k, PenaltyReason.self) },
-                                     points: try f.intRequired("points"), score: try f.intRequired("score")))
+                                     points: try f.countRequired("points"), score: try f.scoreRequired("score")))
         case "table":
-            body = .rules(.tableChanged(removed: try f.cards("removed"), added: try f.cards("added"), table: try f.cards("table"), deckCount: try f.intRequired("deck")))
+            let (table, deck) = try f.tableAndDeck(table: "table", deck: "deck")
+            body = .rules(.tableChanged(removed: try f.cards("removed", upTo: WireRange.cardsInPlay),
+                                        added: try f.cards("added", upTo: WireRange.cardsInPlay), table: table, deckCount: deck))
         case "hint":
-            body = .rules(.hintShown(seat: try seat(), cards: try f.cards("cards"), cost: try f.intRequired("cost"), score: try f.intRequired("score")))
+            body = .rules(.hintShown(seat: try seat(), cards: try f.cards("cards"), cost: try f.countRequired("cost"), score: try f.scoreRequired("score")))
         case "game_over":
             body = .gameOver(try f.required("result", "the result") { k throws(WireError) in try f.result(k) }, seed: try f.seedValue("seed"))
         case "rematch_requested": body = .rules(.rematchRequested(seat: try seat()))
         case "rematch_agreed": body = .rules(.rematchAgreed)
         case "game_started":
-            body = .gameStarted(GameStart(game: try f.intRequired("game"), table: try f.cards("table"), deck: try f.intRequired("deck"),
+            let (table, deck) = try f.tableAndDeck(table: "table", deck: "deck")
+            body = .gameStarted(GameStart(game: try f.countRequired("game"), table: table, deck: deck,
                                           scores: try f.scores("scores"),
                                           commitment: try f.required("commitment", "a hash") { k throws(WireError) in try f.string(k) }))
         case "player_joined":
@@ -94,13 +97,13 @@ enum EventCoding {
                 guard let value = f.value(k) else { return nil }
                 guard let flag = value.boolValue else { throw f.bad(k, "a boolean") }
                 return flag
-            }, forfeitAt: try f.int("forfeitAt", in: Int64.min...Int64.max, "a server time"))
+            }, forfeitAt: try f.serverTime("forfeitAt"))
         case "resumed":
-            body = .resumed(window: try f.window("window"), tableChangedAt: try f.int64Required("tableChangedAt"))
-        case "spectators": body = .spectators(count: try f.intRequired("count"))
+            body = .resumed(window: try f.window("window"), tableChangedAt: try f.serverTimeRequired("tableChangedAt"))
+        case "spectators": body = .spectators(count: try f.countRequired("count"))
         default: throw WireError(.unknownType, "Unknown event kind \"\(kind)\".")
         }
         return WireEvent(match: try f.required("match", "the match name") { k throws(WireError) in try f.string(k) },
-                         seq: try f.intRequired("seq"), time: try f.int64Required("time"), body: body)
+                         seq: try f.countRequired("seq"), time: try f.serverTimeRequired("time"), body: body)
     }
 }

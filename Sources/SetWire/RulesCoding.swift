@@ -42,22 +42,19 @@ extension FieldReader {
         return value
     }
 
-    func cards(_ key: String) throws(WireError) -> [Card] {
+    /// Distinct card ids, at most `limit` of them (a trio unless told): more, or a card twice, is
+    /// something the rules never produce.
+    func cards(_ key: String, upTo limit: Int = WireRange.trio) throws(WireError) -> [Card] {
         guard let items = value(key)?.arrayValue else { throw bad(key, "an array of card ids") }
+        guard items.count <= limit else { throw bad(key, "an array of at most \(limit) card ids") }
         var cards: [Card] = []
+        var seen = Swift.Set<Card>()
         for item in items {
             guard let id = item.intValue, let card = Card(id: Int(id)) else { throw bad(key, "an array of card ids 0-80") }
+            guard seen.insert(card).inserted else { throw bad(key, "an array of distinct card ids") }
             cards.append(card)
         }
         return cards
-    }
-
-    func intRequired(_ key: String) throws(WireError) -> Int {
-        Int(try required(key, "an integer") { k throws(WireError) in try int(k, in: -(1 << 53)...(1 << 53), "an integer") })
-    }
-
-    func int64Required(_ key: String) throws(WireError) -> Int64 {
-        try required(key, "an integer") { k throws(WireError) in try int(k, in: Int64.min...Int64.max, "an integer") }
     }
 
     func object(_ key: String) throws(WireError) -> FieldReader? {
@@ -68,11 +65,15 @@ extension FieldReader {
 
     func window(_ key: String) throws(WireError) -> Window? {
         guard let fields = try object(key) else { return nil }
-        return Window(
+        let window = Window(
             kind: try fields.required("kind", "a window kind") { k throws(WireError) in try fields.choice(k, WindowKind.self) },
             holder: try fields.required("holder", "a seat") { k throws(WireError) in try fields.seat(k) },
-            opened: Instant(milliseconds: try fields.int64Required("opened")),
-            deadline: Instant(milliseconds: try fields.int64Required("deadline")))
+            opened: Instant(milliseconds: try fields.serverTimeRequired("opened")),
+            deadline: Instant(milliseconds: try fields.serverTimeRequired("deadline")))
+        guard WireRange.windowMs.contains(window.deadline.milliseconds - window.opened.milliseconds) else {
+            throw bad(key, "a window whose deadline is 0 to \(WireRange.windowMs.upperBound) ms after it opened")
+        }
+        return window
     }
 
     func result(_ key: String) throws(WireError) -> MatchResult? {
@@ -89,10 +90,10 @@ extension FieldReader {
     }
 
     func scores(_ key: String) throws(WireError) -> [Int] {
-        guard let items = value(key)?.arrayValue else { throw bad(key, "an array of scores") }
+        guard let items = value(key)?.arrayValue, items.count <= Seat.allCases.count else { throw bad(key, "an array of one or two scores") }
         var scores: [Int] = []
         for item in items {
-            guard let score = item.intValue else { throw bad(key, "an array of integer scores") }
+            guard let score = item.intValue, WireRange.score.contains(score) else { throw bad(key, "an array of integer scores within ±2^53") }
             scores.append(Int(score))
         }
         return scores
@@ -109,6 +110,9 @@ extension FieldReader {
             default: ""
             }
             if ruleKey.assign(text, to: &settings) != nil { throw bad(key, "rule settings") }
+        }
+        if let problem = settings.validationProblem() {
+            throw WireError(.badField, "\"\(key)\" is out of range: \(problem).", details: ["field": .string(key)])
         }
         return settings
     }

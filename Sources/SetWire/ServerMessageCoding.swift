@@ -67,7 +67,12 @@ public enum ServerMessageCoding {
     public static func encodeRules(_ settings: RuleSettings) -> JSONValue { .rules(settings) }
 
     public static func decodeRules(_ value: JSONValue) -> RuleSettings? {
-        try? FieldReader(["rules": value]).rules("rules")
+        try? decodeRulesOrProblem(value).get()
+    }
+
+    /// The rules object, or why it is not one: a type mismatch or a setting out of its range.
+    public static func decodeRulesOrProblem(_ value: JSONValue) -> Result<RuleSettings, WireError> {
+        do throws(WireError) { return .success(try FieldReader(["rules": value]).rules("rules")) } catch { return .failure(error) }
     }
 
     static func encode(_ limits: ServerLimits) -> JSONValue {
@@ -130,7 +135,7 @@ public enum ServerMessageCoding {
         switch type {
         case "welcome":
             guard let versions = f.value("versions")?.arrayValue?.compactMap(\.intValue) else { throw f.bad("versions", "an array") }
-            return .welcome(server: try text("server"), versions: versions.map { Int($0) }, time: try f.int64Required("time"),
+            return .welcome(server: try text("server"), versions: versions.map { Int($0) }, time: try f.serverTimeRequired("time"),
                             limits: try limits(try f.object("limits") ?? FieldReader([:])))
         case "joined":
             return .joined(role: try f.required("role", "a role") { k throws(WireError) in try f.choice(k, Role.self) },
@@ -141,7 +146,8 @@ public enum ServerMessageCoding {
         case "snapshot": return .snapshot(try view(f))
         case "event": return .event(try EventCoding.decode(f))
         case "insight":
-            return .insight(match: try text("match"), seq: try f.intRequired("seq"), setsOnTable: try f.intRequired("setsOnTable"))
+            return .insight(match: try text("match"), seq: try f.countRequired("seq"),
+                            setsOnTable: try f.countRequired("setsOnTable", upTo: WireRange.setsOnTable.upperBound))
         case "matches":
             guard let items = f.value("matches")?.arrayValue else { throw f.bad("matches", "an array") }
             var listings: [MatchListing] = []
@@ -152,14 +158,15 @@ public enum ServerMessageCoding {
                     name: try g.required("name", "a name") { k throws(WireError) in try g.string(k) },
                     mode: try g.required("mode", "a mode") { k throws(WireError) in try g.choice(k, Mode.self) },
                     phase: try g.required("state", "a state") { k throws(WireError) in try g.choice(k, MatchPhase.self) },
-                    players: try players(g), spectators: try g.intRequired("spectators")))
+                    players: try players(g), spectators: try g.countRequired("spectators")))
             }
             return .matches(listings, next: try f.string("next"), id: id)
         case "ack":
             guard let id else { throw f.missing("id", "the request's id") }
-            return .ack(id: id, seq: try f.intRequired("seq"))
+            return .ack(id: id, seq: try f.countRequired("seq"))
         case "pong":
-            return .pong(time: try f.int64Required("time"),
+            // `clientTime` is the client's own number echoed back: any integer, checked where it is used.
+            return .pong(time: try f.serverTimeRequired("time"),
                          clientTime: try f.int("clientTime", in: Int64.min...Int64.max, "an integer"), id: id)
         case "error":
             let code = try f.required("code", "an error code") { k throws(WireError) in try f.choice(k, ErrorCode.self) }
@@ -167,7 +174,7 @@ public enum ServerMessageCoding {
             for key in ["type", "code", "message", "fatal", "id"] { details[key] = nil }
             return .error(WireError(code, try text("message"), fatal: f.value("fatal")?.boolValue ?? false, details: details), id: id)
         case "goodbye": return .goodbye(reason: try text("reason"))
-        case "ping": return .ping(time: try f.int64Required("time"))
+        case "ping": return .ping(time: try f.serverTimeRequired("time"))
         default: throw WireError(.unknownType, "Unknown message type \"\(type)\".")
         }
     }
@@ -186,7 +193,9 @@ public enum ServerMessageCoding {
     }
 
     static func players(_ f: FieldReader) throws(WireError) -> [PlayerInfo] {
-        guard let items = f.value("players")?.arrayValue else { throw f.bad("players", "an array") }
+        guard let items = f.value("players")?.arrayValue, items.count <= Seat.allCases.count else {
+            throw f.bad("players", "an array of at most two players")
+        }
         var players: [PlayerInfo] = []
         for item in items {
             guard let members = item.objectValue else { throw f.bad("players", "an array of objects") }
@@ -194,34 +203,45 @@ public enum ServerMessageCoding {
             players.append(PlayerInfo(
                 seat: try g.required("seat", "a seat") { k throws(WireError) in try g.seat(k) },
                 name: try g.required("name", "a name") { k throws(WireError) in try g.string(k) },
-                present: g.value("present")?.boolValue ?? false, score: try g.intRequired("score")))
+                present: g.value("present")?.boolValue ?? false, score: try g.scoreRequired("score")))
         }
+        guard Swift.Set(players.map(\.seat)).count == players.count else { throw f.bad("players", "players in distinct seats") }
         return players
+    }
+
+    static func rematch(_ f: FieldReader) throws(WireError) -> [Seat] {
+        let items = f.value("rematch")?.arrayValue ?? []
+        var seats: [Seat] = []
+        for item in items {
+            guard let n = item.intValue, let seat = Seat(rawValue: Int(n)), !seats.contains(seat) else {
+                throw f.bad("rematch", "an array of distinct seats")
+            }
+            seats.append(seat)
+        }
+        return seats
     }
 
     static func view(_ f: FieldReader) throws(WireError) -> MatchView {
         let selection = try f.object("selection")
         let shown = try f.object("shown")
+        let (table, deck) = try f.tableAndDeck(table: "table", deck: "deck")
         return MatchView(
             match: try f.required("match", "a name") { k throws(WireError) in try f.string(k) },
-            seq: try f.intRequired("seq"), time: try f.int64Required("time"),
+            seq: try f.countRequired("seq"), time: try f.serverTimeRequired("time"),
             mode: try f.required("mode", "a mode") { k throws(WireError) in try f.choice(k, Mode.self) },
             phase: try f.required("state", "a state") { k throws(WireError) in try f.choice(k, MatchPhase.self) },
-            game: try f.intRequired("game"), players: try players(f), spectators: try f.intRequired("spectators"),
-            table: try f.cards("table"), deck: try f.intRequired("deck"),
+            game: try f.countRequired("game"), players: try players(f), spectators: try f.countRequired("spectators"),
+            table: table, deck: deck,
             selection: try selection.map { s throws(WireError) in try s.cards("cards") } ?? [],
             selectionSeat: try selection?.seat("seat"),
             window: try f.window("window"),
             shown: try shown.map { s throws(WireError) in
                 Match.ShownTrio(cards: try s.cards("cards"), isSet: s.value("isSet")?.boolValue ?? false)
             },
-            tableChangedAt: try f.int64Required("tableChangedAt"), rules: try f.rules("rules"),
+            tableChangedAt: try f.serverTimeRequired("tableChangedAt"), rules: try f.rules("rules"),
             commitment: try f.string("commitment"), result: try f.result("result"), seed: try f.seedValue("seed"),
-            rematchAsked: try (f.value("rematch")?.arrayValue ?? []).map { item throws(WireError) in
-                guard let n = item.intValue, let seat = Seat(rawValue: Int(n)) else { throw f.bad("rematch", "an array of seats") }
-                return seat
-            },
-            setsOnTable: try f.int("setsOnTable", in: 0...1_080, "a count").map { Int($0) },
-            forfeitAt: try f.int("forfeitAt", in: Int64.min...Int64.max, "a server time"))
+            rematchAsked: try rematch(f),
+            setsOnTable: try f.int("setsOnTable", in: WireRange.setsOnTable, "a count").map { Int($0) },
+            forfeitAt: try f.serverTime("forfeitAt"))
     }
 }

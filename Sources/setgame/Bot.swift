@@ -2,9 +2,11 @@ import Glibc
 import SetBot
 import SetCLI
 import SetNet
+import SetWire
 
 /// `setgame bot`: one bot on a server, until the server goes away or the process is stopped.
 func runBot(_ options: BotCommandOptions) -> Int32 {
+    let signals = StopSignals([SIGINT, SIGTERM])
     let level = BotLevel(rawValue: options.level) ?? .normal
     var bot = BotOptions()
     bot.host = options.server.host
@@ -22,9 +24,10 @@ func runBot(_ options: BotCommandOptions) -> Int32 {
         return 1
     }
     runner.onBotClosed = { printError("setgame bot: \($0)") }
-    writeOut("\(bot.name) (\(level.rawValue)) joined \(options.server.host):\(options.server.port)")
-    let signals = stopOnSignals([SIGINT, SIGTERM]) { runner.stop() }
+    runner.onBotJoined = { name, match, _ in
+        writeOut("\(name) (\(level.rawValue)) joined \(ServerText.printable(match)) on \(options.server.host):\(options.server.port)")
+    }
+    signals.whenSignalled { runner.stop() }
     runner.run()
-    signals.forEach { $0.cancel() }
-    return 0
+    return runner.failures.isEmpty ? 0 : 1
 }

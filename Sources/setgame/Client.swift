@@ -5,8 +5,13 @@ import SetWire
 
 /// `setgame join` and `setgame watch`.
 func join(_ options: JoinOptions) -> Int32 {
-    TerminalClient.run(ClientOptions(
+    var client = ClientOptions(
         host: options.server.host, port: options.server.port, name: options.name ?? ClientOptions.loginName(),
         match: options.match, mode: options.solo ? .solo : .duel, role: options.spectator ? .spectator : .player,
-        colorblind: options.colorblind, animation: options.animation))
+        colorblind: options.colorblind, animation: options.animation)
+    client.command = invocationCommand()
+    if let match = options.match, !options.spectator {
+        client.watchLine = "Anyone can watch with: \(client.command) watch \(options.server.host):\(options.server.port) \(match)"
+    }
+    return TerminalClient.run(client)
 }

@@ -7,16 +7,44 @@ import SetServer
 import SetTerminal
 
 /// `setgame play`: a server on a free loopback port, a bot opponent and the terminal client, in
-/// one process. Quitting the client stops the bot and the server; nothing is left running.
+/// one process. The server journals to the user's state folder, so the same command resumes an
+/// unfinished game; quitting stops the bot and the server, and nothing is left running.
 func play(_ options: PlayOptions) -> Int32 {
     let name = options.name ?? ClientOptions.loginName()
+    let command = invocationCommand()
     if let remote = options.against {
-        return TerminalClient.run(ClientOptions(host: remote.host, port: remote.port, name: name, mode: .duel,
-                                                role: .player, colorblind: options.colorblind, animation: options.animation))
+        var client = ClientOptions(host: remote.host, port: remote.port, name: name, mode: .duel, role: .player,
+                                   colorblind: options.colorblind, animation: options.animation)
+        client.command = command
+        return TerminalClient.run(client)
+    }
+    // Before anything starts: without a terminal there is nothing to play on.
+    guard TerminalSession.hasTerminal else {
+        printError("setgame play: \(TerminalSession.needsTerminal)")
+        return 1
+    }
+    let mode: Mode = options.solo ? .solo : .duel
+    let stateDirectory = ClientOptions.defaultStateDirectory()
+    let kept = KeptGame(stateDirectory: stateDirectory, mode: mode, player: name)
+    // One process per kept game: a second terminal must not replay and write the same journal.
+    guard let lock = kept.lock() else {
+        printError("setgame play: this game is open in another terminal; quit it there, or play here with another --name")
+        return 1
+    }
+    defer { close(lock) }
+    let store = SeatTokenStore(directory: stateDirectory)
+    // Without the player's token a kept journal cannot be resumed (the game ended, or was
+    // resigned): it is set aside, so the new game does not find its name taken.
+    if options.fresh || store.token(for: kept.tokenKey) == nil {
+        kept.discard()
+        store.set(nil, for: kept.tokenKey)
     }
     var config = ServerConfig()
     config.port = 0
     config.rules = options.rules
+    config.dataDirectory = kept.dataDirectory
+    // Nobody waits on the other side of a local game: a kept seat never forfeits.
+    config.limits.seatWaitMs = 365 * 24 * 3_600_000
     if let seed = options.seed { config.seeds = .counting(from: seed) }
     let serverLog = ServerLogLines()
     let server: Server
@@ -26,43 +54,194 @@ func play(_ options: PlayOptions) -> Int32 {
         printError("setgame play: cannot start a local server: \(error)")
         return 1
     }
+    let restored = server.restoredMatches.contains(kept.match)
+    let resumed = restored && store.token(for: kept.tokenKey) != nil
+    if restored && !resumed {
+        printError("setgame play: an unfinished game is kept in \(kept.dataDirectory) but its seat token is gone; '\(command) play --new\(options.solo ? " --solo" : "")' starts afresh")
+        return 1
+    }
+    if !resumed { store.set(nil, for: kept.tokenKey) }
     let serverStopped = DispatchSemaphore(value: 0)
     Thread.detachNewThread { server.run(); serverStopped.signal() }
-    defer { server.stop(); serverStopped.wait() }
 
-    let match = "play"
-    var bots: (runner: BotRunner, stopped: DispatchSemaphore)?
-    let level = BotLevel(rawValue: options.level) ?? .normal
-    if !options.solo {
-        var bot = BotOptions()
-        bot.port = server.port
-        bot.match = match
-        bot.level = level
-        bot.name = "bot-\(level.rawValue)"
-        bot.seed = options.seed ?? UInt64(truncatingIfNeeded: MonotonicTime.rawNanoseconds())
-        do {
-            let runner = try BotRunner()
-            try runner.add(bot)
-            let stopped = DispatchSemaphore(value: 0)
-            Thread.detachNewThread { runner.run(); stopped.signal() }
-            bots = (runner, stopped)
-        } catch {
-            printError("setgame play: the bot could not join: \(error)")
-            return 1
-        }
-    }
-    defer {
-        if let bots {
-            bots.runner.stop()
-            bots.stopped.wait()
-        }
-    }
+    let keptBot = resumed ? kept.bot() : nil
+    let level = keptBot?.level ?? BotLevel(rawValue: options.level) ?? .easy
     let article = level == .easy || level == .instant ? "an" : "a"
     let opponent = options.solo ? "alone" : "against \(article) \(level.rawValue) bot"
-    let status = TerminalClient.run(ClientOptions(
-        port: server.port, name: name, match: match, mode: options.solo ? .solo : .duel, role: .player,
+    var bot = BotOptions()
+    bot.port = server.port
+    bot.match = kept.match
+    bot.level = level
+    bot.name = "bot-\(level.rawValue)"
+    bot.token = keptBot?.token
+    bot.seed = options.seed ?? UInt64(truncatingIfNeeded: MonotonicTime.rawNanoseconds())
+    let localBot = LocalBot(bot) { token in kept.saveBot(level: level, token: token) }
+
+    let again = "\(command) play\(options.solo ? " --solo" : "")"
+    let watch = "A friend on this machine can watch with: \(command) watch 127.0.0.1:\(server.port) \(kept.match)"
+    var client = ClientOptions(
+        port: server.port, name: name, match: kept.match, mode: mode, role: .player,
         colorblind: options.colorblind, animation: options.animation,
-        banner: ["setgame: playing \(opponent) on 127.0.0.1:\(server.port).",
-                 "A friend on this machine can watch with: setgame watch 127.0.0.1:\(server.port) \(match)"]))
+        banner: ["setgame: playing \(opponent) on 127.0.0.1:\(server.port)\(resumed ? ", resuming your unfinished game ('\(again) --new' starts afresh)" : "").",
+                 watch])
+    client.command = command
+    client.watchLine = watch
+    client.tokenKey = kept.tokenKey
+    client.local = LocalMatch(
+        start: options.solo ? nil : resumed ? "Your unfinished game \(opponent) is back" : "You \(opponent)",
+        quitNote: "Your game is kept: '\(again)' resumes it.",
+        confirmsQuit: !options.solo,
+        resumeNote: "resumed your unfinished game",
+        onStart: { localBot.start() }, onHold: { localBot.hold($0) })
+    let status = TerminalClient.run(client)
+    localBot.stop()
+    server.stop()
+    serverStopped.wait()
+    if kept.isUnfinished { writeOut("setgame: your game is kept: '\(again)' resumes it ('--new' starts afresh).") }
     return status
+}
+
+/// The bot of a local match: it joins only when the player is ready. While the player reads the
+/// help it leaves its seat, which pauses the match on the server exactly as a dropped player does
+/// (clocks stopped, journaled, no new wire), and it takes the seat back with its token after.
+final class LocalBot: @unchecked Sendable {
+    private let lock = NSLock()
+    private var options: BotOptions
+    private let onJoined: @Sendable (String) -> Void
+    private var running: (runner: BotRunner, stopped: DispatchSemaphore)?
+    private var started = false
+
+    init(_ options: BotOptions, onJoined: @escaping @Sendable (String) -> Void) {
+        self.options = options
+        self.onJoined = onJoined
+    }
+
+    /// Connects the bot and lets it play; later calls do nothing.
+    func start() {
+        lock.withLock {
+            guard !started else { return }
+            started = true
+            launch()
+        }
+    }
+
+    /// Help opened (true): the bot leaves and the match pauses. Closed: it comes back.
+    func hold(_ on: Bool) {
+        if on {
+            lock.withLock { () -> (runner: BotRunner, stopped: DispatchSemaphore)? in
+                defer { running = nil }
+                return started ? running : nil
+            }.map(Self.halt)
+        } else {
+            lock.withLock { if started && running == nil { launch() } }
+        }
+    }
+
+    /// Stops the bot and waits for its thread.
+    func stop() {
+        lock.withLock { () -> (runner: BotRunner, stopped: DispatchSemaphore)? in
+            defer { running = nil }
+            return running
+        }.map(Self.halt)
+    }
+
+    private static func halt(_ running: (runner: BotRunner, stopped: DispatchSemaphore)) {
+        running.runner.stop()
+        running.stopped.wait()
+    }
+
+    /// With the lock held: a runner for the bot, resuming its seat when it has a token.
+    private func launch() {
+        do {
+            let runner = try BotRunner()
+            runner.onBotJoined = { [weak self] _, _, token in if let token { self?.joined(token) } }
+            try runner.add(options)
+            // A new look at the table each time: the same seed would replay the same reactions.
+            options.seed &+= 1
+            let stopped = DispatchSemaphore(value: 0)
+            Thread.detachNewThread { runner.run(); stopped.signal() }
+            running = (runner, stopped)
+        } catch {
+            FileHandle.standardError.write(Data("setgame play: the bot could not join: \(error)\n".utf8))
+        }
+    }
+
+    private func joined(_ token: String) {
+        lock.withLock { options.token = token }
+        onJoined(token)
+    }
+}
+
+/// Where `setgame play` keeps a game between runs: a journal folder per mode and player name
+/// under the state folder, and beside it the bot's level and seat token.
+struct KeptGame: Sendable {
+    let dataDirectory: String
+    let match: String
+    let tokenKey: String
+
+    init(stateDirectory: String, mode: Mode, player: String) {
+        // Names may hold any printable character; the folder name keeps only safe bytes.
+        let safe = player.utf8.map { byte -> String in
+            let c = Character(Unicode.Scalar(byte))
+            return byte < 0x80 && (c.isLetter || c.isNumber || c == "-" || c == "_") ? String(c) : String(format: "%%%02X", byte)
+        }.joined()
+        dataDirectory = "\(stateDirectory)/play/\(mode.rawValue)-\(safe)"
+        match = mode.rawValue
+        tokenKey = "play \(mode.rawValue) \(player)"
+    }
+
+    private var botFile: String { dataDirectory + "/bot" }
+
+    /// An exclusive lock on the kept game, held until the descriptor closes (or the process ends);
+    /// nil when another process holds it.
+    func lock() -> Int32? {
+        try? FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        // Not the server's own "lock": it takes that one itself, once this process owns the game.
+        let fd = open(dataDirectory + "/play.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return nil }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+    private var journal: String { "\(dataDirectory)/\(match).jsonl" }
+
+    /// Whether a journal of an unfinished match is kept (the server moves finished ones aside).
+    var isUnfinished: Bool { FileManager.default.fileExists(atPath: journal) }
+
+    /// The kept bot's level and seat token.
+    func bot() -> (level: BotLevel, token: String)? {
+        guard let data = FileManager.default.contents(atPath: botFile), let text = String(data: data, encoding: .utf8) else { return nil }
+        let parts = text.split(separator: "\t").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard parts.count == 2, let level = BotLevel(rawValue: parts[0]) else { return nil }
+        return (level, parts[1])
+    }
+
+    func saveBot(level: BotLevel, token: String) {
+        try? FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        _ = FileManager.default.createFile(atPath: botFile, contents: Data("\(level.rawValue)\t\(token)\n".utf8),
+                                           attributes: [.posixPermissions: 0o600])
+    }
+
+    /// Sets the kept game aside under `finished/` (where `setgame replay` reads it) and forgets the bot.
+    func discard() {
+        try? FileManager.default.removeItem(atPath: botFile)
+        guard isUnfinished else { return }
+        let finished = dataDirectory + "/finished"
+        try? FileManager.default.createDirectory(atPath: finished, withIntermediateDirectories: true)
+        try? FileManager.default.moveItem(atPath: journal, toPath: "\(finished)/\(match)-abandoned-\(Int(Date().timeIntervalSince1970)).jsonl")
+    }
+}
+
+/// How this program was started, for the commands it prints (see `Invocation`).
+func invocationCommand() -> String {
+    Invocation.command(argv0: CommandLine.arguments.first ?? "setgame", path: ProcessEnvironment.variables["PATH"],
+                       currentDirectory: FileManager.default.currentDirectoryPath) { path in
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
 }

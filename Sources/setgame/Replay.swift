@@ -7,7 +7,7 @@ import SetWire
 /// `setgame replay FILE`: a finished (or live) match, move by move, with the deal checked.
 func replay(_ options: ReplayOptions) -> Int32 {
     let match: MatchReplay
-    do { match = try MatchReplay.load(options.file) } catch {
+    do { match = try MatchReplay.open(options.file) } catch {
         printError("setgame replay: \(error)")
         return 1
     }
@@ -16,20 +16,26 @@ func replay(_ options: ReplayOptions) -> Int32 {
     var start: Int64?
     var previous: Int64?
     var allFair = true
-    for event in match.events {
-        if options.speed > 0, let previous, event.time > previous {
-            // Waits are capped so a long pause in the match does not stall the replay.
-            usleep(UInt32(min(Double(event.time - previous) / options.speed, 3_000) * 1_000))
+    // Events are printed as the replay makes them: a long journal is never held in memory.
+    do {
+        try match.play { event in
+            if options.speed > 0, let previous, event.time > previous {
+                // Waits are capped so a long pause in the match does not stall the replay.
+                usleep(UInt32(min(Double(event.time - previous) / options.speed, 3_000) * 1_000))
+            }
+            previous = event.time
+            start = start ?? event.time
+            let clock = String(format: "%8.1fs", Double(event.time - (start ?? 0)) / 1_000)
+            if case .playerJoined(let seat, let name) = event.body { names[seat.rawValue] = name }
+            if case .gameStarted(let game) = event.body, let record = match.games.first(where: { $0.number == game.game }) {
+                allFair = allFair && record.seedMatchesCommitment
+            }
+            guard let line = ReplayText.describe(event.body, names: names, games: match.games) else { return }
+            writeOut("\(clock)  \(line)")
         }
-        previous = event.time
-        start = start ?? event.time
-        let clock = String(format: "%8.1fs", Double(event.time - (start ?? 0)) / 1_000)
-        if case .playerJoined(let seat, let name) = event.body { names[seat.rawValue] = name }
-        if case .gameStarted(let game) = event.body, let record = match.games.first(where: { $0.number == game.game }) {
-            allFair = allFair && record.seedMatchesCommitment
-        }
-        guard let line = ReplayText.describe(event.body, names: names, games: match.games) else { continue }
-        writeOut("\(clock)  \(line)")
+    } catch {
+        printError("setgame replay: \(error)")
+        return 1
     }
     for game in match.games {
         writeOut("game \(game.number): seed \(game.seed) " + (game.seedMatchesCommitment

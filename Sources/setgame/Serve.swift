@@ -6,6 +6,7 @@ import SetServer
 
 /// `setgame serve`: prints where it listens, serves until SIGINT or SIGTERM, exits 0.
 func serve(_ options: ServeOptions) -> Int32 {
+    let signals = StopSignals([SIGINT, SIGTERM])
     var config = ServerConfig()
     config.host = options.server.host
     config.port = options.server.port
@@ -27,19 +28,15 @@ func serve(_ options: ServeOptions) -> Int32 {
     let server: Server
     do {
         server = try Server(config: config, log: log)
-    } catch where error.code == EWOULDBLOCK && error.call.hasPrefix("lock the data folder") {
-        printError("setgame serve: the data folder \(config.dataDirectory ?? "") is in use by another setgame serve; stop that one first, or give this one another --data")
-        return 1
     } catch {
-        printError("setgame serve: cannot listen on \(options.server.host):\(options.server.port): \(error)")
+        printError("setgame serve: \(error)")
         return 1
     }
+    signals.whenSignalled { server.stop() }
     // Unbuffered, so a script reading our stdout learns the port at once.
     writeOut("setgame serving on \(options.server.host):\(server.port)")
     writeOut("match journals in \(config.dataDirectory ?? "-")")
-    let signals = stopOnSignals([SIGINT, SIGTERM]) { server.stop() }
     server.run()
-    signals.forEach { $0.cancel() }
     return 0
 }
 
@@ -57,17 +54,6 @@ private func check(_ config: ServerConfig, log: ServerLog) -> Int32 {
              + "per address \(shares.connections) connections (\(shares.connectsPerSecond) new a second), "
              + "\(shares.matches) matches, \(shares.waitingMatches) waiting duels")
     return 0
-}
-
-/// Turns the given signals into a call of `handler` on a Dispatch queue, not an async handler.
-func stopOnSignals(_ numbers: [Int32], handler: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
-    numbers.map { number in
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler(handler: handler)
-        source.resume()
-        return source
-    }
 }
 
 func printError(_ text: String) { writeLine(text, to: 2) }

@@ -6,9 +6,9 @@ import SetRules
 func exitWithUsage(_ error: UsageError) -> Never {
     var text = "setgame: \(error.message)\n"
     if let name = error.command, let spec = Commands.all.first(where: { $0.name == name }) {
-        text += HelpText.usageLine(spec) + "\nsee 'setgame \(name) --help'\n"
+        text += HelpText.usageLine(spec) + "\nsee '\(invocationCommand()) \(name) --help'\n"
     } else {
-        text += "see 'setgame --help'\n"
+        text += "see '\(invocationCommand()) --help'\n"
     }
     FileHandle.standardError.write(Data(text.utf8))
     exit(UsageError.exitCode)

@@ -98,3 +98,57 @@ import SetRules
         for spec in Commands.all { #expect(overview.contains("  \(spec.name)")) }
     }
 }
+
+@Suite struct InvocationTests {
+    /// A tiny file system: links and the files that exist.
+    static func resolver(_ links: [String: String], files: Swift.Set<String>) -> (String) -> String? {
+        { path in
+            let target = links[path] ?? path
+            return files.contains(target) ? target : nil
+        }
+    }
+
+    @Test func aBinaryFoundOnPathIsPrintedByName() {
+        let command = Invocation.command(argv0: "setgame", path: "/usr/bin", currentDirectory: "/home/a", resolve: { $0 })
+        #expect(command == "setgame")
+    }
+
+    @Test func swiftRunInThePackageFolderIsPrintedAsSwiftRun() {
+        let binary = "/home/a/setgame/.build/x86_64-unknown-linux-gnu/debug/setgame"
+        let resolve = Self.resolver(["/home/a/setgame/.build/debug/setgame": binary], files: [binary, "/home/a/setgame"])
+        let command = Invocation.command(argv0: "/home/a/setgame/.build/debug/setgame", path: "/usr/bin:/bin",
+                                         currentDirectory: "/home/a/setgame", resolve: resolve)
+        #expect(command == "swift run setgame")
+    }
+
+    @Test func theSameBinaryLinkedIntoPathIsPrintedByName() {
+        let binary = "/home/a/setgame/.build/release/setgame"
+        let resolve = Self.resolver(["/home/a/.local/bin/setgame": binary], files: [binary])
+        let command = Invocation.command(argv0: binary, path: "/usr/bin:/home/a/.local/bin",
+                                         currentDirectory: "/home/a/setgame", resolve: resolve)
+        #expect(command == "setgame")
+    }
+
+    @Test func elsewhereTheFullPathIsPrinted() {
+        let binary = "/home/a/setgame/.build/release/setgame"
+        let resolve = Self.resolver([:], files: [binary, "/usr/bin/setgame"])
+        let command = Invocation.command(argv0: binary, path: "/usr/bin", currentDirectory: "/tmp", resolve: resolve)
+        #expect(command == binary)
+        let relative = Invocation.command(argv0: "./setgame", path: nil, currentDirectory: "/opt/x",
+                                          resolve: Self.resolver(["/opt/x/./setgame": "/opt/x/setgame"], files: ["/opt/x/setgame"]))
+        #expect(relative == "/opt/x/setgame")
+    }
+}
+
+@Suite struct PlayOptionTests {
+    @Test func playStartsAfreshOnlyWithNewAndMeetsTheEasyBotFirst() throws {
+        guard case .play(let plain) = try Commands.parse(["play"]) else { Issue.record("not play"); return }
+        #expect(!plain.fresh)
+        #expect(plain.level == "easy")
+        guard case .play(let fresh) = try Commands.parse(["play", "--new", "--level", "normal"]) else { Issue.record("not play"); return }
+        #expect(fresh.fresh)
+        #expect(fresh.level == "normal")
+        guard case .bot(let bot) = try Commands.parse(["bot", "127.0.0.1:1"]) else { Issue.record("not bot"); return }
+        #expect(bot.level == "normal", "only play's default changed")
+    }
+}

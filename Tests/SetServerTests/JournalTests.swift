@@ -138,7 +138,7 @@ import Testing
         let second = try server(data: data)
         defer { second.stop() }
         let log = second.logLines.all.joined(separator: "\n")
-        #expect(log.contains("journal bad.jsonl is damaged (line 3"))
+        #expect(log.contains("journal bad.jsonl is damaged (record 3"))
         #expect(log.contains("restored good"))
         #expect(!FileManager.default.fileExists(atPath: data + "/bad.jsonl"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: data + "/damaged").contains { $0.hasPrefix("bad.jsonl.") })

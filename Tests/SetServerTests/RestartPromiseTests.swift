@@ -101,11 +101,11 @@ import Testing
         var config = ServerConfig()
         config.port = 0
         config.dataDirectory = data
-        #expect(throws: SocketError.self) { _ = try Server(config: config, clock: ManualTime(1_000), log: .silent) }
+        #expect(throws: ServerStartError.self) { _ = try Server(config: config, clock: ManualTime(1_000), log: .silent) }
         do {
             _ = try Server(config: config, clock: ManualTime(1_000), log: .silent)
         } catch {
-            #expect(error.code == EWOULDBLOCK)
+            if case .dataDirectoryInUse(let path) = error { #expect(path == data) } else { Issue.record("\(error)") }
         }
         first.stop()
         // Once the first has stopped, the folder is free again.

@@ -193,12 +193,31 @@ import Testing
         try expectOpen(second)
     }
 
-    @Test func theSameTokenFromANewConnectionTakesTheSeatOver() throws {
+    @Test func aLiveSeatIsNotTakenOverWithoutAsking() throws {
         let server = try TestServer()
         defer { server.stop() }
         let ann = try TestClient.joined(server, name: "ann")
         let token = try #require(ann.token)
-        let again = try TestClient.joined(server, name: "ann", token: token)
+        let second = try TestClient(port: server.port)
+        _ = try second.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+        second.send(.join(JoinRequest(name: "ann", match: "m", token: token)))
+        let error = try second.awaitError(.seatInUse)
+        #expect(!error.fatal)
+        #expect(error.message.contains("ann is still connected"))
+        #expect(second.seat == nil)
+        try expectOpen(ann)
+        try expectOpen(second)
+    }
+
+    @Test func theSameTokenTakesTheSeatOverWhenAsked() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let ann = try TestClient.joined(server, name: "ann")
+        let token = try #require(ann.token)
+        let again = try TestClient(port: server.port)
+        _ = try again.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+        again.send(.join(JoinRequest(name: "ann", match: "m", token: token, takeOver: true)))
+        _ = try again.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
         #expect(again.seat == .first)
         let error = try ann.awaitError(.replaced)
         #expect(error.fatal)

@@ -33,7 +33,7 @@ final class HeadlessClient {
             case .disconnect:
                 connection?.close()
                 connection = nil
-            case .saveToken, .log, .quit: break
+            case .saveToken, .log, .quit, .startLocal, .holdLocal: break
             }
         }
     }

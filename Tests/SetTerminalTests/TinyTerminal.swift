@@ -15,8 +15,10 @@ struct TinyTerminal {
         var scalars = Array(output)[...]
         while let character = scalars.popFirst() {
             guard character == "\u{1B}" else {
-                screen[column, row] = Cell(character, style: style)
-                column = min(column + 1, screen.size.columns)
+                // As a terminal does: a wide character takes two cells, and overwriting half of
+                // one blanks the other half.
+                screen.put(character, column: column, row: row, style: style)
+                column = min(column + max(1, DisplayWidth.of(character)), screen.size.columns)
                 continue
             }
             guard scalars.popFirst() == "[" else { unsupported = true; return }

@@ -138,3 +138,23 @@ import Testing
         #expect(!SeedCommitment.verify(seed: 43, against: SeedCommitment.commitment(for: 42)))
     }
 }
+
+@Suite struct TakeOverFlagTests {
+    @Test func joinCarriesTakeOverOnlyWhenAsked() {
+        let asked = ClientRequest(.join(JoinRequest(name: "ann", match: "m", token: "t", takeOver: true)))
+        let line = String(decoding: ClientMessageEncoder.line(asked), as: UTF8.self)
+        #expect(line.contains(#""takeOver":true"#))
+        #expect(ClientMessageDecoder.decode(ClientMessageEncoder.line(asked)) == .success(asked))
+        let plain = ClientRequest(.join(JoinRequest(name: "ann", match: "m", token: "t")))
+        #expect(!String(decoding: ClientMessageEncoder.line(plain), as: UTF8.self).contains("takeOver"))
+    }
+
+    @Test func takeOverMustBeABoolean() {
+        guard case .failure(let error) = ClientMessageDecoder.decode(Array(#"{"type":"join","name":"ann","token":"t","takeOver":"yes"}"#.utf8)) else {
+            Issue.record("should fail")
+            return
+        }
+        #expect(error.code == .badField)
+        #expect(error.details["field"] == .string("takeOver"))
+    }
+}

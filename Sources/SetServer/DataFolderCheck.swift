@@ -1,0 +1,44 @@
+import Foundation
+import Glibc
+
+/// Why the `--data` folder cannot hold journals, in a sentence.
+struct DataFolderProblem: Error, CustomStringConvertible {
+    var reason: String
+    var description: String { reason }
+}
+
+extension JournalDirectory {
+    /// Creates the folder and its `finished/` and `damaged/` subfolders if needed and checks each
+    /// can be written, saying which one is the problem and why.
+    func prepareChecked() throws(DataFolderProblem) {
+        for folder in [path, finishedPath, damagedPath] {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+                guard isFolder.boolValue else { throw DataFolderProblem(reason: "\(folder) is a file, not a folder") }
+            } else {
+                do {
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                            attributes: [.posixPermissions: 0o700])
+                } catch {
+                    throw DataFolderProblem(reason: "cannot create \(folder): \(Self.why(folder))")
+                }
+            }
+            guard access(folder, W_OK | X_OK) == 0 else {
+                throw DataFolderProblem(reason: "cannot write in \(folder): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// The first thing on the way to `folder` that stops it being created.
+    private static func why(_ folder: String) -> String {
+        var current = folder.hasPrefix("/") ? "" : "."
+        for part in folder.split(separator: "/").dropLast() {
+            current += "/" + part
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: current, isDirectory: &isFolder) else { break }
+            if !isFolder.boolValue { return "\(current) is a file, not a folder" }
+            if access(current, W_OK | X_OK) != 0 { return "\(current) is not writable (\(String(cString: strerror(errno))))" }
+        }
+        return "the system refused"
+    }
+}

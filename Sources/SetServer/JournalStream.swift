@@ -1,0 +1,127 @@
+import Glibc
+
+/// A journal read a chunk at a time, never whole: each line is decoded and checked
+/// (`JournalValidation`) as it arrives, so memory stays at one chunk and one line whatever the
+/// file's size. A torn last line (no newline, or not a record, as a crash mid-write leaves it) is
+/// left out; any other bad line stops the read with its record number.
+struct JournalStream {
+    /// Longer than any record a server writes; a longer line is damage, not a record.
+    static let maxLineBytes = 64 * 1024
+
+    let path: String
+
+    /// What a whole pass found.
+    struct Summary {
+        var records = 0
+        /// Bytes of the records read, up to and including the last good newline.
+        var goodBytes = 0
+        /// Bytes of a torn last line, left out.
+        var droppedTail = 0
+    }
+
+    /// Calls `body` with each checked record and its number, in order.
+    func forEach(_ body: (Int, JournalRecord) throws(JournalFile.Problem) -> Void) throws(JournalFile.Problem) -> Summary {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable("cannot read \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var validation = JournalValidation()
+        var summary = Summary()
+        var line: [UInt8] = []
+        var lineTooLong = false
+        // A line is judged once the next one starts: only the very last may be forgiven as torn.
+        var pending: (number: Int, result: Result<JournalRecord, JournalRecord.Unreadable>, bytes: Int)?
+        func settle(last: Bool) throws(JournalFile.Problem) {
+            guard let held = pending else { return }
+            pending = nil
+            switch held.result {
+            case .success(let record):
+                do { try validation.check(record) } catch { throw .corrupt(line: held.number, reason: error.reason) }
+                try body(held.number, record)
+                summary.records = held.number
+                summary.goodBytes += held.bytes
+            case .failure(let unreadable):
+                guard last else { throw .corrupt(line: held.number, reason: unreadable.reason) }
+                summary.droppedTail += held.bytes
+            }
+        }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var number = 0
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw .unreadable("cannot read \(path): \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            var start = 0
+            for index in 0..<count where chunk[index] == 0x0A {
+                if !lineTooLong { line += chunk[start..<index] }
+                number += 1
+                try settle(last: false)
+                if lineTooLong {
+                    throw .corrupt(line: number, reason: "longer than \(Self.maxLineBytes) bytes")
+                }
+                let bytes = line.count + 1
+                do { pending = (number, .success(try JournalRecord.decode(line)), bytes) } catch { pending = (number, .failure(error), bytes) }
+                line.removeAll(keepingCapacity: true)
+                start = index + 1
+            }
+            if !lineTooLong { line += chunk[start..<count] }
+            if line.count > Self.maxLineBytes {
+                lineTooLong = true
+                line.removeAll()
+            }
+        }
+        try settle(last: line.isEmpty && !lineTooLong)
+        // What is left has no newline: torn by a crash mid-write.
+        if lineTooLong || !line.isEmpty {
+            guard !lineTooLong else { throw .corrupt(line: number + 1, reason: "longer than \(Self.maxLineBytes) bytes") }
+            summary.droppedTail += line.count
+        }
+        guard summary.records > 0 else { throw .corrupt(line: 1, reason: "no match header") }
+        return summary
+    }
+}
+
+/// The records of a journal as a sequence that reads the file again on every pass, a chunk at a
+/// time. Use it only after a `JournalStream` pass has checked the file: a pass stops quietly at
+/// the first line it cannot read.
+struct JournalRecords: Sequence {
+    let path: String
+
+    func makeIterator() -> Iterator { Iterator(path: path) }
+
+    final class Iterator: IteratorProtocol {
+        private let fd: Int32
+        private var buffered: [UInt8] = []
+        private var offset = 0
+        private var finished = false
+
+        init(path: String) { fd = open(path, O_RDONLY | O_CLOEXEC) }
+
+        deinit { if fd >= 0 { close(fd) } }
+
+        func next() -> JournalRecord? {
+            guard fd >= 0 else { return nil }
+            while !finished {
+                if let newline = buffered[offset...].firstIndex(of: 0x0A) {
+                    let line = Array(buffered[offset..<newline])
+                    offset = newline + 1
+                    guard let record = try? JournalRecord.decode(line) else {
+                        finished = true
+                        return nil
+                    }
+                    return record
+                }
+                guard buffered.count - offset <= JournalStream.maxLineBytes else { break }
+                buffered.removeFirst(offset)
+                offset = 0
+                var chunk = [UInt8](repeating: 0, count: 65_536)
+                let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                buffered += chunk[0..<count]
+            }
+            finished = true
+            return nil
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import SetNet
+
+/// Why a server could not start, in words that name the real culprit: the data folder or the
+/// network, never one dressed as the other.
+public enum ServerStartError: Error, CustomStringConvertible, Sendable {
+    /// The `--data` folder cannot be created or written.
+    case dataDirectory(path: String, reason: String)
+    /// Another server holds the `--data` folder's lock.
+    case dataDirectoryInUse(path: String)
+    /// The listening socket (or the event loop) could not be set up.
+    case network(host: String, port: UInt16, SocketError)
+
+    public var description: String {
+        switch self {
+        case .dataDirectory(let path, let reason): "cannot use the data folder \(path): \(reason)"
+        case .dataDirectoryInUse(let path):
+            "the data folder \(path) is in use by another setgame serve; stop that one first, or give this one another --data"
+        case .network(let host, let port, let error): "cannot listen on \(host):\(port): \(error)"
+        }
+    }
+
+    /// Runs a socket call of the start-up, naming the address if it fails.
+    static func network<T>(_ config: ServerConfig, _ body: () throws(SocketError) -> T) throws(ServerStartError) -> T {
+        do { return try body() } catch { throw .network(host: config.host, port: config.port, error) }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// Turns SIGINT and SIGTERM into a call on a thread of its own, without ever losing one.
+///
+/// The signals are blocked first, in the calling thread and so in every thread it starts later; a
+/// signal that arrives before anyone waits for it stays pending instead of being ignored or
+/// killing the process, and a waiting thread takes it with `sigwait`. (Ignoring the signal and
+/// watching it with a Dispatch source lost it whenever it came before the source was armed: a
+/// script that stopped the server as soon as it announced its port found it hanging.)
+/// Create it first thing, before any other thread exists.
+final class StopSignals: Sendable {
+    private let handler = Mutex<(@Sendable () -> Void)?>(nil)
+    private let caught = Mutex(false)
+
+    init(_ numbers: [Int32]) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in numbers { sigaddset(&set, number) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        let waitingSet = set
+        Thread.detachNewThread { [self] in
+            var waitFor = waitingSet
+            var number: Int32 = 0
+            while sigwait(&waitFor, &number) == 0 { fire() }
+        }
+    }
+
+    /// Sets what a signal does; a signal that came before this runs it at once.
+    func whenSignalled(_ action: @escaping @Sendable () -> Void) {
+        handler.withLock { $0 = action }
+        if caught.withLock({ $0 }) { action() }
+    }
+
+    private func fire() {
+        caught.withLock { $0 = true }
+        let action = handler.withLock { $0 }
+        action?()
+    }
+}

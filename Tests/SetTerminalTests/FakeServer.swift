@@ -1,0 +1,150 @@
+import Foundation
+import Glibc
+import SetNet
+import SetWire
+
+/// A hostile server for tests: a loopback listener whose every line is scripted by the test, for
+/// driving the client and the bot through what no honest server would send.
+final class FakeServer {
+    let listener: Int32
+    let port: UInt16
+
+    init() throws {
+        listener = try Sockets.listen(host: "127.0.0.1", port: 0)
+        port = Sockets.localPort(listener)
+    }
+
+    deinit { Glibc.close(listener) }
+
+    /// The next connection; a small receive buffer, when asked, makes "never reads" bite in kilobytes.
+    func accept(receiveBufferBytes: Int32? = nil, waitMs: Int32 = 5_000) throws -> FakePeer {
+        var ready = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, waitMs) == 1, let fd = try Sockets.accept(listener) else { throw FakeServerError("no connection came") }
+        if var size = receiveBufferBytes {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        return FakePeer(fd: fd)
+    }
+}
+
+struct FakeServerError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// One accepted connection, seen from the fake server.
+final class FakePeer {
+    let fd: Int32
+    private var reader = LineReader(maxLineBytes: 1 << 20)
+    private var lines: [String] = []
+    private(set) var isOpen = true
+
+    init(fd: Int32) { self.fd = fd }
+
+    deinit { close() }
+
+    /// Writes a line, waiting while the client's buffers are full; false once the client is gone
+    /// or has not read for `waitMs`.
+    @discardableResult
+    func send(_ line: String, waitMs: Int32 = 2_000) -> Bool {
+        let bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written > 0 { offset += written; continue }
+            guard written < 0, errno == EAGAIN || errno == EINTR else { return false }
+            var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            guard poll(&ready, 1, waitMs) == 1 else { return false }
+        }
+        return true
+    }
+
+    /// The next line the client sent, waiting up to `waitMs`; nil if none came.
+    func readLine(waitMs: Int32 = 5_000) -> String? {
+        let deadline = MonotonicTime.rawMilliseconds() + Int64(waitMs)
+        while lines.isEmpty {
+            let left = deadline - MonotonicTime.rawMilliseconds()
+            guard left > 0, fill(waitMs: Int32(left)) else { return nil }
+        }
+        return lines.removeFirst()
+    }
+
+    /// Every line that arrives until the client has been quiet for `quietMs`.
+    func readAll(quietMs: Int32 = 200) -> [String] {
+        while fill(waitMs: quietMs) {}
+        defer { lines = [] }
+        return lines
+    }
+
+    /// Waits for the next line whose type is `type`, skipping others.
+    func await(_ type: String, waitMs: Int32 = 5_000) -> String? {
+        while let line = readLine(waitMs: waitMs) {
+            if line.contains("\"type\":\"\(type)\"") { return line }
+        }
+        return nil
+    }
+
+    /// Whether the client closed its end (read gives end of stream) within `waitMs`.
+    func closedByClient(waitMs: Int32 = 5_000) -> Bool {
+        let deadline = MonotonicTime.rawMilliseconds() + Int64(waitMs)
+        while MonotonicTime.rawMilliseconds() < deadline {
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 50) >= 0 else { return true }
+            guard ready.revents != 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count <= 0 { return true }
+        }
+        return false
+    }
+
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
+        Glibc.close(fd)
+    }
+
+    private func fill(waitMs: Int32) -> Bool {
+        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, waitMs) == 1 else { return false }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return false }
+        for line in reader.feed(buffer[0..<count]) {
+            if case .text(let text) = line { lines.append(text) }
+        }
+        return true
+    }
+}
+
+/// Lines an honest server would send, to build hostile scripts from.
+enum FakeLines {
+    static let rules = #"{"claimTimeoutPenalty":10,"claimWindowMs":5000,"dealGraceMs":8000,"dealPenalty":15,"hintCost":15,"hintsInDuel":false,"secondChanceMs":10000,"setPointsLostPerSecond":1,"setPointsMax":30,"setPointsMin":10,"wrongSetPenalty":10}"#
+
+    static func welcome(time: String = "1000") -> String {
+        #"{"limits":{},"protocol":1,"server":"fake","time":\#(time),"type":"welcome","versions":[1]}"#
+    }
+
+    static func joined(seat: Int = 0, match: String = "m", resumed: Bool = false) -> String {
+        #"{"match":"\#(match)","mode":"duel","resumed":\#(resumed),"role":"player","seat":\#(seat),"token":"00112233445566778899aabbccddeeff","type":"joined"}"#
+    }
+
+    static func snapshot(seq: Int = 5, table: String = "[9,40,16,30,47,20,0,14,75,45,77,19]", deck: Int = 69,
+                         window: String = "null", forfeitAt: String? = nil, match: String = "m") -> String {
+        #"{"commitment":null,"deck":\#(deck),"game":1,"match":"\#(match)","mode":"duel","players":[{"name":"ann","present":true,"score":0,"seat":0},{"name":"bob","present":true,"score":0,"seat":1}],"rematch":[],"result":null,"rules":\#(rules),"seed":null,"selection":null,"seq":\#(seq),"shown":null,"spectators":0,"state":"playing","table":\#(table),"tableChangedAt":1000,"time":1000,"type":"snapshot","window":\#(window)"# + (forfeitAt.map { #","forfeitAt":\#($0)"# } ?? "") + "}"
+    }
+
+    static func spectators(_ count: Int, seq: Int, match: String = "m") -> String {
+        #"{"count":\#(count),"kind":"spectators","match":"\#(match)","seq":\#(seq),"time":1000,"type":"event"}"#
+    }
+
+    static func window(kind: String = "second_chance", holder: Int = 0, opened: String, deadline: String) -> String {
+        #"{"deadline":\#(deadline),"durationMs":0,"holder":\#(holder),"kind":"\#(kind)","opened":\#(opened)}"#
+    }
+
+    static func error(_ code: String, _ message: String, fatal: Bool = false) -> String {
+        #"{"code":"\#(code)","fatal":\#(fatal),"message":"\#(message)","type":"error"}"#
+    }
+
+    static func table(count: Int) -> String { "[" + (0..<count).map { String($0 % 81) }.joined(separator: ",") + "]" }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import Glibc
+import SetNet
+import SetRules
+import SetWire
+import Testing
+@testable import SetTerminal
+
+/// The client app on a real socket with a clock the test sets: what the terminal shell does,
+/// minus the terminal, so time-outs are tested without sleeping.
+final class ScriptedClient {
+    var app: ClientApp
+    var connection: ClientConnection?
+    var now: Int64 = 0
+    let port: UInt16
+    private(set) var quit: (status: Int32, message: String?)?
+    private(set) var logs: [String] = []
+
+    init(port: UInt16, name: String = "ann", match: String? = "m") {
+        self.port = port
+        app = ClientApp(state: ClientState(options: ClientConfiguration(name: name, match: match, animation: false),
+                                           size: TerminalSize(columns: 100, rows: 30)))
+        perform(app.start(at: now))
+    }
+
+    func perform(_ effects: [ClientEffect]) {
+        for effect in effects {
+            switch effect {
+            case .connect:
+                connection?.close()
+                connection = try? ClientConnection(host: "127.0.0.1", port: port)
+                if connection == nil { perform(app.connectionLost("cannot connect", at: now)) }
+            case .send(let message):
+                guard let connection else { continue }
+                connection.send(message)
+                if !connection.flush() { lose(connection.failure ?? "the connection broke") }
+            case .disconnect:
+                connection?.close()
+                connection = nil
+            case .log(let text): logs.append(text)
+            case .saveToken, .startLocal, .holdLocal: break
+            case .quit(let status, let message): if quit == nil { quit = (status, message) }
+            }
+        }
+    }
+
+    func lose(_ reason: String) {
+        connection?.close()
+        connection = nil
+        perform(app.connectionLost(reason, at: now))
+    }
+
+    /// Handles what the socket brings for up to `waitMs` of real time (the app's clock stands still).
+    func pump(waitMs: Int32 = 300) {
+        let deadline = MonotonicTime.rawMilliseconds() + Int64(waitMs)
+        while let connection, MonotonicTime.rawMilliseconds() < deadline {
+            var fd = pollfd(fd: connection.fd, events: Int16(POLLIN) | (connection.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)
+            guard poll(&fd, 1, 20) > 0 else { continue }
+            if connection.isConnecting {
+                do { try connection.finishConnecting() } catch { return lose("\(error)") }
+                perform(app.connected(at: now))
+                continue
+            }
+            if fd.revents & Int16(POLLOUT) != 0 && !connection.flush() { return lose(connection.failure ?? "broke") }
+            guard fd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 else { continue }
+            switch connection.read() {
+            case .messages(let messages): for message in messages { perform(app.receive(message, at: now)) }
+            case .closed(let reason): return lose(reason)
+            }
+        }
+    }
+
+    /// Moves the app's clock and lets it do what is due.
+    func advance(to time: Int64) {
+        now = time
+        perform(app.tick(at: now))
+        _ = app.compose(at: now)
+    }
+}
+
+/// A scripted hostile server drives the terminal client through everything issue 16 lists: no
+/// trap, no hang (time-outs on an injected clock), bounded queues, and a view that never freezes.
+@Suite(.serialized) struct HostileServerClientTests {
+    /// A client connected to the fake server and greeted, joined and given a snapshot at `seq`.
+    func joinedClient(_ server: FakeServer, seq: Int = 5) throws -> (ScriptedClient, FakePeer) {
+        let client = ScriptedClient(port: server.port)
+        let peer = try server.accept()
+        client.pump(waitMs: 50)
+        peer.send(FakeLines.welcome())
+        client.pump()
+        #expect(peer.await("join") != nil)
+        peer.send(FakeLines.joined())
+        peer.send(FakeLines.snapshot(seq: seq))
+        client.pump()
+        #expect(client.app.state.view?.seq == seq)
+        return (client, peer)
+    }
+
+    @Test func aWelcomeFromTheEndOfTimeIsRefusedAndASilentServerIsGivenUp() throws {
+        let server = try FakeServer()
+        let client = ScriptedClient(port: server.port)
+        let peer = try server.accept()
+        client.pump(waitMs: 50)
+        peer.send(FakeLines.welcome(time: "-9223372036854775808"))
+        peer.send(FakeLines.welcome(time: "9223372036854775807"))
+        client.pump()
+        #expect(client.app.state.connection == .joining, "neither welcome was taken")
+        _ = client.app.compose(at: client.now)
+        client.advance(to: ClientApp.unansweredLimit - 1)
+        #expect(client.quit == nil)
+        client.advance(to: ClientApp.unansweredLimit)
+        #expect(client.quit?.status == 1)
+        #expect(client.quit?.message?.contains("the server did not answer for 30 s") == true)
+        #expect(peer.closedByClient())
+    }
+
+    @Test func hostileTimesInPongsSnapshotsAndEventsDoNotTrap() throws {
+        let server = try FakeServer()
+        let (client, peer) = try joinedClient(server)
+        peer.send(#"{"clientTime":-9223372036854775808,"time":1000,"type":"pong"}"#)
+        peer.send(#"{"clientTime":9223372036854775807,"time":1000,"type":"pong"}"#)
+        peer.send(FakeLines.snapshot(seq: 6, forfeitAt: "9223372036854775807"))
+        peer.send(FakeLines.snapshot(seq: 6, window: FakeLines.window(opened: "-9223372036854775808", deadline: "9223372036854775807")))
+        peer.send(FakeLines.snapshot(seq: 6, window: FakeLines.window(opened: "4000000000000000000", deadline: "4000000000000000000")))
+        peer.send(#"{"forfeitAt":-9223372036854775808,"kind":"presence","match":"m","present":false,"seat":1,"seq":6,"time":1000,"type":"event"}"#)
+        client.pump()
+        #expect(client.app.state.clock.roundTrip == nil, "a pong answering no ping of ours is no sample")
+        #expect(client.app.state.view?.seq == 5 && client.app.state.view?.forfeitAt == nil && client.app.state.view?.window == nil)
+        client.advance(to: 1_000)
+        peer.send(#"{"clientTime":0,"time":1000,"type":"pong"}"#)
+        client.pump()
+        #expect(client.app.state.clock.roundTrip == 1_000, "an honest pong still counts")
+    }
+
+    @Test func extremeValuesAlreadyInAViewDrawWithoutTrapping() {
+        var view = ClientFixtures.view()
+        view.window = Window(kind: .secondChance, holder: .second, opened: Instant(milliseconds: 4_000_000_000_000_000_000),
+                             deadline: Instant(milliseconds: 4_000_000_000_000_000_000))
+        var app = ClientFixtures.app(view)
+        _ = app.receive(.pong(time: 1_000, clientTime: .min, id: nil), at: 10_000)
+        _ = app.receive(.welcome(server: "x", versions: [1], time: .min, limits: ServerLimits()), at: 10_000)
+        #expect(app.compose(at: 10_000).textLines[1].contains("second chance"))
+        view.window = Window(kind: .claim, holder: .first, opened: Instant(milliseconds: .min), deadline: Instant(milliseconds: .max))
+        view.forfeitAt = .max
+        app = ClientFixtures.app(view)
+        #expect(app.compose(at: 10_000).textLines[1].contains("Spot a set") == false)
+        view.players[1].present = false
+        app = ClientFixtures.app(view)
+        #expect(app.compose(at: 0).textLines[1].contains("forfeit in"))
+        app.state.connection = .lost(reason: "x", retryAt: .max, attempt: 0)
+        #expect(app.compose(at: 10_000).textLines[1].contains("retrying"))
+    }
+
+    @Test func aSnapshotAskedForOnALostConnectionDoesNotFreezeTheView() throws {
+        let server = try FakeServer()
+        let (client, peer) = try joinedClient(server)
+        peer.send(FakeLines.spectators(1, seq: 7))
+        client.pump()
+        #expect(peer.await("snapshot") != nil, "the gap asked for a snapshot")
+        peer.close()
+        client.pump()
+        guard case .lost(_, let retryAt, _) = client.app.state.connection else { Issue.record("not lost"); return }
+        client.advance(to: retryAt)
+        let again = try server.accept()
+        client.pump(waitMs: 50)
+        again.send(FakeLines.welcome())
+        client.pump()
+        let join = try #require(again.await("join"))
+        #expect(join.contains("\"lastSeq\":5") && join.contains("\"token\""))
+        again.send(FakeLines.joined(resumed: true))
+        again.send(FakeLines.spectators(1, seq: 6))
+        again.send(FakeLines.spectators(2, seq: 7))
+        client.pump()
+        #expect(client.app.state.view?.seq == 7 && client.app.state.view?.spectators == 2, "the missed events were applied")
+    }
+
+    @Test func aServerThatPingsWithoutReadingGetsOneAnswerAndIsGivenUp() throws {
+        let server = try FakeServer()
+        let client = ScriptedClient(port: server.port)
+        let peer = try server.accept(receiveBufferBytes: 2_048)
+        client.pump(waitMs: 50)
+        peer.send(FakeLines.welcome())
+        client.pump()
+        for _ in 0..<5_000 { peer.send(#"{"time":2000,"type":"ping"}"#) }
+        client.pump()
+        #expect((client.connection?.queuedBytes ?? 0) == 0, "a few lines, all taken by the socket")
+        let lines = peer.readAll()
+        #expect(lines.filter { $0.contains("\"type\":\"ping\"") }.count == 1, "\(lines)")
+        client.advance(to: ClientApp.unansweredLimit)
+        #expect(client.quit?.message?.contains("did not answer") == true)
+    }
+
+    @Test func aConnectionQueuesNoMoreThanItsCapForAServerThatNeverReads() throws {
+        let server = try FakeServer()
+        let connection = try ClientConnection(host: "127.0.0.1", port: server.port)
+        let peer = try server.accept(receiveBufferBytes: 2_048)
+        var fd = pollfd(fd: connection.fd, events: Int16(POLLOUT), revents: 0)
+        _ = poll(&fd, 1, 1_000)
+        try connection.finishConnecting()
+        var sent = 0
+        while connection.failure == nil && sent < 1_000_000 {
+            connection.send(.list())
+            connection.flush()
+            sent += 1
+        }
+        #expect(connection.failure?.contains("not reading") == true)
+        #expect(connection.queuedBytes <= ClientConnection.maxQueuedBytes)
+        #expect(!connection.flush())
+        peer.close()
+    }
+
+    @Test func aFatalRefusalIsPrintedWithoutTheServersEscapeSequences() throws {
+        let server = try FakeServer()
+        let client = ScriptedClient(port: server.port)
+        let peer = try server.accept()
+        client.pump(waitMs: 50)
+        peer.send(FakeLines.welcome())
+        client.pump()
+        _ = peer.await("join")
+        peer.send(FakeLines.error("match_full", #"Full.\u001b]0;owned\u0007\u001b[2J"#, fatal: true))
+        client.pump()
+        #expect(client.quit?.status == 1)
+        #expect(client.quit?.message == "setgame: Full.]0;owned[2J")
+    }
+
+    @Test func tablesTheRulesCannotProduceNeverReachTheView() throws {
+        let server = try FakeServer()
+        let (client, peer) = try joinedClient(server)
+        peer.send(FakeLines.snapshot(seq: 9, table: FakeLines.table(count: 3_000), deck: 0))
+        peer.send(FakeLines.snapshot(seq: 9, table: "[1,1,1,2,2,2]", deck: 0))
+        peer.send(#"{"added":[],"deck":0,"kind":"table","match":"m","removed":[],"seq":6,"table":\#(FakeLines.table(count: 200)),"time":1000,"type":"event"}"#)
+        client.pump()
+        #expect(client.app.state.view?.seq == 5 && client.app.state.view?.table.count == 12)
+    }
+}
