@@ -58,3 +58,17 @@ static inline int setgame_pin_to_cpu(int pid, int cpu) {
     mask[cpu / bits] |= 1UL << (cpu % bits);
     return (int)syscall(SYS_sched_setaffinity, pid, sizeof mask, mask);
 }
+
+/// Raises the soft RLIMIT_NOFILE to the hard one (at most `ceiling`); returns the soft limit now
+/// in force and writes the hard one to `*hard`, or -1 when the limit cannot be read.
+static inline long long setgame_raise_descriptor_limit(long long ceiling, long long *hard) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+    rlim_t target = limit.rlim_max == RLIM_INFINITY || limit.rlim_max > (rlim_t)ceiling ? (rlim_t)ceiling : limit.rlim_max;
+    if (limit.rlim_cur < target) {
+        struct rlimit raised = { target, limit.rlim_max };
+        if (setrlimit(RLIMIT_NOFILE, &raised) == 0) limit.rlim_cur = target;
+    }
+    *hard = limit.rlim_max == RLIM_INFINITY ? -1 : (long long)limit.rlim_max;
+    return limit.rlim_cur == RLIM_INFINITY ? ceiling : (long long)limit.rlim_cur;
+}

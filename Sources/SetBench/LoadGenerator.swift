@@ -16,6 +16,8 @@ public struct BenchConfig: Sendable {
     public var pingIntervalMs = 1_000
     /// The variant every duel plays.
     public var variant = Variant.classic
+    /// Names the run's matches "bench-RUN-INDEX"; nil picks a fresh run name.
+    public var run: String?
 
     public init() {}
 }
@@ -70,7 +72,7 @@ public final class LoadGenerator {
     /// configured duration, and returns what it saw.
     public func run(progress: (String) -> Void = { _ in }) throws(SocketError) -> LoadResult {
         let recipients = 2 + config.spectatorsPerMatch
-        let run = String(MonotonicTime.rawNanoseconds() % 1_000_000, radix: 36)
+        let run = config.run ?? String(MonotonicTime.rawNanoseconds() % 1_000_000, radix: 36)
         let matches = (0..<config.matches).map { BenchMatch(index: $0, recipients: recipients, run: run) }
         for match in matches {
             for seat in 0..<2 { try addPlayer(match, name: "p\(match.index)-\(seat)") }

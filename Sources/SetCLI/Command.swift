@@ -31,8 +31,30 @@ public struct BenchOptions: Equatable, Sendable {
     public var variant = Variant.classic
     /// Load this server instead of starting one.
     public var server: ServerAddress?
+    /// Measure one duel first alone, then while this abuse runs against the same server.
+    public var abuse: BenchAbuse?
 
     public init() {}
+}
+
+/// What `setgame bench --abuse` does to the server while a duel is measured.
+public enum BenchAbuse: String, CaseIterable, Equatable, Sendable {
+    /// Thousands of matches, and clients asking `list` ten times a second each.
+    case list
+    /// Connect, join a new match, hang up, thousands of times a second.
+    case lobby
+    /// Thousands of spectators join the measured duel, and others churn in and out of it.
+    case spectators
+    /// Idle sockets beyond the server's file descriptors.
+    case fds
+}
+
+/// How `serve` writes its log.
+public enum LogFormat: String, CaseIterable, Equatable, Sendable {
+    /// "2026-11-23T09:15:02.123Z message"
+    case text
+    /// One JSON object a line: {"message":...,"time":...}
+    case json
 }
 
 /// `setgame replay`.
@@ -56,7 +78,17 @@ public struct ServeOptions: Equatable, Sendable {
     public var seed: UInt64?
     public var seatWaitMs: Int64 = 120_000
     public var maxConnections = 8_192
+    public var maxMatches = 4_096
     public var messagesPerSecond = 50
+    /// Per-address limits; nil: a sixteenth of the server-wide one.
+    public var connectionsPerAddress: Int?
+    public var matchesPerAddress: Int?
+    public var connectsPerSecondPerAddress: Int?
+    public var keepFinished = 10_000
+    public var keepFinishedDays = 30
+    public var logFormat = LogFormat.text
+    /// Check the options and the data folder, say what would be served, and exit.
+    public var check = false
 
     public init() {}
 
@@ -93,8 +125,16 @@ public enum Commands {
             OptionSpec("data", "DIR", "where match journals are kept"),
             OptionSpec("seed", "N", "deal game n from seed N+n-1 instead of at random (for demos and tests)"),
             OptionSpec("seat-wait-ms", "MS", "how long in all, per game, a seat may be away before it forfeits (default 120000)"),
-            OptionSpec("max-connections", "N", "connections beyond this are refused (default 8192)"),
+            OptionSpec("max-connections", "N", "connections beyond this are refused (default 8192; fitted to the file descriptor limit)"),
+            OptionSpec("max-matches", "N", "matches beyond this are refused (default 4096)"),
             OptionSpec("messages-per-second", "N", "each connection's rate limit; bursts of twice as many (default 50)"),
+            OptionSpec("connections-per-address", "N", "connections one IP address may hold (default max-connections/16)"),
+            OptionSpec("matches-per-address", "N", "live matches one IP address may have created (default max-matches/16)"),
+            OptionSpec("connect-rate-per-address", "N", "new connections one IP address may open a second, bursts of twice as many (default 20)"),
+            OptionSpec("keep-finished", "N", "finished journals kept in DIR/finished, newest first (default 10000)"),
+            OptionSpec("keep-finished-days", "D", "finished journals older than this are deleted (default 30)"),
+            OptionSpec("log-format", "text|json", "text lines, or one JSON object per line for log collectors (default text)"),
+            OptionSpec("check", nil, "check the options and the data folder, print what would be served, and exit"),
         ] + ruleOptions)
 
     public static let replay = CommandSpec(
@@ -113,6 +153,8 @@ public enum Commands {
             OptionSpec("json", nil, "one JSON object instead of a table"),
             OptionSpec("server", "HOST:PORT", "load this server instead of starting one"),
             modeOption("the variant every duel plays"),
+            OptionSpec("abuse", BenchAbuse.allCases.map(\.rawValue).joined(separator: "|"),
+                       "measure one duel alone, then while this abuse runs against the same server"),
         ])
 
     /// Every subcommand, in the order the overview lists them.
@@ -178,6 +220,13 @@ public enum Commands {
         }
         options.json = values.flag("json")
         options.variant = try variant(values) ?? .classic
+        if let abuse = values.text("abuse") {
+            guard let kind = BenchAbuse(rawValue: abuse) else {
+                throw UsageError("--abuse takes one of \(BenchAbuse.allCases.map(\.rawValue).joined(separator: ", ")), not '\(abuse)'",
+                                 command: bench.name)
+            }
+            options.abuse = kind
+        }
         if let server = values.text("server") {
             options.server = try OptionValues(ParsedArguments(positionals: [server]), command: bench.name).address()
         }
@@ -194,6 +243,19 @@ public enum Commands {
         options.seatWaitMs = try values.number("seat-wait-ms", in: 1...86_400_000) ?? options.seatWaitMs
         options.maxConnections = try values.number("max-connections", in: 1...1_000_000) ?? options.maxConnections
         options.messagesPerSecond = try values.number("messages-per-second", in: 1...10_000_000) ?? options.messagesPerSecond
+        options.maxMatches = try values.number("max-matches", in: 1...1_000_000) ?? options.maxMatches
+        options.connectionsPerAddress = try values.number("connections-per-address", in: 1...1_000_000)
+        options.matchesPerAddress = try values.number("matches-per-address", in: 1...1_000_000)
+        options.connectsPerSecondPerAddress = try values.number("connect-rate-per-address", in: 1...1_000_000)
+        options.keepFinished = try values.number("keep-finished", in: 0...10_000_000) ?? options.keepFinished
+        options.keepFinishedDays = try values.number("keep-finished-days", in: 0...36_500) ?? options.keepFinishedDays
+        if let format = values.text("log-format") {
+            guard let chosen = LogFormat(rawValue: format) else {
+                throw UsageError("--log-format takes text or json, not '\(format)'", command: serve.name)
+            }
+            options.logFormat = chosen
+        }
+        options.check = values.flag("check")
         options.rules = try settings(from: parsed, command: serve.name)
         return options
     }

@@ -30,6 +30,8 @@ final class Connection {
     /// Whether closing must first deliver a fatal error line (see `Server.linger`).
     var lingerOnClose = false
     var name = "?"
+    /// The peer's IP address: per-address limits count by it.
+    var address = "?"
 
     init(id: ConnectionID, fd: Int32, limits: ServerLimits, at now: Instant) {
         self.id = id

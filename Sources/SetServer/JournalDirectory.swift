@@ -28,24 +28,25 @@ struct JournalDirectory {
 
     func journalPath(for match: String) -> String { "\(path)/\(match).jsonl" }
 
-    /// A new journal for a new match, its header written. A file already there belongs to an
-    /// older match of the same name: it is retired first, never appended to.
+    /// A new journal for a new match, its header written. Its file is created only once the
+    /// match holds something worth keeping; a file already there then belongs to an older match
+    /// of the same name: it is retired first, never appended to.
     func create(for host: MatchHost) -> MatchJournal? {
         let path = journalPath(for: host.name)
-        if FileManager.default.fileExists(atPath: path) { retire(path, named: host.name, at: host.lastActivity) }
-        do {
-            let journal = try MatchJournal(creating: path, faults: faults)
-            guard journal.write([.header(name: host.name, mode: host.mode, rules: host.settings, variant: host.variant)], sync: true) else {
-                log("cannot keep a journal for \(host.name): \(journal.failure ?? "write failed")")
-                journal.close()
-                unlink(path)
-                return nil
-            }
-            return journal
-        } catch {
-            log("cannot keep a journal for \(host.name): \(error)")
-            return nil
+        let name = host.name
+        let journal = MatchJournal(deferred: path, faults: faults) { [self, weak host] in
+            if FileManager.default.fileExists(atPath: path) { retire(path, named: name, at: host?.lastActivity ?? .zero) }
         }
+        journal.write([.header(name: host.name, mode: host.mode, rules: host.settings, variant: host.variant)])
+        return journal
+    }
+
+    /// Deletes the journal of a match abandoned before anyone moved: nothing in it is worth a file.
+    func discard(_ host: MatchHost) {
+        guard let journal = host.journal else { return }
+        host.journal = nil
+        journal.close()
+        if journal.isOnDisk { unlink(journal.path) }
     }
 
     /// Every match in the folder, replayed; damaged journals are moved aside and the rest still load.

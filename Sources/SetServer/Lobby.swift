@@ -27,13 +27,29 @@ final class Lobby {
     let nextSeed: () -> UInt64
     let journals: JournalDirectory?
     let maxMatches: Int
+    /// What one address may hold, and the matches each address created that still live.
+    var addressLimits = AddressLimits(connections: .max, matches: .max, waitingMatches: .max, connectsPerSecond: .max)
+    private var creator: [String: String] = [:]
+    private var createdBy: [String: Set<String>] = [:]
+    /// Spectators of matches freed before they began: the server tells them and lets them go.
+    private(set) var released: [ConnectionID] = []
+    var spectatorAnnounceMs: Int64 = 1_000
+    let list: MatchList
 
-    init(settings: RuleSettings, seatWaitMs: Int64, maxMatches: Int, journals: JournalDirectory?, nextSeed: @escaping () -> UInt64) {
+    init(settings: RuleSettings, seatWaitMs: Int64, maxMatches: Int, journals: JournalDirectory?, listCacheMs: Int64 = 0,
+         nextSeed: @escaping () -> UInt64) {
         self.maxMatches = maxMatches
         self.settings = settings
         self.seatWaitMs = seatWaitMs
         self.journals = journals
         self.nextSeed = nextSeed
+        list = MatchList(cacheMs: listCacheMs)
+    }
+
+    /// The spectators `released` since the last call.
+    func takeReleased() -> [ConnectionID] {
+        defer { released.removeAll() }
+        return released
     }
 
     /// Takes in matches replayed from their journals after a restart.
@@ -76,11 +92,11 @@ final class Lobby {
         return resumed
     }
 
-    func join(_ request: JoinRequest, connection: ConnectionID, at now: Instant) -> Result<Placement, WireError> {
+    func join(_ request: JoinRequest, connection: ConnectionID, address: String = "", at now: Instant) -> Result<Placement, WireError> {
         if request.role == .spectator { return watch(request, connection: connection, at: now) }
         if let token = request.token { return resume(token: token, request: request, connection: connection, at: now) }
         let host: MatchHost
-        switch findOrCreate(request) {
+        switch findOrCreate(request, address: address) {
         case .success(let found): host = found
         case .failure(let error): return .failure(error)
         }
@@ -124,7 +140,7 @@ final class Lobby {
                                   resumed: true, deliveries: deliveries))
     }
 
-    private func findOrCreate(_ request: JoinRequest) -> Result<MatchHost, WireError> {
+    private func findOrCreate(_ request: JoinRequest, address: String) -> Result<MatchHost, WireError> {
         if let name = request.match {
             if let host = hosts[name] {
                 guard host.mode == request.mode else {
@@ -136,31 +152,52 @@ final class Lobby {
                 }
                 return .success(host)
             }
-            guard hasRoom else { return .failure(tooManyMatches) }
-            return create(name: name, mode: request.mode, variant: request.variant ?? .classic)
+            if let refusal = refusal(creatingFor: address, mode: request.mode) { return .failure(refusal) }
+            return create(name: name, mode: request.mode, variant: request.variant ?? .classic, by: address)
         }
+        // Pairing seats a newcomer only with someone who is there to play, in the variant asked for.
         let variant = request.variant ?? .classic
         if request.mode == .duel, let name = openDuels[variant], let host = hosts[name], host.phase == .waiting,
-           host.seats.contains(where: { $0 == nil }) {
+           host.seats.contains(where: { $0 == nil }), host.hasPresentPlayer {
             return .success(host)
         }
-        guard hasRoom else { return .failure(tooManyMatches) }
-        let created = create(name: uniqueName(request.mode.rawValue), mode: request.mode, variant: variant)
+        if let refusal = refusal(creatingFor: address, mode: request.mode) { return .failure(refusal) }
+        let created = create(name: uniqueName(request.mode.rawValue), mode: request.mode, variant: variant, by: address)
         if request.mode == .duel, case .success(let host) = created { openDuels[variant] = host.name }
         return created
+    }
+
+    /// Why `address` may not create another match, if it may not: the server is full, or this
+    /// address holds its share of the matches, or of the duels waiting for a player.
+    private func refusal(creatingFor address: String, mode: Mode) -> WireError? {
+        guard hasRoom else { return tooManyMatches }
+        let mine = createdBy[address] ?? []
+        if mine.count >= addressLimits.matches {
+            return WireError(.addressLimit, "Your address has \(mine.count) live matches, the most one address may hold; finish one first.")
+        }
+        if mode == .duel {
+            let waiting = mine.count { hosts[$0]?.phase == .waiting }
+            if waiting >= addressLimits.waitingMatches {
+                return WireError(.addressLimit, "Your address has \(waiting) duels waiting for a player, the most one address may hold.")
+            }
+        }
+        return nil
     }
 
     /// Whether another match may be created.
     var hasRoom: Bool { hosts.count < maxMatches }
 
     /// A new match; with journals, only if its journal could be started (a full disk refuses it).
-    private func create(name: String, mode: Mode, variant: Variant) -> Result<MatchHost, WireError> {
+    private func create(name: String, mode: Mode, variant: Variant, by address: String) -> Result<MatchHost, WireError> {
         let host = MatchHost(name: name, mode: mode, variant: variant, settings: settings, seatWaitMs: seatWaitMs, nextSeed: nextSeed)
+        host.spectatorAnnounceMs = spectatorAnnounceMs
         if let journals {
             guard let journal = journals.create(for: host) else { return .failure(host.journalStalled) }
             host.journal = journal
         }
         hosts[name] = host
+        creator[name] = address
+        createdBy[address, default: []].insert(name)
         return .success(host)
     }
 
@@ -181,12 +218,21 @@ final class Lobby {
     }
 
     /// Forgets a match nobody is connected to unless it is being played (its players may resume).
+    /// A match in which nobody ever moved goes as soon as no player is present: spectators do not
+    /// keep it, its absent players' seats are not worth a seat wait, and it leaves no journal.
     func removeIfIdle(_ host: MatchHost) {
-        guard host.isEmpty, host.phase != .playing, hosts[host.name] === host else { return }
+        guard hosts[host.name] === host else { return }
+        let abandoned = !host.hasMove && !host.hasPresentPlayer
+        guard abandoned || (host.isEmpty && host.phase != .playing) else { return }
         hosts[host.name] = nil
-        journals?.retire(host)
+        released += host.releaseSpectators()
+        if abandoned { journals?.discard(host) } else { journals?.retire(host) }
         for state in host.seats.compactMap({ $0 }) { seatsByToken[state.token] = nil }
         if openDuels[host.variant] == host.name { openDuels[host.variant] = nil }
+        if let address = creator.removeValue(forKey: host.name) {
+            createdBy[address]?.remove(host.name)
+            if createdBy[address]?.isEmpty == true { createdBy[address] = nil }
+        }
     }
 
     /// Retires matches nobody has been connected to for `seatWaitMs` that are not being played:
@@ -198,5 +244,8 @@ final class Lobby {
         }
     }
 
-    var listings: [MatchListing] { hosts.values.map(\.listing).sorted { $0.name < $1.name } }
+    /// One page of the match list, as a whole line.
+    func listLine(after cursor: MatchList.Key?, limit: Int, id: JSONValue?, at now: Instant) -> [UInt8] {
+        list.line(after: cursor, limit: limit, id: id, at: now) { Array(hosts.values) }
+    }
 }

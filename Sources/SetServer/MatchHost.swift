@@ -26,7 +26,20 @@ final class MatchHost {
     var unusedSeed: UInt64?
 
     var seats: [SeatState?]
-    private(set) var spectators: [ConnectionID] = []
+    var spectators: [ConnectionID] = []
+    /// Where each spectator sits in `spectators`, so one leaving costs O(1), not a search.
+    var spectatorIndex: [ConnectionID: Int] = [:]
+    /// The spectator count the players were last told, and when: comings and goings in between
+    /// are announced once, as a count, at most every `spectatorAnnounceMs`.
+    var announcedSpectators = 0
+    var announcedSpectatorsAt: Instant?
+    var spectatorAnnounceMs: Int64 = 1_000
+    /// Whether the match holds something worth keeping (a dealt duel, a solo game with a move):
+    /// until then its journal stays in memory and no file is written.
+    private(set) var isWorthKeeping = false
+    /// Whether any action was ever accepted: a match without one is freed, file and all, as soon
+    /// as no player is present, so connecting and leaving can never hold a match for a seat wait.
+    private(set) var hasMove = false
     var seq = 0
     var game = 0
     var match: Match?
@@ -79,6 +92,15 @@ final class MatchHost {
     /// Every connection that receives this match's events.
     var members: [ConnectionID] { seats.compactMap { $0?.connection } + spectators }
 
+    /// Whether someone sits in a seat and is connected.
+    var hasPresentPlayer: Bool { seats.contains { $0?.connection != nil } }
+
+    /// From now on the match is kept: its journal's next write creates the file.
+    func keep() {
+        isWorthKeeping = true
+        journal?.keep()
+    }
+
     var isEmpty: Bool { members.isEmpty }
 
     func seat(of connection: ConnectionID) -> Seat? {
@@ -120,6 +142,7 @@ final class MatchHost {
         }
         let startsGame = match == nil && free.count == 1
         let seed = startsGame ? drawSeed() : nil
+        if startsGame && mode == .duel { keep() }
         var records: [JournalRecord] = [.seated(seat: seat, name: playerName, token: token, at: now)]
         if let seed { records.append(.game(number: game + 1, seed: seed, commitment: SeedCommitment.commitment(for: seed), at: now)) }
         guard writeJournal(records, sync: true) else {
@@ -163,27 +186,13 @@ final class MatchHost {
         return [emit(.resumed(window: running.window, tableChangedAt: running.tableChangedAt.milliseconds), at: now)]
     }
 
-    func addSpectator(_ connection: ConnectionID, at now: Instant) -> [Delivery] {
-        let notice = journalFact(.watchers(count: spectators.count + 1, seq: seq + 1, at: now), at: now)
-        spectators.append(connection)
-        return notice + [emit(.spectators(count: spectators.count), at: now)]
-    }
-
-    /// Replays a journaled change in the number of spectators.
-    func replaySpectators(_ count: Int, at now: Instant) -> [Delivery] {
-        [emit(.spectators(count: count), at: now)]
-    }
-
     /// A connection is gone: a spectator simply leaves; a player's seat waits for them. A window
     /// its player held ends at once, as a pass would: time away never stretches a window. Only a
     /// restart (`keepingWindow`, journaled as such) keeps it: that absence is nobody's choice.
     func disconnect(_ connection: ConnectionID, at now: Instant, keepingWindow: Bool = false) -> [Delivery] {
-        if let index = spectators.firstIndex(of: connection) {
-            // Spectators come and go as numbered events, so the journal keeps them too: a replay
-            // must number every event as the live match did.
-            let notice = journalFact(.watchers(count: spectators.count - 1, seq: seq + 1, at: now), at: now)
-            spectators.remove(at: index)
-            return notice + [emit(.spectators(count: spectators.count), at: now)]
+        if let index = spectatorIndex[connection] {
+            removeSpectator(at: index)
+            return announceSpectators(at: now)
         }
         guard let seat = seat(of: connection), var state = seats[seat.rawValue] else { return [] }
         var deliveries = keepingWindow ? [] : journalFact(.away(seat: seat, at: now), at: now)
@@ -228,6 +237,8 @@ final class MatchHost {
         }
         var records: [JournalRecord] = []
         if outcome.refusal == nil {
+            hasMove = true
+            keep()
             records.append(.acted(seat: seat, action: action, seq: seq, at: now))
             // After the rematch that caused it, so a replay deals the game where the live match did.
             if let dealt { records.append(.game(number: game, seed: dealt, commitment: commitment ?? "", at: now)) }
@@ -323,7 +334,7 @@ final class MatchHost {
         return deliveries
     }
 
-    private func emit(_ body: EventBody, at now: Instant) -> Delivery {
+    func emit(_ body: EventBody, at now: Instant) -> Delivery {
         seq += 1
         lastActivity = max(lastActivity, now)
         let event = WireEvent(match: name, seq: seq, time: now.milliseconds, body: body)

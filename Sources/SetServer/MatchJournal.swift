@@ -11,8 +11,15 @@ import Synchronization
 final class MatchJournal: @unchecked Sendable {
     let path: String
     // Written only on the loop thread; synced and closed only on `syncQueue`, which owns its end.
-    private let fd: Int32
+    private var fd: Int32
     private let faults: JournalFaults?
+    /// Lines held in memory while the match holds nothing worth keeping: the file is created only
+    /// once it does (`keep()`), so abandoned matches leave no litter. Nil once the file exists.
+    private var held: [UInt8]?
+    private var wantsFile = false
+    private var prepare: (() -> Void)?
+    /// A held journal that grows past this is written out anyway: memory stays bounded.
+    static let maxHeldBytes = 16_384
     /// The length of the file up to its last whole record: a failed write is cut back to it.
     private var length: off_t
     private var closed = false
@@ -39,7 +46,36 @@ final class MatchJournal: @unchecked Sendable {
         length = 0
     }
 
+    /// A journal whose file is created at the first write after `keep()`, once `prepare` (which
+    /// clears the path) has run.
+    init(deferred path: String, faults: JournalFaults? = nil, prepare: @escaping () -> Void) {
+        self.path = path
+        self.faults = faults
+        fd = -1
+        length = 0
+        held = []
+        self.prepare = prepare
+    }
+
     deinit { close() }
+
+    /// Whether the file exists (always, except for a deferred journal not yet kept).
+    var isOnDisk: Bool { held == nil }
+
+    /// From the next write on, the journal is on disk, with everything held back first.
+    func keep() { wantsFile = true }
+
+    private func createFile() -> Bool {
+        if fd >= 0 { return true }
+        prepare?()
+        prepare = nil
+        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            failure = "creating \(path) failed: \(SocketError("open"))"
+            return false
+        }
+        return true
+    }
 
     /// Appends `records` in one write and says whether all of them are in the file. A write that
     /// fails part way (a full disk) is cut back, so the file never holds half a record that later
@@ -49,6 +85,14 @@ final class MatchJournal: @unchecked Sendable {
         guard !closed else { return false }
         var bytes: [UInt8] = []
         for record in records { bytes += record.encoded() }
+        if let held {
+            if !wantsFile && held.count + bytes.count <= Self.maxHeldBytes {
+                self.held = held + bytes
+                return true
+            }
+            guard createFile() else { return false }
+            bytes = held + bytes
+        }
         if faults?.failing == true {
             failure = "writing \(path) failed: \(SocketError("write", code: ENOSPC))"
             return false
@@ -72,6 +116,7 @@ final class MatchJournal: @unchecked Sendable {
             offset += written
         }
         length += off_t(bytes.count)
+        held = nil
         failure = nil
         needsSync = true
         if sync { self.sync() }
@@ -80,7 +125,7 @@ final class MatchJournal: @unchecked Sendable {
 
     /// Asks the background queue to put what was written on disk.
     func sync() {
-        guard needsSync, !closed else { return }
+        guard needsSync, !closed, fd >= 0 else { return }
         needsSync = false
         let fd = self.fd
         Self.syncQueue.async { fdatasync(fd) }
@@ -91,6 +136,7 @@ final class MatchJournal: @unchecked Sendable {
         guard !closed else { return }
         closed = true
         let fd = self.fd
+        guard fd >= 0 else { return }
         Self.syncQueue.async {
             fdatasync(fd)
             Glibc.close(fd)

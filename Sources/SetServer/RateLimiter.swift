@@ -15,13 +15,15 @@ struct RateLimiter {
         last = start
     }
 
-    /// Whether one more message may pass at `now`; spends a token if so.
-    mutating func allow(at now: Instant) -> Bool {
+    /// Whether one more message may pass at `now`; spends `cost` tokens if so (a dear request,
+    /// such as `list`, costs several).
+    mutating func allow(at now: Instant, cost: Int = 1) -> Bool {
         let elapsed = max(0, now.milliseconds(since: last))
         last = max(last, now)
         milliTokens = min(capacity, milliTokens + elapsed * perSecond)
-        guard milliTokens >= 1_000 else { return false }
-        milliTokens -= 1_000
+        let price = Int64(max(1, cost)) * 1_000
+        guard milliTokens >= price else { return false }
+        milliTokens -= price
         return true
     }
 }

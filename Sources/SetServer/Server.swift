@@ -15,14 +15,29 @@ public final class Server: @unchecked Sendable {
     let log: ServerLog
     let loop: EventLoop
     let lobby: Lobby
-    private let listener: Int32
+    let listener: Int32
     var connections: [ConnectionID: Connection] = [:]
-    private var lastConnectionID = 0
+    var lastConnectionID = 0
+    /// Open connections per client address, to hold each address to its share.
+    var connectionsByAddress: [String: Int] = [:]
+    /// Accepting pauses briefly when the process runs out of descriptors, instead of spinning.
+    var acceptPausedUntil: Instant?
+    /// A descriptor held in reserve, so a newcomer can still be told the server is full.
+    var spareDescriptor: Int32 = -1
+    var logThrottle = LogThrottle()
+    /// Each address's allowance of new connections, and when it last connected.
+    var connectAllowance: [String: (bucket: RateLimiter, last: Instant)] = [:]
+    /// Matches whose spectator count waits to be announced, by when.
+    var announcements = DeadlineQueue<String>()
+    var announcing: Set<String> = []
+    private let finished: FinishedJournals?
+    private var nextPrune: Instant
     private var deadlines = DeadlineQueue<String>()
     /// The deadline each match is queued for: a match is queued again only when it changes, and a
     /// queued entry that no longer matches is skipped when it comes due.
     private var scheduled: [String: Instant] = [:]
-    private var dirty: [ConnectionID] = []
+    /// Connections with output waiting, in the order they are written.
+    private var dirty: OutputQueues
     private var toClose: [(ConnectionID, String)] = []
     private var closing: Set<ConnectionID> = []
     private var nextSweep: Instant
@@ -37,7 +52,8 @@ public final class Server: @unchecked Sendable {
     /// and the server's clock continues from the latest instant the journals hold.
     public init(config: ServerConfig, clock: TimeSource = MonotonicTime(), log: ServerLog = ServerLog()) throws(ServerStartError) {
         Sockets.ignoreBrokenPipes()
-        self.config = config
+        self.config = Self.fitToDescriptors(config, log: log)
+        let config = self.config
         self.log = log
         var journals: JournalDirectory?
         var restored: [MatchHost] = []
@@ -53,6 +69,10 @@ public final class Server: @unchecked Sendable {
             journals = directory
             state = ServerState(folder: path, log: log)
             restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs)
+            finished = FinishedJournals(path: directory.finishedPath, keep: config.keepFinished, maxAgeDays: config.keepFinishedDays)
+            finished?.prune()
+        } else {
+            finished = nil
         }
         restoredMatches = restored.map(\.name)
         folderLock = lock
@@ -71,16 +91,22 @@ public final class Server: @unchecked Sendable {
         }
         port = Sockets.localPort(listener)
         nextSweep = self.clock.now().adding(1_000)
+        nextPrune = self.clock.now().adding(Self.pruneIntervalMs)
+        dirty = OutputQueues(crowdRoundMs: config.crowdRoundMs)
         let seeds = SeedCounter(config.seeds, state: state)
         lobby = Lobby(settings: config.rules, seatWaitMs: config.limits.seatWaitMs, maxMatches: config.maxMatches,
-                      journals: journals, nextSeed: seeds.next)
+                      journals: journals, listCacheMs: config.listCacheMs, nextSeed: seeds.next)
+        lobby.addressLimits = config.addressLimits
+        lobby.spectatorAnnounceMs = config.spectatorAnnounceMs
         lobby.adopt(restored)
         restored.forEach(schedule)
-        let loop = self.loop, listener = self.listener
-        try ServerStartError.network(config) { () throws(SocketError) in
-            try loop.register(listener) { [unowned self] _ in self.acceptAll() }
-        }
+        restored.forEach { $0.spectatorAnnounceMs = config.spectatorAnnounceMs }
+        restored.forEach(noteSpectators)
+        spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        try ServerStartError.network(config) { () throws(SocketError) in try self.startAccepting() }
     }
+
+    static let pruneIntervalMs: Int64 = 60_000
 
     /// Serves until `stop()`; then says goodbye to every client and closes every socket.
     public func run() {
@@ -100,7 +126,10 @@ public final class Server: @unchecked Sendable {
 
     private func waitMilliseconds() -> Int32 {
         let now = clock.now()
-        let next = min(deadlines.earliest ?? nextSweep, nextSweep)
+        var next = min(deadlines.earliest ?? nextSweep, nextSweep)
+        if let output = dirty.waitMilliseconds(at: now) { next = min(next, now.adding(output)) }
+        if let due = announcements.earliest { next = min(next, due) }
+        if let resume = acceptPausedUntil { next = min(next, resume) }
         return Int32(max(0, min(1_000, next.milliseconds(since: now))))
     }
 
@@ -113,9 +142,21 @@ public final class Server: @unchecked Sendable {
             schedule(host)
             lobby.removeIfIdle(host)
         }
+        for (name, _) in announcements.popDue(at: now) {
+            announcing.remove(name)
+            guard let host = lobby.hosts[name] else { continue }
+            deliver(host.announceSpectators(at: now))
+            noteSpectators(host)
+        }
+        releaseSpectators()
+        if let resume = acceptPausedUntil, now >= resume { resumeAccepting() }
         if now >= nextSweep {
             sweep(at: now)
             nextSweep = now.adding(1_000)
+        }
+        if now >= nextPrune {
+            finished?.pruneInBackground(log: log)
+            nextPrune = now.adding(Self.pruneIntervalMs)
         }
         closePending()
         flushDirty()
@@ -140,6 +181,7 @@ public final class Server: @unchecked Sendable {
             schedule(host)
         }
         closeOverdueLingering(at: now)
+        forgetQuietAddresses(at: now)
         lobby.retireAbandoned(at: now)
         for connection in connections.values where !connection.closeWhenFlushed {
             if now.milliseconds(since: connection.lastInput) > config.limits.idleTimeoutMs {
@@ -156,36 +198,19 @@ public final class Server: @unchecked Sendable {
 
     // MARK: Sockets
 
-    private func acceptAll() {
-        while true {
-            let accepted: Int32?
-            do { accepted = try Sockets.accept(listener) } catch {
-                log("accept failed: \(error)")
-                return
-            }
-            guard let fd = accepted else { return }
-            if connections.count >= config.limits.maxConnections {
-                refuse(fd)
-                log("refused a connection: \(connections.count) connections is the limit")
-                continue
-            }
-            lastConnectionID += 1
-            let connection = Connection(id: lastConnectionID, fd: fd, limits: config.limits, at: clock.now())
-            do {
-                try loop.register(fd) { [unowned self] readiness in self.ready(connection, readiness) }
-            } catch {
-                Glibc.close(fd)
-                continue
-            }
-            connections[connection.id] = connection
-            send(.welcome(server: config.serverName, versions: ProtocolVersion.supported, time: clock.now().milliseconds,
-                          limits: config.limits), to: connection)
-        }
-    }
-
-    private func ready(_ connection: Connection, _ readiness: Readiness) {
+    func ready(_ connection: Connection, _ readiness: Readiness) {
         guard connections[connection.id] === connection else { return }
-        if readiness.contains(.writable) { flush(connection) }
+        if readiness.contains(.writable) {
+            if case .spectator(let host) = connection.session {
+                // A watcher's socket has room again: it waits for its slice like any other
+                // spectator output, so hundreds of them draining never delay a player's input.
+                loop.watchWritable(connection.fd, false)
+                connection.watchingWritable = false
+                dirty.add(connection.id, host.spectators.count >= OutputQueues.crowdSize ? .crowd : .spectator)
+            } else {
+                flush(connection)
+            }
+        }
         if readiness.contains(.readable) || readiness.contains(.closed) { read(connection) }
     }
 
@@ -219,12 +244,14 @@ public final class Server: @unchecked Sendable {
     func deliver(_ deliveries: [Delivery], except excluded: ConnectionID? = nil) {
         for delivery in deliveries {
             for id in delivery.recipients where id != excluded {
-                if let connection = connections[id] { enqueue(delivery.bytes, to: connection) }
+                if let connection = connections[id] { enqueue(delivery.bytes, to: connection, broadcast: true) }
             }
         }
     }
 
-    func enqueue(_ bytes: [UInt8], to connection: Connection) {
+    /// Queues bytes for a connection. A broadcast to a crowd's watcher waits for the crowd's next
+    /// round; a direct answer (joined, snapshot, pong...) never does, even to a watcher in a crowd.
+    func enqueue(_ bytes: [UInt8], to connection: Connection, broadcast: Bool = false) {
         loop.assertInLoop()
         guard !connection.closeWhenFlushed else { return }
         if connection.outbound.count + bytes.count > config.limits.outboundQueueBytes {
@@ -236,7 +263,13 @@ public final class Server: @unchecked Sendable {
                 WireError(.slowConsumer, "You are not reading fast enough; disconnected.", fatal: true), id: nil)))
             return markClosed(connection, "dropped: slow consumer (\(waiting) bytes waiting)", lingering: true)
         }
-        if connection.outbound.isEmpty { dirty.append(connection.id) }
+        if connection.outbound.isEmpty || !broadcast {
+            let lane: OutputQueues.Lane = switch connection.session {
+            case .greeted, .player: .player
+            case .spectator(let host): broadcast && host.spectators.count >= OutputQueues.crowdSize ? .crowd : .spectator
+            }
+            dirty.add(connection.id, lane)
+        }
         connection.outbound.append(bytes)
     }
 
@@ -250,9 +283,7 @@ public final class Server: @unchecked Sendable {
     }
 
     private func flushDirty() {
-        let pending = dirty
-        dirty.removeAll(keepingCapacity: true)
-        for id in pending {
+        for id in dirty.takeDue(at: clock.now()) {
             if let connection = connections[id] { flush(connection) }
         }
         closePending()
@@ -287,18 +318,30 @@ public final class Server: @unchecked Sendable {
     }
 
     private func closePending() {
-        while !toClose.isEmpty {
-            let (id, reason) = toClose.removeFirst()
+        // By index, not removeFirst: thousands closing in one batch stay linear.
+        var next = 0
+        defer { toClose.removeAll(keepingCapacity: true) }
+        while next < toClose.count {
+            let (id, reason) = toClose[next]
+            next += 1
             closing.remove(id)
             guard let connection = connections.removeValue(forKey: id) else { continue }
             loop.unregister(connection.fd)
             if connection.lingerOnClose { linger(connection.fd, outbound: connection.outbound) } else { Glibc.close(connection.fd) }
-            log("\(connection.label) left: \(reason)")
+            forget(address: connection.address)
+            // Comings and goings that leave nothing behind are logged at most once a second.
+            if connection.isSpectator || connection.host?.hasMove != true {
+                logQuietly(connection.isSpectator ? "spectator-left" : "left", "\(connection.label) left: \(reason)")
+            } else {
+                log("\(connection.label) left: \(reason)")
+            }
             if let host = connection.host {
                 deliver(lobby.leave(host, connection: id, at: clock.now()))
                 schedule(host)
+                noteSpectators(host)
             }
         }
+        releaseSpectators()
     }
 
     private func shutDown() {
@@ -314,8 +357,10 @@ public final class Server: @unchecked Sendable {
         closeAllLingering()
         lobby.closeJournals()
         MatchJournal.drain()
-        loop.unregister(listener)
+        FinishedJournals.drain()
+        if acceptPausedUntil == nil { loop.unregister(listener) }
         Glibc.close(listener)
+        if spareDescriptor >= 0 { Glibc.close(spareDescriptor) }
         if let folderLock { Glibc.close(folderLock) }
         log("stopped")
     }

@@ -1,20 +1,39 @@
 import Glibc
 import SetNet
+import SetWire
 import Synchronization
 
 /// One line per notable event, each stamped with UTC wall-clock time, to a sink (stderr by default).
 public final class ServerLog: Sendable {
-    private let sink: @Sendable (String) -> Void
+    /// How each line is written.
+    public enum Format: Sendable {
+        /// "2026-11-23T09:15:02.123Z message"
+        case text
+        /// {"message":"...","time":"2026-11-23T09:15:02.123Z"}, for log collectors.
+        case json
+    }
 
-    public init(sink: @escaping @Sendable (String) -> Void = ServerLog.standardError) {
+    private let sink: @Sendable (String) -> Void
+    private let format: Format
+
+    public init(format: Format = .text, sink: @escaping @Sendable (String) -> Void = ServerLog.standardError) {
         self.sink = sink
+        self.format = format
     }
 
     /// A log that drops everything.
     public static let silent = ServerLog { _ in }
 
     public func callAsFunction(_ message: String) {
-        sink("\(Self.timestamp()) \(message)")
+        sink(Self.line(message, at: Self.timestamp(), format: format))
+    }
+
+    /// One log line in `format`, without the newline.
+    static func line(_ message: String, at time: String, format: Format) -> String {
+        switch format {
+        case .text: "\(time) \(message)"
+        case .json: String(decoding: JSONWriter.bytes(.object(["time": .string(time), "message": .string(message)])), as: UTF8.self)
+        }
     }
 
     public static let standardError: @Sendable (String) -> Void = { line in LineOutput.write([line], to: 2) }

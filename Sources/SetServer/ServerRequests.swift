@@ -18,7 +18,8 @@ extension Server {
         case .text(let text):
             // Decoded before the limit is applied, so a dropped request's error can echo its id.
             let decoded = ClientMessageDecoder.decode(Array(text.utf8))
-            guard connection.limiter.allow(at: now) else {
+            let cost = if case .success(let request) = decoded, case .list = request.message { config.listCost } else { 1 }
+            guard connection.limiter.allow(at: now, cost: cost) else {
                 let id: JSONValue? = switch decoded {
                 case .success(let request): request.id
                 case .failure(let error): error.details["id"]
@@ -36,8 +37,17 @@ extension Server {
         switch request.message {
         case .ping(let clientTime):
             send(.pong(time: now.milliseconds, clientTime: clientTime, id: request.id), to: connection)
-        case .list:
-            send(.matches(lobby.listings, id: request.id), to: connection)
+        case .list(let after, let limit):
+            var cursor: MatchList.Key?
+            if let after {
+                guard let key = MatchList.Key(cursor: after) else {
+                    return fail(connection, WireError(.badField, "\"after\" must be the \"next\" of an earlier page.",
+                                                      details: ["field": "after"]), id: request.id)
+                }
+                cursor = key
+            }
+            enqueue(lobby.listLine(after: cursor, limit: limit ?? ClientMessageDecoder.defaultListLimit, id: request.id, at: now),
+                    to: connection)
         case .join(let join):
             self.join(join, id: request.id, from: connection, at: now)
         case .snapshot:
@@ -60,7 +70,7 @@ extension Server {
         guard case .greeted = connection.session else {
             return fail(connection, WireError(.alreadyJoined, "This connection has already joined a match; open another to join again."), id: id)
         }
-        switch lobby.join(join, connection: connection.id, at: now) {
+        switch lobby.join(join, connection: connection.id, address: connection.address, at: now) {
         case .failure(let error):
             fail(connection, error, id: id)
         case .success(let placement):
@@ -82,6 +92,10 @@ extension Server {
             // The snapshot already shows what this join caused; everyone else hears it as events.
             deliver(placement.deliveries, except: connection.id)
             schedule(host)
+            noteSpectators(host)
+            if placement.role == .spectator || !host.hasMove {
+                return logQuietly(placement.role == .spectator ? "spectator-joined" : "joined", "\(connection.label) joined")
+            }
             log("\(connection.label) joined\(join.token != nil ? " with a token" : "")\(host.phase == .playing ? "; \(host.name) is playing" : "")")
         }
     }

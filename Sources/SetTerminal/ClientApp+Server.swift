@@ -19,7 +19,7 @@ extension ClientApp {
             if state.isPicking {
                 state.connection = .live
                 state.nextListAt = now + ClientApp.listInterval
-                effects.append(.send(.list))
+                effects.append(.send(.list()))
             } else {
                 effects.append(.send(joinMessage()))
             }
@@ -42,7 +42,7 @@ extension ClientApp {
             effects += take(event, at: now)
         case .insight(let match, _, let sets):
             if match == state.matchName { state.setsOnTable = sets }
-        case .matches(let listings, _):
+        case .matches(let listings, _, _):
             state.everJoined = true
             state.listings = listings
             state.pickerIndex = min(state.pickerIndex, max(0, listings.count - 1))

@@ -86,7 +86,7 @@ public struct ClientApp: Sendable {
             }
             if state.isPicking, state.connection == .live, now >= state.nextListAt {
                 state.nextListAt = now + Self.listInterval
-                effects.append(.send(.list))
+                effects.append(.send(.list()))
             }
         default: break
         }

@@ -50,8 +50,9 @@ public struct JoinRequest: Hashable, Sendable {
 /// Everything a client may send.
 public enum ClientMessage: Hashable, Sendable {
     case join(JoinRequest)
-    /// Ask for the list of live matches.
-    case list
+    /// Ask for one page of the live matches: at most `limit` of them, after the `cursor` a
+    /// previous page returned as `next` (nil: the first page).
+    case list(after: String? = nil, limit: Int? = nil)
     /// A move in the match; `seat`, when given, must be the sender's own.
     case act(Action, seat: Seat?)
     case snapshot

@@ -4,6 +4,9 @@ import SetRules
 public enum ClientMessageDecoder {
     public static let maxNameLength = 24
     public static let maxMatchNameLength = 32
+    /// The most matches one `list` page holds, and how many it holds when the client does not say.
+    public static let maxListLimit = 50
+    public static let defaultListLimit = 20
 
     /// Decodes one line; `bytes` excludes the newline.
     public static func decode(_ bytes: [UInt8]) -> Result<ClientRequest, WireError> {
@@ -50,7 +53,11 @@ public enum ClientMessageDecoder {
         }
         switch type {
         case "join": return .join(try join(fields))
-        case "list": return .list
+        case "list":
+            let after = try fields.string("after")
+            if let after, after.utf8.count > 64 { throw fields.bad("after", "the `next` cursor of an earlier page") }
+            let limit = try fields.int("limit", in: 1...Int64(maxListLimit), "a number of matches from 1 to \(maxListLimit)")
+            return .list(after: after, limit: limit.map { Int($0) })
         case "snapshot": return .snapshot
         case "ping": return .ping(time: try fields.int("time", in: Int64.min...Int64.max, "an integer"))
         case "select":
@@ -138,7 +145,10 @@ public enum ClientMessageEncoder {
             if let lastSeq = join.lastSeq { members["lastSeq"] = .int(Int64(lastSeq)) }
             if let variant = join.variant { members["variant"] = .string(variant.rawValue) }
             if join.takeOver { members["takeOver"] = .bool(true) }
-        case .list: members = ["type": "list"]
+        case .list(let after, let limit):
+            members = ["type": "list"]
+            if let after { members["after"] = .string(after) }
+            if let limit { members["limit"] = .int(Int64(limit)) }
         case .snapshot: members = ["type": "snapshot"]
         case .ping(let time):
             members = ["type": "ping"]

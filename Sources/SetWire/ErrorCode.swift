@@ -33,6 +33,8 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case rateLimited = "rate_limited"
     case slowConsumer = "slow_consumer"
     case serverFull = "server_full"
+    /// One address holds its share of connections or matches already.
+    case addressLimit = "address_limit"
     case idleTimeout = "idle_timeout"
     case serverShuttingDown = "server_shutting_down"
     /// The server cannot write the match's journal (a full disk): the match stands still.

@@ -119,7 +119,8 @@ public enum ServerMessage: Hashable, Sendable {
     case event(WireEvent)
     /// Spectators only: how many sets the table holds, after each change of the table.
     case insight(match: String, seq: Int, setsOnTable: Int)
-    case matches([MatchListing], id: JSONValue?)
+    /// One page of live matches; `next` is the cursor of the following page, nil on the last.
+    case matches([MatchListing], next: String?, id: JSONValue?)
     /// An accepted request that carried an id; the outcome is the broadcast event.
     case ack(id: JSONValue, seq: Int)
     case pong(time: Int64, clientTime: Int64?, id: JSONValue?)

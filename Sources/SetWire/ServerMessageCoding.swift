@@ -16,8 +16,10 @@ public enum ServerMessageCoding {
         case .event(let event): return EventCoding.encode(event)
         case .insight(let match, let seq, let sets):
             return ["type": "insight", "match": .string(match), "seq": .int(seq), "setsOnTable": .int(sets)]
-        case .matches(let listings, let id):
-            return with(id, ["type": "matches", "matches": .array(listings.map(encode))])
+        case .matches(let listings, let next, let id):
+            var members: [String: JSONValue] = ["type": "matches", "matches": .array(listings.map(encode))]
+            if let next { members["next"] = .string(next) }
+            return with(id, members)
         case .ack(let id, let seq): return ["type": "ack", "id": id, "seq": .int(seq)]
         case .pong(let time, let clientTime, let id):
             var members: [String: JSONValue] = ["type": "pong", "time": .int(time)]
@@ -165,7 +167,7 @@ public enum ServerMessageCoding {
                     players: try players(g), spectators: try g.countRequired("spectators"),
                     variant: try g.choice("variant", Variant.self) ?? .classic))
             }
-            return .matches(listings, id: id)
+            return .matches(listings, next: try f.string("next"), id: id)
         case "ack":
             guard let id else { throw f.missing("id", "the request's id") }
             return .ack(id: id, seq: try f.countRequired("seq"))

@@ -7,6 +7,7 @@ import SetCLI
 /// `setgame bench`: starts the real server as its own process (so its CPU and memory are its
 /// own), loads it through the protocol, and reports.
 func bench(_ options: BenchOptions) -> Int32 {
+    if let abuse = options.abuse { return benchAbuse(abuse, options) }
     var config = BenchConfig()
     config.matches = options.matches
     config.spectatorsPerMatch = options.spectators
@@ -21,8 +22,11 @@ func bench(_ options: BenchOptions) -> Int32 {
     } else {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        // The load comes from one address: it may hold every connection and match it opens.
         process.arguments = ["serve", "--port", "0", "--data", data, "--max-connections", "100000",
-                             "--messages-per-second", "1000000"]
+                             "--messages-per-second", "1000000", "--connections-per-address", "100000",
+                             "--matches-per-address", "100000", "--max-matches", "100000",
+                             "--connect-rate-per-address", "1000000"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")

@@ -14,12 +14,20 @@ func serve(_ options: ServeOptions) -> Int32 {
     config.limits.seatWaitMs = options.seatWaitMs
     config.dataDirectory = options.dataDirectory ?? ServeOptions.defaultDataDirectory()
     config.limits.maxConnections = options.maxConnections
+    config.maxMatches = options.maxMatches
     config.limits.messagesPerSecond = options.messagesPerSecond
     config.limits.messageBurst = options.messagesPerSecond * 2
+    config.perAddress.connections = options.connectionsPerAddress
+    config.perAddress.matches = options.matchesPerAddress
+    config.perAddress.connectsPerSecond = options.connectsPerSecondPerAddress
+    config.keepFinished = options.keepFinished
+    config.keepFinishedDays = options.keepFinishedDays
     if let seed = options.seed { config.seeds = .counting(from: seed) }
+    let log = ServerLog(format: options.logFormat == .json ? .json : .text)
+    if options.check { return check(config, log: log) }
     let server: Server
     do {
-        server = try Server(config: config)
+        server = try Server(config: config, log: log)
     } catch {
         printError("setgame serve: \(error)")
         return 1
@@ -29,6 +37,22 @@ func serve(_ options: ServeOptions) -> Int32 {
     writeOut("setgame serving on \(options.server.host):\(server.port)")
     writeOut("match journals in \(config.dataDirectory ?? "-")")
     server.run()
+    return 0
+}
+
+/// `serve --check`: what a unit file or a container would start, validated without listening.
+private func check(_ config: ServerConfig, log: ServerLog) -> Int32 {
+    let fitted = Server.fitted(config, log: log)
+    if let data = config.dataDirectory, let problem = Server.dataDirectoryProblem(data) {
+        printError("setgame serve: cannot use the data folder \(data): \(problem)")
+        return 1
+    }
+    let shares = fitted.addressLimits
+    writeOut("setgame serve would listen on \(config.host):\(config.port)")
+    writeOut("match journals in \(config.dataDirectory ?? "-"); finished/ keeps \(config.keepFinished) files, \(config.keepFinishedDays) days")
+    writeOut("at most \(fitted.limits.maxConnections) connections and \(fitted.maxMatches) matches; "
+             + "per address \(shares.connections) connections (\(shares.connectsPerSecond) new a second), "
+             + "\(shares.matches) matches, \(shares.waitingMatches) waiting duels")
     return 0
 }
 

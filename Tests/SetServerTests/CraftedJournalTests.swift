@@ -138,8 +138,8 @@ import Testing
         #expect(aside.count == Self.crafts.count)
         let probe = try TestClient(port: server.port)
         _ = try probe.next("welcome")
-        probe.send(.list)
-        let names = try probe.waitFor("list") { if case .matches(let list, _) = $0 { list.map(\.name) } else { nil } }
+        probe.send(.list())
+        let names = try probe.waitFor("list") { if case .matches(let list, _, _) = $0 { list.map(\.name) } else { nil } }
         #expect(names == ["good"])
     }
 

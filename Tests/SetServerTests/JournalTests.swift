@@ -144,8 +144,8 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: data + "/damaged").contains { $0.hasPrefix("bad.jsonl.") })
         let probe = try TestClient(port: second.port)
         _ = try probe.next("welcome")
-        probe.send(.list)
-        let names = try probe.waitFor("list") { if case .matches(let list, _) = $0 { list.map(\.name) } else { nil } }
+        probe.send(.list())
+        let names = try probe.waitFor("list") { if case .matches(let list, _, _) = $0 { list.map(\.name) } else { nil } }
         #expect(names == ["good"])
     }
 
@@ -161,8 +161,8 @@ import Testing
         bob = nil
         let probe = try TestClient(port: server.port)
         _ = try probe.next("welcome")
-        probe.send(.list)
-        _ = try probe.waitFor("an empty list") { if case .matches(let list, _) = $0, list.isEmpty { true } else { nil } }
+        probe.send(.list())
+        _ = try probe.waitFor("an empty list") { if case .matches(let list, _, _) = $0, list.isEmpty { true } else { nil } }
         server.stop()
         let finished = try FileManager.default.contentsOfDirectory(atPath: data + "/finished")
         #expect(finished.count == 1 && finished[0].hasPrefix("short-"))
@@ -265,6 +265,9 @@ import Testing
         var bob: TestClient? = try TestClient.joined(server, name: "bob")
         let eve = try TestClient.joined(server, name: "eve", role: .spectator)
         try eve.awaitSeq(bob!.view!.seq)
+        // A move, so the match is worth a seat wait (one nobody moved in is freed once both are gone).
+        ann.send(.act(.claim, seat: nil))
+        _ = try eve.awaitEvent("claim") { if case .rules(.windowOpened) = $0 { true } else { false } }
         bob = nil
         _ = try eve.awaitEvent("bob away") { if case .presence(.second, false, _) = $0 { true } else { false } }
         server.advance(by: 60_000)
@@ -296,18 +299,22 @@ import Testing
         _ = try bob.awaitEvent("rematch asked") { $0 == .rules(.rematchRequested(seat: .second)) }
     }
 
-    @Test func aDuelWhoseFirstPlayerDroppedWhileWaitingStartsPaused() throws {
+    /// Issue 16 #7 replaced the old behaviour (the duel started paused against the absent ann):
+    /// a spectator does not keep a waiting duel alive, and nobody is seated against an absent player.
+    @Test func aWaitingDuelWhoseOnlyPlayerLeftIsFreedEvenWithASpectator() throws {
         let server = try TestServer()
         defer { server.stop() }
         let ann = try TestClient.joined(server, name: "ann", match: "w")
         let eve = try TestClient.joined(server, name: "eve", match: "w", role: .spectator)
+        #expect(ann.view?.spectators == 0)
         ann.hangUp()
-        _ = try eve.awaitEvent("ann away") { if case .presence(.first, false, _) = $0 { true } else { false } }
+        let told = try eve.awaitError(.noSuchMatch)
+        #expect(told.message.contains("ended before it began"))
         let bob = try TestClient.joined(server, name: "bob", match: "w")
-        #expect(bob.view?.phase == .playing)
-        #expect(bob.view?.forfeitAt != nil, "the game starts paused while ann is away")
-        bob.send(.act(.claim, seat: nil))
-        _ = try bob.awaitError(.waitingForOpponent)
+        #expect(bob.view?.phase == .waiting)
+        #expect(bob.view?.players.map(\.name) == ["bob"])
+        eve.send(.join(JoinRequest(role: .spectator, name: "eve", match: "w")), id: 1)
+        _ = try eve.waitFor("joined again") { if case .joined(.spectator, "w", _, _, _, _, _) = $0 { true } else { nil } }
     }
 
     @Test func aClientWhoseReadsEndMidLineIsNotMistakenForASlowDrip() throws {
@@ -329,13 +336,17 @@ import Testing
         let data = temporaryDirectory()
         var server: TestServer? = try TestServer { $0.dataDirectory = data }
         for _ in 0..<2 {
-            var ann: TestClient? = try TestClient.joined(server!, name: "ann", match: "again")
-            _ = ann
+            // A solo game with a move is worth a journal; it ends, and its player leaves.
+            var ann: TestClient? = try TestClient.joined(server!, name: "ann", match: "again", mode: .solo)
+            ann!.send(.act(.select(ann!.view!.table[0]), seat: nil))
+            _ = try ann!.awaitEvent("a move") { if case .rules(.selectionChanged) = $0 { true } else { false } }
+            ann!.send(.act(.resign, seat: nil))
+            _ = try ann!.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
             ann = nil
             let probe = try TestClient(port: server!.port)
             _ = try probe.next("welcome")
-            probe.send(.list)
-            _ = try probe.waitFor("gone") { if case .matches(let list, _) = $0, list.isEmpty { true } else { nil } }
+            probe.send(.list())
+            _ = try probe.waitFor("gone") { if case .matches(let list, _, _) = $0, list.isEmpty { true } else { nil } }
         }
         server?.stop()
         server = nil

@@ -89,8 +89,8 @@ import Testing
         let cy = try TestClient.joined(server, name: "cy", match: "beta", mode: .solo)
         let eve = try TestClient.joined(server, name: "eve", match: "alpha", role: .spectator)
         defer { _ = (ann, cy, eve) }
-        bob.send(.list, id: 3)
-        let (listings, id) = try bob.waitFor("list") { if case .matches(let list, let id) = $0 { (list, id) } else { nil } }
+        bob.send(.list(), id: 3)
+        let (listings, id) = try bob.waitFor("list") { if case .matches(let list, _, let id) = $0 { (list, id) } else { nil } }
         #expect(id == 3)
         #expect(listings.map(\.name) == ["alpha", "beta"])
         #expect(listings[0].players.map(\.name) == ["ann", "bob"])

@@ -54,7 +54,7 @@ import Testing
         }
         let lister = try TestClient(port: server.port)
         _ = try lister.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
-        lister.send(.list)
+        lister.send(.list())
         _ = try lister.waitFor("matches") { if case .matches = $0 { true } else { nil } }
         lines.append(try #require(lister.lastLine))
         if let path = ProcessInfo.processInfo.environment["SETGAME_RECORD_VARIANTS"] {

@@ -49,8 +49,8 @@ import Testing
         guard case .error(let error, _) = cat.received.last else { Issue.record("no error"); return }
         #expect(error.code == .variantMismatch)
         #expect(error.details["variant"] == .string("ultra"))
-        cat.send(.list)
-        let listings = try cat.waitFor("matches") { if case .matches(let list, _) = $0 { list } else { nil } }
+        cat.send(.list())
+        let listings = try cat.waitFor("matches") { if case .matches(let list, _, _) = $0 { list } else { nil } }
         #expect(listings.map(\.variant) == [.ultra])
         // Naming the match's own variant passes that check and meets the next: the match is full.
         let same = try join(server, "dan", match: "u", variant: .ultra)

@@ -199,7 +199,7 @@ final class ScriptedClient {
         try connection.finishConnecting()
         var sent = 0
         while connection.failure == nil && sent < 1_000_000 {
-            connection.send(.list)
+            connection.send(.list())
             connection.flush()
             sent += 1
         }

@@ -132,9 +132,9 @@ import Testing
         _ = app.start(at: 0)
         _ = app.connected(at: 0)
         let greeted = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
-        #expect(greeted.contains(.send(.list)))
+        #expect(greeted.contains(.send(.list())))
         _ = app.receive(.matches([MatchListing(name: "duel-1", mode: .duel, phase: .playing, players: ClientFixtures.players, spectators: 0),
-                                  MatchListing(name: "duel-2", mode: .duel, phase: .waiting, players: [], spectators: 1)], id: nil), at: 0)
+                                  MatchListing(name: "duel-2", mode: .duel, phase: .waiting, players: [], spectators: 1)], next: nil, id: nil), at: 0)
         let screen = app.compose(at: 0).textLines
         #expect(screen.contains { $0.contains("1  duel-1") && $0.contains("alice 42 vs bob 17") })
         #expect(screen.contains { $0.contains("2  duel-2") })

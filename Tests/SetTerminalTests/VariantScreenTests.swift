@@ -91,7 +91,7 @@ import Testing
         _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
         _ = app.receive(.matches([MatchListing(name: "u", mode: .duel, phase: .playing, players: ClientFixtures.players,
                                                spectators: 0, variant: .ultra),
-                                  MatchListing(name: "c", mode: .duel, phase: .waiting, players: [], spectators: 0)], id: nil), at: 0)
+                                  MatchListing(name: "c", mode: .duel, phase: .waiting, players: [], spectators: 0)], next: nil, id: nil), at: 0)
         let screen = app.compose(at: 0).textLines
         #expect(screen.contains { $0.contains("1  u") && $0.contains("UltraSet  alice 42 vs bob 17") })
         #expect(screen.contains { $0.contains("2  c") && !$0.contains("Classic") })

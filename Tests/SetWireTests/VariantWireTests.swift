@@ -36,11 +36,11 @@ import Testing
             #expect(try ServerMessageCoding.decode(ServerMessageCoding.line(.snapshot(sample)).dropLast().map { $0 }).get() == .snapshot(sample))
         }
         let listing = MatchListing(name: "m", mode: .duel, phase: .waiting, players: [], spectators: 0, variant: .junior)
-        let listed = line(.matches([listing], id: nil))
+        let listed = line(.matches([listing], next: nil, id: nil))
         #expect(listed.contains(#""variant":"junior""#))
-        #expect(try ServerMessageCoding.decode(Array(listed.utf8)).get() == .matches([listing], id: nil))
+        #expect(try ServerMessageCoding.decode(Array(listed.utf8)).get() == .matches([listing], next: nil, id: nil))
         let plain = MatchListing(name: "m", mode: .duel, phase: .waiting, players: [], spectators: 0)
-        #expect(!line(.matches([plain], id: nil)).contains("variant"))
+        #expect(!line(.matches([plain], next: nil, id: nil)).contains("variant"))
     }
 
     @Test func aViewFollowsTheChainFromTheSetsTakenAndForgetsItOnANewGame() {

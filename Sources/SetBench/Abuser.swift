@@ -1,0 +1,297 @@
+import Foundation
+import Glibc
+import SetNet
+import Synchronization
+
+/// What an abusive client does to a server while `setgame bench --abuse` measures a duel on it.
+public enum AbuseKind: String, CaseIterable, Sendable {
+    /// Fills the server with matches, then four clients page through `list` as fast as allowed.
+    case list
+    /// Connect, join a new match, hang up: up to 4,096 times a second, from 16 addresses.
+    case lobby
+    /// 2,000 spectators join the measured duel and stay; another client joins and leaves as a
+    /// spectator as fast as it can.
+    case spectators
+    /// 1,100 idle sockets, topped up as the server closes them, against a 1,024-descriptor server.
+    case fds
+}
+
+/// What the abuse did, as its client saw it.
+public struct AbuseStats: Sendable {
+    public var attempts = 0
+    public var bytesReceived = 0
+    public var openSockets = 0
+    public var outcomes: [String: Int] = [:]
+    public var seconds = 0.0
+}
+
+/// Runs one abuse on its own thread, with blocking sockets from loopback addresses other than
+/// 127.0.0.1 (any 127.x.y.z reaches the server), so per-address limits see it as strangers.
+public final class Abuser: @unchecked Sendable {
+    let kind: AbuseKind
+    let port: UInt16
+    /// The measured duels, for the spectators to watch.
+    let targets: [String]
+    private let stopping = Atomic<Bool>(false)
+    private let done = DispatchSemaphore(value: 0)
+    // Touched only by the abuse thread until `stop()` has joined it.
+    private var stats = AbuseStats()
+    private var held: [Int32] = []
+    /// The list abuse's clients; kept apart from `held`, whose input is thrown away.
+    private var listers: [Int32] = []
+    private var scratch = [UInt8](repeating: 0, count: 1 << 16)
+    /// Set by the abuse thread once its setup is done and the abuse proper runs.
+    private let ready = DispatchSemaphore(value: 0)
+
+    /// This abuser's share of a lobby flood run by `lanes` abusers at once, each on its own thread.
+    let lane: Int
+    let lanes: Int
+
+    public init(kind: AbuseKind, port: UInt16, targets: [String], lane: Int = 0, lanes: Int = 1) {
+        self.kind = kind
+        self.port = port
+        self.targets = targets
+        self.lane = lane
+        self.lanes = max(1, lanes)
+    }
+
+    /// How many abusers on their own threads a kind needs: a blocking client waits a round trip
+    /// per connection, so 4,096 a second takes several.
+    public static func lanes(for kind: AbuseKind) -> Int { kind == .lobby ? 4 : 1 }
+
+    /// The stats of several lanes as one.
+    public static func combined(_ all: [AbuseStats]) -> AbuseStats {
+        var total = AbuseStats()
+        for stats in all {
+            total.attempts += stats.attempts
+            total.bytesReceived += stats.bytesReceived
+            total.openSockets += stats.openSockets
+            total.seconds = max(total.seconds, stats.seconds)
+            total.outcomes.merge(stats.outcomes, uniquingKeysWith: +)
+        }
+        return total
+    }
+
+    /// Starts the abuse and returns once its setup (such as filling the server) is done.
+    public func start() {
+        Thread.detachNewThread { [self] in
+            let began = MonotonicTime.rawNanoseconds()
+            switch kind {
+            case .lobby: lobby()
+            case .list: list()
+            case .spectators: spectators()
+            case .fds: descriptors()
+            }
+            stats.seconds = Double(MonotonicTime.rawNanoseconds() - began) / 1e9
+            stats.openSockets = held.count
+            held.forEach { _ = Glibc.close($0) }
+            listers.forEach { _ = Glibc.close($0) }
+            done.signal()
+        }
+        ready.wait()
+    }
+
+    /// Ends the abuse, closes its sockets, and reports.
+    public func stop() -> AbuseStats {
+        stopping.store(true, ordering: .releasing)
+        done.wait()
+        return stats
+    }
+
+    private var running: Bool { !stopping.load(ordering: .acquiring) }
+
+    // MARK: The abuses
+
+    private func lobby() {
+        ready.signal()
+        let interval = 1e9 / 4_096 * Double(lanes)
+        let start = MonotonicTime.rawNanoseconds()
+        while running {
+            let due = start + UInt64(Double(stats.attempts) * interval)
+            let now = MonotonicTime.rawNanoseconds()
+            if now < due { usleep(UInt32(min(1_000, (due - now) / 1_000))); continue }
+            let n = stats.attempts * lanes + lane
+            stats.attempts += 1
+            let join = switch n % 3 {
+            case 0: #"{"type":"join","name":"x","match":"lock-\#(n)"}"#
+            case 1: #"{"type":"join","name":"x"}"#
+            default: #"{"type":"join","name":"x","mode":"solo","match":"lone-\#(n)"}"#
+            }
+            guard let fd = connect(from: "127.0.1.\(1 + n % 16)") else { continue }
+            send(fd, join)
+            record(awaitReply(fd))
+            Glibc.close(fd)
+        }
+    }
+
+    private func list() {
+        // Almost every match slot taken by a duel waiting for its second player, each held open
+        // from addresses of its own (an address may keep 8 waiting). Nobody moves in them, so they
+        // have no journal: the figures are about listing, not about the disk.
+        for n in 0..<3_900 where running {
+            guard let fd = connect(from: "127.1.\(n / 8 / 250).\(1 + (n / 8) % 250)") else { continue }
+            send(fd, #"{"type":"join","name":"x","match":"many-\#(n)"}"#)
+            record(awaitReply(fd))
+            held.append(fd)
+            if n % 200 == 0 { drainHeld() }
+        }
+        listers = (0..<4).compactMap { connect(from: "127.0.3.\(1 + $0)") }
+        var cursors = [String?](repeating: nil, count: listers.count)
+        ready.signal()
+        let interval = 1e9 / 10  // each at ten lists a second: the most the rate limit lets through
+        let start = MonotonicTime.rawNanoseconds()
+        while running {
+            let due = start + UInt64(Double(stats.attempts / max(1, listers.count)) * interval)
+            let now = MonotonicTime.rawNanoseconds()
+            if now < due { usleep(UInt32(min(10_000, (due - now) / 1_000))); continue }
+            for (index, fd) in listers.enumerated() {
+                stats.attempts += 1
+                let after = cursors[index].map { #","after":"\#($0)""# } ?? ""
+                send(fd, #"{"type":"list","limit":50\#(after)}"#)
+                guard let line = awaitLine(fd, containing: "\"type\":\"matches\"") else { continue }
+                record(line)
+                cursors[index] = field("next", in: line)
+            }
+            drainHeld()
+        }
+    }
+
+    private func spectators() {
+        for n in 0..<2_000 where running {
+            guard let fd = connect(from: "127.0.4.\(1 + n / 40)") else { continue }
+            send(fd, #"{"type":"join","role":"spectator","name":"s\#(n)","match":"\#(targets[n % targets.count])"}"#)
+            record(awaitReply(fd))
+            held.append(fd)
+            if n % 100 == 0 { drainHeld() }
+        }
+        ready.signal()
+        var n = 0
+        while running {
+            n += 1
+            stats.attempts += 1
+            if let fd = connect(from: "127.0.5.\(1 + n % 16)") {
+                send(fd, #"{"type":"join","role":"spectator","name":"c","match":"\#(targets[n % targets.count])"}"#)
+                record(awaitReply(fd))
+                Glibc.close(fd)
+            }
+            if n % 20 == 0 { drainHeld() }
+        }
+    }
+
+    private func descriptors() {
+        ready.signal()
+        var n = 0
+        while running {
+            // Top up to 1,100 idle sockets as the server refuses or closes them, 1,000 a second at most.
+            var opened = 0
+            while held.count < 1_100 && running && (stats.attempts < 1_100 || opened < 10) {
+                opened += 1
+                n += 1
+                stats.attempts += 1
+                guard let fd = connect(from: "127.0.6.\(1 + n % 37)") else { break }
+                held.append(fd)
+            }
+            drainHeld()
+            usleep(10_000)
+        }
+    }
+
+    // MARK: Sockets
+
+    private func connect(from source: String) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else {
+            stats.outcomes["socket failed", default: 0] += 1
+            return nil
+        }
+        Sockets.setReceiveTimeout(fd, milliseconds: 2_000)
+        guard var local = try? Sockets.ipv4Address(host: source, port: 0),
+              var remote = try? Sockets.ipv4Address(host: "127.0.0.1", port: port) else {
+            Glibc.close(fd)
+            return nil
+        }
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        let connected = withUnsafePointer(to: &remote) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, connected == 0 else {
+            stats.outcomes["connect failed", default: 0] += 1
+            Glibc.close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    private func send(_ fd: Int32, _ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    }
+
+    /// Reads until a line holding `marker` arrives (returned), or the peer closes or times out.
+    private func awaitLine(_ fd: Int32, containing marker: String) -> String? {
+        var pending: [UInt8] = []
+        while true {
+            let count = scratch.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { return nil }
+            stats.bytesReceived += count
+            pending += scratch[0..<count]
+            while let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                if line.contains(marker) { return line }
+            }
+        }
+    }
+
+    /// The answer to a join: `joined` or an error.
+    private func awaitReply(_ fd: Int32) -> String? {
+        var pending: [UInt8] = []
+        while true {
+            let count = scratch.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { return nil }
+            stats.bytesReceived += count
+            pending += scratch[0..<count]
+            while let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                if line.contains("\"type\":\"joined\"") || line.contains("\"type\":\"error\"") { return line }
+            }
+        }
+    }
+
+    private func firstTableCard(_ fd: Int32) -> Int? {
+        guard let line = awaitLine(fd, containing: "\"type\":\"snapshot\""), let range = line.range(of: "\"table\":[") else { return nil }
+        return Int(line[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// Counts a reply by its type, or its error code.
+    private func record(_ line: String?) {
+        guard let line else { return stats.outcomes["no answer", default: 0] += 1 }
+        let key = field("code", in: line) ?? field("type", in: line) ?? "?"
+        stats.outcomes[key, default: 0] += 1
+    }
+
+    private func field(_ name: String, in line: String) -> String? {
+        guard let range = line.range(of: "\"\(name)\":\"") else { return nil }
+        return String(line[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    /// Reads and throws away whatever the held sockets were sent; drops those the server closed.
+    private func drainHeld() {
+        var polled = held.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        guard poll(&polled, nfds_t(polled.count), 0) > 0 else { return }
+        var closed: Set<Int32> = []
+        for entry in polled where entry.revents != 0 {
+            let count = scratch.withUnsafeMutableBytes { recv(entry.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count > 0 { stats.bytesReceived += count } else if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
+                closed.insert(entry.fd)
+            }
+        }
+        guard !closed.isEmpty else { return }
+        stats.outcomes["closed by the server", default: 0] += closed.count
+        closed.forEach { _ = Glibc.close($0) }
+        held.removeAll { closed.contains($0) }
+    }
+}

@@ -1,0 +1,164 @@
+import Glibc
+import SetNet
+import SetRules
+import SetWire
+
+// The accept path: who may connect, and what happens when descriptors run out.
+extension Server {
+    /// How long accepting pauses after the process ran out of file descriptors.
+    static let acceptPauseMs: Int64 = 100
+    /// How many waiting connections one pause may turn away with `server_full`.
+    static let refusalsPerPause = 256
+    static let acceptsPerReadiness = 64
+    static let maxLingering = 256
+
+    /// Raises the descriptor limit as far as allowed and fits the connection and match limits to
+    /// what it really allows, saying so in the log when they had to shrink.
+    static func fitToDescriptors(_ config: ServerConfig, log: ServerLog) -> ServerConfig {
+        guard let limit = DescriptorLimit.raise() else { return config }
+        let budget = DescriptorBudget.fit(maxConnections: config.limits.maxConnections, maxMatches: config.maxMatches,
+                                          journals: config.dataDirectory != nil, descriptors: limit.soft)
+        guard budget.maxConnections != config.limits.maxConnections || budget.maxMatches != config.maxMatches else { return config }
+        var fitted = config
+        fitted.limits.maxConnections = budget.maxConnections
+        fitted.maxMatches = budget.maxMatches
+        log("only \(limit.soft) file descriptors may be open (hard limit \(limit.hard.map(String.init) ?? "unlimited")): "
+            + "serving at most \(budget.maxConnections) connections (asked \(config.limits.maxConnections)) and "
+            + "\(budget.maxMatches) matches (asked \(config.maxMatches)); raise LimitNOFILE / ulimit -n for more")
+        return fitted
+    }
+
+    /// The configuration a server would run with here: its limits fitted to the descriptors.
+    public static func fitted(_ config: ServerConfig, log: ServerLog = .silent) -> ServerConfig {
+        fitToDescriptors(config, log: log)
+    }
+
+    /// Why `path` cannot hold match journals, or nil if it can (it is created if missing).
+    public static func dataDirectoryProblem(_ path: String) -> String? {
+        let directory = JournalDirectory(path: path, log: .silent)
+        do { try directory.prepareChecked() } catch { return error.reason }
+        guard access(path, W_OK) == 0 else { return "not writable" }
+        return nil
+    }
+
+    func startAccepting() throws(SocketError) {
+        try loop.register(listener) { [unowned self] _ in self.acceptAll() }
+    }
+
+    func resumeAccepting() {
+        acceptPausedUntil = nil
+        do { try startAccepting() } catch {
+            logQuietly("accept-resume", "cannot watch the listener again: \(error); retrying")
+            acceptPausedUntil = clock.now().adding(Self.acceptPauseMs)
+        }
+    }
+
+    /// Logs `message` unless the same condition was logged less than a second ago.
+    func logQuietly(_ condition: String, _ message: String) {
+        guard let quieted = logThrottle.admit(condition, at: clock.now()) else { return }
+        log(quieted > 0 ? "\(message) (and \(quieted) more like it)" : message)
+    }
+
+    /// Spends one of `address`'s new-connection allowance, if it has one left.
+    private func mayConnect(from address: String) -> Bool {
+        let now = clock.now(), rate = config.addressLimits.connectsPerSecond
+        var entry = connectAllowance[address]
+            ?? (RateLimiter(perSecond: rate, burst: rate.multipliedReportingOverflow(by: 2).partialValue, at: now), now)
+        let allowed = entry.bucket.allow(at: now)
+        entry.last = now
+        connectAllowance[address] = entry
+        return allowed
+    }
+
+    /// Drops the allowances of addresses quiet long enough to have refilled them.
+    func forgetQuietAddresses(at now: Instant) {
+        guard connectAllowance.count > 1_024 else { return }
+        connectAllowance = connectAllowance.filter { now.milliseconds(since: $0.value.last) < 10_000 }
+    }
+
+    func forget(address: String) {
+        guard let count = connectionsByAddress[address] else { return }
+        connectionsByAddress[address] = count > 1 ? count - 1 : nil
+    }
+
+    /// Accepts what waits, up to `acceptsPerReadiness`: the listener stays readable, so the rest
+    /// come next turn, after the other clients' input. A flood of connections cannot hold the
+    /// loop for long.
+    func acceptAll() {
+        for _ in 0..<Self.acceptsPerReadiness {
+            let accepted: Int32?
+            do { accepted = try Sockets.accept(listener) } catch {
+                if error.code == EMFILE || error.code == ENFILE { return outOfDescriptors(error) }
+                logQuietly("accept", "accept failed: \(error)")
+                return
+            }
+            guard let fd = accepted else { return }
+            let address = DescriptorLimit.peerAddress(fd)
+            if connections.count >= config.limits.maxConnections {
+                refuse(fd, WireError(.serverFull, "The server is full; try again later.", fatal: true))
+                logQuietly("full", "refused a connection: \(connections.count) connections is the limit")
+                continue
+            }
+            guard mayConnect(from: address) else {
+                refuse(fd, WireError(.addressLimit, "Your address connects too often; wait a second.", fatal: true))
+                logQuietly("connect-rate", "refused a connection from \(address): over \(config.addressLimits.connectsPerSecond) a second")
+                continue
+            }
+            let fromAddress = connectionsByAddress[address] ?? 0
+            if fromAddress >= config.addressLimits.connections {
+                refuse(fd, WireError(.addressLimit, "Your address has \(fromAddress) connections open, the most one address may hold.", fatal: true))
+                logQuietly("address", "refused a connection from \(address): it holds \(fromAddress), its share")
+                continue
+            }
+            lastConnectionID += 1
+            let connection = Connection(id: lastConnectionID, fd: fd, limits: config.limits, at: clock.now())
+            connection.address = address
+            do {
+                try loop.register(fd) { [unowned self] readiness in self.ready(connection, readiness) }
+            } catch {
+                Glibc.close(fd)
+                continue
+            }
+            connections[connection.id] = connection
+            connectionsByAddress[address] = fromAddress + 1
+            send(.welcome(server: config.serverName, versions: ProtocolVersion.supported, time: clock.now().milliseconds,
+                          limits: config.limits), to: connection)
+        }
+    }
+
+    /// Refuses a socket that was never registered: `welcome`, then the fatal error, then a close
+    /// that lets the lines arrive (see `linger`). Lingering holds a descriptor for up to 2 s, so
+    /// past `maxLingering` of them (a flood) the lines are written once and the socket closed.
+    private func refuse(_ fd: Int32, _ error: WireError, mayLinger: Bool = true) {
+        var outbound = OutboundBuffer()
+        outbound.append(ServerMessageCoding.line(.welcome(server: config.serverName, versions: ProtocolVersion.supported,
+                                                          time: clock.now().milliseconds, limits: config.limits)))
+        outbound.append(ServerMessageCoding.line(.error(error, id: nil)))
+        guard mayLinger, lingering.count < Self.maxLingering else {
+            _ = outbound.flush(to: fd)
+            Glibc.close(fd)
+            return
+        }
+        linger(fd, outbound: outbound)
+    }
+
+    /// Out of descriptors: the listener stays readable, so accepting again at once would spin.
+    /// The spare descriptor lets one newcomer be told the server is full; then accepting pauses.
+    private func outOfDescriptors(_ error: SocketError) {
+        var refused = 0
+        if spareDescriptor >= 0 {
+            // The freed slot answers whoever waits in the backlog, one at a time, so none waits in silence.
+            Glibc.close(spareDescriptor)
+            spareDescriptor = -1
+            while refused < Self.refusalsPerPause, let fd = try? Sockets.accept(listener) {
+                refuse(fd, WireError(.serverFull, "The server is out of resources; try again later.", fatal: true), mayLinger: false)
+                refused += 1
+            }
+            spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        }
+        loop.unregister(listener)
+        acceptPausedUntil = clock.now().adding(Self.acceptPauseMs)
+        logQuietly("descriptors", "out of file descriptors (\(error)) with \(connections.count) connections: "
+                   + "refused \(refused) waiting, not accepting for \(Self.acceptPauseMs) ms")
+    }
+}

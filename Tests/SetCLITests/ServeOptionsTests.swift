@@ -1,0 +1,34 @@
+import SetCLI
+import Testing
+
+/// `serve`'s hosting options and `bench --abuse`.
+struct ServeOptionsTests {
+    @Test func hostingOptionsParse() throws {
+        let command = try Commands.parse(["serve", "--host", "0.0.0.0", "--data", "/var/lib/setgame", "--log-format", "json",
+                                          "--keep-finished", "500", "--keep-finished-days", "7", "--connections-per-address", "32",
+                                          "--matches-per-address", "8", "--max-matches", "1000", "--check"])
+        guard case .serve(let options) = command else { Issue.record("not serve: \(command)"); return }
+        #expect(options.logFormat == .json && options.check)
+        #expect(options.keepFinished == 500 && options.keepFinishedDays == 7)
+        #expect(options.connectionsPerAddress == 32 && options.matchesPerAddress == 8 && options.maxMatches == 1_000)
+        guard case .serve(let defaults) = try Commands.parse(["serve"]) else { Issue.record("not serve"); return }
+        #expect(defaults.logFormat == .text && !defaults.check && defaults.connectionsPerAddress == nil)
+        #expect(defaults.keepFinished == 10_000 && defaults.keepFinishedDays == 30)
+    }
+
+    @Test func badHostingValuesAreUsageErrors() {
+        #expect(throws: UsageError("--log-format takes text or json, not 'xml'", command: "serve")) {
+            try Commands.parse(["serve", "--log-format", "xml"])
+        }
+        #expect(throws: UsageError("--keep-finished-days takes a whole number from 0 to 36500, not '-1'", command: "serve")) {
+            try Commands.parse(["serve", "--keep-finished-days", "-1"])
+        }
+    }
+
+    @Test func benchTakesAnAbuse() throws {
+        #expect(try Commands.parse(["bench", "--abuse", "lobby"]) == .bench({ var o = BenchOptions(); o.abuse = .lobby; return o }()))
+        #expect(throws: UsageError("--abuse takes one of list, lobby, spectators, fds, not 'ddos'", command: "bench")) {
+            try Commands.parse(["bench", "--abuse", "ddos"])
+        }
+    }
+}

@@ -1,0 +1,82 @@
+@testable import SetServer
+import SetNet
+import SetRules
+import Testing
+
+/// The pure parts behind the public-server limits.
+struct PublicServerPartsTests {
+    @Test func limitsThatFitAreKeptAndOthersShrinkToTheDescriptorsThereAre() {
+        #expect(DescriptorBudget.fit(maxConnections: 8_192, maxMatches: 4_096, journals: true, descriptors: 1 << 20)
+            == DescriptorBudget(maxConnections: 8_192, maxMatches: 4_096))
+        // A 1,024 soft limit that could not be raised: connections and journals share what is left.
+        let tight = DescriptorBudget.fit(maxConnections: 8_192, maxMatches: 4_096, journals: true, descriptors: 1_024)
+        #expect(tight.maxConnections + tight.maxMatches + DescriptorBudget.reserve <= 1_024)
+        #expect(tight == DescriptorBudget(maxConnections: 640, maxMatches: 320))
+        #expect(DescriptorBudget.fit(maxConnections: 8_192, maxMatches: 4_096, journals: false, descriptors: 1_024)
+            == DescriptorBudget(maxConnections: 960, maxMatches: 4_096))
+        #expect(DescriptorBudget.fit(maxConnections: 10, maxMatches: 10, journals: true, descriptors: 10).maxConnections >= 1)
+    }
+
+    @Test func aRepeatedConditionIsLoggedAtMostOnceASecondWithHowOftenItWasQuiet() {
+        var throttle = LogThrottle()
+        func admit(_ key: String, _ ms: Int64) -> Int? { throttle.admit(key, at: Instant(milliseconds: ms)) }
+        #expect(admit("emfile", 0) == 0)
+        var quiet = 0
+        for ms in stride(from: Int64(1), to: 1_000, by: 1) where admit("emfile", ms) == nil { quiet += 1 }
+        #expect(quiet == 999)
+        #expect(admit("other", 500) == 0, "each condition has its own second")
+        #expect(admit("emfile", 1_000) == 999)
+        #expect(admit("emfile", 2_000) == 0)
+    }
+
+    @Test func aDearRequestSpendsSeveralTokens() {
+        var limiter = RateLimiter(perSecond: 10, burst: 10, at: .zero)
+        let outcomes = [limiter.allow(at: .zero, cost: 5), limiter.allow(at: .zero, cost: 5), limiter.allow(at: .zero, cost: 5),
+                        limiter.allow(at: .zero), limiter.allow(at: Instant(milliseconds: 500), cost: 5)]
+        #expect(outcomes == [true, true, false, false, true], "half a second refills five")
+    }
+
+    @Test func theListPutsLiveDuelsWithTheMostSpectatorsFirstAndItsCursorRoundTrips() {
+        let keys = [MatchList.Key(rank: 1, spectators: 9, name: "a"), MatchList.Key(rank: 0, spectators: 1, name: "b"),
+                    MatchList.Key(rank: 0, spectators: 5, name: "c"), MatchList.Key(rank: 0, spectators: 5, name: "b.x")]
+        #expect(keys.sorted().map(\.name) == ["b.x", "c", "b", "a"])
+        for key in keys { #expect(MatchList.Key(cursor: key.cursor) == key) }
+        #expect(MatchList.Key(cursor: "zero.1.a") == nil)
+    }
+}
+
+struct ServerLogFormatTests {
+    @Test func aJSONLogLineIsOneObjectWithTimeAndMessage() {
+        let line = ServerLog.line("ann \"quoted\" left", at: "2026-11-23T09:15:02.123Z", format: .json)
+        #expect(line == #"{"message":"ann \"quoted\" left","time":"2026-11-23T09:15:02.123Z"}"#)
+        #expect(ServerLog.line("x", at: "T", format: .text) == "T x")
+    }
+}
+
+struct OutputQueuesTests {
+    @Test func playersGoFirstSpectatorsASliceAtATimeAndCrowdsInRounds() {
+        var queues = OutputQueues(crowdRoundMs: 100)
+        let at = { Instant(milliseconds: $0) }
+        for id in 1_000..<1_300 { queues.add(id, .spectator) }
+        for id in 5_000..<5_300 { queues.add(id, .crowd) }
+        queues.add(1, .player)
+        let first = queues.takeDue(at: at(0))
+        #expect(first.first == 1, "players first")
+        #expect(first.count == 1 + OutputQueues.writesPerTurn * 2)
+        #expect(queues.waitMilliseconds(at: at(0)) == 0, "slices remain: no sleep")
+        var written = first.count, turns = 1
+        while queues.waitMilliseconds(at: at(2)) == 0 {
+            let slice = queues.takeDue(at: at(2))
+            #expect(slice.count <= 2 * OutputQueues.writesPerTurn)
+            written += slice.count
+            turns += 1
+        }
+        #expect(written == 601 && turns == (300 + OutputQueues.writesPerTurn - 1) / OutputQueues.writesPerTurn)
+        // The crowd wrote its round; those who have more wait for the next round, 100 ms after it began.
+        queues.add(5_000, .crowd)
+        #expect(queues.waitMilliseconds(at: at(2)) == 98)
+        #expect(queues.takeDue(at: at(50)).isEmpty)
+        #expect(queues.takeDue(at: at(100)) == [5_000])
+        #expect(queues.waitMilliseconds(at: at(100)) == nil)
+    }
+}
