@@ -158,7 +158,7 @@ public enum Commands {
         ])
 
     /// Every subcommand, in the order the overview lists them.
-    public static let all: [CommandSpec] = [play, serve, join, watch, bot, replay, bench, rules, cards]
+    public static let all: [CommandSpec] = Subcommand.allCases.map(\.spec)
 
     /// Parses the arguments after the executable's name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
@@ -169,34 +169,35 @@ public enum Commands {
         case "--version", "-V", "version": return .version
         case "help":
             guard let topic = rest.first else { return .overview }
-            guard let spec = all.first(where: { $0.name == topic }) else {
+            guard let subcommand = Subcommand(rawValue: topic) else {
                 throw UsageError("no command named '\(topic)'")
             }
-            return .help(spec)
+            return .help(subcommand.spec)
         default: break
         }
-        guard let spec = all.first(where: { $0.name == first }) else {
+        guard let subcommand = Subcommand(rawValue: first) else {
             if first.hasPrefix("-") { throw UsageError("unknown option '\(first)'") }
             throw UsageError("unknown command '\(first)'")
         }
+        let spec = subcommand.spec
         let parsed = try ArgumentParser.parse(rest, as: spec)
         if parsed.wantsHelp { return .help(spec) }
-        switch spec.name {
-        case serve.name: return .serve(try serveOptions(parsed))
-        case play.name: return .play(try playOptions(parsed))
-        case join.name: return .join(try joinOptions(parsed, spectator: false))
-        case watch.name: return .join(try joinOptions(parsed, spectator: true))
-        case bot.name: return .bot(try botOptions(parsed))
-        case bench.name: return try benchCommand(parsed)
-        case cards.name: return .cards(try cardsOptions(parsed))
-        case replay.name:
+        switch subcommand {
+        case .serve: return .serve(try serveOptions(parsed))
+        case .play: return .play(try playOptions(parsed))
+        case .join: return .join(try joinOptions(parsed, spectator: false))
+        case .watch: return .join(try joinOptions(parsed, spectator: true))
+        case .bot: return .bot(try botOptions(parsed))
+        case .bench: return try benchCommand(parsed)
+        case .cards: return .cards(try cardsOptions(parsed))
+        case .replay:
             guard let file = parsed.positionals.first else { throw UsageError("replay needs a journal FILE", command: replay.name) }
             let speedText = parsed.values["speed"] ?? "0"
             guard let speed = Double(speedText), speed >= 0, speed.isFinite else {
                 throw UsageError("--speed takes a number of times real time, not '\(speedText)'", command: replay.name)
             }
             return .replay(ReplayOptions(file: file, speed: speed))
-        default:
+        case .rules:
             return .rules(try settings(from: parsed, command: spec.name),
                           variant: try variant(OptionValues(parsed, command: spec.name)) ?? .classic)
         }

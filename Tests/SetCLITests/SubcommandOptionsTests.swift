@@ -1,0 +1,112 @@
+import SetCLI
+import SetRules
+import Testing
+
+/// Every subcommand's options as the executable receives them: each lands in its own field, the
+/// defaults hold when an option is absent, and a bad value is a usage error naming the command.
+struct SubcommandOptionsTests {
+    /// The dispatch is by subcommand, not by name with a fallback: each one parses to its own command.
+    @Test func everySubcommandParsesToItsOwnCommand() throws {
+        for subcommand in Subcommand.allCases {
+            let arguments = subcommand == .replay ? ["replay", "m.jsonl"] : [subcommand.rawValue]
+            let command = try Commands.parse(arguments)
+            let matches = switch (subcommand, command) {
+            case (.play, .play), (.serve, .serve), (.bot, .bot), (.replay, .replay), (.bench, .bench),
+                 (.rules, .rules), (.cards, .cards): true
+            case (.join, .join(let options)): !options.spectator
+            case (.watch, .join(let options)): options.spectator
+            default: false
+            }
+            #expect(matches, "\(subcommand) parsed as \(command)")
+            #expect(try Commands.parse(arguments + ["--help"]) == .help(subcommand.spec))
+        }
+        #expect(Commands.all.map(\.name) == Subcommand.allCases.map(\.rawValue))
+    }
+
+    @Test func joinTakesAnAddressANameAMatchAndHowToShowIt() throws {
+        guard case .join(let options) = try Commands.parse(["join", "example.org:7400", "--name", "ann", "--match", "friday",
+                                                            "--mode", "ultra", "--colorblind", "--no-animation"]) else {
+            Issue.record("not join"); return
+        }
+        #expect(options.server == ServerAddress(host: "example.org", port: 7400))
+        #expect(options.name == "ann" && options.match == "friday" && options.variant == .ultra)
+        #expect(options.colorblind && !options.animation && !options.spectator && !options.solo)
+
+        guard case .join(let defaults) = try Commands.parse(["join"]) else { Issue.record("not join"); return }
+        #expect(defaults.server == ServerAddress() && defaults.name == nil && defaults.match == nil && defaults.variant == nil)
+        #expect(!defaults.colorblind && defaults.animation)
+        guard case .join(let solo) = try Commands.parse(["join", ":7401", "--solo"]) else { Issue.record("not join"); return }
+        #expect(solo.solo && solo.server == ServerAddress(host: "127.0.0.1", port: 7401))
+    }
+
+    @Test func watchTakesTheMatchAsItsSecondArgument() throws {
+        guard case .join(let options) = try Commands.parse(["watch", "10.0.0.2", "friday"]) else { Issue.record("not watch"); return }
+        #expect(options.spectator && options.match == "friday" && options.server == ServerAddress(host: "10.0.0.2", port: 7380))
+        guard case .join(let listing) = try Commands.parse(["watch"]) else { Issue.record("not watch"); return }
+        #expect(listing.spectator && listing.match == nil)
+    }
+
+    @Test func botTakesALevelANameASeedAndAMatch() throws {
+        guard case .bot(let options) = try Commands.parse(["bot", "host:9", "--match", "m", "--level", "hard", "--name", "robo",
+                                                           "--seed", "18446744073709551615", "--mode", "chain"]) else {
+            Issue.record("not bot"); return
+        }
+        #expect(options.server == ServerAddress(host: "host", port: 9) && options.match == "m" && options.level == "hard")
+        #expect(options.name == "robo" && options.seed == .max && options.variant == .chain)
+        guard case .bot(let defaults) = try Commands.parse(["bot"]) else { Issue.record("not bot"); return }
+        #expect(defaults.level == "normal" && defaults.name == nil && defaults.seed == nil && defaults.variant == nil)
+    }
+
+    @Test func playTakesALevelASeedAServerAndTheRules() throws {
+        guard case .play(let options) = try Commands.parse(["play", "--level", "normal", "--seed", "42", "--name", "newcomer",
+                                                            "--against", "127.0.0.1:7390", "--claim-window-ms", "3000"]) else {
+            Issue.record("not play"); return
+        }
+        #expect(options.level == "normal" && options.seed == 42 && options.name == "newcomer")
+        #expect(options.against == ServerAddress(host: "127.0.0.1", port: 7390))
+        #expect(options.rules.claimWindowMs == 3_000 && !options.solo && !options.fresh)
+        guard case .play(let solo) = try Commands.parse(["play", "--solo", "--mode", "junior", "--new"]) else {
+            Issue.record("not play"); return
+        }
+        #expect(solo.solo && solo.variant == .junior && solo.fresh && solo.against == nil)
+    }
+
+    @Test func replayTakesAFileAndASpeed() throws {
+        #expect(try Commands.parse(["replay", "m.jsonl"]) == .replay(ReplayOptions(file: "m.jsonl", speed: 0)))
+        #expect(try Commands.parse(["replay", "m.jsonl", "--speed", "2.5"]) == .replay(ReplayOptions(file: "m.jsonl", speed: 2.5)))
+    }
+
+    @Test func benchTakesItsLoadAndRulesTimesTheRules() throws {
+        guard case .bench(let options) = try Commands.parse(["bench", "--matches", "50", "--spectators", "0", "--pace", "0",
+                                                             "--duration", "2.5", "--json", "--server", "127.0.0.1:7390"]) else {
+            Issue.record("not bench"); return
+        }
+        #expect(options.matches == 50 && options.spectators == 0 && options.paceMs == 0 && options.durationSeconds == 2.5)
+        #expect(options.json && options.server == ServerAddress(host: "127.0.0.1", port: 7390))
+        #expect(try Commands.parse(["bench", "rules"]) == .benchRules)
+    }
+
+    @Test func serveTakesWhereToListenTheDataFolderASeedAndItsLimits() throws {
+        guard case .serve(let options) = try Commands.parse(["serve", "--port", "0", "--seed", "7", "--seat-wait-ms", "1000",
+                                                             "--max-connections", "64", "--messages-per-second", "5"]) else {
+            Issue.record("not serve"); return
+        }
+        #expect(options.server.port == 0 && options.seed == 7 && options.seatWaitMs == 1_000)
+        #expect(options.maxConnections == 64 && options.messagesPerSecond == 5 && options.dataDirectory == nil)
+    }
+
+    @Test(arguments: [
+        (["join", "host:0"], UsageError("'0' in 'host:0' is not a port number 1-65535", command: "join")),
+        (["join", "a:b:c"], UsageError("'a:b:c' is not HOST[:PORT]", command: "join")),
+        (["bot", "--level", "godlike"], UsageError("--level must be one of easy, normal, hard, instant, not 'godlike'", command: "bot")),
+        (["play", "--solo", "--against", "h:1"],
+         UsageError("--solo and --against do not go together: join a solo match with 'setgame join --solo'", command: "play")),
+        (["replay"], UsageError("replay needs a journal FILE", command: "replay")),
+        (["replay", "m.jsonl", "--speed", "-1"], UsageError("--speed takes a number of times real time, not '-1'", command: "replay")),
+        (["bench", "nonsense"], UsageError("unexpected argument 'nonsense'; did you mean 'bench rules'?", command: "bench")),
+        (["bench", "--duration", "0"], UsageError("--duration takes seconds from 0 to 3600, not '0'", command: "bench")),
+    ] as [([String], UsageError)])
+    func badValuesAreUsageErrorsNamingTheCommand(arguments: [String], error: UsageError) {
+        #expect(throws: error) { try Commands.parse(arguments) }
+    }
+}
