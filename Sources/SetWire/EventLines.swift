@@ -105,25 +105,3 @@ public enum EventLines {
         writer.int("opened", window.opened.milliseconds)
     }
 }
-
-/// Journal lines written directly; the server's journal uses them for its frequent records.
-public enum JournalLines {
-    public static func acted(seat: Seat, action: Action, seq: Int, at: Instant) -> [UInt8] {
-        var writer = JSONObjectWriter(capacity: 96)
-        writer.string("action", action.name)
-        writer.int("at", at.milliseconds)
-        if case .select(let card) = action { writer.int("card", card.id) }
-        writer.seat("seat", seat)
-        writer.int("seq", seq)
-        writer.plain("type", "act")
-        return writer.line()
-    }
-
-    public static func tick(seq: Int, at: Instant) -> [UInt8] {
-        var writer = JSONObjectWriter(capacity: 48)
-        writer.int("at", at.milliseconds)
-        writer.int("seq", seq)
-        writer.plain("type", "tick")
-        return writer.line()
-    }
-}

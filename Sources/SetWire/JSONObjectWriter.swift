@@ -3,7 +3,8 @@ import SetRules
 /// Writes one JSON object straight into bytes, for the lines the server sends most. Callers give
 /// keys in sorted order, so the output is byte for byte what `JSONWriter` makes of the same
 /// object, without building, hashing or sorting a dictionary; tests hold the two to that.
-struct JSONObjectWriter {
+/// Package-wide, so the server's journal writes its frequent records the same way.
+package struct JSONObjectWriter {
     private(set) var bytes: [UInt8] = []
     private var empty = true
     #if DEBUG
@@ -11,7 +12,7 @@ struct JSONObjectWriter {
     private var lastKey: [UInt8] = []
     #endif
 
-    init(capacity: Int = 192) {
+    package init(capacity: Int = 192) {
         bytes.reserveCapacity(capacity)
         bytes.append(UInt8(ascii: "{"))
     }
@@ -31,42 +32,42 @@ struct JSONObjectWriter {
         bytes.append(UInt8(ascii: ":"))
     }
 
-    mutating func int(_ name: StaticString, _ value: Int64) {
+    package mutating func int(_ name: StaticString, _ value: Int64) {
         key(name)
         Self.appendDecimal(value, to: &bytes)
     }
 
-    mutating func int(_ name: StaticString, _ value: Int) { int(name, Int64(value)) }
+    package mutating func int(_ name: StaticString, _ value: Int) { int(name, Int64(value)) }
 
-    mutating func string(_ name: StaticString, _ value: String) {
+    package mutating func string(_ name: StaticString, _ value: String) {
         key(name)
         JSONWriter.appendString(value, to: &bytes)
     }
 
     /// A string known to need no escaping, such as an enum's raw value.
-    mutating func plain(_ name: StaticString, _ value: StaticString) {
+    package mutating func plain(_ name: StaticString, _ value: StaticString) {
         key(name)
         bytes.append(UInt8(ascii: "\""))
         value.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(UInt8(ascii: "\""))
     }
 
-    mutating func bool(_ name: StaticString, _ value: Bool) {
+    package mutating func bool(_ name: StaticString, _ value: Bool) {
         key(name)
         bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
     }
 
-    mutating func null(_ name: StaticString) {
+    package mutating func null(_ name: StaticString) {
         key(name)
         bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
     }
 
-    mutating func seat(_ name: StaticString, _ seat: Seat?) {
+    package mutating func seat(_ name: StaticString, _ seat: Seat?) {
         guard let seat else { return null(name) }
         int(name, seat.rawValue)
     }
 
-    mutating func ints(_ name: StaticString, _ values: [Int]) {
+    package mutating func ints(_ name: StaticString, _ values: [Int]) {
         key(name)
         bytes.append(UInt8(ascii: "["))
         for (index, value) in values.enumerated() {
@@ -76,10 +77,10 @@ struct JSONObjectWriter {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    mutating func cards(_ name: StaticString, _ cards: [Card]) { ints(name, cards.map(\.id)) }
+    package mutating func cards(_ name: StaticString, _ cards: [Card]) { ints(name, cards.map(\.id)) }
 
     /// A nested object written by `body`.
-    mutating func object(_ name: StaticString, _ body: (inout JSONObjectWriter) -> Void) {
+    package mutating func object(_ name: StaticString, _ body: (inout JSONObjectWriter) -> Void) {
         key(name)
         var inner = JSONObjectWriter(capacity: 64)
         body(&inner)
@@ -87,12 +88,12 @@ struct JSONObjectWriter {
     }
 
     /// The object, closed.
-    func finished() -> [UInt8] { bytes + [UInt8(ascii: "}")] }
+    package func finished() -> [UInt8] { bytes + [UInt8(ascii: "}")] }
 
     /// The object, closed, as one line.
-    func line() -> [UInt8] { bytes + [UInt8(ascii: "}"), 0x0A] }
+    package func line() -> [UInt8] { bytes + [UInt8(ascii: "}"), 0x0A] }
 
-    static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+    package static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
         JSONWriter.appendInteger(value, to: &bytes)
     }
 }
