@@ -33,7 +33,7 @@ func replay(_ options: ReplayOptions) -> Int32 {
                 if !record.deals(game.table) { misdealt.insert(game.game) }
                 allFair = allFair && record.seedMatchesCommitment && record.deals(game.table)
             }
-            guard let line = ReplayText.describe(event.body, names: names, games: match.games, variant: match.variant) else { return }
+            guard let line = ReplayText.describe(event.body, names: names, variant: match.variant) else { return }
             writeOut("\(clock)  \(line)")
         }
     } catch {
@@ -47,39 +47,4 @@ func replay(_ options: ReplayOptions) -> Int32 {
             + (misdealt.contains(game.number) ? "; the table dealt is NOT the one this seed deals" : ""))
     }
     return allFair ? 0 : 2
-}
-
-/// Events in words, for the replay.
-enum ReplayText {
-    static func describe(_ body: EventBody, names: [String], games: [MatchReplay.Game], variant: Variant = .classic) -> String? {
-        func who(_ seat: Seat) -> String { names[seat.rawValue] }
-        func cards(_ list: [Card]) -> String { list.map(\.name).joined(separator: ", ") }
-        switch body {
-        case .playerJoined(let seat, let name): return "\(name) sits in seat \(seat.rawValue)"
-        case .gameStarted(let start):
-            return "game \(start.game) dealt: \(start.table.count) cards, \(start.deck) in the deck (commitment \(start.commitment.prefix(16))…)"
-        case .gameOver(let result, let seed):
-            let winner = result.winner.map { "\(who($0)) wins" } ?? (names.count > 1 && result.scores.count > 1 ? "a tie" : "done")
-            return "game over (\(result.reason.rawValue)): \(result.scores.map(String.init).joined(separator: " – ")), \(winner); seed \(seed.map(String.init) ?? "?") revealed"
-        case .presence, .spectators, .resumed: return nil
-        case .rules(let event):
-            switch event {
-            case .selectionChanged: return nil
-            case .windowOpened(let window):
-                return "\(who(window.holder)) holds a \(window.kind.rawValue.replacingOccurrences(of: "_", with: " ")) window for \(window.deadline.milliseconds(since: window.opened)) ms"
-            case .windowClosed(let window, let end): return end == .expired ? "\(who(window.holder))'s window ran out" : nil
-            case .setTaken(let seat, let trio, let points, let score):
-                return "\(who(seat)) took \(variant.aPick): \(cards(trio)) (+\(points), \(score))"
-            case .notASet(let seat, let trio, let penalty, let score): return "\(who(seat)) picked a non-set: \(cards(trio)) (−\(penalty), \(score))"
-            case .penalised(let seat, let reason, let points, let score): return "\(who(seat)) penalised, \(reason.rawValue.replacingOccurrences(of: "_", with: " ")) (−\(points), \(score))"
-            case .tableChanged(let removed, let added, let table, let deck):
-                return removed.isEmpty ? "3 more dealt: \(cards(added)); \(table.count) on the table, \(deck) in the deck"
-                    : added.isEmpty ? "\(table.count) on the table, \(deck) in the deck" : "replaced by \(cards(added)); \(deck) in the deck"
-            case .hintShown(let seat, let trio, let cost, _): return "\(who(seat)) asked for a hint: \(cards(trio)) (−\(cost))"
-            case .matchEnded: return nil
-            case .rematchRequested(let seat): return "\(who(seat)) asks for a rematch"
-            case .rematchAgreed: return "rematch agreed"
-            }
-        }
-    }
 }
