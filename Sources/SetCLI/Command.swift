@@ -91,12 +91,6 @@ public struct ServeOptions: Equatable, Sendable {
     public var check = false
 
     public init() {}
-
-    /// `$XDG_STATE_HOME/setgame/matches`, or `~/.local/state/setgame/matches`.
-    public static func defaultDataDirectory(environment: [String: String] = ProcessEnvironment.variables) -> String {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/setgame/matches" }
-        return (environment["HOME"] ?? "/tmp") + "/.local/state/setgame/matches"
-    }
 }
 
 /// The command tree, declared as data, and the pure function from arguments to a `Command`.

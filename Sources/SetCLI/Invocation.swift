@@ -1,3 +1,4 @@
+import Foundation
 /// How the user started this program, so every command it prints works when typed as printed:
 /// `setgame` when that name on PATH is this very binary, `swift run setgame` when it runs from the
 /// build folder of the package in the current directory, else the binary's full path.

@@ -58,8 +58,8 @@ extension ClientApp {
             // without reading gets one line, not one per ping.
             if state.awaitingAnswerSince == nil { effects.append(ping(at: now)) }
         case .goodbye(let reason):
-            state.note(TerminalText.sanitized(reason), .bad, at: now)
-            effects.append(.log("goodbye: \(TerminalText.sanitized(reason))"))
+            state.note(ServerText.printable(reason), .bad, at: now)
+            effects.append(.log("goodbye: \(ServerText.printable(reason))"))
         }
         relayout(at: now)
         return effects
@@ -107,7 +107,7 @@ extension ClientApp {
             state.matchName = nil
             state.isPicking = true
             state.view = nil
-            state.note(TerminalText.sanitized(error.message), .bad, at: now)
+            state.note(ServerText.printable(error.message), .bad, at: now)
             state.nextListAt = now
             return []
         case .seatInUse:
@@ -116,11 +116,11 @@ extension ClientApp {
                 state.takeOver = true
                 return [.send(joinMessage()), .log("seat still held by our old connection; taking it over")]
             }
-            state.overlay = .confirmTakeOver(TerminalText.sanitized(error.message))
+            state.overlay = .confirmTakeOver(ServerText.printable(error.message))
             return []
         case .matchFull, .modeMismatch, .unsupportedVersion, .replaced, .missingField, .badField:
             // Printed on the real terminal after the screen is restored: nothing in it may steer it.
-            return [.quit(status: 1, message: "setgame: \(TerminalText.sanitized(error.message))")]
+            return [.quit(status: 1, message: "setgame: \(ServerText.printable(error.message))")]
         case .claimTaken:
             state.claimPending = false
             state.mySelection = []
@@ -132,12 +132,12 @@ extension ClientApp {
         case .notYourWindow, .claimFirst:
             state.claimPending = false
             state.mySelection = state.view?.selectionSeat == state.seat ? state.view?.selection ?? [] : []
-            state.note(TerminalText.sanitized(error.message), .bad, at: now)
+            state.note(ServerText.printable(error.message), .bad, at: now)
         case .alreadyYourWindow:
             break
         default:
-            state.note(TerminalText.sanitized(error.message), .bad, at: now)
+            state.note(ServerText.printable(error.message), .bad, at: now)
         }
-        return error.fatal ? [.log("server error \(error.code.rawValue): \(TerminalText.sanitized(error.message))")] : []
+        return error.fatal ? [.log("server error \(error.code.rawValue): \(ServerText.printable(error.message))")] : []
     }
 }

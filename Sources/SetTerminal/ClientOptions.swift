@@ -1,4 +1,5 @@
 import Glibc
+import SetNet
 import SetRules
 import SetWire
 
@@ -19,7 +20,7 @@ public struct ClientOptions: Sendable {
     public var colorblind: Bool
     /// False with `--no-animation`: cards appear and leave at once.
     public var animation: Bool
-    /// Where seat tokens and the log are kept; nil means `ClientOptions.defaultStateDirectory()`.
+    /// Where seat tokens and the log are kept; nil means `ProcessEnvironment.stateFolder()`.
     public var stateDirectory: String?
     /// Lines printed before the screen takes over.
     public var banner: [String]
@@ -49,7 +50,7 @@ public struct ClientOptions: Sendable {
     }
 
     /// The user's login name ($USER, then getlogin), trimmed to what the server accepts, or "player".
-    public static func loginName(environment: [String: String] = ClientOptions.environment()) -> String {
+    public static func loginName(environment: [String: String] = ProcessEnvironment.variables) -> String {
         var candidates = [environment["USER"], environment["LOGNAME"]]
         if let login = getlogin() { candidates.append(String(cString: login)) }
         for case let name? in candidates {
@@ -60,29 +61,8 @@ public struct ClientOptions: Sendable {
         return "player"
     }
 
-    /// `$XDG_STATE_HOME/setgame`, else `~/.local/state/setgame`, else a folder under /tmp.
-    public static func defaultStateDirectory(environment: [String: String] = ClientOptions.environment()) -> String {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/setgame" }
-        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/setgame" }
-        return "/tmp/setgame-\(getuid())"
-    }
-
-    /// The process environment as a dictionary.
-    public static func environment() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return result
-    }
-
     /// The state directory actually used.
-    var resolvedStateDirectory: String { stateDirectory ?? Self.defaultStateDirectory() }
+    var resolvedStateDirectory: String { stateDirectory ?? ProcessEnvironment.stateFolder() }
 
     /// The key under which this command's seat token is kept: the same command finds it again,
     /// and another name (a second person on the same account) does not take the first one's seat.

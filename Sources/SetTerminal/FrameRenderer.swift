@@ -1,3 +1,5 @@
+import SetWire
+
 /// Turns one frame into the next with as few bytes as possible: only changed cells are written,
 /// the cursor is moved only when it is not already in place, and the style only when it changes.
 public enum FrameRenderer {
@@ -45,7 +47,7 @@ extension Character {
     /// False for C0/C1 controls, DEL and bidirectional controls, which must never reach the
     /// terminal from a cell.
     var isPrintable: Bool {
-        unicodeScalars.allSatisfy(TerminalText.isAllowed)
+        unicodeScalars.allSatisfy(ServerText.isAllowed)
     }
 
     /// The cells the character takes, with a fast path for the one-scalar characters most text is.

@@ -14,7 +14,7 @@ public enum TerminalClient {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
         let store = SeatTokenStore(directory: directory)
-        let environment = ClientOptions.environment()
+        let environment = ProcessEnvironment.variables
         var configuration = ClientConfiguration(
             name: options.name, match: options.match, mode: options.mode, role: options.role, animation: options.animation,
             theme: Theme.from(environment: environment, colorblind: options.colorblind), banner: options.banner,
@@ -54,7 +54,7 @@ public enum TerminalClient {
 
     /// Every line leaves sanitised: a message may quote what the server said.
     private static func printLines(_ lines: [String], toStandardError: Bool = false) {
-        LineOutput.write(lines.map { TerminalText.sanitized($0) }, to: toStandardError ? STDERR_FILENO : STDOUT_FILENO)
+        LineOutput.write(lines.map { ServerText.printable($0) }, to: toStandardError ? STDERR_FILENO : STDOUT_FILENO)
     }
 }
 
@@ -199,7 +199,7 @@ struct ClientRunLoop {
             case .saveToken(let token):
                 store.set(token, for: options.seatKey)
             case .log(let text):
-                FileHandle.standardError.write(Data("setgame client: \(TerminalText.sanitized(text))\n".utf8))
+                FileHandle.standardError.write(Data("setgame client: \(ServerText.printable(text))\n".utf8))
             case .quit(let status, let message):
                 if outcome == nil { outcome = (status, message, nil) }
             case .startLocal:

@@ -1,5 +1,6 @@
 import Foundation
 import SetCLI
+import SetNet
 import SetTerminal
 
 /// `setgame cards`: prints every card as a table of 12 draws it at the asked (or this) terminal size.

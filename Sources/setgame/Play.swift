@@ -25,7 +25,7 @@ func play(_ options: PlayOptions) -> Int32 {
         return 1
     }
     let mode: Mode = options.solo ? .solo : .duel
-    let stateDirectory = ClientOptions.defaultStateDirectory()
+    let stateDirectory = ProcessEnvironment.stateFolder()
     let kept = KeptGame(stateDirectory: stateDirectory, mode: mode, variant: options.variant, player: name)
     // The command that plays this game again: a variant is kept apart, so it is named.
     let again = "\(command) play\(options.solo ? " --solo" : "")\(options.variant == .classic ? "" : " --mode \(options.variant.rawValue)")"

@@ -12,7 +12,7 @@ func serve(_ options: ServeOptions) -> Int32 {
     config.port = options.server.port
     config.rules = options.rules
     config.limits.seatWaitMs = options.seatWaitMs
-    config.dataDirectory = options.dataDirectory ?? ServeOptions.defaultDataDirectory()
+    config.dataDirectory = options.dataDirectory ?? ProcessEnvironment.stateFolder() + "/matches"
     config.limits.maxConnections = options.maxConnections
     config.maxMatches = options.maxMatches
     config.limits.messagesPerSecond = options.messagesPerSecond

@@ -53,3 +53,14 @@ import Testing
 private final class Flag: Sendable {
     let value = Atomic<Bool>(false)
 }
+
+/// One rule for where setgame keeps what it remembers, for the client, `play` and `serve`.
+@Suite struct StateFolderTests {
+    @Test func theXDGStateFolderComesFirstThenTheHomeFolderThenTmp() {
+        #expect(ProcessEnvironment.stateFolder(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/setgame")
+        #expect(ProcessEnvironment.stateFolder(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]) == "/h/.local/state/setgame")
+        #expect(ProcessEnvironment.stateFolder(environment: ["HOME": "/h"]) == "/h/.local/state/setgame")
+        #expect(ProcessEnvironment.stateFolder(environment: ["HOME": "h"]) == "/tmp/setgame-\(getuid())")
+        #expect(ProcessEnvironment.stateFolder(environment: [:]) == "/tmp/setgame-\(getuid())")
+    }
+}

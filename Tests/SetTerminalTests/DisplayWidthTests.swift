@@ -1,3 +1,4 @@
+import SetWire
 import Testing
 import SetRules
 @testable import SetTerminal
@@ -110,17 +111,17 @@ import SetRules
     }
 }
 
-@Suite struct TerminalTextTests {
+@Suite struct ServerTextOnScreenTests {
     @Test func escapeSequencesLoseTheirControlCharacters() {
         let hostile = "bad\u{1B}]2;pwned\u{07}\u{1B}]52;c;ZWNobw==\u{07} token"
-        let clean = TerminalText.sanitized(hostile)
+        let clean = ServerText.printable(hostile)
         #expect(!clean.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
         #expect(clean == "bad]2;pwned]52;c;ZWNobw== token")
     }
 
     @Test func c1ControlsDelAndBidiOverridesAreRemoved() {
-        #expect(TerminalText.sanitized("a\u{9B}31mb\u{7F}c") == "a31mbc")
-        #expect(TerminalText.sanitized("ann\u{202E}nib.exe\u{2066}") == "annnib.exe")
+        #expect(ServerText.printable("a\u{9B}31mb\u{7F}c") == "a31mbc")
+        #expect(ServerText.printable("ann\u{202E}nib.exe\u{2066}") == "annnib.exe")
     }
 
     @Test func aHostileNameOnTheScreenCannotReachTheTerminalAsControls() {
@@ -132,7 +133,7 @@ import SetRules
     }
 
     @Test func lineBreaksAndTabsBecomeSpacesAndTextIsKept() {
-        #expect(TerminalText.sanitized("one\ntwo\tthree\r") == "one two three ")
-        #expect(TerminalText.sanitized("漢字 👩‍👩‍👧 é") == "漢字 👩‍👩‍👧 é")
+        #expect(ServerText.printable("one\ntwo\tthree\r") == "one two three ")
+        #expect(ServerText.printable("漢字 👩‍👩‍👧 é") == "漢字 👩‍👩‍👧 é")
     }
 }

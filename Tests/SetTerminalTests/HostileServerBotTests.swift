@@ -59,7 +59,7 @@ import Testing
         peer.send(FakeLines.error("bad_field", #"\"name\" must be 1-24 printable characters\u001b[2J\u0007"#))
         #expect(bot.finished(), "the bot did not hang")
         #expect(bot.joined.isEmpty, "it never said it joined")
-        #expect(bot.runner.failures == [#"robo: the server refused to seat it: "name" must be 1-24 printable characters?[2J? (bad_field)"#])
+        #expect(bot.runner.failures == [#"robo: the server refused to seat it: "name" must be 1-24 printable characters[2J (bad_field)"#])
     }
 
     @Test func aFatalErrorAfterJoiningEndsTheBot() throws {
