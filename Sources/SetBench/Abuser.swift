@@ -231,22 +231,16 @@ public final class Abuser: @unchecked Sendable {
 
     /// Reads until a line holding `marker` arrives (returned), or the peer closes or times out.
     private func awaitLine(_ fd: Int32, containing marker: String) -> String? {
-        var pending: [UInt8] = []
-        while true {
-            let count = scratch.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { return nil }
-            stats.bytesReceived += count
-            pending += scratch[0..<count]
-            while let newline = pending.firstIndex(of: 0x0A) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
-                if line.contains(marker) { return line }
-            }
-        }
+        awaitLine(fd) { $0.contains(marker) }
     }
 
     /// The answer to a join: `joined` or an error.
     private func awaitReply(_ fd: Int32) -> String? {
+        awaitLine(fd) { $0.contains("\"type\":\"joined\"") || $0.contains("\"type\":\"error\"") }
+    }
+
+    /// Reads until a line for which `wanted` holds arrives (returned), or the peer closes or times out.
+    private func awaitLine(_ fd: Int32, where wanted: (String) -> Bool) -> String? {
         var pending: [UInt8] = []
         while true {
             let count = scratch.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -256,7 +250,7 @@ public final class Abuser: @unchecked Sendable {
             while let newline = pending.firstIndex(of: 0x0A) {
                 let line = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
-                if line.contains("\"type\":\"joined\"") || line.contains("\"type\":\"error\"") { return line }
+                if wanted(line) { return line }
             }
         }
     }

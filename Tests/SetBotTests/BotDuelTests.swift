@@ -59,7 +59,20 @@ import Testing
         return view
     }
 
-    @Test func twoInstantBotsPlayToTheEndAndTheSpectatorAgrees() throws {
+    /// What a duel of two instant bots left once a spectator saw it end: the spectator's view and
+    /// how often the table changed, a late spectator's snapshot, and the bots' own views and errors.
+    struct FinishedDuel {
+        var watched: MatchView
+        var tableChanges: Int
+        var truth: MatchView
+        var views: [MatchView]
+        var errorsReceived: Int
+    }
+
+    /// Two instant bots ("left" creates the match, in `variant` if given; "right" plays whatever it
+    /// is) play one game through a real server while a spectator watches; the bots stop once they
+    /// have seen all that a late spectator saw, not before.
+    func playInstantBotDuel(variant: Variant? = nil) throws -> FinishedDuel? {
         var config = ServerConfig()
         config.port = 0
         config.seeds = .counting(from: 7)
@@ -78,20 +91,32 @@ import Testing
             options.name = name
             options.seed = UInt64(index)
             options.asksForRematch = false
+            options.variant = index == 0 ? variant : nil
             try runner.add(options)
         }
         let runnerDone = DispatchSemaphore(value: 0)
         Thread.detachNewThread { runner.run(); runnerDone.signal() }
 
-        let (watched, tableChanges) = try #require(try watchUntilOver(port: server.port, match: "bots"))
-        #expect(tableChanges >= 20)
-        let truth = try #require(try snapshot(port: server.port, match: "bots"))
+        guard let (watched, tableChanges) = try watchUntilOver(port: server.port, match: "bots"),
+              let truth = try snapshot(port: server.port, match: "bots") else {
+            runner.stop()
+            runnerDone.wait()
+            return nil
+        }
         runner.stop(afterSeq: truth.seq)
         if runnerDone.wait(timeout: .now() + 60) == .timedOut {
             runner.stop()
             runnerDone.wait()
             Issue.record("the bots never caught up with event \(truth.seq)")
         }
+        return FinishedDuel(watched: watched, tableChanges: tableChanges, truth: truth,
+                            views: runner.views.compactMap { $0 }, errorsReceived: runner.errorsReceived)
+    }
+
+    @Test func twoInstantBotsPlayToTheEndAndTheSpectatorAgrees() throws {
+        let duel = try #require(try playInstantBotDuel())
+        let (watched, tableChanges, truth, views) = (duel.watched, duel.tableChanges, duel.truth, duel.views)
+        #expect(tableChanges >= 20)
         #expect(watched.phase == .over)
         #expect(watched.result?.reason == .noSetsLeft)
         #expect(watched.seed == 7)
@@ -99,8 +124,7 @@ import Testing
         #expect(watched.players.map(\.score).reduce(0, +) > 0)
         #expect(watched.setsOnTable == 0)
         // An honest bot is refused only when it loses a race for a table: at most its claim and three picks.
-        #expect(runner.errorsReceived <= 4 * tableChanges, "\(runner.errorsReceived) errors for \(tableChanges) tables")
-        let views = runner.views.compactMap { $0 }
+        #expect(duel.errorsReceived <= 4 * tableChanges, "\(duel.errorsReceived) errors for \(tableChanges) tables")
         #expect(views.count == 2)
         for view in views + [truth] {
             // Later events can only be spectators coming and going.

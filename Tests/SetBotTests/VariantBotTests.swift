@@ -68,41 +68,8 @@ import Testing
 
     @Test(arguments: [Variant.junior, .chain, .ultra])
     func twoInstantBotsPlayAWholeDuelOfTheVariantAndTheSpectatorAgrees(variant: Variant) throws {
-        var config = ServerConfig()
-        config.port = 0
-        config.seeds = .counting(from: 7)
-        let log = ServerLogLines()
-        let server = try Server(config: config, log: log.log)
-        let serverDone = DispatchSemaphore(value: 0)
-        Thread.detachNewThread { server.run(); serverDone.signal() }
-        defer { server.stop(); serverDone.wait() }
-
-        let runner = try BotRunner()
-        for (index, name) in ["left", "right"].enumerated() {
-            var options = BotOptions()
-            options.port = server.port
-            options.match = "bots"
-            options.level = .instant
-            options.name = name
-            options.seed = UInt64(index)
-            options.asksForRematch = false
-            // The first creates the match; the second asks for nothing and plays whatever it is.
-            options.variant = index == 0 ? variant : nil
-            try runner.add(options)
-        }
-        let runnerDone = DispatchSemaphore(value: 0)
-        Thread.detachNewThread { runner.run(); runnerDone.signal() }
-
-        let duel = BotDuelTests()
-        let (watched, tableChanges) = try #require(try duel.watchUntilOver(port: server.port, match: "bots"))
-        let truth = try #require(try duel.snapshot(port: server.port, match: "bots"))
-        // The bots stop once they have seen what the late spectator saw, not before.
-        runner.stop(afterSeq: truth.seq)
-        if runnerDone.wait(timeout: .now() + 60) == .timedOut {
-            runner.stop()
-            runnerDone.wait()
-            Issue.record("the bots never caught up with event \(truth.seq)")
-        }
+        let duel = try #require(try BotDuelTests().playInstantBotDuel(variant: variant))
+        let (watched, tableChanges, truth, views) = (duel.watched, duel.tableChanges, duel.truth, duel.views)
         #expect(watched.variant == variant)
         // Instant bots race through a short game: the spectator, who joins once they play, sees part of it.
         #expect(tableChanges >= 1)
@@ -114,8 +81,7 @@ import Testing
         if variant == .chain { #expect(watched.chain.count == 3, "the last set taken is still the chain") }
         // A refusal comes only from losing a race for a table: at most a claim and its picks for each
         // table, and a game changes its table at most twice for every three cards of its deck.
-        #expect(runner.errorsReceived <= (variant.pickCount + 1) * (variant.cards.count / 3 * 2))
-        let views = runner.views.compactMap { $0 }
+        #expect(duel.errorsReceived <= (variant.pickCount + 1) * (variant.cards.count / 3 * 2))
         #expect(views.count == 2)
         for view in views + [truth] {
             #expect(view.seq >= watched.seq && view.seq <= watched.seq + 3)
