@@ -1,5 +1,5 @@
 /// The line sets used to draw boxes; each looks clearly different even without colour.
-public enum BoxLines: CaseIterable, Sendable {
+enum BoxLines: CaseIterable, Sendable {
     /// ╭─╮ │ ╰─╯
     case rounded
     /// ┏━┓ ┃ ┗━┛
@@ -10,7 +10,7 @@ public enum BoxLines: CaseIterable, Sendable {
     case dashed
 
     /// Top-left, top-right, bottom-left, bottom-right, horizontal, vertical.
-    public var glyphs: (topLeft: Character, topRight: Character, bottomLeft: Character,
+    var glyphs: (topLeft: Character, topRight: Character, bottomLeft: Character,
                         bottomRight: Character, horizontal: Character, vertical: Character) {
         switch self {
         case .rounded: ("╭", "╮", "╰", "╯", "─", "│")

@@ -1,5 +1,5 @@
 /// How a card on the table should stand out.
-public enum CardAppearance: CaseIterable, Hashable, Sendable {
+enum CardAppearance: CaseIterable, Hashable, Sendable {
     case normal
     /// Chosen by this player for the next claim.
     case selected

@@ -1,7 +1,7 @@
 import SetRules
 
 /// How a card's symbols are drawn at a size: a small set of art tiers, chosen by the card's inside.
-public enum SymbolTier: Hashable, Sendable {
+enum SymbolTier: Hashable, Sendable {
     /// One glyph per symbol on a single line, for cards too small for drawn shapes (5×3, 7×4).
     case compact
     /// Drawn shapes of `width` × `height` pixels (two per cell each way), `gap` pixels apart.
@@ -16,7 +16,7 @@ public enum SymbolTier: Hashable, Sendable {
     ]
 
     /// The tier for a card's inside (the rect without its border).
-    public static func forInterior(_ interior: TerminalSize) -> SymbolTier {
+    static func forInterior(_ interior: TerminalSize) -> SymbolTier {
         if interior.columns >= 13 && interior.rows >= 6 {
             // Sampled outlines from 15×8 up: even widths and gaps keep every symbol on the same
             // cell grid, so the three of a card look alike; about twice as tall as wide on screen.
@@ -57,9 +57,9 @@ public enum SymbolTier: Hashable, Sendable {
 /// Draws cards into a screen buffer: a box whose lines show the card's state, the card's one to
 /// three symbols in its ink and shading, its key label on the top border and, when the theme
 /// asks, its colour letter on the bottom border. Nothing is ever drawn outside the card's rect.
-public enum CardArt {
+enum CardArt {
     /// Draws `card` filling `rect`.
-    public static func draw(_ card: Card, in rect: Rect, into buffer: inout ScreenBuffer,
+    static func draw(_ card: Card, in rect: Rect, into buffer: inout ScreenBuffer,
                             appearance: CardAppearance = .normal, theme: Theme = .standard,
                             label: String? = nil) {
         guard !rect.isEmpty else { return }
@@ -91,7 +91,7 @@ public enum CardArt {
 
     /// The single glyph for a symbol on compact cards: a distinct glyph for every shape and
     /// shading, so the nine combinations read apart even without colour.
-    public static func compactGlyph(_ shape: Shape, _ shading: Shading) -> Character {
+    static func compactGlyph(_ shape: Shape, _ shading: Shading) -> Character {
         switch (shape, shading) {
         case (.diamond, .solid): "◆"
         case (.diamond, .striped): "◈"
@@ -106,7 +106,7 @@ public enum CardArt {
     }
 
     /// The characters of a card's symbols drawn at `tier` on an inside of `interior` cells.
-    public static func symbolCharacters(_ card: Card, tier: SymbolTier, interior: TerminalSize) -> [[Character]] {
+    static func symbolCharacters(_ card: Card, tier: SymbolTier, interior: TerminalSize) -> [[Character]] {
         var pixels = PixelCanvas(columns: interior.columns, rows: interior.rows)
         guard case .drawn(let width, let height, _) = tier,
               let place = tier.placement(count: card.number.count, interior: interior) else { return pixels.characters }
@@ -117,7 +117,7 @@ public enum CardArt {
 
     /// One symbol as a card of `cardSize` draws it, cropped to the cells it can cover: what the
     /// legend shows, cell for cell the same as on the table. Nil when that size draws glyphs.
-    public static func symbolCells(_ shape: Shape, _ shading: Shading, cardSize: CardSize) -> [[Character]]? {
+    static func symbolCells(_ shape: Shape, _ shading: Shading, cardSize: CardSize) -> [[Character]]? {
         let interior = TerminalSize(columns: cardSize.width - 2, rows: cardSize.height - 2)
         let tier = SymbolTier.forInterior(interior)
         guard case .drawn(let width, let height, _) = tier,

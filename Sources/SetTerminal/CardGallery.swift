@@ -7,20 +7,26 @@ public enum CardGallery {
     static let duelButtons: [ScreenButton] = [.claim, .deal, .hint, .pass, .help, .quit]
 
     /// The card size of a table of 12 in a terminal of `terminal`, laid out as the game does.
-    public static func cardSize(for terminal: TerminalSize) -> CardSize? {
+    static func cardSize(for terminal: TerminalSize) -> CardSize? {
         ScreenLayout(size: terminal, cardCount: 12, buttons: duelButtons, deck: true).table?.cardSize
     }
 
     /// The cards in gallery order: colour, then shape, then shading, then number, so each row of
     /// nine (where it fits) is one colour and shape.
-    public static let order: [Card] = Colour.allCases.flatMap { colour in
+    static let order: [Card] = Colour.allCases.flatMap { colour in
         Shape.allCases.flatMap { shape in
             Shading.allCases.flatMap { shading in Number.allCases.map { Card($0, shading, colour, shape) } }
         }
     }
 
+    /// The gallery as text to print, with the theme's colours when `styled`; nil when a table of
+    /// 12 does not fit `terminal`.
+    public static func text(terminal: TerminalSize, theme: Theme, styled: Bool) -> String? {
+        render(terminal: terminal, theme: theme)?.text(styled: styled && theme.usesColor)
+    }
+
     /// The gallery `terminal.columns` wide, or nil when a table of 12 does not fit that terminal.
-    public static func render(terminal: TerminalSize, theme: Theme) -> ScreenBuffer? {
+    static func render(terminal: TerminalSize, theme: Theme) -> ScreenBuffer? {
         guard let size = cardSize(for: terminal) else { return nil }
         let width = max(size.width, terminal.columns)
         let perRow = max(1, min(9, (width + 1) / (size.width + 1)))
@@ -55,7 +61,7 @@ public enum CardGallery {
 extension ScreenBuffer {
     /// The grid as terminal output: SGR styles where they change, a reset at each line's end.
     /// Without colour (`styled` false) only the characters, trailing spaces trimmed.
-    public func text(styled: Bool) -> String {
+    func text(styled: Bool) -> String {
         var out = ""
         for row in 0..<size.rows {
             var line = ""

@@ -3,35 +3,35 @@
 /// cards (only when nearly the whole deck is shown) switches every card to two digits "11"…"99"
 /// (the first digit picks a group of nine), so no label is a prefix of another and typing never
 /// has to wait to know which card is meant.
-public struct CardLabels: Hashable, Sendable {
+struct CardLabels: Hashable, Sendable {
     /// How many cards the table holds.
-    public let count: Int
+    let count: Int
 
     /// Lowercase keys that are commands (move h/j/k/l, Set! s, deal d, hint c, pass p, rematch r,
     /// quit q) and so never label a card.
-    public static let reservedLetters: Swift.Set<Character> = ["h", "j", "k", "l", "s", "d", "c", "p", "r", "q"]
+    static let reservedLetters: Swift.Set<Character> = ["h", "j", "k", "l", "s", "d", "c", "p", "r", "q"]
 
     /// The single keys in the order cards get them.
-    public static let singleKeys: [Character] =
+    static let singleKeys: [Character] =
         Array("1234567890") + Array("abcdefghijklmnopqrstuvwxyz").filter { !reservedLetters.contains($0) }
             + Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
-    public init(count: Int) {
+    init(count: Int) {
         self.count = min(max(0, count), 81)
     }
 
     /// True when labels are two keys long.
-    public var usesTwoKeys: Bool { count > Self.singleKeys.count }
+    var usesTwoKeys: Bool { count > Self.singleKeys.count }
 
     /// The label of a card index, or nil when there is no such card.
-    public func label(for index: Int) -> String? {
+    func label(for index: Int) -> String? {
         guard index >= 0, index < count else { return nil }
         guard usesTwoKeys else { return String(Self.singleKeys[index]) }
         return "\(index / 9 + 1)\(index % 9 + 1)"
     }
 
     /// What a label typed so far means.
-    public enum Match: Hashable, Sendable {
+    enum Match: Hashable, Sendable {
         /// Exactly one card.
         case card(Int)
         /// The start of a two-key label: wait for the next key.
@@ -41,7 +41,7 @@ public struct CardLabels: Hashable, Sendable {
     }
 
     /// Looks up keys typed so far.
-    public func match(_ typed: String) -> Match {
+    func match(_ typed: String) -> Match {
         let keys = Array(typed)
         if !usesTwoKeys {
             guard keys.count == 1, let index = Self.singleKeys.firstIndex(of: keys[0]), index < count else {

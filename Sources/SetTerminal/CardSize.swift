@@ -1,24 +1,24 @@
 /// A card's size in cells. Width follows height by one formula, so cards keep the same shape at
 /// every size: a cell is about twice as tall as wide, which makes `2h − 1` columns roughly square.
-public struct CardSize: Hashable, Sendable, Comparable {
+struct CardSize: Hashable, Sendable, Comparable {
     /// Rows, including the top and bottom border.
-    public let height: Int
+    let height: Int
 
     /// The smallest card: border, one line of compact glyphs, border.
-    public static let minimumHeight = 3
+    static let minimumHeight = 3
     /// Beyond this the art stops growing and the card would only be empty paper.
-    public static let maximumHeight = 17
+    static let maximumHeight = 17
 
     /// The size for a height, clamped to the supported range.
-    public init(height: Int) {
+    init(height: Int) {
         self.height = min(max(height, Self.minimumHeight), Self.maximumHeight)
     }
 
     /// Columns, including the left and right border.
-    public var width: Int { 2 * height - 1 }
+    var width: Int { 2 * height - 1 }
 
     /// Every supported size, smallest first.
-    public static let all: [CardSize] = (minimumHeight...maximumHeight).map { CardSize(height: $0) }
+    static let all: [CardSize] = (minimumHeight...maximumHeight).map { CardSize(height: $0) }
 
-    public static func < (lhs: CardSize, rhs: CardSize) -> Bool { lhs.height < rhs.height }
+    static func < (lhs: CardSize, rhs: CardSize) -> Bool { lhs.height < rhs.height }
 }

@@ -1,13 +1,13 @@
 /// How one cell is drawn: colours and the text attributes terminals agree on.
-public struct CellStyle: Hashable, Sendable {
-    public var foreground: TerminalColor
-    public var background: TerminalColor
-    public var bold: Bool
-    public var dim: Bool
-    public var reverse: Bool
-    public var underline: Bool
+struct CellStyle: Hashable, Sendable {
+    var foreground: TerminalColor
+    var background: TerminalColor
+    var bold: Bool
+    var dim: Bool
+    var reverse: Bool
+    var underline: Bool
 
-    public init(foreground: TerminalColor = .default, background: TerminalColor = .default,
+    init(foreground: TerminalColor = .default, background: TerminalColor = .default,
                 bold: Bool = false, dim: Bool = false, reverse: Bool = false, underline: Bool = false) {
         self.foreground = foreground
         self.background = background
@@ -18,11 +18,11 @@ public struct CellStyle: Hashable, Sendable {
     }
 
     /// Default colours, no attributes.
-    public static let plain = CellStyle()
+    static let plain = CellStyle()
 
     /// The full SGR sequence for this style. It starts from a reset ("0") so that the result never
     /// depends on whatever style the terminal had before.
-    public var sgr: String {
+    var sgr: String {
         var parameters = ["0"]
         if bold { parameters.append("1") }
         if dim { parameters.append("2") }
@@ -36,24 +36,24 @@ public struct CellStyle: Hashable, Sendable {
 
 /// One character cell: a grapheme and its style. A double-width grapheme takes its cell and the
 /// next one, which is then its tail: the terminal draws nothing there of its own.
-public struct Cell: Hashable, Sendable {
-    public var character: Character
-    public var style: CellStyle
+struct Cell: Hashable, Sendable {
+    var character: Character
+    var style: CellStyle
     /// The right half of the double-width character in the cell before.
-    public var isWideTail = false
+    var isWideTail = false
 
-    public init(_ character: Character, style: CellStyle = .plain) {
+    init(_ character: Character, style: CellStyle = .plain) {
         self.character = character
         self.style = style
     }
 
     /// The right half of a double-width character drawn in `style`.
-    public static func wideTail(_ style: CellStyle) -> Cell {
+    static func wideTail(_ style: CellStyle) -> Cell {
         var cell = Cell(" ", style: style)
         cell.isWideTail = true
         return cell
     }
 
     /// A space in the plain style: what a cleared terminal shows.
-    public static let blank = Cell(" ")
+    static let blank = Cell(" ")
 }

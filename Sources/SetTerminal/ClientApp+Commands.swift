@@ -4,13 +4,13 @@ import SetWire
 // What each command does: local state changes at once, and the requests to send.
 extension ClientApp {
     /// Reads a key or click and does what it means.
-    public mutating func input(_ event: InputEvent, at now: Int64) -> [ClientEffect] {
+    mutating func input(_ event: InputEvent, at now: Int64) -> [ClientEffect] {
         guard let command = InputMapper.command(for: event, in: inputContext) else { return [] }
         return perform(command, at: now)
     }
 
     /// What the input mapper needs to know now.
-    public var inputContext: InputContext {
+    var inputContext: InputContext {
         let layout = self.layout
         let chain = state.view.map(ChainStrip.cards) ?? []
         return InputContext(isPlayer: state.isPlayer, overlay: state.overlay,
@@ -21,7 +21,7 @@ extension ClientApp {
 
     /// Does one command. In a local match, opening help holds the bot off and closing it lets the
     /// bot play on: there is nobody else to be unfair to.
-    public mutating func perform(_ command: ClientCommand, at now: Int64) -> [ClientEffect] {
+    mutating func perform(_ command: ClientCommand, at now: Int64) -> [ClientEffect] {
         let helpWasOpen = state.overlay == .help
         var effects = performCommand(command, at: now)
         let helpIsOpen = state.overlay == .help

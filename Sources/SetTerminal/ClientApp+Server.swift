@@ -4,7 +4,7 @@ import SetWire
 // What the client does with each message from the server.
 extension ClientApp {
     /// Takes one server message.
-    public mutating func receive(_ message: ServerMessage, at now: Int64) -> [ClientEffect] {
+    mutating func receive(_ message: ServerMessage, at now: Int64) -> [ClientEffect] {
         var effects: [ClientEffect] = []
         switch message {
         case .welcome(_, let versions, let time, let limits):

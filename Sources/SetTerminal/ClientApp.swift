@@ -4,25 +4,25 @@ import SetWire
 /// The whole client without a terminal or a socket: it takes what happens (a server message, a
 /// key, a resize, the passing of time) and returns what to do. The shell performs the effects;
 /// tests drive it directly. Times are local milliseconds on a monotonic clock.
-public struct ClientApp: Sendable {
-    public internal(set) var state: ClientState
+struct ClientApp: Sendable {
+    var state: ClientState
 
     /// How often to ping: the server closes connections silent for 60 s.
-    public static let pingInterval: Int64 = 5_000
+    static let pingInterval: Int64 = 5_000
     /// How often a spectator choosing a match refreshes the list.
-    public static let listInterval: Int64 = 2_000
+    static let listInterval: Int64 = 2_000
     /// How long a ping may go unanswered before the connection counts as lost: a server that
     /// neither reads nor answers must not keep the client waiting, or its requests piling up.
-    public static let unansweredLimit: Int64 = 30_000
+    static let unansweredLimit: Int64 = 30_000
     /// Reconnection waits, doubling up to the last.
-    public static let backoff: [Int64] = [500, 1_000, 2_000, 4_000, 8_000]
+    static let backoff: [Int64] = [500, 1_000, 2_000, 4_000, 8_000]
 
-    public init(state: ClientState) {
+    init(state: ClientState) {
         self.state = state
     }
 
     /// The first effects: connect.
-    public mutating func start(at now: Int64) -> [ClientEffect] {
+    mutating func start(at now: Int64) -> [ClientEffect] {
         relayout(at: now)
         return [.connect]
     }
@@ -32,7 +32,7 @@ public struct ClientApp: Sendable {
     /// The socket is open; the server speaks first.
     /// Whatever waited on the old connection's answers is forgotten: a snapshot asked for there
     /// never comes here, and waiting for it would drop every event for good.
-    public mutating func connected(at now: Int64) -> [ClientEffect] {
+    mutating func connected(at now: Int64) -> [ClientEffect] {
         state.connection = .joining
         state.awaitingSnapshot = false
         state.claimPending = false
@@ -41,7 +41,7 @@ public struct ClientApp: Sendable {
     }
 
     /// The connection failed or was lost.
-    public mutating func connectionLost(_ reason: String, at now: Int64) -> [ClientEffect] {
+    mutating func connectionLost(_ reason: String, at now: Int64) -> [ClientEffect] {
         guard state.everJoined else {
             return [.quit(status: 1, message: "setgame: \(reason)")]
         }
@@ -69,7 +69,7 @@ public struct ClientApp: Sendable {
     // MARK: Time
 
     /// Does what is due at `now`: pings, reconnection, list refreshes, expiring notices.
-    public mutating func tick(at now: Int64) -> [ClientEffect] {
+    mutating func tick(at now: Int64) -> [ClientEffect] {
         var effects: [ClientEffect] = []
         switch state.connection {
         case .lost(_, let retryAt, let attempt) where now >= retryAt:
@@ -98,7 +98,7 @@ public struct ClientApp: Sendable {
 
     /// The next local time at which something must happen or the screen changes by itself; nil
     /// when nothing will until an input arrives.
-    public func nextWake(at now: Int64) -> Int64? {
+    func nextWake(at now: Int64) -> Int64? {
         var times: [Int64] = []
         if state.motion.isAnimating(at: now) { times.append(now + 33) }
         switch state.connection {
@@ -129,13 +129,13 @@ public struct ClientApp: Sendable {
     // MARK: Screen
 
     /// The terminal changed size: lay the table out again at once.
-    public mutating func resize(to size: TerminalSize, at now: Int64) {
+    mutating func resize(to size: TerminalSize, at now: Int64) {
         state.size = size
         relayout(at: now)
     }
 
     /// The layout of the current screen.
-    public var layout: ScreenLayout { Self.layout(for: state) }
+    var layout: ScreenLayout { Self.layout(for: state) }
 
     static func layout(for state: ClientState) -> ScreenLayout {
         let count = state.isPicking ? 0 : state.view?.table.count ?? 0
@@ -167,7 +167,7 @@ public struct ClientApp: Sendable {
     }
 
     /// The frame to show at `now`.
-    public func compose(at now: Int64) -> ScreenBuffer {
+    func compose(at now: Int64) -> ScreenBuffer {
         ScreenComposer.compose(state, layout: layout, at: now)
     }
 }

@@ -1,5 +1,5 @@
 /// What a key or a click asks the client to do.
-public enum ClientCommand: Hashable, Sendable {
+enum ClientCommand: Hashable, Sendable {
     /// Touch the card at a table index: select it, or deselect it.
     case toggle(Int)
     /// A key that may be (part of) a card's label.
@@ -35,18 +35,18 @@ public enum ClientCommand: Hashable, Sendable {
 }
 
 /// What the input mapper needs to know about the screen to read a key or a click.
-public struct InputContext: Hashable, Sendable {
-    public var isPlayer: Bool
-    public var overlay: Overlay?
+struct InputContext: Hashable, Sendable {
+    var isPlayer: Bool
+    var overlay: Overlay?
     /// The spectator's match list is showing, with this many rows.
-    public var pickerRows: Int?
-    public var layout: ScreenLayout
+    var pickerRows: Int?
+    var layout: ScreenLayout
     /// A local match waits for the player's first key.
-    public var awaitingStart: Bool
+    var awaitingStart: Bool
     /// Set-Chain: where the chain's cards are drawn; a click there touches the card after the table's.
-    public var chainRects: [Rect]
+    var chainRects: [Rect]
 
-    public init(isPlayer: Bool, overlay: Overlay? = nil, pickerRows: Int? = nil, layout: ScreenLayout, awaitingStart: Bool = false,
+    init(isPlayer: Bool, overlay: Overlay? = nil, pickerRows: Int? = nil, layout: ScreenLayout, awaitingStart: Bool = false,
                 chainRects: [Rect] = []) {
         self.chainRects = chainRects
         self.isPlayer = isPlayer
@@ -62,8 +62,8 @@ public struct InputContext: Hashable, Sendable {
 /// Command keys: arrows or h/j/k/l move, space touches the card under the cursor, s or Enter calls
 /// "Set!", d deals three, c shows a hint, p passes, r asks for a rematch (solo: a new game), ? shows
 /// help, q or Ctrl-C quits, Esc closes what is open. Every other key may be a card's label.
-public enum InputMapper {
-    public static func command(for event: InputEvent, in context: InputContext) -> ClientCommand? {
+enum InputMapper {
+    static func command(for event: InputEvent, in context: InputContext) -> ClientCommand? {
         if event == .key(.ctrl("c")) { return .quitNow }
         switch event {
         case .key(let key): return command(for: key, in: context)
@@ -72,7 +72,7 @@ public enum InputMapper {
     }
 
     /// The command for a picker row under the list's first row; the composer draws rows there.
-    public static let pickerFirstRow = ScreenLayout.headerRows + 2
+    static let pickerFirstRow = ScreenLayout.headerRows + 2
 
     private static func command(for key: Key, in context: InputContext) -> ClientCommand? {
         if case .confirmTakeOver = context.overlay {
@@ -157,7 +157,7 @@ public enum InputMapper {
     }
 
     /// What an on-screen button does.
-    public static func command(for button: ScreenButton) -> ClientCommand {
+    static func command(for button: ScreenButton) -> ClientCommand {
         switch button {
         case .claim: .claim
         case .deal: .deal

@@ -4,22 +4,22 @@ import SetWire
 
 /// One non-blocking TCP connection to the server, for a single thread's poll loop: connect
 /// without blocking, queue lines out, read and decode lines in.
-public final class ClientConnection {
-    public let fd: Int32
+final class ClientConnection {
+    let fd: Int32
     /// True until the non-blocking connect has finished.
-    public private(set) var isConnecting: Bool
+    private(set) var isConnecting: Bool
     private var reader = LineReader(maxLineBytes: 1 << 20)
     private var outbound = OutboundBuffer()
     private var closed = false
     /// Why the connection is no good any more, once it is not.
-    public private(set) var failure: String?
+    private(set) var failure: String?
     /// The most this client queues for a server that does not read: far more than a person's
     /// keys and the pings make while an honest server is merely slow.
-    public static let maxQueuedBytes = 64 * 1024
+    static let maxQueuedBytes = 64 * 1024
 
     /// Starts connecting to `host:port` (a name or an IPv4 address); the caller waits for
     /// writability and then calls `finishConnecting()`.
-    public init(host: String, port: UInt16) throws(SocketError) {
+    init(host: String, port: UInt16) throws(SocketError) {
         let address = try Sockets.ipv4Address(host: host, port: port)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError("socket") }
@@ -46,7 +46,7 @@ public final class ClientConnection {
     deinit { close() }
 
     /// Completes a connect once the socket is writable; throws why it failed.
-    public func finishConnecting() throws(SocketError) {
+    func finishConnecting() throws(SocketError) {
         var code: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
@@ -55,13 +55,13 @@ public final class ClientConnection {
     }
 
     /// Whether to poll for writability: connecting, or output waiting.
-    public var wantsWrite: Bool { isConnecting || !outbound.isEmpty }
+    var wantsWrite: Bool { isConnecting || !outbound.isEmpty }
 
     /// Bytes queued and not yet taken by the socket.
-    public var queuedBytes: Int { outbound.count }
+    var queuedBytes: Int { outbound.count }
 
     /// Queues a request; `flush()` writes it. Past `maxQueuedBytes` the connection is given up.
-    public func send(_ message: ClientMessage) {
+    func send(_ message: ClientMessage) {
         guard failure == nil else { return }
         let line = ClientMessageEncoder.line(ClientRequest(message))
         guard outbound.count + line.count <= Self.maxQueuedBytes else {
@@ -73,7 +73,7 @@ public final class ClientConnection {
 
     /// Writes what the socket takes now; false when the connection is broken (see `failure`).
     @discardableResult
-    public func flush() -> Bool {
+    func flush() -> Bool {
         guard failure == nil else { return false }
         guard !isConnecting else { return true }
         if case .failed(let code) = outbound.flush(to: fd) {
@@ -84,14 +84,14 @@ public final class ClientConnection {
     }
 
     /// What one read gave.
-    public enum ReadResult {
+    enum ReadResult {
         case messages([ServerMessage])
         case closed(String)
     }
 
     /// Reads what is available and decodes the complete lines; undecodable lines are skipped
     /// (and reported as nothing) rather than ending the session.
-    public func read() -> ReadResult {
+    func read() -> ReadResult {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
         if count == 0 { return .closed("the server closed the connection") }
@@ -107,7 +107,7 @@ public final class ClientConnection {
         return .messages(messages)
     }
 
-    public func close() {
+    func close() {
         guard !closed else { return }
         closed = true
         Glibc.close(fd)

@@ -2,7 +2,7 @@ import SetRules
 import SetWire
 
 /// Where the client stands with the server.
-public enum ConnectionState: Hashable, Sendable {
+enum ConnectionState: Hashable, Sendable {
     /// Opening the socket; `attempt` counts tries since the last success.
     case connecting(attempt: Int)
     /// Connected, waiting for the welcome or for `joined`.
@@ -14,7 +14,7 @@ public enum ConnectionState: Hashable, Sendable {
 }
 
 /// A box over the table that takes the keys until it is dismissed.
-public enum Overlay: Hashable, Sendable {
+enum Overlay: Hashable, Sendable {
     case help
     /// Asked to deal with an empty deck.
     case deckEmpty
@@ -25,16 +25,16 @@ public enum Overlay: Hashable, Sendable {
 }
 
 /// A trio just judged, shown as matched or mismatched for a moment.
-public struct Flash: Hashable, Sendable {
-    public var cards: [Card]
-    public var isSet: Bool
-    public var until: Int64
+struct Flash: Hashable, Sendable {
+    var cards: [Card]
+    var isSet: Bool
+    var until: Int64
     /// Who took the set: its cards fly to that player's score.
-    public var by: Seat? = nil
+    var by: Seat? = nil
 }
 
 /// What the client does to the outside world; the app decides, the shell (or a test) performs.
-public enum ClientEffect: Hashable, Sendable {
+enum ClientEffect: Hashable, Sendable {
     /// Open a connection to the server.
     case connect
     /// Close the connection (when the server's answer means it must be opened afresh).
@@ -51,63 +51,63 @@ public enum ClientEffect: Hashable, Sendable {
     case holdLocal(Bool)
 
     /// Whether this effect ends the program.
-    public var isQuit: Bool { if case .quit = self { true } else { false } }
+    var isQuit: Bool { if case .quit = self { true } else { false } }
 }
 
 /// Everything the client knows and shows: the match as the server last told it, and the state
 /// that is purely local (cursor, overlays, notices, motion). A value: the app is a pure function of
 /// what happened and when, which is what lets the screen and the keys be tested without a terminal.
-public struct ClientState: Equatable, Sendable {
-    public var options: ClientConfiguration
-    public var size: TerminalSize
-    public var connection: ConnectionState = .connecting(attempt: 0)
+struct ClientState: Equatable, Sendable {
+    var options: ClientConfiguration
+    var size: TerminalSize
+    var connection: ConnectionState = .connecting(attempt: 0)
     /// True once a join succeeded: later losses are retried rather than fatal.
-    public var everJoined = false
-    public var clock = ClockSync()
-    public var view: MatchView?
-    public var seat: Seat?
-    public var token: String?
+    var everJoined = false
+    var clock = ClockSync()
+    var view: MatchView?
+    var seat: Seat?
+    var token: String?
     /// The match joined, as the server named it.
-    public var matchName: String?
+    var matchName: String?
     /// A spectator choosing: the live matches, nil until the first list arrives.
-    public var listings: [MatchListing]?
-    public var pickerIndex = 0
+    var listings: [MatchListing]?
+    var pickerIndex = 0
     /// Spectators: how many sets the table holds.
-    public var setsOnTable: Int?
+    var setsOnTable: Int?
 
     /// My selection as I expect it, ahead of the server's confirmation.
-    public var mySelection: [Card] = []
+    var mySelection: [Card] = []
     /// A claim was sent and not answered yet: further touches need not claim again.
-    public var claimPending = false
+    var claimPending = false
     /// Events are being ignored until the snapshot asked for after a gap arrives.
-    public var awaitingSnapshot = false
-    public var cursor = 0
-    public var cursorVisible = false
+    var awaitingSnapshot = false
+    var cursor = 0
+    var cursorVisible = false
     /// The first key of a two-key label.
-    public var typed = ""
-    public var overlay: Overlay?
+    var typed = ""
+    var overlay: Overlay?
     /// The match-over box was put away to look at the final table.
-    public var resultHidden = false
-    public var notices: [Notice] = []
-    public var flash: Flash?
-    public var hint: [Card] = []
-    public var motion: Motion
+    var resultHidden = false
+    var notices: [Notice] = []
+    var flash: Flash?
+    var hint: [Card] = []
+    var motion: Motion
     /// How the next new cards arrive.
-    public var pendingEntry = Motion.Entry.scatter
-    public var nextPingAt: Int64 = 0
+    var pendingEntry = Motion.Entry.scatter
+    var nextPingAt: Int64 = 0
     /// Since when the client waits for the server's word: the welcome after connecting, or the
     /// pong for its oldest unanswered ping; nil while nothing is owed. A server that lets it age
     /// past `ClientApp.unansweredLimit` is given up on.
-    public var awaitingAnswerSince: Int64?
-    public var nextListAt: Int64 = 0
+    var awaitingAnswerSince: Int64?
+    var nextListAt: Int64 = 0
     /// A local match waits for the player's first key before it begins.
-    public var awaitingStart: Bool
+    var awaitingStart: Bool
     /// The user agreed to take a seat still held by another connection.
-    public var takeOver = false
+    var takeOver = false
     /// How long the server keeps a seat for a player who left, from its welcome.
-    public var seatWaitMs: Int64?
+    var seatWaitMs: Int64?
 
-    public init(options: ClientConfiguration, size: TerminalSize, token: String? = nil, seed: UInt64 = 0x5E7) {
+    init(options: ClientConfiguration, size: TerminalSize, token: String? = nil, seed: UInt64 = 0x5E7) {
         self.options = options
         self.size = size
         self.token = token
@@ -117,36 +117,36 @@ public struct ClientState: Equatable, Sendable {
     }
 
     /// Whether I play (rather than watch).
-    public var isPlayer: Bool { options.role == .player }
+    var isPlayer: Bool { options.role == .player }
 
     /// The spectator's match list is on screen.
-    public var isPicking: Bool
+    var isPicking: Bool
 
     /// The newest notice still up.
-    public func notice(at now: Int64) -> Notice? { notices.last { $0.until > now } }
+    func notice(at now: Int64) -> Notice? { notices.last { $0.until > now } }
 
-    public mutating func note(_ text: String, _ tone: Notice.Tone = .info, at now: Int64, for lifetime: Int64 = Notice.lifetime) {
+    mutating func note(_ text: String, _ tone: Notice.Tone = .info, at now: Int64, for lifetime: Int64 = Notice.lifetime) {
         notices.append(Notice(text, tone: tone, until: now + lifetime))
         if notices.count > 4 { notices.removeFirst(notices.count - 4) }
     }
 
     /// A player's name by seat, or a placeholder.
-    public func name(of seat: Seat) -> String {
+    func name(of seat: Seat) -> String {
         view?.player(seat)?.name ?? "player \(seat.rawValue + 1)"
     }
 
     /// "you" for my seat, the name otherwise.
-    public func who(_ seat: Seat) -> String { seat == self.seat && isPlayer ? "you" : name(of: seat) }
+    func who(_ seat: Seat) -> String { seat == self.seat && isPlayer ? "you" : name(of: seat) }
 
     /// The cards a player may touch, by index: the table in slot order, then (Set-Chain) the
     /// chain's cards that lie apart from it. Labels and clicks count through them in this order.
-    public var touchableCards: [Card] {
+    var touchableCards: [Card] {
         guard let view else { return [] }
         return view.table + ChainStrip.cards(view)
     }
 
     /// The cards I have selected as the screen should show them.
-    public var shownSelection: [Card] {
+    var shownSelection: [Card] {
         guard let view else { return [] }
         if isPlayer { return mySelection.filter(touchableCards.contains) }
         return view.selection
@@ -154,7 +154,7 @@ public struct ClientState: Equatable, Sendable {
 
     /// The other player's name when they forfeited or are no longer connected after the game:
     /// a rematch cannot happen, so none is offered.
-    public var opponentGone: String? {
+    var opponentGone: String? {
         guard options.mode == .duel, isPlayer, let view, view.phase == .over, let me = seat,
               let other = view.player(me.other) else { return nil }
         let forfeited = view.result?.reason == .forfeited && view.result?.by == other.seat
@@ -162,42 +162,42 @@ public struct ClientState: Equatable, Sendable {
     }
 
     /// The other side's live selection, for players.
-    public var opponentSelection: [Card] {
+    var opponentSelection: [Card] {
         guard isPlayer, let view, let holder = view.selectionSeat, holder != seat else { return [] }
         return view.selection
     }
 }
 
 /// The parts of `ClientOptions` the pure app needs; no I/O settings.
-public struct ClientConfiguration: Hashable, Sendable {
-    public var name: String
-    public var match: String?
-    public var mode: Mode
+struct ClientConfiguration: Hashable, Sendable {
+    var name: String
+    var match: String?
+    var mode: Mode
     /// The variant asked for when creating a match; nil plays whatever the match plays.
-    public var variant: Variant?
-    public var role: Role
-    public var animation: Bool
-    public var theme: Theme
-    public var banner: [String]
+    var variant: Variant?
+    var role: Role
+    var animation: Bool
+    var theme: Theme
+    var banner: [String]
     /// "host:port", for the screen's messages.
-    public var serverAddress: String
+    var serverAddress: String
     /// How this program was started ("setgame", "swift run setgame"): printed commands start so.
-    public var command = "setgame"
+    var command = "setgame"
     /// How a friend can watch, shown in the help and before a local match starts.
-    public var watchLine: String?
+    var watchLine: String?
     /// A local match (`setgame play`): what the player faces ("you against the easy bot"); the
     /// match begins at the player's first key, and its bot holds off while help is open.
-    public var localStart: String?
+    var localStart: String?
     /// The match runs in this process (`setgame play`): a duel's bot holds off while help is open.
-    public var isLocal = false
+    var isLocal = false
     /// What quitting keeps, for the box that asks; nil says the seat waits for the server's time.
-    public var quitNote: String?
+    var quitNote: String?
     /// Whether quitting mid-game asks first; a kept solo game need not.
-    public var confirmsQuit = true
+    var confirmsQuit = true
     /// Shown when the first join resumed a kept seat, instead of the plain "your seat is back".
-    public var resumeNote: String?
+    var resumeNote: String?
 
-    public init(name: String, match: String? = nil, mode: Mode = .duel, role: Role = .player, animation: Bool = true,
+    init(name: String, match: String? = nil, mode: Mode = .duel, role: Role = .player, animation: Bool = true,
                 theme: Theme = .standard, banner: [String] = [], serverAddress: String = "127.0.0.1:7380",
                 variant: Variant? = nil) {
         self.variant = variant

@@ -3,11 +3,11 @@ import SetRules
 /// The server's clock as seen from here. Window deadlines are absolute server times, so a
 /// countdown needs the offset between the clocks; each pong gives a sample, and the sample with
 /// the shortest round trip is the least distorted by queueing, so it wins.
-public struct ClockSync: Hashable, Sendable {
+struct ClockSync: Hashable, Sendable {
     /// Server time minus local time, in milliseconds.
-    public private(set) var offset: Int64 = 0
+    private(set) var offset: Int64 = 0
     /// The latest round trip, in milliseconds; nil before the first pong.
-    public private(set) var roundTrip: Int64?
+    private(set) var roundTrip: Int64?
     private var samples: [Sample] = []
 
     private struct Sample: Hashable, Sendable {
@@ -20,16 +20,16 @@ public struct ClockSync: Hashable, Sendable {
     /// A pong answering a ping older than this, or one from the future, answers no ping of ours.
     static let longestRoundTripMs: Int64 = 60_000
 
-    public init() {}
+    init() {}
 
     /// A first guess from the welcome, before any round trip was measured.
-    public mutating func welcome(serverTime: Int64, at now: Int64) {
+    mutating func welcome(serverTime: Int64, at now: Int64) {
         if samples.isEmpty { offset = serverTime.saturatingSubtracting(now) }
     }
 
     /// A pong: the server read the ping at `serverTime`; we sent it at `sentAt`, got it at `now`.
     /// `sentAt` comes back from the server, so a value we cannot have sent is ignored.
-    public mutating func pong(serverTime: Int64, sentAt: Int64, at now: Int64) {
+    mutating func pong(serverTime: Int64, sentAt: Int64, at now: Int64) {
         let trip = now.saturatingSubtracting(sentAt)
         guard (0...Self.longestRoundTripMs).contains(trip) else { return }
         roundTrip = trip
@@ -39,8 +39,8 @@ public struct ClockSync: Hashable, Sendable {
     }
 
     /// The server's time now, in its milliseconds.
-    public func serverTime(at now: Int64) -> Int64 { now.saturatingAdding(offset) }
+    func serverTime(at now: Int64) -> Int64 { now.saturatingAdding(offset) }
 
     /// Our local time at a server instant.
-    public func localTime(ofServer time: Int64) -> Int64 { time.saturatingSubtracting(offset) }
+    func localTime(ofServer time: Int64) -> Int64 { time.saturatingSubtracting(offset) }
 }

@@ -2,9 +2,9 @@
 /// characters and emoji take two, combining marks and other zero-width characters none, the rest
 /// one. Names and match names come from other people, so the layout measures by this, never by
 /// `count`.
-public enum DisplayWidth {
+enum DisplayWidth {
     /// The cells one scalar takes on its own: 0, 1 or 2.
-    public static func of(_ scalar: Unicode.Scalar) -> Int {
+    static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value == 0 { return 0 }
         if value < 0x20 || (0x7F...0x9F).contains(value) { return 0 }
@@ -20,7 +20,7 @@ public enum DisplayWidth {
 
     /// The cells one character (a grapheme cluster) takes: the width of its base, widened to two
     /// when the cluster asks for emoji presentation (U+FE0F) or is a flag or an emoji sequence.
-    public static func of(_ character: Character) -> Int {
+    static func of(_ character: Character) -> Int {
         var width = 0
         for scalar in character.unicodeScalars {
             if scalar.value == 0xFE0F, width == 1 { return 2 }
@@ -30,13 +30,13 @@ public enum DisplayWidth {
     }
 
     /// The cells a string takes.
-    public static func of(_ text: some StringProtocol) -> Int {
+    static func of(_ text: some StringProtocol) -> Int {
         text.reduce(0) { $0 + of($1) }
     }
 
     /// The longest start of `text` that fits in `cells` cells; a wide character that would be cut
     /// in half is left out whole.
-    public static func prefix(_ text: some StringProtocol, cells: Int) -> String {
+    static func prefix(_ text: some StringProtocol, cells: Int) -> String {
         var result = "", used = 0
         for character in text {
             let width = of(character)
@@ -58,5 +58,5 @@ public enum DisplayWidth {
 
 extension StringProtocol {
     /// The number of terminal cells the text takes; see `DisplayWidth`.
-    public var displayWidth: Int { DisplayWidth.of(self) }
+    var displayWidth: Int { DisplayWidth.of(self) }
 }

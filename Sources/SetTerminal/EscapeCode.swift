@@ -1,5 +1,5 @@
 /// The escape sequences the client sends to the terminal; nothing else is ever written raw.
-public enum EscapeCode: Hashable, Sendable {
+enum EscapeCode: Hashable, Sendable {
     case enterAlternateScreen
     case leaveAlternateScreen
     case hideCursor
@@ -16,7 +16,7 @@ public enum EscapeCode: Hashable, Sendable {
     private static let esc = "\u{1B}"
 
     /// The bytes to write, as a string.
-    public var sequence: String {
+    var sequence: String {
         switch self {
         case .enterAlternateScreen: Self.esc + "[?1049h"
         case .leaveAlternateScreen: Self.esc + "[?1049l"
@@ -32,12 +32,12 @@ public enum EscapeCode: Hashable, Sendable {
     }
 
     /// What to write when the UI starts: alternate screen, no cursor, mouse on, clean slate.
-    public static let startSession: String =
+    static let startSession: String =
         [EscapeCode.enterAlternateScreen, .hideCursor, .enableMouse, .resetStyle, .clearScreen]
             .map(\.sequence).joined()
 
     /// What to write on every exit path, undoing `startSession` in reverse order.
-    public static let endSession: String =
+    static let endSession: String =
         [EscapeCode.resetStyle, .disableMouse, .showCursor, .leaveAlternateScreen]
             .map(\.sequence).joined()
 }

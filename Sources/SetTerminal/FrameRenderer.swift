@@ -2,10 +2,10 @@ import SetWire
 
 /// Turns one frame into the next with as few bytes as possible: only changed cells are written,
 /// the cursor is moved only when it is not already in place, and the style only when it changes.
-public enum FrameRenderer {
+enum FrameRenderer {
     /// The escape-sequence string that changes the screen from `old` to `new`. With no old frame,
     /// or one of another size, the screen is cleared and redrawn whole. Identical frames give "".
-    public static func frameDiff(from old: ScreenBuffer?, to new: ScreenBuffer) -> String {
+    static func frameDiff(from old: ScreenBuffer?, to new: ScreenBuffer) -> String {
         var output = ""
         let previous: ScreenBuffer
         if let old, old.size == new.size {

@@ -1,31 +1,31 @@
 /// Turns the bytes a terminal sends in raw mode into key and mouse events. Bytes may arrive in any
 /// chunking: an incomplete sequence is kept until the rest arrives, so the result never depends on
 /// where reads happened to split the stream.
-public struct InputDecoder: Sendable {
+struct InputDecoder: Sendable {
     private var pending: [UInt8] = []
 
     /// A runaway CSI longer than this is dropped rather than buffered forever.
     private static let maximumSequenceLength = 64
     private static let esc: UInt8 = 0x1B
 
-    public init() {}
+    init() {}
 
     /// True when bytes are held back waiting for the rest of a sequence.
-    public var hasPendingInput: Bool { !pending.isEmpty }
+    var hasPendingInput: Bool { !pending.isEmpty }
 
     /// True when the held bytes start with ESC: the app should call `flushPendingEscape()` after
     /// a short silence (~30 ms), because a lone Escape key looks like the start of a sequence.
-    public var hasPendingEscape: Bool { pending.first == Self.esc }
+    var hasPendingEscape: Bool { pending.first == Self.esc }
 
     /// Decodes as many complete events as the bytes so far allow.
-    public mutating func feed(_ bytes: [UInt8]) -> [InputEvent] {
+    mutating func feed(_ bytes: [UInt8]) -> [InputEvent] {
         pending += bytes
         return drain(flushing: false)
     }
 
     /// Declares the input silent: a held ESC becomes the Escape key and whatever followed it is
     /// read as plain keys.
-    public mutating func flushPendingEscape() -> [InputEvent] {
+    mutating func flushPendingEscape() -> [InputEvent] {
         drain(flushing: true)
     }
 

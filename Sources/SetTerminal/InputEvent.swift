@@ -1,5 +1,5 @@
 /// A key the user pressed, as far as a terminal can tell them apart.
-public enum Key: Hashable, Sendable {
+enum Key: Hashable, Sendable {
     case character(Character)
     case enter, escape, backspace, tab
     case up, down, left, right
@@ -9,23 +9,23 @@ public enum Key: Hashable, Sendable {
 }
 
 /// A mouse button as reported by SGR mouse mode; the wheel arrives as presses of its own buttons.
-public enum MouseButton: Hashable, Sendable {
+enum MouseButton: Hashable, Sendable {
     case left, middle, right, wheelUp, wheelDown
 }
 
 /// Whether a mouse report is a press or a release.
-public enum MouseAction: Hashable, Sendable {
+enum MouseAction: Hashable, Sendable {
     case press, release
 }
 
 /// One mouse report, at a 0-based cell position.
-public struct MouseEvent: Hashable, Sendable {
-    public var button: MouseButton
-    public var kind: MouseAction
-    public var column: Int
-    public var row: Int
+struct MouseEvent: Hashable, Sendable {
+    var button: MouseButton
+    var kind: MouseAction
+    var column: Int
+    var row: Int
 
-    public init(button: MouseButton, kind: MouseAction, column: Int, row: Int) {
+    init(button: MouseButton, kind: MouseAction, column: Int, row: Int) {
         self.button = button
         self.kind = kind
         self.column = column
@@ -34,7 +34,7 @@ public struct MouseEvent: Hashable, Sendable {
 }
 
 /// Something the user did at the terminal.
-public enum InputEvent: Hashable, Sendable {
+enum InputEvent: Hashable, Sendable {
     case key(Key)
     case mouse(MouseEvent)
 }

@@ -1,26 +1,26 @@
 import SetRules
 
 /// One card as the current frame draws it.
-public struct Sprite: Hashable, Sendable {
-    public var card: Card
-    public var rect: Rect
+struct Sprite: Hashable, Sendable {
+    var card: Card
+    var rect: Rect
     /// Still travelling from the deck pile, back up.
-    public var faceDown: Bool
+    var faceDown: Bool
     /// On its way off the table.
-    public var leaving: Bool
+    var leaving: Bool
     /// A taken set's short celebration before it leaves.
-    public var flourishing: Bool
+    var flourishing: Bool
     /// A taken set on its way to the taker's score, after its celebration.
-    public var flying = false
+    var flying = false
 }
 
 /// The pure animation model: for each card, where it flies from and to, when, and how fast. It is
 /// told the table's target rectangles whenever they change and answers, for any instant, where
 /// every card is. It never holds anything up: the table is already what the server said, the
 /// motion only shows the way there.
-public struct Motion: Equatable, Sendable {
+struct Motion: Equatable, Sendable {
     /// Where new cards come from.
-    public enum Entry: Hashable, Sendable {
+    enum Entry: Hashable, Sendable {
         /// From random places off screen, after a short empty pause: a first table or a new game.
         case scatter
         /// From the deck pile, face down, turning face up as they land; scatter when no pile shows.
@@ -28,18 +28,18 @@ public struct Motion: Equatable, Sendable {
     }
 
     /// One card's journey.
-    public struct Track: Hashable, Sendable {
-        public var card: Card
-        public var from: Rect
-        public var to: Rect
-        public var start: Int64
-        public var duration: Int64
+    struct Track: Hashable, Sendable {
+        var card: Card
+        var from: Rect
+        var to: Rect
+        var start: Int64
+        var duration: Int64
         /// Progress (0–1) at which a face-down card turns up; nil: face up all along.
-        public var flipAt: Double?
+        var flipAt: Double?
         /// Leaving cards with a flourish stay in place, celebrating, until `start`.
-        public var flourishFrom: Int64?
+        var flourishFrom: Int64?
         /// Leaving cards speed up as they go; arriving ones slow down as they land.
-        public var easesIn = false
+        var easesIn = false
 
         /// Progress 0–1 at `now`.
         func progress(at now: Int64) -> Double {
@@ -51,23 +51,23 @@ public struct Motion: Equatable, Sendable {
     }
 
     /// Timings in milliseconds.
-    public static let enterDuration: Int64 = 450
-    public static let moveDuration: Int64 = 280
-    public static let leaveDuration: Int64 = 380
+    static let enterDuration: Int64 = 450
+    static let moveDuration: Int64 = 280
+    static let leaveDuration: Int64 = 380
     /// A taken set celebrates in place this long, then flies to its taker's score.
-    public static let flourishDuration: Int64 = 700
-    public static let flightDuration: Int64 = 520
-    public static let scatterPause: Int64 = 250
-    public static let scatterStagger: Int64 = 35
-    public static let dealStagger: Int64 = 90
+    static let flourishDuration: Int64 = 700
+    static let flightDuration: Int64 = 520
+    static let scatterPause: Int64 = 250
+    static let scatterStagger: Int64 = 35
+    static let dealStagger: Int64 = 90
 
-    public let enabled: Bool
-    public private(set) var tracks: [Int: Track] = [:]
-    public private(set) var leaving: [Int: Track] = [:]
+    let enabled: Bool
+    private(set) var tracks: [Int: Track] = [:]
+    private(set) var leaving: [Int: Track] = [:]
     private var generator: SplitMix64
 
     /// A model with nothing on the table; `seed` fixes the random off-screen places.
-    public init(enabled: Bool, seed: UInt64 = 0x5E7) {
+    init(enabled: Bool, seed: UInt64 = 0x5E7) {
         self.enabled = enabled
         generator = SplitMix64(seed: seed)
     }
@@ -76,7 +76,7 @@ public struct Motion: Equatable, Sendable {
     /// longer in `targets` leave (those in `flourish` celebrate first, then fly to `flyTo`, the
     /// taker's score, when given), others glide from where they are now. Cards dealt to replace a
     /// celebrating set wait until the celebration is over.
-    public mutating func retarget(_ targets: [(card: Card, rect: Rect)], bounds: Rect, entry: Entry,
+    mutating func retarget(_ targets: [(card: Card, rect: Rect)], bounds: Rect, entry: Entry,
                                   deckPile: Rect?, flourish: [Card] = [], flyTo: Rect? = nil, at now: Int64) {
         guard enabled else {
             tracks = Dictionary(targets.map { ($0.card.id, Track(card: $0.card, from: $0.rect, to: $0.rect, start: now, duration: 0)) },
@@ -124,7 +124,7 @@ public struct Motion: Equatable, Sendable {
 
     /// Where every card is at `now`: leaving cards first so the table draws over them, except a
     /// celebrating set, which is drawn last, over everything, on its way to the score.
-    public func sprites(at now: Int64) -> [Sprite] {
+    func sprites(at now: Int64) -> [Sprite] {
         var result: [Sprite] = [], celebrating: [Sprite] = []
         for track in leaving.values.sorted(by: { $0.card < $1.card }) {
             if let since = track.flourishFrom, now < track.start {
@@ -151,12 +151,12 @@ public struct Motion: Equatable, Sendable {
     }
 
     /// True while anything moves or waits to move: the app draws frames only then.
-    public func isAnimating(at now: Int64) -> Bool {
+    func isAnimating(at now: Int64) -> Bool {
         leaving.values.contains { now < $0.end } || tracks.values.contains { now < $0.end && $0.from != $0.to }
     }
 
     /// Forgets cards that have left; call now and then so the model stays small.
-    public mutating func prune(at now: Int64) {
+    mutating func prune(at now: Int64) {
         leaving = leaving.filter { now < $0.value.end }
     }
 
@@ -201,7 +201,7 @@ public struct Motion: Equatable, Sendable {
     }
 
     /// Whether a celebrating card shows its sparkles at `now`: they blink every 120 ms.
-    public static func sparkles(at now: Int64) -> Bool { (now / 120) % 2 == 0 }
+    static func sparkles(at now: Int64) -> Bool { (now / 120) % 2 == 0 }
 
     /// A random place just beyond one of the four edges for a card of `card`'s size.
     private mutating func offscreen(like card: Rect, in bounds: Rect) -> Rect {

@@ -1,23 +1,23 @@
 /// A short message about what just happened ("bob took a set: +24"), shown for a few seconds.
-public struct Notice: Hashable, Sendable {
+struct Notice: Hashable, Sendable {
     /// Whether the news is good, bad or neither, for its colour.
-    public enum Tone: Hashable, Sendable {
+    enum Tone: Hashable, Sendable {
         case good, bad, info
     }
 
-    public var text: String
-    public var tone: Tone
+    var text: String
+    var tone: Tone
     /// Local time after which it is no longer shown.
-    public var until: Int64
+    var until: Int64
 
-    public init(_ text: String, tone: Tone = .info, until: Int64) {
+    init(_ text: String, tone: Tone = .info, until: Int64) {
         self.text = text
         self.tone = tone
         self.until = until
     }
 
     /// How long a notice stays up.
-    public static let lifetime: Int64 = 4_000
+    static let lifetime: Int64 = 4_000
 }
 
 extension Notice {
@@ -51,7 +51,7 @@ extension Notice {
 
     /// Splits text into lines of at most `width` cells of display width at spaces; a word longer
     /// than a line is cut into pieces.
-    public static func wrap(_ text: String, width: Int) -> [String] {
+    static func wrap(_ text: String, width: Int) -> [String] {
         let width = max(1, width)
         var lines: [String] = []
         var line = ""

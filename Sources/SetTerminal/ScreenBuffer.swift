@@ -1,27 +1,27 @@
 /// A grid of styled cells the size of a terminal (or of a part of one). Every write clips at the
 /// edges, so callers may draw at any coordinate without checking.
-public struct ScreenBuffer: Hashable, Sendable {
+struct ScreenBuffer: Hashable, Sendable {
     /// The grid's size; negative sizes are stored as zero.
-    public let size: TerminalSize
+    let size: TerminalSize
     private var cells: [Cell]
 
     /// A grid of `size` filled with `fill`.
-    public init(size: TerminalSize, fill: Cell = .blank) {
+    init(size: TerminalSize, fill: Cell = .blank) {
         self.size = TerminalSize(columns: max(0, size.columns), rows: max(0, size.rows))
         cells = Array(repeating: fill, count: self.size.columns * self.size.rows)
     }
 
     /// The rectangle covering the whole grid.
-    public var bounds: Rect { Rect(size: size) }
+    var bounds: Rect { Rect(size: size) }
 
     /// The cell at a position, or nil outside the grid.
-    public func cell(column: Int, row: Int) -> Cell? {
+    func cell(column: Int, row: Int) -> Cell? {
         guard bounds.contains(column: column, row: row) else { return nil }
         return cells[row * size.columns + column]
     }
 
     /// The cell at a position; reading outside gives a blank, writing outside is ignored.
-    public subscript(column: Int, row: Int) -> Cell {
+    subscript(column: Int, row: Int) -> Cell {
         get { cell(column: column, row: row) ?? .blank }
         set {
             guard bounds.contains(column: column, row: row) else { return }
@@ -32,7 +32,7 @@ public struct ScreenBuffer: Hashable, Sendable {
     /// Puts one character at a position, ignored outside the grid. A double-width character takes
     /// the next cell too (a space when it would not fit); a character that takes no width on its
     /// own is drawn as a space. Half of a wide character that is overwritten becomes a space.
-    public mutating func put(_ character: Character, column: Int, row: Int, style: CellStyle = .plain) {
+    mutating func put(_ character: Character, column: Int, row: Int, style: CellStyle = .plain) {
         guard bounds.contains(column: column, row: row) else { return }
         let width = character.cellWidth
         breakWide(column: column, row: row)
@@ -62,7 +62,7 @@ public struct ScreenBuffer: Hashable, Sendable {
     /// Writes text left to right from a position without wrapping; parts outside are dropped.
     /// Control characters are drawn as spaces so they can never reach the terminal; each
     /// character takes as many cells as the terminal gives it.
-    public mutating func write(_ text: String, column: Int, row: Int, style: CellStyle = .plain) {
+    mutating func write(_ text: String, column: Int, row: Int, style: CellStyle = .plain) {
         guard row >= 0, row < size.rows else { return }
         var c = column
         for character in text {
@@ -76,7 +76,7 @@ public struct ScreenBuffer: Hashable, Sendable {
     }
 
     /// Fills every cell of `rect` that lies inside the grid.
-    public mutating func fill(_ rect: Rect, with character: Character = " ", style: CellStyle = .plain) {
+    mutating func fill(_ rect: Rect, with character: Character = " ", style: CellStyle = .plain) {
         let area = rect.intersection(bounds)
         guard !area.isEmpty else { return }
         for r in area.row..<area.endRow {
@@ -85,7 +85,7 @@ public struct ScreenBuffer: Hashable, Sendable {
     }
 
     /// Draws the outline of `rect` with the given line set; the inside is left untouched.
-    public mutating func drawBox(_ rect: Rect, lines: BoxLines = .rounded, style: CellStyle = .plain) {
+    mutating func drawBox(_ rect: Rect, lines: BoxLines = .rounded, style: CellStyle = .plain) {
         guard rect.width >= 2, rect.height >= 2 else { return }
         let g = lines.glyphs
         let right = rect.endColumn - 1, bottom = rect.endRow - 1
@@ -105,7 +105,7 @@ public struct ScreenBuffer: Hashable, Sendable {
 
     /// The characters of each row without styles, trailing spaces kept, as a terminal shows them
     /// (a wide character's tail adds nothing); for tests and logs.
-    public var textLines: [String] {
+    var textLines: [String] {
         (0..<size.rows).map { r in
             String(cells[(r * size.columns)..<((r + 1) * size.columns)].filter { !$0.isWideTail }.map(\.character))
         }
@@ -114,7 +114,7 @@ public struct ScreenBuffer: Hashable, Sendable {
 
 extension ScreenBuffer {
     /// Copies another grid in with its top-left corner at a position, clipped to this grid.
-    public mutating func paste(_ other: ScreenBuffer, column: Int, row: Int) {
+    mutating func paste(_ other: ScreenBuffer, column: Int, row: Int) {
         for r in 0..<other.size.rows {
             for c in 0..<other.size.columns {
                 self[column + c, row + r] = other[c, r]

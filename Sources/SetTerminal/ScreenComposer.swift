@@ -3,8 +3,8 @@ import SetWire
 
 /// Draws the whole screen from the client's state at an instant: a pure function, so every frame
 /// can be tested by reading the buffer it returns.
-public enum ScreenComposer {
-    public static func compose(_ state: ClientState, layout: ScreenLayout, at now: Int64) -> ScreenBuffer {
+enum ScreenComposer {
+    static func compose(_ state: ClientState, layout: ScreenLayout, at now: Int64) -> ScreenBuffer {
         var buffer = ScreenBuffer(size: state.size)
         guard state.size.columns >= ScreenLayout.smallest.columns, state.size.rows >= ScreenLayout.smallest.rows else {
             let least = ScreenLayout.minimumSize(cardCount: max(12, state.view?.table.count ?? 12), columns: state.size.columns)

@@ -1,9 +1,9 @@
 /// An on-screen button and the command it stands for.
-public enum ScreenButton: CaseIterable, Hashable, Sendable {
+enum ScreenButton: CaseIterable, Hashable, Sendable {
     case claim, deal, hint, pass, rematch, newGame, help, quit
 
     /// The words on the button.
-    public var title: String {
+    var title: String {
         switch self {
         case .claim: "Set!"
         case .deal: "Deal 3"
@@ -17,7 +17,7 @@ public enum ScreenButton: CaseIterable, Hashable, Sendable {
     }
 
     /// The key that does the same.
-    public var key: String {
+    var key: String {
         switch self {
         case .claim: "s"
         case .deal: "d"
@@ -34,25 +34,25 @@ public enum ScreenButton: CaseIterable, Hashable, Sendable {
 /// the bottom, the table in between, and the deck pile at the table's right when there is room.
 /// The composer draws from it and the mouse is hit-tested against it, so both always agree.
 public struct ScreenLayout: Hashable, Sendable {
-    public let size: TerminalSize
+    let size: TerminalSize
     /// The rows above the table: the scoreboard and the status line.
-    public static let headerRows = 2
+    static let headerRows = 2
     /// The row below the table: the buttons.
-    public static let footerRows = 1
+    static let footerRows = 1
     /// Below this the client shows only how large the terminal must be.
-    public static let smallest = TerminalSize(columns: 20, rows: 6)
+    static let smallest = TerminalSize(columns: 20, rows: 6)
 
-    public let tableArea: Rect
+    let tableArea: Rect
     /// Nil when the cards cannot fit at all: the screen is too small.
-    public let table: TableLayout?
-    public let deckPile: Rect?
-    public let buttons: [(button: ScreenButton, rect: Rect)]
+    let table: TableLayout?
+    let deckPile: Rect?
+    let buttons: [(button: ScreenButton, rect: Rect)]
     /// The form the buttons are written in.
-    public let buttonForm: ButtonForm
+    let buttonForm: ButtonForm
 
     /// Lays out `cardCount` cards and `buttons`; `deck` asks for a pile when it costs the cards
     /// nothing in size.
-    public init(size: TerminalSize, cardCount: Int, buttons: [ScreenButton], deck: Bool) {
+    init(size: TerminalSize, cardCount: Int, buttons: [ScreenButton], deck: Bool) {
         self.size = size
         let area = Rect(column: 0, row: Self.headerRows, width: size.columns,
                         height: max(0, size.rows - Self.headerRows - Self.footerRows))
@@ -78,7 +78,7 @@ public struct ScreenLayout: Hashable, Sendable {
     }
 
     /// How the buttons are written: as roomy as the row allows, keeping the keys down to 40 columns.
-    public enum ButtonForm: CaseIterable, Hashable, Sendable {
+    enum ButtonForm: CaseIterable, Hashable, Sendable {
         /// " Deal 3 d ": the title, then its key.
         case full
         /// "d Deal": the key, then a short word.
@@ -131,7 +131,7 @@ public struct ScreenLayout: Hashable, Sendable {
 
 
     /// Whether the buttons show their keys (they always do, in every form).
-    public var buttonsShowKeys: Bool { !buttons.isEmpty }
+    var buttonsShowKeys: Bool { !buttons.isEmpty }
 
     /// The smallest terminal that shows `cardCount` cards with the fewest rows at a width of
     /// `columns` (or, when no width that narrow will do, the narrowest that will): the size "too
@@ -153,12 +153,12 @@ public struct ScreenLayout: Hashable, Sendable {
     }
 
     /// The button under a cell.
-    public func button(column: Int, row: Int) -> ScreenButton? {
+    func button(column: Int, row: Int) -> ScreenButton? {
         buttons.first { $0.rect.contains(column: column, row: row) }?.button
     }
 
     /// The card index under a cell.
-    public func cardIndex(column: Int, row: Int) -> Int? {
+    func cardIndex(column: Int, row: Int) -> Int? {
         table?.cardIndex(column: column, row: row)
     }
 

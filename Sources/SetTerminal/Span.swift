@@ -1,9 +1,9 @@
 /// A run of text in one style: the unit the composer builds lines from.
-public struct Span: Hashable, Sendable {
-    public var text: String
-    public var style: CellStyle
+struct Span: Hashable, Sendable {
+    var text: String
+    var style: CellStyle
 
-    public init(_ text: String, _ style: CellStyle = .plain) {
+    init(_ text: String, _ style: CellStyle = .plain) {
         self.text = text
         self.style = style
     }

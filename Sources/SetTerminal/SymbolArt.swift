@@ -5,9 +5,9 @@ import SetRules
 /// wide loses its shape; larger ones sample the shape's outline, so it keeps its look as it grows.
 /// Shading is drawn, not coloured: solid fills, striped is the outline plus a stripe every other
 /// pixel row, open is the outline alone.
-public enum SymbolArt {
+enum SymbolArt {
     /// The pixels of one symbol, `height` rows of `width`; true is ink.
-    public static func pixels(_ shape: Shape, _ shading: Shading, width: Int, height: Int) -> [[Bool]] {
+    static func pixels(_ shape: Shape, _ shading: Shading, width: Int, height: Int) -> [[Bool]] {
         shade(silhouette(shape, width: max(0, width), height: max(0, height)), shading)
     }
 
@@ -97,35 +97,35 @@ public enum SymbolArt {
 }
 
 /// A grid of pixels, two across and two down per cell, written out with quadrant characters.
-public struct PixelCanvas: Hashable, Sendable {
+struct PixelCanvas: Hashable, Sendable {
     /// Pixels across: two per cell.
-    public let width: Int
+    let width: Int
     /// Pixels down: two per cell.
-    public let height: Int
+    let height: Int
     private var ink: [Bool]
 
     /// A blank canvas for `columns` × `rows` cells.
-    public init(columns: Int, rows: Int) {
+    init(columns: Int, rows: Int) {
         width = 2 * max(0, columns)
         height = 2 * max(0, rows)
         ink = Array(repeating: false, count: width * height)
     }
 
     /// Whether a pixel is inked; outside the canvas reads as paper and writes are ignored.
-    public subscript(x: Int, y: Int) -> Bool {
+    subscript(x: Int, y: Int) -> Bool {
         get { x >= 0 && y >= 0 && x < width && y < height && ink[y * width + x] }
         set { if x >= 0 && y >= 0 && x < width && y < height { ink[y * width + x] = newValue } }
     }
 
     /// Inks every true pixel of `pixels` with its top-left corner at (x, y).
-    public mutating func stamp(_ pixels: [[Bool]], x: Int, y: Int) {
+    mutating func stamp(_ pixels: [[Bool]], x: Int, y: Int) {
         for (row, line) in pixels.enumerated() {
             for (column, on) in line.enumerated() where on { self[x + column, y + row] = true }
         }
     }
 
     /// One character per cell; spaces are paper.
-    public var characters: [[Character]] {
+    var characters: [[Character]] {
         (0..<height / 2).map { row in
             (0..<width / 2).map { column in
                 Self.quadrant(topLeft: self[2 * column, 2 * row], topRight: self[2 * column + 1, 2 * row],
@@ -135,14 +135,14 @@ public struct PixelCanvas: Hashable, Sendable {
     }
 
     /// The block character whose four quarters match the four flags.
-    public static func quadrant(topLeft: Bool, topRight: Bool, bottomLeft: Bool, bottomRight: Bool) -> Character {
+    static func quadrant(topLeft: Bool, topRight: Bool, bottomLeft: Bool, bottomRight: Bool) -> Character {
         let index = (topLeft ? 8 : 0) | (topRight ? 4 : 0) | (bottomLeft ? 2 : 0) | (bottomRight ? 1 : 0)
         return quadrants[index]
     }
 
     /// The quadrant characters indexed by their four bits (top-left 8, top-right 4, bottom-left 2,
     /// bottom-right 1): tests read pixels back through it.
-    public static let quadrants: [Character] = [
+    static let quadrants: [Character] = [
         " ", "▗", "▖", "▄", "▝", "▐", "▞", "▟", "▘", "▚", "▌", "▙", "▀", "▜", "▛", "█",
     ]
 }

@@ -3,19 +3,19 @@
 ///
 /// Cards fill the grid column by column (top to bottom, then the next column), so that dealing
 /// three more cards onto 3 rows adds a column and leaves the earlier cards in their grid slots.
-public struct TableLayout: Hashable, Sendable {
+struct TableLayout: Hashable, Sendable {
     /// The area the table was laid out in.
-    public let area: Rect
+    let area: Rect
     /// The size every card is drawn at.
-    public let cardSize: CardSize
-    public let columns: Int
-    public let rows: Int
+    let cardSize: CardSize
+    let columns: Int
+    let rows: Int
     /// Blank columns between neighbouring cards.
-    public let columnGap: Int
+    let columnGap: Int
     /// Blank rows between neighbouring cards.
-    public let rowGap: Int
+    let rowGap: Int
     /// One rectangle per card index, all inside `area`, none overlapping.
-    public let cardRects: [Rect]
+    let cardRects: [Rect]
 
     /// Gap choices from roomiest to tightest, with how much each is disliked. No gap at all is a
     /// last resort for the smallest cards: their own borders still keep them apart.
@@ -24,7 +24,7 @@ public struct TableLayout: Hashable, Sendable {
     ]
 
     /// Lays out `count` cards (0–81) in `area`; nil when even the smallest cards cannot fit.
-    public init?(area: Rect, count: Int) {
+    init?(area: Rect, count: Int) {
         let count = max(0, count)
         guard count > 0 else {
             self.init(area: area, cardSize: CardSize(height: CardSize.minimumHeight),
@@ -42,7 +42,7 @@ public struct TableLayout: Hashable, Sendable {
     }
 
     /// Lays out `count` cards in an area at the top-left of the screen.
-    public init?(area: TerminalSize, count: Int) {
+    init?(area: TerminalSize, count: Int) {
         self.init(area: Rect(size: area), count: count)
     }
 
@@ -66,7 +66,7 @@ public struct TableLayout: Hashable, Sendable {
     }
 
     /// The card index under a screen cell, for mouse clicks; nil over gaps and empty space.
-    public func cardIndex(column: Int, row: Int) -> Int? {
+    func cardIndex(column: Int, row: Int) -> Int? {
         cardRects.firstIndex { $0.contains(column: column, row: row) }
     }
 

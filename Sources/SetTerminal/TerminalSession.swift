@@ -25,9 +25,9 @@ private func restoreTerminal() {
 /// crash (the handler restores, then lets the signal do what it would have done).
 public final class TerminalSession {
     /// Where stderr goes while the screen is ours.
-    public let logPath: String
+    let logPath: String
     /// Read end of the pipe that signal handlers write the signal number into.
-    public let signalFD: Int32
+    let signalFD: Int32
 
     /// Signals that end the program politely: the loop quits, restores, then re-raises.
     static let politeSignals: [Int32] = [SIGTERM, SIGHUP, SIGINT, SIGQUIT]
@@ -41,7 +41,7 @@ public final class TerminalSession {
     public static let needsTerminal = "this command needs a terminal (stdin and stdout must be a tty)"
 
     /// Takes over the terminal on stdin/stdout; throws a sentence when they are not a terminal.
-    public init(logPath: String) throws(TerminalError) {
+    init(logPath: String) throws(TerminalError) {
         guard Self.hasTerminal else { throw TerminalError(Self.needsTerminal) }
         self.logPath = logPath
         var pipeFDs: [Int32] = [-1, -1]
@@ -70,13 +70,13 @@ public final class TerminalSession {
     }
 
     /// Restores the terminal now; later calls do nothing.
-    public func end() {
+    func end() {
         restoreTerminal()
         for signal in Self.politeSignals + Self.fatalSignals + [SIGWINCH] { Glibc.signal(signal, SIG_DFL) }
     }
 
     /// Writes all of `text` to the terminal.
-    public func write(_ text: String) {
+    func write(_ text: String) {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
@@ -95,7 +95,7 @@ public final class TerminalSession {
     }
 
     /// The signals that arrived since the last call.
-    public func pendingSignals() -> [Int32] {
+    func pendingSignals() -> [Int32] {
         var bytes = [UInt8](repeating: 0, count: 64)
         let count = bytes.withUnsafeMutableBytes { read(signalFD, $0.baseAddress, $0.count) }
         return count > 0 ? bytes[0..<count].map { Int32($0) } : []
@@ -140,7 +140,7 @@ public final class TerminalSession {
 }
 
 /// Why the terminal could not be taken over.
-public struct TerminalError: Error, CustomStringConvertible, Sendable {
-    public var description: String
+struct TerminalError: Error, CustomStringConvertible, Sendable {
+    var description: String
     init(_ description: String) { self.description = description }
 }

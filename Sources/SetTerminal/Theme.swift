@@ -5,21 +5,21 @@ import SetRules
 /// backgrounds, so no player's terminal theme hides one of them.
 public struct Theme: Hashable, Sendable {
     /// Whether colour is used at all; off for NO_COLOR, where letters carry the colour instead.
-    public var usesColor: Bool
+    var usesColor: Bool
     /// Whether each card also shows its colour as a letter (R, G, P), for colour-blind players.
-    public var colorblind: Bool
+    var colorblind: Bool
 
-    public init(usesColor: Bool = true, colorblind: Bool = false) {
+    init(usesColor: Bool = true, colorblind: Bool = false) {
         self.usesColor = usesColor
         self.colorblind = colorblind
     }
 
     /// Full colour, no letters.
-    public static let standard = Theme()
+    static let standard = Theme()
     /// Colour plus letters.
-    public static let colorblindFriendly = Theme(colorblind: true)
+    static let colorblindFriendly = Theme(colorblind: true)
     /// No colour anywhere (the NO_COLOR convention); letters instead.
-    public static let noColor = Theme(usesColor: false)
+    static let noColor = Theme(usesColor: false)
 
     /// The theme for an environment: NO_COLOR set (to anything) turns colour off.
     public static func from(environment: [String: String], colorblind: Bool = false) -> Theme {
@@ -27,10 +27,10 @@ public struct Theme: Hashable, Sendable {
     }
 
     /// True when cards carry their colour as a letter.
-    public var showsColourLetters: Bool { colorblind || !usesColor }
+    var showsColourLetters: Bool { colorblind || !usesColor }
 
     /// The 256-colour index of a card ink: red 160, green 28, purple 129.
-    public static func paletteIndex(of colour: Colour) -> UInt8 {
+    static func paletteIndex(of colour: Colour) -> UInt8 {
         switch colour {
         case .red: 160
         case .green: 28
@@ -39,7 +39,7 @@ public struct Theme: Hashable, Sendable {
     }
 
     /// The letter that names a card's colour.
-    public static func letter(for colour: Colour) -> Character {
+    static func letter(for colour: Colour) -> Character {
         switch colour {
         case .red: "R"
         case .green: "G"
@@ -48,12 +48,12 @@ public struct Theme: Hashable, Sendable {
     }
 
     /// The style for a card's symbols.
-    public func ink(for colour: Colour) -> CellStyle {
+    func ink(for colour: Colour) -> CellStyle {
         usesColor ? CellStyle(foreground: .indexed(Self.paletteIndex(of: colour))) : .plain
     }
 
     /// The line set of a card's border; different for every state that matters without colour.
-    public func borderLines(for appearance: CardAppearance) -> BoxLines {
+    func borderLines(for appearance: CardAppearance) -> BoxLines {
         switch appearance {
         case .normal, .faceDown, .hinted: .rounded
         case .selected, .mismatched: .heavy
@@ -63,7 +63,7 @@ public struct Theme: Hashable, Sendable {
     }
 
     /// The style of a card's border.
-    public func borderStyle(for appearance: CardAppearance) -> CellStyle {
+    func borderStyle(for appearance: CardAppearance) -> CellStyle {
         let colour: TerminalColor
         switch appearance {
         case .normal: return .plain
@@ -78,7 +78,7 @@ public struct Theme: Hashable, Sendable {
     }
 
     /// A mark on the top border that tells states apart when line sets are shared or colour is off.
-    public func mark(for appearance: CardAppearance) -> Character? {
+    func mark(for appearance: CardAppearance) -> Character? {
         switch appearance {
         case .matched: "✓"
         case .mismatched: "✗"
@@ -89,12 +89,12 @@ public struct Theme: Hashable, Sendable {
     }
 
     /// The style of the selection label on a card's top border.
-    public func labelStyle(for appearance: CardAppearance) -> CellStyle {
+    func labelStyle(for appearance: CardAppearance) -> CellStyle {
         CellStyle(bold: true, reverse: appearance == .selected)
     }
 
     /// The pattern and style of a card's back.
-    public var backStyle: (pattern: Character, style: CellStyle) {
+    var backStyle: (pattern: Character, style: CellStyle) {
         ("▚", usesColor ? CellStyle(foreground: .indexed(61)) : CellStyle(dim: true))
     }
 }

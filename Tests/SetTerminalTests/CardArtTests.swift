@@ -1,6 +1,6 @@
 import Testing
 import SetRules
-import SetTerminal
+@testable import SetTerminal
 
 @Suite struct CardArtTests {
     static let corners: [BoxLines: [Character]] = Dictionary(uniqueKeysWithValues: BoxLines.allCases.map {

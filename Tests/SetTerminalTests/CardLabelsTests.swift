@@ -1,5 +1,5 @@
 import Testing
-import SetTerminal
+@testable import SetTerminal
 
 @Suite struct CardLabelsTests {
     @Test func upTo52CardsGetDistinctSingleKeys() {

@@ -1,5 +1,5 @@
 import SetRules
-import SetTerminal
+@testable import SetTerminal
 import SetWire
 
 /// Views and apps in known states, for tests that never touch a socket or a terminal.

@@ -1,6 +1,6 @@
 import Testing
 import SetRules
-import SetTerminal
+@testable import SetTerminal
 
 @Suite struct InputDecoderTests {
     static func decode(_ bytes: [UInt8]) -> [InputEvent] {

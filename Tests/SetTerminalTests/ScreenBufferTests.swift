@@ -1,5 +1,5 @@
 import Testing
-import SetTerminal
+@testable import SetTerminal
 
 @Suite struct ScreenBufferTests {
     let size = TerminalSize(columns: 6, rows: 3)

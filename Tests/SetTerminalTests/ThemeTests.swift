@@ -1,6 +1,6 @@
 import Testing
 import SetRules
-import SetTerminal
+@testable import SetTerminal
 
 @Suite struct ThemeTests {
     @Test func noColorFollowsTheConvention() {

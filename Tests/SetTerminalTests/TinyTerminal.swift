@@ -1,4 +1,4 @@
-import SetTerminal
+@testable import SetTerminal
 
 /// Just enough of a VT100 to replay what `FrameRenderer` writes: CUP, SGR, ED 2 and printable
 /// characters. Anything else makes `unsupported` true, so a test notices a stray sequence.
