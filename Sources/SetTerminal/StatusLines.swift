@@ -28,28 +28,34 @@ enum StatusLines {
         } else if state.isPicking {
             left.append(Span("Choose a match to watch", CellStyle(bold: true)))
         }
-        var facts: [String] = []
+        // Each fact with how much it matters: when room runs out the least of them goes first, and
+        // whole, since a word cut in half reads as nonsense ("bob 17 ching").
+        var facts: [(text: String, weight: Int)] = []
         if let view = state.view, !state.isPicking {
-            facts.append(view.match)
-            if view.variant != .classic { facts.append(view.variant.title) }
-            if view.game > 1 { facts.append("game \(view.game)") }
-            facts.append(view.deck == 0 ? "deck empty" : "deck \(view.deck)")
-            if view.spectators > 0 { facts.append("\(view.spectators) watching") }
+            facts.append((view.match, 3))
+            if view.variant != .classic { facts.append((view.variant.title, 4)) }
+            if view.game > 1 { facts.append(("game \(view.game)", 2)) }
+            facts.append((view.deck == 0 ? "deck empty" : "deck \(view.deck)", 5))
+            if view.spectators > 0 { facts.append(("\(view.spectators) watching", 1)) }
             // Spectators hear the count of a table only once it is no longer live.
-            if let sets = state.setsOnTable, !state.isPlayer { facts.append(sets == 1 ? "last table: 1 set" : "last table: \(sets) sets") }
+            if let sets = state.setsOnTable, !state.isPlayer { facts.append((sets == 1 ? "last table: 1 set" : "last table: \(sets) sets", 0)) }
         }
-        var right = [Span(facts.joined(separator: " · "), theme.quiet)]
+        var connection: [Span]
         switch state.connection {
-        case .live:
-            right.append(Span(state.clock.roundTrip.map { "  \($0) ms " } ?? "  ", theme.quiet))
-            right.append(Span("● ", theme.online))
-        case .joining, .connecting: right.append(Span("  connecting ◌ ", theme.quiet))
-        case .lost: right.append(Span("  offline ✗ ", theme.offline))
+        case .live: connection = [Span(state.clock.roundTrip.map { "  \($0) ms " } ?? "  ", theme.quiet), Span("● ", theme.online)]
+        case .joining, .connecting: connection = [Span("  connecting ◌ ", theme.quiet)]
+        case .lost: connection = [Span("  offline ✗ ", theme.offline)]
         }
-        // Facts give way before the players do.
-        while left.width + right.width > width, right.count > 1, !right[0].text.isEmpty {
-            right[0].text = String(right[0].text.dropFirst(min(right[0].text.count, left.width + right.width - width)))
+        func right() -> [Span] { [Span(facts.map(\.text).joined(separator: " · "), theme.quiet)] + connection }
+        // Facts give way before the players do: first the least useful whole facts, then the round
+        // trip; then the players move closer, and only then does the last fact go.
+        while left.width + right().width > width, facts.count > 1, let least = facts.indices.min(by: { facts[$0].weight < facts[$1].weight }) {
+            facts.remove(at: least)
         }
+        if left.width + right().width > width, state.connection == .live { connection[0].text = "  " }
+        if left.width + right().width > width, let vs = left.firstIndex(where: { $0.text == "  vs  " }) { left[vs].text = " vs " }
+        if left.width + right().width > width { facts.removeAll() }
+        let right = right()
         return (left, right)
     }
 

@@ -263,3 +263,24 @@ extension ClientTrustTests {
         #expect(screen.contains("│ duel "))
     }
 }
+
+extension ClientTrustTests {
+    /// On a narrow terminal the match facts give way whole, least useful first: the deck count
+    /// stays, and no fact is shown cut in half ("bob 17 ching ●" before).
+    @Test func theScoreboardDropsWholeFactsOnANarrowTerminal() {
+        var view = ClientFixtures.view()
+        view.game = 3
+        for columns in [40, 44, 50, 60, 80, 120] {
+            let line = ClientFixtures.app(view, size: TerminalSize(columns: columns, rows: 24)).compose(at: 0).textLines[0]
+            #expect(line.contains("deck 69"), "\(columns) columns: \(line)")
+            let right = line.components(separatedBy: "17").last ?? ""
+            let shown = right.components(separatedBy: "·").map { $0.trimmingCharacters(in: .whitespaces) }
+                .flatMap { $0.components(separatedBy: "  ") }.map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && $0 != "●" && !$0.hasSuffix("ms") }
+            let whole = ["duel-1", "game 3", "deck 69", "2 watching"]
+            #expect(shown.allSatisfy(whole.contains), "\(columns) columns: a fact cut in \(shown)")
+        }
+        let wide = ClientFixtures.app(view, size: TerminalSize(columns: 120, rows: 24)).compose(at: 0).textLines[0]
+        #expect(wide.contains("duel-1 · game 3 · deck 69 · 2 watching"))
+    }
+}
