@@ -68,26 +68,33 @@ import Testing
     }
 }
 
+/// Runs the load generator against a real in-process server whose rate limits a load cannot reach.
+func loadARealServer(_ configure: (inout BenchConfig) -> Void) throws -> LoadResult {
+    var serverConfig = ServerConfig()
+    serverConfig.port = 0
+    serverConfig.limits.messagesPerSecond = 100_000
+    serverConfig.limits.messageBurst = 200_000
+    let server = try Server(config: serverConfig, log: .silent)
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread { server.run(); done.signal() }
+    defer { server.stop(); done.wait() }
+    var config = BenchConfig()
+    config.port = server.port
+    configure(&config)
+    return try LoadGenerator(config).run()
+}
+
 /// A small load through a real server: every action is answered, nothing errs or drops.
 @Suite(.serialized) struct LoadGeneratorTests {
     @Test(arguments: [0, 50])
     func aShortRunPlaysCleanly(pace: Int) throws {
-        var serverConfig = ServerConfig()
-        serverConfig.port = 0
-        serverConfig.limits.messagesPerSecond = 100_000
-        serverConfig.limits.messageBurst = 200_000
-        let server = try Server(config: serverConfig, log: .silent)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread { server.run(); done.signal() }
-        defer { server.stop(); done.wait() }
-        var config = BenchConfig()
-        config.port = server.port
-        config.matches = 4
-        config.spectatorsPerMatch = 1
-        config.paceMs = pace
-        config.durationSeconds = 0.5
-        config.pingIntervalMs = 50
-        let result = try LoadGenerator(config).run()
+        let result = try loadARealServer { config in
+            config.matches = 4
+            config.spectatorsPerMatch = 1
+            config.paceMs = pace
+            config.durationSeconds = 0.5
+            config.pingIntervalMs = 50
+        }
         #expect(result.errors.isEmpty, "\(result.errors)")
         #expect(result.drops == 0)
         #expect(result.connections == 12)
@@ -103,22 +110,13 @@ import Testing
 @Suite(.serialized) struct VariantLoadTests {
     @Test(arguments: [Variant.junior, .chain, .ultra])
     func aShortRunOfEachVariantPlaysCleanlyAndFinishesGames(variant: Variant) throws {
-        var serverConfig = ServerConfig()
-        serverConfig.port = 0
-        serverConfig.limits.messagesPerSecond = 100_000
-        serverConfig.limits.messageBurst = 200_000
-        let server = try Server(config: serverConfig, log: .silent)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread { server.run(); done.signal() }
-        defer { server.stop(); done.wait() }
-        var config = BenchConfig()
-        config.port = server.port
-        config.matches = 3
-        config.spectatorsPerMatch = 1
-        config.paceMs = 0
-        config.durationSeconds = 1
-        config.variant = variant
-        let result = try LoadGenerator(config).run()
+        let result = try loadARealServer { config in
+            config.matches = 3
+            config.spectatorsPerMatch = 1
+            config.paceMs = 0
+            config.durationSeconds = 1
+            config.variant = variant
+        }
         #expect(result.errors.isEmpty, "\(variant): \(result.errors)")
         #expect(result.drops == 0)
         #expect(result.actions > 0)
