@@ -61,9 +61,11 @@ for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
 wait 2>/dev/null || true
 
 for mode in junior chain ultra; do
-    # Stopped while playing, each match keeps its journal in place for a restart.
+    # Stopped while playing, a match keeps its journal in place for a restart; stopped between two
+    # games (instant bots finish one quickly on a busy machine), its journal went to finished/.
     journal="$out/data/$mode-e2e.jsonl"
-    [ -f "$journal" ] || fail "no journal for $mode-e2e"
+    [ -f "$journal" ] || journal=$(ls "$out/data/finished/$mode-e2e"-*.jsonl 2>/dev/null | head -1 || true)
+    [ -n "$journal" ] && [ -f "$journal" ] || fail "no journal for $mode-e2e, in place or in finished/: $(ls -R "$out/data")"
     "$bin" replay "$journal" >"$out/replay-$mode.txt" || fail "replay of $mode-e2e failed: $(tail -3 "$out/replay-$mode.txt")"
     grep -q "of $(case $mode in junior) echo Junior;; chain) echo Set-Chain;; ultra) echo UltraSet;; esac)" "$out/replay-$mode.txt" || fail "replay does not name the variant of $mode-e2e"
     grep -q "matches its commitment" "$out/replay-$mode.txt" || fail "replay did not check a seed of $mode-e2e"
