@@ -4,41 +4,23 @@ lets us mount a small tmpfs, a full disk pauses the match (nothing unwritten is 
 it goes on, journal intact, once there is room again."""
 import json, os, shutil, signal, socket, subprocess, sys, tempfile, time
 
-BIN = os.environ["SETGAME"]
-STARTED = []
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_support import BIN, STARTED, fail, Server as Serve  # noqa: E402
 
 
-def fail(message):
-    print("FAIL:", message, file=sys.stderr)
-    for proc in STARTED:
-        if proc.poll() is None:
-            proc.kill()
-    sys.exit(1)
+class Server(Serve):
+    """The server of one check; its log lies beside the data folder, which the full-disk check
+    fills up."""
 
-
-class Server:
     def __init__(self, data):
-        self.data = data
-        self.proc = subprocess.Popen([BIN, "serve", "--port", "0", "--seed", "42", "--data", data],
-                                     stdout=subprocess.PIPE, stderr=open(os.path.join(data, "..", os.path.basename(data) + ".log"), "a"),
-                                     text=True)
-        STARTED.append(self.proc)
-        line = self.proc.stdout.readline()
-        if "serving on" not in line:
-            fail("serve did not start: " + line)
-        self.port = int(line.strip().rsplit(":", 1)[1])
+        super().__init__(data, log=self.log_path(data))
+
+    @staticmethod
+    def log_path(data):
+        return os.path.join(data, "..", os.path.basename(data) + ".log")
 
     def log(self):
-        return open(os.path.join(self.data, "..", os.path.basename(self.data) + ".log")).read()
-
-    def kill(self):
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        if self.proc.wait(timeout=10) != 0:
-            fail("serve did not exit 0 on SIGTERM")
+        return open(self.log_path(self.data)).read()
 
 
 class Client:

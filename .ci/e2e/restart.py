@@ -1,38 +1,16 @@
 """Kill -9 the server at several points of a duel and check nothing acknowledged is lost."""
 import atexit, glob, json, os, signal, socket, subprocess, sys, tempfile, time
 
-BIN = os.environ["SETGAME"]
 RULES = ["--set-points-lost-per-second", "0"]  # points independent of machine speed
 
 
-def fail(message):
-    print("FAIL:", message, file=sys.stderr)
-    sys.exit(1)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_support import BIN, fail, find_set, Server as Serve  # noqa: E402
 
 
-STARTED = []
-# A failing run must not leave servers behind.
-atexit.register(lambda: [p.kill() for p in STARTED if p.poll() is None])
-
-
-class Server:
+class Server(Serve):
     def __init__(self, data, port=0):
-        self.proc = subprocess.Popen([BIN, "serve", "--port", str(port), "--seed", "42", "--data", data] + RULES,
-                                     stdout=subprocess.PIPE, stderr=open(os.path.join(data, "serve.log"), "a"), text=True)
-        STARTED.append(self.proc)
-        line = self.proc.stdout.readline()
-        if "serving on" not in line:
-            fail("serve did not start: " + line)
-        self.port = int(line.strip().rsplit(":", 1)[1])
-
-    def kill(self):
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        if self.proc.wait(timeout=10) != 0:
-            fail("serve did not exit 0 on SIGTERM")
+        super().__init__(data, log=os.path.join(data, "serve.log"), port=port, arguments=RULES)
 
 
 class Player:
@@ -113,16 +91,6 @@ class Player:
 
     def close(self):
         self.sock.close()
-
-
-def find_set(table):
-    digits = lambda c: (c // 27, c // 9 % 3, c // 3 % 3, c % 3)
-    for i in range(len(table)):
-        for j in range(i + 1, len(table)):
-            for k in range(j + 1, len(table)):
-                if all((a + b + c) % 3 == 0 for a, b, c in zip(digits(table[i]), digits(table[j]), digits(table[k]))):
-                    return [table[i], table[j], table[k]]
-    return None
 
 
 def state(view):

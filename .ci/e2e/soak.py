@@ -7,6 +7,8 @@ keeps its commitment, and no seed is ever dealt twice."""
 import hashlib, json, os, shutil, random, signal, socket, subprocess, sys, tempfile, threading, time
 
 BIN = os.environ["SETGAME"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_support import find_set  # noqa: E402
 KILLS = int(os.environ.get("SOAK_KILLS", "20"))
 MATCHES = 3
 SEED = int(os.environ.get("SOAK_SEED", str(random.randrange(1 << 30))))
@@ -127,16 +129,6 @@ class Seat:
                 if reply["code"] == "not_joined":
                     raise Gone()
                 return self.view
-
-
-def find_set(table):
-    digits = lambda c: (c // 27, c // 9 % 3, c // 3 % 3, c % 3)
-    for i in range(len(table)):
-        for j in range(i + 1, len(table)):
-            for k in range(j + 1, len(table)):
-                if all((a + b + c) % 3 == 0 for a, b, c in zip(digits(table[i]), digits(table[j]), digits(table[k]))):
-                    return [table[i], table[j], table[k]]
-    return None
 
 
 stop_after_game = threading.Event()
