@@ -18,6 +18,10 @@ public struct OutboundBuffer: Sendable {
         bytes.append(contentsOf: chunk)
     }
 
+    public mutating func append(_ chunk: ArraySlice<UInt8>) {
+        bytes.append(contentsOf: chunk)
+    }
+
     public enum FlushResult: Equatable, Sendable {
         /// Everything was written.
         case drained

@@ -25,6 +25,8 @@ final class Connection {
     /// When the unfinished line now buffered began, to time out slow-drip clients.
     var partialLineSince: Instant?
     var watchingWritable = false
+    /// A spectator's place in its match's `SpectatorFeed`: the lines before it were given to it.
+    var feedOffset = 0
     /// Set after a fatal error: close once the error has been written.
     var closeWhenFlushed = false
     /// Whether closing must first deliver a fatal error line (see `Server.linger`).

@@ -71,7 +71,7 @@ extension MatchHost {
         guard stalledAt == nil else { return [] }
         beginStall(at: now)
         backlog = [.stalled(at: now)]
-        return [Delivery(recipients: members, bytes: ServerMessageCoding.line(.error(journalStalled, id: nil)))]
+        return [Delivery(recipients: presentPlayers, spectatorsOf: name, bytes: ServerMessageCoding.line(.error(journalStalled, id: nil)))]
     }
 
     /// The stall itself, live or replayed.

@@ -89,8 +89,8 @@ final class MatchHost {
 
     var playerNames: [String] { seats.enumerated().map { $0.element?.name ?? "player \($0.offset + 1)" } }
 
-    /// Every connection that receives this match's events.
-    var members: [ConnectionID] { seats.compactMap { $0?.connection } + spectators }
+    /// The connected players: they and every spectator receive this match's events.
+    var presentPlayers: [ConnectionID] { seats.compactMap { $0?.connection } }
 
     /// Whether someone sits in a seat and is connected.
     var hasPresentPlayer: Bool { seats.contains { $0?.connection != nil } }
@@ -101,7 +101,7 @@ final class MatchHost {
         journal?.keep()
     }
 
-    var isEmpty: Bool { members.isEmpty }
+    var isEmpty: Bool { spectators.isEmpty && !hasPresentPlayer }
 
     func seat(of connection: ConnectionID) -> Seat? {
         seats.firstIndex { $0?.connection == connection }.map { Seat(rawValue: $0)! }
@@ -322,7 +322,7 @@ final class MatchHost {
             case .hintShown(let seat, _, let cost, let score):
                 let others = emit(.rules(.hintShown(seat: seat, cards: [], cost: cost, score: score)), at: now)
                 let payer = seats[seat.rawValue]?.connection
-                deliveries.append(Delivery(recipients: others.recipients.filter { $0 != payer }, bytes: others.bytes))
+                deliveries.append(Delivery(recipients: others.recipients.filter { $0 != payer }, spectatorsOf: name, bytes: others.bytes))
                 if let payer {
                     let event = WireEvent(match: name, seq: seq, time: now.milliseconds, body: .rules(event))
                     deliveries.append(Delivery(recipients: [payer], bytes: ServerMessageCoding.line(.event(event))))
@@ -341,7 +341,7 @@ final class MatchHost {
         let bytes = ServerMessageCoding.line(.event(event))
         if history.count == Self.historyLength { history.removeFirst() }
         history.append((seq, bytes))
-        return Delivery(recipients: members, bytes: bytes)
+        return Delivery(recipients: presentPlayers, spectatorsOf: name, bytes: bytes)
     }
 
     /// The live table stopped being live (it changed, or the game ended): only now may spectators
@@ -349,7 +349,7 @@ final class MatchHost {
     private func retireTable() -> [Delivery] {
         let count = variant.combinations(table: liveTable, chain: liveChain).count
         retiredSets = count
-        return [Delivery(recipients: spectators,
+        return [Delivery(recipients: [], spectatorsOf: name,
                          bytes: ServerMessageCoding.line(.insight(match: name, seq: seq, setsOnTable: count)))]
     }
 

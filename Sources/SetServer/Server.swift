@@ -37,7 +37,9 @@ public final class Server: @unchecked Sendable {
     /// queued entry that no longer matches is skipped when it comes due.
     private var scheduled: [String: Instant] = [:]
     /// Connections with output waiting, in the order they are written.
-    private var dirty: OutputQueues
+    var dirty: OutputQueues
+    /// Each watched match's lines for its spectators, kept once for all of them.
+    var feeds: [String: SpectatorFeed] = [:]
     private var toClose: [(ConnectionID, String)] = []
     private var closing: Set<ConnectionID> = []
     private var nextSweep: Instant
@@ -235,77 +237,6 @@ public final class Server: @unchecked Sendable {
         }
     }
 
-    // MARK: Output
-
-    func send(_ message: ServerMessage, to connection: Connection) {
-        enqueue(ServerMessageCoding.line(message), to: connection)
-    }
-
-    func deliver(_ deliveries: [Delivery], except excluded: ConnectionID? = nil) {
-        for delivery in deliveries {
-            for id in delivery.recipients where id != excluded {
-                if let connection = connections[id] { enqueue(delivery.bytes, to: connection, broadcast: true) }
-            }
-        }
-    }
-
-    /// Queues bytes for a connection. A broadcast to a crowd's watcher waits for the crowd's next
-    /// round; a direct answer (joined, snapshot, pong...) never does, even to a watcher in a crowd.
-    func enqueue(_ bytes: [UInt8], to connection: Connection, broadcast: Bool = false) {
-        loop.assertInLoop()
-        guard !connection.closeWhenFlushed else { return }
-        if connection.outbound.count + bytes.count > config.limits.outboundQueueBytes {
-            // It cannot keep up: drop it rather than let it hold memory or slow its match down.
-            // What it has not begun to receive is dropped, so the reason reaches it next.
-            let waiting = connection.outbound.count
-            connection.outbound.dropUnstartedLines()
-            connection.outbound.append(ServerMessageCoding.line(.error(
-                WireError(.slowConsumer, "You are not reading fast enough; disconnected.", fatal: true), id: nil)))
-            return markClosed(connection, "dropped: slow consumer (\(waiting) bytes waiting)", lingering: true)
-        }
-        if connection.outbound.isEmpty || !broadcast {
-            let lane: OutputQueues.Lane = switch connection.session {
-            case .greeted, .player: .player
-            case .spectator(let host): broadcast && host.spectators.count >= OutputQueues.crowdSize ? .crowd : .spectator
-            }
-            dirty.add(connection.id, lane)
-        }
-        connection.outbound.append(bytes)
-    }
-
-    /// Sends a coded error; a fatal one closes the connection once it is written.
-    func fail(_ connection: Connection, _ error: WireError, id: JSONValue? = nil) {
-        send(.error(error, id: id), to: connection)
-        if error.fatal {
-            log("closing \(connection.label): \(error.code.rawValue)")
-            markClosed(connection, "closed after a fatal error", lingering: true)
-        }
-    }
-
-    private func flushDirty() {
-        for id in dirty.takeDue(at: clock.now()) {
-            if let connection = connections[id] { flush(connection) }
-        }
-        closePending()
-    }
-
-    private func flush(_ connection: Connection) {
-        switch connection.outbound.flush(to: connection.fd) {
-        case .drained:
-            if connection.watchingWritable {
-                loop.watchWritable(connection.fd, false)
-                connection.watchingWritable = false
-            }
-        case .blocked:
-            if !connection.watchingWritable {
-                loop.watchWritable(connection.fd, true)
-                connection.watchingWritable = true
-            }
-        case .failed(let code):
-            markClosed(connection, "write failed: \(SocketError("write", code: code))")
-        }
-    }
-
     // MARK: Closing
 
     /// Closing waits for the end of the batch, so no delivery loop sees a connection vanish.
@@ -317,7 +248,7 @@ public final class Server: @unchecked Sendable {
         toClose.append((connection.id, reason))
     }
 
-    private func closePending() {
+    func closePending() {
         // By index, not removeFirst: thousands closing in one batch stay linear.
         var next = 0
         defer { toClose.removeAll(keepingCapacity: true) }
@@ -337,6 +268,7 @@ public final class Server: @unchecked Sendable {
             }
             if let host = connection.host {
                 deliver(lobby.leave(host, connection: id, at: clock.now()))
+                if host.spectators.isEmpty, lobby.hosts[host.name].map({ $0 === host }) ?? true { feeds[host.name] = nil }
                 schedule(host)
                 noteSpectators(host)
             }

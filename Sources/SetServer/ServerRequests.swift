@@ -77,6 +77,7 @@ extension Server {
             let host = placement.host
             connection.name = join.name
             connection.session = placement.seat.map { .player(host, $0) } ?? .spectator(host)
+            if connection.isSpectator { watchFromNow(connection, host) }
             send(.joined(role: placement.role, match: host.name, mode: host.mode, seat: placement.seat, token: placement.token,
                          resumed: placement.resumed, id: id), to: connection)
             // A player back from a short drop gets only what it missed, when all of it is kept.
@@ -91,6 +92,7 @@ extension Server {
             }
             // The snapshot already shows what this join caused; everyone else hears it as events.
             deliver(placement.deliveries, except: connection.id)
+            if connection.isSpectator { watchFromNow(connection, host) }
             schedule(host)
             noteSpectators(host)
             if placement.role == .spectator || !host.hasMove {

@@ -54,19 +54,21 @@ struct ServerLogFormatTests {
 }
 
 struct OutputQueuesTests {
+    let none: (String) -> [ConnectionID] = { _ in [] }
+
     @Test func playersGoFirstSpectatorsASliceAtATimeAndCrowdsInRounds() {
         var queues = OutputQueues(crowdRoundMs: 100)
         let at = { Instant(milliseconds: $0) }
         for id in 1_000..<1_300 { queues.add(id, .spectator) }
         for id in 5_000..<5_300 { queues.add(id, .crowd) }
         queues.add(1, .player)
-        let first = queues.takeDue(at: at(0))
+        let first = queues.takeDue(at: at(0), watchers: none)
         #expect(first.first == 1, "players first")
         #expect(first.count == 1 + OutputQueues.writesPerTurn * 2)
         #expect(queues.waitMilliseconds(at: at(0)) == 0, "slices remain: no sleep")
         var written = first.count, turns = 1
         while queues.waitMilliseconds(at: at(2)) == 0 {
-            let slice = queues.takeDue(at: at(2))
+            let slice = queues.takeDue(at: at(2), watchers: none)
             #expect(slice.count <= 2 * OutputQueues.writesPerTurn)
             written += slice.count
             turns += 1
@@ -75,8 +77,52 @@ struct OutputQueuesTests {
         // The crowd wrote its round; those who have more wait for the next round, 100 ms after it began.
         queues.add(5_000, .crowd)
         #expect(queues.waitMilliseconds(at: at(2)) == 98)
-        #expect(queues.takeDue(at: at(50)).isEmpty)
-        #expect(queues.takeDue(at: at(100)) == [5_000])
+        #expect(queues.takeDue(at: at(50), watchers: none).isEmpty)
+        #expect(queues.takeDue(at: at(100), watchers: none) == [5_000])
         #expect(queues.waitMilliseconds(at: at(100)) == nil)
+    }
+
+    /// A feed that grew many times queues its match's watchers once; a small match's at once, a
+    /// crowded match's at its next round.
+    @Test func aMatchWithNewsQueuesItsWatchersOncePerRound() {
+        var queues = OutputQueues(crowdRoundMs: 100)
+        let at = { Instant(milliseconds: $0) }
+        var asked: [String] = []
+        let watchers: (String) -> [ConnectionID] = { match in
+            asked.append(match)
+            return match == "small" ? [10, 11] : [20, 21, 22]
+        }
+        for _ in 0..<50 { queues.feedGrew("small", crowded: false) }
+        for _ in 0..<50 { queues.feedGrew("crowd", crowded: true) }
+        queues.add(1, .player)
+        #expect(queues.takeDue(at: at(0), watchers: watchers) == [1, 10, 11, 20, 21, 22])
+        #expect(asked.sorted() == ["crowd", "small"], "each match asked once, however many events")
+        queues.feedGrew("small", crowded: false)
+        queues.feedGrew("crowd", crowded: true)
+        #expect(queues.waitMilliseconds(at: at(10)) == 0, "a small match's news goes out at once")
+        #expect(queues.takeDue(at: at(10), watchers: watchers) == [10, 11])
+        #expect(queues.waitMilliseconds(at: at(10)) == 90, "the crowd waits for its next round")
+        #expect(queues.takeDue(at: at(60), watchers: watchers).isEmpty)
+        #expect(queues.takeDue(at: at(100), watchers: watchers) == [20, 21, 22])
+        #expect(queues.waitMilliseconds(at: at(100)) == nil)
+        #expect(asked.count == 4)
+    }
+}
+
+struct SpectatorFeedTests {
+    /// Offsets count from the feed's start, so they stay valid as what everyone has had is dropped.
+    @Test func offsetsSurviveDiscardingWhatEveryoneHasHad() {
+        var feed = SpectatorFeed()
+        feed.append(Array("one\n".utf8))
+        let late = feed.end
+        feed.append(Array("two\n".utf8))
+        #expect(Array(feed.unread(from: 0)) == Array("one\ntwo\n".utf8))
+        #expect(Array(feed.unread(from: late)) == Array("two\n".utf8))
+        feed.discard(before: late)
+        #expect(feed.start == 4 && feed.keptBytes == 4)
+        #expect(Array(feed.unread(from: late)) == Array("two\n".utf8))
+        #expect(feed.unread(from: feed.end).isEmpty)
+        feed.discard(before: feed.end)
+        #expect(feed.keptBytes == 0 && feed.end == 8)
     }
 }

@@ -102,4 +102,30 @@ import Testing
         #expect(watcher.view!.seq >= seq)
         #expect(!second.logLines.all.contains { $0.contains("damaged") })
     }
+
+    /// A crowd (256 watchers or more) is written in rounds, so its events may wait; a spectator's
+    /// own answer must not overtake them, or it would see a snapshot followed by older events.
+    @Test func aSpectatorsAnswerNeverOvertakesTheEventsWaitingForIt() throws {
+        let server = try TestServer {
+            $0.perAddress.connections = 1_000
+            $0.crowdRoundMs = 250
+        }
+        defer { server.stop() }
+        let ann = try TestClient.joined(server, name: "ann", match: "show")
+        let bob = try TestClient.joined(server, name: "bob", match: "show")
+        var crowd: [TestClient] = []
+        for index in 0..<256 { crowd.append(try TestClient.joined(server, name: "w\(index)", match: "show", role: .spectator)) }
+        let eve = crowd[0]
+        // The 256th join made a crowd, whose first round went out at once. With the clock
+        // standing still, the claim waits for a round that does not come.
+        ann.send(.act(.claim, seat: nil))
+        let opened = try ann.awaitEvent("claim") { if case .rules(.windowOpened) = $0 { true } else { false } }
+        eve.send(.snapshot)
+        let snapshot = try eve.waitFor("snapshot") { if case .snapshot(let view) = $0 { view } else { nil } }
+        #expect(snapshot.seq == opened.seq)
+        let events = eve.received.compactMap { if case .event(let event) = $0 { event.seq } else { nil } }
+        #expect(events.last == opened.seq, "the waiting event came first")
+        withExtendedLifetime((bob, crowd)) {}
+    }
 }
+

@@ -1,0 +1,119 @@
+import SetNet
+import SetRules
+import SetWire
+
+// Output: every line is encoded once. Players' lines go into their own buffers; a match's
+// spectators share its `SpectatorFeed` and are given its new lines when their round comes.
+extension Server {
+    func send(_ message: ServerMessage, to connection: Connection) {
+        enqueue(ServerMessageCoding.line(message), to: connection)
+    }
+
+    func deliver(_ deliveries: [Delivery], except excluded: ConnectionID? = nil) {
+        for delivery in deliveries {
+            for id in delivery.recipients where id != excluded {
+                if let connection = connections[id] { enqueue(delivery.bytes, to: connection, broadcast: true) }
+            }
+            if let match = delivery.spectatorsOf { feed(delivery.bytes, toSpectatorsOf: match) }
+        }
+    }
+
+    /// One append, however many watch: the watchers are queued when the match's round begins.
+    private func feed(_ bytes: [UInt8], toSpectatorsOf match: String) {
+        guard let host = lobby.hosts[match], !host.spectators.isEmpty else {
+            feeds[match] = nil
+            return
+        }
+        feeds[match, default: SpectatorFeed()].append(bytes)
+        dirty.feedGrew(match, crowded: host.spectators.count >= OutputQueues.crowdSize)
+    }
+
+    /// A new spectator's feed starts now: what happened before is in its snapshot.
+    func watchFromNow(_ connection: Connection, _ host: MatchHost) {
+        connection.feedOffset = feeds[host.name]?.end ?? 0
+    }
+
+    /// The spectators of `match`, as its round begins; what all of them were given by the last
+    /// round is forgotten (each round gives every one of them everything, or drops it).
+    private func roundOfWatchers(_ match: String) -> [ConnectionID] {
+        guard let host = lobby.hosts[match], !host.spectators.isEmpty else {
+            feeds[match] = nil
+            return []
+        }
+        let oldest = host.spectators.lazy.compactMap { self.connections[$0]?.feedOffset }.min()
+        if let oldest { feeds[match]?.discard(before: oldest) }
+        return host.spectators
+    }
+
+    /// Moves a spectator's unread feed lines into its own buffer, before anything sent to it
+    /// alone, so it receives every line in the order the match produced them.
+    private func catchUp(_ connection: Connection) {
+        guard case .spectator(let host) = connection.session, let feed = feeds[host.name] else { return }
+        let unread = feed.unread(from: connection.feedOffset)
+        connection.feedOffset = feed.end
+        if !unread.isEmpty, admits(unread.count, to: connection) { connection.outbound.append(unread) }
+    }
+
+    /// Queues bytes for a connection. A broadcast waits in the connection's lane if it already
+    /// has output queued; a direct answer (joined, snapshot, pong...) is queued at once.
+    func enqueue(_ bytes: [UInt8], to connection: Connection, broadcast: Bool = false) {
+        loop.assertInLoop()
+        guard !connection.closeWhenFlushed else { return }
+        if connection.isSpectator { catchUp(connection) }
+        guard admits(bytes.count, to: connection) else { return }
+        if connection.outbound.isEmpty || !broadcast { dirty.add(connection.id, connection.isSpectator ? .spectator : .player) }
+        connection.outbound.append(bytes)
+    }
+
+    /// Whether `count` more bytes fit in the connection's queue. One that cannot keep up is
+    /// dropped rather than let it hold memory or slow its match down; what it has not begun to
+    /// receive is dropped, so the reason reaches it next.
+    private func admits(_ count: Int, to connection: Connection) -> Bool {
+        guard connection.outbound.count + count > config.limits.outboundQueueBytes else { return true }
+        let waiting = connection.outbound.count
+        connection.outbound.dropUnstartedLines()
+        connection.outbound.append(ServerMessageCoding.line(.error(
+            WireError(.slowConsumer, "You are not reading fast enough; disconnected.", fatal: true), id: nil)))
+        markClosed(connection, "dropped: slow consumer (\(waiting + count) bytes waiting)", lingering: true)
+        return false
+    }
+
+    /// Sends a coded error; a fatal one closes the connection once it is written.
+    func fail(_ connection: Connection, _ error: WireError, id: JSONValue? = nil) {
+        send(.error(error, id: id), to: connection)
+        if error.fatal {
+            log("closing \(connection.label): \(error.code.rawValue)")
+            markClosed(connection, "closed after a fatal error", lingering: true)
+        }
+    }
+
+    func flushDirty() {
+        for id in dirty.takeDue(at: clock.now(), watchers: roundOfWatchers) {
+            guard let connection = connections[id] else { continue }
+            if connection.isSpectator {
+                catchUp(connection)
+                // A full socket is written when it says it has room, not tried again every round.
+                if connection.watchingWritable || connection.closeWhenFlushed { continue }
+            }
+            flush(connection)
+        }
+        closePending()
+    }
+
+    func flush(_ connection: Connection) {
+        switch connection.outbound.flush(to: connection.fd) {
+        case .drained:
+            if connection.watchingWritable {
+                loop.watchWritable(connection.fd, false)
+                connection.watchingWritable = false
+            }
+        case .blocked:
+            if !connection.watchingWritable {
+                loop.watchWritable(connection.fd, true)
+                connection.watchingWritable = true
+            }
+        case .failed(let code):
+            markClosed(connection, "write failed: \(SocketError("write", code: code))")
+        }
+    }
+}
