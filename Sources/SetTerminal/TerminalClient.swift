@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SetNet
+import SetScreen
 import SetWire
 
 /// The full-screen client behind `setgame join` and `setgame watch`.

@@ -1,4 +1,5 @@
 import Glibc
+import SetScreen
 
 // The state signal handlers need. A handler may run at any moment on this thread, so it can only
 // read plain globals prepared in advance; these are written before the handlers are installed.

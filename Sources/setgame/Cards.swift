@@ -1,6 +1,7 @@
 import Foundation
 import SetCLI
 import SetNet
+import SetScreen
 import SetTerminal
 
 /// `setgame cards`: prints every card as a table of 12 draws it at the asked (or this) terminal size.

@@ -5,6 +5,7 @@ import SetRules
 import SetServer
 import SetWire
 import Testing
+@testable import SetScreen
 @testable import SetTerminal
 
 /// A client app wired to a real socket: what the terminal shell does, minus the terminal.

@@ -4,6 +4,7 @@ import SetNet
 import SetRules
 import SetWire
 import Testing
+@testable import SetScreen
 @testable import SetTerminal
 
 /// The client app on a real socket with a clock the test sets: what the terminal shell does,
@@ -130,25 +131,6 @@ final class ScriptedClient {
         peer.send(#"{"clientTime":0,"time":1000,"type":"pong"}"#)
         client.pump()
         #expect(client.app.state.clock.roundTrip == 1_000, "an honest pong still counts")
-    }
-
-    @Test func extremeValuesAlreadyInAViewDrawWithoutTrapping() {
-        var view = ClientFixtures.view()
-        view.window = Window(kind: .secondChance, holder: .second, opened: Instant(milliseconds: 4_000_000_000_000_000_000),
-                             deadline: Instant(milliseconds: 4_000_000_000_000_000_000))
-        var app = ClientFixtures.app(view)
-        _ = app.receive(.pong(time: 1_000, clientTime: .min, id: nil), at: 10_000)
-        _ = app.receive(.welcome(server: "x", versions: [1], time: .min, limits: ServerLimits()), at: 10_000)
-        #expect(app.compose(at: 10_000).textLines[1].contains("second chance"))
-        view.window = Window(kind: .claim, holder: .first, opened: Instant(milliseconds: .min), deadline: Instant(milliseconds: .max))
-        view.forfeitAt = .max
-        app = ClientFixtures.app(view)
-        #expect(app.compose(at: 10_000).textLines[1].contains("Spot a set") == false)
-        view.players[1].present = false
-        app = ClientFixtures.app(view)
-        #expect(app.compose(at: 0).textLines[1].contains("forfeit in"))
-        app.state.connection = .lost(reason: "x", retryAt: .max, attempt: 0)
-        #expect(app.compose(at: 10_000).textLines[1].contains("retrying"))
     }
 
     @Test func aSnapshotAskedForOnALostConnectionDoesNotFreezeTheView() throws {

@@ -1,0 +1,243 @@
+import SetRules
+import SetWire
+
+// What each command does: local state changes at once, and the requests to send.
+extension ClientApp {
+    /// Reads a key or click and does what it means.
+    package mutating func input(_ event: InputEvent, at now: Int64) -> [ClientEffect] {
+        guard let command = InputMapper.command(for: event, in: inputContext) else { return [] }
+        return perform(command, at: now)
+    }
+
+    /// What the input mapper needs to know now.
+    var inputContext: InputContext {
+        let layout = self.layout
+        let chain = state.view.map(ChainStrip.cards) ?? []
+        return InputContext(isPlayer: state.isPlayer, overlay: state.overlay,
+                            pickerRows: state.isPicking ? state.listings?.count ?? 0 : nil, layout: layout,
+                            awaitingStart: state.awaitingStart && state.isPlayer,
+                            chainRects: ChainStrip.rects(layout: layout, count: chain.count) ?? [])
+    }
+
+    /// Does one command. In a local match, opening help holds the bot off and closing it lets the
+    /// bot play on: there is nobody else to be unfair to.
+    mutating func perform(_ command: ClientCommand, at now: Int64) -> [ClientEffect] {
+        let helpWasOpen = state.overlay == .help
+        var effects = performCommand(command, at: now)
+        let helpIsOpen = state.overlay == .help
+        if state.options.isLocal, state.options.mode == .duel, helpWasOpen != helpIsOpen, !effects.contains(where: \.isQuit) {
+            effects.append(.holdLocal(helpIsOpen))
+        }
+        return effects
+    }
+
+    private mutating func performCommand(_ command: ClientCommand, at now: Int64) -> [ClientEffect] {
+        switch command {
+        case .toggle(let index):
+            state.cursorVisible = false
+            state.typed = ""
+            return touch(index, at: now)
+        case .label(let key):
+            return typeLabel(key, at: now)
+        case .move(let columns, let rows):
+            moveCursor(columns: columns, rows: rows)
+            return []
+        case .toggleCursor:
+            guard state.cursorVisible else {
+                state.cursorVisible = true
+                return []
+            }
+            return touch(state.cursor, at: now)
+        case .claim:
+            return claim(at: now)
+        case .deal:
+            if state.view?.phase == .over {
+                state.note("the game is over: r for a rematch", .info, at: now)
+                return []
+            }
+            if state.view?.deck == 0 && state.view?.shown?.isSet != true {
+                state.overlay = .deckEmpty
+                return []
+            }
+            if !roomToDeal {
+                state.note(state.size.columns >= 70 ? "no room for 3 more cards: make the terminal larger, or take a set"
+                                                    : "make the terminal larger, or take a set", .bad, at: now)
+                return []
+            }
+            return act(.deal)
+        case .hint: return act(.hint)
+        case .pass: return act(.pass)
+        case .resign:
+            // Asked from the leave box: resign, then leave, as its key says.
+            let leaving = state.overlay == .confirmQuit
+            state.overlay = nil
+            let resign = act(.resign)
+            guard leaving else { return resign }
+            return resign + (state.token != nil ? [.saveToken(nil)] : []) + [.quit(status: 0, message: nil)]
+        case .rematch:
+            if state.options.mode == .duel && state.view?.phase == .playing {
+                state.note("a rematch can be asked for when the game is over", .info, at: now)
+                return []
+            }
+            if let gone = state.opponentGone {
+                state.note("\(gone) left the match: no rematch", .info, at: now)
+                return []
+            }
+            if state.view?.rematchAsked.contains(where: { $0 == state.seat }) == true {
+                state.note("waiting for \(state.seat.map { state.name(of: $0.other) } ?? "the other player")", .info, at: now)
+                return []
+            }
+            return act(.rematch)
+        case .help:
+            state.overlay = state.overlay == .help ? nil : .help
+            return []
+        case .dismiss:
+            if state.overlay != nil {
+                state.overlay = nil
+            } else if !state.typed.isEmpty {
+                state.typed = ""
+            } else if state.view?.phase == .over {
+                state.resultHidden.toggle()
+            } else {
+                state.cursorVisible = false
+            }
+            return []
+        case .quit:
+            if state.isPlayer && state.options.mode == .duel && state.options.confirmsQuit && state.view?.phase == .playing {
+                state.overlay = .confirmQuit
+                return []
+            }
+            return quit()
+        case .quitNow:
+            if case .confirmTakeOver = state.overlay {
+                // The seat stays the other connection's, and its token stays kept.
+                return [.quit(status: 0, message: "setgame: the seat stays with the other connection; join with another --name to play as someone else")]
+            }
+            return quit()
+        case .pickerMove(let delta):
+            let count = state.listings?.count ?? 0
+            if count > 0 { state.pickerIndex = (state.pickerIndex + delta + count) % count }
+            return []
+        case .pick(let index):
+            return pick(index ?? state.pickerIndex, at: now)
+        case .start:
+            guard state.awaitingStart else { return [] }
+            state.awaitingStart = false
+            state.note("go!", .good, at: now)
+            return [.startLocal]
+        case .takeOver:
+            guard case .confirmTakeOver = state.overlay else { return [] }
+            state.overlay = nil
+            state.takeOver = true
+            return state.connection == .joining ? [.send(joinMessage())] : []
+        }
+    }
+
+    /// Whether three more cards could still be shown: a deal into a table the screen cannot draw
+    /// is refused here, before it costs anything. Dealing after a taken set in solo only refills.
+    var roomToDeal: Bool {
+        guard let view = state.view, view.shown?.isSet != true else { return true }
+        return ScreenLayout(size: state.size, cardCount: view.table.count + 3, buttons: Self.buttons(for: state), deck: true).table != nil
+    }
+
+    private func act(_ action: Action) -> [ClientEffect] {
+        guard state.isPlayer, state.view != nil, state.connection == .live else { return [] }
+        return [.send(.act(action, seat: nil))]
+    }
+
+    /// Quitting forgets the seat when the game is over: the next run starts a fresh match.
+    private func quit() -> [ClientEffect] {
+        let finished = state.view?.phase == .over || state.view == nil
+        return (state.isPlayer && finished && state.token != nil ? [.saveToken(nil)] : []) + [.quit(status: 0, message: nil)]
+    }
+
+    /// Touches a card. In a duel only the window holder selects, so touching with no window open
+    /// first calls "Set!": one gesture, two requests, sent at once.
+    private mutating func touch(_ index: Int, at now: Int64) -> [ClientEffect] {
+        let touchable = state.touchableCards
+        guard state.isPlayer, let view = state.view, view.phase == .playing, index >= 0, index < touchable.count else { return [] }
+        guard state.connection == .live else {
+            state.note("not connected", .bad, at: now)
+            return []
+        }
+        let card = touchable[index]
+        if index < view.table.count { state.cursor = index }
+        var effects: [ClientEffect] = []
+        if view.mode == .duel {
+            if let window = view.window, window.holder != state.seat {
+                state.note("\(state.name(of: window.holder)) holds the window", .bad, at: now)
+                return []
+            }
+            if view.window == nil && !state.claimPending {
+                state.claimPending = true
+                effects.append(.send(.act(.claim, seat: nil)))
+            }
+        }
+        if view.shown != nil {
+            // Solo: the judged trio goes with this touch; the server says what is selected next.
+            state.mySelection = view.shown?.isSet == true && view.shown!.cards.contains(card) ? [] : [card]
+        } else if let position = state.mySelection.firstIndex(of: card) {
+            state.mySelection.remove(at: position)
+        } else if state.mySelection.count < view.variant.pickCount {
+            state.mySelection.append(card)
+        }
+        effects.append(.send(.act(.select(card), seat: nil)))
+        return effects
+    }
+
+    private mutating func claim(at now: Int64) -> [ClientEffect] {
+        guard state.isPlayer, let view = state.view, view.phase == .playing else { return [] }
+        guard view.mode == .duel else {
+            state.note("in solo just pick \(view.variant.pickCountWord) cards", .info, at: now)
+            return []
+        }
+        if let window = view.window {
+            state.note(window.holder == state.seat ? "pick \(view.variant.pickCountWord) cards" : "\(state.name(of: window.holder)) holds the window",
+                       .info, at: now)
+            return []
+        }
+        guard !state.claimPending else { return [] }
+        let effects = act(.claim)
+        if !effects.isEmpty { state.claimPending = true }
+        return effects
+    }
+
+    private mutating func typeLabel(_ key: Character, at now: Int64) -> [ClientEffect] {
+        guard let view = state.view else { return [] }
+        let labels = CardLabels(count: view.table.count + ChainStrip.cards(view).count)
+        switch labels.match(state.typed + String(key)) {
+        case .card(let index):
+            state.typed = ""
+            state.cursorVisible = false
+            return touch(index, at: now)
+        case .partial:
+            state.typed += String(key)
+        case .none:
+            state.typed = ""
+        }
+        return []
+    }
+
+    /// Moves the cursor through the grid, which fills column by column.
+    private mutating func moveCursor(columns: Int, rows: Int) {
+        guard let table = layout.table, !table.cardRects.isEmpty else { return }
+        let count = table.cardRects.count
+        guard state.cursorVisible else {
+            state.cursorVisible = true
+            state.cursor = min(state.cursor, count - 1)
+            return
+        }
+        let column = state.cursor / table.rows, row = state.cursor % table.rows
+        let newColumn = min(max(0, column + columns), table.columns - 1)
+        let newRow = min(max(0, row + rows), table.rows - 1)
+        state.cursor = min(newColumn * table.rows + newRow, count - 1)
+    }
+
+    private mutating func pick(_ index: Int, at now: Int64) -> [ClientEffect] {
+        guard let listings = state.listings, listings.indices.contains(index), state.connection == .live else { return [] }
+        state.matchName = listings[index].name
+        state.isPicking = false
+        state.pendingEntry = .scatter
+        return [.send(joinMessage())]
+    }
+}

@@ -1,0 +1,173 @@
+import SetRules
+import SetWire
+
+/// The whole client without a terminal or a socket: it takes what happens (a server message, a
+/// key, a resize, the passing of time) and returns what to do. The shell performs the effects;
+/// tests drive it directly. Times are local milliseconds on a monotonic clock.
+package struct ClientApp: Sendable {
+    var state: ClientState
+
+    /// How often to ping: the server closes connections silent for 60 s.
+    static let pingInterval: Int64 = 5_000
+    /// How often a spectator choosing a match refreshes the list.
+    static let listInterval: Int64 = 2_000
+    /// How long a ping may go unanswered before the connection counts as lost: a server that
+    /// neither reads nor answers must not keep the client waiting, or its requests piling up.
+    static let unansweredLimit: Int64 = 30_000
+    /// Reconnection waits, doubling up to the last.
+    static let backoff: [Int64] = [500, 1_000, 2_000, 4_000, 8_000]
+
+    package init(state: ClientState) {
+        self.state = state
+    }
+
+    /// The first effects: connect.
+    package mutating func start(at now: Int64) -> [ClientEffect] {
+        relayout(at: now)
+        return [.connect]
+    }
+
+    // MARK: Connection
+
+    /// The socket is open; the server speaks first.
+    /// Whatever waited on the old connection's answers is forgotten: a snapshot asked for there
+    /// never comes here, and waiting for it would drop every event for good.
+    package mutating func connected(at now: Int64) -> [ClientEffect] {
+        state.connection = .joining
+        state.awaitingSnapshot = false
+        state.claimPending = false
+        state.awaitingAnswerSince = now  // the welcome is owed
+        return [.log("connected")]
+    }
+
+    /// The connection failed or was lost.
+    package mutating func connectionLost(_ reason: String, at now: Int64) -> [ClientEffect] {
+        guard state.everJoined else {
+            return [.quit(status: 1, message: "setgame: \(reason)")]
+        }
+        let attempt: Int
+        if case .connecting(let tries) = state.connection { attempt = tries + 1 } else { attempt = 0 }
+        let wait = Self.backoff[min(attempt, Self.backoff.count - 1)]
+        state.connection = .lost(reason: reason, retryAt: now + wait, attempt: attempt)
+        state.claimPending = false
+        return [.log("connection lost: \(reason); retrying in \(wait) ms")]
+    }
+
+    /// What the join request says, resuming the seat when a token is kept.
+    func joinMessage() -> ClientMessage {
+        let options = state.options
+        if options.role == .spectator {
+            return .join(JoinRequest(role: .spectator, name: options.name, match: state.matchName ?? options.match,
+                                     mode: options.mode, lastSeq: state.view?.seq))
+        }
+        return .join(JoinRequest(role: .player, name: options.name, match: state.token != nil ? nil : options.match,
+                                 mode: options.mode, token: state.token, lastSeq: state.token != nil ? state.view?.seq : nil,
+                                 takeOver: state.token != nil && state.takeOver,
+                                 variant: state.token != nil ? nil : options.variant))
+    }
+
+    // MARK: Time
+
+    /// Does what is due at `now`: pings, reconnection, list refreshes, expiring notices.
+    package mutating func tick(at now: Int64) -> [ClientEffect] {
+        var effects: [ClientEffect] = []
+        switch state.connection {
+        case .lost(_, let retryAt, let attempt) where now >= retryAt:
+            state.connection = .connecting(attempt: attempt)
+            effects.append(.connect)
+        case .live, .joining:
+            if let since = state.awaitingAnswerSince, now - since >= Self.unansweredLimit {
+                let reason = "the server did not answer for \(Self.unansweredLimit / 1_000) s"
+                return [.disconnect] + connectionLost(reason, at: now)
+            }
+            if now >= state.nextPingAt {
+                state.nextPingAt = now + Self.pingInterval
+                effects.append(ping(at: now))
+            }
+            if state.isPicking, state.connection == .live, now >= state.nextListAt {
+                state.nextListAt = now + Self.listInterval
+                effects.append(.send(.list()))
+            }
+        default: break
+        }
+        state.notices.removeAll { $0.until <= now }
+        if let flash = state.flash, flash.until <= now { state.flash = nil }
+        state.motion.prune(at: now)
+        return effects
+    }
+
+    /// The next local time at which something must happen or the screen changes by itself; nil
+    /// when nothing will until an input arrives.
+    package func nextWake(at now: Int64) -> Int64? {
+        var times: [Int64] = []
+        if state.motion.isAnimating(at: now) { times.append(now + 33) }
+        switch state.connection {
+        case .live, .joining:
+            times.append(state.nextPingAt)
+            if state.isPicking { times.append(state.nextListAt) }
+        case .lost(_, let retryAt, _):
+            // The countdown to the retry shows whole seconds.
+            times.append(min(retryAt, now + 1_000 - (retryAt - now) % 1_000))
+        case .connecting: break
+        }
+        if let view = state.view, view.phase == .playing {
+            // Countdowns show tenths of a second.
+            if view.window != nil { times.append(now + 100) }
+            if view.forfeitAt != nil { times.append(now + 1_000) }
+        }
+        times += state.notices.map(\.until)
+        if let flash = state.flash { times.append(flash.until) }
+        return times.filter { $0 > now }.min() ?? times.min().map { max($0, now + 1) }
+    }
+
+    /// A ping of ours, remembered until its pong.
+    mutating func ping(at now: Int64) -> ClientEffect {
+        if state.awaitingAnswerSince == nil { state.awaitingAnswerSince = now }
+        return .send(.ping(time: now))
+    }
+
+    // MARK: Screen
+
+    /// The terminal changed size: lay the table out again at once.
+    package mutating func resize(to size: TerminalSize, at now: Int64) {
+        state.size = size
+        relayout(at: now)
+    }
+
+    /// The layout of the current screen.
+    var layout: ScreenLayout { Self.layout(for: state) }
+
+    static func layout(for state: ClientState) -> ScreenLayout {
+        let count = state.isPicking ? 0 : state.view?.table.count ?? 0
+        return ScreenLayout(size: state.size, cardCount: count, buttons: buttons(for: state), deck: true)
+    }
+
+    /// The buttons that make sense now.
+    static func buttons(for state: ClientState) -> [ScreenButton] {
+        guard state.isPlayer else { return [.help, .quit] }
+        let over = state.view?.phase == .over
+        if state.options.mode == .solo { return over ? [.newGame, .help, .quit] : [.deal, .hint, .newGame, .help, .quit] }
+        return over ? [.rematch, .help, .quit] : [.claim, .deal, .hint, .pass, .help, .quit]
+    }
+
+    /// Tells the motion model where the cards should be now.
+    mutating func relayout(at now: Int64) {
+        let layout = self.layout
+        guard let view = state.view, !state.isPicking, let table = layout.table else {
+            state.motion.retarget([], bounds: Rect(size: state.size), entry: .scatter, deckPile: nil, at: now)
+            return
+        }
+        let targets = zip(view.table, table.cardRects).map { (card: $0.0, rect: $0.1) }
+        let flourish = state.flash.flatMap { $0.isSet ? $0.cards : nil } ?? []
+        let flyTo = state.flash.flatMap { $0.isSet ? $0.by : nil }.flatMap { ScreenComposer.scoreTarget(of: $0, state: state) }
+        state.motion.retarget(targets, bounds: Rect(size: state.size), entry: state.pendingEntry,
+                              deckPile: layout.deckPile, flourish: flourish, flyTo: flyTo, at: now)
+        state.pendingEntry = .deck
+        if state.cursor >= view.table.count { state.cursor = max(0, view.table.count - 1) }
+    }
+
+    /// The frame to show at `now`.
+    package func compose(at now: Int64) -> ScreenBuffer {
+        ScreenComposer.compose(state, layout: layout, at: now)
+    }
+}

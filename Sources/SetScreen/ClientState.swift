@@ -1,0 +1,213 @@
+import SetRules
+import SetWire
+
+/// Where the client stands with the server.
+enum ConnectionState: Hashable, Sendable {
+    /// Opening the socket; `attempt` counts tries since the last success.
+    case connecting(attempt: Int)
+    /// Connected, waiting for the welcome or for `joined`.
+    case joining
+    /// Joined (or, for a spectator choosing, greeted and listing).
+    case live
+    /// Lost; the next attempt is at local time `retryAt`.
+    case lost(reason: String, retryAt: Int64, attempt: Int)
+}
+
+/// A box over the table that takes the keys until it is dismissed.
+enum Overlay: Hashable, Sendable {
+    case help
+    /// Asked to deal with an empty deck.
+    case deckEmpty
+    /// Asked to quit in the middle of a duel.
+    case confirmQuit
+    /// The kept seat is still held by another connection (another terminal?): take it over?
+    case confirmTakeOver(String)
+}
+
+/// A trio just judged, shown as matched or mismatched for a moment.
+struct Flash: Hashable, Sendable {
+    var cards: [Card]
+    var isSet: Bool
+    var until: Int64
+    /// Who took the set: its cards fly to that player's score.
+    var by: Seat? = nil
+}
+
+/// What the client does to the outside world; the app decides, the shell (or a test) performs.
+package enum ClientEffect: Hashable, Sendable {
+    /// Open a connection to the server.
+    case connect
+    /// Close the connection (when the server's answer means it must be opened afresh).
+    case disconnect
+    case send(ClientMessage)
+    /// Keep the seat token for the next run of the same command; nil forgets it.
+    case saveToken(String?)
+    case log(String)
+    /// Leave the program with this status, printing `message` after the terminal is restored.
+    case quit(status: Int32, message: String?)
+    /// The player is ready: a local match may begin (`setgame play` lets its bot join now).
+    case startLocal
+    /// Help opened (true) or closed in a local match: its bot holds off meanwhile.
+    case holdLocal(Bool)
+
+    /// Whether this effect ends the program.
+    var isQuit: Bool { if case .quit = self { true } else { false } }
+}
+
+/// Everything the client knows and shows: the match as the server last told it, and the state
+/// that is purely local (cursor, overlays, notices, motion). A value: the app is a pure function of
+/// what happened and when, which is what lets the screen and the keys be tested without a terminal.
+package struct ClientState: Equatable, Sendable {
+    var options: ClientConfiguration
+    var size: TerminalSize
+    var connection: ConnectionState = .connecting(attempt: 0)
+    /// True once a join succeeded: later losses are retried rather than fatal.
+    var everJoined = false
+    var clock = ClockSync()
+    var view: MatchView?
+    var seat: Seat?
+    var token: String?
+    /// The match joined, as the server named it.
+    var matchName: String?
+    /// A spectator choosing: the live matches, nil until the first list arrives.
+    var listings: [MatchListing]?
+    var pickerIndex = 0
+    /// Spectators: how many sets the table holds.
+    var setsOnTable: Int?
+
+    /// My selection as I expect it, ahead of the server's confirmation.
+    var mySelection: [Card] = []
+    /// A claim was sent and not answered yet: further touches need not claim again.
+    var claimPending = false
+    /// Events are being ignored until the snapshot asked for after a gap arrives.
+    var awaitingSnapshot = false
+    var cursor = 0
+    var cursorVisible = false
+    /// The first key of a two-key label.
+    var typed = ""
+    var overlay: Overlay?
+    /// The match-over box was put away to look at the final table.
+    var resultHidden = false
+    var notices: [Notice] = []
+    var flash: Flash?
+    var hint: [Card] = []
+    var motion: Motion
+    /// How the next new cards arrive.
+    var pendingEntry = Motion.Entry.scatter
+    var nextPingAt: Int64 = 0
+    /// Since when the client waits for the server's word: the welcome after connecting, or the
+    /// pong for its oldest unanswered ping; nil while nothing is owed. A server that lets it age
+    /// past `ClientApp.unansweredLimit` is given up on.
+    var awaitingAnswerSince: Int64?
+    var nextListAt: Int64 = 0
+    /// A local match waits for the player's first key before it begins.
+    var awaitingStart: Bool
+    /// The user agreed to take a seat still held by another connection.
+    var takeOver = false
+    /// How long the server keeps a seat for a player who left, from its welcome.
+    var seatWaitMs: Int64?
+
+    package init(options: ClientConfiguration, size: TerminalSize, token: String? = nil, seed: UInt64 = 0x5E7) {
+        self.options = options
+        self.size = size
+        self.token = token
+        awaitingStart = options.localStart != nil
+        isPicking = options.role == .spectator && options.match == nil
+        motion = Motion(enabled: options.animation, seed: seed)
+    }
+
+    /// Whether I play (rather than watch).
+    var isPlayer: Bool { options.role == .player }
+
+    /// The spectator's match list is on screen.
+    var isPicking: Bool
+
+    /// The newest notice still up.
+    func notice(at now: Int64) -> Notice? { notices.last { $0.until > now } }
+
+    mutating func note(_ text: String, _ tone: Notice.Tone = .info, at now: Int64, for lifetime: Int64 = Notice.lifetime) {
+        notices.append(Notice(text, tone: tone, until: now + lifetime))
+        if notices.count > 4 { notices.removeFirst(notices.count - 4) }
+    }
+
+    /// A player's name by seat, or a placeholder.
+    func name(of seat: Seat) -> String {
+        view?.player(seat)?.name ?? "player \(seat.rawValue + 1)"
+    }
+
+    /// "you" for my seat, the name otherwise.
+    func who(_ seat: Seat) -> String { seat == self.seat && isPlayer ? "you" : name(of: seat) }
+
+    /// The cards a player may touch, by index: the table in slot order, then (Set-Chain) the
+    /// chain's cards that lie apart from it. Labels and clicks count through them in this order.
+    var touchableCards: [Card] {
+        guard let view else { return [] }
+        return view.table + ChainStrip.cards(view)
+    }
+
+    /// The cards I have selected as the screen should show them.
+    var shownSelection: [Card] {
+        guard let view else { return [] }
+        if isPlayer { return mySelection.filter(touchableCards.contains) }
+        return view.selection
+    }
+
+    /// The other player's name when they forfeited or are no longer connected after the game:
+    /// a rematch cannot happen, so none is offered.
+    var opponentGone: String? {
+        guard options.mode == .duel, isPlayer, let view, view.phase == .over, let me = seat,
+              let other = view.player(me.other) else { return nil }
+        let forfeited = view.result?.reason == .forfeited && view.result?.by == other.seat
+        return forfeited || !other.present ? other.name : nil
+    }
+
+    /// The other side's live selection, for players.
+    var opponentSelection: [Card] {
+        guard isPlayer, let view, let holder = view.selectionSeat, holder != seat else { return [] }
+        return view.selection
+    }
+}
+
+/// The parts of `ClientOptions` the pure app needs; no I/O settings.
+package struct ClientConfiguration: Hashable, Sendable {
+    var name: String
+    var match: String?
+    var mode: Mode
+    /// The variant asked for when creating a match; nil plays whatever the match plays.
+    package var variant: Variant?
+    var role: Role
+    var animation: Bool
+    var theme: Theme
+    var banner: [String]
+    /// "host:port", for the screen's messages.
+    var serverAddress: String
+    /// How this program was started ("setgame", "swift run setgame"): printed commands start so.
+    package var command = "setgame"
+    /// How a friend can watch, shown in the help and before a local match starts.
+    package var watchLine: String?
+    /// A local match (`setgame play`): what the player faces ("you against the easy bot"); the
+    /// match begins at the player's first key, and its bot holds off while help is open.
+    package var localStart: String?
+    /// The match runs in this process (`setgame play`): a duel's bot holds off while help is open.
+    package var isLocal = false
+    /// What quitting keeps, for the box that asks; nil says the seat waits for the server's time.
+    package var quitNote: String?
+    /// Whether quitting mid-game asks first; a kept solo game need not.
+    package var confirmsQuit = true
+    /// Shown when the first join resumed a kept seat, instead of the plain "your seat is back".
+    package var resumeNote: String?
+
+    package init(name: String, match: String? = nil, mode: Mode = .duel, role: Role = .player, animation: Bool = true,
+                theme: Theme = .standard, banner: [String] = [], serverAddress: String = "127.0.0.1:7380",
+                variant: Variant? = nil) {
+        self.variant = variant
+        self.name = name
+        self.serverAddress = serverAddress
+        self.match = match
+        self.mode = mode
+        self.role = role
+        self.animation = animation
+        self.theme = theme
+        self.banner = banner
+    }
+}

@@ -1,0 +1,153 @@
+import SetRules
+import SetWire
+
+/// The two rows above the table: the scoreboard (names, scores, deck, spectators, connection) and
+/// the status line (who may act and for how long, then the latest news).
+enum StatusLines {
+    /// Row 0: players on the left, match facts on the right.
+    static func scoreboard(_ state: ClientState, at now: Int64, width: Int) -> (left: [Span], right: [Span]) {
+        let theme = state.options.theme
+        var left: [Span] = [Span(" ")]
+        if let view = state.view {
+            var seats = view.players.map(\.seat)
+            // A player sees themselves first.
+            if state.isPlayer, let me = state.seat, let index = seats.firstIndex(of: me) { seats.insert(seats.remove(at: index), at: 0) }
+            for (i, seat) in seats.enumerated() {
+                guard let player = view.player(seat) else { continue }
+                if i > 0 { left.append(Span("  vs  ", theme.quiet)) }
+                let holds = view.window?.holder == seat && view.phase == .playing
+                let isMe = state.isPlayer && seat == state.seat
+                left.append(Span(player.present ? "●" : "○", player.present ? theme.online : theme.quiet))
+                let nameStyle = holds ? theme.holder : isMe ? theme.mine : .plain
+                left.append(Span(" \(player.name)\(isMe && view.mode == .duel ? " (you)" : "") ", nameStyle))
+                left.append(Span("\(player.score)", CellStyle(bold: true)))
+                if !player.present { left.append(Span(" away", theme.quiet)) }
+            }
+            if view.mode == .duel && view.players.count < 2 { left.append(Span("  waiting for an opponent", theme.quiet)) }
+        } else if state.isPicking {
+            left.append(Span("Choose a match to watch", CellStyle(bold: true)))
+        }
+        // Each fact with how much it matters: when room runs out the least of them goes first, and
+        // whole, since a word cut in half reads as nonsense ("bob 17 ching").
+        var facts: [(text: String, weight: Int)] = []
+        if let view = state.view, !state.isPicking {
+            facts.append((view.match, 3))
+            if view.variant != .classic { facts.append((view.variant.title, 4)) }
+            if view.game > 1 { facts.append(("game \(view.game)", 2)) }
+            facts.append((view.deck == 0 ? "deck empty" : "deck \(view.deck)", 5))
+            if view.spectators > 0 { facts.append(("\(view.spectators) watching", 1)) }
+            // Spectators hear the count of a table only once it is no longer live.
+            if let sets = state.setsOnTable, !state.isPlayer { facts.append((sets == 1 ? "last table: 1 set" : "last table: \(sets) sets", 0)) }
+        }
+        var connection: [Span]
+        switch state.connection {
+        case .live: connection = [Span(state.clock.roundTrip.map { "  \($0) ms " } ?? "  ", theme.quiet), Span("● ", theme.online)]
+        case .joining, .connecting: connection = [Span("  connecting ◌ ", theme.quiet)]
+        case .lost: connection = [Span("  offline ✗ ", theme.offline)]
+        }
+        func right() -> [Span] { [Span(facts.map(\.text).joined(separator: " · "), theme.quiet)] + connection }
+        // Facts give way before the players do: first the least useful whole facts, then the round
+        // trip; then the players move closer, and only then does the last fact go.
+        while left.width + right().width > width, facts.count > 1, let least = facts.indices.min(by: { facts[$0].weight < facts[$1].weight }) {
+            facts.remove(at: least)
+        }
+        if left.width + right().width > width, state.connection == .live { connection[0].text = "  " }
+        if left.width + right().width > width, let vs = left.firstIndex(where: { $0.text == "  vs  " }) { left[vs].text = " vs " }
+        if left.width + right().width > width { facts.removeAll() }
+        let right = right()
+        return (left, right)
+    }
+
+    /// Row 1: the one thing that matters most now, then the newest notice.
+    static func status(_ state: ClientState, at now: Int64) -> (main: [Span], notice: [Span]) {
+        let theme = state.options.theme
+        // The two newest notices: a deal's penalty and its "three more cards" arrive together.
+        var notice: [Span] = []
+        for item in state.notices.filter({ $0.until > now }).suffix(2) {
+            if !notice.isEmpty { notice.append(Span(" · ", theme.quiet)) }
+            notice.append(Span(item.text, theme.style(for: item.tone)))
+        }
+        var main: [Span] = [Span(" ")]
+        if case .lost(let reason, let retryAt, _) = state.connection {
+            let seconds = max(0, retryAt.saturatingSubtracting(now).saturatingAdding(999) / 1_000)
+            // The countdown first: the reason may be long and is cut at the edge.
+            let short = reason.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? reason
+            main.append(Span("Connection lost: retrying in \(seconds) s (\(short.lowercased()))", theme.offline))
+            return (main, [])
+        }
+        guard let view = state.view else {
+            if state.isPicking { return (main + [Span("↑↓ choose · Enter watch · q quit", theme.quiet)], notice) }
+            let text = state.connection == .live || state.connection == .joining ? "Joining…" : "Connecting to \(state.options.serverAddress)…"
+            return (main + [Span(text, theme.quiet)], notice)
+        }
+        let serverNow = state.clock.serverTime(at: now)
+        if state.awaitingStart && state.isPlayer {
+            main.append(Span(view.forfeitAt != nil ? "Your game is kept: press any key to resume" : "Press any key to start", CellStyle(bold: true)))
+            return (main, notice)
+        }
+        if view.forfeitAt != nil, view.phase == .playing, state.options.isLocal {
+            // A local bot steps away while help is open; nobody forfeits a game kept on this machine.
+            main.append(Span(state.overlay == .help ? "Paused while you read the help" : "Paused: the bot is coming back…", theme.quiet))
+            return (main, notice)
+        }
+        if let forfeitAt = view.forfeitAt, view.phase == .playing {
+            let away = view.players.filter { !$0.present }.map(\.name).joined(separator: " and ")
+            let left = max(0, forfeitAt.saturatingSubtracting(serverNow)) / 1_000
+            main.append(Span("\(away.isEmpty ? "A player" : away) is away: the match waits, forfeit in \(left / 60):\(String(format2(left % 60)))", theme.style(for: .bad)))
+            return (main, notice)
+        }
+        switch view.phase {
+        case .waiting:
+            main.append(Span("Waiting for an opponent to join \(view.match)…", theme.quiet))
+        case .over:
+            let again = view.mode == .solo ? "r new game · " : state.opponentGone == nil ? "r rematch · " : ""
+            main.append(Span(state.isPlayer ? "Game over: \(again)q quit" : "Game over", CellStyle(bold: true)))
+        case .playing:
+            if let shown = view.shown, state.isPlayer {
+                main.append(Span(shown.isSet ? "A set! Touch any card to go on" : "Not a set: touch any card to go on",
+                                 theme.style(for: shown.isSet ? .good : .bad)))
+            } else if let window = view.window {
+                main += windowSpans(window, state: state, serverNow: serverNow)
+            } else if state.isPlayer && view.game == 1 && !state.claimPending && notice.isEmpty
+                        && (view.variant == .classic || view.variant == .junior) {
+                // The first game teaches the rule in one line, while no news needs the room; a
+                // variant whose picks differ says so instead (its rule is in the help).
+                main.append(Span(view.mode == .duel ? "Spot a set? 3 cards, each feature all alike or all different: s or pick one"
+                                                    : "Pick three cards that form a set: each feature all alike or all different", theme.quiet))
+            } else if state.isPlayer {
+                let variant = view.variant
+                let hint = view.mode == .duel ? "Spot \(variant.aPick)? Press s, or just pick a card"
+                    : "Pick \(variant.pickCountWord) cards that form \(variant.aPick)"
+                main.append(Span(state.claimPending ? "Calling Set!…" : hint, theme.quiet))
+            } else {
+                main.append(Span("Nobody holds the table", theme.quiet))
+            }
+        }
+        return (main, notice)
+    }
+
+    /// "alice called Set!  3.4 s ██████░░░░" from the viewer's side.
+    static func windowSpans(_ window: Window, state: ClientState, serverNow: Int64) -> [Span] {
+        let theme = state.options.theme
+        let mine = state.isPlayer && window.holder == state.seat
+        let who = state.name(of: window.holder)
+        let text: String
+        switch (window.kind, mine) {
+        case (.claim, true): text = "Your claim: pick \((state.view?.variant ?? .classic).pickCountWord) cards"
+        case (.claim, false): text = state.isPlayer ? "\(who) called Set!: wait" : "\(who) called Set!"
+        case (.secondChance, true): text = "Your second chance: pick a set"
+        case (.secondChance, false): text = "\(who)'s second chance\(state.isPlayer ? ": wait" : "")"
+        case (.dealGrace, true): text = "Free look after the deal: pick a set at no risk"
+        case (.dealGrace, false): text = "\(who)'s free look after the deal\(state.isPlayer ? ": wait" : "")"
+        }
+        let total = max(1, window.deadline.milliseconds(since: window.opened))
+        let left = max(0, window.deadline.milliseconds.saturatingSubtracting(serverNow))
+        let tenths = left / 100 + (left % 100 == 0 ? 0 : 1)
+        let filled = Int(min(10, (Double(left) / Double(total) * 10).rounded(.up)))
+        let bar = String(repeating: "█", count: min(10, filled)) + String(repeating: "░", count: max(0, 10 - filled))
+        let style = mine ? theme.style(for: .good) : theme.holder
+        return [Span(text, style), Span("  \(tenths / 10).\(tenths % 10) s ", CellStyle(bold: true)), Span(bar, style)]
+    }
+
+    private static func format2(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+}

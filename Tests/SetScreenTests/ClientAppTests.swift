@@ -1,0 +1,135 @@
+import SetRules
+import SetWire
+import Testing
+@testable import SetScreen
+
+@Suite struct ClientAppTests {
+    static let window = Window(kind: .claim, holder: .first, opened: Instant(milliseconds: 1_000), deadline: Instant(milliseconds: 6_000))
+
+    @Test func touchingACardWithNoWindowClaimsThenSelects() {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        let first = app.input(.key(.character("1")), at: 0)
+        #expect(first == [.send(.act(.claim, seat: nil)), .send(.act(.select(Card.all[0]), seat: nil))])
+        #expect(app.state.shownSelection == [Card.all[0]], "shown at once, before the server answers")
+        // The claim is on its way: the next touch must not claim again.
+        #expect(app.input(.key(.character("2")), at: 1) == [.send(.act(.select(Card.all[1]), seat: nil))])
+        _ = app.receive(ClientFixtures.event(.rules(.windowOpened(Self.window)), seq: 6), at: 2)
+        #expect(app.input(.key(.character("2")), at: 3) == [.send(.act(.select(Card.all[1]), seat: nil))])
+        #expect(app.state.shownSelection == [Card.all[0]])
+    }
+
+    @Test func theOpponentsWindowLocksMeOut() {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        var theirs = Self.window
+        theirs.holder = .second
+        _ = app.receive(ClientFixtures.event(.rules(.windowOpened(theirs)), seq: 6), at: 0)
+        #expect(app.input(.key(.character("1")), at: 0).isEmpty)
+        #expect(app.perform(.claim, at: 0).isEmpty)
+        #expect(app.compose(at: 0).textLines[1].contains("bob holds the window"))
+        _ = app.receive(ClientFixtures.event(.rules(.selectionChanged(seat: .second, selection: [Card.all[4]])), seq: 7), at: 0)
+        #expect(app.state.opponentSelection == [Card.all[4]])
+    }
+
+    @Test func soloTouchesSelectDirectly() {
+        var app = ClientFixtures.app(ClientFixtures.view(mode: .solo))
+        #expect(app.input(.key(.character("b")), at: 0) == [.send(.act(.select(Card.all[11]), seat: nil))])
+        #expect(app.perform(.claim, at: 0).isEmpty)
+    }
+
+    @Test func cursorMovesThroughTheGridAndSpaceTouches() throws {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        let table = try #require(app.layout.table)
+        #expect(app.input(.key(.character(" ")), at: 0).isEmpty, "the first space only shows the cursor")
+        #expect(app.state.cursorVisible && app.state.cursor == 0)
+        _ = app.input(.key(.right), at: 0)
+        #expect(app.state.cursor == table.rows, "one column right")
+        _ = app.input(.key(.character("j")), at: 0)
+        #expect(app.state.cursor == table.rows + 1)
+        _ = app.input(.key(.up), at: 0)
+        _ = app.input(.key(.up), at: 0)
+        #expect(app.state.cursor == table.rows, "stops at the top")
+        let effects = app.input(.key(.character(" ")), at: 0)
+        #expect(effects.last == .send(.act(.select(Card.all[table.rows]), seat: nil)))
+        let screen = app.compose(at: 0)
+        let rect = table.cardRects[table.rows]
+        #expect(screen[rect.column, rect.row + rect.height / 2].character == "▶")
+    }
+
+    @Test func everyCardOfTheWholeDeckIsReachableByTwoKeys() {
+        var app = ClientFixtures.app(ClientFixtures.view(cards: 81, mode: .solo), size: TerminalSize(columns: 80, rows: 24))
+        #expect(app.input(.key(.character("9")), at: 0).isEmpty)
+        #expect(app.input(.key(.character("9")), at: 0) == [.send(.act(.select(Card.all[80]), seat: nil))])
+        #expect(app.input(.key(.character("1")), at: 0).isEmpty)
+        #expect(app.input(.key(.character("3")), at: 0) == [.send(.act(.select(Card.all[2]), seat: nil))])
+    }
+
+    @Test func aGapInTheEventsAsksForASnapshotOnce() {
+        var app = ClientFixtures.app(ClientFixtures.view(seq: 5))
+        let skipped = app.receive(ClientFixtures.event(.spectators(count: 3), seq: 7), at: 0)
+        #expect(skipped.contains(.send(.snapshot)))
+        #expect(!app.receive(ClientFixtures.event(.spectators(count: 4), seq: 8), at: 0).contains(.send(.snapshot)))
+        var fresh = ClientFixtures.view(seq: 8)
+        fresh.spectators = 4
+        _ = app.receive(.snapshot(fresh), at: 0)
+        _ = app.receive(ClientFixtures.event(.spectators(count: 5), seq: 9), at: 0)
+        #expect(app.state.view?.spectators == 5)
+    }
+
+    @Test func pingsMeasureTheRoundTripAndTheClockOffset() {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        let due = app.state.nextPingAt
+        #expect(app.tick(at: due - 1).isEmpty)
+        #expect(app.tick(at: due) == [.send(.ping(time: due))])
+        _ = app.receive(.pong(time: 50_000, clientTime: due, id: nil), at: due + 40)
+        #expect(app.state.clock.roundTrip == 40)
+        #expect(app.state.clock.serverTime(at: due + 20) == 50_000)
+        #expect(app.compose(at: due + 40).textLines[0].contains("40 ms"))
+    }
+
+    @Test func aLostConnectionRetriesWithBackoffAndResumesTheSeat() {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        _ = app.connectionLost("reset", at: 10_000)
+        #expect(app.compose(at: 10_000).textLines[1].contains("Connection lost: retrying in 1 s (reset)"))
+        #expect(app.tick(at: 10_000 + ClientApp.backoff[0] - 1).isEmpty)
+        #expect(app.tick(at: 10_000 + ClientApp.backoff[0]) == [.connect])
+        _ = app.connectionLost("refused", at: 11_000)
+        guard case .lost(_, let retryAt, _) = app.state.connection else { Issue.record("not lost"); return }
+        #expect(retryAt == 11_000 + ClientApp.backoff[1], "the second wait is longer")
+        _ = app.tick(at: retryAt)
+        _ = app.connected(at: retryAt)
+        let join = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: retryAt)
+        #expect(join.contains(.send(.join(JoinRequest(name: "alice", token: "tok", lastSeq: 5)))))
+        #expect(app.state.view?.table.count == 12, "the table stays on screen meanwhile")
+    }
+
+    @Test func aRefusedTokenIsForgottenAndAFreshSeatTaken() {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        let effects = app.receive(.error(WireError(.badToken, "no"), id: nil), at: 0)
+        #expect(effects.prefix(2) == [.saveToken(nil), .send(.join(JoinRequest(name: "alice")))])
+    }
+
+    @Test func theFirstConnectionFailingEndsTheProgram() {
+        var app = ClientApp(state: ClientState(options: ClientFixtures.configuration(), size: TerminalSize(columns: 80, rows: 24)))
+        #expect(app.start(at: 0) == [.connect])
+        #expect(app.connectionLost("cannot connect to 127.0.0.1:1: Connection refused", at: 0)
+            == [.quit(status: 1, message: "setgame: cannot connect to 127.0.0.1:1: Connection refused")])
+    }
+
+    @Test func quittingMidDuelAsksFirstAndFinishedGamesForgetTheSeat() {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        #expect(app.input(.key(.character("q")), at: 0).isEmpty)
+        #expect(app.state.overlay == .confirmQuit)
+        #expect(app.input(.key(.escape), at: 0).isEmpty)
+        #expect(app.input(.key(.ctrl("c")), at: 0) == [.quit(status: 0, message: nil)])
+        var over = ClientFixtures.app(ClientFixtures.view(phase: .over))
+        #expect(over.input(.key(.character("q")), at: 0) == [.saveToken(nil), .quit(status: 0, message: nil)])
+    }
+
+    @Test func aClaimRaceLostSaysByHowMuch() {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        _ = app.input(.key(.character("1")), at: 0)
+        _ = app.receive(.error(WireError(.claimTaken, "x", details: ["holder": .int(1), "leadMs": .int(120)]), id: nil), at: 5)
+        #expect(app.state.shownSelection.isEmpty)
+        #expect(app.compose(at: 5).textLines[1].contains("bob called Set! first, by 120 ms"))
+    }
+}

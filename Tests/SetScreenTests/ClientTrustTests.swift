@@ -1,0 +1,274 @@
+import SetRules
+import SetWire
+import Testing
+@testable import SetScreen
+
+/// Issue 12: a seat is its owner's, a local game begins when the player is ready, and what the
+/// client prints is true and safe.
+@Suite struct ClientTrustTests {
+    static let size = TerminalSize(columns: 120, rows: 40)
+
+    /// An app with `configuration` that has joined seat 0 and holds `view`.
+    static func app(_ configuration: ClientConfiguration, view: MatchView?, resumed: Bool = false) -> ClientApp {
+        var app = ClientApp(state: ClientState(options: configuration, size: size))
+        _ = app.start(at: 0)
+        _ = app.connected(at: 0)
+        _ = app.receive(.welcome(server: "t", versions: [1], time: 1_000, limits: ServerLimits()), at: 0)
+        _ = app.receive(.joined(role: .player, match: view?.match ?? "duel-1", mode: configuration.mode, seat: .first,
+                                token: "tok", resumed: resumed, id: nil), at: 0)
+        if let view { _ = app.receive(.snapshot(view), at: 0) }
+        return app
+    }
+
+    static func local(mode: Mode = .duel, start: String? = "You against an easy bot") -> ClientConfiguration {
+        var configuration = ClientFixtures.configuration(mode: mode)
+        configuration.isLocal = true
+        configuration.localStart = start
+        configuration.quitNote = "Your game is kept: 'setgame play' resumes it."
+        configuration.confirmsQuit = mode == .duel
+        configuration.resumeNote = "your unfinished game is back"
+        configuration.watchLine = "A friend on this machine can watch with: swift run setgame watch 127.0.0.1:5 duel"
+        return configuration
+    }
+
+    static func text(_ app: ClientApp, at now: Int64 = 0) -> String { app.compose(at: now).textLines.joined(separator: "\n") }
+
+    static func over(_ result: MatchResult, present: Bool = true) -> MatchView {
+        var view = ClientFixtures.view(phase: .over)
+        view.result = result
+        view.players[1].present = present
+        return view
+    }
+
+    // MARK: Seats
+
+    @Test func aSeatInUseIsTakenOverOnlyWhenTheUserSaysSo() {
+        var app = ClientApp(state: ClientState(options: ClientFixtures.configuration(), size: Self.size, token: "tok"))
+        _ = app.start(at: 0)
+        _ = app.connected(at: 0)
+        _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        let refused = app.receive(.error(WireError(.seatInUse, "alice is still connected in this seat\u{1B}]2;x\u{07}"), id: nil), at: 0)
+        #expect(refused.isEmpty, "nothing is sent before the user decides")
+        guard case .confirmTakeOver(let message) = app.state.overlay else {
+            Issue.record("no question asked")
+            return
+        }
+        #expect(!message.contains("\u{1B}"))
+        #expect(Self.text(app).contains("Your seat is in use"))
+        #expect(app.input(.key(.character("s")), at: 0).isEmpty, "other keys do nothing")
+        let taken = app.input(.key(.character("y")), at: 0)
+        #expect(taken == [.send(.join(JoinRequest(name: "alice", token: "tok", takeOver: true)))])
+    }
+
+    @Test func decliningATakeOverQuitsAndLeavesTheSeatAlone() {
+        var app = ClientApp(state: ClientState(options: ClientFixtures.configuration(), size: Self.size, token: "tok"))
+        _ = app.start(at: 0)
+        _ = app.connected(at: 0)
+        _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        _ = app.receive(.error(WireError(.seatInUse, "alice is still connected"), id: nil), at: 0)
+        let effects = app.input(.key(.character("n")), at: 0)
+        #expect(effects.count == 1, "the kept token is not forgotten")
+        guard case .quit(0, let message?) = effects.first else {
+            Issue.record("no quit")
+            return
+        }
+        #expect(message.contains("another --name"))
+    }
+
+    @Test func reconnectingAfterOurOwnDropTakesOurSeatBackWithoutAsking() {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        _ = app.connectionLost("reset", at: 0)
+        _ = app.tick(at: 10_000)
+        _ = app.connected(at: 10_000)
+        _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 10_000)
+        let effects = app.receive(.error(WireError(.seatInUse, "alice is still connected"), id: nil), at: 10_000)
+        #expect(effects.first == .send(.join(JoinRequest(name: "alice", token: "tok", lastSeq: 5, takeOver: true))))
+        #expect(app.state.overlay == nil)
+    }
+
+    @Test func theWaitingScreenSuggestsACommandThatTakesTheOtherSeat() {
+        var configuration = ClientFixtures.configuration()
+        configuration.command = "swift run setgame"
+        let app = Self.app(configuration, view: ClientFixtures.view(cards: 0, phase: .waiting))
+        #expect(Self.text(app).contains("swift run setgame join 127.0.0.1:7380 --match duel-1 --name friend"))
+    }
+
+    // MARK: Starting a local game
+
+    @Test func aLocalDuelBeginsAtThePlayersFirstKey() {
+        var app = Self.app(Self.local(), view: ClientFixtures.view(cards: 0, phase: .waiting))
+        let screen = Self.text(app)
+        #expect(screen.contains("Press any key to start"))
+        #expect(screen.contains("You against an easy bot"))
+        #expect(screen.contains(Overlays.howToPlay))
+        #expect(screen.contains("swift run setgame watch 127.0.0.1:5 duel"))
+        #expect(app.input(.key(.character("d")), at: 0) == [.startLocal])
+        #expect(!app.state.awaitingStart)
+        #expect(app.perform(.start, at: 0).isEmpty, "the start happens once")
+        #expect(!Self.text(app).contains("Press any key to start"))
+    }
+
+    @Test func beforeTheStartQAndHelpStillWork() {
+        var app = Self.app(Self.local(), view: ClientFixtures.view(cards: 0, phase: .waiting))
+        #expect(app.input(.key(.character("?")), at: 0) == [.holdLocal(true)])
+        #expect(app.state.overlay == .help)
+        _ = app.input(.key(.escape), at: 0)
+        #expect(app.input(.key(.character("q")), at: 0) == [.quit(status: 0, message: nil)])
+    }
+
+    @Test func helpHoldsTheLocalBotWhileOpen() {
+        var app = Self.app(Self.local(start: nil), view: ClientFixtures.view())
+        #expect(app.input(.key(.character("?")), at: 0) == [.holdLocal(true)])
+        #expect(Self.text(app).contains("The game is paused while this help is open"))
+        // The bot steps out to pause the match: the screen says paused, not "left" or "forfeit".
+        _ = app.receive(ClientFixtures.event(.presence(seat: .second, present: false, forfeitAt: 9_000_000), seq: 6), at: 0)
+        let paused = app.compose(at: 0).textLines[1]
+        #expect(paused.contains("Paused while you read the help"))
+        #expect(!paused.contains("left") && !paused.contains("forfeit"))
+        #expect(app.input(.key(.escape), at: 0) == [.holdLocal(false)])
+        var remote = ClientFixtures.app(ClientFixtures.view())
+        #expect(remote.input(.key(.character("?")), at: 0).isEmpty, "a match on a server has someone to be unfair to")
+    }
+
+    @Test func aResumedGameSaysSo() {
+        let app = Self.app(Self.local(start: nil), view: ClientFixtures.view(), resumed: true)
+        #expect(Self.text(app, at: 1_000).contains("your unfinished game is back"))
+    }
+
+    @Test func theFirstGameShowsHowToPlayInOneLine() {
+        let app = ClientFixtures.app(ClientFixtures.view())
+        #expect(app.compose(at: 0).textLines[1].contains("Spot a set? 3 cards, each feature all alike or all different"))
+        var second = ClientFixtures.view()
+        second.game = 2
+        #expect(!ClientFixtures.app(second).compose(at: 0).textLines[1].contains("each feature"))
+    }
+
+    // MARK: Quitting says what is kept
+
+    @Test func quittingALocalGameSaysItIsKeptAndSoloDoesNotAsk() {
+        var duel = Self.app(Self.local(start: nil), view: ClientFixtures.view())
+        #expect(duel.input(.key(.character("q")), at: 0).isEmpty)
+        #expect(Self.text(duel).contains("Your game is kept: 'setgame play' resumes it."))
+        var solo = Self.app(Self.local(mode: .solo, start: nil), view: ClientFixtures.view(mode: .solo))
+        #expect(solo.input(.key(.character("q")), at: 0) == [.quit(status: 0, message: nil)])
+    }
+
+    @Test func quittingAServerMatchSaysHowLongTheSeatWaits() {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        _ = app.input(.key(.character("q")), at: 0)
+        #expect(Self.text(app).contains("Your seat waits 2 minutes, then counts as forfeited"))
+    }
+
+    @Test func resignAndLeaveLeaves() {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        _ = app.input(.key(.character("q")), at: 0)
+        let effects = app.input(.key(.character("x")), at: 0)
+        #expect(effects == [.send(.act(.resign, seat: nil)), .saveToken(nil), .quit(status: 0, message: nil)])
+    }
+
+    // MARK: The end of a game
+
+    @Test func theResultListsTheWinnerFirst() {
+        let result = MatchResult(reason: .noSetsLeft, by: nil, scores: [42, 17], winner: .second)
+        var view = Self.over(result)
+        view.players[0].score = 17
+        view.players[1].score = 42
+        let screen = Self.text(ClientFixtures.app(view))
+        #expect(screen.contains("bob 42   alice 17"))
+    }
+
+    @Test func noRematchIsOfferedAfterTheOpponentForfeited() {
+        let result = MatchResult(reason: .forfeited, by: .second, scores: [42, 17], winner: .first)
+        var app = ClientFixtures.app(Self.over(result, present: false))
+        let screen = Self.text(app)
+        #expect(!screen.contains("r rematch"))
+        #expect(screen.contains("bob has left: no rematch"))
+        #expect(app.input(.key(.character("r")), at: 0).isEmpty)
+        #expect(app.compose(at: 0).textLines[1].contains("bob left the match: no rematch"))
+    }
+
+    @Test func aSoloGameOverOffersANewGame() {
+        var view = ClientFixtures.view(mode: .solo, phase: .over)
+        view.result = MatchResult(reason: .noSetsLeft, by: nil, scores: [42], winner: nil)
+        let app = ClientFixtures.app(view)
+        #expect(app.compose(at: 0).textLines[1].contains("Game over: r new game · q quit"))
+    }
+
+    @Test func theHintKeySaysWhatItCosts() {
+        var app = ClientFixtures.app(ClientFixtures.view(mode: .solo))
+        _ = app.input(.key(.character("?")), at: 0)
+        #expect(Self.text(app).contains("hint: show a set (costs 15 points)"))
+    }
+
+    // MARK: Text from the server
+
+    @Test func aServerMessageShownAtQuitCarriesNoControlCharacters() {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        let hostile = "full\u{1B}]2;owned\u{07}\u{1B}]52;c;cm0gLXJmIH4=\u{07}\u{9D}"
+        let effects = app.receive(.error(WireError(.matchFull, hostile, fatal: true), id: nil), at: 0)
+        guard case .quit(_, let message?) = effects.first else {
+            Issue.record("no quit")
+            return
+        }
+        #expect(!message.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9D })
+        #expect(message.hasPrefix("setgame: full]2;owned"))
+    }
+
+    @Test func aWideNameKeepsTheScoreboardInPlace() {
+        var view = ClientFixtures.view()
+        view.players[1].name = "名前名前名前名前名前名前"
+        let line = ClientFixtures.app(view).compose(at: 0).textLines[0]
+        #expect(line.contains("名前名前名前名前名前名前"))
+        #expect(line.contains("17"))
+        #expect(line.contains("duel-1 · deck 69"))
+    }
+}
+
+extension ClientTrustTests {
+    @Test func newsOnANarrowScreenIsNotCrowdedOutByTheRule() {
+        var app = ClientFixtures.app(ClientFixtures.view(), size: TerminalSize(columns: 80, rows: 24))
+        _ = app.receive(ClientFixtures.event(.rules(.penalised(seat: .second, reason: .dealtWithSetOnTable, points: 15, score: 2)), seq: 6), at: 0)
+        let line = app.compose(at: 0).textLines[1]
+        #expect(line.contains("bob dealt over a set"))
+        #expect(!line.contains("each feature"))
+    }
+}
+
+extension ClientTrustTests {
+    @Test func theStartBoxWrapsItsLinesOnAnEightyColumnTerminal() {
+        var configuration = Self.local()
+        configuration.watchLine = "A friend on this machine can watch with: /home/someone/projects/setgame/.build/debug/setgame watch 127.0.0.1:40001 duel"
+        var app = ClientApp(state: ClientState(options: configuration, size: TerminalSize(columns: 80, rows: 24)))
+        _ = app.start(at: 0)
+        _ = app.connected(at: 0)
+        _ = app.receive(.welcome(server: "t", versions: [1], time: 1_000, limits: ServerLimits()), at: 0)
+        _ = app.receive(.joined(role: .player, match: "duel-1", mode: .duel, seat: .first, token: "tok", resumed: false, id: nil), at: 0)
+        _ = app.receive(.snapshot(ClientFixtures.view(cards: 0, phase: .waiting)), at: 0)
+        let screen = Self.text(app)
+        #expect(screen.contains("or all different."), "the rule's last words are on screen")
+        #expect(screen.contains("/home/someone/projects/setgame/.build/debug/setgame watch 127.0.0.1:40001"),
+                "the watch command is on screen, broken only at a space")
+        #expect(screen.contains("│ duel "))
+    }
+}
+
+extension ClientTrustTests {
+    /// On a narrow terminal the match facts give way whole, least useful first: the deck count
+    /// stays, and no fact is shown cut in half ("bob 17 ching ●" before).
+    @Test func theScoreboardDropsWholeFactsOnANarrowTerminal() {
+        var view = ClientFixtures.view()
+        view.game = 3
+        for columns in [40, 44, 50, 60, 80, 120] {
+            let line = ClientFixtures.app(view, size: TerminalSize(columns: columns, rows: 24)).compose(at: 0).textLines[0]
+            #expect(line.contains("deck 69"), "\(columns) columns: \(line)")
+            let right = line.components(separatedBy: "17").last ?? ""
+            let shown = right.components(separatedBy: "·").map { $0.trimmingCharacters(in: .whitespaces) }
+                .flatMap { $0.components(separatedBy: "  ") }.map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && $0 != "●" && !$0.hasSuffix("ms") }
+            let whole = ["duel-1", "game 3", "deck 69", "2 watching"]
+            #expect(shown.allSatisfy(whole.contains), "\(columns) columns: a fact cut in \(shown)")
+        }
+        let wide = ClientFixtures.app(view, size: TerminalSize(columns: 120, rows: 24)).compose(at: 0).textLines[0]
+        #expect(wide.contains("duel-1 · game 3 · deck 69 · 2 watching"))
+    }
+}

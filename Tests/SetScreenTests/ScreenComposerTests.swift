@@ -1,0 +1,158 @@
+import SetRules
+import SetWire
+import Testing
+@testable import SetScreen
+
+@Suite struct ScreenComposerTests {
+    static let sizes = [TerminalSize(columns: 80, rows: 24), TerminalSize(columns: 120, rows: 40),
+                        TerminalSize(columns: 200, rows: 60)]
+
+    @Test(arguments: sizes, [3, 12, 21, 81])
+    func everyCardIsDrawnWholeApartAndInside(size: TerminalSize, cards: Int) throws {
+        let app = ClientFixtures.app(ClientFixtures.view(cards: cards), size: size)
+        let screen = app.compose(at: 0)
+        let layout = app.layout
+        let table = try #require(layout.table, "\(size) \(cards)")
+        #expect(table.cardRects.count == cards)
+        let labels = CardLabels(count: cards)
+        for (index, rect) in table.cardRects.enumerated() {
+            #expect(layout.tableArea.contains(rect), "card \(index) at \(rect) leaves the table area")
+            #expect(rect.width == 2 * rect.height - 1, "every card has the same shape")
+            #expect(rect.width == table.cardSize.width && rect.height == table.cardSize.height)
+            for (column, row) in [(rect.column, rect.row), (rect.endColumn - 1, rect.row),
+                                  (rect.column, rect.endRow - 1), (rect.endColumn - 1, rect.endRow - 1)] {
+                #expect(ClientFixtures.corners.contains(screen[column, row].character), "card \(index) corner at \(column),\(row)")
+            }
+            let label = try #require(labels.label(for: index))
+            let drawn = String((0..<label.count).map { screen[rect.column + 1 + $0, rect.row].character })
+            #expect(drawn == label, "card \(index) shows its label")
+            for other in table.cardRects[(index + 1)...] { #expect(!rect.intersects(other)) }
+        }
+        if let pile = layout.deckPile {
+            #expect(layout.tableArea.contains(pile))
+            #expect(table.cardRects.allSatisfy { !$0.intersects(pile) })
+        }
+    }
+
+    @Test(arguments: sizes)
+    func statusShowsPlayersScoresDeckAndButtons(size: TerminalSize) {
+        let screen = ClientFixtures.app(ClientFixtures.view(), size: size).compose(at: 0).textLines
+        #expect(screen[0].contains("alice (you) 42"))
+        #expect(screen[0].contains("bob 17"))
+        #expect(screen[0].contains("deck 69"))
+        #expect(screen[0].contains("2 watching"))
+        #expect(screen[1].contains("Spot a set?"))
+        let buttons = screen[size.rows - 1]
+        for word in ["Set!", "Deal 3", "Hint", "Pass", "Help", "Quit"] { #expect(buttons.contains(word), "\(word) at \(size)") }
+    }
+
+    @Test func windowCountdownFollowsTheServerClock() {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        // The server's clock runs 1 000 ms ahead of ours (welcome at local 0 said 1 000).
+        let window = Window(kind: .claim, holder: .second, opened: Instant(milliseconds: 1_000), deadline: Instant(milliseconds: 6_000))
+        _ = app.receive(ClientFixtures.event(.rules(.windowOpened(window)), seq: 6), at: 0)
+        #expect(app.compose(at: 1_800).textLines[1].contains("bob called Set!: wait  3.2 s"))
+        #expect(app.compose(at: 4_950).textLines[1].contains("0.1 s"))
+        #expect(app.state.opponentSelection.isEmpty)
+    }
+
+    @Test func noticesSayWhatHappened() {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        let trio = Array(Card.all.prefix(3))
+        _ = app.receive(ClientFixtures.event(.rules(.setTaken(seat: .second, cards: trio, points: 24, score: 41)), seq: 6), at: 0)
+        #expect(app.compose(at: 10).textLines[1].contains("bob took a set: +24"))
+        _ = app.receive(ClientFixtures.event(.rules(.notASet(seat: .first, cards: trio, penalty: 10, score: 32)), seq: 7), at: 100)
+        #expect(app.compose(at: 110).textLines[1].contains("not a set: −10"))
+        #expect(app.compose(at: 110).textLines[0].contains("alice (you) 32"))
+        #expect(!app.compose(at: 10_000).textLines[1].contains("not a set"), "notices fade")
+    }
+
+    @Test func selectionsLookDifferentFromEachOther() throws {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        let window = Window(kind: .claim, holder: .first, opened: Instant(milliseconds: 1_000), deadline: Instant(milliseconds: 6_000))
+        _ = app.receive(ClientFixtures.event(.rules(.windowOpened(window)), seq: 6), at: 0)
+        _ = app.receive(ClientFixtures.event(.rules(.selectionChanged(seat: .first, selection: [Card.all[0]])), seq: 7), at: 0)
+        let screen = app.compose(at: 0)
+        let rects = try #require(app.layout.table).cardRects
+        #expect(screen[rects[0].column, rects[0].row].character == "┏", "my selection is heavy")
+        #expect(screen[rects[1].column, rects[1].row].character == "╭")
+    }
+
+    @Test func dealingAfterTheGameIsOverSaysSoInsteadOfAlerting() {
+        var view = ClientFixtures.view(phase: .over)
+        view.deck = 0
+        var app = ClientFixtures.app(view, size: TerminalSize(columns: 80, rows: 24))
+        #expect(app.perform(.deal, at: 0).isEmpty)
+        let text = app.compose(at: 0).textLines.joined()
+        #expect(!text.contains("The deck is empty"))
+        #expect(text.contains("the game is over"))
+    }
+
+    @Test func deckEmptyAlertThenDisabledDealButton() {
+        var view = ClientFixtures.view()
+        view.deck = 0
+        var app = ClientFixtures.app(view, size: TerminalSize(columns: 80, rows: 24))
+        let effects = app.perform(.deal, at: 0)
+        #expect(effects.isEmpty, "nothing is sent for an empty deck")
+        #expect(app.compose(at: 0).textLines.joined().contains("The deck is empty"))
+        _ = app.perform(.dismiss, at: 0)
+        let screen = app.compose(at: 0)
+        #expect(!screen.textLines.joined().contains("The deck is empty"))
+        let deal = app.layout.buttons.first { $0.button == .deal }!.rect
+        #expect(screen[deal.column + 1, deal.row].style == Theme.standard.disabledButton)
+        #expect(screen.textLines[0].contains("deck empty"))
+    }
+
+    @Test func helpListsEveryKey() {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        _ = app.perform(.help, at: 0)
+        let text = app.compose(at: 0).textLines.joined(separator: "\n")
+        for key in ["1 2 3 4 5 6 7 8 9 0 a b", "hjkl", "space", "s or Enter", "Set!", "│ d ", "│ c ", "│ p ", "│ r ", "│ ? ",
+                    "│ Esc ", "Ctrl-C"] {
+            #expect(text.contains(key), "help mentions \(key)\n\(text)")
+        }
+    }
+
+    @Test func matchOverShowsWinnerScoresAndCheckedSeed() {
+        var view = ClientFixtures.view(phase: .over)
+        view.commitment = SeedCommitment.commitment(for: 1234)
+        view.seed = 1234
+        view.result = MatchResult(reason: .noSetsLeft, by: nil, scores: [42, 17], winner: .first)
+        let text = ClientFixtures.app(view).compose(at: 0).textLines.joined(separator: "\n")
+        #expect(text.contains("You win!"))
+        #expect(text.contains("alice 42   bob 17"))
+        #expect(text.contains("seed 1234 ✓ matches the promised deal"))
+        #expect(text.contains("r rematch"))
+        view.commitment = SeedCommitment.commitment(for: 99)
+        #expect(ClientFixtures.app(view).compose(at: 0).textLines.joined().contains("✗ does NOT match"))
+    }
+
+    @Test func spectatorPicksFromTheList() {
+        var app = ClientApp(state: ClientState(options: ClientFixtures.configuration(role: .spectator), size: TerminalSize(columns: 80, rows: 24)))
+        _ = app.start(at: 0)
+        _ = app.connected(at: 0)
+        let greeted = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        #expect(greeted.contains(.send(.list())))
+        _ = app.receive(.matches([MatchListing(name: "duel-1", mode: .duel, phase: .playing, players: ClientFixtures.players, spectators: 0),
+                                  MatchListing(name: "duel-2", mode: .duel, phase: .waiting, players: [], spectators: 1)], next: nil, id: nil), at: 0)
+        let screen = app.compose(at: 0).textLines
+        #expect(screen.contains { $0.contains("1  duel-1") && $0.contains("alice 42 vs bob 17") })
+        #expect(screen.contains { $0.contains("2  duel-2") })
+        _ = app.input(.key(.down), at: 0)
+        let joined = app.input(.key(.enter), at: 0)
+        #expect(joined == [.send(.join(JoinRequest(role: .spectator, name: "alice", match: "duel-2")))])
+    }
+
+    @Test func colourblindAndNoColourShowLetters() throws {
+        let app = ClientFixtures.app(ClientFixtures.view(), theme: .noColor)
+        let screen = app.compose(at: 0)
+        let rect = try #require(app.layout.table).cardRects[0]
+        #expect(screen[rect.endColumn - 2, rect.endRow - 1].character == "R")
+        for row in 0..<screen.size.rows {
+            for column in 0..<screen.size.columns {
+                let style = screen[column, row].style
+                #expect(style.foreground == .default && style.background == .default)
+            }
+        }
+    }
+}

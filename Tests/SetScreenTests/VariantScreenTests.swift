@@ -1,0 +1,108 @@
+import SetRules
+import SetWire
+import Testing
+@testable import SetScreen
+
+/// The variants on screen: UltraSet picks four, Set-Chain shows its chain apart and lets it be
+/// touched by label and by click, and help and the wait explain the variant.
+@Suite struct VariantScreenTests {
+    func view(_ variant: Variant, chain: [Card] = [], phase: MatchPhase = .playing) -> MatchView {
+        var view = ClientFixtures.view(phase: phase)
+        view.variant = variant
+        view.chain = chain
+        return view
+    }
+
+    func selects(_ effects: [ClientEffect]) -> [Card] {
+        effects.compactMap { if case .send(.act(.select(let card), _)) = $0 { card } else { nil } }
+    }
+
+    @Test func inUltraSetAPlayerSelectsFourCardsAndNoMore() {
+        var app = ClientFixtures.app(view(.ultra))
+        for index in 0..<5 { _ = app.perform(.toggle(index), at: 0) }
+        #expect(app.state.mySelection == Array(Card.all.prefix(4)))
+        let screen = app.compose(at: 0).textLines
+        #expect(screen[0].contains("UltraSet"))
+        var fresh = ClientFixtures.app(view(.ultra))
+        #expect(fresh.compose(at: 0).textLines[1].contains("Spot an ultra?"))
+        _ = fresh.perform(.help, at: 0)
+        let help = fresh.compose(at: 0).textLines.joined(separator: "\n")
+        #expect(help.contains("then pick four cards"))
+        #expect(help.contains("UltraSet: pick four cards that split into two pairs"))
+    }
+
+    @Test func theChainIsDrawnApartInThePilesStripWithLabelsAfterTheTable() throws {
+        let chain = Array(Card.all.suffix(3))
+        var app = ClientFixtures.app(view(.chain, chain: chain))
+        let layout = app.layout
+        let rects = try #require(ChainStrip.rects(layout: layout, count: 3))
+        let table = try #require(layout.table)
+        let screen = app.compose(at: 0)
+        let labels = CardLabels(count: 15)
+        for (index, rect) in rects.enumerated() {
+            #expect(table.cardRects.allSatisfy { !$0.intersects(rect) }, "apart from the table")
+            #expect(layout.tableArea.contains(rect))
+            #expect(ClientFixtures.corners.contains(screen[rect.endColumn - 1, rect.endRow - 1].character))
+            let label = try #require(labels.label(for: 12 + index))
+            let drawn = String((0..<label.count).map { screen[rect.column + 1 + $0, rect.row].character })
+            #expect(drawn == label, "chain card \(index) shows the label after the table's")
+        }
+        #expect(screen.textLines.joined().contains(" chain "))
+        #expect(screen.textLines[0].contains("Set-Chain") && screen.textLines[0].contains("deck 69"))
+
+        // Its label touches it (calling "Set!" first, as any touch does), and so does a click.
+        let key = try #require(labels.label(for: 13))
+        var effects: [ClientEffect] = []
+        for character in key { effects += app.perform(.label(character), at: 0) }
+        #expect(selects(effects) == [chain[1]])
+        #expect(app.state.shownSelection == [chain[1]])
+        let context = app.inputContext
+        let click = InputEvent.mouse(MouseEvent(button: .left, kind: .press, column: rects[2].column + 2, row: rects[2].row + 1))
+        #expect(InputMapper.command(for: click, in: context) == .toggle(14))
+    }
+
+    @Test func withoutAStripTheChainIsOneLineOfNames() {
+        let chain = Array(Card.all.suffix(3))
+        let app = ClientFixtures.app(view(.chain, chain: chain), size: TerminalSize(columns: 160, rows: 10))
+        let text = app.compose(at: 0).textLines.joined(separator: "\n")
+        #expect(ChainStrip.rects(layout: app.layout, count: 3) == nil, "this screen has no strip beside the table")
+        #expect(text.contains("chain: "))
+        #expect(text.contains(chain[0].name.prefix(10)))
+    }
+
+    @Test func theWaitForAnOpponentAndTheHelpExplainTheVariant() {
+        for variant in [Variant.junior, .chain] {
+            var waiting = view(variant, phase: .waiting)
+            waiting.players = [ClientFixtures.players[0]]
+            var app = ClientFixtures.app(waiting)
+            #expect(app.compose(at: 0).textLines.joined(separator: " ").contains(String(variant.summary.prefix(30))))
+            _ = app.perform(.help, at: 0)
+            #expect(app.compose(at: 0).textLines.joined(separator: " ").contains(String(variant.summary.prefix(30))))
+        }
+        var classic = ClientFixtures.app(ClientFixtures.view())
+        _ = classic.perform(.help, at: 0)
+        #expect(!classic.compose(at: 0).textLines.joined().contains("Classic:"), "the classic game needs no legend")
+    }
+
+    @Test func theSpectatorsMatchListNamesTheVariant() {
+        var app = ClientApp(state: ClientState(options: ClientFixtures.configuration(role: .spectator), size: TerminalSize(columns: 100, rows: 24)))
+        _ = app.start(at: 0)
+        _ = app.connected(at: 0)
+        _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        _ = app.receive(.matches([MatchListing(name: "u", mode: .duel, phase: .playing, players: ClientFixtures.players,
+                                               spectators: 0, variant: .ultra),
+                                  MatchListing(name: "c", mode: .duel, phase: .waiting, players: [], spectators: 0)], next: nil, id: nil), at: 0)
+        let screen = app.compose(at: 0).textLines
+        #expect(screen.contains { $0.contains("1  u") && $0.contains("UltraSet  alice 42 vs bob 17") })
+        #expect(screen.contains { $0.contains("2  c") && !$0.contains("Classic") })
+    }
+
+    @Test(arguments: [TerminalSize(columns: 80, rows: 24), TerminalSize(columns: 120, rows: 40)])
+    func theHelpBoxPutsTheVariantBesideTheCardLegendAtEverySize(size: TerminalSize) {
+        var app = ClientFixtures.app(view(.chain), size: size)
+        _ = app.perform(.help, at: 0)
+        let text = app.compose(at: 0).textLines.joined(separator: " ")
+        #expect(text.contains("Set-Chain: after the first set"), "\(size)")
+        #expect(text.contains("solid"), "the card legend is still there")
+    }
+}
