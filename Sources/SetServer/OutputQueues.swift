@@ -48,7 +48,7 @@ struct OutputQueues {
         }
     }
 
-    static let writesPerTurn = 64
+    static let writesPerTurn = 32
     static let crowdSize = 256
     let crowdRoundMs: Int64
     private var players: [ConnectionID] = []
