@@ -44,10 +44,8 @@ struct JournalDirectory {
 
     /// Deletes the journal of a match abandoned before anyone moved: nothing in it is worth a file.
     func discard(_ room: MatchRoom) {
-        guard let journal = room.journal else { return }
+        room.journal?.discard()
         room.journal = nil
-        journal.close()
-        if journal.isOnDisk { unlink(journal.path) }
     }
 
     /// Every match in the folder, replayed; damaged journals are moved aside and the rest still load.

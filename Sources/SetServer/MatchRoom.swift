@@ -1,11 +1,11 @@
 import SetRules
 import SetWire
 
-/// One live match on the server: its host, a value; who is connected to it; and the performing of
-/// what the host returns. The journal records are written first; only once they are on disk is
-/// each message encoded, once for all its recipients, and handed to the server to send. A change whose records cannot
-/// be written is undone and refused, and the match stands still until the journal takes writes
-/// again: nothing is sent that a restart would not know of (issue 10).
+/// One live match on the server: its host (a value), who is connected to it, and the performing
+/// of what the host returns. The journal records are written first; only once they are on disk
+/// is each message encoded, once for all its recipients, and handed to the server to send. A
+/// change whose records cannot be written is undone and refused, and the match stands still
+/// until the journal takes writes again: nothing is sent that a restart would not know of.
 final class MatchRoom {
     /// An answered input: what to send, and the reply for the connection whose input it was.
     struct Outcome {
@@ -20,7 +20,7 @@ final class MatchRoom {
     /// Where each spectator sits in `spectators`, so one leaving costs O(1), not a search.
     private var spectatorIndex: [ConnectionID: Int] = [:]
     /// Where this match's inputs are written; nil when the server keeps no journals.
-    var journal: MatchJournal?
+    var journal: (any JournalWriter)?
     /// Where new games' seeds come from. A restored match draws from the server's source, as a
     /// fresh one would; only its replay used the seeds its journal recorded.
     var nextSeed: () -> UInt64
@@ -33,7 +33,7 @@ final class MatchRoom {
     var stallReported = false
     private var history: EventHistory
 
-    init(host: MatchHost, journal: MatchJournal? = nil, history: EventHistory = EventHistory(), nextSeed: @escaping () -> UInt64) {
+    init(host: MatchHost, journal: (any JournalWriter)? = nil, history: EventHistory = EventHistory(), nextSeed: @escaping () -> UInt64) {
         self.host = host
         self.journal = journal
         self.history = history
