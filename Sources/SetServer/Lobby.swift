@@ -106,7 +106,8 @@ final class Lobby {
         let outcome = room.perform(.join(name: request.name, token: token, connection: connection, seat: request.seat), at: now)
         switch outcome.reply {
         case .refused(let error):
-            // A refused seat tells nobody: the players waiting saw no change.
+            // A refused seat tells nobody, not even of a stall its journal record caused: the
+            // players waiting saw no change, and the match goes on by itself once writes work.
             removeIfIdle(room)
             return .failure(error)
         case .seated(let seat):
