@@ -57,8 +57,8 @@ extension MatchHost {
         return output
     }
 
-    /// A connection is gone: a spectator simply leaves; a player's seat waits for them. A window
-    /// its player held ends at once, as a pass would: time away never stretches a window.
+    /// A player's connection is gone: the seat waits for them. A window they held ends at once,
+    /// as a pass would: time away never stretches a window.
     mutating func leave(_ connection: ConnectionID, at now: Instant) -> HostOutput {
         guard let seat = seat(of: connection) else { return HostOutput() }
         var output = HostOutput(journal: [.away(seat: seat, at: now)], isFact: true)
