@@ -7,8 +7,8 @@ final class Connection {
     enum Session {
         /// Welcomed, not yet joined.
         case greeted
-        case player(MatchHost, Seat)
-        case spectator(MatchHost)
+        case player(MatchRoom, Seat)
+        case spectator(MatchRoom)
     }
 
     let id: ConnectionID
@@ -43,10 +43,10 @@ final class Connection {
         lastInput = now
     }
 
-    var host: MatchHost? {
+    var room: MatchRoom? {
         switch session {
         case .greeted: nil
-        case .player(let host, _), .spectator(let host): host
+        case .player(let room, _), .spectator(let room): room
         }
     }
 
@@ -59,8 +59,8 @@ final class Connection {
     var label: String {
         switch session {
         case .greeted: "#\(id)"
-        case .player(let host, let seat): "#\(id) \(name) (seat \(seat.rawValue) of \(host.name))"
-        case .spectator(let host): "#\(id) \(name) (watching \(host.name))"
+        case .player(let room, let seat): "#\(id) \(name) (seat \(seat.rawValue) of \(room.host.name))"
+        case .spectator(let room): "#\(id) \(name) (watching \(room.host.name))"
         }
     }
 }

@@ -5,9 +5,8 @@ public typealias ConnectionID = Int
 struct Delivery {
     /// Connections named one by one: the players, or a single one of them.
     var recipients: [ConnectionID]
-    /// The match whose spectators all receive it as well. They are reached through the match's
-    /// `SpectatorFeed`, not named one by one, so a crowd costs an event one append, not one per
-    /// watcher.
-    var spectatorsOf: String? = nil
+    /// The match whose spectators all receive it as well. The room has put it in their
+    /// `SpectatorFeed`, so a crowd costs a line one append, not one per watcher.
+    var spectatorsOf: MatchRoom? = nil
     var bytes: [UInt8]
 }

@@ -31,47 +31,51 @@ struct JournalDirectory {
     /// A new journal for a new match, its header written. Its file is created only once the
     /// match holds something worth keeping; a file already there then belongs to an older match
     /// of the same name: it is retired first, never appended to.
-    func create(for host: MatchHost) -> MatchJournal? {
+    func create(for room: MatchRoom) -> MatchJournal? {
+        let host = room.host
         let path = journalPath(for: host.name)
         let name = host.name
-        let journal = MatchJournal(deferred: path, faults: faults) { [self, weak host] in
-            if FileManager.default.fileExists(atPath: path) { retire(path, named: name, at: host?.lastActivity ?? .zero) }
+        let journal = MatchJournal(deferred: path, faults: faults) { [self, weak room] in
+            if FileManager.default.fileExists(atPath: path) { retire(path, named: name, at: room?.host.lastActivity ?? .zero) }
         }
         journal.write([.header(name: host.name, mode: host.mode, rules: host.settings, variant: host.variant)])
         return journal
     }
 
     /// Deletes the journal of a match abandoned before anyone moved: nothing in it is worth a file.
-    func discard(_ host: MatchHost) {
-        guard let journal = host.journal else { return }
-        host.journal = nil
-        journal.close()
-        if journal.isOnDisk { unlink(journal.path) }
+    func discard(_ room: MatchRoom) {
+        room.journal?.discard()
+        room.journal = nil
     }
 
     /// Every match in the folder, replayed; damaged journals are moved aside and the rest still load.
-    func restoreAll(seatWaitMs: Int64) -> [MatchHost] {
+    func restoreAll(seatWaitMs: Int64, spectatorAnnounceMs: Int64) -> [MatchRoom] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
-        var hosts: [MatchHost] = []
+        var rooms: [MatchRoom] = []
         for name in names {
             let file = "\(path)/\(name)"
             do {
                 let contents = try JournalFile.read(file)
                 if contents.droppedTail > 0 { log("\(name): dropped a torn last line (\(contents.droppedTail) bytes)") }
-                var markedAway: [Seat] = []
-                let host = try JournalReplay.host(from: contents.records, seatWaitMs: seatWaitMs, markedAway: &markedAway)
-                // A match over or still waiting comes back too: its players' acknowledged seats and
-                // rematch requests are kept, and the lobby retires it if nobody returns.
-                let journal = try MatchJournal(path: file, faults: faults)
-                host.journal = journal
-                let restart = JournalRecord.restarted(at: host.lastActivity)
-                if !markedAway.isEmpty && !journal.write([restart]) {
-                    // Written, after the stall's start, once the disk takes writes again.
-                    host.beginStall(at: host.lastActivity)
-                    host.backlog = [.stalled(at: host.lastActivity), restart]
-                    log("journal of \(host.name) cannot be written (\(journal.failure ?? "")): it is paused until it can")
+                // The replayed events are kept as they were sent, for players who resume.
+                var history = EventHistory()
+                let host = try JournalReplay.host(from: contents.records, seatWaitMs: seatWaitMs, spectatorAnnounceMs: spectatorAnnounceMs) {
+                    for message in $0.messages { _ = history.encode(message) }
                 }
-                hosts.append(host)
+                // A match over or still waiting comes back too: its players' acknowledged seats and
+                // rematch requests are kept, and the lobby retires it if nobody returns. New games
+                // are dealt from the server's seeds (`Lobby.adopt`), never from anything the
+                // journal implies; until then, unpredictable ones.
+                let room = MatchRoom(host: host, journal: try MatchJournal(path: file, faults: faults), history: history) {
+                    var generator = SystemRandomNumberGenerator()
+                    return generator.next()
+                }
+                // Nobody is connected yet: what the restart says is only kept, for players who resume.
+                _ = room.perform(.restart, at: host.lastActivity)
+                if room.host.stalledAt != nil {
+                    log("journal of \(host.name) cannot be written (\(room.journal?.failure ?? "")): it is paused until it can")
+                }
+                rooms.append(room)
                 log("restored \(host.name): game \(host.game), \(host.match?.table.count ?? 0) cards on the table, waiting for its players")
             } catch {
                 let aside = "\(damagedPath)/\(name).\(Int(Date().timeIntervalSince1970))"
@@ -79,14 +83,14 @@ struct JournalDirectory {
                 log("journal \(name) is damaged (\(error)); moved to \(aside); the other matches still load")
             }
         }
-        return hosts
+        return rooms
     }
 
     /// Moves a match's journal under `finished/`, where `setgame replay` can read it.
-    func retire(_ host: MatchHost) {
-        host.journal?.close()
-        host.journal = nil  // an open descriptor follows its file when it is renamed
-        retire(journalPath(for: host.name), named: host.name, at: host.lastActivity)
+    func retire(_ room: MatchRoom) {
+        room.journal?.close()
+        room.journal = nil  // an open descriptor follows its file when it is renamed
+        retire(journalPath(for: room.host.name), named: room.host.name, at: room.host.lastActivity)
     }
 
     private func retire(_ file: String, named name: String, at instant: Instant) {

@@ -4,11 +4,29 @@ import SetNet
 import SetRules
 import Synchronization
 
+/// Where a match room writes its journal: a file (`MatchJournal`), or memory in tests. Used only
+/// on the loop thread.
+protocol JournalWriter: AnyObject {
+    /// Appends `records` and says whether all of them are written: nothing unwritten is acted on.
+    /// `sync`: they must reach the disk at once.
+    func write(_ records: [JournalRecord], sync: Bool) -> Bool
+    /// From the next write on, the match is worth keeping: what was held in memory goes to disk.
+    func keep()
+    /// Puts what was written on disk, soon.
+    func sync()
+    /// Syncs and closes; the journal stays, for a restart or `finished/`.
+    func close()
+    /// Closes and deletes the journal: its match left nothing worth keeping.
+    func discard()
+    /// Why the last write failed, for the log.
+    var failure: String? { get }
+}
+
 /// A match's append-only journal file. Lines are written with `write(2)` on the loop thread
 /// before the events they cause are sent, so a killed process loses nothing a player was told.
 /// `fdatasync` never blocks the loop: it runs on one background queue, at once for what must
 /// survive power loss (seat tokens, seeds, a game's end) and within a second for the rest.
-final class MatchJournal: @unchecked Sendable {
+final class MatchJournal: JournalWriter, @unchecked Sendable {
     let path: String
     // Written only on the loop thread; synced and closed only on `syncQueue`, which owns its end.
     private var fd: Int32
@@ -60,7 +78,7 @@ final class MatchJournal: @unchecked Sendable {
     deinit { close() }
 
     /// Whether the file exists (always, except for a deferred journal not yet kept).
-    var isOnDisk: Bool { held == nil }
+    private var isOnDisk: Bool { held == nil }
 
     /// From the next write on, the journal is on disk, with everything held back first.
     func keep() { wantsFile = true }
@@ -141,6 +159,11 @@ final class MatchJournal: @unchecked Sendable {
             fdatasync(fd)
             Glibc.close(fd)
         }
+    }
+
+    func discard() {
+        close()
+        if isOnDisk { unlink(path) }
     }
 
     /// Waits until every sync and close asked for so far is done; for shutdown and tests.

@@ -34,21 +34,22 @@ final class MatchList {
             self.init(rank: rank, spectators: spectators, name: String(parts[2]))
         }
 
-        init(_ host: MatchHost) {
+        init(_ room: MatchRoom) {
+            let host = room.host
             let rank = switch (host.mode, host.phase) {
             case (_, .over): 3
             case (.solo, _): 2
             case (.duel, .waiting): 1
             case (.duel, .playing): 0
             }
-            self.init(rank: rank, spectators: host.spectators.count, name: host.name)
+            self.init(rank: rank, spectators: host.spectatorCount, name: host.name)
         }
     }
 
     let cacheMs: Int64
     /// The ordering: keys only, so a rebuild allocates nothing per match; a page lists its
     /// matches as they are when it is encoded.
-    private var ordered: [(key: Key, host: MatchHost)] = []
+    private var ordered: [(key: Key, room: MatchRoom)] = []
     private var builtAt: Instant?
     /// Encoded pages of the current ordering, without the request id, by cursor and limit.
     private var pages: [String: [UInt8]] = [:]
@@ -58,11 +59,11 @@ final class MatchList {
 
     init(cacheMs: Int64) { self.cacheMs = cacheMs }
 
-    /// One page as a whole `matches` line, newline included, echoing `id`. `hosts` is called
+    /// One page as a whole `matches` line, newline included, echoing `id`. `rooms` is called
     /// only when the ordering is rebuilt.
-    func line(after cursor: Key?, limit: Int, id: JSONValue?, at now: Instant, hosts: () -> [MatchHost]) -> [UInt8] {
+    func line(after cursor: Key?, limit: Int, id: JSONValue?, at now: Instant, rooms: () -> [MatchRoom]) -> [UInt8] {
         if builtAt.map({ now.milliseconds(since: $0) >= cacheMs || now < $0 }) ?? true {
-            ordered = hosts().map { (Key($0), $0) }.sorted { $0.key < $1.key }
+            ordered = rooms().map { (Key($0), $0) }.sorted { $0.key < $1.key }
             builtAt = now
             pages.removeAll(keepingCapacity: true)
             rebuilds += 1
@@ -97,6 +98,6 @@ final class MatchList {
         let end = min(ordered.count, start + limit)
         let page = ordered[start..<end]
         let next = end < ordered.count ? page.last?.key.cursor : nil
-        return ServerMessageCoding.line(.matches(page.map(\.host.listing), next: next, id: nil))
+        return ServerMessageCoding.line(.matches(page.map(\.room.host.listing), next: next, id: nil))
     }
 }

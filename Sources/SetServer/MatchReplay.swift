@@ -63,12 +63,17 @@ public struct MatchReplay: Sendable {
             onEvent(event)
         }
         do {
-            var markedAway: [Seat] = []
             // Forfeits happen only where the journal has a tick for them; a year of wait never fires on its own.
-            _ = try JournalReplay.host(from: JournalRecords(path: path), seatWaitMs: 365 * 86_400_000, markedAway: &markedAway) { delivery in
-                guard case .success(.event(let event)) = ServerMessageCoding.decode(Array(delivery.bytes.dropLast())) else { return }
-                if let previous = held, previous.seq != event.seq { handOn(previous) }
-                held = event
+            _ = try JournalReplay.host(from: JournalRecords(path: path), seatWaitMs: 365 * 86_400_000) { output in
+                for message in output.messages {
+                    let event: WireEvent
+                    switch message {
+                    case .event(let told, _), .hint(let told, _): event = told
+                    case .insight, .notice: continue
+                    }
+                    if let previous = held, previous.seq != event.seq { handOn(previous) }
+                    held = event
+                }
             }
         } catch { throw Failure(description: "\(path): \(error)") }
         if let held { handOn(held) }

@@ -3,7 +3,7 @@ import SetRules
 import SetWire
 
 // Output: every line is encoded once. Players' lines go into their own buffers; a match's
-// spectators share its `SpectatorFeed` and are given its new lines when their round comes.
+// spectators share its room's `SpectatorFeed` and are given its new lines when their round comes.
 extension Server {
     func send(_ message: ServerMessage, to connection: Connection) {
         enqueue(ServerMessageCoding.line(message), to: connection)
@@ -14,43 +14,33 @@ extension Server {
             for id in delivery.recipients where id != excluded {
                 if let connection = connections[id] { enqueue(delivery.bytes, to: connection, broadcast: true) }
             }
-            if let match = delivery.spectatorsOf { feed(delivery.bytes, toSpectatorsOf: match) }
+            // The room has put the line in its spectators' feed: they are queued once per round.
+            if let room = delivery.spectatorsOf {
+                dirty.feedGrew(room.host.name, crowded: room.spectators.count >= OutputQueues.crowdSize)
+            }
         }
-    }
-
-    /// One append, however many watch: the watchers are queued when the match's round begins.
-    private func feed(_ bytes: [UInt8], toSpectatorsOf match: String) {
-        guard let host = lobby.hosts[match], !host.spectators.isEmpty else {
-            feeds[match] = nil
-            return
-        }
-        feeds[match, default: SpectatorFeed()].append(bytes)
-        dirty.feedGrew(match, crowded: host.spectators.count >= OutputQueues.crowdSize)
     }
 
     /// A new spectator's feed starts now: what happened before is in its snapshot.
-    func watchFromNow(_ connection: Connection, _ host: MatchHost) {
-        connection.feedOffset = feeds[host.name]?.end ?? 0
+    func watchFromNow(_ connection: Connection, _ room: MatchRoom) {
+        connection.feedOffset = room.feed.end
     }
 
     /// The spectators of `match`, as its round begins; what all of them were given by the last
     /// round is forgotten (each round gives every one of them everything, or drops it).
     private func roundOfWatchers(_ match: String) -> [ConnectionID] {
-        guard let host = lobby.hosts[match], !host.spectators.isEmpty else {
-            feeds[match] = nil
-            return []
-        }
-        let oldest = host.spectators.lazy.compactMap { self.connections[$0]?.feedOffset }.min()
-        if let oldest { feeds[match]?.discard(before: oldest) }
-        return host.spectators
+        guard let room = lobby.rooms[match] else { return [] }
+        let oldest = room.spectators.lazy.compactMap { self.connections[$0]?.feedOffset }.min()
+        room.forgetFeed(before: oldest ?? room.feed.end)
+        return room.spectators
     }
 
     /// Moves a spectator's unread feed lines into its own buffer, before anything sent to it
     /// alone, so it receives every line in the order the match produced them.
     private func catchUp(_ connection: Connection) {
-        guard case .spectator(let host) = connection.session, let feed = feeds[host.name] else { return }
-        let unread = feed.unread(from: connection.feedOffset)
-        connection.feedOffset = feed.end
+        guard case .spectator(let room) = connection.session else { return }
+        let unread = room.feed.unread(from: connection.feedOffset)
+        connection.feedOffset = room.feed.end
         if !unread.isEmpty, admits(unread.count, to: connection) { connection.outbound.append(unread) }
     }
 

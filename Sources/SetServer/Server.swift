@@ -38,8 +38,6 @@ public final class Server: @unchecked Sendable {
     private var scheduled: [String: Instant] = [:]
     /// Connections with output waiting, in the order they are written.
     var dirty: OutputQueues
-    /// Each watched match's lines for its spectators, kept once for all of them.
-    var feeds: [String: SpectatorFeed] = [:]
     private var toClose: [(ConnectionID, String)] = []
     private var closing: Set<ConnectionID> = []
     private var nextSweep: Instant
@@ -58,7 +56,7 @@ public final class Server: @unchecked Sendable {
         let config = self.config
         self.log = log
         var journals: JournalDirectory?
-        var restored: [MatchHost] = []
+        var restored: [MatchRoom] = []
         var state: ServerState?
         var lock: Int32?
         if let path = config.dataDirectory {
@@ -70,17 +68,17 @@ public final class Server: @unchecked Sendable {
             }
             journals = directory
             state = ServerState(folder: path, log: log)
-            restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs)
+            restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs, spectatorAnnounceMs: config.spectatorAnnounceMs)
             finished = FinishedJournals(path: directory.finishedPath, keep: config.keepFinished, maxAgeDays: config.keepFinishedDays)
             finished?.prune()
         } else {
             finished = nil
         }
-        restoredMatches = restored.map(\.name)
+        restoredMatches = restored.map(\.host.name)
         folderLock = lock
         // Every time handed out before a restart is below both the journals' latest instant
         // and the clock's lease, so the clock goes on above them.
-        let latest = max(restored.map(\.lastActivity).max().map { $0.milliseconds + 1 } ?? 0, state?.current.clockLease ?? 0)
+        let latest = max(restored.map(\.host.lastActivity).max().map { $0.milliseconds + 1 } ?? 0, state?.current.clockLease ?? 0)
         let shift = max(0, latest - clock.now().milliseconds)
         let shifted: any TimeSource = shift > 0 ? ShiftedTime(clock, by: shift) : clock
         self.clock = state.map { LeasedTime(base: shifted, state: $0) } ?? shifted
@@ -102,7 +100,6 @@ public final class Server: @unchecked Sendable {
         lobby.spectatorAnnounceMs = config.spectatorAnnounceMs
         lobby.adopt(restored)
         restored.forEach(schedule)
-        restored.forEach { $0.spectatorAnnounceMs = config.spectatorAnnounceMs }
         restored.forEach(noteSpectators)
         spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
         try ServerStartError.network(config) { () throws(SocketError) in try self.startAccepting() }
@@ -139,16 +136,16 @@ public final class Server: @unchecked Sendable {
         let now = clock.now()
         for (name, deadline) in deadlines.popDue(at: now) where scheduled[name] == deadline {
             scheduled[name] = nil
-            guard let host = lobby.hosts[name] else { continue }
-            deliver(host.advance(to: now))
-            schedule(host)
-            lobby.removeIfIdle(host)
+            guard let room = lobby.rooms[name] else { continue }
+            deliver(room.perform(.timers, at: now).deliveries)
+            schedule(room)
+            lobby.removeIfIdle(room)
         }
         for (name, _) in announcements.popDue(at: now) {
             announcing.remove(name)
-            guard let host = lobby.hosts[name] else { continue }
-            deliver(host.announceSpectators(at: now))
-            noteSpectators(host)
+            guard let room = lobby.rooms[name] else { continue }
+            deliver(room.perform(.announceSpectators, at: now).deliveries)
+            noteSpectators(room)
         }
         releaseSpectators()
         if let resume = acceptPausedUntil, now >= resume { resumeAccepting() }
@@ -164,23 +161,24 @@ public final class Server: @unchecked Sendable {
         flushDirty()
     }
 
-    func schedule(_ host: MatchHost) {
+    func schedule(_ room: MatchRoom) {
         loop.assertInLoop()
-        guard let deadline = host.nextDeadline else {
-            scheduled[host.name] = nil
+        let name = room.host.name
+        guard let deadline = room.host.nextDeadline else {
+            scheduled[name] = nil
             return
         }
-        guard scheduled[host.name] != deadline else { return }
-        scheduled[host.name] = deadline
-        deadlines.add(host.name, at: deadline)
+        guard scheduled[name] != deadline else { return }
+        scheduled[name] = deadline
+        deadlines.add(name, at: deadline)
     }
 
     /// Closes connections that sent nothing for too long, left a line unfinished too long, or
     /// could not be sent their fatal error in a whole sweep; puts new journal lines on disk.
     private func sweep(at now: Instant) {
-        for (host, deliveries) in lobby.syncJournals(at: now, log: log) {
+        for (room, deliveries) in lobby.syncJournals(at: now, log: log) {
             deliver(deliveries)
-            schedule(host)
+            schedule(room)
         }
         closeOverdueLingering(at: now)
         forgetQuietAddresses(at: now)
@@ -203,12 +201,12 @@ public final class Server: @unchecked Sendable {
     func ready(_ connection: Connection, _ readiness: Readiness) {
         guard connections[connection.id] === connection else { return }
         if readiness.contains(.writable) {
-            if case .spectator(let host) = connection.session {
+            if case .spectator(let room) = connection.session {
                 // A watcher's socket has room again: it waits for its slice like any other
                 // spectator output, so hundreds of them draining never delay a player's input.
                 loop.watchWritable(connection.fd, false)
                 connection.watchingWritable = false
-                dirty.add(connection.id, host.spectators.count >= OutputQueues.crowdSize ? .crowd : .spectator)
+                dirty.add(connection.id, room.spectators.count >= OutputQueues.crowdSize ? .crowd : .spectator)
             } else {
                 flush(connection)
             }
@@ -261,16 +259,15 @@ public final class Server: @unchecked Sendable {
             if connection.lingerOnClose { linger(connection.fd, outbound: connection.outbound) } else { Glibc.close(connection.fd) }
             forget(address: connection.address)
             // Comings and goings that leave nothing behind are logged at most once a second.
-            if connection.isSpectator || connection.host?.hasMove != true {
+            if connection.isSpectator || connection.room?.host.hasMove != true {
                 logQuietly(connection.isSpectator ? "spectator-left" : "left", "\(connection.label) left: \(reason)")
             } else {
                 log("\(connection.label) left: \(reason)")
             }
-            if let host = connection.host {
-                deliver(lobby.leave(host, connection: id, at: clock.now()))
-                if host.spectators.isEmpty, lobby.hosts[host.name].map({ $0 === host }) ?? true { feeds[host.name] = nil }
-                schedule(host)
-                noteSpectators(host)
+            if let room = connection.room {
+                deliver(lobby.leave(room, connection: id, at: clock.now()))
+                schedule(room)
+                noteSpectators(room)
             }
         }
         releaseSpectators()

@@ -51,8 +51,8 @@ extension Server {
         case .join(let join):
             self.join(join, id: request.id, from: connection, at: now)
         case .snapshot:
-            guard let host = connection.host else { return fail(connection, notJoined, id: request.id) }
-            send(.snapshot(host.snapshot(forSpectator: connection.isSpectator, at: now)), to: connection)
+            guard let room = connection.room else { return fail(connection, notJoined, id: request.id) }
+            send(.snapshot(room.host.snapshot(forSpectator: connection.isSpectator, at: now)), to: connection)
         case .act(let action, let seat):
             act(action, claimedSeat: seat, id: request.id, from: connection, at: now)
         }
@@ -74,14 +74,14 @@ extension Server {
         case .failure(let error):
             fail(connection, error, id: id)
         case .success(let placement):
-            let host = placement.host
+            let room = placement.room, host = room.host
             connection.name = join.name
-            connection.session = placement.seat.map { .player(host, $0) } ?? .spectator(host)
-            if connection.isSpectator { watchFromNow(connection, host) }
+            connection.session = placement.seat.map { .player(room, $0) } ?? .spectator(room)
+            if connection.isSpectator { watchFromNow(connection, room) }
             send(.joined(role: placement.role, match: host.name, mode: host.mode, seat: placement.seat, token: placement.token,
                          resumed: placement.resumed, id: id), to: connection)
             // A player back from a short drop gets only what it missed, when all of it is kept.
-            if placement.resumed, let lastSeq = join.lastSeq, let missed = host.events(after: lastSeq) {
+            if placement.resumed, let lastSeq = join.lastSeq, let missed = room.events(after: lastSeq) {
                 missed.forEach { enqueue($0, to: connection) }
             } else {
                 send(.snapshot(host.snapshot(forSpectator: placement.role == .spectator, at: now)), to: connection)
@@ -92,9 +92,9 @@ extension Server {
             }
             // The snapshot already shows what this join caused; everyone else hears it as events.
             deliver(placement.deliveries, except: connection.id)
-            if connection.isSpectator { watchFromNow(connection, host) }
-            schedule(host)
-            noteSpectators(host)
+            if connection.isSpectator { watchFromNow(connection, room) }
+            schedule(room)
+            noteSpectators(room)
             if placement.role == .spectator || !host.hasMove {
                 return logQuietly(placement.role == .spectator ? "spectator-joined" : "joined", "\(connection.label) joined")
             }
@@ -103,26 +103,27 @@ extension Server {
     }
 
     private func act(_ action: Action, claimedSeat: Seat?, id: JSONValue?, from connection: Connection, at now: Instant) {
-        let host: MatchHost, seat: Seat
+        let room: MatchRoom, seat: Seat
         switch connection.session {
         case .greeted: return fail(connection, notJoined, id: id)
         case .spectator: return fail(connection, WireError(.spectatorsCannotAct, "Spectators can watch but not play."), id: id)
         case .player(let playing, let own):
-            host = playing
+            room = playing
             seat = own
         }
         if let claimedSeat, claimedSeat != seat {
             return fail(connection, WireError(.notYourSeat, "You sit in seat \(seat.rawValue), not seat \(claimedSeat.rawValue)."), id: id)
         }
-        let phaseBefore = host.phase, gameBefore = host.game
-        let (deliveries, refusal) = host.act(action, by: seat, at: now)
-        deliver(deliveries)
-        if let refusal {
-            fail(connection, refusal, id: id)
-        } else if let id {
-            send(.ack(id: id, seq: host.seq), to: connection)
+        let phaseBefore = room.host.phase, gameBefore = room.host.game
+        let outcome = room.perform(.act(action, by: seat), at: now)
+        deliver(outcome.deliveries)
+        switch outcome.reply {
+        case .refused(let refusal): fail(connection, refusal, id: id)
+        case .accepted(let seq): if let id { send(.ack(id: id, seq: seq), to: connection) }
+        case .none, .seated, .resumed: preconditionFailure("an action is answered with its acceptance or a refusal")
         }
-        schedule(host)
+        schedule(room)
+        let host = room.host
         if host.phase == .over && phaseBefore != .over, let result = host.match?.result {
             log("\(host.name) game \(host.game) over (\(result.reason.rawValue)): scores \(result.scores.map(String.init).joined(separator: "-"))")
         }

@@ -1,0 +1,98 @@
+import SetRules
+import SetWire
+
+/// Something that happens to a match: a request, a timer, a change of presence, or news of its
+/// journal. `MatchHost.handle` takes one at a time; a journal replays as a list of them.
+enum HostInput: Equatable {
+    /// A player takes `seat` (or the first free one) with a fresh token.
+    case join(name: String, token: String, connection: ConnectionID, seat: Seat?)
+    /// A seat's owner is back, on `connection`.
+    case resume(Seat, connection: ConnectionID)
+    /// A spectator came, or one left (`MatchRoom` keeps who they are).
+    case spectatorCame
+    case spectatorLeft
+    /// A player's connection is gone: the seat waits for them.
+    case leave(ConnectionID)
+    /// The server restarted: every seat still connected is away, keeping its window.
+    case restart
+    case act(Action, by: Seat)
+    /// The clock reached the host's `nextDeadline`: windows end, a forfeit happens.
+    case timers
+    /// A changed spectator count may be announced now.
+    case announceSpectators
+    /// A journaled spectator count, replayed.
+    case spectatorCount(Int)
+    /// The journal stopped taking writes.
+    case journalStalled
+    /// The journal takes writes again.
+    case journalWorks
+}
+
+/// What one input produced. It is performed in order: the journal records are written first,
+/// and only once they are on disk are the messages sent and the reply given (`MatchRoom`).
+struct HostOutput: Equatable {
+    /// What to send, in order, each to its recipients.
+    var messages: [HostMessage] = []
+    /// The match's journal records for this input.
+    var journal: [JournalRecord] = []
+    /// Whether the records must reach the disk at once (seat tokens, seeds, a game's end).
+    var syncJournal = false
+    /// Whether the records tell of something that happened whatever the disk says (a player left
+    /// or came back, a spectator count): unwritten, they wait for the stall's end. Otherwise the
+    /// change happens only if they are written: unwritten, it is undone and refused.
+    var isFact = false
+    /// The match is worth a file from now on: its journal's next write creates it.
+    var keepJournal = false
+    var reply = HostReply.none
+}
+
+/// The answer for the connection whose input it was.
+enum HostReply: Equatable {
+    case none
+    case seated(Seat)
+    /// Back in a seat; `replaced` held it until now and must be closed.
+    case resumed(replaced: ConnectionID?)
+    /// An action was accepted; its events are numbered up to `seq`.
+    case accepted(seq: Int)
+    case refused(WireError)
+}
+
+/// A message a host wants sent, typed, with who hears it; `MatchRoom` encodes it once for all.
+enum HostMessage: Equatable {
+    /// A numbered event as the match hears it: kept for a player back from a short drop.
+    case event(WireEvent, to: Audience)
+    /// A paid hint with its cards, for the player who paid alone (the others hear it without).
+    case hint(WireEvent, to: Seat)
+    /// How many sets a table that is no longer live held, for spectators only.
+    case insight(match: String, seq: Int, setsOnTable: Int)
+    /// A coded notice for everyone in the match (its journal stalled).
+    case notice(WireError)
+
+    var message: ServerMessage {
+        switch self {
+        case .event(let event, _), .hint(let event, _): .event(event)
+        case .insight(let match, let seq, let count): .insight(match: match, seq: seq, setsOnTable: count)
+        case .notice(let error): .error(error, id: nil)
+        }
+    }
+
+    var audience: Audience {
+        switch self {
+        case .event(_, let audience): audience
+        case .hint(_, let seat): .player(seat)
+        case .insight: .spectators
+        case .notice: .everyone
+        }
+    }
+}
+
+/// Who hears a message, by role: the room knows which connections hold each role when it sends.
+enum Audience: Equatable {
+    /// Every present player and every spectator.
+    case everyone
+    /// Everyone but the player in a seat (who is told apart: a paid hint).
+    case everyoneBut(Seat)
+    /// The player in a seat, if present.
+    case player(Seat)
+    case spectators
+}

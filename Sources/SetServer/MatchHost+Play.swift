@@ -1,0 +1,221 @@
+import SetRules
+import SetWire
+
+// The inputs of play: seats taken and given back, actions, timers. Each returns what it did;
+// a change that needs its journal records written says so, and nothing is sent until they are.
+extension MatchHost {
+    // MARK: Joining and leaving
+
+    /// Seats a new player; starts the game once every seat is taken. The seat (and the game it
+    /// completes) is journaled first: a seat whose token is not on disk is refused.
+    mutating func join(name playerName: String, token: String, connection: ConnectionID, requested: Seat?,
+                       at now: Instant, seeds: () -> UInt64) -> HostOutput {
+        if stalledAt != nil { return HostOutput(reply: .refused(Self.journalStalled)) }
+        let free = mode.seats.filter { seats[$0.rawValue] == nil }
+        let seat: Seat
+        if let requested {
+            guard mode.seats.contains(requested) else {
+                return HostOutput(reply: .refused(WireError(.noSuchSeat, "A \(mode.rawValue) match has no seat \(requested.rawValue).")))
+            }
+            guard seats[requested.rawValue] == nil else {
+                return HostOutput(reply: .refused(WireError(.seatTaken, "Seat \(requested.rawValue) is taken; resume it with its token.",
+                                                            details: ["seat": .int(Int64(requested.rawValue))])))
+            }
+            seat = requested
+        } else {
+            guard let first = free.first else {
+                return HostOutput(reply: .refused(WireError(.matchFull, "Match \"\(name)\" has no free seat; watch it as a spectator.")))
+            }
+            seat = first
+        }
+        let seed = match == nil && free.count == 1 ? seeds() : nil
+        var output = HostOutput(syncJournal: true, keepJournal: seed != nil && mode == .duel, reply: .seated(seat))
+        output.journal = [.seated(seat: seat, name: playerName, token: token, at: now)]
+        if let seed { output.journal.append(.game(number: game + 1, seed: seed, commitment: SeedCommitment.commitment(for: seed), at: now)) }
+        seats[seat.rawValue] = SeatState(name: playerName, token: token, connection: connection, absentSince: nil)
+        output.messages = [emit(.playerJoined(seat: seat, name: playerName), at: now)]
+        if let seed { output.messages += startGame(seed: seed, at: now) }
+        return output
+    }
+
+    /// A seat's owner is back on `connection`; the reply names the connection it replaces, if any.
+    mutating func resume(_ seat: Seat, on connection: ConnectionID, at now: Instant) -> HostOutput {
+        guard var state = seats[seat.rawValue] else { return HostOutput(reply: .resumed(replaced: nil)) }
+        var output = HostOutput(isFact: true, reply: .resumed(replaced: state.connection))
+        guard state.absentSince != nil else {
+            state.connection = connection
+            seats[seat.rawValue] = state
+            return output
+        }
+        output.journal = [.back(seat: seat, at: now)]
+        if phase == .playing, let since = countedSince(seat) { awayUsedMs[seat.rawValue] += now.milliseconds(since: since) }
+        state.connection = connection
+        state.absentSince = nil
+        seats[seat.rawValue] = state
+        output.messages.append(emit(.presence(seat: seat, present: true, forfeitAt: forfeitDeadline?.milliseconds), at: now))
+        output.messages += resumeIfEveryoneIsBack(at: now)
+        return output
+    }
+
+    /// A player's connection is gone: the seat waits for them. A window they held ends at once,
+    /// as a pass would: time away never stretches a window.
+    mutating func leave(_ connection: ConnectionID, at now: Instant) -> HostOutput {
+        guard let seat = seat(of: connection) else { return HostOutput() }
+        var output = HostOutput(journal: [.away(seat: seat, at: now)], isFact: true)
+        output.messages = markAway(seat, keepingWindow: false, at: now)
+        return output
+    }
+
+    /// A restart marks every seat still connected away. Only a restart keeps a window its
+    /// player held: that absence is nobody's choice.
+    mutating func restart(at now: Instant) -> HostOutput {
+        var output = HostOutput(isFact: true)
+        for seat in mode.seats where seats[seat.rawValue]?.connection != nil {
+            output.messages += markAway(seat, keepingWindow: true, at: now)
+        }
+        if !output.messages.isEmpty { output.journal = [.restarted(at: now)] }
+        return output
+    }
+
+    private mutating func markAway(_ seat: Seat, keepingWindow: Bool, at now: Instant) -> [HostMessage] {
+        guard var state = seats[seat.rawValue] else { return [] }
+        var messages: [HostMessage] = []
+        state.connection = nil
+        state.absentSince = now
+        seats[seat.rawValue] = state
+        if !keepingWindow, var running = match, !running.isOver {
+            let events = running.holderLeft(seat, at: now)
+            match = running
+            messages += publish(events, at: now)
+        }
+        if phase == .playing && pausedAt == nil { pausedAt = now }
+        let deadline = phase == .playing ? forfeitDeadline?.milliseconds : nil
+        messages.append(emit(.presence(seat: seat, present: false, forfeitAt: deadline), at: now))
+        return messages
+    }
+
+    // MARK: Play
+
+    /// Applies a seat's action. Timers due first fire first, so their events may come back even
+    /// with a refusal, journaled as a tick.
+    mutating func act(_ action: Action, by seat: Seat, at now: Instant, seeds: () -> UInt64) -> HostOutput {
+        guard var running = match else {
+            return HostOutput(reply: .refused(WireError(.waitingForOpponent, "The match starts when both players have joined.")))
+        }
+        if stalledAt != nil { return HostOutput(reply: .refused(Self.journalStalled)) }
+        if pausedAt != nil && action != .resign {
+            let away = seats.compactMap { $0 }.filter { $0.absentSince != nil }.map(\.name).joined(separator: " and ")
+            return HostOutput(reply: .refused(WireError(.waitingForOpponent, "The match is paused until \(away) is back.")))
+        }
+        let outcome = running.apply(action, by: seat, at: now)
+        match = running
+        if running.isOver { pausedAt = nil }  // a resignation ends a pause with the game
+        var output = HostOutput()
+        output.messages = publish(outcome.events, at: now)
+        var dealt: UInt64?
+        if outcome.events.contains(.rematchAgreed) {
+            let seed = seeds()
+            dealt = seed
+            output.messages += startGame(seed: seed, at: now)
+        }
+        if let refusal = outcome.refusal {
+            if !outcome.events.isEmpty { output.journal = [.tick(seq: seq, at: now)] }
+            output.reply = .refused(WireError(refusal, playerNames: playerNames))
+        } else {
+            hasMove = true
+            output.keepJournal = true
+            output.journal = [.acted(seat: seat, action: action, seq: seq, at: now)]
+            // After the rematch that caused it, so a replay deals the game where the live match did.
+            if let dealt { output.journal.append(.game(number: game, seed: dealt, commitment: commitment ?? "", at: now)) }
+            output.reply = .accepted(seq: seq)
+        }
+        output.syncJournal = match?.isOver == true || dealt != nil
+        return output
+    }
+
+    /// Fires the timers and forfeits due at `now`; like an action, journaled (as a tick) first.
+    mutating func advance(to now: Instant) -> HostOutput {
+        guard stalledAt == nil, var running = match else { return HostOutput() }
+        let events: [MatchEvent]
+        if pausedAt != nil {
+            // The seat whose away budget ran out first forfeits.
+            guard let (seat, deadline) = nextForfeit, deadline <= now else { return HostOutput() }
+            events = running.forfeit(by: seat)
+            pausedAt = nil
+        } else {
+            guard let deadline = running.nextDeadline, deadline <= now else { return HostOutput() }
+            events = running.advance(to: now)
+        }
+        match = running
+        var output = HostOutput(messages: publish(events, at: now), syncJournal: running.isOver)
+        if !events.isEmpty { output.journal = [.tick(seq: seq, at: now)] }
+        return output
+    }
+
+    /// Deals a new game; a seat away at its start is away from its first instant, paused.
+    private mutating func startGame(seed: UInt64, at now: Instant) -> [HostMessage] {
+        game += 1
+        let fresh = Match(mode: mode, variant: variant, settings: settings, seed: seed, at: now)
+        match = fresh
+        let commitment = SeedCommitment.commitment(for: seed)
+        self.commitment = commitment
+        gameStartedAt = now
+        awayUsedMs = Array(repeating: 0, count: mode.seats.count)
+        liveTable = fresh.table
+        liveChain = []
+        retiredSets = nil
+        let start = GameStart(game: game, table: fresh.table, deck: fresh.deck.count, scores: fresh.scores, commitment: commitment)
+        var messages = [emit(.gameStarted(start), at: now)]
+        if fresh.isOver {
+            messages.append(emit(.gameOver(fresh.result!, seed: seed), at: now))
+            messages += retireTable()
+        } else if seats.contains(where: { $0?.absentSince != nil }) {
+            pausedAt = now
+        }
+        return messages
+    }
+
+    /// Numbers rules events; the end of a game reveals its seed, and a hint's cards go only to
+    /// the player who paid for it.
+    mutating func publish(_ events: [MatchEvent], at now: Instant) -> [HostMessage] {
+        var messages: [HostMessage] = []
+        for event in events {
+            switch event {
+            case .matchEnded(let result):
+                messages.append(emit(.gameOver(result, seed: match?.seed), at: now))
+                messages += retireTable()
+            case .tableChanged(_, _, let table, _):
+                messages.append(emit(.rules(event), at: now))
+                messages += retireTable()
+                liveTable = table
+                liveChain = match?.chain ?? []
+            case .hintShown(let seat, _, let cost, let score):
+                let others = number(.rules(.hintShown(seat: seat, cards: [], cost: cost, score: score)), at: now)
+                messages.append(.event(others, to: .everyoneBut(seat)))
+                messages.append(.hint(WireEvent(match: name, seq: seq, time: now.milliseconds, body: .rules(event)), to: seat))
+            default:
+                messages.append(emit(.rules(event), at: now))
+            }
+        }
+        return messages
+    }
+
+    /// Numbers an event for everyone.
+    mutating func emit(_ body: EventBody, at now: Instant) -> HostMessage {
+        .event(number(body, at: now), to: .everyone)
+    }
+
+    private mutating func number(_ body: EventBody, at now: Instant) -> WireEvent {
+        seq += 1
+        lastActivity = max(lastActivity, now)
+        return WireEvent(match: name, seq: seq, time: now.milliseconds, body: body)
+    }
+
+    /// The live table stopped being live (it changed, or the game ended): only now may spectators
+    /// learn how many sets it held, which no player can use any more.
+    private mutating func retireTable() -> [HostMessage] {
+        let count = variant.combinations(table: liveTable, chain: liveChain).count
+        retiredSets = count
+        return [.insight(match: name, seq: seq, setsOnTable: count)]
+    }
+}

@@ -1,0 +1,161 @@
+@testable import SetServer
+import SetRules
+import SetWire
+import Testing
+
+/// A journal in memory: the records a room wrote, and a switch that fails every write as a full
+/// disk would.
+final class MemoryJournal: JournalWriter {
+    private(set) var records: [JournalRecord] = []
+    private(set) var kept = false
+    var failing = false
+
+    func write(_ records: [JournalRecord], sync: Bool) -> Bool {
+        guard !failing else { return false }
+        self.records += records
+        return true
+    }
+
+    func keep() { kept = true }
+    func sync() {}
+    func close() {}
+    func discard() {}
+    var failure: String? { failing ? "the disk is full" : nil }
+}
+
+/// The room performs what its host returns: the journal first, then each message encoded once
+/// for the connections that hold its audience. A change the journal cannot take is undone by the
+/// room, refused with `journal_failed`, and the match stands still until the journal works.
+@Suite struct MatchRoomTests {
+    static func at(_ milliseconds: Int64) -> Instant { Instant(milliseconds: milliseconds) }
+
+    /// Ann (connection 1) and bob (2) in duel "m", eve (9) watching; seeds count from 41.
+    static func duel(_ journal: MemoryJournal, settings: RuleSettings = .standard, seeds: @escaping () -> UInt64 = { 41 }) -> MatchRoom {
+        let room = MatchRoom(host: MatchHost(name: "m", mode: .duel, settings: settings, seatWaitMs: 60_000), journal: journal,
+                             nextSeed: seeds)
+        _ = room.perform(.join(name: "ann", token: MatchHostTests.annToken, connection: 1, seat: nil), at: at(1_000))
+        _ = room.perform(.join(name: "bob", token: MatchHostTests.bobToken, connection: 2, seat: nil), at: at(2_000))
+        _ = room.watch(9, at: at(2_000))
+        return room
+    }
+
+    /// Who hears a delivery: the connections it names, and the room's spectators through its feed.
+    static func heard(_ delivery: Delivery, in room: MatchRoom) -> [ConnectionID] {
+        delivery.recipients + (delivery.spectatorsOf === room ? room.spectators : [])
+    }
+
+    /// What each delivery says, decoded.
+    static func said(_ deliveries: [Delivery]) -> [ServerMessage] {
+        deliveries.compactMap { try? ServerMessageCoding.decode(Array($0.bytes.dropLast())).get() }
+    }
+
+    @Test func theJournalIsWrittenFirstThenEachMessageIsEncodedOnceForItsAudience() {
+        let journal = MemoryJournal()
+        let room = Self.duel(journal)
+        #expect(journal.kept, "a dealt duel is worth a file")
+        #expect(journal.records.last == .watchers(count: 1, seq: 4, at: Self.at(2_000)))
+        let fed = room.feed.end
+        let claim = room.perform(.act(.claim, by: .first), at: Self.at(3_000))
+        let seq = room.host.seq
+        #expect(claim.reply == .accepted(seq: seq) && journal.records.last == .acted(seat: .first, action: .claim, seq: seq, at: Self.at(3_000)))
+        #expect(!claim.deliveries.isEmpty && claim.deliveries.allSatisfy { Self.heard($0, in: room) == [1, 2, 9] })
+        // The spectators' copy is the same bytes, put once in their feed.
+        #expect(Array(room.feed.unread(from: fed)) == claim.deliveries.flatMap(\.bytes))
+        #expect(Self.said(claim.deliveries).map { if case .event(let event) = $0 { event.seq } else { 0 } } == Array(5...seq))
+        // Kept as sent, for a player back from a short drop.
+        #expect(room.events(after: 4) == claim.deliveries.map(\.bytes))
+    }
+
+    @Test func aPaidHintIsSentWithItsCardsToThePayerAndWithoutToEveryoneElse() {
+        var settings = RuleSettings.standard
+        settings.hintsInDuel = true
+        let room = Self.duel(MemoryJournal(), settings: settings)
+        let fed = room.feed.end
+        let hint = room.perform(.act(.hint, by: .second), at: Self.at(3_000))
+        #expect(hint.deliveries.map { Self.heard($0, in: room) } == [[1, 9], [2]])
+        #expect(Array(room.feed.unread(from: fed)) == hint.deliveries[0].bytes, "spectators hear it without the cards")
+        let cards = Self.said(hint.deliveries).map { message -> Int in
+            guard case .event(let event) = message, case .rules(.hintShown(_, let cards, _, _)) = event.body else { return -1 }
+            return cards.count
+        }
+        #expect(cards == [0, 3])
+        #expect(room.events(after: room.host.seq - 1) == [hint.deliveries[0].bytes], "the cards are not resent to anyone")
+    }
+
+    @Test func anActionWhoseRecordsCannotBeWrittenIsUndoneRefusedAndTheMatchStandsStill() throws {
+        let journal = MemoryJournal()
+        let room = Self.duel(journal)
+        let before = room.host, written = journal.records
+        journal.failing = true
+        let refused = room.perform(.act(.claim, by: .first), at: Self.at(3_000))
+        #expect(refused.reply == .refused(MatchHost.journalStalled))
+        #expect(refused.deliveries.map { Self.heard($0, in: room) } == [[1, 2, 9]])
+        #expect(Self.said(refused.deliveries) == [.error(MatchHost.journalStalled, id: nil)])
+        #expect(room.host.seq == before.seq && room.host.match?.window == nil && room.host.match?.scores == before.match?.scores)
+        #expect(room.events(after: before.seq) == [] && journal.records == written)
+        #expect(room.host.stalledAt == Self.at(3_000) && room.host.nextDeadline == nil && room.backlog == [.stalled(at: Self.at(3_000))])
+
+        // Stalled, every action is refused without telling anyone again.
+        let again = room.perform(.act(.claim, by: .second), at: Self.at(3_100))
+        #expect(again.reply == .refused(MatchHost.journalStalled) && again.deliveries.isEmpty)
+        // Comings and goings still happen; their records wait behind the stall's.
+        let left = room.leave(9, at: Self.at(3_200))
+        #expect(Self.said(left).count == 1 && room.backlog.last == .watchers(count: 0, seq: before.seq + 1, at: Self.at(3_200)))
+        #expect(room.retryJournal(at: Self.at(4_000)) == nil && room.host.stalledAt != nil)
+
+        journal.failing = false
+        let resumed = try #require(room.retryJournal(at: Self.at(5_000)))
+        #expect(resumed.map(\.recipients) == [[1, 2]])
+        guard case .event(let event) = Self.said(resumed).first, case .resumed = event.body else {
+            return #expect(Bool(false), "the match did not go on")
+        }
+        #expect(journal.records == written + [.stalled(at: Self.at(3_000)), .watchers(count: 0, seq: before.seq + 1, at: Self.at(3_200)),
+                                              .unstalled(seq: event.seq, at: Self.at(5_000))])
+        #expect(room.backlog.isEmpty && room.host.stalledAt == nil)
+        #expect(room.perform(.act(.claim, by: .first), at: Self.at(6_000)).reply == .accepted(seq: room.host.seq))
+    }
+
+    @Test func aSeedDrawnForADealTheJournalRefusedIsDealtNextNeverDrawnAgain() throws {
+        let journal = MemoryJournal()
+        var drawn: [UInt64] = []
+        let room = MatchRoom(host: MatchHost(name: "m", mode: .duel, settings: .standard, seatWaitMs: 60_000), journal: journal) {
+            drawn.append(41 + UInt64(drawn.count))
+            return drawn.last!
+        }
+        _ = room.perform(.join(name: "ann", token: MatchHostTests.annToken, connection: 1, seat: nil), at: Self.at(1_000))
+        journal.failing = true
+        let bob = HostInput.join(name: "bob", token: MatchHostTests.bobToken, connection: 2, seat: nil)
+        #expect(room.perform(bob, at: Self.at(2_000)).reply == .refused(MatchHost.journalStalled))
+        #expect(drawn == [41] && room.host.match == nil && room.host.seats[1] == nil)
+        journal.failing = false
+        _ = try #require(room.retryJournal(at: Self.at(3_000)))
+        #expect(room.perform(bob, at: Self.at(4_000)).reply == .seated(.second))
+        #expect(drawn == [41] && room.host.match?.seed == 41)
+        #expect(journal.records.contains(.game(number: 1, seed: 41, commitment: SeedCommitment.commitment(for: 41), at: Self.at(4_000))))
+    }
+
+    /// A player coming back happens whatever the disk says, but after the stall begins, as a
+    /// replay will meet it: the match does not go on, since the journal is stalled.
+    @Test func aComingBackTheJournalCannotTakeHappensAfterTheStallBegins() throws {
+        let journal = MemoryJournal()
+        let room = Self.duel(journal)
+        _ = room.leave(2, at: Self.at(3_000))
+        journal.failing = true
+        let back = room.perform(.resume(.second, connection: 5), at: Self.at(4_000))
+        #expect(back.reply == .resumed(replaced: nil))
+        let said = Self.said(back.deliveries)
+        #expect(said.first == .error(MatchHost.journalStalled, id: nil) && said.count == 2)
+        guard case .event(let event) = said.last, case .presence(.second, true, _) = event.body else {
+            return #expect(Bool(false), "bob's return was not told: \(said)")
+        }
+        #expect(room.backlog == [.stalled(at: Self.at(4_000)), .back(seat: .second, at: Self.at(4_000))])
+        #expect(room.host.pausedAt != nil && room.host.seats[1]?.connection == 5)
+        journal.failing = false
+        let resumed = try #require(room.retryJournal(at: Self.at(5_000)))
+        guard case .event(let goesOn) = Self.said(resumed).first, case .resumed = goesOn.body else {
+            return #expect(Bool(false), "the match did not go on")
+        }
+        #expect(journal.records.suffix(3) == [.stalled(at: Self.at(4_000)), .back(seat: .second, at: Self.at(4_000)),
+                                              .unstalled(seq: goesOn.seq, at: Self.at(5_000))])
+    }
+}
