@@ -70,6 +70,30 @@ public enum Sockets {
         return fd
     }
 
+    /// Starts a TCP connection to `host:port` without waiting for it: the socket is non-blocking,
+    /// and `inProgress` says the connect finishes later (the socket then becomes writable).
+    public static func startConnecting(host: String, port: UInt16) throws(SocketError) -> (fd: Int32, inProgress: Bool) {
+        var address = try ipv4Address(host: host, port: port)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SocketError("socket") }
+        do {
+            try setNonBlocking(fd)
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        setNoDelay(fd)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if result != 0 && errno != EINPROGRESS {
+            let error = SocketError("connect to \(host):\(port)")
+            Glibc.close(fd)
+            throw error
+        }
+        return (fd, result != 0)
+    }
+
     public static func setNonBlocking(_ fd: Int32) throws(SocketError) {
         let flags = fcntl(fd, F_GETFL, 0)
         guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { throw SocketError("fcntl") }
