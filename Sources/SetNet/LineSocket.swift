@@ -59,14 +59,15 @@ public final class LineSocket {
     /// Waiting, the connect is done on return (on loopback at once); not waiting, it may still be
     /// `isConnecting`: whoever drives the socket sees it finish through `handle(_:)`.
     public static func connect(host: String, port: UInt16, waitForConnection: Bool = true, maxLineBytes: Int = 1 << 20,
-                               maxQueuedBytes: Int = 4 << 20) throws(SocketError) -> LineSocket {
+                               maxQueuedBytes: Int = 4 << 20, readBuffer: ReadBuffer = ReadBuffer()) throws(SocketError) -> LineSocket {
         let (fd, inProgress) = waitForConnection ? (try Sockets.connect(host: host, port: port), false)
                                                  : try Sockets.startConnecting(host: host, port: port)
         do { try Sockets.setNonBlocking(fd) } catch {
             Glibc.close(fd)
             throw error
         }
-        let socket = LineSocket(adopting: fd, maxLineBytes: maxLineBytes, maxQueuedBytes: maxQueuedBytes, target: "\(host):\(port)")
+        let socket = LineSocket(adopting: fd, maxLineBytes: maxLineBytes, maxQueuedBytes: maxQueuedBytes, readBuffer: readBuffer,
+                                target: "\(host):\(port)")
         socket.isConnecting = inProgress
         return socket
     }

@@ -32,31 +32,30 @@ struct FakeServerError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// One accepted connection, seen from the fake server.
+/// One accepted connection, seen from the fake server, through the same `LineSocket` as the
+/// real one.
 final class FakePeer {
-    let fd: Int32
-    private var reader = LineReader(maxLineBytes: 1 << 20)
+    let socket: LineSocket
     private var lines: [String] = []
-    private(set) var isOpen = true
 
-    init(fd: Int32) { self.fd = fd }
+    init(fd: Int32) { socket = LineSocket(adopting: fd) }
 
-    deinit { close() }
+    var isOpen: Bool { socket.isOpen }
 
     /// Writes a line, waiting while the client's buffers are full; false once the client is gone
     /// or has not read for `waitMs`.
     @discardableResult
     func send(_ line: String, waitMs: Int32 = 2_000) -> Bool {
-        let bytes = Array((line + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written > 0 { offset += written; continue }
-            guard written < 0, errno == EAGAIN || errno == EINTR else { return false }
-            var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            guard poll(&ready, 1, waitMs) == 1 else { return false }
+        guard socket.send(Array((line + "\n").utf8)) else { return false }
+        while true {
+            switch socket.flush() {
+            case .drained: return true
+            case .failed: return false
+            case .blocked:
+                var ready = pollfd(fd: socket.fd, events: Int16(POLLOUT), revents: 0)
+                guard poll(&ready, 1, waitMs) == 1 else { return false }
+            }
         }
-        return true
     }
 
     /// The next line the client sent, waiting up to `waitMs`; nil if none came.
@@ -88,31 +87,23 @@ final class FakePeer {
     func closedByClient(waitMs: Int32 = 5_000) -> Bool {
         let deadline = MonotonicTime.rawMilliseconds() + Int64(waitMs)
         while MonotonicTime.rawMilliseconds() < deadline {
-            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            var ready = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
             guard poll(&ready, 1, 50) >= 0 else { return true }
             guard ready.revents != 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count <= 0 { return true }
+            switch socket.read() {
+            case .endOfStream, .failed: return true
+            case .nothing, .lines: continue
+            }
         }
         return false
     }
 
-    func close() {
-        guard isOpen else { return }
-        isOpen = false
-        Glibc.close(fd)
-    }
+    func close() { socket.close() }
 
     private func fill(waitMs: Int32) -> Bool {
-        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&ready, 1, waitMs) == 1 else { return false }
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return false }
-        for line in reader.feed(buffer[0..<count]) {
-            if case .text(let text) = line { lines.append(text) }
-        }
+        var ready = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, waitMs) == 1, case .lines(let read) = socket.read() else { return false }
+        for case .complete(let bytes) in read { lines.append(String(decoding: bytes, as: UTF8.self)) }
         return true
     }
 }
