@@ -30,6 +30,8 @@ public final class LineSocket {
     /// With arrival stamps on: when the kernel received the bytes of the line being handled, in
     /// CLOCK_REALTIME nanoseconds (see `LineSocket.realtimeNanoseconds`).
     public private(set) var arrivalNanoseconds: UInt64 = 0
+    /// Every byte read so far.
+    public private(set) var bytesRead = 0
     /// Where "host:port" was asked for, for a socket that connected itself.
     let target: String?
     var reader: LineReader
@@ -105,7 +107,9 @@ public final class LineSocket {
             kernelStampsArrivals ? setgame_read_stamped(fd, buffer.baseAddress, UInt(buffer.count), &stamp)
                                  : Glibc.read(fd, buffer.baseAddress, buffer.count)
         }
-        if stampsArrivals && count > 0 { arrivalNanoseconds = stamp > 0 ? UInt64(stamp) : Self.realtimeNanoseconds() }
+        guard count > 0 else { return count }
+        bytesRead += count
+        if stampsArrivals { arrivalNanoseconds = stamp > 0 ? UInt64(stamp) : Self.realtimeNanoseconds() }
         return count
     }
 

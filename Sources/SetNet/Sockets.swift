@@ -53,11 +53,23 @@ public enum Sockets {
         return fd
     }
 
-    /// A blocking TCP connection to `host:port`.
-    public static func connect(host: String, port: UInt16) throws(SocketError) -> Int32 {
+    /// A blocking TCP connection to `host:port`, from the local address `source` when one is
+    /// given (any 127.x.y.z reaches a loopback server, as a stranger to its per-address limits).
+    public static func connect(host: String, port: UInt16, from source: String? = nil) throws(SocketError) -> Int32 {
+        var address = try ipv4Address(host: host, port: port)
+        let local = try source.map { name throws(SocketError) in try ipv4Address(host: name, port: 0) }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SocketError("socket") }
-        var address = try ipv4Address(host: host, port: port)
+        if let source, var local {
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let error = SocketError("bind \(source)")
+                Glibc.close(fd)
+                throw error
+            }
+        }
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
