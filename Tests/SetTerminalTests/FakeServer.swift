@@ -6,24 +6,21 @@ import SetWire
 /// A hostile server for tests: a loopback listener whose every line is scripted by the test, for
 /// driving the client and the bot through what no honest server would send.
 final class FakeServer {
-    let listener: Int32
-    let port: UInt16
+    let listener: Listener
+    var port: UInt16 { listener.port }
 
     init() throws {
-        listener = try Sockets.listen(host: "127.0.0.1", port: 0)
-        port = Sockets.localPort(listener)
+        listener = try Listener(host: "127.0.0.1", port: 0, maxLineBytes: 1 << 20, maxQueuedBytes: 4 << 20)
     }
-
-    deinit { Glibc.close(listener) }
 
     /// The next connection; a small receive buffer, when asked, makes "never reads" bite in kilobytes.
     func accept(receiveBufferBytes: Int32? = nil, waitMs: Int32 = 5_000) throws -> FakePeer {
-        var ready = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-        guard poll(&ready, 1, waitMs) == 1, let fd = try Sockets.accept(listener) else { throw FakeServerError("no connection came") }
+        var ready = pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, waitMs) == 1, let socket = try listener.accept() else { throw FakeServerError("no connection came") }
         if var size = receiveBufferBytes {
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            setsockopt(socket.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        return FakePeer(fd: fd)
+        return FakePeer(socket: socket)
     }
 }
 
@@ -38,7 +35,7 @@ final class FakePeer {
     let socket: LineSocket
     private var lines: [String] = []
 
-    init(fd: Int32) { socket = LineSocket(adopting: fd) }
+    init(socket: LineSocket) { self.socket = socket }
 
     var isOpen: Bool { socket.isOpen }
 
