@@ -7,6 +7,7 @@ import SetWire
 public final class ReadBuffer {
     var bytes: [UInt8]
 
+    /// A buffer of `size` bytes: the most one read takes.
     public init(size: Int = 64 * 1024) { bytes = [UInt8](repeating: 0, count: size) }
 }
 
