@@ -21,7 +21,7 @@ let package = Package(
         .executableTarget(name: "setgame", dependencies: ["SetRules", "SetCLI", "SetWire", "SetNet", "SetServer", "SetScreen", "SetTerminal", "SetBot", "SetBench", "CLinux"]),
         .testTarget(name: "SetRulesTests", dependencies: ["SetRules"]),
         .testTarget(name: "SetWireTests", dependencies: ["SetWire", "SetRules"]),
-        .testTarget(name: "SetNetTests", dependencies: ["SetNet", "SetRules"]),
+        .testTarget(name: "SetNetTests", dependencies: ["SetNet", "SetWire", "SetRules"]),
         .testTarget(name: "SetServerTests", dependencies: ["SetServer", "SetWire", "SetNet", "SetRules"]),
         .testTarget(name: "SetBotTests", dependencies: ["SetBot", "SetServer", "SetWire", "SetNet", "SetRules"]),
         .testTarget(name: "SetBenchTests", dependencies: ["SetBench", "SetServer", "SetNet", "SetWire", "SetRules"]),

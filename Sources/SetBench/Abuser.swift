@@ -36,10 +36,11 @@ public final class Abuser: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     // Touched only by the abuse thread until `stop()` has joined it.
     private var stats = AbuseStats()
-    private var held: [Int32] = []
+    private var held: [LineSocket] = []
     /// The list abuse's clients; kept apart from `held`, whose input is thrown away.
-    private var listers: [Int32] = []
-    private var scratch = [UInt8](repeating: 0, count: 1 << 16)
+    private var listers: [LineSocket] = []
+    /// Every socket is read on the abuse thread, into this one buffer.
+    private let readBuffer = ReadBuffer()
     /// Set by the abuse thread once its setup is done and the abuse proper runs.
     private let ready = DispatchSemaphore(value: 0)
 
@@ -84,8 +85,8 @@ public final class Abuser: @unchecked Sendable {
             }
             stats.seconds = Double(MonotonicTime.rawNanoseconds() - began) / 1e9
             stats.openSockets = held.count
-            held.forEach { _ = Glibc.close($0) }
-            listers.forEach { _ = Glibc.close($0) }
+            held.forEach { $0.close() }
+            listers.forEach { $0.close() }
             done.signal()
         }
         ready.wait()
@@ -117,10 +118,10 @@ public final class Abuser: @unchecked Sendable {
             case 1: #"{"type":"join","name":"x"}"#
             default: #"{"type":"join","name":"x","mode":"solo","match":"lone-\#(n)"}"#
             }
-            guard let fd = connect(from: "127.0.1.\(1 + n % 16)") else { continue }
-            send(fd, join)
-            record(awaitReply(fd))
-            Glibc.close(fd)
+            guard let socket = connect(from: "127.0.1.\(1 + n % 16)") else { continue }
+            send(socket, join)
+            record(awaitReply(socket))
+            socket.close()
         }
     }
 
@@ -129,10 +130,10 @@ public final class Abuser: @unchecked Sendable {
         // from addresses of its own (an address may keep 8 waiting). Nobody moves in them, so they
         // have no journal: the figures are about listing, not about the disk.
         for n in 0..<3_900 where running {
-            guard let fd = connect(from: "127.1.\(n / 8 / 250).\(1 + (n / 8) % 250)") else { continue }
-            send(fd, #"{"type":"join","name":"x","match":"many-\#(n)"}"#)
-            record(awaitReply(fd))
-            held.append(fd)
+            guard let socket = connect(from: "127.1.\(n / 8 / 250).\(1 + (n / 8) % 250)") else { continue }
+            send(socket, #"{"type":"join","name":"x","match":"many-\#(n)"}"#)
+            record(awaitReply(socket))
+            held.append(socket)
             if n % 200 == 0 { drainHeld() }
         }
         listers = (0..<4).compactMap { connect(from: "127.0.3.\(1 + $0)") }
@@ -144,11 +145,11 @@ public final class Abuser: @unchecked Sendable {
             let due = start + UInt64(Double(stats.attempts / max(1, listers.count)) * interval)
             let now = MonotonicTime.rawNanoseconds()
             if now < due { usleep(UInt32(min(10_000, (due - now) / 1_000))); continue }
-            for (index, fd) in listers.enumerated() {
+            for (index, socket) in listers.enumerated() {
                 stats.attempts += 1
                 let after = cursors[index].map { #","after":"\#($0)""# } ?? ""
-                send(fd, #"{"type":"list","limit":50\#(after)}"#)
-                guard let line = awaitLine(fd, containing: "\"type\":\"matches\"") else { continue }
+                send(socket, #"{"type":"list","limit":50\#(after)}"#)
+                guard let line = awaitLine(socket, containing: "\"type\":\"matches\"") else { continue }
                 record(line)
                 cursors[index] = field("next", in: line)
             }
@@ -158,10 +159,10 @@ public final class Abuser: @unchecked Sendable {
 
     private func spectators() {
         for n in 0..<2_000 where running {
-            guard let fd = connect(from: "127.0.4.\(1 + n / 40)") else { continue }
-            send(fd, #"{"type":"join","role":"spectator","name":"s\#(n)","match":"\#(targets[n % targets.count])"}"#)
-            record(awaitReply(fd))
-            held.append(fd)
+            guard let socket = connect(from: "127.0.4.\(1 + n / 40)") else { continue }
+            send(socket, #"{"type":"join","role":"spectator","name":"s\#(n)","match":"\#(targets[n % targets.count])"}"#)
+            record(awaitReply(socket))
+            held.append(socket)
             if n % 100 == 0 { drainHeld() }
         }
         ready.signal()
@@ -169,10 +170,10 @@ public final class Abuser: @unchecked Sendable {
         while running {
             n += 1
             stats.attempts += 1
-            if let fd = connect(from: "127.0.5.\(1 + n % 16)") {
-                send(fd, #"{"type":"join","role":"spectator","name":"c","match":"\#(targets[n % targets.count])"}"#)
-                record(awaitReply(fd))
-                Glibc.close(fd)
+            if let socket = connect(from: "127.0.5.\(1 + n % 16)") {
+                send(socket, #"{"type":"join","role":"spectator","name":"c","match":"\#(targets[n % targets.count])"}"#)
+                record(awaitReply(socket))
+                socket.close()
             }
             if n % 20 == 0 { drainHeld() }
         }
@@ -188,8 +189,8 @@ public final class Abuser: @unchecked Sendable {
                 opened += 1
                 n += 1
                 stats.attempts += 1
-                guard let fd = connect(from: "127.0.6.\(1 + n % 37)") else { break }
-                held.append(fd)
+                guard let socket = connect(from: "127.0.6.\(1 + n % 37)") else { break }
+                held.append(socket)
             }
             drainHeld()
             usleep(10_000)
@@ -198,66 +199,49 @@ public final class Abuser: @unchecked Sendable {
 
     // MARK: Sockets
 
-    private func connect(from source: String) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else {
-            stats.outcomes["socket failed", default: 0] += 1
+    /// A blocking socket from `source` to the server; its reads give up after 2 s.
+    private func connect(from source: String) -> LineSocket? {
+        do {
+            let fd = try Sockets.connect(host: "127.0.0.1", port: port, from: source)
+            Sockets.setReceiveTimeout(fd, milliseconds: 2_000)
+            return LineSocket(adopting: fd, readBuffer: readBuffer)
+        } catch {
+            stats.outcomes[error.call == "socket" ? "socket failed" : "connect failed", default: 0] += 1
             return nil
         }
-        Sockets.setReceiveTimeout(fd, milliseconds: 2_000)
-        guard var local = try? Sockets.ipv4Address(host: source, port: 0),
-              var remote = try? Sockets.ipv4Address(host: "127.0.0.1", port: port) else {
-            Glibc.close(fd)
-            return nil
-        }
-        let bound = withUnsafePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        let connected = withUnsafePointer(to: &remote) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, connected == 0 else {
-            stats.outcomes["connect failed", default: 0] += 1
-            Glibc.close(fd)
-            return nil
-        }
-        return fd
     }
 
-    private func send(_ fd: Int32, _ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    private func send(_ socket: LineSocket, _ line: String) {
+        socket.send(Array((line + "\n").utf8))
+        socket.flush()
     }
 
     /// Reads until a line holding `marker` arrives (returned), or the peer closes or times out.
-    private func awaitLine(_ fd: Int32, containing marker: String) -> String? {
-        awaitLine(fd) { $0.contains(marker) }
+    private func awaitLine(_ socket: LineSocket, containing marker: String) -> String? {
+        awaitLine(socket) { $0.contains(marker) }
     }
 
     /// The answer to a join: `joined` or an error.
-    private func awaitReply(_ fd: Int32) -> String? {
-        awaitLine(fd) { $0.contains("\"type\":\"joined\"") || $0.contains("\"type\":\"error\"") }
+    private func awaitReply(_ socket: LineSocket) -> String? {
+        awaitLine(socket) { $0.contains("\"type\":\"joined\"") || $0.contains("\"type\":\"error\"") }
     }
 
     /// Reads until a line for which `wanted` holds arrives (returned), or the peer closes or times out.
-    private func awaitLine(_ fd: Int32, where wanted: (String) -> Bool) -> String? {
-        var pending: [UInt8] = []
-        while true {
-            let count = scratch.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { return nil }
-            stats.bytesReceived += count
-            pending += scratch[0..<count]
-            while let newline = pending.firstIndex(of: 0x0A) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
+    private func awaitLine(_ socket: LineSocket, where wanted: (String) -> Bool) -> String? {
+        while case .lines(let lines) = read(socket) {
+            for case .complete(let bytes) in lines {
+                let line = String(decoding: bytes, as: UTF8.self)
                 if wanted(line) { return line }
             }
         }
+        return nil
     }
 
-    private func firstTableCard(_ fd: Int32) -> Int? {
-        guard let line = awaitLine(fd, containing: "\"type\":\"snapshot\""), let range = line.range(of: "\"table\":[") else { return nil }
-        return Int(line[range.upperBound...].prefix { $0.isNumber })
+    /// One read, its bytes counted.
+    private func read(_ socket: LineSocket) -> LineSocket.ReadResult {
+        let before = socket.bytesRead
+        defer { stats.bytesReceived += socket.bytesRead - before }
+        return socket.read()
     }
 
     /// Counts a reply by its type, or its error code.
@@ -274,18 +258,19 @@ public final class Abuser: @unchecked Sendable {
 
     /// Reads and throws away whatever the held sockets were sent; drops those the server closed.
     private func drainHeld() {
-        var polled = held.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        var polled = held.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
         guard poll(&polled, nfds_t(polled.count), 0) > 0 else { return }
-        var closed: Set<Int32> = []
-        for entry in polled where entry.revents != 0 {
-            let count = scratch.withUnsafeMutableBytes { recv(entry.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if count > 0 { stats.bytesReceived += count } else if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
-                closed.insert(entry.fd)
+        var closed = 0
+        for (socket, entry) in zip(held, polled) where entry.revents != 0 {
+            switch read(socket) {
+            case .lines, .nothing: continue
+            case .endOfStream, .failed:
+                socket.close()
+                closed += 1
             }
         }
-        guard !closed.isEmpty else { return }
-        stats.outcomes["closed by the server", default: 0] += closed.count
-        closed.forEach { _ = Glibc.close($0) }
-        held.removeAll { closed.contains($0) }
+        guard closed > 0 else { return }
+        stats.outcomes["closed by the server", default: 0] += closed
+        held.removeAll { !$0.isOpen }
     }
 }

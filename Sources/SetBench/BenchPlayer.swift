@@ -8,7 +8,7 @@ import SetWire
 final class BenchPlayer {
     let match: BenchMatch
     let name: String
-    let connection: LineConnection
+    let connection: LineSocket
     private(set) var seat: Seat?
     private var table: [Card] = []
     /// The variant the match plays, from the snapshot; Set-Chain's chain from the sets taken.
@@ -25,7 +25,7 @@ final class BenchPlayer {
     private(set) var outstanding: [(id: Int, sentAt: UInt64)] = []
     var nextActionAt: UInt64 = 0
 
-    init(match: BenchMatch, seatName: String, connection: LineConnection) {
+    init(match: BenchMatch, seatName: String, connection: LineSocket) {
         self.match = match
         name = seatName
         self.connection = connection

@@ -42,9 +42,11 @@ public final class LoadGenerator {
     private let config: BenchConfig
     private let loop: EventLoop
     private var players: [BenchPlayer] = []
-    private var spectators: [(match: BenchMatch, connection: LineConnection, joined: Bool)] = []
+    private var spectators: [(match: BenchMatch, connection: LineSocket, joined: Bool)] = []
     private var wakeUps = DeadlineQueue<Int>()
-    private var dirty: [LineConnection] = []
+    private var dirty: [LineSocket] = []
+    /// Every connection is read on the loop's thread, into this one buffer.
+    private let readBuffer = ReadBuffer()
     /// Players that heard something in this batch: they decide once it is all read, since one
     /// action's events (a deal's new cards, then the grace window) arrive together.
     private var toDecide: [Int] = []
@@ -119,27 +121,29 @@ public final class LoadGenerator {
     // MARK: Connections
 
     private func addPlayer(_ match: BenchMatch, name: String) throws(SocketError) {
-        let connection = try LineConnection(host: config.host, port: config.port, loop: loop)
+        let connection = try LineSocket.connect(host: config.host, port: config.port, readBuffer: readBuffer)
         let index = players.count
         connection.stampArrivals()
         let player = BenchPlayer(match: match, seatName: name, connection: connection)
         players.append(player)
         connection.onLine = { [unowned self] line in self.playerLine(index, line) }
         connection.onClose = { [unowned self] _ in if self.measuring { self.result.drops += 1 } }
+        try connection.serve(on: loop)
         send(.join(JoinRequest(name: name, match: match.name, variant: config.variant)), on: connection)
     }
 
     private func addSpectator(_ match: BenchMatch) throws(SocketError) {
-        let connection = try LineConnection(host: config.host, port: config.port, loop: loop)
+        let connection = try LineSocket.connect(host: config.host, port: config.port, readBuffer: readBuffer)
         connection.stampArrivals()
         let index = spectators.count
         spectators.append((match, connection, false))
         connection.onLine = { [unowned self] line in self.spectatorLine(index, line) }
         connection.onClose = { [unowned self] _ in if self.measuring { self.result.drops += 1 } }
+        try connection.serve(on: loop)
         send(.join(JoinRequest(role: .spectator, name: "s\(index)", match: match.name)), on: connection)
     }
 
-    private func send(_ message: ClientMessage, id: Int? = nil, on connection: LineConnection) {
+    private func send(_ message: ClientMessage, id: Int? = nil, on connection: LineSocket) {
         if connection.pendingBytes == 0 { dirty.append(connection) }
         connection.send(ClientMessageEncoder.line(ClientRequest(id: id.map { .int(Int64($0)) }, message)))
     }
@@ -225,7 +229,7 @@ public final class LoadGenerator {
         }
     }
 
-    private func ping(_ connection: LineConnection, at now: UInt64) {
+    private func ping(_ connection: LineSocket, at now: UInt64) {
         nextID += 1
         unstamped[ObjectIdentifier(connection), default: []].append(.ping(id: nextID))
         send(.ping(time: nil), id: nextID, on: connection)
@@ -235,7 +239,7 @@ public final class LoadGenerator {
     private func flushAll() {
         for connection in dirty {
             if let stamps = unstamped.removeValue(forKey: ObjectIdentifier(connection)) {
-                let now = LineConnection.realtimeNanoseconds()
+                let now = LineSocket.realtimeNanoseconds()
                 for stamp in stamps {
                     switch stamp {
                     case .action(let player): players[player].stamp(sentAt: now)

@@ -29,7 +29,7 @@ public struct BotOptions: Sendable, Equatable {
 /// given up on rather than waited for, or queued for, without end.
 final class BotPlayer {
     let options: BotOptions
-    let connection: LineConnection
+    let connection: LineSocket
     private(set) var view: MatchView?
     private(set) var brain: BotBrain?
     private(set) var errorsReceived = 0
@@ -54,7 +54,8 @@ final class BotPlayer {
 
     init(_ options: BotOptions, loop: EventLoop) throws(SocketError) {
         self.options = options
-        connection = try LineConnection(host: options.host, port: options.port, loop: loop, maxQueuedBytes: Self.maxQueuedBytes)
+        connection = try LineSocket.connect(host: options.host, port: options.port, maxQueuedBytes: Self.maxQueuedBytes)
+        try connection.serve(on: loop)
         connection.send(ClientMessageEncoder.line(ClientRequest(.join(
             JoinRequest(name: options.name, match: options.match, mode: .duel, token: options.token,
                         takeOver: options.token != nil, variant: options.variant)))))

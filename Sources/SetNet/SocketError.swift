@@ -13,5 +13,11 @@ public struct SocketError: Error, CustomStringConvertible, Sendable {
         self.reason = reason
     }
 
+    /// Whether the process (EMFILE) or the system (ENFILE) has no file descriptor left.
+    public var isOutOfDescriptors: Bool { code == EMFILE || code == ENFILE }
+
+    /// Whether the call would have had to wait (a lock held by another process, a full socket).
+    public var wouldBlock: Bool { code == EWOULDBLOCK || code == EAGAIN }
+
     public var description: String { "\(call): \(reason ?? String(cString: strerror(code)))" }
 }

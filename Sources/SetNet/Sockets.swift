@@ -53,21 +53,46 @@ public enum Sockets {
         return fd
     }
 
-    /// A blocking TCP connection to `host:port`.
-    public static func connect(host: String, port: UInt16) throws(SocketError) -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw SocketError("socket") }
+    /// A blocking TCP connection to `host:port`, from the local address `source` when one is
+    /// given (any 127.x.y.z reaches a loopback server, as a stranger to its per-address limits).
+    public static func connect(host: String, port: UInt16, from source: String? = nil) throws(SocketError) -> Int32 {
+        try openConnection(host: host, port: port, from: source, waiting: true).fd
+    }
+
+    /// Starts a TCP connection to `host:port` without waiting for it: the socket is non-blocking,
+    /// and `inProgress` says the connect finishes later (the socket then becomes writable).
+    public static func startConnecting(host: String, port: UInt16) throws(SocketError) -> (fd: Int32, inProgress: Bool) {
+        try openConnection(host: host, port: port, from: nil, waiting: false)
+    }
+
+    private static func openConnection(host: String, port: UInt16, from source: String?,
+                                       waiting: Bool) throws(SocketError) -> (fd: Int32, inProgress: Bool) {
         var address = try ipv4Address(host: host, port: port)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard result == 0 else {
-            let error = SocketError("connect \(host):\(port)")
+        let local = try source.map { name throws(SocketError) in try ipv4Address(host: name, port: 0) }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SocketError("socket") }
+        do throws(SocketError) {
+            if var local {
+                let bound = withUnsafePointer(to: &local) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                }
+                guard bound == 0 else { throw SocketError("bind \(source ?? "")") }
+            }
+            if !waiting { try setNonBlocking(fd) }
+        } catch {
             Glibc.close(fd)
             throw error
         }
         setNoDelay(fd)
-        return fd
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if result != 0 && (waiting || errno != EINPROGRESS) {
+            let error = SocketError("connect to \(host):\(port)")
+            Glibc.close(fd)
+            throw error
+        }
+        return (fd, result != 0)
     }
 
     public static func setNonBlocking(_ fd: Int32) throws(SocketError) {

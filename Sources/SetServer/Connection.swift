@@ -12,9 +12,8 @@ final class Connection {
     }
 
     let id: ConnectionID
-    let fd: Int32
-    var reader: LineReader
-    var outbound = OutboundBuffer()
+    /// Its socket: lines in, queued bytes out.
+    let socket: LineSocket
     var limiter: RateLimiter
     var session = Session.greeted
     var lastInput: Instant {
@@ -24,7 +23,6 @@ final class Connection {
     var pingedWhileIdle = false
     /// When the unfinished line now buffered began, to time out slow-drip clients.
     var partialLineSince: Instant?
-    var watchingWritable = false
     /// A spectator's place in its match's `SpectatorFeed`: the lines before it were given to it.
     var feedOffset = 0
     /// Set after a fatal error: close once the error has been written.
@@ -35,10 +33,9 @@ final class Connection {
     /// The peer's IP address: per-address limits count by it.
     var address = "?"
 
-    init(id: ConnectionID, fd: Int32, limits: ServerLimits, at now: Instant) {
+    init(id: ConnectionID, socket: LineSocket, limits: ServerLimits, at now: Instant) {
         self.id = id
-        self.fd = fd
-        reader = LineReader(maxLineBytes: limits.maxLineBytes)
+        self.socket = socket
         limiter = RateLimiter(perSecond: limits.messagesPerSecond, burst: limits.messageBurst, at: now)
         lastInput = now
     }

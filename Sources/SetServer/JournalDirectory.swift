@@ -3,6 +3,13 @@ import Glibc
 import SetNet
 import SetRules
 
+/// The `flock` a server holds on its data folder while it runs.
+struct FolderLock {
+    let fd: Int32
+
+    func release() { Glibc.close(fd) }
+}
+
 /// The `--data` folder: one journal per live match at the top, finished ones under `finished/`,
 /// damaged ones set aside under `damaged/` with the reason in the log.
 struct JournalDirectory {
@@ -15,7 +22,7 @@ struct JournalDirectory {
 
     /// Takes the folder for this process alone, with `flock`: two servers on one folder would
     /// adopt each other's matches and interleave their journals. The lock goes with the process.
-    func lock() throws(SocketError) -> Int32 {
+    func lock() throws(SocketError) -> FolderLock {
         let fd = open(path + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SocketError("open \(path)/lock") }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
@@ -23,8 +30,11 @@ struct JournalDirectory {
             Glibc.close(fd)
             throw SocketError("lock the data folder \(path)", code: code)
         }
-        return fd
+        return FolderLock(fd: fd)
     }
+
+    /// Whether this process may write in the folder.
+    var isWritable: Bool { access(path, W_OK) == 0 }
 
     func journalPath(for match: String) -> String { "\(path)/\(match).jsonl" }
 

@@ -41,7 +41,7 @@ extension Server {
         guard case .spectator(let room) = connection.session else { return }
         let unread = room.feed.unread(from: connection.feedOffset)
         connection.feedOffset = room.feed.end
-        if !unread.isEmpty, admits(unread.count, to: connection) { connection.outbound.append(unread) }
+        if !unread.isEmpty, admits(unread.count, to: connection) { connection.socket.send(unread) }
     }
 
     /// Queues bytes for a connection. A broadcast waits in the connection's lane if it already
@@ -51,18 +51,17 @@ extension Server {
         guard !connection.closeWhenFlushed else { return }
         if connection.isSpectator { catchUp(connection) }
         guard admits(bytes.count, to: connection) else { return }
-        if connection.outbound.isEmpty || !broadcast { dirty.add(connection.id, connection.isSpectator ? .spectator : .player) }
-        connection.outbound.append(bytes)
+        if connection.socket.pendingBytes == 0 || !broadcast { dirty.add(connection.id, connection.isSpectator ? .spectator : .player) }
+        connection.socket.send(bytes)
     }
 
     /// Whether `count` more bytes fit in the connection's queue. One that cannot keep up is
     /// dropped rather than let it hold memory or slow its match down; what it has not begun to
     /// receive is dropped, so the reason reaches it next.
     private func admits(_ count: Int, to connection: Connection) -> Bool {
-        guard connection.outbound.count + count > config.limits.outboundQueueBytes else { return true }
-        let waiting = connection.outbound.count
-        connection.outbound.dropUnstartedLines()
-        connection.outbound.append(ServerMessageCoding.line(.error(
+        guard !connection.socket.fits(count) else { return true }
+        let waiting = connection.socket.pendingBytes
+        connection.socket.replaceUnstartedLines(with: ServerMessageCoding.line(.error(
             WireError(.slowConsumer, "You are not reading fast enough; disconnected.", fatal: true), id: nil)))
         markClosed(connection, "dropped: slow consumer (\(waiting + count) bytes waiting)", lingering: true)
         return false
@@ -83,7 +82,7 @@ extension Server {
             if connection.isSpectator {
                 catchUp(connection)
                 // A full socket is written when it says it has room, not tried again every round.
-                if connection.watchingWritable || connection.closeWhenFlushed { continue }
+                if connection.socket.watchingWritable || connection.closeWhenFlushed { continue }
             }
             flush(connection)
         }
@@ -91,18 +90,7 @@ extension Server {
     }
 
     func flush(_ connection: Connection) {
-        switch connection.outbound.flush(to: connection.fd) {
-        case .drained:
-            if connection.watchingWritable {
-                loop.watchWritable(connection.fd, false)
-                connection.watchingWritable = false
-            }
-        case .blocked:
-            if !connection.watchingWritable {
-                loop.watchWritable(connection.fd, true)
-                connection.watchingWritable = true
-            }
-        case .failed(let code):
+        if case .failed(let code) = connection.socket.flush() {
             markClosed(connection, "write failed: \(SocketError("write", code: code))")
         }
     }

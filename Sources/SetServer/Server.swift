@@ -1,4 +1,3 @@
-import Glibc
 import SetNet
 import SetRules
 import SetWire
@@ -15,15 +14,13 @@ public final class Server: @unchecked Sendable {
     let log: ServerLog
     let loop: EventLoop
     let lobby: Lobby
-    let listener: Int32
+    let listener: Listener
     var connections: [ConnectionID: Connection] = [:]
     var lastConnectionID = 0
     /// Open connections per client address, to hold each address to its share.
     var connectionsByAddress: [String: Int] = [:]
     /// Accepting pauses briefly when the process runs out of descriptors, instead of spinning.
     var acceptPausedUntil: Instant?
-    /// A descriptor held in reserve, so a newcomer can still be told the server is full.
-    var spareDescriptor: Int32 = -1
     var logThrottle = LogThrottle()
     /// Each address's allowance of new connections, and when it last connected.
     var connectAllowance: [String: (bucket: RateLimiter, last: Instant)] = [:]
@@ -41,9 +38,8 @@ public final class Server: @unchecked Sendable {
     private var toClose: [(ConnectionID, String)] = []
     private var closing: Set<ConnectionID> = []
     private var nextSweep: Instant
-    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     /// The `flock` on the data folder, held while the server runs.
-    private let folderLock: Int32?
+    private let folderLock: FolderLock?
     /// Sockets closed after a fatal error, still read (and dropped) until their deadline.
     var lingering: [Int32: Lingering] = [:]
 
@@ -58,13 +54,13 @@ public final class Server: @unchecked Sendable {
         var journals: JournalDirectory?
         var restored: [MatchRoom] = []
         var state: ServerState?
-        var lock: Int32?
+        var lock: FolderLock?
         if let path = config.dataDirectory {
             var directory = JournalDirectory(path: path, log: log)
             directory.faults = config.journalFaults
             do { try directory.prepareChecked() } catch { throw .dataDirectory(path: path, reason: error.reason) }
             do { lock = try directory.lock() } catch {
-                throw error.code == EWOULDBLOCK ? .dataDirectoryInUse(path: path) : .dataDirectory(path: path, reason: error.description)
+                throw error.wouldBlock ? .dataDirectoryInUse(path: path) : .dataDirectory(path: path, reason: error.description)
             }
             journals = directory
             state = ServerState(folder: path, log: log)
@@ -84,12 +80,13 @@ public final class Server: @unchecked Sendable {
         self.clock = state.map { LeasedTime(base: shifted, state: $0) } ?? shifted
         do throws(SocketError) {
             loop = try EventLoop()
-            listener = try Sockets.listen(host: config.host, port: config.port)
+            listener = try Listener(host: config.host, port: config.port, maxLineBytes: config.limits.maxLineBytes,
+                                    maxQueuedBytes: config.limits.outboundQueueBytes)
         } catch {
-            lock.map { _ = Glibc.close($0) }
+            lock?.release()
             throw .network(host: config.host, port: config.port, error)
         }
-        port = Sockets.localPort(listener)
+        port = listener.port
         nextSweep = self.clock.now().adding(1_000)
         nextPrune = self.clock.now().adding(Self.pruneIntervalMs)
         dirty = OutputQueues(crowdRoundMs: config.crowdRoundMs)
@@ -101,7 +98,6 @@ public final class Server: @unchecked Sendable {
         lobby.adopt(restored)
         restored.forEach(schedule)
         restored.forEach(noteSpectators)
-        spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
         try ServerStartError.network(config) { () throws(SocketError) in try self.startAccepting() }
     }
 
@@ -204,8 +200,7 @@ public final class Server: @unchecked Sendable {
             if case .spectator(let room) = connection.session {
                 // A watcher's socket has room again: it waits for its slice like any other
                 // spectator output, so hundreds of them draining never delay a player's input.
-                loop.watchWritable(connection.fd, false)
-                connection.watchingWritable = false
+                connection.socket.stopWatchingWritable()
                 dirty.add(connection.id, room.spectators.count >= OutputQueues.crowdSize ? .crowd : .spectator)
             } else {
                 flush(connection)
@@ -217,17 +212,17 @@ public final class Server: @unchecked Sendable {
     /// One read per readiness: level-triggered epoll calls again while bytes remain, which keeps
     /// one busy client from starving the others.
     private func read(_ connection: Connection) {
-        let count = readBuffer.withUnsafeMutableBytes { Glibc.read(connection.fd, $0.baseAddress, $0.count) }
-        if count == 0 { return markClosed(connection, "disconnected") }
-        if count < 0 {
-            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
-            return markClosed(connection, "read failed: \(SocketError("read"))")
+        let lines: [LineReader.Line]
+        switch connection.socket.read() {
+        case .nothing: return
+        case .endOfStream: return markClosed(connection, "disconnected")
+        case .failed(let error): return markClosed(connection, "read failed: \(error)")
+        case .lines(let read): lines = read
         }
         let now = clock.now()
         connection.lastInput = now
-        let lines = connection.reader.feed(readBuffer[0..<count])
         // An unfinished line is timed from when it began: a read that completed lines starts a new one.
-        connection.partialLineSince = !connection.reader.isMidLine ? nil
+        connection.partialLineSince = !connection.socket.isMidLine ? nil
             : lines.isEmpty ? (connection.partialLineSince ?? now) : now
         for line in lines {
             guard connections[connection.id] != nil, !connection.closeWhenFlushed else { return }
@@ -255,8 +250,7 @@ public final class Server: @unchecked Sendable {
             next += 1
             closing.remove(id)
             guard let connection = connections.removeValue(forKey: id) else { continue }
-            loop.unregister(connection.fd)
-            if connection.lingerOnClose { linger(connection.fd, outbound: connection.outbound) } else { Glibc.close(connection.fd) }
+            if connection.lingerOnClose { linger(connection.socket) } else { connection.socket.close() }
             forget(address: connection.address)
             // Comings and goings that leave nothing behind are logged at most once a second.
             if connection.isSpectator || connection.room?.host.hasMove != true {
@@ -277,20 +271,18 @@ public final class Server: @unchecked Sendable {
         log("shutting down: telling \(connections.count) clients")
         let goodbye = ServerMessageCoding.line(.goodbye(reason: "The server is shutting down."))
         for connection in connections.values {
-            connection.outbound.append(goodbye)
-            _ = connection.outbound.flush(to: connection.fd)
-            loop.unregister(connection.fd)
-            Glibc.close(connection.fd)
+            connection.socket.send(goodbye)
+            connection.socket.flush()
+            connection.socket.close()
         }
         connections.removeAll()
         closeAllLingering()
         lobby.closeJournals()
         MatchJournal.drain()
         FinishedJournals.drain()
-        if acceptPausedUntil == nil { loop.unregister(listener) }
-        Glibc.close(listener)
-        if spareDescriptor >= 0 { Glibc.close(spareDescriptor) }
-        if let folderLock { Glibc.close(folderLock) }
+        if acceptPausedUntil == nil { loop.unregister(listener.fd) }
+        listener.close()
+        folderLock?.release()
         log("stopped")
     }
 }

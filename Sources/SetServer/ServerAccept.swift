@@ -1,4 +1,3 @@
-import Glibc
 import SetNet
 import SetRules
 import SetWire
@@ -37,12 +36,12 @@ extension Server {
     public static func dataDirectoryProblem(_ path: String) -> String? {
         let directory = JournalDirectory(path: path, log: .silent)
         do { try directory.prepareChecked() } catch { return error.reason }
-        guard access(path, W_OK) == 0 else { return "not writable" }
+        guard directory.isWritable else { return "not writable" }
         return nil
     }
 
     func startAccepting() throws(SocketError) {
-        try loop.register(listener) { [unowned self] _ in self.acceptAll() }
+        try loop.register(listener.fd) { [unowned self] _ in self.acceptAll() }
     }
 
     func resumeAccepting() {
@@ -86,37 +85,37 @@ extension Server {
     /// loop for long.
     func acceptAll() {
         for _ in 0..<Self.acceptsPerReadiness {
-            let accepted: Int32?
-            do { accepted = try Sockets.accept(listener) } catch {
-                if error.code == EMFILE || error.code == ENFILE { return outOfDescriptors(error) }
+            let accepted: LineSocket?
+            do { accepted = try listener.accept() } catch {
+                if error.isOutOfDescriptors { return outOfDescriptors(error) }
                 logQuietly("accept", "accept failed: \(error)")
                 return
             }
-            guard let fd = accepted else { return }
-            let address = DescriptorLimit.peerAddress(fd)
+            guard let socket = accepted else { return }
+            let address = DescriptorLimit.peerAddress(socket.fd)
             if connections.count >= config.limits.maxConnections {
-                refuse(fd, WireError(.serverFull, "The server is full; try again later.", fatal: true))
+                refuse(socket, WireError(.serverFull, "The server is full; try again later.", fatal: true))
                 logQuietly("full", "refused a connection: \(connections.count) connections is the limit")
                 continue
             }
             guard mayConnect(from: address) else {
-                refuse(fd, WireError(.addressLimit, "Your address connects too often; wait a second.", fatal: true))
+                refuse(socket, WireError(.addressLimit, "Your address connects too often; wait a second.", fatal: true))
                 logQuietly("connect-rate", "refused a connection from \(address): over \(config.addressLimits.connectsPerSecond) a second")
                 continue
             }
             let fromAddress = connectionsByAddress[address] ?? 0
             if fromAddress >= config.addressLimits.connections {
-                refuse(fd, WireError(.addressLimit, "Your address has \(fromAddress) connections open, the most one address may hold.", fatal: true))
+                refuse(socket, WireError(.addressLimit, "Your address has \(fromAddress) connections open, the most one address may hold.", fatal: true))
                 logQuietly("address", "refused a connection from \(address): it holds \(fromAddress), its share")
                 continue
             }
             lastConnectionID += 1
-            let connection = Connection(id: lastConnectionID, fd: fd, limits: config.limits, at: clock.now())
+            let connection = Connection(id: lastConnectionID, socket: socket, limits: config.limits, at: clock.now())
             connection.address = address
             do {
-                try loop.register(fd) { [unowned self] readiness in self.ready(connection, readiness) }
+                try socket.watch(on: loop) { [unowned self] readiness in self.ready(connection, readiness) }
             } catch {
-                Glibc.close(fd)
+                socket.close()
                 continue
             }
             connections[connection.id] = connection
@@ -129,34 +128,30 @@ extension Server {
     /// Refuses a socket that was never registered: `welcome`, then the fatal error, then a close
     /// that lets the lines arrive (see `linger`). Lingering holds a descriptor for up to 2 s, so
     /// past `maxLingering` of them (a flood) the lines are written once and the socket closed.
-    private func refuse(_ fd: Int32, _ error: WireError, mayLinger: Bool = true) {
-        var outbound = OutboundBuffer()
-        outbound.append(ServerMessageCoding.line(.welcome(server: config.serverName, versions: ProtocolVersion.supported,
-                                                          time: clock.now().milliseconds, limits: config.limits)))
-        outbound.append(ServerMessageCoding.line(.error(error, id: nil)))
+    private func refuse(_ socket: LineSocket, _ error: WireError, mayLinger: Bool = true) {
+        socket.send(ServerMessageCoding.line(.welcome(server: config.serverName, versions: ProtocolVersion.supported,
+                                                      time: clock.now().milliseconds, limits: config.limits)))
+        socket.send(ServerMessageCoding.line(.error(error, id: nil)))
         guard mayLinger, lingering.count < Self.maxLingering else {
-            _ = outbound.flush(to: fd)
-            Glibc.close(fd)
+            socket.flush()
+            socket.close()
             return
         }
-        linger(fd, outbound: outbound)
+        linger(socket)
     }
 
     /// Out of descriptors: the listener stays readable, so accepting again at once would spin.
     /// The spare descriptor lets one newcomer be told the server is full; then accepting pauses.
     private func outOfDescriptors(_ error: SocketError) {
         var refused = 0
-        if spareDescriptor >= 0 {
+        listener.usingReserve {
             // The freed slot answers whoever waits in the backlog, one at a time, so none waits in silence.
-            Glibc.close(spareDescriptor)
-            spareDescriptor = -1
-            while refused < Self.refusalsPerPause, let fd = try? Sockets.accept(listener) {
-                refuse(fd, WireError(.serverFull, "The server is out of resources; try again later.", fatal: true), mayLinger: false)
+            while refused < Self.refusalsPerPause, let socket = try? listener.accept() {
+                refuse(socket, WireError(.serverFull, "The server is out of resources; try again later.", fatal: true), mayLinger: false)
                 refused += 1
             }
-            spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
         }
-        loop.unregister(listener)
+        loop.unregister(listener.fd)
         acceptPausedUntil = clock.now().adding(Self.acceptPauseMs)
         logQuietly("descriptors", "out of file descriptors (\(error)) with \(connections.count) connections: "
                    + "refused \(refused) waiting, not accepting for \(Self.acceptPauseMs) ms")

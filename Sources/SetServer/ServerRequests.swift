@@ -5,7 +5,7 @@ import SetWire
 // What the server does with each line a client sends.
 extension Server {
     func handle(_ line: LineReader.Line, from connection: Connection, at now: Instant) {
-        if case .text(let text) = line, !text.contains(where: { !$0.isWhitespace }) {
+        if case .complete(let bytes) = line, ClientMessageDecoder.isBlank(bytes) {
             return  // empty lines are allowed and ignored, so a person typing in nc can press Enter freely
         }
         switch line {
@@ -15,9 +15,9 @@ extension Server {
         case .invalidUTF8:
             guard connection.limiter.allow(at: now) else { return rateLimited(connection, id: nil) }
             fail(connection, WireError(.invalidUTF8, "The line was not valid UTF-8; it was ignored."))
-        case .text(let text):
+        case .complete(let bytes):
             // Decoded before the limit is applied, so a dropped request's error can echo its id.
-            let decoded = ClientMessageDecoder.decode(Array(text.utf8))
+            let decoded = ClientMessageDecoder.decode(bytes)
             let cost = if case .success(let request) = decoded, case .list = request.message { config.listCost } else { 1 }
             guard connection.limiter.allow(at: now, cost: cost) else {
                 let id: JSONValue? = switch decoded {

@@ -1,115 +1,76 @@
 import Glibc
 import SetNet
+import SetScreen
 import SetWire
 
-/// One non-blocking TCP connection to the server, for a single thread's poll loop: connect
-/// without blocking, queue lines out, read and decode lines in.
-final class ClientConnection {
-    let fd: Int32
-    /// True until the non-blocking connect has finished.
-    private(set) var isConnecting: Bool
-    private var reader = LineReader(maxLineBytes: 1 << 20)
-    private var outbound = OutboundBuffer()
-    private var closed = false
-    /// Why the connection is no good any more, once it is not.
-    private(set) var failure: String?
+/// What holds a client app's connection to the server and drives it from one thread's poll
+/// loop: the terminal's run loop, and the tests' headless clients, which share this half of the
+/// loop instead of a copy of it. The socket is SetNet's `LineSocket`: lines in, requests out.
+protocol ClientConnection: AnyObject {
+    var app: ClientApp { get set }
+    /// The connection, while there is one.
+    var socket: LineSocket? { get set }
+    var serverHost: String { get }
+    var serverPort: UInt16 { get }
+    /// Performs the app's effects, in order; the socket's own come back to `connect`, `send`
+    /// and `disconnect`.
+    func perform(_ effects: [ClientEffect])
+}
+
+/// How much a client's socket holds.
+enum ClientSocketLimits {
     /// The most this client queues for a server that does not read: far more than a person's
     /// keys and the pings make while an honest server is merely slow.
     static let maxQueuedBytes = 64 * 1024
+    static let maxLineBytes = 1 << 20
+}
 
-    /// Starts connecting to `host:port` (a name or an IPv4 address); the caller waits for
-    /// writability and then calls `finishConnecting()`.
-    init(host: String, port: UInt16) throws(SocketError) {
-        let address = try Sockets.ipv4Address(host: host, port: port)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SocketError("socket") }
+extension ClientConnection {
+    /// Starts a new connection without waiting for it; the app hears when it is up or lost.
+    func connect(at now: Int64) {
+        socket?.close()
         do {
-            try Sockets.setNonBlocking(fd)
+            socket = try LineSocket.connect(host: serverHost, port: serverPort, waitForConnection: false,
+                                            maxLineBytes: ClientSocketLimits.maxLineBytes, maxQueuedBytes: ClientSocketLimits.maxQueuedBytes)
+            if socket?.isConnecting == false { perform(app.connected(at: now)) }
         } catch {
-            Glibc.close(fd)
-            throw error
+            socket = nil
+            perform(app.connectionLost("cannot connect to \(serverHost):\(serverPort): \(error)", at: now))
         }
-        Sockets.setNoDelay(fd)
-        var target = address
-        let result = withUnsafePointer(to: &target) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        if result != 0 && errno != EINPROGRESS {
-            let error = SocketError("connect to \(host):\(port)")
-            Glibc.close(fd)
-            throw error
-        }
-        self.fd = fd
-        isConnecting = result != 0
     }
 
-    deinit { close() }
-
-    /// Completes a connect once the socket is writable; throws why it failed.
-    func finishConnecting() throws(SocketError) {
-        var code: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
-        guard code == 0 else { throw SocketError("connect", code: code) }
-        isConnecting = false
+    /// Sends a request at once; a server that stopped reading, or a broken socket, loses the connection.
+    func send(_ message: ClientMessage, at now: Int64) {
+        guard let socket else { return }
+        if !socket.write(ClientMessageEncoder.line(ClientRequest(message))) { lose(socket.closeReason ?? "the connection broke", at: now) }
     }
 
-    /// Whether to poll for writability: connecting, or output waiting.
-    var wantsWrite: Bool { isConnecting || !outbound.isEmpty }
+    func disconnect() {
+        socket?.close()
+        socket = nil
+    }
 
-    /// Bytes queued and not yet taken by the socket.
-    var queuedBytes: Int { outbound.count }
+    /// The poll entry for the socket, while there is one.
+    var pollEntry: pollfd? { socket.map { pollfd(fd: $0.fd, events: $0.pollEvents, revents: 0) } }
 
-    /// Queues a request; `flush()` writes it. Past `maxQueuedBytes` the connection is given up.
-    func send(_ message: ClientMessage) {
-        guard failure == nil else { return }
-        let line = ClientMessageEncoder.line(ClientRequest(message))
-        guard outbound.count + line.count <= Self.maxQueuedBytes else {
-            failure = "the server is not reading what this client sends (\(outbound.count / 1024) KiB waiting); disconnected"
-            return
+    /// Handles what poll reported for the socket: a finished connect, lines, or the end.
+    func handleSocket(_ revents: Int16, at now: Int64) {
+        guard let socket else { return }
+        switch socket.handle(Readiness(pollEvents: revents)) {
+        case .nothing: break
+        case .connected: perform(app.connected(at: now))
+        case .lines(let lines):
+            // Undecodable lines are skipped rather than ending the session.
+            for line in lines {
+                if case .success(let message) = ServerMessageCoding.decode(line) { perform(app.receive(message, at: now)) }
+            }
+        case .ended(let reason): lose(reason, at: now)
         }
-        outbound.append(line)
     }
 
-    /// Writes what the socket takes now; false when the connection is broken (see `failure`).
-    @discardableResult
-    func flush() -> Bool {
-        guard failure == nil else { return false }
-        guard !isConnecting else { return true }
-        if case .failed(let code) = outbound.flush(to: fd) {
-            failure = "the connection broke: \(SocketError("write", code: code).description)"
-            return false
-        }
-        return true
-    }
-
-    /// What one read gave.
-    enum ReadResult {
-        case messages([ServerMessage])
-        case closed(String)
-    }
-
-    /// Reads what is available and decodes the complete lines; undecodable lines are skipped
-    /// (and reported as nothing) rather than ending the session.
-    func read() -> ReadResult {
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        if count == 0 { return .closed("the server closed the connection") }
-        if count < 0 {
-            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .messages([]) }
-            return .closed(SocketError("read").description)
-        }
-        var messages: [ServerMessage] = []
-        for line in reader.feed(buffer[0..<count]) {
-            guard case .text(let text) = line, case .success(let message) = ServerMessageCoding.decode(Array(text.utf8)) else { continue }
-            messages.append(message)
-        }
-        return .messages(messages)
-    }
-
-    func close() {
-        guard !closed else { return }
-        closed = true
-        Glibc.close(fd)
+    /// Drops the connection and tells the app why.
+    func lose(_ reason: String, at now: Int64) {
+        disconnect()
+        perform(app.connectionLost(reason, at: now))
     }
 }

@@ -41,7 +41,7 @@ public enum TerminalClient {
         let seed = UInt64(truncatingIfNeeded: MonotonicTime.rawNanoseconds())
         let state = ClientState(options: configuration, size: TerminalSession.size(),
                                 token: options.role == .player ? store.token(for: options.seatKey) : nil, seed: seed)
-        var loop = ClientRunLoop(app: ClientApp(state: state), session: session, options: options, store: store)
+        let loop = ClientRunLoop(app: ClientApp(state: state), session: session, options: options, store: store)
         let outcome = loop.run()
         session.end()
         // The banner is still on the screen from before: only what is new is printed.
@@ -63,12 +63,12 @@ public enum TerminalClient {
 /// pipe; it performs the app's effects and draws only the cells that changed. It sleeps without a
 /// timeout when nothing moves, wakes ~30 times a second only while cards fly, ~10 times for a
 /// countdown, and every 5 s to ping.
-struct ClientRunLoop {
+final class ClientRunLoop: ClientConnection {
     var app: ClientApp
     let session: TerminalSession
     let options: ClientOptions
     let store: SeatTokenStore
-    var connection: ClientConnection?
+    var socket: LineSocket?
     var decoder = InputDecoder()
     var lastFrame: ScreenBuffer?
     var outcome: (status: Int32, message: String?, signal: Int32?)?
@@ -80,9 +80,12 @@ struct ClientRunLoop {
         self.store = store
     }
 
+    var serverHost: String { options.host }
+    var serverPort: UInt16 { options.port }
+
     static func now() -> Int64 { MonotonicTime.rawMilliseconds() }
 
-    mutating func run() -> (status: Int32, message: String?, signal: Int32?) {
+    func run() -> (status: Int32, message: String?, signal: Int32?) {
         perform(app.start(at: Self.now()))
         while outcome == nil {
             let now = Self.now()
@@ -91,11 +94,11 @@ struct ClientRunLoop {
             draw(at: now)
             wait(timeout: timeout(at: now))
         }
-        connection?.close()
+        socket?.close()
         return outcome!
     }
 
-    private mutating func draw(at now: Int64) {
+    private func draw(at now: Int64) {
         let frame = app.compose(at: now)
         let diff = FrameRenderer.frameDiff(from: lastFrame, to: frame)
         if !diff.isEmpty { session.write(diff) }
@@ -110,12 +113,10 @@ struct ClientRunLoop {
         return Int32(clamping: max(0, wake - now))
     }
 
-    private mutating func wait(timeout: Int32) {
+    private func wait(timeout: Int32) {
         var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: session.signalFD, events: Int16(POLLIN), revents: 0)]
-        if let connection {
-            fds.append(pollfd(fd: connection.fd, events: Int16(POLLIN) | (connection.wantsWrite ? Int16(POLLOUT) : 0), revents: 0))
-        }
+        if let entry = pollEntry { fds.append(entry) }
         let ready = poll(&fds, nfds_t(fds.count), timeout)
         let now = Self.now()
         if ready == 0 && decoder.hasPendingEscape {
@@ -125,10 +126,10 @@ struct ClientRunLoop {
         if fds[1].revents != 0 { handleSignals(at: now) }
         if fds[0].revents & Int16(POLLIN) != 0 { readKeyboard(at: now) }
         if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 { outcome = (0, "setgame: the terminal went away", nil) }
-        if fds.count > 2, let connection { handleSocket(connection, fds[2].revents, at: now) }
+        if fds.count > 2 { handleSocket(fds[2].revents, at: now) }
     }
 
-    private mutating func handleSignals(at now: Int64) {
+    private func handleSignals(at now: Int64) {
         for signal in session.pendingSignals() {
             if signal == SIGWINCH {
                 app.resize(to: TerminalSession.size(), at: now)
@@ -138,7 +139,7 @@ struct ClientRunLoop {
         }
     }
 
-    private mutating func readKeyboard(at now: Int64) {
+    private func readKeyboard(at now: Int64) {
         var bytes = [UInt8](repeating: 0, count: 4_096)
         let count = bytes.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
         guard count > 0 else {
@@ -151,52 +152,12 @@ struct ClientRunLoop {
         }
     }
 
-    private mutating func handleSocket(_ socket: ClientConnection, _ events: Int16, at now: Int64) {
-        if socket.isConnecting {
-            guard events & Int16(POLLOUT | POLLERR | POLLHUP) != 0 else { return }
-            do {
-                try socket.finishConnecting()
-                perform(app.connected(at: now))
-                socket.flush()
-            } catch {
-                lose("cannot connect to \(options.host):\(options.port): \(error)", at: now)
-            }
-            return
-        }
-        if events & Int16(POLLOUT) != 0 && !socket.flush() { return lose(socket.failure ?? "the connection broke", at: now) }
-        guard events & Int16(POLLIN | POLLHUP | POLLERR) != 0 else { return }
-        switch socket.read() {
-        case .messages(let messages):
-            for message in messages { perform(app.receive(message, at: now)) }
-        case .closed(let reason):
-            lose(reason, at: now)
-        }
-    }
-
-    private mutating func lose(_ reason: String, at now: Int64) {
-        connection?.close()
-        connection = nil
-        perform(app.connectionLost(reason, at: now))
-    }
-
-    private mutating func perform(_ effects: [ClientEffect]) {
+    func perform(_ effects: [ClientEffect]) {
         for effect in effects {
             switch effect {
-            case .connect:
-                connection?.close()
-                do {
-                    connection = try ClientConnection(host: options.host, port: options.port)
-                    if connection?.isConnecting == false { perform(app.connected(at: Self.now())) }
-                } catch {
-                    connection = nil
-                    perform(app.connectionLost("cannot connect to \(options.host):\(options.port): \(error)", at: Self.now()))
-                }
-            case .disconnect:
-                connection?.close()
-                connection = nil
-            case .send(let message):
-                connection?.send(message)
-                if let connection, !connection.flush() { lose(connection.failure ?? "the connection broke", at: Self.now()) }
+            case .connect: connect(at: Self.now())
+            case .disconnect: disconnect()
+            case .send(let message): send(message, at: Self.now())
             case .saveToken(let token):
                 store.set(token, for: options.seatKey)
             case .log(let text):

@@ -19,6 +19,21 @@ public enum ClientMessageDecoder {
         return decode(document)
     }
 
+    /// Whether a line holds nothing but whitespace, as `Character.isWhitespace` has it: such lines
+    /// are ignored, so a person typing in nc can press Enter freely. Only a line with no ASCII
+    /// besides whitespace is looked at as text.
+    public static func isBlank(_ line: [UInt8]) -> Bool {
+        var ascii = true
+        for byte in line {
+            if byte >= 0x80 {
+                ascii = false
+            } else if byte != 0x20 && !(0x09...0x0D).contains(byte) {
+                return false
+            }
+        }
+        return ascii || String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace)
+    }
+
     public static func decode(_ document: JSONValue) -> Result<ClientRequest, WireError> {
         guard let members = document.objectValue else {
             return .failure(WireError(.notAnObject, "Each line must be one JSON object, not a \(document.typeName)."))

@@ -3,8 +3,9 @@
 public struct LineReader: Sendable {
     /// One framing result: a complete line, or the reason a line was dropped.
     public enum Line: Hashable, Sendable {
-        /// A complete line without its "\n" and without one trailing "\r"; may be empty.
-        case text(String)
+        /// A complete line of valid UTF-8, as its bytes, without its "\n" and without one trailing
+        /// "\r"; may be empty. The bytes go to the decoders as they are: no `String` on the way.
+        case complete([UInt8])
         /// A line longer than `maxLineBytes`, reported once at its "\n"; `byteCount` is its full length.
         case tooLong(byteCount: Int)
         /// A line of acceptable length that is not valid UTF-8.
@@ -85,7 +86,8 @@ public struct LineReader: Sendable {
     private static func decode(_ line: UnsafeBufferPointer<UInt8>) -> Line {
         var end = line.count
         if end > 0 && line[end - 1] == 0x0D { end -= 1 }
-        guard let text = String(validating: line[0..<end], as: UTF8.self) else { return .invalidUTF8 }
-        return .text(text)
+        let bytes = UnsafeBufferPointer(rebasing: line[0..<end])
+        guard (try? UTF8Span(validating: bytes.span)) != nil else { return .invalidUTF8 }
+        return .complete(Array(bytes))
     }
 }

@@ -13,19 +13,16 @@ import Testing
     /// `done` until it returns true; false if the connection ends first.
     func spectate(port: UInt16, match: String, name: String, until done: (ServerMessage) -> Bool) throws -> Bool {
         let fd = try Sockets.connect(host: "127.0.0.1", port: port)
-        defer { close(fd) }
         Sockets.setReceiveTimeout(fd, milliseconds: 30_000)
-        var reader = LineReader(maxLineBytes: 1 << 20)
-        var join = ClientMessageEncoder.line(ClientRequest(.join(JoinRequest(role: .spectator, name: name, match: match))))
-        _ = join.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { return false }
-            for case .text(let text) in reader.feed(buffer[0..<count]) {
-                if case .success(let message) = ServerMessageCoding.decode(Array(text.utf8)), done(message) { return true }
+        let socket = LineSocket(adopting: fd)
+        socket.send(ClientMessageEncoder.line(ClientRequest(.join(JoinRequest(role: .spectator, name: name, match: match)))))
+        socket.flush()
+        while case .lines(let lines) = socket.read() {
+            for case .complete(let line) in lines {
+                if case .success(let message) = ServerMessageCoding.decode(line), done(message) { return true }
             }
         }
+        return false
     }
 
     /// Watches until the first game is over; also counts how many times the table changed

@@ -72,9 +72,9 @@ import Testing
         switch framed {
         case .tooLong: return .error(.lineTooLong)
         case .invalidUTF8: return .error(.invalidUTF8)
-        case .text(let text):
-            if !text.contains(where: { !$0.isWhitespace }) { return .nothing }
-            switch ClientMessageDecoder.decode(Array(text.utf8)) {
+        case .complete(let bytes):
+            if !String(decoding: bytes, as: UTF8.self).contains(where: { !$0.isWhitespace }) { return .nothing }
+            switch ClientMessageDecoder.decode(bytes) {
             case .failure(let error): return .error(error.code)
             case .success(let request):
                 switch request.message {

@@ -53,11 +53,11 @@ struct ClientTimedOut: Error, CustomStringConvertible {
     var description: String { "no message came while waiting for \(waitingFor)" }
 }
 
-/// A protocol client over a real socket. Reads block with a timeout that only a broken server
-/// reaches; it keeps a `MatchView` current from snapshots and events.
+/// A protocol client over a real socket, the same `LineSocket` the server uses, left blocking:
+/// reads wait, with a timeout that only a broken server reaches. It keeps a `MatchView` current
+/// from snapshots and events.
 final class TestClient {
-    let fd: Int32
-    private var reader = LineReader(maxLineBytes: 1 << 22)
+    let socket: LineSocket
     private var buffered: [(ServerMessage, String)] = []
     /// The text of the last line `next` returned.
     private(set) var lastLine: String?
@@ -66,18 +66,18 @@ final class TestClient {
     private(set) var seat: Seat?
     private(set) var token: String?
 
-    init(port: UInt16) throws {
-        fd = try Sockets.connect(host: "127.0.0.1", port: port)
-        Sockets.setReceiveTimeout(fd, milliseconds: 10_000)
+    convenience init(port: UInt16) throws {
+        self.init(connectedSocket: try Sockets.connect(host: "127.0.0.1", port: port))
     }
 
     /// Adopts a socket that is already connected, such as one from `starvedSocket`.
     init(connectedSocket: Int32) {
-        fd = connectedSocket
-        Sockets.setReceiveTimeout(fd, milliseconds: 10_000)
+        Sockets.setReceiveTimeout(connectedSocket, milliseconds: 10_000)
+        // A test may send more than any honest client would queue, to a server that reads slowly.
+        socket = LineSocket(adopting: connectedSocket, maxLineBytes: 1 << 22, maxQueuedBytes: .max)
     }
 
-    deinit { Glibc.close(fd) }
+    var fd: Int32 { socket.fd }
 
     /// Ends the connection as a client whose network or process went away; the server sees end of stream.
     func hangUp() { shutdown(fd, Int32(SHUT_RDWR)) }
@@ -89,32 +89,24 @@ final class TestClient {
         return poll(&entry, 1, 0) > 0
     }
 
-    /// Reads whatever arrives until the server closes, returning the complete lines and any
-    /// unfinished tail; gives up (and returns nil) only if nothing comes for 10 s.
-    func drainToEndOfStream() -> (lines: [String], tail: Int)? {
+    /// Reads whatever arrives until the server closes, returning the complete lines and whether
+    /// an unfinished one was left; gives up (and returns nil) on a reset or if nothing comes for 10 s.
+    func drainToEndOfStream() -> (lines: [String], endsMidLine: Bool)? {
         var lines = buffered.map(\.1)
         buffered.removeAll()
-        var tail: [UInt8] = []
         while true {
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 { return nil }
-            if count == 0 { return (lines, tail.count) }
-            tail += chunk[0..<count]
-            while let newline = tail.firstIndex(of: 0x0A) {
-                lines.append(String(decoding: tail[..<newline], as: UTF8.self))
-                tail.removeSubrange(...newline)
+            switch socket.read() {
+            case .nothing, .failed: return nil
+            case .endOfStream: return (lines, socket.isMidLine)
+            case .lines(let read): for case .complete(let bytes) in read { lines.append(String(decoding: bytes, as: UTF8.self)) }
             }
         }
     }
 
+    /// Writes all of `bytes`, waiting while the server's buffers are full; stops if the server is gone.
     func sendRaw(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            guard written > 0 else { return }
-            offset += written
-        }
+        socket.send(bytes)
+        socket.flush()
     }
 
     func sendRaw(_ text: String) { sendRaw(Array(text.utf8)) }
@@ -126,12 +118,11 @@ final class TestClient {
     /// The next message, in order.
     func next(_ waitingFor: String = "a message") throws -> ServerMessage {
         while buffered.isEmpty {
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { throw ClientTimedOut(waitingFor: waitingFor) }
-            for line in reader.feed(chunk[0..<count]) {
-                guard case .text(let text) = line else { continue }
-                switch ServerMessageCoding.decode(Array(text.utf8)) {
+            guard case .lines(let lines) = socket.read() else { throw ClientTimedOut(waitingFor: waitingFor) }
+            for line in lines {
+                guard case .complete(let bytes) = line else { continue }
+                let text = String(decoding: bytes, as: UTF8.self)
+                switch ServerMessageCoding.decode(bytes) {
                 case .success(let message): buffered.append((message, text))
                 case .failure(let error): Issue.record("undecodable server line \(text): \(error.message)")
                 }

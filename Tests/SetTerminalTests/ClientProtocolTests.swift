@@ -8,16 +8,18 @@ import Testing
 @testable import SetScreen
 @testable import SetTerminal
 
-/// A client app wired to a real socket: what the terminal shell does, minus the terminal.
-final class HeadlessClient {
+/// A client app wired to a real socket: what the terminal shell does, minus the terminal; the
+/// socket half is the shell's own (`ClientConnection`).
+final class HeadlessClient: ClientConnection {
     var app: ClientApp
-    var connection: ClientConnection?
-    let port: UInt16
+    var socket: LineSocket?
+    let serverHost = "127.0.0.1"
+    let serverPort: UInt16
 
     init(name: String, role: Role = .player, match: String? = nil, port: UInt16) {
         let options = ClientConfiguration(name: name, match: match, role: role, animation: false)
         app = ClientApp(state: ClientState(options: options, size: TerminalSize(columns: 120, rows: 40)))
-        self.port = port
+        serverPort = port
         perform(app.start(at: Self.now()))
     }
 
@@ -26,14 +28,9 @@ final class HeadlessClient {
     func perform(_ effects: [ClientEffect]) {
         for effect in effects {
             switch effect {
-            case .connect:
-                connection = try? ClientConnection(host: "127.0.0.1", port: port)
-            case .send(let message):
-                connection?.send(message)
-                connection?.flush()
-            case .disconnect:
-                connection?.close()
-                connection = nil
+            case .connect: connect(at: Self.now())
+            case .send(let message): send(message, at: Self.now())
+            case .disconnect: disconnect()
             case .saveToken, .log, .quit, .startLocal, .holdLocal: break
             }
         }
@@ -41,18 +38,8 @@ final class HeadlessClient {
 
     /// One short poll of the socket, handling whatever it brings.
     func pump() {
-        guard let connection else { return }
-        var fd = pollfd(fd: connection.fd, events: Int16(POLLIN) | (connection.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)
-        guard poll(&fd, 1, 5) > 0 else { return }
-        if connection.isConnecting {
-            try? connection.finishConnecting()
-            perform(app.connected(at: Self.now()))
-            return
-        }
-        connection.flush()
-        if case .messages(let messages) = connection.read() {
-            for message in messages { perform(app.receive(message, at: Self.now())) }
-        }
+        guard var entry = pollEntry, poll(&entry, 1, 5) > 0 else { return }
+        handleSocket(entry.revents, at: Self.now())
     }
 
     func input(_ key: Character) {
@@ -127,9 +114,7 @@ final class HeadlessClient {
         #expect(pump([alice, bob]) { alice.app.state.view?.phase == .playing && bob.app.state.view?.phase == .playing })
         let seat = alice.app.state.seat
         // The socket dies under alice; the app retries and comes back to the same seat.
-        alice.connection?.close()
-        alice.connection = nil
-        alice.perform(alice.app.connectionLost("test", at: HeadlessClient.now()))
+        alice.lose("test", at: HeadlessClient.now())
         #expect(pump([bob]) { bob.app.state.view?.players.first { $0.seat == seat }?.present == false })
         let resumed = pump([alice, bob]) {
             if case .lost = alice.app.state.connection { alice.perform(alice.app.tick(at: HeadlessClient.now())) }

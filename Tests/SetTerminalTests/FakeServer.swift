@@ -6,24 +6,21 @@ import SetWire
 /// A hostile server for tests: a loopback listener whose every line is scripted by the test, for
 /// driving the client and the bot through what no honest server would send.
 final class FakeServer {
-    let listener: Int32
-    let port: UInt16
+    let listener: Listener
+    var port: UInt16 { listener.port }
 
     init() throws {
-        listener = try Sockets.listen(host: "127.0.0.1", port: 0)
-        port = Sockets.localPort(listener)
+        listener = try Listener(host: "127.0.0.1", port: 0, maxLineBytes: 1 << 20, maxQueuedBytes: 4 << 20)
     }
-
-    deinit { Glibc.close(listener) }
 
     /// The next connection; a small receive buffer, when asked, makes "never reads" bite in kilobytes.
     func accept(receiveBufferBytes: Int32? = nil, waitMs: Int32 = 5_000) throws -> FakePeer {
-        var ready = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-        guard poll(&ready, 1, waitMs) == 1, let fd = try Sockets.accept(listener) else { throw FakeServerError("no connection came") }
+        var ready = pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, waitMs) == 1, let socket = try listener.accept() else { throw FakeServerError("no connection came") }
         if var size = receiveBufferBytes {
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            setsockopt(socket.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        return FakePeer(fd: fd)
+        return FakePeer(socket: socket)
     }
 }
 
@@ -32,31 +29,30 @@ struct FakeServerError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// One accepted connection, seen from the fake server.
+/// One accepted connection, seen from the fake server, through the same `LineSocket` as the
+/// real one.
 final class FakePeer {
-    let fd: Int32
-    private var reader = LineReader(maxLineBytes: 1 << 20)
+    let socket: LineSocket
     private var lines: [String] = []
-    private(set) var isOpen = true
 
-    init(fd: Int32) { self.fd = fd }
+    init(socket: LineSocket) { self.socket = socket }
 
-    deinit { close() }
+    var isOpen: Bool { socket.isOpen }
 
     /// Writes a line, waiting while the client's buffers are full; false once the client is gone
     /// or has not read for `waitMs`.
     @discardableResult
     func send(_ line: String, waitMs: Int32 = 2_000) -> Bool {
-        let bytes = Array((line + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written > 0 { offset += written; continue }
-            guard written < 0, errno == EAGAIN || errno == EINTR else { return false }
-            var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            guard poll(&ready, 1, waitMs) == 1 else { return false }
+        guard socket.send(Array((line + "\n").utf8)) else { return false }
+        while true {
+            switch socket.flush() {
+            case .drained: return true
+            case .failed: return false
+            case .blocked:
+                var ready = pollfd(fd: socket.fd, events: Int16(POLLOUT), revents: 0)
+                guard poll(&ready, 1, waitMs) == 1 else { return false }
+            }
         }
-        return true
     }
 
     /// The next line the client sent, waiting up to `waitMs`; nil if none came.
@@ -88,31 +84,23 @@ final class FakePeer {
     func closedByClient(waitMs: Int32 = 5_000) -> Bool {
         let deadline = MonotonicTime.rawMilliseconds() + Int64(waitMs)
         while MonotonicTime.rawMilliseconds() < deadline {
-            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            var ready = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
             guard poll(&ready, 1, 50) >= 0 else { return true }
             guard ready.revents != 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count <= 0 { return true }
+            switch socket.read() {
+            case .endOfStream, .failed: return true
+            case .nothing, .lines: continue
+            }
         }
         return false
     }
 
-    func close() {
-        guard isOpen else { return }
-        isOpen = false
-        Glibc.close(fd)
-    }
+    func close() { socket.close() }
 
     private func fill(waitMs: Int32) -> Bool {
-        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&ready, 1, waitMs) == 1 else { return false }
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return false }
-        for line in reader.feed(buffer[0..<count]) {
-            if case .text(let text) = line { lines.append(text) }
-        }
+        var ready = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, waitMs) == 1, case .lines(let read) = socket.read() else { return false }
+        for case .complete(let bytes) in read { lines.append(String(decoding: bytes, as: UTF8.self)) }
         return true
     }
 }

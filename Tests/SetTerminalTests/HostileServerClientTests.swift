@@ -8,17 +8,19 @@ import Testing
 @testable import SetTerminal
 
 /// The client app on a real socket with a clock the test sets: what the terminal shell does,
-/// minus the terminal, so time-outs are tested without sleeping.
-final class ScriptedClient {
+/// minus the terminal, so time-outs are tested without sleeping. The socket half is the shell's
+/// own (`ClientConnection`).
+final class ScriptedClient: ClientConnection {
     var app: ClientApp
-    var connection: ClientConnection?
+    var socket: LineSocket?
     var now: Int64 = 0
-    let port: UInt16
+    let serverHost = "127.0.0.1"
+    let serverPort: UInt16
     private(set) var quit: (status: Int32, message: String?)?
     private(set) var logs: [String] = []
 
     init(port: UInt16, name: String = "ann", match: String? = "m") {
-        self.port = port
+        serverPort = port
         app = ClientApp(state: ClientState(options: ClientConfiguration(name: name, match: match, animation: false),
                                            size: TerminalSize(columns: 100, rows: 30)))
         perform(app.start(at: now))
@@ -27,17 +29,9 @@ final class ScriptedClient {
     func perform(_ effects: [ClientEffect]) {
         for effect in effects {
             switch effect {
-            case .connect:
-                connection?.close()
-                connection = try? ClientConnection(host: "127.0.0.1", port: port)
-                if connection == nil { perform(app.connectionLost("cannot connect", at: now)) }
-            case .send(let message):
-                guard let connection else { continue }
-                connection.send(message)
-                if !connection.flush() { lose(connection.failure ?? "the connection broke") }
-            case .disconnect:
-                connection?.close()
-                connection = nil
+            case .connect: connect(at: now)
+            case .send(let message): send(message, at: now)
+            case .disconnect: disconnect()
             case .log(let text): logs.append(text)
             case .saveToken, .startLocal, .holdLocal: break
             case .quit(let status, let message): if quit == nil { quit = (status, message) }
@@ -45,29 +39,12 @@ final class ScriptedClient {
         }
     }
 
-    func lose(_ reason: String) {
-        connection?.close()
-        connection = nil
-        perform(app.connectionLost(reason, at: now))
-    }
-
     /// Handles what the socket brings for up to `waitMs` of real time (the app's clock stands still).
     func pump(waitMs: Int32 = 300) {
         let deadline = MonotonicTime.rawMilliseconds() + Int64(waitMs)
-        while let connection, MonotonicTime.rawMilliseconds() < deadline {
-            var fd = pollfd(fd: connection.fd, events: Int16(POLLIN) | (connection.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)
-            guard poll(&fd, 1, 20) > 0 else { continue }
-            if connection.isConnecting {
-                do { try connection.finishConnecting() } catch { return lose("\(error)") }
-                perform(app.connected(at: now))
-                continue
-            }
-            if fd.revents & Int16(POLLOUT) != 0 && !connection.flush() { return lose(connection.failure ?? "broke") }
-            guard fd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 else { continue }
-            switch connection.read() {
-            case .messages(let messages): for message in messages { perform(app.receive(message, at: now)) }
-            case .closed(let reason): return lose(reason)
-            }
+        while var entry = pollEntry, MonotonicTime.rawMilliseconds() < deadline {
+            guard poll(&entry, 1, 20) > 0 else { continue }
+            handleSocket(entry.revents, at: now)
         }
     }
 
@@ -165,7 +142,7 @@ final class ScriptedClient {
         client.pump()
         for _ in 0..<5_000 { peer.send(#"{"time":2000,"type":"ping"}"#) }
         client.pump()
-        #expect((client.connection?.queuedBytes ?? 0) == 0, "a few lines, all taken by the socket")
+        #expect((client.socket?.pendingBytes ?? 0) == 0, "a few lines, all taken by the socket")
         let lines = peer.readAll()
         #expect(lines.filter { $0.contains("\"type\":\"ping\"") }.count == 1, "\(lines)")
         client.advance(to: ClientApp.unansweredLimit)
@@ -174,20 +151,19 @@ final class ScriptedClient {
 
     @Test func aConnectionQueuesNoMoreThanItsCapForAServerThatNeverReads() throws {
         let server = try FakeServer()
-        let connection = try ClientConnection(host: "127.0.0.1", port: server.port)
+        let client = ScriptedClient(port: server.port)
         let peer = try server.accept(receiveBufferBytes: 2_048)
-        var fd = pollfd(fd: connection.fd, events: Int16(POLLOUT), revents: 0)
-        _ = poll(&fd, 1, 1_000)
-        try connection.finishConnecting()
+        client.pump(waitMs: 50)
+        let socket = try #require(client.socket)
         var sent = 0
-        while connection.failure == nil && sent < 1_000_000 {
-            connection.send(.list())
-            connection.flush()
+        while socket.isOpen && sent < 1_000_000 {
+            client.send(.list(), at: client.now)
+            #expect(socket.pendingBytes <= ClientSocketLimits.maxQueuedBytes)
             sent += 1
         }
-        #expect(connection.failure?.contains("not reading") == true)
-        #expect(connection.queuedBytes <= ClientConnection.maxQueuedBytes)
-        #expect(!connection.flush())
+        #expect(socket.closeReason?.contains("not reading") == true)
+        #expect(client.socket == nil, "the connection was lost")
+        #expect(client.quit?.message?.contains("not reading") == true, "never joined, so the client ends, saying why")
         peer.close()
     }
 

@@ -11,8 +11,8 @@ import SetWire
             if piece.count > maxLineBytes { return .tooLong(byteCount: piece.count) }
             var bytes = Array(piece)
             if bytes.last == 0x0D { bytes.removeLast() }
-            guard let text = String(validating: bytes, as: UTF8.self) else { return .invalidUTF8 }
-            return .text(text)
+            guard String(validating: bytes, as: UTF8.self) != nil else { return .invalidUTF8 }
+            return .complete(bytes)
         }
     }
 
@@ -122,6 +122,16 @@ import SetWire
         #expect(reader.pendingByteCount == 0)
     }
 
+    /// Blank lines are ignored by the server; blank is `Character.isWhitespace`, checked on bytes.
+    @Test func blankLinesAreWhitespaceAsCharactersHaveIt() {
+        for text in ["", " ", "\t \r", "\u{0B}\u{0C}", "\u{A0}", " \u{3000}\u{2028}", "\u{85}"] {
+            #expect(ClientMessageDecoder.isBlank(Array(text.utf8)), "\(Array(text.unicodeScalars))")
+        }
+        for text in ["x", " {}", "\u{1F}", "\u{200B}", " \u{A0}é", "\u{3000}0"] {
+            #expect(!ClientMessageDecoder.isBlank(Array(text.utf8)), "\(Array(text.unicodeScalars))")
+        }
+    }
+
     @Test func feedsFromRawBuffersAndTheirSlices() {
         var reader = LineReader(maxLineBytes: 100)
         let bytes = Array("raw\nslice\nrest".utf8)
@@ -131,4 +141,9 @@ import SetWire
         #expect(lines == [.text("raw"), .text("slice")])
         #expect(reader.pendingByteCount == 0)
     }
+}
+
+extension LineReader.Line {
+    /// A complete line, written as text for readable expectations.
+    static func text(_ text: String) -> Self { .complete(Array(text.utf8)) }
 }

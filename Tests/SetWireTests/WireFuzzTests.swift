@@ -214,9 +214,12 @@ import Testing
                 switch line {
                 case .tooLong(let count): #expect(count > maxLineBytes); counts[.lineTooLong, default: 0] += 1
                 case .invalidUTF8: counts[.invalidUTF8, default: 0] += 1
-                case .text(let text):
-                    guard text.contains(where: { !$0.isWhitespace }) else { continue }
-                    switch ClientMessageDecoder.decode(Array(text.utf8)) {
+                case .complete(let bytes):
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    let blank = !text.contains(where: { !$0.isWhitespace })
+                    #expect(ClientMessageDecoder.isBlank(bytes) == blank, "\(text)")
+                    guard !blank else { continue }
+                    switch ClientMessageDecoder.decode(bytes) {
                     case .success: decoded += 1
                     case .failure(let error):
                         counts[error.code, default: 0] += 1
