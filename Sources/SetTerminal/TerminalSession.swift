@@ -1,4 +1,5 @@
 import Glibc
+import SetNet
 import SetScreen
 
 // The state signal handlers need. A handler may run at any moment on this thread, so it can only
@@ -78,12 +79,7 @@ public final class TerminalSession {
 
     /// Writes all of `text` to the terminal.
     func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-            if written > 0 { offset += written } else if written < 0 && errno != EINTR && errno != EAGAIN { return }
-        }
+        LineOutput.write(bytes: Array(text.utf8), to: STDOUT_FILENO)
     }
 
     /// The terminal's size now.
