@@ -184,7 +184,7 @@ package struct ClientConfiguration: Hashable, Sendable {
     /// How this program was started ("setgame", "swift run setgame"): printed commands start so.
     package var command = "setgame"
     /// How a friend can watch, shown in the help and before a local match starts.
-    package var watchLine: String?
+    package var watchHint: CommandHint?
     /// A local match (`setgame play`): what the player faces ("you against the easy bot"); the
     /// match begins at the player's first key, and its bot holds off while help is open.
     package var localStart: String?

@@ -58,7 +58,7 @@ enum Overlays {
         lines += wrapped("Call \"Set!\" with s, or just pick a card; ? shows every key.", theme.quiet, width: width)
         lines.append([])
         lines.append([Span("Press any key to start", key), Span("   "), Span("q", key), Span(" quit")])
-        if let watch = state.options.watchLine { lines += [[]] + wrapped(watch, theme.quiet, width: width) }
+        if let watch = state.options.watchHint { lines += [[]] + commandLines(watch, theme.quiet, width: width) }
         Panel(title: "Ready?", lines: lines, border: theme.panel).draw(into: &buffer, centredIn: area)
     }
 
@@ -100,8 +100,14 @@ enum Overlays {
                 lines.append([Span("The game is paused while this help is open.")])
             }
         }
-        if let watch = state.options.watchLine { lines += [[]] + wrapped(watch, .plain, width: state.size.columns - 8) }
+        if let watch = state.options.watchHint { lines += [[]] + commandLines(watch, .plain, width: state.size.columns - 8) }
         return lines
+    }
+
+    /// A suggested command under its lead: on lines of its own (a long path to the binary must not
+    /// push the rest off the screen), in plain text, so it reads as what to type.
+    static func commandLines(_ hint: CommandHint, _ leadStyle: CellStyle, width: Int) -> [[Span]] {
+        wrapped(hint.lead, leadStyle, width: width) + wrapped(hint.command, .plain, width: width)
     }
 
     /// Text as lines of spans no wider than `width` cells, broken at spaces: commands and rules
@@ -202,11 +208,10 @@ enum Overlays {
             lines = [[Span("Waiting for an opponent…", CellStyle(bold: true))], []]
             // Another name, so a second person on this machine takes the other seat, not this one.
             let friend = state.options.name == "friend" ? "guest" : "friend"
-            // On a line of its own: a long path to the binary must not push the name off the screen.
-            lines.append([Span("A friend can join with:", theme.quiet)])
-            lines += wrapped("\(state.options.command) join \(state.options.serverAddress) --match \(view.match) --name \(friend)",
-                             .plain, width: area.width - 2)
-            if let watch = state.options.watchLine { lines += [[]] + wrapped(watch, theme.quiet, width: area.width - 2) }
+            let join = CommandHint(lead: "A friend can join with:",
+                                   command: "\(state.options.command) join \(state.options.serverAddress) --match \(view.match) --name \(friend)")
+            lines += commandLines(join, theme.quiet, width: area.width - 2)
+            if let watch = state.options.watchHint { lines += [[]] + commandLines(watch, theme.quiet, width: area.width - 2) }
         }
         if view.variant != .classic { lines += [[]] + legend(view.variant, width: area.width - 2) }
         let top = area.row + max(0, (area.height - lines.count) / 2)

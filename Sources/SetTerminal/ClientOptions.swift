@@ -26,8 +26,10 @@ public struct ClientOptions: Sendable {
     public var banner: [String]
     /// How this program was started ("setgame", "swift run setgame"), for the commands it prints.
     public var command = "setgame"
-    /// How a friend can watch, shown in the help.
-    public var watchLine: String?
+    /// How a friend can watch, shown in the help and before a local match starts: a command, and
+    /// the words before it.
+    public var watchCommand: String?
+    public var watchLead = "Anyone can watch with:"
     /// Where the seat token is kept; nil keys it by server, mode, match and name.
     public var tokenKey: String?
     /// Set by `setgame play`: the match is local and begins at the player's first key.

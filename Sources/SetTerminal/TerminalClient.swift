@@ -22,7 +22,7 @@ public enum TerminalClient {
             serverAddress: "\(options.host):\(options.port)")
         configuration.command = options.command
         configuration.variant = options.variant
-        configuration.watchLine = options.watchLine
+        configuration.watchHint = options.watchCommand.map { CommandHint(lead: options.watchLead, command: $0) }
         if let local = options.local {
             configuration.isLocal = true
             configuration.localStart = local.start

@@ -12,7 +12,7 @@ func join(_ options: JoinOptions) -> Int32 {
     client.command = invocationCommand()
     client.variant = options.variant
     if let match = options.match, !options.spectator {
-        client.watchLine = "Anyone can watch with: \(client.command) watch \(options.server.host):\(options.server.port) \(match)"
+        client.watchCommand = "\(client.command) watch \(options.server.host):\(options.server.port) \(match)"
     }
     return TerminalClient.run(client)
 }

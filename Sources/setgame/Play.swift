@@ -81,15 +81,17 @@ func play(_ options: PlayOptions) -> Int32 {
     bot.seed = options.seed ?? UInt64(truncatingIfNeeded: MonotonicTime.rawNanoseconds())
     let localBot = LocalBot(bot) { token in kept.saveBot(level: level, token: token) }
 
-    let watch = "A friend on this machine can watch with: \(command) watch 127.0.0.1:\(server.port) \(kept.match)"
+    let watchLead = "A friend on this machine can watch with:"
+    let watchCommand = "\(command) watch 127.0.0.1:\(server.port) \(kept.match)"
     var client = ClientOptions(
         port: server.port, name: name, match: kept.match, mode: mode, role: .player,
         colorblind: options.colorblind, animation: options.animation,
         banner: ["setgame: playing \(options.variant == .classic ? "" : options.variant.title + " ")\(opponent) on 127.0.0.1:\(server.port)\(resumed ? ", resuming your unfinished game ('\(again) --new' starts afresh)" : "").",
-                 watch])
+                 "\(watchLead) \(watchCommand)"])
     client.command = command
     client.variant = options.variant
-    client.watchLine = watch
+    client.watchCommand = watchCommand
+    client.watchLead = watchLead
     client.tokenKey = kept.tokenKey
     client.local = LocalMatch(
         start: options.solo ? nil : resumed ? "Your unfinished game \(opponent) is back" : "You \(opponent)",

@@ -1,3 +1,4 @@
+import Foundation
 import SetRules
 import SetWire
 import Testing
@@ -9,7 +10,8 @@ import Testing
     static let size = TerminalSize(columns: 120, rows: 40)
 
     /// An app with `configuration` that has joined seat 0 and holds `view`.
-    static func app(_ configuration: ClientConfiguration, view: MatchView?, resumed: Bool = false) -> ClientApp {
+    static func app(_ configuration: ClientConfiguration, view: MatchView?, resumed: Bool = false,
+                    size: TerminalSize = size) -> ClientApp {
         var app = ClientApp(state: ClientState(options: configuration, size: size))
         _ = app.start(at: 0)
         _ = app.connected(at: 0)
@@ -27,7 +29,8 @@ import Testing
         configuration.quitNote = "Your game is kept: 'setgame play' resumes it."
         configuration.confirmsQuit = mode == .duel
         configuration.resumeNote = "your unfinished game is back"
-        configuration.watchLine = "A friend on this machine can watch with: swift run setgame watch 127.0.0.1:5 duel"
+        configuration.watchHint = CommandHint(lead: "A friend on this machine can watch with:",
+                                              command: "swift run setgame watch 127.0.0.1:5 duel")
         return configuration
     }
 
@@ -106,6 +109,25 @@ import Testing
         #expect(!app.state.awaitingStart)
         #expect(app.perform(.start, at: 0).isEmpty, "the start happens once")
         #expect(!Self.text(app).contains("Press any key to start"))
+    }
+
+    /// At 80 columns the lead and the command no longer fit one line: the command must start its
+    /// own, or the box breaks it after "setgame watch" and whoever copies that line watches nothing.
+    @Test func theWatchCommandIsWholeOnALineOfItsOwnAtEightyColumns() {
+        var configuration = Self.local()
+        configuration.watchHint?.command = "swift run setgame watch 127.0.0.1:40001 duel"
+        func boxLines(_ app: ClientApp) -> [String] {
+            app.compose(at: 0).textLines.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")) }
+        }
+        let waiting = ClientFixtures.view(cards: 0, phase: .waiting)
+        let start = Self.app(configuration, view: waiting, size: TerminalSize(columns: 80, rows: 24))
+        #expect(boxLines(start).contains("A friend on this machine can watch with:"))
+        #expect(boxLines(start).contains("swift run setgame watch 127.0.0.1:40001 duel"), "in the box that starts the game")
+        // The help keeps its notes (the watch command among them) only where the rows allow.
+        var help = Self.app(configuration, view: waiting, size: TerminalSize(columns: 80, rows: 40))
+        _ = help.input(.key(.character("?")), at: 0)
+        #expect(help.state.overlay == .help)
+        #expect(boxLines(help).contains("swift run setgame watch 127.0.0.1:40001 duel"), "in the help")
     }
 
     @Test func beforeTheStartQAndHelpStillWork() {
@@ -237,7 +259,8 @@ extension ClientTrustTests {
 extension ClientTrustTests {
     @Test func theStartBoxWrapsItsLinesOnAnEightyColumnTerminal() {
         var configuration = Self.local()
-        configuration.watchLine = "A friend on this machine can watch with: /home/someone/projects/setgame/.build/debug/setgame watch 127.0.0.1:40001 duel"
+        configuration.watchHint = CommandHint(lead: "A friend on this machine can watch with:",
+                                              command: "/home/someone/projects/setgame/.build/debug/setgame watch 127.0.0.1:40001 duel")
         var app = ClientApp(state: ClientState(options: configuration, size: TerminalSize(columns: 80, rows: 24)))
         _ = app.start(at: 0)
         _ = app.connected(at: 0)
