@@ -3,6 +3,8 @@
 # and the bot's name on screen, help pauses the game, a set entered by keys scores, quitting says the game is kept,
 # leaves no process behind and the terminal as it was; the banner shows once. Run again, the
 # duel comes back with its bot and score; x resigns and leaves, and a finished game is not kept.
+# A friend who ran the watch command as the screen shows it sees the game, and sees it again
+# once it resumes (on the same port, so the friend's retries find it).
 set -euo pipefail
 bin="${SETGAME:?path to the setgame binary}"
 . "$(dirname "$0")/../lib.sh"
@@ -10,19 +12,29 @@ session=setgame-play-$$
 state=$(mktemp -d)
 tmux kill-session -t "$session" 2>/dev/null || true
 tmux new-session -d -s "$session" -x 120 -y 40
-trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$state"' EXIT
+trap 'tmux kill-session -t "$session" 2>/dev/null || true; tmux kill-session -t "$session-watch" 2>/dev/null || true; rm -rf "$state"' EXIT
 stty_file=/tmp/setgame-stty-$$
 run_in "$session" saved "stty -a > $stty_file.before"
 expect_status "$session" saved 0
 run_in "$session" play "XDG_STATE_HOME=$state $bin play --seed 42 --level easy --name newcomer"
 wait_for "$session" "Press any key to start"
 wait_for "$session" "can watch with:"
+# The command as shown: on the line after its lead, whole.
+watch_cmd=$(tmux capture-pane -p -t "$session" | awk '/can watch with:/ { getline; print; exit }' | sed 's/^[│ ]*//; s/[│ ]*$//')
+case "$watch_cmd" in
+    "swift run setgame watch 127.0.0.1:"*" duel") watch_cmd="$bin${watch_cmd#swift run setgame}" ;;   # the same binary
+    "$bin watch 127.0.0.1:"*" duel" | "setgame watch 127.0.0.1:"*" duel") ;;
+    *) fail "the watch command on screen is not whole on its line: '$watch_cmd'" ;;
+esac
+tmux new-session -d -s "$session-watch" -x 120 -y 40
+tmux send-keys -t "$session-watch" "XDG_STATE_HOME=$state $watch_cmd" Enter
 sleep 1
 tmux capture-pane -p -t "$session" | grep -q "bot-easy" && fail "the bot joined before the player was ready"
 tmux send-keys -t "$session" Space
 wait_for "$session" "bot-easy"
 wait_for "$session" "deck 69"
 wait_for_cards "$session" 12
+wait_for "$session-watch" "bot-easy"
 # Help pauses the game: the bot steps out, and is back when the help closes.
 tmux send-keys -t "$session" '?'
 wait_for "$session" "Paused while you read the help"
@@ -38,6 +50,7 @@ tmux send-keys -t "$session" q
 expect_status "$session" play 0
 wait_for "$session" "setgame: your game is kept"
 wait_gone "$bin play --seed 42"
+wait_for "$session-watch" "offline"
 run_in "$session" after "stty -a > $stty_file.after"
 expect_status "$session" after 0
 same_files "$stty_file.before" "$stty_file.after" "the terminal settings changed"
@@ -55,6 +68,16 @@ tmux send-keys -t "$session" Space
 wait_for "$session" "bot-easy is back"
 after=$(tmux capture-pane -p -t "$session" | head -1 | grep -oE 'newcomer \(you\) -?[0-9]+')
 [ "$after" = "$before" ] || fail "score '$after' after resuming, '$before' before"
+# The friend's watch, retrying all along, is back on the resumed game: live again (the top
+# line ends with ●, not "offline ✗" or "connecting ◌").
+watch_top() { tmux capture-pane -p -t "$session-watch" -S 0 -E 0 | sed 's/ *$//'; }
+waited=0
+until [[ "$(watch_top)" == *● ]]; do
+    sleep 0.2; waited=$((waited + 1))
+    [ $waited -lt 150 ] || { tmux capture-pane -p -t "$session-watch" >&2; fail "the spectator never came back to the resumed game"; }
+done
+seen=$(watch_top | grep -oE 'newcomer -?[0-9]+')
+[ "$seen" = "${before/ (you)/}" ] || fail "the spectator sees '$seen' after the resume, the player '$before'"
 # x in the leave box resigns and leaves; a finished game is not kept, so the next run is new.
 tmux send-keys -t "$session" q
 wait_for "$session" "Leave the match?"

@@ -93,7 +93,7 @@ enum StatusLines {
         if let forfeitAt = view.forfeitAt, view.phase == .playing {
             let away = view.players.filter { !$0.present }.map(\.name).joined(separator: " and ")
             let left = max(0, forfeitAt.saturatingSubtracting(serverNow)) / 1_000
-            main.append(Span("\(away.isEmpty ? "A player" : away) is away: the match waits, forfeit in \(left / 60):\(String(format2(left % 60)))", theme.style(for: .bad)))
+            main.append(Span("\(away.isEmpty ? "A player" : away) is away: the match waits, forfeit in \(countdown(seconds: left))", theme.style(for: .bad)))
             return (main, notice)
         }
         switch view.phase {
@@ -149,5 +149,13 @@ enum StatusLines {
         return [Span(text, style), Span("  \(tenths / 10).\(tenths % 10) s ", CellStyle(bold: true)), Span(bar, style)]
     }
 
-    private static func format2(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    /// A wait as a clock ("1:59", "1:30:00") while that reads at a glance; a server may let a
+    /// seat wait for days (a local game waits a year), and "525599:48" reads as nothing.
+    static func countdown(seconds: Int64) -> String {
+        func twoDigits(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let minutes = seconds / 60, hours = minutes / 60, days = hours / 24
+        if days >= 2 { return "\(days) days" }
+        if hours >= 1 { return "\(hours):\(twoDigits(minutes % 60)):\(twoDigits(seconds % 60))" }
+        return "\(minutes):\(twoDigits(seconds % 60))"
+    }
 }

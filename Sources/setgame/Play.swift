@@ -6,9 +6,10 @@ import SetRules
 import SetServer
 import SetTerminal
 
-/// `setgame play`: a server on a free loopback port, a bot opponent and the terminal client, in
-/// one process. The server journals to the user's state folder, so the same command resumes an
-/// unfinished game; quitting stops the bot and the server, and nothing is left running.
+/// `setgame play`: a server on a loopback port (the last run's when free), a bot opponent and the
+/// terminal client, in one process. The server journals to the user's state folder, so the same
+/// command resumes an unfinished game; quitting stops the bot and the server, and nothing is left
+/// running.
 func play(_ options: PlayOptions) -> Int32 {
     let name = options.name ?? ClientOptions.loginName()
     let command = invocationCommand()
@@ -43,7 +44,6 @@ func play(_ options: PlayOptions) -> Int32 {
         store.set(nil, for: kept.tokenKey)
     }
     var config = ServerConfig()
-    config.port = 0
     config.rules = options.rules
     config.dataDirectory = kept.dataDirectory
     // Nobody waits on the other side of a local game: a kept seat never forfeits.
@@ -52,11 +52,12 @@ func play(_ options: PlayOptions) -> Int32 {
     let serverLog = ServerLogLines()
     let server: Server
     do {
-        server = try Server(config: config, log: serverLog.log)
+        server = try startLocalServer(config, preferring: kept.lastPort, log: serverLog.log)
     } catch {
         printError("setgame play: cannot start a local server: \(error)")
         return 1
     }
+    kept.keep(port: server.port)
     let restored = server.restoredMatches.contains(kept.match)
     let resumed = restored && store.token(for: kept.tokenKey) != nil
     if restored && !resumed {
@@ -178,6 +179,20 @@ final class LocalBot: @unchecked Sendable {
     }
 }
 
+/// The last run's port first, so a friend's `watch` that keeps retrying it finds the resumed game;
+/// any free port when that one is taken meanwhile.
+func startLocalServer(_ config: ServerConfig, preferring port: UInt16?, log: ServerLog) throws(ServerStartError) -> Server {
+    var config = config
+    if let port {
+        config.port = port
+        do { return try Server(config: config, log: log) } catch {
+            guard case .network = error else { throw error }
+        }
+    }
+    config.port = 0
+    return try Server(config: config, log: log)
+}
+
 /// Where `setgame play` keeps a game between runs: a journal folder per mode, variant and player
 /// name under the state folder, and beside it the bot's level and seat token. The classic game
 /// keeps the folder and key it had before variants.
@@ -199,6 +214,17 @@ struct KeptGame: Sendable {
     }
 
     private var botFile: String { dataDirectory + "/bot" }
+    private var portFile: String { dataDirectory + "/port" }
+
+    /// The port the last run listened on, if it is known.
+    var lastPort: UInt16? {
+        guard let data = FileManager.default.contents(atPath: portFile), let text = String(data: data, encoding: .utf8) else { return nil }
+        return UInt16(text.trimmingCharacters(in: .whitespacesAndNewlines)).flatMap { $0 == 0 ? nil : $0 }
+    }
+
+    func keep(port: UInt16) {
+        _ = FileManager.default.createFile(atPath: portFile, contents: Data("\(port)\n".utf8), attributes: [.posixPermissions: 0o600])
+    }
 
     /// An exclusive lock on the kept game, held until the descriptor closes (or the process ends);
     /// nil when another process holds it.

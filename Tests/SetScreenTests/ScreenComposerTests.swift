@@ -156,3 +156,19 @@ import Testing
         }
     }
 }
+
+extension ScreenComposerTests {
+    /// The wait before an away player's seat is forfeited reads as a clock while that reads at a
+    /// glance; a year's wait (a local game's) is said in days, not as "525599:48".
+    @Test(arguments: [(119_000, "forfeit in 1:59"), (90 * 60_000, "forfeit in 1:30:00"),
+                      (365 * 24 * 3_600_000, "forfeit in 365 days")] as [(Int64, String)])
+    func anAwayPlayersForfeitCountdownReadsAtAGlance(wait: Int64, shown: String) {
+        var view = ClientFixtures.view()
+        view.players[1].present = false
+        // The fixture's server clock reads 1,000 ms when the app's reads 0.
+        view.forfeitAt = 1_000 + wait
+        let app = ClientFixtures.app(view, role: .spectator)
+        let status = app.compose(at: 0).textLines[1]
+        #expect(status.contains("bob is away: the match waits, \(shown)"), "\(status)")
+    }
+}
