@@ -5,6 +5,7 @@ import SetNet
 import SetRules
 import SetServer
 import SetTerminal
+import Synchronization
 
 /// `setgame play`: a server on a loopback port (the last run's when free), a bot opponent and the
 /// terminal client, in one process. The server journals to the user's state folder, so the same
@@ -111,70 +112,73 @@ func play(_ options: PlayOptions) -> Int32 {
 /// The bot of a local match: it joins only when the player is ready. While the player reads the
 /// help it leaves its seat, which pauses the match on the server exactly as a dropped player does
 /// (clocks stopped, journaled, no new wire), and it takes the seat back with its token after.
-final class LocalBot: @unchecked Sendable {
-    private let lock = NSLock()
-    private var options: BotOptions
+final class LocalBot: Sendable {
+    private typealias Running = (runner: BotRunner, stopped: DispatchSemaphore)
+    private struct State {
+        var options: BotOptions
+        var running: Running?
+        var started = false
+    }
+    private let state: Mutex<State>
     private let onJoined: @Sendable (String) -> Void
-    private var running: (runner: BotRunner, stopped: DispatchSemaphore)?
-    private var started = false
 
     init(_ options: BotOptions, onJoined: @escaping @Sendable (String) -> Void) {
-        self.options = options
+        state = Mutex(State(options: options))
         self.onJoined = onJoined
     }
 
     /// Connects the bot and lets it play; later calls do nothing.
     func start() {
-        lock.withLock {
-            guard !started else { return }
-            started = true
-            launch()
+        state.withLock { state in
+            guard !state.started else { return }
+            state.started = true
+            launch(&state)
         }
     }
 
     /// Help opened (true): the bot leaves and the match pauses. Closed: it comes back.
     func hold(_ on: Bool) {
         if on {
-            lock.withLock { () -> (runner: BotRunner, stopped: DispatchSemaphore)? in
-                defer { running = nil }
-                return started ? running : nil
+            state.withLock { state -> Running? in
+                defer { state.running = nil }
+                return state.started ? state.running : nil
             }.map(Self.halt)
         } else {
-            lock.withLock { if started && running == nil { launch() } }
+            state.withLock { state in if state.started && state.running == nil { launch(&state) } }
         }
     }
 
     /// Stops the bot and waits for its thread.
     func stop() {
-        lock.withLock { () -> (runner: BotRunner, stopped: DispatchSemaphore)? in
-            defer { running = nil }
-            return running
+        state.withLock { state -> Running? in
+            defer { state.running = nil }
+            return state.running
         }.map(Self.halt)
     }
 
-    private static func halt(_ running: (runner: BotRunner, stopped: DispatchSemaphore)) {
+    private static func halt(_ running: Running) {
         running.runner.stop()
         running.stopped.wait()
     }
 
     /// With the lock held: a runner for the bot, resuming its seat when it has a token.
-    private func launch() {
+    private func launch(_ state: inout State) {
         do {
             let runner = try BotRunner()
             runner.onBotJoined = { [weak self] _, _, token in if let token { self?.joined(token) } }
-            try runner.add(options)
+            try runner.add(state.options)
             // A new look at the table each time: the same seed would replay the same reactions.
-            options.seed &+= 1
+            state.options.seed &+= 1
             let stopped = DispatchSemaphore(value: 0)
             Thread.detachNewThread { runner.run(); stopped.signal() }
-            running = (runner, stopped)
+            state.running = (runner, stopped)
         } catch {
             FileHandle.standardError.write(Data("setgame play: the bot could not join: \(error)\n".utf8))
         }
     }
 
     private func joined(_ token: String) {
-        lock.withLock { options.token = token }
+        state.withLock { $0.options.token = token }
         onJoined(token)
     }
 }
