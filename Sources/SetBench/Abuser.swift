@@ -27,6 +27,8 @@ public struct AbuseStats: Sendable {
 
 /// Runs one abuse on its own thread, with blocking sockets from loopback addresses other than
 /// 127.0.0.1 (any 127.x.y.z reaches the server), so per-address limits see it as strangers.
+/// Its sockets and stats belong to that thread: another only sets `stopping` (atomic) and reads
+/// the stats once `done` says the thread is finished, which is why the type may be shared.
 public final class Abuser: @unchecked Sendable {
     let kind: AbuseKind
     let port: UInt16
