@@ -44,7 +44,7 @@ public final class Server: @unchecked Sendable {
     var lingering: [Int32: Lingering] = [:]
 
     /// Binds the listening socket at once, so `port` is known before `run()`. With a data
-    /// directory, every unfinished match in it is restored first, paused until its players return,
+    /// directory, every unfinished match in it is then restored, paused until its players return,
     /// and the server's clock continues from the latest instant the journals hold.
     public init(config: ServerConfig, clock: TimeSource = MonotonicTime(), log: ServerLog = ServerLog()) throws(ServerStartError) {
         Sockets.ignoreBrokenPipes()
@@ -63,7 +63,19 @@ public final class Server: @unchecked Sendable {
                 throw error.wouldBlock ? .dataDirectoryInUse(path: path) : .dataDirectory(path: path, reason: error.description)
             }
             journals = directory
-            state = ServerState(folder: path, log: log)
+        }
+        // Bound before any journal is read: restoring appends a restart record to each, and a
+        // start that then failed on a port in use would leave one behind for nothing.
+        do throws(SocketError) {
+            loop = try EventLoop()
+            listener = try Listener(host: config.host, port: config.port, maxLineBytes: config.limits.maxLineBytes,
+                                    maxQueuedBytes: config.limits.outboundQueueBytes)
+        } catch {
+            lock?.release()
+            throw .network(host: config.host, port: config.port, error)
+        }
+        if let directory = journals {
+            state = ServerState(folder: directory.path, log: log)
             restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs, spectatorAnnounceMs: config.spectatorAnnounceMs)
             finished = FinishedJournals(path: directory.finishedPath, keep: config.keepFinished, maxAgeDays: config.keepFinishedDays)
             finished?.prune()
@@ -78,14 +90,6 @@ public final class Server: @unchecked Sendable {
         let shift = max(0, latest - clock.now().milliseconds)
         let shifted: any TimeSource = shift > 0 ? ShiftedTime(clock, by: shift) : clock
         self.clock = state.map { LeasedTime(base: shifted, state: $0) } ?? shifted
-        do throws(SocketError) {
-            loop = try EventLoop()
-            listener = try Listener(host: config.host, port: config.port, maxLineBytes: config.limits.maxLineBytes,
-                                    maxQueuedBytes: config.limits.outboundQueueBytes)
-        } catch {
-            lock?.release()
-            throw .network(host: config.host, port: config.port, error)
-        }
         port = listener.port
         nextSweep = self.clock.now().adding(1_000)
         nextPrune = self.clock.now().adding(Self.pruneIntervalMs)

@@ -113,6 +113,33 @@ import Testing
         again.stop()
     }
 
+    /// Restoring a journal appends a restart record to it: a start that fails on a port in use
+    /// must fail before that, or each failed start leaves a record behind for nothing.
+    @Test func aServerThatCannotListenLeavesItsJournalsAsTheyWere() throws {
+        let data = temporaryDirectory()
+        var first: TestServer? = try server(data: data)
+        let ann = try TestClient.joined(first!, name: "ann", match: "kept")
+        let bob = try TestClient.joined(first!, name: "bob", match: "kept")
+        try ann.awaitSeq(bob.view!.seq)
+        first?.stop()
+        first = nil
+        let journal = data + "/kept.jsonl"
+        let before = try #require(FileManager.default.contents(atPath: journal))
+
+        let taken = try Sockets.listen(host: "127.0.0.1", port: 0)
+        defer { close(taken) }
+        var config = ServerConfig()
+        config.port = Sockets.localPort(taken)
+        config.dataDirectory = data
+        #expect(throws: ServerStartError.self) { _ = try Server(config: config, clock: ManualTime(1_000), log: .silent) }
+        #expect(FileManager.default.contents(atPath: journal) == before, "the failed start wrote to the journal")
+
+        // The folder is free again, and the match comes back once.
+        let second = try server(data: data)
+        defer { second.stop() }
+        #expect(second.server.restoredMatches == ["kept"])
+    }
+
     /// Every time a client saw before a restart is below every time it sees after, even when no
     /// match was left to restore and the new process's clock starts low again.
     @Test func theServerClockNeverRunsBackwardsAcrossARestart() throws {
