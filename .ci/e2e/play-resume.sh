@@ -49,8 +49,21 @@ before_table=$(table); before_score=$(score); before_deck=$(deck)
 quit   # solo: no question, the game is kept
 wait_for "$session" "your game is kept"
 
+# Play takes its last port again when it can (a friend's watch retries it); here another program
+# holds it meanwhile, so the game resumes on another.
+port_file="$state/setgame/play/solo-ann/port"
+last_port=$(cat "$port_file")
+python3 -c '
+import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen()
+open(sys.argv[2], "w").close(); time.sleep(120)' "$last_port" "$state/holding" &
+holder=$!
+waited=0; until [ -e "$state/holding" ]; do sleep 0.1; waited=$((waited + 1)); [ $waited -lt 100 ] || fail "could not hold port $last_port"; done
 run
 wait_for "$session" "resumed your unfinished game"
+kill $holder
+[ "$(cat "$port_file")" != "$last_port" ] || fail "play claims port $last_port, which another program held"
 # The same game in a second terminal is refused: two processes must not write one journal.
 second=$session-2
 tmux new-session -d -s "$second" -x 100 -y 20
