@@ -76,9 +76,7 @@ import Testing
     func realJournal(match: String) throws -> [[String: JSONValue]] {
         let data = temporaryDirectory()
         let server = try TestServer { $0.dataDirectory = data }
-        let ann = try TestClient.joined(server, name: "ann", match: match)
-        let bob = try TestClient.joined(server, name: "bob", match: match)
-        try ann.awaitSeq(bob.view!.seq)
+        let (ann, bob) = try TestClient.duel(server, match: match)
         try playScriptedTurn(ann, bob)
         server.stop()
         let text = try String(contentsOfFile: "\(data)/\(match).jsonl", encoding: .utf8)

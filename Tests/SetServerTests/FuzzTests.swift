@@ -93,9 +93,7 @@ import Testing
     @Test func garbageFromASeatedPlayerGetsOneCodedErrorPerLineAndChangesNothing() throws {
         let server = try TestServer { $0.limits.messageBurst = 1_000_000 }  // the manual clock never refills it
         defer { server.stop() }
-        let ann = try TestClient.joined(server, name: "ann")
-        let bob = try TestClient.joined(server, name: "bob")
-        try ann.awaitSeq(bob.view!.seq)
+        let (ann, bob) = try TestClient.duel(server)
         ann.send(.snapshot)
         let before = try ann.waitFor("snapshot") { if case .snapshot(let view) = $0 { view } else { nil } }
         let referee = Match(mode: .duel, seed: 1, at: Instant(milliseconds: 1_000))

@@ -177,6 +177,14 @@ final class TestClient {
         _ = try client.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
         return client
     }
+
+    /// Ann and Bob seated in one duel, Ann caught up with what Bob's joining dealt.
+    static func duel(_ server: TestServer, match: String? = "m", tokens: (String, String)? = nil) throws -> (TestClient, TestClient) {
+        let ann = try joined(server, name: "ann", match: match, token: tokens?.0)
+        let bob = try joined(server, name: "bob", match: match, token: tokens?.1)
+        try ann.awaitSeq(bob.view!.seq)
+        return (ann, bob)
+    }
 }
 
 /// A blocking loopback socket with a small receive buffer and small TCP segments, connected to

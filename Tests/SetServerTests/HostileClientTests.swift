@@ -29,9 +29,7 @@ import Testing
     }
 
     func startedDuel(_ server: TestServer, match: String = "m") throws -> (TestClient, TestClient) {
-        let ann = try TestClient.joined(server, name: "ann", match: match)
-        let bob = try TestClient.joined(server, name: "bob", match: match)
-        try ann.awaitSeq(bob.view!.seq)
+        let (ann, bob) = try TestClient.duel(server, match: match)
         return (ann, bob)
     }
 
@@ -237,9 +235,7 @@ import Testing
         let loris = try greeted(server)
         loris.sendRaw("{\"type\":\"join\",\"name\":\"lo")
 
-        let ann = try TestClient.joined(server, name: "ann")
-        let bob = try TestClient.joined(server, name: "bob")
-        try ann.awaitSeq(bob.view!.seq)
+        let (ann, bob) = try TestClient.duel(server)
         var turn = 0
         while ann.view?.phase == .playing {
             let (actor, other) = turn % 2 == 0 ? (ann, bob) : (bob, ann)

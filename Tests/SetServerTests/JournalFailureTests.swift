@@ -31,9 +31,7 @@ import Testing
             $0.dataDirectory = data
             $0.journalFaults = faults
         }
-        let ann = try TestClient.joined(server!, name: "ann", match: "disk")
-        let bob = try TestClient.joined(server!, name: "bob", match: "disk")
-        try ann.awaitSeq(bob.view!.seq)
+        let (ann, bob) = try TestClient.duel(server!, match: "disk")
         let before = try #require(bob.view)
 
         faults.failing = true

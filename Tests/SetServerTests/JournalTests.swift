@@ -81,9 +81,7 @@ import Testing
         var before: MatchView?
         for round in 0..<3 {
             let server = try server(data: data)
-            let ann = try TestClient.joined(server, name: "ann", match: "twice", token: tokens?.0)
-            let bob = try TestClient.joined(server, name: "bob", match: "twice", token: tokens?.1)
-            try ann.awaitSeq(bob.view!.seq)
+            let (ann, bob) = try TestClient.duel(server, match: "twice", tokens: tokens)
             if let before { #expect(gameState(ann.view!) == gameState(before), "round \(round)") }
             #expect(!server.logLines.all.contains { $0.contains("damaged") }, "round \(round)")
             for number in 0..<3 { try number % 2 == 0 ? playScriptedTurn(ann, bob) : playScriptedTurn(bob, ann) }
@@ -96,9 +94,7 @@ import Testing
     @Test func aTornLastLineIsDroppedAndAnOpenWindowSurvives() throws {
         let data = temporaryDirectory()
         var first: TestServer? = try server(data: data)
-        let ann = try TestClient.joined(first!, name: "ann", match: "torn")
-        let bob = try TestClient.joined(first!, name: "bob", match: "torn")
-        try ann.awaitSeq(bob.view!.seq)
+        let (ann, bob) = try TestClient.duel(first!, match: "torn")
         ann.send(.act(.claim, seat: nil))
         _ = try bob.awaitEvent("claim") { if case .rules(.windowOpened) = $0 { true } else { false } }
         let before = try #require(bob.view)

@@ -199,9 +199,8 @@ extension TestClient {
             #expect(try client.joinOutcome(request) == nil, "round \(round)")
         }
         // Ten times the match limit came and went; real players are paired and play.
-        let ann = try TestClient.joined(server, name: "ann", match: nil)
-        let bob = try TestClient.joined(server, name: "bob", match: nil)
-        try ann.awaitSeq(bob.view!.seq)
+        let (ann, bob) = try TestClient.duel(server, match: nil)
+        defer { withExtendedLifetime(bob) {} }  // Bob stays at the table while the listing is checked.
         #expect(ann.view?.phase == .playing && ann.view?.players.map(\.name) == ["ann", "bob"])
         let probe = try TestClient.greeted(server)
         #expect(try probe.list().listings.map(\.name) == [ann.view!.match])

@@ -24,9 +24,7 @@ import Testing
 
     /// A duel whose first game ended by resignation and whose second game was dealt by a rematch.
     func rematched(_ server: TestServer) throws -> (TestClient, TestClient) {
-        let ann = try TestClient.joined(server, name: "ann", match: "again")
-        let bob = try TestClient.joined(server, name: "bob", match: "again")
-        try ann.awaitSeq(bob.view!.seq)
+        let (ann, bob) = try TestClient.duel(server, match: "again")
         ann.send(.act(.resign, seat: nil))
         _ = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
         ann.send(.act(.rematch, seat: nil))
@@ -118,10 +116,8 @@ import Testing
     @Test func aServerThatCannotListenLeavesItsJournalsAsTheyWere() throws {
         let data = temporaryDirectory()
         var first: TestServer? = try server(data: data)
-        let ann = try TestClient.joined(first!, name: "ann", match: "kept")
-        let bob = try TestClient.joined(first!, name: "bob", match: "kept")
-        try ann.awaitSeq(bob.view!.seq)
-        first?.stop()
+        let seated = try TestClient.duel(first!, match: "kept")
+        withExtendedLifetime(seated) { first?.stop() }  // both still connected when it stops
         first = nil
         let journal = data + "/kept.jsonl"
         let before = try #require(FileManager.default.contents(atPath: journal))

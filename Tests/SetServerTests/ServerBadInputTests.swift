@@ -113,9 +113,7 @@ import Testing
         let server = try TestServer()
         defer { server.stop() }
         let control = try ControlMatch(server)
-        let ann = try TestClient.joined(server, name: "ann")
-        let bob = try TestClient.joined(server, name: "bob")
-        try ann.awaitSeq(bob.view!.seq)
+        let (ann, bob) = try TestClient.duel(server)
         let card = ann.view!.table[0]
         ann.send(.act(.select(card), seat: nil), id: 1)
         let (refusal, echoed) = try ann.waitFor("refusal") { if case .error(let e, let id) = $0 { (e, id) } else { nil } }

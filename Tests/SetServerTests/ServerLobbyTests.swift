@@ -102,9 +102,7 @@ import Testing
     @Test func aRematchStartsWhenBothAskAndDealsANewSeed() throws {
         let server = try TestServer()
         defer { server.stop() }
-        let ann = try TestClient.joined(server, name: "ann")
-        let bob = try TestClient.joined(server, name: "bob")
-        try ann.awaitSeq(bob.view!.seq)
+        let (ann, bob) = try TestClient.duel(server)
         let firstCommitment = ann.view?.commitment
         ann.send(.act(.resign, seat: nil))
         let over = try bob.awaitEvent("over") { if case .gameOver = $0 { true } else { false } }

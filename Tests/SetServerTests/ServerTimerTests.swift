@@ -20,9 +20,7 @@ import Testing
     }
 
     func startedDuel(_ server: TestServer) throws -> (TestClient, TestClient) {
-        let ann = try TestClient.joined(server, name: "ann")
-        let bob = try TestClient.joined(server, name: "bob")
-        try ann.awaitSeq(bob.view!.seq)
+        let (ann, bob) = try TestClient.duel(server)
         return (ann, bob)
     }
 

@@ -32,9 +32,7 @@ import Testing
             $0.perAddress.connections = 1_000
         }
         defer { server.stop() }
-        let ann = try TestClient.joined(server, name: "ann", match: "show")
-        let bob = try TestClient.joined(server, name: "bob", match: "show")
-        try ann.awaitSeq(bob.view!.seq)
+        let (ann, bob) = try TestClient.duel(server, match: "show")
         let seqBefore = ann.view!.seq
 
         var watchers: [TestClient] = []
