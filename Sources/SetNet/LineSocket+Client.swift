@@ -1,12 +1,12 @@
 import Glibc
 import SetWire
 
-// A client's socket drives itself: it finishes its connect, writes what waits, reads once, and
-// closes with a reason a person can read when any of it fails. The bots and the bench let it
-// call them back on their loop (`serve(on:)`); the terminal polls and asks `handle(_:)`.
+// A client's socket drives itself on a loop: it finishes its connect, writes what waits, reads
+// once per readiness, and closes with a reason a person can read when any of it fails. The
+// terminal, the bots and the bench all hear it through the same callbacks (`serve(on:)`).
 extension LineSocket {
     /// What one readiness brought a client's socket.
-    public enum Arrival: Equatable {
+    enum Arrival: Equatable {
         case nothing
         /// The connect started without waiting has finished; what was queued is on its way.
         case connected
@@ -17,7 +17,7 @@ extension LineSocket {
     }
 
     /// Does what `readiness` allows: finishes connecting, writes what waits, reads once.
-    public func handle(_ readiness: Readiness) -> Arrival {
+    func handle(_ readiness: Readiness) -> Arrival {
         guard isOpen else { return .nothing }
         if isConnecting {
             guard readiness.contains(.writable) || readiness.contains(.closed) else { return .nothing }
@@ -47,20 +47,21 @@ extension LineSocket {
         return true
     }
 
-    /// Lets `loop` drive the socket: each complete line goes to `onLine`, and a failure closes it
-    /// (`onClose` says why).
+    /// Lets `loop` drive the socket: a connect started without waiting is told to `onConnected`,
+    /// each complete line goes to `onLine`, and a failure closes it (`onClose` says why).
     public func serve(on loop: EventLoop) throws(SocketError) {
         try watch(on: loop) { [unowned self] readiness in
-            guard case .lines(let lines) = handle(readiness) else { return }
-            for line in lines {
-                guard isOpen else { return }
-                onLine(line)
+            switch handle(readiness) {
+            case .nothing, .ended: return
+            case .connected: onConnected()
+            case .lines(let lines):
+                for line in lines {
+                    guard isOpen else { return }
+                    onLine(line)
+                }
             }
         }
     }
-
-    /// The events to poll for: input always, writability while the socket wants to write.
-    public var pollEvents: Int16 { Int16(POLLIN) | (wantsWrite ? Int16(POLLOUT) : 0) }
 
     /// Completes a connect once the socket is writable; throws why it failed.
     func finishConnecting() throws(SocketError) {
@@ -78,15 +79,5 @@ extension LineSocket {
 
     static func broke(_ call: String, _ code: Int32) -> String {
         "the connection broke: \(SocketError(call, code: code))"
-    }
-}
-
-extension Readiness {
-    /// The readiness poll(2) reported in `revents`.
-    public init(pollEvents: Int16) {
-        self = []
-        if pollEvents & Int16(POLLIN) != 0 { insert(.readable) }
-        if pollEvents & Int16(POLLOUT) != 0 { insert(.writable) }
-        if pollEvents & Int16(POLLHUP | POLLERR) != 0 { insert(.closed) }
     }
 }

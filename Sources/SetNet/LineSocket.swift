@@ -28,6 +28,8 @@ public final class LineSocket {
     public var onClose: (String) -> Void = { _ in }
     /// Called for each complete line while the socket serves itself (see `serve(on:)`).
     public var onLine: ([UInt8]) -> Void = { _ in }
+    /// Called once a connect started without waiting has finished, while the socket serves itself.
+    public var onConnected: () -> Void = {}
     /// With arrival stamps on: when the kernel received the bytes of the line being handled, in
     /// CLOCK_REALTIME nanoseconds (see `LineSocket.realtimeNanoseconds`).
     public private(set) var arrivalNanoseconds: UInt64 = 0

@@ -41,8 +41,12 @@ public enum TerminalClient {
         let seed = UInt64(truncatingIfNeeded: MonotonicTime.rawNanoseconds())
         let state = ClientState(options: configuration, size: TerminalSession.size(),
                                 token: options.role == .player ? store.token(for: options.seatKey) : nil, seed: seed)
-        let loop = ClientRunLoop(app: ClientApp(state: state), session: session, options: options, store: store)
-        let outcome = loop.run()
+        let outcome: (status: Int32, message: String?, signal: Int32?)
+        do {
+            outcome = try ClientRunLoop(app: ClientApp(state: state), session: session, options: options, store: store).run()
+        } catch {
+            outcome = (1, "setgame: \(error)", nil)
+        }
         session.end()
         // The banner is still on the screen from before: only what is new is printed.
         printLines((outcome.message.map { [$0] } ?? []) + ["setgame: log in \(session.logPath)"])
@@ -59,116 +63,111 @@ public enum TerminalClient {
     }
 }
 
-/// The thin shell around `ClientApp`: one poll() over the keyboard, the socket and the signal
-/// pipe; it performs the app's effects and draws only the cells that changed. It sleeps without a
-/// timeout when nothing moves, wakes ~30 times a second only while cards fly, ~10 times for a
-/// countdown, and every 5 s to ping.
-final class ClientRunLoop: ClientConnection {
-    var app: ClientApp
+/// The thin shell around `ClientApp`: one `EventLoop` watches the keyboard, the signal pipe and
+/// the socket (`ClientDriver`); the shell performs the app's effects and draws only the cells that
+/// changed. It sleeps without a timeout when nothing moves, wakes ~30 times a second only while
+/// cards fly, ~10 times for a countdown, and every 5 s to ping.
+final class ClientRunLoop {
+    let driver: ClientDriver
     let session: TerminalSession
     let options: ClientOptions
     let store: SeatTokenStore
-    var socket: LineSocket?
     var decoder = InputDecoder()
+    /// When a lone ESC arrived: it is the Escape key once no sequence has followed for a while.
+    var pendingEscapeSince: Int64?
     var lastFrame: ScreenBuffer?
     var outcome: (status: Int32, message: String?, signal: Int32?)?
 
-    init(app: ClientApp, session: TerminalSession, options: ClientOptions, store: SeatTokenStore) {
-        self.app = app
+    /// How long a lone ESC waits to see whether a sequence follows.
+    static let escapeWaitMs: Int64 = 30
+
+    init(app: ClientApp, session: TerminalSession, options: ClientOptions, store: SeatTokenStore) throws(SocketError) {
+        driver = ClientDriver(app: app, loop: try EventLoop(), clock: MonotonicTime(), host: options.host, port: options.port)
         self.session = session
         self.options = options
         self.store = store
+        driver.onEffect = { [unowned self] effect in self.perform(effect) }
     }
-
-    var serverHost: String { options.host }
-    var serverPort: UInt16 { options.port }
-
-    static func now() -> Int64 { MonotonicTime.rawMilliseconds() }
 
     func run() -> (status: Int32, message: String?, signal: Int32?) {
-        perform(app.start(at: Self.now()))
-        while outcome == nil {
-            let now = Self.now()
-            perform(app.tick(at: now))
-            if outcome != nil { break }
-            draw(at: now)
-            wait(timeout: timeout(at: now))
+        let loop = driver.loop
+        do throws(SocketError) {
+            try loop.register(STDIN_FILENO) { [unowned self] readiness in self.keyboard(readiness) }
+            try loop.register(session.signalFD) { [unowned self] _ in self.handleSignals() }
+        } catch {
+            return (1, "setgame: \(error)", nil)
         }
-        socket?.close()
-        return outcome!
+        driver.start()
+        tick()
+        loop.run(timeout: { [unowned self] in
+            let escapeDue = pendingEscapeSince.map { $0 + Self.escapeWaitMs }
+            return driver.waitMilliseconds(alsoAt: escapeDue)
+        }, tick: { [unowned self] in
+            tick()
+            if outcome != nil { loop.stop() }
+        })
+        loop.unregister(STDIN_FILENO)
+        loop.unregister(session.signalFD)
+        driver.disconnect()
+        return outcome ?? (0, nil, nil)
     }
 
-    private func draw(at now: Int64) {
-        let frame = app.compose(at: now)
+    /// After every batch the loop handled: what is due now, then the screen.
+    private func tick() {
+        if outcome == nil, let since = pendingEscapeSince, driver.now - since >= Self.escapeWaitMs {
+            pendingEscapeSince = nil
+            for event in decoder.flushPendingEscape() where outcome == nil { driver.update { $0.input(event, at: $1) } }
+        }
+        guard outcome == nil else { return }
+        driver.tick()
+        guard outcome == nil else { return }
+        draw()
+    }
+
+    private func draw() {
+        let frame = driver.app.compose(at: driver.now)
         let diff = FrameRenderer.frameDiff(from: lastFrame, to: frame)
         if !diff.isEmpty { session.write(diff) }
         lastFrame = frame
     }
 
-    private func timeout(at now: Int64) -> Int32 {
-        var wake = app.nextWake(at: now)
-        // A lone ESC waits ~30 ms to see whether a sequence follows.
-        if decoder.hasPendingEscape { wake = min(wake ?? Int64.max, now + 30) }
-        guard let wake else { return -1 }
-        return Int32(clamping: max(0, wake - now))
-    }
-
-    private func wait(timeout: Int32) {
-        var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: session.signalFD, events: Int16(POLLIN), revents: 0)]
-        if let entry = pollEntry { fds.append(entry) }
-        let ready = poll(&fds, nfds_t(fds.count), timeout)
-        let now = Self.now()
-        if ready == 0 && decoder.hasPendingEscape {
-            for event in decoder.flushPendingEscape() { perform(app.input(event, at: now)) }
-        }
-        guard ready > 0 else { return }
-        if fds[1].revents != 0 { handleSignals(at: now) }
-        if fds[0].revents & Int16(POLLIN) != 0 { readKeyboard(at: now) }
-        if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 { outcome = (0, "setgame: the terminal went away", nil) }
-        if fds.count > 2 { handleSocket(fds[2].revents, at: now) }
-    }
-
-    private func handleSignals(at now: Int64) {
+    private func handleSignals() {
         for signal in session.pendingSignals() {
             if signal == SIGWINCH {
-                app.resize(to: TerminalSession.size(), at: now)
-            } else {
+                driver.change { $0.resize(to: TerminalSession.size(), at: $1) }
+            } else if outcome == nil {
                 outcome = (128 + signal, nil, signal)
             }
         }
     }
 
-    private func readKeyboard(at now: Int64) {
+    private func keyboard(_ readiness: Readiness) {
         var bytes = [UInt8](repeating: 0, count: 4_096)
-        let count = bytes.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+        let count = readiness.contains(.readable) ? bytes.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) } : 0
         guard count > 0 else {
-            if count == 0 { outcome = (0, "setgame: the terminal went away", nil) }
+            if count == 0 || readiness.contains(.closed), outcome == nil { outcome = (0, "setgame: the terminal went away", nil) }
             return
         }
         for event in decoder.feed(Array(bytes[0..<count])) {
-            perform(app.input(event, at: now))
+            driver.update { $0.input(event, at: $1) }
             if outcome != nil { return }
         }
+        pendingEscapeSince = decoder.hasPendingEscape ? driver.now : nil
     }
 
-    func perform(_ effects: [ClientEffect]) {
-        for effect in effects {
-            switch effect {
-            case .connect: connect(at: Self.now())
-            case .disconnect: disconnect()
-            case .send(let message): send(message, at: Self.now())
-            case .saveToken(let token):
-                store.set(token, for: options.seatKey)
-            case .log(let text):
-                FileHandle.standardError.write(Data("setgame client: \(ServerText.printable(text))\n".utf8))
-            case .quit(let status, let message):
-                if outcome == nil { outcome = (status, message, nil) }
-            case .startLocal:
-                options.local?.onStart()
-            case .holdLocal(let held):
-                options.local?.onHold(held)
-            }
+    private func perform(_ effect: ClientEffect) {
+        switch effect {
+        case .connect, .disconnect, .send: break
+        case .saveToken(let token):
+            store.set(token, for: options.seatKey)
+        case .log(let text):
+            FileHandle.standardError.write(Data("setgame client: \(ServerText.printable(text))\n".utf8))
+        case .quit(let status, let message):
+            if outcome == nil { outcome = (status, message, nil) }
+        case .startLocal:
+            options.local?.onStart()
+        case .holdLocal(let held):
+            options.local?.onHold(held)
         }
     }
 }

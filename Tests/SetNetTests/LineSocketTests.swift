@@ -182,39 +182,39 @@ import Testing
         #expect(closedBecause == "delivered")
     }
 
-    /// What the terminal's poll loop sees: the connect finishing, byte lines, then the end, said
-    /// in words; only whole lines of valid UTF-8 come through.
+    /// What a client driven by its loop hears: the connect finishing, byte lines, then the end,
+    /// said in words; only whole lines of valid UTF-8 come through.
     @Test func aClientSocketConnectsReadsLinesAndEndsSayingWhy() throws {
         let listener = try Listener(host: "127.0.0.1", port: 0, maxLineBytes: 1 << 20, maxQueuedBytes: 1 << 20)
+        let loop = try EventLoop()
         let client = try LineSocket.connect(host: "127.0.0.1", port: listener.port, waitForConnection: false, maxLineBytes: 16)
         #expect(client.write(Array("hello\n".utf8)), "queued while connecting")
-        var arrivals: [LineSocket.Arrival] = []
-        var server: LineSocket?
-        for _ in 0..<1_000 where arrivals.count < 3 {
-            var entry = pollfd(fd: client.fd, events: client.pollEvents, revents: 0)
-            // The wait is only a guard against a hang: each step is ready at once on loopback.
-            guard poll(&entry, 1, 10_000) == 1 else { break }
-            let arrival = client.handle(Readiness(pollEvents: entry.revents))
-            if arrival != .nothing { arrivals.append(arrival) }
-            if arrival == .connected || (server == nil && !client.isConnecting) {
-                var ready = pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)
-                #expect(poll(&ready, 1, 10_000) == 1)
-                let accepted = try #require(try listener.accept())
-                server = accepted
-                // Read before closing: a close with input unread would reset the connection.
-                var input = pollfd(fd: accepted.fd, events: Int16(POLLIN), revents: 0)
-                #expect(poll(&input, 1, 10_000) == 1)
-                guard case .lines(let heard) = accepted.read() else {
-                    Issue.record("the request did not arrive")
-                    return
-                }
-                #expect(heard == [.complete(Array("hello".utf8))])
-                server?.send(Array("one\n".utf8) + [0xFF, 0x0A] + Array(String(repeating: "z", count: 20).utf8) + Array("\ntwo\n".utf8))
-                server?.flush()
-                server?.close()
-            }
+        var heardByClient: [String] = []
+        var connected = !client.isConnecting
+        client.onConnected = { connected = true }
+        client.onLine = { heardByClient.append(String(decoding: $0, as: UTF8.self)) }
+        client.onClose = { heardByClient.append("ended: \($0)") }
+        try client.serve(on: loop)
+        // The waits are only guards against a hang: each step is ready at once on loopback.
+        if !connected { loop.run(timeout: { 10_000 }, tick: { if connected { loop.stop() } }) }
+        loop.clearStop()
+        #expect(connected && !client.isConnecting)
+        var ready = pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&ready, 1, 10_000) == 1)
+        let server = try #require(try listener.accept())
+        // Read before closing: a close with input unread would reset the connection.
+        var input = pollfd(fd: server.fd, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&input, 1, 10_000) == 1)
+        guard case .lines(let heard) = server.read() else {
+            Issue.record("the request did not arrive")
+            return
         }
-        #expect(arrivals.filter { $0 != .connected } == [.lines([Array("one".utf8), Array("two".utf8)]), .ended("the server closed the connection")])
+        #expect(heard == [.complete(Array("hello".utf8))])
+        server.send(Array("one\n".utf8) + [0xFF, 0x0A] + Array(String(repeating: "z", count: 20).utf8) + Array("\ntwo\n".utf8))
+        server.flush()
+        server.close()
+        loop.run(timeout: { 10_000 }, tick: { if !client.isOpen { loop.stop() } })
+        #expect(heardByClient == ["one", "two", "ended: the server closed the connection"])
         #expect(!client.isOpen && client.closeReason == "the server closed the connection")
     }
 
@@ -223,15 +223,16 @@ import Testing
         let port = listener.port
         listener.close()
         do {
+            let loop = try EventLoop()
             let client = try LineSocket.connect(host: "127.0.0.1", port: port, waitForConnection: false)
-            var entry = pollfd(fd: client.fd, events: client.pollEvents, revents: 0)
-            #expect(poll(&entry, 1, 10_000) == 1)
-            guard case .ended(let reason) = client.handle(Readiness(pollEvents: entry.revents)) else {
-                Issue.record("a refused connect ends the socket")
-                return
-            }
-            #expect(reason.hasPrefix("cannot connect to 127.0.0.1:\(port): connect: "), "\(reason)")
-        } catch {
+            var reason: String?
+            client.onConnected = { Issue.record("a refused connect never connects") }
+            client.onClose = { reason = $0 }
+            try client.serve(on: loop)
+            loop.run(timeout: { 10_000 }, tick: { if !client.isOpen { loop.stop() } })
+            let said = try #require(reason, "a refused connect ends the socket")
+            #expect(said.hasPrefix("cannot connect to 127.0.0.1:\(port): connect: "), "\(said)")
+        } catch let error as SocketError {
             #expect(error.call.hasPrefix("connect to 127.0.0.1:\(port)"), "refused at once: \(error)")
         }
     }

@@ -34,6 +34,8 @@ struct FakeServerError: Error, CustomStringConvertible {
 final class FakePeer {
     let socket: LineSocket
     private var lines: [String] = []
+    /// Every byte sent to the client so far: a client that has read as many has handled them all.
+    private(set) var bytesSent = 0
 
     init(socket: LineSocket) { self.socket = socket }
 
@@ -43,7 +45,9 @@ final class FakePeer {
     /// or has not read for `waitMs`.
     @discardableResult
     func send(_ line: String, waitMs: Int32 = 2_000) -> Bool {
-        guard socket.send(Array((line + "\n").utf8)) else { return false }
+        let bytes = Array((line + "\n").utf8)
+        guard socket.send(bytes) else { return false }
+        bytesSent += bytes.count
         while true {
             switch socket.flush() {
             case .drained: return true

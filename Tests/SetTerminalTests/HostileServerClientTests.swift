@@ -7,51 +7,49 @@ import Testing
 @testable import SetScreen
 @testable import SetTerminal
 
-/// The client app on a real socket with a clock the test sets: what the terminal shell does,
-/// minus the terminal, so time-outs are tested without sleeping. The socket half is the shell's
-/// own (`ClientConnection`).
-final class ScriptedClient: ClientConnection {
-    var app: ClientApp
-    var socket: LineSocket?
-    var now: Int64 = 0
-    let serverHost = "127.0.0.1"
-    let serverPort: UInt16
+/// The client app on a real socket with a clock the test sets: the terminal shell's own driver
+/// and loop (`ClientDriver`), minus the terminal, so time-outs are tested without sleeping.
+final class ScriptedClient {
+    let driver: ClientDriver
+    let clock = ManualTime(0)
     private(set) var quit: (status: Int32, message: String?)?
     private(set) var logs: [String] = []
 
-    init(port: UInt16, name: String = "ann", match: String? = "m") {
-        serverPort = port
-        app = ClientApp(state: ClientState(options: ClientConfiguration(name: name, match: match, animation: false),
-                                           size: TerminalSize(columns: 100, rows: 30)))
-        perform(app.start(at: now))
-    }
-
-    func perform(_ effects: [ClientEffect]) {
-        for effect in effects {
+    init(port: UInt16, name: String = "ann", match: String? = "m") throws {
+        let app = ClientApp(state: ClientState(options: ClientConfiguration(name: name, match: match, animation: false),
+                                               size: TerminalSize(columns: 100, rows: 30)))
+        driver = ClientDriver(app: app, loop: try EventLoop(), clock: clock, host: "127.0.0.1", port: port)
+        driver.onEffect = { [unowned self] effect in
             switch effect {
-            case .connect: connect(at: now)
-            case .send(let message): send(message, at: now)
-            case .disconnect: disconnect()
             case .log(let text): logs.append(text)
-            case .saveToken, .startLocal, .holdLocal: break
             case .quit(let status, let message): if quit == nil { quit = (status, message) }
+            default: break
             }
         }
+        driver.start()
     }
 
-    /// Handles what the socket brings for up to `waitMs` of real time (the app's clock stands still).
-    func pump(waitMs: Int32 = 300) {
-        let deadline = MonotonicTime.rawMilliseconds() + Int64(waitMs)
-        while var entry = pollEntry, MonotonicTime.rawMilliseconds() < deadline {
-            guard poll(&entry, 1, 20) > 0 else { continue }
-            handleSocket(entry.revents, at: now)
-        }
+    var app: ClientApp { driver.app }
+    var now: Int64 { driver.now }
+    var socket: LineSocket? { driver.socket }
+
+    /// Runs the loop until the client's connect has finished (it waits for the welcome).
+    func pumpConnected() {
+        #expect(runLoop(driver.loop) { app.state.connection == .joining || socket == nil }, "the connect finished")
     }
+
+    /// Runs the loop until the client has handled every byte `peer` sent, or its connection ended.
+    func pump(_ peer: FakePeer) {
+        #expect(runLoop(driver.loop) { socket.map { $0.bytesRead >= peer.bytesSent } ?? true }, "the client read what was sent")
+    }
+
+    /// Runs the loop until `condition` holds.
+    func pump(until condition: () -> Bool) -> Bool { runLoop(driver.loop, until: condition) }
 
     /// Moves the app's clock and lets it do what is due.
     func advance(to time: Int64) {
-        now = time
-        perform(app.tick(at: now))
+        clock.set(time)
+        driver.tick()
         _ = app.compose(at: now)
     }
 }
@@ -61,27 +59,27 @@ final class ScriptedClient: ClientConnection {
 @Suite(.serialized) struct HostileServerClientTests {
     /// A client connected to the fake server and greeted, joined and given a snapshot at `seq`.
     func joinedClient(_ server: FakeServer, seq: Int = 5) throws -> (ScriptedClient, FakePeer) {
-        let client = ScriptedClient(port: server.port)
+        let client = try ScriptedClient(port: server.port)
         let peer = try server.accept()
-        client.pump(waitMs: 50)
+        client.pumpConnected()
         peer.send(FakeLines.welcome())
-        client.pump()
+        client.pump(peer)
         #expect(peer.await("join") != nil)
         peer.send(FakeLines.joined())
         peer.send(FakeLines.snapshot(seq: seq))
-        client.pump()
+        client.pump(peer)
         #expect(client.app.state.view?.seq == seq)
         return (client, peer)
     }
 
     @Test func aWelcomeFromTheEndOfTimeIsRefusedAndASilentServerIsGivenUp() throws {
         let server = try FakeServer()
-        let client = ScriptedClient(port: server.port)
+        let client = try ScriptedClient(port: server.port)
         let peer = try server.accept()
-        client.pump(waitMs: 50)
+        client.pumpConnected()
         peer.send(FakeLines.welcome(time: "-9223372036854775808"))
         peer.send(FakeLines.welcome(time: "9223372036854775807"))
-        client.pump()
+        client.pump(peer)
         #expect(client.app.state.connection == .joining, "neither welcome was taken")
         _ = client.app.compose(at: client.now)
         client.advance(to: ClientApp.unansweredLimit - 1)
@@ -101,12 +99,12 @@ final class ScriptedClient: ClientConnection {
         peer.send(FakeLines.snapshot(seq: 6, window: FakeLines.window(opened: "-9223372036854775808", deadline: "9223372036854775807")))
         peer.send(FakeLines.snapshot(seq: 6, window: FakeLines.window(opened: "4000000000000000000", deadline: "4000000000000000000")))
         peer.send(#"{"forfeitAt":-9223372036854775808,"kind":"presence","match":"m","present":false,"seat":1,"seq":6,"time":1000,"type":"event"}"#)
-        client.pump()
+        client.pump(peer)
         #expect(client.app.state.clock.roundTrip == nil, "a pong answering no ping of ours is no sample")
         #expect(client.app.state.view?.seq == 5 && client.app.state.view?.forfeitAt == nil && client.app.state.view?.window == nil)
         client.advance(to: 1_000)
         peer.send(#"{"clientTime":0,"time":1000,"type":"pong"}"#)
-        client.pump()
+        client.pump(peer)
         #expect(client.app.state.clock.roundTrip == 1_000, "an honest pong still counts")
     }
 
@@ -114,34 +112,34 @@ final class ScriptedClient: ClientConnection {
         let server = try FakeServer()
         let (client, peer) = try joinedClient(server)
         peer.send(FakeLines.spectators(1, seq: 7))
-        client.pump()
+        client.pump(peer)
         #expect(peer.await("snapshot") != nil, "the gap asked for a snapshot")
         peer.close()
-        client.pump()
+        #expect(client.pump { if case .lost = client.app.state.connection { true } else { false } }, "the close was seen")
         guard case .lost(_, let retryAt, _) = client.app.state.connection else { Issue.record("not lost"); return }
         client.advance(to: retryAt)
         let again = try server.accept()
-        client.pump(waitMs: 50)
+        client.pumpConnected()
         again.send(FakeLines.welcome())
-        client.pump()
+        client.pump(again)
         let join = try #require(again.await("join"))
         #expect(join.contains("\"lastSeq\":5") && join.contains("\"token\""))
         again.send(FakeLines.joined(resumed: true))
         again.send(FakeLines.spectators(1, seq: 6))
         again.send(FakeLines.spectators(2, seq: 7))
-        client.pump()
+        client.pump(again)
         #expect(client.app.state.view?.seq == 7 && client.app.state.view?.spectators == 2, "the missed events were applied")
     }
 
     @Test func aServerThatPingsWithoutReadingGetsOneAnswerAndIsGivenUp() throws {
         let server = try FakeServer()
-        let client = ScriptedClient(port: server.port)
+        let client = try ScriptedClient(port: server.port)
         let peer = try server.accept(receiveBufferBytes: 2_048)
-        client.pump(waitMs: 50)
+        client.pumpConnected()
         peer.send(FakeLines.welcome())
-        client.pump()
+        client.pump(peer)
         for _ in 0..<5_000 { peer.send(#"{"time":2000,"type":"ping"}"#) }
-        client.pump()
+        client.pump(peer)
         #expect((client.socket?.pendingBytes ?? 0) == 0, "a few lines, all taken by the socket")
         let lines = peer.readAll()
         #expect(lines.filter { $0.contains("\"type\":\"ping\"") }.count == 1, "\(lines)")
@@ -151,13 +149,13 @@ final class ScriptedClient: ClientConnection {
 
     @Test func aConnectionQueuesNoMoreThanItsCapForAServerThatNeverReads() throws {
         let server = try FakeServer()
-        let client = ScriptedClient(port: server.port)
+        let client = try ScriptedClient(port: server.port)
         let peer = try server.accept(receiveBufferBytes: 2_048)
-        client.pump(waitMs: 50)
+        client.pumpConnected()
         let socket = try #require(client.socket)
         var sent = 0
         while socket.isOpen && sent < 1_000_000 {
-            client.send(.list(), at: client.now)
+            client.driver.send(.list())
             #expect(socket.pendingBytes <= ClientSocketLimits.maxQueuedBytes)
             sent += 1
         }
@@ -169,14 +167,14 @@ final class ScriptedClient: ClientConnection {
 
     @Test func aFatalRefusalIsPrintedWithoutTheServersEscapeSequences() throws {
         let server = try FakeServer()
-        let client = ScriptedClient(port: server.port)
+        let client = try ScriptedClient(port: server.port)
         let peer = try server.accept()
-        client.pump(waitMs: 50)
+        client.pumpConnected()
         peer.send(FakeLines.welcome())
-        client.pump()
+        client.pump(peer)
         _ = peer.await("join")
         peer.send(FakeLines.error("match_full", #"Full.\u001b]0;owned\u0007\u001b[2J"#, fatal: true))
-        client.pump()
+        client.pump(peer)
         #expect(client.quit?.status == 1)
         #expect(client.quit?.message == "setgame: Full.]0;owned[2J")
     }
@@ -187,7 +185,7 @@ final class ScriptedClient: ClientConnection {
         peer.send(FakeLines.snapshot(seq: 9, table: FakeLines.table(count: 3_000), deck: 0))
         peer.send(FakeLines.snapshot(seq: 9, table: "[1,1,1,2,2,2]", deck: 0))
         peer.send(#"{"added":[],"deck":0,"kind":"table","match":"m","removed":[],"seq":6,"table":\#(FakeLines.table(count: 200)),"time":1000,"type":"event"}"#)
-        client.pump()
+        client.pump(peer)
         #expect(client.app.state.view?.seq == 5 && client.app.state.view?.table.count == 12)
     }
 }
