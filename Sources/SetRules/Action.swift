@@ -14,17 +14,4 @@ public enum Action: Hashable, Sendable {
     case resign
     /// Ask for a new game once this one is over (solo: at once).
     case rematch
-
-    /// The action's name on the wire and in the journal.
-    public var name: String {
-        switch self {
-        case .select: "select"
-        case .claim: "claim"
-        case .deal: "deal"
-        case .hint: "hint"
-        case .pass: "pass"
-        case .resign: "resign"
-        case .rematch: "rematch"
-        }
-    }
 }

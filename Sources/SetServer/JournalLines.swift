@@ -7,7 +7,7 @@ import SetWire
 enum JournalLines {
     static func acted(seat: Seat, action: Action, seq: Int, at: Instant) -> [UInt8] {
         var writer = JSONObjectWriter(capacity: 96)
-        writer.string("action", action.name)
+        writer.plain("action", RequestType(action))
         writer.int("at", at.milliseconds)
         if case .select(let card) = action { writer.int("card", card.id) }
         writer.seat("seat", seat)

@@ -67,7 +67,7 @@ enum JournalRecord: Equatable {
             members = ["type": "game", "game": .int(Int64(number)), "seed": .string(String(seed)),
                        "commitment": .string(commitment), "at": .int(at.milliseconds)]
         case .acted(let seat, let action, let seq, let at):
-            members = ["type": "act", "seat": seatValue(seat), "action": .string(action.name), "seq": .int(Int64(seq)),
+            members = ["type": "act", "seat": seatValue(seat), "action": .string(RequestType(action).rawValue), "seq": .int(Int64(seq)),
                        "at": .int(at.milliseconds)]
             if case .select(let card) = action { members["card"] = .int(Int64(card.id)) }
         case .away(let seat, let at): members = ["type": "away", "seat": seatValue(seat), "at": .int(at.milliseconds)]
@@ -125,15 +125,14 @@ enum JournalRecord: Equatable {
             guard let seed = UInt64(try text("seed")) else { throw Unreadable(reason: "bad seed") }
             return .game(number: Int(try int("game")), seed: seed, commitment: try text("commitment"), at: try at())
         case "act":
-            let action: Action
-            switch try text("action") {
-            case "select":
-                guard let card = Card(id: Int(try int("card"))) else { throw Unreadable(reason: "bad card") }
-                action = .select(card)
-            case let name:
-                guard let simple = ClientMessageDecoder.simpleActions[name] else { throw Unreadable(reason: "bad action \(name)") }
-                action = simple
+            let name = try text("action")
+            guard let type = RequestType(rawValue: name) else { throw Unreadable(reason: "bad action \(name)") }
+            var card: Card?
+            if type == .select {
+                guard let touched = Card(id: Int(try int("card"))) else { throw Unreadable(reason: "bad card") }
+                card = touched
             }
+            guard let action = type.action(touching: card) else { throw Unreadable(reason: "bad action \(name)") }
             return .acted(seat: try seat(), action: action, seq: Int(try int("seq")), at: try at())
         case "away": return .away(seat: try seat(), at: try at())
         case "back": return .back(seat: try seat(), at: try at())

@@ -40,7 +40,7 @@ enum JournalReplay {
                 return seed
             }
             if case .refused(let error) = output.reply {
-                if case .acted(_, let action, _, _) = record { throw mismatch("\(action.name) refused: \(error.code.rawValue)") }
+                if case .acted(_, let action, _, _) = record { throw mismatch("\(RequestType(action).rawValue) refused: \(error.code.rawValue)") }
                 throw mismatch(error.message)
             }
             if dealtUnrecorded { throw mismatch("dealt a game whose seed the journal does not hold") }

@@ -63,39 +63,35 @@ public enum ClientMessageDecoder {
     }
 
     static func message(_ fields: FieldReader) throws(WireError) -> ClientMessage {
-        guard let type = try fields.string("type") else {
-            throw fields.missing("type", "one of \(knownTypes)")
+        guard let name = try fields.string("type") else {
+            throw fields.missing("type", "one of \(RequestType.known)")
+        }
+        guard let type = RequestType(rawValue: name) else {
+            throw WireError(.unknownType, "Unknown message type \"\(name)\"; known types: \(RequestType.known).",
+                            details: ["field": "type"])
         }
         switch type {
-        case "join": return .join(try join(fields))
-        case "list":
+        case .join: return .join(try join(fields))
+        case .list:
             let after = try fields.string("after")
             if let after, after.utf8.count > 64 { throw fields.bad("after", "the `next` cursor of an earlier page") }
             let limit = try fields.int("limit", in: 1...Int64(maxListLimit), "a number of matches from 1 to \(maxListLimit)")
             return .list(after: after, limit: limit.map { Int($0) })
-        case "snapshot": return .snapshot
-        case "ping": return .ping(time: try fields.int("time", in: Int64.min...Int64.max, "an integer"))
-        case "select":
+        case .snapshot: return .snapshot
+        case .ping: return .ping(time: try fields.int("time", in: Int64.min...Int64.max, "an integer"))
+        case .select:
             guard let card = try fields.card("card") else {
                 throw fields.missing("card", "the card to touch, by id 0-80")
             }
             return .act(.select(card), seat: try fields.seat("seat"))
-        default:
-            guard let action = simpleActions[type] else {
-                throw WireError(.unknownType, "Unknown message type \"\(type)\"; known types: \(knownTypes).",
-                                details: ["field": "type"])
-            }
-            return .act(action, seat: try fields.seat("seat"))
+        case .claim: return .act(.claim, seat: try fields.seat("seat"))
+        case .deal: return .act(.deal, seat: try fields.seat("seat"))
+        case .hint: return .act(.hint, seat: try fields.seat("seat"))
+        case .pass: return .act(.pass, seat: try fields.seat("seat"))
+        case .resign: return .act(.resign, seat: try fields.seat("seat"))
+        case .rematch: return .act(.rematch, seat: try fields.seat("seat"))
         }
     }
-
-    /// Actions that carry no fields, by their wire name.
-    public static let simpleActions: [String: Action] = [
-        "claim": .claim, "deal": .deal, "hint": .hint, "pass": .pass, "resign": .resign, "rematch": .rematch,
-    ]
-
-    static let knownTypes = ["join", "list", "snapshot", "ping", "select", "claim", "deal", "hint", "pass",
-                             "resign", "rematch"].joined(separator: ", ")
 
     static func join(_ fields: FieldReader) throws(WireError) -> JoinRequest {
         let version = try fields.int("protocol", in: 0...Int64(Int32.max), "a protocol version number")
@@ -152,7 +148,7 @@ public enum ClientMessageEncoder {
         var members: [String: JSONValue] = [:]
         switch request.message {
         case .join(let join):
-            members = ["type": "join", "protocol": .int(Int64(join.protocolVersion)), "role": .string(join.role.rawValue),
+            members = ["type": .string(RequestType.join.rawValue), "protocol": .int(Int64(join.protocolVersion)), "role": .string(join.role.rawValue),
                        "name": .string(join.name), "mode": .string(join.mode.rawValue)]
             if let match = join.match { members["match"] = .string(match) }
             if let seat = join.seat { members["seat"] = .int(Int64(seat.rawValue)) }
@@ -161,15 +157,15 @@ public enum ClientMessageEncoder {
             if let variant = join.variant { members["variant"] = .string(variant.rawValue) }
             if join.takeOver { members["takeOver"] = .bool(true) }
         case .list(let after, let limit):
-            members = ["type": "list"]
+            members = ["type": .string(RequestType.list.rawValue)]
             if let after { members["after"] = .string(after) }
             if let limit { members["limit"] = .int(Int64(limit)) }
-        case .snapshot: members = ["type": "snapshot"]
+        case .snapshot: members = ["type": .string(RequestType.snapshot.rawValue)]
         case .ping(let time):
-            members = ["type": "ping"]
+            members = ["type": .string(RequestType.ping.rawValue)]
             if let time { members["time"] = .int(time) }
         case .act(let action, let seat):
-            members = ["type": .string(action.name)]
+            members = ["type": .string(RequestType(action).rawValue)]
             if case .select(let card) = action { members["card"] = .int(Int64(card.id)) }
             if let seat { members["seat"] = .int(Int64(seat.rawValue)) }
         }

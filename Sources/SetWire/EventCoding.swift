@@ -5,7 +5,8 @@ import SetRules
 enum EventCoding {
     static func encode(_ event: WireEvent) -> JSONValue {
         var members: [String: JSONValue] = fields(of: event.body)
-        members["type"] = "event"
+        members["kind"] = .string(event.body.kind.rawValue)
+        members["type"] = .string(ServerMessageType.event.rawValue)
         members["match"] = .string(event.match)
         members["seq"] = .int(event.seq)
         members["time"] = .int(event.time)
@@ -16,92 +17,92 @@ enum EventCoding {
         switch body {
         case .rules(let event): return fields(of: event)
         case .gameOver(let result, let seed):
-            return ["kind": "game_over", "result": .result(result), "seed": .seed(seed)]
+            return ["result": .result(result), "seed": .seed(seed)]
         case .gameStarted(let start):
-            return ["kind": "game_started", "game": .int(start.game), "table": .cards(start.table), "deck": .int(start.deck),
+            return ["game": .int(start.game), "table": .cards(start.table), "deck": .int(start.deck),
                     "scores": .array(start.scores.map { .int($0) }), "commitment": .string(start.commitment)]
-        case .playerJoined(let seat, let name): return ["kind": "player_joined", "seat": .seat(seat), "name": .string(name)]
+        case .playerJoined(let seat, let name): return ["seat": .seat(seat), "name": .string(name)]
         case .presence(let seat, let present, let forfeitAt):
-            return ["kind": "presence", "seat": .seat(seat), "present": .bool(present), "forfeitAt": forfeitAt.map(JSONValue.int) ?? .null]
+            return ["seat": .seat(seat), "present": .bool(present), "forfeitAt": forfeitAt.map(JSONValue.int) ?? .null]
         case .resumed(let window, let tableChangedAt):
-            return ["kind": "resumed", "window": .window(window), "tableChangedAt": .int(tableChangedAt)]
-        case .spectators(let count): return ["kind": "spectators", "count": .int(count)]
+            return ["window": .window(window), "tableChangedAt": .int(tableChangedAt)]
+        case .spectators(let count): return ["count": .int(count)]
         }
     }
 
     static func fields(of event: MatchEvent) -> [String: JSONValue] {
         switch event {
         case .selectionChanged(let seat, let cards):
-            return ["kind": "selection", "seat": .seat(seat), "cards": .cards(cards)]
+            return ["seat": .seat(seat), "cards": .cards(cards)]
         case .windowOpened(let window):
-            return ["kind": "window_opened", "window": .window(window)]
+            return ["window": .window(window)]
         case .windowClosed(let window, let end):
-            return ["kind": "window_closed", "window": .window(window), "end": .string(end.rawValue)]
+            return ["window": .window(window), "end": .string(end.rawValue)]
         case .setTaken(let seat, let cards, let points, let score):
-            return ["kind": "set_taken", "seat": .seat(seat), "cards": .cards(cards), "points": .int(points), "score": .int(score)]
+            return ["seat": .seat(seat), "cards": .cards(cards), "points": .int(points), "score": .int(score)]
         case .notASet(let seat, let cards, let penalty, let score):
-            return ["kind": "not_a_set", "seat": .seat(seat), "cards": .cards(cards), "penalty": .int(penalty), "score": .int(score)]
+            return ["seat": .seat(seat), "cards": .cards(cards), "penalty": .int(penalty), "score": .int(score)]
         case .penalised(let seat, let reason, let points, let score):
-            return ["kind": "penalty", "seat": .seat(seat), "reason": .string(reason.rawValue), "points": .int(points), "score": .int(score)]
+            return ["seat": .seat(seat), "reason": .string(reason.rawValue), "points": .int(points), "score": .int(score)]
         case .tableChanged(let removed, let added, let table, let deck):
-            return ["kind": "table", "removed": .cards(removed), "added": .cards(added), "table": .cards(table), "deck": .int(deck)]
+            return ["removed": .cards(removed), "added": .cards(added), "table": .cards(table), "deck": .int(deck)]
         case .hintShown(let seat, let cards, let cost, let score):
-            return ["kind": "hint", "seat": .seat(seat), "cards": .cards(cards), "cost": .int(cost), "score": .int(score)]
+            return ["seat": .seat(seat), "cards": .cards(cards), "cost": .int(cost), "score": .int(score)]
         case .matchEnded(let result):
-            return ["kind": "game_over", "result": .result(result), "seed": .null]
+            return ["result": .result(result), "seed": .null]
         case .rematchRequested(let seat):
-            return ["kind": "rematch_requested", "seat": .seat(seat)]
+            return ["seat": .seat(seat)]
         case .rematchAgreed:
-            return ["kind": "rematch_agreed"]
+            return [:]
         }
     }
 
     static func decode(_ f: FieldReader) throws(WireError) -> WireEvent {
-        let kind = try f.required("kind", "an event kind") { k throws(WireError) in try f.string(k) }
+        let name = try f.required("kind", "an event kind") { k throws(WireError) in try f.string(k) }
+        guard let kind = EventKind(rawValue: name) else { throw WireError(.unknownType, "Unknown event kind \"\(name)\".") }
         let body: EventBody
         func seat() throws(WireError) -> Seat { try f.required("seat", "a seat") { k throws(WireError) in try f.seat(k) } }
         switch kind {
-        case "selection": body = .rules(.selectionChanged(seat: try seat(), selection: try f.cards("cards")))
-        case "window_opened":
+        case .selection: body = .rules(.selectionChanged(seat: try seat(), selection: try f.cards("cards")))
+        case .windowOpened:
             body = .rules(.windowOpened(try f.required("window", "a window") { k throws(WireError) in try f.window(k) }))
-        case "window_closed":
+        case .windowClosed:
             body = .rules(.windowClosed(try f.required("window", "a window") { k throws(WireError) in try f.window(k) },
                                         try f.required("end", "how it ended") { k throws(WireError) in try f.choice(k, WindowEnd.self) }))
-        case "set_taken":
+        case .setTaken:
             body = .rules(.setTaken(seat: try seat(), cards: try f.cards("cards"), points: try f.countRequired("points"), score: try f.scoreRequired("score")))
-        case "not_a_set":
+        case .notASet:
             body = .rules(.notASet(seat: try seat(), cards: try f.cards("cards"), penalty: try f.countRequired("penalty"), score: try f.scoreRequired("score")))
-        case "penalty":
+        case .penalty:
             body = .rules(.penalised(seat: try seat(),
                                      reason: try f.required("reason", "a penalty reason") { k throws(WireError) in try f.choice(k, PenaltyReason.self) },
                                      points: try f.countRequired("points"), score: try f.scoreRequired("score")))
-        case "table":
+        case .table:
             let (table, deck) = try f.tableAndDeck(table: "table", deck: "deck")
             body = .rules(.tableChanged(removed: try f.cards("removed", upTo: WireRange.cardsInPlay),
                                         added: try f.cards("added", upTo: WireRange.cardsInPlay), table: table, deckCount: deck))
-        case "hint":
+        case .hint:
             body = .rules(.hintShown(seat: try seat(), cards: try f.cards("cards"), cost: try f.countRequired("cost"), score: try f.scoreRequired("score")))
-        case "game_over":
+        case .gameOver:
             body = .gameOver(try f.required("result", "the result") { k throws(WireError) in try f.result(k) }, seed: try f.seedValue("seed"))
-        case "rematch_requested": body = .rules(.rematchRequested(seat: try seat()))
-        case "rematch_agreed": body = .rules(.rematchAgreed)
-        case "game_started":
+        case .rematchRequested: body = .rules(.rematchRequested(seat: try seat()))
+        case .rematchAgreed: body = .rules(.rematchAgreed)
+        case .gameStarted:
             let (table, deck) = try f.tableAndDeck(table: "table", deck: "deck")
             body = .gameStarted(GameStart(game: try f.countRequired("game"), table: table, deck: deck,
                                           scores: try f.scores("scores"),
                                           commitment: try f.required("commitment", "a hash") { k throws(WireError) in try f.string(k) }))
-        case "player_joined":
+        case .playerJoined:
             body = .playerJoined(seat: try seat(), name: try f.required("name", "a name") { k throws(WireError) in try f.string(k) })
-        case "presence":
+        case .presence:
             body = .presence(seat: try seat(), present: try f.required("present", "a boolean") { k throws(WireError) in
                 guard let value = f.value(k) else { return nil }
                 guard let flag = value.boolValue else { throw f.bad(k, "a boolean") }
                 return flag
             }, forfeitAt: try f.serverTime("forfeitAt"))
-        case "resumed":
+        case .resumed:
             body = .resumed(window: try f.window("window"), tableChangedAt: try f.serverTimeRequired("tableChangedAt"))
-        case "spectators": body = .spectators(count: try f.countRequired("count"))
-        default: throw WireError(.unknownType, "Unknown event kind \"\(kind)\".")
+        case .spectators: body = .spectators(count: try f.countRequired("count"))
         }
         return WireEvent(match: try f.required("match", "the match name") { k throws(WireError) in try f.string(k) },
                          seq: try f.countRequired("seq"), time: try f.serverTimeRequired("time"), body: body)

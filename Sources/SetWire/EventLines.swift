@@ -6,37 +6,38 @@ import SetRules
 public enum EventLines {
     public static func line(_ event: WireEvent) -> [UInt8] {
         var writer = JSONObjectWriter()
+        let kind = event.body.kind
         func common(_ w: inout JSONObjectWriter) {
             w.string("match", event.match)
         }
         func tail(_ w: inout JSONObjectWriter) {
             w.int("seq", event.seq)
             w.int("time", event.time)
-            w.plain("type", "event")
+            w.plain("type", ServerMessageType.event)
         }
         switch event.body {
         case .rules(.selectionChanged(let seat, let cards)):
-            writer.cards("cards", cards); writer.plain("kind", "selection"); common(&writer); writer.seat("seat", seat); tail(&writer)
+            writer.cards("cards", cards); writer.plain("kind", kind); common(&writer); writer.seat("seat", seat); tail(&writer)
         case .rules(.windowOpened(let window)):
-            writer.plain("kind", "window_opened"); common(&writer); tail(&writer); writer.object("window") { write(window, into: &$0) }
+            writer.plain("kind", kind); common(&writer); tail(&writer); writer.object("window") { write(window, into: &$0) }
         case .rules(.windowClosed(let window, let end)):
-            writer.string("end", end.rawValue); writer.plain("kind", "window_closed"); common(&writer); tail(&writer)
+            writer.string("end", end.rawValue); writer.plain("kind", kind); common(&writer); tail(&writer)
             writer.object("window") { write(window, into: &$0) }
         case .rules(.setTaken(let seat, let cards, let points, let score)):
-            writer.cards("cards", cards); writer.plain("kind", "set_taken"); common(&writer); writer.int("points", points)
+            writer.cards("cards", cards); writer.plain("kind", kind); common(&writer); writer.int("points", points)
             writer.int("score", score); writer.seat("seat", seat); tail(&writer)
         case .rules(.notASet(let seat, let cards, let penalty, let score)):
-            writer.cards("cards", cards); writer.plain("kind", "not_a_set"); common(&writer); writer.int("penalty", penalty)
+            writer.cards("cards", cards); writer.plain("kind", kind); common(&writer); writer.int("penalty", penalty)
             writer.int("score", score); writer.seat("seat", seat); tail(&writer)
         case .rules(.penalised(let seat, let reason, let points, let score)):
-            writer.plain("kind", "penalty"); common(&writer); writer.int("points", points); writer.string("reason", reason.rawValue)
+            writer.plain("kind", kind); common(&writer); writer.int("points", points); writer.string("reason", reason.rawValue)
             writer.int("score", score); writer.seat("seat", seat); tail(&writer)
         case .rules(.tableChanged(let removed, let added, let table, let deck)):
-            writer.cards("added", added); writer.int("deck", deck); writer.plain("kind", "table"); common(&writer)
+            writer.cards("added", added); writer.int("deck", deck); writer.plain("kind", kind); common(&writer)
             writer.cards("removed", removed); writer.int("seq", event.seq); writer.cards("table", table)
-            writer.int("time", event.time); writer.plain("type", "event")
+            writer.int("time", event.time); writer.plain("type", ServerMessageType.event)
         case .rules(.hintShown(let seat, let cards, let cost, let score)):
-            writer.cards("cards", cards); writer.int("cost", cost); writer.plain("kind", "hint"); common(&writer)
+            writer.cards("cards", cards); writer.int("cost", cost); writer.plain("kind", kind); common(&writer)
             writer.int("score", score); writer.seat("seat", seat); tail(&writer)
         case .rules(.matchEnded(let result)):
             gameOver(result, seed: nil, into: &writer, match: event.match)
@@ -45,24 +46,24 @@ public enum EventLines {
             gameOver(result, seed: seed, into: &writer, match: event.match)
             tail(&writer)
         case .rules(.rematchRequested(let seat)):
-            writer.plain("kind", "rematch_requested"); common(&writer); writer.seat("seat", seat); tail(&writer)
+            writer.plain("kind", kind); common(&writer); writer.seat("seat", seat); tail(&writer)
         case .rules(.rematchAgreed):
-            writer.plain("kind", "rematch_agreed"); common(&writer); tail(&writer)
+            writer.plain("kind", kind); common(&writer); tail(&writer)
         case .gameStarted(let start):
             writer.string("commitment", start.commitment); writer.int("deck", start.deck); writer.int("game", start.game)
-            writer.plain("kind", "game_started"); common(&writer); writer.ints("scores", start.scores)
-            writer.int("seq", event.seq); writer.cards("table", start.table); writer.int("time", event.time); writer.plain("type", "event")
+            writer.plain("kind", kind); common(&writer); writer.ints("scores", start.scores)
+            writer.int("seq", event.seq); writer.cards("table", start.table); writer.int("time", event.time); writer.plain("type", ServerMessageType.event)
         case .playerJoined(let seat, let name):
-            writer.plain("kind", "player_joined"); common(&writer); writer.string("name", name); writer.seat("seat", seat); tail(&writer)
+            writer.plain("kind", kind); common(&writer); writer.string("name", name); writer.seat("seat", seat); tail(&writer)
         case .presence(let seat, let present, let forfeitAt):
             if let forfeitAt { writer.int("forfeitAt", forfeitAt) } else { writer.null("forfeitAt") }
-            writer.plain("kind", "presence"); common(&writer); writer.bool("present", present); writer.seat("seat", seat); tail(&writer)
+            writer.plain("kind", kind); common(&writer); writer.bool("present", present); writer.seat("seat", seat); tail(&writer)
         case .resumed(let window, let tableChangedAt):
-            writer.plain("kind", "resumed"); common(&writer); writer.int("seq", event.seq); writer.int("tableChangedAt", tableChangedAt)
-            writer.int("time", event.time); writer.plain("type", "event")
+            writer.plain("kind", kind); common(&writer); writer.int("seq", event.seq); writer.int("tableChangedAt", tableChangedAt)
+            writer.int("time", event.time); writer.plain("type", ServerMessageType.event)
             if let window { writer.object("window") { write(window, into: &$0) } } else { writer.null("window") }
         case .spectators(let count):
-            writer.int("count", count); writer.plain("kind", "spectators"); common(&writer); tail(&writer)
+            writer.int("count", count); writer.plain("kind", kind); common(&writer); tail(&writer)
         }
         return writer.line()
     }
@@ -72,7 +73,7 @@ public enum EventLines {
         var writer = JSONObjectWriter(capacity: 48)
         writer.int("id", number)
         writer.int("seq", seq)
-        writer.plain("type", "ack")
+        writer.plain("type", ServerMessageType.ack)
         return writer.line()
     }
 
@@ -81,12 +82,12 @@ public enum EventLines {
         writer.string("match", match)
         writer.int("seq", seq)
         writer.int("setsOnTable", setsOnTable)
-        writer.plain("type", "insight")
+        writer.plain("type", ServerMessageType.insight)
         return writer.line()
     }
 
     private static func gameOver(_ result: MatchResult, seed: UInt64?, into writer: inout JSONObjectWriter, match: String) {
-        writer.plain("kind", "game_over")
+        writer.plain("kind", EventKind.gameOver)
         writer.string("match", match)
         writer.object("result") { w in
             w.seat("by", result.by)

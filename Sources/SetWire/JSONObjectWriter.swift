@@ -52,6 +52,14 @@ package struct JSONObjectWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// An enum's raw value: known to need no escaping.
+    package mutating func plain<Name: RawRepresentable<String>>(_ name: StaticString, _ value: Name) {
+        key(name)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: value.rawValue.utf8)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
     package mutating func bool(_ name: StaticString, _ value: Bool) {
         key(name)
         bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))

@@ -5,35 +5,35 @@ public enum ServerMessageCoding {
     public static func encode(_ message: ServerMessage) -> JSONValue {
         switch message {
         case .welcome(let server, let versions, let time, let limits):
-            return ["type": "welcome", "server": .string(server), "protocol": .int(ProtocolVersion.current),
+            return ["type": .string(ServerMessageType.welcome.rawValue), "server": .string(server), "protocol": .int(ProtocolVersion.current),
                     "versions": .array(versions.map { .int($0) }), "time": .int(time), "limits": encode(limits)]
         case .joined(let role, let match, let mode, let seat, let token, let resumed, let id):
-            var members: [String: JSONValue] = ["type": "joined", "role": .string(role.rawValue), "match": .string(match),
+            var members: [String: JSONValue] = ["type": .string(ServerMessageType.joined.rawValue), "role": .string(role.rawValue), "match": .string(match),
                                                 "mode": .string(mode.rawValue), "seat": .seat(seat), "resumed": .bool(resumed)]
             if let token { members["token"] = .string(token) }
             return with(id, members)
         case .snapshot(let view): return encode(view)
         case .event(let event): return EventCoding.encode(event)
         case .insight(let match, let seq, let sets):
-            return ["type": "insight", "match": .string(match), "seq": .int(seq), "setsOnTable": .int(sets)]
+            return ["type": .string(ServerMessageType.insight.rawValue), "match": .string(match), "seq": .int(seq), "setsOnTable": .int(sets)]
         case .matches(let listings, let next, let id):
-            var members: [String: JSONValue] = ["type": "matches", "matches": .array(listings.map(encode))]
+            var members: [String: JSONValue] = ["type": .string(ServerMessageType.matches.rawValue), "matches": .array(listings.map(encode))]
             if let next { members["next"] = .string(next) }
             return with(id, members)
-        case .ack(let id, let seq): return ["type": "ack", "id": id, "seq": .int(seq)]
+        case .ack(let id, let seq): return ["type": .string(ServerMessageType.ack.rawValue), "id": id, "seq": .int(seq)]
         case .pong(let time, let clientTime, let id):
-            var members: [String: JSONValue] = ["type": "pong", "time": .int(time)]
+            var members: [String: JSONValue] = ["type": .string(ServerMessageType.pong.rawValue), "time": .int(time)]
             if let clientTime { members["clientTime"] = .int(clientTime) }
             return with(id, members)
         case .error(let error, let id):
             var members = error.details
-            members["type"] = "error"
+            members["type"] = .string(ServerMessageType.error.rawValue)
             members["code"] = .string(error.code.rawValue)
             members["message"] = .string(error.message)
             members["fatal"] = .bool(error.fatal)
             return with(id, members)
-        case .goodbye(let reason): return ["type": "goodbye", "reason": .string(reason)]
-        case .ping(let time): return ["type": "ping", "time": .int(time)]
+        case .goodbye(let reason): return ["type": .string(ServerMessageType.goodbye.rawValue), "reason": .string(reason)]
+        case .ping(let time): return ["type": .string(ServerMessageType.ping.rawValue), "time": .int(time)]
         }
     }
 
@@ -97,7 +97,7 @@ public enum ServerMessageCoding {
 
     static func encode(_ view: MatchView) -> JSONValue {
         var members: [String: JSONValue] = [
-            "type": "snapshot", "match": .string(view.match), "seq": .int(view.seq), "time": .int(view.time),
+            "type": .string(ServerMessageType.snapshot.rawValue), "match": .string(view.match), "seq": .int(view.seq), "time": .int(view.time),
             "mode": .string(view.mode.rawValue), "state": .string(view.phase.rawValue), "game": .int(view.game),
             "players": .array(view.players.map(encode)), "spectators": .int(view.spectators),
             "table": .cards(view.table), "deck": .int(view.deck),
@@ -135,26 +135,27 @@ public enum ServerMessageCoding {
     }
 
     static func decode(_ f: FieldReader) throws(WireError) -> ServerMessage {
-        let type = try f.required("type", "a message type") { k throws(WireError) in try f.string(k) }
+        let name = try f.required("type", "a message type") { k throws(WireError) in try f.string(k) }
+        guard let type = ServerMessageType(rawValue: name) else { throw WireError(.unknownType, "Unknown message type \"\(name)\".") }
         let id = f.value("id")
         func text(_ key: String) throws(WireError) -> String { try f.required(key, "a string") { k throws(WireError) in try f.string(k) } }
         switch type {
-        case "welcome":
+        case .welcome:
             guard let versions = f.value("versions")?.arrayValue?.compactMap(\.intValue) else { throw f.bad("versions", "an array") }
             return .welcome(server: try text("server"), versions: versions.map { Int($0) }, time: try f.serverTimeRequired("time"),
                             limits: try limits(try f.object("limits") ?? FieldReader([:])))
-        case "joined":
+        case .joined:
             return .joined(role: try f.required("role", "a role") { k throws(WireError) in try f.choice(k, Role.self) },
                            match: try text("match"),
                            mode: try f.required("mode", "a mode") { k throws(WireError) in try f.choice(k, Mode.self) },
                            seat: try f.seat("seat"), token: try f.string("token"),
                            resumed: f.value("resumed")?.boolValue ?? false, id: id)
-        case "snapshot": return .snapshot(try view(f))
-        case "event": return .event(try EventCoding.decode(f))
-        case "insight":
+        case .snapshot: return .snapshot(try view(f))
+        case .event: return .event(try EventCoding.decode(f))
+        case .insight:
             return .insight(match: try text("match"), seq: try f.countRequired("seq"),
                             setsOnTable: try f.countRequired("setsOnTable", upTo: WireRange.setsOnTable.upperBound))
-        case "matches":
+        case .matches:
             guard let items = f.value("matches")?.arrayValue else { throw f.bad("matches", "an array") }
             var listings: [MatchListing] = []
             for item in items {
@@ -168,21 +169,20 @@ public enum ServerMessageCoding {
                     variant: try g.choice("variant", Variant.self) ?? .classic))
             }
             return .matches(listings, next: try f.string("next"), id: id)
-        case "ack":
+        case .ack:
             guard let id else { throw f.missing("id", "the request's id") }
             return .ack(id: id, seq: try f.countRequired("seq"))
-        case "pong":
+        case .pong:
             // `clientTime` is the client's own number echoed back: any integer, checked where it is used.
             return .pong(time: try f.serverTimeRequired("time"),
                          clientTime: try f.int("clientTime", in: Int64.min...Int64.max, "an integer"), id: id)
-        case "error":
+        case .error:
             let code = try f.required("code", "an error code") { k throws(WireError) in try f.choice(k, ErrorCode.self) }
             var details = f.members
             for key in ["type", "code", "message", "fatal", "id"] { details[key] = nil }
             return .error(WireError(code, try text("message"), fatal: f.value("fatal")?.boolValue ?? false, details: details), id: id)
-        case "goodbye": return .goodbye(reason: try text("reason"))
-        case "ping": return .ping(time: try f.serverTimeRequired("time"))
-        default: throw WireError(.unknownType, "Unknown message type \"\(type)\".")
+        case .goodbye: return .goodbye(reason: try text("reason"))
+        case .ping: return .ping(time: try f.serverTimeRequired("time"))
         }
     }
 

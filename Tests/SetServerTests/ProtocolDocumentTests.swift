@@ -35,6 +35,30 @@ import Testing
         #expect(Self.blocks("transcript").count >= 2)
     }
 
+    /// A stranger writes a client from the examples: every request type, server message type
+    /// and event kind has one.
+    @Test func everyTypeAndKindHasAnExample() {
+        var requests: Set<RequestType> = [], messages: Set<ServerMessageType> = [], kinds: Set<EventKind> = []
+        for line in Self.blocks("client").joined() {
+            guard case .success(let request) = ClientMessageDecoder.decode(Array(line.utf8)) else { continue }
+            switch request.message {
+            case .join: requests.insert(.join)
+            case .list: requests.insert(.list)
+            case .snapshot: requests.insert(.snapshot)
+            case .ping: requests.insert(.ping)
+            case .act(let action, _): requests.insert(RequestType(action))
+            }
+        }
+        for line in Self.blocks("server").joined() {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+            if let type = (object["type"] as? String).flatMap(ServerMessageType.init) { messages.insert(type) }
+            if let kind = (object["kind"] as? String).flatMap(EventKind.init) { kinds.insert(kind) }
+        }
+        #expect(requests == Set(RequestType.allCases), "no client example of \(Set(RequestType.allCases).subtracting(requests))")
+        #expect(messages == Set(ServerMessageType.allCases), "no server example of \(Set(ServerMessageType.allCases).subtracting(messages))")
+        #expect(kinds == Set(EventKind.allCases), "no event example of \(Set(EventKind.allCases).subtracting(kinds))")
+    }
+
     @Test func everyClientExampleDecodes() {
         for line in Self.blocks("client").joined() where !line.isEmpty {
             let result = ClientMessageDecoder.decode(Array(line.utf8))
