@@ -70,8 +70,8 @@ final class ServerState: Sendable {
         if let snapshot { save(snapshot) }
     }
 
-    /// The server stops at `instant` and hands out no time after it: the lease comes down to just
-    /// above it, so the restarted clock goes on from there and the paused matches lose nothing.
+    /// The server stops at `instant` and hands out no time after it, so the lease may come down to
+    /// just above it: the restarted clock goes on from there, and the paused matches lose nothing.
     func settle(at instant: Instant) {
         let snapshot = values.withLock { state -> Values in
             state.clockLease = instant.milliseconds + 1
@@ -129,7 +129,7 @@ final class ServerState: Sendable {
         var buffer = [UInt8](repeating: 0, count: 4_096)
         var count = 0
         while count < buffer.count {
-            let got = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
+            let got = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress?.advanced(by: count), $0.count - count) }
             if got < 0 && errno == EINTR { continue }
             guard got >= 0 else { return .failure(Problem(reason: "cannot be read (\(String(cString: strerror(errno))))")) }
             if got == 0 { break }
