@@ -116,6 +116,18 @@ while IFS=$'\t' read -r name record says; do
 done <"$out/manifest"
 "$bin" replay "$out/real/good.jsonl" >"$out/replay.out" || fail "the good journal did not replay"
 grep -q 'took a set' "$out/replay.out" || fail "the good replay did not show the set"
+# A server-state.json out of range (issue 22): `--check` names it and exits 0, and serve sets it
+# aside and starts. A lease near 2^63 used to trap serve before it listened: a crash loop.
+mkdir -p "$out/state"
+printf '{"clockLease":9223372036854775000}' >"$out/state/server-state.json"
+"$bin" serve --port 0 --data "$out/state" --check >"$out/check.out" 2>"$out/check.err" \
+    || fail "--check refused a folder serve starts on: $(cat "$out/check.err")"
+grep -qF "server-state.json has clockLease 9223372036854775000" "$out/check.err" \
+    || fail "--check did not name the bad server-state.json: $(cat "$out/check.err")"
+start_server "$out/state" "$out/state-serve"
+grep -qF "moved to $out/state/damaged/server-state.json." "$out/state-serve.err" \
+    || { cat "$out/state-serve.err" >&2; fail "serve did not set the bad server-state.json aside"; }
+stop_server
 trap - EXIT
 rm -rf "$out"
 echo "journals: serve started on $cases crafted journals and set them aside; replay named each record"

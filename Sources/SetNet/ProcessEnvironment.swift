@@ -9,7 +9,9 @@ public enum ProcessEnvironment {
     public static var variables: [String: String] { ProcessInfo.processInfo.environment }
 
     /// `$XDG_STATE_HOME/setgame`, else `~/.local/state/setgame`, else a folder of this user's under
-    /// /tmp. Relative paths are ignored, as the XDG base directory rules say.
+    /// /tmp. Relative paths are ignored, as the XDG base directory rules say. The /tmp folder is
+    /// only a name: another user may have made it first, so whoever keeps files there checks it
+    /// (`PrivateFolder`; a server's data folder in it is refused then).
     public static func stateFolder(environment: [String: String] = variables) -> String {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/setgame" }
         if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/setgame" }

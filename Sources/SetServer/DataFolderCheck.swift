@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SetNet
 
 /// Why the `--data` folder cannot hold journals, in a sentence.
 struct DataFolderProblem: Error, CustomStringConvertible {
@@ -9,7 +10,7 @@ struct DataFolderProblem: Error, CustomStringConvertible {
 
 extension JournalDirectory {
     /// Creates the folder and its `finished/` and `damaged/` subfolders if needed and checks each
-    /// can be written, saying which one is the problem and why.
+    /// can be written, and by this user alone (`PrivateFolder`), saying which one is the problem and why.
     func prepareChecked() throws(DataFolderProblem) {
         for folder in [path, finishedPath, damagedPath] {
             var isFolder: ObjCBool = false
@@ -26,6 +27,9 @@ extension JournalDirectory {
             guard access(folder, W_OK | X_OK) == 0 else {
                 throw DataFolderProblem(reason: "cannot write in \(folder): \(String(cString: strerror(errno)))")
             }
+            // Checked once it exists: a folder someone else made first is theirs, whoever asked.
+            if folder == path, let problem = PrivateFolder.holderProblem(folder) { throw DataFolderProblem(reason: problem) }
+            if let problem = PrivateFolder.problem(folder) { throw DataFolderProblem(reason: problem) }
         }
     }
 
@@ -40,5 +44,14 @@ extension JournalDirectory {
             if access(current, W_OK | X_OK) != 0 { return "\(current) is not writable (\(String(cString: strerror(errno))))" }
         }
         return "the system refused"
+    }
+}
+
+extension Server {
+    /// What a server starting on `path` would set aside rather than trust, a sentence each; for
+    /// `serve --check`, which reads and changes nothing. Journals are left to the start itself.
+    public static func dataDirectoryNotes(_ path: String) -> [String] {
+        guard let problem = ServerState.problem(inFolder: path) else { return [] }
+        return ["\(path)/server-state.json \(problem): serve will set it aside in damaged/ and start its clock above the journals' times"]
     }
 }

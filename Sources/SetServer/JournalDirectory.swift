@@ -16,6 +16,8 @@ struct JournalDirectory {
     let path: String
     let log: ServerLog
     var faults: JournalFaults?
+    /// Wall-clock seconds, for the names of files set aside; tests fix it.
+    var wallSeconds: @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
 
     var finishedPath: String { path + "/finished" }
     var damagedPath: String { path + "/damaged" }
@@ -23,7 +25,7 @@ struct JournalDirectory {
     /// Takes the folder for this process alone, with `flock`: two servers on one folder would
     /// adopt each other's matches and interleave their journals. The lock goes with the process.
     func lock() throws(SocketError) -> FolderLock {
-        let fd = open(path + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = open(path + "/lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw SocketError("open \(path)/lock") }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
@@ -59,6 +61,7 @@ struct JournalDirectory {
     }
 
     /// Every match in the folder, replayed; damaged journals are moved aside and the rest still load.
+    /// Nothing is written to them yet: `restart` does that once the server's clock is known.
     func restoreAll(seatWaitMs: Int64, spectatorAnnounceMs: Int64) -> [MatchRoom] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
         var rooms: [MatchRoom] = []
@@ -72,6 +75,10 @@ struct JournalDirectory {
                 let host = try JournalReplay.host(from: contents.records, seatWaitMs: seatWaitMs, spectatorAnnounceMs: spectatorAnnounceMs) {
                     for message in $0.messages { _ = history.encode(message) }
                 }
+                if let problem = Self.restoreProblem(host, file: name) {
+                    setAside(file, saying: "journal \(name) \(problem); the other matches still load")
+                    continue
+                }
                 // A match over or still waiting comes back too: its players' acknowledged seats and
                 // rematch requests are kept, and the lobby retires it if nobody returns. New games
                 // are dealt from the server's seeds (`Lobby.adopt`), never from anything the
@@ -80,20 +87,40 @@ struct JournalDirectory {
                     var generator = SystemRandomNumberGenerator()
                     return generator.next()
                 }
-                // Nobody is connected yet: what the restart says is only kept, for players who resume.
-                _ = room.perform(.restart, at: host.lastActivity)
-                if room.host.stalledAt != nil {
-                    log("journal of \(host.name) cannot be written (\(room.journal?.failure ?? "")): it is paused until it can")
-                }
                 rooms.append(room)
                 log("restored \(host.name): game \(host.game), \(host.match?.table.count ?? 0) cards on the table, waiting for its players")
             } catch {
-                let aside = "\(damagedPath)/\(name).\(Int(Date().timeIntervalSince1970))"
-                try? FileManager.default.moveItem(atPath: file, toPath: aside)
-                log("journal \(name) is damaged (\(error)); moved to \(aside); the other matches still load")
+                setAside(file, saying: "journal \(name) is damaged (\(error)); the other matches still load")
             }
         }
         return rooms
+    }
+
+    /// Why a journal that replays cleanly still cannot come back, or nil. A copy of a journal (the
+    /// README says backups are copies) would be a second room of the same match, whose seats and
+    /// tokens the first one holds: a match's journal is its name's file, any other is set aside.
+    /// Times past `RestoredClock.ceilingMs` would carry the server's clock to the end of the range
+    /// every client accepts.
+    static func restoreProblem(_ host: MatchHost, file: String) -> String? {
+        if file != "\(host.name).jsonl" {
+            return "holds match \"\(host.name)\", whose journal is \(host.name).jsonl: it is a copy or was renamed"
+        }
+        if host.lastActivity.milliseconds > RestoredClock.ceilingMs {
+            return "is damaged (its times reach \(host.lastActivity.milliseconds) ms, past \(RestoredClock.ceilingMs) ms, where no server's clock gets)"
+        }
+        return nil
+    }
+
+    /// The server is back, its clock at `now`: each restored match marks the players still seated
+    /// when it stopped away from this instant on, which is later than any time handed out before.
+    func restart(_ rooms: [MatchRoom], at now: Instant) {
+        for room in rooms {
+            // Nobody is connected yet: what the restart says is only kept, for players who resume.
+            _ = room.perform(.restart, at: max(now, room.host.lastActivity))
+            if room.host.stalledAt != nil {
+                log("journal of \(room.host.name) cannot be written (\(room.journal?.failure ?? "")): it is paused until it can")
+            }
+        }
     }
 
     /// Moves a match's journal under `finished/`, where `setgame replay` can read it.
@@ -105,12 +132,7 @@ struct JournalDirectory {
 
     private func retire(_ file: String, named name: String, at instant: Instant) {
         guard FileManager.default.fileExists(atPath: file) else { return }
-        let stem = "\(finishedPath)/\(name)-\(Int(Date().timeIntervalSince1970))-\(instant.milliseconds)"
-        var target = stem + ".jsonl", attempt = 1
-        while FileManager.default.fileExists(atPath: target) {
-            attempt += 1
-            target = "\(stem)-\(attempt).jsonl"
-        }
+        let target = Self.unused("\(finishedPath)/\(name)-\(wallSeconds())-\(instant.milliseconds)", ".jsonl")
         do { try FileManager.default.moveItem(atPath: file, toPath: target) } catch {
             log("cannot move \(file) to \(target): \(error)")
         }

@@ -50,7 +50,7 @@ final class MatchJournal: JournalWriter, @unchecked Sendable {
     init(path: String, faults: JournalFaults? = nil) throws(SocketError) {
         self.path = path
         self.faults = faults
-        fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw SocketError("open \(path)") }
         length = lseek(fd, 0, SEEK_END)
     }
@@ -103,6 +103,7 @@ final class MatchJournal: JournalWriter, @unchecked Sendable {
         guard !closed else { return false }
         var bytes: [UInt8] = []
         for record in records { bytes += record.encoded() }
+        let creating = held != nil
         if let held {
             if !wantsFile && held.count + bytes.count <= Self.maxHeldBytes {
                 self.held = held + bytes
@@ -113,6 +114,7 @@ final class MatchJournal: JournalWriter, @unchecked Sendable {
         }
         if faults?.failing == true {
             failure = "writing \(path) failed: \(SocketError("write", code: ENOSPC))"
+            if creating { removeCreatedFile() }
             return false
         }
         if length >= 0 && lseek(fd, 0, SEEK_END) != length {
@@ -128,7 +130,7 @@ final class MatchJournal: JournalWriter, @unchecked Sendable {
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else {
                 failure = "writing \(path) failed: \(SocketError("write"))"
-                if offset > 0 { _ = ftruncate(fd, length) }
+                if creating { removeCreatedFile() } else if offset > 0 { _ = ftruncate(fd, length) }
                 return false
             }
             offset += written
@@ -139,6 +141,15 @@ final class MatchJournal: JournalWriter, @unchecked Sendable {
         needsSync = true
         if sync { self.sync() }
         return true
+    }
+
+    /// The first write into a new file failed: the file goes again, so a server stopped before
+    /// the disk has room leaves no empty or torn journal that its next start would call damaged.
+    /// What was held stays held, and the next write creates the file anew.
+    private func removeCreatedFile() {
+        unlink(path)
+        Glibc.close(fd)
+        fd = -1
     }
 
     /// Asks the background queue to put what was written on disk.

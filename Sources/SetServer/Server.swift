@@ -75,7 +75,7 @@ public final class Server: @unchecked Sendable {
             throw .network(host: config.host, port: config.port, error)
         }
         if let directory = journals {
-            state = ServerState(folder: directory.path, log: log)
+            state = ServerState(in: directory)
             restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs, spectatorAnnounceMs: config.spectatorAnnounceMs)
             finished = FinishedJournals(path: directory.finishedPath, keep: config.keepFinished, maxAgeDays: config.keepFinishedDays)
             finished?.prune()
@@ -84,12 +84,8 @@ public final class Server: @unchecked Sendable {
         }
         restoredMatches = restored.map(\.host.name)
         folderLock = lock
-        // Every time handed out before a restart is below both the journals' latest instant
-        // and the clock's lease, so the clock goes on above them.
-        let latest = max(restored.map(\.host.lastActivity).max().map { $0.milliseconds + 1 } ?? 0, state?.current.clockLease ?? 0)
-        let shift = max(0, latest - clock.now().milliseconds)
-        let shifted: any TimeSource = shift > 0 ? ShiftedTime(clock, by: shift) : clock
-        self.clock = state.map { LeasedTime(base: shifted, state: $0) } ?? shifted
+        self.clock = RestoredClock.clock(base: clock, state: state, journals: restored.map(\.host.lastActivity))
+        journals?.restart(restored, at: self.clock.now())
         port = listener.port
         nextSweep = self.clock.now().adding(1_000)
         nextPrune = self.clock.now().adding(Self.pruneIntervalMs)
@@ -129,7 +125,8 @@ public final class Server: @unchecked Sendable {
         if let output = dirty.waitMilliseconds(at: now) { next = min(next, now.adding(output)) }
         if let due = announcements.earliest { next = min(next, due) }
         if let resume = acceptPausedUntil { next = min(next, resume) }
-        return Int32(max(0, min(1_000, next.milliseconds(since: now))))
+        // Often enough to renew the clock's lease before the clock reaches it (`ServerState`).
+        return Int32(max(0, min(ServerState.renewEveryMs, next.milliseconds(since: now))))
     }
 
     private func tick() {
@@ -286,6 +283,7 @@ public final class Server: @unchecked Sendable {
         FinishedJournals.drain()
         if acceptPausedUntil == nil { loop.unregister(listener.fd) }
         listener.close()
+        (clock as? LeasedTime)?.settle()
         folderLock?.release()
         log("stopped")
     }

@@ -17,8 +17,11 @@ final class ServerState: Sendable {
         var seedNext: UInt64?
     }
 
-    /// How far ahead of the clock the lease runs: a restart may skip up to this much time.
+    /// How far ahead of the clock the lease runs: a restart may skip up to this much time. It is
+    /// renewed once half of it is used, so while the loop reads the clock at least every
+    /// `renewEveryMs` the lease stays ahead of the clock, and a crash happens before it runs out.
     static let leaseMs: Int64 = 1_000
+    static let renewEveryMs: Int64 = leaseMs / 2
 
     let path: String
     private let fd: Int32
@@ -28,13 +31,29 @@ final class ServerState: Sendable {
     private let writeFailed = Mutex(false)
     private let log: ServerLog
 
-    /// Reads the state a previous run left (nothing, for a new folder).
-    init(folder: String, log: ServerLog) {
-        path = folder + "/server-state.json"
-        self.log = log
-        values = Mutex(Self.read(path) ?? Values())
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    /// Reads the state a previous run left (nothing, for a new folder). A file that is not a
+    /// record this server could have written is set aside in `damaged/` with a log line, and
+    /// the server starts as on a new folder: its clock above the journals' times.
+    init(in directory: JournalDirectory) {
+        path = directory.path + "/server-state.json"
+        log = directory.log
+        var restored = Values()
+        switch Self.read(path) {
+        case .success(let values): restored = values ?? Values()
+        case .failure(let problem):
+            directory.setAside(path, saying: "\(path) \(problem.reason); the clock starts above the journals' times and --seed counting from its start")
+        }
+        values = Mutex(restored)
+        // Never through a link: whoever made one would have this server overwrite its target.
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         save(current)
+    }
+
+    /// What is wrong with the state file in `folder`, or nil if it is sound or missing; for
+    /// `serve --check`, which changes nothing.
+    static func problem(inFolder folder: String) -> String? {
+        if case .failure(let problem) = read(folder + "/server-state.json") { return problem.reason }
+        return nil
     }
 
     deinit { if fd >= 0 { Glibc.close(fd) } }
@@ -44,11 +63,21 @@ final class ServerState: Sendable {
     /// Makes sure no instant up to `instant` can be handed out again after a restart.
     func cover(_ instant: Instant) {
         let snapshot: Values? = values.withLock { state in
-            guard instant.milliseconds >= state.clockLease else { return nil }
+            guard instant.milliseconds + Self.renewEveryMs >= state.clockLease else { return nil }
             state.clockLease = instant.milliseconds + Self.leaseMs
             return state
         }
         if let snapshot { save(snapshot) }
+    }
+
+    /// The server stops at `instant` and hands out no time after it, so the lease may come down to
+    /// just above it: the restarted clock goes on from there, and the paused matches lose nothing.
+    func settle(at instant: Instant) {
+        let snapshot = values.withLock { state -> Values in
+            state.clockLease = instant.milliseconds + 1
+            return state
+        }
+        save(snapshot)
     }
 
     /// The next seed of `--seed start` counting, persisted before it is used: a restarted server
@@ -82,16 +111,54 @@ final class ServerState: Sendable {
         if report { log(ok ? "\(path) is written again" : "cannot write \(path) (\(reason)): times after a restart may repeat") }
     }
 
-    private static func read(_ path: String) -> Values? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+    /// Why a state file cannot be trusted, as a phrase after its path.
+    struct Problem: Error {
+        var reason: String
+    }
+
+    /// The values a previous run saved; nil when there is no file or an empty one (a crash
+    /// between creating and first writing it). Every value is checked as a journal's would be:
+    /// a lease out of the range a restored clock may start in would trap or poison the clock.
+    static func read(_ path: String) -> Result<Values?, Problem> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else {
+            if errno == ENOENT { return .success(nil) }
+            return .failure(Problem(reason: errno == ELOOP ? "is a link, which this server never makes" : "cannot be read (\(String(cString: strerror(errno))))"))
+        }
         defer { Glibc.close(fd) }
         var buffer = [UInt8](repeating: 0, count: 4_096)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        guard count > 0, let document = try? JSONParser.parse(Array(buffer[0..<count])),
-              let lease = document["clockLease"]?.intValue else { return nil }
-        return Values(clockLease: lease, seedStart: document["seedStart"]?.stringValue.flatMap { UInt64($0) },
-                      seedNext: document["seedNext"]?.stringValue.flatMap { UInt64($0) })
+        var count = 0
+        while count < buffer.count {
+            let got = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress?.advanced(by: count), $0.count - count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else { return .failure(Problem(reason: "cannot be read (\(String(cString: strerror(errno))))")) }
+            if got == 0 { break }
+            count += got
+        }
+        if count == 0 { return .success(nil) }
+        if count == buffer.count { return .failure(Problem(reason: "is longer than any state this server writes")) }
+        return parse(Array(buffer[0..<count])).map { Optional($0) }
+    }
+
+    private static func parse(_ bytes: [UInt8]) -> Result<Values, Problem> {
+        func problem(_ reason: String) -> Result<Values, Problem> { .failure(Problem(reason: reason)) }
+        guard let document = try? JSONParser.parse(bytes), document.objectValue != nil else { return problem("is not a JSON object") }
+        guard let lease = document["clockLease"]?.intValue else { return problem("has no integer clockLease") }
+        guard (0...RestoredClock.ceilingMs).contains(lease) else {
+            return problem("has clockLease \(lease), outside 0...\(RestoredClock.ceilingMs) ms, where a restored clock may start")
+        }
+        var values = Values(clockLease: lease)
+        switch (document["seedStart"], document["seedNext"]) {
+        case (nil, nil): break
+        case (let start?, let next?):
+            guard let start = start.stringValue.flatMap({ UInt64($0) }), let next = next.stringValue.flatMap({ UInt64($0) }) else {
+                return problem("has a seed that is not a decimal 64-bit number in a string")
+            }
+            values.seedStart = start
+            values.seedNext = next
+        default: return problem("has one of seedStart and seedNext without the other")
+        }
+        return .success(values)
     }
 }
 
@@ -106,4 +173,7 @@ struct LeasedTime: TimeSource {
         state.cover(instant)
         return instant
     }
+
+    /// The server hands out no more time: see `ServerState.settle`.
+    func settle() { state.settle(at: base.now()) }
 }

@@ -47,6 +47,8 @@ private func check(_ config: ServerConfig, log: ServerLog) -> Int32 {
         printError("setgame serve: cannot use the data folder \(data): \(problem)")
         return 1
     }
+    // Not fatal, since serve sets such files aside by itself, but an operator should know.
+    for note in config.dataDirectory.map(Server.dataDirectoryNotes) ?? [] { printError("setgame serve: \(note)") }
     let shares = fitted.addressLimits
     writeOut("setgame serve would listen on \(config.host):\(config.port)")
     writeOut("match journals in \(config.dataDirectory ?? "-"); finished/ keeps \(config.keepFinished) files, \(config.keepFinishedDays) days")
