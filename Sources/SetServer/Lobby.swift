@@ -229,12 +229,13 @@ final class Lobby {
     }
 
     /// Forgets a match nobody is connected to unless it is being played (its players may resume).
-    /// A match in which nobody ever moved goes as soon as no player is present: spectators do not
-    /// keep it, its absent players' seats are not worth a seat wait, and it leaves no journal.
+    /// A match that holds no seats (nobody moved, no duel dealt) goes as soon as no player is
+    /// present: spectators do not keep it, its absent players' seats are not worth a seat wait,
+    /// and it leaves no journal.
     func removeIfIdle(_ room: MatchRoom) {
         let host = room.host
         guard rooms[host.name] === room else { return }
-        let abandoned = !host.hasMove && !host.hasPresentPlayer
+        let abandoned = !host.holdsSeats && !host.hasPresentPlayer
         guard abandoned || (room.isEmpty && host.phase != .playing) else { return }
         rooms[host.name] = nil
         released += room.releaseSpectators()
