@@ -7,7 +7,7 @@ import Testing
 /// waits its timers stand still, for the player who stayed as much as for the one who left.
 @Suite(.serialized) struct AwayPromiseTests {
     /// A player from `address` in match "m", by a new seat or by `token`.
-    func seated(_ server: TestServer, _ name: String, from address: String, token: String? = nil) throws -> TestClient {
+    static func seated(_ server: TestServer, _ name: String, from address: String, token: String? = nil) throws -> TestClient {
         let client = try TestClient.greeted(server, from: address)
         client.send(.join(JoinRequest(name: name, match: "m", token: token)))
         _ = try client.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
@@ -20,8 +20,8 @@ import Testing
     @Test func aDealtDuelWaitsForBothPlayersWhoDropAtOnce() throws {
         let server = try TestServer()
         defer { server.stop() }
-        let ann = try seated(server, "ann", from: "127.0.0.21")
-        let bob = try seated(server, "bob", from: "127.0.0.22")
+        let ann = try Self.seated(server, "ann", from: "127.0.0.21")
+        let bob = try Self.seated(server, "bob", from: "127.0.0.22")
         try ann.awaitSeq(bob.view!.seq)
         let tokens = (try #require(ann.token), try #require(bob.token))
         let dealt = try #require(ann.view?.table)
@@ -32,8 +32,8 @@ import Testing
         for seat in [Seat.first, .second] {
             _ = try eve.awaitEvent("seat \(seat.rawValue) away") { $0.isPresence(of: seat, present: false) }
         }
-        let annAgain = try seated(server, "ann", from: "127.0.0.21", token: tokens.0)
-        let bobAgain = try seated(server, "bob", from: "127.0.0.22", token: tokens.1)
+        let annAgain = try Self.seated(server, "ann", from: "127.0.0.21", token: tokens.0)
+        let bobAgain = try Self.seated(server, "bob", from: "127.0.0.22", token: tokens.1)
         for client in [annAgain, bobAgain] {
             #expect(client.received.contains { if case .joined(_, _, _, _, _, true, _) = $0 { true } else { false } }, "resumed")
             #expect(client.view?.phase == .playing && client.view?.table == dealt)
