@@ -20,22 +20,3 @@ struct DescriptorBudget: Equatable {
         return DescriptorBudget(maxConnections: max(1, min(maxConnections, available - matches)), maxMatches: matches)
     }
 }
-
-/// Says a repeated condition at most once per interval, with how often it was kept quiet.
-struct LogThrottle {
-    let intervalMs: Int64
-    private var lastSaid: [String: Instant] = [:]
-    private var quieted: [String: Int] = [:]
-
-    init(intervalMs: Int64 = 1_000) { self.intervalMs = intervalMs }
-
-    /// Whether to log the condition `key` now; if so, how many times it was kept quiet since.
-    mutating func admit(_ key: String, at now: Instant) -> Int? {
-        if let last = lastSaid[key], now.milliseconds(since: last) < intervalMs, now >= last {
-            quieted[key, default: 0] += 1
-            return nil
-        }
-        lastSaid[key] = now
-        return quieted.removeValue(forKey: key) ?? 0
-    }
-}

@@ -31,6 +31,10 @@ final class Lobby {
     var addressLimits = AddressLimits(connections: .max, matches: .max, waitingMatches: .max, connectsPerSecond: .max)
     private var creator: [String: String] = [:]
     private var createdBy: [String: Set<String>] = [:]
+    /// Duels whose two seats were taken from one address, the one that created it: until someone
+    /// moves, such a duel goes once both are gone, so one client pairing with itself cannot hold
+    /// matches for the seat wait. Players from two addresses keep a dealt duel however they drop.
+    private var selfDealt: Set<String> = []
     /// Spectators of matches freed before they began: the server tells them and lets them go.
     private(set) var released: [ConnectionID] = []
     var spectatorAnnounceMs: Int64 = 1_000
@@ -113,6 +117,7 @@ final class Lobby {
         case .seated(let seat):
             let host = room.host
             seatsByToken[token] = (host.name, seat)
+            if host.mode == .duel, host.match != nil, creator[host.name] == address { selfDealt.insert(host.name) }
             if openDuels[host.variant] == host.name && host.phase != .waiting { openDuels[host.variant] = nil }
             return .success(Placement(room: room, role: .player, seat: seat, token: token, replaced: nil, deliveries: outcome.deliveries))
         case .none, .resumed, .accepted:
@@ -229,17 +234,20 @@ final class Lobby {
     }
 
     /// Forgets a match nobody is connected to unless it is being played (its players may resume).
-    /// A match in which nobody ever moved goes as soon as no player is present: spectators do not
-    /// keep it, its absent players' seats are not worth a seat wait, and it leaves no journal.
+    /// A match that holds no seats (nobody moved, and no duel dealt between two addresses) goes as
+    /// soon as no player is present: spectators do not keep it, its absent players' seats are not
+    /// worth a seat wait, and it leaves no journal.
     func removeIfIdle(_ room: MatchRoom) {
         let host = room.host
         guard rooms[host.name] === room else { return }
-        let abandoned = !host.hasMove && !host.hasPresentPlayer
+        let holds = host.holdsSeats && (host.hasMove || !selfDealt.contains(host.name))
+        let abandoned = !holds && !host.hasPresentPlayer
         guard abandoned || (room.isEmpty && host.phase != .playing) else { return }
         rooms[host.name] = nil
         released += room.releaseSpectators()
         if abandoned { journals?.discard(room) } else { journals?.retire(room) }
         for state in host.seats.compactMap({ $0 }) { seatsByToken[state.token] = nil }
+        selfDealt.remove(host.name)
         if openDuels[host.variant] == host.name { openDuels[host.variant] = nil }
         if let address = creator.removeValue(forKey: host.name) {
             createdBy[address]?.remove(host.name)

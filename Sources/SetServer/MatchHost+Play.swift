@@ -107,7 +107,10 @@ extension MatchHost {
             let away = seats.compactMap { $0 }.filter { $0.absentSince != nil }.map(\.name).joined(separator: " and ")
             return HostOutput(reply: .refused(WireError(.waitingForOpponent, "The match is paused until \(away) is back.")))
         }
-        let outcome = running.apply(action, by: seat, at: now)
+        // While paused the match's timers stand still at the pause's start: a resignation then
+        // closes an open window as `match_ended`, never as `expired` by a deadline the pause
+        // has not yet moved on.
+        let outcome = running.apply(action, by: seat, at: pausedAt ?? now)
         match = running
         if running.isOver { pausedAt = nil }  // a resignation ends a pause with the game
         var output = HostOutput()
@@ -185,8 +188,9 @@ extension MatchHost {
                 messages.append(emit(.gameOver(result, seed: match?.seed), at: now))
                 messages += retireTable()
             case .tableChanged(_, _, let table, _):
+                // No count while the game is on: the table it replaced shares most of its cards
+                // with this one, so even a retired table's count tells of the live one.
                 messages.append(emit(.rules(event), at: now))
-                messages += retireTable()
                 liveTable = table
                 liveChain = match?.chain ?? []
             case .hintShown(let seat, _, let cost, let score):
@@ -211,8 +215,8 @@ extension MatchHost {
         return WireEvent(match: name, seq: seq, time: now.milliseconds, body: body)
     }
 
-    /// The live table stopped being live (it changed, or the game ended): only now may spectators
-    /// learn how many sets it held, which no player can use any more.
+    /// The game ended: only now may spectators learn how many sets its last table held, which
+    /// no player can use any more.
     private mutating func retireTable() -> [HostMessage] {
         let count = variant.combinations(table: liveTable, chain: liveChain).count
         retiredSets = count

@@ -44,8 +44,8 @@ struct MatchHost {
     var gameStartedAt = Instant.zero
     /// When the journal stopped taking writes; the match stands still until it takes them again.
     var stalledAt: Instant?
-    /// The table spectators may not be told about yet, and how many sets the last table that
-    /// stopped being live held: a count reaches spectators only once no player can use it.
+    /// The table spectators may not be told about yet, and, once the game is over, how many sets
+    /// its last table held: a count reaches spectators only once no player can use it.
     var liveTable: [Card] = []
     /// Set-Chain: the chain the live table was played with, so its count is of chain sets.
     var liveChain: [Card] = []
@@ -74,6 +74,12 @@ struct MatchHost {
 
     /// Whether someone sits in a seat and is connected.
     var hasPresentPlayer: Bool { seats.contains { $0?.connection != nil } }
+
+    /// Whether the match keeps its seats for absent players (by the seat-wait rules) rather than
+    /// going as soon as nobody plays: once anyone moved, or a duel was dealt. Two players dealt a
+    /// duel hold tokens the README promises will bring them back, even if both drop at once
+    /// before either moves; a solo game nobody touched is not worth a wait.
+    var holdsSeats: Bool { hasMove || (mode == .duel && match != nil) }
 
     func seat(of connection: ConnectionID) -> Seat? {
         seats.firstIndex { $0?.connection == connection }.map { Seat(rawValue: $0)! }
@@ -110,7 +116,8 @@ struct MatchHost {
 
     // MARK: Views
 
-    /// The whole visible state now; spectators also see how many sets the last retired table held.
+    /// The whole visible state now; once the game is over, spectators also see how many sets its
+    /// last table held.
     func snapshot(forSpectator: Bool, at now: Instant) -> MatchView {
         let over = match?.isOver == true
         return MatchView(

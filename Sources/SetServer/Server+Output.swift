@@ -71,7 +71,9 @@ extension Server {
     func fail(_ connection: Connection, _ error: WireError, id: JSONValue? = nil) {
         send(.error(error, id: id), to: connection)
         if error.fatal {
-            log("closing \(connection.label): \(error.code.rawValue)")
+            // Per address and code: a client taking its seat over again and again (each time
+            // closing its last connection with `replaced`) must not write a line each time.
+            logQuietly("closing \(connection.address) \(error.code.rawValue)", "closing \(connection.label): \(error.code.rawValue)")
             markClosed(connection, "closed after a fatal error", lingering: true)
         }
     }

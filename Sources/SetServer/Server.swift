@@ -253,11 +253,12 @@ public final class Server: @unchecked Sendable {
             guard let connection = connections.removeValue(forKey: id) else { continue }
             if connection.lingerOnClose { linger(connection.socket) } else { connection.socket.close() }
             forget(address: connection.address)
-            // Comings and goings that leave nothing behind are logged at most once a second.
-            if connection.isSpectator || connection.room?.host.hasMove != true {
+            // Comings and goings that leave nothing behind are logged at most once a second; a
+            // player's, at most once a second per address, so reconnect churn stays quiet too.
+            if connection.isSpectator || connection.room?.host.holdsSeats != true {
                 logQuietly(connection.isSpectator ? "spectator-left" : "left", "\(connection.label) left: \(reason)")
             } else {
-                log("\(connection.label) left: \(reason)")
+                logQuietly("left from \(connection.address)", "\(connection.label) left: \(reason)")
             }
             if let room = connection.room {
                 deliver(lobby.leave(room, connection: id, at: clock.now()))

@@ -95,10 +95,12 @@ extension Server {
             if connection.isSpectator { watchFromNow(connection, room) }
             schedule(room)
             noteSpectators(room)
-            if placement.role == .spectator || !host.hasMove {
+            if placement.role == .spectator || !host.holdsSeats {
                 return logQuietly(placement.role == .spectator ? "spectator-joined" : "joined", "\(connection.label) joined")
             }
-            log("\(connection.label) joined\(join.token != nil ? " with a token" : "")\(host.phase == .playing ? "; \(host.name) is playing" : "")")
+            // Per address: a client reconnecting within the connect rate must not write a line each time.
+            logQuietly("joined from \(connection.address)",
+                       "\(connection.label) joined\(join.token != nil ? " with a token" : "")\(host.phase == .playing ? "; \(host.name) is playing" : "")")
         }
     }
 

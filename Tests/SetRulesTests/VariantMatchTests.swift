@@ -51,6 +51,29 @@ import Testing
         #expect(deckCount == 65)
     }
 
+    /// A refill only brings the table back to 12 (Protocol.md, Variants): an ultra taken from 15
+    /// cards is refilled with one card, and one taken from 18 with none.
+    @Test func ultraTakenPastTwelveCardsRefillsOnlyBackToTwelve() {
+        var match = Match(mode: .duel, variant: .ultra, seed: 11, at: .zero)
+        var now: Int64 = 1_000
+        for (dealt, refill) in [(15, 1), (18, 0)] {
+            while match.table.count < dealt {
+                _ = accepted(&match, .deal, by: .second, at: now)
+                now += 10_000
+                _ = match.advance(to: at(now))  // the deal grace runs out
+            }
+            let ultra = try! #require(match.setsOnTable.first)
+            let events = claimAndPick(&match, ultra, at: now)
+            guard case .tableChanged(let removed, let added, let table, _) = events.last(where: {
+                if case .tableChanged = $0 { true } else { false }
+            }) else { Issue.record("no table change from \(dealt)"); return }
+            #expect(removed == ultra)
+            #expect(added.count == refill, "from \(dealt) cards")
+            #expect(table.count == max(12, dealt - 4))
+            now += 1_000
+        }
+    }
+
     @Test func aWrongQuadrupleCostsAndHandsOverASecondChanceAsInTheClassicGame() {
         var match = Match(mode: .duel, variant: .ultra, seed: 11, at: .zero)
         let wrong = try! #require(Oracle.subsets(match.table, 4).first { !Oracle.isUltra($0) })

@@ -47,27 +47,37 @@ import Testing
         #expect(result.reason == .forfeited && result.by == .first)
     }
 
-    /// A spectator (perhaps a player's second connection) never hears how many sets the live
-    /// table holds: only the count of a table that has stopped being live.
-    @Test func spectatorsHearTheSetCountOnlyOfATableNoLongerLive() throws {
+    /// A spectator (perhaps a player's second connection) never hears how many sets a table of a
+    /// game still on held, not even of a table that stopped being live: the table that replaced
+    /// it keeps most of its cards, so its count would tell of the live one. The count of the last
+    /// table comes once the game is over.
+    @Test func spectatorsHearTheSetCountOnlyOnceTheGameIsOver() throws {
         let server = try TestServer()
         defer { server.stop() }
         let (ann, bob) = try startedDuel(server)
         let eve = try TestClient.joined(server, name: "eve", role: .spectator)
         #expect(eve.view?.setsOnTable == nil, "the snapshot must not count the live table")
-        let firstTable = try #require(ann.view?.table)
         try bob.awaitSeq(eve.view!.seq)
+        let firstTable = try #require(ann.view?.table)
         try playScriptedTurn(ann, bob)
-        let changed = try eve.awaitEvent("the table changes") { if case .rules(.tableChanged) = $0 { true } else { false } }
-        let (seq, count) = try eve.waitFor("insight") { if case .insight(_, let seq, let sets) = $0 { (seq, sets) } else { nil } }
-        #expect(seq == changed.seq)
-        #expect(count == SetLogic.allSets(in: firstTable).count)
-        let live = try #require(eve.view?.table)
-        #expect(live != firstTable)
-        // A fresh look at the match counts the retired table, never the live one.
+        try playScriptedTurn(bob, ann)
+        try eve.awaitSeq(ann.view!.seq)
+        #expect(eve.view?.table != firstTable)
+        // A fresh look at the match counts no table of this game while it is on.
         eve.send(.snapshot)
         _ = try eve.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
-        #expect(eve.view?.setsOnTable == SetLogic.allSets(in: firstTable).count)
+        #expect(eve.view?.setsOnTable == nil, "a retired table's count tells of the live one")
+        let lastTable = try #require(ann.view?.table)
+        ann.send(.act(.resign, seat: nil))
+        let over = try eve.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+        let (seq, count) = try eve.waitFor("insight") { if case .insight(_, let seq, let sets) = $0 { (seq, sets) } else { nil } }
+        #expect(seq == over.seq)
+        #expect(count == SetLogic.allSets(in: lastTable).count)
+        let insights = eve.received.filter { if case .insight = $0 { true } else { false } }
+        #expect(insights.count == 1, "no count while the game was on")
+        eve.send(.snapshot)
+        _ = try eve.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
+        #expect(eve.view?.setsOnTable == count)
     }
 
     @Test func aHintInADuelShowsItsCardsOnlyToThePlayerWhoPaid() throws {
