@@ -81,7 +81,7 @@ struct JournalDirectory {
                     return generator.next()
                 }
                 // Nobody is connected yet: what the restart says is only kept, for players who resume.
-                _ = room.perform(.restart, at: host.lastActivity)
+                _ = room.restart(at: host.lastActivity)
                 if room.host.stalledAt != nil {
                     log("journal of \(host.name) cannot be written (\(room.journal?.failure ?? "")): it is paused until it can")
                 }

@@ -29,10 +29,10 @@ public final class Server: @unchecked Sendable {
     var announcing: Set<String> = []
     private let finished: FinishedJournals?
     private var nextPrune: Instant
-    private var deadlines = DeadlineQueue<String>()
+    var deadlines = DeadlineQueue<String>()
     /// The deadline each match is queued for: a match is queued again only when it changes, and a
     /// queued entry that no longer matches is skipped when it comes due.
-    private var scheduled: [String: Instant] = [:]
+    var scheduled: [String: Instant] = [:]
     /// Connections with output waiting, in the order they are written.
     var dirty: OutputQueues
     private var toClose: [(ConnectionID, String)] = []
@@ -137,17 +137,13 @@ public final class Server: @unchecked Sendable {
         for (name, deadline) in deadlines.popDue(at: now) where scheduled[name] == deadline {
             scheduled[name] = nil
             guard let room = lobby.rooms[name] else { continue }
-            deliver(room.perform(.timers, at: now).deliveries)
-            schedule(room)
-            lobby.removeIfIdle(room)
+            apply(room.fireTimers(at: now), of: room)
         }
         for (name, _) in announcements.popDue(at: now) {
             announcing.remove(name)
             guard let room = lobby.rooms[name] else { continue }
-            deliver(room.perform(.announceSpectators, at: now).deliveries)
-            noteSpectators(room)
+            apply(room.announceSpectators(at: now), of: room)
         }
-        releaseSpectators()
         if let resume = acceptPausedUntil, now >= resume { resumeAccepting() }
         if now >= nextSweep {
             sweep(at: now)
@@ -161,25 +157,10 @@ public final class Server: @unchecked Sendable {
         flushDirty()
     }
 
-    func schedule(_ room: MatchRoom) {
-        loop.assertInLoop()
-        let name = room.host.name
-        guard let deadline = room.host.nextDeadline else {
-            scheduled[name] = nil
-            return
-        }
-        guard scheduled[name] != deadline else { return }
-        scheduled[name] = deadline
-        deadlines.add(name, at: deadline)
-    }
-
     /// Closes connections that sent nothing for too long, left a line unfinished too long, or
     /// could not be sent their fatal error in a whole sweep; puts new journal lines on disk.
     private func sweep(at now: Instant) {
-        for (room, deliveries) in lobby.syncJournals(at: now, log: log) {
-            deliver(deliveries)
-            schedule(room)
-        }
+        syncJournals(at: now)
         closeOverdueLingering(at: now)
         forgetQuietAddresses(at: now)
         lobby.retireAbandoned(at: now)
@@ -262,13 +243,8 @@ public final class Server: @unchecked Sendable {
             } else {
                 log("\(connection.label) left: \(reason)")
             }
-            if let room = connection.room {
-                deliver(lobby.leave(room, connection: id, at: clock.now()))
-                schedule(room)
-                noteSpectators(room)
-            }
+            if let room = connection.room { apply(room.leave(id, at: clock.now()), of: room) }
         }
-        releaseSpectators()
     }
 
     private func shutDown() {
