@@ -3,10 +3,12 @@ import SetRules
 import SetWire
 
 /// The authoritative match server: one epoll loop on one thread owns every socket, match and
-/// timer. All mutable state is touched only by the thread inside `run()`; `stop()` and `wake()`
-/// are the only calls safe from elsewhere, which is why the type may be shared.
-public final class Server: @unchecked Sendable {
+/// timer. It is not `Sendable`: it belongs to the thread that runs it (`runOnNewThread` hands it
+/// over), and other threads reach it only through its `control`, to stop or wake it.
+public final class Server {
     public let config: ServerConfig
+    /// Stops or wakes the server from any thread.
+    public let control: ServerControl
     public let port: UInt16
     /// The names of the unfinished matches restored from the data directory at start.
     public let restoredMatches: [String]
@@ -74,6 +76,7 @@ public final class Server: @unchecked Sendable {
             lock?.release()
             throw .network(host: config.host, port: config.port, error)
         }
+        control = ServerControl(loop: loop)
         if let directory = journals {
             state = ServerState(folder: directory.path, log: log)
             restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs, spectatorAnnounceMs: config.spectatorAnnounceMs)
@@ -114,12 +117,6 @@ public final class Server: @unchecked Sendable {
                  midBatch: { [unowned self] in self.flushDirty() })
         shutDown()
     }
-
-    /// Asks `run()` to finish. Safe from any thread or signal handler queue.
-    public func stop() { loop.stop() }
-
-    /// Makes the loop look at the clock again; tests call it after moving a manual clock.
-    public func wake() { loop.wake() }
 
     // MARK: The loop
 
