@@ -25,10 +25,9 @@ struct JournalDirectory {
     func lock() throws(SocketError) -> FolderLock {
         let fd = open(path + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SocketError("open \(path)/lock") }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
+        do throws(SocketError) { try FileCalls.lockExclusively(fd, "lock the data folder \(path)") } catch {
             Glibc.close(fd)
-            throw SocketError("lock the data folder \(path)", code: code)
+            throw error
         }
         return FolderLock(fd: fd)
     }
