@@ -89,6 +89,7 @@ final class MatchRoom {
     func fact<Reply: Equatable>(at now: Instant, mayIdle: Bool = false, _ step: Step<Reply>) -> RoomOutcome<Reply> {
         let saved = host
         var output = run(step).output
+        assert(output.isFact || output.journal.isEmpty, "a change performed as a fact")
         if output.keepJournal { journal?.keep() }
         guard let journal, !output.journal.isEmpty else { return outcome(output, mayIdle: mayIdle) }
         if saved.stalledAt != nil {
@@ -112,6 +113,7 @@ final class MatchRoom {
     func change<Reply: Equatable>(at now: Instant, undone: Reply, mayIdle: Bool = false, _ step: Step<Reply>) -> RoomOutcome<Reply> {
         let saved = host
         let (output, drawn) = run(step)
+        assert(!output.isFact, "a fact performed as a change")
         if output.keepJournal { journal?.keep() }
         guard let journal, !output.journal.isEmpty, !journal.write(output.journal, sync: output.syncJournal) else {
             return outcome(output, mayIdle: mayIdle)
