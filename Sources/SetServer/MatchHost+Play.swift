@@ -162,8 +162,8 @@ extension MatchHost {
         retiredSets = nil
         let start = GameStart(game: game, table: fresh.table, deck: fresh.deck.count, scores: fresh.scores, commitment: commitment)
         var messages = [emit(.gameStarted(start), at: now)]
-        if fresh.isOver {
-            messages.append(emit(.gameOver(fresh.result!, seed: seed), at: now))
+        if let result = fresh.result {
+            messages.append(emit(.gameOver(result, seed: seed), at: now))
             messages += retireTable()
         } else if seats.contains(where: { $0?.absentSince != nil }) {
             pausedAt = now

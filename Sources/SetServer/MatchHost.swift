@@ -76,7 +76,7 @@ struct MatchHost {
     var hasPresentPlayer: Bool { seats.contains { $0?.connection != nil } }
 
     func seat(of connection: ConnectionID) -> Seat? {
-        seats.firstIndex { $0?.connection == connection }.map { Seat(rawValue: $0)! }
+        mode.seats.first { seats[$0.rawValue]?.connection == connection }
     }
 
     /// The next instant at which the `timers` input has work: a window's end, or a forfeit.
