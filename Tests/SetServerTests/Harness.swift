@@ -7,7 +7,7 @@ import SetWire
 import Testing
 
 /// A real server on a loopback port, on its own thread, with a clock the test moves.
-final class TestServer: @unchecked Sendable {
+final class TestServer: Sendable {
     let control: ServerControl
     let port: UInt16
     /// The names of the matches the server restored at start.
