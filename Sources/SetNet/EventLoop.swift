@@ -15,7 +15,9 @@ public struct Readiness: OptionSet, Sendable {
 
 /// One thread's epoll loop. Every method except `wake()`, `stop()` and `execute(_:)` must be
 /// called on the thread running `run` (before it runs, on the thread setting it up); that
-/// confinement is why the type may be shared, and debug builds check it on every call.
+/// confinement is why the type may be shared, and debug builds check it on every call. It is the
+/// server's one `@unchecked Sendable`: the compiler cannot see a thread confinement, and the loop
+/// is what the `Server` and its `ServerControl` share (stop and wake are atomics and an eventfd).
 public final class EventLoop: @unchecked Sendable {
     public typealias Handler = (Readiness) -> Void
 

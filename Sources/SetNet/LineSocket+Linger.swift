@@ -39,8 +39,10 @@ extension LineSocket {
             }
         }
         if readiness.contains(.readable) || readiness.contains(.closed) {
-            let count = receive()
-            if count == 0 || (count < 0 && !Self.interrupted(errno)) { close("delivered") }
+            switch receive() {
+            case .done(0), .failed: close("delivered")
+            case .done, .wouldBlock: break
+            }
         }
     }
 

@@ -95,30 +95,33 @@ public final class LineSocket {
 
     /// Reads once, whatever is there up to the read buffer's size, and frames it into lines.
     public func read() -> ReadResult {
-        let count = receive()
-        if count == 0 { return .endOfStream }
-        if count < 0 { return Self.interrupted(errno) ? .nothing : .failed(SocketError("read")) }
+        let count: Int
+        switch receive() {
+        case .done(0): return .endOfStream
+        case .done(let read): count = read
+        case .wouldBlock: return .nothing
+        case .failed(let code): return .failed(SocketError("read", code: code))
+        }
         return .lines(readBuffer.bytes.withUnsafeBytes { reader.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) })
     }
 
     /// Whether an unfinished line is held, to time out peers that drip a line slowly.
     public var isMidLine: Bool { reader.isMidLine }
 
-    /// One read(2) into the read buffer; its result as read(2) gives it.
-    func receive() -> Int {
+    /// One read(2) into the read buffer (made again if a signal interrupted it).
+    func receive() -> SystemCallResult {
         var stamp: Int64 = 0
-        let count = readBuffer.bytes.withUnsafeMutableBytes { buffer in
-            kernelStampsArrivals ? setgame_read_stamped(fd, buffer.baseAddress, UInt(buffer.count), &stamp)
-                                 : Glibc.read(fd, buffer.baseAddress, buffer.count)
+        let result = readBuffer.bytes.withUnsafeMutableBytes { buffer in
+            SystemCall.run {
+                kernelStampsArrivals ? setgame_read_stamped(fd, buffer.baseAddress, UInt(buffer.count), &stamp)
+                                     : Glibc.read(fd, buffer.baseAddress, buffer.count)
+            }
         }
-        guard count > 0 else { return count }
+        guard case .done(let count) = result, count > 0 else { return result }
         bytesRead += count
         if stampsArrivals { arrivalNanoseconds = stamp > 0 ? UInt64(stamp) : Self.realtimeNanoseconds() }
-        return count
+        return result
     }
-
-    /// Whether a failed call only means "not now".
-    static func interrupted(_ code: Int32) -> Bool { code == EAGAIN || code == EWOULDBLOCK || code == EINTR }
 
     /// Asks the kernel to stamp each arrival, so a measurement does not include the time this
     /// process took to get round to reading it; without the kernel's stamps, reads are stamped.

@@ -45,19 +45,17 @@ public struct OutboundBuffer: Sendable {
     /// Writes as much as the socket takes now.
     public mutating func flush(to fd: Int32) -> FlushResult {
         while sent < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in
-                Glibc.write(fd, raw.baseAddress! + sent, raw.count - sent)
+            let result = bytes.withUnsafeBytes { raw in
+                SystemCall.run { Glibc.write(fd, raw.baseAddress! + sent, raw.count - sent) }
             }
-            if written > 0 {
-                sent += written
-                continue
-            }
-            if written < 0 && errno == EINTR { continue }
-            if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            switch result {
+            case .done(let written) where written > 0: sent += written
+            case .done: return .failed(EPIPE)
+            case .wouldBlock:
                 compact()
                 return .blocked
+            case .failed(let code): return .failed(code)
             }
-            return .failed(written < 0 ? errno : EPIPE)
         }
         bytes.removeAll(keepingCapacity: bytes.capacity <= 64 * 1024)
         sent = 0

@@ -43,10 +43,11 @@ public enum Sockets {
 
     /// Accepts one pending connection, non-blocking with Nagle off; nil when none is waiting.
     public static func accept(_ listener: Int32) throws(SocketError) -> Int32? {
-        let fd = Glibc.accept(listener, nil, nil)
-        if fd < 0 {
-            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || errno == ECONNABORTED { return nil }
-            throw SocketError("accept")
+        let fd: Int32
+        switch SystemCall.run({ Int(Glibc.accept(listener, nil, nil)) }) {
+        case .done(let accepted): fd = Int32(accepted)
+        case .wouldBlock, .failed(ECONNABORTED): return nil  // one that gave up while waiting: the next may be there
+        case .failed(let code): throw SocketError("accept", code: code)
         }
         try setNonBlocking(fd)
         setNoDelay(fd)

@@ -28,9 +28,10 @@ enum HostInput: Equatable {
     case journalWorks
 }
 
-/// What one input produced. It is performed in order: the journal records are written first,
-/// and only once they are on disk are the messages sent and the reply given (`MatchRoom`).
-struct HostOutput: Equatable {
+/// What one input produced, with the reply its kind of input has (`JoinReply`, `ActReply`...). It
+/// is performed in order: the journal records are written first, and only once they are on disk
+/// are the messages sent and the reply given (`MatchRoom`).
+struct HostOutput<Reply: Equatable>: Equatable {
     /// What to send, in order, each to its recipients.
     var messages: [HostMessage] = []
     /// The match's journal records for this input.
@@ -39,14 +40,68 @@ struct HostOutput: Equatable {
     var syncJournal = false
     /// Whether the records tell of something that happened whatever the disk says (a player left
     /// or came back, a spectator count): unwritten, they wait for the stall's end. Otherwise the
-    /// change happens only if they are written: unwritten, it is undone and refused.
+    /// change happens only if they are written: unwritten, it is undone and refused. Which it is
+    /// follows from the input, so the room performs each kind by its own path (`MatchRoom+Inputs`).
     var isFact = false
     /// The match is worth a file from now on: its journal's next write creates it.
     var keepJournal = false
-    var reply = HostReply.none
+    var reply: Reply
+
+    init(messages: [HostMessage] = [], journal: [JournalRecord] = [], syncJournal: Bool = false, isFact: Bool = false,
+         keepJournal: Bool = false, reply: Reply) {
+        self.messages = messages
+        self.journal = journal
+        self.syncJournal = syncJournal
+        self.isFact = isFact
+        self.keepJournal = keepJournal
+        self.reply = reply
+    }
+
+    /// The same output with its reply seen as another type (a typed reply as any input's).
+    func replying<Other>(_ transform: (Reply) -> Other) -> HostOutput<Other> {
+        HostOutput<Other>(messages: messages, journal: journal, syncJournal: syncJournal, isFact: isFact,
+                          keepJournal: keepJournal, reply: transform(reply))
+    }
 }
 
-/// The answer for the connection whose input it was.
+extension HostOutput where Reply == NoReply {
+    init(messages: [HostMessage] = [], journal: [JournalRecord] = [], syncJournal: Bool = false, isFact: Bool = false,
+         keepJournal: Bool = false) {
+        self.init(messages: messages, journal: journal, syncJournal: syncJournal, isFact: isFact, keepJournal: keepJournal,
+                  reply: NoReply())
+    }
+}
+
+extension HostOutput where Reply == HostReply {
+    init(messages: [HostMessage] = [], journal: [JournalRecord] = [], syncJournal: Bool = false, isFact: Bool = false,
+         keepJournal: Bool = false) {
+        self.init(messages: messages, journal: journal, syncJournal: syncJournal, isFact: isFact, keepJournal: keepJournal,
+                  reply: .none)
+    }
+}
+
+/// The answer to an input nobody waits on (a timer, a leave, a spectator count).
+struct NoReply: Equatable {}
+
+/// A join's answer: the seat taken, or why none was.
+enum JoinReply: Equatable {
+    case seated(Seat)
+    case refused(WireError)
+}
+
+/// A resume's answer: the connection that held the seat until now, which must be closed.
+struct ResumeReply: Equatable {
+    var replaced: ConnectionID?
+}
+
+/// An action's answer: accepted, its events numbered up to `seq`, or refused.
+enum ActReply: Equatable {
+    case accepted(seq: Int)
+    case refused(WireError)
+}
+
+/// Any input's answer, for `MatchHost.handle` (replay and tests), which takes inputs of every
+/// kind; each typed reply maps into it, never the other way.
 enum HostReply: Equatable {
     case none
     case seated(Seat)
@@ -55,6 +110,24 @@ enum HostReply: Equatable {
     /// An action was accepted; its events are numbered up to `seq`.
     case accepted(seq: Int)
     case refused(WireError)
+
+    init(_ reply: NoReply) { self = .none }
+
+    init(_ reply: JoinReply) {
+        switch reply {
+        case .seated(let seat): self = .seated(seat)
+        case .refused(let error): self = .refused(error)
+        }
+    }
+
+    init(_ reply: ResumeReply) { self = .resumed(replaced: reply.replaced) }
+
+    init(_ reply: ActReply) {
+        switch reply {
+        case .accepted(let seq): self = .accepted(seq: seq)
+        case .refused(let error): self = .refused(error)
+        }
+    }
 }
 
 /// A message a host wants sent, typed, with who hears it; `MatchRoom` encodes it once for all.

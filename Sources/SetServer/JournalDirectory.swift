@@ -27,10 +27,9 @@ struct JournalDirectory {
     func lock() throws(SocketError) -> FolderLock {
         let fd = open(path + "/lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw SocketError("open \(path)/lock") }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
+        do throws(SocketError) { try FileCalls.lockExclusively(fd, "lock the data folder \(path)") } catch {
             Glibc.close(fd)
-            throw SocketError("lock the data folder \(path)", code: code)
+            throw error
         }
         return FolderLock(fd: fd)
     }
@@ -116,7 +115,7 @@ struct JournalDirectory {
     func restart(_ rooms: [MatchRoom], at now: Instant) {
         for room in rooms {
             // Nobody is connected yet: what the restart says is only kept, for players who resume.
-            _ = room.perform(.restart, at: max(now, room.host.lastActivity))
+            _ = room.restart(at: max(now, room.host.lastActivity))
             if room.host.stalledAt != nil {
                 log("journal of \(room.host.name) cannot be written (\(room.journal?.failure ?? "")): it is paused until it can")
             }

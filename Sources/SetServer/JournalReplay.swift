@@ -17,7 +17,7 @@ enum JournalReplay {
     /// the server stopped are still held by stand-ins, for a restart (`HostInput.restart`) to
     /// mark away, journaled, since their presence events are numbered too.
     static func host(from records: some Sequence<JournalRecord>, seatWaitMs: Int64, spectatorAnnounceMs: Int64 = 1_000,
-                     observe: (HostOutput) -> Void = { _ in }) throws(Mismatch) -> MatchHost {
+                     observe: (HostOutput<HostReply>) -> Void = { _ in }) throws(Mismatch) -> MatchHost {
         guard case .header(let name, let mode, let rules, let variant) = records.first(where: { _ in true }) else { throw Mismatch(description: "no header") }
         var seeds = records.compactMap { if case .game(_, let seed, _, _) = $0 { seed } else { nil } }[...]
         var dealtUnrecorded = false

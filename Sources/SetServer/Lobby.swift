@@ -4,17 +4,14 @@ import SetWire
 /// All matches on the server by name, the pairing of players who name no match, and the seat
 /// tokens that let a player resume.
 final class Lobby {
-    /// Where a join put a connection.
-    struct Placement {
-        var room: MatchRoom
-        var role: Role
-        var seat: Seat?
-        var token: String?
-        /// A connection that held this seat before and must now be closed.
-        var replaced: ConnectionID?
-        /// Whether a seat token brought the player back to a seat they held.
-        var resumed = false
-        var deliveries: [Delivery]
+    /// Where a join request leads; the server then gives the room its input.
+    enum Seating {
+        /// A spectator watches the match.
+        case watch(MatchRoom)
+        /// A player takes a new seat with a fresh token (`seated` records it once taken).
+        case take(MatchRoom, token: String)
+        /// A seat token brings its player back to the seat.
+        case resume(MatchRoom, Seat, token: String)
     }
 
     private(set) var rooms: [String: MatchRoom] = [:]
@@ -31,12 +28,6 @@ final class Lobby {
     var addressLimits = AddressLimits(connections: .max, matches: .max, waitingMatches: .max, connectsPerSecond: .max)
     private var creator: [String: String] = [:]
     private var createdBy: [String: Set<String>] = [:]
-    /// Duels whose two seats were taken from one address, the one that created it: until someone
-    /// moves, such a duel goes once both are gone, so one client pairing with itself cannot hold
-    /// matches for the seat wait. Players from two addresses keep a dealt duel however they drop.
-    private var selfDealt: Set<String> = []
-    /// Spectators of matches freed before they began: the server tells them and lets them go.
-    private(set) var released: [ConnectionID] = []
     var spectatorAnnounceMs: Int64 = 1_000
     let list: MatchList
 
@@ -48,12 +39,6 @@ final class Lobby {
         self.journals = journals
         self.nextSeed = nextSeed
         list = MatchList(cacheMs: listCacheMs)
-    }
-
-    /// The spectators `released` since the last call.
-    func takeReleased() -> [ConnectionID] {
-        defer { released.removeAll() }
-        return released
     }
 
     /// Takes in matches replayed from their journals after a restart.
@@ -75,57 +60,25 @@ final class Lobby {
         }
     }
 
-    /// Writes journals' pending lines to disk, and tries again to write those of stalled matches:
-    /// returns what the matches that go on again say. The log hears of a stall once at its start
-    /// (see `noteStalls`) and once at its end.
-    func syncJournals(at now: Instant, log: ServerLog) -> [(MatchRoom, [Delivery])] {
-        var resumed: [(MatchRoom, [Delivery])] = []
-        for room in rooms.values {
-            guard let journal = room.journal else { continue }
-            let name = room.host.name
-            if room.host.stalledAt != nil {
-                if !room.stallReported {
-                    room.stallReported = true
-                    log("journal of \(name) cannot be written (\(journal.failure ?? "write failed")): the match is paused until it can")
-                }
-                guard let deliveries = room.retryJournal(at: now) else { continue }
-                log("journal of \(name) is written again: the match goes on")
-                resumed.append((room, deliveries))
-            } else {
-                journal.sync()
-            }
-        }
-        return resumed
+    /// Finds or creates the room a join request is for, and says what the request asks of it.
+    func seating(for request: JoinRequest, address: String = "") -> Result<Seating, WireError> {
+        if request.role == .spectator { return watching(request) }
+        if let token = request.token { return resuming(token: token, request: request) }
+        return findOrCreate(request, address: address).map { .take($0, token: SeatToken.make()) }
     }
 
-    func join(_ request: JoinRequest, connection: ConnectionID, address: String = "", at now: Instant) -> Result<Placement, WireError> {
-        if request.role == .spectator { return watch(request, connection: connection, at: now) }
-        if let token = request.token { return resume(token: token, request: request, connection: connection, at: now) }
-        let room: MatchRoom
-        switch findOrCreate(request, address: address) {
-        case .success(let found): room = found
-        case .failure(let error): return .failure(error)
-        }
-        let token = SeatToken.make()
-        let outcome = room.perform(.join(name: request.name, token: token, connection: connection, seat: request.seat), at: now)
-        switch outcome.reply {
-        case .refused(let error):
-            // A refused seat tells nobody, not even of a stall its journal record caused: the
-            // players waiting saw no change, and the match goes on by itself once writes work.
-            removeIfIdle(room)
-            return .failure(error)
-        case .seated(let seat):
-            let host = room.host
-            seatsByToken[token] = (host.name, seat)
-            if host.mode == .duel, host.match != nil, creator[host.name] == address { selfDealt.insert(host.name) }
-            if openDuels[host.variant] == host.name && host.phase != .waiting { openDuels[host.variant] = nil }
-            return .success(Placement(room: room, role: .player, seat: seat, token: token, replaced: nil, deliveries: outcome.deliveries))
-        case .none, .resumed, .accepted:
-            preconditionFailure("a join is answered with a seat or a refusal")
-        }
+    /// A player took a seat: its token may resume it, and a duel that began pairs nobody else.
+    /// A duel whose two seats were both taken from the address that created it is paired with
+    /// itself: until someone moves it goes once both are gone (`MatchRoom.idleness`), so one
+    /// client cannot hold matches for the seat wait; players from two addresses keep a dealt duel.
+    func seated(_ room: MatchRoom, _ seat: Seat, token: String, address: String) {
+        let host = room.host
+        seatsByToken[token] = (host.name, seat)
+        if host.mode == .duel, host.match != nil, creator[host.name] == address { room.pairedWithItself = true }
+        if openDuels[host.variant] == host.name && host.phase != .waiting { openDuels[host.variant] = nil }
     }
 
-    private func watch(_ request: JoinRequest, connection: ConnectionID, at now: Instant) -> Result<Placement, WireError> {
+    private func watching(_ request: JoinRequest) -> Result<Seating, WireError> {
         guard let name = request.match else {
             return .failure(WireError(.missingField, "\"match\" is required to watch: send {\"type\":\"list\"} to see the live matches.",
                                       details: ["field": "match"]))
@@ -133,11 +86,10 @@ final class Lobby {
         guard let room = rooms[name] else {
             return .failure(WireError(.noSuchMatch, "There is no match named \"\(name)\"."))
         }
-        return .success(Placement(room: room, role: .spectator, seat: nil, token: nil, replaced: nil,
-                                  deliveries: room.watch(connection, at: now)))
+        return .success(.watch(room))
     }
 
-    private func resume(token: String, request: JoinRequest, connection: ConnectionID, at now: Instant) -> Result<Placement, WireError> {
+    private func resuming(token: String, request: JoinRequest) -> Result<Seating, WireError> {
         guard let place = seatsByToken[token], let room = rooms[place.match],
               request.match == nil || request.match == place.match else {
             return .failure(WireError(.badToken, "That seat token is not valid here; join without it to take a new seat."))
@@ -148,10 +100,7 @@ final class Lobby {
             return .failure(WireError(.seatInUse, "\(owner.name) is still connected in this seat; join with \"takeOver\":true to take it over.",
                                       details: ["seat": .int(Int64(place.seat.rawValue))]))
         }
-        let outcome = room.perform(.resume(place.seat, connection: connection), at: now)
-        guard case .resumed(let replaced) = outcome.reply else { preconditionFailure("a resume is answered with the seat's last connection") }
-        return .success(Placement(room: room, role: .player, seat: place.seat, token: token, replaced: replaced,
-                                  resumed: true, deliveries: outcome.deliveries))
+        return .success(.resume(room, place.seat, token: token))
     }
 
     private func findOrCreate(_ request: JoinRequest, address: String) -> Result<MatchRoom, WireError> {
@@ -226,28 +175,14 @@ final class Lobby {
         return "\(prefix)-\(created)"
     }
 
-    /// A connection left its match.
-    func leave(_ room: MatchRoom, connection: ConnectionID, at now: Instant) -> [Delivery] {
-        let deliveries = room.leave(connection, at: now)
-        removeIfIdle(room)
-        return deliveries
-    }
-
-    /// Forgets a match nobody is connected to unless it is being played (its players may resume).
-    /// A match that holds no seats (nobody moved, and no duel dealt between two addresses) goes as
-    /// soon as no player is present: spectators do not keep it, its absent players' seats are not
-    /// worth a seat wait, and it leaves no journal.
-    func removeIfIdle(_ room: MatchRoom) {
+    /// Forgets a match its last outcome found idle (`MatchRoom.idleness`): an abandoned one with
+    /// its file, a finished one's journal kept under `finished/`.
+    func remove(_ room: MatchRoom, _ idleness: Idleness) {
         let host = room.host
-        guard rooms[host.name] === room else { return }
-        let holds = host.holdsSeats && (host.hasMove || !selfDealt.contains(host.name))
-        let abandoned = !holds && !host.hasPresentPlayer
-        guard abandoned || (room.isEmpty && host.phase != .playing) else { return }
+        guard idleness != .inUse, rooms[host.name] === room else { return }
         rooms[host.name] = nil
-        released += room.releaseSpectators()
-        if abandoned { journals?.discard(room) } else { journals?.retire(room) }
+        if idleness == .abandoned { journals?.discard(room) } else { journals?.retire(room) }
         for state in host.seats.compactMap({ $0 }) { seatsByToken[state.token] = nil }
-        selfDealt.remove(host.name)
         if openDuels[host.variant] == host.name { openDuels[host.variant] = nil }
         if let address = creator.removeValue(forKey: host.name) {
             createdBy[address]?.remove(host.name)
@@ -260,7 +195,7 @@ final class Lobby {
     func retireAbandoned(at now: Instant) {
         for room in rooms.values where room.isEmpty && room.host.phase != .playing
             && now.milliseconds(since: room.host.lastActivity) > seatWaitMs {
-            removeIfIdle(room)
+            remove(room, room.idleness)
         }
     }
 

@@ -9,7 +9,7 @@ extension MatchHost {
     /// Seats a new player; starts the game once every seat is taken. The seat (and the game it
     /// completes) is journaled first: a seat whose token is not on disk is refused.
     mutating func join(name playerName: String, token: String, connection: ConnectionID, requested: Seat?,
-                       at now: Instant, seeds: () -> UInt64) -> HostOutput {
+                       at now: Instant, seeds: () -> UInt64) -> HostOutput<JoinReply> {
         if stalledAt != nil { return HostOutput(reply: .refused(Self.journalStalled)) }
         let free = mode.seats.filter { seats[$0.rawValue] == nil }
         let seat: Seat
@@ -29,7 +29,7 @@ extension MatchHost {
             seat = first
         }
         let seed = match == nil && free.count == 1 ? seeds() : nil
-        var output = HostOutput(syncJournal: true, keepJournal: seed != nil && mode == .duel, reply: .seated(seat))
+        var output = HostOutput<JoinReply>(syncJournal: true, keepJournal: seed != nil && mode == .duel, reply: .seated(seat))
         output.journal = [.seated(seat: seat, name: playerName, token: token, at: now)]
         if let seed { output.journal.append(.game(number: game + 1, seed: seed, commitment: SeedCommitment.commitment(for: seed), at: now)) }
         seats[seat.rawValue] = SeatState(name: playerName, token: token, connection: connection, absentSince: nil)
@@ -39,9 +39,9 @@ extension MatchHost {
     }
 
     /// A seat's owner is back on `connection`; the reply names the connection it replaces, if any.
-    mutating func resume(_ seat: Seat, on connection: ConnectionID, at now: Instant) -> HostOutput {
-        guard var state = seats[seat.rawValue] else { return HostOutput(reply: .resumed(replaced: nil)) }
-        var output = HostOutput(isFact: true, reply: .resumed(replaced: state.connection))
+    mutating func resume(_ seat: Seat, on connection: ConnectionID, at now: Instant) -> HostOutput<ResumeReply> {
+        guard var state = seats[seat.rawValue] else { return HostOutput(reply: ResumeReply(replaced: nil)) }
+        var output = HostOutput(isFact: true, reply: ResumeReply(replaced: state.connection))
         guard state.absentSince != nil else {
             state.connection = connection
             seats[seat.rawValue] = state
@@ -59,17 +59,17 @@ extension MatchHost {
 
     /// A player's connection is gone: the seat waits for them. A window they held ends at once,
     /// as a pass would: time away never stretches a window.
-    mutating func leave(_ connection: ConnectionID, at now: Instant) -> HostOutput {
+    mutating func leave(_ connection: ConnectionID, at now: Instant) -> HostOutput<NoReply> {
         guard let seat = seat(of: connection) else { return HostOutput() }
-        var output = HostOutput(journal: [.away(seat: seat, at: now)], isFact: true)
+        var output = HostOutput<NoReply>(journal: [.away(seat: seat, at: now)], isFact: true)
         output.messages = markAway(seat, keepingWindow: false, at: now)
         return output
     }
 
     /// A restart marks every seat still connected away. Only a restart keeps a window its
     /// player held: that absence is nobody's choice.
-    mutating func restart(at now: Instant) -> HostOutput {
-        var output = HostOutput(isFact: true)
+    mutating func restart(at now: Instant) -> HostOutput<NoReply> {
+        var output = HostOutput<NoReply>(isFact: true)
         for seat in mode.seats where seats[seat.rawValue]?.connection != nil {
             output.messages += markAway(seat, keepingWindow: true, at: now)
         }
@@ -98,7 +98,7 @@ extension MatchHost {
 
     /// Applies a seat's action. Timers due first fire first, so their events may come back even
     /// with a refusal, journaled as a tick.
-    mutating func act(_ action: Action, by seat: Seat, at now: Instant, seeds: () -> UInt64) -> HostOutput {
+    mutating func act(_ action: Action, by seat: Seat, at now: Instant, seeds: () -> UInt64) -> HostOutput<ActReply> {
         guard var running = match else {
             return HostOutput(reply: .refused(WireError(.waitingForOpponent, "The match starts when both players have joined.")))
         }
@@ -113,31 +113,27 @@ extension MatchHost {
         let outcome = running.apply(action, by: seat, at: pausedAt ?? now)
         match = running
         if running.isOver { pausedAt = nil }  // a resignation ends a pause with the game
-        var output = HostOutput()
-        output.messages = publish(outcome.events, at: now)
+        var messages = publish(outcome.events, at: now)
         var dealt: UInt64?
         if outcome.events.contains(.rematchAgreed) {
             let seed = seeds()
             dealt = seed
-            output.messages += startGame(seed: seed, at: now)
+            messages += startGame(seed: seed, at: now)
         }
+        let sync = match?.isOver == true || dealt != nil
         if let refusal = outcome.refusal {
-            if !outcome.events.isEmpty { output.journal = [.tick(seq: seq, at: now)] }
-            output.reply = .refused(WireError(refusal, playerNames: playerNames))
-        } else {
-            hasMove = true
-            output.keepJournal = true
-            output.journal = [.acted(seat: seat, action: action, seq: seq, at: now)]
-            // After the rematch that caused it, so a replay deals the game where the live match did.
-            if let dealt { output.journal.append(.game(number: game, seed: dealt, commitment: commitment ?? "", at: now)) }
-            output.reply = .accepted(seq: seq)
+            return HostOutput(messages: messages, journal: outcome.events.isEmpty ? [] : [.tick(seq: seq, at: now)], syncJournal: sync,
+                              reply: .refused(WireError(refusal, playerNames: playerNames)))
         }
-        output.syncJournal = match?.isOver == true || dealt != nil
-        return output
+        hasMove = true
+        var journal: [JournalRecord] = [.acted(seat: seat, action: action, seq: seq, at: now)]
+        // After the rematch that caused it, so a replay deals the game where the live match did.
+        if let dealt { journal.append(.game(number: game, seed: dealt, commitment: commitment ?? "", at: now)) }
+        return HostOutput(messages: messages, journal: journal, syncJournal: sync, keepJournal: true, reply: .accepted(seq: seq))
     }
 
     /// Fires the timers and forfeits due at `now`; like an action, journaled (as a tick) first.
-    mutating func advance(to now: Instant) -> HostOutput {
+    mutating func advance(to now: Instant) -> HostOutput<NoReply> {
         guard stalledAt == nil, var running = match else { return HostOutput() }
         let events: [MatchEvent]
         if pausedAt != nil {
@@ -150,7 +146,7 @@ extension MatchHost {
             events = running.advance(to: now)
         }
         match = running
-        var output = HostOutput(messages: publish(events, at: now), syncJournal: running.isOver)
+        var output = HostOutput<NoReply>(messages: publish(events, at: now), syncJournal: running.isOver)
         if !events.isEmpty { output.journal = [.tick(seq: seq, at: now)] }
         return output
     }
@@ -169,8 +165,8 @@ extension MatchHost {
         retiredSets = nil
         let start = GameStart(game: game, table: fresh.table, deck: fresh.deck.count, scores: fresh.scores, commitment: commitment)
         var messages = [emit(.gameStarted(start), at: now)]
-        if fresh.isOver {
-            messages.append(emit(.gameOver(fresh.result!, seed: seed), at: now))
+        if let result = fresh.result {
+            messages.append(emit(.gameOver(result, seed: seed), at: now))
             messages += retireTable()
         } else if seats.contains(where: { $0?.absentSince != nil }) {
             pausedAt = now

@@ -4,7 +4,7 @@ import SetWire
 // Spectators: the players hear the count at most once per `spectatorAnnounceMs`, however many
 // come and go (issue 11 #4, issue 16 #8).
 extension MatchHost {
-    mutating func spectatorsChanged(by change: Int, at now: Instant) -> HostOutput {
+    mutating func spectatorsChanged(by change: Int, at now: Instant) -> HostOutput<NoReply> {
         spectatorCount += change
         return announceSpectators(at: now)
     }
@@ -18,7 +18,7 @@ extension MatchHost {
     /// Announces the spectator count if it changed and the last announcement is old enough.
     /// Spectators come and go as numbered events, so the journal keeps each announcement: a
     /// replay must number every event as the live match did. Coalescing bounds both.
-    mutating func announceSpectators(at now: Instant) -> HostOutput {
+    mutating func announceSpectators(at now: Instant) -> HostOutput<NoReply> {
         guard let due = spectatorAnnouncementDue, due <= now else { return HostOutput(isFact: true) }
         announcedSpectators = spectatorCount
         announcedSpectatorsAt = now
@@ -27,7 +27,7 @@ extension MatchHost {
     }
 
     /// Replays a journaled change in the number of spectators.
-    mutating func replaySpectators(_ count: Int, at now: Instant) -> HostOutput {
+    mutating func replaySpectators(_ count: Int, at now: Instant) -> HostOutput<NoReply> {
         announcedSpectators = count
         announcedSpectatorsAt = now
         return HostOutput(messages: [emit(.spectators(count: count), at: now)])

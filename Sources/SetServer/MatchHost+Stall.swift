@@ -11,7 +11,7 @@ extension MatchHost {
     /// The journal refused a write: every timer stops and every action is refused until it works
     /// again. Everyone in the match is told once, with a coded error. The stall's record is for
     /// the journal too, written (with what happens meanwhile) only once writes work again.
-    mutating func stall(at now: Instant) -> HostOutput {
+    mutating func stall(at now: Instant) -> HostOutput<NoReply> {
         guard stalledAt == nil else { return HostOutput() }
         stalledAt = now
         if phase == .playing && pausedAt == nil { pausedAt = now }
@@ -20,7 +20,7 @@ extension MatchHost {
 
     /// The journal takes writes again: the match goes on, if every seat is back. The record
     /// says how far the events have got, the `resumed` included.
-    mutating func unstall(at now: Instant) -> HostOutput {
+    mutating func unstall(at now: Instant) -> HostOutput<NoReply> {
         stalledAt = nil
         let messages = resumeIfEveryoneIsBack(at: now)
         return HostOutput(messages: messages, journal: [.unstalled(seq: seq, at: now)], syncJournal: true)

@@ -82,7 +82,7 @@ struct MatchHost {
     var holdsSeats: Bool { hasMove || (mode == .duel && match != nil) }
 
     func seat(of connection: ConnectionID) -> Seat? {
-        seats.firstIndex { $0?.connection == connection }.map { Seat(rawValue: $0)! }
+        mode.seats.first { seats[$0.rawValue]?.connection == connection }
     }
 
     /// The next instant at which the `timers` input has work: a window's end, or a forfeit.
@@ -96,21 +96,22 @@ struct MatchHost {
 
     /// Takes one input at `now` and returns what it produced; a game it deals takes its seed
     /// from `seeds`, which is called only then.
-    mutating func handle(_ input: HostInput, at now: Instant, seeds: () -> UInt64) -> HostOutput {
+    /// Each kind of input has its own reply type; here they are seen as any input's (`HostReply`).
+    mutating func handle(_ input: HostInput, at now: Instant, seeds: () -> UInt64) -> HostOutput<HostReply> {
         switch input {
         case .join(let player, let token, let connection, let seat):
-            join(name: player, token: token, connection: connection, requested: seat, at: now, seeds: seeds)
-        case .resume(let seat, let connection): resume(seat, on: connection, at: now)
-        case .spectatorCame: spectatorsChanged(by: 1, at: now)
-        case .spectatorLeft: spectatorsChanged(by: -1, at: now)
-        case .leave(let connection): leave(connection, at: now)
-        case .restart: restart(at: now)
-        case .act(let action, let seat): act(action, by: seat, at: now, seeds: seeds)
-        case .timers: advance(to: now)
-        case .announceSpectators: announceSpectators(at: now)
-        case .spectatorCount(let count): replaySpectators(count, at: now)
-        case .journalStalled: stall(at: now)
-        case .journalWorks: unstall(at: now)
+            join(name: player, token: token, connection: connection, requested: seat, at: now, seeds: seeds).replying(HostReply.init)
+        case .resume(let seat, let connection): resume(seat, on: connection, at: now).replying(HostReply.init)
+        case .spectatorCame: spectatorsChanged(by: 1, at: now).replying(HostReply.init)
+        case .spectatorLeft: spectatorsChanged(by: -1, at: now).replying(HostReply.init)
+        case .leave(let connection): leave(connection, at: now).replying(HostReply.init)
+        case .restart: restart(at: now).replying(HostReply.init)
+        case .act(let action, let seat): act(action, by: seat, at: now, seeds: seeds).replying(HostReply.init)
+        case .timers: advance(to: now).replying(HostReply.init)
+        case .announceSpectators: announceSpectators(at: now).replying(HostReply.init)
+        case .spectatorCount(let count): replaySpectators(count, at: now).replying(HostReply.init)
+        case .journalStalled: stall(at: now).replying(HostReply.init)
+        case .journalWorks: unstall(at: now).replying(HostReply.init)
         }
     }
 

@@ -26,9 +26,11 @@ protocol JournalWriter: AnyObject {
 /// before the events they cause are sent, so a killed process loses nothing a player was told.
 /// `fdatasync` never blocks the loop: it runs on one background queue, at once for what must
 /// survive power loss (seat tokens, seeds, a game's end) and within a second for the rest.
-final class MatchJournal: JournalWriter, @unchecked Sendable {
+///
+/// It is not `Sendable` and need not be: it stays on the loop thread, and the background queue
+/// is handed only the descriptor's number, which it syncs and (once `close` gave it up) closes.
+final class MatchJournal: JournalWriter {
     let path: String
-    // Written only on the loop thread; synced and closed only on `syncQueue`, which owns its end.
     private var fd: Int32
     private let faults: JournalFaults?
     /// Lines held in memory while the match holds nothing worth keeping: the file is created only
@@ -124,16 +126,10 @@ final class MatchJournal: JournalWriter, @unchecked Sendable {
                 return false
             }
         }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else {
-                failure = "writing \(path) failed: \(SocketError("write"))"
-                if creating { removeCreatedFile() } else if offset > 0 { _ = ftruncate(fd, length) }
-                return false
-            }
-            offset += written
+        if let failed = FileCalls.append(bytes, to: fd) {
+            failure = "writing \(path) failed: \(failed.error)"
+            if creating { removeCreatedFile() } else if failed.written > 0 { _ = ftruncate(fd, length) }
+            return false
         }
         length += off_t(bytes.count)
         held = nil
@@ -157,7 +153,7 @@ final class MatchJournal: JournalWriter, @unchecked Sendable {
         guard needsSync, !closed, fd >= 0 else { return }
         needsSync = false
         let fd = self.fd
-        Self.syncQueue.async { fdatasync(fd) }
+        Self.syncQueue.async { FileCalls.syncData(fd) }
     }
 
     /// Syncs and closes, in that order, on the background queue.
@@ -167,7 +163,7 @@ final class MatchJournal: JournalWriter, @unchecked Sendable {
         let fd = self.fd
         guard fd >= 0 else { return }
         Self.syncQueue.async {
-            fdatasync(fd)
+            FileCalls.syncData(fd)
             Glibc.close(fd)
         }
     }

@@ -7,11 +7,8 @@ import SetWire
 /// change whose records cannot be written is undone and refused, and the match stands still
 /// until the journal takes writes again: nothing is sent that a restart would not know of.
 final class MatchRoom {
-    /// An answered input: what to send, and the reply for the connection whose input it was.
-    struct Outcome {
-        var deliveries: [Delivery]
-        var reply: HostReply
-    }
+    /// One of the host's typed inputs; a game it deals takes its seed from the given source.
+    typealias Step<Reply: Equatable> = (inout MatchHost, _ seeds: () -> UInt64) -> HostOutput<Reply>
 
     private(set) var host: MatchHost
     /// Who watches. Kept here, not in the host, so that coming and going costs O(1) and a host
@@ -46,27 +43,43 @@ final class MatchRoom {
     /// Whether nobody is connected to the match, player or spectator.
     var isEmpty: Bool { spectators.isEmpty && !host.hasPresentPlayer }
 
+    /// Whether both seats of this duel were taken from the address that created it (`Lobby.seated`).
+    var pairedWithItself = false
+
+    /// Whether the match is still worth keeping. One that holds no seats (nobody moved, and no
+    /// duel was dealt between two addresses) goes as soon as no player is present: spectators do
+    /// not keep it, its absent players' seats are not worth a seat wait, and it leaves no journal.
+    /// Any other goes once nobody is connected to it, unless it is being played (its players may
+    /// resume).
+    var idleness: Idleness {
+        let holdsSeats = host.holdsSeats && (host.hasMove || !pairedWithItself)
+        if !holdsSeats && !host.hasPresentPlayer { return .abandoned }
+        return isEmpty && host.phase != .playing ? .finished : .inUse
+    }
+
     /// A spectator comes.
-    func watch(_ connection: ConnectionID, at now: Instant) -> [Delivery] {
+    func watch(_ connection: ConnectionID, at now: Instant) -> RoomOutcome<NoReply> {
         spectatorIndex[connection] = spectators.count
         spectators.append(connection)
-        return perform(.spectatorCame, at: now).deliveries
+        return fact(at: now) { host, _ in host.spectatorsChanged(by: 1, at: now) }
     }
 
     /// A connection is gone: a spectator leaves, a player's seat waits for them.
-    func leave(_ connection: ConnectionID, at now: Instant) -> [Delivery] {
-        guard let index = spectatorIndex.removeValue(forKey: connection) else { return perform(.leave(connection), at: now).deliveries }
+    func leave(_ connection: ConnectionID, at now: Instant) -> RoomOutcome<NoReply> {
+        guard let index = spectatorIndex.removeValue(forKey: connection) else {
+            return fact(at: now, mayIdle: true) { host, _ in host.leave(connection, at: now) }
+        }
         let last = spectators.removeLast()
         if index < spectators.count {
             spectators[index] = last
             spectatorIndex[last] = index
         }
         if spectators.isEmpty { forgetFeed(before: feed.end) }
-        return perform(.spectatorLeft, at: now).deliveries
+        return fact(at: now, mayIdle: true) { host, _ in host.spectatorsChanged(by: -1, at: now) }
     }
 
     /// Lets every spectator go, for a match freed before it began; returns who they were.
-    func releaseSpectators() -> [ConnectionID] {
+    private func releaseSpectators() -> [ConnectionID] {
         defer {
             spectators.removeAll()
             spectatorIndex.removeAll()
@@ -75,61 +88,69 @@ final class MatchRoom {
         return spectators
     }
 
-    /// Gives the host one input at `now` and performs what it returns. Spectators come and go
-    /// through `watch` and `leave`, which keep the room's list.
-    func perform(_ input: HostInput, at now: Instant) -> Outcome {
+    /// Performs an input that tells of something that happened whatever the disk says (someone
+    /// came or went, a count, a restart): unwritten, its records wait behind the stall's.
+    func fact<Reply: Equatable>(at now: Instant, mayIdle: Bool = false, _ step: Step<Reply>) -> RoomOutcome<Reply> {
         let saved = host
-        var (output, drawn) = run(input, at: now)
+        var output = run(step).output
+        assert(output.isFact || output.journal.isEmpty, "a change performed as a fact")
         if output.keepJournal { journal?.keep() }
-        guard let journal, !output.journal.isEmpty else { return send(output) }
-        if output.isFact {
-            if saved.stalledAt != nil {
-                backlog += output.journal
-                return send(output)
-            }
-            if journal.write(output.journal, sync: output.syncJournal) { return send(output) }
-            // It happens whatever the disk says, but after the stall begins: the records wait
-            // behind the stall's own, so a replay meets the stall where the live match did.
-            host = saved
-            let stall = host.stall(at: now)
-            backlog = stall.journal
-            output = run(input, at: now).output
+        guard let journal, !output.journal.isEmpty else { return outcome(output, mayIdle: mayIdle) }
+        if saved.stalledAt != nil {
             backlog += output.journal
-            output.messages = stall.messages + output.messages
-            return send(output)
+            return outcome(output, mayIdle: mayIdle)
         }
-        guard journal.write(output.journal, sync: output.syncJournal) else {
-            host = saved
-            unusedSeed = drawn ?? unusedSeed
-            let stall = host.stall(at: now)
-            backlog += stall.journal
-            return Outcome(deliveries: encode(stall.messages), reply: .refused(MatchHost.journalStalled))
+        if journal.write(output.journal, sync: output.syncJournal) { return outcome(output, mayIdle: mayIdle) }
+        // It happens whatever the disk says, but after the stall begins: the records wait
+        // behind the stall's own, so a replay meets the stall where the live match did.
+        host = saved
+        let stall = host.stall(at: now)
+        backlog = stall.journal
+        output = run(step).output
+        backlog += output.journal
+        output.messages = stall.messages + output.messages
+        return outcome(output, mayIdle: mayIdle)
+    }
+
+    /// Performs an input whose change happens only if its records are written: unwritten, it is
+    /// undone, answered with `undone`, and the match stands still until the journal takes writes.
+    func change<Reply: Equatable>(at now: Instant, undone: Reply, mayIdle: Bool = false, _ step: Step<Reply>) -> RoomOutcome<Reply> {
+        let saved = host
+        let (output, drawn) = run(step)
+        assert(!output.isFact, "a fact performed as a change")
+        if output.keepJournal { journal?.keep() }
+        guard let journal, !output.journal.isEmpty, !journal.write(output.journal, sync: output.syncJournal) else {
+            return outcome(output, mayIdle: mayIdle)
         }
-        return send(output)
+        host = saved
+        unusedSeed = drawn ?? unusedSeed
+        let stall = host.stall(at: now)
+        backlog += stall.journal
+        return outcome(stall.replying { _ in undone }, mayIdle: mayIdle)
     }
 
     /// Tries to write what the stall held back; once it is on disk the match goes on (returns
     /// what it says), otherwise nil and it stays stalled.
-    func retryJournal(at now: Instant) -> [Delivery]? {
+    func retryJournal(at now: Instant) -> RoomOutcome<NoReply>? {
         guard host.stalledAt != nil, let journal else { return nil }
         let saved = host
-        let output = run(.journalWorks, at: now).output
+        let output = run { host, _ in host.unstall(at: now) }.output
         guard journal.write(backlog + output.journal, sync: output.syncJournal) else {
             host = saved
             return nil
         }
         backlog = []
         stallReported = false
-        return send(output).deliveries
+        return outcome(output, mayIdle: false)
     }
 
     /// The events after `lastSeq` as they were sent, if all of them are still kept; nil means a
     /// snapshot is needed.
     func events(after lastSeq: Int) -> [[UInt8]]? { history.events(after: lastSeq, upTo: host.seq) }
 
-    private func run(_ input: HostInput, at now: Instant) -> (output: HostOutput, drawn: UInt64?) {
+    private func run<Reply: Equatable>(_ step: Step<Reply>) -> (output: HostOutput<Reply>, drawn: UInt64?) {
         var drawn: UInt64?
-        let output = host.handle(input, at: now) {
+        let output = step(&host) {
             let seed = unusedSeed ?? nextSeed()
             unusedSeed = nil
             drawn = seed
@@ -138,8 +159,16 @@ final class MatchRoom {
         return (output, drawn)
     }
 
-    private func send(_ output: HostOutput) -> Outcome {
-        Outcome(deliveries: encode(output.messages), reply: output.reply)
+    /// What the server is to do after an input: the output's messages encoded, and the match's
+    /// state as the server schedules and keeps it. Only an input that may leave the match idle
+    /// (`mayIdle`: someone left, a timer fired, a seat was refused) may free it; an idle one lets
+    /// its spectators go here. A restored match stays until one of those happens to it.
+    private func outcome<Reply: Equatable>(_ output: HostOutput<Reply>, mayIdle: Bool) -> RoomOutcome<Reply> {
+        let deliveries = encode(output.messages)
+        let idleness = mayIdle ? self.idleness : .inUse
+        return RoomOutcome(reply: output.reply, deliveries: deliveries, nextDeadline: host.nextDeadline,
+                           announcementDue: host.spectatorAnnouncementDue, idleness: idleness,
+                           released: idleness == .inUse ? [] : releaseSpectators())
     }
 
     /// Each message encoded once, for the connections that hold its audience now.

@@ -3,10 +3,12 @@ import SetRules
 import SetWire
 
 /// The authoritative match server: one epoll loop on one thread owns every socket, match and
-/// timer. All mutable state is touched only by the thread inside `run()`; `stop()` and `wake()`
-/// are the only calls safe from elsewhere, which is why the type may be shared.
-public final class Server: @unchecked Sendable {
+/// timer. It is not `Sendable`: it belongs to the thread that runs it (`runOnNewThread` hands it
+/// over), and other threads reach it only through its `control`, to stop or wake it.
+public final class Server {
     public let config: ServerConfig
+    /// Stops or wakes the server from any thread.
+    public let control: ServerControl
     public let port: UInt16
     /// The names of the unfinished matches restored from the data directory at start.
     public let restoredMatches: [String]
@@ -29,10 +31,10 @@ public final class Server: @unchecked Sendable {
     var announcing: Set<String> = []
     private let finished: FinishedJournals?
     private var nextPrune: Instant
-    private var deadlines = DeadlineQueue<String>()
+    var deadlines = DeadlineQueue<String>()
     /// The deadline each match is queued for: a match is queued again only when it changes, and a
     /// queued entry that no longer matches is skipped when it comes due.
-    private var scheduled: [String: Instant] = [:]
+    var scheduled: [String: Instant] = [:]
     /// Connections with output waiting, in the order they are written.
     var dirty: OutputQueues
     private var toClose: [(ConnectionID, String)] = []
@@ -74,6 +76,7 @@ public final class Server: @unchecked Sendable {
             lock?.release()
             throw .network(host: config.host, port: config.port, error)
         }
+        control = ServerControl(loop: loop)
         if let directory = journals {
             state = ServerState(in: directory)
             restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs, spectatorAnnounceMs: config.spectatorAnnounceMs)
@@ -111,12 +114,6 @@ public final class Server: @unchecked Sendable {
         shutDown()
     }
 
-    /// Asks `run()` to finish. Safe from any thread or signal handler queue.
-    public func stop() { loop.stop() }
-
-    /// Makes the loop look at the clock again; tests call it after moving a manual clock.
-    public func wake() { loop.wake() }
-
     // MARK: The loop
 
     private func waitMilliseconds() -> Int32 {
@@ -134,17 +131,13 @@ public final class Server: @unchecked Sendable {
         for (name, deadline) in deadlines.popDue(at: now) where scheduled[name] == deadline {
             scheduled[name] = nil
             guard let room = lobby.rooms[name] else { continue }
-            deliver(room.perform(.timers, at: now).deliveries)
-            schedule(room)
-            lobby.removeIfIdle(room)
+            apply(room.fireTimers(at: now), of: room)
         }
         for (name, _) in announcements.popDue(at: now) {
             announcing.remove(name)
             guard let room = lobby.rooms[name] else { continue }
-            deliver(room.perform(.announceSpectators, at: now).deliveries)
-            noteSpectators(room)
+            apply(room.announceSpectators(at: now), of: room)
         }
-        releaseSpectators()
         if let resume = acceptPausedUntil, now >= resume { resumeAccepting() }
         if now >= nextSweep {
             sweep(at: now)
@@ -158,25 +151,10 @@ public final class Server: @unchecked Sendable {
         flushDirty()
     }
 
-    func schedule(_ room: MatchRoom) {
-        loop.assertInLoop()
-        let name = room.host.name
-        guard let deadline = room.host.nextDeadline else {
-            scheduled[name] = nil
-            return
-        }
-        guard scheduled[name] != deadline else { return }
-        scheduled[name] = deadline
-        deadlines.add(name, at: deadline)
-    }
-
     /// Closes connections that sent nothing for too long, left a line unfinished too long, or
     /// could not be sent their fatal error in a whole sweep; puts new journal lines on disk.
     private func sweep(at now: Instant) {
-        for (room, deliveries) in lobby.syncJournals(at: now, log: log) {
-            deliver(deliveries)
-            schedule(room)
-        }
+        syncJournals(at: now)
         closeOverdueLingering(at: now)
         forgetQuietAddresses(at: now)
         lobby.retireAbandoned(at: now)
@@ -260,13 +238,8 @@ public final class Server: @unchecked Sendable {
             } else {
                 logQuietly("left from \(connection.address)", "\(connection.label) left: \(reason)")
             }
-            if let room = connection.room {
-                deliver(lobby.leave(room, connection: id, at: clock.now()))
-                schedule(room)
-                noteSpectators(room)
-            }
+            if let room = connection.room { apply(room.leave(id, at: clock.now()), of: room) }
         }
-        releaseSpectators()
     }
 
     private func shutDown() {

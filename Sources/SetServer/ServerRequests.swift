@@ -70,38 +70,58 @@ extension Server {
         guard case .greeted = connection.session else {
             return fail(connection, WireError(.alreadyJoined, "This connection has already joined a match; open another to join again."), id: id)
         }
-        switch lobby.join(join, connection: connection.id, address: connection.address, at: now) {
+        switch lobby.seating(for: join, address: connection.address) {
         case .failure(let error):
             fail(connection, error, id: id)
-        case .success(let placement):
-            let room = placement.room, host = room.host
-            connection.name = join.name
-            connection.session = placement.seat.map { .player(room, $0) } ?? .spectator(room)
-            if connection.isSpectator { watchFromNow(connection, room) }
-            send(.joined(role: placement.role, match: host.name, mode: host.mode, seat: placement.seat, token: placement.token,
-                         resumed: placement.resumed, id: id), to: connection)
-            // A player back from a short drop gets only what it missed, when all of it is kept.
-            if placement.resumed, let lastSeq = join.lastSeq, let missed = room.events(after: lastSeq) {
-                missed.forEach { enqueue($0, to: connection) }
-            } else {
-                send(.snapshot(host.snapshot(forSpectator: placement.role == .spectator, at: now)), to: connection)
+        case .success(.watch(let room)):
+            connection.session = .spectator(room)
+            let outcome = room.watch(connection.id, at: now)
+            admit(connection, to: room, as: join, seat: nil, token: nil, replaced: nil, id: id, outcome: outcome, at: now)
+        case .success(.resume(let room, let seat, let token)):
+            connection.session = .player(room, seat)
+            let outcome = room.resume(seat, connection: connection.id, at: now)
+            admit(connection, to: room, as: join, seat: seat, token: token, replaced: outcome.reply.replaced, id: id, outcome: outcome, at: now)
+        case .success(.take(let room, let token)):
+            let outcome = room.join(name: join.name, token: token, connection: connection.id, seat: join.seat, at: now)
+            switch outcome.reply {
+            case .refused(let error):
+                apply(outcome, of: room)
+                fail(connection, error, id: id)
+            case .seated(let seat):
+                lobby.seated(room, seat, token: token, address: connection.address)
+                connection.session = .player(room, seat)
+                admit(connection, to: room, as: join, seat: seat, token: token, replaced: nil, id: id, outcome: outcome, at: now)
             }
-            if let old = placement.replaced, let previous = connections[old] {
-                previous.session = .greeted
-                fail(previous, WireError(.replaced, "Your seat was resumed from another connection.", fatal: true))
-            }
-            // The snapshot already shows what this join caused; everyone else hears it as events.
-            deliver(placement.deliveries, except: connection.id)
-            if connection.isSpectator { watchFromNow(connection, room) }
-            schedule(room)
-            noteSpectators(room)
-            if placement.role == .spectator || !host.holdsSeats {
-                return logQuietly(placement.role == .spectator ? "spectator-joined" : "joined", "\(connection.label) joined")
-            }
-            // Per address: a client reconnecting within the connect rate must not write a line each time.
-            logQuietly("joined from \(connection.address)",
-                       "\(connection.label) joined\(join.token != nil ? " with a token" : "")\(host.phase == .playing ? "; \(host.name) is playing" : "")")
         }
+    }
+
+    /// Tells a connection it joined, with what it missed, and everyone else what its joining caused.
+    private func admit<Reply>(_ connection: Connection, to room: MatchRoom, as join: JoinRequest, seat: Seat?, token: String?,
+                              replaced: ConnectionID?, id: JSONValue?, outcome: RoomOutcome<Reply>, at now: Instant) {
+        let host = room.host, resumed = join.role == .player && join.token != nil
+        let role: Role = seat == nil ? .spectator : .player
+        connection.name = join.name
+        if connection.isSpectator { watchFromNow(connection, room) }
+        send(.joined(role: role, match: host.name, mode: host.mode, seat: seat, token: token, resumed: resumed, id: id), to: connection)
+        // A player back from a short drop gets only what it missed, when all of it is kept.
+        if resumed, let lastSeq = join.lastSeq, let missed = room.events(after: lastSeq) {
+            missed.forEach { enqueue($0, to: connection) }
+        } else {
+            send(.snapshot(host.snapshot(forSpectator: role == .spectator, at: now)), to: connection)
+        }
+        if let old = replaced, let previous = connections[old] {
+            previous.session = .greeted
+            fail(previous, WireError(.replaced, "Your seat was resumed from another connection.", fatal: true))
+        }
+        // The snapshot already shows what this join caused; everyone else hears it as events.
+        apply(outcome, of: room, except: connection.id)
+        if connection.isSpectator { watchFromNow(connection, room) }
+        if role == .spectator || !host.holdsSeats {
+            return logQuietly(role == .spectator ? "spectator-joined" : "joined", "\(connection.label) joined")
+        }
+        // Per address: a client reconnecting within the connect rate must not write a line each time.
+        logQuietly("joined from \(connection.address)",
+                   "\(connection.label) joined\(join.token != nil ? " with a token" : "")\(host.phase == .playing ? "; \(host.name) is playing" : "")")
     }
 
     private func act(_ action: Action, claimedSeat: Seat?, id: JSONValue?, from connection: Connection, at now: Instant) {
@@ -117,14 +137,12 @@ extension Server {
             return fail(connection, WireError(.notYourSeat, "You sit in seat \(seat.rawValue), not seat \(claimedSeat.rawValue)."), id: id)
         }
         let phaseBefore = room.host.phase, gameBefore = room.host.game
-        let outcome = room.perform(.act(action, by: seat), at: now)
-        deliver(outcome.deliveries)
+        let outcome = room.act(action, by: seat, at: now)
+        apply(outcome, of: room)
         switch outcome.reply {
         case .refused(let refusal): fail(connection, refusal, id: id)
         case .accepted(let seq): if let id { send(.ack(id: id, seq: seq), to: connection) }
-        case .none, .seated, .resumed: preconditionFailure("an action is answered with its acceptance or a refusal")
         }
-        schedule(room)
         let host = room.host
         if host.phase == .over && phaseBefore != .over, let result = host.match?.result {
             log("\(host.name) game \(host.game) over (\(result.reason.rawValue)): scores \(result.scores.map(String.init).joined(separator: "-"))")

@@ -67,14 +67,15 @@ func play(_ options: PlayOptions) -> Int32 {
     }
     if !resumed { store.set(nil, for: kept.tokenKey) }
     let serverStopped = DispatchSemaphore(value: 0)
-    Thread.detachNewThread { server.run(); serverStopped.signal() }
+    let port = server.port, control = server.control
+    Server.runOnNewThread(server) { serverStopped.signal() }
 
     let keptBot = resumed ? kept.bot() : nil
     let level = keptBot?.level ?? BotLevel(rawValue: options.level) ?? .easy
     let article = level == .easy || level == .instant ? "an" : "a"
     let opponent = options.solo ? "alone" : "against \(article) \(level.rawValue) bot"
     var bot = BotOptions()
-    bot.port = server.port
+    bot.port = port
     bot.match = kept.match
     bot.variant = options.variant
     bot.level = level
@@ -84,11 +85,11 @@ func play(_ options: PlayOptions) -> Int32 {
     let localBot = LocalBot(bot) { token in kept.saveBot(level: level, token: token) }
 
     let watchLead = "A friend on this machine can watch with:"
-    let watchCommand = "\(command) watch 127.0.0.1:\(server.port) \(kept.match)"
+    let watchCommand = "\(command) watch 127.0.0.1:\(port) \(kept.match)"
     var client = ClientOptions(
-        port: server.port, name: name, match: kept.match, mode: mode, role: .player,
+        port: port, name: name, match: kept.match, mode: mode, role: .player,
         colorblind: options.colorblind, animation: options.animation,
-        banner: ["setgame: playing \(options.variant == .classic ? "" : options.variant.title + " ")\(opponent) on 127.0.0.1:\(server.port)\(resumed ? ", resuming your unfinished game ('\(again) --new' starts afresh)" : "").",
+        banner: ["setgame: playing \(options.variant == .classic ? "" : options.variant.title + " ")\(opponent) on 127.0.0.1:\(port)\(resumed ? ", resuming your unfinished game ('\(again) --new' starts afresh)" : "").",
                  "\(watchLead) \(watchCommand)"])
     client.command = command
     client.variant = options.variant
@@ -103,7 +104,7 @@ func play(_ options: PlayOptions) -> Int32 {
         onStart: { localBot.start() }, onHold: { localBot.hold($0) })
     let status = TerminalClient.run(client)
     localBot.stop()
-    server.stop()
+    control.stop()
     serverStopped.wait()
     if kept.isUnfinished { writeOut("setgame: your game is kept: '\(again)' resumes it ('--new' starts afresh).") }
     return status

@@ -32,7 +32,8 @@ func serve(_ options: ServeOptions) -> Int32 {
         printError("setgame serve: \(error)")
         return 1
     }
-    signals.whenSignalled { server.stop() }
+    let control = server.control
+    signals.whenSignalled { control.stop() }
     // Unbuffered, so a script reading our stdout learns the port at once.
     writeOut("setgame serving on \(options.server.host):\(server.port)")
     writeOut("match journals in \(config.dataDirectory ?? "-")")

@@ -76,10 +76,11 @@ func loadARealServer(_ configure: (inout BenchConfig) -> Void) throws -> LoadRes
     serverConfig.limits.messageBurst = 200_000
     let server = try Server(config: serverConfig, log: .silent)
     let done = DispatchSemaphore(value: 0)
-    Thread.detachNewThread { server.run(); done.signal() }
-    defer { server.stop(); done.wait() }
+    let port = server.port, control = server.control
+    Server.runOnNewThread(server) { done.signal() }
+    defer { control.stop(); done.wait() }
     var config = BenchConfig()
-    config.port = server.port
+    config.port = port
     configure(&config)
     return try LoadGenerator(config).run()
 }

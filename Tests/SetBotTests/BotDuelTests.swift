@@ -76,13 +76,14 @@ import Testing
         let log = ServerLogLines()
         let server = try Server(config: config, log: log.log)
         let serverDone = DispatchSemaphore(value: 0)
-        Thread.detachNewThread { server.run(); serverDone.signal() }
-        defer { server.stop(); serverDone.wait() }
+        let port = server.port, control = server.control
+        Server.runOnNewThread(server) { serverDone.signal() }
+        defer { control.stop(); serverDone.wait() }
 
         let runner = try BotRunner()
         for (index, name) in ["left", "right"].enumerated() {
             var options = BotOptions()
-            options.port = server.port
+            options.port = port
             options.match = "bots"
             options.level = .instant
             options.name = name
@@ -94,8 +95,8 @@ import Testing
         let runnerDone = DispatchSemaphore(value: 0)
         Thread.detachNewThread { runner.run(); runnerDone.signal() }
 
-        guard let (watched, tableChanges) = try watchUntilOver(port: server.port, match: "bots"),
-              let truth = try snapshot(port: server.port, match: "bots") else {
+        guard let (watched, tableChanges) = try watchUntilOver(port: port, match: "bots"),
+              let truth = try snapshot(port: port, match: "bots") else {
             runner.stop()
             runnerDone.wait()
             return nil

@@ -12,10 +12,10 @@ import Testing
         var config = ServerConfig()
         config.port = 0
         let server = try Server(config: config, log: .silent)
-        let thread = Thread { server.run() }
-        thread.start()
-        defer { server.stop() }
-        let client = try TestClient(port: server.port)
+        let port = server.port, control = server.control
+        Server.runOnNewThread(server)
+        defer { control.stop() }
+        let client = try TestClient(port: port)
         let time = try client.waitFor("welcome") { if case .welcome(_, _, let time, _) = $0 { time } else { nil } }
         // Milliseconds since the server started: small, whatever the machine's uptime.
         #expect(time >= 0 && time < 60_000, "\(time)")

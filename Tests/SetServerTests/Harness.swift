@@ -7,8 +7,11 @@ import SetWire
 import Testing
 
 /// A real server on a loopback port, on its own thread, with a clock the test moves.
-final class TestServer: @unchecked Sendable {
-    let server: Server
+final class TestServer: Sendable {
+    let control: ServerControl
+    let port: UInt16
+    /// The names of the matches the server restored at start.
+    let restoredMatches: [String]
     let clock: ManualTime
     let logLines = ServerLogLines()
     private let finished = DispatchSemaphore(value: 0)
@@ -26,24 +29,22 @@ final class TestServer: @unchecked Sendable {
         config.perAddress.connectsPerSecond = 1_000_000  // tests connect hundreds at once from 127.0.0.1
         configure(&config)
         clock = ManualTime(1_000)
-        server = try Server(config: config, clock: clock, log: logLines.log)
-        let server = self.server, finished = self.finished
-        Thread.detachNewThread {
-            server.run()
-            finished.signal()
-        }
+        let server = try Server(config: config, clock: clock, log: logLines.log)
+        control = server.control
+        port = server.port
+        restoredMatches = server.restoredMatches
+        let finished = self.finished
+        Server.runOnNewThread(server) { finished.signal() }
     }
-
-    var port: UInt16 { server.port }
 
     /// Moves the server's clock and lets its loop notice.
     func advance(by milliseconds: Int64) {
         clock.advance(by: milliseconds)
-        server.wake()
+        control.wake()
     }
 
     func stop() {
-        server.stop()
+        control.stop()
         finished.wait()
     }
 }

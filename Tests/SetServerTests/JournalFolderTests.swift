@@ -31,7 +31,7 @@ import Testing
         try FileManager.default.copyItem(atPath: data + "/twin.jsonl", toPath: data + "/twin-backup.jsonl")
 
         server = try TestServer { $0.dataDirectory = data }
-        #expect(server!.server.restoredMatches == ["twin"])
+        #expect(server!.restoredMatches == ["twin"])
         let log = server!.logLines.all.joined(separator: "\n")
         #expect(log.contains("journal twin-backup.jsonl holds match \"twin\", whose journal is twin.jsonl"), "\(log)")
         #expect(files(in: data + "/damaged").contains { $0.hasPrefix("twin-backup.jsonl.") })
@@ -49,7 +49,7 @@ import Testing
 
         server = try TestServer { $0.dataDirectory = data }
         defer { server?.stop() }
-        #expect(server!.server.restoredMatches.isEmpty, "a finished game came back")
+        #expect(server!.restoredMatches.isEmpty, "a finished game came back")
         let late = try TestClient(port: server!.port)
         _ = try late.next("welcome")
         late.send(.join(JoinRequest(name: "ann", match: "twin", token: tokens.0)))

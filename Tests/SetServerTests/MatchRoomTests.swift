@@ -33,8 +33,8 @@ final class MemoryJournal: JournalWriter {
     static func duel(_ journal: MemoryJournal, settings: RuleSettings = .standard, seeds: @escaping () -> UInt64 = { 41 }) -> MatchRoom {
         let room = MatchRoom(host: MatchHost(name: "m", mode: .duel, settings: settings, seatWaitMs: 60_000), journal: journal,
                              nextSeed: seeds)
-        _ = room.perform(.join(name: "ann", token: MatchHostTests.annToken, connection: 1, seat: nil), at: at(1_000))
-        _ = room.perform(.join(name: "bob", token: MatchHostTests.bobToken, connection: 2, seat: nil), at: at(2_000))
+        _ = room.join(name: "ann", token: MatchHostTests.annToken, connection: 1, seat: nil, at: at(1_000))
+        _ = room.join(name: "bob", token: MatchHostTests.bobToken, connection: 2, seat: nil, at: at(2_000))
         _ = room.watch(9, at: at(2_000))
         return room
     }
@@ -55,7 +55,7 @@ final class MemoryJournal: JournalWriter {
         #expect(journal.kept, "a dealt duel is worth a file")
         #expect(journal.records.last == .watchers(count: 1, seq: 4, at: Self.at(2_000)))
         let fed = room.feed.end
-        let claim = room.perform(.act(.claim, by: .first), at: Self.at(3_000))
+        let claim = room.act(.claim, by: .first, at: Self.at(3_000))
         let seq = room.host.seq
         #expect(claim.reply == .accepted(seq: seq) && journal.records.last == .acted(seat: .first, action: .claim, seq: seq, at: Self.at(3_000)))
         #expect(!claim.deliveries.isEmpty && claim.deliveries.allSatisfy { Self.heard($0, in: room) == [1, 2, 9] })
@@ -71,7 +71,7 @@ final class MemoryJournal: JournalWriter {
         settings.hintsInDuel = true
         let room = Self.duel(MemoryJournal(), settings: settings)
         let fed = room.feed.end
-        let hint = room.perform(.act(.hint, by: .second), at: Self.at(3_000))
+        let hint = room.act(.hint, by: .second, at: Self.at(3_000))
         #expect(hint.deliveries.map { Self.heard($0, in: room) } == [[1, 9], [2]])
         #expect(Array(room.feed.unread(from: fed)) == hint.deliveries[0].bytes, "spectators hear it without the cards")
         let cards = Self.said(hint.deliveries).map { message -> Int in
@@ -87,7 +87,7 @@ final class MemoryJournal: JournalWriter {
         let room = Self.duel(journal)
         let before = room.host, written = journal.records
         journal.failing = true
-        let refused = room.perform(.act(.claim, by: .first), at: Self.at(3_000))
+        let refused = room.act(.claim, by: .first, at: Self.at(3_000))
         #expect(refused.reply == .refused(MatchHost.journalStalled))
         #expect(refused.deliveries.map { Self.heard($0, in: room) } == [[1, 2, 9]])
         #expect(Self.said(refused.deliveries) == [.error(MatchHost.journalStalled, id: nil)])
@@ -96,23 +96,23 @@ final class MemoryJournal: JournalWriter {
         #expect(room.host.stalledAt == Self.at(3_000) && room.host.nextDeadline == nil && room.backlog == [.stalled(at: Self.at(3_000))])
 
         // Stalled, every action is refused without telling anyone again.
-        let again = room.perform(.act(.claim, by: .second), at: Self.at(3_100))
+        let again = room.act(.claim, by: .second, at: Self.at(3_100))
         #expect(again.reply == .refused(MatchHost.journalStalled) && again.deliveries.isEmpty)
         // Comings and goings still happen; their records wait behind the stall's.
         let left = room.leave(9, at: Self.at(3_200))
-        #expect(Self.said(left).count == 1 && room.backlog.last == .watchers(count: 0, seq: before.seq + 1, at: Self.at(3_200)))
+        #expect(Self.said(left.deliveries).count == 1 && room.backlog.last == .watchers(count: 0, seq: before.seq + 1, at: Self.at(3_200)))
         #expect(room.retryJournal(at: Self.at(4_000)) == nil && room.host.stalledAt != nil)
 
         journal.failing = false
         let resumed = try #require(room.retryJournal(at: Self.at(5_000)))
-        #expect(resumed.map(\.recipients) == [[1, 2]])
-        guard case .event(let event) = Self.said(resumed).first, case .resumed = event.body else {
+        #expect(resumed.deliveries.map(\.recipients) == [[1, 2]])
+        guard case .event(let event) = Self.said(resumed.deliveries).first, case .resumed = event.body else {
             return #expect(Bool(false), "the match did not go on")
         }
         #expect(journal.records == written + [.stalled(at: Self.at(3_000)), .watchers(count: 0, seq: before.seq + 1, at: Self.at(3_200)),
                                               .unstalled(seq: event.seq, at: Self.at(5_000))])
         #expect(room.backlog.isEmpty && room.host.stalledAt == nil)
-        #expect(room.perform(.act(.claim, by: .first), at: Self.at(6_000)).reply == .accepted(seq: room.host.seq))
+        #expect(room.act(.claim, by: .first, at: Self.at(6_000)).reply == .accepted(seq: room.host.seq))
     }
 
     @Test func aSeedDrawnForADealTheJournalRefusedIsDealtNextNeverDrawnAgain() throws {
@@ -122,14 +122,14 @@ final class MemoryJournal: JournalWriter {
             drawn.append(41 + UInt64(drawn.count))
             return drawn.last!
         }
-        _ = room.perform(.join(name: "ann", token: MatchHostTests.annToken, connection: 1, seat: nil), at: Self.at(1_000))
+        _ = room.join(name: "ann", token: MatchHostTests.annToken, connection: 1, seat: nil, at: Self.at(1_000))
         journal.failing = true
-        let bob = HostInput.join(name: "bob", token: MatchHostTests.bobToken, connection: 2, seat: nil)
-        #expect(room.perform(bob, at: Self.at(2_000)).reply == .refused(MatchHost.journalStalled))
+        let bob = { room.join(name: "bob", token: MatchHostTests.bobToken, connection: 2, seat: nil, at: $0) }
+        #expect(bob(Self.at(2_000)).reply == .refused(MatchHost.journalStalled))
         #expect(drawn == [41] && room.host.match == nil && room.host.seats[1] == nil)
         journal.failing = false
         _ = try #require(room.retryJournal(at: Self.at(3_000)))
-        #expect(room.perform(bob, at: Self.at(4_000)).reply == .seated(.second))
+        #expect(bob(Self.at(4_000)).reply == .seated(.second))
         #expect(drawn == [41] && room.host.match?.seed == 41)
         #expect(journal.records.contains(.game(number: 1, seed: 41, commitment: SeedCommitment.commitment(for: 41), at: Self.at(4_000))))
     }
@@ -141,8 +141,8 @@ final class MemoryJournal: JournalWriter {
         let room = Self.duel(journal)
         _ = room.leave(2, at: Self.at(3_000))
         journal.failing = true
-        let back = room.perform(.resume(.second, connection: 5), at: Self.at(4_000))
-        #expect(back.reply == .resumed(replaced: nil))
+        let back = room.resume(.second, connection: 5, at: Self.at(4_000))
+        #expect(back.reply == ResumeReply(replaced: nil))
         let said = Self.said(back.deliveries)
         #expect(said.first == .error(MatchHost.journalStalled, id: nil) && said.count == 2)
         guard case .event(let event) = said.last, case .presence(.second, true, _) = event.body else {
@@ -152,10 +152,48 @@ final class MemoryJournal: JournalWriter {
         #expect(room.host.pausedAt != nil && room.host.seats[1]?.connection == 5)
         journal.failing = false
         let resumed = try #require(room.retryJournal(at: Self.at(5_000)))
-        guard case .event(let goesOn) = Self.said(resumed).first, case .resumed = goesOn.body else {
+        guard case .event(let goesOn) = Self.said(resumed.deliveries).first, case .resumed = goesOn.body else {
             return #expect(Bool(false), "the match did not go on")
         }
         #expect(journal.records.suffix(3) == [.stalled(at: Self.at(4_000)), .back(seat: .second, at: Self.at(4_000)),
                                               .unstalled(seq: goesOn.seq, at: Self.at(5_000))])
+    }
+
+    /// An outcome carries what the server must do besides sending: when the match wakes next,
+    /// when a spectator count may be told, and whether the match is idle, its spectators let go.
+    @Test func anOutcomeSaysWhenTheMatchWakesAndWhetherItIsIdle() {
+        let room = Self.duel(MemoryJournal())
+        let another = room.watch(10, at: Self.at(2_500))
+        #expect(another.announcementDue == Self.at(3_000) && another.idleness == .inUse, "one count a second at most")
+        let annLeft = room.leave(1, at: Self.at(3_000))
+        #expect(annLeft.nextDeadline == Self.at(63_000), "ann forfeits after her seat wait")
+        #expect(annLeft.idleness == .inUse && annLeft.released.isEmpty, "bob is still there")
+        let bobLeft = room.leave(2, at: Self.at(3_500))
+        #expect(bobLeft.idleness == .inUse && bobLeft.released.isEmpty, "a dealt duel waits for both players, whoever is present")
+    }
+
+    /// One client that paired with itself and left before anyone moved holds nothing: its duel goes.
+    @Test func aDuelPairedWithItselfGoesOnceBothSeatsAreEmpty() {
+        let room = Self.duel(MemoryJournal())
+        room.pairedWithItself = true
+        _ = room.watch(10, at: Self.at(2_500))
+        #expect(room.leave(1, at: Self.at(3_000)).idleness == .inUse, "bob is still there")
+        let bobLeft = room.leave(2, at: Self.at(3_500))
+        #expect(bobLeft.idleness == .abandoned, "nobody moved and no player is left")
+        #expect(Set(bobLeft.released) == [9, 10] && room.spectators.isEmpty)
+    }
+
+    /// A match that was played and is over goes once nobody is connected, its journal kept.
+    @Test func aFinishedMatchNobodyHoldsIsIdleButAPlayedOneWaitsForItsPlayers() {
+        let room = Self.duel(MemoryJournal())
+        #expect(room.act(.claim, by: .first, at: Self.at(3_000)).reply == .accepted(seq: room.host.seq))
+        #expect(room.leave(9, at: Self.at(3_100)).idleness == .inUse)
+        _ = room.leave(1, at: Self.at(3_200))
+        #expect(room.leave(2, at: Self.at(3_300)).idleness == .inUse, "a game in play waits for its players")
+        let back = room.resume(.first, connection: 5, at: Self.at(4_000))
+        #expect(back.reply == ResumeReply(replaced: nil) && back.idleness == .inUse)
+        #expect(room.act(.resign, by: .first, at: Self.at(4_100)).reply == .accepted(seq: room.host.seq))
+        #expect(room.host.phase == .over)
+        #expect(room.leave(5, at: Self.at(4_200)).idleness == .finished, "over, and nobody is connected")
     }
 }

@@ -133,7 +133,7 @@ import Testing
         // The folder is free again, and the match comes back once.
         let second = try server(data: data)
         defer { second.stop() }
-        #expect(second.server.restoredMatches == ["kept"])
+        #expect(second.restoredMatches == ["kept"])
     }
 
     /// Every time a client saw before a restart is below every time it sees after, even when no

@@ -86,7 +86,7 @@ import Testing
             defer { server.stop() }
             let time = try welcomeTime(server)
             #expect(time < RestoredClock.ceilingMs, "the clock started at \(time)")
-            #expect(server.server.restoredMatches.isEmpty)
+            #expect(server.restoredMatches.isEmpty)
             let log = server.logLines.all.joined(separator: "\n")
             #expect(log.contains("server-state.json has clockLease"), "\(log)")
             if folder == data {

@@ -48,16 +48,16 @@ final class HeadlessClient {
         config.port = 0
         config.seeds = .counting(from: 42)
         let server = try Server(config: config, log: .silent)
-        let thread = Thread { server.run() }
-        thread.start()
-        defer { server.stop() }
+        let port = server.port, control = server.control
+        Server.runOnNewThread(server)
+        defer { control.stop() }
 
-        let alice = client("alice", port: server.port)
+        let alice = client("alice", port: port)
         #expect(pump { alice.app.state.view?.phase == .waiting })
-        let bob = client("bob", port: server.port)
+        let bob = client("bob", port: port)
         #expect(pump { alice.app.state.view?.table.count == 12 && bob.app.state.view?.table.count == 12 })
         let match = try #require(alice.app.state.matchName)
-        let watcher = client("carol", role: .spectator, match: match, port: server.port)
+        let watcher = client("carol", role: .spectator, match: match, port: port)
         #expect(pump { watcher.app.state.view?.table.count == 12 })
         #expect(watcher.app.state.setsOnTable == nil, "a spectator is never told the live table's count")
 
@@ -91,12 +91,12 @@ final class HeadlessClient {
         var config = ServerConfig()
         config.port = 0
         let server = try Server(config: config, log: .silent)
-        let thread = Thread { server.run() }
-        thread.start()
-        defer { server.stop() }
+        let port = server.port, control = server.control
+        Server.runOnNewThread(server)
+        defer { control.stop() }
 
-        let alice = client("alice", port: server.port)
-        let bob = client("bob", port: server.port)
+        let alice = client("alice", port: port)
+        let bob = client("bob", port: port)
         #expect(pump { alice.app.state.view?.phase == .playing && bob.app.state.view?.phase == .playing })
         let seat = alice.app.state.seat
         // The socket dies under alice; the app retries and comes back to the same seat.

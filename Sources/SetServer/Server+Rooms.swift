@@ -1,0 +1,71 @@
+import SetRules
+import SetWire
+
+// Performing what a room's input asks of the server, in one place: every input to every room
+// (a request, a timer, a departure, a journal that works again) ends here.
+extension Server {
+    /// Carries out a room's outcome: its lines sent (not to `excluded`, told already), its next
+    /// timer and spectator announcement queued, an idle match forgotten and its spectators let go.
+    func apply<Reply>(_ outcome: RoomOutcome<Reply>, of room: MatchRoom, except excluded: ConnectionID? = nil) {
+        deliver(outcome.deliveries, except: excluded)
+        schedule(room.host.name, at: outcome.nextDeadline)
+        noteSpectators(room.host.name, due: outcome.announcementDue)
+        lobby.remove(room, outcome.idleness)
+        release(outcome.released)
+    }
+
+    /// Queues a match's timers for `deadline`; nil: it has none.
+    func schedule(_ name: String, at deadline: Instant?) {
+        loop.assertInLoop()
+        guard let deadline else {
+            scheduled[name] = nil
+            return
+        }
+        guard scheduled[name] != deadline else { return }
+        scheduled[name] = deadline
+        deadlines.add(name, at: deadline)
+    }
+
+    /// Queues a match whose spectator count changed for its next allowed announcement.
+    func noteSpectators(_ name: String, due: Instant?) {
+        guard let due, announcing.insert(name).inserted else { return }
+        announcements.add(name, at: due)
+    }
+
+    /// A restored match's timers and announcement, queued as any outcome's would be.
+    func schedule(_ room: MatchRoom) { schedule(room.host.name, at: room.host.nextDeadline) }
+
+    func noteSpectators(_ room: MatchRoom) { noteSpectators(room.host.name, due: room.host.spectatorAnnouncementDue) }
+
+    /// Writes journals' pending lines to disk, and tries again to write those of stalled matches;
+    /// those that go on again are applied. The log hears of a stall once at its start and once
+    /// at its end.
+    func syncJournals(at now: Instant) {
+        var resumed: [(MatchRoom, RoomOutcome<NoReply>)] = []
+        for room in lobby.rooms.values {
+            guard let journal = room.journal else { continue }
+            let name = room.host.name
+            if room.host.stalledAt != nil {
+                if !room.stallReported {
+                    room.stallReported = true
+                    log("journal of \(name) cannot be written (\(journal.failure ?? "write failed")): the match is paused until it can")
+                }
+                guard let outcome = room.retryJournal(at: now) else { continue }
+                log("journal of \(name) is written again: the match goes on")
+                resumed.append((room, outcome))
+            } else {
+                journal.sync()
+            }
+        }
+        for (room, outcome) in resumed { apply(outcome, of: room) }
+    }
+
+    /// Spectators of a match freed before it began go back to the lobby, told why.
+    private func release(_ spectators: [ConnectionID]) {
+        for id in spectators {
+            guard let connection = connections[id], connection.isSpectator else { continue }
+            connection.session = .greeted
+            fail(connection, WireError(.noSuchMatch, "The match you watched ended before it began: its players left."))
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Glibc
+import SetNet
+import Testing
+
+/// One helper makes every descriptor call: an interrupted call is made again, "not now" is told
+/// apart from failure, and the journal's appends, syncs and lock go through it too.
+@Suite struct SystemCallTests {
+    @Test func aCallInterruptedBySignalsIsMadeAgain() {
+        var calls = 0
+        let result = SystemCall.run {
+            calls += 1
+            guard calls > 2 else {
+                errno = EINTR
+                return -1
+            }
+            return 7
+        }
+        #expect(result == .done(7) && calls == 3)
+    }
+
+    @Test func notNowIsToldApartFromFailure() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { ends.forEach { _ = Glibc.close($0) } }
+        try Sockets.setNonBlocking(ends[0])
+        var byte: UInt8 = 0
+        #expect(SystemCall.run { Glibc.read(ends[0], &byte, 1) } == .wouldBlock, "nothing to read yet")
+        #expect(SystemCall.run { Glibc.read(-1, &byte, 1) } == .failed(EBADF))
+    }
+
+    @Test func anAppendToAFullDiskSaysHowFarItGot() throws {
+        let fd = open("/dev/full", O_WRONLY | O_CLOEXEC)
+        try #require(fd >= 0)
+        defer { Glibc.close(fd) }
+        let failure = try #require(FileCalls.append(Array("{\"type\":\"tick\"}\n".utf8), to: fd))
+        #expect(failure.written == 0 && failure.error.code == ENOSPC)
+    }
+
+    @Test func anAppendWritesEverythingAndALockIsHeldOnce() throws {
+        let path = NSTemporaryDirectory() + "syscall-\(UUID().uuidString)"
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        try #require(fd >= 0)
+        defer {
+            Glibc.close(fd)
+            unlink(path)
+        }
+        let bytes = Array(repeating: UInt8(ascii: "x"), count: 100_000)
+        #expect(FileCalls.append(bytes, to: fd) == nil && FileCalls.syncData(fd))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).count == bytes.count)
+
+        try FileCalls.lockExclusively(fd, "lock")
+        let other = open(path, O_RDONLY | O_CLOEXEC)
+        defer { Glibc.close(other) }
+        #expect(throws: SocketError.self) { try FileCalls.lockExclusively(other, "lock again") }
+        do { try FileCalls.lockExclusively(other, "lock again") } catch { #expect(error.wouldBlock) }
+    }
+}
