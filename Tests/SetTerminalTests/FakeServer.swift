@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import SetNet
 import SetWire
+import Testing
 
 /// A hostile server for tests: a loopback listener whose every line is scripted by the test, for
 /// driving the client and the bot through what no honest server would send.
@@ -65,11 +66,53 @@ final class FakePeer {
         return lines.removeFirst()
     }
 
-    /// Every line that arrives until the client has been quiet for `quietMs`.
-    func readAll(quietMs: Int32 = 200) -> [String] {
-        while fill(waitMs: quietMs) {}
+    /// Bytes sent to the client that its kernel has not taken yet, queued here or in our kernel.
+    var undelivered: Int { socket.pendingBytes + KernelQueue.undelivered(socket.fd) }
+
+    /// Every line the client has written on `clientFD` so far: once its kernel has handed all of
+    /// it to ours, reading stops when ours holds nothing more (no quiet period).
+    func readEverything(sentBy clientFD: Int32) -> [String] {
+        let deadline = MonotonicTime.rawMilliseconds() + hangMs
+        while KernelQueue.undelivered(clientFD) > 0 || KernelQueue.unread(socket.fd) > 0 {
+            guard MonotonicTime.rawMilliseconds() < deadline else {
+                Issue.record("the client's lines never all arrived")
+                break
+            }
+            _ = fill(waitMs: 20)
+        }
         defer { lines = [] }
         return lines
+    }
+
+    /// Lines in order until `enough` holds for those read so far; a hang fails the test, naming `what`.
+    func readLines(until what: String, _ enough: ([String]) -> Bool) -> [String] {
+        var read: [String] = []
+        while !enough(read) {
+            guard let line = readLine(waitMs: Int32(hangMs)) else {
+                Issue.record("the client never sent \(what); it sent \(read.count) lines")
+                break
+            }
+            read.append(line)
+        }
+        return read
+    }
+
+    /// Every line until the client closes its end; nil if it does not within `waitMs`.
+    func readToEndOfStream(waitMs: Int64 = hangMs) -> [String]? {
+        let deadline = MonotonicTime.rawMilliseconds() + waitMs
+        while MonotonicTime.rawMilliseconds() < deadline {
+            var ready = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 50) >= 0 else { break }
+            guard ready.revents != 0 else { continue }
+            switch socket.read() {
+            case .endOfStream, .failed:
+                defer { lines = [] }
+                return lines
+            case .nothing: continue
+            case .lines(let read): for case .complete(let bytes) in read { lines.append(String(decoding: bytes, as: UTF8.self)) }
+            }
+        }
+        return nil
     }
 
     /// Waits for the next line whose type is `type`, skipping others.

@@ -39,15 +39,6 @@ final class ScriptedClient: ClientConnection {
         }
     }
 
-    /// Handles what the socket brings for up to `waitMs` of real time (the app's clock stands still).
-    func pump(waitMs: Int32 = 300) {
-        let deadline = MonotonicTime.rawMilliseconds() + Int64(waitMs)
-        while var entry = pollEntry, MonotonicTime.rawMilliseconds() < deadline {
-            guard poll(&entry, 1, 20) > 0 else { continue }
-            handleSocket(entry.revents, at: now)
-        }
-    }
-
     /// Moves the app's clock and lets it do what is due.
     func advance(to time: Int64) {
         now = time
@@ -63,13 +54,13 @@ final class ScriptedClient: ClientConnection {
     func joinedClient(_ server: FakeServer, seq: Int = 5) throws -> (ScriptedClient, FakePeer) {
         let client = ScriptedClient(port: server.port)
         let peer = try server.accept()
-        client.pump(waitMs: 50)
+        client.pumpUntilConnected()
         peer.send(FakeLines.welcome())
-        client.pump()
+        client.pump(everythingFrom: peer)
         #expect(peer.await("join") != nil)
         peer.send(FakeLines.joined())
         peer.send(FakeLines.snapshot(seq: seq))
-        client.pump()
+        client.pump(everythingFrom: peer)
         #expect(client.app.state.view?.seq == seq)
         return (client, peer)
     }
@@ -78,10 +69,10 @@ final class ScriptedClient: ClientConnection {
         let server = try FakeServer()
         let client = ScriptedClient(port: server.port)
         let peer = try server.accept()
-        client.pump(waitMs: 50)
+        client.pumpUntilConnected()
         peer.send(FakeLines.welcome(time: "-9223372036854775808"))
         peer.send(FakeLines.welcome(time: "9223372036854775807"))
-        client.pump()
+        client.pump(everythingFrom: peer)
         #expect(client.app.state.connection == .joining, "neither welcome was taken")
         _ = client.app.compose(at: client.now)
         client.advance(to: ClientApp.unansweredLimit - 1)
@@ -101,12 +92,12 @@ final class ScriptedClient: ClientConnection {
         peer.send(FakeLines.snapshot(seq: 6, window: FakeLines.window(opened: "-9223372036854775808", deadline: "9223372036854775807")))
         peer.send(FakeLines.snapshot(seq: 6, window: FakeLines.window(opened: "4000000000000000000", deadline: "4000000000000000000")))
         peer.send(#"{"forfeitAt":-9223372036854775808,"kind":"presence","match":"m","present":false,"seat":1,"seq":6,"time":1000,"type":"event"}"#)
-        client.pump()
+        client.pump(everythingFrom: peer)
         #expect(client.app.state.clock.roundTrip == nil, "a pong answering no ping of ours is no sample")
         #expect(client.app.state.view?.seq == 5 && client.app.state.view?.forfeitAt == nil && client.app.state.view?.window == nil)
         client.advance(to: 1_000)
         peer.send(#"{"clientTime":0,"time":1000,"type":"pong"}"#)
-        client.pump()
+        client.pump(everythingFrom: peer)
         #expect(client.app.state.clock.roundTrip == 1_000, "an honest pong still counts")
     }
 
@@ -114,22 +105,22 @@ final class ScriptedClient: ClientConnection {
         let server = try FakeServer()
         let (client, peer) = try joinedClient(server)
         peer.send(FakeLines.spectators(1, seq: 7))
-        client.pump()
+        client.pump(everythingFrom: peer)
         #expect(peer.await("snapshot") != nil, "the gap asked for a snapshot")
         peer.close()
-        client.pump()
+        client.pump(until: "the connection is lost") { if case .lost = client.app.state.connection { true } else { false } }
         guard case .lost(_, let retryAt, _) = client.app.state.connection else { Issue.record("not lost"); return }
         client.advance(to: retryAt)
         let again = try server.accept()
-        client.pump(waitMs: 50)
+        client.pumpUntilConnected()
         again.send(FakeLines.welcome())
-        client.pump()
+        client.pump(everythingFrom: again)
         let join = try #require(again.await("join"))
         #expect(join.contains("\"lastSeq\":5") && join.contains("\"token\""))
         again.send(FakeLines.joined(resumed: true))
         again.send(FakeLines.spectators(1, seq: 6))
         again.send(FakeLines.spectators(2, seq: 7))
-        client.pump()
+        client.pump(everythingFrom: again)
         #expect(client.app.state.view?.seq == 7 && client.app.state.view?.spectators == 2, "the missed events were applied")
     }
 
@@ -137,13 +128,13 @@ final class ScriptedClient: ClientConnection {
         let server = try FakeServer()
         let client = ScriptedClient(port: server.port)
         let peer = try server.accept(receiveBufferBytes: 2_048)
-        client.pump(waitMs: 50)
+        client.pumpUntilConnected()
         peer.send(FakeLines.welcome())
-        client.pump()
+        client.pump(everythingFrom: peer)
         for _ in 0..<5_000 { peer.send(#"{"time":2000,"type":"ping"}"#) }
-        client.pump()
+        client.pump(everythingFrom: peer)
         #expect((client.socket?.pendingBytes ?? 0) == 0, "a few lines, all taken by the socket")
-        let lines = peer.readAll()
+        let lines = peer.readEverything(sentBy: try #require(client.socket).fd)
         #expect(lines.filter { $0.contains("\"type\":\"ping\"") }.count == 1, "\(lines)")
         client.advance(to: ClientApp.unansweredLimit)
         #expect(client.quit?.message?.contains("did not answer") == true)
@@ -153,7 +144,7 @@ final class ScriptedClient: ClientConnection {
         let server = try FakeServer()
         let client = ScriptedClient(port: server.port)
         let peer = try server.accept(receiveBufferBytes: 2_048)
-        client.pump(waitMs: 50)
+        client.pumpUntilConnected()
         let socket = try #require(client.socket)
         var sent = 0
         while socket.isOpen && sent < 1_000_000 {
@@ -171,12 +162,12 @@ final class ScriptedClient: ClientConnection {
         let server = try FakeServer()
         let client = ScriptedClient(port: server.port)
         let peer = try server.accept()
-        client.pump(waitMs: 50)
+        client.pumpUntilConnected()
         peer.send(FakeLines.welcome())
-        client.pump()
+        client.pump(everythingFrom: peer)
         _ = peer.await("join")
         peer.send(FakeLines.error("match_full", #"Full.\u001b]0;owned\u0007\u001b[2J"#, fatal: true))
-        client.pump()
+        client.pump(everythingFrom: peer)
         #expect(client.quit?.status == 1)
         #expect(client.quit?.message == "setgame: Full.]0;owned[2J")
     }
@@ -187,7 +178,7 @@ final class ScriptedClient: ClientConnection {
         peer.send(FakeLines.snapshot(seq: 9, table: FakeLines.table(count: 3_000), deck: 0))
         peer.send(FakeLines.snapshot(seq: 9, table: "[1,1,1,2,2,2]", deck: 0))
         peer.send(#"{"added":[],"deck":0,"kind":"table","match":"m","removed":[],"seq":6,"table":\#(FakeLines.table(count: 200)),"time":1000,"type":"event"}"#)
-        client.pump()
+        client.pump(everythingFrom: peer)
         #expect(client.app.state.view?.seq == 5 && client.app.state.view?.table.count == 12)
     }
 }
