@@ -55,7 +55,9 @@ assert player_answers(), "a newcomer got no answer"
 
 # Now make accept itself fail: the limit drops under the descriptors the server holds.
 for s in idle: s.close()
-time.sleep(0.5)
+deadline = time.time() + 30  # until the server has closed its ends too: only a hang waits this long
+while len(os.listdir(f"/proc/{pid}/fd")) > 100 and time.time() < deadline: time.sleep(0.05)
+assert len(os.listdir(f"/proc/{pid}/fd")) <= 100, "the server kept the closed connections"
 subprocess.run(["prlimit", f"--pid={pid}", "--nofile=200:200"], check=True)
 idle = hold(400, 60)
 share, logging = quiet(2)

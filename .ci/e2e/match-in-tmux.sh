@@ -43,7 +43,7 @@ wait_for eve-$$ "last table: 1 set"   # spectators alone hear how many sets a ta
 
 # bob drops (quits) and comes back with the same command: the seat and the score are his again.
 tmux send-keys -t bob-$$ q
-sleep 0.3
+wait_for bob-$$ "Leave the match?"   # a player in a duel is asked first
 tmux send-keys -t bob-$$ q
 expect_status bob-$$ bob 0
 wait_for ann-$$ "bob 0 away"
@@ -55,8 +55,10 @@ grep -q "joined with a token" "$state/serve.log" || fail "bob did not resume his
 for pair in ann-$$:ann bob-$$:bob-again eve-$$:eve; do
     s=${pair%%:*}
     tmux send-keys -t "$s" q
-    sleep 0.3
-    tmux send-keys -t "$s" q
+    if [ "$s" != eve-$$ ]; then   # players are asked first; the spectator leaves at once
+        wait_for "$s" "Leave the match?"
+        tmux send-keys -t "$s" q
+    fi
     expect_status "$s" "${pair#*:}" 0
 done
 run_in ann-$$ after "stty -a > $state/stty.after"

@@ -57,7 +57,7 @@ wait_for "$session" "s Set d Deal c Hint p Pass ? Help q Quit"
 tmux resize-window -t "$session" -x 80 -y 24
 wait_for_cards "$session" 15
 tmux send-keys -t "$session" q
-sleep 0.3
+wait_for "$session" "Leave the match?"
 tmux send-keys -t "$session" q
 wait_for "$session" "EXIT=0"
 wait_gone "$bin play --seed 42 --level easy --name newcomer"

@@ -28,7 +28,9 @@ case "$watch_cmd" in
 esac
 tmux new-session -d -s "$session-watch" -x 120 -y 40
 tmux send-keys -t "$session-watch" "XDG_STATE_HOME=$state $watch_cmd" Enter
-sleep 1
+# The friend sees the server's match: still waiting, so the bot has not joined.
+wait_for "$session-watch" "waiting for an opponent"
+tmux capture-pane -p -t "$session-watch" | grep -q "bot-easy" && fail "the bot joined before the player was ready"
 tmux capture-pane -p -t "$session" | grep -q "bot-easy" && fail "the bot joined before the player was ready"
 tmux send-keys -t "$session" Space
 wait_for "$session" "bot-easy"
