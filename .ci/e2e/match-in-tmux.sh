@@ -34,7 +34,7 @@ tmux capture-pane -p -t eve-$$ | grep -q "last table" && fail "a spectator was t
 wait_for eve-$$ "R╯"               # NO_COLOR: each card names its colour
 
 # Seed 42's only set is cards 9, 16, 14: labels 1, 3, 8. Touching a card claims at once.
-for key in 1 3 8; do tmux send-keys -t ann-$$ "$key"; sleep 0.2; done
+pick_cards ann-$$ 1 3 8
 wait_for ann-$$ "you took a set"
 wait_for bob-$$ "ann took a set"
 wait_for eve-$$ "ann took a set"

@@ -42,7 +42,7 @@ wait_gone_text() { local n=0; while screen | grep -qF "$1"; do sleep 0.2; n=$((n
 wait_gone_text "squiggle"
 
 # Seed 42 deals cards 9, 16 and 14, the only set, as labels 1, 3 and 8.
-for key in 1 3 8; do tmux send-keys -t "$session" "$key"; sleep 0.2; done
+pick_cards "$session" 1 3 8
 wait_for "$session" "you took a set: +"
 wait_for "$session" "deck 66"
 wait_for_cards "$session" 12

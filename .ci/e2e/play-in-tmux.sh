@@ -43,7 +43,7 @@ wait_for "$session" "Paused while you read the help"
 tmux send-keys -t "$session" Escape
 wait_for "$session" "play resumes"
 # Seed 42 deals cards 9, 16 and 14, the only set, as labels 1, 3 and 8.
-for key in 1 3 8; do tmux send-keys -t "$session" "$key"; sleep 0.2; done
+pick_cards "$session" 1 3 8
 wait_for "$session" "you took a set"
 before=$(tmux capture-pane -p -t "$session" | head -1 | grep -oE 'newcomer \(you\) -?[0-9]+')
 tmux send-keys -t "$session" q

@@ -41,7 +41,7 @@ tmux send-keys -t "$session" d
 wait_for_cards "$session" 15
 wait_for "$session" "deck 66"
 # Seed 42 deals cards 9, 16 and 14, a set, as labels 1, 3 and 8.
-for key in 1 3 8; do tmux send-keys -t "$session" "$key"; sleep 0.2; done
+pick_cards "$session" 1 3 8
 wait_for "$session" "you took a set"
 # Settled: the set stays shown on the table of 15 until a touch, its three cards marked.
 wait_for "$session" "A set! Touch any card to go on"

@@ -38,7 +38,7 @@ wait_for bob-$$ "$friend (you)"
 wait_for ann-$$ "vs  ● $friend"
 
 # Both play: ann takes seed 42's set (labels 1, 3, 8); then the friend deals three more.
-for key in 1 3 8; do tmux send-keys -t ann-$$ "$key"; sleep 0.2; done
+pick_cards ann-$$ 1 3 8
 wait_for ann-$$ "you took a set"
 wait_for bob-$$ "ann took a set"
 wait_for bob-$$ "deck 66"
