@@ -15,7 +15,8 @@ cleanup() {
     kill $server 2>/dev/null || true
 }
 trap cleanup EXIT
-for _ in $(seq 50); do grep -q listening "$state/serve.log" && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q listening "$state/serve.log" && break; sleep 0.1; done
+grep -q listening "$state/serve.log" || fail "serve did not start listening"
 
 # ann at 120x40, bob at 80x24, eve watching without colour.
 tmux new-session -d -s ann-$$ -x 120 -y 40

@@ -18,7 +18,8 @@ cleanup() {
     rm -rf "$state"
 }
 trap cleanup EXIT
-for _ in $(seq 50); do grep -q listening "$state/serve.log" && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q listening "$state/serve.log" && break; sleep 0.1; done
+grep -q listening "$state/serve.log" || fail "serve did not start listening"
 for s in "${sessions[@]}"; do tmux new-session -d -s "$s" -x 120 -y 40; done
 shared="XDG_STATE_HOME=$state/home"
 
