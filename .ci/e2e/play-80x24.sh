@@ -22,7 +22,7 @@ wait_still() {
     done
 }
 
-tmux send-keys -t "$session" "XDG_STATE_HOME=$state $bin play --seed 42 --level easy --name newcomer; echo EXIT=\$?" Enter
+run_in "$session" play "XDG_STATE_HOME=$state $bin play --seed 42 --level easy --name newcomer"
 wait_for "$session" "Press any key to start"   # the duel begins when the player is ready
 tmux send-keys -t "$session" Space
 wait_for "$session" "bot-easy"
@@ -59,7 +59,7 @@ wait_for_cards "$session" 15
 tmux send-keys -t "$session" q
 wait_for "$session" "Leave the match?"
 tmux send-keys -t "$session" q
-wait_for "$session" "EXIT=0"
+expect_status "$session" play 0
 wait_gone "$bin play --seed 42 --level easy --name newcomer"
 
 gallery=$("$bin" cards --size 80x24)

@@ -50,7 +50,7 @@ final class HeadlessClient: ClientConnection {
 @Suite(.serialized) struct ClientProtocolTests {
     /// Pumps every client until `condition` holds; the deadline only guards against a hang.
     func pump(_ clients: [HeadlessClient], until condition: () -> Bool) -> Bool {
-        let deadline = HeadlessClient.now() + 5_000
+        let deadline = HeadlessClient.now() + hangMs
         while !condition() {
             guard HeadlessClient.now() < deadline else { return false }
             for client in clients { client.pump() }
