@@ -15,7 +15,7 @@ final class FakeServer {
     }
 
     /// The next connection; a small receive buffer, when asked, makes "never reads" bite in kilobytes.
-    func accept(receiveBufferBytes: Int32? = nil, waitMs: Int32 = 5_000) throws -> FakePeer {
+    func accept(receiveBufferBytes: Int32? = nil, waitMs: Int32 = Int32(hangMs)) throws -> FakePeer {
         var ready = pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)
         guard poll(&ready, 1, waitMs) == 1, let socket = try listener.accept() else { throw FakeServerError("no connection came") }
         if var size = receiveBufferBytes {
@@ -43,7 +43,7 @@ final class FakePeer {
     /// Writes a line, waiting while the client's buffers are full; false once the client is gone
     /// or has not read for `waitMs`.
     @discardableResult
-    func send(_ line: String, waitMs: Int32 = 2_000) -> Bool {
+    func send(_ line: String, waitMs: Int32 = Int32(hangMs)) -> Bool {
         guard socket.send(Array((line + "\n").utf8)) else { return false }
         while true {
             switch socket.flush() {
@@ -57,7 +57,7 @@ final class FakePeer {
     }
 
     /// The next line the client sent, waiting up to `waitMs`; nil if none came.
-    func readLine(waitMs: Int32 = 5_000) -> String? {
+    func readLine(waitMs: Int32 = Int32(hangMs)) -> String? {
         let deadline = MonotonicTime.rawMilliseconds() + Int64(waitMs)
         while lines.isEmpty {
             let left = deadline - MonotonicTime.rawMilliseconds()
@@ -88,7 +88,7 @@ final class FakePeer {
     func readLines(until what: String, _ enough: ([String]) -> Bool) -> [String] {
         var read: [String] = []
         while !enough(read) {
-            guard let line = readLine(waitMs: Int32(hangMs)) else {
+            guard let line = readLine() else {
                 Issue.record("the client never sent \(what); it sent \(read.count) lines")
                 break
             }
@@ -116,7 +116,7 @@ final class FakePeer {
     }
 
     /// Waits for the next line whose type is `type`, skipping others.
-    func await(_ type: String, waitMs: Int32 = 5_000) -> String? {
+    func await(_ type: String, waitMs: Int32 = Int32(hangMs)) -> String? {
         while let line = readLine(waitMs: waitMs) {
             if line.contains("\"type\":\"\(type)\"") { return line }
         }
@@ -124,7 +124,7 @@ final class FakePeer {
     }
 
     /// Whether the client closed its end (read gives end of stream) within `waitMs`.
-    func closedByClient(waitMs: Int32 = 5_000) -> Bool {
+    func closedByClient(waitMs: Int32 = Int32(hangMs)) -> Bool {
         let deadline = MonotonicTime.rawMilliseconds() + Int64(waitMs)
         while MonotonicTime.rawMilliseconds() < deadline {
             var ready = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)

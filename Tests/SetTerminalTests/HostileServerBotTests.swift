@@ -39,7 +39,7 @@ import Testing
         private var hasFinished = false
 
         /// Whether `run()` returned within `waitMs`.
-        func finished(waitMs: Int = 5_000) -> Bool {
+        func finished(waitMs: Int = Int(hangMs)) -> Bool {
             if !hasFinished { hasFinished = done.wait(timeout: .now() + .milliseconds(waitMs)) == .success }
             return hasFinished
         }
@@ -95,7 +95,7 @@ import Testing
         peer.send(FakeLines.snapshot(table: "[1,1,1,2,2,2,3,3,3]", deck: 0))
         // An honest snapshot with no set on the table: the bot asks to deal, so it is alive and sane.
         peer.send(FakeLines.snapshot(seq: 5, table: "[0,1,3,4]", deck: 60))
-        let deal = peer.await("deal", waitMs: 5_000)
+        let deal = peer.await("deal")
         #expect(deal != nil)
         bot.stop()
         #expect(bot.runner.failures.isEmpty)

@@ -72,7 +72,7 @@ final class Beacon {
             peer.send(FakeLines.spectators(1, seq: seq + 2))
             seq += 3
             while true {
-                guard let line = peer.readLine(waitMs: Int32(hangMs)) else {
+                guard let line = peer.readLine() else {
                     Issue.record("the beacon bot never asked for a snapshot")
                     return
                 }
