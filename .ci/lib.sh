@@ -83,3 +83,17 @@ wait_for_cards() {
         fi
     done
 }
+
+# pick_cards SESSION KEY...: types each card's key, waiting before the next until the card shows
+# selected (a heavy border, ┏KEY); the last completes the pick, so the caller waits for its outcome.
+pick_cards() {
+    local session=$1 key
+    shift
+    while [ $# -gt 1 ]; do
+        key=$1
+        shift
+        tmux send-keys -t "$session" "$key"
+        wait_for "$session" "┏$key"
+    done
+    tmux send-keys -t "$session" "$1"
+}

@@ -10,7 +10,7 @@ server=$!
 bots=()
 cleanup() { for pid in "${bots[@]}" $server; do kill "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT
-for _ in $(seq 50); do grep -q 'serving on' "$out/serve.out" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q 'serving on' "$out/serve.out" 2>/dev/null && break; sleep 0.1; done
 port=$(sed -n 's/.*serving on 127.0.0.1:\([0-9]*\).*/\1/p' "$out/serve.out")
 [ -n "$port" ] || fail "serve did not say where it listens"
 
@@ -28,7 +28,7 @@ for seat in 1 2; do
     "$bin" bot "127.0.0.1:$port" --match full --name "sitter$seat" >"$out/sitter$seat.out" 2>&1 &
     bots+=($!)
 done
-for _ in $(seq 100); do grep -q joined "$out/sitter1.out" && grep -q joined "$out/sitter2.out" && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q joined "$out/sitter1.out" && grep -q joined "$out/sitter2.out" && break; sleep 0.1; done
 grep -q 'joined full' "$out/sitter2.out" || fail "a bot that joined did not say so"
 refused "a full match" 'Match "full" has no free seat' --match full
 trap - EXIT

@@ -11,7 +11,7 @@ out=$(mktemp -d)
 (ulimit -n 1024 && exec "$bin" serve --port 0 --data "$out/data" >"$out/stdout" 2>"$out/stderr") &
 server=$!
 trap 'kill $server 2>/dev/null || true; rm -rf "$out"' EXIT
-for _ in $(seq 50); do grep -q 'serving on' "$out/stdout" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q 'serving on' "$out/stdout" 2>/dev/null && break; sleep 0.1; done
 port=$(sed -n 's/.*serving on 127.0.0.1:\([0-9]*\).*/\1/p' "$out/stdout")
 [ -n "$port" ] || fail "serve did not say where it listens"
 grep -q 'only 1024 file descriptors may be open' "$out/stderr" || fail "the log does not say the limits were fitted: $(cat "$out/stderr")"
@@ -55,7 +55,9 @@ assert player_answers(), "a newcomer got no answer"
 
 # Now make accept itself fail: the limit drops under the descriptors the server holds.
 for s in idle: s.close()
-time.sleep(0.5)
+deadline = time.time() + 30  # until the server has closed its ends too: only a hang waits this long
+while len(os.listdir(f"/proc/{pid}/fd")) > 100 and time.time() < deadline: time.sleep(0.05)
+assert len(os.listdir(f"/proc/{pid}/fd")) <= 100, "the server kept the closed connections"
 subprocess.run(["prlimit", f"--pid={pid}", "--nofile=200:200"], check=True)
 idle = hold(400, 60)
 share, logging = quiet(2)

@@ -12,7 +12,7 @@ trap '[ -n "$server" ] && kill $server 2>/dev/null || true' EXIT
 start_server() {  # start_server DATA LOG: starts serve, sets $server and $port
     "$bin" serve --port 0 --seed 42 --data "$1" >"$2.out" 2>"$2.err" &
     server=$!
-    for _ in $(seq 100); do grep -q 'serving on' "$2.out" 2>/dev/null && break; sleep 0.1; done
+    for _ in $(seq 300); do grep -q 'serving on' "$2.out" 2>/dev/null && break; sleep 0.1; done
     port=$(sed -n 's/.*serving on 127.0.0.1:\([0-9]*\).*/\1/p' "$2.out")
     [ -n "$port" ] || { cat "$2.err" >&2; fail "serve did not start on $1"; }
 }

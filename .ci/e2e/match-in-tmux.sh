@@ -15,7 +15,8 @@ cleanup() {
     kill $server 2>/dev/null || true
 }
 trap cleanup EXIT
-for _ in $(seq 50); do grep -q listening "$state/serve.log" && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q listening "$state/serve.log" && break; sleep 0.1; done
+grep -q listening "$state/serve.log" || fail "serve did not start listening"
 
 # ann at 120x40, bob at 80x24, eve watching without colour.
 tmux new-session -d -s ann-$$ -x 120 -y 40
@@ -34,7 +35,7 @@ tmux capture-pane -p -t eve-$$ | grep -q "last table" && fail "a spectator was t
 wait_for eve-$$ "R╯"               # NO_COLOR: each card names its colour
 
 # Seed 42's only set is cards 9, 16, 14: labels 1, 3, 8. Touching a card claims at once.
-for key in 1 3 8; do tmux send-keys -t ann-$$ "$key"; sleep 0.2; done
+pick_cards ann-$$ 1 3 8
 wait_for ann-$$ "you took a set"
 wait_for bob-$$ "ann took a set"
 wait_for eve-$$ "ann took a set"
@@ -43,7 +44,7 @@ wait_for eve-$$ "last table: 1 set"   # spectators alone hear how many sets a ta
 
 # bob drops (quits) and comes back with the same command: the seat and the score are his again.
 tmux send-keys -t bob-$$ q
-sleep 0.3
+wait_for bob-$$ "Leave the match?"   # a player in a duel is asked first
 tmux send-keys -t bob-$$ q
 expect_status bob-$$ bob 0
 wait_for ann-$$ "bob 0 away"
@@ -55,8 +56,10 @@ grep -q "joined with a token" "$state/serve.log" || fail "bob did not resume his
 for pair in ann-$$:ann bob-$$:bob-again eve-$$:eve; do
     s=${pair%%:*}
     tmux send-keys -t "$s" q
-    sleep 0.3
-    tmux send-keys -t "$s" q
+    if [ "$s" != eve-$$ ]; then   # players are asked first; the spectator leaves at once
+        wait_for "$s" "Leave the match?"
+        tmux send-keys -t "$s" q
+    fi
     expect_status "$s" "${pair#*:}" 0
 done
 run_in ann-$$ after "stty -a > $state/stty.after"

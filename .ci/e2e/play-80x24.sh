@@ -22,7 +22,7 @@ wait_still() {
     done
 }
 
-tmux send-keys -t "$session" "XDG_STATE_HOME=$state $bin play --seed 42 --level easy --name newcomer; echo EXIT=\$?" Enter
+run_in "$session" play "XDG_STATE_HOME=$state $bin play --seed 42 --level easy --name newcomer"
 wait_for "$session" "Press any key to start"   # the duel begins when the player is ready
 tmux send-keys -t "$session" Space
 wait_for "$session" "bot-easy"
@@ -42,7 +42,7 @@ wait_gone_text() { local n=0; while screen | grep -qF "$1"; do sleep 0.2; n=$((n
 wait_gone_text "squiggle"
 
 # Seed 42 deals cards 9, 16 and 14, the only set, as labels 1, 3 and 8.
-for key in 1 3 8; do tmux send-keys -t "$session" "$key"; sleep 0.2; done
+pick_cards "$session" 1 3 8
 wait_for "$session" "you took a set: +"
 wait_for "$session" "deck 66"
 wait_for_cards "$session" 12
@@ -57,9 +57,9 @@ wait_for "$session" "s Set d Deal c Hint p Pass ? Help q Quit"
 tmux resize-window -t "$session" -x 80 -y 24
 wait_for_cards "$session" 15
 tmux send-keys -t "$session" q
-sleep 0.3
+wait_for "$session" "Leave the match?"
 tmux send-keys -t "$session" q
-wait_for "$session" "EXIT=0"
+expect_status "$session" play 0
 wait_gone "$bin play --seed 42 --level easy --name newcomer"
 
 gallery=$("$bin" cards --size 80x24)

@@ -28,7 +28,9 @@ case "$watch_cmd" in
 esac
 tmux new-session -d -s "$session-watch" -x 120 -y 40
 tmux send-keys -t "$session-watch" "XDG_STATE_HOME=$state $watch_cmd" Enter
-sleep 1
+# The friend sees the server's match: still waiting, so the bot has not joined.
+wait_for "$session-watch" "waiting for an opponent"
+tmux capture-pane -p -t "$session-watch" | grep -q "bot-easy" && fail "the bot joined before the player was ready"
 tmux capture-pane -p -t "$session" | grep -q "bot-easy" && fail "the bot joined before the player was ready"
 tmux send-keys -t "$session" Space
 wait_for "$session" "bot-easy"
@@ -41,7 +43,7 @@ wait_for "$session" "Paused while you read the help"
 tmux send-keys -t "$session" Escape
 wait_for "$session" "play resumes"
 # Seed 42 deals cards 9, 16 and 14, the only set, as labels 1, 3 and 8.
-for key in 1 3 8; do tmux send-keys -t "$session" "$key"; sleep 0.2; done
+pick_cards "$session" 1 3 8
 wait_for "$session" "you took a set"
 before=$(tmux capture-pane -p -t "$session" | head -1 | grep -oE 'newcomer \(you\) -?[0-9]+')
 tmux send-keys -t "$session" q

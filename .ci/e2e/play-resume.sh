@@ -41,9 +41,11 @@ tmux send-keys -t "$session" d
 wait_for_cards "$session" 15
 wait_for "$session" "deck 66"
 # Seed 42 deals cards 9, 16 and 14, a set, as labels 1, 3 and 8.
-for key in 1 3 8; do tmux send-keys -t "$session" "$key"; sleep 0.2; done
+pick_cards "$session" 1 3 8
 wait_for "$session" "you took a set"
-sleep 1.5   # every card has landed
+# Settled: the set stays shown on the table of 15 until a touch, its three cards marked.
+wait_for "$session" "A set! Touch any card to go on"
+wait_for_cards "$session" 15
 before_table=$(table); before_score=$(score); before_deck=$(deck)
 [ "$before_deck" = "deck 66" ] || fail "expected deck 66, saw '$before_deck'"
 quit   # solo: no question, the game is kept
@@ -72,10 +74,14 @@ expect_status "$second" twice 1
 wait_for "$second" "open in another terminal"
 tmux kill-session -t "$second"
 wait_for_cards "$session" "$(echo "$before_table" | LC_ALL=C.UTF-8 grep -oE '(╭|┏|╔)[0-9a-zA-Z]' | wc -l)"
-sleep 1.5
+# The resumed cards fly in: once they have landed, the table is the one that was kept.
+waited=0
+until [ "$(table)" = "$before_table" ]; do
+    sleep 0.2; waited=$((waited + 1))
+    [ $waited -lt 150 ] || { diff <(echo "$before_table") <(table) >&2 || true; fail "the table changed"; }
+done
 [ "$(score)" = "$before_score" ] || fail "score: '$(score)' after resuming, '$before_score' before"
 [ "$(deck)" = "$before_deck" ] || fail "deck: '$(deck)' after resuming, '$before_deck' before"
-[ "$(table)" = "$before_table" ] || { diff <(echo "$before_table") <(table) >&2 || true; fail "the table changed"; }
 quit
 
 run --new

@@ -173,7 +173,7 @@ def full_disk(root):
         time.sleep(1.5)  # a sweep or two try again, and fail again
         os.remove(filler)
         for client in (ann, bob):
-            client.wait_for("resumed", lambda m: m["type"] == "event" and m["kind"] == "resumed", seconds=5)
+            client.wait_for("resumed", lambda m: m["type"] == "event" and m["kind"] == "resumed", seconds=30)
         window = ann.sync()["window"]
         if window and window["holder"] == 0:
             ann.request({"type": "pass"})

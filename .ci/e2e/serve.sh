@@ -7,7 +7,7 @@ out=$(mktemp -d)
 "$bin" serve --port 0 --seed 42 --data "$out/data" >"$out/stdout" 2>"$out/stderr" &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
-for _ in $(seq 50); do grep -q 'serving on' "$out/stdout" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q 'serving on' "$out/stdout" 2>/dev/null && break; sleep 0.1; done
 port=$(sed -n 's/.*serving on 127.0.0.1:\([0-9]*\).*/\1/p' "$out/stdout")
 [ -n "$port" ] || fail "serve did not say where it listens"
 

@@ -18,7 +18,8 @@ cleanup() {
     rm -rf "$state"
 }
 trap cleanup EXIT
-for _ in $(seq 50); do grep -q listening "$state/serve.log" && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q listening "$state/serve.log" && break; sleep 0.1; done
+grep -q listening "$state/serve.log" || fail "serve did not start listening"
 for s in "${sessions[@]}"; do tmux new-session -d -s "$s" -x 120 -y 40; done
 shared="XDG_STATE_HOME=$state/home"
 
@@ -38,7 +39,7 @@ wait_for bob-$$ "$friend (you)"
 wait_for ann-$$ "vs  ● $friend"
 
 # Both play: ann takes seed 42's set (labels 1, 3, 8); then the friend deals three more.
-for key in 1 3 8; do tmux send-keys -t ann-$$ "$key"; sleep 0.2; done
+pick_cards ann-$$ 1 3 8
 wait_for ann-$$ "you took a set"
 wait_for bob-$$ "ann took a set"
 wait_for bob-$$ "deck 66"

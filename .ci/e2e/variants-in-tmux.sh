@@ -14,7 +14,7 @@ run_in "$session" ultra "XDG_STATE_HOME=$state $bin play --solo --mode ultra --s
 wait_for "$session" "UltraSet"
 wait_for_cards "$session" 12
 # Seed 42's table: cards 9 and 40 (labels 1, 2) and 30 and 19 (labels 4, b) are both completed by card 71.
-for key in 1 2 4 b; do tmux send-keys -t "$session" "$key"; sleep 0.2; done
+pick_cards "$session" 1 2 4 b
 wait_for "$session" "you took an ultra"
 tmux send-keys -t "$session" q
 expect_status "$session" ultra 0
@@ -26,7 +26,7 @@ wait_for "$session" "Set-Chain"
 wait_for "$session" "bot-easy"
 wait_for_cards "$session" 12
 # The same deal as the classic game: its only set, cards 9, 16 and 14, as labels 1, 3 and 8.
-for key in 1 3 8; do tmux send-keys -t "$session" "$key"; sleep 0.2; done
+pick_cards "$session" 1 3 8
 wait_for "$session" "you took a set"
 wait_for "$session" " chain "
 # The chain's three cards are labelled after the table's twelve.

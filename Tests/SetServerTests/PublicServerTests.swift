@@ -293,12 +293,8 @@ extension TestClient {
             #expect(bob.view?.phase == .playing && ann.view?.match == bob.view?.match)
         }
         let probe = try TestClient.greeted(server)
-        var listed = try probe.list().listings
-        // The last leave may still be on its way: wait for it through the list, never by sleeping long.
-        for _ in 0..<200 where !listed.isEmpty {
-            usleep(5_000)
-            listed = try probe.list().listings
-        }
+        // The last leave may still be on its way, and nothing orders it before the list: ask until it is in.
+        let listed = try polled({ try probe.list().listings }, until: \.isEmpty)
         #expect(listed.isEmpty, "\(listed.count) dealt but untouched duels held")
         let files = try FileManager.default.contentsOfDirectory(atPath: data).filter { $0.hasSuffix(".jsonl") }
         let finished = try FileManager.default.contentsOfDirectory(atPath: data + "/finished")

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import SetNet
 import SetWire
+import Testing
 
 /// A hostile server for tests: a loopback listener whose every line is scripted by the test, for
 /// driving the client and the bot through what no honest server would send.
@@ -14,7 +15,7 @@ final class FakeServer {
     }
 
     /// The next connection; a small receive buffer, when asked, makes "never reads" bite in kilobytes.
-    func accept(receiveBufferBytes: Int32? = nil, waitMs: Int32 = 5_000) throws -> FakePeer {
+    func accept(receiveBufferBytes: Int32? = nil, waitMs: Int32 = Int32(hangMs)) throws -> FakePeer {
         var ready = pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)
         guard poll(&ready, 1, waitMs) == 1, let socket = try listener.accept() else { throw FakeServerError("no connection came") }
         if var size = receiveBufferBytes {
@@ -44,7 +45,7 @@ final class FakePeer {
     /// Writes a line, waiting while the client's buffers are full; false once the client is gone
     /// or has not read for `waitMs`.
     @discardableResult
-    func send(_ line: String, waitMs: Int32 = 2_000) -> Bool {
+    func send(_ line: String, waitMs: Int32 = Int32(hangMs)) -> Bool {
         let bytes = Array((line + "\n").utf8)
         guard socket.send(bytes) else { return false }
         bytesSent += bytes.count
@@ -60,7 +61,7 @@ final class FakePeer {
     }
 
     /// The next line the client sent, waiting up to `waitMs`; nil if none came.
-    func readLine(waitMs: Int32 = 5_000) -> String? {
+    func readLine(waitMs: Int32 = Int32(hangMs)) -> String? {
         let deadline = MonotonicTime.rawMilliseconds() + Int64(waitMs)
         while lines.isEmpty {
             let left = deadline - MonotonicTime.rawMilliseconds()
@@ -69,15 +70,57 @@ final class FakePeer {
         return lines.removeFirst()
     }
 
-    /// Every line that arrives until the client has been quiet for `quietMs`.
-    func readAll(quietMs: Int32 = 200) -> [String] {
-        while fill(waitMs: quietMs) {}
+    /// Bytes sent to the client that its kernel has not taken yet, queued here or in our kernel.
+    var undelivered: Int { socket.pendingBytes + KernelQueue.undelivered(socket.fd) }
+
+    /// Every line the client has written on `clientFD` so far: once its kernel has handed all of
+    /// it to ours, reading stops when ours holds nothing more (no quiet period).
+    func readEverything(sentBy clientFD: Int32) -> [String] {
+        let deadline = MonotonicTime.rawMilliseconds() + hangMs
+        while KernelQueue.undelivered(clientFD) > 0 || KernelQueue.unread(socket.fd) > 0 {
+            guard MonotonicTime.rawMilliseconds() < deadline else {
+                Issue.record("the client's lines never all arrived")
+                break
+            }
+            _ = fill(waitMs: 20)
+        }
         defer { lines = [] }
         return lines
     }
 
+    /// Lines in order until `enough` holds for those read so far; a hang fails the test, naming `what`.
+    func readLines(until what: String, _ enough: ([String]) -> Bool) -> [String] {
+        var read: [String] = []
+        while !enough(read) {
+            guard let line = readLine() else {
+                Issue.record("the client never sent \(what); it sent \(read.count) lines")
+                break
+            }
+            read.append(line)
+        }
+        return read
+    }
+
+    /// Every line until the client closes its end; nil if it does not within `waitMs`.
+    func readToEndOfStream(waitMs: Int64 = hangMs) -> [String]? {
+        let deadline = MonotonicTime.rawMilliseconds() + waitMs
+        while MonotonicTime.rawMilliseconds() < deadline {
+            var ready = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 50) >= 0 else { break }
+            guard ready.revents != 0 else { continue }
+            switch socket.read() {
+            case .endOfStream, .failed:
+                defer { lines = [] }
+                return lines
+            case .nothing: continue
+            case .lines(let read): for case .complete(let bytes) in read { lines.append(String(decoding: bytes, as: UTF8.self)) }
+            }
+        }
+        return nil
+    }
+
     /// Waits for the next line whose type is `type`, skipping others.
-    func await(_ type: String, waitMs: Int32 = 5_000) -> String? {
+    func await(_ type: String, waitMs: Int32 = Int32(hangMs)) -> String? {
         while let line = readLine(waitMs: waitMs) {
             if line.contains("\"type\":\"\(type)\"") { return line }
         }
@@ -85,7 +128,7 @@ final class FakePeer {
     }
 
     /// Whether the client closed its end (read gives end of stream) within `waitMs`.
-    func closedByClient(waitMs: Int32 = 5_000) -> Bool {
+    func closedByClient(waitMs: Int32 = Int32(hangMs)) -> Bool {
         let deadline = MonotonicTime.rawMilliseconds() + Int64(waitMs)
         while MonotonicTime.rawMilliseconds() < deadline {
             var ready = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)

@@ -16,14 +16,19 @@ import Testing
         private let done = DispatchSemaphore(value: 0)
         private(set) var joined: [String] = []
 
-        init(port: UInt16) throws {
+        /// With `beacon`, a second bot on the same loop connects after the first: see `Beacon`.
+        init(port: UInt16, beacon: Bool = false) throws {
             runner = try BotRunner(clock: clock)
             var options = BotOptions()
             options.port = port
             options.name = "robo"
             options.level = .instant
-            runner.onBotJoined = { [unowned self] _, match, _ in self.joined.append(match) }
+            runner.onBotJoined = { [unowned self] name, match, _ in if name == "robo" { self.joined.append(match) } }
             try runner.add(options)
+            if beacon {
+                options.name = "beacon"
+                try runner.add(options)
+            }
             let runner = self.runner, done = self.done
             Thread.detachNewThread {
                 runner.run()
@@ -34,7 +39,7 @@ import Testing
         private var hasFinished = false
 
         /// Whether `run()` returned within `waitMs`.
-        func finished(waitMs: Int = 5_000) -> Bool {
+        func finished(waitMs: Int = Int(hangMs)) -> Bool {
             if !hasFinished { hasFinished = done.wait(timeout: .now() + .milliseconds(waitMs)) == .success }
             return hasFinished
         }
@@ -90,7 +95,7 @@ import Testing
         peer.send(FakeLines.snapshot(table: "[1,1,1,2,2,2,3,3,3]", deck: 0))
         // An honest snapshot with no set on the table: the bot asks to deal, so it is alive and sane.
         peer.send(FakeLines.snapshot(seq: 5, table: "[0,1,3,4]", deck: 60))
-        let deal = peer.await("deal", waitMs: 5_000)
+        let deal = peer.await("deal")
         #expect(deal != nil)
         bot.stop()
         #expect(bot.runner.failures.isEmpty)
@@ -107,25 +112,34 @@ import Testing
         peer.send(FakeLines.snapshot(seq: 5, table: "[0,1,3,4]", deck: 60))
         _ = peer.await("deal")
         for seq in 10..<20_010 { peer.send(FakeLines.spectators(1, seq: seq)) }
-        let lines = peer.readAll(quietMs: 500)
-        #expect(lines.filter { $0.contains("\"type\":\"snapshot\"") }.count == 1, "\(lines.count) lines")
+        // The answer to its request, then one more gap: the bot asks again only once it has read
+        // the whole flood, so the flood's requests are all in before this second one.
+        peer.send(FakeLines.snapshot(seq: 20_009, table: "[0,1,3,4]", deck: 60))
+        peer.send(FakeLines.spectators(1, seq: 20_011))
+        let isSnapshot = { (line: String) in line.contains("\"type\":\"snapshot\"") }
+        var lines = peer.readLines(until: "a snapshot request after the answer") { $0.filter(isSnapshot).count >= 2 }
         bot.stop()
+        lines += try #require(peer.readToEndOfStream(), "the stopped bot closed its connection")
+        #expect(lines.filter(isSnapshot).count == 2, "one for the flood, one for the gap after its answer; \(lines.count) lines")
         #expect(bot.runner.failures.isEmpty)
     }
 
     @Test func aServerThatStopsAnsweringPingsIsGivenUp() throws {
         let server = try FakeServer()
-        let bot = try RunningBot(port: server.port)
+        let bot = try RunningBot(port: server.port, beacon: true)
         let peer = try server.accept()
+        let beacon = try Beacon(server.accept())
         peer.send(FakeLines.welcome())
         _ = peer.await("join")
         peer.send(FakeLines.joined())
-        var pings = 0
         for _ in 0..<8 {
             bot.advance(by: 5_000)
-            if peer.await("ping", waitMs: 300) != nil { pings += 1 }
+            beacon.settle()  // the bot's loop has acted at this time: every step is seen, none merged
         }
+        let lines = try #require(peer.readToEndOfStream(), "the bot never gave up")
+        let pings = lines.filter { $0.contains("\"type\":\"ping\"") }.count
         #expect(pings == 1, "one unanswered ping, not one every five seconds")
+        beacon.peer.close()
         #expect(bot.finished())
         #expect(bot.runner.failures == ["robo: the server did not answer for 30 s"])
     }

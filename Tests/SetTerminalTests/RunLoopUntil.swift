@@ -2,7 +2,7 @@ import SetNet
 
 /// Runs `loop` until `condition` holds after a batch, and says whether it did. The clients' time
 /// is their own injected clock; the real-time limit only guards against a hang.
-func runLoop(_ loop: EventLoop, limitMs: Int64 = 10_000, until condition: () -> Bool) -> Bool {
+func runLoop(_ loop: EventLoop, limitMs: Int64 = hangMs, until condition: () -> Bool) -> Bool {
     if condition() { return true }
     let deadline = MonotonicTime.rawMilliseconds() + limitMs
     var met = false
