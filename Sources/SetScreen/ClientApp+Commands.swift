@@ -128,8 +128,7 @@ extension ClientApp {
         case .takeOver:
             guard case .confirmTakeOver = state.overlay else { return [] }
             state.overlay = nil
-            state.takeOver = true
-            return state.connection == .joining ? [.send(joinMessage())] : []
+            return state.session.agreeToTakeOver().flatMap { perform($0, at: now) }
         }
     }
 
@@ -235,9 +234,7 @@ extension ClientApp {
 
     private mutating func pick(_ index: Int, at now: Int64) -> [ClientEffect] {
         guard let listings = state.listings, listings.indices.contains(index), state.connection == .live else { return [] }
-        state.matchName = listings[index].name
-        state.isPicking = false
         state.pendingEntry = .scatter
-        return [.send(joinMessage())]
+        return state.session.watch(listings[index].name).flatMap { perform($0, at: now) }
     }
 }
