@@ -18,6 +18,8 @@ extension ClientSession {
             if isChoosing {
                 stage = .choosing
                 effects.append(.readyToChoose)
+            } else if stage == .joining {
+                // Sent at once on connecting: one join is enough.
             } else {
                 stage = .joining
                 effects.append(.send(joinMessage))

@@ -17,6 +17,9 @@ public struct ClientSession: Hashable, Sendable {
         /// The variant asked for when creating a match; nil plays whatever the match plays.
         public var variant: Variant?
         public var pings: PingPolicy
+        /// Send the join as soon as the connection opens, before the welcome: a bot's caller may
+        /// count on the match existing once the bot is added. The terminal waits for the welcome.
+        public var joinsAtOnce = false
         /// How often to ping: the server closes connections silent for 60 s.
         public var pingInterval = ClientSession.pingInterval
         /// How long the welcome or a pong may be owed before the server is given up on.
@@ -99,10 +102,14 @@ public struct ClientSession: Hashable, Sendable {
 
     /// The connection is open. Whatever waited on an old connection's answers is forgotten: a
     /// snapshot asked for there never comes here, and waiting for it would drop every event.
-    public mutating func connected(at now: Int64) {
+    @discardableResult
+    public mutating func connected(at now: Int64) -> [SessionEffect] {
         stage = .greeting
         awaitingSnapshot = false
         awaitingAnswerSince = now  // the welcome is owed
+        guard settings.joinsAtOnce && !isChoosing else { return [] }
+        stage = .joining
+        return [.send(joinMessage)]
     }
 
     /// The connection ended; nothing is sent or owed until the next one.

@@ -224,3 +224,15 @@ import Testing
         #expect(WireError(.badToken, "x").refusal == nil)
     }
 }
+
+/// A session that joins at once, as a bot does.
+@Suite struct EagerJoinTests {
+    @Test func aSessionThatJoinsAtOnceSendsOneJoinBeforeTheWelcome() {
+        var settings = ClientSession.Settings(name: "bot", match: "m", pings: .keepAlive)
+        settings.joinsAtOnce = true
+        var session = ClientSession(settings)
+        #expect(session.connected(at: 0) == [.send(.join(JoinRequest(name: "bot", match: "m")))])
+        #expect(session.receive(ClientSessionTests.welcome, at: 0) == [.welcomed(serverTime: 1_000, limits: ServerLimits())])
+        #expect(session.stage == .joining)
+    }
+}
