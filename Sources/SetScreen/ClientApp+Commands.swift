@@ -13,10 +13,12 @@ extension ClientApp {
     var inputContext: InputContext {
         let layout = self.layout
         let chain = state.view.map(ChainStrip.cards) ?? []
-        return InputContext(isPlayer: state.isPlayer, overlay: state.overlay,
-                            pickerRows: state.isPicking ? state.listings?.count ?? 0 : nil, layout: layout,
-                            awaitingStart: state.awaitingStart && state.isPlayer,
-                            chainRects: ChainStrip.rects(layout: layout, count: chain.count) ?? [])
+        var context = InputContext(isPlayer: state.isPlayer, overlay: state.overlay,
+                                   pickerRows: state.isPicking ? state.listings?.count ?? 0 : nil, layout: layout,
+                                   awaitingStart: state.awaitingStart && state.isPlayer,
+                                   chainRects: ChainStrip.rects(layout: layout, count: chain.count) ?? [])
+        context.pickerScroll = Overlays.pickerScroll(state, area: layout.tableArea)
+        return context
     }
 
     /// Does one command. In a local match, opening help holds the bot off and closing it lets the

@@ -24,8 +24,7 @@ extension ClientApp {
             state.seatWaitMs = limits.seatWaitMs
         case .readyToChoose:
             state.connection = .live
-            state.nextListAt = now + ClientApp.listInterval
-            return [.send(.list())]
+            return [requestList(at: now)]
         case .joined(let match, let seat, let resumed, let first):
             state.connection = .live
             if resumed && first && state.isPlayer {
@@ -38,9 +37,8 @@ extension ClientApp {
             react(to: event.body, before: before, at: now)
         case .setsOnTable:
             break
-        case .listed(let listings, _):
-            state.listings = listings
-            state.pickerIndex = min(state.pickerIndex, max(0, listings.count - 1))
+        case .listed(let listings, let next):
+            takeListPage(listings, next: next, at: now)
         case .pong(let time, let sentAt):
             if let sentAt { state.clock.pong(serverTime: time, sentAt: sentAt, at: now) }
         case .seatInUse(let error):
@@ -75,6 +73,7 @@ extension ClientApp {
         switch error.code {
         case .noSuchMatch where state.options.role == .spectator:
             state.note(ServerText.printable(error.message), .bad, at: now)
+            state.listSweep = nil
             state.nextListAt = now
             return []
         case .matchFull, .modeMismatch, .unsupportedVersion, .replaced, .missingField, .badField:

@@ -66,8 +66,7 @@ package struct ClientApp: Sendable {
                 effects += perform(effect, at: now)
             }
             if state.isPicking, state.connection == .live, now >= state.nextListAt {
-                state.nextListAt = now + Self.listInterval
-                effects.append(.send(.list()))
+                effects.append(requestList(at: now))
             }
         default: break
         }

@@ -68,6 +68,8 @@ package struct ClientState: Equatable, Sendable {
     /// A spectator choosing: the live matches, nil until the first list arrives.
     var listings: [MatchListing]?
     var pickerIndex = 0
+    /// The list being paged through: the pages so far, and the cursor of the next one.
+    var listSweep: ListSweep?
     /// My selection as I expect it, ahead of the server's confirmation.
     var mySelection: [Card] = []
     /// A claim was sent and not answered yet: further touches need not claim again.
