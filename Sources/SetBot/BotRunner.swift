@@ -6,7 +6,8 @@ import Synchronization
 /// Runs bots on one event loop thread. Its state lives in a loop-owned core that only the thread
 /// holding it may touch: `run()` holds it for the whole run, and the few calls made before or
 /// after (adding bots, reading what they saw) take it in turn. Other threads steer the run only
-/// through `control`, which is Sendable by what it holds, not by a promise.
+/// through `control`, which is Sendable by what it holds, not by a promise. The callbacks run
+/// while the run holds the core: they may use `control`, never `views`, `failures` or `add`.
 public final class BotRunner: Sendable {
     /// Stops and wakes a running `BotRunner` from any thread.
     public struct Control: Sendable {
