@@ -121,7 +121,7 @@ final class BotPlayer {
         guard let view = session.view, var current = brain else { return }
         let actions = current.due(at: now, view: view)
         brain = current
-        for action in actions { request(.act(action, seat: nil)) }
+        for action in actions { request(session.request(action)) }
     }
 
     /// The next instant the bot has something to do: its brain's next move or the session's next ping.

@@ -144,6 +144,11 @@ public struct ClientSession: Hashable, Sendable {
         return stage == .joining ? [.send(joinMessage)] : []
     }
 
+    /// The request that carries a move of ours (the server knows our seat).
+    public func request(_ action: Action) -> ClientMessage {
+        .act(action, seat: nil)
+    }
+
     // MARK: Time
 
     /// Pings when due, and gives up on a server that owes an answer for too long.

@@ -143,7 +143,7 @@ extension ClientApp {
 
     private func act(_ action: Action) -> [ClientEffect] {
         guard state.isPlayer, state.view != nil, state.connection == .live else { return [] }
-        return [.send(.act(action, seat: nil))]
+        return [.send(state.session.request(action))]
     }
 
     /// Quitting forgets the seat when the game is over: the next run starts a fresh match.
@@ -171,7 +171,7 @@ extension ClientApp {
             }
             if view.window == nil && !state.claimPending {
                 state.claimPending = true
-                effects.append(.send(.act(.claim, seat: nil)))
+                effects.append(.send(state.session.request(.claim)))
             }
         }
         if view.shown != nil {
@@ -182,7 +182,7 @@ extension ClientApp {
         } else if state.mySelection.count < view.variant.pickCount {
             state.mySelection.append(card)
         }
-        effects.append(.send(.act(.select(card), seat: nil)))
+        effects.append(.send(state.session.request(.select(card))))
         return effects
     }
 
