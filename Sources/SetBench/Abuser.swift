@@ -27,35 +27,20 @@ public struct AbuseStats: Sendable {
 
 /// Runs one abuse on its own thread, with blocking sockets from loopback addresses other than
 /// 127.0.0.1 (any 127.x.y.z reaches the server), so per-address limits see it as strangers.
-/// Its sockets and stats belong to that thread: another only sets `stopping` (atomic) and reads
-/// the stats once `done` says the thread is finished, which is why the type may be shared.
-public final class Abuser: @unchecked Sendable {
-    let kind: AbuseKind
-    let port: UInt16
-    /// The measured duels, for the spectators to watch.
-    let targets: [String]
-    private let stopping = Atomic<Bool>(false)
+/// Its sockets and stats live in an `AbuseRun` that the abuse thread holds for the whole abuse;
+/// another thread only sets the atomic stop flag and takes the stats once the thread let go.
+public final class Abuser: Sendable {
+    private let run: Mutex<AbuseRun>
+    private let stopping: AbuseRun.StopFlag
     private let done = DispatchSemaphore(value: 0)
-    // Touched only by the abuse thread until `stop()` has joined it.
-    private var stats = AbuseStats()
-    private var held: [LineSocket] = []
-    /// The list abuse's clients; kept apart from `held`, whose input is thrown away.
-    private var listers: [LineSocket] = []
-    /// Every socket is read on the abuse thread, into this one buffer.
-    private let readBuffer = ReadBuffer()
-    /// Set by the abuse thread once its setup is done and the abuse proper runs.
-    private let ready = DispatchSemaphore(value: 0)
-
-    /// This abuser's share of a lobby flood run by `lanes` abusers at once, each on its own thread.
-    let lane: Int
-    let lanes: Int
+    /// Signalled by the abuse thread once its setup is done and the abuse proper runs.
+    private let ready: DispatchSemaphore
 
     public init(kind: AbuseKind, port: UInt16, targets: [String], lane: Int = 0, lanes: Int = 1) {
-        self.kind = kind
-        self.port = port
-        self.targets = targets
-        self.lane = lane
-        self.lanes = max(1, lanes)
+        let stopping = AbuseRun.StopFlag(), ready = DispatchSemaphore(value: 0)
+        self.stopping = stopping
+        self.ready = ready
+        run = Mutex(AbuseRun(kind: kind, port: port, targets: targets, lane: lane, lanes: lanes, stopping: stopping, ready: ready))
     }
 
     /// How many abusers on their own threads a kind needs: a blocking client waits a round trip
@@ -78,17 +63,7 @@ public final class Abuser: @unchecked Sendable {
     /// Starts the abuse and returns once its setup (such as filling the server) is done.
     public func start() {
         Thread.detachNewThread { [self] in
-            let began = MonotonicTime.rawNanoseconds()
-            switch kind {
-            case .lobby: lobby()
-            case .list: list()
-            case .spectators: spectators()
-            case .fds: descriptors()
-            }
-            stats.seconds = Double(MonotonicTime.rawNanoseconds() - began) / 1e9
-            stats.openSockets = held.count
-            held.forEach { $0.close() }
-            listers.forEach { $0.close() }
+            run.withLock { $0.abuse() }
             done.signal()
         }
         ready.wait()
@@ -96,12 +71,62 @@ public final class Abuser: @unchecked Sendable {
 
     /// Ends the abuse, closes its sockets, and reports.
     public func stop() -> AbuseStats {
-        stopping.store(true, ordering: .releasing)
+        stopping.flag.store(true, ordering: .releasing)
         done.wait()
-        return stats
+        return run.withLock { $0.stats }
+    }
+}
+
+/// One abuse's sockets and stats, touched only by the thread that holds it.
+final class AbuseRun {
+    /// Set by another thread to end the abuse.
+    final class StopFlag: Sendable {
+        let flag = Atomic<Bool>(false)
     }
 
-    private var running: Bool { !stopping.load(ordering: .acquiring) }
+    let kind: AbuseKind
+    let port: UInt16
+    /// The measured duels, for the spectators to watch.
+    let targets: [String]
+    private let stopping: StopFlag
+    private(set) var stats = AbuseStats()
+    private var held: [LineSocket] = []
+    /// The list abuse's clients; kept apart from `held`, whose input is thrown away.
+    private var listers: [LineSocket] = []
+    /// Every socket is read on the abuse thread, into this one buffer.
+    private let readBuffer = ReadBuffer()
+    private let ready: DispatchSemaphore
+
+    /// This abuser's share of a lobby flood run by `lanes` abusers at once, each on its own thread.
+    let lane: Int
+    let lanes: Int
+
+    init(kind: AbuseKind, port: UInt16, targets: [String], lane: Int, lanes: Int, stopping: StopFlag, ready: DispatchSemaphore) {
+        self.kind = kind
+        self.port = port
+        self.targets = targets
+        self.lane = lane
+        self.lanes = max(1, lanes)
+        self.stopping = stopping
+        self.ready = ready
+    }
+
+    /// The whole abuse, until stopped; signals `ready` once its setup is done.
+    func abuse() {
+        let began = MonotonicTime.rawNanoseconds()
+        switch kind {
+        case .lobby: lobby()
+        case .list: list()
+        case .spectators: spectators()
+        case .fds: descriptors()
+        }
+        stats.seconds = Double(MonotonicTime.rawNanoseconds() - began) / 1e9
+        stats.openSockets = held.count
+        held.forEach { $0.close() }
+        listers.forEach { $0.close() }
+    }
+
+    private var running: Bool { !stopping.flag.load(ordering: .acquiring) }
 
     // MARK: The abuses
 

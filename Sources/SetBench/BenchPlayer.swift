@@ -1,15 +1,19 @@
+import SetClient
 import SetNet
 import SetRules
 import SetWire
 
 /// A bot for load: it plays by the rules through the protocol, takes turns with its opponent so
 /// their claims never collide (a refused request would count as an error), and reads in full
-/// only the few event kinds that change what it does.
+/// only the few event kinds that change what it does. Its join, seat and snapshot go through the
+/// shared `ClientSession`; the events it reads stay its own lean copy, since decoding every event
+/// in full would load the machine the bench measures.
 final class BenchPlayer {
     let match: BenchMatch
     let name: String
     let connection: LineSocket
-    private(set) var seat: Seat?
+    private var session: ClientSession
+    var seat: Seat? { session.seat }
     private var table: [Card] = []
     /// The variant the match plays, from the snapshot; Set-Chain's chain from the sets taken.
     private(set) var variant = Variant.classic
@@ -25,10 +29,20 @@ final class BenchPlayer {
     private(set) var outstanding: [(id: Int, sentAt: UInt64)] = []
     var nextActionAt: UInt64 = 0
 
-    init(match: BenchMatch, seatName: String, connection: LineSocket) {
+    init(match: BenchMatch, seatName: String, connection: LineSocket, variant: Variant?) {
         self.match = match
         name = seatName
         self.connection = connection
+        var settings = ClientSession.Settings(name: seatName, match: match.name, variant: variant, pings: .keepAlive)
+        settings.joinsAtOnce = true
+        session = ClientSession(settings)
+    }
+
+    /// The connection is open: the messages to send now (the join).
+    func connected() -> [ClientMessage] {
+        session.connected(at: 0).compactMap { effect in
+            if case .send(let message) = effect { message } else { nil }
+        }
     }
 
     var hasJoined: Bool { seat != nil && phase != .waiting }
@@ -36,8 +50,10 @@ final class BenchPlayer {
     /// Takes in a full message (snapshot, joined, or an event that matters).
     func take(_ message: ServerMessage) {
         switch message {
-        case .joined(_, _, _, let seat, _, _, _): self.seat = seat
-        case .snapshot(let view):
+        case .joined: _ = session.receive(message, at: 0)
+        case .snapshot:
+            _ = session.receive(message, at: 0)
+            guard let view = session.view else { return }
             variant = view.variant
             chain = view.chain
             table = view.table

@@ -124,12 +124,12 @@ public final class LoadGenerator {
         let connection = try LineSocket.connect(host: config.host, port: config.port, readBuffer: readBuffer)
         let index = players.count
         connection.stampArrivals()
-        let player = BenchPlayer(match: match, seatName: name, connection: connection)
+        let player = BenchPlayer(match: match, seatName: name, connection: connection, variant: config.variant)
         players.append(player)
         connection.onLine = { [unowned self] line in self.playerLine(index, line) }
         connection.onClose = { [unowned self] _ in if self.measuring { self.result.drops += 1 } }
         try connection.serve(on: loop)
-        send(.join(JoinRequest(name: name, match: match.name, variant: config.variant)), on: connection)
+        for message in player.connected() { send(message, on: connection) }
     }
 
     private func addSpectator(_ match: BenchMatch) throws(SocketError) {

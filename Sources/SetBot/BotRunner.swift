@@ -1,31 +1,116 @@
 import SetNet
 import SetRules
 import SetWire
+import Synchronization
 
-/// Runs bots on one event loop thread. Only `stop()`, `stop(afterSeq:)` and `wake()` may be called from another thread.
-public final class BotRunner: @unchecked Sendable {
-    private let loop: EventLoop
-    private let clock: TimeSource
-    private var bots: [BotPlayer] = []
-    private var nextPing: Instant
-    /// Set by `stop(afterSeq:)`: the loop stops once every open bot has applied this event.
-    private var stopAfterSeq: Int?
-    /// Called on the loop thread when a bot's connection ends.
-    public var onBotClosed: (String) -> Void = { _ in }
-    /// Called on the loop thread when the server confirms a bot's join: its name, the match, and
-    /// the seat token it was given.
-    public var onBotJoined: (String, String, String?) -> Void = { _, _, _ in }
+/// Runs bots on one event loop thread. Its state lives in a loop-owned core that only the thread
+/// holding it may touch: `run()` holds it for the whole run, and the few calls made before or
+/// after (adding bots, reading what they saw) take it in turn. Other threads steer the run only
+/// through `control`, which is Sendable by what it holds, not by a promise. The callbacks run
+/// while the run holds the core: they may use `control`, never `views`, `failures` or `add`.
+public final class BotRunner: Sendable {
+    /// Stops and wakes a running `BotRunner` from any thread.
+    public struct Control: Sendable {
+        let loop: EventLoop
+        let stopRequest: StopRequest
+
+        /// Ends the run after the current batch.
+        public func stop() { loop.stop() }
+
+        /// Makes the loop look at the clock again; tests call it after moving a manual clock.
+        public func wake() { loop.wake() }
+
+        /// Stops once every bot still connected has applied the event numbered `seq`, so what they
+        /// saw can be compared with what a spectator saw up to it.
+        public func stop(afterSeq seq: Int) {
+            stopRequest.afterSeq.store(seq, ordering: .releasing)
+            loop.wake()
+        }
+    }
+
+    /// The seq `stop(afterSeq:)` asked for; `none` until then.
+    final class StopRequest: Sendable {
+        static let none = Int.min
+        let afterSeq = Atomic<Int>(StopRequest.none)
+    }
+
+    public let control: Control
+    private let core: Mutex<BotRunnerCore>
 
     public init(clock: TimeSource = MonotonicTime()) throws(SocketError) {
         Sockets.ignoreBrokenPipes()
-        loop = try EventLoop()
-        self.clock = clock
-        nextPing = clock.now().adding(5_000)
+        let loop = try EventLoop()
+        control = Control(loop: loop, stopRequest: StopRequest())
+        core = Mutex(BotRunnerCore(loop: loop, clock: clock, stopRequest: control.stopRequest))
+    }
+
+    /// Called on the loop thread when a bot's connection ends. Set it before `run()`.
+    public var onBotClosed: @Sendable (String) -> Void {
+        get { core.withLock { $0.onBotClosed } }
+        set { core.withLock { $0.onBotClosed = newValue } }
+    }
+
+    /// Called on the loop thread when the server confirms a bot's join: its name, the match, and
+    /// the seat token it was given. Set it before `run()`.
+    public var onBotJoined: @Sendable (String, String, String?) -> Void {
+        get { core.withLock { $0.onBotJoined } }
+        set { core.withLock { $0.onBotJoined = newValue } }
     }
 
     /// Connects a bot and asks to join; it plays once `run()` runs.
     public func add(_ options: BotOptions) throws(SocketError) {
-        let bot = try BotPlayer(options, loop: loop)
+        try core.withLock { (core) throws(SocketError) in try core.add(options) }
+    }
+
+    /// Plays until every bot's connection has ended or `control.stop()` is called.
+    public func run() {
+        core.withLock { $0.run() }
+    }
+
+    /// Same as `control.stop()`.
+    public func stop() { control.stop() }
+
+    /// Same as `control.wake()`.
+    public func wake() { control.wake() }
+
+    /// Same as `control.stop(afterSeq:)`.
+    public func stop(afterSeq seq: Int) { control.stop(afterSeq: seq) }
+
+    /// What each bot sees; waits for a run to end.
+    public var views: [MatchView?] { core.withLock { $0.bots.map(\.view) } }
+
+    /// Errors the server sent back to the bots: an honest bot gets only a few, from races.
+    public var errorsReceived: Int { core.withLock { $0.bots.map(\.errorsReceived).reduce(0, +) } }
+
+    /// Why bots failed (a refused join, a fatal error, a server that stopped answering), by name;
+    /// waits for a run to end.
+    public var failures: [String] {
+        core.withLock { core in
+            core.bots.compactMap { bot in
+                let failure = bot.failure ?? (bot.joinedMatch == nil ? "never joined (\(bot.closedReason ?? "stopped"))" : nil)
+                return failure.map { "\(bot.options.name): \($0)" }
+            }
+        }
+    }
+}
+
+/// The runner's state, touched only by the thread holding it: the loop thread during `run()`.
+final class BotRunnerCore {
+    let loop: EventLoop
+    let clock: TimeSource
+    let stopRequest: BotRunner.StopRequest
+    private(set) var bots: [BotPlayer] = []
+    var onBotClosed: @Sendable (String) -> Void = { _ in }
+    var onBotJoined: @Sendable (String, String, String?) -> Void = { _, _, _ in }
+
+    init(loop: EventLoop, clock: TimeSource, stopRequest: BotRunner.StopRequest) {
+        self.loop = loop
+        self.clock = clock
+        self.stopRequest = stopRequest
+    }
+
+    func add(_ options: BotOptions) throws(SocketError) {
+        let bot = try BotPlayer(options, loop: loop, at: clock.now())
         bot.connection.onLine = { [unowned self, unowned bot] line in bot.receive(line, at: self.clock.now()) }
         bot.onJoined = { [unowned self, unowned bot] match in self.onBotJoined(bot.options.name, match, bot.token) }
         bot.connection.onClose = { [unowned self, unowned bot] reason in
@@ -36,66 +121,28 @@ public final class BotRunner: @unchecked Sendable {
         bots.append(bot)
     }
 
-    /// Plays until every bot's connection has ended or `stop()` is called.
-    public func run() {
+    func run() {
         loop.run(timeout: { [unowned self] in self.waitMilliseconds() }, tick: { [unowned self] in self.tick() })
         for bot in bots { bot.connection.close("stopped") }
     }
 
-    public func stop() { loop.stop() }
-
-    /// Makes the loop look at the clock again; tests call it after moving a manual clock.
-    public func wake() { loop.wake() }
-
-    /// Stops once every bot still connected has applied the event numbered `seq`, so what they
-    /// saw can be compared with what a spectator saw up to it. Any thread.
-    public func stop(afterSeq seq: Int) {
-        loop.execute { [unowned self] in
-            self.stopAfterSeq = seq
-            self.stopIfCaughtUp()
-        }
-    }
-
     private func stopIfCaughtUp() {
-        guard let seq = stopAfterSeq else { return }
+        let seq = stopRequest.afterSeq.load(ordering: .acquiring)
+        guard seq != BotRunner.StopRequest.none else { return }
         if bots.allSatisfy({ !$0.isOpen || ($0.view?.seq ?? -1) >= seq }) { loop.stop() }
-    }
-
-    /// What each bot sees; read it only after `run()` has returned.
-    public var views: [MatchView?] {
-        loop.assertInLoop()
-        return bots.map(\.view)
-    }
-
-    /// Errors the server sent back to the bots: an honest bot gets only a few, from races.
-    public var errorsReceived: Int {
-        loop.assertInLoop()
-        return bots.map(\.errorsReceived).reduce(0, +)
-    }
-
-    /// Why bots failed (a refused join, a fatal error, a server that stopped answering), by name;
-    /// read it only after `run()` has returned.
-    public var failures: [String] {
-        loop.assertInLoop()
-        return bots.compactMap { bot in
-            let failure = bot.failure ?? (bot.joinedMatch == nil ? "never joined (\(bot.closedReason ?? "stopped"))" : nil)
-            return failure.map { "\(bot.options.name): \($0)" }
-        }
     }
 
     private func waitMilliseconds() -> Int32 {
         let now = clock.now()
-        let next = bots.compactMap(\.nextWakeUp).min() ?? nextPing
-        return Int32(clamping: max(0, min(nextPing, next).milliseconds(since: now)))
+        guard let next = bots.filter(\.isOpen).compactMap(\.nextWakeUp).min() else { return -1 }
+        return Int32(clamping: max(0, next.milliseconds(since: now)))
     }
 
     private func tick() {
         let now = clock.now()
-        let ping = now >= nextPing
-        if ping { nextPing = now.adding(5_000) }
         for bot in bots where bot.isOpen {
             bot.act(at: now)
-            if ping { bot.keepAlive(at: now) }
+            bot.keepAlive(at: now)
             bot.connection.flush()
         }
         stopIfCaughtUp()

@@ -13,10 +13,12 @@ extension ClientApp {
     var inputContext: InputContext {
         let layout = self.layout
         let chain = state.view.map(ChainStrip.cards) ?? []
-        return InputContext(isPlayer: state.isPlayer, overlay: state.overlay,
-                            pickerRows: state.isPicking ? state.listings?.count ?? 0 : nil, layout: layout,
-                            awaitingStart: state.awaitingStart && state.isPlayer,
-                            chainRects: ChainStrip.rects(layout: layout, count: chain.count) ?? [])
+        var context = InputContext(isPlayer: state.isPlayer, overlay: state.overlay,
+                                   pickerRows: state.isPicking ? state.listings?.count ?? 0 : nil, layout: layout,
+                                   awaitingStart: state.awaitingStart && state.isPlayer,
+                                   chainRects: ChainStrip.rects(layout: layout, count: chain.count) ?? [])
+        context.pickerScroll = Overlays.pickerScroll(state, area: layout.tableArea)
+        return context
     }
 
     /// Does one command. In a local match, opening help holds the bot off and closing it lets the
@@ -128,8 +130,7 @@ extension ClientApp {
         case .takeOver:
             guard case .confirmTakeOver = state.overlay else { return [] }
             state.overlay = nil
-            state.takeOver = true
-            return state.connection == .joining ? [.send(joinMessage())] : []
+            return state.session.agreeToTakeOver().flatMap { perform($0, at: now) }
         }
     }
 
@@ -142,7 +143,7 @@ extension ClientApp {
 
     private func act(_ action: Action) -> [ClientEffect] {
         guard state.isPlayer, state.view != nil, state.connection == .live else { return [] }
-        return [.send(.act(action, seat: nil))]
+        return [.send(state.session.request(action))]
     }
 
     /// Quitting forgets the seat when the game is over: the next run starts a fresh match.
@@ -170,7 +171,7 @@ extension ClientApp {
             }
             if view.window == nil && !state.claimPending {
                 state.claimPending = true
-                effects.append(.send(.act(.claim, seat: nil)))
+                effects.append(.send(state.session.request(.claim)))
             }
         }
         if view.shown != nil {
@@ -181,7 +182,7 @@ extension ClientApp {
         } else if state.mySelection.count < view.variant.pickCount {
             state.mySelection.append(card)
         }
-        effects.append(.send(.act(.select(card), seat: nil)))
+        effects.append(.send(state.session.request(.select(card))))
         return effects
     }
 
@@ -235,9 +236,7 @@ extension ClientApp {
 
     private mutating func pick(_ index: Int, at now: Int64) -> [ClientEffect] {
         guard let listings = state.listings, listings.indices.contains(index), state.connection == .live else { return [] }
-        state.matchName = listings[index].name
-        state.isPicking = false
         state.pendingEntry = .scatter
-        return [.send(joinMessage())]
+        return state.session.watch(listings[index].name).flatMap { perform($0, at: now) }
     }
 }

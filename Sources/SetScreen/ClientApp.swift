@@ -1,3 +1,4 @@
+import SetClient
 import SetRules
 import SetWire
 
@@ -7,13 +8,10 @@ import SetWire
 package struct ClientApp: Sendable {
     var state: ClientState
 
-    /// How often to ping: the server closes connections silent for 60 s.
-    static let pingInterval: Int64 = 5_000
+    /// How long a ping may go unanswered before the connection counts as lost.
+    static let unansweredLimit = ClientSession.unansweredLimit
     /// How often a spectator choosing a match refreshes the list.
     static let listInterval: Int64 = 2_000
-    /// How long a ping may go unanswered before the connection counts as lost: a server that
-    /// neither reads nor answers must not keep the client waiting, or its requests piling up.
-    static let unansweredLimit: Int64 = 30_000
     /// Reconnection waits, doubling up to the last.
     static let backoff: [Int64] = [500, 1_000, 2_000, 4_000, 8_000]
 
@@ -34,14 +32,14 @@ package struct ClientApp: Sendable {
     /// never comes here, and waiting for it would drop every event for good.
     package mutating func connected(at now: Int64) -> [ClientEffect] {
         state.connection = .joining
-        state.awaitingSnapshot = false
+        state.session.connected(at: now)
         state.claimPending = false
-        state.awaitingAnswerSince = now  // the welcome is owed
         return [.log("connected")]
     }
 
     /// The connection failed or was lost.
     package mutating func connectionLost(_ reason: String, at now: Int64) -> [ClientEffect] {
+        state.session.disconnected()
         guard state.everJoined else {
             return [.quit(status: 1, message: "setgame: \(reason)")]
         }
@@ -51,19 +49,6 @@ package struct ClientApp: Sendable {
         state.connection = .lost(reason: reason, retryAt: now + wait, attempt: attempt)
         state.claimPending = false
         return [.log("connection lost: \(reason); retrying in \(wait) ms")]
-    }
-
-    /// What the join request says, resuming the seat when a token is kept.
-    func joinMessage() -> ClientMessage {
-        let options = state.options
-        if options.role == .spectator {
-            return .join(JoinRequest(role: .spectator, name: options.name, match: state.matchName ?? options.match,
-                                     mode: options.mode, lastSeq: state.view?.seq))
-        }
-        return .join(JoinRequest(role: .player, name: options.name, match: state.token != nil ? nil : options.match,
-                                 mode: options.mode, token: state.token, lastSeq: state.token != nil ? state.view?.seq : nil,
-                                 takeOver: state.token != nil && state.takeOver,
-                                 variant: state.token != nil ? nil : options.variant))
     }
 
     // MARK: Time
@@ -76,17 +61,12 @@ package struct ClientApp: Sendable {
             state.connection = .connecting(attempt: attempt)
             effects.append(.connect)
         case .live, .joining:
-            if let since = state.awaitingAnswerSince, now - since >= Self.unansweredLimit {
-                let reason = "the server did not answer for \(Self.unansweredLimit / 1_000) s"
-                return [.disconnect] + connectionLost(reason, at: now)
-            }
-            if now >= state.nextPingAt {
-                state.nextPingAt = now + Self.pingInterval
-                effects.append(ping(at: now))
+            for effect in state.session.tick(at: now) {
+                if case .gaveUp(let end) = effect { return [.disconnect] + connectionLost(end.reason, at: now) }
+                effects += perform(effect, at: now)
             }
             if state.isPicking, state.connection == .live, now >= state.nextListAt {
-                state.nextListAt = now + Self.listInterval
-                effects.append(.send(.list()))
+                effects.append(requestList(at: now))
             }
         default: break
         }
@@ -103,7 +83,7 @@ package struct ClientApp: Sendable {
         if state.motion.isAnimating(at: now) { times.append(now + 33) }
         switch state.connection {
         case .live, .joining:
-            times.append(state.nextPingAt)
+            if let wake = state.session.nextWake { times.append(wake) }
             if state.isPicking { times.append(state.nextListAt) }
         case .lost(_, let retryAt, _):
             // The countdown to the retry shows whole seconds.
@@ -118,12 +98,6 @@ package struct ClientApp: Sendable {
         times += state.notices.map(\.until)
         if let flash = state.flash { times.append(flash.until) }
         return times.filter { $0 > now }.min() ?? times.min().map { max($0, now + 1) }
-    }
-
-    /// A ping of ours, remembered until its pong.
-    mutating func ping(at now: Int64) -> ClientEffect {
-        if state.awaitingAnswerSince == nil { state.awaitingAnswerSince = now }
-        return .send(.ping(time: now))
     }
 
     // MARK: Screen

@@ -40,6 +40,8 @@ struct InputContext: Hashable, Sendable {
     var overlay: Overlay?
     /// The spectator's match list is showing, with this many rows.
     var pickerRows: Int?
+    /// How many of the list's rows are scrolled out of view above.
+    var pickerScroll = 0
     var layout: ScreenLayout
     /// A local match waits for the player's first key.
     var awaitingStart: Bool
@@ -148,7 +150,7 @@ enum InputMapper {
         if context.awaitingStart { return .start }
         if let rows = context.pickerRows {
             let index = mouse.row - pickerFirstRow
-            return index >= 0 && index < rows ? .pick(index) : nil
+            return index >= 0 && index + context.pickerScroll < rows ? .pick(index + context.pickerScroll) : nil
         }
         guard context.isPlayer else { return nil }
         if let index = context.layout.cardIndex(column: mouse.column, row: mouse.row) { return .toggle(index) }

@@ -1,3 +1,4 @@
+import SetClient
 import SetRules
 import SetWire
 
@@ -61,26 +62,18 @@ package struct ClientState: Equatable, Sendable {
     var options: ClientConfiguration
     var size: TerminalSize
     var connection: ConnectionState = .connecting(attempt: 0)
-    /// True once a join succeeded: later losses are retried rather than fatal.
-    var everJoined = false
+    /// The protocol side: join or resume, pings, the match view. Shared with the bots and the bench.
+    var session: ClientSession
     var clock = ClockSync()
-    var view: MatchView?
-    var seat: Seat?
-    var token: String?
-    /// The match joined, as the server named it.
-    var matchName: String?
     /// A spectator choosing: the live matches, nil until the first list arrives.
     var listings: [MatchListing]?
     var pickerIndex = 0
-    /// Spectators: how many sets the table holds.
-    var setsOnTable: Int?
-
+    /// The list being paged through: the pages so far, and the cursor of the next one.
+    var listSweep: ListSweep?
     /// My selection as I expect it, ahead of the server's confirmation.
     var mySelection: [Card] = []
     /// A claim was sent and not answered yet: further touches need not claim again.
     var claimPending = false
-    /// Events are being ignored until the snapshot asked for after a gap arrives.
-    var awaitingSnapshot = false
     var cursor = 0
     var cursorVisible = false
     /// The first key of a two-key label.
@@ -94,25 +87,19 @@ package struct ClientState: Equatable, Sendable {
     var motion: Motion
     /// How the next new cards arrive.
     var pendingEntry = Motion.Entry.scatter
-    var nextPingAt: Int64 = 0
-    /// Since when the client waits for the server's word: the welcome after connecting, or the
-    /// pong for its oldest unanswered ping; nil while nothing is owed. A server that lets it age
-    /// past `ClientApp.unansweredLimit` is given up on.
-    var awaitingAnswerSince: Int64?
     var nextListAt: Int64 = 0
     /// A local match waits for the player's first key before it begins.
     var awaitingStart: Bool
-    /// The user agreed to take a seat still held by another connection.
-    var takeOver = false
     /// How long the server keeps a seat for a player who left, from its welcome.
     var seatWaitMs: Int64?
 
     package init(options: ClientConfiguration, size: TerminalSize, token: String? = nil, seed: UInt64 = 0x5E7) {
         self.options = options
         self.size = size
-        self.token = token
+        session = ClientSession(ClientSession.Settings(role: options.role, name: options.name, match: options.match,
+                                                       mode: options.mode, variant: options.variant, pings: .measuring),
+                                token: token)
         awaitingStart = options.localStart != nil
-        isPicking = options.role == .spectator && options.match == nil
         motion = Motion(enabled: options.animation, seed: seed)
     }
 
@@ -120,7 +107,18 @@ package struct ClientState: Equatable, Sendable {
     var isPlayer: Bool { options.role == .player }
 
     /// The spectator's match list is on screen.
-    var isPicking: Bool
+    var isPicking: Bool { session.isChoosing }
+    /// True once a join succeeded: later losses are retried rather than fatal.
+    var everJoined: Bool { session.everJoined }
+    /// The match as the server last told it.
+    var view: MatchView? { session.view }
+    var seat: Seat? { session.seat }
+    var token: String? { session.token }
+    /// The match joined, as the server named it.
+    var matchName: String? { session.matchName }
+    /// Spectators: how many sets the table holds.
+    var setsOnTable: Int? { session.setsOnTable }
+    var nextPingAt: Int64 { session.nextPingAt }
 
     /// The newest notice still up.
     func notice(at now: Int64) -> Notice? { notices.last { $0.until > now } }

@@ -174,6 +174,12 @@ enum Overlays {
         return "\(state.name(of: winner)) wins"
     }
 
+    /// How many matches of the list are scrolled past: the chosen line stays in view once the
+    /// list is longer than the screen.
+    static func pickerScroll(_ state: ClientState, area: Rect) -> Int {
+        max(0, state.pickerIndex - max(1, area.endRow - InputMapper.pickerFirstRow) + 1)
+    }
+
     /// A spectator's list of live matches.
     static func picker(_ state: ClientState, into buffer: inout ScreenBuffer, area: Rect) {
         let theme = state.options.theme
@@ -186,8 +192,9 @@ enum Overlays {
             buffer.write([Span(" No live matches yet: the list refreshes every 2 s.", theme.quiet)], column: 1, row: InputMapper.pickerFirstRow)
             return
         }
-        for (index, listing) in listings.enumerated() {
-            let row = InputMapper.pickerFirstRow + index
+        let first = pickerScroll(state, area: area)
+        for (index, listing) in listings.enumerated().dropFirst(first) {
+            let row = InputMapper.pickerFirstRow + index - first
             guard row < area.endRow else { break }
             let players = listing.players.map { "\($0.name) \($0.score)" }.joined(separator: " vs ")
             let watchers = listing.spectators > 0 ? "  \(listing.spectators) watching" : ""

@@ -78,17 +78,7 @@ public struct WireError: Error, Hashable, Sendable {
         let message = refusal.message { seat in
             playerNames.indices.contains(seat.rawValue) ? playerNames[seat.rawValue] : "Player \(seat.rawValue + 1)"
         }
-        var details: [String: JSONValue] = [:]
-        switch refusal {
-        case .claimTaken(let holder, let lead):
-            details = ["holder": .int(Int64(holder.rawValue)), "leadMs": .int(lead)]
-        case .notYourWindow(let holder):
-            details = ["holder": .int(Int64(holder.rawValue))]
-        case .cardNotOnTable(let card):
-            details = ["card": .int(Int64(card.id))]
-        default: break
-        }
-        self.init(ErrorCode(refusal), message, details: details)
+        self.init(ErrorCode(refusal), message, details: RefusalFields.details(of: refusal))
     }
 }
 

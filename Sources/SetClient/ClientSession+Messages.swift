@@ -1,0 +1,106 @@
+import SetRules
+import SetWire
+
+// What the session does with each message from the server.
+extension ClientSession {
+    /// Takes one server message; returns what follows from it, in order.
+    public mutating func receive(_ message: ServerMessage, at now: Int64) -> [SessionEffect] {
+        switch message {
+        case .welcome(_, let versions, let time, let limits):
+            var effects: [SessionEffect] = [.welcomed(serverTime: time, limits: limits)]
+            guard versions.contains(ProtocolVersion.current) else {
+                stage = .offline
+                return effects + [.gaveUp(.unsupportedProtocol(serverVersions: versions))]
+            }
+            nextPingAt = now.saturatingAdding(settings.pingInterval)
+            awaitingAnswerSince = nil
+            if settings.pings == .measuring { effects.append(ping(at: now)) }
+            if isChoosing {
+                stage = .choosing
+                effects.append(.readyToChoose)
+            } else if stage == .joining {
+                // Sent at once on connecting: one join is enough.
+            } else {
+                stage = .joining
+                effects.append(.send(joinMessage))
+            }
+            return effects
+        case .joined(_, let match, _, let seat, let token, let resumed, _):
+            let first = !everJoined
+            stage = .joined
+            everJoined = true
+            matchName = match
+            self.seat = seat
+            var effects: [SessionEffect] = []
+            if let token, token != self.token {
+                self.token = token
+                effects.append(.saveToken(token))
+            }
+            return effects + [.joined(match: match, seat: seat, resumed: resumed, first: first)]
+        case .snapshot(let snapshot):
+            let previous = view
+            view = snapshot
+            awaitingSnapshot = false
+            if let sets = snapshot.setsOnTable { setsOnTable = sets }
+            return [.viewReplaced(previous: previous)]
+        case .event(let event):
+            return take(event)
+        case .insight(let match, _, let sets):
+            guard match == matchName else { return [] }
+            setsOnTable = sets
+            return [.setsOnTable(sets)]
+        case .matches(let listings, let next, _):
+            everJoined = true
+            return [.listed(listings, next: next)]
+        case .ack:
+            return []
+        case .pong(let time, let clientTime, _):
+            awaitingAnswerSince = nil
+            return [.pong(serverTime: time, sentAt: clientTime)]
+        case .error(let error, _):
+            return handle(error)
+        case .ping:
+            // Any line answers it; a ping of ours still on its way does, so a server that pings
+            // without reading gets one line, not one per ping.
+            return awaitingAnswerSince == nil ? [ping(at: now)] : []
+        case .goodbye(let reason):
+            return [.goodbye(reason)]
+        }
+    }
+
+    /// Applies an event in order; a gap asks for one snapshot and ignores events until it comes.
+    private mutating func take(_ event: WireEvent) -> [SessionEffect] {
+        guard var current = view, event.match == current.match, !awaitingSnapshot, event.seq > current.seq else { return [] }
+        guard current.follows(event) else {
+            awaitingSnapshot = true
+            return [.send(.snapshot), .log("missed events \(current.seq + 1)..<\(event.seq); asking for a snapshot")]
+        }
+        let before = current
+        current.apply(event)
+        view = current
+        return [.eventApplied(event, before: before)]
+    }
+
+    /// The errors that are the session's own business; the rest go to the driver.
+    private mutating func handle(_ error: WireError) -> [SessionEffect] {
+        switch error.code {
+        case .badToken:
+            // The server forgot the seat (it restarted, or the match ended): take a fresh one.
+            token = nil
+            return [.saveToken(nil), .send(joinMessage), .log("seat token refused; joining afresh")]
+        case .noSuchMatch where settings.role == .spectator:
+            matchName = nil
+            view = nil
+            isChoosing = true
+            if stage == .joining { stage = .choosing }
+            return [.refused(error)]
+        case .seatInUse:
+            // After losing our own connection the server may not have noticed yet: the seat is ours.
+            guard everJoined || takeOver else { return [.seatInUse(error)] }
+            takeOver = true
+            return [.send(joinMessage), .log("seat still held by our old connection; taking it over")]
+        default:
+            return [.refused(error)]
+        }
+    }
+}

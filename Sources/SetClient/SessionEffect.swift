@@ -1,0 +1,57 @@
+import SetRules
+import SetWire
+
+/// What a session asks its driver to do, or tells it happened, in the order it happened. The
+/// driver (the terminal app, a bot, a bench player) performs the sends and shows or acts on the
+/// rest; the session itself does no I/O.
+public enum SessionEffect: Hashable, Sendable {
+    /// Write this message on the connection.
+    case send(ClientMessage)
+    /// Keep this seat token for a later run; nil forgets the kept one.
+    case saveToken(String?)
+    /// The server greeted us with its clock and limits.
+    case welcomed(serverTime: Int64, limits: ServerLimits)
+    /// Greeted, with nothing to join: a spectator who has not chosen a match yet.
+    case readyToChoose
+    /// The server seated us (or let us watch); `first` on the session's first join.
+    case joined(match: String, seat: Seat?, resumed: Bool, first: Bool)
+    /// A snapshot replaced the view; `previous` is what was shown before (nil at first).
+    case viewReplaced(previous: MatchView?)
+    /// An event was applied in order; `before` is the view it was applied to.
+    case eventApplied(WireEvent, before: MatchView)
+    /// Spectators: how many sets the table now holds.
+    case setsOnTable(Int)
+    /// One page of the live matches, and the cursor of the next page (nil on the last).
+    case listed([MatchListing], next: String?)
+    /// A pong: the server's time and the time we sent the ping it answers, for clock sync.
+    case pong(serverTime: Int64, sentAt: Int64?)
+    /// The kept seat is still held by another connection, and taking it over was not agreed:
+    /// the driver asks (the terminal) or gives up (a bot). `takeOver()` agrees.
+    case seatInUse(WireError)
+    /// An error the session does not handle itself: a refused join, a rules refusal (typed in
+    /// `error.refusal`), a limit. A fatal one is followed by the server closing the connection.
+    case refused(WireError)
+    /// The server said goodbye, with its reason as it sent it.
+    case goodbye(String)
+    /// Something worth a line in a log.
+    case log(String)
+    /// The session ended on our side: the connection should be closed.
+    case gaveUp(SessionEnd)
+}
+
+/// Why a session gave up on its server.
+public enum SessionEnd: Hashable, Sendable {
+    /// The welcome lists no protocol version this client speaks.
+    case unsupportedProtocol(serverVersions: [Int])
+    /// Nothing answered a ping, or the welcome, for this long.
+    case silent(ms: Int64)
+
+    /// A sentence for people.
+    public var reason: String {
+        switch self {
+        case .unsupportedProtocol(let versions):
+            "the server speaks protocol \(versions.map(String.init).joined(separator: ", ")), this client \(ProtocolVersion.current)"
+        case .silent(let ms): "the server did not answer for \(ms / 1_000) s"
+        }
+    }
+}
