@@ -15,34 +15,35 @@ import Testing
         config.port = 0
         config.listCacheMs = 0  // every list sees the matches just made
         let server = try Server(config: config, log: .silent)
-        let thread = Thread { server.run() }
-        thread.start()
-        defer { server.stop() }
+        let port = server.port, control = server.control
+        Server.runOnNewThread(server)
+        defer { control.stop() }
 
         // 25 solo games, kept open: solo matches are not bound by the waiting-duel limit.
         var players: [LineSocket] = []
         defer { players.forEach { $0.close() } }
         for index in 1...25 {
-            let socket = try LineSocket.connect(host: "127.0.0.1", port: server.port)
+            let socket = try LineSocket.connect(host: "127.0.0.1", port: port)
             let join = JoinRequest(name: "p\(index)", match: String(format: "solo-%02d", index), mode: .solo)
             socket.send(ClientMessageEncoder.line(ClientRequest(.join(join))))
             _ = socket.flush()
             players.append(socket)
         }
 
-        let eve = HeadlessClient(name: "eve", role: .spectator, port: server.port)
-        let deadline = HeadlessClient.now() + 10_000  // only guards against a hang
+        let loop = try EventLoop(), clock = ManualTime(1_000)
+        let eve = HeadlessClient(name: "eve", role: .spectator, port: port, loop: loop, clock: clock)
+        // The picker asks for each next page a while after the last answer: its clock moves on by
+        // a tenth of a second each time the loop comes round.
         func pump(until done: () -> Bool) -> Bool {
-            while !done() {
-                guard HeadlessClient.now() < deadline else { return false }
-                eve.perform(eve.app.tick(at: HeadlessClient.now()))
-                eve.pump()
+            runLoop(loop) {
+                clock.advance(by: 100)
+                eve.driver.tick()
+                return done()
             }
-            return true
         }
         #expect(pump { eve.app.state.listings?.count == 25 }, "listed: \(eve.app.state.listings?.count ?? 0)")
-        eve.perform(eve.app.input(.key(.up), at: HeadlessClient.now()))  // wraps to the last line
-        eve.perform(eve.app.input(.key(.enter), at: HeadlessClient.now()))
+        eve.driver.update { $0.input(.key(.up), at: $1) }  // wraps to the last line
+        eve.driver.update { $0.input(.key(.enter), at: $1) }
         #expect(pump { eve.app.state.view?.match == "solo-25" })
     }
 }
