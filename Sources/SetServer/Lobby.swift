@@ -34,6 +34,8 @@ final class Lobby {
     /// Spectators of matches freed before they began: the server tells them and lets them go.
     private(set) var released: [ConnectionID] = []
     var spectatorAnnounceMs: Int64 = 1_000
+    /// Matches whose seats only these tokens may take (`ServerConfig.reservedSeats`).
+    var reservedSeats: [String: Set<String>] = [:]
     let list: MatchList
 
     init(settings: RuleSettings, seatWaitMs: Int64, maxMatches: Int, journals: JournalDirectory?, listCacheMs: Int64 = 0,
@@ -96,13 +98,23 @@ final class Lobby {
 
     func join(_ request: JoinRequest, connection: ConnectionID, address: String = "", at now: Instant) -> Result<Placement, WireError> {
         if request.role == .spectator { return watch(request, connection: connection, at: now) }
-        if let token = request.token { return resume(token: token, request: request, connection: connection, at: now) }
+        var request = request
+        var token = SeatToken.make()
+        if let held = request.token, seatsByToken[held] == nil,
+           let name = reservedSeats.first(where: { $0.value.contains(held) })?.key {
+            // The first join with a reserved token takes a seat in its match under that very token.
+            request.match = name
+            token = held
+        } else if let token = request.token {
+            return resume(token: token, request: request, connection: connection, at: now)
+        } else if let name = request.match, reservedSeats[name] != nil {
+            return .failure(WireError(.matchFull, "Match \"\(name)\" is private: its seats are kept for the players it was started for."))
+        }
         let room: MatchRoom
         switch findOrCreate(request, address: address) {
         case .success(let found): room = found
         case .failure(let error): return .failure(error)
         }
-        let token = SeatToken.make()
         let outcome = room.perform(.join(name: request.name, token: token, connection: connection, seat: request.seat), at: now)
         switch outcome.reply {
         case .refused(let error):

@@ -38,6 +38,10 @@ public struct ServerConfig: Sendable {
     /// The spectators of a match watched by hundreds get its events in one write per this long:
     /// a quarter of a second is nothing to a watcher, and it caps a crowd at four writes a second each.
     public var crowdRoundMs: Int64 = 250
+    /// Matches by name whose seats only these tokens may take: a join to one must carry one of
+    /// them (its first join takes a seat under it), anyone else is refused. `setgame play` keeps
+    /// its local game to the player and the bot this way, even on a port others can reach.
+    public var reservedSeats: [String: Set<String>] = [:]
     /// Tests inject one to make journal writes fail as a full disk would.
     public var journalFaults: JournalFaults?
 

@@ -1,0 +1,111 @@
+import Foundation
+import SetBot
+import SetNet
+import SetServer
+import SetTerminal
+import Synchronization
+import Testing
+@testable import SetLocal
+
+/// `setgame play`'s table over real loopback sockets: its match seats only the player and the bot
+/// it was started for, a stranger is turned away, and a resumed kept game still seats its bot.
+@Suite(.serialized) struct LocalTableTests {
+    @Test func onlyThePlayerAndItsBotTakeTheLocalSeats() throws {
+        let state = "/tmp/setgame-local-\(UInt32.random(in: 0...UInt32.max))"
+        defer { _ = try? FileManager.default.removeItem(atPath: state) }
+        let kept = KeptGame(stateDirectory: state, mode: .duel, player: "ann")
+        let store = SeatTokenStore(directory: state)
+
+        let first = try LocalTable.open(kept, store: store, config: ServerConfig(), log: .silent)
+        #expect(!first.resumed)
+        #expect(store.token(for: kept.tokenKey) == first.playerToken, "the client joins with the token play made")
+        var stopped = run(first.server)
+        // A stranger naming the match, before the player and after.
+        #expect(try join(first.server, #"{"type":"join","name":"eve","match":"duel"}"#).contains(#""code":"match_full""#))
+        // The player joins as the client does: with its token and no match name.
+        let annConnection = try connect(first.server)
+        defer { close(annConnection) }
+        let ann = try ask(annConnection, #"{"type":"join","name":"ann","token":"\#(first.playerToken)"}"#)
+        #expect(ann.contains(#""type":"joined""#) && ann.contains(#""seat":0"#) && ann.contains(first.playerToken))
+        let firstBot = seatBot(kept, port: first.server.port, token: first.botToken)
+        #expect(firstBot.token == first.botToken)
+        #expect(try join(first.server, #"{"type":"join","name":"eve","match":"duel"}"#).contains(#""code":"match_full""#))
+        #expect(try join(first.server, #"{"type":"join","name":"eve","match":"duel","token":"0123456789abcdef0123456789abcdef"}"#)
+            .contains(#""type":"error""#))
+        // Watching stays open to anyone: that is what the start box's watch command is for.
+        #expect(try join(first.server, #"{"type":"join","role":"spectator","name":"eve","match":"duel"}"#).contains(#""type":"joined""#))
+        firstBot.bot.stop()
+        first.server.stop()
+        stopped.wait()
+
+        // The same command again: the kept game comes back, its bot takes its own seat back.
+        let second = try LocalTable.open(kept, store: store, config: ServerConfig(), log: .silent)
+        #expect(second.resumed && second.playerToken == first.playerToken && second.botToken == first.botToken)
+        stopped = run(second.server)
+        #expect(try join(second.server, #"{"type":"join","name":"eve","match":"duel"}"#).contains(#""code":"match_full""#))
+        let secondBot = seatBot(kept, port: second.server.port, token: second.botToken)
+        #expect(secondBot.token == first.botToken)
+        let back = try join(second.server, #"{"type":"join","name":"ann","token":"\#(first.playerToken)"}"#)
+        #expect(back.contains(#""resumed":true"#) && back.contains(#""seat":0"#))
+        secondBot.bot.stop()
+        second.server.stop()
+        stopped.wait()
+    }
+
+    private func run(_ server: Server) -> DispatchSemaphore {
+        let stopped = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { server.run(); stopped.signal() }
+        return stopped
+    }
+
+    /// Starts the local bot as `play` does and waits until the server seats it.
+    private func seatBot(_ kept: KeptGame, port: UInt16, token: String) -> (bot: LocalBot, token: String?) {
+        var options = BotOptions()
+        options.port = port
+        options.match = kept.match
+        options.level = .easy
+        options.name = "bot-easy"
+        options.token = token
+        let seated = DispatchSemaphore(value: 0)
+        let joined = Mutex<String?>(nil)
+        let bot = LocalBot(options) { token in
+            joined.withLock { $0 = token }
+            kept.saveBot(level: .easy, token: token)
+            seated.signal()
+        }
+        bot.start()
+        seated.wait()
+        return (bot, joined.withLock { $0 })
+    }
+
+    /// Sends one join line on a new connection and returns the answer (`joined` or `error`).
+    private func join(_ server: Server, _ line: String) throws -> String {
+        let fd = try connect(server)
+        defer { close(fd) }
+        return try ask(fd, line)
+    }
+
+    private func connect(_ server: Server) throws -> Int32 {
+        let fd = try Sockets.connect(host: "127.0.0.1", port: server.port)
+        // Only a safety net: the server answers a join at once.
+        Sockets.setReceiveTimeout(fd, milliseconds: 60_000)
+        return fd
+    }
+
+    /// Sends `line` and returns the answer to it (`joined` or `error`).
+    private func ask(_ fd: Int32, _ line: String) throws -> String {
+        let bytes = Array((line + "\n").utf8)
+        #expect(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            for answer in String(decoding: received, as: UTF8.self).split(separator: "\n")
+            where answer.contains(#""type":"joined""#) || answer.contains(#""type":"error""#) {
+                return String(answer)
+            }
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { return String(decoding: received, as: UTF8.self) }
+            received += buffer[0..<count]
+        }
+    }
+}
