@@ -15,7 +15,7 @@ enum AbuseBench {
             server = try BenchServer(folder: NSTemporaryDirectory() + "setgame-abuse-\(getpid())", arguments: [],
                                      descriptorLimit: kind == .fds ? 1_024 : nil, signals: signals)
         } catch {
-            Bench.error("setgame bench: \(error)")
+            Bench.warn("setgame bench: \(error)")
             return 1
         }
         defer { server.stop() }
@@ -30,7 +30,7 @@ enum AbuseBench {
         config.spectatorsPerMatch = 0
         config.paceMs = options.paceMs == BenchOptions().paceMs ? 25 : options.paceMs
         config.durationSeconds = options.durationSeconds
-        let say: (String) -> Void = { if !options.json { Bench.error("bench: \($0)") } }
+        let say: (String) -> Void = { if !options.json { Bench.warn("bench: \($0)") } }
 
         func measure(_ name: String, during abuse: AbuseKind?) -> Measured? {
             config.run = "\(name)\(getpid())"
@@ -57,7 +57,7 @@ enum AbuseBench {
                 let stats = abusers.isEmpty ? nil : Abuser.combined(abusers.map { $0.stop() })
                 return (load, server.cpuSeconds - cpuBefore, server.logLines - logBefore, stats)
             } catch {
-                Bench.error("setgame bench: \(error)")
+                Bench.warn("setgame bench: \(error)")
                 abusers.forEach { _ = $0.stop() }
                 return nil
             }

@@ -16,7 +16,7 @@ public enum Bench {
         config.paceMs = options.paceMs
         config.durationSeconds = options.durationSeconds
         config.variant = options.variant
-        let say: (String) -> Void = { if !options.json { error("bench: \($0)") } }
+        let say: (String) -> Void = { if !options.json { warn("bench: \($0)") } }
         var server: BenchServer?
         if let address = options.server {
             config.host = address.host
@@ -28,7 +28,7 @@ public enum Bench {
             do {
                 server = try BenchServer(folder: NSTemporaryDirectory() + "setgame-bench-\(getpid())", arguments: limits, signals: signals)
             } catch {
-                self.error("setgame bench: \(error)")
+                warn("setgame bench: \(error)")
                 return 1
             }
             config.port = server?.port ?? 0
@@ -43,7 +43,7 @@ public enum Bench {
             let stats = server.flatMap { ProcessStats.read(pid: $0.pid) }
             report = BenchReport(config: config, load: load, server: stats, machine: BenchReport.describeMachine())
         } catch {
-            self.error("setgame bench: \(error)")
+            warn("setgame bench: \(error)")
             return 1
         }
         out(options.json ? report.json : report.table)
@@ -60,5 +60,5 @@ public enum Bench {
 
     static func out(_ text: String) { LineOutput.write([text], to: 1) }
 
-    static func error(_ text: String) { LineOutput.write([text], to: 2) }
+    static func warn(_ text: String) { LineOutput.write([text], to: 2) }
 }

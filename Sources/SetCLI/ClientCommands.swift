@@ -41,7 +41,7 @@ extension Commands {
     public static let play = CommandSpec(
         "play", "Play Set now: starts a local server and a bot opponent, and joins as a player.",
         options: [
-            OptionSpec("level", "LEVEL", "the bot's level: easy (default), normal, hard or instant"),
+            OptionSpec("level", "LEVEL", "the bot's level: \(levels(default: PlayOptions.defaultLevel))"),
             OptionSpec("solo", nil, "play alone instead of against a bot"),
             modeOption("the variant to play"),
             OptionSpec("new", nil, "start a new game even if an unfinished one is kept (it is resumed otherwise)"),
@@ -70,7 +70,7 @@ extension Commands {
         positionals: [address],
         options: [
             OptionSpec("match", "NAME", "the match to join (default: pair with whoever is waiting)"),
-            OptionSpec("level", "LEVEL", "easy, normal (default), hard or instant"),
+            OptionSpec("level", "LEVEL", levels(default: BotCommandOptions().level)),
             OptionSpec("name", "NAME", "its name (default: bot-LEVEL)"),
             OptionSpec("seed", "N", "seeds its decisions"),
             modeOption("the variant, for a match it creates or is paired into"),
@@ -88,6 +88,16 @@ extension Commands {
             throw UsageError("--mode must be one of \(names), not '\(text)'", command: values.command)
         }
         return variant
+    }
+
+    /// Every level, in words: "easy (default), normal, hard or instant".
+    static func levels(default chosen: BotLevel) -> String {
+        inWords(BotLevel.allCases.map { $0 == chosen ? "\($0.rawValue) (default)" : $0.rawValue })
+    }
+
+    /// "a, b or c".
+    static func inWords(_ names: [String]) -> String {
+        names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
     }
 
     static func level(_ values: OptionValues, default fallback: BotLevel = .normal) throws(UsageError) -> BotLevel {

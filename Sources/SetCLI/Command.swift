@@ -94,7 +94,7 @@ public enum Commands {
             OptionSpec("connect-rate-per-address", "N", "new connections one IP address may open a second, bursts of twice as many (default 20)"),
             OptionSpec("keep-finished", "N", "finished journals kept in DIR/finished, newest first (default 10000)"),
             OptionSpec("keep-finished-days", "D", "finished journals older than this are deleted (default 30)"),
-            OptionSpec("log-format", "text|json", "text lines, or one JSON object per line for log collectors (default text)"),
+            OptionSpec("log-format", ServerLog.Format.allCases.map(\.rawValue).joined(separator: "|"), "text lines, or one JSON object per line for log collectors (default text)"),
             OptionSpec("check", nil, "check the options and the data folder, print what would be served, and exit"),
         ] + ruleOptions)
 
@@ -213,7 +213,8 @@ public enum Commands {
         options.keepFinishedDays = try values.number("keep-finished-days", in: 0...36_500) ?? options.keepFinishedDays
         if let format = values.text("log-format") {
             guard let chosen = ServerLog.Format(rawValue: format) else {
-                throw UsageError("--log-format takes text or json, not '\(format)'", command: serve.name)
+                throw UsageError("--log-format takes \(inWords(ServerLog.Format.allCases.map(\.rawValue))), not '\(format)'",
+                                 command: serve.name)
             }
             options.logFormat = chosen
         }
