@@ -68,12 +68,15 @@ public final class BenchServer: Sendable {
         return setgame_pin_to_cpu(pid, 0) == 0 && setgame_pin_to_cpu(0, 1) == 0
     }
 
-    /// Stops the server, waits for it, and removes its folder; later calls do nothing.
+    /// Stops the server, waits for it, and removes its folder; later calls do nothing. A ^C that
+    /// comes while the bench stops it waits until that is done, so the process exits only after.
     public func stop() {
-        guard let process = process.withLock({ $0.take() }) else { return }
-        process.terminate()
-        process.waitUntilExit()
-        try? FileManager.default.removeItem(atPath: folder)
+        process.withLock { process in
+            guard let running = process.take() else { return }
+            running.terminate()
+            running.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
     }
 
     /// Lines the server has logged so far.
