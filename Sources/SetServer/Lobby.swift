@@ -99,12 +99,12 @@ final class Lobby {
     func join(_ request: JoinRequest, connection: ConnectionID, address: String = "", at now: Instant) -> Result<Placement, WireError> {
         if request.role == .spectator { return watch(request, connection: connection, at: now) }
         var request = request
-        var token = SeatToken.make()
+        var reserved: String?
         if let held = request.token, seatsByToken[held] == nil,
            let name = reservedSeats.first(where: { $0.value.contains(held) })?.key {
             // The first join with a reserved token takes a seat in its match under that very token.
             request.match = name
-            token = held
+            reserved = held
         } else if let token = request.token {
             return resume(token: token, request: request, connection: connection, at: now)
         } else if let name = request.match, reservedSeats[name] != nil {
@@ -115,6 +115,7 @@ final class Lobby {
         case .success(let found): room = found
         case .failure(let error): return .failure(error)
         }
+        let token = reserved ?? SeatToken.make()
         let outcome = room.perform(.join(name: request.name, token: token, connection: connection, seat: request.seat), at: now)
         switch outcome.reply {
         case .refused(let error):
