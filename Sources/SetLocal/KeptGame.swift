@@ -11,6 +11,8 @@ public struct KeptGame: Sendable {
     public let match: String
     /// The player's seat token's key in the `SeatTokenStore`.
     public let tokenKey: String
+    public let mode: Mode
+    public let variant: Variant
 
     public init(stateDirectory: String, mode: Mode, variant: Variant = .classic, player: String) {
         // Names may hold any printable character; the folder name keeps only safe bytes.
@@ -21,6 +23,8 @@ public struct KeptGame: Sendable {
         let kind = variant == .classic ? mode.rawValue : "\(mode.rawValue)-\(variant.rawValue)"
         dataDirectory = "\(stateDirectory)/play/\(kind)-\(safe)"
         match = mode.rawValue
+        self.mode = mode
+        self.variant = variant
         tokenKey = "play \(kind) \(player)"
     }
 

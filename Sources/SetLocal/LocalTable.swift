@@ -31,7 +31,7 @@ public struct LocalTable: Sendable {
         let botToken = keptBot?.token ?? SeatToken.make()
         var config = config
         config.dataDirectory = kept.dataDirectory
-        config.reservedSeats[kept.match] = [playerToken, botToken]
+        config.reservedMatches[kept.match] = ReservedMatch(tokens: [playerToken, botToken], mode: kept.mode, variant: kept.variant)
         let server: Server
         do { server = try start(config, preferring: kept.lastPort, log: log) } catch { throw .start(error) }
         kept.keep(port: server.port)

@@ -34,8 +34,8 @@ final class Lobby {
     /// Spectators of matches freed before they began: the server tells them and lets them go.
     private(set) var released: [ConnectionID] = []
     var spectatorAnnounceMs: Int64 = 1_000
-    /// Matches whose seats only these tokens may take (`ServerConfig.reservedSeats`).
-    var reservedSeats: [String: Set<String>] = [:]
+    /// Matches whose seats only their tokens may take (`ServerConfig.reservedMatches`).
+    var reservedMatches: [String: ReservedMatch] = [:]
     let list: MatchList
 
     init(settings: RuleSettings, seatWaitMs: Int64, maxMatches: Int, journals: JournalDirectory?, listCacheMs: Int64 = 0,
@@ -101,13 +101,14 @@ final class Lobby {
         var request = request
         var reserved: String?
         if let held = request.token, seatsByToken[held] == nil,
-           let name = reservedSeats.first(where: { $0.value.contains(held) })?.key {
-            // The first join with a reserved token takes a seat in its match under that very token.
-            request.match = name
+           let (name, match) = reservedMatches.first(where: { $0.value.tokens.contains(held) }) {
+            // The first join with a reserved token takes a seat in its match under that very token
+            // (a client sends a token without the match it names, as a resume).
+            (request.match, request.mode, request.variant) = (name, match.mode, match.variant)
             reserved = held
         } else if let token = request.token {
             return resume(token: token, request: request, connection: connection, at: now)
-        } else if let name = request.match, reservedSeats[name] != nil {
+        } else if let name = request.match, reservedMatches[name] != nil {
             return .failure(WireError(.matchFull, "Match \"\(name)\" is private: its seats are kept for the players it was started for."))
         }
         let room: MatchRoom

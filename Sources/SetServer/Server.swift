@@ -99,7 +99,7 @@ public final class Server: @unchecked Sendable {
                       journals: journals, listCacheMs: config.listCacheMs, nextSeed: seeds.next)
         lobby.addressLimits = config.addressLimits
         lobby.spectatorAnnounceMs = config.spectatorAnnounceMs
-        lobby.reservedSeats = config.reservedSeats
+        lobby.reservedMatches = config.reservedMatches
         lobby.adopt(restored)
         restored.forEach(schedule)
         restored.forEach(noteSpectators)

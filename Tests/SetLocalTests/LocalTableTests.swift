@@ -52,6 +52,23 @@ import Testing
         stopped.wait()
     }
 
+    @Test func theReservedMatchIsOfTheKeptGamesModeAndVariant() throws {
+        let state = "/tmp/setgame-local-\(UInt32.random(in: 0...UInt32.max))"
+        defer { _ = try? FileManager.default.removeItem(atPath: state) }
+        let kept = KeptGame(stateDirectory: state, mode: .solo, variant: .ultra, player: "sol")
+        let table = try LocalTable.open(kept, store: SeatTokenStore(directory: state), config: ServerConfig(), log: .silent)
+        let stopped = run(table.server)
+        defer {
+            table.server.stop()
+            stopped.wait()
+        }
+        // The client's first join carries its token and nothing of the match: the reservation says which.
+        let fd = try connect(table.server)
+        defer { close(fd) }
+        let snapshot = try ask(fd, #"{"type":"join","name":"sol","token":"\#(table.playerToken)"}"#, until: #""type":"snapshot""#)
+        #expect(snapshot.contains(#""mode":"solo""#) && snapshot.contains(#""match":"solo""#) && snapshot.contains(#""variant":"ultra""#))
+    }
+
     private func run(_ server: Server) -> DispatchSemaphore {
         let stopped = DispatchSemaphore(value: 0)
         Thread.detachNewThread { server.run(); stopped.signal() }
@@ -92,16 +109,17 @@ import Testing
         return fd
     }
 
-    /// Sends `line` and returns the answer to it (`joined` or `error`).
-    private func ask(_ fd: Int32, _ line: String) throws -> String {
+    /// Sends `line` and returns the first line holding `marker`, or else the answer to a join
+    /// (`joined` or `error`).
+    private func ask(_ fd: Int32, _ line: String, until marker: String? = nil) throws -> String {
         let bytes = Array((line + "\n").utf8)
         #expect(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count)
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4_096)
         while true {
-            for answer in String(decoding: received, as: UTF8.self).split(separator: "\n")
-            where answer.contains(#""type":"joined""#) || answer.contains(#""type":"error""#) {
-                return String(answer)
+            for answer in String(decoding: received, as: UTF8.self).split(separator: "\n") {
+                let wanted = marker.map { answer.contains($0) } ?? (answer.contains(#""type":"joined""#) || answer.contains(#""type":"error""#))
+                if wanted { return String(answer) }
             }
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             guard count > 0 else { return String(decoding: received, as: UTF8.self) }
