@@ -46,6 +46,24 @@ for i in "${!words[@]}"; do [ "${words[$i]}" = /data ] && words[$i]="$out/image-
 grep -qE '^FROM swift:[0-9.]+' "$root/contrib/Dockerfile" || fail "the image is not built with the official Swift image"
 grep -q 'swift build -c release' "$root/contrib/Dockerfile" || fail "the image does not build the release binary"
 echo "image: ENTRYPOINT valid"
+# The build stage replayed without Docker: exactly what it COPYs, into a folder of its own, then its
+# own `swift build` line. A manifest that names a folder the image lacks fails here, not in a user's build.
+stage=$(sed -n '1,/^FROM .* AS build/d; /^FROM /q; p' "$root/contrib/Dockerfile")
+mkdir -p "$out/image-src"
+while read -r source target; do
+    [ -e "$root/$source" ] || fail "the Dockerfile copies $source, which the package does not have"
+    case "$target" in */ | .) target="$target/$(basename "$source")" ;; esac
+    mkdir -p "$out/image-src/$(dirname "$target")"
+    cp -R "$root/$source" "$out/image-src/$target"
+done < <(sed -n 's/^COPY \([^-][^ ]*\) \([^ ]*\)$/\1 \2/p' <<<"$stage")
+build=$(sed -n '/^RUN /,/[^\\]$/p' <<<"$stage" | sed 's/^RUN //; s/\\$//' | tr '\n' ' ')
+[[ "$build" == *"swift build -c release"* ]] || fail "the build stage's RUN is not a release build: $build"
+# /out stands for the image's root folder: install it under the temporary folder instead.
+build=${build//\/out\//$out/image-out/}
+(cd "$out/image-src" && bash -c "$build") >"$out/image-build.txt" 2>&1 \
+    || { tail -20 "$out/image-build.txt" >&2; fail "the Dockerfile's build stage fails on exactly the files it copies"; }
+[ -x "$out/image-out/setgame" ] || fail "the build stage did not install the binary"
+echo "image: build stage replayed without Docker"
 if [ "${SETGAME_DOCKER:-0}" = 1 ] && docker info >/dev/null 2>&1; then
     docker build -q -f "$root/contrib/Dockerfile" -t setgame-ci "$root" >/dev/null || fail "docker build failed"
     echo "image: built"

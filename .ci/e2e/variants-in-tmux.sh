@@ -35,6 +35,6 @@ tmux send-keys -t "$session" q
 wait_for "$session" "Your game is kept"
 tmux send-keys -t "$session" q
 expect_status "$session" chain 0
-wait_for "$session" "play --mode chain' resumes it"
+wait_for "$session" "play --mode chain --name linker' resumes it"
 wait_gone "$bin play --mode"
 echo "variants-in-tmux: ok"

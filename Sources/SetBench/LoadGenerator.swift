@@ -18,6 +18,9 @@ public struct BenchConfig: Sendable {
     public var variant = Variant.classic
     /// Names the run's matches "bench-RUN-INDEX"; nil picks a fresh run name.
     public var run: String?
+    /// On a loopback server, connect from many 127.x.y.z addresses, a few connections each, so
+    /// the server's per-address limits (which a real crowd never meets) do not refuse the load.
+    public var spreadOverLoopback = true
 
     public init() {}
 }
@@ -62,6 +65,9 @@ public final class LoadGenerator {
     private var actionSamples: [UInt32] = []
     private var pingSamples: [UInt32] = []
     private var measuring = false
+    /// The first refusal of a connection before the load began: waiting for every seat ends there.
+    private var refusal: String?
+    private var connectionsMade = 0
     private var result = LoadResult()
 
     public init(_ config: BenchConfig) throws(SocketError) {
@@ -72,19 +78,21 @@ public final class LoadGenerator {
 
     /// Connects everyone, waits until every seat and spectator has joined, measures for the
     /// configured duration, and returns what it saw.
-    public func run(progress: (String) -> Void = { _ in }) throws(SocketError) -> LoadResult {
+    public func run(progress: (String) -> Void = { _ in }) throws(LoadFailure) -> LoadResult {
         let recipients = 2 + config.spectatorsPerMatch
         let run = config.run ?? String(MonotonicTime.rawNanoseconds() % 1_000_000, radix: 36)
         let matches = (0..<config.matches).map { BenchMatch(index: $0, recipients: recipients, run: run) }
         for match in matches {
             for seat in 0..<2 { try addPlayer(match, name: "p\(match.index)-\(seat)") }
         }
-        runUntil { self.players.allSatisfy(\.hasJoined) }
+        runUntil { self.refusal != nil || self.players.allSatisfy(\.hasJoined) }
+        try stopIfRefused()
         progress("\(players.count) players seated in \(matches.count) matches")
         for match in matches {
             for _ in 0..<config.spectatorsPerMatch { try addSpectator(match) }
         }
-        runUntil { self.spectators.allSatisfy(\.joined) }
+        runUntil { self.refusal != nil || self.spectators.allSatisfy(\.joined) }
+        try stopIfRefused()
         progress("\(spectators.count) spectators watching; measuring for \(config.durationSeconds) s")
         result.connections = players.count + spectators.count
         measuring = true
@@ -118,28 +126,57 @@ public final class LoadGenerator {
         return result
     }
 
+    private func stopIfRefused() throws(LoadFailure) {
+        guard let refusal else { return }
+        for player in players { player.connection.close("done") }
+        for spectator in spectators { spectator.connection.close("done") }
+        throw .refused(reason: refusal, spread: spreads)
+    }
+
     // MARK: Connections
 
-    private func addPlayer(_ match: BenchMatch, name: String) throws(SocketError) {
-        let connection = try LineSocket.connect(host: config.host, port: config.port, readBuffer: readBuffer)
+    private var spreads: Bool { config.spreadOverLoopback && (config.host.hasPrefix("127.") || config.host == "localhost") }
+
+    /// A new connection, from the next loopback source address when the load spreads: eight
+    /// connections an address (four duels' players), well within any address's default share.
+    private func connect() throws(LoadFailure) -> LineSocket {
+        let n = connectionsMade / 8
+        connectionsMade += 1
+        let source = spreads ? "127.3.\(n / 250 % 256).\(1 + n % 250)" : nil
+        do { return try LineSocket.connect(host: config.host, port: config.port, from: source, readBuffer: readBuffer) } catch {
+            throw .socket(error)
+        }
+    }
+
+    /// Notes the first refusal before the load began.
+    private func refused(_ reason: String) {
+        if !measuring && refusal == nil { refusal = reason }
+    }
+
+    private func addPlayer(_ match: BenchMatch, name: String) throws(LoadFailure) {
+        let connection = try connect()
         let index = players.count
         connection.stampArrivals()
         let player = BenchPlayer(match: match, seatName: name, connection: connection, variant: config.variant)
         players.append(player)
         connection.onLine = { [unowned self] line in self.playerLine(index, line) }
-        connection.onClose = { [unowned self] _ in if self.measuring { self.result.drops += 1 } }
-        try connection.serve(on: loop)
+        connection.onClose = { [unowned self] reason in
+            if self.measuring { self.result.drops += 1 } else { self.refused(reason) }
+        }
+        do { try connection.serve(on: loop) } catch { throw .socket(error) }
         for message in player.connected() { send(message, on: connection) }
     }
 
-    private func addSpectator(_ match: BenchMatch) throws(SocketError) {
-        let connection = try LineSocket.connect(host: config.host, port: config.port, readBuffer: readBuffer)
+    private func addSpectator(_ match: BenchMatch) throws(LoadFailure) {
+        let connection = try connect()
         connection.stampArrivals()
         let index = spectators.count
         spectators.append((match, connection, false))
         connection.onLine = { [unowned self] line in self.spectatorLine(index, line) }
-        connection.onClose = { [unowned self] _ in if self.measuring { self.result.drops += 1 } }
-        try connection.serve(on: loop)
+        connection.onClose = { [unowned self] reason in
+            if self.measuring { self.result.drops += 1 } else { self.refused(reason) }
+        }
+        do { try connection.serve(on: loop) } catch { throw .socket(error) }
         send(.join(JoinRequest(role: .spectator, name: "s\(index)", match: match.name)), on: connection)
     }
 
@@ -165,6 +202,7 @@ public final class LoadGenerator {
                 if let latency = player.match.acknowledged(seq, sentAt: sent), measuring { actionSamples.append(latency) }
             }
         case "error":
+            if !player.hasJoined { refused(Self.message(line)) }
             if measuring {
                 let code = ServerMessageCoding.decode(line).map { message -> String in
                     if case .error(let error, _) = message { return error.code.rawValue }
@@ -190,9 +228,17 @@ public final class LoadGenerator {
             if let id = fields.int("id"), let sent = pingsSent.removeValue(forKey: id), measuring, now > sent {
                 pingSamples.append(UInt32(clamping: (now - sent) / 1_000))
             }
-        case "error": if measuring { result.errors["spectator", default: 0] += 1 }
+        case "error":
+            if !spectators[index].joined { refused(Self.message(line)) }
+            if measuring { result.errors["spectator", default: 0] += 1 }
         default: break
         }
+    }
+
+    /// An error line's code and message, as a person reads them.
+    private static func message(_ line: [UInt8]) -> String {
+        guard case .success(.error(let error, _)) = ServerMessageCoding.decode(line) else { return String(decoding: line, as: UTF8.self) }
+        return "\(error.code.rawValue): \(ServerText.printable(error.message))"
     }
 
     private func count(_ line: [UInt8]) {

@@ -1,15 +1,7 @@
+import SetBot
+import SetLocal
+import SetNet
 import SetRules
-
-/// Where a server listens.
-public struct ServerAddress: Equatable, Sendable {
-    public var host = "127.0.0.1"
-    public var port: UInt16 = 7380
-
-    public init(host: String = "127.0.0.1", port: UInt16 = 7380) {
-        self.host = host
-        self.port = port
-    }
-}
 
 /// `setgame join` and `setgame watch`: where to connect and how to show it.
 public struct JoinOptions: Equatable, Sendable {
@@ -30,7 +22,7 @@ public struct JoinOptions: Equatable, Sendable {
 public struct BotCommandOptions: Equatable, Sendable {
     public var server = ServerAddress()
     public var match: String?
-    public var level = "normal"
+    public var level = BotLevel.normal
     public var name: String?
     public var seed: UInt64?
     /// The variant asked for; nil plays whatever the match plays.
@@ -39,30 +31,7 @@ public struct BotCommandOptions: Equatable, Sendable {
     public init() {}
 }
 
-/// `setgame play`: a local server, a bot and the terminal client in one command.
-public struct PlayOptions: Equatable, Sendable {
-    public var level = PlayOptions.defaultLevel
-    public var solo = false
-    public var variant = Variant.classic
-    /// Start afresh even when an unfinished game is kept.
-    public var fresh = false
-    public var seed: UInt64?
-    public var name: String?
-    /// Join this server instead of starting one.
-    public var against: ServerAddress?
-    public var colorblind = false
-    public var animation = true
-    public var rules = RuleSettings.standard
-
-    public init() {}
-
-    /// The bot a newcomer meets: easy, which a first-time player beats about half the time
-    /// (README, "Choosing the first bot").
-    public static let defaultLevel = "easy"
-}
-
 extension Commands {
-    static let levels = ["easy", "normal", "hard", "instant"]
     static let address = PositionalSpec("HOST[:PORT]", "the server (default 127.0.0.1:7380)")
     static let display = [
         OptionSpec("colorblind", nil, "also show each card's colour as a letter"),
@@ -72,7 +41,7 @@ extension Commands {
     public static let play = CommandSpec(
         "play", "Play Set now: starts a local server and a bot opponent, and joins as a player.",
         options: [
-            OptionSpec("level", "LEVEL", "the bot's level: easy (default), normal, hard or instant"),
+            OptionSpec("level", "LEVEL", "the bot's level: \(levels(default: PlayOptions.defaultLevel))"),
             OptionSpec("solo", nil, "play alone instead of against a bot"),
             modeOption("the variant to play"),
             OptionSpec("new", nil, "start a new game even if an unfinished one is kept (it is resumed otherwise)"),
@@ -101,7 +70,7 @@ extension Commands {
         positionals: [address],
         options: [
             OptionSpec("match", "NAME", "the match to join (default: pair with whoever is waiting)"),
-            OptionSpec("level", "LEVEL", "easy, normal (default), hard or instant"),
+            OptionSpec("level", "LEVEL", levels(default: BotCommandOptions().level)),
             OptionSpec("name", "NAME", "its name (default: bot-LEVEL)"),
             OptionSpec("seed", "N", "seeds its decisions"),
             modeOption("the variant, for a match it creates or is paired into"),
@@ -121,10 +90,21 @@ extension Commands {
         return variant
     }
 
-    static func level(_ values: OptionValues, default fallback: String = "normal") throws(UsageError) -> String {
-        guard let level = values.text("level") else { return fallback }
-        guard levels.contains(level) else {
-            throw UsageError("--level must be one of \(levels.joined(separator: ", ")), not '\(level)'", command: values.command)
+    /// Every level, in words: "easy (default), normal, hard or instant".
+    static func levels(default chosen: BotLevel) -> String {
+        inWords(BotLevel.allCases.map { $0 == chosen ? "\($0.rawValue) (default)" : $0.rawValue })
+    }
+
+    /// "a, b or c".
+    static func inWords(_ names: [String]) -> String {
+        names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    }
+
+    static func level(_ values: OptionValues, default fallback: BotLevel = .normal) throws(UsageError) -> BotLevel {
+        guard let text = values.text("level") else { return fallback }
+        guard let level = BotLevel(rawValue: text) else {
+            let names = BotLevel.allCases.map(\.rawValue).joined(separator: ", ")
+            throw UsageError("--level must be one of \(names), not '\(text)'", command: values.command)
         }
         return level
     }

@@ -1,4 +1,8 @@
+import SetBench
+import SetLocal
+import SetNet
 import SetRules
+import SetServer
 
 /// What the user asked the executable to do, fully parsed and validated.
 public enum Command: Equatable, Sendable {
@@ -18,43 +22,6 @@ public enum Command: Equatable, Sendable {
     case benchRules
     /// Print the gallery of all 81 cards.
     case cards(CardsOptions)
-}
-
-/// `setgame bench`.
-public struct BenchOptions: Equatable, Sendable {
-    public var matches = 100
-    public var spectators = 2
-    public var paceMs = 500
-    public var durationSeconds = 10.0
-    public var json = false
-    /// The variant every duel plays.
-    public var variant = Variant.classic
-    /// Load this server instead of starting one.
-    public var server: ServerAddress?
-    /// Measure one duel first alone, then while this abuse runs against the same server.
-    public var abuse: BenchAbuse?
-
-    public init() {}
-}
-
-/// What `setgame bench --abuse` does to the server while a duel is measured.
-public enum BenchAbuse: String, CaseIterable, Equatable, Sendable {
-    /// Thousands of matches, and clients asking `list` ten times a second each.
-    case list
-    /// Connect, join a new match, hang up, thousands of times a second.
-    case lobby
-    /// Thousands of spectators join the measured duel, and others churn in and out of it.
-    case spectators
-    /// Idle sockets beyond the server's file descriptors.
-    case fds
-}
-
-/// How `serve` writes its log.
-public enum LogFormat: String, CaseIterable, Equatable, Sendable {
-    /// "2026-11-23T09:15:02.123Z message"
-    case text
-    /// One JSON object a line: {"message":...,"time":...}
-    case json
 }
 
 /// `setgame replay`.
@@ -86,7 +53,7 @@ public struct ServeOptions: Equatable, Sendable {
     public var connectsPerSecondPerAddress: Int?
     public var keepFinished = 10_000
     public var keepFinishedDays = 30
-    public var logFormat = LogFormat.text
+    public var logFormat = ServerLog.Format.text
     /// Check the options and the data folder, say what would be served, and exit.
     public var check = false
 
@@ -127,7 +94,7 @@ public enum Commands {
             OptionSpec("connect-rate-per-address", "N", "new connections one IP address may open a second, bursts of twice as many (default 20)"),
             OptionSpec("keep-finished", "N", "finished journals kept in DIR/finished, newest first (default 10000)"),
             OptionSpec("keep-finished-days", "D", "finished journals older than this are deleted (default 30)"),
-            OptionSpec("log-format", "text|json", "text lines, or one JSON object per line for log collectors (default text)"),
+            OptionSpec("log-format", ServerLog.Format.allCases.map(\.rawValue).joined(separator: "|"), "text lines, or one JSON object per line for log collectors (default text)"),
             OptionSpec("check", nil, "check the options and the data folder, print what would be served, and exit"),
         ] + ruleOptions)
 
@@ -147,7 +114,7 @@ public enum Commands {
             OptionSpec("json", nil, "one JSON object instead of a table"),
             OptionSpec("server", "HOST:PORT", "load this server instead of starting one"),
             modeOption("the variant every duel plays"),
-            OptionSpec("abuse", BenchAbuse.allCases.map(\.rawValue).joined(separator: "|"),
+            OptionSpec("abuse", AbuseKind.allCases.map(\.rawValue).joined(separator: "|"),
                        "measure one duel alone, then while this abuse runs against the same server"),
         ])
 
@@ -216,8 +183,8 @@ public enum Commands {
         options.json = values.flag("json")
         options.variant = try variant(values) ?? .classic
         if let abuse = values.text("abuse") {
-            guard let kind = BenchAbuse(rawValue: abuse) else {
-                throw UsageError("--abuse takes one of \(BenchAbuse.allCases.map(\.rawValue).joined(separator: ", ")), not '\(abuse)'",
+            guard let kind = AbuseKind(rawValue: abuse) else {
+                throw UsageError("--abuse takes one of \(AbuseKind.allCases.map(\.rawValue).joined(separator: ", ")), not '\(abuse)'",
                                  command: bench.name)
             }
             options.abuse = kind
@@ -245,8 +212,9 @@ public enum Commands {
         options.keepFinished = try values.number("keep-finished", in: 0...10_000_000) ?? options.keepFinished
         options.keepFinishedDays = try values.number("keep-finished-days", in: 0...36_500) ?? options.keepFinishedDays
         if let format = values.text("log-format") {
-            guard let chosen = LogFormat(rawValue: format) else {
-                throw UsageError("--log-format takes text or json, not '\(format)'", command: serve.name)
+            guard let chosen = ServerLog.Format(rawValue: format) else {
+                throw UsageError("--log-format takes \(inWords(ServerLog.Format.allCases.map(\.rawValue))), not '\(format)'",
+                                 command: serve.name)
             }
             options.logFormat = chosen
         }

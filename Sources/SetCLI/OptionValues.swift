@@ -1,3 +1,5 @@
+import SetNet
+
 /// Typed reads of parsed option values, each failure a usage error naming the option.
 struct OptionValues {
     let parsed: ParsedArguments

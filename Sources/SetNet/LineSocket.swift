@@ -63,10 +63,12 @@ public final class LineSocket {
 
     /// Connects to `host:port` (a name or an IPv4 address) and returns a non-blocking socket.
     /// Waiting, the connect is done on return (on loopback at once); not waiting, it may still be
-    /// `isConnecting`: whoever drives the socket sees it finish through `handle(_:)`.
-    public static func connect(host: String, port: UInt16, waitForConnection: Bool = true, maxLineBytes: Int = 1 << 20,
-                               maxQueuedBytes: Int = 4 << 20, readBuffer: ReadBuffer = ReadBuffer()) throws(SocketError) -> LineSocket {
-        let (fd, inProgress) = waitForConnection ? (try Sockets.connect(host: host, port: port), false)
+    /// `isConnecting`: whoever drives the socket sees it finish through `handle(_:)`. `source`
+    /// binds the local address first (waiting only).
+    public static func connect(host: String, port: UInt16, from source: String? = nil, waitForConnection: Bool = true,
+                               maxLineBytes: Int = 1 << 20, maxQueuedBytes: Int = 4 << 20,
+                               readBuffer: ReadBuffer = ReadBuffer()) throws(SocketError) -> LineSocket {
+        let (fd, inProgress) = waitForConnection ? (try Sockets.connect(host: host, port: port, from: source), false)
                                                  : try Sockets.startConnecting(host: host, port: port)
         do { try Sockets.setNonBlocking(fd) } catch {
             Glibc.close(fd)

@@ -29,6 +29,8 @@ final class Lobby {
     private var creator: [String: String] = [:]
     private var createdBy: [String: Set<String>] = [:]
     var spectatorAnnounceMs: Int64 = 1_000
+    /// Matches whose seats only their tokens may take (`ServerConfig.reservedMatches`).
+    var reservedMatches: [String: ReservedMatch] = [:]
     let list: MatchList
 
     init(settings: RuleSettings, seatWaitMs: Int64, maxMatches: Int, journals: JournalDirectory?, listCacheMs: Int64 = 0,
@@ -63,7 +65,19 @@ final class Lobby {
     /// Finds or creates the room a join request is for, and says what the request asks of it.
     func seating(for request: JoinRequest, address: String = "") -> Result<Seating, WireError> {
         if request.role == .spectator { return watching(request) }
-        if let token = request.token { return resuming(token: token, request: request) }
+        if let token = request.token {
+            if seatsByToken[token] == nil, let (name, match) = reservedMatches.first(where: { $0.value.tokens.contains(token) }) {
+                // The first join with a reserved token takes a seat in its match under that very
+                // token (a client sends a token without the match it names, as a resume).
+                var request = request
+                (request.match, request.mode, request.variant) = (name, match.mode, match.variant)
+                return findOrCreate(request, address: address).map { .take($0, token: token) }
+            }
+            return resuming(token: token, request: request)
+        }
+        if let name = request.match, reservedMatches[name] != nil {
+            return .failure(WireError(.matchFull, "Match \"\(name)\" is private: its seats are kept for the players it was started for."))
+        }
         return findOrCreate(request, address: address).map { .take($0, token: SeatToken.make()) }
     }
 

@@ -1,6 +1,7 @@
 /// Secret seat tokens: 128 bits from the system's cryptographic generator, as 32 hex digits.
-enum SeatToken {
-    static func make() -> String {
+public enum SeatToken {
+    /// A fresh token nobody can guess.
+    public static func make() -> String {
         var generator = SystemRandomNumberGenerator()
         let high = generator.next(), low = generator.next()
         return hex(high) + hex(low)

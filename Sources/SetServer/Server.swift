@@ -98,6 +98,7 @@ public final class Server {
                       journals: journals, listCacheMs: config.listCacheMs, nextSeed: seeds.next)
         lobby.addressLimits = config.addressLimits
         lobby.spectatorAnnounceMs = config.spectatorAnnounceMs
+        lobby.reservedMatches = config.reservedMatches
         lobby.adopt(restored)
         restored.forEach(schedule)
         restored.forEach(noteSpectators)

@@ -38,6 +38,10 @@ public struct ServerConfig: Sendable {
     /// The spectators of a match watched by hundreds get its events in one write per this long:
     /// a quarter of a second is nothing to a watcher, and it caps a crowd at four writes a second each.
     public var crowdRoundMs: Int64 = 250
+    /// Matches by name whose seats only their tokens may take: a join to one must carry one of
+    /// them (its first join takes a seat under it, in the match's mode and variant), anyone else
+    /// is refused. `setgame play` keeps its local game to the player and the bot this way.
+    public var reservedMatches: [String: ReservedMatch] = [:]
     /// Tests inject one to make journal writes fail as a full disk would.
     public var journalFaults: JournalFaults?
 
@@ -49,6 +53,19 @@ public struct ServerConfig: Sendable {
                       matches: perAddress.matches ?? max(4, maxMatches / AddressShares.share),
                       waitingMatches: perAddress.waitingMatches ?? AddressShares.waitingDefault,
                       connectsPerSecond: perAddress.connectsPerSecond ?? AddressShares.connectsPerSecondDefault)
+    }
+}
+
+/// A match kept for the holders of its tokens (`ServerConfig.reservedMatches`).
+public struct ReservedMatch: Sendable, Equatable {
+    public var tokens: Set<String>
+    public var mode: Mode
+    public var variant: Variant
+
+    public init(tokens: Set<String>, mode: Mode, variant: Variant = .classic) {
+        self.tokens = tokens
+        self.mode = mode
+        self.variant = variant
     }
 }
 

@@ -6,7 +6,7 @@ import Synchronization
 /// One line per notable event, each stamped with UTC wall-clock time, to a sink (stderr by default).
 public final class ServerLog: Sendable {
     /// How each line is written.
-    public enum Format: Sendable {
+    public enum Format: String, CaseIterable, Sendable {
         /// "2026-11-23T09:15:02.123Z message"
         case text
         /// {"message":"...","time":"2026-11-23T09:15:02.123Z"}, for log collectors.

@@ -1,7 +1,13 @@
 import Foundation
+import Glibc
 
 /// Seat tokens kept between runs, one per command (server, mode and match), so running the same
 /// `setgame join` again after a drop resumes the seat. A small tab-separated file, rewritten whole.
+///
+/// Several processes share it (four `join`s on one account, a `play` beside them): a change is a
+/// read, an edit and a rewrite under an exclusive `flock` on a lock file beside it, and the rewrite
+/// goes to a temporary file renamed over the old one, so a reader sees the old file or the new one,
+/// never half of one, and no writer's token is lost to another's rewrite.
 public struct SeatTokenStore: Sendable {
     public let path: String
 
@@ -17,14 +23,43 @@ public struct SeatTokenStore: Sendable {
     /// Keeps `token` under `key`, or forgets the key when nil. Failures are ignored: without a
     /// token a rerun simply takes a new seat.
     public func set(_ token: String?, for key: String) {
-        var all = entries()
-        all[key] = token
-        let text = all.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)\n" }.joined()
         let directory = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
-        // Tokens let anyone take the seat: readable by the owner only.
-        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        // The lock is a file of its own: the seats file is replaced by rename, and a lock on it
+        // would stay with the old file.
+        let lock = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { return }
+        defer { Glibc.close(lock) }
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else { return }
+        }
+        var all = entries()
+        guard all[key] != token else { return }
+        all[key] = token
+        let text = all.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)\n" }.joined()
+        writeAtomically(Array(text.utf8))
+    }
+
+    /// Writes a temporary file (readable by the owner only: tokens let anyone take the seat),
+    /// syncs it and renames it over the file.
+    private func writeAtomically(_ bytes: [UInt8]) {
+        let temporary = "\(path).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            written += count
+        }
+        let complete = written == bytes.count && fsync(fd) == 0
+        Glibc.close(fd)
+        guard complete, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return
+        }
     }
 
     func entries() -> [String: String] {

@@ -7,7 +7,7 @@ import SetWire
 /// `setgame bot`: one bot on a server, until the server goes away or the process is stopped.
 func runBot(_ options: BotCommandOptions) -> Int32 {
     let signals = StopSignals([SIGINT, SIGTERM])
-    let level = BotLevel(rawValue: options.level) ?? .normal
+    let level = options.level
     var bot = BotOptions()
     bot.host = options.server.host
     bot.port = options.server.port

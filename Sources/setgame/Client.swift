@@ -1,4 +1,6 @@
+import Foundation
 import SetCLI
+import SetNet
 import SetRules
 import SetTerminal
 import SetWire
@@ -15,4 +17,14 @@ func join(_ options: JoinOptions) -> Int32 {
         client.watchCommand = "\(client.command) watch \(options.server.host):\(options.server.port) \(match)"
     }
     return TerminalClient.run(client)
+}
+
+/// How this program was started, for the commands it prints (see `Invocation`).
+func invocationCommand() -> String {
+    Invocation.command(argv0: CommandLine.arguments.first ?? "setgame", path: ProcessEnvironment.variables["PATH"],
+                       currentDirectory: FileManager.default.currentDirectoryPath) { path in
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
 }

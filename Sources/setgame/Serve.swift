@@ -23,7 +23,7 @@ func serve(_ options: ServeOptions) -> Int32 {
     config.keepFinished = options.keepFinished
     config.keepFinishedDays = options.keepFinishedDays
     if let seed = options.seed { config.seeds = .counting(from: seed) }
-    let log = ServerLog(format: options.logFormat == .json ? .json : .text)
+    let log = ServerLog(format: options.logFormat)
     if options.check { return check(config, log: log) }
     let server: Server
     do {

@@ -1,5 +1,8 @@
 import Foundation
+import SetBench
 import SetCLI
+import SetLocal
+import SetNet
 import SetRules
 
 /// Prints a usage error the way every subcommand does and exits with EX_USAGE.
@@ -33,7 +36,7 @@ case .rules(let settings, let variant):
 case .serve(let options):
     exit(serve(options))
 case .play(let options):
-    exit(play(options))
+    exit(LocalGame.play(options, command: invocationCommand()))
 case .join(let options):
     exit(join(options))
 case .bot(let options):
@@ -41,9 +44,9 @@ case .bot(let options):
 case .replay(let options):
     exit(replay(options))
 case .bench(let options):
-    exit(bench(options))
+    exit(Bench.run(options, signals: StopSignals([SIGINT, SIGTERM])))
 case .benchRules:
-    exit(benchRules())
+    exit(Bench.rules())
 case .cards(let options):
     exit(cards(options))
 }

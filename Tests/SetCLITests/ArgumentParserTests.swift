@@ -144,11 +144,11 @@ import SetRules
     @Test func playStartsAfreshOnlyWithNewAndMeetsTheEasyBotFirst() throws {
         guard case .play(let plain) = try Commands.parse(["play"]) else { Issue.record("not play"); return }
         #expect(!plain.fresh)
-        #expect(plain.level == "easy")
+        #expect(plain.level == .easy)
         guard case .play(let fresh) = try Commands.parse(["play", "--new", "--level", "normal"]) else { Issue.record("not play"); return }
         #expect(fresh.fresh)
-        #expect(fresh.level == "normal")
+        #expect(fresh.level == .normal)
         guard case .bot(let bot) = try Commands.parse(["bot", "127.0.0.1:1"]) else { Issue.record("not bot"); return }
-        #expect(bot.level == "normal", "only play's default changed")
+        #expect(bot.level == .normal, "only play's default changed")
     }
 }

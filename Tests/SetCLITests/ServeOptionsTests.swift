@@ -1,3 +1,4 @@
+import SetBench
 import SetCLI
 import Testing
 

@@ -1,4 +1,6 @@
 import SetCLI
+import SetLocal
+import SetNet
 import SetRules
 import Testing
 
@@ -51,10 +53,10 @@ struct SubcommandOptionsTests {
                                                            "--seed", "18446744073709551615", "--mode", "chain"]) else {
             Issue.record("not bot"); return
         }
-        #expect(options.server == ServerAddress(host: "host", port: 9) && options.match == "m" && options.level == "hard")
+        #expect(options.server == ServerAddress(host: "host", port: 9) && options.match == "m" && options.level == .hard)
         #expect(options.name == "robo" && options.seed == .max && options.variant == .chain)
         guard case .bot(let defaults) = try Commands.parse(["bot"]) else { Issue.record("not bot"); return }
-        #expect(defaults.level == "normal" && defaults.name == nil && defaults.seed == nil && defaults.variant == nil)
+        #expect(defaults.level == .normal && defaults.name == nil && defaults.seed == nil && defaults.variant == nil)
     }
 
     @Test func playTakesALevelASeedAServerAndTheRules() throws {
@@ -62,7 +64,7 @@ struct SubcommandOptionsTests {
                                                             "--against", "127.0.0.1:7390", "--claim-window-ms", "3000"]) else {
             Issue.record("not play"); return
         }
-        #expect(options.level == "normal" && options.seed == 42 && options.name == "newcomer")
+        #expect(options.level == .normal && options.seed == 42 && options.name == "newcomer")
         #expect(options.against == ServerAddress(host: "127.0.0.1", port: 7390))
         #expect(options.rules.claimWindowMs == 3_000 && !options.solo && !options.fresh)
         guard case .play(let solo) = try Commands.parse(["play", "--solo", "--mode", "junior", "--new"]) else {
@@ -108,5 +110,67 @@ struct SubcommandOptionsTests {
     ] as [([String], UsageError)])
     func badValuesAreUsageErrorsNamingTheCommand(arguments: [String], error: UsageError) {
         #expect(throws: error) { try Commands.parse(arguments) }
+    }
+}
+
+/// The command `play` prints to resume a game opens that very game: the same kept folder, so the
+/// same journal and seat token (`play --name bob` once printed one without the name).
+@Suite struct PlayResumeCommandTests {
+    @Test(arguments: [["play"], ["play", "--name", "bob"], ["play", "--solo", "--mode", "junior", "--name", "bob"],
+                      ["play", "--mode", "chain", "--name", "o'brien x", "--level", "hard", "--seed", "4", "--new"]])
+    func theResumeCommandOpensTheSameGame(_ arguments: [String]) throws {
+        guard case .play(let options) = try Commands.parse(arguments) else { Issue.record("not play"); return }
+        let printed = options.againCommand("setgame")
+        let words = try #require(ShellWords.split(printed))
+        #expect(words.first == "setgame")
+        guard case .play(let again) = try Commands.parse(Array(words.dropFirst())) else { Issue.record("not play: \(printed)"); return }
+        let login = "login-name"
+        func kept(_ options: PlayOptions) -> String {
+            KeptGame(stateDirectory: "/state", mode: options.solo ? .solo : .duel, variant: options.variant,
+                     player: options.name ?? login).dataDirectory
+        }
+        #expect(kept(again) == kept(options), "'\(printed)' opens another game")
+        #expect(!again.fresh, "resuming must not start afresh")
+    }
+
+    @Test func aNameIsQuotedForTheShell() {
+        var options = PlayOptions()
+        options.name = "o'brien x"
+        options.solo = true
+        #expect(options.againCommand("setgame") == #"setgame play --solo --name 'o'\''brien x'"#)
+        options.name = "bob"
+        #expect(options.againCommand("swift run setgame") == "swift run setgame play --solo --name bob")
+    }
+}
+
+/// Splits a command line as a POSIX shell does for plain words, single quotes and backslashes
+/// (all that `againCommand` prints); nil for an unfinished quote.
+enum ShellWords {
+    static func split(_ line: String) -> [String]? {
+        var words: [String] = [], word = "", inWord = false, quoted = false, escaped = false
+        for character in line {
+            if escaped {
+                word.append(character)
+                escaped = false
+            } else if quoted {
+                if character == "'" { quoted = false } else { word.append(character) }
+            } else if character == "'" {
+                quoted = true
+                inWord = true
+            } else if character == "\\" {
+                escaped = true
+                inWord = true
+            } else if character == " " {
+                if inWord { words.append(word) }
+                word = ""
+                inWord = false
+            } else {
+                word.append(character)
+                inWord = true
+            }
+        }
+        if quoted || escaped { return nil }
+        if inWord { words.append(word) }
+        return words
     }
 }

@@ -1,0 +1,64 @@
+import Foundation
+import Glibc
+import SetNet
+
+/// `setgame bench`: starts the real server as its own process (unless told which server to
+/// load), loads it through the protocol, and reports.
+public enum Bench {
+    /// Runs the bench the options ask for and returns the exit status. `signals` end it on ^C,
+    /// with its server stopped and its folder removed.
+    public static func run(_ options: BenchOptions, signals: StopSignals) -> Int32 {
+        signals.whenSignalled { exit(130) }
+        if let abuse = options.abuse { return AbuseBench.run(abuse, options, signals: signals) }
+        var config = BenchConfig()
+        config.matches = options.matches
+        config.spectatorsPerMatch = options.spectators
+        config.paceMs = options.paceMs
+        config.durationSeconds = options.durationSeconds
+        config.variant = options.variant
+        let say: (String) -> Void = { if !options.json { warn("bench: \($0)") } }
+        var server: BenchServer?
+        if let address = options.server {
+            config.host = address.host
+            config.port = address.port
+        } else {
+            // The load comes from one machine: the server may hold every connection and match it opens.
+            let limits = ["--max-connections", "100000", "--messages-per-second", "1000000", "--connections-per-address", "100000",
+                          "--matches-per-address", "100000", "--max-matches", "100000", "--connect-rate-per-address", "1000000"]
+            do {
+                server = try BenchServer(folder: NSTemporaryDirectory() + "setgame-bench-\(getpid())", arguments: limits, signals: signals)
+            } catch {
+                warn("setgame bench: \(error)")
+                return 1
+            }
+            config.port = server?.port ?? 0
+            if ProcessInfo.processInfo.activeProcessorCount >= 2 {
+                say("server on core 0, load on core 1: \(server?.pin() == true ? "pinned" : "could not pin")")
+            }
+        }
+        defer { server?.stop() }
+        let report: BenchReport
+        do {
+            let load = try LoadGenerator(config).run(progress: say)
+            let stats = server.flatMap { ProcessStats.read(pid: $0.pid) }
+            report = BenchReport(config: config, load: load, server: stats, machine: BenchReport.describeMachine())
+        } catch {
+            warn("setgame bench: \(error)")
+            return 1
+        }
+        out(options.json ? report.json : report.table)
+        return report.load.errors.isEmpty && report.load.drops == 0 ? 0 : 1
+    }
+
+    /// `setgame bench rules`: the pure rules, timed.
+    public static func rules() -> Int32 {
+        for measurement in RulesBench.run() {
+            out("\(measurement.name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(String(format: "%12.0f", measurement.perSecond)) per second")
+        }
+        return 0
+    }
+
+    static func out(_ text: String) { LineOutput.write([text], to: 1) }
+
+    static func warn(_ text: String) { LineOutput.write([text], to: 2) }
+}

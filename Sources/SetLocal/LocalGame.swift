@@ -1,0 +1,104 @@
+import Foundation
+import SetBot
+import SetNet
+import SetRules
+import SetServer
+import SetTerminal
+
+/// `setgame play`: a server on a loopback port (the last run's when free), a bot opponent and the
+/// terminal client, in one process. The server journals to the user's state folder, so the same
+/// command resumes an unfinished game; quitting stops the bot and the server, and nothing is left
+/// running.
+public enum LocalGame {
+    /// Plays, and returns the exit status. `command` is how the user started this program, for
+    /// the commands it prints (see `Invocation`).
+    public static func play(_ options: PlayOptions, command: String) -> Int32 {
+        let name = options.name ?? ClientOptions.loginName()
+        if let remote = options.against {
+            var client = ClientOptions(host: remote.host, port: remote.port, name: name, mode: .duel, role: .player,
+                                       colorblind: options.colorblind, animation: options.animation)
+            client.command = command
+            client.variant = options.variant
+            return TerminalClient.run(client)
+        }
+        // Before anything starts: without a terminal there is nothing to play on.
+        guard TerminalSession.hasTerminal else {
+            say("setgame play: \(TerminalSession.needsTerminal)", to: 2)
+            return 1
+        }
+        let mode: Mode = options.solo ? .solo : .duel
+        let stateDirectory = ProcessEnvironment.stateFolder()
+        let kept = KeptGame(stateDirectory: stateDirectory, mode: mode, variant: options.variant, player: name)
+        let again = options.againCommand(command)
+        // One process per kept game: a second terminal must not replay and write the same journal.
+        guard let lock = kept.lock() else {
+            say("setgame play: this game is open in another terminal; quit it there, or play here with another --name", to: 2)
+            return 1
+        }
+        defer { close(lock) }
+        let store = SeatTokenStore(directory: stateDirectory)
+        // Without the player's token a kept journal cannot be resumed (the game ended, or was
+        // resigned): it is set aside, so the new game does not find its name taken.
+        if options.fresh || store.token(for: kept.tokenKey) == nil {
+            kept.discard()
+            store.set(nil, for: kept.tokenKey)
+        }
+        var config = ServerConfig()
+        config.rules = options.rules
+        // Nobody waits on the other side of a local game: a kept seat never forfeits.
+        config.limits.seatWaitMs = 365 * 24 * 3_600_000
+        if let seed = options.seed { config.seeds = .counting(from: seed) }
+        let serverLog = ServerLogLines()
+        let table: LocalTable
+        do { table = try LocalTable.open(kept, store: store, config: config, log: serverLog.log) } catch {
+            switch error {
+            case .start(let reason): say("setgame play: cannot start a local server: \(reason)", to: 2)
+            case .tokenLost:
+                say("setgame play: an unfinished game is kept in \(kept.dataDirectory) but its seat token is gone; '\(again) --new' starts afresh", to: 2)
+            }
+            return 1
+        }
+        let port = table.port, resumed = table.resumed
+
+        let keptBot = resumed ? kept.bot() : nil
+        let level = keptBot?.level ?? options.level
+        let article = level == .easy || level == .instant ? "an" : "a"
+        let opponent = options.solo ? "alone" : "against \(article) \(level.rawValue) bot"
+        var bot = BotOptions()
+        bot.port = port
+        bot.match = kept.match
+        bot.variant = options.variant
+        bot.level = level
+        bot.name = "bot-\(level.rawValue)"
+        bot.token = table.botToken
+        bot.seed = options.seed ?? UInt64(truncatingIfNeeded: MonotonicTime.rawNanoseconds())
+        let localBot = LocalBot(bot) { token in kept.saveBot(level: level, token: token) }
+
+        let watchLead = "A friend on this machine can watch with:"
+        let watchCommand = "\(command) watch 127.0.0.1:\(port) \(kept.match)"
+        let variantTitle = options.variant == .classic ? "" : options.variant.title + " "
+        var client = ClientOptions(
+            port: port, name: name, match: kept.match, mode: mode, role: .player,
+            colorblind: options.colorblind, animation: options.animation,
+            banner: ["setgame: playing \(variantTitle)\(opponent) on 127.0.0.1:\(port)\(resumed ? ", resuming your unfinished game ('\(again) --new' starts afresh)" : "").",
+                     "\(watchLead) \(watchCommand)"])
+        client.command = command
+        client.variant = options.variant
+        client.watchCommand = watchCommand
+        client.watchLead = watchLead
+        client.tokenKey = kept.tokenKey
+        client.local = LocalMatch(
+            start: options.solo ? nil : resumed ? "Your unfinished game \(opponent) is back" : "You \(opponent)",
+            quitNote: "Your game is kept: '\(again)' resumes it.",
+            confirmsQuit: !options.solo,
+            resumeNote: "resumed your unfinished game",
+            onStart: { localBot.start() }, onHold: { localBot.hold($0) })
+        let status = TerminalClient.run(client)
+        localBot.stop()
+        table.stop()
+        if kept.isUnfinished { say("setgame: your game is kept: '\(again)' resumes it ('--new' starts afresh).", to: 1) }
+        return status
+    }
+
+    private static func say(_ text: String, to fd: Int32) { LineOutput.write([text], to: fd) }
+}

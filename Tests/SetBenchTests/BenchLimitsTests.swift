@@ -1,0 +1,52 @@
+import Foundation
+import SetNet
+import SetServer
+import Testing
+@testable import SetBench
+
+/// `setgame bench --server` against a server with its default per-address limits: the load
+/// spreads over loopback addresses where it can, and a refusal ends the wait for seats with the
+/// server's own reason instead of hanging.
+@Suite(.serialized) struct BenchLimitsTests {
+    @Test func aLoopbackLoadSpreadsPastTheDefaultPerAddressLimits() throws {
+        // 30 duels: more waiting duels (8), and connections in a burst (40), than one address may open.
+        let result = try load(ServerConfig()) { config in
+            config.matches = 30
+            config.spectatorsPerMatch = 1
+        }
+        #expect(result.connections == 90 && result.errors.isEmpty && result.drops == 0)
+    }
+
+    @Test func aRefusalEndsTheLoadWithTheServersReason() throws {
+        var server = ServerConfig()
+        server.perAddress.connections = 4
+        do {
+            _ = try load(server) { config in
+                config.matches = 4
+                config.spreadOverLoopback = false
+            }
+            Issue.record("the load ran although the server refused its connections")
+        } catch let failure as LoadFailure {
+            guard case .refused(let reason, spread: false) = failure else { Issue.record("\(failure)"); return }
+            #expect(reason.contains("address_limit") && reason.contains("connections open"))
+            #expect("\(failure)".contains("--connections-per-address"), "the hint names the limit to raise")
+        }
+    }
+
+    private func load(_ serverConfig: ServerConfig, _ configure: (inout BenchConfig) -> Void) throws -> LoadResult {
+        var serverConfig = serverConfig
+        serverConfig.port = 0
+        serverConfig.limits.messagesPerSecond = 100_000
+        serverConfig.limits.messageBurst = 200_000
+        let server = try Server(config: serverConfig, log: .silent)
+        let port = server.port, control = server.control
+        let done = DispatchSemaphore(value: 0)
+        Server.runOnNewThread(server) { done.signal() }
+        defer { control.stop(); done.wait() }
+        var config = BenchConfig()
+        config.port = port
+        config.durationSeconds = 0.2
+        configure(&config)
+        return try LoadGenerator(config).run()
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import SetBot
+import SetNet
+import SetServer
+import SetTerminal
+import Synchronization
+import Testing
+@testable import SetLocal
+
+/// `setgame play`'s table over real loopback sockets: its match seats only the player and the bot
+/// it was started for, a stranger is turned away, and a resumed kept game still seats its bot.
+@Suite(.serialized) struct LocalTableTests {
+    @Test func onlyThePlayerAndItsBotTakeTheLocalSeats() throws {
+        let state = "/tmp/setgame-local-\(UInt32.random(in: 0...UInt32.max))"
+        defer { _ = try? FileManager.default.removeItem(atPath: state) }
+        let kept = KeptGame(stateDirectory: state, mode: .duel, player: "ann")
+        let store = SeatTokenStore(directory: state)
+
+        let first = try LocalTable.open(kept, store: store, config: ServerConfig(), log: .silent)
+        #expect(!first.resumed)
+        #expect(store.token(for: kept.tokenKey) == first.playerToken, "the client joins with the token play made")
+        // A stranger naming the match, before the player and after.
+        #expect(try join(first, #"{"type":"join","name":"eve","match":"duel"}"#).contains(#""code":"match_full""#))
+        // The player joins as the client does: with its token and no match name.
+        let annConnection = try connect(first)
+        defer { close(annConnection) }
+        let ann = try ask(annConnection, #"{"type":"join","name":"ann","token":"\#(first.playerToken)"}"#)
+        #expect(ann.contains(#""type":"joined""#) && ann.contains(#""seat":0"#) && ann.contains(first.playerToken))
+        let firstBot = seatBot(kept, port: first.port, token: first.botToken)
+        #expect(firstBot.token == first.botToken)
+        #expect(try join(first, #"{"type":"join","name":"eve","match":"duel"}"#).contains(#""code":"match_full""#))
+        #expect(try join(first, #"{"type":"join","name":"eve","match":"duel","token":"0123456789abcdef0123456789abcdef"}"#)
+            .contains(#""type":"error""#))
+        // Watching stays open to anyone: that is what the start box's watch command is for.
+        #expect(try join(first, #"{"type":"join","role":"spectator","name":"eve","match":"duel"}"#).contains(#""type":"joined""#))
+        firstBot.bot.stop()
+        first.stop()
+
+        // The same command again: the kept game comes back, its bot takes its own seat back.
+        let second = try LocalTable.open(kept, store: store, config: ServerConfig(), log: .silent)
+        #expect(second.resumed && second.playerToken == first.playerToken && second.botToken == first.botToken)
+        #expect(try join(second, #"{"type":"join","name":"eve","match":"duel"}"#).contains(#""code":"match_full""#))
+        let secondBot = seatBot(kept, port: second.port, token: second.botToken)
+        #expect(secondBot.token == first.botToken)
+        let back = try join(second, #"{"type":"join","name":"ann","token":"\#(first.playerToken)"}"#)
+        #expect(back.contains(#""resumed":true"#) && back.contains(#""seat":0"#))
+        secondBot.bot.stop()
+        second.stop()
+    }
+
+    @Test func theReservedMatchIsOfTheKeptGamesModeAndVariant() throws {
+        let state = "/tmp/setgame-local-\(UInt32.random(in: 0...UInt32.max))"
+        defer { _ = try? FileManager.default.removeItem(atPath: state) }
+        let kept = KeptGame(stateDirectory: state, mode: .solo, variant: .ultra, player: "sol")
+        let table = try LocalTable.open(kept, store: SeatTokenStore(directory: state), config: ServerConfig(), log: .silent)
+        defer { table.stop() }
+        // The client's first join carries its token and nothing of the match: the reservation says which.
+        let fd = try connect(table)
+        defer { close(fd) }
+        let snapshot = try ask(fd, #"{"type":"join","name":"sol","token":"\#(table.playerToken)"}"#, until: #""type":"snapshot""#)
+        #expect(snapshot.contains(#""mode":"solo""#) && snapshot.contains(#""match":"solo""#) && snapshot.contains(#""variant":"ultra""#))
+    }
+
+    /// Starts the local bot as `play` does and waits until the server seats it.
+    private func seatBot(_ kept: KeptGame, port: UInt16, token: String) -> (bot: LocalBot, token: String?) {
+        var options = BotOptions()
+        options.port = port
+        options.match = kept.match
+        options.level = .easy
+        options.name = "bot-easy"
+        options.token = token
+        let seated = DispatchSemaphore(value: 0)
+        let joined = Mutex<String?>(nil)
+        let bot = LocalBot(options) { token in
+            joined.withLock { $0 = token }
+            kept.saveBot(level: .easy, token: token)
+            seated.signal()
+        }
+        bot.start()
+        seated.wait()
+        return (bot, joined.withLock { $0 })
+    }
+
+    /// Sends one join line on a new connection and returns the answer (`joined` or `error`).
+    private func join(_ table: LocalTable, _ line: String) throws -> String {
+        let fd = try connect(table)
+        defer { close(fd) }
+        return try ask(fd, line)
+    }
+
+    private func connect(_ table: LocalTable) throws -> Int32 {
+        let fd = try Sockets.connect(host: "127.0.0.1", port: table.port)
+        // Only a safety net: the server answers a join at once.
+        Sockets.setReceiveTimeout(fd, milliseconds: 60_000)
+        return fd
+    }
+
+    /// Sends `line` and returns the first line holding `marker`, or else the answer to a join
+    /// (`joined` or `error`).
+    private func ask(_ fd: Int32, _ line: String, until marker: String? = nil) throws -> String {
+        let bytes = Array((line + "\n").utf8)
+        #expect(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            for answer in String(decoding: received, as: UTF8.self).split(separator: "\n") {
+                let wanted = marker.map { answer.contains($0) } ?? (answer.contains(#""type":"joined""#) || answer.contains(#""type":"error""#))
+                if wanted { return String(answer) }
+            }
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { return String(decoding: received, as: UTF8.self) }
+            received += buffer[0..<count]
+        }
+    }
+}
