@@ -1,6 +1,7 @@
 import Foundation
 import SetNet
 import SetServer
+import SetTestSupport
 import Testing
 @testable import SetBench
 
@@ -10,7 +11,7 @@ import Testing
 @Suite(.serialized) struct BenchLimitsTests {
     @Test func aLoopbackLoadSpreadsPastTheDefaultPerAddressLimits() throws {
         // 30 duels: more waiting duels (8), and connections in a burst (40), than one address may open.
-        let result = try load(ServerConfig()) { config in
+        let result = try loadARealServer(ServerConfig()) { config in
             config.matches = 30
             config.spectatorsPerMatch = 1
         }
@@ -21,7 +22,7 @@ import Testing
         var server = ServerConfig()
         server.perAddress.connections = 4
         do {
-            _ = try load(server) { config in
+            _ = try loadARealServer(server) { config in
                 config.matches = 4
                 config.spreadOverLoopback = false
             }
@@ -31,22 +32,5 @@ import Testing
             #expect(reason.contains("address_limit") && reason.contains("connections open"))
             #expect("\(failure)".contains("--connections-per-address"), "the hint names the limit to raise")
         }
-    }
-
-    private func load(_ serverConfig: ServerConfig, _ configure: (inout BenchConfig) -> Void) throws -> LoadResult {
-        var serverConfig = serverConfig
-        serverConfig.port = 0
-        serverConfig.limits.messagesPerSecond = 100_000
-        serverConfig.limits.messageBurst = 200_000
-        let server = try Server(config: serverConfig, log: .silent)
-        let port = server.port, control = server.control
-        let done = DispatchSemaphore(value: 0)
-        Server.runOnNewThread(server) { done.signal() }
-        defer { control.stop(); done.wait() }
-        var config = BenchConfig()
-        config.port = port
-        config.durationSeconds = 0.2
-        configure(&config)
-        return try LoadGenerator(config).run()
     }
 }

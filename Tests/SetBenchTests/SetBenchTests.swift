@@ -3,6 +3,7 @@ import SetNet
 import SetRules
 import SetServer
 import SetWire
+import SetTestSupport
 import Testing
 @testable import SetBench
 
@@ -68,19 +69,16 @@ import Testing
     }
 }
 
-/// Runs the load generator against a real in-process server whose rate limits a load cannot reach.
-func loadARealServer(_ configure: (inout BenchConfig) -> Void) throws -> LoadResult {
-    var serverConfig = ServerConfig()
-    serverConfig.port = 0
+/// Runs the load generator against a real in-process server (configured as `serverConfig` says)
+/// whose rate limits a load cannot reach.
+func loadARealServer(_ serverConfig: ServerConfig = ServerConfig(), _ configure: (inout BenchConfig) -> Void) throws -> LoadResult {
+    var serverConfig = serverConfig
     serverConfig.limits.messagesPerSecond = 100_000
     serverConfig.limits.messageBurst = 200_000
-    let server = try Server(config: serverConfig, log: .silent)
-    let done = DispatchSemaphore(value: 0)
-    let port = server.port, control = server.control
-    Server.runOnNewThread(server) { done.signal() }
-    defer { control.stop(); done.wait() }
+    let server = try RunningServer(config: serverConfig)
+    defer { server.stop() }
     var config = BenchConfig()
-    config.port = port
+    config.port = server.port
     configure(&config)
     return try LoadGenerator(config).run()
 }

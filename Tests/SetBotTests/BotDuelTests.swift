@@ -5,6 +5,7 @@ import SetNet
 import SetRules
 import SetServer
 import SetWire
+import SetTestSupport
 import Testing
 
 /// Two instant bots play a whole duel through a real server while a spectator watches.
@@ -74,11 +75,9 @@ import Testing
         config.port = 0
         config.seeds = .counting(from: 7)
         let log = ServerLogLines()
-        let server = try Server(config: config, log: log.log)
-        let serverDone = DispatchSemaphore(value: 0)
-        let port = server.port, control = server.control
-        Server.runOnNewThread(server) { serverDone.signal() }
-        defer { control.stop(); serverDone.wait() }
+        let server = try RunningServer(config: config, log: log.log)
+        defer { server.stop() }
+        let port = server.port
 
         let runner = try BotRunner()
         for (index, name) in ["left", "right"].enumerated() {

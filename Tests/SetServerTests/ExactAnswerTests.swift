@@ -3,6 +3,7 @@ import SetNet
 import SetRules
 import SetServer
 import SetWire
+import SetTestSupport
 import Testing
 
 /// The answers Protocol.md's "Exact answers" gives that its transcript cannot show, each pinned
@@ -11,10 +12,9 @@ import Testing
     @Test func aFreshServersClockStartsAtZero() throws {
         var config = ServerConfig()
         config.port = 0
-        let server = try Server(config: config, log: .silent)
-        let port = server.port, control = server.control
-        Server.runOnNewThread(server)
-        defer { control.stop() }
+        let server = try RunningServer(config: config)
+        defer { server.stop() }
+        let port = server.port
         let client = try TestClient(port: port)
         let time = try client.waitFor("welcome") { if case .welcome(_, _, let time, _) = $0 { time } else { nil } }
         // Milliseconds since the server started: small, whatever the machine's uptime.

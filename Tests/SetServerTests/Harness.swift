@@ -4,17 +4,14 @@ import SetNet
 import SetRules
 import SetServer
 import SetWire
+import SetTestSupport
 import Testing
 
 /// A real server on a loopback port, on its own thread, with a clock the test moves.
 final class TestServer: Sendable {
-    let control: ServerControl
-    let port: UInt16
-    /// The names of the matches the server restored at start.
-    let restoredMatches: [String]
+    let running: RunningServer
     let clock: ManualTime
     let logLines = ServerLogLines()
-    private let finished = DispatchSemaphore(value: 0)
 
     init(configure: (inout ServerConfig) -> Void = { _ in }) throws {
         var config = ServerConfig()
@@ -29,13 +26,13 @@ final class TestServer: Sendable {
         config.perAddress.connectsPerSecond = 1_000_000  // tests connect hundreds at once from 127.0.0.1
         configure(&config)
         clock = ManualTime(1_000)
-        let server = try Server(config: config, clock: clock, log: logLines.log)
-        control = server.control
-        port = server.port
-        restoredMatches = server.restoredMatches
-        let finished = self.finished
-        Server.runOnNewThread(server) { finished.signal() }
+        running = RunningServer(try Server(config: config, clock: clock, log: logLines.log))
     }
+
+    var port: UInt16 { running.port }
+    var control: ServerControl { running.control }
+    /// The names of the matches the server restored at start.
+    var restoredMatches: [String] { running.restoredMatches }
 
     /// Moves the server's clock and lets its loop notice.
     func advance(by milliseconds: Int64) {
@@ -43,10 +40,7 @@ final class TestServer: Sendable {
         control.wake()
     }
 
-    func stop() {
-        control.stop()
-        finished.wait()
-    }
+    func stop() { running.stop() }
 }
 
 struct ClientTimedOut: Error, CustomStringConvertible {

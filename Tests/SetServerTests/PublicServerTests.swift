@@ -4,6 +4,7 @@ import SetNet
 import SetRules
 import SetServer
 import SetWire
+import SetTestSupport
 import Testing
 
 /// A loopback socket from a chosen source address (any 127.x.y.z reaches the server), so a test

@@ -4,6 +4,7 @@ import SetNet
 import SetRules
 import SetServer
 import SetWire
+import SetTestSupport
 import Testing
 @testable import SetScreen
 @testable import SetTerminal
@@ -47,10 +48,9 @@ final class HeadlessClient {
         var config = ServerConfig()
         config.port = 0
         config.seeds = .counting(from: 42)
-        let server = try Server(config: config, log: .silent)
-        let port = server.port, control = server.control
-        Server.runOnNewThread(server)
-        defer { control.stop() }
+        let server = try RunningServer(config: config)
+        defer { server.stop() }
+        let port = server.port
 
         let alice = client("alice", port: port)
         #expect(pump { alice.app.state.view?.phase == .waiting })
@@ -90,10 +90,9 @@ final class HeadlessClient {
     @Test func aDroppedPlayerResumesTheSeatWithItsToken() throws {
         var config = ServerConfig()
         config.port = 0
-        let server = try Server(config: config, log: .silent)
-        let port = server.port, control = server.control
-        Server.runOnNewThread(server)
-        defer { control.stop() }
+        let server = try RunningServer(config: config)
+        defer { server.stop() }
+        let port = server.port
 
         let alice = client("alice", port: port)
         let bob = client("bob", port: port)

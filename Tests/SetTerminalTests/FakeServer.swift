@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import SetNet
 import SetWire
+import SetTestSupport
 import Testing
 
 /// A hostile server for tests: a loopback listener whose every line is scripted by the test, for

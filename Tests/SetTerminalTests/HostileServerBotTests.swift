@@ -3,6 +3,7 @@ import SetBot
 import SetNet
 import SetRules
 import SetWire
+import SetTestSupport
 import Testing
 
 /// The bot against a scripted hostile server: a refused join ends it with the server's words made

@@ -3,6 +3,7 @@ import Glibc
 import SetNet
 import SetRules
 import SetWire
+import SetTestSupport
 import Testing
 @testable import SetScreen
 @testable import SetTerminal

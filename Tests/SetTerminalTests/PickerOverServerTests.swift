@@ -4,6 +4,7 @@ import SetNet
 import SetRules
 import SetServer
 import SetWire
+import SetTestSupport
 import Testing
 @testable import SetScreen
 @testable import SetTerminal
@@ -14,10 +15,9 @@ import Testing
         var config = ServerConfig()
         config.port = 0
         config.listCacheMs = 0  // every list sees the matches just made
-        let server = try Server(config: config, log: .silent)
-        let port = server.port, control = server.control
-        Server.runOnNewThread(server)
-        defer { control.stop() }
+        let server = try RunningServer(config: config)
+        defer { server.stop() }
+        let port = server.port
 
         // 25 solo games, kept open: solo matches are not bound by the waiting-duel limit.
         var players: [LineSocket] = []

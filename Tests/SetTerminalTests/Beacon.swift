@@ -1,25 +1,5 @@
-import Glibc
 import SetNet
 import Testing
-@testable import SetTerminal
-
-// Waiting for results, never for a quiet period: a test that waits goes on the moment what it
-// waits for has happened, and only a hang reaches the deadline, which fails saying what was awaited.
-
-/// Real time a wait may take before the test fails: only a hang gets anywhere near it.
-let hangMs: Int64 = 20_000
-
-/// Bytes the kernel holds for a socket: not yet read (`FIONREAD`), or not yet taken by the peer's
-/// kernel (`TIOCOUTQ`, the same request as `SIOCOUTQ` on a socket).
-enum KernelQueue {
-    static func unread(_ fd: Int32) -> Int { count(fd, UInt(FIONREAD)) }
-    static func undelivered(_ fd: Int32) -> Int { count(fd, UInt(TIOCOUTQ)) }
-
-    private static func count(_ fd: Int32, _ request: UInt) -> Int {
-        var bytes: Int32 = 0
-        return ioctl(fd, request, &bytes) == 0 ? Int(bytes) : 0
-    }
-}
 
 /// A second bot on a bot runner's loop, seated as a spectator so it never acts, that serves as a
 /// barrier: what it answers shows how far the loop has got. Its pings are answered, so it stays.
