@@ -43,7 +43,10 @@ struct FieldReader {
     }
 
     func seat(_ key: String) throws(WireError) -> Seat? {
-        try int(key, in: 0...1, "a seat number, 0 or 1").map { Seat(rawValue: Int($0))! }
+        let expected = "a seat number, 0 or 1"
+        guard let number = try int(key, in: 0...Int64(Seat.allCases.count - 1), expected) else { return nil }
+        guard let seat = Seat(rawValue: Int(number)) else { throw bad(key, expected) }
+        return seat
     }
 
     /// A card as its id 0–80 or, for people typing by hand, its name.
