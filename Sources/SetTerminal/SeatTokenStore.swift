@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SetNet
 
 /// Seat tokens kept between runs, one per command (server, mode and match), so running the same
 /// `setgame join` again after a drop resumes the seat. A small tab-separated file, rewritten whole.
@@ -8,6 +9,9 @@ import Glibc
 /// read, an edit and a rewrite under an exclusive `flock` on a lock file beside it, and the rewrite
 /// goes to a temporary file renamed over the old one, so a reader sees the old file or the new one,
 /// never half of one, and no writer's token is lost to another's rewrite.
+///
+/// A token lets anyone take the seat: in a folder another user owns or may write in (a shared
+/// `/tmp` fallback someone made first), none is read or kept, and no link in it is followed.
 public struct SeatTokenStore: Sendable {
     public let path: String
 
@@ -20,15 +24,21 @@ public struct SeatTokenStore: Sendable {
         entries()[key]
     }
 
+    /// Why tokens are not kept here, or nil when they are: the folder is not this user's alone.
+    public var problem: String? {
+        PrivateFolder.problem((path as NSString).deletingLastPathComponent)
+    }
+
     /// Keeps `token` under `key`, or forgets the key when nil. Failures are ignored: without a
     /// token a rerun simply takes a new seat.
     public func set(_ token: String?, for key: String) {
         let directory = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
+        guard problem == nil else { return }
         // The lock is a file of its own: the seats file is replaced by rename, and a lock on it
         // would stay with the old file.
-        let lock = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        let lock = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard lock >= 0 else { return }
         defer { Glibc.close(lock) }
         while flock(lock, LOCK_EX) != 0 {
@@ -63,12 +73,28 @@ public struct SeatTokenStore: Sendable {
     }
 
     func entries() -> [String: String] {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else { return [:] }
+        guard problem == nil, let text = Self.read(path) else { return [:] }
         var result: [String: String] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: "\t", maxSplits: 1)
             if parts.count == 2 { result[String(parts[0])] = String(parts[1]) }
         }
         return result
+    }
+
+    /// The file's text, read without following a link; nil when it is not there or not text.
+    private static func read(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+        }
+        return String(validating: bytes, as: UTF8.self)
     }
 }

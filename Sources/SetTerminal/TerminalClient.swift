@@ -31,6 +31,9 @@ public enum TerminalClient {
             configuration.resumeNote = local.resumeNote
         }
         printLines(options.banner)
+        if options.role == .player, let problem = store.problem {
+            printLines(["setgame: your seat is not kept for a rerun (\(problem))"], toStandardError: true)
+        }
         let session: TerminalSession
         do {
             session = try TerminalSession(logPath: directory + "/client.log")

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 @testable import SetTerminal
 
@@ -13,6 +14,41 @@ import Testing
         store.set("ann-token", for: ann.seatKey)
         #expect(store.token(for: bob.seatKey) == nil)
         #expect(store.token(for: ann.seatKey) == "ann-token")
+    }
+
+    /// A folder others may write in (a shared fallback someone made first) keeps no token: one
+    /// found there may be planted, and one written there may be read.
+    @Test func aFolderOthersMayWriteInKeepsNoToken() throws {
+        let folder = "/tmp/setgame-tokens-\(UInt32.random(in: 0...UInt32.max))"
+        defer { _ = try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        chmod(folder, 0o777)
+        try "join planted\tplanted-token\n".write(toFile: folder + "/seats", atomically: false, encoding: .utf8)
+        let store = SeatTokenStore(directory: folder)
+        #expect(store.problem?.contains("can be written by other users") == true)
+        #expect(store.token(for: "join planted") == nil, "a planted token is not taken")
+        store.set("mine", for: "join ann")
+        #expect(try String(contentsOfFile: folder + "/seats", encoding: .utf8) == "join planted\tplanted-token\n", "nothing written")
+    }
+
+    /// The seats file and its lock are never followed through a link to a file of someone else's.
+    @Test func linksInTheFolderAreNotFollowed() throws {
+        let folder = "/tmp/setgame-tokens-\(UInt32.random(in: 0...UInt32.max))"
+        let victim = folder + "-victim"
+        defer {
+            _ = try? FileManager.default.removeItem(atPath: folder)
+            _ = try? FileManager.default.removeItem(atPath: victim)
+        }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        chmod(folder, 0o700)
+        try "join ann\tvictim-token\n".write(toFile: victim, atomically: false, encoding: .utf8)
+        symlink(victim, folder + "/seats")
+        let store = SeatTokenStore(directory: folder)
+        #expect(store.problem == nil)
+        #expect(store.token(for: "join ann") == nil, "read through a link")
+        symlink(victim, folder + "/seats.lock")
+        store.set("mine", for: "join ann")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "join ann\tvictim-token\n", "the victim's file is untouched")
     }
 }
 
