@@ -56,7 +56,7 @@ public enum PickFault: Hashable, Sendable {
         case .chainCards:
             "a set here uses exactly one chain card"
         case .thirdsDiffer(let feature, let first, let second):
-            "no two pairs share a third card (closest: \(feature.word) \(feature.words(first, count: 1)) vs \(feature.words(second, count: 1)))"
+            "pairs' third cards differ: \(feature.word) \(feature.words(first, count: 1)) vs \(feature.words(second, count: 1))"
         case .count(let expected):
             "a pick is \(expected) different cards"
         }

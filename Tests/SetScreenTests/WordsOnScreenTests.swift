@@ -13,6 +13,7 @@ import Testing
         var view = ClientFixtures.view(cards: 0, phase: .waiting)
         view.players = [ClientFixtures.players[0]]
         view.variant = variant
+        view.deck = 0
         return ClientTrustTests.app(ClientTrustTests.local(), view: view, size: size)
     }
 
@@ -99,6 +100,7 @@ import Testing
         // A server duel still waits for its opponent, but its deck is not empty either: not dealt yet.
         var waiting = ClientFixtures.view(cards: 0, phase: .waiting)
         waiting.players = [ClientFixtures.players[0]]
+        waiting.deck = 0
         let server = ClientFixtures.app(waiting).compose(at: 0).textLines[0]
         #expect(server.contains("waiting for an opponent") && !server.contains("deck empty"), "\(server)")
     }
