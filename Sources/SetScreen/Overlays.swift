@@ -65,6 +65,12 @@ enum Overlays {
         Panel(title: "Ready?", lines: lines, border: theme.panel).draw(into: &buffer, centredIn: area)
     }
 
+    /// Whether the hint key does anything: a duel's rules may turn hints off (the standard ones
+    /// do), and then the help must not offer it.
+    static func offersHint(_ state: ClientState) -> Bool {
+        state.options.mode == .solo || (state.view?.rules ?? .standard).hintsInDuel
+    }
+
     /// Every key, as the help overlay lists it; a spectator sees only theirs.
     static func helpLines(_ state: ClientState) -> [[Span]] {
         let key = CellStyle(bold: true)
@@ -83,10 +89,8 @@ enum Overlays {
             let variant = state.view?.variant ?? .classic
             if state.options.mode == .duel { lines.append(row("s or Enter", "call \"Set!\", then pick \(variant.pickCountWord) cards")) }
             lines.append(row("d", "deal three more cards"))
-            // A duel's rules may turn hints off: then the key does nothing, and the help must not offer it.
-            let rules = state.view?.rules ?? .standard
-            if state.options.mode == .solo || rules.hintsInDuel {
-                lines.append(row("c", "hint: show \(variant.aPick) (costs \(rules.hintCost) points)"))
+            if offersHint(state) {
+                lines.append(row("c", "hint: show \(variant.aPick) (costs \((state.view?.rules ?? .standard).hintCost) points)"))
             }
             if state.options.mode == .duel { lines.append(row("p", "pass your window")) }
             lines.append(row("r", state.options.mode == .duel ? "rematch, once the game is over" : "new game"))

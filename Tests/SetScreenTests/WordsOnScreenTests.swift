@@ -160,6 +160,18 @@ import Testing
         #expect(!status.contains("forfeit"), "\(status)")
     }
 
+    /// The standard duel turns hints off: its help offers no hint key at any size, solo's does.
+    @Test(arguments: [TerminalSize(columns: 60, rows: 20), small, TerminalSize(columns: 120, rows: 40)])
+    func theDuelsHelpOffersNoHintKeyWhenHintsAreOff(size: TerminalSize) {
+        for mode in [Mode.duel, .solo] {
+            var app = ClientFixtures.app(ClientFixtures.view(mode: mode), size: size)
+            _ = app.perform(.help, at: 0)
+            let help = Self.text(app)
+            let offers = help.contains("c hint") || help.contains("│ c ")
+            #expect(offers == (mode == .solo), "\(mode) at \(size):\n\(help)")
+        }
+    }
+
     @Test func ultraSetsFlourishSaysUltra() {
         var view = ClientFixtures.view()
         view.variant = .ultra
