@@ -84,6 +84,20 @@ public enum Variant: String, CaseIterable, Sendable {
         }
     }
 
+    /// The rule of a valid pick in one line, for a newcomer's first look (the start box).
+    public var rule: String {
+        switch self {
+        case .classic:
+            "A set is 3 cards where number, shape, shading and colour are each all alike or all different."
+        case .junior:
+            "A set is 3 cards where number, shape and colour are each all alike or all different (every card is solid)."
+        case .chain:
+            "A set is 3 cards, each feature all alike or all different; after the first, each set uses exactly one chain card."
+        case .ultra:
+            "An ultra is 4 cards that split into two pairs needing the same third card to be a set."
+        }
+    }
+
     /// Whether `picks` (cards on the table, plus chain cards in Set-Chain) are a valid pick,
     /// given the cards of the set taken just before (`chain`, empty outside Set-Chain or before
     /// the first set).

@@ -107,9 +107,19 @@ import Testing
         var app = ClientFixtures.app(ClientFixtures.view())
         _ = app.perform(.help, at: 0)
         let text = app.compose(at: 0).textLines.joined(separator: "\n")
-        for key in ["1 2 3 4 5 6 7 8 9 0 a b", "hjkl", "space", "s or Enter", "Set!", "│ d ", "│ c ", "│ p ", "│ r ", "│ ? ",
+        for key in ["1 2 3 4 5 6 7 8 9 0 a b", "hjkl", "space", "s or Enter", "Set!", "│ d ", "│ p ", "│ r ", "│ ? ",
                     "│ Esc ", "Ctrl-C"] {
             #expect(text.contains(key), "help mentions \(key)\n\(text)")
+        }
+        // Issue 23: the standard duel has hints off, so its help does not offer the key; a duel
+        // whose rules allow hints, and solo, do.
+        #expect(!text.contains("│ c "), "\(text)")
+        var hints = ClientFixtures.view()
+        hints.rules.hintsInDuel = true
+        for view in [hints, ClientFixtures.view(mode: .solo)] {
+            var app = ClientFixtures.app(view)
+            _ = app.perform(.help, at: 0)
+            #expect(app.compose(at: 0).textLines.joined(separator: "\n").contains("│ c "))
         }
     }
 

@@ -204,7 +204,10 @@ import Testing
     }
 
     @Test func theKeysOfTheHelpFitA40x12Terminal() {
-        var app = ClientFixtures.app(ClientFixtures.view(), size: Self.small)
+        // Every key: a duel whose rules allow hints (the standard duel's help offers none).
+        var view = ClientFixtures.view()
+        view.rules.hintsInDuel = true
+        var app = ClientFixtures.app(view, size: Self.small)
         _ = app.perform(.help, at: 0)
         let text = app.compose(at: 0).textLines.joined(separator: "\n")
         for key in ["s Set!", "d deal 3", "c hint", "p pass", "r rematch", "? help", "Esc close", "q quit", "arrows move"] {

@@ -75,7 +75,7 @@ extension ClientApp {
             state.overlay = nil
             let resign = act(.resign)
             guard leaving else { return resign }
-            return resign + (state.token != nil ? [.saveToken(nil)] : []) + [.quit(status: 0, message: nil)]
+            return resign + (state.token != nil ? [.saveToken(nil)] : []) + [.quit(status: 0, message: resignedLine)]
         case .rematch:
             if state.options.mode == .duel && state.view?.phase == .playing {
                 state.note("a rematch can be asked for when the game is over", .info, at: now)
@@ -149,7 +149,21 @@ extension ClientApp {
     /// Quitting forgets the seat when the game is over: the next run starts a fresh match.
     private func quit() -> [ClientEffect] {
         let finished = state.view?.phase == .over || state.view == nil
-        return (state.isPlayer && finished && state.token != nil ? [.saveToken(nil)] : []) + [.quit(status: 0, message: nil)]
+        let result = state.view?.result.map { "setgame: \(resultLine($0)) · \(scoresLine)" }
+        return (state.isPlayer && finished && state.token != nil ? [.saveToken(nil)] : []) + [.quit(status: 0, message: result)]
+    }
+
+    /// What the terminal keeps of a resignation once the screen is gone: resigning loses the match.
+    private var resignedLine: String? {
+        guard state.isPlayer, let view = state.view, view.mode == .duel, view.phase == .playing, let me = state.seat else { return nil }
+        return "setgame: you resigned: \(state.name(of: me.other)) wins · \(scoresLine)"
+    }
+
+    /// The scores as the scoreboard has them, mine first: "you 12, bot-easy 30".
+    private var scoresLine: String {
+        guard let view = state.view else { return "" }
+        let players = view.players.sorted { a, _ in state.isPlayer && a.seat == state.seat }
+        return players.map { "\(state.who($0.seat)) \($0.score)" }.joined(separator: ", ")
     }
 
     /// Touches a card. In a duel only the window holder selects, so touching with no window open
@@ -166,7 +180,7 @@ extension ClientApp {
         var effects: [ClientEffect] = []
         if view.mode == .duel {
             if let window = view.window, window.holder != state.seat {
-                state.note("\(state.name(of: window.holder)) holds the window", .bad, at: now)
+                state.note("\(state.name(of: window.holder)) holds the window", .bad, at: now, during: window)
                 return []
             }
             if view.window == nil && !state.claimPending {
@@ -194,7 +208,7 @@ extension ClientApp {
         }
         if let window = view.window {
             state.note(window.holder == state.seat ? "pick \(view.variant.pickCountWord) cards" : "\(state.name(of: window.holder)) holds the window",
-                       .info, at: now)
+                       .info, at: now, during: window)
             return []
         }
         guard !state.claimPending else { return [] }

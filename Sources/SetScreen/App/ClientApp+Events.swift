@@ -61,7 +61,12 @@ extension ClientApp {
         case .notASet(let seat, let cards, let penalty, _):
             state.flash = Flash(cards: cards, isSet: false, until: now + Self.flashDuration)
             let cost = penalty == 0 ? " (free)" : ": −\(penalty)"
-            state.note(seat == me ? "not a set\(cost)" : "\(state.who(seat)): not a set\(cost)", seat == me ? .bad : .info, at: now)
+            // Which feature broke it: a penalty that teaches, for the picker and for everyone watching.
+            let fault = before.variant.whyNot(cards, chain: before.chain)
+            let verdict = StatusLines.verdict(fault, variant: before.variant)
+            // The chain's refusal already says why.
+            let why = if case .chainCards = fault { "" } else { fault.map { " · \($0.text)" } ?? "" }
+            state.note((seat == me ? verdict : "\(state.who(seat)): \(verdict)") + cost + why, seat == me ? .bad : .info, at: now)
         case .penalised(let seat, let reason, let points, _):
             let who = state.who(seat)
             let text = switch reason {

@@ -123,8 +123,9 @@ package struct ClientState: Equatable, Sendable {
     /// The newest notice still up.
     func notice(at now: Int64) -> Notice? { notices.last { $0.until > now } }
 
-    mutating func note(_ text: String, _ tone: Notice.Tone = .info, at now: Int64, for lifetime: Int64 = Notice.lifetime) {
-        notices.append(Notice(text, tone: tone, until: now + lifetime))
+    mutating func note(_ text: String, _ tone: Notice.Tone = .info, at now: Int64, for lifetime: Int64 = Notice.lifetime,
+                       during window: Window? = nil) {
+        notices.append(Notice(text, tone: tone, until: now + lifetime, window: window))
         if notices.count > 4 { notices.removeFirst(notices.count - 4) }
     }
 

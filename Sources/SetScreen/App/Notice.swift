@@ -1,3 +1,5 @@
+import SetRules
+
 /// A short message about what just happened ("bob took a set: +24"), shown for a few seconds.
 struct Notice: Hashable, Sendable {
     /// Whether the news is good, bad or neither, for its colour.
@@ -9,11 +11,14 @@ struct Notice: Hashable, Sendable {
     var tone: Tone
     /// Local time after which it is no longer shown.
     var until: Int64
+    /// The window the news is about ("bob holds the window"): shown only while it is open.
+    var window: Window?
 
-    init(_ text: String, tone: Tone = .info, until: Int64) {
+    init(_ text: String, tone: Tone = .info, until: Int64, window: Window? = nil) {
         self.text = text
         self.tone = tone
         self.until = until
+        self.window = window
     }
 
     /// How long a notice stays up.

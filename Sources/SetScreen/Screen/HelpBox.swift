@@ -96,7 +96,8 @@ enum HelpBox {
         return [
             line([("1 2 … a b …", "touch that card")]),
             line([("arrows", "move"), ("space", "touch")]),
-            line((duel ? [("s", "Set!")] : []) + [("d", "deal 3"), ("c", "hint")] + (duel ? [("p", "pass")] : [])),
+            line((duel ? [("s", "Set!")] : []) + [("d", "deal 3")] + (Overlays.offersHint(state) ? [("c", "hint")] : [])
+                 + (duel ? [("p", "pass")] : [])),
             line([("r", duel ? "rematch" : "new"), ("?", "help"), ("Esc", "close"), ("q", "quit")]),
         ]
     }

@@ -54,16 +54,22 @@ enum Overlays {
         let key = CellStyle(bold: true)
         let width = area.width - 4
         var lines = wrapped(state.options.localStart ?? "", CellStyle(bold: true), width: width) + [[]]
-        lines += wrapped(howToPlay, .plain, width: width)
+        // The variant's own rule: the classic one would teach a junior or ultra player the wrong game.
+        lines += wrapped((state.view?.variant ?? .classic).rule, .plain, width: width)
         lines += wrapped("Call \"Set!\" with s, or just pick a card; ? shows every key.", theme.quiet, width: width)
         lines.append([])
-        lines.append([Span("Press any key to start", key), Span("   "), Span("q", key), Span(" quit")])
+        // A kept game resumes, as the status row says when this box is hidden.
+        let resumes = state.view?.forfeitAt != nil
+        lines.append([Span(resumes ? "Press any key to resume" : "Press any key to start", key), Span("   "), Span("q", key), Span(" quit")])
         if let watch = state.options.watchHint { lines += [[]] + commandLines(watch, theme.quiet, width: width) }
         Panel(title: "Ready?", lines: lines, border: theme.panel).draw(into: &buffer, centredIn: area)
     }
 
-    /// The rule in one line, for a first game.
-    static let howToPlay = "A set is 3 cards where number, shape, shading and colour are each all alike or all different."
+    /// Whether the hint key does anything: a duel's rules may turn hints off (the standard ones
+    /// do), and then the help must not offer it.
+    static func offersHint(_ state: ClientState) -> Bool {
+        state.options.mode == .solo || (state.view?.rules ?? .standard).hintsInDuel
+    }
 
     /// Every key, as the help overlay lists it; a spectator sees only theirs.
     static func helpLines(_ state: ClientState) -> [[Span]] {
@@ -83,7 +89,9 @@ enum Overlays {
             let variant = state.view?.variant ?? .classic
             if state.options.mode == .duel { lines.append(row("s or Enter", "call \"Set!\", then pick \(variant.pickCountWord) cards")) }
             lines.append(row("d", "deal three more cards"))
-            lines.append(row("c", "hint: show \(variant.aPick) (costs \(state.view?.rules.hintCost ?? RuleSettings.standard.hintCost) points)"))
+            if offersHint(state) {
+                lines.append(row("c", "hint: show \(variant.aPick) (costs \((state.view?.rules ?? .standard).hintCost) points)"))
+            }
             if state.options.mode == .duel { lines.append(row("p", "pass your window")) }
             lines.append(row("r", state.options.mode == .duel ? "rematch, once the game is over" : "new game"))
         }

@@ -94,7 +94,7 @@ enum ScreenComposer {
             }
             let label = sprite.leaving || !state.isPlayer ? nil : index[sprite.card].flatMap(labels.label(for:))
             CardArt.draw(sprite.card, in: sprite.rect, into: &buffer, appearance: appearance, theme: theme, label: label)
-            if sprite.flourishing { celebrate(sprite.rect, theme: theme, at: now, into: &buffer) }
+            if sprite.flourishing { celebrate(sprite.rect, word: view.variant.pickWord, theme: theme, at: now, into: &buffer) }
         }
         if state.cursorVisible, let rect = layout.table?.cardRects[safe: state.cursor] {
             drawCursor(around: rect, theme: theme, into: &buffer)
@@ -116,11 +116,13 @@ enum ScreenComposer {
         buffer.put("◀", column: rect.endColumn - 1, row: middle, style: style)
     }
 
-    /// A taken set's moment: "SET!" on each card's bottom border and blinking sparkles at its
-    /// corners, before the cards fly to the taker's score.
-    static func celebrate(_ rect: Rect, theme: Theme, at now: Int64, into buffer: inout ScreenBuffer) {
+    /// A taken pick's moment: the variant's word ("SET!", "ULTRA!") on each card's bottom border
+    /// and blinking sparkles at its corners, before the cards fly to the taker's score.
+    static func celebrate(_ rect: Rect, word pickWord: String, theme: Theme, at now: Int64, into buffer: inout ScreenBuffer) {
         let style = theme.borderStyle(for: .matched)
-        let word = rect.width >= 10 ? " SET! " : rect.width >= 6 ? "SET!" : ""
+        let shout = pickWord.uppercased() + "!"
+        // Padded where the border has room, bare where it is tight, and never over the corners.
+        let word = rect.width >= shout.count + 6 ? " \(shout) " : rect.width >= shout.count + 2 ? shout : ""
         if !word.isEmpty {
             buffer.write(word, column: rect.column + (rect.width - word.count) / 2, row: rect.endRow - 1, style: style)
         }

@@ -23,19 +23,24 @@ enum StatusLines {
                 left.append(Span("\(player.score)", CellStyle(bold: true)))
                 if !player.present { left.append(Span(" away", theme.quiet)) }
             }
-            if view.mode == .duel && view.players.count < 2 { left.append(Span("  waiting for an opponent", theme.quiet)) }
+            // A local match's bot joins at the player's first key: until then nobody is awaited.
+            if view.mode == .duel && view.players.count < 2 && !(state.awaitingStart && state.isPlayer) {
+                left.append(Span("  waiting for an opponent", theme.quiet))
+            }
         } else if state.isPicking {
             left.append(Span("Choose a match to watch", CellStyle(bold: true)))
         }
         // Each fact with how much it matters: when room runs out the least of them goes first, and
         // whole, since a word cut in half reads as nonsense ("bob 17 ching").
-        var facts: [(text: String, weight: Int)] = []
+        var facts: [(text: String, weight: Double)] = []
         if let view = state.view, !state.isPicking {
             facts.append((view.match, 3))
             if view.variant != .classic { facts.append((view.variant.title, 4)) }
             if view.game > 1 { facts.append(("game \(view.game)", 2)) }
-            facts.append((view.deck == 0 ? "deck empty" : "deck \(view.deck)", 5))
-            if view.spectators > 0 { facts.append(("\(view.spectators) watching", 1)) }
+            // Before the first deal the deck is not empty, only not yet there.
+            if view.phase != .waiting { facts.append((view.deck == 0 ? "deck empty" : "deck \(view.deck)", 5)) }
+            // A player knows their match's name; who watches them is news, so it outlasts the name.
+            if view.spectators > 0 { facts.append(("\(view.spectators) watching", state.isPlayer ? 3.5 : 1)) }
             // Spectators hear the count of a table only once it is no longer live.
             if let sets = state.setsOnTable, !state.isPlayer { facts.append((sets == 1 ? "last table: 1 set" : "last table: \(sets) sets", 0)) }
         }
@@ -63,7 +68,8 @@ enum StatusLines {
         let theme = state.options.theme
         // The two newest notices: a deal's penalty and its "three more cards" arrive together.
         var notice: [Span] = []
-        for item in state.notices.filter({ $0.until > now }).suffix(2) {
+        // A notice about a window ("bob holds the window") goes with that window.
+        for item in state.notices.filter({ $0.until > now && ($0.window == nil || $0.window == state.view?.window) }).suffix(2) {
             if !notice.isEmpty { notice.append(Span(" · ", theme.quiet)) }
             notice.append(Span(item.text, theme.style(for: item.tone)))
         }
@@ -82,7 +88,10 @@ enum StatusLines {
         }
         let serverNow = state.clock.serverTime(at: now)
         if state.awaitingStart && state.isPlayer {
-            main.append(Span(view.forfeitAt != nil ? "Your game is kept: press any key to resume" : "Press any key to start", CellStyle(bold: true)))
+            // The start box says which key to press; the row says it only when a box hides it.
+            if state.overlay != nil {
+                main.append(Span(view.forfeitAt != nil ? "Your game is kept: press any key to resume" : "Press any key to start", CellStyle(bold: true)))
+            }
             return (main, notice)
         }
         if view.forfeitAt != nil, view.phase == .playing, state.options.isLocal {
@@ -93,7 +102,11 @@ enum StatusLines {
         if let forfeitAt = view.forfeitAt, view.phase == .playing {
             let away = view.players.filter { !$0.present }.map(\.name).joined(separator: " and ")
             let left = max(0, forfeitAt.saturatingSubtracting(serverNow)) / 1_000
-            main.append(Span("\(away.isEmpty ? "A player" : away) is away: the match waits, forfeit in \(countdown(seconds: left))", theme.style(for: .bad)))
+            // A server that keeps seats for days (a game kept on its player's machine waits a
+            // year) counts nothing down a person waits for: "forfeit in 364 days" beside a game
+            // on its start box reads as a threat.
+            let when = state.seatWaitMs ?? 0 > Self.countdownLimit ? "" : ", forfeit in \(countdown(seconds: left))"
+            main.append(Span("\(away.isEmpty ? "A player" : away) is away: the match waits\(when)", theme.style(for: .bad)))
             return (main, notice)
         }
         switch view.phase {
@@ -104,7 +117,8 @@ enum StatusLines {
             main.append(Span(state.isPlayer ? "Game over: \(again)q quit" : "Game over", CellStyle(bold: true)))
         case .playing:
             if let shown = view.shown, state.isPlayer {
-                main.append(Span(shown.isSet ? "A set! Touch any card to go on" : "Not a set: touch any card to go on",
+                main.append(Span(shown.isSet ? "\(view.variant.aPick.capitalizedFirst)! Touch any card to go on"
+                                             : "\(verdict(view.variant.whyNot(shown.cards, chain: view.chain), variant: view.variant).capitalizedFirst): touch any card to go on",
                                  theme.style(for: shown.isSet ? .good : .bad)))
             } else if let window = view.window {
                 main += windowSpans(window, state: state, serverNow: serverNow)
@@ -119,11 +133,24 @@ enum StatusLines {
                 let hint = view.mode == .duel ? "Spot \(variant.aPick)? Press s, or just pick a card"
                     : "Pick \(variant.pickCountWord) cards that form \(variant.aPick)"
                 main.append(Span(state.claimPending ? "Calling Set!…" : hint, theme.quiet))
+            } else if view.mode == .solo {
+                main.append(Span("\(view.players.first?.name ?? "A player") plays alone", theme.quiet))
             } else {
                 main.append(Span("Nobody holds the table", theme.quiet))
             }
         }
         return (main, notice)
+    }
+
+    /// A server whose seats wait longer than this (a day, in ms) shows no forfeit countdown.
+    static let countdownLimit: Int64 = 24 * 3_600_000
+
+    /// What a refused pick was, in words: "not a set", or why a real set was still refused.
+    static func verdict(_ fault: PickFault?, variant: Variant) -> String {
+        switch fault {
+        case .chainCards: "refused: a set here uses exactly one chain card"
+        case .twoAndOne, .thirdsDiffer, .count, nil: "not \(variant.aPick)"
+        }
     }
 
     /// "alice called Set!  3.4 s ██████░░░░" from the viewer's side.
@@ -158,4 +185,9 @@ enum StatusLines {
         if hours >= 1 { return "\(hours):\(twoDigits(minutes % 60)):\(twoDigits(seconds % 60))" }
         return "\(minutes):\(twoDigits(seconds % 60))"
     }
+}
+
+extension String {
+    /// The text with its first letter upper-cased: "an ultra" → "An ultra".
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }
