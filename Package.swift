@@ -19,7 +19,7 @@ let package = Package(
         .target(name: "SetScreen", dependencies: ["SetRules", "SetWire", "SetClient"]),
         .target(name: "SetTerminal", dependencies: ["SetRules", "SetWire", "SetNet", "SetScreen"]),
         .target(name: "SetLocal", dependencies: ["SetRules", "SetNet", "SetServer", "SetBot", "SetTerminal"]),
-        .target(name: "SetCLI", dependencies: ["SetRules", "SetNet", "SetServer", "SetBot", "SetBench", "SetLocal"]),
+        .target(name: "SetCLI", dependencies: ["SetRules", "SetWire", "SetNet", "SetServer", "SetBot", "SetBench", "SetTerminal", "SetLocal"]),
         .executableTarget(name: "setgame", dependencies: ["SetRules", "SetCLI", "SetWire", "SetNet", "SetServer", "SetScreen", "SetTerminal", "SetBot", "SetBench", "SetLocal"]),
         // What the tests of several modules share: a real server on its own thread, waiting for results.
         .target(name: "SetTestSupport", dependencies: ["SetNet", "SetServer"], path: "Tests/SetTestSupport"),
@@ -33,7 +33,7 @@ let package = Package(
         .testTarget(name: "SetScreenTests", dependencies: ["SetScreen", "SetRules", "SetWire"]),
         .testTarget(name: "SetTerminalTests", dependencies: ["SetTestSupport", "SetTerminal", "SetScreen", "SetBot", "SetRules", "SetWire", "SetNet", "SetServer"]),
         .testTarget(name: "SetLocalTests", dependencies: ["SetLocal", "SetTerminal", "SetServer", "SetBot", "SetNet", "SetWire", "SetRules"]),
-        .testTarget(name: "SetCLITests", dependencies: ["SetCLI", "SetLocal", "SetBench", "SetBot", "SetServer", "SetNet", "SetRules"]),
+        .testTarget(name: "SetCLITests", dependencies: ["SetCLI", "SetLocal", "SetBench", "SetBot", "SetTerminal", "SetServer", "SetNet", "SetWire", "SetRules"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,34 +2,8 @@ import SetBot
 import SetLocal
 import SetNet
 import SetRules
-
-/// `setgame join` and `setgame watch`: where to connect and how to show it.
-public struct JoinOptions: Equatable, Sendable {
-    public var server = ServerAddress()
-    public var name: String?
-    public var match: String?
-    public var solo = false
-    /// The variant asked for; nil plays whatever the match plays (classic for a new one).
-    public var variant: Variant?
-    public var spectator = false
-    public var colorblind = false
-    public var animation = true
-
-    public init() {}
-}
-
-/// `setgame bot`.
-public struct BotCommandOptions: Equatable, Sendable {
-    public var server = ServerAddress()
-    public var match: String?
-    public var level = BotLevel.normal
-    public var name: String?
-    public var seed: UInt64?
-    /// The variant asked for; nil plays whatever the match plays.
-    public var variant: Variant?
-
-    public init() {}
-}
+import SetTerminal
+import SetWire
 
 extension Commands {
     static let address = PositionalSpec("HOST[:PORT]", "the server (default 127.0.0.1:7380)")
@@ -70,7 +44,7 @@ extension Commands {
         positionals: [address],
         options: [
             OptionSpec("match", "NAME", "the match to join (default: pair with whoever is waiting)"),
-            OptionSpec("level", "LEVEL", levels(default: BotCommandOptions().level)),
+            OptionSpec("level", "LEVEL", levels(default: BotOptions().level)),
             OptionSpec("name", "NAME", "its name (default: bot-LEVEL)"),
             OptionSpec("seed", "N", "seeds its decisions"),
             modeOption("the variant, for a match it creates or is paired into"),
@@ -109,28 +83,32 @@ extension Commands {
         return level
     }
 
-    static func joinOptions(_ parsed: ParsedArguments, spectator: Bool) throws(UsageError) -> JoinOptions {
+    static func clientOptions(_ parsed: ParsedArguments, role: Role, defaults: CommandDefaults) throws(UsageError) -> ClientOptions {
+        let spectator = role == .spectator
         let values = OptionValues(parsed, command: spectator ? watch.name : join.name)
-        var options = JoinOptions()
-        options.server = try values.address()
-        options.spectator = spectator
-        options.name = values.text("name")
-        options.match = spectator ? parsed.positionals.dropFirst().first : values.text("match")
-        options.solo = values.flag("solo")
-        options.variant = spectator ? nil : try variant(values)
-        options.colorblind = values.flag("colorblind")
-        options.animation = !values.flag("no-animation")
+        let server = try values.address()
+        var options = ClientOptions(host: server.host, port: server.port, name: values.text("name") ?? defaults.loginName,
+                                    match: spectator ? parsed.positionals.dropFirst().first : values.text("match"),
+                                    mode: values.flag("solo") ? .solo : .duel, role: role,
+                                    colorblind: values.flag("colorblind"), animation: !values.flag("no-animation"),
+                                    variant: spectator ? nil : try variant(values))
+        options.command = defaults.command
+        if let match = options.match, !spectator {
+            options.watchCommand = defaults.watchCommand(host: server.host, port: server.port, match: match)
+        }
         return options
     }
 
-    static func botOptions(_ parsed: ParsedArguments) throws(UsageError) -> BotCommandOptions {
+    static func botOptions(_ parsed: ParsedArguments, defaults: CommandDefaults) throws(UsageError) -> BotOptions {
         let values = OptionValues(parsed, command: bot.name)
-        var options = BotCommandOptions()
-        options.server = try values.address()
+        let server = try values.address()
+        var options = BotOptions()
+        options.host = server.host
+        options.port = server.port
         options.match = values.text("match")
         options.level = try level(values)
-        options.name = values.text("name")
-        options.seed = try values.number("seed", in: UInt64.min...UInt64.max)
+        options.name = values.text("name") ?? CommandDefaults.botName(options.level)
+        options.seed = try values.number("seed", in: UInt64.min...UInt64.max) ?? defaults.clockSeed
         options.variant = try variant(values)
         return options
     }

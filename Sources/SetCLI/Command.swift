@@ -1,8 +1,10 @@
 import SetBench
+import SetBot
 import SetLocal
 import SetNet
 import SetRules
 import SetServer
+import SetTerminal
 
 /// What the user asked the executable to do, fully parsed and validated.
 public enum Command: Equatable, Sendable {
@@ -13,10 +15,11 @@ public enum Command: Equatable, Sendable {
     case version
     /// Print the rules with these settings, and the variant's own section.
     case rules(RuleSettings, variant: Variant = .classic)
-    case serve(ServeOptions)
+    case serve(ServeCommand)
     case play(PlayOptions)
-    case join(JoinOptions)
-    case bot(BotCommandOptions)
+    /// `join`, or `watch` (as a spectator).
+    case join(ClientOptions)
+    case bot(BotOptions)
     case replay(ReplayOptions)
     case bench(BenchOptions)
     case benchRules
@@ -36,28 +39,19 @@ public struct ReplayOptions: Equatable, Sendable {
     }
 }
 
-/// What `setgame serve` was asked for.
-public struct ServeOptions: Equatable, Sendable {
-    public var server = ServerAddress()
-    public var dataDirectory: String?
-    public var rules = RuleSettings.standard
-    /// Deal game n from seed + n - 1 instead of a random seed: for demos and tests.
-    public var seed: UInt64?
-    public var seatWaitMs: Int64 = 120_000
-    public var maxConnections = 8_192
-    public var maxMatches = 4_096
-    public var messagesPerSecond = 50
-    /// Per-address limits; nil: a sixteenth of the server-wide one.
-    public var connectionsPerAddress: Int?
-    public var matchesPerAddress: Int?
-    public var connectsPerSecondPerAddress: Int?
-    public var keepFinished = 10_000
-    public var keepFinishedDays = 30
+/// What `setgame serve` was asked for: the server's own configuration, and what the executable
+/// does around it.
+public struct ServeCommand: Equatable, Sendable {
+    public var config: ServerConfig
     public var logFormat = ServerLog.Format.text
     /// Check the options and the data folder, say what would be served, and exit.
     public var check = false
 
-    public init() {}
+    public init(config: ServerConfig, logFormat: ServerLog.Format = .text, check: Bool = false) {
+        self.config = config
+        self.logFormat = logFormat
+        self.check = check
+    }
 }
 
 /// The command tree, declared as data, and the pure function from arguments to a `Command`.
@@ -121,8 +115,8 @@ public enum Commands {
     /// Every subcommand, in the order the overview lists them.
     public static let all: [CommandSpec] = Subcommand.allCases.map(\.spec)
 
-    /// Parses the arguments after the executable's name.
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+    /// Parses the arguments after the executable's name, filling in what they leave out from `defaults`.
+    public static func parse(_ arguments: [String], defaults: CommandDefaults) throws(UsageError) -> Command {
         guard let first = arguments.first else { return .overview }
         let rest = Array(arguments.dropFirst())
         switch first {
@@ -144,11 +138,11 @@ public enum Commands {
         let parsed = try ArgumentParser.parse(rest, as: spec)
         if parsed.wantsHelp { return .help(spec) }
         switch subcommand {
-        case .serve: return .serve(try serveOptions(parsed))
+        case .serve: return .serve(try serveCommand(parsed, defaults: defaults))
         case .play: return .play(try playOptions(parsed))
-        case .join: return .join(try joinOptions(parsed, spectator: false))
-        case .watch: return .join(try joinOptions(parsed, spectator: true))
-        case .bot: return .bot(try botOptions(parsed))
+        case .join: return .join(try clientOptions(parsed, role: .player, defaults: defaults))
+        case .watch: return .join(try clientOptions(parsed, role: .spectator, defaults: defaults))
+        case .bot: return .bot(try botOptions(parsed, defaults: defaults))
         case .bench: return try benchCommand(parsed)
         case .cards: return .cards(try cardsOptions(parsed))
         case .replay:
@@ -195,32 +189,33 @@ public enum Commands {
         return .bench(options)
     }
 
-    static func serveOptions(_ parsed: ParsedArguments) throws(UsageError) -> ServeOptions {
-        var options = ServeOptions()
+    static func serveCommand(_ parsed: ParsedArguments, defaults: CommandDefaults) throws(UsageError) -> ServeCommand {
+        var config = ServerConfig()
         let values = OptionValues(parsed, command: serve.name)
-        options.server.host = values.text("host") ?? options.server.host
-        options.server.port = try values.number("port", in: UInt16.min...UInt16.max) ?? options.server.port
-        options.dataDirectory = values.text("data")
-        options.seed = try values.number("seed", in: UInt64.min...UInt64.max)
-        options.seatWaitMs = try values.number("seat-wait-ms", in: 1...86_400_000) ?? options.seatWaitMs
-        options.maxConnections = try values.number("max-connections", in: 1...1_000_000) ?? options.maxConnections
-        options.messagesPerSecond = try values.number("messages-per-second", in: 1...10_000_000) ?? options.messagesPerSecond
-        options.maxMatches = try values.number("max-matches", in: 1...1_000_000) ?? options.maxMatches
-        options.connectionsPerAddress = try values.number("connections-per-address", in: 1...1_000_000)
-        options.matchesPerAddress = try values.number("matches-per-address", in: 1...1_000_000)
-        options.connectsPerSecondPerAddress = try values.number("connect-rate-per-address", in: 1...1_000_000)
-        options.keepFinished = try values.number("keep-finished", in: 0...10_000_000) ?? options.keepFinished
-        options.keepFinishedDays = try values.number("keep-finished-days", in: 0...36_500) ?? options.keepFinishedDays
+        config.host = values.text("host") ?? config.host
+        config.port = try values.number("port", in: UInt16.min...UInt16.max) ?? config.port
+        config.dataDirectory = values.text("data") ?? defaults.dataDirectory
+        if let seed = try values.number("seed", in: UInt64.min...UInt64.max) { config.seeds = .counting(from: seed) }
+        config.limits.seatWaitMs = try values.number("seat-wait-ms", in: 1...86_400_000) ?? config.limits.seatWaitMs
+        config.limits.maxConnections = try values.number("max-connections", in: 1...1_000_000) ?? config.limits.maxConnections
+        config.limits.messagesPerSecond = try values.number("messages-per-second", in: 1...10_000_000) ?? config.limits.messagesPerSecond
+        config.limits.messageBurst = CommandDefaults.messageBurst(forRate: config.limits.messagesPerSecond)
+        config.maxMatches = try values.number("max-matches", in: 1...1_000_000) ?? config.maxMatches
+        config.perAddress.connections = try values.number("connections-per-address", in: 1...1_000_000)
+        config.perAddress.matches = try values.number("matches-per-address", in: 1...1_000_000)
+        config.perAddress.connectsPerSecond = try values.number("connect-rate-per-address", in: 1...1_000_000)
+        config.keepFinished = try values.number("keep-finished", in: 0...10_000_000) ?? config.keepFinished
+        config.keepFinishedDays = try values.number("keep-finished-days", in: 0...36_500) ?? config.keepFinishedDays
+        config.rules = try settings(from: parsed, command: serve.name)
+        var command = ServeCommand(config: config, check: values.flag("check"))
         if let format = values.text("log-format") {
             guard let chosen = ServerLog.Format(rawValue: format) else {
                 throw UsageError("--log-format takes \(inWords(ServerLog.Format.allCases.map(\.rawValue))), not '\(format)'",
                                  command: serve.name)
             }
-            options.logFormat = chosen
+            command.logFormat = chosen
         }
-        options.check = values.flag("check")
-        options.rules = try settings(from: parsed, command: serve.name)
-        return options
+        return command
     }
 
     /// Rule settings from the rule options present, validated.

@@ -45,6 +45,18 @@ public enum HelpText {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// What a usage error prints on stderr: the problem, the command's synopsis, and where its help is.
+    /// - Parameter invocation: how the program was started (`CommandDefaults.command`).
+    public static func usageError(_ error: UsageError, invocation: String) -> String {
+        var text = "\(toolName): \(error.message)\n"
+        if let name = error.command, let subcommand = Subcommand(rawValue: name) {
+            text += usageLine(subcommand.spec) + "\nsee '\(invocation) \(name) --help'\n"
+        } else {
+            text += "see '\(invocation) --help'\n"
+        }
+        return text
+    }
+
     static func pad(_ text: String, to width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - text.count))
     }

@@ -4,7 +4,7 @@ import SetRules
 import SetWire
 
 /// Everything `setgame join` and `setgame watch` tell the terminal client.
-public struct ClientOptions: Sendable {
+public struct ClientOptions: Sendable, Equatable {
     public var host: String
     public var port: UInt16
     /// The name shown to the other player.
@@ -76,7 +76,7 @@ public struct ClientOptions: Sendable {
 
 /// A match `setgame play` runs in this process: what the screen says about it, and how the client
 /// tells the bot to begin and to hold off while help is open.
-public struct LocalMatch: Sendable {
+public struct LocalMatch: Sendable, Equatable {
     /// What the player faces, on the start box ("You against the easy bot"); nil begins at once.
     public var start: String?
     /// What quitting keeps, in the box that asks.
@@ -98,5 +98,11 @@ public struct LocalMatch: Sendable {
         self.resumeNote = resumeNote
         self.onStart = onStart
         self.onHold = onHold
+    }
+
+    /// Two local matches that say the same are equal: the hooks are functions, which cannot be compared.
+    public static func == (lhs: LocalMatch, rhs: LocalMatch) -> Bool {
+        lhs.start == rhs.start && lhs.quitNote == rhs.quitNote && lhs.confirmsQuit == rhs.confirmsQuit
+            && lhs.resumeNote == rhs.resumeNote
     }
 }

@@ -5,24 +5,9 @@ import SetNet
 import SetServer
 
 /// `setgame serve`: prints where it listens, serves until SIGINT or SIGTERM, exits 0.
-func serve(_ options: ServeOptions) -> Int32 {
+func serve(_ options: ServeCommand) -> Int32 {
     let signals = StopSignals([SIGINT, SIGTERM])
-    var config = ServerConfig()
-    config.host = options.server.host
-    config.port = options.server.port
-    config.rules = options.rules
-    config.limits.seatWaitMs = options.seatWaitMs
-    config.dataDirectory = options.dataDirectory ?? ProcessEnvironment.stateFolder() + "/matches"
-    config.limits.maxConnections = options.maxConnections
-    config.maxMatches = options.maxMatches
-    config.limits.messagesPerSecond = options.messagesPerSecond
-    config.limits.messageBurst = options.messagesPerSecond * 2
-    config.perAddress.connections = options.connectionsPerAddress
-    config.perAddress.matches = options.matchesPerAddress
-    config.perAddress.connectsPerSecond = options.connectsPerSecondPerAddress
-    config.keepFinished = options.keepFinished
-    config.keepFinishedDays = options.keepFinishedDays
-    if let seed = options.seed { config.seeds = .counting(from: seed) }
+    let config = options.config
     let log = ServerLog(format: options.logFormat)
     if options.check { return check(config, log: log) }
     let server: Server
@@ -35,7 +20,7 @@ func serve(_ options: ServeOptions) -> Int32 {
     let control = server.control
     signals.whenSignalled { control.stop() }
     // Unbuffered, so a script reading our stdout learns the port at once.
-    writeOut("setgame serving on \(options.server.host):\(server.port)")
+    writeOut("setgame serving on \(config.host):\(server.port)")
     writeOut("match journals in \(config.dataDirectory ?? "-")")
     server.run()
     return 0

@@ -4,24 +4,15 @@ import SetCLI
 import SetLocal
 import SetNet
 import SetRules
+import SetTerminal
 
-/// Prints a usage error the way every subcommand does and exits with EX_USAGE.
-func exitWithUsage(_ error: UsageError) -> Never {
-    var text = "setgame: \(error.message)\n"
-    if let name = error.command, let spec = Commands.all.first(where: { $0.name == name }) {
-        text += HelpText.usageLine(spec) + "\nsee '\(invocationCommand()) \(name) --help'\n"
-    } else {
-        text += "see '\(invocationCommand()) --help'\n"
-    }
-    FileHandle.standardError.write(Data(text.utf8))
-    exit(UsageError.exitCode)
-}
-
+let defaults = CommandDefaults.current()
 let command: Command
 do {
-    command = try Commands.parse(Array(CommandLine.arguments.dropFirst()))
+    command = try Commands.parse(Array(CommandLine.arguments.dropFirst()), defaults: defaults)
 } catch {
-    exitWithUsage(error)
+    FileHandle.standardError.write(Data(HelpText.usageError(error, invocation: defaults.command).utf8))
+    exit(UsageError.exitCode)
 }
 
 switch command {
@@ -36,9 +27,9 @@ case .rules(let settings, let variant):
 case .serve(let options):
     exit(serve(options))
 case .play(let options):
-    exit(LocalGame.play(options, command: invocationCommand()))
+    exit(LocalGame.play(options, command: defaults.command))
 case .join(let options):
-    exit(join(options))
+    exit(TerminalClient.run(options))
 case .bot(let options):
     exit(runBot(options))
 case .replay(let options):

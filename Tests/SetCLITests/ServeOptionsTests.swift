@@ -10,11 +10,11 @@ struct ServeOptionsTests {
                                           "--matches-per-address", "8", "--max-matches", "1000", "--check"])
         guard case .serve(let options) = command else { Issue.record("not serve: \(command)"); return }
         #expect(options.logFormat == .json && options.check)
-        #expect(options.keepFinished == 500 && options.keepFinishedDays == 7)
-        #expect(options.connectionsPerAddress == 32 && options.matchesPerAddress == 8 && options.maxMatches == 1_000)
+        #expect(options.config.keepFinished == 500 && options.config.keepFinishedDays == 7)
+        #expect(options.config.perAddress.connections == 32 && options.config.perAddress.matches == 8 && options.config.maxMatches == 1_000)
         guard case .serve(let defaults) = try Commands.parse(["serve"]) else { Issue.record("not serve"); return }
-        #expect(defaults.logFormat == .text && !defaults.check && defaults.connectionsPerAddress == nil)
-        #expect(defaults.keepFinished == 10_000 && defaults.keepFinishedDays == 30)
+        #expect(defaults.logFormat == .text && !defaults.check && defaults.config.perAddress.connections == nil)
+        #expect(defaults.config.keepFinished == 10_000 && defaults.config.keepFinishedDays == 30)
     }
 
     @Test func badHostingValuesAreUsageErrors() {

@@ -2,6 +2,7 @@ import SetCLI
 import SetLocal
 import SetNet
 import SetRules
+import SetWire
 import Testing
 
 /// Every subcommand's options as the executable receives them: each lands in its own field, the
@@ -15,8 +16,8 @@ struct SubcommandOptionsTests {
             let matches = switch (subcommand, command) {
             case (.play, .play), (.serve, .serve), (.bot, .bot), (.replay, .replay), (.bench, .bench),
                  (.rules, .rules), (.cards, .cards): true
-            case (.join, .join(let options)): !options.spectator
-            case (.watch, .join(let options)): options.spectator
+            case (.join, .join(let options)): options.role == .player
+            case (.watch, .join(let options)): options.role == .spectator
             default: false
             }
             #expect(matches, "\(subcommand) parsed as \(command)")
@@ -30,22 +31,24 @@ struct SubcommandOptionsTests {
                                                             "--mode", "ultra", "--colorblind", "--no-animation"]) else {
             Issue.record("not join"); return
         }
-        #expect(options.server == ServerAddress(host: "example.org", port: 7400))
+        #expect(ServerAddress(host: options.host, port: options.port) == ServerAddress(host: "example.org", port: 7400))
         #expect(options.name == "ann" && options.match == "friday" && options.variant == .ultra)
-        #expect(options.colorblind && !options.animation && !options.spectator && !options.solo)
+        #expect(options.colorblind && !options.animation && options.role == .player && options.mode == .duel)
 
         guard case .join(let defaults) = try Commands.parse(["join"]) else { Issue.record("not join"); return }
-        #expect(defaults.server == ServerAddress() && defaults.name == nil && defaults.match == nil && defaults.variant == nil)
+        #expect(ServerAddress(host: defaults.host, port: defaults.port) == ServerAddress())
+        #expect(defaults.name == CommandDefaults.test.loginName && defaults.match == nil && defaults.variant == nil)
         #expect(!defaults.colorblind && defaults.animation)
         guard case .join(let solo) = try Commands.parse(["join", ":7401", "--solo"]) else { Issue.record("not join"); return }
-        #expect(solo.solo && solo.server == ServerAddress(host: "127.0.0.1", port: 7401))
+        #expect(solo.mode == .solo && ServerAddress(host: solo.host, port: solo.port) == ServerAddress(host: "127.0.0.1", port: 7401))
     }
 
     @Test func watchTakesTheMatchAsItsSecondArgument() throws {
         guard case .join(let options) = try Commands.parse(["watch", "10.0.0.2", "friday"]) else { Issue.record("not watch"); return }
-        #expect(options.spectator && options.match == "friday" && options.server == ServerAddress(host: "10.0.0.2", port: 7380))
+        #expect(options.role == .spectator && options.match == "friday"
+                && ServerAddress(host: options.host, port: options.port) == ServerAddress(host: "10.0.0.2", port: 7380))
         guard case .join(let listing) = try Commands.parse(["watch"]) else { Issue.record("not watch"); return }
-        #expect(listing.spectator && listing.match == nil)
+        #expect(listing.role == .spectator && listing.match == nil)
     }
 
     @Test func botTakesALevelANameASeedAndAMatch() throws {
@@ -53,10 +56,12 @@ struct SubcommandOptionsTests {
                                                            "--seed", "18446744073709551615", "--mode", "chain"]) else {
             Issue.record("not bot"); return
         }
-        #expect(options.server == ServerAddress(host: "host", port: 9) && options.match == "m" && options.level == .hard)
+        #expect(ServerAddress(host: options.host, port: options.port) == ServerAddress(host: "host", port: 9))
+        #expect(options.match == "m" && options.level == .hard)
         #expect(options.name == "robo" && options.seed == .max && options.variant == .chain)
         guard case .bot(let defaults) = try Commands.parse(["bot"]) else { Issue.record("not bot"); return }
-        #expect(defaults.level == .normal && defaults.name == nil && defaults.seed == nil && defaults.variant == nil)
+        #expect(defaults.level == .normal && defaults.name == "bot-normal" && defaults.seed == CommandDefaults.test.clockSeed)
+        #expect(defaults.variant == nil)
     }
 
     @Test func playTakesALevelASeedAServerAndTheRules() throws {
@@ -93,8 +98,9 @@ struct SubcommandOptionsTests {
                                                              "--max-connections", "64", "--messages-per-second", "5"]) else {
             Issue.record("not serve"); return
         }
-        #expect(options.server.port == 0 && options.seed == 7 && options.seatWaitMs == 1_000)
-        #expect(options.maxConnections == 64 && options.messagesPerSecond == 5 && options.dataDirectory == nil)
+        #expect(options.config.port == 0 && options.config.seeds == .counting(from: 7) && options.config.limits.seatWaitMs == 1_000)
+        #expect(options.config.limits.maxConnections == 64 && options.config.limits.messagesPerSecond == 5)
+        #expect(options.config.dataDirectory == CommandDefaults.test.dataDirectory)
     }
 
     @Test(arguments: [

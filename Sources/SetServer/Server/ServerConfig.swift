@@ -10,7 +10,7 @@ public enum SeedSource: Sendable, Equatable {
 }
 
 /// Everything `setgame serve` can be told.
-public struct ServerConfig: Sendable {
+public struct ServerConfig: Sendable, Equatable {
     public var host = "127.0.0.1"
     public var port: UInt16 = 7380
     public var rules = RuleSettings.standard

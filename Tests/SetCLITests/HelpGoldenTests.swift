@@ -1,0 +1,219 @@
+import SetCLI
+import Testing
+
+/// Every help text, whole: a change to any word of what a user reads shows up here, and a new
+/// subcommand needs its golden.
+struct HelpGoldenTests {
+    @Test func theOverview() {
+        #expect(HelpText.overview(Commands.all, version: "0.1.0") == #"""
+        setgame 0.1.0: the card game Set, for two players over TCP, in the terminal.
+
+        usage: setgame <command> [arguments] [options]
+
+        commands:
+          play    Play Set now: starts a local server and a bot opponent, and joins as a player.
+          serve   Host matches: players and spectators connect over TCP and speak newline-delimited JSON (Protocol.md).
+          join    Join a match on a server as a player; run it again after a drop to take your seat back.
+          watch   Watch a live match as a spectator; without a match name, pick one from a list.
+          bot     Run a bot player that joins a server over the protocol, like any client.
+          replay  Print a match from its journal move by move, and check each revealed seed against its commitment.
+          bench   Measure a server under load: duels of instant bots plus spectators over loopback. 'setgame bench rules' times the rules alone.
+          rules   Print the rules of Set and of a duel, with the timings and points in force.
+          cards   Print all 81 cards as they are drawn on a table of 12 in a terminal of a given size: a gallery of the symbols.
+
+          setgame <command> --help   options of one command
+          setgame --version          print the version
+
+        """#)
+    }
+
+    /// A usage error names the problem, then the command's synopsis and how to get its help, in
+    /// words the user can type as printed.
+    @Test func aUsageErrorInACommand() throws {
+        let error = try #require(throws: UsageError.self) { try Commands.parse(["join", "a:b:c"]) }
+        #expect(HelpText.usageError(error, invocation: "swift run setgame") == #"""
+        setgame: 'a:b:c' is not HOST[:PORT]
+        usage: setgame join [HOST[:PORT]] [options]
+        see 'swift run setgame join --help'
+
+        """#)
+    }
+
+    @Test func aUsageErrorBeforeAnyCommand() throws {
+        let error = try #require(throws: UsageError.self) { try Commands.parse(["frobnicate"]) }
+        #expect(HelpText.usageError(error, invocation: "setgame") == #"""
+        setgame: unknown command 'frobnicate'
+        see 'setgame --help'
+
+        """#)
+    }
+
+    @Test(arguments: Subcommand.allCases)
+    func eachCommandsHelp(_ subcommand: Subcommand) throws {
+        let golden = try #require(Self.goldens[subcommand], "no golden for \(subcommand)")
+        #expect(HelpText.help(for: subcommand.spec) == golden)
+    }
+
+    static let goldens: [Subcommand: String] = [
+        .play: #"""
+            usage: setgame play [options]
+
+            Play Set now: starts a local server and a bot opponent, and joins as a player.
+
+              --level LEVEL                        the bot's level: easy (default), normal, hard or instant
+              --solo                               play alone instead of against a bot
+              --mode MODE                          the variant to play: classic, junior, chain, ultra
+              --new                                start a new game even if an unfinished one is kept (it is resumed otherwise)
+              --seed N                             deal from this seed (the same seed deals the same game)
+              --name NAME                          your name (default: your login name)
+              --against HOST[:PORT]                join that server instead of starting one
+              --colorblind                         also show each card's colour as a letter
+              --no-animation                       cards appear and leave without moving
+              --claim-window-ms MS                 time a duel claimant has to pick three cards
+              --second-chance-ms MS                the opponent's window after a failed or expired claim
+              --deal-grace-ms MS                   the other player's risk-free window after a deal
+              --set-points-max POINTS              points for a set taken the moment the table changed
+              --set-points-min POINTS              the least a set is worth, however long it took
+              --set-points-lost-per-second POINTS  points a set loses per second the table stood
+              --wrong-set-penalty POINTS           penalty for three cards that are not a set
+              --claim-timeout-penalty POINTS       penalty for letting a claim window run out or passing it
+              --deal-penalty POINTS                penalty for dealing while a set was on the table
+              --hint-cost POINTS                   cost of a hint
+              --hints-in-duel on|off               whether a duel allows hints (solo always does)
+              -h, --help                           show this help
+
+            """#,
+        .serve: #"""
+            usage: setgame serve [options]
+
+            Host matches: players and spectators connect over TCP and speak newline-delimited JSON (Protocol.md).
+
+              --host ADDRESS                       IPv4 address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
+              --port PORT                          TCP port (default 7380; 0 picks a free one and prints it)
+              --data DIR                           where match journals are kept
+              --seed N                             deal game n from seed N+n-1 instead of at random (for demos and tests)
+              --seat-wait-ms MS                    how long in all, per game, a seat may be away before it forfeits (default 120000)
+              --max-connections N                  connections beyond this are refused (default 8192; fitted to the file descriptor limit)
+              --max-matches N                      matches beyond this are refused (default 4096)
+              --messages-per-second N              each connection's rate limit; bursts of twice as many (default 50)
+              --connections-per-address N          connections one IP address may hold (default max-connections/16)
+              --matches-per-address N              live matches one IP address may have created (default max-matches/16)
+              --connect-rate-per-address N         new connections one IP address may open a second, bursts of twice as many (default 20)
+              --keep-finished N                    finished journals kept in DIR/finished, newest first (default 10000)
+              --keep-finished-days D               finished journals older than this are deleted (default 30)
+              --log-format text|json               text lines, or one JSON object per line for log collectors (default text)
+              --check                              check the options and the data folder, print what would be served, and exit
+              --claim-window-ms MS                 time a duel claimant has to pick three cards
+              --second-chance-ms MS                the opponent's window after a failed or expired claim
+              --deal-grace-ms MS                   the other player's risk-free window after a deal
+              --set-points-max POINTS              points for a set taken the moment the table changed
+              --set-points-min POINTS              the least a set is worth, however long it took
+              --set-points-lost-per-second POINTS  points a set loses per second the table stood
+              --wrong-set-penalty POINTS           penalty for three cards that are not a set
+              --claim-timeout-penalty POINTS       penalty for letting a claim window run out or passing it
+              --deal-penalty POINTS                penalty for dealing while a set was on the table
+              --hint-cost POINTS                   cost of a hint
+              --hints-in-duel on|off               whether a duel allows hints (solo always does)
+              -h, --help                           show this help
+
+            """#,
+        .join: #"""
+            usage: setgame join [HOST[:PORT]] [options]
+
+            Join a match on a server as a player; run it again after a drop to take your seat back.
+
+              HOST[:PORT]     the server (default 127.0.0.1:7380)
+              --name NAME     your name (default: your login name)
+              --match NAME    the match to join or create (default: pair with whoever is waiting)
+              --solo          a solo match
+              --mode MODE     the variant of a match you create (joining, its own): classic, junior, chain, ultra
+              --colorblind    also show each card's colour as a letter
+              --no-animation  cards appear and leave without moving
+              -h, --help      show this help
+
+            """#,
+        .watch: #"""
+            usage: setgame watch [HOST[:PORT]] [MATCH] [options]
+
+            Watch a live match as a spectator; without a match name, pick one from a list.
+
+              HOST[:PORT]     the server (default 127.0.0.1:7380)
+              MATCH           the match to watch
+              --colorblind    also show each card's colour as a letter
+              --no-animation  cards appear and leave without moving
+              -h, --help      show this help
+
+            """#,
+        .bot: #"""
+            usage: setgame bot [HOST[:PORT]] [options]
+
+            Run a bot player that joins a server over the protocol, like any client.
+
+              HOST[:PORT]    the server (default 127.0.0.1:7380)
+              --match NAME   the match to join (default: pair with whoever is waiting)
+              --level LEVEL  easy, normal (default), hard or instant
+              --name NAME    its name (default: bot-LEVEL)
+              --seed N       seeds its decisions
+              --mode MODE    the variant, for a match it creates or is paired into: classic, junior, chain, ultra
+              -h, --help     show this help
+
+            """#,
+        .replay: #"""
+            usage: setgame replay [FILE] [options]
+
+            Print a match from its journal move by move, and check each revealed seed against its commitment.
+
+              FILE        a journal, e.g. ~/.local/state/setgame/matches/finished/NAME-....jsonl
+              --speed X   replay in time: 1 is real time, 10 ten times as fast (default: at once)
+              -h, --help  show this help
+
+            """#,
+        .bench: #"""
+            usage: setgame bench [rules] [options]
+
+            Measure a server under load: duels of instant bots plus spectators over loopback. 'setgame bench rules' times the rules alone.
+
+              rules                              time the pure rules instead
+              --matches N                        concurrent duels (default 100)
+              --spectators S                     spectators per match (default 2)
+              --pace MS                          each bot acts about this often; 0 as fast as it can (default 500)
+              --duration S                       seconds to measure (default 10)
+              --json                             one JSON object instead of a table
+              --server HOST:PORT                 load this server instead of starting one
+              --mode MODE                        the variant every duel plays: classic, junior, chain, ultra
+              --abuse list|lobby|spectators|fds  measure one duel alone, then while this abuse runs against the same server
+              -h, --help                         show this help
+
+            """#,
+        .rules: #"""
+            usage: setgame rules [options]
+
+            Print the rules of Set and of a duel, with the timings and points in force.
+
+              --claim-window-ms MS                 time a duel claimant has to pick three cards
+              --second-chance-ms MS                the opponent's window after a failed or expired claim
+              --deal-grace-ms MS                   the other player's risk-free window after a deal
+              --set-points-max POINTS              points for a set taken the moment the table changed
+              --set-points-min POINTS              the least a set is worth, however long it took
+              --set-points-lost-per-second POINTS  points a set loses per second the table stood
+              --wrong-set-penalty POINTS           penalty for three cards that are not a set
+              --claim-timeout-penalty POINTS       penalty for letting a claim window run out or passing it
+              --deal-penalty POINTS                penalty for dealing while a set was on the table
+              --hint-cost POINTS                   cost of a hint
+              --hints-in-duel on|off               whether a duel allows hints (solo always does)
+              --mode MODE                          the variant whose rules to add: classic, junior, chain, ultra
+              -h, --help                           show this help
+
+            """#,
+        .cards: #"""
+            usage: setgame cards [options]
+
+            Print all 81 cards as they are drawn on a table of 12 in a terminal of a given size: a gallery of the symbols.
+
+              --size WxH    the terminal size to draw for, e.g. 80x24 (default: this terminal)
+              --colorblind  also show each card's colour as a letter (NO_COLOR shows letters, not colours)
+              -h, --help    show this help
+
+            """#,
+    ]
+}
