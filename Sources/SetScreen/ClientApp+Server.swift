@@ -108,6 +108,9 @@ extension ClientApp {
             state.isPicking = true
             state.view = nil
             state.note(ServerText.printable(error.message), .bad, at: now)
+            // Refused before it ever joined, the connection is still `joining`; the picker lists
+            // only over a live one, as after a welcome that found it picking.
+            state.connection = .live
             state.nextListAt = now
             return []
         case .seatInUse:

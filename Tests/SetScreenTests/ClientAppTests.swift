@@ -105,6 +105,21 @@ import Testing
         #expect(app.state.clock.serverTime(at: back + 2) == 50_100, "the old server's quicker pong no longer wins")
     }
 
+    /// `setgame watch HOST typo` is refused before it ever joined: the picker it falls back to
+    /// must ask for the list, not wait on "Asking the server…" forever.
+    @Test func watchingAMatchThatDoesNotExistListsTheLiveOnes() {
+        var options = ClientFixtures.configuration(role: .spectator)
+        options.match = "typo"
+        var app = ClientApp(state: ClientState(options: options, size: TerminalSize(columns: 80, rows: 24)))
+        _ = app.start(at: 0)
+        _ = app.connected(at: 0)
+        _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        _ = app.receive(.error(WireError(.noSuchMatch, "There is no match named \"typo\"."), id: nil), at: 10)
+        #expect(app.state.isPicking)
+        let wake = app.nextWake(at: 10) ?? .max
+        #expect(app.tick(at: wake).contains(.send(.list())))
+    }
+
     @Test func aLostConnectionRetriesWithBackoffAndResumesTheSeat() {
         var app = ClientFixtures.app(ClientFixtures.view())
         _ = app.connectionLost("reset", at: 10_000)
