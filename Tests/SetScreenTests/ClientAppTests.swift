@@ -86,6 +86,40 @@ import Testing
         #expect(app.compose(at: due + 40).textLines[0].contains("40 ms"))
     }
 
+    /// A server restarted on its data folder resumes its clock at its lease, behind where the old
+    /// one would be by the downtime: the offset measured before the drop must not outlive it, or
+    /// every countdown reads short by the downtime until the old pongs leave the window.
+    @Test func aNewConnectionMeasuresTheServersClockAfresh() {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        let due = app.state.nextPingAt
+        _ = app.tick(at: due)
+        _ = app.receive(.pong(time: 50_000, clientTime: due, id: nil), at: due + 2)
+        #expect(app.state.clock.serverTime(at: due + 1) == 50_000)
+        _ = app.connectionLost("refused", at: due + 100)
+        let back = due + 10_000
+        _ = app.connected(at: back)
+        // The restarted server's clock went on from 50,100, not 60,000: it skipped the downtime.
+        _ = app.receive(.welcome(server: "t", versions: [1], time: 50_100, limits: ServerLimits()), at: back)
+        #expect(app.state.clock.serverTime(at: back) == 50_100)
+        _ = app.receive(.pong(time: 50_100, clientTime: back, id: nil), at: back + 4)
+        #expect(app.state.clock.serverTime(at: back + 2) == 50_100, "the old server's quicker pong no longer wins")
+    }
+
+    /// `setgame watch HOST typo` is refused before it ever joined: the picker it falls back to
+    /// must ask for the list, not wait on "Asking the server…" forever.
+    @Test func watchingAMatchThatDoesNotExistListsTheLiveOnes() {
+        var options = ClientFixtures.configuration(role: .spectator)
+        options.match = "typo"
+        var app = ClientApp(state: ClientState(options: options, size: TerminalSize(columns: 80, rows: 24)))
+        _ = app.start(at: 0)
+        _ = app.connected(at: 0)
+        _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        _ = app.receive(.error(WireError(.noSuchMatch, "There is no match named \"typo\"."), id: nil), at: 10)
+        #expect(app.state.isPicking)
+        let wake = app.nextWake(at: 10) ?? .max
+        #expect(app.tick(at: wake).contains(.send(.list())))
+    }
+
     @Test func aLostConnectionRetriesWithBackoffAndResumesTheSeat() {
         var app = ClientFixtures.app(ClientFixtures.view())
         _ = app.connectionLost("reset", at: 10_000)

@@ -73,6 +73,9 @@ extension ClientApp {
         switch error.code {
         case .noSuchMatch where state.options.role == .spectator:
             state.note(ServerText.printable(error.message), .bad, at: now)
+            // Refused before it ever joined, the connection is still `joining`; the picker lists
+            // only over a live one, as after a welcome that found it picking.
+            state.connection = .live
             state.listSweep = nil
             state.nextListAt = now
             return []

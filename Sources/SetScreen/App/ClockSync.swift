@@ -22,9 +22,12 @@ struct ClockSync: Hashable, Sendable {
 
     init() {}
 
-    /// A first guess from the welcome, before any round trip was measured.
+    /// A first guess from a connection's welcome, until its own pongs measure better.
     mutating func welcome(serverTime: Int64, at now: Int64) {
-        if samples.isEmpty { offset = serverTime.saturatingSubtracting(now) }
+        // Each connection may reach another clock: a server restarted on its data folder goes on
+        // from its lease, behind the old clock by the downtime, so the old samples measure nothing.
+        samples.removeAll()
+        offset = serverTime.saturatingSubtracting(now)
     }
 
     /// A pong: the server read the ping at `serverTime`; we sent it at `sentAt`, got it at `now`.
