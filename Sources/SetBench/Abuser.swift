@@ -4,7 +4,7 @@ import SetNet
 import Synchronization
 
 /// What an abusive client does to a server while `setgame bench --abuse` measures a duel on it.
-public enum AbuseKind: String, CaseIterable, Sendable {
+package enum AbuseKind: String, CaseIterable, Sendable {
     /// Fills the server with matches, then four clients page through `list` as fast as allowed.
     case list
     /// Connect, join a new match, hang up: up to 4,096 times a second, from 16 addresses.
@@ -17,26 +17,26 @@ public enum AbuseKind: String, CaseIterable, Sendable {
 }
 
 /// What the abuse did, as its client saw it.
-public struct AbuseStats: Sendable {
-    public var attempts = 0
-    public var bytesReceived = 0
-    public var openSockets = 0
-    public var outcomes: [String: Int] = [:]
-    public var seconds = 0.0
+package struct AbuseStats: Sendable {
+    package var attempts = 0
+    package var bytesReceived = 0
+    package var openSockets = 0
+    package var outcomes: [String: Int] = [:]
+    package var seconds = 0.0
 }
 
 /// Runs one abuse on its own thread, with blocking sockets from loopback addresses other than
 /// 127.0.0.1 (any 127.x.y.z reaches the server), so per-address limits see it as strangers.
 /// Its sockets and stats live in an `AbuseRun` that the abuse thread holds for the whole abuse;
 /// another thread only sets the atomic stop flag and takes the stats once the thread let go.
-public final class Abuser: Sendable {
+package final class Abuser: Sendable {
     private let run: Mutex<AbuseRun>
     private let stopping: AbuseRun.StopFlag
     private let done = DispatchSemaphore(value: 0)
     /// Signalled by the abuse thread once its setup is done and the abuse proper runs.
     private let ready: DispatchSemaphore
 
-    public init(kind: AbuseKind, port: UInt16, targets: [String], lane: Int = 0, lanes: Int = 1) {
+    package init(kind: AbuseKind, port: UInt16, targets: [String], lane: Int = 0, lanes: Int = 1) {
         let stopping = AbuseRun.StopFlag(), ready = DispatchSemaphore(value: 0)
         self.stopping = stopping
         self.ready = ready
@@ -45,10 +45,10 @@ public final class Abuser: Sendable {
 
     /// How many abusers on their own threads a kind needs: a blocking client waits a round trip
     /// per connection, so 4,096 a second takes several.
-    public static func lanes(for kind: AbuseKind) -> Int { kind == .lobby ? 4 : 1 }
+    package static func lanes(for kind: AbuseKind) -> Int { kind == .lobby ? 4 : 1 }
 
     /// The stats of several lanes as one.
-    public static func combined(_ all: [AbuseStats]) -> AbuseStats {
+    package static func combined(_ all: [AbuseStats]) -> AbuseStats {
         var total = AbuseStats()
         for stats in all {
             total.attempts += stats.attempts
@@ -61,7 +61,7 @@ public final class Abuser: Sendable {
     }
 
     /// Starts the abuse and returns once its setup (such as filling the server) is done.
-    public func start() {
+    package func start() {
         Thread.detachNewThread { [self] in
             run.withLock { $0.abuse() }
             done.signal()
@@ -70,7 +70,7 @@ public final class Abuser: Sendable {
     }
 
     /// Ends the abuse, closes its sockets, and reports.
-    public func stop() -> AbuseStats {
+    package func stop() -> AbuseStats {
         stopping.flag.store(true, ordering: .releasing)
         done.wait()
         return run.withLock { $0.stats }

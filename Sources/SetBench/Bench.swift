@@ -4,10 +4,10 @@ import SetNet
 
 /// `setgame bench`: starts the real server as its own process (unless told which server to
 /// load), loads it through the protocol, and reports.
-public enum Bench {
+package enum Bench {
     /// Runs the bench the options ask for and returns the exit status. `signals` end it on ^C,
     /// with its server stopped and its folder removed.
-    public static func run(_ options: BenchOptions, signals: StopSignals) -> Int32 {
+    package static func run(_ options: BenchOptions, signals: StopSignals) -> Int32 {
         signals.whenSignalled { exit(130) }
         if let abuse = options.abuse { return AbuseBench.run(abuse, options, signals: signals) }
         var config = BenchConfig()
@@ -51,7 +51,7 @@ public enum Bench {
     }
 
     /// `setgame bench rules`: the pure rules, timed.
-    public static func rules() -> Int32 {
+    package static func rules() -> Int32 {
         for measurement in RulesBench.run() {
             out("\(measurement.name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(String(format: "%12.0f", measurement.perSecond)) per second")
         }

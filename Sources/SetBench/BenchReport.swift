@@ -2,14 +2,14 @@ import Foundation
 import SetWire
 
 /// A whole bench run: what was asked, what the load generator saw, and what the server spent.
-public struct BenchReport: Sendable {
-    public var config: BenchConfig
-    public var load: LoadResult
+package struct BenchReport: Sendable {
+    package var config: BenchConfig
+    package var load: LoadResult
     /// Nil when the server was not started by the bench (`--server`).
-    public var server: ProcessStats?
-    public var machine: String
+    package var server: ProcessStats?
+    package var machine: String
 
-    public init(config: BenchConfig, load: LoadResult, server: ProcessStats?, machine: String) {
+    package init(config: BenchConfig, load: LoadResult, server: ProcessStats?, machine: String) {
         self.config = config
         self.load = load
         self.server = server
@@ -22,7 +22,7 @@ public struct BenchReport: Sendable {
     var errorCount: Int { load.errors.values.reduce(0, +) }
 
     /// A human-readable table.
-    public var table: String {
+    package var table: String {
         func ms(_ value: Double) -> String { String(format: "%.3f", value) }
         func latencyRow(_ name: String, _ p: Percentiles) -> String {
             "\(name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(ms(p.p50).leftPad(8)) \(ms(p.p99).leftPad(8)) \(ms(p.p999).leftPad(8)) \(ms(p.max).leftPad(8))  (\(p.count) samples)"
@@ -50,7 +50,7 @@ public struct BenchReport: Sendable {
     }
 
     /// One JSON object.
-    public var json: String {
+    package var json: String {
         func latency(_ p: Percentiles) -> JSONValue {
             ["samples": .int(Int64(p.count)), "p50Ms": .double(p.p50), "p99Ms": .double(p.p99), "p999Ms": .double(p.p999), "maxMs": .double(p.max)]
         }
@@ -80,7 +80,7 @@ public struct BenchReport: Sendable {
     }
 
     /// "2 cores, 23 GiB, <model name>", from /proc.
-    public static func describeMachine() -> String {
+    package static func describeMachine() -> String {
         let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         let model = cpu.split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?
             .trimmingCharacters(in: .whitespaces) ?? "unknown CPU"

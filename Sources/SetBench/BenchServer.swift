@@ -8,19 +8,19 @@ import Synchronization
 /// with a data folder of its own. Both are gone when the bench ends, however it ends: the child
 /// runs in a process group of its own, which a ^C at the terminal does not reach, so the bench
 /// stops it itself on SIGINT and SIGTERM.
-public final class BenchServer: Sendable {
-    public let port: UInt16
-    public let pid: Int32
+package final class BenchServer: Sendable {
+    package let port: UInt16
+    package let pid: Int32
     /// The data folder, removed at the end.
-    public let folder: String
+    package let folder: String
     private let process: Mutex<Process?>
 
     /// Why the server could not be started.
-    public enum Failure: Error, CustomStringConvertible {
+    package enum Failure: Error, CustomStringConvertible {
         case launch(String)
         case noAddress(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .launch(let reason): "cannot start the server: \(reason)"
             case .noAddress(let line): "the server did not say where it listens: \(line)"
@@ -31,7 +31,7 @@ public final class BenchServer: Sendable {
     /// Starts `setgame serve --port 0 --data FOLDER/matches` plus `arguments`, with its stderr in
     /// `FOLDER/server.log`, and under a hard `descriptorLimit` when one is given; returns once it
     /// says where it listens. `signals` stop it (and end the bench) on SIGINT or SIGTERM.
-    public init(folder: String, arguments: [String], descriptorLimit: Int? = nil, signals: StopSignals) throws(Failure) {
+    package init(folder: String, arguments: [String], descriptorLimit: Int? = nil, signals: StopSignals) throws(Failure) {
         self.folder = folder
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
@@ -63,14 +63,14 @@ public final class BenchServer: Sendable {
 
     /// On two or more cores the server gets core 0 and the load core 1, so neither one's bursts
     /// show up as the other's latency. False when that could not be done.
-    public func pin() -> Bool {
+    package func pin() -> Bool {
         guard ProcessInfo.processInfo.activeProcessorCount >= 2 else { return false }
         return setgame_pin_to_cpu(pid, 0) == 0 && setgame_pin_to_cpu(0, 1) == 0
     }
 
     /// Stops the server, waits for it, and removes its folder; later calls do nothing. A ^C that
     /// comes while the bench stops it waits until that is done, so the process exits only after.
-    public func stop() {
+    package func stop() {
         process.withLock { process in
             guard let running = process.take() else { return }
             running.terminate()
@@ -80,13 +80,13 @@ public final class BenchServer: Sendable {
     }
 
     /// Lines the server has logged so far.
-    public var logLines: Int {
+    package var logLines: Int {
         guard let data = FileManager.default.contents(atPath: folder + "/server.log") else { return 0 }
         return data.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
     }
 
     /// The server's CPU seconds so far.
-    public var cpuSeconds: Double { ProcessStats.read(pid: pid)?.cpuSeconds ?? 0 }
+    package var cpuSeconds: Double { ProcessStats.read(pid: pid)?.cpuSeconds ?? 0 }
 }
 
 extension FileHandle {

@@ -2,10 +2,10 @@
 /// the machine with the server it measures, so it looks at most lines only this much.
 /// The server writes sorted keys and no spaces, so `"name":` is found by a plain byte search;
 /// values are read as the server writes them.
-public struct FastFields {
-    public let bytes: [UInt8]
+package struct FastFields {
+    package let bytes: [UInt8]
 
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// The start of the value of `"key":`, or nil.
     private func valueStart(_ key: StaticString) -> Int? {
@@ -27,7 +27,7 @@ public struct FastFields {
     }
 
     /// An integer field, e.g. `seq` or `id`.
-    public func int(_ key: StaticString) -> Int? {
+    package func int(_ key: StaticString) -> Int? {
         guard var index = valueStart(key) else { return nil }
         var negative = false
         if index < bytes.count && bytes[index] == 0x2D { negative = true; index += 1 }
@@ -41,7 +41,7 @@ public struct FastFields {
     }
 
     /// Whether a string field equals `expected`, e.g. `type` is `event`.
-    public func string(_ key: StaticString, is expected: StaticString) -> Bool {
+    package func string(_ key: StaticString, is expected: StaticString) -> Bool {
         guard let index = valueStart(key), index < bytes.count, bytes[index] == 0x22 else { return false }
         return expected.withUTF8Buffer { want in
             let end = index + 1 + want.count
@@ -50,10 +50,10 @@ public struct FastFields {
     }
 
     /// The message's `type`.
-    public var type: Substring? { stringValue("type") }
+    package var type: Substring? { stringValue("type") }
 
     /// An event's `kind`.
-    public var kind: Substring? { stringValue("kind") }
+    package var kind: Substring? { stringValue("kind") }
 
     private func stringValue(_ key: StaticString) -> Substring? {
         guard let index = valueStart(key), index < bytes.count, bytes[index] == 0x22 else { return nil }

@@ -1,12 +1,12 @@
 import SetNet
 
 /// Why a load could not run.
-public enum LoadFailure: Error, CustomStringConvertible {
+package enum LoadFailure: Error, CustomStringConvertible {
     case socket(SocketError)
     /// The server turned a connection away before the load began, for this reason.
     case refused(reason: String, spread: Bool)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .socket(let error): "\(error)"
         case .refused(let reason, let spread):

@@ -4,44 +4,44 @@ import SetRules
 import SetWire
 
 /// What to load a server with.
-public struct BenchConfig: Sendable {
-    public var host = "127.0.0.1"
-    public var port: UInt16 = 7380
-    public var matches = 100
-    public var spectatorsPerMatch = 2
+package struct BenchConfig: Sendable {
+    package var host = "127.0.0.1"
+    package var port: UInt16 = 7380
+    package var matches = 100
+    package var spectatorsPerMatch = 2
     /// Each bot acts about this often; 0 acts as soon as its last request was answered.
-    public var paceMs = 500
-    public var durationSeconds = 10.0
+    package var paceMs = 500
+    package var durationSeconds = 10.0
     /// Every spectator pings this often, for the round-trip baseline.
-    public var pingIntervalMs = 1_000
+    package var pingIntervalMs = 1_000
     /// The variant every duel plays.
-    public var variant = Variant.classic
+    package var variant = Variant.classic
     /// Names the run's matches "bench-RUN-INDEX"; nil picks a fresh run name.
-    public var run: String?
+    package var run: String?
     /// On a loopback server, connect from many 127.x.y.z addresses, a few connections each, so
     /// the server's per-address limits (which a real crowd never meets) do not refuse the load.
-    public var spreadOverLoopback = true
+    package var spreadOverLoopback = true
 
-    public init() {}
+    package init() {}
 }
 
 /// What a run measured on the client side.
-public struct LoadResult: Sendable {
-    public var actions = 0
-    public var gamesCompleted = 0
-    public var eventsDelivered = 0
-    public var bytesReceived = 0
-    public var errors: [String: Int] = [:]
-    public var drops = 0
-    public var actionLatency = Percentiles(microseconds: [])
-    public var pingLatency = Percentiles(microseconds: [])
-    public var seconds = 0.0
-    public var connections = 0
+package struct LoadResult: Sendable {
+    package var actions = 0
+    package var gamesCompleted = 0
+    package var eventsDelivered = 0
+    package var bytesReceived = 0
+    package var errors: [String: Int] = [:]
+    package var drops = 0
+    package var actionLatency = Percentiles(microseconds: [])
+    package var pingLatency = Percentiles(microseconds: [])
+    package var seconds = 0.0
+    package var connections = 0
 }
 
 /// Drives `matches` duels of load bots plus spectators over loopback TCP, on one event loop
 /// thread, and measures each action's latency to the last recipient of its final event.
-public final class LoadGenerator {
+package final class LoadGenerator {
     private let config: BenchConfig
     private let loop: EventLoop
     private var players: [BenchPlayer] = []
@@ -70,7 +70,7 @@ public final class LoadGenerator {
     private var connectionsMade = 0
     private var result = LoadResult()
 
-    public init(_ config: BenchConfig) throws(SocketError) {
+    package init(_ config: BenchConfig) throws(SocketError) {
         Sockets.ignoreBrokenPipes()
         self.config = config
         loop = try EventLoop()
@@ -78,7 +78,7 @@ public final class LoadGenerator {
 
     /// Connects everyone, waits until every seat and spectator has joined, measures for the
     /// configured duration, and returns what it saw.
-    public func run(progress: (String) -> Void = { _ in }) throws(LoadFailure) -> LoadResult {
+    package func run(progress: (String) -> Void = { _ in }) throws(LoadFailure) -> LoadResult {
         let recipients = 2 + config.spectatorsPerMatch
         let run = config.run ?? String(MonotonicTime.rawNanoseconds() % 1_000_000, radix: 36)
         let matches = (0..<config.matches).map { BenchMatch(index: $0, recipients: recipients, run: run) }

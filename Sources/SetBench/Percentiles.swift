@@ -1,13 +1,13 @@
 /// Latency samples in microseconds and what they add up to.
-public struct Percentiles: Sendable, Equatable {
-    public let count: Int
-    public let p50: Double
-    public let p99: Double
-    public let p999: Double
-    public let max: Double
+package struct Percentiles: Sendable, Equatable {
+    package let count: Int
+    package let p50: Double
+    package let p99: Double
+    package let p999: Double
+    package let max: Double
 
     /// Nearest-rank percentiles of `samples` (in microseconds), reported in milliseconds.
-    public init(microseconds samples: [UInt32]) {
+    package init(microseconds samples: [UInt32]) {
         let sorted = samples.sorted()
         count = sorted.count
         func rank(_ fraction: Double) -> Double {

@@ -2,13 +2,13 @@ import Foundation
 import Glibc
 
 /// CPU time and peak memory of a process, from /proc.
-public struct ProcessStats: Sendable, Equatable {
+package struct ProcessStats: Sendable, Equatable {
     /// User plus system CPU seconds.
-    public var cpuSeconds: Double
+    package var cpuSeconds: Double
     /// Peak resident set size (VmHWM), in MiB.
-    public var peakRSSMiB: Double
+    package var peakRSSMiB: Double
 
-    public static func read(pid: Int32) -> ProcessStats? {
+    package static func read(pid: Int32) -> ProcessStats? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         return parse(stat: stat, status: status, ticksPerSecond: Double(sysconf(Int32(_SC_CLK_TCK))))
@@ -16,7 +16,7 @@ public struct ProcessStats: Sendable, Equatable {
 
     /// Fields 14 and 15 of /proc/PID/stat (after the parenthesised name, which may hold spaces)
     /// are user and system time in clock ticks; VmHWM in /proc/PID/status is in kB.
-    public static func parse(stat: String, status: String, ticksPerSecond: Double) -> ProcessStats? {
+    package static func parse(stat: String, status: String, ticksPerSecond: Double) -> ProcessStats? {
         guard let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // After ")": field 3 (state) is fields[0], so field N is fields[N - 3].

@@ -4,12 +4,12 @@ import SetRules
 import SetWire
 
 /// `setgame bench rules`: the pure rules, in operations per second.
-public enum RulesBench {
-    public struct Measurement: Sendable {
-        public var name: String
-        public var operations: Int
-        public var seconds: Double
-        public var perSecond: Double { Double(operations) / max(seconds, 1e-9) }
+package enum RulesBench {
+    package struct Measurement: Sendable {
+        package var name: String
+        package var operations: Int
+        package var seconds: Double
+        package var perSecond: Double { Double(operations) / max(seconds, 1e-9) }
     }
 
     /// Times `body` over repeated batches for about `seconds`.
@@ -26,7 +26,7 @@ public enum RulesBench {
         return Measurement(name: name + (checksum == Int.min ? " " : ""), operations: operations, seconds: elapsed)
     }
 
-    public static func run(secondsEach: Double = 1) -> [Measurement] {
+    package static func run(secondsEach: Double = 1) -> [Measurement] {
         var generator = SplitMix64(seed: 2026)
         let tables = [12, 21, 81].map { size in Array(Deck(seed: generator.next()).cards.prefix(size)) }
         var results = tables.map { table in

@@ -3,20 +3,20 @@ import SetWire
 
 /// A bot's judgement, apart from any socket: it looks at what a player sees (a `MatchView`) and
 /// plans timed actions. Whenever the situation changes, the old plan is dropped and a new one made.
-public struct BotBrain: Sendable {
-    public let level: BotLevel
-    public let seat: Seat
-    public let asksForRematch: Bool
+package struct BotBrain: Sendable {
+    package let level: BotLevel
+    package let seat: Seat
+    package let asksForRematch: Bool
     private let model: ReactionModel
     private var generator: SplitMix64
     private var situation: Situation?
     /// Actions still to send, each with the instant it is due.
-    public private(set) var script: [(at: Instant, action: Action)] = []
+    package private(set) var script: [(at: Instant, action: Action)] = []
     /// If nothing changes by then after the script ran out, look again: a refused action leaves
     /// the view as it was, and a bot must not wait forever.
     private var lookAgainAt: Instant?
 
-    public init(level: BotLevel, seat: Seat, seed: UInt64, asksForRematch: Bool = true) {
+    package init(level: BotLevel, seat: Seat, seed: UInt64, asksForRematch: Bool = true) {
         self.level = level
         self.seat = seat
         self.asksForRematch = asksForRematch
@@ -32,10 +32,10 @@ public struct BotBrain: Sendable {
     }
 
     /// The instant the brain next wants to act, if any.
-    public var nextWakeUp: Instant? { script.first?.at ?? lookAgainAt }
+    package var nextWakeUp: Instant? { script.first?.at ?? lookAgainAt }
 
     /// Takes in the current view; replans if the situation changed.
-    public mutating func observe(_ view: MatchView, at now: Instant) {
+    package mutating func observe(_ view: MatchView, at now: Instant) {
         let ownClaim = view.window.map { $0.holder == seat && $0.kind == .claim } ?? false
         let current = Situation(game: view.game, phase: view.phase, table: view.table, deck: view.deck,
                                 paused: view.forfeitAt != nil, window: ownClaim ? situation?.window : view.window,
@@ -47,7 +47,7 @@ public struct BotBrain: Sendable {
     }
 
     /// Removes and returns the actions due at `now`.
-    public mutating func due(at now: Instant, view: MatchView) -> [Action] {
+    package mutating func due(at now: Instant, view: MatchView) -> [Action] {
         if script.isEmpty, let again = lookAgainAt, again <= now {
             lookAgainAt = nil
             situation = nil

@@ -3,7 +3,7 @@ import SetRules
 
 /// How well a bot plays. Each level is a human-like reaction model: how long it takes to see a
 /// set, how fast it picks cards, and how often it claims wrongly.
-public enum BotLevel: String, CaseIterable, Sendable {
+package enum BotLevel: String, CaseIterable, Sendable {
     case easy, normal, hard
     /// No delays and no mistakes: for tests and load.
     case instant
@@ -51,24 +51,24 @@ public enum BotLevel: String, CaseIterable, Sendable {
 
 /// When a bot reacts: a log-normal delay whose mean shrinks as more sets lie on the table,
 /// like a person who finds one of several sets sooner than the only one.
-public struct ReactionModel: Sendable {
-    public let level: BotLevel
+package struct ReactionModel: Sendable {
+    package let level: BotLevel
 
-    public init(level: BotLevel) { self.level = level }
+    package init(level: BotLevel) { self.level = level }
 
     /// The mean delay before the bot acts on a table with `sets` sets; with none, the time it
     /// takes to be sure there is none (longer than finding one).
-    public func meanMs(sets: Int) -> Double {
+    package func meanMs(sets: Int) -> Double {
         sets == 0 ? level.oneSetMeanMs * 1.6 : level.oneSetMeanMs / Double(sets).squareRoot()
     }
 
     /// The standard deviation of that delay: a log-normal's is proportional to its mean.
-    public func standardDeviationMs(sets: Int) -> Double {
+    package func standardDeviationMs(sets: Int) -> Double {
         meanMs(sets: sets) * (exp(level.sigma * level.sigma) - 1).squareRoot()
     }
 
     /// One delay drawn from the model.
-    public func delayMs(sets: Int, using generator: inout SplitMix64) -> Int64 {
+    package func delayMs(sets: Int, using generator: inout SplitMix64) -> Int64 {
         let mean = meanMs(sets: sets)
         guard mean > 0 else { return 0 }
         let sigma = level.sigma

@@ -4,24 +4,24 @@ import SetRules
 import SetWire
 
 /// What a bot is told to do.
-public struct BotOptions: Sendable, Equatable {
-    public var host = "127.0.0.1"
-    public var port: UInt16 = 7380
+package struct BotOptions: Sendable, Equatable {
+    package var host = "127.0.0.1"
+    package var port: UInt16 = 7380
     /// The match to join; nil pairs it with whoever is waiting.
-    public var match: String?
-    public var level = BotLevel.normal
-    public var name = "bot"
+    package var match: String?
+    package var level = BotLevel.normal
+    package var name = "bot"
     /// Seeds the bot's decisions; the same seed and the same game make the same choices.
-    public var seed: UInt64 = 1
+    package var seed: UInt64 = 1
     /// Whether it asks for a rematch after each game, as a good opponent does.
-    public var asksForRematch = true
+    package var asksForRematch = true
     /// A seat token from an earlier `joined`: the bot takes that seat back, even from a connection
     /// of its own the server has not yet seen close.
-    public var token: String?
+    package var token: String?
     /// The variant it asks for; nil plays whatever the match plays (classic for a new one).
-    public var variant: Variant?
+    package var variant: Variant?
 
-    public init() {}
+    package init() {}
 }
 
 /// One bot: an ordinary protocol client driving a `ClientSession`, as the terminal does. It sees

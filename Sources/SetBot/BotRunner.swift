@@ -8,21 +8,21 @@ import Synchronization
 /// after (adding bots, reading what they saw) take it in turn. Other threads steer the run only
 /// through `control`, which is Sendable by what it holds, not by a promise. The callbacks run
 /// while the run holds the core: they may use `control`, never `views`, `failures` or `add`.
-public final class BotRunner: Sendable {
+package final class BotRunner: Sendable {
     /// Stops and wakes a running `BotRunner` from any thread.
-    public struct Control: Sendable {
+    package struct Control: Sendable {
         let loop: EventLoop
         let stopRequest: StopRequest
 
         /// Ends the run after the current batch.
-        public func stop() { loop.stop() }
+        package func stop() { loop.stop() }
 
         /// Makes the loop look at the clock again; tests call it after moving a manual clock.
-        public func wake() { loop.wake() }
+        package func wake() { loop.wake() }
 
         /// Stops once every bot still connected has applied the event numbered `seq`, so what they
         /// saw can be compared with what a spectator saw up to it.
-        public func stop(afterSeq seq: Int) {
+        package func stop(afterSeq seq: Int) {
             stopRequest.afterSeq.store(seq, ordering: .releasing)
             loop.wake()
         }
@@ -34,10 +34,10 @@ public final class BotRunner: Sendable {
         let afterSeq = Atomic<Int>(StopRequest.none)
     }
 
-    public let control: Control
+    package let control: Control
     private let core: Mutex<BotRunnerCore>
 
-    public init(clock: TimeSource = MonotonicTime()) throws(SocketError) {
+    package init(clock: TimeSource = MonotonicTime()) throws(SocketError) {
         Sockets.ignoreBrokenPipes()
         let loop = try EventLoop()
         control = Control(loop: loop, stopRequest: StopRequest())
@@ -45,46 +45,46 @@ public final class BotRunner: Sendable {
     }
 
     /// Called on the loop thread when a bot's connection ends. Set it before `run()`.
-    public var onBotClosed: @Sendable (String) -> Void {
+    package var onBotClosed: @Sendable (String) -> Void {
         get { core.withLock { $0.onBotClosed } }
         set { core.withLock { $0.onBotClosed = newValue } }
     }
 
     /// Called on the loop thread when the server confirms a bot's join: its name, the match, and
     /// the seat token it was given. Set it before `run()`.
-    public var onBotJoined: @Sendable (String, String, String?) -> Void {
+    package var onBotJoined: @Sendable (String, String, String?) -> Void {
         get { core.withLock { $0.onBotJoined } }
         set { core.withLock { $0.onBotJoined = newValue } }
     }
 
     /// Connects a bot and asks to join; it plays once `run()` runs.
-    public func add(_ options: BotOptions) throws(SocketError) {
+    package func add(_ options: BotOptions) throws(SocketError) {
         try core.withLock { (core) throws(SocketError) in try core.add(options) }
     }
 
     /// Plays until every bot's connection has ended or `control.stop()` is called.
-    public func run() {
+    package func run() {
         core.withLock { $0.run() }
     }
 
     /// Same as `control.stop()`.
-    public func stop() { control.stop() }
+    package func stop() { control.stop() }
 
     /// Same as `control.wake()`.
-    public func wake() { control.wake() }
+    package func wake() { control.wake() }
 
     /// Same as `control.stop(afterSeq:)`.
-    public func stop(afterSeq seq: Int) { control.stop(afterSeq: seq) }
+    package func stop(afterSeq seq: Int) { control.stop(afterSeq: seq) }
 
     /// What each bot sees; waits for a run to end.
-    public var views: [MatchView?] { core.withLock { $0.bots.map(\.view) } }
+    package var views: [MatchView?] { core.withLock { $0.bots.map(\.view) } }
 
     /// Errors the server sent back to the bots: an honest bot gets only a few, from races.
-    public var errorsReceived: Int { core.withLock { $0.bots.map(\.errorsReceived).reduce(0, +) } }
+    package var errorsReceived: Int { core.withLock { $0.bots.map(\.errorsReceived).reduce(0, +) } }
 
     /// Why bots failed (a refused join, a fatal error, a server that stopped answering), by name;
     /// waits for a run to end.
-    public var failures: [String] {
+    package var failures: [String] {
         core.withLock { core in
             core.bots.compactMap { bot in
                 let failure = bot.failure ?? (bot.joinedMatch == nil ? "never joined (\(bot.closedReason ?? "stopped"))" : nil)

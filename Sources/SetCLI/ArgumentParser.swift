@@ -1,37 +1,37 @@
 /// An option a command accepts: a flag when `placeholder` is nil, else it takes a value.
-public struct OptionSpec: Sendable, Equatable {
-    public var name: String
-    public var placeholder: String?
-    public var summary: String
+package struct OptionSpec: Sendable, Equatable {
+    package var name: String
+    package var placeholder: String?
+    package var summary: String
 
-    public init(_ name: String, _ placeholder: String? = nil, _ summary: String) {
+    package init(_ name: String, _ placeholder: String? = nil, _ summary: String) {
         self.name = name
         self.placeholder = placeholder
         self.summary = summary
     }
 
-    public var isFlag: Bool { placeholder == nil }
+    package var isFlag: Bool { placeholder == nil }
 }
 
 /// A positional argument a command accepts; every positional is optional.
-public struct PositionalSpec: Sendable, Equatable {
-    public var name: String
-    public var summary: String
+package struct PositionalSpec: Sendable, Equatable {
+    package var name: String
+    package var summary: String
 
-    public init(_ name: String, _ summary: String) {
+    package init(_ name: String, _ summary: String) {
         self.name = name
         self.summary = summary
     }
 }
 
 /// A command declared as data, so parsing and help text come from one description.
-public struct CommandSpec: Sendable, Equatable {
-    public var name: String
-    public var summary: String
-    public var positionals: [PositionalSpec]
-    public var options: [OptionSpec]
+package struct CommandSpec: Sendable, Equatable {
+    package var name: String
+    package var summary: String
+    package var positionals: [PositionalSpec]
+    package var options: [OptionSpec]
 
-    public init(_ name: String, _ summary: String, positionals: [PositionalSpec] = [], options: [OptionSpec] = []) {
+    package init(_ name: String, _ summary: String, positionals: [PositionalSpec] = [], options: [OptionSpec] = []) {
         self.name = name
         self.summary = summary
         self.positionals = positionals
@@ -40,31 +40,31 @@ public struct CommandSpec: Sendable, Equatable {
 }
 
 /// What the command line said, before any value is interpreted.
-public struct ParsedArguments: Sendable, Equatable {
-    public var values: [String: String] = [:]
-    public var flags: Set<String> = []
-    public var positionals: [String] = []
-    public var wantsHelp = false
+package struct ParsedArguments: Sendable, Equatable {
+    package var values: [String: String] = [:]
+    package var flags: Set<String> = []
+    package var positionals: [String] = []
+    package var wantsHelp = false
 }
 
 /// A command line that cannot be run; the process exits with status 64 (EX_USAGE).
-public struct UsageError: Error, Equatable, Sendable {
-    public var message: String
+package struct UsageError: Error, Equatable, Sendable {
+    package var message: String
     /// The subcommand whose usage to show, or nil for the top level.
-    public var command: String?
+    package var command: String?
 
-    public init(_ message: String, command: String? = nil) {
+    package init(_ message: String, command: String? = nil) {
         self.message = message
         self.command = command
     }
 
-    public static let exitCode: Int32 = 64
+    package static let exitCode: Int32 = 64
 }
 
 /// Splits arguments by a `CommandSpec`: `--flag`, `--name value`, `--name=value`, `-h`/`--help`,
 /// and `--` to end options.
-public enum ArgumentParser {
-    public static func parse(_ arguments: [String], as spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+package enum ArgumentParser {
+    package static func parse(_ arguments: [String], as spec: CommandSpec) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         var optionsEnded = false

@@ -1,11 +1,11 @@
 /// `setgame cards`: the gallery of all 81 cards at one terminal size.
-public struct CardsOptions: Equatable, Sendable {
+package struct CardsOptions: Equatable, Sendable {
     /// The terminal size to draw for, columns × rows; nil: the terminal the command runs in.
-    public var columns: Int?
-    public var rows: Int?
-    public var colorblind = false
+    package var columns: Int?
+    package var rows: Int?
+    package var colorblind = false
 
-    public init(columns: Int? = nil, rows: Int? = nil, colorblind: Bool = false) {
+    package init(columns: Int? = nil, rows: Int? = nil, colorblind: Bool = false) {
         self.columns = columns
         self.rows = rows
         self.colorblind = colorblind
@@ -16,7 +16,7 @@ extension Commands {
     /// The sizes `--size` accepts: the smallest screen the client draws at all, up to very large.
     static let sizeColumns = 20...1_000, sizeRows = 6...1_000
 
-    public static let cards = CommandSpec(
+    package static let cards = CommandSpec(
         "cards", "Print all 81 cards as they are drawn on a table of 12 in a terminal of a given size: a gallery of the symbols.",
         options: [
             OptionSpec("size", "WxH", "the terminal size to draw for, e.g. 80x24 (default: this terminal)"),

@@ -12,7 +12,7 @@ extension Commands {
         OptionSpec("no-animation", nil, "cards appear and leave without moving"),
     ]
 
-    public static let play = CommandSpec(
+    package static let play = CommandSpec(
         "play", "Play Set now: starts a local server and a bot opponent, and joins as a player.",
         options: [
             OptionSpec("level", "LEVEL", "the bot's level: \(levels(default: PlayOptions.defaultLevel))"),
@@ -24,7 +24,7 @@ extension Commands {
             OptionSpec("against", "HOST[:PORT]", "join that server instead of starting one"),
         ] + display + ruleOptions)
 
-    public static let join = CommandSpec(
+    package static let join = CommandSpec(
         "join", "Join a match on a server as a player; run it again after a drop to take your seat back.",
         positionals: [address],
         options: [
@@ -34,12 +34,12 @@ extension Commands {
             modeOption("the variant of a match you create (joining, its own)"),
         ] + display)
 
-    public static let watch = CommandSpec(
+    package static let watch = CommandSpec(
         "watch", "Watch a live match as a spectator; without a match name, pick one from a list.",
         positionals: [address, PositionalSpec("MATCH", "the match to watch")],
         options: display)
 
-    public static let bot = CommandSpec(
+    package static let bot = CommandSpec(
         "bot", "Run a bot player that joins a server over the protocol, like any client.",
         positionals: [address],
         options: [

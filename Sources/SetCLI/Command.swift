@@ -7,7 +7,7 @@ import SetServer
 import SetTerminal
 
 /// What the user asked the executable to do, fully parsed and validated.
-public enum Command: Equatable, Sendable {
+package enum Command: Equatable, Sendable {
     /// The top-level help.
     case overview
     /// One command's help.
@@ -28,12 +28,12 @@ public enum Command: Equatable, Sendable {
 }
 
 /// `setgame replay`.
-public struct ReplayOptions: Equatable, Sendable {
-    public var file: String
+package struct ReplayOptions: Equatable, Sendable {
+    package var file: String
     /// 0 prints at once; 1 replays in real time; 10, ten times as fast.
-    public var speed: Double = 0
+    package var speed: Double = 0
 
-    public init(file: String, speed: Double = 0) {
+    package init(file: String, speed: Double = 0) {
         self.file = file
         self.speed = speed
     }
@@ -41,13 +41,13 @@ public struct ReplayOptions: Equatable, Sendable {
 
 /// What `setgame serve` was asked for: the server's own configuration, and what the executable
 /// does around it.
-public struct ServeCommand: Equatable, Sendable {
-    public var config: ServerConfig
-    public var logFormat = ServerLog.Format.text
+package struct ServeCommand: Equatable, Sendable {
+    package var config: ServerConfig
+    package var logFormat = ServerLog.Format.text
     /// Check the options and the data folder, say what would be served, and exit.
-    public var check = false
+    package var check = false
 
-    public init(config: ServerConfig, logFormat: ServerLog.Format = .text, check: Bool = false) {
+    package init(config: ServerConfig, logFormat: ServerLog.Format = .text, check: Bool = false) {
         self.config = config
         self.logFormat = logFormat
         self.check = check
@@ -55,11 +55,11 @@ public struct ServeCommand: Equatable, Sendable {
 }
 
 /// The command tree, declared as data, and the pure function from arguments to a `Command`.
-public enum Commands {
-    public static let version = "0.1.0"
+package enum Commands {
+    package static let version = "0.1.0"
 
     /// Options that set the rules, one per `RuleSettings.Key`.
-    public static let ruleOptions: [OptionSpec] = RuleSettings.Key.allCases.map { key in
+    package static let ruleOptions: [OptionSpec] = RuleSettings.Key.allCases.map { key in
         let placeholder = switch key.value(in: .standard) {
         case .milliseconds: "MS"
         case .points: "POINTS"
@@ -68,11 +68,11 @@ public enum Commands {
         return OptionSpec(key.flag, placeholder, key.summary)
     }
 
-    public static let rules = CommandSpec(
+    package static let rules = CommandSpec(
         "rules", "Print the rules of Set and of a duel, with the timings and points in force.",
         options: ruleOptions + [modeOption("the variant whose rules to add")])
 
-    public static let serve = CommandSpec(
+    package static let serve = CommandSpec(
         "serve", "Host matches: players and spectators connect over TCP and speak newline-delimited JSON (Protocol.md).",
         options: [
             OptionSpec("host", "ADDRESS", "IPv4 address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"),
@@ -92,12 +92,12 @@ public enum Commands {
             OptionSpec("check", nil, "check the options and the data folder, print what would be served, and exit"),
         ] + ruleOptions)
 
-    public static let replay = CommandSpec(
+    package static let replay = CommandSpec(
         "replay", "Print a match from its journal move by move, and check each revealed seed against its commitment.",
         positionals: [PositionalSpec("FILE", "a journal, e.g. ~/.local/state/setgame/matches/finished/NAME-....jsonl")],
         options: [OptionSpec("speed", "X", "replay in time: 1 is real time, 10 ten times as fast (default: at once)")])
 
-    public static let bench = CommandSpec(
+    package static let bench = CommandSpec(
         "bench", "Measure a server under load: duels of instant bots plus spectators over loopback. 'setgame bench rules' times the rules alone.",
         positionals: [PositionalSpec("rules", "time the pure rules instead")],
         options: [
@@ -113,10 +113,10 @@ public enum Commands {
         ])
 
     /// Every subcommand, in the order the overview lists them.
-    public static let all: [CommandSpec] = Subcommand.allCases.map(\.spec)
+    package static let all: [CommandSpec] = Subcommand.allCases.map(\.spec)
 
     /// Parses the arguments after the executable's name, filling in what they leave out from `defaults`.
-    public static func parse(_ arguments: [String], defaults: CommandDefaults) throws(UsageError) -> Command {
+    package static func parse(_ arguments: [String], defaults: CommandDefaults) throws(UsageError) -> Command {
         guard let first = arguments.first else { return .overview }
         let rest = Array(arguments.dropFirst())
         switch first {

@@ -1,9 +1,9 @@
 /// Help and usage text, drawn from the command specs so it cannot drift from the parser.
-public enum HelpText {
-    public static let toolName = "setgame"
+package enum HelpText {
+    package static let toolName = "setgame"
 
     /// The one-line synopsis of a command.
-    public static func usageLine(_ spec: CommandSpec) -> String {
+    package static func usageLine(_ spec: CommandSpec) -> String {
         var words = ["\(toolName) \(spec.name)"]
         words += spec.positionals.map { "[\($0.name)]" }
         if !spec.options.isEmpty { words.append("[options]") }
@@ -11,7 +11,7 @@ public enum HelpText {
     }
 
     /// The full help of one command.
-    public static func help(for spec: CommandSpec) -> String {
+    package static func help(for spec: CommandSpec) -> String {
         var lines = [usageLine(spec), "", spec.summary]
         let rows = spec.positionals.map { ($0.name, $0.summary) }
             + spec.options.map { ("--\($0.name)" + ($0.placeholder.map { " \($0)" } ?? ""), $0.summary) }
@@ -25,7 +25,7 @@ public enum HelpText {
     }
 
     /// The top-level help: every subcommand with its summary.
-    public static func overview(_ specs: [CommandSpec], version: String) -> String {
+    package static func overview(_ specs: [CommandSpec], version: String) -> String {
         let width = specs.map(\.name.count).max() ?? 0
         var lines = [
             "\(toolName) \(version): the card game Set, for two players over TCP, in the terminal.",
@@ -47,7 +47,7 @@ public enum HelpText {
 
     /// What a usage error prints on stderr: the problem, the command's synopsis, and where its help is.
     /// - Parameter invocation: how the program was started (`CommandDefaults.command`).
-    public static func usageError(_ error: UsageError, invocation: String) -> String {
+    package static func usageError(_ error: UsageError, invocation: String) -> String {
         var text = "\(toolName): \(error.message)\n"
         if let name = error.command, let subcommand = Subcommand(rawValue: name) {
             text += usageLine(subcommand.spec) + "\nsee '\(invocation) \(name) --help'\n"

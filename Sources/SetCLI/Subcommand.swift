@@ -1,11 +1,11 @@
 /// The executable's subcommands: a closed set, so parsing and dispatch are exhaustive switches and
 /// a new command cannot fall through to another's handling.
-public enum Subcommand: String, CaseIterable, Sendable {
+package enum Subcommand: String, CaseIterable, Sendable {
     // In the order the overview lists them.
     case play, serve, join, watch, bot, replay, bench, rules, cards
 
     /// Its options, arguments and help.
-    public var spec: CommandSpec {
+    package var spec: CommandSpec {
         switch self {
         case .play: Commands.play
         case .serve: Commands.serve

@@ -4,7 +4,7 @@ import SetWire
 // What the session does with each message from the server.
 extension ClientSession {
     /// Takes one server message; returns what follows from it, in order.
-    public mutating func receive(_ message: ServerMessage, at now: Int64) -> [SessionEffect] {
+    package mutating func receive(_ message: ServerMessage, at now: Int64) -> [SessionEffect] {
         switch message {
         case .welcome(_, let versions, let time, let limits):
             var effects: [SessionEffect] = [.welcomed(serverTime: time, limits: limits)]

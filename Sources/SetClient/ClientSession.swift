@@ -6,26 +6,26 @@ import SetWire
 /// up on a server that stopped answering, the match view kept current by events, and a snapshot
 /// asked for after a gap. A value with no I/O and no clock: messages and local times (milliseconds,
 /// monotonic) come in, `SessionEffect`s come out, and the driver performs them.
-public struct ClientSession: Hashable, Sendable {
+package struct ClientSession: Hashable, Sendable {
     /// Who this client is and what it asks for.
-    public struct Settings: Hashable, Sendable {
-        public var role: Role
-        public var name: String
+    package struct Settings: Hashable, Sendable {
+        package var role: Role
+        package var name: String
         /// The match to join or watch; nil pairs a player with whoever waits, and lets a spectator choose.
-        public var match: String?
-        public var mode: Mode
+        package var match: String?
+        package var mode: Mode
         /// The variant asked for when creating a match; nil plays whatever the match plays.
-        public var variant: Variant?
-        public var pings: PingPolicy
+        package var variant: Variant?
+        package var pings: PingPolicy
         /// Send the join as soon as the connection opens, before the welcome: a bot's caller may
         /// count on the match existing once the bot is added. The terminal waits for the welcome.
-        public var joinsAtOnce = false
+        package var joinsAtOnce = false
         /// How often to ping: the server closes connections silent for 60 s.
-        public var pingInterval = ClientSession.pingInterval
+        package var pingInterval = ClientSession.pingInterval
         /// How long the welcome or a pong may be owed before the server is given up on.
-        public var unansweredLimit = ClientSession.unansweredLimit
+        package var unansweredLimit = ClientSession.unansweredLimit
 
-        public init(role: Role = .player, name: String, match: String? = nil, mode: Mode = .duel,
+        package init(role: Role = .player, name: String, match: String? = nil, mode: Mode = .duel,
                     variant: Variant? = nil, pings: PingPolicy = .measuring) {
             self.role = role
             self.name = name
@@ -37,7 +37,7 @@ public struct ClientSession: Hashable, Sendable {
     }
 
     /// When a client pings.
-    public enum PingPolicy: Hashable, Sendable {
+    package enum PingPolicy: Hashable, Sendable {
         /// At the welcome and every interval, answered or not: each pong is a sample for the
         /// terminal's clock sync and its round-trip display.
         case measuring
@@ -47,7 +47,7 @@ public struct ClientSession: Hashable, Sendable {
     }
 
     /// Where the session stands on its connection.
-    public enum Stage: Hashable, Sendable {
+    package enum Stage: Hashable, Sendable {
         /// No connection.
         case offline
         /// Connected; the server speaks first.
@@ -60,38 +60,38 @@ public struct ClientSession: Hashable, Sendable {
     }
 
     /// The usual ping interval: well within the server's 60 s idle timeout.
-    public static let pingInterval: Int64 = 5_000
+    package static let pingInterval: Int64 = 5_000
     /// The usual wait for an owed answer: a server that neither reads nor answers must not keep a
     /// client waiting, or its requests piling up.
-    public static let unansweredLimit: Int64 = 30_000
+    package static let unansweredLimit: Int64 = 30_000
 
-    public var settings: Settings
-    public internal(set) var stage = Stage.offline
+    package var settings: Settings
+    package internal(set) var stage = Stage.offline
     /// The seat token to resume with; the server's newest.
-    public internal(set) var token: String?
+    package internal(set) var token: String?
     /// Take the seat even while another connection holds it: asked for, or our own old connection.
-    public internal(set) var takeOver: Bool
+    package internal(set) var takeOver: Bool
     /// True once a join (or, for a spectator choosing, a list) succeeded: later losses are retried
     /// and a seat still held is our own old connection's.
-    public internal(set) var everJoined = false
+    package internal(set) var everJoined = false
     /// The match joined as the server named it, or the one a spectator chose.
-    public internal(set) var matchName: String?
-    public internal(set) var seat: Seat?
+    package internal(set) var matchName: String?
+    package internal(set) var seat: Seat?
     /// The match as the server last told it: a snapshot, then every event in order.
-    public internal(set) var view: MatchView?
+    package internal(set) var view: MatchView?
     /// Events are ignored until the snapshot asked for after a gap arrives.
-    public internal(set) var awaitingSnapshot = false
+    package internal(set) var awaitingSnapshot = false
     /// Spectators: how many sets the table holds.
-    public internal(set) var setsOnTable: Int?
+    package internal(set) var setsOnTable: Int?
     /// A spectator without a match to watch: greeted, it waits for `watch(_:)`.
-    public internal(set) var isChoosing: Bool
+    package internal(set) var isChoosing: Bool
     /// When the next ping is due.
-    public internal(set) var nextPingAt: Int64 = 0
+    package internal(set) var nextPingAt: Int64 = 0
     /// Since when the client waits for the server's word: the welcome after connecting, or the pong
     /// for its oldest unanswered ping; nil while nothing is owed.
-    public internal(set) var awaitingAnswerSince: Int64?
+    package internal(set) var awaitingAnswerSince: Int64?
 
-    public init(_ settings: Settings, token: String? = nil, takeOver: Bool = false) {
+    package init(_ settings: Settings, token: String? = nil, takeOver: Bool = false) {
         self.settings = settings
         self.token = token
         self.takeOver = takeOver
@@ -103,7 +103,7 @@ public struct ClientSession: Hashable, Sendable {
     /// The connection is open. Whatever waited on an old connection's answers is forgotten: a
     /// snapshot asked for there never comes here, and waiting for it would drop every event.
     @discardableResult
-    public mutating func connected(at now: Int64) -> [SessionEffect] {
+    package mutating func connected(at now: Int64) -> [SessionEffect] {
         stage = .greeting
         awaitingSnapshot = false
         awaitingAnswerSince = now  // the welcome is owed
@@ -113,12 +113,12 @@ public struct ClientSession: Hashable, Sendable {
     }
 
     /// The connection ended; nothing is sent or owed until the next one.
-    public mutating func disconnected() {
+    package mutating func disconnected() {
         stage = .offline
     }
 
     /// The join request as it stands now: a resume when a token is kept.
-    public var joinMessage: ClientMessage {
+    package var joinMessage: ClientMessage {
         if settings.role == .spectator {
             return .join(JoinRequest(role: .spectator, name: settings.name, match: matchName ?? settings.match,
                                      mode: settings.mode, lastSeq: view?.seq))
@@ -130,7 +130,7 @@ public struct ClientSession: Hashable, Sendable {
     }
 
     /// A spectator chose a match to watch.
-    public mutating func watch(_ match: String) -> [SessionEffect] {
+    package mutating func watch(_ match: String) -> [SessionEffect] {
         matchName = match
         isChoosing = false
         guard stage == .choosing else { return [] }
@@ -139,20 +139,20 @@ public struct ClientSession: Hashable, Sendable {
     }
 
     /// The user agreed to take over a seat still held by another connection.
-    public mutating func agreeToTakeOver() -> [SessionEffect] {
+    package mutating func agreeToTakeOver() -> [SessionEffect] {
         takeOver = true
         return stage == .joining ? [.send(joinMessage)] : []
     }
 
     /// The request that carries a move of ours (the server knows our seat).
-    public func request(_ action: Action) -> ClientMessage {
+    package func request(_ action: Action) -> ClientMessage {
         .act(action, seat: nil)
     }
 
     // MARK: Time
 
     /// Pings when due, and gives up on a server that owes an answer for too long.
-    public mutating func tick(at now: Int64) -> [SessionEffect] {
+    package mutating func tick(at now: Int64) -> [SessionEffect] {
         guard stage != .offline else { return [] }
         if let since = awaitingAnswerSince, now.saturatingSubtracting(since) >= settings.unansweredLimit {
             stage = .offline
@@ -165,7 +165,7 @@ public struct ClientSession: Hashable, Sendable {
     }
 
     /// When `tick` next has something to do; nil while offline.
-    public var nextWake: Int64? {
+    package var nextWake: Int64? {
         guard stage != .offline else { return nil }
         guard let since = awaitingAnswerSince else { return nextPingAt }
         return min(nextPingAt, since.saturatingAdding(settings.unansweredLimit))

@@ -4,7 +4,7 @@ import SetWire
 /// What a session asks its driver to do, or tells it happened, in the order it happened. The
 /// driver (the terminal app, a bot, a bench player) performs the sends and shows or acts on the
 /// rest; the session itself does no I/O.
-public enum SessionEffect: Hashable, Sendable {
+package enum SessionEffect: Hashable, Sendable {
     /// Write this message on the connection.
     case send(ClientMessage)
     /// Keep this seat token for a later run; nil forgets the kept one.
@@ -40,14 +40,14 @@ public enum SessionEffect: Hashable, Sendable {
 }
 
 /// Why a session gave up on its server.
-public enum SessionEnd: Hashable, Sendable {
+package enum SessionEnd: Hashable, Sendable {
     /// The welcome lists no protocol version this client speaks.
     case unsupportedProtocol(serverVersions: [Int])
     /// Nothing answered a ping, or the welcome, for this long.
     case silent(ms: Int64)
 
     /// A sentence for people.
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .unsupportedProtocol(let versions):
             "the server speaks protocol \(versions.map(String.init).joined(separator: ", ")), this client \(ProtocolVersion.current)"

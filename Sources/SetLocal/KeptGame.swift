@@ -6,15 +6,15 @@ import SetRules
 /// Where `setgame play` keeps a game between runs: a journal folder per mode, variant and player
 /// name under the state folder, and beside it the bot's level and seat token. The classic game
 /// keeps the folder and key it had before variants.
-public struct KeptGame: Sendable {
-    public let dataDirectory: String
-    public let match: String
+package struct KeptGame: Sendable {
+    package let dataDirectory: String
+    package let match: String
     /// The player's seat token's key in the `SeatTokenStore`.
-    public let tokenKey: String
-    public let mode: Mode
-    public let variant: Variant
+    package let tokenKey: String
+    package let mode: Mode
+    package let variant: Variant
 
-    public init(stateDirectory: String, mode: Mode, variant: Variant = .classic, player: String) {
+    package init(stateDirectory: String, mode: Mode, variant: Variant = .classic, player: String) {
         // Names may hold any printable character; the folder name keeps only safe bytes.
         let safe = player.utf8.map { byte -> String in
             let c = Character(Unicode.Scalar(byte))
@@ -32,19 +32,19 @@ public struct KeptGame: Sendable {
     private var portFile: String { dataDirectory + "/port" }
 
     /// The port the last run listened on, if it is known.
-    public var lastPort: UInt16? {
+    package var lastPort: UInt16? {
         guard let data = FileManager.default.contents(atPath: portFile), let text = String(data: data, encoding: .utf8) else { return nil }
         return UInt16(text.trimmingCharacters(in: .whitespacesAndNewlines)).flatMap { $0 == 0 ? nil : $0 }
     }
 
     /// Notes the port this run listens on, for the next run.
-    public func keep(port: UInt16) {
+    package func keep(port: UInt16) {
         _ = FileManager.default.createFile(atPath: portFile, contents: Data("\(port)\n".utf8), attributes: [.posixPermissions: 0o600])
     }
 
     /// An exclusive lock on the kept game, held until the descriptor closes (or the process ends);
     /// nil when another process holds it.
-    public func lock() -> Int32? {
+    package func lock() -> Int32? {
         try? FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
         // Not the server's own "lock": it takes that one itself, once this process owns the game.
@@ -59,10 +59,10 @@ public struct KeptGame: Sendable {
     private var journal: String { "\(dataDirectory)/\(match).jsonl" }
 
     /// Whether a journal of an unfinished match is kept (the server moves finished ones aside).
-    public var isUnfinished: Bool { FileManager.default.fileExists(atPath: journal) }
+    package var isUnfinished: Bool { FileManager.default.fileExists(atPath: journal) }
 
     /// The kept bot's level and seat token.
-    public func bot() -> (level: BotLevel, token: String)? {
+    package func bot() -> (level: BotLevel, token: String)? {
         guard let data = FileManager.default.contents(atPath: botFile), let text = String(data: data, encoding: .utf8) else { return nil }
         let parts = text.split(separator: "\t").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         guard parts.count == 2, let level = BotLevel(rawValue: parts[0]) else { return nil }
@@ -70,7 +70,7 @@ public struct KeptGame: Sendable {
     }
 
     /// Keeps the bot's level and seat token, for the next run.
-    public func saveBot(level: BotLevel, token: String) {
+    package func saveBot(level: BotLevel, token: String) {
         try? FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
         _ = FileManager.default.createFile(atPath: botFile, contents: Data("\(level.rawValue)\t\(token)\n".utf8),
@@ -78,7 +78,7 @@ public struct KeptGame: Sendable {
     }
 
     /// Sets the kept game aside under `finished/` (where `setgame replay` reads it) and forgets the bot.
-    public func discard() {
+    package func discard() {
         try? FileManager.default.removeItem(atPath: botFile)
         guard isUnfinished else { return }
         let finished = dataDirectory + "/finished"

@@ -5,7 +5,7 @@ import Synchronization
 /// The bot of a local match: it joins only when the player is ready. While the player reads the
 /// help it leaves its seat, which pauses the match on the server exactly as a dropped player does
 /// (clocks stopped, journaled, no new wire), and it takes the seat back with its token after.
-public final class LocalBot: Sendable {
+package final class LocalBot: Sendable {
     private typealias Running = (runner: BotRunner, stopped: DispatchSemaphore)
     private struct State {
         var options: BotOptions
@@ -15,13 +15,13 @@ public final class LocalBot: Sendable {
     private let state: Mutex<State>
     private let onJoined: @Sendable (String) -> Void
 
-    public init(_ options: BotOptions, onJoined: @escaping @Sendable (String) -> Void) {
+    package init(_ options: BotOptions, onJoined: @escaping @Sendable (String) -> Void) {
         state = Mutex(State(options: options))
         self.onJoined = onJoined
     }
 
     /// Connects the bot and lets it play; later calls do nothing.
-    public func start() {
+    package func start() {
         state.withLock { state in
             guard !state.started else { return }
             state.started = true
@@ -30,7 +30,7 @@ public final class LocalBot: Sendable {
     }
 
     /// Help opened (true): the bot leaves and the match pauses. Closed: it comes back.
-    public func hold(_ on: Bool) {
+    package func hold(_ on: Bool) {
         if on {
             state.withLock { state -> Running? in
                 defer { state.running = nil }
@@ -42,7 +42,7 @@ public final class LocalBot: Sendable {
     }
 
     /// Stops the bot and waits for its thread.
-    public func stop() {
+    package func stop() {
         state.withLock { state -> Running? in
             defer { state.running = nil }
             return state.running

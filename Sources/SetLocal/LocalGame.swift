@@ -9,10 +9,10 @@ import SetTerminal
 /// terminal client, in one process. The server journals to the user's state folder, so the same
 /// command resumes an unfinished game; quitting stops the bot and the server, and nothing is left
 /// running.
-public enum LocalGame {
+package enum LocalGame {
     /// Plays, and returns the exit status. `command` is how the user started this program, for
     /// the commands it prints (see `Invocation`).
-    public static func play(_ options: PlayOptions, command: String) -> Int32 {
+    package static func play(_ options: PlayOptions, command: String) -> Int32 {
         let name = options.name ?? ClientOptions.loginName()
         if let remote = options.against {
             var client = ClientOptions(host: remote.host, port: remote.port, name: name, mode: .duel, role: .player,

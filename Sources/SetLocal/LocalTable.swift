@@ -5,22 +5,22 @@ import SetTerminal
 /// The server side of a `setgame play` game: a server on a loopback port, journaling to the kept
 /// game's folder, whose match seats only the player and the bot, each under a token this process
 /// made (or kept from the last run). Any other local process may watch, but not take a seat.
-public struct LocalTable: Sendable {
+package struct LocalTable: Sendable {
     /// Where the server listens.
-    public let port: UInt16
+    package let port: UInt16
     /// Stops or wakes the server from any thread.
-    public let control: ServerControl
+    package let control: ServerControl
     /// Signalled once the server has shut down.
     private let stopped: DispatchSemaphore
     /// The token the player's client joins with; it is in the seat token store under the kept key.
-    public let playerToken: String
+    package let playerToken: String
     /// The token the bot joins with.
-    public let botToken: String
+    package let botToken: String
     /// Whether the server took up the kept game's unfinished match.
-    public let resumed: Bool
+    package let resumed: Bool
 
     /// Why a table could not be opened.
-    public enum Failure: Error, Sendable {
+    package enum Failure: Error, Sendable {
         case start(ServerStartError)
         /// A kept journal the server restored, but no token of the player's to take its seat.
         case tokenLost
@@ -29,7 +29,7 @@ public struct LocalTable: Sendable {
     /// Starts the server on the last run's port when it is free, any free one otherwise, with the
     /// kept game's match reserved for the player's and the bot's tokens, running on a thread of its
     /// own until `stop()`.
-    public static func open(_ kept: KeptGame, store: SeatTokenStore, config: ServerConfig,
+    package static func open(_ kept: KeptGame, store: SeatTokenStore, config: ServerConfig,
                             log: ServerLog) throws(Failure) -> LocalTable {
         let keptToken = store.token(for: kept.tokenKey)
         let keptBot = kept.isUnfinished ? kept.bot() : nil
@@ -55,7 +55,7 @@ public struct LocalTable: Sendable {
     }
 
     /// Stops the server and waits until it has shut down (its journals settled). Once.
-    public func stop() {
+    package func stop() {
         control.stop()
         stopped.wait()
     }

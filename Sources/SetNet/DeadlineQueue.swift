@@ -2,15 +2,15 @@ import SetRules
 
 /// A min-heap of (deadline, key). Entries are never removed early: the owner checks, when one
 /// comes due, whether the key still has that deadline, and re-adds keys whose deadline moved.
-public struct DeadlineQueue<Key: Hashable> {
+package struct DeadlineQueue<Key: Hashable> {
     private var heap: [(deadline: Instant, key: Key)] = []
 
-    public init() {}
+    package init() {}
 
-    public var count: Int { heap.count }
-    public var earliest: Instant? { heap.first?.deadline }
+    package var count: Int { heap.count }
+    package var earliest: Instant? { heap.first?.deadline }
 
-    public mutating func add(_ key: Key, at deadline: Instant) {
+    package mutating func add(_ key: Key, at deadline: Instant) {
         heap.append((deadline, key))
         var child = heap.count - 1
         while child > 0 {
@@ -22,7 +22,7 @@ public struct DeadlineQueue<Key: Hashable> {
     }
 
     /// Removes and returns every entry whose deadline is at or before `now`, earliest first.
-    public mutating func popDue(at now: Instant) -> [(key: Key, deadline: Instant)] {
+    package mutating func popDue(at now: Instant) -> [(key: Key, deadline: Instant)] {
         var due: [(key: Key, deadline: Instant)] = []
         while let first = heap.first, first.deadline <= now {
             due.append((key: first.key, deadline: first.deadline))

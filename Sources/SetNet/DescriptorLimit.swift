@@ -2,10 +2,10 @@ import CLinux
 import Glibc
 
 /// The process's file descriptor limit (`RLIMIT_NOFILE`), which caps how many sockets it can hold.
-public enum DescriptorLimit {
+package enum DescriptorLimit {
     /// Raises the soft limit toward the hard one (at most `ceiling`) and returns the soft limit
     /// in force afterwards, with the hard one (nil: unlimited); nil when it cannot be read.
-    public static func raise(ceiling: Int = 1 << 20) -> (soft: Int, hard: Int?)? {
+    package static func raise(ceiling: Int = 1 << 20) -> (soft: Int, hard: Int?)? {
         var hard: Int64 = 0
         let soft = setgame_raise_descriptor_limit(Int64(ceiling), &hard)
         guard soft >= 0 else { return nil }
@@ -13,7 +13,7 @@ public enum DescriptorLimit {
     }
 
     /// The IPv4 address of a connected socket's peer, as dotted text ("?" if it has none).
-    public static func peerAddress(_ fd: Int32) -> String {
+    package static func peerAddress(_ fd: Int32) -> String {
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let status = withUnsafeMutablePointer(to: &address) {

@@ -3,14 +3,14 @@ import Glibc
 import Synchronization
 
 /// Readiness epoll reported for a descriptor.
-public struct Readiness: OptionSet, Sendable {
-    public let rawValue: UInt32
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
+package struct Readiness: OptionSet, Sendable {
+    package let rawValue: UInt32
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    public static let readable = Readiness(rawValue: 1)
-    public static let writable = Readiness(rawValue: 2)
+    package static let readable = Readiness(rawValue: 1)
+    package static let writable = Readiness(rawValue: 2)
     /// The peer hung up or the descriptor failed.
-    public static let closed = Readiness(rawValue: 4)
+    package static let closed = Readiness(rawValue: 4)
 }
 
 /// One thread's epoll loop. Every method except `wake()`, `stop()` and `execute(_:)` must be
@@ -18,8 +18,8 @@ public struct Readiness: OptionSet, Sendable {
 /// confinement is why the type may be shared, and debug builds check it on every call. It is the
 /// server's one `@unchecked Sendable`: the compiler cannot see a thread confinement, and the loop
 /// is what the `Server` and its `ServerControl` share (stop and wake are atomics and an eventfd).
-public final class EventLoop: @unchecked Sendable {
-    public typealias Handler = (Readiness) -> Void
+package final class EventLoop: @unchecked Sendable {
+    package typealias Handler = (Readiness) -> Void
 
     private let epollFD: Int32
     private let wakeFD: Int32
@@ -29,7 +29,7 @@ public final class EventLoop: @unchecked Sendable {
     /// The thread inside `run`, or 0 while none is.
     private let runningThread = Atomic<UInt>(0)
 
-    public init() throws(SocketError) {
+    package init() throws(SocketError) {
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epollFD >= 0 else { throw SocketError("epoll_create1") }
         wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
@@ -44,7 +44,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Watches `fd`; `handler` runs on the loop thread whenever it is ready.
-    public func register(_ fd: Int32, writable: Bool = false, handler: @escaping Handler) throws(SocketError) {
+    package func register(_ fd: Int32, writable: Bool = false, handler: @escaping Handler) throws(SocketError) {
         assertInLoop()
         var event = epoll_event(events: mask(writable: writable), data: epoll_data_t(fd: fd))
         guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { throw SocketError("epoll_ctl add") }
@@ -52,14 +52,14 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Turns interest in writability on or off; on only while output is waiting.
-    public func watchWritable(_ fd: Int32, _ writable: Bool) {
+    package func watchWritable(_ fd: Int32, _ writable: Bool) {
         assertInLoop()
         var event = epoll_event(events: mask(writable: writable), data: epoll_data_t(fd: fd))
         epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, &event)
     }
 
     /// Stops watching `fd`; the caller closes it.
-    public func unregister(_ fd: Int32) {
+    package func unregister(_ fd: Int32) {
         assertInLoop()
         handlers[fd] = nil
         epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
@@ -73,7 +73,7 @@ public final class EventLoop: @unchecked Sendable {
     /// (-1: until something happens); after each batch of readiness it calls `tick`, and within a
     /// large batch it calls `midBatch` after every `midBatchInterval` handlers, so output made early
     /// in a batch need not wait for the whole batch.
-    public func run(timeout: () -> Int32, tick: () -> Void, midBatch: () -> Void = {}, midBatchInterval: Int = 32) {
+    package func run(timeout: () -> Int32, tick: () -> Void, midBatch: () -> Void = {}, midBatchInterval: Int = 32) {
         let (claimed, _) = runningThread.compareExchange(expected: 0, desired: pthread_self(), ordering: .acquiringAndReleasing)
         precondition(claimed, "EventLoop.run: the loop is already running on another thread")
         defer { runningThread.store(0, ordering: .releasing) }
@@ -104,34 +104,34 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Whether the caller may use the loop's confined methods: it is the thread in `run`, or no
     /// thread is in `run`.
-    public var isConfinedHere: Bool {
+    package var isConfinedHere: Bool {
         let owner = runningThread.load(ordering: .acquiring)
         return owner == 0 || owner == pthread_self()
     }
 
     /// Stops a debug build when loop-only code runs on another thread than the loop's (NIO's
     /// `assertInEventLoop`); costs nothing in release builds.
-    public func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
+    package func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
         assert(isConfinedHere, "called off the event loop's thread", file: file, line: line)
     }
 
     /// Interrupts a wait so the loop re-reads its timeout and runs queued tasks. Any thread.
-    public func wake() {
+    package func wake() {
         var one: UInt64 = 1
         _ = write(wakeFD, &one, 8)
     }
 
     /// Asks `run` to return after the current batch. Any thread.
-    public func stop() {
+    package func stop() {
         stopRequested.store(true, ordering: .releasing)
         wake()
     }
 
     /// Lets `run` be called again after it returned from a `stop()`.
-    public func clearStop() { stopRequested.store(false, ordering: .releasing) }
+    package func clearStop() { stopRequested.store(false, ordering: .releasing) }
 
     /// Runs `task` on the loop thread soon. Any thread.
-    public func execute(_ task: @escaping @Sendable () -> Void) {
+    package func execute(_ task: @escaping @Sendable () -> Void) {
         tasks.withLock { $0.append(task) }
         wake()
     }

@@ -1,16 +1,16 @@
 import Glibc
 
 /// An append that stopped part way: how many bytes reached the file, and why the rest did not.
-public struct AppendFailure: Error, Sendable {
-    public var written: Int
-    public var error: SocketError
+package struct AppendFailure: Error, Sendable {
+    package var written: Int
+    package var error: SocketError
 }
 
 /// The system calls of an append-only file (a match journal, the data folder's lock), beside the
 /// sockets' and made the same way (`SystemCall`): whole appends, data syncs, an exclusive lock.
-public enum FileCalls {
+package enum FileCalls {
     /// Writes all of `bytes` at the end of `fd` (opened `O_APPEND`); nil when all are written.
-    public static func append(_ bytes: [UInt8], to fd: Int32) -> AppendFailure? {
+    package static func append(_ bytes: [UInt8], to fd: Int32) -> AppendFailure? {
         var offset = 0
         while offset < bytes.count {
             let result = bytes.withUnsafeBytes { raw in
@@ -29,13 +29,13 @@ public enum FileCalls {
 
     /// Puts what was written to `fd` on disk (`fdatasync`); says whether it did.
     @discardableResult
-    public static func syncData(_ fd: Int32) -> Bool {
+    package static func syncData(_ fd: Int32) -> Bool {
         SystemCall.run { Int(fdatasync(fd)) } == .done(0)
     }
 
     /// Takes `fd`'s exclusive `flock` without waiting; a lock held elsewhere throws an error
     /// whose `wouldBlock` is true.
-    public static func lockExclusively(_ fd: Int32, _ what: String) throws(SocketError) {
+    package static func lockExclusively(_ fd: Int32, _ what: String) throws(SocketError) {
         switch SystemCall.run({ Int(flock(fd, LOCK_EX | LOCK_NB)) }) {
         case .done: return
         case .wouldBlock: throw SocketError(what, code: EWOULDBLOCK)

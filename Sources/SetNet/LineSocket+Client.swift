@@ -38,7 +38,7 @@ extension LineSocket {
     /// Queues `bytes` and writes what the socket takes now; false when that ended the
     /// connection (`closeReason` says why).
     @discardableResult
-    public func write(_ bytes: [UInt8]) -> Bool {
+    package func write(_ bytes: [UInt8]) -> Bool {
         guard send(bytes) else { return false }
         if case .failed(let code) = flush() {
             close(Self.broke("write", code))
@@ -49,7 +49,7 @@ extension LineSocket {
 
     /// Lets `loop` drive the socket: a connect started without waiting is told to `onConnected`,
     /// each complete line goes to `onLine`, and a failure closes it (`onClose` says why).
-    public func serve(on loop: EventLoop) throws(SocketError) {
+    package func serve(on loop: EventLoop) throws(SocketError) {
         try watch(on: loop) { [unowned self] readiness in
             switch handle(readiness) {
             case .nothing, .ended: return

@@ -9,7 +9,7 @@ extension LineSocket {
     /// Starts closing so that what is queued still arrives; `loop` drives the rest and the socket
     /// closes itself (calling `onClose`) once the peer has read it all and hung up. False when it
     /// is closed already: the peer was gone, or the loop would not take it.
-    public func closeAfterDelivering(on loop: EventLoop) -> Bool {
+    package func closeAfterDelivering(on loop: EventLoop) -> Bool {
         guard isOpen else { return false }
         unwatch()
         if case .failed = outbound.flush(to: fd) {

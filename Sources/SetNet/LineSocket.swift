@@ -4,37 +4,37 @@ import SetWire
 
 /// Where sockets put what one read brings before it is cut into lines. One per thread is enough:
 /// a server with thousands of sockets shares one instead of holding 64 KiB for each.
-public final class ReadBuffer {
+package final class ReadBuffer {
     var bytes: [UInt8]
 
     /// A buffer of `size` bytes: the most one read takes.
-    public init(size: Int = 64 * 1024) { bytes = [UInt8](repeating: 0, count: size) }
+    package init(size: Int = 64 * 1024) { bytes = [UInt8](repeating: 0, count: size) }
 }
 
 /// One socket that speaks lines: the only code that reads from or writes to a peer, for the
 /// server, the bots, the bench and the terminal. Reads come back as byte lines (one read per
 /// call, so level-triggered readiness keeps one busy peer from starving the others); sends are
 /// queued and leave together at the next `flush()`, one write per batch. Used by one thread.
-public final class LineSocket {
-    public let fd: Int32
+package final class LineSocket {
+    package let fd: Int32
     /// The most that may wait to be sent: a peer that does not read is given up on past it.
-    public let maxQueuedBytes: Int
-    public private(set) var isOpen = true
+    package let maxQueuedBytes: Int
+    package private(set) var isOpen = true
     /// True until a connect started without waiting has finished (see `finishConnecting()`).
-    public internal(set) var isConnecting = false
+    package internal(set) var isConnecting = false
     /// Why the socket was closed, once it is.
-    public private(set) var closeReason: String?
+    package private(set) var closeReason: String?
     /// Called once, when the socket closes, with the reason given to `close`.
-    public var onClose: (String) -> Void = { _ in }
+    package var onClose: (String) -> Void = { _ in }
     /// Called for each complete line while the socket serves itself (see `serve(on:)`).
-    public var onLine: ([UInt8]) -> Void = { _ in }
+    package var onLine: ([UInt8]) -> Void = { _ in }
     /// Called once a connect started without waiting has finished, while the socket serves itself.
-    public var onConnected: () -> Void = {}
+    package var onConnected: () -> Void = {}
     /// With arrival stamps on: when the kernel received the bytes of the line being handled, in
     /// CLOCK_REALTIME nanoseconds (see `LineSocket.realtimeNanoseconds`).
-    public private(set) var arrivalNanoseconds: UInt64 = 0
+    package private(set) var arrivalNanoseconds: UInt64 = 0
     /// Every byte read so far.
-    public private(set) var bytesRead = 0
+    package private(set) var bytesRead = 0
     /// Where "host:port" was asked for, for a socket that connected itself.
     let target: String?
     var reader: LineReader
@@ -43,7 +43,7 @@ public final class LineSocket {
     /// The loop watching the socket, if one is.
     var loop: EventLoop?
     /// Whether the loop is asked to say when the socket has room: a write found it full.
-    public internal(set) var watchingWritable = false
+    package internal(set) var watchingWritable = false
     private var stampsArrivals = false
     private var kernelStampsArrivals = false
     /// While closing after a fatal line: writing is shut down once the queue is empty.
@@ -52,7 +52,7 @@ public final class LineSocket {
     /// Takes over `fd`, a socket already connected or accepted; it is closed with the object.
     /// Blocking or not, as the caller made it: non-blocking for a loop, blocking for a test's
     /// client that waits on each read.
-    public init(adopting fd: Int32, maxLineBytes: Int = 1 << 20, maxQueuedBytes: Int = 4 << 20,
+    package init(adopting fd: Int32, maxLineBytes: Int = 1 << 20, maxQueuedBytes: Int = 4 << 20,
                 readBuffer: ReadBuffer = ReadBuffer(), target: String? = nil) {
         self.fd = fd
         self.maxQueuedBytes = maxQueuedBytes
@@ -65,7 +65,7 @@ public final class LineSocket {
     /// Waiting, the connect is done on return (on loopback at once); not waiting, it may still be
     /// `isConnecting`: whoever drives the socket sees it finish through `handle(_:)`. `source`
     /// binds the local address first (waiting only).
-    public static func connect(host: String, port: UInt16, from source: String? = nil, waitForConnection: Bool = true,
+    package static func connect(host: String, port: UInt16, from source: String? = nil, waitForConnection: Bool = true,
                                maxLineBytes: Int = 1 << 20, maxQueuedBytes: Int = 4 << 20,
                                readBuffer: ReadBuffer = ReadBuffer()) throws(SocketError) -> LineSocket {
         let (fd, inProgress) = waitForConnection ? (try Sockets.connect(host: host, port: port, from: source), false)
@@ -85,7 +85,7 @@ public final class LineSocket {
     // MARK: Reading
 
     /// What one read gave.
-    public enum ReadResult {
+    package enum ReadResult {
         /// Nothing to read now (a spurious wake-up, an interrupted read, a receive timeout).
         case nothing
         /// Bytes arrived: the lines they completed, maybe none, in order.
@@ -96,7 +96,7 @@ public final class LineSocket {
     }
 
     /// Reads once, whatever is there up to the read buffer's size, and frames it into lines.
-    public func read() -> ReadResult {
+    package func read() -> ReadResult {
         let count: Int
         switch receive() {
         case .done(0): return .endOfStream
@@ -108,7 +108,7 @@ public final class LineSocket {
     }
 
     /// Whether an unfinished line is held, to time out peers that drip a line slowly.
-    public var isMidLine: Bool { reader.isMidLine }
+    package var isMidLine: Bool { reader.isMidLine }
 
     /// One read(2) into the read buffer (made again if a signal interrupted it).
     func receive() -> SystemCallResult {
@@ -127,34 +127,34 @@ public final class LineSocket {
 
     /// Asks the kernel to stamp each arrival, so a measurement does not include the time this
     /// process took to get round to reading it; without the kernel's stamps, reads are stamped.
-    public func stampArrivals() {
+    package func stampArrivals() {
         stampsArrivals = true
         kernelStampsArrivals = setgame_enable_arrival_stamps(fd) == 0
     }
 
     /// The clock arrival stamps use.
-    public static func realtimeNanoseconds() -> UInt64 { UInt64(setgame_realtime_ns()) }
+    package static func realtimeNanoseconds() -> UInt64 { UInt64(setgame_realtime_ns()) }
 
     // MARK: Writing
 
     /// Bytes queued and not yet taken by the socket.
-    public var pendingBytes: Int { outbound.count }
+    package var pendingBytes: Int { outbound.count }
 
     /// Whether the socket waits to be writable: it is connecting, or output waits.
-    public var wantsWrite: Bool { isConnecting || !outbound.isEmpty }
+    package var wantsWrite: Bool { isConnecting || !outbound.isEmpty }
 
     /// Whether `count` more bytes may be queued without passing `maxQueuedBytes`.
-    public func fits(_ count: Int) -> Bool { outbound.count + count <= maxQueuedBytes }
+    package func fits(_ count: Int) -> Bool { outbound.count + count <= maxQueuedBytes }
 
     /// Queues bytes; `flush()` sends them. Past `maxQueuedBytes` nothing is queued and the socket
     /// is closed: the peer has stopped reading. (The server checks `fits` first, to tell such a
     /// client why; a client's socket says it of the server.)
     @discardableResult
-    public func send(_ bytes: [UInt8]) -> Bool { queue(bytes.count) { $0.append(bytes) } }
+    package func send(_ bytes: [UInt8]) -> Bool { queue(bytes.count) { $0.append(bytes) } }
 
     /// Queues part of a buffer kept elsewhere (a match's spectator feed), as `send` does.
     @discardableResult
-    public func send(_ bytes: ArraySlice<UInt8>) -> Bool { queue(bytes.count) { $0.append(bytes) } }
+    package func send(_ bytes: ArraySlice<UInt8>) -> Bool { queue(bytes.count) { $0.append(bytes) } }
 
     private func queue(_ count: Int, _ append: (inout OutboundBuffer) -> Void) -> Bool {
         guard isOpen else { return false }
@@ -168,7 +168,7 @@ public final class LineSocket {
 
     /// Drops every queued line not yet begun and queues `last` in their place, whatever the cap:
     /// the one line a peer too slow for the rest must still get (see `OutboundBuffer`).
-    public func replaceUnstartedLines(with last: [UInt8]) {
+    package func replaceUnstartedLines(with last: [UInt8]) {
         outbound.dropUnstartedLines()
         outbound.append(last)
     }
@@ -176,7 +176,7 @@ public final class LineSocket {
     /// Writes as much as the socket takes now; on a loop, writability is watched while output
     /// waits and only then.
     @discardableResult
-    public func flush() -> OutboundBuffer.FlushResult {
+    package func flush() -> OutboundBuffer.FlushResult {
         guard isOpen else { return .failed(EBADF) }
         if isConnecting {
             watchWritable(true)
@@ -195,7 +195,7 @@ public final class LineSocket {
 
     /// Has `loop` call `handler` whenever the socket is ready; writability is watched only while
     /// the socket wants to write.
-    public func watch(on loop: EventLoop, handler: @escaping (Readiness) -> Void) throws(SocketError) {
+    package func watch(on loop: EventLoop, handler: @escaping (Readiness) -> Void) throws(SocketError) {
         try loop.register(fd, writable: wantsWrite, handler: handler)
         self.loop = loop
         watchingWritable = wantsWrite
@@ -203,7 +203,7 @@ public final class LineSocket {
 
     /// Stops watching writability until the next `flush()` is blocked: the server's spectators
     /// wait for their turn to write instead of being written the moment there is room.
-    public func stopWatchingWritable() { watchWritable(false) }
+    package func stopWatchingWritable() { watchWritable(false) }
 
     func watchWritable(_ on: Bool) {
         guard let loop, watchingWritable != on else { return }
@@ -221,7 +221,7 @@ public final class LineSocket {
     // MARK: Closing
 
     /// Closes now (what is queued is dropped); `onClose` hears `reason`. Later calls do nothing.
-    public func close(_ reason: String = "closed") {
+    package func close(_ reason: String = "closed") {
         guard isOpen else { return }
         isOpen = false
         closeReason = reason

@@ -2,10 +2,10 @@ import Glibc
 
 /// A non-blocking TCP listener that hands out `LineSocket`s, holding one descriptor in reserve
 /// so that a process which has run out can still accept a newcomer and tell it so.
-public final class Listener {
-    public let fd: Int32
+package final class Listener {
+    package let fd: Int32
     /// The port it listens on (the one picked, when asked for port 0).
-    public let port: UInt16
+    package let port: UInt16
     private let maxLineBytes: Int
     private let maxQueuedBytes: Int
     /// Shared by every socket accepted: they are all read on the listener's thread.
@@ -15,7 +15,7 @@ public final class Listener {
 
     /// Listens on `host:port`; accepted sockets hold lines up to `maxLineBytes` and queue up to
     /// `maxQueuedBytes`.
-    public init(host: String, port: UInt16, maxLineBytes: Int, maxQueuedBytes: Int) throws(SocketError) {
+    package init(host: String, port: UInt16, maxLineBytes: Int, maxQueuedBytes: Int) throws(SocketError) {
         fd = try Sockets.listen(host: host, port: port)
         self.port = Sockets.localPort(fd)
         self.maxLineBytes = maxLineBytes
@@ -26,7 +26,7 @@ public final class Listener {
     deinit { close() }
 
     /// Accepts one waiting connection, non-blocking with Nagle off; nil when none waits.
-    public func accept() throws(SocketError) -> LineSocket? {
+    package func accept() throws(SocketError) -> LineSocket? {
         guard let accepted = try Sockets.accept(fd) else { return nil }
         return LineSocket(adopting: accepted, maxLineBytes: maxLineBytes, maxQueuedBytes: maxQueuedBytes, readBuffer: readBuffer)
     }
@@ -34,7 +34,7 @@ public final class Listener {
     /// Frees the reserve descriptor while `body` runs (it may accept into the freed slot), then
     /// takes it back. Does nothing without a reserve: false then.
     @discardableResult
-    public func usingReserve(_ body: () -> Void) -> Bool {
+    package func usingReserve(_ body: () -> Void) -> Bool {
         guard reserve >= 0 else { return false }
         Glibc.close(reserve)
         reserve = -1
@@ -44,7 +44,7 @@ public final class Listener {
     }
 
     /// Stops listening and gives the reserve back; later calls do nothing.
-    public func close() {
+    package func close() {
         guard isOpen else { return }
         isOpen = false
         Glibc.close(fd)

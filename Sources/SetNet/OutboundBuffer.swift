@@ -2,27 +2,27 @@ import Glibc
 
 /// Bytes waiting to go out on one socket. Everything queued between two flushes leaves in one
 /// `write`, so a burst of events costs one system call per recipient, not one per event.
-public struct OutboundBuffer: Sendable {
+package struct OutboundBuffer: Sendable {
     private var bytes: [UInt8] = []
     private var sent = 0
     /// Whether `bytes` begins at the start of a line (`compact` may cut inside one).
     private var startsAtLineStart = true
 
-    public init() {}
+    package init() {}
 
     /// Bytes still to be written.
-    public var count: Int { bytes.count - sent }
-    public var isEmpty: Bool { count == 0 }
+    package var count: Int { bytes.count - sent }
+    package var isEmpty: Bool { count == 0 }
 
-    public mutating func append(_ chunk: [UInt8]) {
+    package mutating func append(_ chunk: [UInt8]) {
         bytes.append(contentsOf: chunk)
     }
 
-    public mutating func append(_ chunk: ArraySlice<UInt8>) {
+    package mutating func append(_ chunk: ArraySlice<UInt8>) {
         bytes.append(contentsOf: chunk)
     }
 
-    public enum FlushResult: Equatable, Sendable {
+    package enum FlushResult: Equatable, Sendable {
         /// Everything was written.
         case drained
         /// The socket is full; wait until it is writable.
@@ -33,7 +33,7 @@ public struct OutboundBuffer: Sendable {
 
     /// Drops every line not yet begun and keeps the rest of the one being written, so a line
     /// appended next (a fatal error for a reader too slow for the rest) arrives whole and soon.
-    public mutating func dropUnstartedLines() {
+    package mutating func dropUnstartedLines() {
         let atLineStart = sent > 0 ? bytes[sent - 1] == 0x0A : startsAtLineStart
         if atLineStart {
             bytes.removeSubrange(sent...)
@@ -43,7 +43,7 @@ public struct OutboundBuffer: Sendable {
     }
 
     /// Writes as much as the socket takes now.
-    public mutating func flush(to fd: Int32) -> FlushResult {
+    package mutating func flush(to fd: Int32) -> FlushResult {
         while sent < bytes.count {
             let result = bytes.withUnsafeBytes { raw in
                 SystemCall.run { Glibc.write(fd, raw.baseAddress! + sent, raw.count - sent) }

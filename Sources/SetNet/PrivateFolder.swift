@@ -3,10 +3,10 @@ import Glibc
 /// The checks a folder passes before setgame keeps private state in it (match journals, the
 /// server's clock lease): another user who owns it, or may write in it, could read the seat
 /// tokens, plant a journal, or leave a link that makes the server overwrite a file of ours.
-public enum PrivateFolder {
+package enum PrivateFolder {
     /// Why `path` is not a folder only this user can change, or nil if it is. A link to the
     /// folder is followed only when root or this user made it (systemd's `StateDirectory` is one).
-    public static func problem(_ path: String) -> String? {
+    package static func problem(_ path: String) -> String? {
         let me = geteuid()
         var link = stat()
         guard lstat(path, &link) == 0 else { return "cannot look at \(path): \(String(cString: strerror(errno)))" }
@@ -26,7 +26,7 @@ public enum PrivateFolder {
     /// Why the folder that holds `path` would let another user swap `path` for a folder of
     /// theirs, or nil: it must be this user's or root's, and a folder anyone may write in must be
     /// sticky (as /tmp is), so only an entry's owner can rename it.
-    public static func holderProblem(_ path: String) -> String? {
+    package static func holderProblem(_ path: String) -> String? {
         let holder = parent(of: path)
         var info = stat()
         guard stat(holder, &info) == 0 else { return "cannot look at \(holder): \(String(cString: strerror(errno)))" }

@@ -1,14 +1,14 @@
 import Glibc
 
 /// Thin, checked wrappers over the BSD socket calls the project needs.
-public enum Sockets {
+package enum Sockets {
     /// Ignore SIGPIPE once per process: writing to a closed peer must be an error, not death.
-    public static func ignoreBrokenPipes() {
+    package static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
     }
 
     /// A non-blocking TCP listener on `host:port`; port 0 picks a free one.
-    public static func listen(host: String, port: UInt16, backlog: Int32 = 1_024) throws(SocketError) -> Int32 {
+    package static func listen(host: String, port: UInt16, backlog: Int32 = 1_024) throws(SocketError) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SocketError("socket") }
         var yes: Int32 = 1
@@ -32,7 +32,7 @@ public enum Sockets {
     }
 
     /// The port a socket is bound to.
-    public static func localPort(_ fd: Int32) -> UInt16 {
+    package static func localPort(_ fd: Int32) -> UInt16 {
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
@@ -42,7 +42,7 @@ public enum Sockets {
     }
 
     /// Accepts one pending connection, non-blocking with Nagle off; nil when none is waiting.
-    public static func accept(_ listener: Int32) throws(SocketError) -> Int32? {
+    package static func accept(_ listener: Int32) throws(SocketError) -> Int32? {
         let fd: Int32
         switch SystemCall.run({ Int(Glibc.accept(listener, nil, nil)) }) {
         case .done(let accepted): fd = Int32(accepted)
@@ -56,13 +56,13 @@ public enum Sockets {
 
     /// A blocking TCP connection to `host:port`, from the local address `source` when one is
     /// given (any 127.x.y.z reaches a loopback server, as a stranger to its per-address limits).
-    public static func connect(host: String, port: UInt16, from source: String? = nil) throws(SocketError) -> Int32 {
+    package static func connect(host: String, port: UInt16, from source: String? = nil) throws(SocketError) -> Int32 {
         try openConnection(host: host, port: port, from: source, waiting: true).fd
     }
 
     /// Starts a TCP connection to `host:port` without waiting for it: the socket is non-blocking,
     /// and `inProgress` says the connect finishes later (the socket then becomes writable).
-    public static func startConnecting(host: String, port: UInt16) throws(SocketError) -> (fd: Int32, inProgress: Bool) {
+    package static func startConnecting(host: String, port: UInt16) throws(SocketError) -> (fd: Int32, inProgress: Bool) {
         try openConnection(host: host, port: port, from: nil, waiting: false)
     }
 
@@ -96,25 +96,25 @@ public enum Sockets {
         return (fd, result != 0)
     }
 
-    public static func setNonBlocking(_ fd: Int32) throws(SocketError) {
+    package static func setNonBlocking(_ fd: Int32) throws(SocketError) {
         let flags = fcntl(fd, F_GETFL, 0)
         guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { throw SocketError("fcntl") }
     }
 
     /// Turns Nagle's algorithm off: game events are small and must leave at once.
-    public static func setNoDelay(_ fd: Int32) {
+    package static func setNoDelay(_ fd: Int32) {
         var yes: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// Makes blocking reads on `fd` give up after `milliseconds`.
-    public static func setReceiveTimeout(_ fd: Int32, milliseconds: Int) {
+    package static func setReceiveTimeout(_ fd: Int32, milliseconds: Int) {
         var time = timeval(tv_sec: milliseconds / 1_000, tv_usec: (milliseconds % 1_000) * 1_000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// The IPv4 address of a dotted address or a host name (through the system's resolver).
-    public static func ipv4Address(host: String, port: UInt16) throws(SocketError) -> sockaddr_in {
+    package static func ipv4Address(host: String, port: UInt16) throws(SocketError) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

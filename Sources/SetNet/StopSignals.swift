@@ -10,11 +10,11 @@ import Synchronization
 /// watching it with a Dispatch source lost it whenever it came before the source was armed: a
 /// script that stopped the server as soon as it announced its port found it hanging.)
 /// Create it first thing, before any other thread exists.
-public final class StopSignals: Sendable {
+package final class StopSignals: Sendable {
     private let handler = Mutex<(@Sendable () -> Void)?>(nil)
     private let caught = Mutex(false)
 
-    public init(_ numbers: [Int32]) {
+    package init(_ numbers: [Int32]) {
         var set = sigset_t()
         sigemptyset(&set)
         for number in numbers { sigaddset(&set, number) }
@@ -28,7 +28,7 @@ public final class StopSignals: Sendable {
     }
 
     /// Sets what a signal does; a signal that came before this runs it at once.
-    public func whenSignalled(_ action: @escaping @Sendable () -> Void) {
+    package func whenSignalled(_ action: @escaping @Sendable () -> Void) {
         handler.withLock { $0 = action }
         if caught.withLock({ $0 }) { action() }
     }

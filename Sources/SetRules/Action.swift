@@ -1,5 +1,5 @@
 /// Something a seat asks of the match. The match decides whether it is allowed.
-public enum Action: Hashable, Sendable {
+package enum Action: Hashable, Sendable {
     /// Touch a card: select it, or deselect it when already selected.
     case select(Card)
     /// Call "Set!" to win the claim window (duel only).

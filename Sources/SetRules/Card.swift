@@ -1,11 +1,11 @@
 /// One of the 81 cards: a unique combination of the four features.
-public struct Card: Hashable, Comparable, Sendable {
-    public let number: Number
-    public let shape: Shape
-    public let shading: Shading
-    public let colour: Colour
+package struct Card: Hashable, Comparable, Sendable {
+    package let number: Number
+    package let shape: Shape
+    package let shading: Shading
+    package let colour: Colour
 
-    public init(_ number: Number, _ shading: Shading, _ colour: Colour, _ shape: Shape) {
+    package init(_ number: Number, _ shading: Shading, _ colour: Colour, _ shape: Shape) {
         self.number = number
         self.shape = shape
         self.shading = shading
@@ -13,12 +13,12 @@ public struct Card: Hashable, Comparable, Sendable {
     }
 
     /// A stable id 0–80: the features read as the digits of a base-3 number.
-    public var id: Int {
+    package var id: Int {
         number.rawValue * 27 + shape.rawValue * 9 + shading.rawValue * 3 + colour.rawValue
     }
 
     /// The card with the given id, or nil outside 0–80.
-    public init?(id: Int) {
+    package init?(id: Int) {
         guard (0..<81).contains(id) else { return nil }
         self.init(
             Number(rawValue: id / 27)!,
@@ -28,7 +28,7 @@ public struct Card: Hashable, Comparable, Sendable {
     }
 
     /// All 81 cards in id order.
-    public static let all: [Card] = (0..<81).map { Card(id: $0)! }
+    package static let all: [Card] = (0..<81).map { Card(id: $0)! }
 
-    public static func < (lhs: Card, rhs: Card) -> Bool { lhs.id < rhs.id }
+    package static func < (lhs: Card, rhs: Card) -> Bool { lhs.id < rhs.id }
 }

@@ -1,15 +1,15 @@
 extension Card: CustomStringConvertible {
     /// A readable name such as "2 striped green diamonds".
-    public var name: String {
+    package var name: String {
         let shapeWord = number == .one ? shape.singular : shape.plural
         return "\(number.count) \(shading.word) \(colour.word) \(shapeWord)"
     }
 
-    public var description: String { name }
+    package var description: String { name }
 
     /// Parses a name as produced by `name`; case and extra spaces are forgiven, and a singular or
     /// plural shape is accepted with any count.
-    public init?(name: String) {
+    package init?(name: String) {
         let words = name.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard words.count == 4,
               let count = Int(words[0]), (1...3).contains(count), let number = Number(rawValue: count - 1),

@@ -1,11 +1,11 @@
 /// The cards not yet dealt, in the order they will come off the top.
-public struct Deck: Sendable, Equatable {
+package struct Deck: Sendable, Equatable {
     /// Remaining cards; the top of the deck is the first element.
-    public private(set) var cards: [Card]
+    package private(set) var cards: [Card]
 
     /// All 81 cards (or the given ones, in id order) shuffled by a Fisher–Yates pass driven by
     /// `SplitMix64(seed:)`.
-    public init(seed: UInt64, of unshuffled: [Card] = Card.all) {
+    package init(seed: UInt64, of unshuffled: [Card] = Card.all) {
         var generator = SplitMix64(seed: seed)
         var cards = unshuffled
         for i in stride(from: cards.count - 1, to: 0, by: -1) {
@@ -15,13 +15,13 @@ public struct Deck: Sendable, Equatable {
     }
 
     /// A deck holding exactly these cards, top first; for tests and replays of a known order.
-    public init(cards: [Card]) { self.cards = cards }
+    package init(cards: [Card]) { self.cards = cards }
 
-    public var count: Int { cards.count }
-    public var isEmpty: Bool { cards.isEmpty }
+    package var count: Int { cards.count }
+    package var isEmpty: Bool { cards.isEmpty }
 
     /// Takes up to `count` cards off the top.
-    public mutating func draw(_ count: Int) -> [Card] {
+    package mutating func draw(_ count: Int) -> [Card] {
         let taken = Array(cards.prefix(count))
         cards.removeFirst(taken.count)
         return taken

@@ -1,55 +1,55 @@
 /// One game of Set, solo or duel, as a pure state machine. Hosts feed it actions and instants;
 /// it answers with events and exposes the next instant at which a timer will fire. It reads no
 /// clock and does no I/O, so the same seed and the same timed actions always give the same events.
-public struct Match: Sendable {
+package struct Match: Sendable {
     /// Cards on the table when a classic game starts and the size a taken set refills it to;
     /// each variant says its own (`Variant.tableSize`).
-    public static let tableSize = 12
+    package static let tableSize = 12
 
-    public let mode: Mode
+    package let mode: Mode
     /// Which game is played: the deck, the table size, the picks that count.
-    public let variant: Variant
-    public let settings: RuleSettings
-    public let seed: UInt64
-    public let startedAt: Instant
+    package let variant: Variant
+    package let settings: RuleSettings
+    package let seed: UInt64
+    package let startedAt: Instant
 
-    public internal(set) var deck: Deck
+    package internal(set) var deck: Deck
     /// The table in slot order; a refill takes the slots of the cards it replaces.
-    public internal(set) var table: [Card]
-    public internal(set) var scores: [Int]
+    package internal(set) var table: [Card]
+    package internal(set) var scores: [Int]
     /// The cards selected now: in a duel by the window holder, in solo by the player.
-    public internal(set) var selection: [Card] = []
+    package internal(set) var selection: [Card] = []
     /// The open window in a duel.
-    public internal(set) var window: Window?
+    package internal(set) var window: Window?
     /// When the table last changed; a set's points decay from here.
-    public internal(set) var tableChangedAt: Instant
+    package internal(set) var tableChangedAt: Instant
     /// In solo, the judged trio still on show until the next touch or deal.
-    public internal(set) var shownTrio: ShownTrio?
-    public internal(set) var result: MatchResult?
-    public internal(set) var rematchAsked: [Seat] = []
+    package internal(set) var shownTrio: ShownTrio?
+    package internal(set) var result: MatchResult?
+    package internal(set) var rematchAsked: [Seat] = []
     /// Set-Chain: the set taken just before, apart from the table; the next set must use exactly
     /// one of its cards. Empty before the first set and in the other variants.
-    public internal(set) var chain: [Card] = []
+    package internal(set) var chain: [Card] = []
 
     /// A solo trio that has been judged and waits for the next touch.
-    public struct ShownTrio: Hashable, Sendable {
-        public var cards: [Card]
-        public var isSet: Bool
+    package struct ShownTrio: Hashable, Sendable {
+        package var cards: [Card]
+        package var isSet: Bool
 
-        public init(cards: [Card], isSet: Bool) {
+        package init(cards: [Card], isSet: Bool) {
             self.cards = cards
             self.isSet = isSet
         }
     }
 
     /// Deals a new game from `seed` at `start`.
-    public init(mode: Mode, variant: Variant = .classic, settings: RuleSettings = .standard, seed: UInt64, at start: Instant) {
+    package init(mode: Mode, variant: Variant = .classic, settings: RuleSettings = .standard, seed: UInt64, at start: Instant) {
         self.init(mode: mode, variant: variant, settings: settings, seed: seed,
                   deck: Deck(seed: seed, of: variant.cards), at: start)
     }
 
     /// Deals a new game from a deck of known order; tests use it to set up exact tables.
-    public init(mode: Mode, variant: Variant = .classic, settings: RuleSettings = .standard, seed: UInt64 = 0,
+    package init(mode: Mode, variant: Variant = .classic, settings: RuleSettings = .standard, seed: UInt64 = 0,
                 deck: Deck, at start: Instant) {
         self.mode = mode
         self.variant = variant
@@ -63,28 +63,28 @@ public struct Match: Sendable {
         if let ending = endIfNoSetsLeft() { result = ending }
     }
 
-    public var isOver: Bool { result != nil }
+    package var isOver: Bool { result != nil }
 
     /// The next instant at which `advance(to:)` will fire a timer.
-    public var nextDeadline: Instant? { isOver ? nil : window?.deadline }
+    package var nextDeadline: Instant? { isOver ? nil : window?.deadline }
 
     /// Every valid pick on the table now (with the chain, in Set-Chain).
-    public var setsOnTable: [[Card]] { variant.combinations(table: table, chain: chain) }
+    package var setsOnTable: [[Card]] { variant.combinations(table: table, chain: chain) }
 
     /// Whether a card may be touched: it is on the table or, in Set-Chain, in the chain.
     func isSelectable(_ card: Card) -> Bool { table.contains(card) || chain.contains(card) }
 
     /// What an action produced: the events, in order, and the refusal if the action was refused.
     /// Timers that were due are fired first, so `events` may be non-empty even when refused.
-    public struct Outcome: Hashable, Sendable {
-        public var events: [MatchEvent]
-        public var refusal: RuleRefusal?
+    package struct Outcome: Hashable, Sendable {
+        package var events: [MatchEvent]
+        package var refusal: RuleRefusal?
     }
 
     /// Fires every timer due at `now` and then applies `action` by `seat`. A refused action leaves
     /// the match exactly as the timers left it: every rule checks before it changes anything
     /// (the property tests hold it to that), so no defensive copy is needed.
-    public mutating func apply(_ action: Action, by seat: Seat, at now: Instant) -> Outcome {
+    package mutating func apply(_ action: Action, by seat: Seat, at now: Instant) -> Outcome {
         var events = advance(to: now)
         do {
             events += try perform(action, by: seat, at: now)
@@ -95,7 +95,7 @@ public struct Match: Sendable {
     }
 
     /// Fires every timer whose deadline is at or before `now`.
-    public mutating func advance(to now: Instant) -> [MatchEvent] {
+    package mutating func advance(to now: Instant) -> [MatchEvent] {
         var events: [MatchEvent] = []
         while let window, !isOver, window.deadline <= now {
             events += expire(window)
@@ -104,7 +104,7 @@ public struct Match: Sendable {
     }
 
     /// Ends the match because `seat` stayed away too long; hosts call it, never players.
-    public mutating func forfeit(by seat: Seat) -> [MatchEvent] {
+    package mutating func forfeit(by seat: Seat) -> [MatchEvent] {
         guard !isOver else { return [] }
         return end(reason: .forfeited, by: seat)
     }

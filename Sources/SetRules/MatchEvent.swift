@@ -1,6 +1,6 @@
 /// Something that happened in a match, in the order it happened. Values are absolute (scores,
 /// table, deck count), so a client that applies events in order never has to add anything up.
-public enum MatchEvent: Hashable, Sendable {
+package enum MatchEvent: Hashable, Sendable {
     /// The cards a seat has selected now.
     case selectionChanged(seat: Seat, selection: [Card])
     case windowOpened(Window)
@@ -21,15 +21,15 @@ public enum MatchEvent: Hashable, Sendable {
 }
 
 /// Why a seat lost points outside a trio.
-public enum PenaltyReason: String, CaseIterable, Sendable {
+package enum PenaltyReason: String, CaseIterable, Sendable {
     case dealtWithSetOnTable = "dealt_with_set_on_table"
     case claimRanOut = "claim_ran_out"
     case claimPassed = "claim_passed"
 }
 
 /// How and with what scores a match ended.
-public struct MatchResult: Hashable, Sendable {
-    public enum Reason: String, Sendable, CaseIterable {
+package struct MatchResult: Hashable, Sendable {
+    package enum Reason: String, Sendable, CaseIterable {
         /// The deck is empty and no set is left on the table.
         case noSetsLeft = "no_sets_left"
         case resigned
@@ -37,14 +37,14 @@ public struct MatchResult: Hashable, Sendable {
         case forfeited
     }
 
-    public var reason: Reason
+    package var reason: Reason
     /// The seat that resigned or forfeited, when that is the reason.
-    public var by: Seat?
-    public var scores: [Int]
+    package var by: Seat?
+    package var scores: [Int]
     /// Nil for a tie, and in solo.
-    public var winner: Seat?
+    package var winner: Seat?
 
-    public init(reason: Reason, by: Seat?, scores: [Int], winner: Seat?) {
+    package init(reason: Reason, by: Seat?, scores: [Int], winner: Seat?) {
         self.reason = reason
         self.by = by
         self.scores = scores

@@ -79,7 +79,7 @@ extension Match {
 extension Match {
     /// Moves every running timer and the scoring clock later by `milliseconds`. Hosts pause a
     /// match while a player is away, then postpone it by the time it stood still.
-    public mutating func postpone(by milliseconds: Int64) {
+    package mutating func postpone(by milliseconds: Int64) {
         guard milliseconds > 0, !isOver else { return }
         if var moved = window {
             moved.opened = moved.opened.adding(milliseconds)

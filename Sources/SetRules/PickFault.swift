@@ -1,10 +1,10 @@
 /// One of a card's four features, as a closed set for explanations.
-public enum Feature: Int, CaseIterable, Sendable {
+package enum Feature: Int, CaseIterable, Sendable {
     /// In the order a person checks them at a glance: ink and outline before fill and count.
     case colour, shape, shading, number
 
     /// The feature's name for people.
-    public var word: String {
+    package var word: String {
         switch self {
         case .colour: "colour"
         case .shape: "shape"
@@ -14,7 +14,7 @@ public enum Feature: Int, CaseIterable, Sendable {
     }
 
     /// The card's value of this feature, as its digit 0–2.
-    public func value(of card: Card) -> Int {
+    package func value(of card: Card) -> Int {
         switch self {
         case .colour: card.colour.rawValue
         case .shape: card.shape.rawValue
@@ -24,7 +24,7 @@ public enum Feature: Int, CaseIterable, Sendable {
     }
 
     /// A value of this feature in words, as counted: `count` is 1 or more ("two ovals", "one red").
-    public func words(_ value: Int, count: Int) -> String {
+    package func words(_ value: Int, count: Int) -> String {
         switch self {
         case .colour: Colour(rawValue: value)?.word ?? "?"
         case .shading: Shading(rawValue: value)?.word ?? "?"
@@ -36,7 +36,7 @@ public enum Feature: Int, CaseIterable, Sendable {
 }
 
 /// Why a pick is not a valid one, in terms a player can check on the cards: a −10 becomes a lesson.
-public enum PickFault: Hashable, Sendable {
+package enum PickFault: Hashable, Sendable {
     /// Three cards that in `feature` are two of one value (`pair`) and one of another (`odd`):
     /// neither all the same nor all different.
     case twoAndOne(feature: Feature, pair: Int, odd: Int)
@@ -49,7 +49,7 @@ public enum PickFault: Hashable, Sendable {
     case count(expected: Int)
 
     /// The reason in a few words: "colour: two red, one green".
-    public var text: String {
+    package var text: String {
         switch self {
         case .twoAndOne(let feature, let pair, let odd):
             "\(feature.word): two \(feature.words(pair, count: 2)), one \(feature.words(odd, count: 1))"
@@ -66,7 +66,7 @@ public enum PickFault: Hashable, Sendable {
 extension SetLogic {
     /// Why three cards are not a set, naming the first feature (in `Feature` order) that is two of
     /// one value and one of another; nil exactly when they are a set.
-    public static func whyNot(_ cards: [Card]) -> PickFault? {
+    package static func whyNot(_ cards: [Card]) -> PickFault? {
         guard cards.count == 3, Swift.Set(cards).count == 3 else { return .count(expected: 3) }
         for feature in Feature.allCases {
             let values = cards.map(feature.value(of:))
@@ -83,7 +83,7 @@ extension UltraLogic {
     /// Why four cards are not an ultra: of the three ways to split them into pairs, the one whose
     /// third cards differ in the fewest features, and the first feature they differ in; nil
     /// exactly when they are an ultra.
-    public static func whyNot(_ cards: [Card]) -> PickFault? {
+    package static func whyNot(_ cards: [Card]) -> PickFault? {
         guard cards.count == 4, Swift.Set(cards).count == 4 else { return .count(expected: 4) }
         let splits = [((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))]
         var best: (differing: [Feature], first: Card, second: Card)?
@@ -100,7 +100,7 @@ extension UltraLogic {
 
 extension Variant {
     /// Why `picks` are not a valid pick of this variant (see `isValid`); nil exactly when they are.
-    public func whyNot(_ picks: [Card], chain: [Card] = []) -> PickFault? {
+    package func whyNot(_ picks: [Card], chain: [Card] = []) -> PickFault? {
         guard picks.count == pickCount, Swift.Set(picks).count == pickCount else { return .count(expected: pickCount) }
         switch self {
         case .classic, .junior: return SetLogic.whyNot(picks)

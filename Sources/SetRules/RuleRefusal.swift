@@ -1,6 +1,6 @@
 /// Why the match refused an action. Each case has a stable code for programs and a message for
 /// people; a refusal never changes the match.
-public enum RuleRefusal: Error, Hashable, Sendable {
+package enum RuleRefusal: Error, Hashable, Sendable {
     case matchOver
     case matchNotOver
     case noSuchSeat(Seat)
@@ -21,7 +21,7 @@ public enum RuleRefusal: Error, Hashable, Sendable {
     case rematchAlreadyAsked
 
     /// A stable snake_case code that clients and tests match on.
-    public var code: String {
+    package var code: String {
         switch self {
         case .matchOver: "match_over"
         case .matchNotOver: "match_not_over"
@@ -42,10 +42,10 @@ public enum RuleRefusal: Error, Hashable, Sendable {
     }
 
     /// A sentence for a person, with seats called "Player 1" and "Player 2".
-    public var message: String { message(naming: { "Player \($0.rawValue + 1)" }) }
+    package var message: String { message(naming: { "Player \($0.rawValue + 1)" }) }
 
     /// A sentence for a person, calling each seat what `name` says (hosts know the players' names).
-    public func message(naming name: (Seat) -> String) -> String {
+    package func message(naming name: (Seat) -> String) -> String {
         switch self {
         case .matchOver: "The match is over."
         case .matchNotOver: "A rematch can be asked for only when the match is over."

@@ -1,45 +1,45 @@
 /// Every duration and point value of the game, in one validated value. Durations are milliseconds.
-public struct RuleSettings: Hashable, Sendable {
+package struct RuleSettings: Hashable, Sendable {
     /// How long a duel claimant has to pick three cards after calling "Set!".
-    public var claimWindowMs: Int64 = 5_000
+    package var claimWindowMs: Int64 = 5_000
     /// The opponent's exclusive window after a failed or expired claim; longer than a claim, since
     /// they must find a set from a standing start.
-    public var secondChanceMs: Int64 = 10_000
+    package var secondChanceMs: Int64 = 10_000
     /// After a deal, the other player's window to pick a set at no risk.
-    public var dealGraceMs: Int64 = 8_000
+    package var dealGraceMs: Int64 = 8_000
     /// Points for a set taken at once after the table changed.
-    public var setPointsMax: Int = 30
+    package var setPointsMax: Int = 30
     /// The floor a set's points decay to.
-    public var setPointsMin: Int = 10
+    package var setPointsMin: Int = 10
     /// Points a set loses per whole second the table stood unchanged.
-    public var setPointsLostPerSecond: Int = 1
+    package var setPointsLostPerSecond: Int = 1
     /// Penalty for three cards that are not a set.
-    public var wrongSetPenalty: Int = 10
+    package var wrongSetPenalty: Int = 10
     /// Penalty for letting a claim window run out, or passing it.
-    public var claimTimeoutPenalty: Int = 10
+    package var claimTimeoutPenalty: Int = 10
     /// Penalty for asking to deal while a set was on the table.
-    public var dealPenalty: Int = 15
+    package var dealPenalty: Int = 15
     /// What a hint costs.
-    public var hintCost: Int = 15
+    package var hintCost: Int = 15
     /// Whether a duel allows hints at all (solo always does).
-    public var hintsInDuel: Bool = false
+    package var hintsInDuel: Bool = false
 
-    public init() {}
+    package init() {}
 
     /// The default rules.
-    public static let standard = RuleSettings()
+    package static let standard = RuleSettings()
 
     /// Points for a set taken `elapsedMs` after the table last changed.
-    public func setPoints(elapsedMs: Int64) -> Int {
+    package func setPoints(elapsedMs: Int64) -> Int {
         let secondsStood = Int(max(0, elapsedMs) / 1000)
         return max(setPointsMin, setPointsMax - secondsStood * setPointsLostPerSecond)
     }
 
     /// The longest any duration setting may be: ten minutes.
-    public static let longestDurationMs: Int64 = 600_000
+    package static let longestDurationMs: Int64 = 600_000
 
     /// Why these settings cannot be played with, or nil when they are fine.
-    public func validationProblem() -> String? {
+    package func validationProblem() -> String? {
         let tenMinutes = Self.longestDurationMs
         for key in Key.allCases {
             switch key.value(in: self) {

@@ -1,26 +1,26 @@
 extension RuleSettings {
     /// The value of one setting, typed by what it measures.
-    public enum Value: Hashable, Sendable {
+    package enum Value: Hashable, Sendable {
         case milliseconds(Int64)
         case points(Int)
         case flag(Bool)
     }
 
     /// Each setting by name, so the command line, the rules text and the wire share one list.
-    public enum Key: String, CaseIterable, Sendable {
+    package enum Key: String, CaseIterable, Sendable {
         case claimWindowMs, secondChanceMs, dealGraceMs
         case setPointsMax, setPointsMin, setPointsLostPerSecond
         case wrongSetPenalty, claimTimeoutPenalty, dealPenalty, hintCost, hintsInDuel
 
         /// The command-line spelling, e.g. `claim-window-ms`.
-        public var flag: String {
+        package var flag: String {
             rawValue.reduce(into: "") { result, character in
                 if character.isUppercase { result += "-" + character.lowercased() } else { result.append(character) }
             }
         }
 
         /// One line saying what the setting means.
-        public var summary: String {
+        package var summary: String {
             switch self {
             case .claimWindowMs: "time a duel claimant has to pick three cards"
             case .secondChanceMs: "the opponent's window after a failed or expired claim"
@@ -36,7 +36,7 @@ extension RuleSettings {
             }
         }
 
-        public func value(in settings: RuleSettings) -> Value {
+        package func value(in settings: RuleSettings) -> Value {
             switch self {
             case .claimWindowMs: .milliseconds(settings.claimWindowMs)
             case .secondChanceMs: .milliseconds(settings.secondChanceMs)
@@ -53,7 +53,7 @@ extension RuleSettings {
         }
 
         /// Sets this key from text, returning a readable problem when the text does not fit.
-        public func assign(_ text: String, to settings: inout RuleSettings) -> String? {
+        package func assign(_ text: String, to settings: inout RuleSettings) -> String? {
             switch value(in: settings) {
             case .milliseconds:
                 guard let ms = Int64(text) else { return "--\(flag) takes a whole number of milliseconds, not '\(text)'" }

@@ -1,7 +1,7 @@
 /// The rules in plain words, with the timings and points of the given settings.
-public enum RulesText {
+package enum RulesText {
     /// The rules; a variant other than the classic game adds its own section at the end.
-    public static func render(_ settings: RuleSettings = .standard, variant: Variant, seatWaitMs: Int64 = 120_000) -> String {
+    package static func render(_ settings: RuleSettings = .standard, variant: Variant, seatWaitMs: Int64 = 120_000) -> String {
         let classic = render(settings, seatWaitMs: seatWaitMs)
         guard variant != .classic else { return classic }
         return classic + """
@@ -15,7 +15,7 @@ public enum RulesText {
     }
 
     /// Words of `text` on lines of at most `width` characters, each after `indent`.
-    public static func wrapped(_ text: String, width: Int, indent: String = "") -> String {
+    package static func wrapped(_ text: String, width: Int, indent: String = "") -> String {
         var lines: [String] = [], line = ""
         for word in text.split(separator: " ") {
             if !line.isEmpty && indent.count + line.count + 1 + word.count > width {
@@ -29,7 +29,7 @@ public enum RulesText {
     }
 
     /// `seatWaitMs`: how long in all a seat may be away during a game (a server setting).
-    public static func render(_ settings: RuleSettings = .standard, seatWaitMs: Int64 = 120_000) -> String {
+    package static func render(_ settings: RuleSettings = .standard, seatWaitMs: Int64 = 120_000) -> String {
         func seconds(_ ms: Int64) -> String {
             ms % 1000 == 0 ? "\(ms / 1000) s" : "\(Double(ms) / 1000) s"
         }

@@ -1,19 +1,19 @@
 /// A seat at a match. A solo match uses only `.first`.
-public enum Seat: Int, CaseIterable, Sendable, Comparable {
+package enum Seat: Int, CaseIterable, Sendable, Comparable {
     case first = 0
     case second = 1
 
     /// The opponent's seat in a duel.
-    public var other: Seat { self == .first ? .second : .first }
+    package var other: Seat { self == .first ? .second : .first }
 
-    public static func < (lhs: Seat, rhs: Seat) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: Seat, rhs: Seat) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// Whether a match is played alone or by two.
-public enum Mode: String, CaseIterable, Sendable {
+package enum Mode: String, CaseIterable, Sendable {
     case solo
     case duel
 
     /// The seats this mode plays with.
-    public var seats: [Seat] { self == .solo ? [.first] : [.first, .second] }
+    package var seats: [Seat] { self == .solo ? [.first] : [.first, .second] }
 }

@@ -1,8 +1,8 @@
 /// The arithmetic of sets. Each feature is a digit 0–2; three digits are all equal or all different
 /// exactly when their sum is divisible by 3, which makes every check a few additions.
-public enum SetLogic {
+package enum SetLogic {
     /// Whether three cards form a set: every feature all the same or all different.
-    public static func isSet(_ a: Card, _ b: Card, _ c: Card) -> Bool {
+    package static func isSet(_ a: Card, _ b: Card, _ c: Card) -> Bool {
         guard a != b, b != c, a != c else { return false }
         return (a.number.rawValue + b.number.rawValue + c.number.rawValue) % 3 == 0
             && (a.shape.rawValue + b.shape.rawValue + c.shape.rawValue) % 3 == 0
@@ -11,12 +11,12 @@ public enum SetLogic {
     }
 
     /// Whether the given cards are exactly three cards forming a set.
-    public static func isSet(_ cards: [Card]) -> Bool {
+    package static func isSet(_ cards: [Card]) -> Bool {
         cards.count == 3 && isSet(cards[0], cards[1], cards[2])
     }
 
     /// The one card that completes a set with `a` and `b` (for a != b it differs from both).
-    public static func completing(_ a: Card, _ b: Card) -> Card {
+    package static func completing(_ a: Card, _ b: Card) -> Card {
         func third(_ x: Int, _ y: Int) -> Int { (6 - x - y) % 3 }
         return Card(
             Number(rawValue: third(a.number.rawValue, b.number.rawValue))!,
@@ -27,7 +27,7 @@ public enum SetLogic {
 
     /// Every set among `table`, each once, as cards in table order. O(n²): each pair looks up the
     /// card that would complete it.
-    public static func allSets(in table: [Card]) -> [[Card]] {
+    package static func allSets(in table: [Card]) -> [[Card]] {
         var position = [Int](repeating: -1, count: 81)
         for (index, card) in table.enumerated() { position[card.id] = index }
         var sets: [[Card]] = []
@@ -41,7 +41,7 @@ public enum SetLogic {
     }
 
     /// The first set in table order, or nil when the table holds none.
-    public static func firstSet(in table: [Card]) -> [Card]? {
+    package static func firstSet(in table: [Card]) -> [Card]? {
         var present = [Bool](repeating: false, count: 81)
         for card in table { present[card.id] = true }
         for i in table.indices {
@@ -53,5 +53,5 @@ public enum SetLogic {
     }
 
     /// Whether the table holds at least one set.
-    public static func anySet(in table: [Card]) -> Bool { firstSet(in: table) != nil }
+    package static func anySet(in table: [Card]) -> Bool { firstSet(in: table) != nil }
 }

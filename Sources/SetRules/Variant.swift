@@ -2,7 +2,7 @@
 /// arithmetic in `UltraLogic` and `ChainLogic`): the deck, the table, how many cards a pick takes
 /// and which picks count.
 /// The duel's windows, the scoring and the penalties are the same for all of them.
-public enum Variant: String, CaseIterable, Sendable {
+package enum Variant: String, CaseIterable, Sendable {
     /// 81 cards, 12 dealt, three cards make a set.
     case classic
     /// Only the 27 solid cards (three features vary), 9 dealt.
@@ -13,7 +13,7 @@ public enum Variant: String, CaseIterable, Sendable {
     case ultra
 
     /// The cards of this variant's deck, in id order, before the shuffle.
-    public var cards: [Card] {
+    package var cards: [Card] {
         switch self {
         case .junior: Card.all.filter { $0.shading == .solid }
         case .classic, .chain, .ultra: Card.all
@@ -21,7 +21,7 @@ public enum Variant: String, CaseIterable, Sendable {
     }
 
     /// Cards dealt at the start, and the size a taken pick refills the table to.
-    public var tableSize: Int {
+    package var tableSize: Int {
         switch self {
         case .junior: 9
         case .classic, .chain, .ultra: 12
@@ -29,7 +29,7 @@ public enum Variant: String, CaseIterable, Sendable {
     }
 
     /// How many cards one pick takes: the count at which a selection is judged.
-    public var pickCount: Int {
+    package var pickCount: Int {
         switch self {
         case .ultra: 4
         case .classic, .junior, .chain: 3
@@ -37,7 +37,7 @@ public enum Variant: String, CaseIterable, Sendable {
     }
 
     /// The word for one valid pick, for people.
-    public var pickWord: String {
+    package var pickWord: String {
         switch self {
         case .ultra: "ultra"
         case .classic, .junior, .chain: "set"
@@ -45,7 +45,7 @@ public enum Variant: String, CaseIterable, Sendable {
     }
 
     /// One valid pick with its article, for people: "a set", "an ultra".
-    public var aPick: String {
+    package var aPick: String {
         switch self {
         case .ultra: "an ultra"
         case .classic, .junior, .chain: "a set"
@@ -53,7 +53,7 @@ public enum Variant: String, CaseIterable, Sendable {
     }
 
     /// How many cards a pick takes, in words: "three", "four".
-    public var pickCountWord: String {
+    package var pickCountWord: String {
         switch self {
         case .ultra: "four"
         case .classic, .junior, .chain: "three"
@@ -61,7 +61,7 @@ public enum Variant: String, CaseIterable, Sendable {
     }
 
     /// The name people see, e.g. in listings and help.
-    public var title: String {
+    package var title: String {
         switch self {
         case .classic: "Classic"
         case .junior: "Junior"
@@ -71,7 +71,7 @@ public enum Variant: String, CaseIterable, Sendable {
     }
 
     /// The variant in one short paragraph, for the rules, the help and the legend.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .classic:
             "Classic: 81 cards, 12 dealt; three cards whose every feature is all the same or all different are a set."
@@ -85,7 +85,7 @@ public enum Variant: String, CaseIterable, Sendable {
     }
 
     /// The rule of a valid pick in one line, for a newcomer's first look (the start box).
-    public var rule: String {
+    package var rule: String {
         switch self {
         case .classic:
             "A set is 3 cards where number, shape, shading and colour are each all alike or all different."
@@ -101,7 +101,7 @@ public enum Variant: String, CaseIterable, Sendable {
     /// Whether `picks` (cards on the table, plus chain cards in Set-Chain) are a valid pick,
     /// given the cards of the set taken just before (`chain`, empty outside Set-Chain or before
     /// the first set).
-    public func isValid(_ picks: [Card], chain: [Card] = []) -> Bool {
+    package func isValid(_ picks: [Card], chain: [Card] = []) -> Bool {
         guard picks.count == pickCount, Swift.Set(picks).count == pickCount else { return false }
         switch self {
         case .classic, .junior: return SetLogic.isSet(picks)
@@ -114,7 +114,7 @@ public enum Variant: String, CaseIterable, Sendable {
     }
 
     /// Every valid pick among `table` (and, in Set-Chain, `chain`), each once.
-    public func combinations(table: [Card], chain: [Card] = []) -> [[Card]] {
+    package func combinations(table: [Card], chain: [Card] = []) -> [[Card]] {
         switch self {
         case .classic, .junior: return SetLogic.allSets(in: table)
         case .chain: return chain.isEmpty ? SetLogic.allSets(in: table) : ChainLogic.allChainSets(table: table, chain: chain)
@@ -123,7 +123,7 @@ public enum Variant: String, CaseIterable, Sendable {
     }
 
     /// The first valid pick, or nil when there is none.
-    public func firstCombination(table: [Card], chain: [Card] = []) -> [Card]? {
+    package func firstCombination(table: [Card], chain: [Card] = []) -> [Card]? {
         switch self {
         case .classic, .junior: return SetLogic.firstSet(in: table)
         case .chain: return chain.isEmpty ? SetLogic.firstSet(in: table) : ChainLogic.allChainSets(table: table, chain: chain).first
@@ -132,7 +132,7 @@ public enum Variant: String, CaseIterable, Sendable {
     }
 
     /// Whether any valid pick is there.
-    public func hasCombination(table: [Card], chain: [Card] = []) -> Bool {
+    package func hasCombination(table: [Card], chain: [Card] = []) -> Bool {
         firstCombination(table: table, chain: chain) != nil
     }
 }

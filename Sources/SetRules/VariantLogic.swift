@@ -1,9 +1,9 @@
 /// UltraSet's arithmetic. Two pairs make an ultra when the card completing one pair to a set is the
 /// card completing the other. Pairs sharing a completing card never share a card (the completing
 /// card and one card fix the other), and a four-card ultra splits into such pairs in only one way.
-public enum UltraLogic {
+package enum UltraLogic {
     /// Whether four distinct cards split into two pairs with the same completing card.
-    public static func isUltra(_ cards: [Card]) -> Bool {
+    package static func isUltra(_ cards: [Card]) -> Bool {
         guard cards.count == 4 else { return false }
         let (a, b, c, d) = (cards[0], cards[1], cards[2], cards[3])
         guard Swift.Set(cards).count == 4 else { return false }
@@ -14,7 +14,7 @@ public enum UltraLogic {
 
     /// Every ultra among `table`, each once, cards in table order. O(n²) pairs grouped by the
     /// card that completes them; any two pairs of a group are an ultra.
-    public static func allUltras(in table: [Card]) -> [[Card]] {
+    package static func allUltras(in table: [Card]) -> [[Card]] {
         var pairsByThird = [[(Int, Int)]](repeating: [], count: 81)
         for i in table.indices {
             for j in (i + 1)..<table.count {
@@ -33,7 +33,7 @@ public enum UltraLogic {
     }
 
     /// One ultra among `table` (the one whose second pair comes first in table order), or nil.
-    public static func firstUltra(in table: [Card]) -> [Card]? {
+    package static func firstUltra(in table: [Card]) -> [Card]? {
         var firstPair = [(Int, Int)?](repeating: nil, count: 81)
         for i in table.indices {
             for j in (i + 1)..<table.count {
@@ -47,9 +47,9 @@ public enum UltraLogic {
 }
 
 /// Set-Chain's arithmetic: a set of one chain card and two table cards.
-public enum ChainLogic {
+package enum ChainLogic {
     /// Every set made of one card of `chain` and two of `table`, chain card first.
-    public static func allChainSets(table: [Card], chain: [Card]) -> [[Card]] {
+    package static func allChainSets(table: [Card], chain: [Card]) -> [[Card]] {
         var position = [Int](repeating: -1, count: 81)
         for (index, card) in table.enumerated() { position[card.id] = index }
         var sets: [[Card]] = []

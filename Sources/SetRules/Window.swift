@@ -1,5 +1,5 @@
 /// The kinds of exclusive window a duel seat can hold.
-public enum WindowKind: String, CaseIterable, Sendable {
+package enum WindowKind: String, CaseIterable, Sendable {
     /// Won by calling "Set!" first.
     case claim
     /// Given to the opponent after a claim fails or runs out.
@@ -9,13 +9,13 @@ public enum WindowKind: String, CaseIterable, Sendable {
 }
 
 /// An exclusive window: while it is open only `holder` may select cards.
-public struct Window: Hashable, Sendable {
-    public var kind: WindowKind
-    public var holder: Seat
-    public var opened: Instant
-    public var deadline: Instant
+package struct Window: Hashable, Sendable {
+    package var kind: WindowKind
+    package var holder: Seat
+    package var opened: Instant
+    package var deadline: Instant
 
-    public init(kind: WindowKind, holder: Seat, opened: Instant, deadline: Instant) {
+    package init(kind: WindowKind, holder: Seat, opened: Instant, deadline: Instant) {
         self.kind = kind
         self.holder = holder
         self.opened = opened
@@ -24,7 +24,7 @@ public struct Window: Hashable, Sendable {
 }
 
 /// How a window came to close.
-public enum WindowEnd: String, CaseIterable, Sendable {
+package enum WindowEnd: String, CaseIterable, Sendable {
     case expired
     case passed
     /// The holder picked three cards and the trio was judged.

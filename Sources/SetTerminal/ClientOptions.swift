@@ -4,38 +4,38 @@ import SetRules
 import SetWire
 
 /// Everything `setgame join` and `setgame watch` tell the terminal client.
-public struct ClientOptions: Sendable, Equatable {
-    public var host: String
-    public var port: UInt16
+package struct ClientOptions: Sendable, Equatable {
+    package var host: String
+    package var port: UInt16
     /// The name shown to the other player.
-    public var name: String
+    package var name: String
     /// The match to join or watch; nil pairs a player with whoever is waiting, and shows a
     /// spectator the list of live matches to pick from.
-    public var match: String?
-    public var mode: Mode
+    package var match: String?
+    package var mode: Mode
     /// The variant asked for when joining as a player; nil plays whatever the match plays.
-    public var variant: Variant?
-    public var role: Role
+    package var variant: Variant?
+    package var role: Role
     /// Cards also show their colour as a letter.
-    public var colorblind: Bool
+    package var colorblind: Bool
     /// False with `--no-animation`: cards appear and leave at once.
-    public var animation: Bool
+    package var animation: Bool
     /// Where seat tokens and the log are kept; nil means `ProcessEnvironment.stateFolder()`.
-    public var stateDirectory: String?
+    package var stateDirectory: String?
     /// Lines printed before the screen takes over.
-    public var banner: [String]
+    package var banner: [String]
     /// How this program was started ("setgame", "swift run setgame"), for the commands it prints.
-    public var command = "setgame"
+    package var command = "setgame"
     /// How a friend can watch, shown in the help and before a local match starts: a command, and
     /// the words before it.
-    public var watchCommand: String?
-    public var watchLead = "Anyone can watch with:"
+    package var watchCommand: String?
+    package var watchLead = "Anyone can watch with:"
     /// Where the seat token is kept; nil keys it by server, mode, match and name.
-    public var tokenKey: String?
+    package var tokenKey: String?
     /// Set by `setgame play`: the match is local and begins at the player's first key.
-    public var local: LocalMatch?
+    package var local: LocalMatch?
 
-    public init(host: String = "127.0.0.1", port: UInt16 = 7380, name: String = ClientOptions.loginName(),
+    package init(host: String = "127.0.0.1", port: UInt16 = 7380, name: String = ClientOptions.loginName(),
                 match: String? = nil, mode: Mode = .duel, role: Role = .player, colorblind: Bool = false,
                 animation: Bool = true, stateDirectory: String? = nil, banner: [String] = [], variant: Variant? = nil) {
         self.variant = variant
@@ -52,7 +52,7 @@ public struct ClientOptions: Sendable, Equatable {
     }
 
     /// The user's login name ($USER, then getlogin), trimmed to what the server accepts, or "player".
-    public static func loginName(environment: [String: String] = ProcessEnvironment.variables) -> String {
+    package static func loginName(environment: [String: String] = ProcessEnvironment.variables) -> String {
         var candidates = [environment["USER"], environment["LOGNAME"]]
         if let login = getlogin() { candidates.append(String(cString: login)) }
         for case let name? in candidates {
@@ -76,21 +76,21 @@ public struct ClientOptions: Sendable, Equatable {
 
 /// A match `setgame play` runs in this process: what the screen says about it, and how the client
 /// tells the bot to begin and to hold off while help is open.
-public struct LocalMatch: Sendable, Equatable {
+package struct LocalMatch: Sendable, Equatable {
     /// What the player faces, on the start box ("You against the easy bot"); nil begins at once.
-    public var start: String?
+    package var start: String?
     /// What quitting keeps, in the box that asks.
-    public var quitNote: String
+    package var quitNote: String
     /// Whether quitting mid-game asks first.
-    public var confirmsQuit: Bool
+    package var confirmsQuit: Bool
     /// Shown when the game was resumed from the journal.
-    public var resumeNote: String
+    package var resumeNote: String
     /// Called once, at the player's first key.
-    public var onStart: @Sendable () -> Void
+    package var onStart: @Sendable () -> Void
     /// Called with true when help opens, false when it closes: the match pauses meanwhile.
-    public var onHold: @Sendable (Bool) -> Void
+    package var onHold: @Sendable (Bool) -> Void
 
-    public init(start: String?, quitNote: String, confirmsQuit: Bool, resumeNote: String,
+    package init(start: String?, quitNote: String, confirmsQuit: Bool, resumeNote: String,
                 onStart: @escaping @Sendable () -> Void, onHold: @escaping @Sendable (Bool) -> Void) {
         self.start = start
         self.quitNote = quitNote
@@ -101,7 +101,7 @@ public struct LocalMatch: Sendable, Equatable {
     }
 
     /// Two local matches that say the same are equal: the hooks are functions, which cannot be compared.
-    public static func == (lhs: LocalMatch, rhs: LocalMatch) -> Bool {
+    package static func == (lhs: LocalMatch, rhs: LocalMatch) -> Bool {
         lhs.start == rhs.start && lhs.quitNote == rhs.quitNote && lhs.confirmsQuit == rhs.confirmsQuit
             && lhs.resumeNote == rhs.resumeNote
     }

@@ -12,26 +12,26 @@ import SetNet
 ///
 /// A token lets anyone take the seat: in a folder another user owns or may write in (a shared
 /// `/tmp` fallback someone made first), none is read or kept, and no link in it is followed.
-public struct SeatTokenStore: Sendable {
-    public let path: String
+package struct SeatTokenStore: Sendable {
+    package let path: String
 
-    public init(directory: String) {
+    package init(directory: String) {
         path = directory + "/seats"
     }
 
     /// The token kept under `key`.
-    public func token(for key: String) -> String? {
+    package func token(for key: String) -> String? {
         entries()[key]
     }
 
     /// Why tokens are not kept here, or nil when they are: the folder is not this user's alone.
-    public var problem: String? {
+    package var problem: String? {
         PrivateFolder.problem((path as NSString).deletingLastPathComponent)
     }
 
     /// Keeps `token` under `key`, or forgets the key when nil. Failures are ignored: without a
     /// token a rerun simply takes a new seat.
-    public func set(_ token: String?, for key: String) {
+    package func set(_ token: String?, for key: String) {
         let directory = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])

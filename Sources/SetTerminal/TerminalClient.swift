@@ -5,11 +5,11 @@ import SetScreen
 import SetWire
 
 /// The full-screen client behind `setgame join` and `setgame watch`.
-public enum TerminalClient {
+package enum TerminalClient {
     /// Runs the client until the user quits; returns the exit status (0 after a normal quit, 1
     /// when the server could not be reached or a fatal error ended the session). The terminal is
     /// restored on every way out.
-    public static func run(_ options: ClientOptions) -> Int32 {
+    package static func run(_ options: ClientOptions) -> Int32 {
         Sockets.ignoreBrokenPipes()
         let directory = options.resolvedStateDirectory
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,

@@ -25,7 +25,7 @@ private func restoreTerminal() {
 /// Raw mode, the alternate screen, a hidden cursor and mouse reports, with the promise that the
 /// terminal is restored on every way out: a normal end, `exit`, Ctrl-C, SIGTERM, SIGHUP, and a
 /// crash (the handler restores, then lets the signal do what it would have done).
-public final class TerminalSession {
+package final class TerminalSession {
     /// Where stderr goes while the screen is ours.
     let logPath: String
     /// Read end of the pipe that signal handlers write the signal number into.
@@ -37,10 +37,10 @@ public final class TerminalSession {
     static let fatalSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
 
     /// Whether stdin and stdout are a terminal, which the full-screen client needs.
-    public static var hasTerminal: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+    package static var hasTerminal: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
 
     /// What to say when there is no terminal.
-    public static let needsTerminal = "this command needs a terminal (stdin and stdout must be a tty)"
+    package static let needsTerminal = "this command needs a terminal (stdin and stdout must be a tty)"
 
     /// Takes over the terminal on stdin/stdout; throws a sentence when they are not a terminal.
     init(logPath: String) throws(TerminalError) {
@@ -83,7 +83,7 @@ public final class TerminalSession {
     }
 
     /// The terminal's size now.
-    public static func size() -> TerminalSize {
+    package static func size() -> TerminalSize {
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
             return TerminalSize(columns: 80, rows: 24)

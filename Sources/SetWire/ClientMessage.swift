@@ -1,38 +1,38 @@
 import SetRules
 
 /// The protocol versions this build speaks.
-public enum ProtocolVersion {
-    public static let current = 1
-    public static let supported = [1]
+package enum ProtocolVersion {
+    package static let current = 1
+    package static let supported = [1]
 }
 
 /// Whether a connection plays or only watches.
-public enum Role: String, CaseIterable, Sendable {
+package enum Role: String, CaseIterable, Sendable {
     case player
     case spectator
 }
 
 /// A client's request to join a match.
-public struct JoinRequest: Hashable, Sendable {
-    public var protocolVersion: Int = ProtocolVersion.current
-    public var role: Role = .player
-    public var name: String
+package struct JoinRequest: Hashable, Sendable {
+    package var protocolVersion: Int = ProtocolVersion.current
+    package var role: Role = .player
+    package var name: String
     /// The match's name; nil asks to be paired with whoever is waiting.
-    public var match: String?
-    public var mode: Mode = .duel
+    package var match: String?
+    package var mode: Mode = .duel
     /// The variant to play; nil takes an existing match's, and the classic game for a new one.
-    public var variant: Variant?
+    package var variant: Variant?
     /// A particular seat, for a player who wants one; nil takes any free seat.
-    public var seat: Seat?
+    package var seat: Seat?
     /// The seat token from an earlier `joined`, to resume that seat.
-    public var token: String?
+    package var token: String?
     /// The last event `seq` this client saw, so a resume can send only what it missed.
-    public var lastSeq: Int?
+    package var lastSeq: Int?
     /// With `token`: take the seat even while another connection still holds it. Without it the
     /// server refuses with `seat_in_use`, so nobody's live seat is taken silently.
-    public var takeOver = false
+    package var takeOver = false
 
-    public init(role: Role = .player, name: String, match: String? = nil, mode: Mode = .duel,
+    package init(role: Role = .player, name: String, match: String? = nil, mode: Mode = .duel,
                 seat: Seat? = nil, token: String? = nil, lastSeq: Int? = nil, takeOver: Bool = false,
                 variant: Variant? = nil) {
         self.takeOver = takeOver
@@ -48,7 +48,7 @@ public struct JoinRequest: Hashable, Sendable {
 }
 
 /// Everything a client may send.
-public enum ClientMessage: Hashable, Sendable {
+package enum ClientMessage: Hashable, Sendable {
     case join(JoinRequest)
     /// Ask for one page of the live matches: at most `limit` of them, after the `cursor` a
     /// previous page returned as `next` (nil: the first page).
@@ -61,11 +61,11 @@ public enum ClientMessage: Hashable, Sendable {
 }
 
 /// A client message with the `id` it carried, which the server echoes on the reply it causes.
-public struct ClientRequest: Hashable, Sendable {
-    public var id: JSONValue?
-    public var message: ClientMessage
+package struct ClientRequest: Hashable, Sendable {
+    package var id: JSONValue?
+    package var message: ClientMessage
 
-    public init(id: JSONValue? = nil, _ message: ClientMessage) {
+    package init(id: JSONValue? = nil, _ message: ClientMessage) {
         self.id = id
         self.message = message
     }

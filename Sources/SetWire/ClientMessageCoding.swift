@@ -1,15 +1,15 @@
 import SetRules
 
 /// Turns a line from a client into a request, or a coded error saying exactly what is wrong.
-public enum ClientMessageDecoder {
-    public static let maxNameLength = 24
-    public static let maxMatchNameLength = 32
+package enum ClientMessageDecoder {
+    package static let maxNameLength = 24
+    package static let maxMatchNameLength = 32
     /// The most matches one `list` page holds, and how many it holds when the client does not say.
-    public static let maxListLimit = 50
-    public static let defaultListLimit = 20
+    package static let maxListLimit = 50
+    package static let defaultListLimit = 20
 
     /// Decodes one line; `bytes` excludes the newline.
-    public static func decode(_ bytes: [UInt8]) -> Result<ClientRequest, WireError> {
+    package static func decode(_ bytes: [UInt8]) -> Result<ClientRequest, WireError> {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
@@ -22,7 +22,7 @@ public enum ClientMessageDecoder {
     /// Whether a line holds nothing but whitespace, as `Character.isWhitespace` has it: such lines
     /// are ignored, so a person typing in nc can press Enter freely. Only a line with no ASCII
     /// besides whitespace is looked at as text.
-    public static func isBlank(_ line: [UInt8]) -> Bool {
+    package static func isBlank(_ line: [UInt8]) -> Bool {
         var ascii = true
         for byte in line {
             if byte >= 0x80 {
@@ -34,7 +34,7 @@ public enum ClientMessageDecoder {
         return ascii || String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace)
     }
 
-    public static func decode(_ document: JSONValue) -> Result<ClientRequest, WireError> {
+    package static func decode(_ document: JSONValue) -> Result<ClientRequest, WireError> {
         guard let members = document.objectValue else {
             return .failure(WireError(.notAnObject, "Each line must be one JSON object, not a \(document.typeName)."))
         }
@@ -124,7 +124,7 @@ public enum ClientMessageDecoder {
 
     /// Printable: no control, format or separator characters (which could break a screen or a
     /// log line), no unassigned code points, and no spaces at either end.
-    public static func isAcceptable(name: String, maxLength: Int) -> Bool {
+    package static func isAcceptable(name: String, maxLength: Int) -> Bool {
         let refused: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator,
                                                      .unassigned, .surrogate, .privateUse]
         // Characters and bytes are both capped: one character can carry many combining marks.
@@ -133,7 +133,7 @@ public enum ClientMessageDecoder {
     }
 
     /// 1–32 of `A–Z a–z 0–9 - _ .`: safe in a file name and on a screen.
-    public static func isAcceptable(matchName: String) -> Bool {
+    package static func isAcceptable(matchName: String) -> Bool {
         !matchName.isEmpty && matchName.utf8.count <= maxMatchNameLength
             && matchName.utf8.allSatisfy { byte in
                 (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
@@ -143,8 +143,8 @@ public enum ClientMessageDecoder {
 }
 
 /// Writes client messages; used by the terminal client, the bots and the tests.
-public enum ClientMessageEncoder {
-    public static func encode(_ request: ClientRequest) -> JSONValue {
+package enum ClientMessageEncoder {
+    package static func encode(_ request: ClientRequest) -> JSONValue {
         var members: [String: JSONValue] = [:]
         switch request.message {
         case .join(let join):
@@ -174,7 +174,7 @@ public enum ClientMessageEncoder {
     }
 
     /// The request as one line, newline included.
-    public static func line(_ request: ClientRequest) -> [UInt8] {
+    package static func line(_ request: ClientRequest) -> [UInt8] {
         var bytes = JSONWriter.bytes(encode(request))
         bytes.append(0x0A)
         return bytes

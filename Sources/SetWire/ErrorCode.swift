@@ -2,7 +2,7 @@ import Foundation
 import SetRules
 
 /// Every error code the server sends. Clients match on these; they never change meaning.
-public enum ErrorCode: String, CaseIterable, Sendable {
+package enum ErrorCode: String, CaseIterable, Sendable {
     // The line itself.
     case badJSON = "bad_json"
     case invalidUTF8 = "invalid_utf8"
@@ -59,13 +59,13 @@ public enum ErrorCode: String, CaseIterable, Sendable {
 
 /// An error as it travels: a stable code, a sentence for people, whether the server closes the
 /// connection after it, and any facts a client may want (such as who won a claim race).
-public struct WireError: Error, Hashable, Sendable {
-    public var code: ErrorCode
-    public var message: String
-    public var fatal: Bool
-    public var details: [String: JSONValue]
+package struct WireError: Error, Hashable, Sendable {
+    package var code: ErrorCode
+    package var message: String
+    package var fatal: Bool
+    package var details: [String: JSONValue]
 
-    public init(_ code: ErrorCode, _ message: String, fatal: Bool = false, details: [String: JSONValue] = [:]) {
+    package init(_ code: ErrorCode, _ message: String, fatal: Bool = false, details: [String: JSONValue] = [:]) {
         self.code = code
         self.message = message
         self.fatal = fatal
@@ -74,7 +74,7 @@ public struct WireError: Error, Hashable, Sendable {
 
     /// The rules' refusal as a wire error, naming players by their names (seats without one are
     /// called "Player N").
-    public init(_ refusal: RuleRefusal, playerNames: [String] = []) {
+    package init(_ refusal: RuleRefusal, playerNames: [String] = []) {
         let message = refusal.message { seat in
             playerNames.indices.contains(seat.rawValue) ? playerNames[seat.rawValue] : "Player \(seat.rawValue + 1)"
         }
@@ -84,7 +84,7 @@ public struct WireError: Error, Hashable, Sendable {
 
 extension ErrorCode {
     /// The code for each of the rules' refusals; the compiler lists any refusal left without one.
-    public init(_ refusal: RuleRefusal) {
+    package init(_ refusal: RuleRefusal) {
         switch refusal {
         case .matchOver: self = .matchOver
         case .matchNotOver: self = .matchNotOver

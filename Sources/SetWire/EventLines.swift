@@ -3,8 +3,8 @@ import SetRules
 /// The server's most frequent lines written directly (see `JSONObjectWriter`): events, acks and
 /// spectator insights. Each writes its keys in sorted order; `EventLinesTests` checks every kind
 /// against the generic encoder.
-public enum EventLines {
-    public static func line(_ event: WireEvent) -> [UInt8] {
+package enum EventLines {
+    package static func line(_ event: WireEvent) -> [UInt8] {
         var writer = JSONObjectWriter()
         let kind = event.body.kind
         func common(_ w: inout JSONObjectWriter) {
@@ -68,7 +68,7 @@ public enum EventLines {
         return writer.line()
     }
 
-    public static func ack(id: JSONValue, seq: Int) -> [UInt8] {
+    package static func ack(id: JSONValue, seq: Int) -> [UInt8] {
         guard case .int(let number) = id else { return ServerMessageCoding.genericLine(.ack(id: id, seq: seq)) }
         var writer = JSONObjectWriter(capacity: 48)
         writer.int("id", number)
@@ -77,7 +77,7 @@ public enum EventLines {
         return writer.line()
     }
 
-    public static func insight(match: String, seq: Int, setsOnTable: Int) -> [UInt8] {
+    package static func insight(match: String, seq: Int, setsOnTable: Int) -> [UInt8] {
         var writer = JSONObjectWriter(capacity: 64)
         writer.string("match", match)
         writer.int("seq", seq)

@@ -1,21 +1,21 @@
 /// Why a document was refused, and the byte offset where the parser gave up.
-public struct JSONParseError: Error, Hashable, Sendable {
+package struct JSONParseError: Error, Hashable, Sendable {
     /// Byte offset into the input at which parsing failed.
-    public var offset: Int
+    package var offset: Int
     /// A short human phrase, such as "expected ':' after object key".
-    public var reason: String
+    package var reason: String
 
     /// Makes an error at `offset` for `reason`.
-    public init(offset: Int, reason: String) {
+    package init(offset: Int, reason: String) {
         self.offset = offset
         self.reason = reason
     }
 }
 
 /// A strict RFC 8259 parser that works on bytes, bounds nesting, and never recurses.
-public enum JSONParser {
+package enum JSONParser {
     /// Parses one JSON document from UTF-8 bytes; nesting beyond `maxDepth` arrays and objects is refused.
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = 32) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8], maxDepth: Int = 32) throws(JSONParseError) -> JSONValue {
         let result = bytes.withUnsafeBufferPointer { input in
             var parser = Parser(input: input, maxDepth: maxDepth)
             return Result { () throws(JSONParseError) in try parser.parseDocument() }
@@ -24,7 +24,7 @@ public enum JSONParser {
     }
 
     /// Parses one JSON document from text; nesting beyond `maxDepth` arrays and objects is refused.
-    public static func parse(_ text: String, maxDepth: Int = 32) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ text: String, maxDepth: Int = 32) throws(JSONParseError) -> JSONValue {
         var text = text
         let result = text.withUTF8 { input in
             var parser = Parser(input: input, maxDepth: maxDepth)

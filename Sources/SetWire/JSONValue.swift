@@ -1,6 +1,6 @@
 /// A JSON document as a value. The wire uses its own small JSON so that it controls depth limits,
 /// error positions, key order and speed; Foundation's coders are not on the hot path.
-public enum JSONValue: Hashable, Sendable {
+package enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     /// A number written without fraction or exponent that fits in 64 bits.
@@ -12,18 +12,18 @@ public enum JSONValue: Hashable, Sendable {
     case object([String: JSONValue])
 
     /// The member named `key` of an object; nil for a missing key or a non-object.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members[key]
     }
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         guard case .string(let text) = self else { return nil }
         return text
     }
 
     /// An integer, also from a double with no fractional part that fits in 64 bits.
-    public var intValue: Int64? {
+    package var intValue: Int64? {
         switch self {
         case .int(let value): return value
         case .double(let value) where value.rounded() == value && abs(value) < 9.2e18: return Int64(value)
@@ -31,23 +31,23 @@ public enum JSONValue: Hashable, Sendable {
         }
     }
 
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         guard case .bool(let flag) = self else { return nil }
         return flag
     }
 
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         guard case .array(let items) = self else { return nil }
         return items
     }
 
-    public var objectValue: [String: JSONValue]? {
+    package var objectValue: [String: JSONValue]? {
         guard case .object(let members) = self else { return nil }
         return members
     }
 
     /// The JSON type's name, for error messages.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"
@@ -61,12 +61,12 @@ public enum JSONValue: Hashable, Sendable {
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int64) { self = .int(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int64) { self = .int(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
-    public init(nilLiteral: ()) { self = .null }
+    package init(nilLiteral: ()) { self = .null }
 }

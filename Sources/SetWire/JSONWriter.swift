@@ -1,8 +1,8 @@
 /// Writes compact JSON with object keys sorted by their UTF-8 bytes, so the same value is always
 /// the same line.
-public enum JSONWriter {
+package enum JSONWriter {
     /// Appends the compact JSON text of `value` to `buffer`.
-    public static func write(_ value: JSONValue, into buffer: inout [UInt8]) {
+    package static func write(_ value: JSONValue, into buffer: inout [UInt8]) {
         switch value {
         case .null: appendASCII("null", to: &buffer)
         case .bool(let flag): appendASCII(flag ? "true" : "false", to: &buffer)
@@ -31,12 +31,12 @@ public enum JSONWriter {
     }
 
     /// The compact JSON text of `value`.
-    public static func string(_ value: JSONValue) -> String {
+    package static func string(_ value: JSONValue) -> String {
         String(decoding: bytes(value), as: UTF8.self)
     }
 
     /// The compact JSON text of `value` as UTF-8 bytes.
-    public static func bytes(_ value: JSONValue) -> [UInt8] {
+    package static func bytes(_ value: JSONValue) -> [UInt8] {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(128)
         write(value, into: &buffer)

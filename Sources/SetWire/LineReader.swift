@@ -1,8 +1,8 @@
 /// Splits a byte stream arriving in any chunking into newline-terminated lines, holding at most
 /// `maxLineBytes` of an unfinished line.
-public struct LineReader: Sendable {
+package struct LineReader: Sendable {
     /// One framing result: a complete line, or the reason a line was dropped.
-    public enum Line: Hashable, Sendable {
+    package enum Line: Hashable, Sendable {
         /// A complete line of valid UTF-8, as its bytes, without its "\n" and without one trailing
         /// "\r"; may be empty. The bytes go to the decoders as they are: no `String` on the way.
         case complete([UInt8])
@@ -13,31 +13,31 @@ public struct LineReader: Sendable {
     }
 
     /// The longest line accepted, counting every byte before the "\n" (a "\r" included).
-    public let maxLineBytes: Int
+    package let maxLineBytes: Int
     private var pending: [UInt8] = []
     /// Bytes of an over-long line seen so far; nil when not discarding one.
     private var discardedCount: Int?
 
     /// Makes a reader that refuses lines longer than `maxLineBytes`.
-    public init(maxLineBytes: Int) {
+    package init(maxLineBytes: Int) {
         precondition(maxLineBytes >= 0, "maxLineBytes must not be negative")
         self.maxLineBytes = maxLineBytes
     }
 
     /// Bytes of an unfinished line held now; an over-long line being discarded holds none.
-    public var pendingByteCount: Int { pending.count }
+    package var pendingByteCount: Int { pending.count }
 
     /// Whether an unfinished line has begun, including one being discarded for its length.
-    public var isMidLine: Bool { !pending.isEmpty || discardedCount != nil }
+    package var isMidLine: Bool { !pending.isEmpty || discardedCount != nil }
 
     /// Takes the next chunk of the stream and returns the lines it completes, in order.
-    public mutating func feed(_ bytes: some Collection<UInt8>) -> [Line] {
+    package mutating func feed(_ bytes: some Collection<UInt8>) -> [Line] {
         if let lines = bytes.withContiguousStorageIfAvailable({ feed(buffer: $0) }) { return lines }
         return Array(bytes).withUnsafeBufferPointer { feed(buffer: $0) }
     }
 
     /// Takes the next chunk of the stream straight from a raw buffer, as a socket read leaves it.
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [Line] {
+    package mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [Line] {
         feed(buffer: bytes.assumingMemoryBound(to: UInt8.self))
     }
 

@@ -2,40 +2,40 @@ import SetRules
 
 /// Everything a client can know about a match: built from a snapshot, kept current by applying
 /// events in `seq` order. Players and spectators that saw the same events hold equal views.
-public struct MatchView: Hashable, Sendable {
-    public var match: String
-    public var seq: Int
+package struct MatchView: Hashable, Sendable {
+    package var match: String
+    package var seq: Int
     /// Server time of the snapshot or of the last event applied.
-    public var time: Int64
-    public var mode: Mode
-    public var phase: MatchPhase
-    public var game: Int
-    public var players: [PlayerInfo]
-    public var spectators: Int
-    public var table: [Card]
-    public var deck: Int
-    public var selection: [Card]
-    public var selectionSeat: Seat?
-    public var window: Window?
+    package var time: Int64
+    package var mode: Mode
+    package var phase: MatchPhase
+    package var game: Int
+    package var players: [PlayerInfo]
+    package var spectators: Int
+    package var table: [Card]
+    package var deck: Int
+    package var selection: [Card]
+    package var selectionSeat: Seat?
+    package var window: Window?
     /// Solo only: the judged trio on show until the next touch.
-    public var shown: Match.ShownTrio?
-    public var tableChangedAt: Int64
-    public var rules: RuleSettings
-    public var commitment: String?
-    public var result: MatchResult?
+    package var shown: Match.ShownTrio?
+    package var tableChangedAt: Int64
+    package var rules: RuleSettings
+    package var commitment: String?
+    package var result: MatchResult?
     /// Revealed once a game is over.
-    public var seed: UInt64?
-    public var rematchAsked: [Seat]
+    package var seed: UInt64?
+    package var rematchAsked: [Seat]
     /// Spectators only.
-    public var setsOnTable: Int?
+    package var setsOnTable: Int?
     /// While a player is away: the server time at which their seat is forfeited.
-    public var forfeitAt: Int64?
+    package var forfeitAt: Int64?
     /// Which game the match plays.
-    public var variant: Variant
+    package var variant: Variant
     /// Set-Chain: the set taken just before, apart from the table (see `Match.chain`).
-    public var chain: [Card]
+    package var chain: [Card]
 
-    public init(match: String, seq: Int, time: Int64, mode: Mode, phase: MatchPhase, game: Int, players: [PlayerInfo],
+    package init(match: String, seq: Int, time: Int64, mode: Mode, phase: MatchPhase, game: Int, players: [PlayerInfo],
                 spectators: Int, table: [Card], deck: Int, selection: [Card], selectionSeat: Seat?, window: Window?,
                 shown: Match.ShownTrio?, tableChangedAt: Int64, rules: RuleSettings, commitment: String?,
                 result: MatchResult?, seed: UInt64?, rematchAsked: [Seat], setsOnTable: Int?, forfeitAt: Int64? = nil,
@@ -67,24 +67,24 @@ public struct MatchView: Hashable, Sendable {
     }
 
     /// Every valid pick a player could make now, by the variant's rules.
-    public var combinations: [[Card]] { variant.combinations(table: shownFreeTable, chain: chain) }
+    package var combinations: [[Card]] { variant.combinations(table: shownFreeTable, chain: chain) }
 
     /// The table without a solo set that is on show and about to leave.
-    public var shownFreeTable: [Card] {
+    package var shownFreeTable: [Card] {
         guard let shown, shown.isSet else { return table }
         return table.filter { !shown.cards.contains($0) }
     }
 
-    public func player(_ seat: Seat) -> PlayerInfo? { players.first { $0.seat == seat } }
+    package func player(_ seat: Seat) -> PlayerInfo? { players.first { $0.seat == seat } }
 
-    public var scores: [Int] { players.sorted { $0.seat < $1.seat }.map(\.score) }
+    package var scores: [Int] { players.sorted { $0.seat < $1.seat }.map(\.score) }
 
     /// Whether `event` is the next one; a client that gets `false` asks for a snapshot.
-    public func follows(_ event: WireEvent) -> Bool { event.seq == seq + 1 }
+    package func follows(_ event: WireEvent) -> Bool { event.seq == seq + 1 }
 
     /// Applies the next event. Returns false, changing nothing, when the event is not the next.
     @discardableResult
-    public mutating func apply(_ event: WireEvent) -> Bool {
+    package mutating func apply(_ event: WireEvent) -> Bool {
         guard follows(event) else { return false }
         seq = event.seq
         time = event.time

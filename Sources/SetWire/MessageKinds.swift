@@ -4,11 +4,11 @@ import SetRules
 // name can be neither misspelt on one side nor forgotten on the other.
 
 /// A client request's `type`.
-public enum RequestType: String, CaseIterable, Sendable {
+package enum RequestType: String, CaseIterable, Sendable {
     case join, list, snapshot, ping, select, claim, deal, hint, pass, resign, rematch
 
     /// The type that carries `action`.
-    public init(_ action: Action) {
+    package init(_ action: Action) {
         self = switch action {
         case .select: .select
         case .claim: .claim
@@ -21,7 +21,7 @@ public enum RequestType: String, CaseIterable, Sendable {
     }
 
     /// The action asked for, with the card a `select` touches; nil for a request that is not one.
-    public func action(touching card: Card?) -> Action? {
+    package func action(touching card: Card?) -> Action? {
         switch self {
         case .join, .list, .snapshot, .ping: nil
         case .select: card.map(Action.select)
@@ -39,12 +39,12 @@ public enum RequestType: String, CaseIterable, Sendable {
 }
 
 /// A server message's `type`.
-public enum ServerMessageType: String, CaseIterable, Sendable {
+package enum ServerMessageType: String, CaseIterable, Sendable {
     case welcome, joined, snapshot, event, insight, matches, ack, pong, error, goodbye, ping
 }
 
 /// An event's `kind`.
-public enum EventKind: String, CaseIterable, Sendable {
+package enum EventKind: String, CaseIterable, Sendable {
     case selection
     case windowOpened = "window_opened"
     case windowClosed = "window_closed"
@@ -61,7 +61,7 @@ public enum EventKind: String, CaseIterable, Sendable {
 
 extension EventBody {
     /// What kind of event this is on the wire.
-    public var kind: EventKind {
+    package var kind: EventKind {
         switch self {
         case .rules(let event): event.kind
         case .gameOver: .gameOver
@@ -76,7 +76,7 @@ extension EventBody {
 
 extension MatchEvent {
     /// The kind a rules event travels as; a match's end travels as `game_over`, with its seed.
-    public var kind: EventKind {
+    package var kind: EventKind {
         switch self {
         case .selectionChanged: .selection
         case .windowOpened: .windowOpened

@@ -6,7 +6,7 @@ extension WireError {
     /// `card_not_on_table`). Nil for an error that is not the rules', or whose facts are missing or
     /// out of range (a client then says what it can without them). `no_such_seat` and
     /// `not_in_solo` carry no facts on the wire, so they never come back typed.
-    public var refusal: RuleRefusal? { RefusalFields.refusal(code: code, details: details) }
+    package var refusal: RuleRefusal? { RefusalFields.refusal(code: code, details: details) }
 }
 
 /// The one place where a refusal's facts become wire fields and back.

@@ -1,8 +1,8 @@
 /// SHA-256 (FIPS 180-4), written out because the package takes no dependencies and Foundation
 /// on Linux offers no digest.
-public enum SHA256 {
+package enum SHA256 {
     /// The 32-byte digest of `bytes`.
-    public static func hash(_ bytes: [UInt8]) -> [UInt8] {
+    package static func hash(_ bytes: [UInt8]) -> [UInt8] {
         var state = initialState
         let fullBlocks = bytes.count / 64
         bytes.withUnsafeBufferPointer { input in
@@ -35,7 +35,7 @@ public enum SHA256 {
     }
 
     /// The lowercase hex digest of `text`'s UTF-8 bytes.
-    public static func hex(_ text: String) -> String {
+    package static func hex(_ text: String) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(64)

@@ -1,24 +1,24 @@
 import SetRules
 
 /// The limits a server enforces, announced in its welcome so clients can keep within them.
-public struct ServerLimits: Hashable, Sendable {
-    public var maxLineBytes = 4_096
+package struct ServerLimits: Hashable, Sendable {
+    package var maxLineBytes = 4_096
     /// Messages a connection may send per second on average, and in a burst.
-    public var messagesPerSecond = 50
-    public var messageBurst = 100
-    public var maxConnections = 8_192
+    package var messagesPerSecond = 50
+    package var messageBurst = 100
+    package var maxConnections = 8_192
     /// Bytes that may wait to be sent to one connection before it is dropped as too slow.
-    public var outboundQueueBytes = 1 << 20
+    package var outboundQueueBytes = 1 << 20
     /// A connection that sends nothing for this long is closed; clients should ping well within it.
-    public var idleTimeoutMs: Int64 = 60_000
+    package var idleTimeoutMs: Int64 = 60_000
     /// How long a playing match waits for a player who dropped before their seat forfeits.
-    public var seatWaitMs: Int64 = 120_000
+    package var seatWaitMs: Int64 = 120_000
 
-    public init() {}
+    package init() {}
 }
 
 /// The state of a match as a whole.
-public enum MatchPhase: String, CaseIterable, Sendable {
+package enum MatchPhase: String, CaseIterable, Sendable {
     /// A duel waiting for its second player.
     case waiting
     case playing
@@ -26,14 +26,14 @@ public enum MatchPhase: String, CaseIterable, Sendable {
 }
 
 /// A seat and who sits in it.
-public struct PlayerInfo: Hashable, Sendable {
-    public var seat: Seat
-    public var name: String
+package struct PlayerInfo: Hashable, Sendable {
+    package var seat: Seat
+    package var name: String
     /// Whether the player is connected now.
-    public var present: Bool
-    public var score: Int
+    package var present: Bool
+    package var score: Int
 
-    public init(seat: Seat, name: String, present: Bool, score: Int) {
+    package init(seat: Seat, name: String, present: Bool, score: Int) {
         self.seat = seat
         self.name = name
         self.present = present
@@ -42,15 +42,15 @@ public struct PlayerInfo: Hashable, Sendable {
 }
 
 /// One line of the match list.
-public struct MatchListing: Hashable, Sendable {
-    public var name: String
-    public var mode: Mode
-    public var phase: MatchPhase
-    public var players: [PlayerInfo]
-    public var spectators: Int
-    public var variant: Variant
+package struct MatchListing: Hashable, Sendable {
+    package var name: String
+    package var mode: Mode
+    package var phase: MatchPhase
+    package var players: [PlayerInfo]
+    package var spectators: Int
+    package var variant: Variant
 
-    public init(name: String, mode: Mode, phase: MatchPhase, players: [PlayerInfo], spectators: Int,
+    package init(name: String, mode: Mode, phase: MatchPhase, players: [PlayerInfo], spectators: Int,
                 variant: Variant = .classic) {
         self.variant = variant
         self.name = name
@@ -62,15 +62,15 @@ public struct MatchListing: Hashable, Sendable {
 }
 
 /// What a server says when a game begins, first or after a rematch.
-public struct GameStart: Hashable, Sendable {
-    public var game: Int
-    public var table: [Card]
-    public var deck: Int
-    public var scores: [Int]
+package struct GameStart: Hashable, Sendable {
+    package var game: Int
+    package var table: [Card]
+    package var deck: Int
+    package var scores: [Int]
     /// SHA-256 of "setgame:<seed>", published now, the seed revealed at the end.
-    public var commitment: String
+    package var commitment: String
 
-    public init(game: Int, table: [Card], deck: Int, scores: [Int], commitment: String) {
+    package init(game: Int, table: [Card], deck: Int, scores: [Int], commitment: String) {
         self.game = game
         self.table = table
         self.deck = deck
@@ -80,7 +80,7 @@ public struct GameStart: Hashable, Sendable {
 }
 
 /// What an event says happened. Rules events travel as they are; the host adds its own.
-public enum EventBody: Hashable, Sendable {
+package enum EventBody: Hashable, Sendable {
     /// Any rules event except `matchEnded`, which travels as `gameOver` with the seed.
     case rules(MatchEvent)
     case gameOver(MatchResult, seed: UInt64?)
@@ -95,14 +95,14 @@ public enum EventBody: Hashable, Sendable {
 }
 
 /// One state change in a match, numbered by `seq`, which rises by one per event.
-public struct WireEvent: Hashable, Sendable {
-    public var match: String
-    public var seq: Int
+package struct WireEvent: Hashable, Sendable {
+    package var match: String
+    package var seq: Int
     /// Server time, in milliseconds on its monotonic clock.
-    public var time: Int64
-    public var body: EventBody
+    package var time: Int64
+    package var body: EventBody
 
-    public init(match: String, seq: Int, time: Int64, body: EventBody) {
+    package init(match: String, seq: Int, time: Int64, body: EventBody) {
         self.match = match
         self.seq = seq
         self.time = time
@@ -111,7 +111,7 @@ public struct WireEvent: Hashable, Sendable {
 }
 
 /// Everything a server may send.
-public enum ServerMessage: Hashable, Sendable {
+package enum ServerMessage: Hashable, Sendable {
     case welcome(server: String, versions: [Int], time: Int64, limits: ServerLimits)
     /// `resumed`: a seat token brought the player back to a seat they held.
     case joined(role: Role, match: String, mode: Mode, seat: Seat?, token: String?, resumed: Bool, id: JSONValue?)

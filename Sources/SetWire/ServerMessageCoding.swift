@@ -1,8 +1,8 @@
 import SetRules
 
 /// Server messages to and from JSON. The server encodes; clients, bots and tests decode.
-public enum ServerMessageCoding {
-    public static func encode(_ message: ServerMessage) -> JSONValue {
+package enum ServerMessageCoding {
+    package static func encode(_ message: ServerMessage) -> JSONValue {
         switch message {
         case .welcome(let server, let versions, let time, let limits):
             return ["type": .string(ServerMessageType.welcome.rawValue), "server": .string(server), "protocol": .int(ProtocolVersion.current),
@@ -39,7 +39,7 @@ public enum ServerMessageCoding {
 
     /// The message as one line, newline included: what goes on the socket. The frequent kinds are
     /// written directly; the rest through `JSONValue`.
-    public static func line(_ message: ServerMessage) -> [UInt8] {
+    package static func line(_ message: ServerMessage) -> [UInt8] {
         switch message {
         case .event(let event): return EventLines.line(event)
         case .ack(let id, let seq): return EventLines.ack(id: id, seq: seq)
@@ -49,7 +49,7 @@ public enum ServerMessageCoding {
     }
 
     /// Any message through `JSONValue` and `JSONWriter`: the reference the direct lines must equal.
-    public static func genericLine(_ message: ServerMessage) -> [UInt8] {
+    package static func genericLine(_ message: ServerMessage) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
         JSONWriter.write(encode(message), into: &bytes)
@@ -64,14 +64,14 @@ public enum ServerMessageCoding {
     }
 
     /// Rule settings as the snapshot's `rules` object; journals store them the same way.
-    public static func encodeRules(_ settings: RuleSettings) -> JSONValue { .rules(settings) }
+    package static func encodeRules(_ settings: RuleSettings) -> JSONValue { .rules(settings) }
 
-    public static func decodeRules(_ value: JSONValue) -> RuleSettings? {
+    package static func decodeRules(_ value: JSONValue) -> RuleSettings? {
         try? decodeRulesOrProblem(value).get()
     }
 
     /// The rules object, or why it is not one: a type mismatch or a setting out of its range.
-    public static func decodeRulesOrProblem(_ value: JSONValue) -> Result<RuleSettings, WireError> {
+    package static func decodeRulesOrProblem(_ value: JSONValue) -> Result<RuleSettings, WireError> {
         do throws(WireError) { return .success(try FieldReader(["rules": value]).rules("rules")) } catch { return .failure(error) }
     }
 
@@ -117,7 +117,7 @@ public enum ServerMessageCoding {
     }
 
     /// Decodes one line from a server.
-    public static func decode(_ bytes: [UInt8]) -> Result<ServerMessage, WireError> {
+    package static func decode(_ bytes: [UInt8]) -> Result<ServerMessage, WireError> {
         do {
             return decode(try JSONParser.parse(bytes))
         } catch {
@@ -125,7 +125,7 @@ public enum ServerMessageCoding {
         }
     }
 
-    public static func decode(_ document: JSONValue) -> Result<ServerMessage, WireError> {
+    package static func decode(_ document: JSONValue) -> Result<ServerMessage, WireError> {
         guard let members = document.objectValue else { return .failure(WireError(.notAnObject, "Not an object.")) }
         do throws(WireError) {
             return .success(try decode(FieldReader(members)))

@@ -2,11 +2,11 @@
 /// nothing it contains can move the cursor, recolour or clear the screen, set the window title
 /// (OSC 2), write the clipboard (OSC 52) or reorder what is shown around it. The client, the bot,
 /// `replay` and the server's journal checks all print such text through this one function.
-public enum ServerText {
+package enum ServerText {
     /// `text` with every C0 and C1 control, DEL, and bidirectional override or isolate removed;
     /// tabs and line breaks become spaces so a message stays on its line. Longer than `limit`
     /// characters, it is cut and ends in "…".
-    public static func printable(_ text: some StringProtocol, limit: Int = .max) -> String {
+    package static func printable(_ text: some StringProtocol, limit: Int = .max) -> String {
         var result = String.UnicodeScalarView()
         var count = 0
         for scalar in text.unicodeScalars {
@@ -27,7 +27,7 @@ public enum ServerText {
     }
 
     /// Whether a scalar may reach the terminal.
-    public static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         if value < 0x20 || (0x7F...0x9F).contains(value) { return false }
         // Bidirectional controls make text show in another order than it is read.

@@ -3,22 +3,22 @@ import SetRules
 /// The ranges every number a client receives must lie in (Protocol.md, "Ranges"). A message with a
 /// value outside them is refused as it is decoded, so nothing downstream does arithmetic on a
 /// value no honest server sends: 2^53 leaves room for any sum or difference of two of them.
-public enum WireRange {
+package enum WireRange {
     /// Server times (`time`, `opened`, `deadline`, `tableChangedAt`, `forfeitAt`), in milliseconds.
-    public static let serverTime: ClosedRange<Int64> = 0...(1 << 53)
+    package static let serverTime: ClosedRange<Int64> = 0...(1 << 53)
     /// Event numbers, game numbers, watcher counts, points and costs.
-    public static let count: ClosedRange<Int64> = 0...(1 << 53)
+    package static let count: ClosedRange<Int64> = 0...(1 << 53)
     /// Scores, which may go below zero.
-    public static let score: ClosedRange<Int64> = -(1 << 53)...(1 << 53)
+    package static let score: ClosedRange<Int64> = -(1 << 53)...(1 << 53)
     /// How long a window may last: the longest duration the rule settings allow.
-    public static let windowMs: ClosedRange<Int64> = 0...RuleSettings.longestDurationMs
+    package static let windowMs: ClosedRange<Int64> = 0...RuleSettings.longestDurationMs
     /// Cards in play at most: the whole deck.
-    public static let cardsInPlay = Card.all.count
+    package static let cardsInPlay = Card.all.count
     /// Cards a selection, a judged pick or a hint holds at most: three, or four in UltraSet.
-    public static let pick = Variant.allCases.map(\.pickCount).max()!
+    package static let pick = Variant.allCases.map(\.pickCount).max()!
     /// Valid picks a table of 81 distinct cards can hold at most, in any variant: 1,080 sets, or
     /// 63,180 ultras in UltraSet.
-    public static let setsOnTable: ClosedRange<Int64> = 0...63_180
+    package static let setsOnTable: ClosedRange<Int64> = 0...63_180
 }
 
 extension FieldReader {

@@ -5,12 +5,12 @@ import SetNet
 // waits for has happened, and only a hang reaches the deadline, which the test then fails on.
 
 /// Real time a wait may take before the test fails: only a hang gets anywhere near it.
-public let hangMs: Int64 = 20_000
+package let hangMs: Int64 = 20_000
 
 /// Asks `probe` until `done` accepts its answer, which it returns; after a deadline only a hang
 /// reaches, it returns the last answer, for the test to fail on with what it shows. For what no
 /// barrier orders, such as one connection's end against another connection's request.
-public func polled<T>(_ probe: () throws -> T, until done: (T) -> Bool, hangMs: Int64 = hangMs) rethrows -> T {
+package func polled<T>(_ probe: () throws -> T, until done: (T) -> Bool, hangMs: Int64 = hangMs) rethrows -> T {
     let deadline = MonotonicTime.rawMilliseconds() + hangMs
     var answer = try probe()
     while !done(answer) && MonotonicTime.rawMilliseconds() < deadline {
@@ -22,7 +22,7 @@ public func polled<T>(_ probe: () throws -> T, until done: (T) -> Bool, hangMs: 
 
 /// Runs `loop` until `condition` holds after a batch, and says whether it did. The clients' time
 /// is their own injected clock; the real-time limit only guards against a hang.
-public func runLoop(_ loop: EventLoop, limitMs: Int64 = hangMs, until condition: () -> Bool) -> Bool {
+package func runLoop(_ loop: EventLoop, limitMs: Int64 = hangMs, until condition: () -> Bool) -> Bool {
     if condition() { return true }
     let deadline = MonotonicTime.rawMilliseconds() + limitMs
     var met = false
@@ -37,9 +37,9 @@ public func runLoop(_ loop: EventLoop, limitMs: Int64 = hangMs, until condition:
 
 /// Bytes the kernel holds for a socket: not yet read (`FIONREAD`), or not yet taken by the peer's
 /// kernel (`TIOCOUTQ`, the same request as `SIOCOUTQ` on a socket).
-public enum KernelQueue {
-    public static func unread(_ fd: Int32) -> Int { count(fd, UInt(FIONREAD)) }
-    public static func undelivered(_ fd: Int32) -> Int { count(fd, UInt(TIOCOUTQ)) }
+package enum KernelQueue {
+    package static func unread(_ fd: Int32) -> Int { count(fd, UInt(FIONREAD)) }
+    package static func undelivered(_ fd: Int32) -> Int { count(fd, UInt(TIOCOUTQ)) }
 
     private static func count(_ fd: Int32, _ request: UInt) -> Int {
         var bytes: Int32 = 0

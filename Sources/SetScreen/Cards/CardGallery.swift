@@ -2,7 +2,7 @@ import SetRules
 
 /// `setgame cards`: all 81 cards drawn as a table of 12 draws them in a terminal of a given size,
 /// for players learning the symbols and for reviewing the art.
-public enum CardGallery {
+package enum CardGallery {
     /// The buttons of a duel in play: the bottom row the real screen has.
     static let duelButtons: [ScreenButton] = [.claim, .deal, .hint, .pass, .help, .quit]
 
@@ -21,7 +21,7 @@ public enum CardGallery {
 
     /// The gallery as text to print, with the theme's colours when `styled`; nil when a table of
     /// 12 does not fit `terminal`.
-    public static func text(terminal: TerminalSize, theme: Theme, styled: Bool) -> String? {
+    package static func text(terminal: TerminalSize, theme: Theme, styled: Bool) -> String? {
         render(terminal: terminal, theme: theme)?.text(styled: styled && theme.usesColor)
     }
 

@@ -3,7 +3,7 @@ import SetRules
 /// The colours and line styles that give cards and their states a look, in one place. The three
 /// card inks are 256-colour indices picked for a contrast of about 4–5:1 on both black and white
 /// backgrounds, so no player's terminal theme hides one of them.
-public struct Theme: Hashable, Sendable {
+package struct Theme: Hashable, Sendable {
     /// Whether colour is used at all; off for NO_COLOR, where letters carry the colour instead.
     var usesColor: Bool
     /// Whether each card also shows its colour as a letter (R, G, P), for colour-blind players.
@@ -22,7 +22,7 @@ public struct Theme: Hashable, Sendable {
     static let noColor = Theme(usesColor: false)
 
     /// The theme for an environment: NO_COLOR set (to anything) turns colour off.
-    public static func from(environment: [String: String], colorblind: Bool = false) -> Theme {
+    package static func from(environment: [String: String], colorblind: Bool = false) -> Theme {
         Theme(usesColor: environment["NO_COLOR"].map(\.isEmpty) ?? true, colorblind: colorblind)
     }
 

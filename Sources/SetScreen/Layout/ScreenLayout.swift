@@ -33,7 +33,7 @@ enum ScreenButton: CaseIterable, Hashable, Sendable {
 /// Where everything goes on a screen of a given size: two status rows on top, the button row at
 /// the bottom, the table in between, and the deck pile at the table's right when there is room.
 /// The composer draws from it and the mouse is hit-tested against it, so both always agree.
-public struct ScreenLayout: Hashable, Sendable {
+package struct ScreenLayout: Hashable, Sendable {
     let size: TerminalSize
     /// The rows above the table: the scoreboard and the status line.
     static let headerRows = 2
@@ -136,7 +136,7 @@ public struct ScreenLayout: Hashable, Sendable {
     /// The smallest terminal that shows `cardCount` cards with the fewest rows at a width of
     /// `columns` (or, when no width that narrow will do, the narrowest that will): the size "too
     /// small" asks for. The cards are then the smallest, 5×3, and may touch.
-    public static func minimumSize(cardCount: Int, columns: Int) -> TerminalSize {
+    package static func minimumSize(cardCount: Int, columns: Int) -> TerminalSize {
         let count = max(1, min(81, cardCount))
         let card = CardSize(height: CardSize.minimumHeight)
         let floor = TerminalSize(columns: 20, rows: 6)
@@ -162,12 +162,12 @@ public struct ScreenLayout: Hashable, Sendable {
         table?.cardIndex(column: column, row: row)
     }
 
-    public static func == (lhs: ScreenLayout, rhs: ScreenLayout) -> Bool {
+    package static func == (lhs: ScreenLayout, rhs: ScreenLayout) -> Bool {
         lhs.size == rhs.size && lhs.table == rhs.table && lhs.deckPile == rhs.deckPile
             && lhs.buttons.map(\.button) == rhs.buttons.map(\.button) && lhs.buttons.map(\.rect) == rhs.buttons.map(\.rect)
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(size.columns)
         hasher.combine(size.rows)
         hasher.combine(table)

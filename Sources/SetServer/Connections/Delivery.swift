@@ -1,5 +1,5 @@
 /// A connection's number for the lifetime of the server.
-public typealias ConnectionID = Int
+package typealias ConnectionID = Int
 
 /// One encoded line and who receives it. Encoded once, however many receive it.
 struct Delivery {

@@ -50,7 +50,7 @@ extension JournalDirectory {
 extension Server {
     /// What a server starting on `path` would set aside rather than trust, a sentence each; for
     /// `serve --check`, which reads and changes nothing. Journals are left to the start itself.
-    public static func dataDirectoryNotes(_ path: String) -> [String] {
+    package static func dataDirectoryNotes(_ path: String) -> [String] {
         guard let problem = ServerState.problem(inFolder: path) else { return [] }
         return ["\(path)/server-state.json \(problem): serve will set it aside in damaged/ and start its clock above the journals' times"]
     }

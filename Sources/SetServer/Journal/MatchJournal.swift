@@ -179,15 +179,15 @@ final class MatchJournal: JournalWriter {
 
 /// A switch that makes every journal write fail as a full disk would; tests inject it to check
 /// that nothing unjournaled is acknowledged, and that matches continue once writes work again.
-public final class JournalFaults: Sendable, Equatable {
+package final class JournalFaults: Sendable, Equatable {
     private let state = Mutex(false)
-    public init() {}
+    package init() {}
 
     /// The same switch: a copy of a config shares its switch with the original, another does not.
-    public static func == (lhs: JournalFaults, rhs: JournalFaults) -> Bool { lhs === rhs }
+    package static func == (lhs: JournalFaults, rhs: JournalFaults) -> Bool { lhs === rhs }
 
     /// Whether journal writes fail now.
-    public var failing: Bool {
+    package var failing: Bool {
         get { state.withLock { $0 } }
         set { state.withLock { $0 = newValue } }
     }

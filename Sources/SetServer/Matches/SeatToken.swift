@@ -1,7 +1,7 @@
 /// Secret seat tokens: 128 bits from the system's cryptographic generator, as 32 hex digits.
-public enum SeatToken {
+package enum SeatToken {
     /// A fresh token nobody can guess.
-    public static func make() -> String {
+    package static func make() -> String {
         var generator = SystemRandomNumberGenerator()
         let high = generator.next(), low = generator.next()
         return hex(high) + hex(low)

@@ -4,34 +4,34 @@ import SetWire
 /// A journal read back for people: the events it produces, and whether each revealed seed keeps
 /// the promise its commitment made. The file is streamed, never held whole: one pass checks every
 /// record and notes the games, a second replays them, handing out each event as it happens.
-public struct MatchReplay: Sendable {
-    public struct Game: Sendable, Equatable {
-        public var number: Int
-        public var seed: UInt64
-        public var commitment: String
+package struct MatchReplay: Sendable {
+    package struct Game: Sendable, Equatable {
+        package var number: Int
+        package var seed: UInt64
+        package var commitment: String
         /// SHA-256 of "setgame:<seed>" equals the commitment published at the start.
-        public var seedMatchesCommitment: Bool
+        package var seedMatchesCommitment: Bool
         /// The first table this seed deals in the match's variant: the replay checks that the
         /// table shown at the game's start is this one.
-        public var dealtTable: [Card]
+        package var dealtTable: [Card]
 
         /// Whether `shown`, the table the game started with, is the one its seed deals.
-        public func deals(_ shown: [Card]) -> Bool { shown == dealtTable }
+        package func deals(_ shown: [Card]) -> Bool { shown == dealtTable }
     }
 
-    public let path: String
-    public let name: String
-    public let mode: Mode
-    public let variant: Variant
-    public let rules: RuleSettings
-    public let games: [Game]
+    package let path: String
+    package let name: String
+    package let mode: Mode
+    package let variant: Variant
+    package let rules: RuleSettings
+    package let games: [Game]
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Checks the journal at `path`, every record, without changing it or holding it in memory.
-    public static func open(_ path: String) throws(Failure) -> MatchReplay {
+    package static func open(_ path: String) throws(Failure) -> MatchReplay {
         var header: (name: String, mode: Mode, rules: RuleSettings, variant: Variant)?
         var games: [Game] = []
         do {
@@ -53,7 +53,7 @@ public struct MatchReplay: Sendable {
 
     /// Replays the match, calling `onEvent` with each event as the host produces it (presence
     /// changes left out); throws, with the record number, where the journal and the rules part.
-    public func play(_ onEvent: (WireEvent) -> Void) throws(Failure) {
+    package func play(_ onEvent: (WireEvent) -> Void) throws(Failure) {
         // A hint is numbered once but sent twice: without its cards to the others, then with them
         // to the player who paid. The replay shows the whole of it, so an event is handed on only
         // once the next number comes.
@@ -80,7 +80,7 @@ public struct MatchReplay: Sendable {
     }
 
     /// Checks and replays the journal at `path`, collecting its events.
-    public static func load(_ path: String) throws(Failure) -> (replay: MatchReplay, events: [WireEvent]) {
+    package static func load(_ path: String) throws(Failure) -> (replay: MatchReplay, events: [WireEvent]) {
         let replay = try open(path)
         var events: [WireEvent] = []
         try replay.play { events.append($0) }

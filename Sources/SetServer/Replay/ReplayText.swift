@@ -2,10 +2,10 @@ import SetRules
 import SetWire
 
 /// A journal's events in words, for `setgame replay`.
-public enum ReplayText {
+package enum ReplayText {
     /// One line for a person, or nil for events a replay leaves out (presence, selections).
     /// `names` are the players' names by seat, as far as the replay has seen them join.
-    public static func describe(_ body: EventBody, names: [String], variant: Variant = .classic) -> String? {
+    package static func describe(_ body: EventBody, names: [String], variant: Variant = .classic) -> String? {
         func who(_ seat: Seat) -> String { names.indices.contains(seat.rawValue) ? names[seat.rawValue] : "player \(seat.rawValue + 1)" }
         func cards(_ list: [Card]) -> String { list.map(\.name).joined(separator: ", ") }
         switch body {

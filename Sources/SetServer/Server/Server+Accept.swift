@@ -28,12 +28,12 @@ extension Server {
     }
 
     /// The configuration a server would run with here: its limits fitted to the descriptors.
-    public static func fitted(_ config: ServerConfig, log: ServerLog = .silent) -> ServerConfig {
+    package static func fitted(_ config: ServerConfig, log: ServerLog = .silent) -> ServerConfig {
         fitToDescriptors(config, log: log)
     }
 
     /// Why `path` cannot hold match journals, or nil if it can (it is created if missing).
-    public static func dataDirectoryProblem(_ path: String) -> String? {
+    package static func dataDirectoryProblem(_ path: String) -> String? {
         let directory = JournalDirectory(path: path, log: .silent)
         do { try directory.prepareChecked() } catch { return error.reason }
         guard directory.isWritable else { return "not writable" }

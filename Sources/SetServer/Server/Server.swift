@@ -5,13 +5,13 @@ import SetWire
 /// The authoritative match server: one epoll loop on one thread owns every socket, match and
 /// timer. It is not `Sendable`: it belongs to the thread that runs it (`runOnNewThread` hands it
 /// over), and other threads reach it only through its `control`, to stop or wake it.
-public final class Server {
-    public let config: ServerConfig
+package final class Server {
+    package let config: ServerConfig
     /// Stops or wakes the server from any thread.
-    public let control: ServerControl
-    public let port: UInt16
+    package let control: ServerControl
+    package let port: UInt16
     /// The names of the unfinished matches restored from the data directory at start.
-    public let restoredMatches: [String]
+    package let restoredMatches: [String]
     let clock: TimeSource
     let log: ServerLog
     let loop: EventLoop
@@ -48,7 +48,7 @@ public final class Server {
     /// Binds the listening socket at once, so `port` is known before `run()`. With a data
     /// directory, every unfinished match in it is then restored, paused until its players return,
     /// and the server's clock continues from the latest instant the journals hold.
-    public init(config: ServerConfig, clock: TimeSource = MonotonicTime(), log: ServerLog = ServerLog()) throws(ServerStartError) {
+    package init(config: ServerConfig, clock: TimeSource = MonotonicTime(), log: ServerLog = ServerLog()) throws(ServerStartError) {
         Sockets.ignoreBrokenPipes()
         self.config = Self.fitToDescriptors(config, log: log)
         let config = self.config
@@ -108,7 +108,7 @@ public final class Server {
     static let pruneIntervalMs: Int64 = 60_000
 
     /// Serves until `stop()`; then says goodbye to every client and closes every socket.
-    public func run() {
+    package func run() {
         log("listening on \(config.host):\(port)")
         loop.run(timeout: { [unowned self] in self.waitMilliseconds() }, tick: { [unowned self] in self.tick() },
                  midBatch: { [unowned self] in self.flushDirty() })

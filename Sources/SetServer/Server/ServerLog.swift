@@ -4,9 +4,9 @@ import SetWire
 import Synchronization
 
 /// One line per notable event, each stamped with UTC wall-clock time, to a sink (stderr by default).
-public final class ServerLog: Sendable {
+package final class ServerLog: Sendable {
     /// How each line is written.
-    public enum Format: String, CaseIterable, Sendable {
+    package enum Format: String, CaseIterable, Sendable {
         /// "2026-11-23T09:15:02.123Z message"
         case text
         /// {"message":"...","time":"2026-11-23T09:15:02.123Z"}, for log collectors.
@@ -16,15 +16,15 @@ public final class ServerLog: Sendable {
     private let sink: @Sendable (String) -> Void
     private let format: Format
 
-    public init(format: Format = .text, sink: @escaping @Sendable (String) -> Void = ServerLog.standardError) {
+    package init(format: Format = .text, sink: @escaping @Sendable (String) -> Void = ServerLog.standardError) {
         self.sink = sink
         self.format = format
     }
 
     /// A log that drops everything.
-    public static let silent = ServerLog { _ in }
+    package static let silent = ServerLog { _ in }
 
-    public func callAsFunction(_ message: String) {
+    package func callAsFunction(_ message: String) {
         sink(Self.line(message, at: Self.timestamp(), format: format))
     }
 
@@ -36,7 +36,7 @@ public final class ServerLog: Sendable {
         }
     }
 
-    public static let standardError: @Sendable (String) -> Void = { line in LineOutput.write([line], to: 2) }
+    package static let standardError: @Sendable (String) -> Void = { line in LineOutput.write([line], to: 2) }
 
     /// "2026-11-23T09:15:02.123Z".
     static func timestamp() -> String {
@@ -53,10 +53,10 @@ public final class ServerLog: Sendable {
 }
 
 /// A log that keeps its lines, for tests and for `setgame play`, which must not write over the screen.
-public final class ServerLogLines: Sendable {
+package final class ServerLogLines: Sendable {
     private let lines = Mutex<[String]>([])
-    public init() {}
-    public var all: [String] { lines.withLock { $0 } }
-    public func append(_ line: String) { lines.withLock { $0.append(line) } }
-    public var log: ServerLog { ServerLog { [self] line in self.append(line) } }
+    package init() {}
+    package var all: [String] { lines.withLock { $0 } }
+    package func append(_ line: String) { lines.withLock { $0.append(line) } }
+    package var log: ServerLog { ServerLog { [self] line in self.append(line) } }
 }

@@ -2,7 +2,7 @@ import SetNet
 
 /// Why a server could not start, in words that name the real culprit: the data folder or the
 /// network, never one dressed as the other.
-public enum ServerStartError: Error, CustomStringConvertible, Sendable {
+package enum ServerStartError: Error, CustomStringConvertible, Sendable {
     /// The `--data` folder cannot be created or written.
     case dataDirectory(path: String, reason: String)
     /// Another server holds the `--data` folder's lock.
@@ -10,7 +10,7 @@ public enum ServerStartError: Error, CustomStringConvertible, Sendable {
     /// The listening socket (or the event loop) could not be set up.
     case network(host: String, port: UInt16, SocketError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .dataDirectory(let path, let reason): "cannot use the data folder \(path): \(reason)"
         case .dataDirectoryInUse(let path):
