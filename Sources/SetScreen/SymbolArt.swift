@@ -55,7 +55,9 @@ enum SymbolArt {
             .diamond: ["..##..", "..##..", ".####.", ".####.", "######", "######", ".####.", ".####.", "..##..", "..##.."],
             .oval: [".####.", "######", "######", "######", "######", "######", "######", "######", "######", ".####."],
             // An S that turns into itself when rotated half a turn, like the real squiggle.
-            .squiggle: ["..##..", ".####.", "####..", "###...", ".###..", "..###.", "...###", "..####", ".####.", "..##.."],
+            // A band four pixels wide, so striped (lines inside) and open (paper inside) differ
+            // in most of its cells: a three-wide band was nearly all outline.
+            .squiggle: ["..####", ".#####", "####..", "####..", ".####.", ".####.", "..####", "..####", "#####.", "####.."],
         ],
         Size(width: 4, height: 8): [
             // Pointed but four wide over four rows: a one-row waist left a single cell of inside,
