@@ -32,7 +32,8 @@ enum HelpBox {
         // The shapes as this table draws them, else as the largest smaller card draws them (a
         // game's last cards are large, and their legend would crowd out the keys); everything
         // at some drawn size first, then without the watch command, then without the colours.
-        let legends = legendSizes(from: cardSize, terminal: state.size).map { drawnLegend(cardSize: $0, theme: theme) }
+        let tableSize = state.view?.table.isEmpty == false ? cardSize : CardGallery.cardSize(for: state.size)
+        let legends = legendSizes(from: tableSize).map { drawnLegend(cardSize: $0, theme: theme) }
         let forms: [[([[Span]]) -> [[Span]]]] = [
             [{ $0 + [colours, []] + variant + keys },
              { $0 + [colours, []] + variant + shortKeys + notes },
@@ -58,12 +59,11 @@ enum HelpBox {
         return candidates.first(where: fits) ?? shortKeys
     }
 
-    /// The card sizes whose drawing the legend may show, the table's own first: with no cards on
-    /// the table (a finished game) the size a table of 12 would have in this terminal.
-    static func legendSizes(from cardSize: CardSize?, terminal: TerminalSize) -> [CardSize] {
-        guard let largest = cardSize.flatMap({ $0.height > CardSize.minimumHeight ? $0 : nil })
-                ?? CardGallery.cardSize(for: terminal) else { return [] }
-        return CardSize.all.filter { $0 <= largest }.reversed()
+    /// The card sizes whose drawing the legend may show, the table's own first (with no cards on
+    /// the table, as after a game, the size a table of 12 has): cards that show glyphs get glyphs.
+    static func legendSizes(from cardSize: CardSize?) -> [CardSize] {
+        guard let cardSize else { return [] }
+        return CardSize.all.filter { $0 <= cardSize }.reversed()
     }
 
     /// The shapes and shadings drawn as the cards draw them, a word under each; empty when the

@@ -61,6 +61,12 @@ import Testing
         }
     }
 
+    @Test func cardsThatShowGlyphsGetAGlyphLegend() {
+        let screen = Self.help(cards: 81, size: TerminalSize(columns: 80, rows: 24)).joined(separator: "\n")
+        #expect(screen.contains("◆◈◇ diamond"), "\(screen)")
+        #expect(screen.contains("Mouse: click a card"))
+    }
+
     @Test func aTableThatFitsItsLegendShowsItsOwnSize() throws {
         let screen = Self.help(size: TerminalSize(columns: 80, rows: 24))
         #expect(Self.drawnLegendSize(screen) == CardSize(height: 7))
