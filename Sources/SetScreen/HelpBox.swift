@@ -48,6 +48,7 @@ enum HelpBox {
             }
         }
         let candidates: [[[Span]]] = [
+            compact + [colours, []] + variant + keys,
             compact + [colours, []] + variant + shortKeys + mouse + watch,
             compact + [colours, []] + variant + coreKeys,
             compact + [colours] + variant + shortKeys + mouse,
