@@ -1,3 +1,4 @@
+import Foundation
 import SetRules
 import Testing
 @testable import SetScreen
@@ -30,6 +31,42 @@ import Testing
         }
         #expect(found == CardGallery.order)
         #expect(Swift.Set(found).count == 81)
+    }
+
+    /// A legend: nine to a row when they fit, else three (one shape's shadings), never mixing a
+    /// shape's shadings with another's; each card's colour and number (and shape, at three to a
+    /// row) beside its row, its shading over its column.
+    @Test(arguments: [TerminalSize(columns: 80, rows: 24), TerminalSize(columns: 120, rows: 40),
+                      TerminalSize(columns: 40, rows: 12), TerminalSize(columns: 300, rows: 12)])
+    func theGalleryIsALegendWithLabels(terminal: TerminalSize) throws {
+        let gallery = try #require(CardGallery.render(terminal: terminal, theme: .standard))
+        let size = try #require(CardGallery.cardSize(for: terminal))
+        let lines = gallery.textLines.map { Array($0) }
+        let arrangement = CardGallery.Arrangement(columns: terminal.columns, cardWidth: size.width)
+        // Nine fit beside the labels whenever the width allows, and the rows show it.
+        let nineFit = CardGallery.Arrangement.labelWidth + 9 * (size.width + 1) - 1 <= terminal.columns
+        #expect(arrangement.perRow == (nineFit ? 9 : 3), "\(terminal)")
+        var corners: [(column: Int, row: Int)] = []
+        for (row, line) in lines.enumerated() {
+            for (column, character) in line.enumerated() where character == "╭" { corners.append((column, row)) }
+        }
+        #expect(corners.count == 81)
+        #expect(Dictionary(grouping: corners, by: \.row).values.allSatisfy { $0.count == arrangement.perRow })
+        let boxes = Swift.Set("╭╮╰╯─│")
+        for (index, corner) in corners.enumerated() {
+            let card = CardGallery.order[index]
+            let beside = (corner.row..<corner.row + size.height).map { String(lines[$0][0..<corner.column]) }.joined(separator: " ")
+            let number = ["one", "two", "three"][card.number.rawValue]
+            var words = [card.colour.word, number]
+            if arrangement.perRow == 3 { words.append(card.shape.plural) }
+            for word in words { #expect(beside.split(separator: " ").contains(Substring(word)), "\(card) at \(terminal): '\(beside)'") }
+            // The nearest text above the card's column that is not a card is its shading.
+            let header = (0..<corner.row).reversed().lazy.map { row in
+                String(lines[row][corner.column..<min(lines[row].count, corner.column + size.width)]).trimmingCharacters(in: .whitespaces)
+            }.first { !$0.isEmpty && !$0.contains(where: boxes.contains) && !$0.contains(where: CardArtTests.blockCharacters.contains) }
+            #expect(header.map { card.shading.word.hasPrefix($0) } == true, "\(card) at \(terminal): '\(header ?? "")'")
+        }
+        #expect(gallery.textLines.allSatisfy { $0.count <= terminal.columns })
     }
 
     @Test func aTerminalTooSmallForATableHasNoGallery() {

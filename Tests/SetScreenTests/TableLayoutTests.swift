@@ -116,6 +116,24 @@ import Testing
         #expect(layout.cardIndex(column: layout.cardRects[0].endColumn, row: layout.cardRects[0].row) == nil)
     }
 
+    /// A game's cards keep one size as the table thins out: at 80×24 they stayed 13×7 only
+    /// while 12 were out, then grew to 15×8 and 19×10 for the last sets.
+    @Test(arguments: [TerminalSize(columns: 80, rows: 24), TerminalSize(columns: 60, rows: 20),
+                      TerminalSize(columns: 120, rows: 40), TerminalSize(columns: 200, rows: 60)])
+    func cardsKeepTheDealsSizeAsTheTableThinsOut(terminal: TerminalSize) throws {
+        let buttons: [ScreenButton] = [.claim, .deal, .hint, .pass, .help, .quit]
+        func size(_ count: Int) throws -> CardSize {
+            try #require(ScreenLayout(size: terminal, cardCount: count, buttons: buttons, deck: true).table?.cardSize, "\(count)")
+        }
+        let dealt = try size(12)
+        for count in [1, 2, 3, 4, 6, 7, 9, 10, 11] {
+            #expect(try size(count) == dealt, "\(count) cards at \(terminal.columns)×\(terminal.rows)")
+        }
+        for count in [15, 18, 21] { #expect(try size(count) <= dealt) }
+        // The table alone still gives a few cards all the room there is.
+        #expect(try Self.layout(terminal, 3).cardSize > dealt || dealt == CardSize(height: CardSize.maximumHeight))
+    }
+
     @Test func noCardsAndNoRoom() {
         #expect(TableLayout(area: TerminalSize(columns: 80, rows: 24), count: 0)?.cardRects == [])
         #expect(TableLayout(area: TerminalSize(columns: 4, rows: 2), count: 1) == nil)

@@ -89,6 +89,18 @@ enum CardArt {
         buffer.paste(canvas, column: rect.column, row: rect.row)
     }
 
+    /// How many cells, at least, two cards of `symbols` symbols that differ only in shape or
+    /// shading differ in at `cardSize`, drawn without colour: what "reads at a glance" means here
+    /// (CardLegibilityTests holds every size to it). Per symbol, one cell on cards that show a glyph
+    /// (5×3, 7×4) or draw symbols four pixels wide (9×5), which have a single cell of inside where
+    /// shadings can differ; from 11×6 up, one cell for every row of the inside but the two that
+    /// hold the symbol's tips (alike in every shading), and never fewer than two.
+    static func minimumDifference(cardSize: CardSize, symbols: Int) -> Int {
+        let rows = cardSize.height - 2
+        guard cardSize.height >= 6 else { return symbols }
+        return symbols * max(2, rows - 2)
+    }
+
     /// The single glyph for a symbol on compact cards: a distinct glyph for every shape and
     /// shading, so the nine combinations read apart even without colour.
     static func compactGlyph(_ shape: Shape, _ shading: Shading) -> Character {
@@ -97,7 +109,7 @@ enum CardArt {
         case (.diamond, .striped): "◈"
         case (.diamond, .open): "◇"
         case (.oval, .solid): "●"
-        case (.oval, .striped): "◍"
+        case (.oval, .striped): "◐"
         case (.oval, .open): "○"
         case (.squiggle, .solid): "≋"
         case (.squiggle, .striped): "≈"

@@ -55,15 +55,20 @@ enum SymbolArt {
             .diamond: ["..##..", "..##..", ".####.", ".####.", "######", "######", ".####.", ".####.", "..##..", "..##.."],
             .oval: [".####.", "######", "######", "######", "######", "######", "######", "######", "######", ".####."],
             // An S that turns into itself when rotated half a turn, like the real squiggle.
-            .squiggle: ["..##..", ".####.", "####..", "###...", ".###..", "..###.", "...###", "..####", ".####.", "..##.."],
+            // A band four pixels wide, so striped (lines inside) and open (paper inside) differ
+            // in most of its cells: a three-wide band was nearly all outline.
+            .squiggle: ["..####", ".#####", "####..", "####..", ".####.", ".####.", "..####", "..####", "#####.", "####.."],
         ],
         Size(width: 4, height: 8): [
-            .diamond: ["....", ".##.", ".##.", "####", "####", ".##.", ".##.", "...."],
+            // Pointed but four wide over four rows: a one-row waist left a single cell of inside,
+            // so solid, striped and open differed in one cell.
+            .diamond: [".##.", ".##.", "####", "####", "####", "####", ".##.", ".##."],
             .oval: [".##.", "####", "####", "####", "####", "####", "####", ".##."],
             .squiggle: [".###", "###.", "###.", ".###", ".###", "###.", "###.", ".##."],
         ],
         Size(width: 4, height: 6): [
-            .diamond: ["....", ".##.", "####", "####", ".##.", "...."],
+            // As tall as the oval: a shorter diamond read as a small oval at 60×20.
+            .diamond: [".##.", ".##.", "####", "####", ".##.", ".##."],
             .oval: [".##.", "####", "####", "####", "####", ".##."],
             .squiggle: ["..##", ".###", "###.", ".###", "###.", "##.."],
         ],
@@ -83,14 +88,19 @@ enum SymbolArt {
             return u * u + beyond * beyond <= 1.0
         case .squiggle:
             // A band whose centre swings like an S and whose ends taper.
-            let centre = 0.42 * sine(v * Double.pi)
-            let halfWidth = 0.55 * (1 - v * v * v * v * v * v).squareRoot()
+            // Three half-waves (right end, left bulge, right bulge, left end) make the ends hook
+            // like an S; one wave with a wide band filled the narrow box and read as a blob.
+            let centre = 0.5 * sine(1.5 * v * Double.pi)
+            let halfWidth = 0.5 * (1 - v * v * v * v * v * v * v * v).squareRoot()
             return abs(u - centre) <= halfWidth
         }
     }
 
-    /// A sine good to a few thousandths on −π...π, enough for drawing, without needing Foundation.
+    /// A sine good to a few thousandths, enough for drawing, without needing Foundation.
     private static func sine(_ x: Double) -> Double {
+        // The series below holds on −π...π; sin(x) = −sin(x ∓ π) brings the rest there.
+        if x > Double.pi { return -sine(x - Double.pi) }
+        if x < -Double.pi { return -sine(x + Double.pi) }
         let x2 = x * x
         return x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42 * (1 - x2 / 72 * (1 - x2 / 110)))))
     }

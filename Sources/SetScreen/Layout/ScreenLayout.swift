@@ -39,6 +39,9 @@ package struct ScreenLayout: Hashable, Sendable {
     static let headerRows = 2
     /// The row below the table: the buttons.
     static let footerRows = 1
+    /// Fewer cards than a deal of 12 keep the size 12 have, so cards do not change shape as a
+    /// game ends (13×7 → 15×8 → 19×10 at 80×24); more cards shrink them when they must.
+    static let steadyCount = 12
     /// Below this the client shows only how large the terminal must be.
     static let smallest = TerminalSize(columns: 20, rows: 6)
 
@@ -57,7 +60,7 @@ package struct ScreenLayout: Hashable, Sendable {
         let area = Rect(column: 0, row: Self.headerRows, width: size.columns,
                         height: max(0, size.rows - Self.headerRows - Self.footerRows))
         tableArea = area
-        let full = TableLayout(area: area, count: cardCount)
+        let full = TableLayout(area: area, count: cardCount, steady: Self.steadyCount)
         var pile: Rect? = nil
         var chosen = full
         if deck, let full, cardCount > 0 {
@@ -65,7 +68,8 @@ package struct ScreenLayout: Hashable, Sendable {
             // The pile takes a strip on the right: a card, a blank column each side.
             let strip = size.width + 2
             let narrower = Rect(column: area.column, row: area.row, width: area.width - strip, height: area.height)
-            if narrower.width > 0, let squeezed = TableLayout(area: narrower, count: cardCount), squeezed.cardSize == size {
+            if narrower.width > 0, let squeezed = TableLayout(area: narrower, count: cardCount, steady: Self.steadyCount),
+               squeezed.cardSize == size {
                 chosen = squeezed
                 pile = Rect(column: narrower.endColumn + 1, row: area.row + (area.height - size.height) / 2,
                             width: size.width, height: size.height)

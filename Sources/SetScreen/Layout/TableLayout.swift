@@ -24,14 +24,17 @@ struct TableLayout: Hashable, Sendable {
     ]
 
     /// Lays out `count` cards (0–81) in `area`; nil when even the smallest cards cannot fit.
-    init?(area: Rect, count: Int) {
+    /// With `steady`, cards are never larger than `steady` cards would be in `area`: a game keeps
+    /// one card size as its table thins out, instead of growing the last cards.
+    init?(area: Rect, count: Int, steady: Int = 0) {
         let count = max(0, count)
         guard count > 0 else {
             self.init(area: area, cardSize: CardSize(height: CardSize.minimumHeight),
                       columns: 0, rows: 0, gaps: (0, 0), count: 0)
             return
         }
-        for size in CardSize.all.reversed() {
+        let largest = steady > count ? TableLayout(area: area, count: steady)?.cardSize : nil
+        for size in CardSize.all.reversed() where largest.map({ size <= $0 }) ?? true {
             if let best = Self.bestGrid(for: count, size: size, in: area) {
                 self.init(area: area, cardSize: size, columns: best.columns, rows: best.rows,
                           gaps: best.gaps, count: count)

@@ -1,8 +1,9 @@
 import SetRules
 
 /// The help box on `?`: a legend of the cards (the three shapes and three shadings as drawn at the
-/// current card size, and what the colour letters mean) above the keys. It picks the roomiest form
-/// that fits the table area, down to a compact one for a 40×12 terminal.
+/// current card size, and what the colour letters mean) above the keys, the mouse and the command
+/// that lets others watch. It picks the roomiest form that fits the table area, down to a compact
+/// one for a 40×12 terminal; drawn shapes give way to glyphs only when no drawn size fits.
 enum HelpBox {
     static func draw(_ state: ClientState, cardSize: CardSize?, into buffer: inout ScreenBuffer, area: Rect) {
         let theme = state.options.theme
@@ -14,26 +15,56 @@ enum HelpBox {
     static func lines(_ state: ClientState, cardSize: CardSize?, width: Int, rows: Int) -> [[Span]] {
         let theme = state.options.theme
         let compact = compactLegend(theme: theme)
-        // Cards too small for drawn symbols show the glyphs, so the legend does too.
-        let drawn = drawnLegend(cardSize: cardSize, theme: theme).nonEmpty ?? compact
         let colours = colourLine(theme: theme, width: width)
         let keys = Overlays.helpLines(state)
-        // The keys without the mouse notes that follow a blank line.
+        // The keys without the mouse notes and the watch command that follow a blank line.
         let coreKeys = Array(keys.prefix { !$0.isEmpty })
         let shortKeys = compactKeys(state)
+        let notes = Array(keys.dropFirst(coreKeys.count))
+        // The mouse in one line and the watch command: what the tightest drawn form keeps.
+        let mouse = state.isPlayer ? Array(notes.drop { $0.isEmpty }.prefix(1)) : []
+        let watch = state.options.watchHint.map { Overlays.commandLines($0, .plain, width: width) } ?? []
         // A variant's paragraph goes with the card legend: what counts as a pick matters most.
         let variant = state.view.map { $0.variant == .classic ? [] : Overlays.legend($0.variant, width: width) + [[]] } ?? []
+        func fits(_ lines: [[Span]]) -> Bool { lines.count <= rows && lines.map(\.width).max() ?? 0 <= width }
+        let tightKeys = joinedKeys(shortKeys, width: width)
+        let rule = Array(variant.dropLast())
+        // The shapes as this table draws them, else as the largest smaller card draws them (a
+        // game's last cards are large, and their legend would crowd out the keys); everything
+        // at some drawn size first, then without the watch command, then without the colours.
+        let tableSize = state.view?.table.isEmpty == false ? cardSize : CardGallery.cardSize(for: state.size)
+        let legends = legendSizes(from: tableSize).map { drawnLegend(cardSize: $0, theme: theme) }
+        let forms: [[([[Span]]) -> [[Span]]]] = [
+            [{ $0 + [colours, []] + variant + keys },
+             { $0 + [colours, []] + variant + shortKeys + notes },
+             { $0 + [colours, []] + variant + shortKeys + mouse + watch },
+             { $0 + [colours] + rule + tightKeys + mouse + watch }],
+            [{ $0 + [colours] + rule + tightKeys + mouse }],
+            [{ $0 + rule + tightKeys }],
+        ]
+        for pass in forms {
+            for drawn in legends where !drawn.isEmpty {
+                if let found = pass.map({ $0(drawn) }).first(where: fits) { return found }
+            }
+        }
         let candidates: [[[Span]]] = [
-            drawn + [colours, []] + variant + keys,
-            drawn + [colours, []] + variant + coreKeys,
+            compact + [colours, []] + variant + keys,
+            compact + [colours, []] + variant + shortKeys + mouse + watch,
             compact + [colours, []] + variant + coreKeys,
-            drawn + [colours] + variant + shortKeys,
+            compact + [colours] + variant + shortKeys + mouse,
             compact + [colours] + variant + shortKeys,
             compact + variant + shortKeys,
             variant + shortKeys,
             shortKeys,
         ]
-        return candidates.first { $0.count <= rows && $0.map(\.width).max() ?? 0 <= width } ?? shortKeys
+        return candidates.first(where: fits) ?? shortKeys
+    }
+
+    /// The card sizes whose drawing the legend may show, the table's own first (with no cards on
+    /// the table, as after a game, the size a table of 12 has): cards that show glyphs get glyphs.
+    static func legendSizes(from cardSize: CardSize?) -> [CardSize] {
+        guard let cardSize else { return [] }
+        return CardSize.all.filter { $0 <= cardSize }.reversed()
     }
 
     /// The shapes and shadings drawn as the cards draw them, a word under each; empty when the
@@ -81,6 +112,12 @@ enum HelpBox {
         }
         let note = Span(theme.showsColourLetters ? "(the letter on each card)" : "(letters: --colorblind)", theme.quiet)
         return line.width + note.text.count <= width ? line + [note] : line
+    }
+
+    /// The short keys with the first two lines joined when `width` allows: one line saved.
+    static func joinedKeys(_ keys: [[Span]], width: Int) -> [[Span]] {
+        guard keys.count >= 2, keys[0].width + 2 + keys[1].width <= width else { return keys }
+        return [keys[0] + [Span("  ")] + keys[1]] + keys.dropFirst(2)
     }
 
     /// The keys in four short lines, for small terminals.
