@@ -19,14 +19,27 @@ struct PublicServerPartsTests {
 
     @Test func aRepeatedConditionIsLoggedAtMostOnceASecondWithHowOftenItWasQuiet() {
         var throttle = LogThrottle()
-        func admit(_ key: String, _ ms: Int64) -> Int? { throttle.admit(key, at: Instant(milliseconds: ms)) }
-        #expect(admit("emfile", 0) == 0)
+        func admit(_ key: String, _ ms: Int64) -> String? { throttle.admit(key, "\(key) at \(ms)", at: Instant(milliseconds: ms)) }
+        #expect(admit("emfile", 0) == "emfile at 0")
         var quiet = 0
         for ms in stride(from: Int64(1), to: 1_000, by: 1) where admit("emfile", ms) == nil { quiet += 1 }
         #expect(quiet == 999)
-        #expect(admit("other", 500) == 0, "each condition has its own second")
-        #expect(admit("emfile", 1_000) == 999)
-        #expect(admit("emfile", 2_000) == 0)
+        #expect(admit("other", 500) == "other at 500", "each condition has its own second")
+        #expect(admit("emfile", 1_000) == "emfile at 1000 (and 999 more like it)")
+        #expect(admit("emfile", 2_000) == "emfile at 2000")
+    }
+
+    /// What was kept quiet is said once its second is over, even if nothing like it comes again:
+    /// the latest line, with how many more like it.
+    @Test func whatWasKeptQuietIsSaidOnceItsSecondIsOver() {
+        var throttle = LogThrottle()
+        #expect(throttle.admit("joined from 10.0.0.1", "ann joined", at: Instant(milliseconds: 0)) == "ann joined")
+        #expect(throttle.admit("joined from 10.0.0.1", "bob joined", at: Instant(milliseconds: 10)) == nil)
+        #expect(throttle.admit("joined from 10.0.0.1", "cat joined", at: Instant(milliseconds: 20)) == nil)
+        #expect(throttle.overdue(at: Instant(milliseconds: 999)).isEmpty, "its second is not over")
+        #expect(throttle.overdue(at: Instant(milliseconds: 1_000)) == ["cat joined (and 1 more like it)"])
+        #expect(throttle.overdue(at: Instant(milliseconds: 5_000)).isEmpty, "said once")
+        #expect(throttle.admit("joined from 10.0.0.1", "dan joined", at: Instant(milliseconds: 1_500)) == nil, "saying it counts")
     }
 
     @Test func aDearRequestSpendsSeveralTokens() {

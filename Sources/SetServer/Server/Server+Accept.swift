@@ -54,8 +54,7 @@ extension Server {
 
     /// Logs `message` unless the same condition was logged less than a second ago.
     func logQuietly(_ condition: String, _ message: String) {
-        guard let quieted = logThrottle.admit(condition, at: clock.now()) else { return }
-        log(quieted > 0 ? "\(message) (and \(quieted) more like it)" : message)
+        if let line = logThrottle.admit(condition, message, at: clock.now()) { log(line) }
     }
 
     /// Spends one of `address`'s new-connection allowance, if it has one left.

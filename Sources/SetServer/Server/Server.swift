@@ -156,6 +156,7 @@ package final class Server {
     /// could not be sent their fatal error in a whole sweep; puts new journal lines on disk.
     private func sweep(at now: Instant) {
         syncJournals(at: now)
+        for line in logThrottle.overdue(at: now) { log(line) }
         closeOverdueLingering(at: now)
         forgetQuietAddresses(at: now)
         lobby.retireAbandoned(at: now)
