@@ -67,6 +67,19 @@ import Testing
         #expect(asideNames(data).isEmpty)
     }
 
+    /// An empty state file (the server stopped before its first write) is harmless and kept, but
+    /// the lease it should hold is gone: `--check` and the start say so.
+    @Test func anEmptyStateFileIsNamedButKept() throws {
+        let data = temporaryDirectory()
+        try "".write(toFile: data + "/server-state.json", atomically: false, encoding: .utf8)
+        #expect(Server.dataDirectoryNotes(data).first?.contains("server-state.json is empty") == true)
+        let server = try TestServer { $0.dataDirectory = data }
+        defer { server.stop() }
+        _ = try welcomeTime(server)
+        #expect(server.logLines.all.contains { $0.contains("server-state.json is empty") }, "\(server.logLines.all)")
+        #expect(asideNames(data).isEmpty)
+    }
+
     /// A journal whose times lie just inside the range clients accept (2^53 − 2.5 s) once moved a
     /// restarted server's clock there, and the lease kept it there after the journal was deleted:
     /// every match then sent times past 2^53. Both are set aside, and the clock starts low.

@@ -51,7 +51,9 @@ extension Server {
     /// What a server starting on `path` would set aside rather than trust, a sentence each; for
     /// `serve --check`, which reads and changes nothing. Journals are left to the start itself.
     package static func dataDirectoryNotes(_ path: String) -> [String] {
-        guard let problem = ServerState.problem(inFolder: path) else { return [] }
+        guard let problem = ServerState.problem(inFolder: path) else {
+            return ServerState.emptyNote(path + "/server-state.json").map { [$0] } ?? []
+        }
         return ["\(path)/server-state.json \(problem): serve will set it aside in damaged/ and start its clock above the journals' times"]
     }
 }

@@ -39,7 +39,9 @@ final class ServerState: Sendable {
         log = directory.log
         var restored = Values()
         switch Self.read(path) {
-        case .success(let values): restored = values ?? Values()
+        case .success(let values):
+            restored = values ?? Values()
+            if values == nil, let note = Self.emptyNote(path) { log(note) }
         case .failure(let problem):
             directory.setAside(path, saying: "\(path) \(problem.reason); the clock starts above the journals' times and --seed counting from its start")
         }
@@ -54,6 +56,14 @@ final class ServerState: Sendable {
     static func problem(inFolder folder: String) -> String? {
         if case .failure(let problem) = read(folder + "/server-state.json") { return problem.reason }
         return nil
+    }
+
+    /// What to say of a state file that is there but empty: harmless (the server stopped before
+    /// its first write), but the lease it should hold is gone, so an operator should know.
+    static func emptyNote(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_size == 0 else { return nil }
+        return "\(path) is empty (the server stopped before it first wrote it): the clock starts above the journals' times"
     }
 
     deinit { if fd >= 0 { Glibc.close(fd) } }
