@@ -26,6 +26,7 @@ import Testing
         defer { close(annConnection) }
         let ann = try ask(annConnection, #"{"type":"join","name":"ann","token":"\#(first.playerToken)"}"#)
         #expect(ann.contains(#""type":"joined""#) && ann.contains(#""seat":0"#) && ann.contains(first.playerToken))
+        #expect(ann.contains(#""resumed":false"#), "a first seat is no resume, though it came with its token")
         let firstBot = seatBot(kept, port: first.port, token: first.botToken)
         #expect(firstBot.token == first.botToken)
         #expect(try join(first, #"{"type":"join","name":"eve","match":"duel"}"#).contains(#""code":"match_full""#))

@@ -76,11 +76,12 @@ extension Server {
         case .success(.watch(let room)):
             connection.session = .spectator(room)
             let outcome = room.watch(connection.id, at: now)
-            admit(connection, to: room, as: join, seat: nil, token: nil, replaced: nil, id: id, outcome: outcome, at: now)
+            admit(connection, to: room, as: join, seat: nil, token: nil, resumed: false, replaced: nil, id: id, outcome: outcome, at: now)
         case .success(.resume(let room, let seat, let token)):
             connection.session = .player(room, seat)
             let outcome = room.resume(seat, connection: connection.id, at: now)
-            admit(connection, to: room, as: join, seat: seat, token: token, replaced: outcome.reply.replaced, id: id, outcome: outcome, at: now)
+            admit(connection, to: room, as: join, seat: seat, token: token, resumed: true, replaced: outcome.reply.replaced,
+                  id: id, outcome: outcome, at: now)
         case .success(.take(let room, let token)):
             let outcome = room.join(name: join.name, token: token, connection: connection.id, seat: join.seat, at: now)
             switch outcome.reply {
@@ -90,17 +91,19 @@ extension Server {
             case .seated(let seat):
                 lobby.seated(room, seat, token: token, address: connection.address)
                 connection.session = .player(room, seat)
-                admit(connection, to: room, as: join, seat: seat, token: token, replaced: nil, id: id, outcome: outcome, at: now)
+                // A first seat, even one reserved for the token it came with (`setgame play`'s).
+                admit(connection, to: room, as: join, seat: seat, token: token, resumed: false, replaced: nil, id: id, outcome: outcome, at: now)
             }
         }
     }
 
     /// Tells a connection it joined, with what it missed, and everyone else what its joining caused.
     private func admit<Reply>(_ connection: Connection, to room: MatchRoom, as join: JoinRequest, seat: Seat?, token: String?,
-                              replaced: ConnectionID?, id: JSONValue?, outcome: RoomOutcome<Reply>, at now: Instant) {
-        let host = room.host, resumed = join.role == .player && join.token != nil
+                              resumed: Bool, replaced: ConnectionID?, id: JSONValue?, outcome: RoomOutcome<Reply>, at now: Instant) {
+        let host = room.host
         let role: Role = seat == nil ? .spectator : .player
         connection.name = join.name
+        // What its own coming caused is already in the feed, and in the snapshot it is sent.
         if connection.isSpectator { watchFromNow(connection, room) }
         send(.joined(role: role, match: host.name, mode: host.mode, seat: seat, token: token, resumed: resumed, id: id), to: connection)
         // A player back from a short drop gets only what it missed, when all of it is kept.
