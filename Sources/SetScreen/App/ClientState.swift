@@ -21,6 +21,8 @@ enum Overlay: Hashable, Sendable {
     case deckEmpty
     /// Asked to quit in the middle of a duel.
     case confirmQuit
+    /// Asked for a new solo game while this one is being played: the kept game would be lost.
+    case confirmNewGame
     /// The kept seat is still held by another connection (another terminal?): take it over?
     case confirmTakeOver(String)
 }
