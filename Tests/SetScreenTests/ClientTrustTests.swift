@@ -169,7 +169,8 @@ import Testing
 
     @Test func quittingALocalGameSaysItIsKeptAndSoloDoesNotAsk() {
         var duel = Self.app(Self.local(start: nil), view: ClientFixtures.view())
-        #expect(duel.input(.key(.character("q")), at: 0).isEmpty)
+        // Nothing is sent and nothing quits; the box holds the bot (issue 23 item 5).
+        #expect(duel.input(.key(.character("q")), at: 0) == [.holdLocal(true)])
         #expect(Self.text(duel).contains("Your game is kept: 'setgame play' resumes it."))
         var solo = Self.app(Self.local(mode: .solo, start: nil), view: ClientFixtures.view(mode: .solo))
         #expect(solo.input(.key(.character("q")), at: 0) == [.quit(status: 0, message: nil)])

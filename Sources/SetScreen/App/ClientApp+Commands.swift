@@ -21,16 +21,21 @@ extension ClientApp {
         return context
     }
 
-    /// Does one command. In a local match, opening help holds the bot off and closing it lets the
-    /// bot play on: there is nobody else to be unfair to.
+    /// Does one command. In a local match, opening help or the leave box holds the bot off and
+    /// closing it lets the bot play on: there is nobody else to be unfair to.
     mutating func perform(_ command: ClientCommand, at now: Int64) -> [ClientEffect] {
-        let helpWasOpen = state.overlay == .help
+        let wasHeld = Self.holdsLocalBot(state.overlay)
         var effects = performCommand(command, at: now)
-        let helpIsOpen = state.overlay == .help
-        if state.options.isLocal, state.options.mode == .duel, helpWasOpen != helpIsOpen, !effects.contains(where: \.isQuit) {
-            effects.append(.holdLocal(helpIsOpen))
+        let isHeld = Self.holdsLocalBot(state.overlay)
+        if state.options.isLocal, state.options.mode == .duel, wasHeld != isHeld, !effects.contains(where: \.isQuit) {
+            effects.append(.holdLocal(isHeld))
         }
         return effects
+    }
+
+    /// The boxes a player reads rather than plays through: a local bot must not score meanwhile.
+    static func holdsLocalBot(_ overlay: Overlay?) -> Bool {
+        overlay == .help || overlay == .confirmQuit
     }
 
     private mutating func performCommand(_ command: ClientCommand, at now: Int64) -> [ClientEffect] {
@@ -88,6 +93,14 @@ extension ClientApp {
             if state.view?.rematchAsked.contains(where: { $0 == state.seat }) == true {
                 state.note("waiting for \(state.seat.map { state.name(of: $0.other) } ?? "the other player")", .info, at: now)
                 return []
+            }
+            if state.isPlayer, state.options.mode == .solo, state.view?.phase == .playing {
+                // A new game throws the kept one away: ask first, as leaving a duel does.
+                guard state.overlay == .confirmNewGame else {
+                    state.overlay = .confirmNewGame
+                    return []
+                }
+                state.overlay = nil
             }
             return act(.rematch)
         case .help:

@@ -77,7 +77,11 @@ extension ClientApp {
             state.note(text, seat == me ? .bad : .info, at: now)
         case .tableChanged(let removed, let added, _, let deck):
             state.hint = []
-            if removed.isEmpty && !added.isEmpty { state.note("three more cards", .info, at: now) }
+            if removed.isEmpty && !added.isEmpty {
+                // Solo's deal says "no set here": when that was right, say so (the rules charged nothing).
+                let right = before.mode == .solo && !before.variant.hasCombination(table: before.table, chain: before.chain)
+                state.note(right ? "right, no set here: three more cards" : "three more cards", right ? .good : .info, at: now)
+            }
             if deck == 0 && before.deck > 0 { state.note("deck empty", .info, at: now) }
         case .hintShown(let seat, let cards, let cost, _):
             if seat == me || me == nil { state.hint = cards }

@@ -120,7 +120,7 @@ package struct ClientApp: Sendable {
     static func buttons(for state: ClientState) -> [ScreenButton] {
         guard state.isPlayer else { return [.help, .quit] }
         let over = state.view?.phase == .over
-        if state.options.mode == .solo { return over ? [.newGame, .help, .quit] : [.deal, .hint, .newGame, .help, .quit] }
+        if state.options.mode == .solo { return over ? [.newGame, .help, .quit] : [.noSet, .hint, .newGame, .help, .quit] }
         return over ? [.rematch, .help, .quit] : [.claim, .deal, .hint, .pass, .help, .quit]
     }
 

@@ -13,7 +13,7 @@ enum ClientCommand: Hashable, Sendable {
     case deal
     case hint
     case pass
-    /// Ask for a rematch, or in solo a new game.
+    /// Ask for a rematch, or in solo a new game (asking first while one is being played).
     case rematch
     case resign
     /// Show or hide the help overlay.
@@ -89,7 +89,8 @@ enum InputMapper {
             case (_, .character("q")): return overlay == .confirmQuit ? .quitNow : .quit
             case (.confirmQuit, .character("y")), (.confirmQuit, .enter): return .quitNow
             case (.confirmQuit, .character("x")): return .resign
-            case (.help, .character("?")), (_, .escape), (_, .enter), (_, .character(" ")), (.confirmQuit, .character("n")),
+            case (.confirmNewGame, .character("y")), (.confirmNewGame, .enter), (.confirmNewGame, .character("r")): return .rematch
+            case (.help, .character("?")), (_, .escape), (_, .enter), (_, .character(" ")), (.confirmQuit, .character("n")), (.confirmNewGame, .character("n")),
                  (.deckEmpty, .character("d")):
                 return .dismiss
             default: return nil
@@ -162,7 +163,7 @@ enum InputMapper {
     static func command(for button: ScreenButton) -> ClientCommand {
         switch button {
         case .claim: .claim
-        case .deal: .deal
+        case .deal, .noSet: .deal
         case .hint: .hint
         case .pass: .pass
         case .rematch, .newGame: .rematch

@@ -21,6 +21,8 @@ enum Overlay: Hashable, Sendable {
     case deckEmpty
     /// Asked to quit in the middle of a duel.
     case confirmQuit
+    /// Asked for a new solo game while this one is being played: the kept game would be lost.
+    case confirmNewGame
     /// The kept seat is still held by another connection (another terminal?): take it over?
     case confirmTakeOver(String)
 }
@@ -48,7 +50,7 @@ package enum ClientEffect: Hashable, Sendable {
     case quit(status: Int32, message: String?)
     /// The player is ready: a local match may begin (`setgame play` lets its bot join now).
     case startLocal
-    /// Help opened (true) or closed in a local match: its bot holds off meanwhile.
+    /// Help or the leave box opened (true) or closed in a local match: its bot holds off meanwhile.
     case holdLocal(Bool)
 
     /// Whether this effect ends the program.
@@ -187,7 +189,8 @@ package struct ClientConfiguration: Hashable, Sendable {
     /// A local match (`setgame play`): what the player faces ("you against the easy bot"); the
     /// match begins at the player's first key, and its bot holds off while help is open.
     package var localStart: String?
-    /// The match runs in this process (`setgame play`): a duel's bot holds off while help is open.
+    /// The match runs in this process (`setgame play`): a duel's bot holds off while help or the
+    /// leave box is open.
     package var isLocal = false
     /// What quitting keeps, for the box that asks; nil says the seat waits for the server's time.
     package var quitNote: String?

@@ -1,12 +1,15 @@
 /// An on-screen button and the command it stands for.
 enum ScreenButton: CaseIterable, Hashable, Sendable {
     case claim, deal, hint, pass, rematch, newGame, help, quit
+    /// Solo's deal, named for what it claims: free when no set is there, the deal penalty when one is.
+    case noSet
 
     /// The words on the button.
     var title: String {
         switch self {
         case .claim: "Set!"
         case .deal: "Deal 3"
+        case .noSet: "No set here?"
         case .hint: "Hint"
         case .pass: "Pass"
         case .rematch: "Rematch"
@@ -20,7 +23,7 @@ enum ScreenButton: CaseIterable, Hashable, Sendable {
     var key: String {
         switch self {
         case .claim: "s"
-        case .deal: "d"
+        case .deal, .noSet: "d"
         case .hint: "c"
         case .pass: "p"
         case .rematch, .newGame: "r"
@@ -96,6 +99,7 @@ package struct ScreenLayout: Hashable, Sendable {
         switch button {
         case .claim: "Set"
         case .deal: "Deal"
+        case .noSet: "No set?"
         case .newGame: "New"
         default: button.title
         }

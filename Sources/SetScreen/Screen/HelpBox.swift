@@ -133,9 +133,9 @@ enum HelpBox {
         return [
             line([("1 2 … a b …", "touch that card")]),
             line([("arrows", "move"), ("space", "touch")]),
-            line((duel ? [("s", "Set!")] : []) + [("d", "deal 3")] + (Overlays.offersHint(state) ? [("c", "hint")] : [])
+            line((duel ? [("s", "Set!")] : []) + [("d", duel ? "deal 3" : "no set here?")] + (Overlays.offersHint(state) ? [("c", "hint")] : [])
                  + (duel ? [("p", "pass")] : [])),
-            line([("r", duel ? "rematch" : "new"), ("?", "help"), ("Esc", "close"), ("q", "quit")]),
+            line([("r", duel ? "rematch" : "new game"), ("?", "help"), ("Esc", "close"), ("q", "quit")]),
         ]
     }
 }

@@ -23,6 +23,12 @@ enum Overlays {
                 [],
                 [Span("q", key), Span(" leave   "), Span("x", key), Span(" resign and leave   "), Span("Esc", key), Span(" stay")],
             ], border: theme.panel).draw(into: &buffer, centredIn: area)
+        case .confirmNewGame:
+            Panel(title: "Start a new game?", lines: [
+                [Span(newGameNote(state))],
+                [],
+                [Span("y", key), Span(" new game   "), Span("Esc", key), Span(" keep playing")],
+            ], border: theme.panel).draw(into: &buffer, centredIn: area)
         case .confirmTakeOver(let message):
             Panel(title: "Your seat is in use", lines: [
                 [Span(message)],
@@ -37,6 +43,12 @@ enum Overlays {
     /// The variant in one short paragraph, for the help box and the wait for an opponent.
     static func legend(_ variant: Variant, width: Int = 64) -> [[Span]] {
         RulesText.wrapped(variant.summary, width: max(20, min(width, 72))).split(separator: "\n").map { [Span(String($0))] }
+    }
+
+    /// What a new game throws away: this game's score and the cards still to play.
+    static func newGameNote(_ state: ClientState) -> String {
+        guard let view = state.view, let me = state.seat, let score = view.player(me)?.score else { return "This game is thrown away." }
+        return "This game (\(score) point\(abs(score) == 1 ? "" : "s"), \(view.deck) cards in the deck) is thrown away."
     }
 
     /// What leaving keeps, said truthfully: the local game's own note, else the server's wait.
@@ -88,12 +100,17 @@ enum Overlays {
             lines.append(row("space", "touch the card under the cursor"))
             let variant = state.view?.variant ?? .classic
             if state.options.mode == .duel { lines.append(row("s or Enter", "call \"Set!\", then pick \(variant.pickCountWord) cards")) }
-            lines.append(row("d", "deal three more cards"))
+            if state.options.mode == .duel {
+                lines.append(row("d", "deal three more cards"))
+            } else {
+                // Solo's deal is a claim that the table holds no set: say what it costs to be wrong.
+                lines.append(row("d", "no set here? 3 more cards: free, or −\((state.view?.rules ?? .standard).dealPenalty) if one was"))
+            }
             if offersHint(state) {
                 lines.append(row("c", "hint: show \(variant.aPick) (costs \((state.view?.rules ?? .standard).hintCost) points)"))
             }
             if state.options.mode == .duel { lines.append(row("p", "pass your window")) }
-            lines.append(row("r", state.options.mode == .duel ? "rematch, once the game is over" : "new game"))
+            lines.append(row("r", state.options.mode == .duel ? "rematch, once the game is over" : "new game (asks first)"))
         }
         lines.append(row("?", "this help"))
         lines.append(row("Esc", "close a box, or put the result away"))

@@ -200,7 +200,7 @@ enum ScreenComposer {
         switch button {
         case .help, .quit: return true
         case .claim: return view.phase == .playing && view.window == nil && !state.claimPending
-        case .deal:
+        case .deal, .noSet:
             guard view.phase == .playing, view.deck > 0 || view.shown?.isSet == true else { return false }
             return view.window == nil || (view.window?.holder == me && view.window?.kind != .claim)
         case .hint:

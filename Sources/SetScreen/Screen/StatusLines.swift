@@ -95,8 +95,13 @@ enum StatusLines {
             return (main, notice)
         }
         if view.forfeitAt != nil, view.phase == .playing, state.options.isLocal {
-            // A local bot steps away while help is open; nobody forfeits a game kept on this machine.
-            main.append(Span(state.overlay == .help ? "Paused while you read the help" : "Paused: the bot is coming back…", theme.quiet))
+            // A local bot steps away while help or the leave box is open; nobody forfeits a game kept on this machine.
+            let reading = switch state.overlay {
+            case .help: "Paused while you read the help"
+            case .confirmQuit: "Paused while you decide"
+            default: "Paused: the bot is coming back…"
+            }
+            main.append(Span(reading, theme.quiet))
             return (main, notice)
         }
         if let forfeitAt = view.forfeitAt, view.phase == .playing {
