@@ -85,6 +85,8 @@ package struct ClientState: Equatable, Sendable {
     var flash: Flash?
     var hint: [Card] = []
     var motion: Motion
+    /// Which card holds which label: kept while a card stays on the table.
+    var labels = LabelBook()
     /// How the next new cards arrive.
     var pendingEntry = Motion.Entry.scatter
     var nextListAt: Int64 = 0
