@@ -29,7 +29,7 @@ wait_for_cards "$session" 12
 pick_cards "$session" 1 3 8
 wait_for "$session" "you took a set"
 wait_for "$session" " chain "
-# The chain's three cards are labelled after the table's twelve.
+# The chain's three cards keep their labels; the three dealt in their place take the next free ones.
 wait_for_cards "$session" 15
 tmux send-keys -t "$session" q
 wait_for "$session" "Your game is kept"

@@ -182,7 +182,7 @@ package struct ClientConfiguration: Hashable, Sendable {
     var banner: [String]
     /// "host:port", for the screen's messages.
     var serverAddress: String
-    /// How this program was started ("setgame", "swift run setgame"): printed commands start so.
+    /// How this program was started ("setgame", or the binary's full path): printed commands start so.
     package var command = "setgame"
     /// How a friend can watch, shown in the help and before a local match starts.
     package var watchHint: CommandHint?
