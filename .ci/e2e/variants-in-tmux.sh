@@ -35,6 +35,11 @@ tmux send-keys -t "$session" q
 wait_for "$session" "Your game is kept"
 tmux send-keys -t "$session" q
 expect_status "$session" chain 0
-wait_for "$session" "play --mode chain --name linker' resumes it"
+wait_for "$session" "resumes it"
+# The command is whole: quoted in its sentence when that fits the 120 columns, else on a line of its own.
+again="$bin play --mode chain --name linker"
+screen=$(tmux capture-pane -p -S -200 -t "$session" | sed 's/ *$//')
+grep -qxF -- "$again" <<<"$screen" || grep -qF -- "'$again' resumes it" <<<"$screen" \
+    || { echo "$screen" >&2; fail "the resume command is not whole on its line"; }
 wait_gone "$bin play --mode"
 echo "variants-in-tmux: ok"
