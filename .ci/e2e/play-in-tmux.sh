@@ -16,18 +16,21 @@ trap 'tmux kill-session -t "$session" 2>/dev/null || true; tmux kill-session -t 
 stty_file=/tmp/setgame-stty-$$
 run_in "$session" saved "stty -a > $stty_file.before"
 expect_status "$session" saved 0
-run_in "$session" play "XDG_STATE_HOME=$state $bin play --seed 42 --level easy --name newcomer"
+# Started as `swift run` starts it, from the package's folder by a relative path: the commands it
+# prints must still run as printed from any other folder.
+first="$bin"
+[[ "$bin" == */.build/* ]] && first=".build/${bin#*/.build/}"
+run_in "$session" play "cd ${bin%%/.build/*} && XDG_STATE_HOME=$state $first play --seed 42 --level easy --name newcomer"
 wait_for "$session" "Press any key to start"
 wait_for "$session" "can watch with:"
 # The command as shown: on the line after its lead, whole.
 watch_cmd=$(tmux capture-pane -p -t "$session" | awk '/can watch with:/ { getline; print; exit }' | sed 's/^[│ ]*//; s/[│ ]*$//')
 case "$watch_cmd" in
-    "swift run setgame watch 127.0.0.1:"*" duel") watch_cmd="$bin${watch_cmd#swift run setgame}" ;;   # the same binary
-    "$bin watch 127.0.0.1:"*" duel" | "setgame watch 127.0.0.1:"*" duel") ;;
+    "$bin watch 127.0.0.1:"*" duel") ;;
     *) fail "the watch command on screen is not whole on its line: '$watch_cmd'" ;;
 esac
 tmux new-session -d -s "$session-watch" -x 120 -y 40
-tmux send-keys -t "$session-watch" "XDG_STATE_HOME=$state $watch_cmd" Enter
+tmux send-keys -t "$session-watch" "cd / && XDG_STATE_HOME=$state $watch_cmd" Enter
 # The friend sees the server's match: still waiting, so the bot has not joined.
 wait_for "$session-watch" "waiting for an opponent"
 tmux capture-pane -p -t "$session-watch" | grep -q "bot-easy" && fail "the bot joined before the player was ready"
@@ -51,12 +54,18 @@ wait_for "$session" "Your game is kept"
 tmux send-keys -t "$session" q
 expect_status "$session" play 0
 wait_for "$session" "setgame: your game is kept"
-wait_gone "$bin play --seed 42"
+wait_gone "$first play --seed 42"
 wait_for "$session-watch" "offline"
 run_in "$session" after "stty -a > $stty_file.after"
 expect_status "$session" after 0
 same_files "$stty_file.before" "$stty_file.after" "the terminal settings changed"
 rm -f "$stty_file.before" "$stty_file.after"
+# Printed lines wrap at spaces, never inside a command: one too long for its line stands alone.
+banner_watch="A friend on this machine can watch with: $watch_cmd"
+expected_line="$banner_watch"
+[ ${#banner_watch} -gt 120 ] && expected_line="$watch_cmd"
+tmux capture-pane -p -S -200 -t "$session" | sed 's/ *$//' | grep -qxF -- "$expected_line" \
+    || { tmux capture-pane -p -S -200 -t "$session" >&2; fail "the printed watch command is not whole on a line: '$expected_line'"; }
 # The startup message was printed once, before the screen took over; the exit adds only news.
 [ "$(tmux capture-pane -p -S -200 -t "$session" | grep -c 'setgame: playing against')" -eq 1 ] \
     || fail "the startup message was printed more than once"

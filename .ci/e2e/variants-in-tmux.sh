@@ -29,12 +29,17 @@ wait_for_cards "$session" 12
 pick_cards "$session" 1 3 8
 wait_for "$session" "you took a set"
 wait_for "$session" " chain "
-# The chain's three cards are labelled after the table's twelve.
+# The chain's three cards keep their labels; the three dealt in their place take the next free ones.
 wait_for_cards "$session" 15
 tmux send-keys -t "$session" q
 wait_for "$session" "Your game is kept"
 tmux send-keys -t "$session" q
 expect_status "$session" chain 0
-wait_for "$session" "play --mode chain --name linker' resumes it"
+wait_for "$session" "resumes it"
+# The command is whole: quoted in its sentence when that fits the 120 columns, else on a line of its own.
+again="$bin play --mode chain --name linker"
+screen=$(tmux capture-pane -p -S -200 -t "$session" | sed 's/ *$//')
+grep -qxF -- "$again" <<<"$screen" || grep -qF -- "'$again' resumes it" <<<"$screen" \
+    || { echo "$screen" >&2; fail "the resume command is not whole on its line"; }
 wait_gone "$bin play --mode"
 echo "variants-in-tmux: ok"

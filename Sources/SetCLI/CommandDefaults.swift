@@ -8,7 +8,7 @@ import SetTerminal
 /// started, the state folder, the login name and the clock. `Commands.parse` takes them as a value,
 /// so it stays a pure function and its tests pin every default.
 package struct CommandDefaults: Equatable, Sendable {
-    /// How this program was started ("setgame", "swift run setgame"), for the commands it prints.
+    /// How this program was started ("setgame", or the binary's full path), for the commands it prints.
     package var command: String
     /// Where state is kept; `serve` keeps its journals in `matches` inside it.
     package var stateFolder: String

@@ -1,7 +1,8 @@
 import Foundation
-/// How the user started this program, so every command it prints works when typed as printed:
-/// `setgame` when that name on PATH is this very binary, `swift run setgame` when it runs from the
-/// build folder of the package in the current directory, else the binary's full path.
+/// How the user started this program, so every command it prints works when typed as printed, in
+/// any folder: `setgame` when that name on PATH is this very binary, else the binary's full path
+/// (under `swift run` too: "swift run setgame" works only in the package's folder, and a friend
+/// told to watch types it in their own).
 package enum Invocation {
     /// The command word(s) to print in front of a subcommand.
     /// - Parameters:
@@ -16,9 +17,6 @@ package enum Invocation {
         if !argv0.contains("/") { return argv0 }
         for folder in (path ?? "").split(separator: ":") where folder.hasPrefix("/") {
             if let found = resolve("\(folder)/setgame"), found == binary { return "setgame" }
-        }
-        if let build = binary.range(of: "/.build/"), String(binary[..<build.lowerBound]) == (resolve(currentDirectory) ?? currentDirectory) {
-            return "swift run setgame"
         }
         return binary.contains(" ") ? "'\(binary)'" : binary
     }

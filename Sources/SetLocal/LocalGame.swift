@@ -96,7 +96,9 @@ package enum LocalGame {
         let status = TerminalClient.run(client)
         localBot.stop()
         table.stop()
-        if kept.isUnfinished { say("setgame: your game is kept: '\(again)' resumes it ('--new' starts afresh).", to: 1) }
+        if kept.isUnfinished {
+            TerminalClient.printWrapped(["setgame: your game is kept: '\(again)' resumes it ('--new' starts afresh)."], to: 1, command: command)
+        }
         return status
     }
 

@@ -24,7 +24,7 @@ package struct ClientOptions: Sendable, Equatable {
     package var stateDirectory: String?
     /// Lines printed before the screen takes over.
     package var banner: [String]
-    /// How this program was started ("setgame", "swift run setgame"), for the commands it prints.
+    /// How this program was started ("setgame", or the binary's full path), for the commands it prints.
     package var command = "setgame"
     /// How a friend can watch, shown in the help and before a local match starts: a command, and
     /// the words before it.

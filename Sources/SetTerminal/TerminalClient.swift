@@ -30,7 +30,7 @@ package enum TerminalClient {
             configuration.confirmsQuit = local.confirmsQuit
             configuration.resumeNote = local.resumeNote
         }
-        printLines(options.banner)
+        printLines(options.banner, command: options.command)
         if options.role == .player, let problem = store.problem {
             printLines(["setgame: your seat is not kept for a rerun (\(problem))"], toStandardError: true)
         }
@@ -52,7 +52,7 @@ package enum TerminalClient {
         }
         session.end()
         // The banner is still on the screen from before: only what is new is printed.
-        printLines((outcome.message.map { [$0] } ?? []) + ["setgame: log in \(session.logPath)"])
+        printLines((outcome.message.map { [$0] } ?? []) + ["setgame: log in \(session.logPath)"], command: options.command)
         if let signal = outcome.signal {
             Glibc.signal(signal, SIG_DFL)
             raise(signal)
@@ -61,8 +61,16 @@ package enum TerminalClient {
     }
 
     /// Every line leaves sanitised: a message may quote what the server said.
-    private static func printLines(_ lines: [String], toStandardError: Bool = false) {
-        LineOutput.write(lines.map { ServerText.printable($0) }, to: toStandardError ? STDERR_FILENO : STDOUT_FILENO)
+    private static func printLines(_ lines: [String], toStandardError: Bool = false, command: String = "setgame") {
+        let fd = toStandardError ? STDERR_FILENO : STDOUT_FILENO
+        printWrapped(lines.map { ServerText.printable($0) }, to: fd, command: command)
+    }
+
+    /// Writes lines wrapped at word boundaries to the terminal's width, never inside a command
+    /// (`PrintedLines`); to a file or pipe, as they are.
+    package static func printWrapped(_ lines: [String], to fd: Int32, command: String) {
+        let width = isatty(fd) == 1 ? TerminalSession.size().columns : 0
+        LineOutput.write(PrintedLines.wrap(lines, width: width, command: command), to: fd)
     }
 }
 

@@ -113,12 +113,13 @@ import SetRules
         #expect(command == "setgame")
     }
 
-    @Test func swiftRunInThePackageFolderIsPrintedAsSwiftRun() {
+    /// Issue 23 item 13: "swift run setgame watch …" fails outside the package's folder.
+    @Test func swiftRunInThePackageFolderIsPrintedAsTheBuiltBinarysPath() {
         let binary = "/home/a/setgame/.build/x86_64-unknown-linux-gnu/debug/setgame"
         let resolve = Self.resolver(["/home/a/setgame/.build/debug/setgame": binary], files: [binary, "/home/a/setgame"])
         let command = Invocation.command(argv0: "/home/a/setgame/.build/debug/setgame", path: "/usr/bin:/bin",
                                          currentDirectory: "/home/a/setgame", resolve: resolve)
-        #expect(command == "swift run setgame")
+        #expect(command == binary, "runs as printed from any folder")
     }
 
     @Test func theSameBinaryLinkedIntoPathIsPrintedByName() {

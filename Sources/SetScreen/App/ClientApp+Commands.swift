@@ -189,6 +189,8 @@ extension ClientApp {
             return []
         }
         let card = touchable[index]
+        // A key or click meant for a card that has just gone must not land on the one replacing it.
+        guard state.motion.isShowing(card, at: now) else { return [] }
         if index < view.table.count { state.cursor = index }
         var effects: [ClientEffect] = []
         if view.mode == .duel {
@@ -231,12 +233,12 @@ extension ClientApp {
     }
 
     private mutating func typeLabel(_ key: Character, at now: Int64) -> [ClientEffect] {
-        guard let view = state.view else { return [] }
-        let labels = CardLabels(count: view.table.count + ChainStrip.cards(view).count)
-        switch labels.match(state.typed + String(key)) {
-        case .card(let index):
+        guard state.view != nil else { return [] }
+        switch state.labels.match(state.typed + String(key)) {
+        case .card(let card):
             state.typed = ""
             state.cursorVisible = false
+            guard let index = state.touchableCards.firstIndex(of: card) else { return [] }
             return touch(index, at: now)
         case .partial:
             state.typed += String(key)

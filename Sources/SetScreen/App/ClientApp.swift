@@ -126,6 +126,7 @@ package struct ClientApp: Sendable {
 
     /// Tells the motion model where the cards should be now.
     mutating func relayout(at now: Int64) {
+        state.labels.update(state.isPicking ? [] : state.touchableCards)
         let layout = self.layout
         guard let view = state.view, !state.isPicking, let table = layout.table else {
             state.motion.retarget([], bounds: Rect(size: state.size), entry: .scatter, deckPile: nil, at: now)

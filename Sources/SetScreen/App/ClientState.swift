@@ -87,6 +87,8 @@ package struct ClientState: Equatable, Sendable {
     var flash: Flash?
     var hint: [Card] = []
     var motion: Motion
+    /// Which card holds which label: kept while a card stays on the table.
+    var labels = LabelBook()
     /// How the next new cards arrive.
     var pendingEntry = Motion.Entry.scatter
     var nextListAt: Int64 = 0
@@ -182,7 +184,7 @@ package struct ClientConfiguration: Hashable, Sendable {
     var banner: [String]
     /// "host:port", for the screen's messages.
     var serverAddress: String
-    /// How this program was started ("setgame", "swift run setgame"): printed commands start so.
+    /// How this program was started ("setgame", or the binary's full path): printed commands start so.
     package var command = "setgame"
     /// How a friend can watch, shown in the help and before a local match starts.
     package var watchHint: CommandHint?

@@ -150,6 +150,14 @@ struct Motion: Equatable, Sendable {
         return result + celebrating
     }
 
+    /// Whether a card on the table shows its face at `now`: not one still waiting for a taken set's
+    /// celebration to end, off screen or face down on its way in. A card the model does not move
+    /// (the chain strip's) always shows.
+    func isShowing(_ card: Card, at now: Int64) -> Bool {
+        guard let track = tracks[card.id] else { return leaving[card.id].map { now >= $0.end } ?? true }
+        return now >= track.start && !isFaceDown(track, at: now)
+    }
+
     /// True while anything moves or waits to move: the app draws frames only then.
     func isAnimating(at now: Int64) -> Bool {
         leaving.values.contains { now < $0.end } || tracks.values.contains { now < $0.end && $0.from != $0.to }

@@ -2,8 +2,8 @@ import SetRules
 import SetWire
 
 /// Set-Chain: the set taken just before lies apart from the table, in the strip at the table's
-/// right where the deck pile would stand, one card per table row. Its cards take the labels after
-/// the table's, so they are touched like any card; the deck count stays in the scoreboard.
+/// right where the deck pile would stand, one card per table row. Its cards take labels like any
+/// new card, so they are touched like any card; the deck count stays in the scoreboard.
 enum ChainStrip {
     /// Where each chain card goes, or nil when the screen has no strip with a row for each.
     static func rects(layout: ScreenLayout, count: Int) -> [Rect]? {
@@ -22,20 +22,19 @@ enum ChainStrip {
         let chain = cards(view)
         guard !chain.isEmpty else { return }
         let theme = state.options.theme
-        let labels = CardLabels(count: view.table.count + chain.count)
         let selected = Swift.Set(state.shownSelection), opponent = Swift.Set(state.opponentSelection), hinted = Swift.Set(state.hint)
         guard let rects = rects(layout: layout, count: chain.count) else {
-            let names = chain.enumerated().map { index, card in
-                (state.isPlayer ? labels.label(for: view.table.count + index).map { "[\($0)] " } ?? "" : "") + card.name
+            let names = chain.map { card in
+                (state.isPlayer ? state.labels.label(of: card).map { "[\($0)] " } ?? "" : "") + card.name
             }
             buffer.writeCentred([Span("chain: ", CellStyle(bold: true)), Span(names.joined(separator: " · "))],
                                 in: layout.tableArea, row: layout.tableArea.endRow - 1)
             return
         }
-        for (index, (card, rect)) in zip(chain, rects).enumerated() {
+        for (card, rect) in zip(chain, rects) {
             let appearance: CardAppearance = selected.contains(card) ? .selected : opponent.contains(card) ? .opponentSelected
                 : hinted.contains(card) ? .hinted : .normal
-            let label = state.isPlayer ? labels.label(for: view.table.count + index) : nil
+            let label = state.isPlayer ? state.labels.label(of: card) : nil
             CardArt.draw(card, in: rect, into: &buffer, appearance: appearance, theme: theme, label: label)
         }
         buffer.writeCentred([Span(" chain ", CellStyle(bold: true, reverse: true))], in: rects[0], row: rects[0].row)

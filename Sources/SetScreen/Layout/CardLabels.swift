@@ -1,10 +1,10 @@
-/// The keys that pick cards on the table. Up to 52 cards each get one key: 1–9, 0, then the
-/// lowercase letters that are not command keys, then A–Z, in card order. A table of more than 52
-/// cards (only when nearly the whole deck is shown) switches every card to two digits "11"…"99"
-/// (the first digit picks a group of nine), so no label is a prefix of another and typing never
-/// has to wait to know which card is meant.
+/// The keys that pick cards on the table, by label slot (see `LabelBook` for which card holds
+/// which slot). Up to 52 slots each get one key: 1–9, 0, then the lowercase letters that are not
+/// command keys, then A–Z. More than 52 slots (only when nearly the whole deck is shown) switch
+/// every card to two digits "11"…"99" (the first digit picks a group of nine), so no label is a
+/// prefix of another and typing never has to wait to know which card is meant.
 struct CardLabels: Hashable, Sendable {
-    /// How many cards the table holds.
+    /// How many label slots are in use.
     let count: Int
 
     /// Lowercase keys that are commands (move h/j/k/l, Set! s, deal d, hint c, pass p, rematch r,

@@ -65,9 +65,7 @@ enum ScreenComposer {
             drawPile(count: view.deck, in: pile, theme: theme, into: &buffer)
         }
         ChainStrip.draw(state, view: view, layout: layout, into: &buffer)
-        let labels = CardLabels(count: view.table.count + chain.count)
-        var index: [Card: Int] = [:]
-        for (i, card) in view.table.enumerated() { index[card] = i }
+        let onTable = Swift.Set(view.table)
         let selected = Swift.Set(state.shownSelection), opponent = Swift.Set(state.opponentSelection)
         let hinted = Swift.Set(state.hint)
         let flash = state.flash.flatMap { $0.until > now ? $0 : nil }
@@ -92,7 +90,7 @@ enum ScreenComposer {
             } else {
                 appearance = .normal
             }
-            let label = sprite.leaving || !state.isPlayer ? nil : index[sprite.card].flatMap(labels.label(for:))
+            let label = sprite.leaving || !state.isPlayer ? nil : onTable.contains(sprite.card) ? state.labels.label(of: sprite.card) : nil
             CardArt.draw(sprite.card, in: sprite.rect, into: &buffer, appearance: appearance, theme: theme, label: label)
             if sprite.flourishing { celebrate(sprite.rect, word: view.variant.pickWord, theme: theme, at: now, into: &buffer) }
         }
