@@ -18,7 +18,7 @@ let package = Package(
         .target(name: "SetBench", dependencies: ["CLinux", "SetRules", "SetWire", "SetNet", "SetBot", "SetClient"]),
         .target(name: "SetScreen", dependencies: ["SetRules", "SetWire", "SetClient"]),
         .target(name: "SetTerminal", dependencies: ["SetRules", "SetWire", "SetNet", "SetScreen"]),
-        .target(name: "SetLocal", dependencies: ["SetRules", "SetNet", "SetServer", "SetBot", "SetTerminal"]),
+        .target(name: "SetLocal", dependencies: ["SetRules", "SetWire", "SetNet", "SetServer", "SetBot", "SetTerminal"]),
         .target(name: "SetCLI", dependencies: ["SetRules", "SetWire", "SetNet", "SetServer", "SetBot", "SetBench", "SetTerminal", "SetLocal"]),
         .executableTarget(name: "setgame", dependencies: ["SetRules", "SetCLI", "SetWire", "SetNet", "SetServer", "SetScreen", "SetTerminal", "SetBot", "SetBench", "SetLocal"]),
         // What the tests of several modules share: a real server on its own thread, waiting for results.

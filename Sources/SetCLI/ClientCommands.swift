@@ -20,6 +20,7 @@ extension Commands {
             modeOption("the variant to play"),
             OptionSpec("new", nil, "start a new game even if an unfinished one is kept (it is resumed otherwise)"),
             OptionSpec("seed", "N", "deal from this seed (the same seed deals the same game)"),
+            OptionSpec("daily", nil, "today's deal (UTC), the same for everyone: solo, or against the bot --level names"),
             OptionSpec("name", "NAME", "your name (default: your login name)"),
             OptionSpec("against", "HOST[:PORT]", "join that server instead of starting one"),
         ] + display + ruleOptions)
@@ -117,7 +118,9 @@ extension Commands {
         let values = OptionValues(parsed, command: play.name)
         var options = PlayOptions()
         options.level = try level(values, default: PlayOptions.defaultLevel)
-        options.solo = values.flag("solo")
+        options.daily = values.flag("daily")
+        // The daily deal is a race against the clock; naming a level races that bot instead.
+        options.solo = values.flag("solo") || (options.daily && values.text("level") == nil)
         options.variant = try variant(values) ?? .classic
         options.fresh = values.flag("new")
         options.seed = try values.number("seed", in: UInt64.min...UInt64.max)
@@ -129,6 +132,9 @@ extension Commands {
         options.colorblind = values.flag("colorblind")
         options.animation = !values.flag("no-animation")
         options.rules = try settings(from: parsed, command: play.name)
+        if options.daily && (options.seed != nil || options.against != nil) {
+            throw UsageError("--daily deals today's seed on a local server: leave out --\(options.seed != nil ? "seed" : "against")", command: play.name)
+        }
         if options.solo && options.against != nil {
             throw UsageError("--solo and --against do not go together: join a solo match with 'setgame join --solo'", command: play.name)
         }

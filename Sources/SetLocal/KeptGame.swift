@@ -2,10 +2,12 @@ import Foundation
 import Glibc
 import SetBot
 import SetRules
+import SetWire
 
 /// Where `setgame play` keeps a game between runs: a journal folder per mode, variant and player
 /// name under the state folder, and beside it the bot's level and seat token. The classic game
-/// keeps the folder and key it had before variants.
+/// keeps the folder and key it had before variants; a daily deal has a folder per date, so the
+/// ordinary game and the day's never resume each other.
 package struct KeptGame: Sendable {
     package let dataDirectory: String
     package let match: String
@@ -14,13 +16,14 @@ package struct KeptGame: Sendable {
     package let mode: Mode
     package let variant: Variant
 
-    package init(stateDirectory: String, mode: Mode, variant: Variant = .classic, player: String) {
+    package init(stateDirectory: String, mode: Mode, variant: Variant = .classic, daily: DailyDeal? = nil, player: String) {
         // Names may hold any printable character; the folder name keeps only safe bytes.
         let safe = player.utf8.map { byte -> String in
             let c = Character(Unicode.Scalar(byte))
             return byte < 0x80 && (c.isLetter || c.isNumber || c == "-" || c == "_") ? String(c) : String(format: "%%%02X", byte)
         }.joined()
-        let kind = variant == .classic ? mode.rawValue : "\(mode.rawValue)-\(variant.rawValue)"
+        let kind = (variant == .classic ? mode.rawValue : "\(mode.rawValue)-\(variant.rawValue)")
+            + (daily.map { "-daily-\($0.date)" } ?? "")
         dataDirectory = "\(stateDirectory)/play/\(kind)-\(safe)"
         match = mode.rawValue
         self.mode = mode
@@ -75,6 +78,19 @@ package struct KeptGame: Sendable {
                                                  attributes: [.posixPermissions: 0o700])
         _ = FileManager.default.createFile(atPath: botFile, contents: Data("\(level.rawValue)\t\(token)\n".utf8),
                                            attributes: [.posixPermissions: 0o600])
+    }
+
+    /// The newest journal the server set aside under `finished/` (the last game that ended, not one
+    /// thrown away by `--new`), if any.
+    package func newestFinished() -> String? {
+        let finished = dataDirectory + "/finished"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: finished)) ?? []
+        let dated = names.filter { $0.hasSuffix(".jsonl") && !$0.contains("-abandoned-") }.compactMap { name -> (Date, String)? in
+            let path = "\(finished)/\(name)"
+            let date = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+            return date.map { ($0, path) }
+        }
+        return dated.max { $0.0 < $1.0 }?.1
     }
 
     /// Sets the kept game aside under `finished/` (where `setgame replay` reads it) and forgets the bot.

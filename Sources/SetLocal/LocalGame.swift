@@ -4,6 +4,7 @@ import SetNet
 import SetRules
 import SetServer
 import SetTerminal
+import SetWire
 
 /// `setgame play`: a server on a loopback port (the last run's when free), a bot opponent and the
 /// terminal client, in one process. The server journals to the user's state folder, so the same
@@ -28,7 +29,9 @@ package enum LocalGame {
         }
         let mode: Mode = options.solo ? .solo : .duel
         let stateDirectory = ProcessEnvironment.stateFolder()
-        let kept = KeptGame(stateDirectory: stateDirectory, mode: mode, variant: options.variant, player: name)
+        // The only clock read of the daily deal: which UTC day it is, once, at the start.
+        let daily = options.daily ? DailyDeal(utcDayOf: Date()) : nil
+        let kept = KeptGame(stateDirectory: stateDirectory, mode: mode, variant: options.variant, daily: daily, player: name)
         let again = options.againCommand(command)
         // One process per kept game: a second terminal must not replay and write the same journal.
         guard let lock = kept.lock() else {
@@ -43,11 +46,7 @@ package enum LocalGame {
             kept.discard()
             store.set(nil, for: kept.tokenKey)
         }
-        var config = ServerConfig()
-        config.rules = options.rules
-        // Nobody waits on the other side of a local game: a kept seat never forfeits.
-        config.limits.seatWaitMs = 365 * 24 * 3_600_000
-        if let seed = options.seed { config.seeds = .counting(from: seed) }
+        let config = serverConfig(options, daily: daily)
         let serverLog = ServerLogLines()
         let table: LocalTable
         do { table = try LocalTable.open(kept, store: store, config: config, log: serverLog.log) } catch {
@@ -76,7 +75,8 @@ package enum LocalGame {
 
         let watchLead = "A friend on this machine can watch with:"
         let watchCommand = "\(command) watch 127.0.0.1:\(port) \(kept.match)"
-        let variantTitle = options.variant == .classic ? "" : options.variant.title + " "
+        let variantTitle = (daily.map { "the daily deal of \($0.date), " } ?? "")
+            + (options.variant == .classic ? "" : options.variant.title + " ")
         var client = ClientOptions(
             port: port, name: name, match: kept.match, mode: mode, role: .player,
             colorblind: options.colorblind, animation: options.animation,
@@ -99,8 +99,32 @@ package enum LocalGame {
         if kept.isUnfinished {
             TerminalClient.printWrapped(["setgame: your game is kept: '\(again)' resumes it ('--new' starts afresh)."], to: 1, command: command)
         }
+        if let daily { TerminalClient.printWrapped(dailyLines(daily, kept: kept, command: command), to: 1, command: command) }
         return status
     }
 
-    private static func say(_ text: String, to fd: Int32) { LineOutput.write([text], to: fd) }
+    /// What the local server is configured with: the options' rules and seed, or the day's deal.
+    package static func serverConfig(_ options: PlayOptions, daily: DailyDeal?) -> ServerConfig {
+        var config = ServerConfig()
+        config.rules = options.rules
+        // Nobody waits on the other side of a local game: a kept seat never forfeits.
+        config.limits.seatWaitMs = 365 * 24 * 3_600_000
+        if let seed = daily?.seed ?? options.seed { config.seeds = .counting(from: seed) }
+        return config
+    }
+
+    /// Printed on leaving a daily game: what a friend needs to check a claimed time. The seed is
+    /// no secret (anyone derives it from the date); the commitment and journal prove the deal played.
+    package static func dailyLines(_ daily: DailyDeal, kept: KeptGame, command: String) -> [String] {
+        var lines = ["setgame: the daily deal of \(daily.date) (UTC): seed \(daily.seed)",
+                     "  commitment \(daily.commitment)",
+                     "  check it: printf 'setgame:%s' \(daily.seed) | sha256sum"]
+        if !kept.isUnfinished, let journal = kept.newestFinished() {
+            lines.append("  the finished game, move by move: \(command) replay \(PlayOptions.shellQuoted(journal))")
+        }
+        return lines
+    }
+
+    private static func say(_ text: String, to fd: Int32) { say([text], to: fd) }
+    private static func say(_ lines: [String], to fd: Int32) { LineOutput.write(lines, to: fd) }
 }

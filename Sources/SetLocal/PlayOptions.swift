@@ -11,6 +11,8 @@ package struct PlayOptions: Equatable, Sendable {
     /// Start afresh even when an unfinished game is kept.
     package var fresh = false
     package var seed: UInt64?
+    /// Deal the day's deal (`DailyDeal`), kept apart from the ordinary kept game.
+    package var daily = false
     package var name: String?
     /// Join this server instead of starting one.
     package var against: ServerAddress?
@@ -29,7 +31,12 @@ package struct PlayOptions: Equatable, Sendable {
     /// would open another game).
     package func againCommand(_ command: String) -> String {
         var words = [command, "play"]
-        if solo { words.append("--solo") }
+        if daily {
+            words.append("--daily")
+            if !solo { words += ["--level", level.rawValue] }
+        } else if solo {
+            words.append("--solo")
+        }
         if variant != .classic { words += ["--mode", variant.rawValue] }
         if let name { words += ["--name", Self.shellQuoted(name)] }
         return words.joined(separator: " ")

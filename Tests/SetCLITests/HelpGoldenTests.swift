@@ -65,6 +65,7 @@ struct HelpGoldenTests {
               --mode MODE                          the variant to play: classic, junior, chain, ultra
               --new                                start a new game even if an unfinished one is kept (it is resumed otherwise)
               --seed N                             deal from this seed (the same seed deals the same game)
+              --daily                              today's deal (UTC), the same for everyone: solo, or against the bot --level names
               --name NAME                          your name (default: your login name)
               --against HOST[:PORT]                join that server instead of starting one
               --colorblind                         also show each card's colour as a letter

@@ -78,6 +78,15 @@ struct SubcommandOptionsTests {
         #expect(solo.solo && solo.variant == .junior && solo.fresh && solo.against == nil)
     }
 
+    @Test func dailyIsSoloUnlessALevelIsNamed() throws {
+        guard case .play(let daily) = try Commands.parse(["play", "--daily", "--mode", "ultra"]) else { Issue.record("not play"); return }
+        #expect(daily.daily && daily.solo && daily.variant == .ultra && daily.seed == nil)
+        guard case .play(let race) = try Commands.parse(["play", "--daily", "--level", "hard"]) else { Issue.record("not play"); return }
+        #expect(race.daily && !race.solo && race.level == .hard)
+        guard case .play(let plain) = try Commands.parse(["play"]) else { Issue.record("not play"); return }
+        #expect(!plain.daily && !plain.solo)
+    }
+
     @Test func replayTakesAFileAndASpeed() throws {
         #expect(try Commands.parse(["replay", "m.jsonl"]) == .replay(ReplayOptions(file: "m.jsonl", speed: 0)))
         #expect(try Commands.parse(["replay", "m.jsonl", "--speed", "2.5"]) == .replay(ReplayOptions(file: "m.jsonl", speed: 2.5)))
@@ -109,6 +118,10 @@ struct SubcommandOptionsTests {
         (["bot", "--level", "godlike"], UsageError("--level must be one of easy, normal, hard, instant, not 'godlike'", command: "bot")),
         (["play", "--solo", "--against", "h:1"],
          UsageError("--solo and --against do not go together: join a solo match with 'setgame join --solo'", command: "play")),
+        (["play", "--daily", "--seed", "4"],
+         UsageError("--daily deals today's seed on a local server: leave out --seed", command: "play")),
+        (["play", "--daily", "--level", "hard", "--against", "h:1"],
+         UsageError("--daily deals today's seed on a local server: leave out --against", command: "play")),
         (["replay"], UsageError("replay needs a journal FILE", command: "replay")),
         (["replay", "m.jsonl", "--speed", "-1"], UsageError("--speed takes a number of times real time, not '-1'", command: "replay")),
         (["bench", "nonsense"], UsageError("unexpected argument 'nonsense'; did you mean 'bench rules'?", command: "bench")),
@@ -123,7 +136,8 @@ struct SubcommandOptionsTests {
 /// same journal and seat token (`play --name bob` once printed one without the name).
 @Suite struct PlayResumeCommandTests {
     @Test(arguments: [["play"], ["play", "--name", "bob"], ["play", "--solo", "--mode", "junior", "--name", "bob"],
-                      ["play", "--mode", "chain", "--name", "o'brien x", "--level", "hard", "--seed", "4", "--new"]])
+                      ["play", "--mode", "chain", "--name", "o'brien x", "--level", "hard", "--seed", "4", "--new"],
+                      ["play", "--daily", "--mode", "junior"], ["play", "--daily", "--level", "normal", "--name", "bob"]])
     func theResumeCommandOpensTheSameGame(_ arguments: [String]) throws {
         guard case .play(let options) = try Commands.parse(arguments) else { Issue.record("not play"); return }
         let printed = options.againCommand("setgame")
@@ -133,9 +147,11 @@ struct SubcommandOptionsTests {
         let login = "login-name"
         func kept(_ options: PlayOptions) -> String {
             KeptGame(stateDirectory: "/state", mode: options.solo ? .solo : .duel, variant: options.variant,
+                     daily: options.daily ? DailyDeal(year: 2026, month: 11, day: 25) : nil,
                      player: options.name ?? login).dataDirectory
         }
         #expect(kept(again) == kept(options), "'\(printed)' opens another game")
+        #expect(again.daily == options.daily, "'\(printed)' opens the daily game and only it")
         #expect(!again.fresh, "resuming must not start afresh")
     }
 

@@ -3,6 +3,7 @@ import SetBot
 import SetNet
 import SetServer
 import SetTerminal
+import SetWire
 import Synchronization
 import Testing
 @testable import SetLocal
@@ -60,6 +61,67 @@ import Testing
         defer { close(fd) }
         let snapshot = try ask(fd, #"{"type":"join","name":"sol","token":"\#(table.playerToken)"}"#, until: #""type":"snapshot""#)
         #expect(snapshot.contains(#""mode":"solo""#) && snapshot.contains(#""match":"solo""#) && snapshot.contains(#""variant":"ultra""#))
+    }
+
+    /// `play --daily` on two machines on the same UTC date: two servers, each in its own state
+    /// folder, deal the same first table under the day's commitment; the kept game is the day's own.
+    @Test func twoDailyServersOnTheSameDateDealTheSameFirstTable() throws {
+        let deal = try #require(DailyDeal(year: 2026, month: 11, day: 25))
+        var options = PlayOptions()
+        options.daily = true
+        options.solo = true
+        var firstTables: [String] = []
+        for player in ["ann", "bob"] {
+            let state = "/tmp/setgame-local-\(UInt32.random(in: 0...UInt32.max))"
+            defer { _ = try? FileManager.default.removeItem(atPath: state) }
+            let kept = KeptGame(stateDirectory: state, mode: .solo, daily: deal, player: player)
+            #expect(kept.dataDirectory.hasSuffix("/play/solo-daily-2026-11-25-\(player)"))
+            #expect(kept.dataDirectory != KeptGame(stateDirectory: state, mode: .solo, player: player).dataDirectory)
+            let table = try LocalTable.open(kept, store: SeatTokenStore(directory: state),
+                                            config: LocalGame.serverConfig(options, daily: deal), log: .silent)
+            defer { table.stop() }
+            let fd = try connect(table)
+            defer { close(fd) }
+            let snapshot = try ask(fd, #"{"type":"join","name":"\#(player)","token":"\#(table.playerToken)"}"#, until: #""type":"snapshot""#)
+            #expect(snapshot.contains(#""commitment":"\#(deal.commitment)""#), "\(snapshot)")
+            let dealt = try #require(snapshot.firstRange(of: #/"table":\[[0-9,]+\]/#), "\(snapshot)")
+            firstTables.append(String(snapshot[dealt]))
+        }
+        #expect(firstTables.count == 2 && firstTables[0] == firstTables[1])
+        // Another day, another deal.
+        let state = "/tmp/setgame-local-\(UInt32.random(in: 0...UInt32.max))"
+        defer { _ = try? FileManager.default.removeItem(atPath: state) }
+        let other = try #require(DailyDeal(year: 2026, month: 11, day: 26))
+        let table = try LocalTable.open(KeptGame(stateDirectory: state, mode: .solo, daily: other, player: "ann"),
+                                        store: SeatTokenStore(directory: state),
+                                        config: LocalGame.serverConfig(options, daily: other), log: .silent)
+        defer { table.stop() }
+        let fd = try connect(table)
+        defer { close(fd) }
+        let snapshot = try ask(fd, #"{"type":"join","name":"ann","token":"\#(table.playerToken)"}"#, until: #""type":"snapshot""#)
+        #expect(snapshot.contains(#""commitment":"\#(other.commitment)""#) && !snapshot.contains(firstTables[0]))
+    }
+
+    /// Leaving a daily game prints what a friend checks a claimed time with: the seed, its
+    /// commitment, and the finished game's journal (not one `--new` threw away).
+    @Test func leavingADailyGamePrintsItsSeedCommitmentAndJournal() throws {
+        let deal = try #require(DailyDeal(year: 2026, month: 11, day: 25))
+        let state = "/tmp/setgame-local-\(UInt32.random(in: 0...UInt32.max))"
+        defer { _ = try? FileManager.default.removeItem(atPath: state) }
+        let kept = KeptGame(stateDirectory: state, mode: .solo, daily: deal, player: "ann")
+        let unplayed = LocalGame.dailyLines(deal, kept: kept, command: "setgame")
+        #expect(unplayed == ["setgame: the daily deal of 2026-11-25 (UTC): seed 6887018760937541278",
+                             "  commitment a1a42dea0b952ab5a28d5b3dbae783acf69cc76a135df35c3b9d5dbdb5abf698",
+                             "  check it: printf 'setgame:%s' 6887018760937541278 | sha256sum"])
+        let finished = kept.dataDirectory + "/finished"
+        try FileManager.default.createDirectory(atPath: finished, withIntermediateDirectories: true)
+        let journal = "\(finished)/solo-1795600000-5000.jsonl"
+        #expect(FileManager.default.createFile(atPath: journal, contents: Data("{}\n".utf8),
+                                              attributes: [.modificationDate: Date(timeIntervalSince1970: 1_000)]))
+        #expect(FileManager.default.createFile(atPath: "\(finished)/solo-abandoned-1795600001.jsonl", contents: Data("{}\n".utf8)))
+        let played = LocalGame.dailyLines(deal, kept: kept, command: "setgame")
+        #expect(played.dropLast() == unplayed[...])
+        #expect(played.last == "  the finished game, move by move: setgame replay \(journal)")
     }
 
     /// Starts the local bot as `play` does and waits until the server seats it.

@@ -123,7 +123,7 @@ import Testing
         }
     }
 
-    @Test func matchOverShowsWinnerScoresAndCheckedSeed() {
+    @Test func matchOverShowsWinnerScoresAndCheckedSeed() throws {
         var view = ClientFixtures.view(phase: .over)
         view.commitment = SeedCommitment.commitment(for: 1234)
         view.seed = 1234
@@ -132,6 +132,11 @@ import Testing
         #expect(text.contains("You win!"))
         #expect(text.contains("alice 42   bob 17"))
         #expect(text.contains("seed 1234 ✓ matches the promised deal"))
+        // The commitment too, whole where the box holds it: what a friend checks a claimed result against.
+        #expect(text.contains("commitment \(SeedCommitment.commitment(for: 1234))"), "\(text)")
+        let narrow = ClientFixtures.app(view, size: TerminalSize(columns: 60, rows: 20)).compose(at: 0).textLines.joined(separator: "\n")
+        let cut = try #require(narrow.split(separator: "\n").first { $0.contains("commitment ") })
+        #expect(cut.contains("commitment \(SeedCommitment.commitment(for: 1234).prefix(16))") && cut.contains("… │"), "\(narrow)")
         #expect(text.contains("r rematch"))
         view.commitment = SeedCommitment.commitment(for: 99)
         #expect(ClientFixtures.app(view).compose(at: 0).textLines.joined().contains("✗ does NOT match"))

@@ -165,6 +165,13 @@ enum Overlays {
                                  : Span("✗ does NOT match the promised deal", theme.style(for: .bad)))
             }
             lines.append(line)
+            // With the seed, what a friend compares against the commitment they saw (or were
+            // printed); cut short only where the box cannot hold all 64 digits.
+            if let commitment = view.commitment {
+                let room = area.width - 4 - "commitment ".count
+                let shown = commitment.count <= room ? commitment : String(commitment.prefix(max(8, room - 1))) + "…"
+                lines.append([Span("commitment \(shown)", theme.quiet)])
+            }
         }
         lines.append([])
         if state.isPlayer {
