@@ -97,3 +97,17 @@ pick_cards() {
     done
     tmux send-keys -t "$session" "$1"
 }
+
+# printed_bin BIN: the path setgame prints for itself when started as BIN: SwiftPM's shorter
+# `.build/CONFIG/setgame` link when it leads to the same binary (see Invocation), else BIN.
+printed_bin() {
+    local bin=$1 config root short
+    config=$(basename "$(dirname "$bin")")
+    root=$(dirname "$(dirname "$(dirname "$bin")")")
+    short="$root/$config/setgame"
+    if [ "$(basename "$root")" = .build ] && [ "$(readlink -f "$short")" = "$(readlink -f "$bin")" ]; then
+        echo "$short"
+    else
+        echo "$bin"
+    fi
+}

@@ -24,6 +24,12 @@ wait_still() {
 
 run_in "$session" play "XDG_STATE_HOME=$state $bin play --seed 42 --level easy --name newcomer"
 wait_for "$session" "Press any key to start"   # the duel begins when the player is ready
+# At 80 columns the friend's watch command still stands whole on its line, to be copied as it is.
+watch_cmd=$(screen | awk '/can watch with:/ { getline; print; exit }' | sed 's/^[│ ]*//; s/[│ ]*$//')
+case "$watch_cmd" in
+    "$(printed_bin "$bin") watch 127.0.0.1:"*" duel") ;;
+    *) screen >&2; fail "the watch command at 80x24 is not whole on its line: '$watch_cmd'" ;;
+esac
 tmux send-keys -t "$session" Space
 wait_for "$session" "bot-easy"
 wait_for_cards "$session" 12

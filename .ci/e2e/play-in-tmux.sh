@@ -26,7 +26,7 @@ wait_for "$session" "can watch with:"
 # The command as shown: on the line after its lead, whole.
 watch_cmd=$(tmux capture-pane -p -t "$session" | awk '/can watch with:/ { getline; print; exit }' | sed 's/^[│ ]*//; s/[│ ]*$//')
 case "$watch_cmd" in
-    "$bin watch 127.0.0.1:"*" duel") ;;
+    "$(printed_bin "$bin") watch 127.0.0.1:"*" duel") ;;
     *) fail "the watch command on screen is not whole on its line: '$watch_cmd'" ;;
 esac
 tmux new-session -d -s "$session-watch" -x 120 -y 40

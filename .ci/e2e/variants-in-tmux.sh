@@ -38,7 +38,7 @@ expect_status "$session" chain 0
 wait_for "$session" "resumes it"
 # The command is whole on one line of the 120 columns: quoted in its sentence when that fits, else
 # alone (how much of the sentence fits beside it depends on how long the binary's path is).
-again="$bin play --mode chain --name linker"
+again="$(printed_bin "$bin") play --mode chain --name linker"
 screen=$(tmux capture-pane -p -S -200 -t "$session" | sed 's/ *$//')
 grep -qxF -- "$again" <<<"$screen" || grep -qF -- "'$again'" <<<"$screen" \
     || { echo "$screen" >&2; fail "the resume command is not whole on its line"; }
