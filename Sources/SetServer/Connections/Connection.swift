@@ -32,6 +32,8 @@ final class Connection {
     var name = "?"
     /// The peer's IP address: per-address limits count by it.
     var address = "?"
+    /// Who this connection speaks for; a guest until a door or an account key says otherwise.
+    var identity = PlayerIdentity.guest
 
     init(id: ConnectionID, socket: LineSocket, limits: ServerLimits, at now: Instant) {
         self.id = id
