@@ -103,6 +103,7 @@ struct HelpGoldenTests {
               --keep-finished N                    finished journals kept in DIR/finished, newest first (default 10000)
               --keep-finished-days D               finished journals older than this are deleted (default 30)
               --log-format text|json               text lines, or one JSON object per line for log collectors (default text)
+              --chat on|players|off                who may talk in a match: everyone, players only, or nobody (default on)
               --check                              check the options and the data folder, print what would be served, and exit
               --claim-window-ms MS                 time a duel claimant has to pick three cards
               --second-chance-ms MS                the opponent's window after a failed or expired claim
