@@ -175,16 +175,16 @@ struct HelpGoldenTests {
 
             Measure a server under load: duels of instant bots plus spectators over loopback. 'setgame bench rules' times the rules alone.
 
-              rules                              time the pure rules instead
-              --matches N                        concurrent duels (default 100)
-              --spectators S                     spectators per match (default 2)
-              --pace MS                          each bot acts about this often; 0 as fast as it can (default 500)
-              --duration S                       seconds to measure (default 10)
-              --json                             one JSON object instead of a table
-              --server HOST:PORT                 load this server instead of starting one
-              --mode MODE                        the variant every duel plays: classic, junior, chain, ultra
-              --abuse list|lobby|spectators|fds  measure one duel alone, then while this abuse runs against the same server
-              -h, --help                         show this help
+              rules                                   time the pure rules instead
+              --matches N                             concurrent duels (default 100)
+              --spectators S                          spectators per match (default 2)
+              --pace MS                               each bot acts about this often; 0 as fast as it can (default 500)
+              --duration S                            seconds to measure (default 10)
+              --json                                  one JSON object instead of a table
+              --server HOST:PORT                      load this server instead of starting one
+              --mode MODE                             the variant every duel plays: classic, junior, chain, ultra
+              --abuse list|lobby|spectators|fds|chat  measure one duel alone, then while this abuse runs against the same server
+              -h, --help                              show this help
 
             """#,
         .rules: #"""

@@ -37,7 +37,7 @@ struct ServeOptionsTests {
 
     @Test func benchTakesAnAbuse() throws {
         #expect(try Commands.parse(["bench", "--abuse", "lobby"]) == .bench({ var o = BenchOptions(); o.abuse = .lobby; return o }()))
-        #expect(throws: UsageError("--abuse takes one of list, lobby, spectators, fds, not 'ddos'", command: "bench")) {
+        #expect(throws: UsageError("--abuse takes one of list, lobby, spectators, fds, chat, not 'ddos'", command: "bench")) {
             try Commands.parse(["bench", "--abuse", "ddos"])
         }
     }
