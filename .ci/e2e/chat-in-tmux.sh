@@ -59,5 +59,8 @@ say bob-$$ "nice one"
 wait_for ann-$$ "bob: nice one"
 wait_for_cards ann-$$ 12
 
-grep -q '"type":"chat"' "$state"/data/*.jsonl || fail "the chat lines were not journaled with the match"
+grep -q '"type":"chat"' "$state"/data/duel.jsonl || fail "the chat lines were not journaled with the match"
+"$bin" replay "$state/data/duel.jsonl" > "$state/replay.txt" || fail "replay failed"
+grep -qF "ann (players): good luck bob" "$state/replay.txt" || { cat "$state/replay.txt" >&2; fail "replay did not show the chat"; }
+grep -qF "(spectators): ann is fast" "$state/replay.txt" || { cat "$state/replay.txt" >&2; fail "replay did not show the spectators' room"; }
 echo "chat-in-tmux: ok"

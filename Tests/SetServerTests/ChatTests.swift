@@ -183,4 +183,22 @@ extension TestClient {
         #expect(try ann.say("after") == nil)
         #expect(server.logLines.all.contains { $0.contains("1 address(es)") })
     }
+
+    @Test func aLineTheJournalCannotRecordIsNotSaidAndSaidAgainOnceItCan() throws {
+        let faults = JournalFaults()
+        let server = try TestServer {
+            $0.dataDirectory = NSTemporaryDirectory() + "setgame-chat-\(UUID().uuidString)"
+            $0.journalFaults = faults
+        }
+        defer { server.stop() }
+        let (ann, bob, _) = try table(server)
+        faults.failing = true
+        #expect(try ann.say("lost?")?.code == .journalFailed)
+        faults.failing = false
+        server.advance(by: 1_000)
+        _ = try bob.awaitEvent("the match goes on") { if case .resumed = $0 { true } else { false } }
+        #expect(try ann.say("lost?") == nil, "a refused line was not said, so it is no repeat")
+        #expect(bob.chatLines.map(\.text) == [], "nothing unjournaled reached bob") 
+        _ = try bob.awaitChat("lost?")
+    }
 }
