@@ -14,6 +14,9 @@ package enum AbuseKind: String, CaseIterable, Sendable {
     case spectators
     /// 1,100 idle sockets, topped up as the server closes them, against a 1,024-descriptor server.
     case fds
+    /// 200 spectators of the measured duels, each from an address of its own, each chatting at
+    /// its limit (a line every 2.1 s: five in any ten seconds), every line new.
+    case chat
 }
 
 /// What the abuse did, as its client saw it.
@@ -119,6 +122,7 @@ final class AbuseRun {
         case .list: list()
         case .spectators: spectators()
         case .fds: descriptors()
+        case .chat: chat()
         }
         stats.seconds = Double(MonotonicTime.rawNanoseconds() - began) / 1e9
         stats.openSockets = held.count
@@ -224,6 +228,34 @@ final class AbuseRun {
         }
     }
 
+    /// Spectators from addresses of their own, each saying a new line as often as its limit allows.
+    private func chat() {
+        let talkers = 200
+        for n in 0..<talkers where running {
+            guard let socket = connect(from: "127.0.7.\(1 + n)") else { continue }
+            send(socket, #"{"type":"join","role":"spectator","name":"c\#(n)","match":"\#(targets[n % targets.count])"}"#)
+            record(awaitReply(socket))
+            held.append(socket)
+            if n % 50 == 0 { drainHeld() }
+        }
+        ready.signal()
+        // 2.1 s apart per talker, spread evenly over them: just under five lines in ten seconds.
+        let interval = 2.1e9 / Double(max(1, held.count))
+        let start = MonotonicTime.rawNanoseconds()
+        while running, !held.isEmpty {
+            let due = start + UInt64(Double(stats.attempts) * interval)
+            let now = MonotonicTime.rawNanoseconds()
+            if now < due {
+                drainHeld()
+                usleep(UInt32(min(2_000, (due - now) / 1_000)))
+                continue
+            }
+            let socket = held[stats.attempts % held.count]
+            send(socket, #"{"type":"chat","text":"line \#(stats.attempts) of a chatty crowd"}"#)
+            stats.attempts += 1
+        }
+    }
+
     // MARK: Sockets
 
     /// A blocking socket from `source` to the server; its reads give up after 2 s.
@@ -290,6 +322,12 @@ final class AbuseRun {
         var closed = 0
         for (socket, entry) in zip(held, polled) where entry.revents != 0 {
             switch read(socket) {
+            case .lines(let lines) where kind == .chat:
+                // What the crowd was told: each chat line heard, and any refusal by its code.
+                for case .complete(let bytes) in lines {
+                    let line = String(decoding: bytes, as: UTF8.self)
+                    if line.contains("\"type\":\"error\"") { record(line) } else if line.contains("\"type\":\"chat\"") { stats.outcomes["chat heard", default: 0] += 1 }
+                }
             case .lines, .nothing: continue
             case .endOfStream, .failed:
                 socket.close()

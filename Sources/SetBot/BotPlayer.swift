@@ -87,6 +87,9 @@ final class BotPlayer {
                     brain = BotBrain(level: options.level, seat: seat, seed: options.seed, asksForRematch: options.asksForRematch)
                 }
                 onJoined(match)
+            case .refused(let error) where Self.chatCodes.contains(error.code):
+                // Its "gg" was not said (chat off, a limit): nothing a bot needs to answer.
+                continue
             case .refused(let error), .seatInUse(let error):
                 errorsReceived += 1
                 if joinedMatch == nil {
@@ -96,11 +99,19 @@ final class BotPlayer {
                 }
             case .goodbye(let reason): closedReason = ServerText.printable(reason)
             case .gaveUp(let end): fail(end.reason)
-            case .saveToken, .welcomed, .readyToChoose, .viewReplaced, .eventApplied, .setsOnTable, .listed, .pong, .log:
+            case .eventApplied(let event, _):
+                // A short "gg" as each game ends, as people say it.
+                if case .gameOver = event.body, brain != nil { request(session.say(Self.goodGame)) }
+            case .saveToken, .welcomed, .readyToChoose, .viewReplaced, .setsOnTable, .listed, .pong, .log, .chatHeard:
                 break
             }
         }
     }
+
+    /// What a bot says when a game ends.
+    static let goodGame = "gg"
+    /// The refusals of a chat line.
+    static let chatCodes: Set<ErrorCode> = [.chatOff, .chatRoomClosed, .chatLimited, .chatRepeated, .chatSilenced]
 
     /// Remembers why the connection ended, unless a better reason is known already.
     func noteClosed(_ reason: String) {

@@ -38,7 +38,7 @@ extension Commands {
     package static let watch = CommandSpec(
         "watch", "Watch a live match as a spectator; without a match name, pick one from a list.",
         positionals: [address, PositionalSpec("MATCH", "the match to watch")],
-        options: display)
+        options: [OptionSpec("name", "NAME", "your name in the spectators' chat (default: your login name)")] + display)
 
     package static let bot = CommandSpec(
         "bot", "Run a bot player that joins a server over the protocol, like any client.",

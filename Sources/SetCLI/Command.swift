@@ -89,6 +89,7 @@ package enum Commands {
             OptionSpec("keep-finished", "N", "finished journals kept in DIR/finished, newest first (default 10000)"),
             OptionSpec("keep-finished-days", "D", "finished journals older than this are deleted (default 30)"),
             OptionSpec("log-format", ServerLog.Format.allCases.map(\.rawValue).joined(separator: "|"), "text lines, or one JSON object per line for log collectors (default text)"),
+            OptionSpec("chat", ChatMode.allCases.map(\.rawValue).joined(separator: "|"), "who may talk in a match: everyone, players only, or nobody (default on)"),
             OptionSpec("check", nil, "check the options and the data folder, print what would be served, and exit"),
         ] + ruleOptions)
 
@@ -207,6 +208,12 @@ package enum Commands {
         config.keepFinished = try values.number("keep-finished", in: 0...10_000_000) ?? config.keepFinished
         config.keepFinishedDays = try values.number("keep-finished-days", in: 0...36_500) ?? config.keepFinishedDays
         config.rules = try settings(from: parsed, command: serve.name)
+        if let mode = values.text("chat") {
+            guard let chosen = ChatMode(rawValue: mode) else {
+                throw UsageError("--chat takes \(inWords(ChatMode.allCases.map(\.rawValue))), not '\(mode)'", command: serve.name)
+            }
+            config.chat.mode = chosen
+        }
         var command = ServeCommand(config: config, check: values.flag("check"))
         if let format = values.text("log-format") {
             guard let chosen = ServerLog.Format(rawValue: format) else {

@@ -31,6 +31,8 @@ extension ClientSession {
             everJoined = true
             matchName = match
             self.seat = seat
+            // The server sends the match's kept lines after every join.
+            chat.forgetLines()
             var effects: [SessionEffect] = []
             if let token, token != self.token {
                 self.token = token
@@ -65,6 +67,10 @@ extension ClientSession {
             return awaitingAnswerSince == nil ? [ping(at: now)] : []
         case .goodbye(let reason):
             return [.goodbye(reason)]
+        case .chat(let line):
+            guard line.match == matchName else { return [] }
+            chat.hear(line)
+            return [.chatHeard(line, shown: chat.shows(line))]
         }
     }
 

@@ -83,6 +83,8 @@ package struct ClientSession: Hashable, Sendable {
     package internal(set) var awaitingSnapshot = false
     /// Spectators: how many sets the table holds.
     package internal(set) var setsOnTable: Int?
+    /// The match's chat as heard here, and whom this person muted.
+    package var chat = ChatLog()
     /// A spectator without a match to watch: greeted, it waits for `watch(_:)`.
     package internal(set) var isChoosing: Bool
     /// When the next ping is due.
@@ -145,6 +147,9 @@ package struct ClientSession: Hashable, Sendable {
     }
 
     /// The request that carries a move of ours (the server knows our seat).
+    /// A chat line to say in our own room (the server knows which that is).
+    package func say(_ text: String) -> ClientMessage { .chat(room: nil, text: text) }
+
     package func request(_ action: Action) -> ClientMessage {
         .act(action, seat: nil)
     }

@@ -21,6 +21,8 @@ package enum SessionEffect: Hashable, Sendable {
     case eventApplied(WireEvent, before: MatchView)
     /// Spectators: how many sets the table now holds.
     case setsOnTable(Int)
+    /// A chat line was heard (kept in `ClientSession.chat`); `shown` unless its room or speaker is muted.
+    case chatHeard(ChatLine, shown: Bool)
     /// One page of the live matches, and the cursor of the next page (nil on the last).
     case listed([MatchListing], next: String?)
     /// A pong: the server's time and the time we sent the ping it answers, for clock sync.

@@ -58,6 +58,8 @@ package enum ClientMessage: Hashable, Sendable {
     case snapshot
     /// `time` is the client's own clock, echoed back so it can measure the round trip.
     case ping(time: Int64?)
+    /// A line said in the match's chat; `room` nil: the sender's own room.
+    case chat(room: ChatRoom?, text: String)
 }
 
 /// A client message with the `id` it carried, which the server echoes on the reply it causes.

@@ -90,6 +90,10 @@ package enum ClientMessageDecoder {
         case .pass: return .act(.pass, seat: try fields.seat("seat"))
         case .resign: return .act(.resign, seat: try fields.seat("seat"))
         case .rematch: return .act(.rematch, seat: try fields.seat("seat"))
+        case .chat:
+            // Checked and made printable by the server (`ChatText.said`); here only its size is bounded.
+            guard let text = try fields.string("text") else { throw fields.missing("text", "what to say, one line") }
+            return .chat(room: try fields.choice("room", ChatRoom.self), text: text)
         }
     }
 
@@ -168,6 +172,9 @@ package enum ClientMessageEncoder {
             members = ["type": .string(RequestType(action).rawValue)]
             if case .select(let card) = action { members["card"] = .int(Int64(card.id)) }
             if let seat { members["seat"] = .int(Int64(seat.rawValue)) }
+        case .chat(let room, let text):
+            members = ["type": .string(RequestType.chat.rawValue), "text": .string(text)]
+            if let room { members["room"] = .string(room.rawValue) }
         }
         if let id = request.id { members["id"] = id }
         return .object(members)

@@ -39,6 +39,17 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     case serverShuttingDown = "server_shutting_down"
     /// The server cannot write the match's journal (a full disk): the match stands still.
     case journalFailed = "journal_failed"
+    // Chat.
+    /// This server has chat off, or keeps it to players and the sender watches.
+    case chatOff = "chat_off"
+    /// Not a room the sender may write in: each role writes in its own.
+    case chatRoomClosed = "chat_room_closed"
+    /// Over the sender's chat allowance (a few lines per ten seconds); `retryAfterMs` says when.
+    case chatLimited = "chat_limited"
+    /// The same line as the sender's last one.
+    case chatRepeated = "chat_repeated"
+    /// The operator silenced the sender's account or address.
+    case chatSilenced = "chat_silenced"
     // The rules' refusals, one for each `RuleRefusal` code.
     case matchOver = "match_over"
     case matchNotOver = "match_not_over"

@@ -128,4 +128,6 @@ package enum ServerMessage: Hashable, Sendable {
     case goodbye(reason: String)
     /// The server has heard nothing for half the idle timeout: answer with any line (a `ping`).
     case ping(time: Int64)
+    /// A line said in a match's chat, to those who may read its room.
+    case chat(ChatLine)
 }

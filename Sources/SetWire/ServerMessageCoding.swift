@@ -34,6 +34,12 @@ package enum ServerMessageCoding {
             return with(id, members)
         case .goodbye(let reason): return ["type": .string(ServerMessageType.goodbye.rawValue), "reason": .string(reason)]
         case .ping(let time): return ["type": .string(ServerMessageType.ping.rawValue), "time": .int(time)]
+        case .chat(let line):
+            var members: [String: JSONValue] = [
+                "type": .string(ServerMessageType.chat.rawValue), "match": .string(line.match), "room": .string(line.room.rawValue),
+                "name": .string(line.name), "role": .string(line.role.rawValue), "text": .string(line.text), "time": .int(line.time)]
+            if let seat = line.seat { members["seat"] = .seat(seat) }
+            return .object(members)
         }
     }
 
@@ -183,6 +189,13 @@ package enum ServerMessageCoding {
             return .error(WireError(code, try text("message"), fatal: f.value("fatal")?.boolValue ?? false, details: details), id: id)
         case .goodbye: return .goodbye(reason: try text("reason"))
         case .ping: return .ping(time: try f.serverTimeRequired("time"))
+        case .chat:
+            let role = try f.required("role", "a role") { k throws(WireError) in try f.choice(k, Role.self) }
+            let seat = try f.seat("seat")
+            guard (seat == nil) == (role == .spectator) else { throw f.bad("seat", "a player's seat, and none for a spectator") }
+            return .chat(ChatLine(match: try text("match"),
+                                  room: try f.required("room", "a room") { k throws(WireError) in try f.choice(k, ChatRoom.self) },
+                                  name: try text("name"), seat: seat, text: try text("text"), time: try f.serverTimeRequired("time")))
         }
     }
 

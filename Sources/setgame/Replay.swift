@@ -35,6 +35,9 @@ func replay(_ options: ReplayOptions) -> Int32 {
             }
             guard let line = ReplayText.describe(event.body, names: names, variant: match.variant) else { return }
             writeOut("\(clock)  \(line)")
+        } onChat: { chat in
+            let clock = String(format: "%8.1fs", Double(chat.time - (start ?? chat.time)) / 1_000)
+            writeOut("\(clock)  \(ReplayText.describe(chat))")
         }
     } catch {
         printError("setgame replay: \(error)")

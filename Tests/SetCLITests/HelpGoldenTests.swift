@@ -103,6 +103,7 @@ struct HelpGoldenTests {
               --keep-finished N                    finished journals kept in DIR/finished, newest first (default 10000)
               --keep-finished-days D               finished journals older than this are deleted (default 30)
               --log-format text|json               text lines, or one JSON object per line for log collectors (default text)
+              --chat on|players|off                who may talk in a match: everyone, players only, or nobody (default on)
               --check                              check the options and the data folder, print what would be served, and exit
               --claim-window-ms MS                 time a duel claimant has to pick three cards
               --second-chance-ms MS                the opponent's window after a failed or expired claim
@@ -140,6 +141,7 @@ struct HelpGoldenTests {
 
               HOST[:PORT]     the server (default 127.0.0.1:7380)
               MATCH           the match to watch
+              --name NAME     your name in the spectators' chat (default: your login name)
               --colorblind    also show each card's colour as a letter
               --no-animation  cards appear and leave without moving
               -h, --help      show this help
@@ -174,16 +176,16 @@ struct HelpGoldenTests {
 
             Measure a server under load: duels of instant bots plus spectators over loopback. 'setgame bench rules' times the rules alone.
 
-              rules                              time the pure rules instead
-              --matches N                        concurrent duels (default 100)
-              --spectators S                     spectators per match (default 2)
-              --pace MS                          each bot acts about this often; 0 as fast as it can (default 500)
-              --duration S                       seconds to measure (default 10)
-              --json                             one JSON object instead of a table
-              --server HOST:PORT                 load this server instead of starting one
-              --mode MODE                        the variant every duel plays: classic, junior, chain, ultra
-              --abuse list|lobby|spectators|fds  measure one duel alone, then while this abuse runs against the same server
-              -h, --help                         show this help
+              rules                                   time the pure rules instead
+              --matches N                             concurrent duels (default 100)
+              --spectators S                          spectators per match (default 2)
+              --pace MS                               each bot acts about this often; 0 as fast as it can (default 500)
+              --duration S                            seconds to measure (default 10)
+              --json                                  one JSON object instead of a table
+              --server HOST:PORT                      load this server instead of starting one
+              --mode MODE                             the variant every duel plays: classic, junior, chain, ultra
+              --abuse list|lobby|spectators|fds|chat  measure one duel alone, then while this abuse runs against the same server
+              -h, --help                              show this help
 
             """#,
         .rules: #"""

@@ -1,5 +1,6 @@
 import SetBench
 import SetCLI
+import SetServer
 import Testing
 
 /// `serve`'s hosting options and `bench --abuse`.
@@ -15,11 +16,19 @@ struct ServeOptionsTests {
         guard case .serve(let defaults) = try Commands.parse(["serve"]) else { Issue.record("not serve"); return }
         #expect(defaults.logFormat == .text && !defaults.check && defaults.config.perAddress.connections == nil)
         #expect(defaults.config.keepFinished == 10_000 && defaults.config.keepFinishedDays == 30)
+        #expect(defaults.config.chat.mode == .on)
+        for mode in ChatMode.allCases {
+            guard case .serve(let chosen) = try Commands.parse(["serve", "--chat", mode.rawValue]) else { Issue.record("not serve"); return }
+            #expect(chosen.config.chat.mode == mode)
+        }
     }
 
     @Test func badHostingValuesAreUsageErrors() {
         #expect(throws: UsageError("--log-format takes text or json, not 'xml'", command: "serve")) {
             try Commands.parse(["serve", "--log-format", "xml"])
+        }
+        #expect(throws: UsageError("--chat takes on, players or off, not 'maybe'", command: "serve")) {
+            try Commands.parse(["serve", "--chat", "maybe"])
         }
         #expect(throws: UsageError("--keep-finished-days takes a whole number from 0 to 36500, not '-1'", command: "serve")) {
             try Commands.parse(["serve", "--keep-finished-days", "-1"])
@@ -28,7 +37,7 @@ struct ServeOptionsTests {
 
     @Test func benchTakesAnAbuse() throws {
         #expect(try Commands.parse(["bench", "--abuse", "lobby"]) == .bench({ var o = BenchOptions(); o.abuse = .lobby; return o }()))
-        #expect(throws: UsageError("--abuse takes one of list, lobby, spectators, fds, not 'ddos'", command: "bench")) {
+        #expect(throws: UsageError("--abuse takes one of list, lobby, spectators, fds, chat, not 'ddos'", command: "bench")) {
             try Commands.parse(["bench", "--abuse", "ddos"])
         }
     }

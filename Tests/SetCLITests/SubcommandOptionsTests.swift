@@ -49,6 +49,9 @@ struct SubcommandOptionsTests {
                 && ServerAddress(host: options.host, port: options.port) == ServerAddress(host: "10.0.0.2", port: 7380))
         guard case .join(let listing) = try Commands.parse(["watch"]) else { Issue.record("not watch"); return }
         #expect(listing.role == .spectator && listing.match == nil)
+        // The name a spectator chats under (issue 27).
+        guard case .join(let named) = try Commands.parse(["watch", "--name", "eve", "10.0.0.2", "friday"]) else { Issue.record("not watch"); return }
+        #expect(named.name == "eve" && named.match == "friday")
     }
 
     @Test func botTakesALevelANameASeedAndAMatch() throws {

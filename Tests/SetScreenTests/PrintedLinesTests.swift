@@ -1,3 +1,4 @@
+import SetWire
 import Testing
 @testable import SetScreen
 

@@ -1,3 +1,4 @@
+import SetWire
 @testable import SetScreen
 
 /// Just enough of a VT100 to replay what `FrameRenderer` writes: CUP, SGR, ED 2 and printable

@@ -80,6 +80,8 @@ import Testing
                 switch request.message {
                 case .join: return .error(.alreadyJoined)
                 case .ping, .list, .snapshot: return .accepted
+                // No seed line is a chat, and no mutation makes one (it needs a "text").
+                case .chat: return .accepted
                 case .act(_, .some(.second)): return .error(.notYourSeat)
                 case .act(let action, _):
                     var trial = referee

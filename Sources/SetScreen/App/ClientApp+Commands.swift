@@ -5,6 +5,7 @@ import SetWire
 extension ClientApp {
     /// Reads a key or click and does what it means.
     package mutating func input(_ event: InputEvent, at now: Int64) -> [ClientEffect] {
+        if state.chatDraft != nil { return typeChat(event, at: now) }
         guard let command = InputMapper.command(for: event, in: inputContext) else { return [] }
         return perform(command, at: now)
     }
@@ -140,6 +141,11 @@ extension ClientApp {
             state.awaitingStart = false
             state.note("go!", .good, at: now)
             return [.startLocal]
+        case .openChat:
+            // Only where there is a match to talk in; not over a box the player must answer.
+            guard state.view != nil, !state.isPicking, state.overlay == nil else { return [] }
+            state.chatDraft = ""
+            return []
         case .takeOver:
             guard case .confirmTakeOver = state.overlay else { return [] }
             state.overlay = nil

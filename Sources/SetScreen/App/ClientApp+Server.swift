@@ -37,6 +37,9 @@ extension ClientApp {
             react(to: event.body, before: before, at: now)
         case .setsOnTable:
             break
+        case .chatHeard(_, let shown):
+            // Kept in the session's chat log; the strip draws it from there.
+            if shown { state.chatHeardAt = now }
         case .listed(let listings, let next):
             takeListPage(listings, next: next, at: now)
         case .pong(let time, let sentAt):

@@ -113,7 +113,9 @@ package struct ClientApp: Sendable {
 
     static func layout(for state: ClientState) -> ScreenLayout {
         let count = state.isPicking ? 0 : state.view?.table.count ?? 0
-        return ScreenLayout(size: state.size, cardCount: count, buttons: buttons(for: state), deck: true)
+        // Chat rows only while a game is played: the waiting and result boxes use the whole table area.
+        let chat = state.view?.phase == .playing && !state.session.chat.shown.isEmpty ? ChatStrip.mostLines : 0
+        return ScreenLayout(size: state.size, cardCount: count, buttons: buttons(for: state), deck: true, chatRows: chat)
     }
 
     /// The buttons that make sense now.

@@ -32,6 +32,8 @@ enum ClientCommand: Hashable, Sendable {
     case start
     /// Take over a kept seat that another connection still holds.
     case takeOver
+    /// Open the one-line chat input.
+    case openChat
 }
 
 /// What the input mapper needs to know about the screen to read a key or a click.
@@ -63,7 +65,7 @@ struct InputContext: Hashable, Sendable {
 ///
 /// Command keys: arrows or h/j/k/l move, space touches the card under the cursor, s or Enter calls
 /// "Set!", d deals three, c shows a hint, p passes, r asks for a rematch (solo: a new game), ? shows
-/// help, q or Ctrl-C quits, Esc closes what is open. Every other key may be a card's label.
+/// help, / opens the chat line, q or Ctrl-C quits, Esc closes what is open. Every other key may be a card's label.
 enum InputMapper {
     static func command(for event: InputEvent, in context: InputContext) -> ClientCommand? {
         if event == .key(.ctrl("c")) { return .quitNow }
@@ -124,6 +126,7 @@ enum InputMapper {
         case .character("?"): return .help
         case .character("q"): return .quit
         case .escape: return .dismiss
+        case .character("/"): return .openChat
         default: break
         }
         guard context.isPlayer else { return nil }

@@ -96,6 +96,10 @@ package struct ClientState: Equatable, Sendable {
     var awaitingStart: Bool
     /// How long the server keeps a seat for a player who left, from its welcome.
     var seatWaitMs: Int64?
+    /// The chat line being typed; nil while the chat input is closed.
+    var chatDraft: String?
+    /// When the newest shown chat line was heard (local time), for the folded strip to fade.
+    var chatHeardAt: Int64?
 
     package init(options: ClientConfiguration, size: TerminalSize, token: String? = nil, seed: UInt64 = 0x5E7) {
         self.options = options

@@ -1,4 +1,5 @@
 import SetRules
+import SetWire
 
 /// A short message about what just happened ("bob took a set: +24"), shown for a few seconds.
 struct Notice: Hashable, Sendable {

@@ -1,3 +1,5 @@
+import SetWire
+
 /// Lines printed outside the screen (the banner before it, the words after it), wrapped at word
 /// boundaries to the terminal's width: left to the terminal, an 80-column line broke a watch
 /// command mid-word ("…:36057 d" / "uel"). A command a person copies is never broken: one that

@@ -1,3 +1,5 @@
+import SetWire
+
 /// A run of text in one style: the unit the composer builds lines from.
 struct Span: Hashable, Sendable {
     var text: String

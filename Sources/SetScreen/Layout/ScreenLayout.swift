@@ -55,13 +55,27 @@ package struct ScreenLayout: Hashable, Sendable {
     let buttons: [(button: ScreenButton, rect: Rect)]
     /// The form the buttons are written in.
     let buttonForm: ButtonForm
+    /// The rows under the table kept for the last chat lines; nil when none could be spared.
+    let chatStrip: Rect?
 
-    /// Lays out `cardCount` cards and `buttons`; `deck` asks for a pile when it costs the cards
+    /// Lays out `cardCount` cards and `buttons`; `deck` asks for a pile, and `chatRows` for rows of
+    /// chat under the table (as many as fit, up to that), each only when it costs the cards
     /// nothing in size.
-    init(size: TerminalSize, cardCount: Int, buttons: [ScreenButton], deck: Bool) {
+    init(size: TerminalSize, cardCount: Int, buttons: [ScreenButton], deck: Bool, chatRows: Int = 0) {
         self.size = size
-        let area = Rect(column: 0, row: Self.headerRows, width: size.columns,
+        var area = Rect(column: 0, row: Self.headerRows, width: size.columns,
                         height: max(0, size.rows - Self.headerRows - Self.footerRows))
+        var strip: Rect? = nil
+        if chatRows > 0, let whole = TableLayout(area: area, count: cardCount, steady: Self.steadyCount) {
+            for rows in stride(from: min(chatRows, area.height - 1), to: 0, by: -1) {
+                let shorter = Rect(column: area.column, row: area.row, width: area.width, height: area.height - rows)
+                guard TableLayout(area: shorter, count: cardCount, steady: Self.steadyCount)?.cardSize == whole.cardSize else { continue }
+                strip = Rect(column: area.column, row: shorter.endRow, width: area.width, height: rows)
+                area = shorter
+                break
+            }
+        }
+        chatStrip = strip
         tableArea = area
         let full = TableLayout(area: area, count: cardCount, steady: Self.steadyCount)
         var pile: Rect? = nil
@@ -171,7 +185,7 @@ package struct ScreenLayout: Hashable, Sendable {
     }
 
     package static func == (lhs: ScreenLayout, rhs: ScreenLayout) -> Bool {
-        lhs.size == rhs.size && lhs.table == rhs.table && lhs.deckPile == rhs.deckPile
+        lhs.size == rhs.size && lhs.table == rhs.table && lhs.deckPile == rhs.deckPile && lhs.chatStrip == rhs.chatStrip
             && lhs.buttons.map(\.button) == rhs.buttons.map(\.button) && lhs.buttons.map(\.rect) == rhs.buttons.map(\.rect)
     }
 

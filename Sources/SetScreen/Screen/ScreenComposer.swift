@@ -46,6 +46,7 @@ enum ScreenComposer {
         buffer.write(row.main, column: 0, row: 1)
         buffer.write(row.notice, column: row.noticeColumn, row: 1)
         drawButtons(state, layout: layout, into: &buffer)
+        ChatStrip.draw(state, layout: layout, into: &buffer, at: now)
         if state.awaitingStart && state.isPlayer && state.overlay == nil && state.view != nil {
             Overlays.start(state, into: &buffer, area: layout.tableArea)
         }

@@ -25,6 +25,8 @@ enum JournalRecord: Equatable {
     case restarted(at: Instant)
     /// Writes work again: the match goes on (`seq`: the events numbered after it goes on).
     case unstalled(seq: Int, at: Instant)
+    /// A chat line, as said (already made printable); `seat` nil: a spectator's.
+    case chat(room: ChatRoom, seat: Seat?, name: String, text: String, at: Instant)
 
     static let version = 1
 
@@ -40,7 +42,8 @@ enum JournalRecord: Equatable {
         switch self {
         case .header: nil
         case .seated(_, _, _, let at), .game(_, _, _, let at), .acted(_, _, _, let at), .away(_, let at),
-             .back(_, let at), .tick(_, let at), .watchers(_, _, let at), .stalled(let at), .unstalled(_, let at), .restarted(let at): at
+             .back(_, let at), .tick(_, let at), .watchers(_, _, let at), .stalled(let at), .unstalled(_, let at), .restarted(let at),
+             .chat(_, _, _, _, let at): at
         }
     }
 
@@ -78,6 +81,9 @@ enum JournalRecord: Equatable {
         case .stalled(let at): members = ["type": "stalled", "at": .int(at.milliseconds)]
         case .restarted(let at): members = ["type": "restarted", "at": .int(at.milliseconds)]
         case .unstalled(let seq, let at): members = ["type": "unstalled", "seq": .int(Int64(seq)), "at": .int(at.milliseconds)]
+        case .chat(let room, let seat, let name, let text, let at):
+            members = ["type": "chat", "room": .string(room.rawValue), "name": .string(name), "text": .string(text), "at": .int(at.milliseconds)]
+            if let seat { members["seat"] = seatValue(seat) }
         }
         var bytes = JSONWriter.bytes(.object(members))
         bytes.append(0x0A)
@@ -141,6 +147,9 @@ enum JournalRecord: Equatable {
         case "stalled": return .stalled(at: try at())
         case "restarted": return .restarted(at: try at())
         case "unstalled": return .unstalled(seq: Int(try int("seq")), at: try at())
+        case "chat":
+            guard let room = ChatRoom(rawValue: try text("room")) else { throw Unreadable(reason: "bad chat room") }
+            return .chat(room: room, seat: document["seat"] == nil ? nil : try seat(), name: try text("name"), text: try text("text"), at: try at())
         case let other: throw Unreadable(reason: "unknown record \(other)")
         }
     }

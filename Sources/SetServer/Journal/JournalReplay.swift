@@ -69,6 +69,7 @@ enum JournalReplay {
         case .stalled: .journalStalled
         case .unstalled: .journalWorks
         case .restarted: .restart
+        case .chat(let room, let seat, let name, let text, _): .chat(room: room, by: seat.map(ChatSpeaker.seat) ?? .spectator(name: name), text: text)
         }
     }
 }

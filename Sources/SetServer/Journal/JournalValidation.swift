@@ -31,6 +31,10 @@ struct JournalValidation {
             games = number
         case .watchers(let count, _, _):
             guard WireRange.count.contains(Int64(count)) else { throw problem("\(count) spectators") }
+        case .chat(_, _, let name, _, _):
+            guard ClientMessageDecoder.isAcceptable(name: name, maxLength: ClientMessageDecoder.maxNameLength) else {
+                throw problem("chat name \"\(ServerText.printable(name, limit: 40))\" is not 1-\(ClientMessageDecoder.maxNameLength) printable characters")
+            }
         case .acted, .away, .back, .tick, .stalled, .restarted, .unstalled:
             break
         }

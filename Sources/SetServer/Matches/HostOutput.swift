@@ -26,6 +26,8 @@ enum HostInput: Equatable {
     case journalStalled
     /// The journal takes writes again.
     case journalWorks
+    /// A chat line said in a room (nil: the speaker's own).
+    case chat(room: ChatRoom?, by: ChatSpeaker, text: String)
 }
 
 /// What one input produced, with the reply its kind of input has (`JoinReply`, `ActReply`...). It
@@ -122,6 +124,13 @@ enum HostReply: Equatable {
 
     init(_ reply: ResumeReply) { self = .resumed(replaced: reply.replaced) }
 
+    init(_ reply: ChatReply) {
+        switch reply {
+        case .said: self = .none
+        case .refused(let error): self = .refused(error)
+        }
+    }
+
     init(_ reply: ActReply) {
         switch reply {
         case .accepted(let seq): self = .accepted(seq: seq)
@@ -140,12 +149,15 @@ enum HostMessage: Equatable {
     case insight(match: String, seq: Int, setsOnTable: Int)
     /// A coded notice for everyone in the match (its journal stalled).
     case notice(WireError)
+    /// A chat line, for those who may read its room now.
+    case chat(ChatLine, to: Audience)
 
     var message: ServerMessage {
         switch self {
         case .event(let event, _), .hint(let event, _): .event(event)
         case .insight(let match, let seq, let count): .insight(match: match, seq: seq, setsOnTable: count)
         case .notice(let error): .error(error, id: nil)
+        case .chat(let line, _): .chat(line)
         }
     }
 
@@ -155,6 +167,7 @@ enum HostMessage: Equatable {
         case .hint(_, let seat): .player(seat)
         case .insight: .spectators
         case .notice: .everyone
+        case .chat(_, let audience): audience
         }
     }
 }

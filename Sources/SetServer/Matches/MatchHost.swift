@@ -52,6 +52,8 @@ struct MatchHost {
     var retiredSets: Int?
     /// The latest instant this host has seen; a restarted server's clock starts after it.
     var lastActivity = Instant.zero
+    /// The last chat lines of both rooms, oldest first (`MatchHost+Chat`).
+    var recentChat: [ChatLine] = []
 
     init(name: String, mode: Mode, variant: Variant = .classic, settings: RuleSettings, seatWaitMs: Int64,
          spectatorAnnounceMs: Int64 = 1_000) {
@@ -112,6 +114,7 @@ struct MatchHost {
         case .spectatorCount(let count): replaySpectators(count, at: now).replying(HostReply.init)
         case .journalStalled: stall(at: now).replying(HostReply.init)
         case .journalWorks: unstall(at: now).replying(HostReply.init)
+        case .chat(let room, let speaker, let text): chat(text, in: room, by: speaker, at: now).replying(HostReply.init)
         }
     }
 

@@ -25,6 +25,11 @@ extension MatchRoom {
         change(at: now, undone: .refused(MatchHost.journalStalled)) { host, seeds in host.act(action, by: seat, at: now, seeds: seeds) }
     }
 
+    /// A chat line; refused, like an action, while the journal cannot record it.
+    func chat(_ text: String, in room: ChatRoom?, by speaker: ChatSpeaker, at now: Instant) -> RoomOutcome<ChatReply> {
+        change(at: now, undone: .refused(MatchHost.journalStalled)) { host, _ in host.chat(text, in: room, by: speaker, at: now) }
+    }
+
     /// The clock reached the match's `nextDeadline`.
     func fireTimers(at now: Instant) -> RoomOutcome<NoReply> {
         change(at: now, undone: NoReply(), mayIdle: true) { host, _ in host.advance(to: now) }

@@ -52,8 +52,9 @@ package struct MatchReplay: Sendable {
     }
 
     /// Replays the match, calling `onEvent` with each event as the host produces it (presence
-    /// changes left out); throws, with the record number, where the journal and the rules part.
-    package func play(_ onEvent: (WireEvent) -> Void) throws(Failure) {
+    /// changes left out), and `onChat` with each chat line where it was said; throws, with the
+    /// record number, where the journal and the rules part.
+    package func play(_ onEvent: (WireEvent) -> Void, onChat: (ChatLine) -> Void = { _ in }) throws(Failure) {
         // A hint is numbered once but sent twice: without its cards to the others, then with them
         // to the player who paid. The replay shows the whole of it, so an event is handed on only
         // once the next number comes.
@@ -70,6 +71,12 @@ package struct MatchReplay: Sendable {
                     switch message {
                     case .event(let told, _), .hint(let told, _): event = told
                     case .insight, .notice: continue
+                    case .chat(let line, _):
+                        // Said after the event held back, and before the next one.
+                        if let previous = held { handOn(previous) }
+                        held = nil
+                        onChat(line)
+                        continue
                     }
                     if let previous = held, previous.seq != event.seq { handOn(previous) }
                     held = event

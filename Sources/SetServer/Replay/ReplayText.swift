@@ -37,4 +37,9 @@ package enum ReplayText {
             }
         }
     }
+
+    /// A chat line as `setgame replay` prints it: `ann (players): gg`, `eve (spectators): nice`.
+    package static func describe(_ line: ChatLine) -> String {
+        "\(ServerText.printable(line.name)) (\(line.room.rawValue)): \(ServerText.printable(line.text))"
+    }
 }

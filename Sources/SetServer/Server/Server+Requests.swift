@@ -55,6 +55,8 @@ extension Server {
             send(.snapshot(room.host.snapshot(forSpectator: connection.isSpectator, at: now)), to: connection)
         case .act(let action, let seat):
             act(action, claimedSeat: seat, id: request.id, from: connection, at: now)
+        case .chat(let room, let text):
+            chat(text, in: room, id: request.id, from: connection, at: now)
         }
     }
 
@@ -112,6 +114,7 @@ extension Server {
         } else {
             send(.snapshot(host.snapshot(forSpectator: role == .spectator, at: now)), to: connection)
         }
+        sendChatBacklog(to: connection, of: room)
         if let old = replaced, let previous = connections[old] {
             previous.session = .greeted
             fail(previous, WireError(.replaced, "Your seat was resumed from another connection.", fatal: true))

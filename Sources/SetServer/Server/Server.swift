@@ -44,6 +44,10 @@ package final class Server {
     private let folderLock: FolderLock?
     /// Sockets closed after a fatal error, still read (and dropped) until their deadline.
     var lingering: [Int32: Lingering] = [:]
+    /// What each person has said lately, against the chat limit.
+    var chatAllowance: ChatAllowance
+    /// Who the operator silenced (a file read again when it changes).
+    var chatSilence: ChatSilence
 
     /// Binds the listening socket at once, so `port` is known before `run()`. With a data
     /// directory, every unfinished match in it is then restored, paused until its players return,
@@ -93,6 +97,8 @@ package final class Server {
         nextSweep = self.clock.now().adding(1_000)
         nextPrune = self.clock.now().adding(Self.pruneIntervalMs)
         dirty = OutputQueues(crowdRoundMs: config.crowdRoundMs)
+        chatAllowance = ChatAllowance(lines: config.chat.linesPerWindow, windowMs: config.chat.windowMs)
+        chatSilence = ChatSilence(path: config.chat.silencedFile ?? config.dataDirectory.map { "\($0)/silenced" })
         let seeds = SeedCounter(config.seeds, state: state)
         lobby = Lobby(settings: config.rules, seatWaitMs: config.limits.seatWaitMs, maxMatches: config.maxMatches,
                       journals: journals, listCacheMs: config.listCacheMs, nextSeed: seeds.next)

@@ -42,6 +42,8 @@ package struct ServerConfig: Sendable, Equatable {
     /// them (its first join takes a seat under it, in the match's mode and variant), anyone else
     /// is refused. `setgame play` keeps its local game to the player and the bot this way.
     package var reservedMatches: [String: ReservedMatch] = [:]
+    /// Who may talk, how much, and where the operator lists whom it silenced.
+    package var chat = ChatPolicy()
     /// Tests inject one to make journal writes fail as a full disk would.
     package var journalFaults: JournalFaults?
 

@@ -1,10 +1,11 @@
+// Shared by the screen, which lays text out by it, and the server, which measures chat lines by it.
 /// How many terminal cells text takes, as terminals draw it: East Asian wide and fullwidth
 /// characters and emoji take two, combining marks and other zero-width characters none, the rest
 /// one. Names and match names come from other people, so the layout measures by this, never by
 /// `count`.
-enum DisplayWidth {
+package enum DisplayWidth {
     /// The cells one scalar takes on its own: 0, 1 or 2.
-    static func of(_ scalar: Unicode.Scalar) -> Int {
+    package static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value == 0 { return 0 }
         if value < 0x20 || (0x7F...0x9F).contains(value) { return 0 }
@@ -20,7 +21,7 @@ enum DisplayWidth {
 
     /// The cells one character (a grapheme cluster) takes: the width of its base, widened to two
     /// when the cluster asks for emoji presentation (U+FE0F) or is a flag or an emoji sequence.
-    static func of(_ character: Character) -> Int {
+    package static func of(_ character: Character) -> Int {
         var width = 0
         for scalar in character.unicodeScalars {
             if scalar.value == 0xFE0F, width == 1 { return 2 }
@@ -30,13 +31,13 @@ enum DisplayWidth {
     }
 
     /// The cells a string takes.
-    static func of(_ text: some StringProtocol) -> Int {
+    package static func of(_ text: some StringProtocol) -> Int {
         text.reduce(0) { $0 + of($1) }
     }
 
     /// The longest start of `text` that fits in `cells` cells; a wide character that would be cut
     /// in half is left out whole.
-    static func prefix(_ text: some StringProtocol, cells: Int) -> String {
+    package static func prefix(_ text: some StringProtocol, cells: Int) -> String {
         var result = "", used = 0
         for character in text {
             let width = of(character)
@@ -48,7 +49,7 @@ enum DisplayWidth {
     }
 
     /// Blocks of East Asian Wide (W) and Fullwidth (F) characters, from Unicode's EastAsianWidth.txt.
-    static let wideRanges: [ClosedRange<UInt32>] = [
+    package static let wideRanges: [ClosedRange<UInt32>] = [
         0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF,
         0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3,
         0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
@@ -58,5 +59,5 @@ enum DisplayWidth {
 
 extension StringProtocol {
     /// The number of terminal cells the text takes; see `DisplayWidth`.
-    var displayWidth: Int { DisplayWidth.of(self) }
+    package var displayWidth: Int { DisplayWidth.of(self) }
 }

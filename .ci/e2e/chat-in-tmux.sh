@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Chat in a real duel at 80x24 (issue 27): a player's line reaches both players and the
+# spectator, a spectator's line reaches spectators only while the game is on, and every screen
+# keeps all twelve cards whole while lines come and go.
+set -euo pipefail
+bin="${SETGAME:?path to the setgame binary}"
+. "$(dirname "$0")/../lib.sh"
+port=$(free_port)
+state=$(mktemp -d)
+"$bin" serve --port "$port" --seed 42 --data "$state/data" 2>"$state/serve.log" &
+server=$!
+sessions=(ann-$$ bob-$$ eve-$$)
+cleanup() {
+    for s in "${sessions[@]}"; do tmux kill-session -t "$s" 2>/dev/null || true; done
+    kill $server 2>/dev/null || true
+}
+trap cleanup EXIT
+for _ in $(seq 300); do grep -q listening "$state/serve.log" && break; sleep 0.1; done
+grep -q listening "$state/serve.log" || fail "serve did not start listening"
+
+for s in "${sessions[@]}"; do tmux new-session -d -s "$s" -x 80 -y 24; done
+run_in ann-$$ ann "XDG_STATE_HOME=$state/ann $bin join 127.0.0.1:$port --name ann --match duel"
+run_in bob-$$ bob "XDG_STATE_HOME=$state/bob $bin join 127.0.0.1:$port --name bob --match duel"
+wait_for_cards ann-$$ 12
+wait_for_cards bob-$$ 12
+run_in eve-$$ eve "$bin watch 127.0.0.1:$port duel"
+wait_for eve-$$ "deck 69"
+
+# say SESSION TEXT: / opens the chat line on the button row, Enter says it.
+say() {
+    tmux send-keys -t "$1" /
+    wait_for "$1" "say to "
+    tmux send-keys -t "$1" -l "$2"
+    tmux send-keys -t "$1" Enter
+}
+
+say ann-$$ "good luck bob"
+for s in ann-$$ bob-$$ eve-$$; do wait_for "$s" "ann: good luck bob"; done
+say bob-$$ "thanks, you too"
+for s in ann-$$ bob-$$ eve-$$; do wait_for "$s" "bob: thanks, you too"; done
+
+# A spectator's line: eve sees it said, so the server has sent it wherever it went.
+say eve-$$ "ann is fast"
+wait_for eve-$$ ") ann is fast"   # a spectator's line, marked (NAME)
+for s in ann-$$ bob-$$; do
+    tmux capture-pane -p -t "$s" | grep -qF "ann is fast" && fail "a player saw the spectators' room mid-game"
+done
+
+# Readable: the twelve cards whole on every screen, the buttons still there beside the chat.
+for s in ann-$$ bob-$$; do wait_for_cards "$s" 12; wait_for "$s" "Set! s"; done
+# A spectator's cards carry no labels: count their bottom corners (the deck pile adds one).
+corners=$(tmux capture-pane -p -t eve-$$ | grep -o '╰' | wc -l)
+[ "$corners" -ge 12 ] || { tmux capture-pane -p -t eve-$$ >&2; fail "eve sees $corners cards' corners, not twelve"; }
+
+# The game goes on as before: seed 42's set is labels 1, 3, 8.
+pick_cards ann-$$ 1 3 8
+wait_for bob-$$ "ann took a set"
+say bob-$$ "nice one"
+wait_for ann-$$ "bob: nice one"
+wait_for_cards ann-$$ 12
+
+grep -q '"type":"chat"' "$state"/data/duel.jsonl || fail "the chat lines were not journaled with the match"
+"$bin" replay "$state/data/duel.jsonl" > "$state/replay.txt" || fail "replay failed"
+grep -qF "ann (players): good luck bob" "$state/replay.txt" || { cat "$state/replay.txt" >&2; fail "replay did not show the chat"; }
+grep -qF "(spectators): ann is fast" "$state/replay.txt" || { cat "$state/replay.txt" >&2; fail "replay did not show the spectators' room"; }
+echo "chat-in-tmux: ok"

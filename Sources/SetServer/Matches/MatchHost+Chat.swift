@@ -1,0 +1,63 @@
+import SetRules
+import SetWire
+
+/// Who says a chat line: a seat's player, or a spectator by the name it joined with.
+enum ChatSpeaker: Equatable {
+    case seat(Seat)
+    case spectator(name: String)
+}
+
+/// A chat line's answer: said (and sent to its room), or refused.
+enum ChatReply: Equatable {
+    case said
+    case refused(WireError)
+}
+
+// Chat: each role writes in its own room; the players' room reaches everyone in the match, the
+// spectators' room only spectators while a game is played (nobody coaches a player), everyone
+// otherwise. Lines are journaled, not numbered: a chat line is no event of the game, so a flood
+// of them never pushes a dropped player's missed events out of the history, nor leaves gaps in
+// the players' numbering that a spectators-only line would.
+extension MatchHost {
+    /// The lines a match keeps for those who join, and a restart restores.
+    static let keptChat = 20
+
+    /// Says `text` in `room` (nil: the speaker's own). The text is made printable and measured
+    /// here (`ChatText.said`), so a journal replayed reads exactly as the live match did.
+    mutating func chat(_ text: String, in room: ChatRoom?, by speaker: ChatSpeaker, at now: Instant) -> HostOutput<ChatReply> {
+        if stalledAt != nil { return HostOutput(reply: .refused(Self.journalStalled)) }
+        let name: String, seat: Seat?, own: ChatRoom
+        switch speaker {
+        case .seat(let speaking):
+            guard let state = seats[speaking.rawValue] else {
+                return HostOutput(reply: .refused(WireError(.noSuchSeat, "Seat \(speaking.rawValue) is empty.")))
+            }
+            (name, seat, own) = (state.name, speaking, .players)
+        case .spectator(let spectator): (name, seat, own) = (spectator, nil, .spectators)
+        }
+        guard (room ?? own) == own else {
+            return HostOutput(reply: .refused(WireError(
+                .chatRoomClosed, own == .players ? "Players talk in the players' room; the spectators' room is the spectators'."
+                    : "Spectators talk in the spectators' room; the players' room is the players'.",
+                details: ["room": .string(own.rawValue)])))
+        }
+        let said: String
+        switch ChatText.said(text) {
+        case .failure(let error): return HostOutput(reply: .refused(error))
+        case .success(let line): said = line
+        }
+        let line = ChatLine(match: self.name, room: own, name: name, seat: seat, text: said, time: now.milliseconds)
+        recentChat.append(line)
+        if recentChat.count > Self.keptChat { recentChat.removeFirst(recentChat.count - Self.keptChat) }
+        lastActivity = max(lastActivity, now)
+        let audience: Audience = own == .spectators && phase == .playing ? .spectators : .everyone
+        return HostOutput(messages: [.chat(line, to: audience)],
+                          journal: [.chat(room: own, seat: seat, name: name, text: said, at: now)], reply: .said)
+    }
+
+    /// The kept lines someone in `role` may read now: spectators read both rooms, players the
+    /// spectators' room only while no game is played.
+    func chatBacklog(for role: Role) -> [ChatLine] {
+        role == .spectator || phase != .playing ? recentChat : recentChat.filter { $0.room == .players }
+    }
+}
