@@ -79,6 +79,7 @@ import Testing
             case .success(let request):
                 switch request.message {
                 case .join: return .error(.alreadyJoined)
+                case .door: return .error(.notADoor)  // a TCP client may not speak for anyone
                 case .ping, .list, .snapshot: return .accepted
                 case .act(_, .some(.second)): return .error(.notYourSeat)
                 case .act(let action, _):

@@ -55,6 +55,8 @@ extension Server {
             send(.snapshot(room.host.snapshot(forSpectator: connection.isSpectator, at: now)), to: connection)
         case .act(let action, let seat):
             act(action, claimedSeat: seat, id: request.id, from: connection, at: now)
+        case .door(let attestation):
+            attest(attestation, id: request.id, from: connection)
         }
     }
 

@@ -42,6 +42,11 @@ package struct ServerConfig: Sendable, Equatable {
     /// them (its first join takes a seat under it, in the match's mode and variant), anyone else
     /// is refused. `setgame play` keeps its local game to the player and the bot this way.
     package var reservedMatches: [String: ReservedMatch] = [:]
+    /// Where the ssh door connects (`setgame door`): a Unix socket whose peers may say who their
+    /// player is and where from. Nil: no door.
+    package var doorSocket: String?
+    /// The uids whose processes may use the door socket; empty means the server's own.
+    package var doorUIDs: Set<UInt32> = []
     /// Tests inject one to make journal writes fail as a full disk would.
     package var journalFaults: JournalFaults?
 
