@@ -78,3 +78,26 @@ extension Sockets {
         return address
     }
 }
+
+/// How a client on the server's own host reaches it through the door's Unix socket instead of
+/// TCP: the socket's path, and the line that goes first (the door's `door` line).
+package struct UnixRoute: Sendable, Equatable {
+    package var path: String
+    /// Sent before anything else, newline included.
+    package var greeting: [UInt8]
+
+    package init(path: String, greeting: [UInt8]) {
+        self.path = path
+        self.greeting = greeting
+    }
+}
+
+extension LineSocket {
+    /// Connects along `route` with the greeting queued first; what is sent next follows it.
+    package static func connect(_ route: UnixRoute, maxLineBytes: Int = 1 << 20,
+                               maxQueuedBytes: Int = 4 << 20) throws(SocketError) -> LineSocket {
+        let socket = try connect(unixPath: route.path, maxLineBytes: maxLineBytes, maxQueuedBytes: maxQueuedBytes)
+        socket.send(route.greeting)
+        return socket
+    }
+}

@@ -93,7 +93,8 @@ final class ClientRunLoop {
     static let escapeWaitMs: Int64 = 30
 
     init(app: ClientApp, session: TerminalSession, options: ClientOptions, store: SeatTokenStore) throws(SocketError) {
-        driver = ClientDriver(app: app, loop: try EventLoop(), clock: MonotonicTime(), host: options.host, port: options.port)
+        driver = ClientDriver(app: app, loop: try EventLoop(), clock: MonotonicTime(), host: options.host, port: options.port,
+                              route: options.route)
         self.session = session
         self.options = options
         self.store = store
