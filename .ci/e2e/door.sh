@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# The ssh door, through a real OpenSSH: a second sshd on a loopback port with a generated host key
+# and contrib/sshd_config.setgame (paths substituted), a server with its door socket, and players
+# in tmux with generated keys. A player reaches the menu and a dealt duel against a bot; two keys
+# duel each other and a third watches; a key that drops takes its seat back with the same command;
+# a keyless guest plays; a shell, a port forward, agent forwarding and an injected environment
+# variable get nothing; two keys from two source addresses are held to their shares apart.
+# Needs root (sshd, useradd) and openssh-server/openssh-client (CI installs them).
+set -euo pipefail
+bin="${SETGAME:?path to the setgame binary}"
+. "$(dirname "$0")/../lib.sh"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+[ "$(id -u)" = 0 ] || { echo "door.sh: needs root for sshd and its users; skipped"; exit 0; }
+sshd=/usr/sbin/sshd
+[ -x "$sshd" ] || fail "no $sshd: install openssh-server"
+
+work=$(mktemp -d)
+chmod 755 "$work"
+# sshd refuses an AuthorizedKeysCommand in a folder anyone else may write to, /tmp included.
+keys_dir=$(mktemp -d /usr/local/lib/setgame-door-ci-XXXXXX)
+chmod 755 "$keys_dir"
+install -m 755 "$root/contrib/setgame-door-keys" "$keys_dir/setgame-door-keys"
+prefix=setgame-door-$$
+server_pid=""; sshd_pid=""
+cleanup() {
+    local status=$?
+    if [ "$status" != 0 ] && [ -f "$work/sshd.log" ]; then
+        echo "--- sshd log ---" >&2; tail -20 "$work/sshd.log" >&2
+        echo "--- server log ---" >&2; tail -20 "$work/server.log" >&2
+    fi
+    for s in $(tmux ls -F '#S' 2>/dev/null | grep "^$prefix-" || true); do tmux kill-session -t "$s" 2>/dev/null || true; done
+    [ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null || true
+    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+    rm -rf "$work" "$keys_dir"
+}
+trap cleanup EXIT
+
+# The two logins of the door: `set` for keys, `guest` with an empty password for everyone else.
+for user in set guest; do
+    id "$user" >/dev/null 2>&1 || useradd --system --no-create-home --home-dir /nonexistent --shell /bin/sh "$user"
+done
+# A new system account is locked ("!"), which sshd refuses without PAM: `set` gets "*" (no
+# password works, keys do), `guest` an empty password.
+usermod -p '*' set
+passwd -d guest >/dev/null
+mkdir -p /run/sshd
+install -d -o set -m 700 "$work/door-state"
+
+# The server: a door socket for the two logins, at most three connections per address (bob, cat
+# and dan all come from 127.0.0.1).
+"$bin" serve --port 0 --data "$work/data" --door-socket "$work/door.sock" --door-user set,guest --connections-per-address 3 \
+    --seat-wait-ms 120000 >"$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 150); do [ -S "$work/door.sock" ] && break; sleep 0.2; done
+[ -S "$work/door.sock" ] || { cat "$work/server.log" >&2; fail "the server made no door socket"; }
+tcp_port=$(sed -n 's/^setgame serving on 127.0.0.1:\([0-9]*\)$/\1/p' "$work/server.log")
+
+# sshd with the contrib config, paths substituted.
+ssh_port=$(free_port)
+ssh-keygen -q -t ed25519 -N '' -C '' -f "$work/host_key"
+sed -e "s#^Port .*#Port $ssh_port#" -e "s#^ListenAddress .*#ListenAddress 127.0.0.1#" \
+    -e "s#^HostKey .*#HostKey $work/host_key#" -e "s#^PidFile .*#PidFile $work/sshd.pid#" \
+    -e "s#/usr/local/lib/setgame/setgame-door-keys#$keys_dir/setgame-door-keys#" \
+    -e "s#/usr/local/bin/setgame door --socket /run/setgame/door.sock --state /var/lib/setgame-door#$bin door --socket $work/door.sock --state $work/door-state#" \
+    "$root/contrib/sshd_config.setgame" >"$work/sshd_config"
+grep -q "ForceCommand $bin door" "$work/sshd_config" || fail "the ForceCommand was not substituted"
+"$sshd" -t -f "$work/sshd_config" || fail "sshd refused the contrib config"
+"$sshd" -D -f "$work/sshd_config" -E "$work/sshd.log" &
+sshd_pid=$!
+for _ in $(seq 150); do (exec 3<>"/dev/tcp/127.0.0.1/$ssh_port") 2>/dev/null && break; sleep 0.2; done
+
+for k in ann bob cat dan eve; do ssh-keygen -q -t ed25519 -N '' -C '' -f "$work/$k"; done
+ssh_opts="-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o IdentitiesOnly=yes -p $ssh_port"
+door() { echo "ssh -tt $ssh_opts -i $work/$1 ${3:-} set@127.0.0.1 ${2:-}"; }
+pane() {
+    local name=$prefix-$1
+    tmux new-session -d -s "$name" -x 100 -y 32
+    echo "$name"
+}
+
+# 1. The menu, then a dealt duel against the easy bot.
+s_menu=$(pane menu)
+run_in "$s_menu" menu "$(door ann)"
+wait_for "$s_menu" "Set, over ssh" 30
+wait_for "$s_menu" "You play as key-"
+tmux send-keys -t "$s_menu" 2
+wait_for_cards "$s_menu" 12 30
+echo "menu: reached it, and a duel against the bot was dealt"
+tmux send-keys -t "$s_menu" q
+tmux send-keys -t "$s_menu" y 2>/dev/null || true
+expect_status "$s_menu" menu 0 30
+echo "menu: quitting ended the ssh session"
+
+# 2. Two keys duel each other; 3. a third watches.
+s_bob=$(pane bob); s_cat=$(pane cat); s_dan=$(pane dan)
+run_in "$s_bob" bob "$(door bob "join friday")"
+wait_for "$s_bob" "friday" 30
+run_in "$s_cat" cat "$(door cat "join friday")"
+wait_for_cards "$s_bob" 12 30
+wait_for_cards "$s_cat" 12 30
+echo "duel: two keys play friday"
+run_in "$s_dan" dan "$(door dan "watch friday")"
+wait_for_cards "$s_dan" 12 30
+echo "watch: a third key watches friday"
+
+# 4. Bob drops (his ssh client is killed) and the same command takes his seat back.
+bob_ssh=$(pgrep -f -- "-i $work/bob " | head -1)
+[ -n "$bob_ssh" ] || fail "no ssh client for bob"
+kill -9 "$bob_ssh"
+expect_status "$s_bob" bob 137 30
+wait_for "$s_cat" "away" 30
+run_in "$s_bob" bob2 "$(door bob "join friday")"
+wait_for_cards "$s_bob" 12 30
+grep -q "key-.*(seat [01] of friday) joined with a token" "$work/server.log" || { cat "$work/server.log" >&2; fail "bob's return did not resume his seat"; }
+echo "resume: the same key and command took the seat back"
+
+# 5. A guest, no key at all.
+s_guest=$(pane guest)
+run_in "$s_guest" guest "ssh -tt $ssh_opts -b 127.0.0.4 -o PubkeyAuthentication=no guest@127.0.0.1 play --solo"
+wait_for_cards "$s_guest" 12 30
+wait_for "$s_guest" "guest-"
+echo "guest: played solo without a key"
+
+# 6. Nothing but the game: a shell, a forward, an agent, an injected variable.
+set +e
+out=$(ssh -T $ssh_opts -i "$work/eve" set@127.0.0.1 bash -c id </dev/null 2>&1); status=$?
+set -e
+[ "$status" = 64 ] || fail "'ssh … bash' exited $status: $out"
+echo "$out" | grep -q "^setgame: 'bash' is not a door command; usage: ssh HOST" || fail "'ssh … bash' got: $out"
+echo "$out" | grep -q "uid=" && fail "a shell ran: $out"
+out=$(ssh -T $ssh_opts -i "$work/eve" -o SetEnv="LD_PRELOAD=/nonexistent/evil.so" -o SetEnv="SSH_USER_AUTH=/etc/passwd" \
+      set@127.0.0.1 nonsense </dev/null 2>&1 || true)
+echo "$out" | grep -qi "ld.so\|evil" && fail "an injected LD_PRELOAD reached the door: $out"
+echo "$out" | grep -q "'nonsense' is not a door command" || fail "with injected variables the door said: $out"
+fwd_port=$(free_port)
+ssh -N $ssh_opts -i "$work/eve" -o ExitOnForwardFailure=no -L "127.0.0.1:$fwd_port:127.0.0.1:$tcp_port" set@127.0.0.1 \
+    </dev/null >"$work/forward.log" 2>&1 &
+fwd_pid=$!
+got=""
+for _ in $(seq 50); do
+    got=$(python3 - "$fwd_port" <<'PY' 2>/dev/null || true
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=2)
+s.settimeout(2)
+try: print(s.recv(200).decode(errors="replace"))
+except Exception: print("")
+PY
+)
+    [ -n "$got" ] || grep -q "prohibited\|open failed" "$work/forward.log" && break
+    sleep 0.2
+done
+kill "$fwd_pid" 2>/dev/null || true
+echo "$got" | grep -q welcome && fail "a port forward reached the server: $got"
+grep -q "prohibited\|open failed" "$work/forward.log" || fail "the forward was not refused: $(cat "$work/forward.log")"
+eval "$(ssh-agent -s)" >/dev/null
+ssh-add -q "$work/eve" 2>/dev/null
+set +e
+out=$(ssh -T -A $ssh_opts -i "$work/eve" set@127.0.0.1 'echo $SSH_AUTH_SOCK' </dev/null 2>&1); status=$?
+set -e
+ssh-agent -k >/dev/null
+[ "$status" = 64 ] || fail "'ssh -A … echo' exited $status: $out"
+grep -q "agent forwarding disabled\|Agent forwarding disabled" "$work/sshd.log" 2>/dev/null || true
+ls -d /tmp/ssh-*/agent.* 2>/dev/null | while read -r socket; do
+    [ "$(stat -c %U "$socket")" = set ] && fail "an agent socket was made for the door: $socket"
+done
+echo "refused: a shell command, a port forward, agent forwarding and injected variables got nothing"
+
+# 7. Two keys from two addresses: 127.0.0.2 fills its share of three (a bot duel is two
+# connections, a solo game one) and a fourth session is refused, while 127.0.0.3 and 127.0.0.1
+# (bob, cat and dan, still playing and watching) are not counted with it.
+s_a=$(pane addr-a); s_b=$(pane addr-b); s_c=$(pane addr-c); s_d=$(pane addr-d)
+run_in "$s_a" a "$(door eve "play" "-b 127.0.0.2")"
+wait_for_cards "$s_a" 12 30
+run_in "$s_b" b "$(door ann "play --solo" "-b 127.0.0.2")"
+wait_for_cards "$s_b" 12 30
+run_in "$s_c" c "$(door ann "join" "-b 127.0.0.2")"
+wait_for "$s_c" "connections open" 30
+expect_status "$s_c" c 1 30
+run_in "$s_d" d "$(door eve "play --solo" "-b 127.0.0.3")"
+wait_for_cards "$s_d" 12 30
+echo "limits: 127.0.0.2 and 127.0.0.3 were held to their shares apart"
+echo "door: all passed"
