@@ -107,6 +107,18 @@ import Testing
         #expect(held.count == 2)
     }
 
+    /// A server killed without closing leaves its socket file: the next start replaces it.
+    @Test func aSocketLeftByAnEarlierRunIsReplaced() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("door-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/door.sock"
+        close(try Sockets.listen(unixPath: path))  // closed, not unlinked: as after a kill -9
+        let server = try TestServer { $0.doorSocket = path }
+        defer { server.stop() }
+        let door = try Self.door(path)
+        try Self.settled(door)
+    }
+
     @Test func aFileInTheWayIsNotRemoved() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("door-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
