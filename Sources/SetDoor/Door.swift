@@ -71,11 +71,12 @@ struct DoorSession {
 
     func run(_ request: DoorRequest) -> Int32 {
         var request = request
-        var colourBlind = false
+        var colourBlind = false, noColour = false
         if request == .menu {
             let menu = DoorMenu(name: name, levels: DoorGame.levels.map(\.rawValue))
             let (choice, left) = MenuTerminal.choose(menu, logPath: folder + "/door.log")
-            colourBlind = left.colourBlind
+            colourBlind = left.colours == .letters
+            noColour = left.colours == .none
             let variant: Variant? = left.variant == .classic ? nil : left.variant
             switch choice {
             case .quit: return 0
@@ -88,6 +89,7 @@ struct DoorSession {
         var client = ClientOptions(name: name, colorblind: colourBlind, stateDirectory: folder)
         client.route = UnixRoute(path: options.socket, greeting: identity.attestation)
         client.command = "ssh"
+        client.noColor = noColour
         var bot: LocalBot?
         switch request {
         case .menu: return 0

@@ -34,6 +34,8 @@ package struct ClientOptions: Sendable, Equatable {
     package var tokenKey: String?
     /// Set by `setgame play`: the match is local and begins at the player's first key.
     package var local: LocalMatch?
+    /// No colour, as NO_COLOR asks: set by the door's menu, since ssh does not pass NO_COLOR on.
+    package var noColor = false
     /// Set by `setgame door`: the server is reached through the door's Unix socket, not `host:port`.
     package var route: UnixRoute?
 

@@ -15,7 +15,8 @@ package enum TerminalClient {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
         let store = SeatTokenStore(directory: directory)
-        let environment = ProcessEnvironment.variables
+        var environment = ProcessEnvironment.variables
+        if options.noColor { environment["NO_COLOR"] = "1" }
         var configuration = ClientConfiguration(
             name: options.name, match: options.match, mode: options.mode, role: options.role, animation: options.animation,
             theme: Theme.from(environment: environment, colorblind: options.colorblind), banner: options.banner,

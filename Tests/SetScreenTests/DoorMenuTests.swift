@@ -18,7 +18,7 @@ import Testing
             "     3. Solo game",
             "     4. Variant               < Classic >",
             "     5. Watch a live match",
-            "     6. Colour letters        < off >",
+            "     6. Colours               < full >",
             "     7. Quit",
             "",
             "    Up/Down choose, Left/Right change, Enter go, q quit",
@@ -49,7 +49,9 @@ import Testing
         var menu = Self.menu()
         #expect(menu.input(.mouse(MouseEvent(button: .left, kind: .press, column: 8, row: 6))) == .solo)
         #expect(menu.input(.mouse(MouseEvent(button: .left, kind: .press, column: 8, row: 9))) == nil)
-        #expect(menu.colourBlind)
+        #expect(menu.colours == .letters)
+        #expect(menu.input(.mouse(MouseEvent(button: .left, kind: .press, column: 8, row: 9))) == nil)
+        #expect(menu.colours == DoorMenu.Colours.none)
         #expect(menu.input(.key(.character("q"))) == .quit)
         #expect(menu.input(.key(.escape)) == .quit)
         #expect(menu.input(.key(.character("5"))) == .watch)

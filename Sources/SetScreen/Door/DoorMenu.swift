@@ -6,7 +6,17 @@ import SetRules
 package struct DoorMenu: Equatable, Sendable {
     /// One line of the menu.
     package enum Item: Int, CaseIterable, Sendable {
-        case quickDuel, botDuel, solo, variant, watch, colourBlind, quit
+        case quickDuel, botDuel, solo, variant, watch, colours, quit
+    }
+
+    /// How cards show their colour: ssh passes no NO_COLOR, so the menu asks.
+    package enum Colours: String, CaseIterable, Sendable {
+        /// Colours as the terminal has them.
+        case full
+        /// Colours and a letter for each (colour-blind letters).
+        case letters
+        /// No colour at all, as NO_COLOR asks locally.
+        case none
     }
 
     /// What the player picked.
@@ -23,15 +33,14 @@ package struct DoorMenu: Equatable, Sendable {
     /// The bot levels a player may pick, by name, and the one picked.
     package let levels: [String]
     package private(set) var level: Int
-    package private(set) var colourBlind = false
+    package private(set) var colours = Colours.full
     /// Who the player is, in the title ("key-AbC123", "guest-4821").
     package let name: String
 
-    package init(name: String, levels: [String], colourBlind: Bool = false) {
+    package init(name: String, levels: [String]) {
         self.name = name
         self.levels = levels.isEmpty ? ["easy"] : levels
         level = 0
-        self.colourBlind = colourBlind
     }
 
     /// Takes one key or click; returns the choice once one is made.
@@ -74,7 +83,10 @@ package struct DoorMenu: Equatable, Sendable {
             let all = Variant.allCases
             let index = all.firstIndex(of: variant) ?? 0
             variant = all[(index + step + all.count) % all.count]
-        case .colourBlind: colourBlind.toggle()
+        case .colours:
+            let all = Colours.allCases
+            let index = all.firstIndex(of: colours) ?? 0
+            colours = all[(index + step + all.count) % all.count]
         case .quickDuel, .solo, .watch, .quit: break
         }
     }
@@ -86,7 +98,7 @@ package struct DoorMenu: Equatable, Sendable {
         case .solo: return .solo
         case .watch: return .watch
         case .quit: return .quit
-        case .variant, .colourBlind:
+        case .variant, .colours:
             change(1)
             return nil
         }
@@ -100,7 +112,7 @@ package struct DoorMenu: Equatable, Sendable {
         case .solo: "Solo game"
         case .variant: "Variant               < \(variant.title) >"
         case .watch: "Watch a live match"
-        case .colourBlind: "Colour letters        < \(colourBlind ? "on" : "off") >"
+        case .colours: "Colours               < \(colours.rawValue) >"
         case .quit: "Quit"
         }
     }
