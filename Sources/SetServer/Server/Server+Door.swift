@@ -79,5 +79,6 @@ extension Server {
         connection.address = address
         connectionsByAddress[address] = fromAddress + 1
         connection.identity = attestation.fingerprint.map { .sshKey(fingerprint: $0) } ?? .guest
+        logQuietly("door from \(address)", "#\(connection.id) came through the door from \(address) as \(attestation.fingerprint ?? "a guest")")
     }
 }
