@@ -1,5 +1,5 @@
-// Linux calls the Glibc module does not export: epoll and eventfd for the event loops, and a
-// recvmsg that reads the kernel's arrival timestamp for the benchmark.
+// Linux calls the Glibc module does not export: epoll and eventfd for the event loops, a
+// recvmsg that reads the kernel's arrival timestamp for the benchmark, and a Unix socket's peer.
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
@@ -71,4 +71,15 @@ static inline long long setgame_raise_descriptor_limit(long long ceiling, long l
     }
     *hard = limit.rlim_max == RLIM_INFINITY ? -1 : (long long)limit.rlim_max;
     return limit.rlim_cur == RLIM_INFINITY ? ceiling : (long long)limit.rlim_cur;
+}
+
+/// The uid of the process at the other end of a Unix stream socket (SO_PEERCRED), as the kernel
+/// recorded it at connect: 0 on success, -1 with errno set. `struct ucred` needs _GNU_SOURCE (see
+/// above), so its layout is spelt out here: pid, uid, gid, as Linux defines it.
+static inline int setgame_peer_uid(int fd, unsigned int *uid) {
+    struct { int pid; unsigned int uid; unsigned int gid; } peer;
+    socklen_t length = sizeof peer;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &length) != 0) return -1;
+    *uid = peer.uid;
+    return 0;
 }

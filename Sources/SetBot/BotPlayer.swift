@@ -20,6 +20,8 @@ package struct BotOptions: Sendable, Equatable {
     package var token: String?
     /// The variant it asks for; nil plays whatever the match plays (classic for a new one).
     package var variant: Variant?
+    /// Set by `setgame door`: reach the server through the door's Unix socket, not `host:port`.
+    package var route: UnixRoute?
 
     package init() {}
 }
@@ -53,7 +55,11 @@ final class BotPlayer {
                                               variant: options.variant, pings: .keepAlive)
         settings.joinsAtOnce = true
         session = ClientSession(settings, token: options.token, takeOver: options.token != nil)
-        connection = try LineSocket.connect(host: options.host, port: options.port, maxQueuedBytes: Self.maxQueuedBytes)
+        if let route = options.route {
+            connection = try LineSocket.connect(route, maxQueuedBytes: Self.maxQueuedBytes)
+        } else {
+            connection = try LineSocket.connect(host: options.host, port: options.port, maxQueuedBytes: Self.maxQueuedBytes)
+        }
         try connection.serve(on: loop)
         perform(session.connected(at: now.milliseconds))
         connection.flush()

@@ -1,4 +1,5 @@
 import SetBot
+import SetDoor
 import SetLocal
 import SetNet
 import SetRules
@@ -50,6 +51,23 @@ extension Commands {
             OptionSpec("seed", "N", "seeds its decisions"),
             modeOption("the variant, for a match it creates or is paired into"),
         ])
+
+    package static let door = CommandSpec(
+        "door", "Be sshd's ForceCommand: one ssh player's menu or game, reached through serve --door-socket (README, \"Open an ssh door\").",
+        options: [
+            OptionSpec("socket", "PATH", "the server's door socket (default \(DoorOptions().socket))"),
+            OptionSpec("state", "DIR", "where each key's seat tokens are kept (default: the user's state folder)"),
+            OptionSpec("guest-user", "NAME", "the login that takes players without a key (default \(DoorOptions().guestUser))"),
+        ])
+
+    static func doorOptions(_ parsed: ParsedArguments) -> DoorOptions {
+        let values = OptionValues(parsed, command: door.name)
+        var options = DoorOptions()
+        options.socket = values.text("socket") ?? options.socket
+        options.stateFolder = values.text("state")
+        options.guestUser = values.text("guest-user") ?? options.guestUser
+        return options
+    }
 
     /// `--mode M`: which game of Set; `mode` on the wire means solo or duel, so there it is `variant`.
     static func modeOption(_ summary: String) -> OptionSpec {

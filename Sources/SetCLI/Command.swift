@@ -1,5 +1,6 @@
 import SetBench
 import SetBot
+import SetDoor
 import SetLocal
 import SetNet
 import SetRules
@@ -20,6 +21,8 @@ package enum Command: Equatable, Sendable {
     /// `join`, or `watch` (as a spectator).
     case join(ClientOptions)
     case bot(BotOptions)
+    /// `door`: one ssh player's session, run by sshd.
+    case door(DoorOptions)
     case replay(ReplayOptions)
     case bench(BenchOptions)
     case benchRules
@@ -88,6 +91,8 @@ package enum Commands {
             OptionSpec("connect-rate-per-address", "N", "new connections one IP address may open a second, bursts of twice as many (default 20)"),
             OptionSpec("keep-finished", "N", "finished journals kept in DIR/finished, newest first (default 10000)"),
             OptionSpec("keep-finished-days", "D", "finished journals older than this are deleted (default 30)"),
+            OptionSpec("door-socket", "PATH", "also listen on this Unix socket for the ssh door (setgame door; README, \"Open an ssh door\")"),
+            OptionSpec("door-user", "NAME[,NAME]", "the users whose door may use --door-socket (default: the user serving)"),
             OptionSpec("log-format", ServerLog.Format.allCases.map(\.rawValue).joined(separator: "|"), "text lines, or one JSON object per line for log collectors (default text)"),
             OptionSpec("chat", ChatMode.allCases.map(\.rawValue).joined(separator: "|"), "who may talk in a match: everyone, players only, or nobody (default on)"),
             OptionSpec("check", nil, "check the options and the data folder, print what would be served, and exit"),
@@ -144,6 +149,7 @@ package enum Commands {
         case .join: return .join(try clientOptions(parsed, role: .player, defaults: defaults))
         case .watch: return .join(try clientOptions(parsed, role: .spectator, defaults: defaults))
         case .bot: return .bot(try botOptions(parsed, defaults: defaults))
+        case .door: return .door(doorOptions(parsed))
         case .bench: return try benchCommand(parsed)
         case .cards: return .cards(try cardsOptions(parsed))
         case .replay:
@@ -207,6 +213,14 @@ package enum Commands {
         config.perAddress.connectsPerSecond = try values.number("connect-rate-per-address", in: 1...1_000_000)
         config.keepFinished = try values.number("keep-finished", in: 0...10_000_000) ?? config.keepFinished
         config.keepFinishedDays = try values.number("keep-finished-days", in: 0...36_500) ?? config.keepFinishedDays
+        config.doorSocket = values.text("door-socket")
+        if let users = values.text("door-user") {
+            guard config.doorSocket != nil else { throw UsageError("--door-user needs --door-socket", command: serve.name) }
+            for name in users.split(separator: ",").map(String.init) {
+                guard let uid = Sockets.uid(ofUser: name) else { throw UsageError("--door-user: no user named '\(name)'", command: serve.name) }
+                config.doorUIDs.insert(uid)
+            }
+        }
         config.rules = try settings(from: parsed, command: serve.name)
         if let mode = values.text("chat") {
             guard let chosen = ChatMode(rawValue: mode) else {

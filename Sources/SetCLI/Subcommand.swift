@@ -2,7 +2,7 @@
 /// a new command cannot fall through to another's handling.
 package enum Subcommand: String, CaseIterable, Sendable {
     // In the order the overview lists them.
-    case play, serve, join, watch, bot, replay, bench, rules, cards
+    case play, serve, join, watch, bot, door, replay, bench, rules, cards
 
     /// Its options, arguments and help.
     package var spec: CommandSpec {
@@ -12,6 +12,7 @@ package enum Subcommand: String, CaseIterable, Sendable {
         case .join: Commands.join
         case .watch: Commands.watch
         case .bot: Commands.bot
+        case .door: Commands.door
         case .replay: Commands.replay
         case .bench: Commands.bench
         case .rules: Commands.rules

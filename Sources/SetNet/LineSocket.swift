@@ -80,6 +80,18 @@ package final class LineSocket {
         return socket
     }
 
+    /// Connects to the Unix stream socket at `path` and returns a non-blocking socket.
+    package static func connect(unixPath path: String, maxLineBytes: Int = 1 << 20, maxQueuedBytes: Int = 4 << 20,
+                               readBuffer: ReadBuffer = ReadBuffer()) throws(SocketError) -> LineSocket {
+        let fd = try Sockets.connect(unixPath: path)
+        do { try Sockets.setNonBlocking(fd) } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        return LineSocket(adopting: fd, maxLineBytes: maxLineBytes, maxQueuedBytes: maxQueuedBytes, readBuffer: readBuffer,
+                          target: path)
+    }
+
     deinit { if isOpen { Glibc.close(fd) } }
 
     // MARK: Reading

@@ -1,11 +1,14 @@
 import Glibc
 
-/// A non-blocking TCP listener that hands out `LineSocket`s, holding one descriptor in reserve
-/// so that a process which has run out can still accept a newcomer and tell it so.
+/// A non-blocking listener, TCP or Unix stream, that hands out `LineSocket`s, holding one
+/// descriptor in reserve so that a process which has run out can still accept a newcomer and
+/// tell it so.
 package final class Listener {
     package let fd: Int32
     /// The port it listens on (the one picked, when asked for port 0).
     package let port: UInt16
+    /// The Unix socket's path, for a Unix listener: the file is removed when it closes.
+    package let unixPath: String?
     private let maxLineBytes: Int
     private let maxQueuedBytes: Int
     /// Shared by every socket accepted: they are all read on the listener's thread.
@@ -18,6 +21,17 @@ package final class Listener {
     package init(host: String, port: UInt16, maxLineBytes: Int, maxQueuedBytes: Int) throws(SocketError) {
         fd = try Sockets.listen(host: host, port: port)
         self.port = Sockets.localPort(fd)
+        unixPath = nil
+        self.maxLineBytes = maxLineBytes
+        self.maxQueuedBytes = maxQueuedBytes
+        reserve = Self.openReserve()
+    }
+
+    /// Listens on the Unix stream socket at `unixPath` (see `Sockets.listen(unixPath:)`).
+    package init(unixPath: String, maxLineBytes: Int, maxQueuedBytes: Int) throws(SocketError) {
+        fd = try Sockets.listen(unixPath: unixPath)
+        port = 0
+        self.unixPath = unixPath
         self.maxLineBytes = maxLineBytes
         self.maxQueuedBytes = maxQueuedBytes
         reserve = Self.openReserve()
@@ -48,6 +62,7 @@ package final class Listener {
         guard isOpen else { return }
         isOpen = false
         Glibc.close(fd)
+        if let unixPath { unlink(unixPath) }
         if reserve >= 0 { Glibc.close(reserve) }
         reserve = -1
     }

@@ -50,7 +50,7 @@ package enum Sockets {
         case .failed(let code): throw SocketError("accept", code: code)
         }
         try setNonBlocking(fd)
-        setNoDelay(fd)
+        setNoDelay(fd)  // a Unix socket has no Nagle: the call fails there, harmlessly
         return fd
     }
 

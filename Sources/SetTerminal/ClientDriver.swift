@@ -11,12 +11,15 @@ final class ClientDriver {
     let clock: any TimeSource
     let serverHost: String
     let serverPort: UInt16
+    /// The door's Unix socket, when the server is reached through it.
+    let route: UnixRoute?
     /// The connection, while there is one.
     private(set) var socket: LineSocket?
     /// Performs every effect but connecting, sending and disconnecting.
     var onEffect: (ClientEffect) -> Void = { _ in }
 
-    init(app: ClientApp, loop: EventLoop, clock: any TimeSource, host: String, port: UInt16) {
+    init(app: ClientApp, loop: EventLoop, clock: any TimeSource, host: String, port: UInt16, route: UnixRoute? = nil) {
+        self.route = route
         self.app = app
         self.loop = loop
         self.clock = clock
@@ -67,11 +70,17 @@ final class ClientDriver {
         disconnect()
         let socket: LineSocket
         do {
-            socket = try LineSocket.connect(host: serverHost, port: serverPort, waitForConnection: false,
-                                            maxLineBytes: ClientSocketLimits.maxLineBytes, maxQueuedBytes: ClientSocketLimits.maxQueuedBytes)
+            if let route {
+                socket = try LineSocket.connect(route, maxLineBytes: ClientSocketLimits.maxLineBytes,
+                                                maxQueuedBytes: ClientSocketLimits.maxQueuedBytes)
+            } else {
+                socket = try LineSocket.connect(host: serverHost, port: serverPort, waitForConnection: false,
+                                                maxLineBytes: ClientSocketLimits.maxLineBytes, maxQueuedBytes: ClientSocketLimits.maxQueuedBytes)
+            }
             try socket.serve(on: loop)
         } catch {
-            return update { $0.connectionLost("cannot connect to \(serverHost):\(serverPort): \(error)", at: $1) }
+            let place = route?.path ?? "\(serverHost):\(serverPort)"
+            return update { $0.connectionLost("cannot connect to \(place): \(error)", at: $1) }
         }
         self.socket = socket
         // Callbacks of a socket that is no longer the current one (replaced, or closed by us) are

@@ -34,6 +34,10 @@ package struct ClientOptions: Sendable, Equatable {
     package var tokenKey: String?
     /// Set by `setgame play`: the match is local and begins at the player's first key.
     package var local: LocalMatch?
+    /// No colour, as NO_COLOR asks: set by the door's menu, since ssh does not pass NO_COLOR on.
+    package var noColor = false
+    /// Set by `setgame door`: the server is reached through the door's Unix socket, not `host:port`.
+    package var route: UnixRoute?
 
     package init(host: String = "127.0.0.1", port: UInt16 = 7380, name: String = ClientOptions.loginName(),
                 match: String? = nil, mode: Mode = .duel, role: Role = .player, colorblind: Bool = false,

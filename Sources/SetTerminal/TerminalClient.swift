@@ -15,7 +15,8 @@ package enum TerminalClient {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
         let store = SeatTokenStore(directory: directory)
-        let environment = ProcessEnvironment.variables
+        var environment = ProcessEnvironment.variables
+        if options.noColor { environment["NO_COLOR"] = "1" }
         var configuration = ClientConfiguration(
             name: options.name, match: options.match, mode: options.mode, role: options.role, animation: options.animation,
             theme: Theme.from(environment: environment, colorblind: options.colorblind), banner: options.banner,
@@ -93,7 +94,8 @@ final class ClientRunLoop {
     static let escapeWaitMs: Int64 = 30
 
     init(app: ClientApp, session: TerminalSession, options: ClientOptions, store: SeatTokenStore) throws(SocketError) {
-        driver = ClientDriver(app: app, loop: try EventLoop(), clock: MonotonicTime(), host: options.host, port: options.port)
+        driver = ClientDriver(app: app, loop: try EventLoop(), clock: MonotonicTime(), host: options.host, port: options.port,
+                              route: options.route)
         self.session = session
         self.options = options
         self.store = store

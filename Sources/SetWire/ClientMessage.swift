@@ -60,6 +60,41 @@ package enum ClientMessage: Hashable, Sendable {
     case ping(time: Int64?)
     /// A line said in the match's chat; `room` nil: the sender's own room.
     case chat(room: ChatRoom?, text: String)
+    /// The ssh door vouches for its player; only valid first, on the door's Unix socket.
+    case door(DoorAttestation)
+}
+
+/// What `setgame door` tells the server about the player behind an ssh session: the key sshd
+/// accepted (none for a guest) and the address the player really connected from.
+package struct DoorAttestation: Hashable, Sendable {
+    /// `SHA256:` and the unpadded base64 of the key's SHA-256, as `ssh-keygen -l` prints it;
+    /// nil for a keyless guest.
+    package var fingerprint: String?
+    /// The player's IP address, the first field of `SSH_CONNECTION`.
+    package var address: String
+
+    package init(fingerprint: String?, address: String) {
+        self.fingerprint = fingerprint
+        self.address = address
+    }
+
+    /// Whether `text` looks like an ssh SHA-256 fingerprint: `SHA256:` and 43 base64 characters.
+    package static func isFingerprint(_ text: String) -> Bool {
+        let prefix = "SHA256:"
+        guard text.hasPrefix(prefix) else { return false }
+        let body = text.utf8.dropFirst(prefix.utf8.count)
+        return body.count == 43 && body.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2B || byte == 0x2F
+        }
+    }
+
+    /// Whether `text` can be an IPv4 or IPv6 address as sshd writes it: hex digits, dots and
+    /// colons, at most 45 of them. It goes into logs and limit tables, so nothing else passes.
+    package static func isAddress(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 45 && text.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66) || byte == 0x2E || byte == 0x3A
+        }
+    }
 }
 
 /// A client message with the `id` it carried, which the server echoes on the reply it causes.

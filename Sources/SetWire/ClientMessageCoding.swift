@@ -94,7 +94,18 @@ package enum ClientMessageDecoder {
             // Checked and made printable by the server (`ChatText.said`); here only its size is bounded.
             guard let text = try fields.string("text") else { throw fields.missing("text", "what to say, one line") }
             return .chat(room: try fields.choice("room", ChatRoom.self), text: text)
+        case .door: return .door(try door(fields))
         }
+    }
+
+    static func door(_ fields: FieldReader) throws(WireError) -> DoorAttestation {
+        guard let address = try fields.string("address") else { throw fields.missing("address", "the player's IP address") }
+        guard DoorAttestation.isAddress(address) else { throw fields.bad("address", "an IPv4 or IPv6 address") }
+        let fingerprint = try fields.string("fingerprint")
+        if let fingerprint, !DoorAttestation.isFingerprint(fingerprint) {
+            throw fields.bad("fingerprint", "an ssh key fingerprint, SHA256: and 43 base64 characters")
+        }
+        return DoorAttestation(fingerprint: fingerprint, address: address)
     }
 
     static func join(_ fields: FieldReader) throws(WireError) -> JoinRequest {
@@ -168,6 +179,9 @@ package enum ClientMessageEncoder {
         case .ping(let time):
             members = ["type": .string(RequestType.ping.rawValue)]
             if let time { members["time"] = .int(time) }
+        case .door(let door):
+            members = ["type": .string(RequestType.door.rawValue), "address": .string(door.address)]
+            if let fingerprint = door.fingerprint { members["fingerprint"] = .string(fingerprint) }
         case .act(let action, let seat):
             members = ["type": .string(RequestType(action).rawValue)]
             if case .select(let card) = action { members["card"] = .int(Int64(card.id)) }

@@ -29,6 +29,8 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     case waitingForOpponent = "waiting_for_opponent"
     /// Another connection resumed this seat with its token.
     case replaced
+    /// A `door` line on a connection that is not the door's trusted socket, or not its first line.
+    case notADoor = "not_a_door"
     // Limits.
     case rateLimited = "rate_limited"
     case slowConsumer = "slow_consumer"

@@ -1,6 +1,7 @@
 import Foundation
 import SetBench
 import SetCLI
+import SetDoor
 import SetLocal
 import SetNet
 import SetRules
@@ -32,6 +33,8 @@ case .join(let options):
     exit(TerminalClient.run(options))
 case .bot(let options):
     exit(runBot(options))
+case .door(let options):
+    exit(Door.run(options))
 case .replay(let options):
     exit(replay(options))
 case .bench(let options):

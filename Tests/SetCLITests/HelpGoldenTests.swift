@@ -16,6 +16,7 @@ struct HelpGoldenTests {
           join    Join a match on a server as a player; run it again after a drop to take your seat back.
           watch   Watch a live match as a spectator; without a match name, pick one from a list.
           bot     Run a bot player that joins a server over the protocol, like any client.
+          door    Be sshd's ForceCommand: one ssh player's menu or game, reached through serve --door-socket (README, "Open an ssh door").
           replay  Print a match from its journal move by move, and check each revealed seed against its commitment.
           bench   Measure a server under load: duels of instant bots plus spectators over loopback. 'setgame bench rules' times the rules alone.
           rules   Print the rules of Set and of a duel, with the timings and points in force.
@@ -102,6 +103,8 @@ struct HelpGoldenTests {
               --connect-rate-per-address N         new connections one IP address may open a second, bursts of twice as many (default 20)
               --keep-finished N                    finished journals kept in DIR/finished, newest first (default 10000)
               --keep-finished-days D               finished journals older than this are deleted (default 30)
+              --door-socket PATH                   also listen on this Unix socket for the ssh door (setgame door; README, "Open an ssh door")
+              --door-user NAME[,NAME]              the users whose door may use --door-socket (default: the user serving)
               --log-format text|json               text lines, or one JSON object per line for log collectors (default text)
               --chat on|players|off                who may talk in a match: everyone, players only, or nobody (default on)
               --check                              check the options and the data folder, print what would be served, and exit
@@ -117,6 +120,17 @@ struct HelpGoldenTests {
               --hint-cost POINTS                   cost of a hint
               --hints-in-duel on|off               whether a duel allows hints (solo always does)
               -h, --help                           show this help
+
+            """#,
+        .door: #"""
+            usage: setgame door [options]
+
+            Be sshd's ForceCommand: one ssh player's menu or game, reached through serve --door-socket (README, "Open an ssh door").
+
+              --socket PATH      the server's door socket (default /run/setgame/door.sock)
+              --state DIR        where each key's seat tokens are kept (default: the user's state folder)
+              --guest-user NAME  the login that takes players without a key (default guest)
+              -h, --help         show this help
 
             """#,
         .join: #"""

@@ -15,7 +15,7 @@ struct SubcommandOptionsTests {
             let command = try Commands.parse(arguments)
             let matches = switch (subcommand, command) {
             case (.play, .play), (.serve, .serve), (.bot, .bot), (.replay, .replay), (.bench, .bench),
-                 (.rules, .rules), (.cards, .cards): true
+                 (.rules, .rules), (.cards, .cards), (.door, .door): true
             case (.join, .join(let options)): options.role == .player
             case (.watch, .join(let options)): options.role == .spectator
             default: false

@@ -149,6 +149,16 @@ import Testing
             == [.quit(status: 1, message: "setgame: cannot connect to 127.0.0.1:1: Connection refused")])
     }
 
+    /// A door player over their address's share hears why, not only that the server closed.
+    @Test func aFatalRefusalBeforeJoiningEndsTheProgramWithItsReason() {
+        var app = ClientApp(state: ClientState(options: ClientFixtures.configuration(), size: TerminalSize(columns: 80, rows: 24)))
+        _ = app.start(at: 0)
+        _ = app.connected(at: 0)
+        let effects = app.receive(.error(WireError(.addressLimit, "Your address has 2 connections open, the most one address may hold.",
+                                                   fatal: true), id: nil), at: 0)
+        #expect(effects == [.quit(status: 1, message: "setgame: Your address has 2 connections open, the most one address may hold.")])
+    }
+
     @Test func quittingMidDuelAsksFirstAndFinishedGamesForgetTheSeat() {
         var app = ClientFixtures.app(ClientFixtures.view())
         #expect(app.input(.key(.character("q")), at: 0).isEmpty)

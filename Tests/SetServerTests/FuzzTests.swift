@@ -79,6 +79,7 @@ import Testing
             case .success(let request):
                 switch request.message {
                 case .join: return .error(.alreadyJoined)
+                case .door: return .error(.notADoor)  // a TCP client may not speak for anyone
                 case .ping, .list, .snapshot: return .accepted
                 // No seed line is a chat, and no mutation makes one (it needs a "text").
                 case .chat: return .accepted

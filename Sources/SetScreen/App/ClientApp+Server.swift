@@ -73,6 +73,11 @@ extension ClientApp {
 
     /// Turns an error the session passed on into something the player sees.
     mutating func handle(_ error: WireError, at now: Int64) -> [ClientEffect] {
+        // Turned away before ever joining (a full server, an address over its share): the close
+        // that follows would say only that the server closed, so the reason goes out with the quit.
+        if error.fatal && !state.everJoined {
+            return [.quit(status: 1, message: "setgame: \(ServerText.printable(error.message))")]
+        }
         switch error.code {
         case .noSuchMatch where state.options.role == .spectator:
             state.note(ServerText.printable(error.message), .bad, at: now)

@@ -2,6 +2,16 @@ import SetNet
 import SetRules
 import SetWire
 
+/// Whether a connection came through the ssh door's socket, and whether the door spoke yet.
+enum DoorStanding {
+    /// An ordinary TCP client: it may not speak for anyone.
+    case none
+    /// The door's socket, whose first line may say who the player is and where from.
+    case awaiting
+    /// The door has spoken; it may not speak again.
+    case attested
+}
+
 /// One client's socket and everything the server knows about it.
 final class Connection {
     enum Session {
@@ -36,6 +46,8 @@ final class Connection {
     var identity = PlayerIdentity.guest
     /// Its last chat line, which it may not say again at once.
     var chatRepeat = ChatRepeat()
+    /// How the connection came: only the door's own socket may say who and where from.
+    var door = DoorStanding.none
 
     init(id: ConnectionID, socket: LineSocket, limits: ServerLimits, at now: Instant) {
         self.id = id

@@ -42,6 +42,12 @@ extension Server {
 
     func startAccepting() throws(SocketError) {
         try loop.register(listener.fd) { [unowned self] _ in self.acceptAll() }
+        if let doorListener {
+            do { try loop.register(doorListener.fd) { [unowned self] _ in self.acceptDoors() } } catch {
+                loop.unregister(listener.fd)
+                throw error
+            }
+        }
     }
 
     func resumeAccepting() {
@@ -58,7 +64,7 @@ extension Server {
     }
 
     /// Spends one of `address`'s new-connection allowance, if it has one left.
-    private func mayConnect(from address: String) -> Bool {
+    func mayConnect(from address: String) -> Bool {
         let now = clock.now(), rate = config.addressLimits.connectsPerSecond
         var entry = connectAllowance[address]
             ?? (RateLimiter(perSecond: rate, burst: rate.multipliedReportingOverflow(by: 2).partialValue, at: now), now)
@@ -127,7 +133,7 @@ extension Server {
     /// Refuses a socket that was never registered: `welcome`, then the fatal error, then a close
     /// that lets the lines arrive (see `linger`). Lingering holds a descriptor for up to 2 s, so
     /// past `maxLingering` of them (a flood) the lines are written once and the socket closed.
-    private func refuse(_ socket: LineSocket, _ error: WireError, mayLinger: Bool = true) {
+    func refuse(_ socket: LineSocket, _ error: WireError, mayLinger: Bool = true) {
         socket.send(ServerMessageCoding.line(.welcome(server: config.serverName, versions: ProtocolVersion.supported,
                                                       time: clock.now().milliseconds, limits: config.limits)))
         socket.send(ServerMessageCoding.line(.error(error, id: nil)))
@@ -141,7 +147,7 @@ extension Server {
 
     /// Out of descriptors: the listener stays readable, so accepting again at once would spin.
     /// The spare descriptor lets one newcomer be told the server is full; then accepting pauses.
-    private func outOfDescriptors(_ error: SocketError) {
+    func outOfDescriptors(_ error: SocketError) {
         var refused = 0
         listener.usingReserve {
             // The freed slot answers whoever waits in the backlog, one at a time, so none waits in silence.
@@ -151,6 +157,7 @@ extension Server {
             }
         }
         loop.unregister(listener.fd)
+        if let doorListener { loop.unregister(doorListener.fd) }
         acceptPausedUntil = clock.now().adding(Self.acceptPauseMs)
         logQuietly("descriptors", "out of file descriptors (\(error)) with \(connections.count) connections: "
                    + "refused \(refused) waiting, not accepting for \(Self.acceptPauseMs) ms")

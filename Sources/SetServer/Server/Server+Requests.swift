@@ -57,6 +57,8 @@ extension Server {
             act(action, claimedSeat: seat, id: request.id, from: connection, at: now)
         case .chat(let room, let text):
             chat(text, in: room, id: request.id, from: connection, at: now)
+        case .door(let attestation):
+            attest(attestation, id: request.id, from: connection)
         }
     }
 

@@ -1,3 +1,4 @@
+import Glibc
 import SetNet
 import SetRules
 import SetWire
@@ -17,6 +18,10 @@ package final class Server {
     let loop: EventLoop
     let lobby: Lobby
     let listener: Listener
+    /// The ssh door's Unix socket, when `config.doorSocket` names one.
+    let doorListener: Listener?
+    /// The uids allowed on the door socket.
+    let doorUIDs: Set<UInt32>
     var connections: [ConnectionID: Connection] = [:]
     var lastConnectionID = 0
     /// Open connections per client address, to hold each address to its share.
@@ -80,6 +85,15 @@ package final class Server {
             lock?.release()
             throw .network(host: config.host, port: config.port, error)
         }
+        do throws(SocketError) {
+            doorListener = try config.doorSocket.map { (path) throws(SocketError) in
+                try Listener(unixPath: path, maxLineBytes: config.limits.maxLineBytes, maxQueuedBytes: config.limits.outboundQueueBytes)
+            }
+        } catch {
+            lock?.release()
+            throw .doorSocket(path: config.doorSocket ?? "", error)
+        }
+        doorUIDs = config.doorUIDs.isEmpty ? [getuid()] : config.doorUIDs
         control = ServerControl(loop: loop)
         if let directory = journals {
             state = ServerState(in: directory)
@@ -116,6 +130,7 @@ package final class Server {
     /// Serves until `stop()`; then says goodbye to every client and closes every socket.
     package func run() {
         log("listening on \(config.host):\(port)")
+        if let path = doorListener?.unixPath { log("door socket at \(path) for uids \(doorUIDs.sorted().map(String.init).joined(separator: ","))") }
         loop.run(timeout: { [unowned self] in self.waitMilliseconds() }, tick: { [unowned self] in self.tick() },
                  midBatch: { [unowned self] in self.flushDirty() })
         shutDown()
@@ -263,8 +278,12 @@ package final class Server {
         lobby.closeJournals()
         MatchJournal.drain()
         FinishedJournals.drain()
-        if acceptPausedUntil == nil { loop.unregister(listener.fd) }
+        if acceptPausedUntil == nil {
+            loop.unregister(listener.fd)
+            if let doorListener { loop.unregister(doorListener.fd) }
+        }
         listener.close()
+        doorListener?.close()
         (clock as? LeasedTime)?.settle()
         folderLock?.release()
         log("stopped")

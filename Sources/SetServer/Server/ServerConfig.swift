@@ -44,6 +44,11 @@ package struct ServerConfig: Sendable, Equatable {
     package var reservedMatches: [String: ReservedMatch] = [:]
     /// Who may talk, how much, and where the operator lists whom it silenced.
     package var chat = ChatPolicy()
+    /// Where the ssh door connects (`setgame door`): a Unix socket whose peers may say who their
+    /// player is and where from. Nil: no door.
+    package var doorSocket: String?
+    /// The uids whose processes may use the door socket; empty means the server's own.
+    package var doorUIDs: Set<UInt32> = []
     /// Tests inject one to make journal writes fail as a full disk would.
     package var journalFaults: JournalFaults?
 

@@ -9,6 +9,8 @@ package enum ServerStartError: Error, CustomStringConvertible, Sendable {
     case dataDirectoryInUse(path: String)
     /// The listening socket (or the event loop) could not be set up.
     case network(host: String, port: UInt16, SocketError)
+    /// The ssh door's Unix socket could not be set up.
+    case doorSocket(path: String, SocketError)
 
     package var description: String {
         switch self {
@@ -16,6 +18,7 @@ package enum ServerStartError: Error, CustomStringConvertible, Sendable {
         case .dataDirectoryInUse(let path):
             "the data folder \(path) is in use by another setgame serve; stop that one first, or give this one another --data"
         case .network(let host, let port, let error): "cannot listen on \(host):\(port): \(error)"
+        case .doorSocket(let path, let error): "cannot open the door socket \(path): \(error)"
         }
     }
 

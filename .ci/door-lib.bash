@@ -1,0 +1,71 @@
+# Shared by .ci/e2e/door.sh and .ci/door-bench: a server with its door socket and a second sshd
+# with contrib/sshd_config.setgame (paths substituted) on a free loopback port, the two door
+# logins, and a cleanup on exit. Sourced after lib.sh, with bin, root and prefix set; it sets
+# work, tcp_port, ssh_port, ssh_opts and the helpers door and pane.
+door_connections_per_address=${door_connections_per_address:-3}
+[ "$(id -u)" = 0 ] || { echo "the door checks need root for sshd and its users; skipped"; exit 0; }
+sshd=/usr/sbin/sshd
+[ -x "$sshd" ] || fail "no $sshd: install openssh-server"
+
+work=$(mktemp -d)
+chmod 755 "$work"
+# sshd refuses an AuthorizedKeysCommand in a folder anyone else may write to, /tmp included.
+keys_dir=$(mktemp -d /usr/local/lib/setgame-door-ci-XXXXXX)
+chmod 755 "$keys_dir"
+install -m 755 "$root/contrib/setgame-door-keys" "$keys_dir/setgame-door-keys"
+server_pid=""; sshd_pid=""
+cleanup() {
+    local status=$?
+    if [ "$status" != 0 ] && [ -f "$work/sshd.log" ]; then
+        echo "--- sshd log ---" >&2; tail -20 "$work/sshd.log" >&2
+        echo "--- server log ---" >&2; tail -20 "$work/server.log" >&2
+    fi
+    for s in $(tmux ls -F '#S' 2>/dev/null | grep "^$prefix-" || true); do tmux kill-session -t "$s" 2>/dev/null || true; done
+    [ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null || true
+    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+    rm -rf "$work" "$keys_dir"
+}
+trap cleanup EXIT
+
+# The two logins of the door: `set` for keys, `guest` with an empty password for everyone else.
+for user in set guest; do
+    id "$user" >/dev/null 2>&1 || useradd --system --no-create-home --home-dir /nonexistent --shell /bin/sh "$user"
+done
+# A new system account is locked ("!"), which sshd refuses without PAM: `set` gets "*" (no
+# password works, keys do), `guest` an empty password.
+usermod -p '*' set
+passwd -d guest >/dev/null
+mkdir -p /run/sshd
+install -d -o set -m 700 "$work/door-state"
+
+# The server: a door socket for the two logins, at most three connections per address (bob, cat
+# and dan all come from 127.0.0.1).
+"$bin" serve --port 0 --data "$work/data" --door-socket "$work/door.sock" --door-user set,guest --connections-per-address "$door_connections_per_address" \
+    --seat-wait-ms 120000 >"$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 150); do [ -S "$work/door.sock" ] && break; sleep 0.2; done
+[ -S "$work/door.sock" ] || { cat "$work/server.log" >&2; fail "the server made no door socket"; }
+tcp_port=$(sed -n 's/^setgame serving on 127.0.0.1:\([0-9]*\)$/\1/p' "$work/server.log")
+
+# sshd with the contrib config, paths substituted.
+ssh_port=$(free_port)
+ssh-keygen -q -t ed25519 -N '' -C '' -f "$work/host_key"
+sed -e "s#^Port .*#Port $ssh_port#" -e "s#^ListenAddress .*#ListenAddress 127.0.0.1#" \
+    -e "s#^HostKey .*#HostKey $work/host_key#" -e "s#^PidFile .*#PidFile $work/sshd.pid#" \
+    -e "s#/usr/local/lib/setgame/setgame-door-keys#$keys_dir/setgame-door-keys#" \
+    -e "s#/usr/local/bin/setgame door --socket /run/setgame/door.sock --state /var/lib/setgame-door#$bin door --socket $work/door.sock --state $work/door-state#" \
+    "$root/contrib/sshd_config.setgame" >"$work/sshd_config"
+grep -q "ForceCommand $bin door" "$work/sshd_config" || fail "the ForceCommand was not substituted"
+"$sshd" -t -f "$work/sshd_config" || fail "sshd refused the contrib config"
+"$sshd" -D -f "$work/sshd_config" -E "$work/sshd.log" &
+sshd_pid=$!
+for _ in $(seq 150); do (exec 3<>"/dev/tcp/127.0.0.1/$ssh_port") 2>/dev/null && break; sleep 0.2; done
+
+for k in ann bob cat dan eve; do ssh-keygen -q -t ed25519 -N '' -C '' -f "$work/$k"; done
+ssh_opts="-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o IdentitiesOnly=yes -p $ssh_port"
+door() { echo "ssh -tt $ssh_opts -i $work/$1 ${3:-} set@127.0.0.1 ${2:-}"; }
+pane() {
+    local name=$prefix-$1
+    tmux new-session -d -s "$name" -x 100 -y 32
+    echo "$name"
+}

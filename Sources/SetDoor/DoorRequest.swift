@@ -1,0 +1,118 @@
+import SetBot
+import SetRules
+import SetWire
+
+/// What an ssh player asked the door for: the command they gave `ssh`, as sshd passes it in
+/// `SSH_ORIGINAL_COMMAND`. Nothing else is ever run: the door is no shell.
+package enum DoorRequest: Equatable, Sendable {
+    /// No command: the menu.
+    case menu
+    /// `watch [MATCH]`: a match, or the list of live ones to pick from.
+    case watch(match: String?)
+    /// `join [MATCH]` or `play …`: a game.
+    case play(DoorGame)
+
+    /// The one line a refused command gets.
+    package static let usage = "usage: ssh HOST [watch [MATCH] | join [MATCH] [--mode M] | play [--mode M] [--level L] [--solo]]"
+
+    /// Parses `SSH_ORIGINAL_COMMAND`; nil or blank is the menu. Words are split on white space
+    /// (match names hold no spaces), with no quoting, globbing or anything a shell would do.
+    package static func parse(_ original: String?) -> Result<DoorRequest, DoorUsageError> {
+        let words = (original ?? "").split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        guard let first = words.first else { return .success(.menu) }
+        var rest = words.dropFirst()
+        switch first {
+        case "watch":
+            guard rest.count <= 1 else { return .failure(DoorUsageError("watch takes one match name")) }
+            if let match = rest.first, !ClientMessageDecoder.isAcceptable(matchName: match) {
+                return .failure(DoorUsageError("'\(match)' is not a match name"))
+            }
+            return .success(.watch(match: rest.first))
+        case "join":
+            var match: String?
+            if let word = rest.first, !word.hasPrefix("-") {
+                guard ClientMessageDecoder.isAcceptable(matchName: word) else { return .failure(DoorUsageError("'\(word)' is not a match name")) }
+                match = word
+                rest = rest.dropFirst()
+            }
+            return options(Array(rest), allowed: ["--mode"]).map { .play(DoorGame(opponent: .anyone(match: match), variant: $0.variant)) }
+        case "play":
+            return options(Array(rest), allowed: ["--mode", "--level", "--solo"]).map { found in
+                .play(DoorGame(opponent: found.solo ? .nobody : .bot(found.level ?? DoorGame.defaultLevel), variant: found.variant))
+            }
+        default:
+            return .failure(DoorUsageError("'\(first)' is not a door command"))
+        }
+    }
+
+    private struct Found {
+        var variant: Variant?
+        var level: BotLevel?
+        var solo = false
+    }
+
+    private static func options(_ words: [String], allowed: Set<String>) -> Result<Found, DoorUsageError> {
+        var found = Found()
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            guard allowed.contains(word) else { return .failure(DoorUsageError("'\(word)' is not an option here")) }
+            if word == "--solo" {
+                found.solo = true
+                index += 1
+                continue
+            }
+            guard index + 1 < words.count else { return .failure(DoorUsageError("\(word) needs a value")) }
+            let value = words[index + 1].lowercased()
+            if word == "--mode" {
+                guard let variant = Variant(rawValue: value) else {
+                    return .failure(DoorUsageError("--mode is one of \(Variant.allCases.map(\.rawValue).joined(separator: ", "))"))
+                }
+                found.variant = variant
+            } else {
+                guard let level = BotLevel(rawValue: value), level != .instant else {
+                    return .failure(DoorUsageError("--level is one of \(DoorGame.levels.map(\.rawValue).joined(separator: ", "))"))
+                }
+                found.level = level
+            }
+            index += 2
+        }
+        return .success(found)
+    }
+}
+
+/// A game through the door: against whom, in which variant.
+package struct DoorGame: Equatable, Sendable {
+    package enum Opponent: Equatable, Sendable {
+        /// Whoever waits, or the players of the named match.
+        case anyone(match: String?)
+        /// A bot the door starts beside the player.
+        case bot(BotLevel)
+        /// A solo game.
+        case nobody
+    }
+
+    package var opponent: Opponent
+    /// Nil plays the classic game (or a named match's own).
+    package var variant: Variant?
+
+    package init(opponent: Opponent, variant: Variant? = nil) {
+        self.opponent = opponent
+        self.variant = variant
+    }
+
+    /// The bot a newcomer meets, as `setgame play` does.
+    package static let defaultLevel = BotLevel.easy
+    /// The levels a person may pick: the instant bot is for load tests.
+    package static let levels: [BotLevel] = [.easy, .normal, .hard]
+}
+
+/// A command the door refuses, with the reason; the player sees it and the usage line.
+package struct DoorUsageError: Error, Equatable, Sendable {
+    package var reason: String
+
+    package init(_ reason: String) { self.reason = reason }
+
+    /// What the player reads: the reason, then the usage, on one line.
+    package var line: String { "setgame: \(reason); \(DoorRequest.usage)" }
+}

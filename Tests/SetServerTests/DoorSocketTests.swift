@@ -1,0 +1,133 @@
+import Foundation
+import Glibc
+import SetNet
+import SetServer
+import SetWire
+import Testing
+
+/// The ssh door's trusted channel, over real sockets: the Unix socket takes only allowed uids,
+/// only its connections may say who and where from, and the address they say is the one the
+/// per-address limits count.
+@Suite struct DoorSocketTests {
+    static let fingerprint = "SHA256:" + String(repeating: "A", count: 42) + "Q"
+
+    /// A server with a door socket in a folder of its own.
+    static func server(_ configure: @escaping (inout ServerConfig) -> Void = { _ in }) throws -> (TestServer, String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("door-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/door.sock"
+        let server = try TestServer {
+            $0.doorSocket = path
+            configure(&$0)
+        }
+        return (server, path)
+    }
+
+    /// A connection on the door socket, past its welcome.
+    static func door(_ path: String) throws -> TestClient {
+        let client = TestClient(connectedSocket: try Sockets.connect(unixPath: path))
+        _ = try client.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+        return client
+    }
+
+    /// Sends a ping and waits for its pong: everything sent before it has been handled.
+    static func settled(_ client: TestClient) throws {
+        client.send(.ping(time: 7))
+        _ = try client.waitFor("pong") { if case .pong = $0 { true } else { nil } }
+    }
+
+    @Test func theServersOwnUserIsWelcomedAndMayAttestThenJoin() throws {
+        let (server, path) = try Self.server()
+        defer { server.stop() }
+        let door = try Self.door(path)
+        door.send(.door(DoorAttestation(fingerprint: Self.fingerprint, address: "203.0.113.5")))
+        door.send(.join(JoinRequest(name: "key-ann", match: "m")))
+        _ = try door.waitFor("joined") { if case .joined = $0 { true } else { nil } }
+        #expect(!door.received.contains { if case .error = $0 { true } else { false } })
+    }
+
+    @Test func anotherUidIsRefusedWithNotADoor() throws {
+        let stranger = getuid() == 65_534 ? UInt32(65_533) : UInt32(65_534)
+        let (server, path) = try Self.server { $0.doorUIDs = [stranger] }
+        defer { server.stop() }
+        let client = TestClient(connectedSocket: try Sockets.connect(unixPath: path))
+        let error = try client.awaitError(.notADoor)
+        #expect(error.fatal)
+        #expect(client.drainToEndOfStream() != nil, "the refused connection is closed")
+    }
+
+    @Test func aTcpClientCannotAttestAndCountsAtItsOwnAddress() throws {
+        let (server, path) = try Self.server { $0.perAddress.connections = 1 }
+        defer { server.stop() }
+        let tcp = try TestClient(port: server.port)
+        _ = try tcp.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+        tcp.send(.door(DoorAttestation(fingerprint: Self.fingerprint, address: "203.0.113.5")), id: .int(1))
+        let error = try tcp.awaitError(.notADoor)
+        #expect(!error.fatal)
+        try Self.settled(tcp)
+        // Had the claim counted, 203.0.113.5 would hold its one connection already.
+        let door = try Self.door(path)
+        door.send(.door(DoorAttestation(fingerprint: nil, address: "203.0.113.5")))
+        try Self.settled(door)
+        #expect(!door.received.contains { if case .error = $0 { true } else { false } })
+    }
+
+    @Test func theDoorSpeaksOnceAndBeforeJoining() throws {
+        let (server, path) = try Self.server()
+        defer { server.stop() }
+        let door = try Self.door(path)
+        door.send(.door(DoorAttestation(fingerprint: nil, address: "198.51.100.7")))
+        door.send(.door(DoorAttestation(fingerprint: Self.fingerprint, address: "198.51.100.8")))
+        #expect(try door.awaitError(.notADoor).fatal == false)
+    }
+
+    @Test func theAttestedAddressIsWhatThePerAddressLimitCounts() throws {
+        let (server, path) = try Self.server { $0.perAddress.connections = 2 }
+        defer { server.stop() }
+        var held: [TestClient] = []
+        for _ in 0..<2 {
+            let door = try Self.door(path)
+            door.send(.door(DoorAttestation(fingerprint: nil, address: "203.0.113.5")))
+            try Self.settled(door)
+            held.append(door)
+        }
+        let third = try Self.door(path)
+        third.send(.door(DoorAttestation(fingerprint: nil, address: "203.0.113.5")))
+        let error = try third.awaitError(.addressLimit)
+        #expect(error.fatal)
+        // Another player's address has its own share, though every door connection comes from this host.
+        let other = try Self.door(path)
+        other.send(.door(DoorAttestation(fingerprint: Self.fingerprint, address: "203.0.113.6")))
+        try Self.settled(other)
+        #expect(!other.received.contains { if case .error = $0 { true } else { false } })
+        // And loopback TCP clients are not held to the door players' shares.
+        let local = try TestClient(port: server.port)
+        try Self.settled(local)
+        #expect(!local.received.contains { if case .error = $0 { true } else { false } })
+        #expect(held.count == 2)
+    }
+
+    /// A server killed without closing leaves its socket file: the next start replaces it.
+    @Test func aSocketLeftByAnEarlierRunIsReplaced() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("door-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/door.sock"
+        close(try Sockets.listen(unixPath: path))  // closed, not unlinked: as after a kill -9
+        let server = try TestServer { $0.doorSocket = path }
+        defer { server.stop() }
+        let door = try Self.door(path)
+        try Self.settled(door)
+    }
+
+    @Test func aFileInTheWayIsNotRemoved() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("door-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/precious"
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: path))
+        var config = ServerConfig()
+        config.port = 0
+        config.doorSocket = path
+        #expect(throws: ServerStartError.self) { _ = try Server(config: config, log: .silent) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
+    }
+}
