@@ -80,6 +80,7 @@ package enum Commands {
             OptionSpec("data", "DIR", "where match journals are kept"),
             OptionSpec("seed", "N", "deal game n from seed N+n-1 instead of at random (for demos and tests)"),
             OptionSpec("seat-wait-ms", "MS", "how long in all, per game, a seat may be away before it forfeits (default 120000)"),
+            OptionSpec("lag-compensation-ms", "MS", "most a duel claim is credited for its sender's round trip; 0 off (default 200)"),
             OptionSpec("max-connections", "N", "connections beyond this are refused (default 8192; fitted to the file descriptor limit)"),
             OptionSpec("max-matches", "N", "matches beyond this are refused (default 4096)"),
             OptionSpec("messages-per-second", "N", "each connection's rate limit; bursts of twice as many (default 50)"),
@@ -197,6 +198,7 @@ package enum Commands {
         config.dataDirectory = values.text("data") ?? defaults.dataDirectory
         if let seed = try values.number("seed", in: UInt64.min...UInt64.max) { config.seeds = .counting(from: seed) }
         config.limits.seatWaitMs = try values.number("seat-wait-ms", in: 1...86_400_000) ?? config.limits.seatWaitMs
+        config.lagCompensationMs = try values.number("lag-compensation-ms", in: 0...1_000) ?? ServerConfig.defaultLagCompensationMs
         config.limits.maxConnections = try values.number("max-connections", in: 1...1_000_000) ?? config.limits.maxConnections
         config.limits.messagesPerSecond = try values.number("messages-per-second", in: 1...10_000_000) ?? config.limits.messagesPerSecond
         config.limits.messageBurst = CommandDefaults.messageBurst(forRate: config.limits.messagesPerSecond)

@@ -59,6 +59,9 @@ extension ClientSession {
             return [.pong(serverTime: time, sentAt: clientTime)]
         case .error(let error, _):
             return handle(error)
+        case .ping(let time, true):
+            // The server measures our round trip on its own clock: answered at once, every time.
+            return [.send(.pong(time: time))]
         case .ping:
             // Any line answers it; a ping of ours still on its way does, so a server that pings
             // without reading gets one line, not one per ping.

@@ -58,6 +58,9 @@ package enum ClientMessage: Hashable, Sendable {
     case snapshot
     /// `time` is the client's own clock, echoed back so it can measure the round trip.
     case ping(time: Int64?)
+    /// The answer to the server's `ping`, echoing its `time`: the server measures the seat's
+    /// round trip on its own clock from it (lag compensation), never trusting the client's.
+    case pong(time: Int64)
 }
 
 /// A client message with the `id` it carried, which the server echoes on the reply it causes.

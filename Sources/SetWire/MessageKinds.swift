@@ -5,7 +5,7 @@ import SetRules
 
 /// A client request's `type`.
 package enum RequestType: String, CaseIterable, Sendable {
-    case join, list, snapshot, ping, select, claim, deal, hint, pass, resign, rematch
+    case join, list, snapshot, ping, pong, select, claim, deal, hint, pass, resign, rematch
 
     /// The type that carries `action`.
     package init(_ action: Action) {
@@ -23,7 +23,7 @@ package enum RequestType: String, CaseIterable, Sendable {
     /// The action asked for, with the card a `select` touches; nil for a request that is not one.
     package func action(touching card: Card?) -> Action? {
         switch self {
-        case .join, .list, .snapshot, .ping: nil
+        case .join, .list, .snapshot, .ping, .pong: nil
         case .select: card.map(Action.select)
         case .claim: .claim
         case .deal: .deal

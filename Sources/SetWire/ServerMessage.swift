@@ -127,5 +127,7 @@ package enum ServerMessage: Hashable, Sendable {
     case error(WireError, id: JSONValue?)
     case goodbye(reason: String)
     /// The server has heard nothing for half the idle timeout: answer with any line (a `ping`).
-    case ping(time: Int64)
+    /// With `echo` the server is measuring the round trip (lag compensation): answer at once with
+    /// a `pong` carrying the same `time`.
+    case ping(time: Int64, echo: Bool = false)
 }

@@ -33,7 +33,10 @@ package enum ServerMessageCoding {
             members["fatal"] = .bool(error.fatal)
             return with(id, members)
         case .goodbye(let reason): return ["type": .string(ServerMessageType.goodbye.rawValue), "reason": .string(reason)]
-        case .ping(let time): return ["type": .string(ServerMessageType.ping.rawValue), "time": .int(time)]
+        case .ping(let time, let echo):
+            var members: [String: JSONValue] = ["type": .string(ServerMessageType.ping.rawValue), "time": .int(time)]
+            if echo { members["echo"] = .bool(true) }
+            return .object(members)
         }
     }
 
@@ -182,7 +185,7 @@ package enum ServerMessageCoding {
             for key in ["type", "code", "message", "fatal", "id"] { details[key] = nil }
             return .error(WireError(code, try text("message"), fatal: f.value("fatal")?.boolValue ?? false, details: details), id: id)
         case .goodbye: return .goodbye(reason: try text("reason"))
-        case .ping: return .ping(time: try f.serverTimeRequired("time"))
+        case .ping: return .ping(time: try f.serverTimeRequired("time"), echo: f.value("echo")?.boolValue ?? false)
         }
     }
 

@@ -35,6 +35,8 @@ func replay(_ options: ReplayOptions) -> Int32 {
             }
             guard let line = ReplayText.describe(event.body, names: names, variant: match.variant) else { return }
             writeOut("\(clock)  \(line)")
+        } onNote: { time, note in
+            writeOut(String(format: "%8.1fs", Double(time - (start ?? time)) / 1_000) + "  " + note)
         }
     } catch {
         printError("setgame replay: \(error)")

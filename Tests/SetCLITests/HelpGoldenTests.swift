@@ -94,6 +94,7 @@ struct HelpGoldenTests {
               --data DIR                           where match journals are kept
               --seed N                             deal game n from seed N+n-1 instead of at random (for demos and tests)
               --seat-wait-ms MS                    how long in all, per game, a seat may be away before it forfeits (default 120000)
+              --lag-compensation-ms MS             most a duel claim is credited for its sender's round trip; 0 off (default 200)
               --max-connections N                  connections beyond this are refused (default 8192; fitted to the file descriptor limit)
               --max-matches N                      matches beyond this are refused (default 4096)
               --messages-per-second N              each connection's rate limit; bursts of twice as many (default 50)

@@ -79,7 +79,7 @@ import Testing
             case .success(let request):
                 switch request.message {
                 case .join: return .error(.alreadyJoined)
-                case .ping, .list, .snapshot: return .accepted
+                case .ping, .pong, .list, .snapshot: return .accepted
                 case .act(_, .some(.second)): return .error(.notYourSeat)
                 case .act(let action, _):
                     var trial = referee

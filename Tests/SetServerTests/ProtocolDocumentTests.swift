@@ -46,6 +46,7 @@ import Testing
             case .list: requests.insert(.list)
             case .snapshot: requests.insert(.snapshot)
             case .ping: requests.insert(.ping)
+            case .pong: requests.insert(.pong)
             case .act(let action, _): requests.insert(RequestType(action))
             }
         }

@@ -34,6 +34,8 @@ final class Connection {
     var address = "?"
     /// Who this connection speaks for; a guest until a door or an account key says otherwise.
     var identity = PlayerIdentity.guest
+    /// Its round trips, measured by the server's own pings, for lag compensation.
+    var roundTrips = RoundTrips()
 
     init(id: ConnectionID, socket: LineSocket, limits: ServerLimits, at now: Instant) {
         self.id = id

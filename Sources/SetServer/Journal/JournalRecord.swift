@@ -25,6 +25,9 @@ enum JournalRecord: Equatable {
     case restarted(at: Instant)
     /// Writes work again: the match goes on (`seq`: the events numbered after it goes on).
     case unstalled(seq: Int, at: Instant)
+    /// What decided a claim under lag compensation. No input: replay skips it, `setgame replay`
+    /// prints it, so a close race can be explained.
+    case race(RaceDecision, at: Instant)
 
     static let version = 1
 
@@ -40,7 +43,7 @@ enum JournalRecord: Equatable {
         switch self {
         case .header: nil
         case .seated(_, _, _, let at), .game(_, _, _, let at), .acted(_, _, _, let at), .away(_, let at),
-             .back(_, let at), .tick(_, let at), .watchers(_, _, let at), .stalled(let at), .unstalled(_, let at), .restarted(let at): at
+             .back(_, let at), .tick(_, let at), .watchers(_, _, let at), .stalled(let at), .unstalled(_, let at), .restarted(let at), .race(_, let at): at
         }
     }
 
@@ -78,6 +81,12 @@ enum JournalRecord: Equatable {
         case .stalled(let at): members = ["type": "stalled", "at": .int(at.milliseconds)]
         case .restarted(let at): members = ["type": "restarted", "at": .int(at.milliseconds)]
         case .unstalled(let seq, let at): members = ["type": "unstalled", "seq": .int(Int64(seq)), "at": .int(at.milliseconds)]
+        case .race(let race, let at):
+            func claim(_ entry: RaceEntry) -> JSONValue {
+                .object(["seat": seatValue(entry.seat), "arrived": .int(entry.arrivedAt.milliseconds), "creditMs": .int(entry.creditMs)])
+            }
+            members = ["type": "race", "capMs": .int(race.capMs), "winner": claim(race.winner), "at": .int(at.milliseconds)]
+            if let loser = race.loser { members["loser"] = claim(loser) }
         }
         var bytes = JSONWriter.bytes(.object(members))
         bytes.append(0x0A)
@@ -141,6 +150,16 @@ enum JournalRecord: Equatable {
         case "stalled": return .stalled(at: try at())
         case "restarted": return .restarted(at: try at())
         case "unstalled": return .unstalled(seq: Int(try int("seq")), at: try at())
+        case "race":
+            func claim(_ value: JSONValue?) throws(Unreadable) -> RaceEntry {
+                guard let value, let seat = value["seat"]?.intValue.flatMap({ Seat(rawValue: Int($0)) }),
+                      let arrived = value["arrived"]?.intValue, let credit = value["creditMs"]?.intValue, credit >= 0 else {
+                    throw Unreadable(reason: "bad race claim")
+                }
+                return RaceEntry(seat: seat, arrivedAt: Instant(milliseconds: arrived), creditMs: credit)
+            }
+            let loser: RaceEntry? = if document["loser"] != nil { try claim(document["loser"]) } else { nil }
+            return .race(RaceDecision(winner: try claim(document["winner"]), loser: loser, capMs: try int("capMs")), at: try at())
         case let other: throw Unreadable(reason: "unknown record \(other)")
         }
     }

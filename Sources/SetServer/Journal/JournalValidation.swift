@@ -31,7 +31,7 @@ struct JournalValidation {
             games = number
         case .watchers(let count, _, _):
             guard WireRange.count.contains(Int64(count)) else { throw problem("\(count) spectators") }
-        case .acted, .away, .back, .tick, .stalled, .restarted, .unstalled:
+        case .acted, .away, .back, .tick, .stalled, .restarted, .unstalled, .race:
             break
         }
         if let seq = record.seq {

@@ -98,6 +98,9 @@ struct ResumeReply: Equatable {
 enum ActReply: Equatable {
     case accepted(seq: Int)
     case refused(WireError)
+    /// A claim held for a rival's, or an action waiting behind it: its answer comes as a
+    /// `HostMessage.answer` once the race is decided.
+    case held
 }
 
 /// Any input's answer, for `MatchHost.handle` (replay and tests), which takes inputs of every
@@ -126,6 +129,7 @@ enum HostReply: Equatable {
         switch reply {
         case .accepted(let seq): self = .accepted(seq: seq)
         case .refused(let error): self = .refused(error)
+        case .held: self = .none
         }
     }
 }
@@ -140,12 +144,15 @@ enum HostMessage: Equatable {
     case insight(match: String, seq: Int, setsOnTable: Int)
     /// A coded notice for everyone in the match (its journal stalled).
     case notice(WireError)
+    /// The late answer to a held request (`ActReply.held`): its ack or its error, for its sender.
+    case answer(ServerMessage, to: Seat)
 
     var message: ServerMessage {
         switch self {
         case .event(let event, _), .hint(let event, _): .event(event)
         case .insight(let match, let seq, let count): .insight(match: match, seq: seq, setsOnTable: count)
         case .notice(let error): .error(error, id: nil)
+        case .answer(let message, _): message
         }
     }
 
@@ -155,6 +162,7 @@ enum HostMessage: Equatable {
         case .hint(_, let seat): .player(seat)
         case .insight: .spectators
         case .notice: .everyone
+        case .answer(_, let seat): .player(seat)
         }
     }
 }

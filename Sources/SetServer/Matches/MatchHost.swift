@@ -52,6 +52,11 @@ struct MatchHost {
     var retiredSets: Int?
     /// The latest instant this host has seen; a restarted server's clock starts after it.
     var lastActivity = Instant.zero
+    /// A claim held back for a rival's that may have been sent earlier (lag compensation).
+    var heldClaim: HeldClaim?
+    /// The claim that opened the current claim window, as the race saw it: a later rival is told
+    /// its margin in estimated send time.
+    var lastClaim: RaceEntry?
 
     init(name: String, mode: Mode, variant: Variant = .classic, settings: RuleSettings, seatWaitMs: Int64,
          spectatorAnnounceMs: Int64 = 1_000) {
@@ -89,6 +94,7 @@ struct MatchHost {
     var nextDeadline: Instant? {
         if stalledAt != nil { return nil }
         if pausedAt != nil { return forfeitDeadline }
+        if let heldClaim { return heldClaim.decideAt }
         return match?.nextDeadline
     }
 
@@ -104,10 +110,10 @@ struct MatchHost {
         case .resume(let seat, let connection): resume(seat, on: connection, at: now).replying(HostReply.init)
         case .spectatorCame: spectatorsChanged(by: 1, at: now).replying(HostReply.init)
         case .spectatorLeft: spectatorsChanged(by: -1, at: now).replying(HostReply.init)
-        case .leave(let connection): leave(connection, at: now).replying(HostReply.init)
+        case .leave(let connection): leave(connection, at: now, seeds: seeds).replying(HostReply.init)
         case .restart: restart(at: now).replying(HostReply.init)
-        case .act(let action, let seat): act(action, by: seat, at: now, seeds: seeds).replying(HostReply.init)
-        case .timers: advance(to: now).replying(HostReply.init)
+        case .act(let action, let seat): perform(action, by: seat, at: now, seeds: seeds).replying(HostReply.init)
+        case .timers: advance(to: now, seeds: seeds).replying(HostReply.init)
         case .announceSpectators: announceSpectators(at: now).replying(HostReply.init)
         case .spectatorCount(let count): replaySpectators(count, at: now).replying(HostReply.init)
         case .journalStalled: stall(at: now).replying(HostReply.init)
