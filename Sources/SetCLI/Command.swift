@@ -111,6 +111,11 @@ package enum Commands {
             modeOption("the variant every duel plays"),
             OptionSpec("abuse", AbuseKind.allCases.map(\.rawValue).joined(separator: "|"),
                        "measure one duel alone, then while this abuse runs against the same server"),
+            OptionSpec("fairness", nil, "claim races between a near and a far player, compensation on and off: win shares"),
+            OptionSpec("races", "N", "with --fairness: races counted per setting (default 200)"),
+            OptionSpec("delay-ms", "MS", "with --fairness: the far player's delay each way (default 80)"),
+            OptionSpec("jitter-ms", "MS", "with --fairness: also race over a link this jittery, ± (default 20; 0 none)"),
+            OptionSpec("lag-compensation-ms", "MS", "with --fairness: the server's cap when on (default 200)"),
         ])
 
     /// Every subcommand, in the order the overview lists them.
@@ -186,6 +191,14 @@ package enum Commands {
         }
         if let server = values.text("server") {
             options.server = try OptionValues(ParsedArguments(positionals: [server]), command: bench.name).address()
+        }
+        if values.flag("fairness") {
+            var fairness = FairnessOptions()
+            fairness.races = try values.number("races", in: 1...100_000) ?? fairness.races
+            fairness.delayMs = try values.number("delay-ms", in: 0...1_000) ?? fairness.delayMs
+            fairness.jitterMs = try values.number("jitter-ms", in: 0...1_000) ?? fairness.jitterMs
+            fairness.capMs = try values.number("lag-compensation-ms", in: 1...1_000) ?? fairness.capMs
+            options.fairness = fairness
         }
         return .bench(options)
     }

@@ -184,6 +184,11 @@ struct HelpGoldenTests {
               --server HOST:PORT                 load this server instead of starting one
               --mode MODE                        the variant every duel plays: classic, junior, chain, ultra
               --abuse list|lobby|spectators|fds  measure one duel alone, then while this abuse runs against the same server
+              --fairness                         claim races between a near and a far player, compensation on and off: win shares
+              --races N                          with --fairness: races counted per setting (default 200)
+              --delay-ms MS                      with --fairness: the far player's delay each way (default 80)
+              --jitter-ms MS                     with --fairness: also race over a link this jittery, ± (default 20; 0 none)
+              --lag-compensation-ms MS           with --fairness: the server's cap when on (default 200)
               -h, --help                         show this help
 
             """#,
