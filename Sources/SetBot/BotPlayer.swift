@@ -96,7 +96,7 @@ final class BotPlayer {
                 }
             case .goodbye(let reason): closedReason = ServerText.printable(reason)
             case .gaveUp(let end): fail(end.reason)
-            case .saveToken, .welcomed, .readyToChoose, .viewReplaced, .eventApplied, .setsOnTable, .listed, .pong, .log:
+            case .saveToken, .welcomed, .readyToChoose, .viewReplaced, .eventApplied, .setsOnTable, .roundTrips, .listed, .pong, .log:
                 break
             }
         }

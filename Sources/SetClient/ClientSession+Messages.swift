@@ -59,6 +59,11 @@ extension ClientSession {
             return [.pong(serverTime: time, sentAt: clientTime)]
         case .error(let error, _):
             return handle(error)
+        case .roundTrips(let match, let ms):
+            guard var current = view, current.match == match else { return [] }
+            current.roundTripMs = ms
+            view = current
+            return [.roundTrips(ms)]
         case .ping(let time, true):
             // The server measures our round trip on its own clock: answered at once, every time.
             return [.send(.pong(time: time))]

@@ -41,6 +41,7 @@ package enum RequestType: String, CaseIterable, Sendable {
 /// A server message's `type`.
 package enum ServerMessageType: String, CaseIterable, Sendable {
     case welcome, joined, snapshot, event, insight, matches, ack, pong, error, goodbye, ping
+    case roundTrips = "round_trips"
 }
 
 /// An event's `kind`.

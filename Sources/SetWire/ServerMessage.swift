@@ -130,4 +130,7 @@ package enum ServerMessage: Hashable, Sendable {
     /// With `echo` the server is measuring the round trip (lag compensation): answer at once with
     /// a `pong` carrying the same `time`.
     case ping(time: Int64, echo: Bool = false)
+    /// Each seat's round trip as the server measures it (smoothed, milliseconds; nil where not
+    /// measured), for every scoreboard, when it changes; only while lag compensation is on.
+    case roundTrips(match: String, ms: [Int64?])
 }

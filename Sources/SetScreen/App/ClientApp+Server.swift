@@ -35,8 +35,8 @@ extension ClientApp {
             adopt(previous: previous)
         case .eventApplied(let event, let before):
             react(to: event.body, before: before, at: now)
-        case .setsOnTable:
-            break
+        case .setsOnTable, .roundTrips:
+            break  // in the session's view, drawn with the next frame
         case .listed(let listings, let next):
             takeListPage(listings, next: next, at: now)
         case .pong(let time, let sentAt):

@@ -144,6 +144,8 @@ enum HostMessage: Equatable {
     case insight(match: String, seq: Int, setsOnTable: Int)
     /// A coded notice for everyone in the match (its journal stalled).
     case notice(WireError)
+    /// The seats' round trips, for every scoreboard: not an event, not journaled.
+    case roundTrips(match: String, ms: [Int64?])
     /// The late answer to a held request (`ActReply.held`): its ack or its error, for its sender.
     case answer(ServerMessage, to: Seat)
 
@@ -153,6 +155,7 @@ enum HostMessage: Equatable {
         case .insight(let match, let seq, let count): .insight(match: match, seq: seq, setsOnTable: count)
         case .notice(let error): .error(error, id: nil)
         case .answer(let message, _): message
+        case .roundTrips(let match, let ms): .roundTrips(match: match, ms: ms)
         }
     }
 
@@ -161,7 +164,7 @@ enum HostMessage: Equatable {
         case .event(_, let audience): audience
         case .hint(_, let seat): .player(seat)
         case .insight: .spectators
-        case .notice: .everyone
+        case .notice, .roundTrips: .everyone
         case .answer(_, let seat): .player(seat)
         }
     }

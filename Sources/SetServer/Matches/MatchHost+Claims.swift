@@ -96,6 +96,23 @@ extension MatchHost {
         }
     }
 
+    /// The seats' round trips, told to everyone when one appears or moves by `roundTripStepMs`.
+    mutating func announceRoundTrips(_ ms: [Int64?], at now: Instant) -> HostOutput<NoReply> {
+        let moved = ms.count != roundTripMs.count || zip(ms, roundTripMs).contains { new, old in
+            switch (new, old) {
+            case (nil, nil): false
+            case (let new?, let old?): abs(new - old) >= Self.roundTripStepMs
+            default: true
+            }
+        }
+        guard moved else { return HostOutput(isFact: true) }
+        roundTripMs = ms
+        return HostOutput(messages: [.roundTrips(match: name, ms: ms)], isFact: true)
+    }
+
+    /// Smaller changes are not worth a line to everyone.
+    static let roundTripStepMs: Int64 = 5
+
     /// A claim refused because the window is taken: under compensation its margin is told in
     /// estimated send time, against the claim that opened the window.
     func lateClaimRefusal(_ refusal: RuleRefusal, by seat: Seat, at now: Instant, lag: ClaimLag) -> (RuleRefusal, RaceDecision?) {

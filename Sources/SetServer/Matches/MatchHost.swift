@@ -52,6 +52,8 @@ struct MatchHost {
     var retiredSets: Int?
     /// The latest instant this host has seen; a restarted server's clock starts after it.
     var lastActivity = Instant.zero
+    /// Each seat's round trip as last announced (lag compensation on), for snapshots.
+    var roundTripMs: [Int64?] = []
     /// A claim held back for a rival's that may have been sent earlier (lag compensation).
     var heldClaim: HeldClaim?
     /// The claim that opened the current claim window, as the race saw it: a later rival is told
@@ -127,7 +129,7 @@ struct MatchHost {
     /// last table held.
     func snapshot(forSpectator: Bool, at now: Instant) -> MatchView {
         let over = match?.isOver == true
-        return MatchView(
+        var view = MatchView(
             match: name, seq: seq, time: now.milliseconds, mode: mode, phase: phase, game: game, players: players,
             spectators: spectatorCount, table: match?.table ?? [], deck: match?.deck.count ?? 0,
             selection: match?.selection ?? [],
@@ -137,6 +139,8 @@ struct MatchHost {
             result: match?.result, seed: over ? match?.seed : nil, rematchAsked: match?.rematchAsked ?? [],
             setsOnTable: forSpectator ? retiredSets : nil,
             forfeitAt: pausedAt != nil ? forfeitDeadline?.milliseconds : nil, variant: variant, chain: match?.chain ?? [])
+        view.roundTripMs = roundTripMs
+        return view
     }
 
     var listing: MatchListing {

@@ -39,6 +39,11 @@ extension MatchRoom {
         fact(at: now) { host, _ in host.announceSpectators(at: now) }
     }
 
+    /// The server measured its players' round trips anew.
+    func announceRoundTrips(_ ms: [Int64?], at now: Instant) -> RoomOutcome<NoReply> {
+        fact(at: now) { host, _ in host.announceRoundTrips(ms, at: now) }
+    }
+
     /// The server restarted: every seat still connected is away.
     func restart(at now: Instant) -> RoomOutcome<NoReply> {
         fact(at: now) { host, _ in host.restart(at: now) }

@@ -73,7 +73,7 @@ package struct MatchReplay: Sendable {
                     let event: WireEvent
                     switch message {
                     case .event(let told, _), .hint(let told, _): event = told
-                    case .insight, .notice, .answer: continue
+                    case .insight, .notice, .answer, .roundTrips: continue
                     }
                     if let previous = held, previous.seq != event.seq { handOn(previous) }
                     held = event

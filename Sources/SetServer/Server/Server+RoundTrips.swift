@@ -26,6 +26,14 @@ extension Server {
         return ClaimLag(capMs: config.lagCompensationMs, roundTripMs: roundTrips)
     }
 
+    /// Tells each duel in play its players' round trips when they changed.
+    func announceRoundTrips(at now: Instant) {
+        guard config.lagCompensationMs > 0 else { return }
+        for room in lobby.rooms.values where room.host.mode == .duel && room.host.phase == .playing {
+            apply(room.announceRoundTrips(roundTrips(in: room), at: now), of: room)
+        }
+    }
+
     /// Each seat's smoothed round trip, for scoreboards; nil where unmeasured.
     func roundTrips(in room: MatchRoom) -> [Int64?] {
         room.host.seats.map { seat in seat?.connection.flatMap { connections[$0]?.roundTrips.smoothedMs } }

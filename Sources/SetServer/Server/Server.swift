@@ -160,6 +160,7 @@ package final class Server {
         closeOverdueLingering(at: now)
         forgetQuietAddresses(at: now)
         lobby.retireAbandoned(at: now)
+        announceRoundTrips(at: now)
         for connection in connections.values where !connection.closeWhenFlushed {
             if now.milliseconds(since: connection.lastInput) > config.limits.idleTimeoutMs {
                 fail(connection, WireError(.idleTimeout, "Nothing received for \(config.limits.idleTimeoutMs / 1000) s; send a ping to stay connected.", fatal: true))
