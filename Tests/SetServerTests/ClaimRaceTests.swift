@@ -150,4 +150,32 @@ import Testing
         #expect(opened(left)?.holder == .first)
         #expect(host.heldClaim == nil && host.match?.window?.kind == .secondChance)
     }
+
+    @Test func theJournalKeepsWhatDecidedARaceAndReplayExplainsIt() throws {
+        let race = RaceDecision(winner: RaceEntry(seat: .second, arrivedAt: Self.at(3_150), creditMs: 160),
+                                loser: RaceEntry(seat: .first, arrivedAt: Self.at(3_000), creditMs: 1), capMs: 200)
+        let record = JournalRecord.race(race, at: Self.at(3_150))
+        #expect(try JournalRecord.decode(Array(record.encoded().dropLast())) == record)
+        #expect(String(decoding: record.encoded(), as: UTF8.self)
+                == #"{"at":3150,"capMs":200,"loser":{"arrived":3000,"creditMs":1,"seat":0},"type":"race","winner":{"arrived":3150,"creditMs":160,"seat":1}}"# + "\n")
+        #expect(ReplayText.describe(race, names: ["ann", "bob"])
+                == "claim race (cap 200 ms): bob wins, arrived at 3150 ms, credited 160 ms, sent ≈ 2990 ms; "
+                + "ann arrived at 3000 ms, credited 1 ms, sent ≈ 2999 ms, 9 ms later")
+    }
+
+    /// A journal with races replays to the same match: the records are notes, the claims are `act`s.
+    @Test func aJournalWithRacesReplaysAsTheLiveHostPlayed() throws {
+        var host = MatchHostTests.duel()
+        var records: [JournalRecord] = [.header(name: "m", mode: .duel, rules: .standard),
+            .seated(seat: .first, name: "ann", token: MatchHostTests.annToken, at: Self.at(1_000)),
+            .seated(seat: .second, name: "bob", token: MatchHostTests.bobToken, at: Self.at(2_000)),
+            .game(number: 1, seed: 7, commitment: SeedCommitment.commitment(for: 7), at: Self.at(2_000))]
+        records += host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, seeds: MatchHostTests.noDeal).journal
+        records += host.act(.claim, by: .second, at: Self.at(3_150), lag: Self.lag, seeds: MatchHostTests.noDeal).journal
+        records += host.act(.claim, by: .first, at: Self.at(3_200), lag: Self.lag, seeds: MatchHostTests.noDeal).journal
+        #expect(records.filter { if case .race = $0 { true } else { false } }.count == 2)
+        var notes = 0
+        let replayed = try JournalReplay.host(from: records, seatWaitMs: 60_000, races: { _, _ in notes += 1 })
+        #expect(notes == 2 && replayed.match?.window == host.match?.window && replayed.seq == host.seq)
+    }
 }
