@@ -92,11 +92,15 @@ final class FairnessRacer {
                     debug("window for \(window.holder)")
                     // A claim sent for an earlier table that lands on this one won no race for it.
                     if window.holder == session.seat, claimedTable == session.view?.table { tally.won(by: window.holder) }
-                    if window.holder == session.seat, let view = session.view, let trio = SetLogic.firstSet(in: view.table) {
+                    if window.holder == session.seat, let view = session.view {
+                        // A claim that landed on a table without a set (sent for an earlier one) gives up.
+                        guard let trio = SetLogic.firstSet(in: view.table) else { send(.act(.pass, seat: nil)); continue }
                         trio.forEach { send(.act(.select($0), seat: nil)) }
                     }
                 } else if case .rules(.windowOpened(let window)) = event.body, window.holder == session.seat {
                     send(.act(.pass, seat: nil))  // a deal's grace or a second chance: not a race
+                } else if case .rules(.windowClosed(_, let end)) = event.body, end != .decided {
+                    raceTable = []  // the same table again, free: race for it (or deal) anew
                 }
             case .refused(let error) where error.fatal || ProcessInfo.processInfo.environment["SETGAME_FAIRNESS_DEBUG"] != nil:
                 Bench.warn("bench: \(session.settings.name): \(error.code.rawValue): \(error.message)")
