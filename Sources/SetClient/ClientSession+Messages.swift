@@ -65,7 +65,10 @@ extension ClientSession {
             view = current
             return [.roundTrips(ms)]
         case .ping(let time, true):
-            // The server measures our round trip on its own clock: answered at once, every time.
+            // The server measures our round trip on its own clock: answered at once, but at most
+            // one a `pongSpacing`, so a server that floods pings without reading gets few lines.
+            if let last = lastPongAt, now.saturatingSubtracting(last) < Self.pongSpacing { return [] }
+            lastPongAt = now
             return [.send(.pong(time: time))]
         case .ping:
             // Any line answers it; a ping of ours still on its way does, so a server that pings
