@@ -69,6 +69,7 @@ import Testing
         var host = MatchHostTests.duel()
         let bob = host.act(.claim, by: .second, at: Self.at(3_000), lag: Self.lag, seeds: MatchHostTests.noDeal)
         #expect(bob.reply == .accepted(seq: host.seq), "nobody can have sent earlier: no hold")
+        #expect(!bob.journal.contains { if case .race = $0 { true } else { false } }, "no race to explain, no record")
         let ann = host.act(.claim, by: .first, at: Self.at(3_100), lag: Self.lag, seeds: MatchHostTests.noDeal)
         // Bob's counts from 2 840, ann's from 3 099: 259 ms later.
         guard case .refused(let error) = ann.reply else { return #expect(Bool(false), "ann took a taken window") }

@@ -18,8 +18,11 @@ extension MatchHost {
         let claim = lag.entry(seat, at: now)
         let rivalCredit = lag.credit(seat.other)
         guard let decideAt = claim.holdUntil(rivalCredit: rivalCredit) else {
-            // Nobody further away could have claimed earlier: decided on arrival.
-            return open(claim, against: nil, capMs: lag.capMs, at: now, seeds: seeds)
+            // Nobody further away could have claimed earlier: decided on arrival, as without
+            // compensation, and no race to journal.
+            let output = perform(.claim, by: seat, at: now, lag: lag, seeds: seeds)
+            if case .accepted = output.reply { lastClaim = claim }
+            return output
         }
         heldClaim = HeldClaim(claim: claim, rivalCreditMs: rivalCredit, capMs: lag.capMs, decideAt: decideAt, id: id)
         return HostOutput(reply: .held)
@@ -63,7 +66,7 @@ extension MatchHost {
         return drain(held.queued, into: output, at: now, seeds: seeds)
     }
 
-    /// Gives `claim` the window now, journaling what decided it.
+    /// Gives `claim` the window now, journaling what decided it (it was held, or raced a rival).
     private mutating func open(_ claim: RaceEntry, against rival: RaceEntry?, capMs: Int64, at now: Instant,
                                seeds: () -> UInt64) -> HostOutput<ActReply> {
         var output = perform(.claim, by: claim.seat, at: now, lag: .off, seeds: seeds)
