@@ -10,6 +10,12 @@ package enum Bench {
     package static func run(_ options: BenchOptions, signals: StopSignals) -> Int32 {
         signals.whenSignalled { exit(130) }
         if let abuse = options.abuse { return AbuseBench.run(abuse, options, signals: signals) }
+        if let fairness = options.fairness {
+            warn("bench: \(fairness.scenarios.count) settings side by side, \(fairness.races) races each")
+            guard let outcomes = FairnessBench.run(fairness.scenarios, races: fairness.races, signals: signals) else { return 1 }
+            outcomes.forEach { out($0.line) }
+            return 0
+        }
         var config = BenchConfig()
         config.matches = options.matches
         config.spectatorsPerMatch = options.spectators

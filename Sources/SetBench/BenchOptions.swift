@@ -14,6 +14,28 @@ package struct BenchOptions: Equatable, Sendable {
     package var server: ServerAddress?
     /// Measure one duel first alone, then while this abuse runs against the same server.
     package var abuse: AbuseKind?
+    /// Race a near and a far player instead (`--fairness`).
+    package var fairness: FairnessOptions?
 
     package init() {}
+}
+
+/// `setgame bench --fairness`: how many races, and the far player's link.
+package struct FairnessOptions: Equatable, Sendable {
+    package var races = 200
+    package var delayMs = 80
+    /// Besides the steady link, one this jittery (±); 0 races the steady one only.
+    package var jitterMs = 20
+    /// The server's cap when compensation is on.
+    package var capMs = 200
+
+    package init() {}
+
+    /// Each link raced with compensation on and off.
+    package var scenarios: [FairnessBench.Scenario] {
+        let jitters = jitterMs > 0 ? [0, jitterMs] : [0]
+        return jitters.flatMap { jitter in
+            [capMs, 0].map { FairnessBench.Scenario(delayMs: delayMs, jitterMs: jitter, capMs: $0) }
+        }
+    }
 }

@@ -108,7 +108,7 @@ final class BotPlayer {
             case .eventApplied(let event, _):
                 // A short "gg" as each game ends, as people say it.
                 if case .gameOver = event.body, brain != nil { request(session.say(Self.goodGame)) }
-            case .saveToken, .welcomed, .readyToChoose, .viewReplaced, .setsOnTable, .listed, .pong, .log, .chatHeard:
+            case .saveToken, .welcomed, .readyToChoose, .viewReplaced, .setsOnTable, .roundTrips, .listed, .pong, .log, .chatHeard:
                 break
             }
         }

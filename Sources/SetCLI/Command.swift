@@ -83,6 +83,7 @@ package enum Commands {
             OptionSpec("data", "DIR", "where match journals are kept"),
             OptionSpec("seed", "N", "deal game n from seed N+n-1 instead of at random (for demos and tests)"),
             OptionSpec("seat-wait-ms", "MS", "how long in all, per game, a seat may be away before it forfeits (default 120000)"),
+            OptionSpec("lag-compensation-ms", "MS", "most a duel claim is credited for its sender's round trip; 0 off (default 200)"),
             OptionSpec("max-connections", "N", "connections beyond this are refused (default 8192; fitted to the file descriptor limit)"),
             OptionSpec("max-matches", "N", "matches beyond this are refused (default 4096)"),
             OptionSpec("messages-per-second", "N", "each connection's rate limit; bursts of twice as many (default 50)"),
@@ -116,6 +117,11 @@ package enum Commands {
             modeOption("the variant every duel plays"),
             OptionSpec("abuse", AbuseKind.allCases.map(\.rawValue).joined(separator: "|"),
                        "measure one duel alone, then while this abuse runs against the same server"),
+            OptionSpec("fairness", nil, "claim races between a near and a far player, compensation on and off: win shares"),
+            OptionSpec("races", "N", "with --fairness: races counted per setting (default 200)"),
+            OptionSpec("delay-ms", "MS", "with --fairness: the far player's delay each way (default 80)"),
+            OptionSpec("jitter-ms", "MS", "with --fairness: also race over a link this jittery, ± (default 20; 0 none)"),
+            OptionSpec("lag-compensation-ms", "MS", "with --fairness: the server's cap when on (default 200)"),
         ])
 
     /// Every subcommand, in the order the overview lists them.
@@ -193,6 +199,14 @@ package enum Commands {
         if let server = values.text("server") {
             options.server = try OptionValues(ParsedArguments(positionals: [server]), command: bench.name).address()
         }
+        if values.flag("fairness") {
+            var fairness = FairnessOptions()
+            fairness.races = try values.number("races", in: 1...100_000) ?? fairness.races
+            fairness.delayMs = try values.number("delay-ms", in: 0...1_000) ?? fairness.delayMs
+            fairness.jitterMs = try values.number("jitter-ms", in: 0...1_000) ?? fairness.jitterMs
+            fairness.capMs = try values.number("lag-compensation-ms", in: 1...1_000) ?? fairness.capMs
+            options.fairness = fairness
+        }
         return .bench(options)
     }
 
@@ -204,6 +218,7 @@ package enum Commands {
         config.dataDirectory = values.text("data") ?? defaults.dataDirectory
         if let seed = try values.number("seed", in: UInt64.min...UInt64.max) { config.seeds = .counting(from: seed) }
         config.limits.seatWaitMs = try values.number("seat-wait-ms", in: 1...86_400_000) ?? config.limits.seatWaitMs
+        config.lagCompensationMs = try values.number("lag-compensation-ms", in: 0...1_000) ?? ServerConfig.defaultLagCompensationMs
         config.limits.maxConnections = try values.number("max-connections", in: 1...1_000_000) ?? config.limits.maxConnections
         config.limits.messagesPerSecond = try values.number("messages-per-second", in: 1...10_000_000) ?? config.limits.messagesPerSecond
         config.limits.messageBurst = CommandDefaults.messageBurst(forRate: config.limits.messagesPerSecond)

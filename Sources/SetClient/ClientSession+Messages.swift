@@ -61,6 +61,17 @@ extension ClientSession {
             return [.pong(serverTime: time, sentAt: clientTime)]
         case .error(let error, _):
             return handle(error)
+        case .roundTrips(let match, let ms):
+            guard var current = view, current.match == match else { return [] }
+            current.roundTripMs = ms
+            view = current
+            return [.roundTrips(ms)]
+        case .ping(let time, true):
+            // The server measures our round trip on its own clock: answered at once, but at most
+            // one a `pongSpacing`, so a server that floods pings without reading gets few lines.
+            if let last = lastPongAt, now.saturatingSubtracting(last) < Self.pongSpacing { return [] }
+            lastPongAt = now
+            return [.send(.pong(time: time))]
         case .ping:
             // Any line answers it; a ping of ours still on its way does, so a server that pings
             // without reading gets one line, not one per ping.

@@ -92,6 +92,10 @@ package struct ClientSession: Hashable, Sendable {
     /// Since when the client waits for the server's word: the welcome after connecting, or the pong
     /// for its oldest unanswered ping; nil while nothing is owed.
     package internal(set) var awaitingAnswerSince: Int64?
+    /// When we last answered a measuring ping.
+    package internal(set) var lastPongAt: Int64?
+    /// The least time between two pongs: the server measures every 2 s.
+    package static let pongSpacing: Int64 = 500
 
     package init(_ settings: Settings, token: String? = nil, takeOver: Bool = false) {
         self.settings = settings

@@ -19,6 +19,8 @@ package enum SessionEffect: Hashable, Sendable {
     case viewReplaced(previous: MatchView?)
     /// An event was applied in order; `before` is the view it was applied to.
     case eventApplied(WireEvent, before: MatchView)
+    /// The server measured the seats' round trips anew (in the view's `roundTripMs`).
+    case roundTrips([Int64?])
     /// Spectators: how many sets the table now holds.
     case setsOnTable(Int)
     /// A chat line was heard (kept in `ClientSession.chat`); `shown` unless its room or speaker is muted.

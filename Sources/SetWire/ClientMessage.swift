@@ -62,6 +62,9 @@ package enum ClientMessage: Hashable, Sendable {
     case chat(room: ChatRoom?, text: String)
     /// The ssh door vouches for its player; only valid first, on the door's Unix socket.
     case door(DoorAttestation)
+    /// The answer to the server's `ping`, echoing its `time`: the server measures the seat's
+    /// round trip on its own clock from it (lag compensation), never trusting the client's.
+    case pong(time: Int64)
 }
 
 /// What `setgame door` tells the server about the player behind an ssh session: the key sshd

@@ -79,6 +79,11 @@ package enum ClientMessageDecoder {
             return .list(after: after, limit: limit.map { Int($0) })
         case .snapshot: return .snapshot
         case .ping: return .ping(time: try fields.int("time", in: Int64.min...Int64.max, "an integer"))
+        case .pong:
+            guard let time = try fields.int("time", in: Int64.min...Int64.max, "the time of the server's ping") else {
+                throw fields.missing("time", "the time of the server's ping")
+            }
+            return .pong(time: time)
         case .select:
             guard let card = try fields.card("card") else {
                 throw fields.missing("card", "the card to touch, by id 0-80")
@@ -182,6 +187,8 @@ package enum ClientMessageEncoder {
         case .door(let door):
             members = ["type": .string(RequestType.door.rawValue), "address": .string(door.address)]
             if let fingerprint = door.fingerprint { members["fingerprint"] = .string(fingerprint) }
+        case .pong(let time):
+            members = ["type": .string(RequestType.pong.rawValue), "time": .int(time)]
         case .act(let action, let seat):
             members = ["type": .string(RequestType(action).rawValue)]
             if case .select(let card) = action { members["card"] = .int(Int64(card.id)) }

@@ -34,6 +34,8 @@ package struct MatchView: Hashable, Sendable {
     package var variant: Variant
     /// Set-Chain: the set taken just before, apart from the table (see `Match.chain`).
     package var chain: [Card]
+    /// Each seat's round trip as the server measured it (lag compensation on); empty otherwise.
+    package var roundTripMs: [Int64?] = []
 
     package init(match: String, seq: Int, time: Int64, mode: Mode, phase: MatchPhase, game: Int, players: [PlayerInfo],
                 spectators: Int, table: [Card], deck: Int, selection: [Card], selectionSeat: Seat?, window: Window?,

@@ -5,7 +5,7 @@ import SetRules
 
 /// A client request's `type`.
 package enum RequestType: String, CaseIterable, Sendable {
-    case join, list, snapshot, ping, select, claim, deal, hint, pass, resign, rematch, chat
+    case join, list, snapshot, ping, pong, select, claim, deal, hint, pass, resign, rematch, chat
     /// The ssh door's word on who its player is (Protocol.md, "The door socket").
     case door
 
@@ -25,7 +25,7 @@ package enum RequestType: String, CaseIterable, Sendable {
     /// The action asked for, with the card a `select` touches; nil for a request that is not one.
     package func action(touching card: Card?) -> Action? {
         switch self {
-        case .join, .list, .snapshot, .ping, .chat, .door: nil
+        case .join, .list, .snapshot, .ping, .pong, .chat, .door: nil
         case .select: card.map(Action.select)
         case .claim: .claim
         case .deal: .deal
@@ -43,6 +43,7 @@ package enum RequestType: String, CaseIterable, Sendable {
 /// A server message's `type`.
 package enum ServerMessageType: String, CaseIterable, Sendable {
     case welcome, joined, snapshot, event, insight, matches, ack, pong, error, goodbye, ping, chat
+    case roundTrips = "round_trips"
 }
 
 /// An event's `kind`.

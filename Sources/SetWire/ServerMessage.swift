@@ -127,7 +127,12 @@ package enum ServerMessage: Hashable, Sendable {
     case error(WireError, id: JSONValue?)
     case goodbye(reason: String)
     /// The server has heard nothing for half the idle timeout: answer with any line (a `ping`).
-    case ping(time: Int64)
+    /// With `echo` the server is measuring the round trip (lag compensation): answer at once with
+    /// a `pong` carrying the same `time`.
+    case ping(time: Int64, echo: Bool = false)
+    /// Each seat's round trip as the server measures it (smoothed, milliseconds; nil where not
+    /// measured), for every scoreboard, when it changes; only while lag compensation is on.
+    case roundTrips(match: String, ms: [Int64?])
     /// A line said in a match's chat, to those who may read its room.
     case chat(ChatLine)
 }

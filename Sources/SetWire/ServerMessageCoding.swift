@@ -33,7 +33,12 @@ package enum ServerMessageCoding {
             members["fatal"] = .bool(error.fatal)
             return with(id, members)
         case .goodbye(let reason): return ["type": .string(ServerMessageType.goodbye.rawValue), "reason": .string(reason)]
-        case .ping(let time): return ["type": .string(ServerMessageType.ping.rawValue), "time": .int(time)]
+        case .ping(let time, let echo):
+            var members: [String: JSONValue] = ["type": .string(ServerMessageType.ping.rawValue), "time": .int(time)]
+            if echo { members["echo"] = .bool(true) }
+            return .object(members)
+        case .roundTrips(let match, let ms):
+            return ["type": .string(ServerMessageType.roundTrips.rawValue), "match": .string(match), "rttMs": roundTrips(ms)]
         case .chat(let line):
             var members: [String: JSONValue] = [
                 "type": .string(ServerMessageType.chat.rawValue), "match": .string(line.match), "room": .string(line.room.rawValue),
@@ -88,6 +93,20 @@ package enum ServerMessageCoding {
          "seatWaitMs": .int(limits.seatWaitMs)]
     }
 
+    static func roundTrips(_ ms: [Int64?]) -> JSONValue { .array(ms.map { $0.map(JSONValue.int) ?? .null }) }
+
+    static func roundTrips(_ f: FieldReader) throws(WireError) -> [Int64?] {
+        guard let items = f.value("rttMs")?.arrayValue else { return [] }
+        guard items.count <= Seat.allCases.count else { throw f.bad("rttMs", "one round trip per seat") }
+        var ms: [Int64?] = []
+        for item in items {
+            if case .null = item { ms.append(nil); continue }
+            guard let value = item.intValue, (0...3_600_000).contains(value) else { throw f.bad("rttMs", "milliseconds or null per seat") }
+            ms.append(value)
+        }
+        return ms
+    }
+
     static func encode(_ player: PlayerInfo) -> JSONValue {
         ["seat": .seat(player.seat), "name": .string(player.name), "present": .bool(player.present), "score": .int(player.score)]
     }
@@ -116,6 +135,7 @@ package enum ServerMessageCoding {
             "rematch": .array(view.rematchAsked.map { .seat($0) }),
         ]
         if let sets = view.setsOnTable { members["setsOnTable"] = .int(sets) }
+        if !view.roundTripMs.isEmpty { members["rttMs"] = roundTrips(view.roundTripMs) }
         if view.variant != .classic { members["variant"] = .string(view.variant.rawValue) }
         if view.variant == .chain { members["chain"] = .cards(view.chain) }
         if let forfeitAt = view.forfeitAt { members["forfeitAt"] = .int(forfeitAt) }
@@ -188,7 +208,8 @@ package enum ServerMessageCoding {
             for key in ["type", "code", "message", "fatal", "id"] { details[key] = nil }
             return .error(WireError(code, try text("message"), fatal: f.value("fatal")?.boolValue ?? false, details: details), id: id)
         case .goodbye: return .goodbye(reason: try text("reason"))
-        case .ping: return .ping(time: try f.serverTimeRequired("time"))
+        case .ping: return .ping(time: try f.serverTimeRequired("time"), echo: f.value("echo")?.boolValue ?? false)
+        case .roundTrips: return .roundTrips(match: try text("match"), ms: try roundTrips(f))
         case .chat:
             let role = try f.required("role", "a role") { k throws(WireError) in try f.choice(k, Role.self) }
             let seat = try f.seat("seat")
@@ -245,7 +266,7 @@ package enum ServerMessageCoding {
         let selection = try f.object("selection")
         let shown = try f.object("shown")
         let (table, deck) = try f.tableAndDeck(table: "table", deck: "deck")
-        return MatchView(
+        var view = MatchView(
             match: try f.required("match", "a name") { k throws(WireError) in try f.string(k) },
             seq: try f.countRequired("seq"), time: try f.serverTimeRequired("time"),
             mode: try f.required("mode", "a mode") { k throws(WireError) in try f.choice(k, Mode.self) },
@@ -265,5 +286,7 @@ package enum ServerMessageCoding {
             forfeitAt: try f.serverTime("forfeitAt"),
             variant: try f.choice("variant", Variant.self) ?? .classic,
             chain: f.value("chain") == nil ? [] : try f.cards("chain"))
+        view.roundTripMs = try roundTrips(f)
+        return view
     }
 }

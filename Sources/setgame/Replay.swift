@@ -38,6 +38,8 @@ func replay(_ options: ReplayOptions) -> Int32 {
         } onChat: { chat in
             let clock = String(format: "%8.1fs", Double(chat.time - (start ?? chat.time)) / 1_000)
             writeOut("\(clock)  \(ReplayText.describe(chat))")
+        } onNote: { time, note in
+            writeOut(String(format: "%8.1fs", Double(time - (start ?? time)) / 1_000) + "  " + note)
         }
     } catch {
         printError("setgame replay: \(error)")

@@ -14,6 +14,8 @@ struct CommandDefaultsTests {
     @Test func serveWithoutOptionsIsTheServersOwnConfigWithJournalsInTheStateFolder() throws {
         var expected = ServerConfig()
         expected.dataDirectory = "/home/ann/.local/state/setgame/matches"
+        // A config built in code starts with lag compensation off (tests, local games); `serve` turns it on.
+        expected.lagCompensationMs = ServerConfig.defaultLagCompensationMs
         #expect(try Commands.parse(["serve"], defaults: defaults) == .serve(ServeCommand(config: expected)))
         guard case .serve(let given) = try Commands.parse(["serve", "--data", "/srv/set"], defaults: defaults) else {
             Issue.record("not serve"); return

@@ -95,6 +95,7 @@ struct HelpGoldenTests {
               --data DIR                           where match journals are kept
               --seed N                             deal game n from seed N+n-1 instead of at random (for demos and tests)
               --seat-wait-ms MS                    how long in all, per game, a seat may be away before it forfeits (default 120000)
+              --lag-compensation-ms MS             most a duel claim is credited for its sender's round trip; 0 off (default 200)
               --max-connections N                  connections beyond this are refused (default 8192; fitted to the file descriptor limit)
               --max-matches N                      matches beyond this are refused (default 4096)
               --messages-per-second N              each connection's rate limit; bursts of twice as many (default 50)
@@ -199,6 +200,11 @@ struct HelpGoldenTests {
               --server HOST:PORT                      load this server instead of starting one
               --mode MODE                             the variant every duel plays: classic, junior, chain, ultra
               --abuse list|lobby|spectators|fds|chat  measure one duel alone, then while this abuse runs against the same server
+              --fairness                              claim races between a near and a far player, compensation on and off: win shares
+              --races N                               with --fairness: races counted per setting (default 200)
+              --delay-ms MS                           with --fairness: the far player's delay each way (default 80)
+              --jitter-ms MS                          with --fairness: also race over a link this jittery, ± (default 20; 0 none)
+              --lag-compensation-ms MS                with --fairness: the server's cap when on (default 200)
               -h, --help                              show this help
 
             """#,

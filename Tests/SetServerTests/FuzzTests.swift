@@ -80,7 +80,7 @@ import Testing
                 switch request.message {
                 case .join: return .error(.alreadyJoined)
                 case .door: return .error(.notADoor)  // a TCP client may not speak for anyone
-                case .ping, .list, .snapshot: return .accepted
+                case .ping, .pong, .list, .snapshot: return .accepted
                 // No seed line is a chat, and no mutation makes one (it needs a "text").
                 case .chat: return .accepted
                 case .act(_, .some(.second)): return .error(.notYourSeat)

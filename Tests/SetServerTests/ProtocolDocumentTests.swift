@@ -47,6 +47,7 @@ import Testing
             case .snapshot: requests.insert(.snapshot)
             case .ping: requests.insert(.ping)
             case .door: requests.insert(.door)
+            case .pong: requests.insert(.pong)
             case .act(let action, _): requests.insert(RequestType(action))
             case .chat: requests.insert(.chat)
             }

@@ -35,8 +35,8 @@ extension ClientApp {
             adopt(previous: previous)
         case .eventApplied(let event, let before):
             react(to: event.body, before: before, at: now)
-        case .setsOnTable:
-            break
+        case .setsOnTable, .roundTrips:
+            break  // in the session's view, drawn with the next frame
         case .chatHeard(_, let shown):
             // Kept in the session's chat log; the strip draws it from there.
             if shown { state.chatHeardAt = now }

@@ -8,6 +8,7 @@ enum StatusLines {
     static func scoreboard(_ state: ClientState, at now: Int64, width: Int) -> (left: [Span], right: [Span]) {
         let theme = state.options.theme
         var left: [Span] = [Span(" ")]
+        var roundTripSpans: [Int] = []
         if let view = state.view {
             var seats = view.players.map(\.seat)
             // A player sees themselves first.
@@ -21,7 +22,13 @@ enum StatusLines {
                 let nameStyle = holds ? theme.holder : isMe ? theme.mine : .plain
                 left.append(Span(" \(player.name)\(isMe && view.mode == .duel ? " (you)" : "") ", nameStyle))
                 left.append(Span("\(player.score)", CellStyle(bold: true)))
-                if !player.present { left.append(Span(" away", theme.quiet)) }
+                if !player.present {
+                    left.append(Span(" away", theme.quiet))
+                } else if let rtt = view.roundTripMs.indices.contains(seat.rawValue) ? view.roundTripMs[seat.rawValue] : nil {
+                    // The server's measure of each player's round trip: what its claim races credit.
+                    roundTripSpans.append(left.count)
+                    left.append(Span(" \(rtt)ms", theme.quiet))
+                }
             }
             // A local match's bot joins at the player's first key: until then nobody is awaited.
             if view.mode == .duel && view.players.count < 2 && !(state.awaitingStart && state.isPlayer) {
@@ -57,6 +64,8 @@ enum StatusLines {
             facts.remove(at: least)
         }
         if left.width + right().width > width, state.connection == .live { connection[0].text = "  " }
+        // The players' round trips go before the players move closer.
+        if left.width + right().width > width { roundTripSpans.reversed().forEach { left.remove(at: $0) } }
         if left.width + right().width > width, let vs = left.firstIndex(where: { $0.text == "  vs  " }) { left[vs].text = " vs " }
         if left.width + right().width > width { facts.removeAll() }
         let right = right()

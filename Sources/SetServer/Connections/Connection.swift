@@ -48,6 +48,8 @@ final class Connection {
     var chatRepeat = ChatRepeat()
     /// How the connection came: only the door's own socket may say who and where from.
     var door = DoorStanding.none
+    /// Its round trips, measured by the server's own pings, for lag compensation.
+    var roundTrips = RoundTrips()
 
     init(id: ConnectionID, socket: LineSocket, limits: ServerLimits, at now: Instant) {
         self.id = id

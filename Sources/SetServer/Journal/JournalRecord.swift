@@ -27,6 +27,9 @@ enum JournalRecord: Equatable {
     case unstalled(seq: Int, at: Instant)
     /// A chat line, as said (already made printable); `seat` nil: a spectator's.
     case chat(room: ChatRoom, seat: Seat?, name: String, text: String, at: Instant)
+    /// What decided a claim under lag compensation. No input: replay skips it, `setgame replay`
+    /// prints it, so a close race can be explained.
+    case race(RaceDecision, at: Instant)
 
     static let version = 1
 
@@ -43,7 +46,7 @@ enum JournalRecord: Equatable {
         case .header: nil
         case .seated(_, _, _, let at), .game(_, _, _, let at), .acted(_, _, _, let at), .away(_, let at),
              .back(_, let at), .tick(_, let at), .watchers(_, _, let at), .stalled(let at), .unstalled(_, let at), .restarted(let at),
-             .chat(_, _, _, _, let at): at
+             .chat(_, _, _, _, let at), .race(_, let at): at
         }
     }
 
@@ -84,6 +87,12 @@ enum JournalRecord: Equatable {
         case .chat(let room, let seat, let name, let text, let at):
             members = ["type": "chat", "room": .string(room.rawValue), "name": .string(name), "text": .string(text), "at": .int(at.milliseconds)]
             if let seat { members["seat"] = seatValue(seat) }
+        case .race(let race, let at):
+            func claim(_ entry: RaceEntry) -> JSONValue {
+                .object(["seat": seatValue(entry.seat), "arrived": .int(entry.arrivedAt.milliseconds), "creditMs": .int(entry.creditMs)])
+            }
+            members = ["type": "race", "capMs": .int(race.capMs), "winner": claim(race.winner), "at": .int(at.milliseconds)]
+            if let loser = race.loser { members["loser"] = claim(loser) }
         }
         var bytes = JSONWriter.bytes(.object(members))
         bytes.append(0x0A)
@@ -150,6 +159,16 @@ enum JournalRecord: Equatable {
         case "chat":
             guard let room = ChatRoom(rawValue: try text("room")) else { throw Unreadable(reason: "bad chat room") }
             return .chat(room: room, seat: document["seat"] == nil ? nil : try seat(), name: try text("name"), text: try text("text"), at: try at())
+        case "race":
+            func claim(_ value: JSONValue?) throws(Unreadable) -> RaceEntry {
+                guard let value, let seat = value["seat"]?.intValue.flatMap({ Seat(rawValue: Int($0)) }),
+                      let arrived = value["arrived"]?.intValue, let credit = value["creditMs"]?.intValue, credit >= 0 else {
+                    throw Unreadable(reason: "bad race claim")
+                }
+                return RaceEntry(seat: seat, arrivedAt: Instant(milliseconds: arrived), creditMs: credit)
+            }
+            let loser: RaceEntry? = if document["loser"] != nil { try claim(document["loser"]) } else { nil }
+            return .race(RaceDecision(winner: try claim(document["winner"]), loser: loser, capMs: try int("capMs")), at: try at())
         case let other: throw Unreadable(reason: "unknown record \(other)")
         }
     }

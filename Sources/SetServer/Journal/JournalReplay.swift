@@ -17,7 +17,8 @@ enum JournalReplay {
     /// the server stopped are still held by stand-ins, for a restart (`HostInput.restart`) to
     /// mark away, journaled, since their presence events are numbered too.
     static func host(from records: some Sequence<JournalRecord>, seatWaitMs: Int64, spectatorAnnounceMs: Int64 = 1_000,
-                     observe: (HostOutput<HostReply>) -> Void = { _ in }) throws(Mismatch) -> MatchHost {
+                     observe: (HostOutput<HostReply>) -> Void = { _ in },
+                     races: (RaceDecision, Instant) -> Void = { _, _ in }) throws(Mismatch) -> MatchHost {
         guard case .header(let name, let mode, let rules, let variant) = records.first(where: { _ in true }) else { throw Mismatch(description: "no header") }
         var seeds = records.compactMap { if case .game(_, let seed, _, _) = $0 { seed } else { nil } }[...]
         var dealtUnrecorded = false
@@ -29,6 +30,10 @@ enum JournalReplay {
             if case .game(let number, _, let commitment, _) = record {
                 guard host.game == number, host.commitment == commitment else { throw mismatch("game \(number) was not dealt here") }
                 last = max(last, record.instant ?? last)
+                continue
+            }
+            if case .race(let race, let at) = record {  // what decided a claim race: the `acted` record is the input
+                races(race, at)
                 continue
             }
             guard let input = input(for: record), let at = record.instant else { throw mismatch("a second header") }
@@ -59,7 +64,7 @@ enum JournalReplay {
     /// The input a record was written for; nil for the header, which is no input.
     private static func input(for record: JournalRecord) -> HostInput? {
         switch record {
-        case .header, .game: nil
+        case .header, .game, .race: nil
         case .seated(let seat, let name, let token, _): .join(name: name, token: token, connection: standIn(seat), seat: seat)
         case .acted(let seat, let action, _, _): .act(action, by: seat)
         case .away(let seat, _): .leave(standIn(seat))

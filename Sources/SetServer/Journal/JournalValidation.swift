@@ -35,7 +35,7 @@ struct JournalValidation {
             guard ClientMessageDecoder.isAcceptable(name: name, maxLength: ClientMessageDecoder.maxNameLength) else {
                 throw problem("chat name \"\(ServerText.printable(name, limit: 40))\" is not 1-\(ClientMessageDecoder.maxNameLength) printable characters")
             }
-        case .acted, .away, .back, .tick, .stalled, .restarted, .unstalled:
+        case .acted, .away, .back, .tick, .stalled, .restarted, .unstalled, .race:
             break
         }
         if let seq = record.seq {

@@ -100,6 +100,9 @@ struct ResumeReply: Equatable {
 enum ActReply: Equatable {
     case accepted(seq: Int)
     case refused(WireError)
+    /// A claim held for a rival's, or an action waiting behind it: its answer comes as a
+    /// `HostMessage.answer` once the race is decided.
+    case held
 }
 
 /// Any input's answer, for `MatchHost.handle` (replay and tests), which takes inputs of every
@@ -135,6 +138,7 @@ enum HostReply: Equatable {
         switch reply {
         case .accepted(let seq): self = .accepted(seq: seq)
         case .refused(let error): self = .refused(error)
+        case .held: self = .none
         }
     }
 }
@@ -151,6 +155,10 @@ enum HostMessage: Equatable {
     case notice(WireError)
     /// A chat line, for those who may read its room now.
     case chat(ChatLine, to: Audience)
+    /// The seats' round trips, for every scoreboard: not an event, not journaled.
+    case roundTrips(match: String, ms: [Int64?])
+    /// The late answer to a held request (`ActReply.held`): its ack or its error, for its sender.
+    case answer(ServerMessage, to: Seat)
 
     var message: ServerMessage {
         switch self {
@@ -158,6 +166,8 @@ enum HostMessage: Equatable {
         case .insight(let match, let seq, let count): .insight(match: match, seq: seq, setsOnTable: count)
         case .notice(let error): .error(error, id: nil)
         case .chat(let line, _): .chat(line)
+        case .answer(let message, _): message
+        case .roundTrips(let match, let ms): .roundTrips(match: match, ms: ms)
         }
     }
 
@@ -166,8 +176,9 @@ enum HostMessage: Equatable {
         case .event(_, let audience): audience
         case .hint(_, let seat): .player(seat)
         case .insight: .spectators
-        case .notice: .everyone
+        case .notice, .roundTrips: .everyone
         case .chat(_, let audience): audience
+        case .answer(_, let seat): .player(seat)
         }
     }
 }

@@ -59,10 +59,14 @@ extension MatchHost {
 
     /// A player's connection is gone: the seat waits for them. A window they held ends at once,
     /// as a pass would: time away never stretches a window.
-    mutating func leave(_ connection: ConnectionID, at now: Instant) -> HostOutput<NoReply> {
+    mutating func leave(_ connection: ConnectionID, at now: Instant, seeds: () -> UInt64) -> HostOutput<NoReply> {
         guard let seat = seat(of: connection) else { return HostOutput() }
-        var output = HostOutput<NoReply>(journal: [.away(seat: seat, at: now)], isFact: true)
-        output.messages = markAway(seat, keepingWindow: false, at: now)
+        // A claim still held is decided first, as if it had been taken on arrival, as it would
+        // be without compensation; the seat then leaves as from any window.
+        let settled = heldClaim == nil ? HostOutput<ActReply>(reply: .held) : settleHeldClaim(at: now, seeds: seeds)
+        var output = HostOutput<NoReply>(messages: settled.messages, journal: settled.journal + [.away(seat: seat, at: now)],
+                                         syncJournal: settled.syncJournal, isFact: true, keepJournal: settled.keepJournal)
+        output.messages += markAway(seat, keepingWindow: false, at: now)
         return output
     }
 
@@ -96,9 +100,11 @@ extension MatchHost {
 
     // MARK: Play
 
-    /// Applies a seat's action. Timers due first fire first, so their events may come back even
-    /// with a refusal, journaled as a tick.
-    mutating func act(_ action: Action, by seat: Seat, at now: Instant, seeds: () -> UInt64) -> HostOutput<ActReply> {
+    /// Applies a seat's action at once (`act` decides first whether a claim waits for a rival's).
+    /// Timers due first fire first, so their events may come back even with a refusal, journaled
+    /// as a tick.
+    mutating func perform(_ action: Action, by seat: Seat, at now: Instant, lag: ClaimLag = .off,
+                          seeds: () -> UInt64) -> HostOutput<ActReply> {
         guard var running = match else {
             return HostOutput(reply: .refused(WireError(.waitingForOpponent, "The match starts when both players have joined.")))
         }
@@ -121,8 +127,11 @@ extension MatchHost {
             messages += startGame(seed: seed, at: now)
         }
         let sync = match?.isOver == true || dealt != nil
-        if let refusal = outcome.refusal {
-            return HostOutput(messages: messages, journal: outcome.events.isEmpty ? [] : [.tick(seq: seq, at: now)], syncJournal: sync,
+        if let refused = outcome.refusal {
+            let (refusal, race) = lateClaimRefusal(refused, by: seat, at: now, lag: lag)
+            var journal: [JournalRecord] = outcome.events.isEmpty ? [] : [.tick(seq: seq, at: now)]
+            if let race { journal.append(.race(race, at: now)) }
+            return HostOutput(messages: messages, journal: journal, syncJournal: sync,
                               reply: .refused(WireError(refusal, playerNames: playerNames)))
         }
         hasMove = true
@@ -133,8 +142,12 @@ extension MatchHost {
     }
 
     /// Fires the timers and forfeits due at `now`; like an action, journaled (as a tick) first.
-    mutating func advance(to now: Instant) -> HostOutput<NoReply> {
+    mutating func advance(to now: Instant, seeds: () -> UInt64) -> HostOutput<NoReply> {
         guard stalledAt == nil, var running = match else { return HostOutput() }
+        if let held = heldClaim, pausedAt == nil {
+            guard held.decideAt <= now else { return HostOutput() }
+            return settleHeldClaim(at: now, seeds: seeds).replying { _ in NoReply() }
+        }
         let events: [MatchEvent]
         if pausedAt != nil {
             // The seat whose away budget ran out first forfeits.

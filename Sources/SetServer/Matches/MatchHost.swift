@@ -54,6 +54,13 @@ struct MatchHost {
     var lastActivity = Instant.zero
     /// The last chat lines of both rooms, oldest first (`MatchHost+Chat`).
     var recentChat: [ChatLine] = []
+    /// Each seat's round trip as last announced (lag compensation on), for snapshots.
+    var roundTripMs: [Int64?] = []
+    /// A claim held back for a rival's that may have been sent earlier (lag compensation).
+    var heldClaim: HeldClaim?
+    /// The claim that opened the current claim window, as the race saw it: a later rival is told
+    /// its margin in estimated send time.
+    var lastClaim: RaceEntry?
 
     init(name: String, mode: Mode, variant: Variant = .classic, settings: RuleSettings, seatWaitMs: Int64,
          spectatorAnnounceMs: Int64 = 1_000) {
@@ -91,6 +98,7 @@ struct MatchHost {
     var nextDeadline: Instant? {
         if stalledAt != nil { return nil }
         if pausedAt != nil { return forfeitDeadline }
+        if let heldClaim { return heldClaim.decideAt }
         return match?.nextDeadline
     }
 
@@ -106,10 +114,10 @@ struct MatchHost {
         case .resume(let seat, let connection): resume(seat, on: connection, at: now).replying(HostReply.init)
         case .spectatorCame: spectatorsChanged(by: 1, at: now).replying(HostReply.init)
         case .spectatorLeft: spectatorsChanged(by: -1, at: now).replying(HostReply.init)
-        case .leave(let connection): leave(connection, at: now).replying(HostReply.init)
+        case .leave(let connection): leave(connection, at: now, seeds: seeds).replying(HostReply.init)
         case .restart: restart(at: now).replying(HostReply.init)
-        case .act(let action, let seat): act(action, by: seat, at: now, seeds: seeds).replying(HostReply.init)
-        case .timers: advance(to: now).replying(HostReply.init)
+        case .act(let action, let seat): perform(action, by: seat, at: now, seeds: seeds).replying(HostReply.init)
+        case .timers: advance(to: now, seeds: seeds).replying(HostReply.init)
         case .announceSpectators: announceSpectators(at: now).replying(HostReply.init)
         case .spectatorCount(let count): replaySpectators(count, at: now).replying(HostReply.init)
         case .journalStalled: stall(at: now).replying(HostReply.init)
@@ -124,7 +132,7 @@ struct MatchHost {
     /// last table held.
     func snapshot(forSpectator: Bool, at now: Instant) -> MatchView {
         let over = match?.isOver == true
-        return MatchView(
+        var view = MatchView(
             match: name, seq: seq, time: now.milliseconds, mode: mode, phase: phase, game: game, players: players,
             spectators: spectatorCount, table: match?.table ?? [], deck: match?.deck.count ?? 0,
             selection: match?.selection ?? [],
@@ -134,6 +142,8 @@ struct MatchHost {
             result: match?.result, seed: over ? match?.seed : nil, rematchAsked: match?.rematchAsked ?? [],
             setsOnTable: forSpectator ? retiredSets : nil,
             forfeitAt: pausedAt != nil ? forfeitDeadline?.milliseconds : nil, variant: variant, chain: match?.chain ?? [])
+        view.roundTripMs = roundTripMs
+        return view
     }
 
     var listing: MatchListing {

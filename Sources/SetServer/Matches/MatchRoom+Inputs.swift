@@ -21,8 +21,12 @@ extension MatchRoom {
     }
 
     /// A seat's action.
-    func act(_ action: Action, by seat: Seat, at now: Instant) -> RoomOutcome<ActReply> {
-        change(at: now, undone: .refused(MatchHost.journalStalled)) { host, seeds in host.act(action, by: seat, at: now, seeds: seeds) }
+    /// `lag` is what the server measured of the seats' delays, for a claim race (lag compensation);
+    /// `id` is the request's, for an answer given later when the action waits behind a held claim.
+    func act(_ action: Action, by seat: Seat, at now: Instant, lag: ClaimLag = .off, id: JSONValue? = nil) -> RoomOutcome<ActReply> {
+        change(at: now, undone: .refused(MatchHost.journalStalled)) { host, seeds in
+            host.act(action, by: seat, at: now, lag: lag, id: id, seeds: seeds)
+        }
     }
 
     /// A chat line; refused, like an action, while the journal cannot record it.
@@ -32,12 +36,17 @@ extension MatchRoom {
 
     /// The clock reached the match's `nextDeadline`.
     func fireTimers(at now: Instant) -> RoomOutcome<NoReply> {
-        change(at: now, undone: NoReply(), mayIdle: true) { host, _ in host.advance(to: now) }
+        change(at: now, undone: NoReply(), mayIdle: true) { host, seeds in host.advance(to: now, seeds: seeds) }
     }
 
     /// Its changed spectator count may be announced now.
     func announceSpectators(at now: Instant) -> RoomOutcome<NoReply> {
         fact(at: now) { host, _ in host.announceSpectators(at: now) }
+    }
+
+    /// The server measured its players' round trips anew.
+    func announceRoundTrips(_ ms: [Int64?], at now: Instant) -> RoomOutcome<NoReply> {
+        fact(at: now) { host, _ in host.announceRoundTrips(ms, at: now) }
     }
 
     /// The server restarted: every seat still connected is away.

@@ -67,7 +67,7 @@ final class MatchRoom {
     /// A connection is gone: a spectator leaves, a player's seat waits for them.
     func leave(_ connection: ConnectionID, at now: Instant) -> RoomOutcome<NoReply> {
         guard let index = spectatorIndex.removeValue(forKey: connection) else {
-            return fact(at: now, mayIdle: true) { host, _ in host.leave(connection, at: now) }
+            return fact(at: now, mayIdle: true) { host, seeds in host.leave(connection, at: now, seeds: seeds) }
         }
         let last = spectators.removeLast()
         if index < spectators.count {

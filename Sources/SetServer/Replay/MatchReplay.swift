@@ -52,14 +52,19 @@ package struct MatchReplay: Sendable {
     }
 
     /// Replays the match, calling `onEvent` with each event as the host produces it (presence
-    /// changes left out), and `onChat` with each chat line where it was said; throws, with the
-    /// record number, where the journal and the rules part.
-    package func play(_ onEvent: (WireEvent) -> Void, onChat: (ChatLine) -> Void = { _ in }) throws(Failure) {
+    /// changes left out), `onChat` with each chat line where it was said, and `onNote`, at its
+    /// instant (server milliseconds), with why each claim race under lag compensation went the
+    /// way it did; throws, with the record number, where the journal and the rules part.
+    package func play(
+        _ onEvent: (WireEvent) -> Void, onChat: (ChatLine) -> Void = { _ in }, onNote: (Int64, String) -> Void = { _, _ in }
+    ) throws(Failure) {
         // A hint is numbered once but sent twice: without its cards to the others, then with them
         // to the player who paid. The replay shows the whole of it, so an event is handed on only
         // once the next number comes.
         var held: WireEvent?
+        var names = mode.seats.map { "player \($0.rawValue + 1)" }
         func handOn(_ event: WireEvent) {
+            if case .playerJoined(let seat, let name) = event.body, names.indices.contains(seat.rawValue) { names[seat.rawValue] = name }
             if case .presence = event.body { return }
             onEvent(event)
         }
@@ -70,7 +75,7 @@ package struct MatchReplay: Sendable {
                     let event: WireEvent
                     switch message {
                     case .event(let told, _), .hint(let told, _): event = told
-                    case .insight, .notice: continue
+                    case .insight, .notice, .answer, .roundTrips: continue
                     case .chat(let line, _):
                         // Said after the event held back, and before the next one.
                         if let previous = held { handOn(previous) }
@@ -81,6 +86,10 @@ package struct MatchReplay: Sendable {
                     if let previous = held, previous.seq != event.seq { handOn(previous) }
                     held = event
                 }
+            } races: { race, at in
+                if let previous = held { handOn(previous) }
+                held = nil
+                onNote(at.milliseconds, ReplayText.describe(race, names: names))
             }
         } catch { throw Failure(description: "\(path): \(error)") }
         if let held { handOn(held) }

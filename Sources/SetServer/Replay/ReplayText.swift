@@ -42,4 +42,17 @@ package enum ReplayText {
     package static func describe(_ line: ChatLine) -> String {
         "\(ServerText.printable(line.name)) (\(line.room.rawValue)): \(ServerText.printable(line.text))"
     }
+
+    /// Why a claim race under lag compensation went as it did, in the figures the server used.
+    static func describe(_ race: RaceDecision, names: [String]) -> String {
+        func who(_ seat: Seat) -> String { names.indices.contains(seat.rawValue) ? names[seat.rawValue] : "player \(seat.rawValue + 1)" }
+        func claim(_ entry: RaceEntry) -> String {
+            "arrived at \(entry.arrivedAt.milliseconds) ms, credited \(entry.creditMs) ms, sent ≈ \(entry.sentAt.milliseconds) ms"
+        }
+        var text = "claim race (cap \(race.capMs) ms): \(who(race.winner.seat)) wins, \(claim(race.winner))"
+        if let loser = race.loser, let margin = race.marginMs {
+            text += "; \(who(loser.seat)) \(claim(loser)), \(margin) ms later"
+        }
+        return text
+    }
 }

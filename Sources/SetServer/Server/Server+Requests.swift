@@ -37,6 +37,8 @@ extension Server {
         switch request.message {
         case .ping(let clientTime):
             send(.pong(time: now.milliseconds, clientTime: clientTime, id: request.id), to: connection)
+        case .pong(let time):
+            connection.roundTrips.answered(time: time, at: now)
         case .list(let after, let limit):
             var cursor: MatchList.Key?
             if let after {
@@ -86,6 +88,7 @@ extension Server {
             let outcome = room.resume(seat, connection: connection.id, at: now)
             admit(connection, to: room, as: join, seat: seat, token: token, resumed: true, replaced: outcome.reply.replaced,
                   id: id, outcome: outcome, at: now)
+            measureRoundTrip(of: connection, at: now)
         case .success(.take(let room, let token)):
             let outcome = room.join(name: join.name, token: token, connection: connection.id, seat: join.seat, at: now)
             switch outcome.reply {
@@ -97,6 +100,7 @@ extension Server {
                 connection.session = .player(room, seat)
                 // A first seat, even one reserved for the token it came with (`setgame play`'s).
                 admit(connection, to: room, as: join, seat: seat, token: token, resumed: false, replaced: nil, id: id, outcome: outcome, at: now)
+                measureRoundTrip(of: connection, at: now)
             }
         }
     }
@@ -145,11 +149,12 @@ extension Server {
             return fail(connection, WireError(.notYourSeat, "You sit in seat \(seat.rawValue), not seat \(claimedSeat.rawValue)."), id: id)
         }
         let phaseBefore = room.host.phase, gameBefore = room.host.game
-        let outcome = room.act(action, by: seat, at: now)
+        let outcome = room.act(action, by: seat, at: now, lag: claimLag(in: room), id: id)
         apply(outcome, of: room)
         switch outcome.reply {
         case .refused(let refusal): fail(connection, refusal, id: id)
         case .accepted(let seq): if let id { send(.ack(id: id, seq: seq), to: connection) }
+        case .held: break  // answered once its claim race is decided
         }
         let host = room.host
         if host.phase == .over && phaseBefore != .over, let result = host.match?.result {

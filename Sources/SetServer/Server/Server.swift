@@ -181,15 +181,18 @@ package final class Server {
         closeOverdueLingering(at: now)
         forgetQuietAddresses(at: now)
         lobby.retireAbandoned(at: now)
+        announceRoundTrips(at: now)
         for connection in connections.values where !connection.closeWhenFlushed {
             if now.milliseconds(since: connection.lastInput) > config.limits.idleTimeoutMs {
                 fail(connection, WireError(.idleTimeout, "Nothing received for \(config.limits.idleTimeoutMs / 1000) s; send a ping to stay connected.", fatal: true))
             } else if !connection.pingedWhileIdle, now.milliseconds(since: connection.lastInput) > config.limits.idleTimeoutMs / 2 {
                 // Half the allowance gone: ask once, so a client that is merely quiet can answer.
                 connection.pingedWhileIdle = true
-                send(.ping(time: now.milliseconds), to: connection)
+                ping(connection, at: now)
             } else if let since = connection.partialLineSince, now.milliseconds(since: since) > config.partialLineTimeoutMs {
                 fail(connection, WireError(.idleTimeout, "A line stayed unfinished for \(config.partialLineTimeoutMs / 1000) s.", fatal: true))
+            } else {
+                measureRoundTrip(of: connection, at: now)
             }
         }
     }

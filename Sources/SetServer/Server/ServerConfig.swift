@@ -51,6 +51,12 @@ package struct ServerConfig: Sendable, Equatable {
     package var doorUIDs: Set<UInt32> = []
     /// Tests inject one to make journal writes fail as a full disk would.
     package var journalFaults: JournalFaults?
+    /// The most a duel claim is credited for its sender's distance (see Protocol.md, "Fair claim
+    /// races"); 0 decides every claim on arrival and sends no measuring pings. `setgame serve`
+    /// defaults to `defaultLagCompensationMs`; a config built in code starts with it off.
+    package var lagCompensationMs: Int64 = 0
+    /// The cap `setgame serve` uses unless told otherwise.
+    package static let defaultLagCompensationMs: Int64 = 200
 
     package init() {}
 

@@ -1,0 +1,140 @@
+import Foundation
+import Glibc
+import SetClient
+import SetNet
+import SetRules
+import SetWire
+import Synchronization
+
+/// Who took each claim window of a fairness run with a claim sent for that table (each racer counts its own).
+final class RaceTally: Sendable {
+    private let wins = Mutex<[Int]>([0, 0])
+    /// Windows opened before this (monotonic milliseconds) are not counted.
+    private let countingFrom: Int64
+
+    init(countingFrom: Int64) { self.countingFrom = countingFrom }
+
+    func won(by seat: Seat) {
+        guard MonotonicTime.rawMilliseconds() >= countingFrom else { return }
+        wins.withLock { $0[seat.rawValue] += 1 }
+    }
+
+    var counts: [Int] { wins.withLock { $0 } }
+    var total: Int { counts.reduce(0, +) }
+}
+
+/// One player of a fairness run: it drives the shared `ClientSession` over a blocking socket, and
+/// whenever a new table is on show with no window open it claims after its think time (the same
+/// spread for both racers), then takes a set if the window is its own. It answers the server's
+/// echo pings as any client does, through the session.
+final class FairnessRacer {
+    private let fd: Int32
+    private var session: ClientSession
+    private var reader = LineReader(maxLineBytes: 1 << 20)
+    private var random: SplitMix64
+    private let thinkMs: ClosedRange<Int64>
+    private let tally: RaceTally
+    private let clock = MonotonicTime()
+    private var raceTable: [Card] = []
+    private var claimAt: Int64?
+    /// The table the last claim was sent for.
+    private var claimedTable: [Card] = []
+    private var rematchAsked = -1
+
+    init(port: UInt16, name: String, match: String, thinkMs: ClosedRange<Int64>, seed: UInt64, tally: RaceTally) throws(SocketError) {
+        fd = try Sockets.connect(host: "127.0.0.1", port: port)
+        Sockets.setNoDelay(fd)
+        var settings = ClientSession.Settings(name: name, match: match, mode: .duel, pings: .keepAlive)
+        settings.joinsAtOnce = true
+        session = ClientSession(settings)
+        random = SplitMix64(seed: seed)
+        self.thinkMs = thinkMs
+        self.tally = tally
+    }
+
+    deinit { Glibc.close(fd) }
+
+    private var now: Int64 { clock.now().milliseconds }
+
+    /// Plays until `done` says so or the connection ends.
+    func run(until done: @Sendable () -> Bool) {
+        perform(session.connected(at: now))
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while !done() {
+            let wait = claimAt.map { max(0, $0 - now) } ?? 50
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, Int32(min(wait, 50))) > 0 {
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                guard count > 0 else { return }
+                for line in reader.feed(buffer[0..<count]) {
+                    guard case .complete(let bytes) = line, case .success(let message) = ServerMessageCoding.decode(bytes) else { continue }
+                    perform(session.receive(message, at: now))
+                }
+                react()
+            }
+            perform(session.tick(at: now))
+            if let due = claimAt, now >= due {
+                claimAt = nil
+                claimedTable = raceTable
+                debug("claims")
+                send(.act(.claim, seat: nil))
+            }
+        }
+    }
+
+    private func perform(_ effects: [SessionEffect]) {
+        for effect in effects {
+            switch effect {
+            case .send(let message): send(message)
+            case .eventApplied(let event, _):
+                if case .rules(.windowOpened(let window)) = event.body, window.kind == .claim {
+                    claimAt = nil  // too late for this table
+                    debug("window for \(window.holder)")
+                    // A claim sent for an earlier table that lands on this one won no race for it.
+                    if window.holder == session.seat, claimedTable == session.view?.table { tally.won(by: window.holder) }
+                    if window.holder == session.seat, let view = session.view {
+                        // A claim that landed on a table without a set (sent for an earlier one) gives up.
+                        guard let trio = SetLogic.firstSet(in: view.table) else { send(.act(.pass, seat: nil)); continue }
+                        trio.forEach { send(.act(.select($0), seat: nil)) }
+                    }
+                } else if case .rules(.windowOpened(let window)) = event.body, window.holder == session.seat {
+                    send(.act(.pass, seat: nil))  // a deal's grace or a second chance: not a race
+                } else if case .rules(.windowClosed(_, let end)) = event.body, end != .decided {
+                    raceTable = []  // the same table again, free: race for it (or deal) anew
+                }
+            case .refused(let error) where error.fatal || ProcessInfo.processInfo.environment["SETGAME_FAIRNESS_DEBUG"] != nil:
+                Bench.warn("bench: \(session.settings.name): \(error.code.rawValue): \(error.message)")
+            case .gaveUp(let end): Bench.warn("bench: \(session.settings.name) gave up: \(end.reason)")
+            default: break
+            }
+        }
+    }
+
+    /// A new table on show with nobody holding it starts a race; one without a set is dealt.
+    private func react() {
+        guard let view = session.view, let seat = session.seat else { return }
+        if view.phase == .over, rematchAsked != view.game {
+            rematchAsked = view.game
+            send(.act(.rematch, seat: nil))
+            return
+        }
+        guard view.phase == .playing, view.window == nil, view.table != raceTable else { return }
+        raceTable = view.table
+        debug("new table \(view.table.prefix(2).map(\.id))")
+        if SetLogic.anySet(in: view.table) {
+            claimAt = now + thinkMs.lowerBound + Int64(random.next() % UInt64(thinkMs.count))
+        } else if seat == .first {
+            send(.act(.deal, seat: nil))
+        }
+    }
+
+    private func debug(_ text: String) {
+        guard ProcessInfo.processInfo.environment["SETGAME_FAIRNESS_DEBUG"] != nil else { return }
+        Bench.warn("\(MonotonicTime.rawMilliseconds() % 100_000) \(session.settings.name): \(text)")
+    }
+
+    private func send(_ message: ClientMessage) {
+        let line = ClientMessageEncoder.line(ClientRequest(message))
+        _ = line.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+    }
+}

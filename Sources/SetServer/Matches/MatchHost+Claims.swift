@@ -1,0 +1,129 @@
+import SetRules
+import SetWire
+
+// Claim races under lag compensation. A claim that arrives while nobody holds the table may be
+// held for as long as the rival, further away, could still have sent an earlier one; the window
+// goes to the earliest estimated send time (arrival minus the capped one-way estimate), a tie to
+// the first received. With compensation off every action goes straight to `perform`, as before.
+extension MatchHost {
+    /// Applies a seat's action, or holds it in a claim race; a held request's answer comes later
+    /// as a `HostMessage.answer` to its seat, with `id`.
+    mutating func act(_ action: Action, by seat: Seat, at now: Instant, lag: ClaimLag = .off, id: JSONValue? = nil,
+                      seeds: () -> UInt64) -> HostOutput<ActReply> {
+        guard lag.isOn, mode == .duel, stalledAt == nil, pausedAt == nil, let running = match, !running.isOver else {
+            return perform(action, by: seat, at: now, lag: lag, seeds: seeds)
+        }
+        if heldClaim != nil { return actBehindHold(action, by: seat, at: now, lag: lag, id: id, seeds: seeds) }
+        guard action == .claim, running.window == nil else { return perform(action, by: seat, at: now, lag: lag, seeds: seeds) }
+        let claim = lag.entry(seat, at: now)
+        let rivalCredit = lag.credit(seat.other)
+        guard let decideAt = claim.holdUntil(rivalCredit: rivalCredit) else {
+            // Nobody further away could have claimed earlier: decided on arrival, as without
+            // compensation, and no race to journal.
+            let output = perform(.claim, by: seat, at: now, lag: lag, seeds: seeds)
+            if case .accepted = output.reply { lastClaim = claim }
+            return output
+        }
+        heldClaim = HeldClaim(claim: claim, rivalCreditMs: rivalCredit, capMs: lag.capMs, decideAt: decideAt, id: id)
+        return HostOutput(reply: .held)
+    }
+
+    /// An action while a claim is held: the rival's claim races it; anything else waits its turn.
+    private mutating func actBehindHold(_ action: Action, by seat: Seat, at now: Instant, lag: ClaimLag, id: JSONValue?,
+                                        seeds: () -> UInt64) -> HostOutput<ActReply> {
+        guard var held = heldClaim else { return perform(action, by: seat, at: now, lag: lag, seeds: seeds) }
+        guard action == .claim, seat != held.claim.seat else {
+            guard held.queued.count < HeldClaim.queueLimit else {
+                return HostOutput(reply: .refused(WireError(.rateLimited, "Too many requests while a claim race is decided; this one was dropped.")))
+            }
+            held.queued.append(QueuedAction(action: action, seat: seat, id: id))
+            heldClaim = held
+            return HostOutput(reply: .held)
+        }
+        let rival = lag.entry(seat, at: now)
+        heldClaim = nil
+        if rival.beats(held.claim) {
+            var output = open(rival, against: held.claim, capMs: held.capMs, at: now, seeds: seeds)
+            let lost = RuleRefusal.claimTaken(holder: seat, leadMs: held.claim.sentAt.milliseconds(since: rival.sentAt))
+            output.messages.append(.answer(.error(WireError(lost, playerNames: playerNames), id: held.id), to: held.claim.seat))
+            return drain(held.queued, into: output, at: now, seeds: seeds)
+        }
+        var won = open(held.claim, against: rival, capMs: held.capMs, at: now, seeds: seeds)
+        won.messages += answer(won.reply, id: held.id, to: held.claim.seat)
+        let lost = RuleRefusal.claimTaken(holder: held.claim.seat, leadMs: rival.sentAt.milliseconds(since: held.claim.sentAt))
+        won.reply = .refused(WireError(lost, playerNames: playerNames))
+        return drain(held.queued, into: won, at: now, seeds: seeds)
+    }
+
+    /// The hold ran out (or its seat left): the held claim takes the window, and what waited
+    /// behind it follows in order.
+    mutating func settleHeldClaim(at now: Instant, seeds: () -> UInt64) -> HostOutput<ActReply> {
+        guard let held = heldClaim else { return HostOutput(reply: .held) }
+        heldClaim = nil
+        var output = open(held.claim, against: nil, capMs: held.capMs, at: now, seeds: seeds)
+        output.messages += answer(output.reply, id: held.id, to: held.claim.seat)
+        output.reply = .held
+        return drain(held.queued, into: output, at: now, seeds: seeds)
+    }
+
+    /// Gives `claim` the window now, journaling what decided it (it was held, or raced a rival).
+    private mutating func open(_ claim: RaceEntry, against rival: RaceEntry?, capMs: Int64, at now: Instant,
+                               seeds: () -> UInt64) -> HostOutput<ActReply> {
+        var output = perform(.claim, by: claim.seat, at: now, lag: .off, seeds: seeds)
+        guard case .accepted = output.reply else { return output }
+        lastClaim = claim
+        output.journal.append(.race(RaceDecision(winner: claim, loser: rival, capMs: capMs), at: now))
+        return output
+    }
+
+    /// Performs the actions that waited behind a hold, each answered to its sender.
+    private mutating func drain(_ queued: [QueuedAction], into output: HostOutput<ActReply>, at now: Instant,
+                                seeds: () -> UInt64) -> HostOutput<ActReply> {
+        var output = output
+        for waiting in queued {
+            let done = perform(waiting.action, by: waiting.seat, at: now, lag: .off, seeds: seeds)
+            output.messages += done.messages + answer(done.reply, id: waiting.id, to: waiting.seat)
+            output.journal += done.journal
+            output.syncJournal = output.syncJournal || done.syncJournal
+            output.keepJournal = output.keepJournal || done.keepJournal
+        }
+        return output
+    }
+
+    /// A late reply as its sender would have had it: an ack when it carried an id, or its error.
+    private func answer(_ reply: ActReply, id: JSONValue?, to seat: Seat) -> [HostMessage] {
+        switch reply {
+        case .accepted(let seq): id.map { [.answer(.ack(id: $0, seq: seq), to: seat)] } ?? []
+        case .refused(let error): [.answer(.error(error, id: id), to: seat)]
+        case .held: []
+        }
+    }
+
+    /// The seats' round trips, told to everyone when one appears or moves by `roundTripStepMs`.
+    mutating func announceRoundTrips(_ ms: [Int64?], at now: Instant) -> HostOutput<NoReply> {
+        let moved = ms.count != roundTripMs.count || zip(ms, roundTripMs).contains { new, old in
+            switch (new, old) {
+            case (nil, nil): false
+            case (let new?, let old?): abs(new - old) >= Self.roundTripStepMs
+            default: true
+            }
+        }
+        guard moved else { return HostOutput(isFact: true) }
+        roundTripMs = ms
+        return HostOutput(messages: [.roundTrips(match: name, ms: ms)], isFact: true)
+    }
+
+    /// Smaller changes are not worth a line to everyone.
+    static let roundTripStepMs: Int64 = 5
+
+    /// A claim refused because the window is taken: under compensation its margin is told in
+    /// estimated send time, against the claim that opened the window.
+    func lateClaimRefusal(_ refusal: RuleRefusal, by seat: Seat, at now: Instant, lag: ClaimLag) -> (RuleRefusal, RaceDecision?) {
+        guard lag.isOn, case .claimTaken(let holder, _) = refusal, let winner = lastClaim, winner.seat == holder else {
+            return (refusal, nil)
+        }
+        let rival = lag.entry(seat, at: now)
+        let decision = RaceDecision(winner: winner, loser: rival, capMs: lag.capMs)
+        return (.claimTaken(holder: holder, leadMs: decision.marginMs ?? 0), decision)
+    }
+}

@@ -1,0 +1,182 @@
+@testable import SetServer
+import SetRules
+import SetWire
+import Testing
+
+/// Claim races under lag compensation, decided by the host from given round trips and arrival
+/// instants: no socket, no clock but the instants passed in.
+@Suite struct ClaimRaceTests {
+    static func at(_ milliseconds: Int64) -> Instant { Instant(milliseconds: milliseconds) }
+
+    /// Ann near (1 ms round trip), bob far (160 ms), cap 200.
+    static let lag = ClaimLag(capMs: 200, roundTripMs: [1, 160])
+
+    func windowHolder(_ host: MatchHost) -> Seat? { host.match?.window?.holder }
+
+    func opened(_ output: HostOutput<some Equatable>) -> Window? {
+        for message in output.messages {
+            if case .event(let event, _) = message, case .rules(.windowOpened(let window)) = event.body { return window }
+        }
+        return nil
+    }
+
+    @Test func theCreditIsTheRoundTripUpToTheCap() {
+        #expect(Self.lag.credit(.first) == 1 && Self.lag.credit(.second) == 160)
+        #expect(ClaimLag(capMs: 100, roundTripMs: [1, 460]).credit(.second) == 100)
+        #expect(ClaimLag.off.credit(.second) == 0)
+    }
+
+    @Test func aNearClaimIsHeldForTheFarSeatsRoundTripAndThenOpensItsWindow() {
+        var host = MatchHostTests.duel()
+        let held = host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, id: .int(5), seeds: MatchHostTests.noDeal)
+        #expect(held.reply == .held && held.messages.isEmpty && held.journal.isEmpty)
+        // Sent at 2 999 by its own table's clock; bob could prove an earlier send until 2 999 + 160.
+        #expect(host.nextDeadline == Self.at(3_159))
+        #expect(host.advance(to: Self.at(3_158), seeds: MatchHostTests.noDeal).messages.isEmpty)
+        let decided = host.advance(to: Self.at(3_159), seeds: MatchHostTests.noDeal)
+        #expect(opened(decided)?.holder == .first)
+        #expect(decided.messages.contains(.answer(.ack(id: .int(5), seq: host.seq), to: .first)))
+        #expect(decided.journal.contains(.race(RaceDecision(winner: RaceEntry(seat: .first, arrivedAt: Self.at(3_000), creditMs: 1),
+                                                            loser: nil, capMs: 200), at: Self.at(3_159))))
+        #expect(host.nextDeadline == host.match?.window?.deadline)
+    }
+
+    @Test func theFarClaimWinsWhenItWasSentEarlierByItsOwnClock() {
+        var host = MatchHostTests.duel()
+        _ = host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, id: .int(5), seeds: MatchHostTests.noDeal)
+        // Bob's arrives 150 ms later but left him 10 ms earlier than ann's left her.
+        let bob = host.act(.claim, by: .second, at: Self.at(3_150), lag: Self.lag, seeds: MatchHostTests.noDeal)
+        #expect(bob.reply == .accepted(seq: host.seq))
+        #expect(windowHolder(host) == .second)
+        let lost = WireError(RuleRefusal.claimTaken(holder: .second, leadMs: 9), playerNames: ["ann", "bob"])
+        #expect(bob.messages.contains(.answer(.error(lost, id: .int(5)), to: .first)))
+        #expect(bob.journal.last == .race(RaceDecision(winner: RaceEntry(seat: .second, arrivedAt: Self.at(3_150), creditMs: 160),
+                                                       loser: RaceEntry(seat: .first, arrivedAt: Self.at(3_000), creditMs: 1),
+                                                       capMs: 200), at: Self.at(3_150)))
+    }
+
+    @Test func aTieGoesToTheFirstReceived() {
+        var host = MatchHostTests.duel()
+        _ = host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, seeds: MatchHostTests.noDeal)
+        // Estimated send 3 159 − 160 = 2 999: the same as ann's.
+        let bob = host.act(.claim, by: .second, at: Self.at(3_159), lag: Self.lag, seeds: MatchHostTests.noDeal)
+        guard case .refused(let error) = bob.reply else { return #expect(Bool(false), "bob won a tie") }
+        #expect(error.code == .claimTaken && error.details["leadMs"] == .int(0))
+        #expect(windowHolder(host) == .first)
+    }
+
+    @Test func aFarClaimIsDecidedOnArrivalAndALaterNearOneIsToldItsMarginInSendTime() {
+        var host = MatchHostTests.duel()
+        let bob = host.act(.claim, by: .second, at: Self.at(3_000), lag: Self.lag, seeds: MatchHostTests.noDeal)
+        #expect(bob.reply == .accepted(seq: host.seq), "nobody can have sent earlier: no hold")
+        #expect(!bob.journal.contains { if case .race = $0 { true } else { false } }, "no race to explain, no record")
+        let ann = host.act(.claim, by: .first, at: Self.at(3_100), lag: Self.lag, seeds: MatchHostTests.noDeal)
+        // Bob's counts from 2 840, ann's from 3 099: 259 ms later.
+        guard case .refused(let error) = ann.reply else { return #expect(Bool(false), "ann took a taken window") }
+        #expect(error.details["leadMs"] == .int(259))
+        #expect(ann.journal.contains { if case .race(let race, _) = $0 { race.marginMs == 259 } else { false } })
+    }
+
+    @Test func actionsBehindAHeldClaimWaitAndAreAnsweredInOrder() {
+        var host = MatchHostTests.duel()
+        let card = host.match!.table[0]
+        _ = host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, seeds: MatchHostTests.noDeal)
+        #expect(host.act(.select(card), by: .first, at: Self.at(3_010), lag: Self.lag, id: .int(6), seeds: MatchHostTests.noDeal).reply == .held)
+        #expect(host.act(.deal, by: .second, at: Self.at(3_020), lag: Self.lag, id: .int(7), seeds: MatchHostTests.noDeal).reply == .held)
+        let decided = host.advance(to: Self.at(3_159), seeds: MatchHostTests.noDeal)
+        #expect(host.match?.selection == [card])
+        let answers = decided.messages.compactMap { if case .answer(let message, let seat) = $0 { (message, seat) } else { nil } }
+        #expect(answers.count == 2)
+        guard answers.count == 2, case .ack(.int(6), _) = answers[0].0, case .error(let dealRefused, .int(7)) = answers[1].0 else {
+            return #expect(Bool(false), "\(answers)")
+        }
+        #expect(answers[1].1 == .second && dealRefused.code == .notYourWindow)
+    }
+
+    @Test func compensationOffDecidesOnArrivalAsBefore() {
+        var host = MatchHostTests.duel()
+        var plain = MatchHostTests.duel()
+        let off = host.act(.claim, by: .first, at: Self.at(3_000), lag: .off, seeds: MatchHostTests.noDeal)
+        #expect(off == plain.handle(.act(.claim, by: .first), at: Self.at(3_000), seeds: MatchHostTests.noDeal).replying { reply in
+            if case .accepted(let seq) = reply { ActReply.accepted(seq: seq) } else { ActReply.held }
+        })
+        let late = host.act(.claim, by: .second, at: Self.at(3_100), lag: .off, seeds: MatchHostTests.noDeal)
+        guard case .refused(let error) = late.reply else { return #expect(Bool(false)) }
+        #expect(error.details["leadMs"] == .int(100) && late.journal.isEmpty)
+    }
+
+    /// A player on loopback who answers every ping 300 ms late looks 300 ms away: its claims are
+    /// credited the cap and no more, so it gains at most the cap over its honest self.
+    @Test func delayingPongsGainsAtMostTheCap() {
+        var trips = RoundTrips()
+        for second in 1...8 {
+            let sent = Self.at(Int64(second) * 2_000)
+            trips.pinged(at: sent)
+            let answered = trips.answered(time: sent.milliseconds, at: sent.adding(301))
+            #expect(answered)
+        }
+        #expect(trips.lowMs == 301)
+        let cheat = ClaimLag(capMs: 200, roundTripMs: [trips.lowMs, 1])
+        #expect(cheat.credit(.first) == 200)
+        // Both honest on loopback, the cheater's claim 250 ms late still loses; 199 ms late, it wins.
+        var host = MatchHostTests.duel()
+        _ = host.act(.claim, by: .second, at: Self.at(3_000), lag: cheat, seeds: MatchHostTests.noDeal)
+        let lateBy250 = host.act(.claim, by: .first, at: Self.at(3_250), lag: cheat, seeds: MatchHostTests.noDeal)
+        #expect(windowHolder(host) == .second, "a claim 250 ms late loses: the cap is 200")
+        #expect(lateBy250.reply != .accepted(seq: host.seq))
+        var again = MatchHostTests.duel()
+        _ = again.act(.claim, by: .second, at: Self.at(3_000), lag: cheat, seeds: MatchHostTests.noDeal)
+        _ = again.act(.claim, by: .first, at: Self.at(3_198), lag: cheat, seeds: MatchHostTests.noDeal)
+        #expect(windowHolder(again) == .first, "within the cap the feigned distance wins")
+    }
+
+    @Test func aPongAnswersOnlyAPingTheServerSentAndNeverComesOutShorter() {
+        var trips = RoundTrips()
+        let unasked = trips.answered(time: 1_000, at: Self.at(1_000))
+        #expect(!unasked, "no ping was sent")
+        trips.pinged(at: Self.at(1_000))
+        let invented = trips.answered(time: 1_050, at: Self.at(1_060))
+        #expect(!invented, "a time the server never sent")
+        let real = trips.answered(time: 1_000, at: Self.at(1_040))
+        #expect(real)
+        let twice = trips.answered(time: 1_000, at: Self.at(1_041))
+        #expect(!twice, "answered once")
+        #expect(trips.lowMs == 40 && trips.smoothedMs == 40)
+    }
+
+    @Test func aSeatLeavingWhileItsClaimIsHeldTakesTheWindowFirstAsWithoutCompensation() {
+        var host = MatchHostTests.duel()
+        _ = host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, seeds: MatchHostTests.noDeal)
+        let left = host.leave(1, at: Self.at(3_050), seeds: MatchHostTests.noDeal)
+        #expect(opened(left)?.holder == .first)
+        #expect(host.heldClaim == nil && host.match?.window?.kind == .secondChance)
+    }
+
+    @Test func theJournalKeepsWhatDecidedARaceAndReplayExplainsIt() throws {
+        let race = RaceDecision(winner: RaceEntry(seat: .second, arrivedAt: Self.at(3_150), creditMs: 160),
+                                loser: RaceEntry(seat: .first, arrivedAt: Self.at(3_000), creditMs: 1), capMs: 200)
+        let record = JournalRecord.race(race, at: Self.at(3_150))
+        #expect(try JournalRecord.decode(Array(record.encoded().dropLast())) == record)
+        #expect(String(decoding: record.encoded(), as: UTF8.self)
+                == #"{"at":3150,"capMs":200,"loser":{"arrived":3000,"creditMs":1,"seat":0},"type":"race","winner":{"arrived":3150,"creditMs":160,"seat":1}}"# + "\n")
+        #expect(ReplayText.describe(race, names: ["ann", "bob"])
+                == "claim race (cap 200 ms): bob wins, arrived at 3150 ms, credited 160 ms, sent ≈ 2990 ms; "
+                + "ann arrived at 3000 ms, credited 1 ms, sent ≈ 2999 ms, 9 ms later")
+    }
+
+    /// A journal with races replays to the same match: the records are notes, the claims are `act`s.
+    @Test func aJournalWithRacesReplaysAsTheLiveHostPlayed() throws {
+        var host = MatchHostTests.duel()
+        var records: [JournalRecord] = [.header(name: "m", mode: .duel, rules: .standard),
+            .seated(seat: .first, name: "ann", token: MatchHostTests.annToken, at: Self.at(1_000)),
+            .seated(seat: .second, name: "bob", token: MatchHostTests.bobToken, at: Self.at(2_000)),
+            .game(number: 1, seed: 7, commitment: SeedCommitment.commitment(for: 7), at: Self.at(2_000))]
+        records += host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, seeds: MatchHostTests.noDeal).journal
+        records += host.act(.claim, by: .second, at: Self.at(3_150), lag: Self.lag, seeds: MatchHostTests.noDeal).journal
+        records += host.act(.claim, by: .first, at: Self.at(3_200), lag: Self.lag, seeds: MatchHostTests.noDeal).journal
+        #expect(records.filter { if case .race = $0 { true } else { false } }.count == 2)
+        var notes = 0
+        let replayed = try JournalReplay.host(from: records, seatWaitMs: 60_000, races: { _, _ in notes += 1 })
+        #expect(notes == 2 && replayed.match?.window == host.match?.window && replayed.seq == host.seq)
+    }
+}

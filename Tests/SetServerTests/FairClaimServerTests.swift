@@ -1,0 +1,83 @@
+import SetNet
+import SetRules
+import SetServer
+import SetWire
+import Testing
+
+/// Lag compensation over real loopback sockets, with the server's clock moved by hand: round
+/// trips are what the test makes them, by when it lets each player answer the server's pings.
+@Suite(.serialized) struct FairClaimServerTests {
+    /// Waits for the server's measuring ping and answers it once the clock has moved `afterMs`;
+    /// a ping of our own then proves the pong was read.
+    func answerEchoPing(_ client: TestClient, on server: TestServer, afterMs: Int64) throws {
+        let time = try client.waitFor("echo ping") { if case .ping(let time, true) = $0 { time } else { nil } }
+        if afterMs > 0 { server.advance(by: afterMs) }
+        client.send(.pong(time: time))
+        client.send(.ping(time: 1))
+        _ = try client.waitFor("pong") { if case .pong = $0 { true } else { nil } }
+    }
+
+    /// Returns once the server has read what `client` sent so far: its pong comes after.
+    func read(_ client: TestClient) throws {
+        client.send(.ping(time: 5))
+        _ = try client.waitFor("pong") { if case .pong(_, 5, _) = $0 { true } else { nil } }
+    }
+
+    /// Ann 0 ms from the server, bob 160 ms (round trip), each measured once at their join.
+    func measuredDuel(_ server: TestServer) throws -> (TestClient, TestClient) {
+        let ann = try TestClient.joined(server, name: "ann")
+        try answerEchoPing(ann, on: server, afterMs: 0)
+        let bob = try TestClient.joined(server, name: "bob")
+        try answerEchoPing(bob, on: server, afterMs: 160)
+        try ann.awaitSeq(bob.view!.seq)
+        return (ann, bob)
+    }
+
+    @Test func theFarPlayersEarlierClaimWinsThoughItArrivesLater() throws {
+        let server = try TestServer { $0.lagCompensationMs = 200 }
+        defer { server.stop() }
+        let (ann, bob) = try measuredDuel(server)
+        ann.send(.act(.claim, seat: nil), id: .string("a"))
+        try read(ann)
+        server.advance(by: 100)
+        // Bob's claim arrives 100 ms after ann's but left him 60 ms before hers left her.
+        bob.send(.act(.claim, seat: nil), id: .string("b"))
+        let opened = try ann.awaitEvent("bob's window") { if case .rules(.windowOpened) = $0 { true } else { false } }
+        guard case .rules(.windowOpened(let window)) = opened.body else { return }
+        #expect(window.holder == .second)
+        let lost = try ann.awaitError(.claimTaken)
+        #expect(lost.details["leadMs"] == .int(60) && lost.details["holder"] == .int(1), "\(lost)")
+        _ = try bob.waitFor("bob's ack") { if case .ack(.string("b"), _) = $0 { true } else { nil } }
+    }
+
+    @Test func aHeldClaimOpensItsWindowWhenTheFarSideCanNoLongerBeEarlier() throws {
+        let server = try TestServer { $0.lagCompensationMs = 200 }
+        defer { server.stop() }
+        let (ann, bob) = try measuredDuel(server)
+        ann.send(.act(.claim, seat: nil), id: .string("a"))
+        try read(ann)
+        // Held: no window yet, so bob's own ping comes back before any event.
+        bob.send(.ping(time: 2))
+        let first = try bob.next("pong, not an event")
+        guard case .pong = first else { return #expect(Bool(false), "\(first) came before the pong") }
+        server.advance(by: 160)
+        let opened = try bob.awaitEvent("ann's window") { if case .rules(.windowOpened) = $0 { true } else { false } }
+        guard case .rules(.windowOpened(let window)) = opened.body else { return }
+        #expect(window.holder == .first && window.opened == Instant(milliseconds: 1_320))
+        _ = try ann.waitFor("ann's late ack") { if case .ack(.string("a"), _) = $0 { true } else { nil } }
+    }
+
+    @Test func withCompensationOffNoEchoPingIsSentAndTheFirstReceivedWins() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (ann, bob) = try TestClient.duel(server)
+        ann.send(.ping(time: 3))
+        let first = try ann.next("pong")
+        guard case .pong = first else { return #expect(Bool(false), "\(first) before the pong: an echo ping?") }
+        ann.send(.act(.claim, seat: nil))
+        _ = try bob.awaitEvent("ann's window") { if case .rules(.windowOpened) = $0 { true } else { false } }
+        server.advance(by: 100)
+        bob.send(.act(.claim, seat: nil))
+        #expect(try bob.awaitError(.claimTaken).details["leadMs"] == .int(100))
+    }
+}
