@@ -32,7 +32,7 @@ let package = Package(
         .testTarget(name: "SetBenchTests", dependencies: ["SetTestSupport", "SetBench", "SetServer", "SetNet", "SetWire", "SetRules"]),
         .testTarget(name: "SetScreenTests", dependencies: ["SetScreen", "SetRules", "SetWire"]),
         .testTarget(name: "SetTerminalTests", dependencies: ["SetTestSupport", "SetTerminal", "SetScreen", "SetBot", "SetRules", "SetWire", "SetNet", "SetServer"]),
-        .testTarget(name: "SetLocalTests", dependencies: ["SetLocal", "SetTerminal", "SetServer", "SetBot", "SetNet", "SetWire", "SetRules"]),
+        .testTarget(name: "SetLocalTests", dependencies: ["SetLocal", "SetTerminal", "SetScreen", "SetTestSupport", "SetServer", "SetBot", "SetNet", "SetWire", "SetRules"]),
         .testTarget(name: "SetCLITests", dependencies: ["SetCLI", "SetLocal", "SetBench", "SetBot", "SetTerminal", "SetServer", "SetNet", "SetWire", "SetRules"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,24 +1,27 @@
 /// One finished solo game, as the personal records count it: what the player's client saw.
-package struct SoloGameTally: Equatable, Sendable {
+package struct SoloGameTally: Hashable, Sendable {
     /// The final score.
     package var score: Int
     /// Milliseconds each taken set took, from the table changing to the set being taken.
     package var setTimesMs: [Int]
-    /// The table at each deal the player asked for: the sets on it were missed.
-    package var tablesDealtOver: [[Card]]
+    /// The sets (ultras, chain sets) that were on the table when the player dealt, deal by deal.
+    package var missedSets: [[Card]]
 
-    package init(score: Int, setTimesMs: [Int] = [], tablesDealtOver: [[Card]] = []) {
+    package init(score: Int, setTimesMs: [Int] = [], missedSets: [[Card]] = []) {
         self.score = score
         self.setTimesMs = setTimesMs
-        self.tablesDealtOver = tablesDealtOver
+        self.missedSets = missedSets
     }
 
-    /// The sets that were on the table when the player dealt, deal by deal, each once.
-    package var missedSets: [[Card]] { tablesDealtOver.flatMap { SetLogic.allSets(in: $0) } }
+    /// The player dealt over `table`: every valid pick on it (by the variant's own rule, so a
+    /// Set-Chain table counts only the sets that use one chain card) was missed.
+    package mutating func dealt(over table: [Card], chain: [Card] = [], variant: Variant = .classic) {
+        missedSets += variant.combinations(table: table, chain: chain)
+    }
 }
 
 /// A player's records over their solo games: best score, fastest set, and seconds per set.
-package struct PersonalRecords: Equatable, Sendable {
+package struct PersonalRecords: Hashable, Sendable {
     package var games = 0
     package var bestScore: Int?
     package var fastestSetMs: Int?
@@ -29,7 +32,7 @@ package struct PersonalRecords: Equatable, Sendable {
     package init() {}
 
     /// What a game beat, for the game-over box to cheer.
-    package struct Beaten: Equatable, Sendable {
+    package struct Beaten: Hashable, Sendable {
         package var bestScore = false
         package var fastestSet = false
     }

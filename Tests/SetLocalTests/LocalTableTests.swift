@@ -126,13 +126,13 @@ import Testing
     }
 
     /// Personal records survive a round trip through their private file, beside the ordinary
-    /// kept game (the daily deals count in the same records).
+    /// kept game (the daily deals keep their own, beside it).
     @Test func recordsRoundTripThroughTheirFile() throws {
         let state = "/tmp/setgame-local-\(UInt32.random(in: 0...UInt32.max))"
         defer { _ = try? FileManager.default.removeItem(atPath: state) }
         let kept = KeptGame(stateDirectory: state, mode: .solo, player: "ann")
         let daily = KeptGame(stateDirectory: state, mode: .solo, daily: DailyDeal(year: 2026, month: 11, day: 25), player: "ann")
-        #expect(kept.recordsFile == kept.dataDirectory + "/records" && daily.recordsFile == kept.recordsFile)
+        #expect(kept.recordsFile == kept.dataDirectory + "/records" && daily.recordsFile == kept.dataDirectory + "/records-daily")
         #expect(RecordsFile.load(kept.recordsFile) == PersonalRecords())
         var records = PersonalRecords()
         records.record(SoloGameTally(score: -5, setTimesMs: [2_500, 7_000]))

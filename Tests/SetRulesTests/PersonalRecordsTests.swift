@@ -35,12 +35,26 @@ import Testing
         let oneSet = cards([0, 1, 2, 4])
         let none = cards([0, 1, 4])
         #expect(SetLogic.allSets(in: oneSet).count == 1 && SetLogic.allSets(in: none).isEmpty)
-        let game = SoloGameTally(score: 10, setTimesMs: [2_000], tablesDealtOver: [oneSet, none, oneSet])
+        var game = SoloGameTally(score: 10, setTimesMs: [2_000])
+        for table in [oneSet, none, oneSet] { game.dealt(over: table) }
         #expect(game.missedSets.count == 2)
         var records = PersonalRecords()
         let lines = records.gameOverLines(game, beaten: records.record(game))
         #expect(lines.last == "2 sets missed before dealing")
-        #expect(records.gameOverLines(SoloGameTally(score: 0, tablesDealtOver: [oneSet]), beaten: .init()).last
-            == "1 set missed before dealing")
+        var once = SoloGameTally(score: 0)
+        once.dealt(over: oneSet)
+        #expect(records.gameOverLines(once, beaten: .init()).last == "1 set missed before dealing")
+    }
+
+    /// A Set-Chain table dealt over misses only the sets that use one chain card: a plain set
+    /// among the table's own cards would have been refused.
+    @Test func aSetChainDealMissesOnlyChainSets() {
+        let chain = cards([0, 1, 2]), table = cards([3, 4, 5])
+        #expect(SetLogic.allSets(in: table).count == 1)
+        var game = SoloGameTally(score: 0)
+        game.dealt(over: table, chain: chain, variant: .chain)
+        #expect(game.missedSets.isEmpty)
+        game.dealt(over: table + [cards([6])[0]], chain: chain, variant: .chain)
+        #expect(game.missedSets == Variant.chain.combinations(table: table + cards([6]), chain: chain) && !game.missedSets.isEmpty)
     }
 }

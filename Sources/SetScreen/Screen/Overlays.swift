@@ -173,6 +173,13 @@ enum Overlays {
                 lines.append([Span("commitment \(shown)", theme.quiet)])
             }
         }
+        // A local solo game's personal records, as this game left them.
+        if let records = state.soloRecords?.lines, !records.isEmpty, view.phase == .over {
+            lines.append([])
+            for line in records {
+                lines.append([Span(line, line.contains("new record") ? theme.style(for: .good) : .plain)])
+            }
+        }
         lines.append([])
         if state.isPlayer {
             var keys = [Span("r", key), Span(view.mode == .solo ? " new game   " : " rematch   ")]
