@@ -31,6 +31,27 @@ import Testing
         #expect(help.contains("UltraSet: pick four cards that split into two pairs"))
     }
 
+    /// With the table full at 80×24 the chain's cards are 5×3: the caption must not hide the
+    /// first one's label or a hint's mark, or that card cannot be told by its key.
+    @Test func aNarrowChainCardKeepsItsLabelAndHintMarkUnderTheCaption() throws {
+        let chain = Array(Card.all.suffix(3))
+        var full = ClientFixtures.view(cards: 78, mode: .solo)
+        full.variant = .chain
+        full.chain = chain
+        var app = ClientFixtures.app(full, size: TerminalSize(columns: 80, rows: 24))
+        app.state.hint = [chain[0]]
+        let rects = try #require(ChainStrip.rects(layout: app.layout, count: 3))
+        #expect(rects[0].width < 13, "the case at hand: cards too narrow for the caption beside the label")
+        let screen = app.compose(at: 0)
+        for (index, rect) in rects.enumerated() {
+            let label = try #require(app.state.labels.label(of: chain[index]))
+            let drawn = String((0..<label.count).map { screen[rect.column + 1 + $0, rect.row].character })
+            #expect(drawn == label, "chain card \(index) shows its label")
+        }
+        #expect(screen[rects[0].endColumn - 2, rects[0].row].character == "?", "the hint's mark shows")
+        #expect(screen.textLines.joined().contains("chain"))
+    }
+
     @Test func theChainIsDrawnApartInThePilesStripWithLabelsAfterTheTable() throws {
         let chain = Array(Card.all.suffix(3))
         var app = ClientFixtures.app(view(.chain, chain: chain))

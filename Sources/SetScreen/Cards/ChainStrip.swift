@@ -37,6 +37,13 @@ enum ChainStrip {
             let label = state.isPlayer ? state.labels.label(of: card) : nil
             CardArt.draw(card, in: rect, into: &buffer, appearance: appearance, theme: theme, label: label)
         }
-        buffer.writeCentred([Span(" chain ", CellStyle(bold: true, reverse: true))], in: rects[0], row: rects[0].row)
+        // On the first card's top border only where it leaves the label and the hint's mark
+        // showing (corner, two-key label, caption, mark, corner); a narrow card has it above.
+        let caption = " chain "
+        if rects[0].width >= caption.count + 6 {
+            buffer.writeCentred([Span(caption, CellStyle(bold: true, reverse: true))], in: rects[0], row: rects[0].row)
+        } else if rects[0].row > layout.tableArea.row {
+            buffer.writeCentred([Span("chain", CellStyle(bold: true, reverse: true))], in: rects[0], row: rects[0].row - 1)
+        }
     }
 }
