@@ -15,9 +15,13 @@ trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$state"' EXIT
 screen() { tmux capture-pane -p -t "$session"; }
 # The labels of the cards a hint marks: a ? in the top border's right corner (╭7────?╮; the
 # chain's cards are drawn heavy, ┏13━━?┓).
-hinted() { screen | LC_ALL=C.UTF-8 grep -oE '(╭|┏)[0-9a-zA-Z]+(─|━)*\?(╮|┓)' | LC_ALL=C.UTF-8 sed -E 's/^(╭|┏)([0-9a-zA-Z]+).*/\2/' || true; }
-# How many cards show the mark of a pick just judged a set (✓) in their top border.
-matched() { screen | LC_ALL=C.UTF-8 grep -oE '╔[0-9a-zA-Z]+═*✓╗' | wc -l; }
+# Where the chain has no strip beside the table, it is a line of names: "chain: [28]? 2 open …".
+hinted() {
+    screen | LC_ALL=C.UTF-8 grep -oE '(╭|┏)[0-9a-zA-Z]+(─|━)*\?(╮|┓)|\[[0-9a-zA-Z]+\]\?' \
+        | LC_ALL=C.UTF-8 sed -E 's/^(╭|┏|\[)([0-9a-zA-Z]+).*/\2/' || true
+}
+# How many cards show picked (a heavy top border with the label, ┏7━).
+selected() { screen | LC_ALL=C.UTF-8 grep -oE '┏[0-9a-zA-Z]' | wc -l; }
 # until_screen LIMIT TEST...: polls until the command TEST succeeds, or fails with the screen.
 until_screen() {
     local limit=$1 n=0
@@ -33,11 +37,22 @@ shows() { screen | grep -qF -- "$1"; }
 deck() { screen | head -1 | grep -oE 'deck ([0-9]+|empty)' || true; }
 over() { shows "Game over"; }
 
+# put_away: a set taken stays on show until the next touch; touching one of its own cards puts it
+# away without picking anything, so the hint that follows marks cards nothing else marks.
+put_away() {
+    shows "! Touch any card to go on" && [ -n "$last_pick" ] || return 0
+    # shellcheck disable=SC2086
+    set -- $last_pick
+    tmux send-keys -t "$session" "$1"
+    until_screen 30 eval '! shows "! Touch any card to go on"'
+}
+
 # hint_and_pick COUNT: asks for a hint and picks the cards it marks; returns 1 when the hint
 # found none (the caller deals), 2 when the game is over.
 hint_and_pick() {
     local count=$1 labels
     over && return 2
+    put_away
     tmux send-keys -t "$session" c
     until_screen 30 eval '[ "$(hinted | wc -l)" -eq '"$count"' ] || shows "There is no set" || over'
     over && return 2
@@ -45,7 +60,8 @@ hint_and_pick() {
     [ -n "$labels" ] && [ "$(wc -l <<<"$labels")" -eq "$count" ] || return 1
     # shellcheck disable=SC2086
     pick_cards "$session" $labels
-    until_screen 30 eval '[ "$(matched)" -ge '"$count"' ] || over'
+    # Taken, it stays on show ("A set! Touch any card to go on") until the next touch.
+    until_screen 30 eval 'shows "! Touch any card to go on" || over'
     last_pick=$labels
     return 0
 }
@@ -106,13 +122,18 @@ for variant in ${VARIANTS:-classic junior chain ultra}; do
         # The first set goes to the chain; its three cards keep their labels there. Picked again
         # they are a real set, but one with three chain cards.
         hint_and_pick 3
+        put_away
+        wait_for "$session" " chain "
         # shellcheck disable=SC2086
         set -- $last_pick
-        tmux send-keys -t "$session" "$1"   # the first touch puts the shown set away, into the chain
-        until_screen 30 eval '[ "$(matched)" -eq 0 ]'
-        wait_for "$session" " chain "
         pick_cards "$session" "$@"
         wait_for "$session" "a set here uses exactly one chain card"
+        # The refused trio stays picked until the next touch: touch one of its cards twice, so
+        # nothing is picked and the hint's marks show on the chain's cards too.
+        tmux send-keys -t "$session" "$1"
+        until_screen 30 eval '[ "$(selected)" -eq 1 ]'
+        tmux send-keys -t "$session" "$1"
+        until_screen 30 eval '[ "$(selected)" -eq 0 ]'
     fi
     deal_until_refused
     play_to_end "$count"

@@ -91,6 +91,18 @@ import Testing
         #expect(text.contains(chain[0].name.prefix(10)))
     }
 
+    /// A hint whose set uses a chain card marks it in the line of names too: a hint that points
+    /// at nothing on screen helps nobody.
+    @Test func withoutAStripAHintedChainCardIsMarked() throws {
+        let chain = Array(Card.all.suffix(3))
+        var app = ClientFixtures.app(view(.chain, chain: chain), size: TerminalSize(columns: 160, rows: 10))
+        app.state.hint = [chain[1]]
+        let text = app.compose(at: 0).textLines.joined(separator: "\n")
+        let hinted = try #require(app.state.labels.label(of: chain[1])), plain = try #require(app.state.labels.label(of: chain[0]))
+        #expect(text.contains("[\(hinted)]? \(chain[1].name)"))
+        #expect(text.contains("[\(plain)] \(chain[0].name)"))
+    }
+
     @Test func theWaitForAnOpponentAndTheHelpExplainTheVariant() {
         for variant in [Variant.junior, .chain] {
             var waiting = view(variant, phase: .waiting)

@@ -24,8 +24,10 @@ enum ChainStrip {
         let theme = state.options.theme
         let selected = Swift.Set(state.shownSelection), opponent = Swift.Set(state.opponentSelection), hinted = Swift.Set(state.hint)
         guard let rects = rects(layout: layout, count: chain.count) else {
+            // A hint that names a chain card marks it here, as a card's corner would.
             let names = chain.map { card in
-                (state.isPlayer ? state.labels.label(of: card).map { "[\($0)] " } ?? "" : "") + card.name
+                guard state.isPlayer, let label = state.labels.label(of: card) else { return card.name }
+                return "[\(label)]\(hinted.contains(card) ? "?" : "") \(card.name)"
             }
             buffer.writeCentred([Span("chain: ", CellStyle(bold: true)), Span(names.joined(separator: " · "))],
                                 in: layout.tableArea, row: layout.tableArea.endRow - 1)

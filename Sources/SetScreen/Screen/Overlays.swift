@@ -207,7 +207,8 @@ enum Overlays {
     }
 
     static func resultHeadline(_ state: ClientState, view: MatchView, result: MatchResult) -> String {
-        if view.mode == .solo { return "You scored \(result.scores.first ?? 0)" }
+        // A spectator of a solo game (or of its replay) is not the one who scored.
+        if view.mode == .solo { return "\(state.isPlayer ? "You" : state.name(of: .first)) scored \(result.scores.first ?? 0)" }
         guard let winner = result.winner else { return "A tie!" }
         if state.isPlayer && winner == state.seat { return "You win!" }
         return "\(state.name(of: winner)) wins"
