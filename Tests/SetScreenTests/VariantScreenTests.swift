@@ -91,6 +91,32 @@ import Testing
         #expect(text.contains(chain[0].name.prefix(10)))
     }
 
+    /// At 80×24 a chain beside 15 cards still has its strip, at the cost of the cards' size: the
+    /// line of names that stood in for it had no row and was written over the last cards.
+    @Test func theChainKeepsItsStripAt80x24WhenTheTableGrows() throws {
+        let chain = Array(Card.all.suffix(3))
+        var fifteen = ClientFixtures.view(cards: 15, mode: .solo)
+        fifteen.variant = .chain
+        fifteen.chain = chain
+        let app = ClientFixtures.app(fifteen, size: TerminalSize(columns: 80, rows: 24))
+        let rects = try #require(ChainStrip.rects(layout: app.layout, count: 3))
+        let table = try #require(app.layout.table)
+        let screen = app.compose(at: 0)
+        #expect(!screen.textLines.joined().contains("chain: "))
+        for (index, rect) in rects.enumerated() {
+            #expect(table.cardRects.allSatisfy { !$0.intersects(rect) })
+            let label = try #require(app.state.labels.label(of: chain[index]))
+            let drawn = String((0..<label.count).map { screen[rect.column + 1 + $0, rect.row].character })
+            #expect(drawn == label)
+        }
+        var classic = fifteen
+        classic.variant = .classic
+        classic.chain = []
+        #expect(ClientFixtures.app(classic, size: TerminalSize(columns: 80, rows: 24)).layout.table?.cardSize == table.cardSize
+                    || ClientFixtures.app(classic, size: TerminalSize(columns: 80, rows: 24)).layout.deckPile == nil,
+                "without a chain nothing changes: the pile still comes only for free")
+    }
+
     /// A hint whose set uses a chain card marks it in the line of names too: a hint that points
     /// at nothing on screen helps nobody.
     @Test func withoutAStripAHintedChainCardIsMarked() throws {

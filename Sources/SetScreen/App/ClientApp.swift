@@ -113,7 +113,13 @@ package struct ClientApp: Sendable {
 
     static func layout(for state: ClientState) -> ScreenLayout {
         let count = state.isPicking ? 0 : state.view?.table.count ?? 0
-        return ScreenLayout(size: state.size, cardCount: count, buttons: buttons(for: state), deck: true)
+        return ScreenLayout(size: state.size, cardCount: count, buttons: buttons(for: state), deck: true, strip: needsStrip(state))
+    }
+
+    /// Whether the screen needs the strip beside the table: Set-Chain's chain lies there.
+    static func needsStrip(_ state: ClientState) -> Bool {
+        guard !state.isPicking, let view = state.view, view.variant == .chain else { return false }
+        return !ChainStrip.cards(view).isEmpty
     }
 
     /// The buttons that make sense now.

@@ -57,8 +57,9 @@ package struct ScreenLayout: Hashable, Sendable {
     let buttonForm: ButtonForm
 
     /// Lays out `cardCount` cards and `buttons`; `deck` asks for a pile when it costs the cards
-    /// nothing in size.
-    init(size: TerminalSize, cardCount: Int, buttons: [ScreenButton], deck: Bool) {
+    /// nothing in size, `strip` for its strip even at that cost (Set-Chain's chain lies there: a
+    /// line of names in its place had no row of its own and was written over the cards).
+    init(size: TerminalSize, cardCount: Int, buttons: [ScreenButton], deck: Bool, strip: Bool = false) {
         self.size = size
         let area = Rect(column: 0, row: Self.headerRows, width: size.columns,
                         height: max(0, size.rows - Self.headerRows - Self.footerRows))
@@ -69,13 +70,18 @@ package struct ScreenLayout: Hashable, Sendable {
         if deck, let full, cardCount > 0 {
             let size = full.cardSize
             // The pile takes a strip on the right: a card, a blank column each side.
-            let strip = size.width + 2
-            let narrower = Rect(column: area.column, row: area.row, width: area.width - strip, height: area.height)
+            let stripWidth = size.width + 2
+            let narrower = Rect(column: area.column, row: area.row, width: area.width - stripWidth, height: area.height)
             if narrower.width > 0, let squeezed = TableLayout(area: narrower, count: cardCount, steady: Self.steadyCount),
                squeezed.cardSize == size {
                 chosen = squeezed
                 pile = Rect(column: narrower.endColumn + 1, row: area.row + (area.height - size.height) / 2,
                             width: size.width, height: size.height)
+            } else if strip, narrower.width > 0, let squeezed = TableLayout(area: narrower, count: cardCount, steady: Self.steadyCount) {
+                let smaller = squeezed.cardSize
+                chosen = squeezed
+                pile = Rect(column: narrower.endColumn + 1, row: area.row + (area.height - smaller.height) / 2,
+                            width: smaller.width, height: smaller.height)
             }
         }
         table = chosen
