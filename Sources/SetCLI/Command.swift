@@ -35,10 +35,13 @@ package struct ReplayOptions: Equatable, Sendable {
     package var file: String
     /// 0 prints at once; 1 replays in real time; 10, ten times as fast.
     package var speed: Double = 0
+    /// Write an asciinema recording of what a spectator saw to this file instead of printing.
+    package var cast: String?
 
-    package init(file: String, speed: Double = 0) {
+    package init(file: String, speed: Double = 0, cast: String? = nil) {
         self.file = file
         self.speed = speed
+        self.cast = cast
     }
 }
 
@@ -102,7 +105,8 @@ package enum Commands {
     package static let replay = CommandSpec(
         "replay", "Print a match from its journal move by move, and check each revealed seed against its commitment.",
         positionals: [PositionalSpec("FILE", "a journal, e.g. ~/.local/state/setgame/matches/finished/NAME-....jsonl")],
-        options: [OptionSpec("speed", "X", "replay in time: 1 is real time, 10 ten times as fast (default: at once)")])
+        options: [OptionSpec("speed", "X", "replay in time: 1 is real time, 10 ten times as fast (default: at once)"),
+                  OptionSpec("cast", "OUT", "write what a spectator saw (80×24, at the pace played) as an asciinema recording")])
 
     package static let bench = CommandSpec(
         "bench", "Measure a server under load: duels of instant bots plus spectators over loopback. 'setgame bench rules' times the rules alone.",
@@ -164,7 +168,7 @@ package enum Commands {
             guard let speed = Double(speedText), speed >= 0, speed.isFinite else {
                 throw UsageError("--speed takes a number of times real time, not '\(speedText)'", command: replay.name)
             }
-            return .replay(ReplayOptions(file: file, speed: speed))
+            return .replay(ReplayOptions(file: file, speed: speed, cast: parsed.values["cast"]))
         case .rules:
             return .rules(try settings(from: parsed, command: spec.name),
                           variant: try variant(OptionValues(parsed, command: spec.name)) ?? .classic)

@@ -15,6 +15,10 @@ package struct KeptGame: Sendable {
     package let tokenKey: String
     package let mode: Mode
     package let variant: Variant
+    /// The player's solo records for this variant, in the ordinary game's folder; the daily
+    /// deals keep records of their own there (everyone plays the same deal: a best daily score
+    /// compares with a friend's, an ordinary one does not).
+    package let recordsFile: String
 
     package init(stateDirectory: String, mode: Mode, variant: Variant = .classic, daily: DailyDeal? = nil, player: String) {
         // Names may hold any printable character; the folder name keeps only safe bytes.
@@ -25,6 +29,8 @@ package struct KeptGame: Sendable {
         let kind = (variant == .classic ? mode.rawValue : "\(mode.rawValue)-\(variant.rawValue)")
             + (daily.map { "-daily-\($0.date)" } ?? "")
         dataDirectory = "\(stateDirectory)/play/\(kind)-\(safe)"
+        recordsFile = "\(stateDirectory)/play/\(variant == .classic ? mode.rawValue : "\(mode.rawValue)-\(variant.rawValue)")-\(safe)/"
+            + (daily == nil ? "records" : "records-daily")
         match = mode.rawValue
         self.mode = mode
         self.variant = variant

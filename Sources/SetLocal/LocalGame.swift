@@ -87,12 +87,8 @@ package enum LocalGame {
         client.watchCommand = watchCommand
         client.watchLead = watchLead
         client.tokenKey = kept.tokenKey
-        client.local = LocalMatch(
-            start: options.solo ? nil : resumed ? "Your unfinished game \(opponent) is back" : "You \(opponent)",
-            quitNote: "Your game is kept: '\(again)' resumes it.",
-            confirmsQuit: !options.solo,
-            resumeNote: "resumed your unfinished game",
-            onStart: { localBot.start() }, onHold: { localBot.hold($0) })
+        client.local = localMatch(options, kept: kept, start: options.solo ? nil : resumed ? "Your unfinished game \(opponent) is back" : "You \(opponent)",
+                                  again: again, onStart: { localBot.start() }, onHold: { localBot.hold($0) })
         let status = TerminalClient.run(client)
         localBot.stop()
         table.stop()
@@ -101,6 +97,24 @@ package enum LocalGame {
         }
         if let daily { TerminalClient.printWrapped(dailyLines(daily, kept: kept, command: command), to: 1, command: command) }
         return status
+    }
+
+    /// What the client is told of the local match: a solo game keeps personal records in the
+    /// kept game's records file (a duel keeps none: a bot's level is no record to beat).
+    package static func localMatch(_ options: PlayOptions, kept: KeptGame, start: String?, again: String,
+                                   onStart: @escaping @Sendable () -> Void, onHold: @escaping @Sendable (Bool) -> Void) -> LocalMatch {
+        var local = LocalMatch(start: start, quitNote: "Your game is kept: '\(again)' resumes it.", confirmsQuit: !options.solo,
+                               resumeNote: "resumed your unfinished game", onStart: onStart, onHold: onHold)
+        if options.solo {
+            let file = kept.recordsFile
+            local.records = RecordsFile.load(file)
+            local.saveRecords = { records in
+                if let problem = RecordsFile.save(records, to: file) {
+                    LineOutput.write(["setgame: your records are not kept (\(problem))"], to: 2)
+                }
+            }
+        }
+        return local
     }
 
     /// What the local server is configured with: the options' rules and seed, or the day's deal.

@@ -58,7 +58,7 @@ final class ClientDriver {
             case .connect: connect()
             case .disconnect: disconnect()
             case .send(let message): send(message)
-            case .saveToken, .log, .quit, .startLocal, .holdLocal: onEffect(effect)
+            case .saveToken, .log, .quit, .startLocal, .holdLocal, .saveRecords: onEffect(effect)
             }
         }
     }

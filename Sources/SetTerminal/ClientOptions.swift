@@ -93,6 +93,10 @@ package struct LocalMatch: Sendable, Equatable {
     package var onStart: @Sendable () -> Void
     /// Called with true when help opens, false when it closes: the match pauses meanwhile.
     package var onHold: @Sendable (Bool) -> Void
+    /// A solo game's personal records so far; nil keeps none.
+    package var records: PersonalRecords?
+    /// Keeps the records a finished solo game left.
+    package var saveRecords: @Sendable (PersonalRecords) -> Void = { _ in }
 
     package init(start: String?, quitNote: String, confirmsQuit: Bool, resumeNote: String,
                 onStart: @escaping @Sendable () -> Void, onHold: @escaping @Sendable (Bool) -> Void) {
@@ -107,6 +111,6 @@ package struct LocalMatch: Sendable, Equatable {
     /// Two local matches that say the same are equal: the hooks are functions, which cannot be compared.
     package static func == (lhs: LocalMatch, rhs: LocalMatch) -> Bool {
         lhs.start == rhs.start && lhs.quitNote == rhs.quitNote && lhs.confirmsQuit == rhs.confirmsQuit
-            && lhs.resumeNote == rhs.resumeNote
+            && lhs.resumeNote == rhs.resumeNote && lhs.records == rhs.records
     }
 }

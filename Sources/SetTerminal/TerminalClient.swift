@@ -15,22 +15,7 @@ package enum TerminalClient {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
         let store = SeatTokenStore(directory: directory)
-        var environment = ProcessEnvironment.variables
-        if options.noColor { environment["NO_COLOR"] = "1" }
-        var configuration = ClientConfiguration(
-            name: options.name, match: options.match, mode: options.mode, role: options.role, animation: options.animation,
-            theme: Theme.from(environment: environment, colorblind: options.colorblind), banner: options.banner,
-            serverAddress: "\(options.host):\(options.port)")
-        configuration.command = options.command
-        configuration.variant = options.variant
-        configuration.watchHint = options.watchCommand.map { CommandHint(lead: options.watchLead, command: $0) }
-        if let local = options.local {
-            configuration.isLocal = true
-            configuration.localStart = local.start
-            configuration.quitNote = local.quitNote
-            configuration.confirmsQuit = local.confirmsQuit
-            configuration.resumeNote = local.resumeNote
-        }
+        let configuration = Self.configuration(options)
         printLines(options.banner, command: options.command)
         if options.role == .player, let problem = store.problem {
             printLines(["setgame: your seat is not kept for a rerun (\(problem))"], toStandardError: true)
@@ -59,6 +44,39 @@ package enum TerminalClient {
             raise(signal)
         }
         return outcome.status
+    }
+
+    /// What the pure app is told of the options.
+    package static func configuration(_ options: ClientOptions, environment: [String: String] = ProcessEnvironment.variables) -> ClientConfiguration {
+        var environment = environment
+        if options.noColor { environment["NO_COLOR"] = "1" }
+        var configuration = ClientConfiguration(
+            name: options.name, match: options.match, mode: options.mode, role: options.role, animation: options.animation,
+            theme: Theme.from(environment: environment, colorblind: options.colorblind), banner: options.banner,
+            serverAddress: "\(options.host):\(options.port)")
+        configuration.command = options.command
+        configuration.variant = options.variant
+        configuration.watchHint = options.watchCommand.map { CommandHint(lead: options.watchLead, command: $0) }
+        if let local = options.local {
+            configuration.isLocal = true
+            configuration.localStart = local.start
+            configuration.quitNote = local.quitNote
+            configuration.confirmsQuit = local.confirmsQuit
+            configuration.resumeNote = local.resumeNote
+            configuration.records = local.records
+        }
+        return configuration
+    }
+
+    /// Carries out an effect meant for the local match `setgame play` runs in this process.
+    package static func performLocal(_ effect: ClientEffect, of local: LocalMatch?) {
+        guard let local else { return }
+        switch effect {
+        case .startLocal: local.onStart()
+        case .holdLocal(let held): local.onHold(held)
+        case .saveRecords(let records): local.saveRecords(records)
+        case .connect, .disconnect, .send, .saveToken, .log, .quit: break
+        }
     }
 
     /// Every line leaves sanitised: a message may quote what the server said.
@@ -177,10 +195,8 @@ final class ClientRunLoop {
             FileHandle.standardError.write(Data("setgame client: \(ServerText.printable(text))\n".utf8))
         case .quit(let status, let message):
             if outcome == nil { outcome = (status, message, nil) }
-        case .startLocal:
-            options.local?.onStart()
-        case .holdLocal(let held):
-            options.local?.onHold(held)
+        case .startLocal, .holdLocal, .saveRecords:
+            TerminalClient.performLocal(effect, of: options.local)
         }
     }
 }

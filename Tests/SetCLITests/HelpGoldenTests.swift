@@ -183,6 +183,7 @@ struct HelpGoldenTests {
 
               FILE        a journal, e.g. ~/.local/state/setgame/matches/finished/NAME-....jsonl
               --speed X   replay in time: 1 is real time, 10 ten times as fast (default: at once)
+              --cast OUT  write what a spectator saw (80×24, at the pace played) as an asciinema recording
               -h, --help  show this help
 
             """#,

@@ -93,6 +93,7 @@ struct SubcommandOptionsTests {
     @Test func replayTakesAFileAndASpeed() throws {
         #expect(try Commands.parse(["replay", "m.jsonl"]) == .replay(ReplayOptions(file: "m.jsonl", speed: 0)))
         #expect(try Commands.parse(["replay", "m.jsonl", "--speed", "2.5"]) == .replay(ReplayOptions(file: "m.jsonl", speed: 2.5)))
+        #expect(try Commands.parse(["replay", "m.jsonl", "--cast", "m.cast"]) == .replay(ReplayOptions(file: "m.jsonl", cast: "m.cast")))
     }
 
     @Test func benchTakesItsLoadAndRulesTimesTheRules() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import SetBot
 import SetNet
+import SetRules
 import SetServer
 import SetTerminal
 import SetWire
@@ -122,6 +123,27 @@ import Testing
         let played = LocalGame.dailyLines(deal, kept: kept, command: "setgame")
         #expect(played.dropLast() == unplayed[...])
         #expect(played.last == "  the finished game, move by move: setgame replay \(journal)")
+    }
+
+    /// Personal records survive a round trip through their private file, beside the ordinary
+    /// kept game (the daily deals keep their own, beside it).
+    @Test func recordsRoundTripThroughTheirFile() throws {
+        let state = "/tmp/setgame-local-\(UInt32.random(in: 0...UInt32.max))"
+        defer { _ = try? FileManager.default.removeItem(atPath: state) }
+        let kept = KeptGame(stateDirectory: state, mode: .solo, player: "ann")
+        let daily = KeptGame(stateDirectory: state, mode: .solo, daily: DailyDeal(year: 2026, month: 11, day: 25), player: "ann")
+        #expect(kept.recordsFile == kept.dataDirectory + "/records" && daily.recordsFile == kept.dataDirectory + "/records-daily")
+        #expect(RecordsFile.load(kept.recordsFile) == PersonalRecords())
+        var records = PersonalRecords()
+        records.record(SoloGameTally(score: -5, setTimesMs: [2_500, 7_000]))
+        #expect(RecordsFile.save(records, to: kept.recordsFile) == nil)
+        #expect(RecordsFile.load(kept.recordsFile) == records)
+        let mode = try #require(FileManager.default.attributesOfItem(atPath: kept.recordsFile)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: kept.dataDirectory) == ["records"], "no temporary left behind")
+        records.record(SoloGameTally(score: 40, setTimesMs: [1_200]))
+        #expect(RecordsFile.save(records, to: kept.recordsFile) == nil)
+        #expect(RecordsFile.load(kept.recordsFile) == records)
     }
 
     /// Starts the local bot as `play` does and waits until the server seats it.

@@ -30,6 +30,32 @@ import Testing
         }
     }
 
+    /// The sizes that draw one glyph per symbol are among those checked above: the 7×4 and 5×3
+    /// cards of a table of 48 cards or more at 80×24.
+    @Test func theGlyphSizesAreChecked() {
+        let compact = CardSize.all.filter {
+            SymbolTier.forInterior(TerminalSize(columns: $0.width - 2, rows: $0.height - 2)) == .compact
+        }
+        #expect(compact.map(\.height) == [3, 4])
+    }
+
+    /// One glyph per symbol: every shape's solid is a filled figure, its open the same figure
+    /// hollow, its striped the figure marked inside, so shading reads the same on every shape
+    /// (a set of three waves, ≋ ≈ ∼, told shading apart by counting strokes).
+    @Test func compactGlyphsShowShadingAsFilledMarkedOrHollow() {
+        let families: [Swift.Set<Character>] = [["◆", "◈", "◇"], ["●", "◐", "○"], ["■", "◧", "□"]]
+        let filled: Swift.Set<Character> = ["◆", "●", "■"], marked: Swift.Set<Character> = ["◈", "◐", "◧"]
+        let hollow: Swift.Set<Character> = ["◇", "○", "□"]
+        for shape in Shape.allCases {
+            let glyphs = Shading.allCases.map { CardArt.compactGlyph(shape, $0) }
+            #expect(families.contains(Swift.Set(glyphs)), "\(shape): one figure in three fillings, \(glyphs)")
+            #expect(filled.contains(CardArt.compactGlyph(shape, .solid)))
+            #expect(marked.contains(CardArt.compactGlyph(shape, .striped)))
+            #expect(hollow.contains(CardArt.compactGlyph(shape, .open)))
+        }
+        #expect(Swift.Set(Shape.allCases.map { CardArt.compactGlyph($0, .solid) }).count == 3, "shapes differ")
+    }
+
     @Test func theThresholdGrowsWithTheCard() {
         let ones = CardSize.all.map { CardArt.minimumDifference(cardSize: $0, symbols: 1) }
         #expect(ones == ones.sorted())

@@ -31,6 +31,27 @@ import Testing
         #expect(help.contains("UltraSet: pick four cards that split into two pairs"))
     }
 
+    /// With the table full at 80×24 the chain's cards are 5×3: the caption must not hide the
+    /// first one's label or a hint's mark, or that card cannot be told by its key.
+    @Test func aNarrowChainCardKeepsItsLabelAndHintMarkUnderTheCaption() throws {
+        let chain = Array(Card.all.suffix(3))
+        var full = ClientFixtures.view(cards: 78, mode: .solo)
+        full.variant = .chain
+        full.chain = chain
+        var app = ClientFixtures.app(full, size: TerminalSize(columns: 80, rows: 24))
+        app.state.hint = [chain[0]]
+        let rects = try #require(ChainStrip.rects(layout: app.layout, count: 3))
+        #expect(rects[0].width < 13, "the case at hand: cards too narrow for the caption beside the label")
+        let screen = app.compose(at: 0)
+        for (index, rect) in rects.enumerated() {
+            let label = try #require(app.state.labels.label(of: chain[index]))
+            let drawn = String((0..<label.count).map { screen[rect.column + 1 + $0, rect.row].character })
+            #expect(drawn == label, "chain card \(index) shows its label")
+        }
+        #expect(screen[rects[0].endColumn - 2, rects[0].row].character == "?", "the hint's mark shows")
+        #expect(screen.textLines.joined().contains("chain"))
+    }
+
     @Test func theChainIsDrawnApartInThePilesStripWithLabelsAfterTheTable() throws {
         let chain = Array(Card.all.suffix(3))
         var app = ClientFixtures.app(view(.chain, chain: chain))
@@ -68,6 +89,44 @@ import Testing
         #expect(ChainStrip.rects(layout: app.layout, count: 3) == nil, "this screen has no strip beside the table")
         #expect(text.contains("chain: "))
         #expect(text.contains(chain[0].name.prefix(10)))
+    }
+
+    /// At 80×24 a chain beside 15 cards still has its strip, at the cost of the cards' size: the
+    /// line of names that stood in for it had no row and was written over the last cards.
+    @Test func theChainKeepsItsStripAt80x24WhenTheTableGrows() throws {
+        let chain = Array(Card.all.suffix(3))
+        var fifteen = ClientFixtures.view(cards: 15, mode: .solo)
+        fifteen.variant = .chain
+        fifteen.chain = chain
+        let app = ClientFixtures.app(fifteen, size: TerminalSize(columns: 80, rows: 24))
+        let rects = try #require(ChainStrip.rects(layout: app.layout, count: 3))
+        let table = try #require(app.layout.table)
+        let screen = app.compose(at: 0)
+        #expect(!screen.textLines.joined().contains("chain: "))
+        for (index, rect) in rects.enumerated() {
+            #expect(table.cardRects.allSatisfy { !$0.intersects(rect) })
+            let label = try #require(app.state.labels.label(of: chain[index]))
+            let drawn = String((0..<label.count).map { screen[rect.column + 1 + $0, rect.row].character })
+            #expect(drawn == label)
+        }
+        var classic = fifteen
+        classic.variant = .classic
+        classic.chain = []
+        #expect(ClientFixtures.app(classic, size: TerminalSize(columns: 80, rows: 24)).layout.table?.cardSize == table.cardSize
+                    || ClientFixtures.app(classic, size: TerminalSize(columns: 80, rows: 24)).layout.deckPile == nil,
+                "without a chain nothing changes: the pile still comes only for free")
+    }
+
+    /// A hint whose set uses a chain card marks it in the line of names too: a hint that points
+    /// at nothing on screen helps nobody.
+    @Test func withoutAStripAHintedChainCardIsMarked() throws {
+        let chain = Array(Card.all.suffix(3))
+        var app = ClientFixtures.app(view(.chain, chain: chain), size: TerminalSize(columns: 160, rows: 10))
+        app.state.hint = [chain[1]]
+        let text = app.compose(at: 0).textLines.joined(separator: "\n")
+        let hinted = try #require(app.state.labels.label(of: chain[1])), plain = try #require(app.state.labels.label(of: chain[0]))
+        #expect(text.contains("[\(hinted)]? \(chain[1].name)"))
+        #expect(text.contains("[\(plain)] \(chain[0].name)"))
     }
 
     @Test func theWaitForAnOpponentAndTheHelpExplainTheVariant() {

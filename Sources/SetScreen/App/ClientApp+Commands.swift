@@ -157,7 +157,8 @@ extension ClientApp {
     /// is refused here, before it costs anything. Dealing after a taken set in solo only refills.
     var roomToDeal: Bool {
         guard let view = state.view, view.shown?.isSet != true else { return true }
-        return ScreenLayout(size: state.size, cardCount: view.table.count + 3, buttons: Self.buttons(for: state), deck: true).table != nil
+        return ScreenLayout(size: state.size, cardCount: view.table.count + 3, buttons: Self.buttons(for: state), deck: true,
+                            strip: Self.needsStrip(state)).table != nil
     }
 
     private func act(_ action: Action) -> [ClientEffect] {

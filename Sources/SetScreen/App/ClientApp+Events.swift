@@ -7,9 +7,12 @@ extension ClientApp {
     /// How long a judged trio stays marked.
     static let flashDuration: Int64 = 700
 
-    mutating func react(to body: EventBody, before: MatchView, at now: Int64) {
+    /// Shows what an event means; returns what the shell must do (keep a solo game's records).
+    mutating func react(to body: EventBody, before: MatchView, at now: Int64) -> [ClientEffect] {
         switch body {
-        case .rules(let event): react(to: event, before: before, at: now)
+        case .rules(let event):
+            if state.isPlayer && before.mode == .solo { state.soloRecords?.note(event, before: before, at: now) }
+            react(to: event, before: before, at: now)
         case .gameOver(let result, _):
             state.overlay = state.overlay == .help ? .help : nil
             state.resultHidden = false
@@ -17,7 +20,9 @@ extension ClientApp {
             state.mySelection = []
             state.hint = []
             state.note(resultLine(result), .info, at: now)
+            if state.isPlayer && before.mode == .solo, let records = state.soloRecords?.finish(result) { return [.saveRecords(records)] }
         case .gameStarted(let start):
+            state.soloRecords?.begin(at: now)
             state.pendingEntry = .scatter
             state.mySelection = []
             state.hint = []
@@ -37,6 +42,7 @@ extension ClientApp {
         case .spectators:
             break
         }
+        return []
     }
 
     private mutating func react(to event: MatchEvent, before: MatchView, at now: Int64) {

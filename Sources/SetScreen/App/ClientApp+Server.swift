@@ -32,9 +32,9 @@ extension ClientApp {
             }
             return [.log("joined \(match)\(seat.map { " in seat \($0.rawValue)" } ?? " as a spectator")")]
         case .viewReplaced(let previous):
-            adopt(previous: previous)
+            adopt(previous: previous, at: now)
         case .eventApplied(let event, let before):
-            react(to: event.body, before: before, at: now)
+            return react(to: event.body, before: before, at: now)
         case .setsOnTable, .roundTrips:
             break  // in the session's view, drawn with the next frame
         case .chatHeard(_, let shown):
@@ -59,9 +59,10 @@ extension ClientApp {
     }
 
     /// A whole new view: at the start, after a reconnection, or after a gap in the events.
-    private mutating func adopt(previous: MatchView?) {
+    private mutating func adopt(previous: MatchView?, at now: Int64) {
         guard let view = state.view else { return }
         if previous == nil || previous?.match != view.match || previous?.game != view.game {
+            if view.phase != .over { state.soloRecords?.begin(at: now) }
             state.pendingEntry = .scatter
             state.hint = []
             state.flash = nil

@@ -115,7 +115,14 @@ package struct ClientApp: Sendable {
         let count = state.isPicking ? 0 : state.view?.table.count ?? 0
         // Chat rows only while a game is played: the waiting and result boxes use the whole table area.
         let chat = state.view?.phase == .playing && !state.session.chat.shown.isEmpty ? ChatStrip.mostLines : 0
-        return ScreenLayout(size: state.size, cardCount: count, buttons: buttons(for: state), deck: true, chatRows: chat)
+        return ScreenLayout(size: state.size, cardCount: count, buttons: buttons(for: state), deck: true, chatRows: chat,
+                            strip: needsStrip(state))
+    }
+
+    /// Whether the screen needs the strip beside the table: Set-Chain's chain lies there.
+    static func needsStrip(_ state: ClientState) -> Bool {
+        guard !state.isPicking, let view = state.view, view.variant == .chain else { return false }
+        return !ChainStrip.cards(view).isEmpty
     }
 
     /// The buttons that make sense now.

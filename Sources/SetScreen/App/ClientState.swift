@@ -52,6 +52,8 @@ package enum ClientEffect: Hashable, Sendable {
     case startLocal
     /// Help or the leave box opened (true) or closed in a local match: its bot holds off meanwhile.
     case holdLocal(Bool)
+    /// A solo game ended: keep these personal records (`setgame play` writes its records file).
+    case saveRecords(PersonalRecords)
 
     /// Whether this effect ends the program.
     var isQuit: Bool { if case .quit = self { true } else { false } }
@@ -100,6 +102,8 @@ package struct ClientState: Equatable, Sendable {
     var chatDraft: String?
     /// When the newest shown chat line was heard (local time), for the folded strip to fade.
     var chatHeardAt: Int64?
+    /// A local solo game's personal records; nil where none are kept.
+    var soloRecords: SoloRecords?
 
     package init(options: ClientConfiguration, size: TerminalSize, token: String? = nil, seed: UInt64 = 0x5E7) {
         self.options = options
@@ -108,6 +112,7 @@ package struct ClientState: Equatable, Sendable {
                                                        mode: options.mode, variant: options.variant, pings: .measuring),
                                 token: token)
         awaitingStart = options.localStart != nil
+        soloRecords = options.records.map(SoloRecords.init)
         motion = Motion(enabled: options.animation, seed: seed)
     }
 
@@ -204,6 +209,8 @@ package struct ClientConfiguration: Hashable, Sendable {
     package var confirmsQuit = true
     /// Shown when the first join resumed a kept seat, instead of the plain "your seat is back".
     package var resumeNote: String?
+    /// A local solo game keeps personal records: these so far. Nil keeps none.
+    package var records: PersonalRecords?
 
     package init(name: String, match: String? = nil, mode: Mode = .duel, role: Role = .player, animation: Bool = true,
                 theme: Theme = .standard, banner: [String] = [], serverAddress: String = "127.0.0.1:7380",

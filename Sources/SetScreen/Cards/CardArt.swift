@@ -101,8 +101,10 @@ enum CardArt {
         return symbols * max(2, rows - 2)
     }
 
-    /// The single glyph for a symbol on compact cards: a distinct glyph for every shape and
-    /// shading, so the nine combinations read apart even without colour.
+    /// The single glyph for a symbol on compact cards (48 cards and more at 80×24): shading reads
+    /// the same way on every shape, filled, marked inside, or hollow, so the nine combinations read
+    /// apart at a glance without colour. The squiggle is a square here: one-cell waves (≋ ≈ ∼)
+    /// differed only in how many strokes they had, which nobody counts on a full table.
     static func compactGlyph(_ shape: Shape, _ shading: Shading) -> Character {
         switch (shape, shading) {
         case (.diamond, .solid): "◆"
@@ -111,9 +113,9 @@ enum CardArt {
         case (.oval, .solid): "●"
         case (.oval, .striped): "◐"
         case (.oval, .open): "○"
-        case (.squiggle, .solid): "≋"
-        case (.squiggle, .striped): "≈"
-        case (.squiggle, .open): "∼"
+        case (.squiggle, .solid): "■"
+        case (.squiggle, .striped): "◧"
+        case (.squiggle, .open): "□"
         }
     }
 

@@ -24,8 +24,10 @@ enum ChainStrip {
         let theme = state.options.theme
         let selected = Swift.Set(state.shownSelection), opponent = Swift.Set(state.opponentSelection), hinted = Swift.Set(state.hint)
         guard let rects = rects(layout: layout, count: chain.count) else {
+            // A hint that names a chain card marks it here, as a card's corner would.
             let names = chain.map { card in
-                (state.isPlayer ? state.labels.label(of: card).map { "[\($0)] " } ?? "" : "") + card.name
+                guard state.isPlayer, let label = state.labels.label(of: card) else { return card.name }
+                return "[\(label)]\(hinted.contains(card) ? "?" : "") \(card.name)"
             }
             buffer.writeCentred([Span("chain: ", CellStyle(bold: true)), Span(names.joined(separator: " · "))],
                                 in: layout.tableArea, row: layout.tableArea.endRow - 1)
@@ -37,6 +39,13 @@ enum ChainStrip {
             let label = state.isPlayer ? state.labels.label(of: card) : nil
             CardArt.draw(card, in: rect, into: &buffer, appearance: appearance, theme: theme, label: label)
         }
-        buffer.writeCentred([Span(" chain ", CellStyle(bold: true, reverse: true))], in: rects[0], row: rects[0].row)
+        // On the first card's top border only where it leaves the label and the hint's mark
+        // showing (corner, two-key label, caption, mark, corner); a narrow card has it above.
+        let caption = " chain "
+        if rects[0].width >= caption.count + 6 {
+            buffer.writeCentred([Span(caption, CellStyle(bold: true, reverse: true))], in: rects[0], row: rects[0].row)
+        } else if rects[0].row > layout.tableArea.row {
+            buffer.writeCentred([Span("chain", CellStyle(bold: true, reverse: true))], in: rects[0], row: rects[0].row - 1)
+        }
     }
 }

@@ -58,24 +58,26 @@ package struct ScreenLayout: Hashable, Sendable {
     /// The rows under the table kept for the last chat lines; nil when none could be spared.
     let chatStrip: Rect?
 
-    /// Lays out `cardCount` cards and `buttons`; `deck` asks for a pile, and `chatRows` for rows of
-    /// chat under the table (as many as fit, up to that), each only when it costs the cards
-    /// nothing in size.
-    init(size: TerminalSize, cardCount: Int, buttons: [ScreenButton], deck: Bool, chatRows: Int = 0) {
+    /// Lays out `cardCount` cards and `buttons`; `deck` asks for a pile when it costs the cards
+    /// nothing in size, `chatRows` for rows of chat under the table (as many as fit, up to that,
+    /// each only when it costs the cards nothing in size), and `strip` for the pile's strip even at
+    /// that cost (Set-Chain's chain lies there: a line of names in its place had no row of its own
+    /// and was written over the cards).
+    init(size: TerminalSize, cardCount: Int, buttons: [ScreenButton], deck: Bool, chatRows: Int = 0, strip: Bool = false) {
         self.size = size
         var area = Rect(column: 0, row: Self.headerRows, width: size.columns,
                         height: max(0, size.rows - Self.headerRows - Self.footerRows))
-        var strip: Rect? = nil
+        var chatRect: Rect? = nil
         if chatRows > 0, let whole = TableLayout(area: area, count: cardCount, steady: Self.steadyCount) {
             for rows in stride(from: min(chatRows, area.height - 1), to: 0, by: -1) {
                 let shorter = Rect(column: area.column, row: area.row, width: area.width, height: area.height - rows)
                 guard TableLayout(area: shorter, count: cardCount, steady: Self.steadyCount)?.cardSize == whole.cardSize else { continue }
-                strip = Rect(column: area.column, row: shorter.endRow, width: area.width, height: rows)
+                chatRect = Rect(column: area.column, row: shorter.endRow, width: area.width, height: rows)
                 area = shorter
                 break
             }
         }
-        chatStrip = strip
+        chatStrip = chatRect
         tableArea = area
         let full = TableLayout(area: area, count: cardCount, steady: Self.steadyCount)
         var pile: Rect? = nil
@@ -83,13 +85,18 @@ package struct ScreenLayout: Hashable, Sendable {
         if deck, let full, cardCount > 0 {
             let size = full.cardSize
             // The pile takes a strip on the right: a card, a blank column each side.
-            let strip = size.width + 2
-            let narrower = Rect(column: area.column, row: area.row, width: area.width - strip, height: area.height)
+            let stripWidth = size.width + 2
+            let narrower = Rect(column: area.column, row: area.row, width: area.width - stripWidth, height: area.height)
             if narrower.width > 0, let squeezed = TableLayout(area: narrower, count: cardCount, steady: Self.steadyCount),
                squeezed.cardSize == size {
                 chosen = squeezed
                 pile = Rect(column: narrower.endColumn + 1, row: area.row + (area.height - size.height) / 2,
                             width: size.width, height: size.height)
+            } else if strip, narrower.width > 0, let squeezed = TableLayout(area: narrower, count: cardCount, steady: Self.steadyCount) {
+                let smaller = squeezed.cardSize
+                chosen = squeezed
+                pile = Rect(column: narrower.endColumn + 1, row: area.row + (area.height - smaller.height) / 2,
+                            width: smaller.width, height: smaller.height)
             }
         }
         table = chosen

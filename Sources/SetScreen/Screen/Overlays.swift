@@ -174,6 +174,13 @@ enum Overlays {
                 lines.append([Span("commitment \(shown)", theme.quiet)])
             }
         }
+        // A local solo game's personal records, as this game left them.
+        if let records = state.soloRecords?.lines, !records.isEmpty, view.phase == .over {
+            lines.append([])
+            for line in records {
+                lines.append([Span(line, line.contains("new record") ? theme.style(for: .good) : .plain)])
+            }
+        }
         lines.append([])
         if state.isPlayer {
             var keys = [Span("r", key), Span(view.mode == .solo ? " new game   " : " rematch   ")]
@@ -201,7 +208,8 @@ enum Overlays {
     }
 
     static func resultHeadline(_ state: ClientState, view: MatchView, result: MatchResult) -> String {
-        if view.mode == .solo { return "You scored \(result.scores.first ?? 0)" }
+        // A spectator of a solo game (or of its replay) is not the one who scored.
+        if view.mode == .solo { return "\(state.isPlayer ? "You" : state.name(of: .first)) scored \(result.scores.first ?? 0)" }
         guard let winner = result.winner else { return "A tie!" }
         if state.isPlayer && winner == state.seat { return "You win!" }
         return "\(state.name(of: winner)) wins"
