@@ -90,6 +90,10 @@ package enum ClientMessageDecoder {
         case .pass: return .act(.pass, seat: try fields.seat("seat"))
         case .resign: return .act(.resign, seat: try fields.seat("seat"))
         case .rematch: return .act(.rematch, seat: try fields.seat("seat"))
+        case .profile: return .account(try accountQuery(.profile, fields))
+        case .history: return .account(try accountQuery(.history, fields))
+        case .crosstable: return .account(try accountQuery(.crosstable, fields))
+        case .leaderboard: return .account(try accountQuery(.leaderboard, fields))
         }
     }
 
@@ -118,6 +122,20 @@ package enum ClientMessageDecoder {
         if let takeOver = fields.value("takeOver") {
             guard case .bool(let value) = takeOver else { throw fields.bad("takeOver", "true or false") }
             request.takeOver = value
+        }
+        if let account = try fields.string("account") {
+            guard account.utf8.count == 64, account.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+                throw fields.bad("account", "an account key, 64 lowercase hex digits")
+            }
+            request.account = account
+        }
+        if let bot = fields.value("bot") {
+            guard case .bool(let value) = bot else { throw fields.bad("bot", "true or false") }
+            request.bot = value
+        }
+        if let casual = fields.value("casual") {
+            guard case .bool(let value) = casual else { throw fields.bad("casual", "true or false") }
+            request.casual = value
         }
         return request
     }
@@ -156,6 +174,9 @@ package enum ClientMessageEncoder {
             if let lastSeq = join.lastSeq { members["lastSeq"] = .int(Int64(lastSeq)) }
             if let variant = join.variant { members["variant"] = .string(variant.rawValue) }
             if join.takeOver { members["takeOver"] = .bool(true) }
+            if let account = join.account { members["account"] = .string(account) }
+            if join.casual { members["casual"] = .bool(true) }
+            if join.bot { members["bot"] = .bool(true) }
         case .list(let after, let limit):
             members = ["type": .string(RequestType.list.rawValue)]
             if let after { members["after"] = .string(after) }
@@ -168,6 +189,7 @@ package enum ClientMessageEncoder {
             members = ["type": .string(RequestType(action).rawValue)]
             if case .select(let card) = action { members["card"] = .int(Int64(card.id)) }
             if let seat { members["seat"] = .int(Int64(seat.rawValue)) }
+        case .account(let query): members = encode(query)
         }
         if let id = request.id { members["id"] = id }
         return .object(members)

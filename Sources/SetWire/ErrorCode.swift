@@ -29,6 +29,11 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     case waitingForOpponent = "waiting_for_opponent"
     /// Another connection resumed this seat with its token.
     case replaced
+    // Accounts.
+    /// Another account owns the name on this server; `suggestion` names a free one.
+    case nameTaken = "name_taken"
+    /// No account on this server has the name asked about.
+    case noSuchPlayer = "no_such_player"
     // Limits.
     case rateLimited = "rate_limited"
     case slowConsumer = "slow_consumer"

@@ -16,8 +16,11 @@ enum EventCoding {
     static func fields(of body: EventBody) -> [String: JSONValue] {
         switch body {
         case .rules(let event): return fields(of: event)
-        case .gameOver(let result, let seed):
-            return ["result": .result(result), "seed": .seed(seed)]
+        case .gameOver(let result, let seed, let ratings):
+            var members: [String: JSONValue] = ["result": .result(result), "seed": .seed(seed)]
+            // An unrated game's line is what it was before ratings.
+            if !ratings.isEmpty { members["ratings"] = .array(ratings.map(\.json)) }
+            return members
         case .gameStarted(let start):
             return ["game": .int(start.game), "table": .cards(start.table), "deck": .int(start.deck),
                     "scores": .array(start.scores.map { .int($0) }), "commitment": .string(start.commitment)]
@@ -84,7 +87,13 @@ enum EventCoding {
         case .hint:
             body = .rules(.hintShown(seat: try seat(), cards: try f.cards("cards"), cost: try f.countRequired("cost"), score: try f.scoreRequired("score")))
         case .gameOver:
-            body = .gameOver(try f.required("result", "the result") { k throws(WireError) in try f.result(k) }, seed: try f.seedValue("seed"))
+            var ratings: [RatingChange] = []
+            if let items = f.value("ratings") {
+                guard let list = items.arrayValue, list.count <= Seat.allCases.count else { throw f.bad("ratings", "an array of rating changes") }
+                for item in list { ratings.append(try RatingChange.decode(item)) }
+            }
+            body = .gameOver(try f.required("result", "the result") { k throws(WireError) in try f.result(k) }, seed: try f.seedValue("seed"),
+                             ratings: ratings)
         case .rematchRequested: body = .rules(.rematchRequested(seat: try seat()))
         case .rematchAgreed: body = .rules(.rematchAgreed)
         case .gameStarted:

@@ -40,10 +40,10 @@ package enum EventLines {
             writer.cards("cards", cards); writer.int("cost", cost); writer.plain("kind", kind); common(&writer)
             writer.int("score", score); writer.seat("seat", seat); tail(&writer)
         case .rules(.matchEnded(let result)):
-            gameOver(result, seed: nil, into: &writer, match: event.match)
+            gameOver(result, seed: nil, ratings: [], into: &writer, match: event.match)
             tail(&writer)
-        case .gameOver(let result, let seed):
-            gameOver(result, seed: seed, into: &writer, match: event.match)
+        case .gameOver(let result, let seed, let ratings):
+            gameOver(result, seed: seed, ratings: ratings, into: &writer, match: event.match)
             tail(&writer)
         case .rules(.rematchRequested(let seat)):
             writer.plain("kind", kind); common(&writer); writer.seat("seat", seat); tail(&writer)
@@ -86,9 +86,11 @@ package enum EventLines {
         return writer.line()
     }
 
-    private static func gameOver(_ result: MatchResult, seed: UInt64?, into writer: inout JSONObjectWriter, match: String) {
+    private static func gameOver(_ result: MatchResult, seed: UInt64?, ratings: [RatingChange], into writer: inout JSONObjectWriter,
+                                 match: String) {
         writer.plain("kind", EventKind.gameOver)
         writer.string("match", match)
+        if !ratings.isEmpty { writer.raw("ratings", JSONWriter.bytes(.array(ratings.map(\.json)))) }
         writer.object("result") { w in
             w.seat("by", result.by)
             w.string("reason", result.reason.rawValue)

@@ -34,6 +34,8 @@ package struct MatchView: Hashable, Sendable {
     package var variant: Variant
     /// Set-Chain: the set taken just before, apart from the table (see `Match.chain`).
     package var chain: [Card]
+    /// Once a rated game is over: how it moved each seat's rating; empty otherwise.
+    package var lastRatings: [RatingChange] = []
 
     package init(match: String, seq: Int, time: Int64, mode: Mode, phase: MatchPhase, game: Int, players: [PlayerInfo],
                 spectators: Int, table: [Card], deck: Int, selection: [Card], selectionSeat: Seat?, window: Window?,
@@ -90,8 +92,14 @@ package struct MatchView: Hashable, Sendable {
         time = event.time
         switch event.body {
         case .rules(let rulesEvent): apply(rulesEvent, at: event.time)
-        case .gameOver(let ending, let seed):
+        case .gameOver(let ending, let seed, let ratings):
             result = ending
+            for change in ratings {
+                guard let index = players.firstIndex(where: { $0.seat == change.seat }) else { continue }
+                players[index].rating = change.after
+                players[index].provisional = change.provisional
+            }
+            lastRatings = ratings
             self.seed = seed
             phase = .over
             window = nil
@@ -101,6 +109,7 @@ package struct MatchView: Hashable, Sendable {
             forfeitAt = nil
             setScores(ending.scores)
         case .gameStarted(let start):
+            lastRatings = []
             game = start.game
             table = start.table
             deck = start.deck

@@ -6,6 +6,7 @@ import SetRules
 /// A client request's `type`.
 package enum RequestType: String, CaseIterable, Sendable {
     case join, list, snapshot, ping, select, claim, deal, hint, pass, resign, rematch
+    case profile, history, crosstable, leaderboard
 
     /// The type that carries `action`.
     package init(_ action: Action) {
@@ -23,7 +24,7 @@ package enum RequestType: String, CaseIterable, Sendable {
     /// The action asked for, with the card a `select` touches; nil for a request that is not one.
     package func action(touching card: Card?) -> Action? {
         switch self {
-        case .join, .list, .snapshot, .ping: nil
+        case .join, .list, .snapshot, .ping, .profile, .history, .crosstable, .leaderboard: nil
         case .select: card.map(Action.select)
         case .claim: .claim
         case .deal: .deal
@@ -41,6 +42,7 @@ package enum RequestType: String, CaseIterable, Sendable {
 /// A server message's `type`.
 package enum ServerMessageType: String, CaseIterable, Sendable {
     case welcome, joined, snapshot, event, insight, matches, ack, pong, error, goodbye, ping
+    case profile, history, crosstable, leaderboard
 }
 
 /// An event's `kind`.

@@ -34,6 +34,10 @@ package enum ServerMessageCoding {
             return with(id, members)
         case .goodbye(let reason): return ["type": .string(ServerMessageType.goodbye.rawValue), "reason": .string(reason)]
         case .ping(let time): return ["type": .string(ServerMessageType.ping.rawValue), "time": .int(time)]
+        case .accountInfo(let info, let id):
+            var members = info.fields
+            members["type"] = .string(info.type.rawValue)
+            return with(id, members)
         }
     }
 
@@ -83,7 +87,14 @@ package enum ServerMessageCoding {
     }
 
     static func encode(_ player: PlayerInfo) -> JSONValue {
-        ["seat": .seat(player.seat), "name": .string(player.name), "present": .bool(player.present), "score": .int(player.score)]
+        var members: [String: JSONValue] = ["seat": .seat(player.seat), "name": .string(player.name), "present": .bool(player.present),
+                                            "score": .int(player.score)]
+        // A guest's line is what it was before accounts: no rating at all.
+        if let rating = player.rating {
+            members["rating"] = .int(rating)
+            members["provisional"] = .bool(player.provisional)
+        }
+        return .object(members)
     }
 
     static func encode(_ listing: MatchListing) -> JSONValue {
@@ -113,6 +124,7 @@ package enum ServerMessageCoding {
         if view.variant != .classic { members["variant"] = .string(view.variant.rawValue) }
         if view.variant == .chain { members["chain"] = .cards(view.chain) }
         if let forfeitAt = view.forfeitAt { members["forfeitAt"] = .int(forfeitAt) }
+        if !view.lastRatings.isEmpty { members["ratings"] = .array(view.lastRatings.map(\.json)) }
         return .object(members)
     }
 
@@ -183,6 +195,11 @@ package enum ServerMessageCoding {
             return .error(WireError(code, try text("message"), fatal: f.value("fatal")?.boolValue ?? false, details: details), id: id)
         case .goodbye: return .goodbye(reason: try text("reason"))
         case .ping: return .ping(time: try f.serverTimeRequired("time"))
+        case .profile, .history, .crosstable, .leaderboard:
+            var fields = f.members
+            fields["type"] = nil
+            fields["id"] = nil
+            return .accountInfo(AccountInfo(AccountInfoType(rawValue: name) ?? .profile, fields), id: id)
         }
     }
 
@@ -210,7 +227,8 @@ package enum ServerMessageCoding {
             players.append(PlayerInfo(
                 seat: try g.required("seat", "a seat") { k throws(WireError) in try g.seat(k) },
                 name: try g.required("name", "a name") { k throws(WireError) in try g.string(k) },
-                present: g.value("present")?.boolValue ?? false, score: try g.scoreRequired("score")))
+                present: g.value("present")?.boolValue ?? false, score: try g.scoreRequired("score"),
+                rating: try g.int("rating", in: 0...100_000, "a rating").map { Int($0) }, provisional: g.value("provisional")?.boolValue ?? false))
         }
         guard Swift.Set(players.map(\.seat)).count == players.count else { throw f.bad("players", "players in distinct seats") }
         return players
@@ -232,7 +250,12 @@ package enum ServerMessageCoding {
         let selection = try f.object("selection")
         let shown = try f.object("shown")
         let (table, deck) = try f.tableAndDeck(table: "table", deck: "deck")
-        return MatchView(
+        var ratings: [RatingChange] = []
+        if let items = f.value("ratings") {
+            guard let list = items.arrayValue, list.count <= Seat.allCases.count else { throw f.bad("ratings", "an array of rating changes") }
+            for item in list { ratings.append(try RatingChange.decode(item)) }
+        }
+        var view = MatchView(
             match: try f.required("match", "a name") { k throws(WireError) in try f.string(k) },
             seq: try f.countRequired("seq"), time: try f.serverTimeRequired("time"),
             mode: try f.required("mode", "a mode") { k throws(WireError) in try f.choice(k, Mode.self) },
@@ -252,5 +275,7 @@ package enum ServerMessageCoding {
             forfeitAt: try f.serverTime("forfeitAt"),
             variant: try f.choice("variant", Variant.self) ?? .classic,
             chain: f.value("chain") == nil ? [] : try f.cards("chain"))
+        view.lastRatings = ratings
+        return view
     }
 }

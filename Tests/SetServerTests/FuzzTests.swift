@@ -80,6 +80,10 @@ import Testing
                 switch request.message {
                 case .join: return .error(.alreadyJoined)
                 case .ping, .list, .snapshot: return .accepted
+                // A guest's server holds no accounts: every named player is unknown.
+                case .account(.leaderboard): return .accepted
+                case .account(.history(nil, _, _)): return .error(.missingField)
+                case .account: return .error(.noSuchPlayer)
                 case .act(_, .some(.second)): return .error(.notYourSeat)
                 case .act(let action, _):
                     var trial = referee

@@ -47,6 +47,7 @@ import Testing
             case .snapshot: requests.insert(.snapshot)
             case .ping: requests.insert(.ping)
             case .act(let action, _): requests.insert(RequestType(action))
+            case .account(let query): if let type = RequestType(rawValue: query.type.rawValue) { requests.insert(type) }
             }
         }
         for line in Self.blocks("server").joined() {

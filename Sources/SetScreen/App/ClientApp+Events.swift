@@ -10,7 +10,7 @@ extension ClientApp {
     mutating func react(to body: EventBody, before: MatchView, at now: Int64) {
         switch body {
         case .rules(let event): react(to: event, before: before, at: now)
-        case .gameOver(let result, _):
+        case .gameOver(let result, _, _):
             state.overlay = state.overlay == .help ? .help : nil
             state.resultHidden = false
             state.claimPending = false

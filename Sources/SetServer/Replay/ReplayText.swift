@@ -12,7 +12,7 @@ package enum ReplayText {
         case .playerJoined(let seat, let name): return "\(name) sits in seat \(seat.rawValue)"
         case .gameStarted(let start):
             return "game \(start.game) dealt: \(start.table.count) cards, \(start.deck) in the deck (commitment \(start.commitment.prefix(16))…)"
-        case .gameOver(let result, let seed):
+        case .gameOver(let result, let seed, _):
             let winner = result.winner.map { "\(who($0)) wins" } ?? (names.count > 1 && result.scores.count > 1 ? "a tie" : "done")
             return "game over (\(result.reason.rawValue)): \(result.scores.map(String.init).joined(separator: " – ")), \(winner); seed \(seed.map(String.init) ?? "?") revealed"
         case .presence, .spectators, .resumed: return nil

@@ -55,6 +55,8 @@ extension Server {
             send(.snapshot(room.host.snapshot(forSpectator: connection.isSpectator, at: now)), to: connection)
         case .act(let action, let seat):
             act(action, claimedSeat: seat, id: request.id, from: connection, at: now)
+        case .account(let query):
+            answer(query, id: request.id, from: connection)
         }
     }
 
@@ -70,6 +72,15 @@ extension Server {
         guard case .greeted = connection.session else {
             return fail(connection, WireError(.alreadyJoined, "This connection has already joined a match; open another to join again."), id: id)
         }
+        // A new seat is taken under a name its account owns (or no account owns, for a guest);
+        // a seat resumed by its token keeps the name and account it was taken with.
+        var account: AccountBook.Account?
+        if join.role == .player && join.token == nil {
+            switch self.account(for: join, on: connection) {
+            case .failure(let error): return fail(connection, error, id: id)
+            case .success(let found): account = found
+            }
+        }
         switch lobby.seating(for: join, address: connection.address) {
         case .failure(let error):
             fail(connection, error, id: id)
@@ -83,12 +94,14 @@ extension Server {
             admit(connection, to: room, as: join, seat: seat, token: token, resumed: true, replaced: outcome.reply.replaced,
                   id: id, outcome: outcome, at: now)
         case .success(.take(let room, let token)):
-            let outcome = room.join(name: join.name, token: token, connection: connection.id, seat: join.seat, at: now)
+            let seatAccount = account.map { SeatAccount(id: $0.id, casual: join.casual) }
+            let outcome = room.join(name: join.name, token: token, connection: connection.id, seat: join.seat, account: seatAccount, at: now)
             switch outcome.reply {
             case .refused(let error):
                 apply(outcome, of: room)
                 fail(connection, error, id: id)
             case .seated(let seat):
+                if let account { room.setRating(account.rating(room.host.variant), of: seat) }
                 lobby.seated(room, seat, token: token, address: connection.address)
                 connection.session = .player(room, seat)
                 // A first seat, even one reserved for the token it came with (`setgame play`'s).

@@ -7,6 +7,8 @@ extension Server {
     /// Carries out a room's outcome: its lines sent (not to `excluded`, told already), its next
     /// timer and spectator announcement queued, an idle match forgotten and its spectators let go.
     func apply<Reply>(_ outcome: RoomOutcome<Reply>, of room: MatchRoom, except excluded: ConnectionID? = nil) {
+        // The game's record and ratings are on disk before anyone hears the game is over.
+        if let record = outcome.record { accounts.record(record) }
         deliver(outcome.deliveries, except: excluded)
         schedule(room.host.name, at: outcome.nextDeadline)
         noteSpectators(room.host.name, due: outcome.announcementDue)

@@ -16,6 +16,8 @@ package final class Server {
     let log: ServerLog
     let loop: EventLoop
     let lobby: Lobby
+    /// Accounts, names, ratings and finished games (`Accounts/`).
+    let accounts: Accounts
     let listener: Listener
     var connections: [ConnectionID: Connection] = [:]
     var lastConnectionID = 0
@@ -85,6 +87,12 @@ package final class Server {
         } else {
             finished = nil
         }
+        do throws(SocketError) {
+            accounts = try Accounts(directory: journals, faults: config.accountFaults, log: log)
+        } catch {
+            lock?.release()
+            throw .dataDirectory(path: config.dataDirectory ?? "", reason: error.description)
+        }
         restoredMatches = restored.map(\.host.name)
         folderLock = lock
         self.clock = RestoredClock.clock(base: clock, state: state, journals: restored.map(\.host.lastActivity))
@@ -99,7 +107,9 @@ package final class Server {
         lobby.addressLimits = config.addressLimits
         lobby.spectatorAnnounceMs = config.spectatorAnnounceMs
         lobby.reservedMatches = config.reservedMatches
+        lobby.rater = { [accounts] finished in accounts.record(of: finished, journal: "\(finished.match).jsonl") }
         lobby.adopt(restored)
+        recoverGames(of: restored)
         restored.forEach(schedule)
         restored.forEach(noteSpectators)
         try ServerStartError.network(config) { () throws(SocketError) in try self.startAccepting() }
@@ -156,6 +166,7 @@ package final class Server {
     /// could not be sent their fatal error in a whole sweep; puts new journal lines on disk.
     private func sweep(at now: Instant) {
         syncJournals(at: now)
+        accounts.retry()
         for line in logThrottle.overdue(at: now) { log(line) }
         closeOverdueLingering(at: now)
         forgetQuietAddresses(at: now)
@@ -254,6 +265,7 @@ package final class Server {
         }
         connections.removeAll()
         closeAllLingering()
+        accounts.retry()
         lobby.closeJournals()
         MatchJournal.drain()
         FinishedJournals.drain()

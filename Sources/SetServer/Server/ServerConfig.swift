@@ -44,6 +44,8 @@ package struct ServerConfig: Sendable, Equatable {
     package var reservedMatches: [String: ReservedMatch] = [:]
     /// Tests inject one to make journal writes fail as a full disk would.
     package var journalFaults: JournalFaults?
+    /// Tests inject one to make the accounts log's writes fail as a full disk would.
+    package var accountFaults: JournalFaults?
 
     package init() {}
 

@@ -1,0 +1,139 @@
+import Foundation
+import SetNet
+import SetRatings
+import SetRules
+import SetWire
+
+/// The server's accounts: who is who, names, ratings, finished games. Every change is written
+/// to the accounts log (and synced) before it is applied and before anyone hears of it; without
+/// a data folder they live in memory only. Used only on the loop thread.
+final class Accounts {
+    private(set) var book: AccountBook
+    private let file: AccountLog?
+    private let log: ServerLog
+    /// Wall-clock seconds, for history's dates; tests fix it.
+    var wallSeconds: () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    /// Games whose record could not be written yet (a full disk): written at the next `retry`.
+    private(set) var unwritten: [GameRecord] = []
+
+    /// Reads the log in `directory` (none: memory only). A torn last line is dropped; a damaged
+    /// log is set aside in `damaged/` and written anew from the records before the damage, so
+    /// one bad line costs what follows it, not every account.
+    init(directory: JournalDirectory?, faults: JournalFaults?, log: ServerLog) throws(SocketError) {
+        self.log = log
+        guard let directory else {
+            book = AccountBook()
+            file = nil
+            return
+        }
+        let path = "\(directory.accountsPath)/\(AccountLog.fileName)"
+        let (read, problem, dropped) = AccountLog.read(path)
+        book = read
+        if dropped > 0 { log("\(AccountLog.fileName): dropped a torn last line (\(dropped) bytes)") }
+        if let problem {
+            directory.setAside(path, saying: "\(AccountLog.fileName) is damaged (\(problem)); the \(read.accounts.count) accounts and \(read.games.count) games before the damage are kept")
+        }
+        let file = try AccountLog(path: path, faults: faults)
+        if problem != nil {
+            for record in AccountLog.records(remaking: read) where !file.append(record) {
+                log("cannot rewrite \(AccountLog.fileName): \(file.failure ?? "")")
+                break
+            }
+        }
+        self.file = file
+        log("accounts: \(book.accounts.count) accounts, \(book.games.count) games")
+    }
+
+    /// Writes `record` first, then applies it; false (nothing applied) if it could not be written.
+    private func commit(_ record: AccountRecord) -> Bool {
+        if let file, !file.append(record) { return false }
+        book.apply(record)
+        return true
+    }
+
+    /// The account a player joins as: found by identity, made on first use, renamed when it asks
+    /// for another name. A name is its first owner's (case folded); asking for another
+    /// account's name, even as a guest, is refused with a free one to take instead.
+    func seat(_ name: String, identity: PlayerIdentity, bot: Bool) -> Result<AccountBook.Account?, WireError> {
+        if let owner = book.account(named: name), owner.identity != identity {
+            return .failure(nameTaken(name))
+        }
+        guard identity != .guest else { return .success(nil) }
+        if let account = book.account(for: identity) {
+            guard account.name != name else { return .success(account) }
+            guard commit(.renamed(id: account.id, name: name)) else { return .failure(unwritable) }
+            return .success(book.account(account.id))
+        }
+        let id = book.nextID
+        guard commit(.created(id: id, identity: identity, name: name, bot: bot, wallSeconds: wallSeconds())) else { return .failure(unwritable) }
+        return .success(book.account(id))
+    }
+
+    private var unwritable: WireError {
+        WireError(.journalFailed, "The server cannot write its accounts (\(file?.failure ?? "write failed")); join as a guest or try later.")
+    }
+
+    private func nameTaken(_ name: String) -> WireError {
+        let suggestion = freeName(like: name)
+        return WireError(.nameTaken, "The name \"\(name)\" belongs to another player here; try \"\(suggestion)\".",
+                         details: ["suggestion": .string(suggestion)])
+    }
+
+    /// The name with the first number that makes it free, shortened to fit when it must.
+    func freeName(like name: String) -> String {
+        for number in 2... {
+            let suffix = String(number)
+            let stem = String(name.prefix(ClientMessageDecoder.maxNameLength - suffix.count)).trimmingCharacters(in: .whitespaces)
+            let candidate = stem + suffix
+            if book.account(named: candidate) == nil { return candidate }
+        }
+        return name
+    }
+
+    /// What a finished game makes for the record (not yet written: `record` writes it).
+    func record(of finished: FinishedGame, journal: String) -> GameRecord {
+        book.record(of: finished, wallSeconds: wallSeconds(), journal: journal)
+    }
+
+    /// Writes a finished game's record and applies it; one not written is kept to try again.
+    /// A game already in the log (recovered twice) is not written again.
+    @discardableResult
+    func record(_ game: GameRecord) -> Bool {
+        guard !book.hasGame(game.commitment) else { return true }
+        // A rating computed before an earlier game of the same account was applied is stale:
+        // compute it again from the ratings now.
+        var game = game
+        if game.rated, game.players.enumerated().contains(where: { seat, player in
+            player.account.flatMap(book.account).map { $0.rating(game.variant) != player.before } ?? false
+        }) {
+            game = rerated(game)
+        }
+        guard commit(.game(game)) else {
+            log("cannot write the record of \(game.match) game \(game.game) (\(file?.failure ?? "")): it is kept to try again")
+            unwritten.append(game)
+            return false
+        }
+        return true
+    }
+
+    private func rerated(_ game: GameRecord) -> GameRecord {
+        var game = game
+        let before = game.players.map { $0.account.flatMap(book.account)?.rating(game.variant) ?? .initial }
+        for seat in game.players.indices {
+            guard let score = game.score(of: seat) else { continue }
+            game.players[seat].before = before[seat]
+            game.players[seat].after = Glicko2().rated(before[seat], against: before[1 - seat], score: score)
+        }
+        return game
+    }
+
+    /// Tries again to write the records a full disk held back, oldest first.
+    func retry() {
+        let waiting = unwritten
+        unwritten = []
+        for (index, game) in waiting.enumerated() where !record(game) {
+            unwritten += waiting[(index + 1)...]  // `record` kept `game` itself
+            return
+        }
+    }
+}
