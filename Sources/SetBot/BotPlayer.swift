@@ -20,6 +20,10 @@ package struct BotOptions: Sendable, Equatable {
     package var token: String?
     /// The variant it asks for; nil plays whatever the match plays (classic for a new one).
     package var variant: Variant?
+    /// The bot's own account key on this server (it is listed as a bot); nil: a guest.
+    package var account: String?
+    /// Whether its games are unrated.
+    package var casual = false
 
     package init() {}
 }
@@ -52,6 +56,9 @@ final class BotPlayer {
         var settings = ClientSession.Settings(name: options.name, match: options.match, mode: .duel,
                                               variant: options.variant, pings: .keepAlive)
         settings.joinsAtOnce = true
+        settings.account = options.account
+        settings.casual = options.casual
+        settings.bot = true
         session = ClientSession(settings, token: options.token, takeOver: options.token != nil)
         connection = try LineSocket.connect(host: options.host, port: options.port, maxQueuedBytes: Self.maxQueuedBytes)
         try connection.serve(on: loop)

@@ -20,6 +20,8 @@ package enum Command: Equatable, Sendable {
     /// `join`, or `watch` (as a spectator).
     case join(ClientOptions)
     case bot(BotOptions)
+    /// `profile`, `history` or `leaderboard`.
+    case account(AccountCommand)
     case replay(ReplayOptions)
     case bench(BenchOptions)
     case benchRules
@@ -143,6 +145,9 @@ package enum Commands {
         case .join: return .join(try clientOptions(parsed, role: .player, defaults: defaults))
         case .watch: return .join(try clientOptions(parsed, role: .spectator, defaults: defaults))
         case .bot: return .bot(try botOptions(parsed, defaults: defaults))
+        case .profile: return .account(try accountCommand(parsed, .profile))
+        case .history: return .account(try accountCommand(parsed, .history))
+        case .leaderboard: return .account(try accountCommand(parsed, .leaderboard))
         case .bench: return try benchCommand(parsed)
         case .cards: return .cards(try cardsOptions(parsed))
         case .replay:

@@ -34,6 +34,8 @@ package struct ClientOptions: Sendable, Equatable {
     package var tokenKey: String?
     /// Set by `setgame play`: the match is local and begins at the player's first key.
     package var local: LocalMatch?
+    /// `--casual`: the games this player plays are not rated.
+    package var casual = false
 
     package init(host: String = "127.0.0.1", port: UInt16 = 7380, name: String = ClientOptions.loginName(),
                 match: String? = nil, mode: Mode = .duel, role: Role = .player, colorblind: Bool = false,

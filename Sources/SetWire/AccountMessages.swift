@@ -26,8 +26,9 @@ package struct RatingChange: Hashable, Sendable {
 package enum AccountQuery: Hashable, Sendable {
     /// A player's ratings per variant and totals.
     case profile(name: String)
-    /// A player's finished games, newest first; nil: the asking connection's own account.
-    case history(name: String?, after: String?, limit: Int?)
+    /// A player's finished games, newest first. Without a name: the account of `account` (a
+    /// client's own key, as `join` carries it), else of the asking connection.
+    case history(name: String?, account: String? = nil, after: String?, limit: Int?)
     /// Two players' record against each other.
     case crosstable(name: String, other: String)
     /// The established players of a variant, best first.
@@ -101,7 +102,7 @@ extension ClientMessageDecoder {
         case .profile: return .profile(name: try required("name"))
         case .history:
             let (after, limit) = try page()
-            return .history(name: try name("name"), after: after, limit: limit)
+            return .history(name: try name("name"), account: try accountKey(fields), after: after, limit: limit)
         case .crosstable: return .crosstable(name: try required("name"), other: try required("other"))
         case .leaderboard:
             let (after, limit) = try page()
@@ -115,8 +116,9 @@ extension ClientMessageEncoder {
         var members: [String: JSONValue] = ["type": .string(query.type.rawValue)]
         switch query {
         case .profile(let name): members["name"] = .string(name)
-        case .history(let name, let after, let limit):
+        case .history(let name, let account, let after, let limit):
             if let name { members["name"] = .string(name) }
+            if let account { members["account"] = .string(account) }
             if let after { members["after"] = .string(after) }
             if let limit { members["limit"] = .int(Int64(limit)) }
         case .crosstable(let name, let other):

@@ -123,12 +123,7 @@ package enum ClientMessageDecoder {
             guard case .bool(let value) = takeOver else { throw fields.bad("takeOver", "true or false") }
             request.takeOver = value
         }
-        if let account = try fields.string("account") {
-            guard account.utf8.count == 64, account.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
-                throw fields.bad("account", "an account key, 64 lowercase hex digits")
-            }
-            request.account = account
-        }
+        request.account = try accountKey(fields)
         if let bot = fields.value("bot") {
             guard case .bool(let value) = bot else { throw fields.bad("bot", "true or false") }
             request.bot = value
@@ -138,6 +133,15 @@ package enum ClientMessageDecoder {
             request.casual = value
         }
         return request
+    }
+
+    /// An account key: 64 lowercase hex digits (32 random bytes a client made).
+    static func accountKey(_ fields: FieldReader) throws(WireError) -> String? {
+        guard let account = try fields.string("account") else { return nil }
+        guard account.utf8.count == 64, account.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+            throw fields.bad("account", "an account key, 64 lowercase hex digits")
+        }
+        return account
     }
 
     /// Printable: no control, format or separator characters (which could break a screen or a

@@ -32,6 +32,8 @@ case .join(let options):
     exit(TerminalClient.run(options))
 case .bot(let options):
     exit(runBot(options))
+case .account(let command):
+    exit(AccountClient.run(command))
 case .replay(let options):
     exit(replay(options))
 case .bench(let options):

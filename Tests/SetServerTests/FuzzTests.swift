@@ -82,7 +82,7 @@ import Testing
                 case .ping, .list, .snapshot: return .accepted
                 // A guest's server holds no accounts: every named player is unknown.
                 case .account(.leaderboard): return .accepted
-                case .account(.history(nil, _, _)): return .error(.missingField)
+                case .account(.history(nil, _, _, _)): return .error(.missingField)
                 case .account: return .error(.noSuchPlayer)
                 case .act(_, .some(.second)): return .error(.notYourSeat)
                 case .act(let action, _):

@@ -34,8 +34,9 @@ extension Server {
         let result: Result<AccountInfo, WireError>
         switch query {
         case .profile(let name): result = AccountReplies.profile(name, in: accounts.book)
-        case .history(let name, let after, let limit):
-            let own = accounts.book.account(for: connection.identity)
+        case .history(let name, let key, let after, let limit):
+            let identity = key.map { PlayerIdentity.accountKey(digest: SHA256.hex($0)) } ?? connection.identity
+            let own = accounts.book.account(for: identity)
             result = AccountReplies.history(name ?? own?.name, after: after, limit: limit ?? ClientMessageDecoder.defaultListLimit, in: accounts.book)
         case .crosstable(let name, let other): result = AccountReplies.crosstable(name, other, in: accounts.book)
         case .leaderboard(let variant, let after, let limit):
