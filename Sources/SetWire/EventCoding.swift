@@ -24,7 +24,13 @@ enum EventCoding {
         case .gameStarted(let start):
             return ["game": .int(start.game), "table": .cards(start.table), "deck": .int(start.deck),
                     "scores": .array(start.scores.map { .int($0) }), "commitment": .string(start.commitment)]
-        case .playerJoined(let seat, let name): return ["seat": .seat(seat), "name": .string(name)]
+        case .playerJoined(let seat, let name, let rating, let provisional):
+            var members: [String: JSONValue] = ["seat": .seat(seat), "name": .string(name)]
+            if let rating {
+                members["rating"] = .int(Int64(rating))
+                members["provisional"] = .bool(provisional)
+            }
+            return members
         case .presence(let seat, let present, let forfeitAt):
             return ["seat": .seat(seat), "present": .bool(present), "forfeitAt": forfeitAt.map(JSONValue.int) ?? .null]
         case .resumed(let window, let tableChangedAt):
@@ -102,7 +108,9 @@ enum EventCoding {
                                           scores: try f.scores("scores"),
                                           commitment: try f.required("commitment", "a hash") { k throws(WireError) in try f.string(k) }))
         case .playerJoined:
-            body = .playerJoined(seat: try seat(), name: try f.required("name", "a name") { k throws(WireError) in try f.string(k) })
+            body = .playerJoined(seat: try seat(), name: try f.required("name", "a name") { k throws(WireError) in try f.string(k) },
+                                 rating: try f.int("rating", in: 0...100_000, "a rating").map { Int($0) },
+                                 provisional: f.value("provisional")?.boolValue ?? false)
         case .presence:
             body = .presence(seat: try seat(), present: try f.required("present", "a boolean") { k throws(WireError) in
                 guard let value = f.value(k) else { return nil }

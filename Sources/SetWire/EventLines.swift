@@ -53,8 +53,13 @@ package enum EventLines {
             writer.string("commitment", start.commitment); writer.int("deck", start.deck); writer.int("game", start.game)
             writer.plain("kind", kind); common(&writer); writer.ints("scores", start.scores)
             writer.int("seq", event.seq); writer.cards("table", start.table); writer.int("time", event.time); writer.plain("type", ServerMessageType.event)
-        case .playerJoined(let seat, let name):
-            writer.plain("kind", kind); common(&writer); writer.string("name", name); writer.seat("seat", seat); tail(&writer)
+        case .playerJoined(let seat, let name, let rating, let provisional):
+            writer.plain("kind", kind); common(&writer); writer.string("name", name)
+            if let rating {
+                writer.bool("provisional", provisional)
+                writer.int("rating", rating)
+            }
+            writer.seat("seat", seat); tail(&writer)
         case .presence(let seat, let present, let forfeitAt):
             if let forfeitAt { writer.int("forfeitAt", forfeitAt) } else { writer.null("forfeitAt") }
             writer.plain("kind", kind); common(&writer); writer.bool("present", present); writer.seat("seat", seat); tail(&writer)

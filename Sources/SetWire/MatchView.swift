@@ -125,9 +125,9 @@ package struct MatchView: Hashable, Sendable {
             shown = nil
             chain = []
             tableChangedAt = event.time
-        case .playerJoined(let seat, let name):
+        case .playerJoined(let seat, let name, let rating, let provisional):
             players.removeAll { $0.seat == seat }
-            players.append(PlayerInfo(seat: seat, name: name, present: true, score: 0))
+            players.append(PlayerInfo(seat: seat, name: name, present: true, score: 0, rating: rating, provisional: provisional))
             players.sort { $0.seat < $1.seat }
         case .presence(let seat, let present, let deadline):
             if let index = players.firstIndex(where: { $0.seat == seat }) { players[index].present = present }

@@ -92,7 +92,8 @@ package enum EventBody: Hashable, Sendable {
     /// `ratings`: how a rated game moved each seat's rating; empty for an unrated game.
     case gameOver(MatchResult, seed: UInt64?, ratings: [RatingChange] = [])
     case gameStarted(GameStart)
-    case playerJoined(seat: Seat, name: String)
+    /// `rating`: an account's rating in the match's variant (`provisional`: shown with `?`); nil for a guest.
+    case playerJoined(seat: Seat, name: String, rating: Int? = nil, provisional: Bool = false)
     /// A player left or came back. While one is away a playing match is paused; `forfeitAt` is
     /// the server time at which the absent seat loses if it has not returned.
     case presence(seat: Seat, present: Bool, forfeitAt: Int64?)

@@ -24,7 +24,7 @@ extension ClientApp {
             state.flash = nil
             state.resultHidden = false
             state.note(start.game > 1 ? "game \(start.game): new cards" : "the game is on", .good, at: now)
-        case .playerJoined(let seat, let name):
+        case .playerJoined(let seat, let name, _, _):
             if seat != state.seat || !state.isPlayer { state.note("\(name) joined", .good, at: now) }
         case .presence(let seat, let present, _):
             guard seat != state.seat || !state.isPlayer else { break }

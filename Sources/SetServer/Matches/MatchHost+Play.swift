@@ -1,3 +1,4 @@
+import SetRatings
 import SetRules
 import SetWire
 
@@ -9,7 +10,7 @@ extension MatchHost {
     /// Seats a new player; starts the game once every seat is taken. The seat (and the game it
     /// completes) is journaled first: a seat whose token is not on disk is refused.
     mutating func join(name playerName: String, token: String, connection: ConnectionID, requested: Seat?, account: SeatAccount? = nil,
-                       at now: Instant, seeds: () -> UInt64) -> HostOutput<JoinReply> {
+                       rating: Rating? = nil, at now: Instant, seeds: () -> UInt64) -> HostOutput<JoinReply> {
         if stalledAt != nil { return HostOutput(reply: .refused(Self.journalStalled)) }
         let free = mode.seats.filter { seats[$0.rawValue] == nil }
         let seat: Seat
@@ -32,8 +33,10 @@ extension MatchHost {
         var output = HostOutput<JoinReply>(syncJournal: true, keepJournal: seed != nil && mode == .duel, reply: .seated(seat))
         output.journal = [.seated(seat: seat, name: playerName, token: token, at: now, account: account)]
         if let seed { output.journal.append(.game(number: game + 1, seed: seed, commitment: SeedCommitment.commitment(for: seed), at: now)) }
-        seats[seat.rawValue] = SeatState(name: playerName, token: token, connection: connection, absentSince: nil, account: account)
-        output.messages = [emit(.playerJoined(seat: seat, name: playerName), at: now)]
+        seats[seat.rawValue] = SeatState(name: playerName, token: token, connection: connection, absentSince: nil, account: account,
+                                         rating: rating)
+        output.messages = [emit(.playerJoined(seat: seat, name: playerName, rating: rating?.rounded, provisional: rating?.isProvisional ?? false),
+                                at: now)]
         if let seed { output.messages += startGame(seed: seed, at: now) }
         return output
     }

@@ -95,13 +95,13 @@ extension Server {
                   id: id, outcome: outcome, at: now)
         case .success(.take(let room, let token)):
             let seatAccount = account.map { SeatAccount(id: $0.id, casual: join.casual) }
-            let outcome = room.join(name: join.name, token: token, connection: connection.id, seat: join.seat, account: seatAccount, at: now)
+            let outcome = room.join(name: join.name, token: token, connection: connection.id, seat: join.seat, account: seatAccount,
+                                    rating: account?.rating(room.host.variant), at: now)
             switch outcome.reply {
             case .refused(let error):
                 apply(outcome, of: room)
                 fail(connection, error, id: id)
             case .seated(let seat):
-                if let account { room.setRating(account.rating(room.host.variant), of: seat) }
                 lobby.seated(room, seat, token: token, address: connection.address)
                 connection.session = .player(room, seat)
                 // A first seat, even one reserved for the token it came with (`setgame play`'s).
