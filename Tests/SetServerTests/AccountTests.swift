@@ -150,16 +150,41 @@ import Testing
         #expect(history.fields["games"]?.arrayValue?.first?.objectValue?["result"]?.stringValue == "aborted")
     }
 
+    /// Whether nothing but the pong to a fresh ping is waiting for `client`.
+    func nothingPending(_ client: TestClient) throws -> Bool {
+        client.send(.ping(time: 7))
+        while true {
+            switch try client.next("pong") {
+            case .pong: return true
+            case .ping: continue
+            default: return false
+            }
+        }
+    }
+
+    /// While the accounts log cannot be written (a full disk), nobody hears the game is over;
+    /// once the record is on disk, everyone does, with the ratings it holds.
     @Test func theRecordIsOnDiskBeforeGameOverReachesAnyone() throws {
         let data = temporaryDirectory()
-        let server = try server(data: data)
+        let faults = JournalFaults()
+        let server = try server(data: data, accountFaults: faults)
         defer { server.stop() }
-        let (ann, bob, ratings) = try duelAnnResigns(server)
-        #expect(!ratings.isEmpty)
-        // The line was written and synced before the game_over was queued for anyone.
+        let ann = try join(server, "ann", key: Self.annKey)
+        let bob = try join(server, "bob", key: Self.bobKey)
+        try ann.awaitSeq(bob.view!.seq)
+        try playScriptedTurn(ann, bob)
+        faults.failing = true
+        ann.send(.act(.resign, seat: nil))
+        #expect(try nothingPending(bob) && nothingPending(ann))
+        server.advance(by: 1_000)  // a sweep tries again, and fails again
+        #expect(try nothingPending(bob))
+        faults.failing = false
+        server.advance(by: 1_000)
+        let over = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+        guard case .gameOver(_, _, let ratings) = over.body else { return }
+        #expect(ratings.count == 2)
         let log = try String(contentsOfFile: data + "/accounts/accounts.jsonl", encoding: .utf8)
         #expect(log.contains("\"type\":\"game\"") && log.contains("\"rated\":true"))
-        withExtendedLifetime((ann, bob)) {}
     }
 
     /// A crash between the journal's write and the accounts log's: the record is written from the
@@ -174,7 +199,7 @@ import Testing
         try playScriptedTurn(ann, bob)
         faults.failing = true
         ann.send(.act(.resign, seat: nil))
-        _ = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+        #expect(try nothingPending(bob))
         // The process dies here: what follows is what a kill -9 leaves, the journal live at the top.
         let journal = try String(contentsOfFile: data + "/m.jsonl", encoding: .utf8)
         try journal.write(toFile: data + "/m.saved", atomically: true, encoding: .utf8)
@@ -190,5 +215,22 @@ import Testing
         let profile = try ask(eve, .profile(name: "bob"))
         #expect(profile.fields["wins"]?.intValue == 1)
         #expect(profile.fields["ratings"]?.objectValue?["classic"] != nil)
+    }
+
+    @Test func aSeatWaitForfeitIsALoss() throws {
+        let server = try TestServer { $0.limits.seatWaitMs = 30_000 }
+        defer { server.stop() }
+        let ann = try join(server, "ann", key: Self.annKey)
+        let bob = try join(server, "bob", key: Self.bobKey)
+        try ann.awaitSeq(bob.view!.seq)
+        try playScriptedTurn(ann, bob)
+        ann.hangUp()
+        _ = try bob.awaitEvent("presence") { if case .presence(.first, false, _) = $0 { true } else { false } }
+        server.advance(by: 30_000)
+        let over = try bob.awaitEvent("forfeit") { if case .gameOver = $0 { true } else { false } }
+        guard case .gameOver(let result, _, let ratings) = over.body else { return }
+        #expect(result.reason == .forfeited && result.winner == .second)
+        #expect(try #require(ratings.first { $0.seat == .first }).after < 1500)
+        #expect(try #require(ratings.first { $0.seat == .second }).after > 1500)
     }
 }

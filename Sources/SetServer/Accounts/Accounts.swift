@@ -95,36 +95,18 @@ final class Accounts {
         book.record(of: finished, wallSeconds: wallSeconds(), journal: journal)
     }
 
-    /// Writes a finished game's record and applies it; one not written is kept to try again.
-    /// A game already in the log (recovered twice) is not written again.
+    /// Writes a finished game's record and applies it; one not written is kept to try again,
+    /// exactly as it was computed (its ratings may be told once it is written). A game already
+    /// in the log (recovered twice) is not written again.
     @discardableResult
     func record(_ game: GameRecord) -> Bool {
         guard !book.hasGame(game.commitment) else { return true }
-        // A rating computed before an earlier game of the same account was applied is stale:
-        // compute it again from the ratings now.
-        var game = game
-        if game.rated, game.players.enumerated().contains(where: { seat, player in
-            player.account.flatMap(book.account).map { $0.rating(game.variant) != player.before } ?? false
-        }) {
-            game = rerated(game)
-        }
         guard commit(.game(game)) else {
-            log("cannot write the record of \(game.match) game \(game.game) (\(file?.failure ?? "")): it is kept to try again")
+            log("cannot write the record of \(game.match) game \(game.game) (\(file?.failure ?? "")): its game over waits until it is written")
             unwritten.append(game)
             return false
         }
         return true
-    }
-
-    private func rerated(_ game: GameRecord) -> GameRecord {
-        var game = game
-        let before = game.players.map { $0.account.flatMap(book.account)?.rating(game.variant) ?? .initial }
-        for seat in game.players.indices {
-            guard let score = game.score(of: seat) else { continue }
-            game.players[seat].before = before[seat]
-            game.players[seat].after = Glicko2().rated(before[seat], against: before[1 - seat], score: score)
-        }
-        return game
     }
 
     /// Tries again to write the records a full disk held back, oldest first.

@@ -8,10 +8,15 @@ extension Server {
     /// The account a player's join speaks for, its name checked (`name_taken`); nil: a guest.
     /// An identity the door vouched for (ssh) wins over an account key the client sends.
     func account(for join: JoinRequest, on connection: Connection) -> Result<AccountBook.Account?, WireError> {
+        identify(connection, by: join)
+        return accounts.seat(join.name, identity: connection.identity, bot: join.bot)
+    }
+
+    /// The identity a join's account key gives a connection the door has not vouched for.
+    func identify(_ connection: Connection, by join: JoinRequest) {
         if case .guest = connection.identity, let key = join.account {
             connection.identity = .accountKey(digest: SHA256.hex(key))
         }
-        return accounts.seat(join.name, identity: connection.identity, bot: join.bot)
     }
 
     /// Restored matches whose last game ended after their journal said so but before the

@@ -75,6 +75,7 @@ extension Server {
         // A new seat is taken under a name its account owns (or no account owns, for a guest);
         // a seat resumed by its token keeps the name and account it was taken with.
         var account: AccountBook.Account?
+        identify(connection, by: join)
         if join.role == .player && join.token == nil {
             switch self.account(for: join, on: connection) {
             case .failure(let error): return fail(connection, error, id: id)

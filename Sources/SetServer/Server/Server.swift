@@ -18,6 +18,8 @@ package final class Server {
     let lobby: Lobby
     /// Accounts, names, ratings and finished games (`Accounts/`).
     let accounts: Accounts
+    /// What finished games' outcomes would send, held until their records are on disk.
+    var waitingForRecords: [(commitment: String, deliveries: [Delivery], excluded: ConnectionID?)] = []
     let listener: Listener
     var connections: [ConnectionID: Connection] = [:]
     var lastConnectionID = 0
@@ -166,7 +168,7 @@ package final class Server {
     /// could not be sent their fatal error in a whole sweep; puts new journal lines on disk.
     private func sweep(at now: Instant) {
         syncJournals(at: now)
-        accounts.retry()
+        releaseRecorded()
         for line in logThrottle.overdue(at: now) { log(line) }
         closeOverdueLingering(at: now)
         forgetQuietAddresses(at: now)
@@ -265,7 +267,7 @@ package final class Server {
         }
         connections.removeAll()
         closeAllLingering()
-        accounts.retry()
+        releaseRecorded()
         lobby.closeJournals()
         MatchJournal.drain()
         FinishedJournals.drain()
