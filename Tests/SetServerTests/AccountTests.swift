@@ -233,4 +233,28 @@ import Testing
         #expect(try #require(ratings.first { $0.seat == .first }).after < 1500)
         #expect(try #require(ratings.first { $0.seat == .second }).after > 1500)
     }
+
+    /// A kill after both writes (the journal's end of game, then its record) leaves the journal
+    /// at the top of the folder: the restart restores the finished match and records nothing twice.
+    @Test func aKillAfterBothWritesRecordsTheGameOnce() throws {
+        let data = temporaryDirectory()
+        var first: TestServer? = try server(data: data)
+        let (ann, bob, ratings) = try duelAnnResigns(first!)
+        #expect(ratings.count == 2)
+        let journal = try String(contentsOfFile: data + "/m.jsonl", encoding: .utf8)
+        withExtendedLifetime((ann, bob)) { first?.stop() }
+        first = nil
+        try? FileManager.default.removeItem(atPath: data + "/finished")
+        try journal.write(toFile: data + "/m.jsonl", atomically: true, encoding: .utf8)
+
+        let second = try server(data: data)
+        defer { second.stop() }
+        #expect(second.restoredMatches == ["m"])
+        #expect(!second.logLines.all.contains { $0.contains("recorded m") })
+        let eve = try join(second, "eve", key: nil, match: "other")
+        let profile = try ask(eve, .profile(name: "bob"))
+        #expect(profile.fields["games"]?.intValue == 1)
+        let log = try String(contentsOfFile: data + "/accounts/accounts.jsonl", encoding: .utf8)
+        #expect(log.components(separatedBy: "\"type\":\"game\"").count == 2)
+    }
 }
