@@ -112,4 +112,25 @@ import Testing
         let drawn = book.record(of: tie, wallSeconds: 0, journal: "")
         #expect(drawn.rated && drawn.outcome == .draw && drawn.score(of: 0) == .draw)
     }
+
+    /// Only established players (RD 110 or less) are listed, best first, a page at a time.
+    @Test func theLeaderboardListsEstablishedPlayersBestFirst() throws {
+        var book = AccountBook()
+        for (id, rating, deviation) in [(0, 1600.0, 60.0), (1, 1700.0, 200.0), (2, 1650.0, 100.0), (3, 1500.0, 110.0)] {
+            book.apply(.created(id: id, identity: .accountKey(digest: "\(id)"), name: "p\(id)", bot: id == 2, wallSeconds: 0))
+            let after = Rating(rating: rating, deviation: deviation, volatility: 0.06)
+            let player = GameRecord.Player(account: id, name: "p\(id)", points: 1, sets: 1, setTimes: [], before: .initial, after: after)
+            let other = GameRecord.Player(account: nil, name: "x", points: 0, sets: 0, setTimes: [])
+            book.apply(.game(GameRecord(match: "m", game: 1, commitment: "c\(id)", mode: .duel, variant: .classic, rated: true, outcome: .win,
+                                        reason: .noSetsLeft, winner: .first, players: [player, other], endedAt: 0, durationMs: 0,
+                                        wallSeconds: 0, journal: "m.jsonl")))
+        }
+        let first = try AccountReplies.leaderboard(.classic, after: nil, limit: 2, in: book).get()
+        #expect(first.fields["players"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue } == ["p2", "p0"])
+        #expect(first.fields["players"]?.arrayValue?.first?.objectValue?["bot"] == .bool(true))
+        let second = try AccountReplies.leaderboard(.classic, after: first.fields["next"]?.stringValue, limit: 2, in: book).get()
+        #expect(second.fields["players"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue } == ["p3"])
+        #expect(second.fields["next"] == nil)
+        #expect(try AccountReplies.leaderboard(.junior, after: nil, limit: 2, in: book).get().fields["players"] == .array([]))
+    }
 }

@@ -257,4 +257,17 @@ import Testing
         let log = try String(contentsOfFile: data + "/accounts/accounts.jsonl", encoding: .utf8)
         #expect(log.components(separatedBy: "\"type\":\"game\"").count == 2)
     }
+
+    /// A leaderboard ranks every account: it costs what a page of the lobby does.
+    @Test func aLeaderboardCostsWhatAListDoes() throws {
+        let server = try server()
+        defer { server.stop() }
+        let eve = try join(server, "eve", key: nil)
+        for index in 0..<19 {
+            eve.send(.account(.leaderboard(variant: .classic, after: nil, limit: nil)), id: .int(Int64(index)))
+        }
+        for _ in 0..<19 { _ = try eve.waitFor("leaderboard") { if case .accountInfo = $0 { true } else { nil } } }
+        eve.send(.account(.leaderboard(variant: .classic, after: nil, limit: nil)), id: "over")
+        #expect(try eve.awaitError(.rateLimited).code == .rateLimited)
+    }
 }

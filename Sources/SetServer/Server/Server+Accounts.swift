@@ -53,3 +53,14 @@ extension Server {
         }
     }
 }
+
+extension ClientMessage {
+    /// Whether answering it walks a whole collection (the lobby, every account): such requests
+    /// cost more against the rate limit.
+    var isPaged: Bool {
+        switch self {
+        case .list, .account(.leaderboard): true
+        case .join, .act, .snapshot, .ping, .account: false
+        }
+    }
+}
