@@ -25,10 +25,11 @@ import Testing
     }
 
     /// Connects and joins with an account key (nil: a guest); returns the client once its snapshot came.
-    func join(_ server: TestServer, _ name: String, key: String?, match: String = "m", casual: Bool = false) throws -> TestClient {
+    func join(_ server: TestServer, _ name: String, key: String?, match: String = "m", casual: Bool = false,
+              role: Role = .player) throws -> TestClient {
         let client = try TestClient(port: server.port)
         _ = try client.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
-        var request = JoinRequest(name: name, match: match)
+        var request = JoinRequest(role: role, name: name, match: match)
         request.account = key
         request.casual = casual
         client.send(.join(request))
@@ -251,6 +252,10 @@ import Testing
         defer { second.stop() }
         #expect(second.restoredMatches == ["m"])
         #expect(!second.logLines.all.contains { $0.contains("recorded m") })
+        // The finished match's snapshot still tells how the game moved both ratings.
+        let watcher = try join(second, "wat", key: nil, match: "m", role: .spectator)
+        #expect(watcher.view?.lastRatings == ratings)
+        #expect(watcher.view?.players.map(\.rating) == ratings.map(\.after))
         let eve = try join(second, "eve", key: nil, match: "other")
         let profile = try ask(eve, .profile(name: "bob"))
         #expect(profile.fields["games"]?.intValue == 1)

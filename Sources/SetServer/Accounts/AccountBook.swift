@@ -26,7 +26,8 @@ struct AccountBook {
     private var byIdentity: [PlayerIdentity: Int] = [:]
     /// Names fold case: "Ann" and "ann" are one name, so nobody passes for someone else.
     private var byName: [String: Int] = [:]
-    private var commitments: Set<String> = []
+    /// Each game's place in `games`, by its seed commitment.
+    private var commitments: [String: Int] = [:]
 
     static func key(_ name: String) -> String { name.lowercased() }
 
@@ -37,7 +38,10 @@ struct AccountBook {
     func account(_ id: Int) -> Account? { accounts.indices.contains(id) ? accounts[id] : nil }
 
     /// Whether the log already holds the game dealt with this commitment.
-    func hasGame(_ commitment: String) -> Bool { commitments.contains(commitment) }
+    func hasGame(_ commitment: String) -> Bool { commitments[commitment] != nil }
+
+    /// The game dealt with this commitment, if the log holds it.
+    func game(_ commitment: String) -> GameRecord? { commitments[commitment].map { games[$0] } }
 
     var nextID: Int { accounts.count }
 
@@ -54,7 +58,7 @@ struct AccountBook {
             if let owner = byName[Self.key(name)], owner != id { return "the name \"\(name)\" is owned already" }
         case .game(let game):
             if game.players.contains(where: { $0.account.map { account($0) == nil } ?? false }) { return "a game of an unknown account" }
-            if commitments.contains(game.commitment) { return "game \(game.commitment) recorded twice" }
+            if commitments[game.commitment] != nil { return "game \(game.commitment) recorded twice" }
         }
         return nil
     }
@@ -74,7 +78,7 @@ struct AccountBook {
         case .game(let game):
             let index = games.count
             games.append(game)
-            commitments.insert(game.commitment)
+            commitments[game.commitment] = index
             for (seat, player) in game.players.enumerated() {
                 guard let id = player.account else { continue }
                 accounts[id].games.append(index)

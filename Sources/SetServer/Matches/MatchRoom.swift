@@ -186,14 +186,7 @@ final class MatchRoom {
     /// its scoreboard now show.
     private func rated(_ messages: [HostMessage], by record: GameRecord) -> [HostMessage] {
         guard record.rated else { return messages }
-        let changes = record.players.enumerated().compactMap { seat, player -> RatingChange? in
-            guard let before = player.before, let after = player.after, let seat = Seat(rawValue: seat) else { return nil }
-            return RatingChange(seat: seat, before: before.rounded, after: after.rounded, provisional: after.isProvisional)
-        }
-        host.lastRatings = changes
-        for (seat, player) in record.players.enumerated() where host.seats.indices.contains(seat) {
-            if let after = player.after { host.seats[seat]?.rating = after }
-        }
+        let changes = show(record)
         return messages.map { message in
             guard case .event(var event, let audience) = message, case .gameOver(let result, let seed, _) = event.body else { return message }
             event.body = .gameOver(result, seed: seed, ratings: changes)
@@ -218,6 +211,21 @@ final class MatchRoom {
             feed.append(bytes)
             return Delivery(recipients: recipients, spectatorsOf: self, bytes: bytes)
         }
+    }
+
+    /// Shows how a rated game moved each rating: in its snapshots, and on the scoreboard. Also
+    /// for a restored match whose game was over when the server stopped.
+    @discardableResult
+    func show(_ record: GameRecord) -> [RatingChange] {
+        let changes = record.players.enumerated().compactMap { seat, player -> RatingChange? in
+            guard let before = player.before, let after = player.after, let seat = Seat(rawValue: seat) else { return nil }
+            return RatingChange(seat: seat, before: before.rounded, after: after.rounded, provisional: after.isProvisional)
+        }
+        host.lastRatings = changes
+        for (seat, player) in record.players.enumerated() where host.seats.indices.contains(seat) {
+            if let after = player.after { host.seats[seat]?.rating = after }
+        }
+        return changes
     }
 
     /// Shows a seat's rating on the scoreboard: a new seat's, or a restored match's.

@@ -32,6 +32,11 @@ extension Server {
                 guard let id = room.host.seats[seat.rawValue]?.account?.id, let account = accounts.book.account(id) else { continue }
                 room.setRating(account.rating(room.host.variant), of: seat)
             }
+            // A finished rated game shows its changes again, as its snapshot did before the stop.
+            if room.host.phase == .over, let commitment = room.host.lastFinished?.commitment,
+               let record = accounts.book.game(commitment), record.rated {
+                room.show(record)
+            }
         }
     }
 
