@@ -15,7 +15,7 @@ import Testing
         view.players[1].rating = 1712
         var app = ClientFixtures.app(view, size: Self.small)
         let board = ClientTrustTests.text(app).split(separator: "\n").first.map(String.init) ?? ""
-        #expect(board.contains("alice 1500? (you) 42") && board.contains("bob 1712 17"), "\(board)")
+        #expect(board.contains("alice (you) 1500? 42") && board.contains("bob 1712 17"), "\(board)")
 
         let result = MatchResult(reason: .resigned, by: .second, scores: [42, 17], winner: .first)
         let changes = [RatingChange(seat: .first, before: 1500, after: 1538, provisional: true),
@@ -25,6 +25,6 @@ import Testing
         #expect(screen.contains("alice 1500 → 1538?, +38") && screen.contains("bob 1712 → 1700, -12"), "\(screen)")
         #expect(screen.split(separator: "\n").allSatisfy { $0.count <= 80 })
         let after = screen.split(separator: "\n").first.map(String.init) ?? ""
-        #expect(after.contains("alice 1538?") && after.contains("bob 1700"), "\(after)")
+        #expect(after.contains("alice (you) 1538?") && after.contains("bob 1700"), "\(after)")
     }
 }

@@ -140,7 +140,7 @@ enum ScreenComposer {
         if state.isPlayer, let me = state.seat, let index = seats.firstIndex(of: me) { seats.insert(seats.remove(at: index), at: 0) }
         guard let order = seats.firstIndex(of: seat) else { return nil }
         let spans = StatusLines.scoreboard(state, at: 0, width: state.size.columns).left
-        // Each player is a presence dot, the name, an account's rating, "(you)" or nothing, then the score.
+        // Each player is a presence dot, the name, an account's rating, a space, then the score.
         let before = view.player(seat)?.rating == nil ? 2 : 3
         var column = 0, players = 0
         for (index, span) in spans.enumerated() {
