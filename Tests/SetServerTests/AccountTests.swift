@@ -275,4 +275,27 @@ import Testing
         eve.send(.account(.leaderboard(variant: .classic, after: nil, limit: nil)), id: "over")
         #expect(try eve.awaitError(.rateLimited).code == .rateLimited)
     }
+
+    /// A game of guests alone is written to the log too, and waits for it the same way; once
+    /// written it is not kept in memory (nobody can ask about it).
+    @Test func aGuestsGameWaitsForItsRecordTooAndIsNotKept() throws {
+        let data = temporaryDirectory()
+        let faults = JournalFaults()
+        let server = try server(data: data, accountFaults: faults)
+        defer { server.stop() }
+        let ann = try join(server, "ann", key: nil)
+        let bob = try join(server, "bob", key: nil)
+        try ann.awaitSeq(bob.view!.seq)
+        try playScriptedTurn(ann, bob)
+        faults.failing = true
+        ann.send(.act(.resign, seat: nil))
+        #expect(try nothingPending(bob))
+        faults.failing = false
+        server.advance(by: 1_000)
+        _ = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+        let log = try String(contentsOfFile: data + "/accounts/accounts.jsonl", encoding: .utf8)
+        #expect(log.contains("\"type\":\"game\"") && log.contains("\"rated\":false"))
+        bob.send(.account(.history(name: "bob", after: nil, limit: nil)))
+        #expect(try bob.awaitError(.noSuchPlayer).code == .noSuchPlayer)
+    }
 }

@@ -58,7 +58,7 @@ struct AccountBook {
             if let owner = byName[Self.key(name)], owner != id { return "the name \"\(name)\" is owned already" }
         case .game(let game):
             if game.players.contains(where: { $0.account.map { account($0) == nil } ?? false }) { return "a game of an unknown account" }
-            if commitments[game.commitment] != nil { return "game \(game.commitment) recorded twice" }
+            if commitments[game.commitment] != nil && Self.concernsAccounts(game) { return "game \(game.commitment) recorded twice" }
         }
         return nil
     }
@@ -76,6 +76,9 @@ struct AccountBook {
             accounts[id].name = name
             byName[Self.key(name)] = id
         case .game(let game):
+            // A game of guests alone stays in the log only: nobody can ask about it, and a
+            // server full of guests must not fill its memory with them.
+            guard Self.concernsAccounts(game) else { return }
             let index = games.count
             games.append(game)
             commitments[game.commitment] = index
@@ -93,6 +96,9 @@ struct AccountBook {
             }
         }
     }
+
+    /// Whether any seat of the game was an account's.
+    static func concernsAccounts(_ game: GameRecord) -> Bool { game.players.contains { $0.account != nil } }
 
     /// The record a finished game makes: rated when it is a duel of two accounts in which
     /// neither asked for a casual game and a set was taken, each rating moved by Glicko-2 with

@@ -70,9 +70,10 @@ extension Server {
     func releaseRecorded() {
         accounts.retry()
         guard !waitingForRecords.isEmpty else { return }
+        let unwritten = Set(accounts.unwritten.map(\.commitment))
         let waiting = waitingForRecords
-        waitingForRecords = waiting.filter { !accounts.book.hasGame($0.commitment) }
-        for (commitment, deliveries, excluded) in waiting where accounts.book.hasGame(commitment) {
+        waitingForRecords = waiting.filter { unwritten.contains($0.commitment) }
+        for (commitment, deliveries, excluded) in waiting where !unwritten.contains(commitment) {
             deliver(deliveries, except: excluded)
         }
     }
