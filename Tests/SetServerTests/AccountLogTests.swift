@@ -125,12 +125,39 @@ import Testing
                                         reason: .noSetsLeft, winner: .first, players: [player, other], endedAt: 0, durationMs: 0,
                                         wallSeconds: 0, journal: "m.jsonl")))
         }
-        let first = try AccountReplies.leaderboard(.classic, after: nil, limit: 2, in: book).get()
+        let ranked = AccountReplies.ranking(.classic, in: book)
+        let first = try AccountReplies.leaderboard(.classic, ranked: ranked, after: nil, limit: 2, in: book).get()
         #expect(first.fields["players"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue } == ["p2", "p0"])
         #expect(first.fields["players"]?.arrayValue?.first?.objectValue?["bot"] == .bool(true))
-        let second = try AccountReplies.leaderboard(.classic, after: first.fields["next"]?.stringValue, limit: 2, in: book).get()
+        let second = try AccountReplies.leaderboard(.classic, ranked: ranked, after: first.fields["next"]?.stringValue, limit: 2,
+                                                    in: book).get()
         #expect(second.fields["players"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue } == ["p3"])
         #expect(second.fields["next"] == nil)
-        #expect(try AccountReplies.leaderboard(.junior, after: nil, limit: 2, in: book).get().fields["players"] == .array([]))
+        #expect(try AccountReplies.leaderboard(.junior, ranked: AccountReplies.ranking(.junior, in: book), after: nil, limit: 2,
+                                               in: book).get().fields["players"] == .array([]))
+    }
+
+    /// The kept ranking is computed again once a rated game changed it, not before.
+    @Test func theLeaderboardFollowsEachRatedGame() throws {
+        let accounts = try Accounts(directory: nil, faults: nil, log: .silent)
+        _ = accounts.seat("ann", identity: .accountKey(digest: "a"), bot: false)
+        _ = accounts.seat("bob", identity: .accountKey(digest: "b"), bot: false)
+        func game(_ number: Int, ann: Double, bob: Double) -> GameRecord {
+            let rating = { (value: Double) in Rating(rating: value, deviation: 60, volatility: 0.06) }
+            return GameRecord(match: "m", game: number, commitment: "c\(number)", mode: .duel, variant: .classic, rated: true,
+                              outcome: .win, reason: .noSetsLeft, winner: .first,
+                              players: [.init(account: 0, name: "ann", points: 1, sets: 1, setTimes: [], before: .initial, after: rating(ann)),
+                                        .init(account: 1, name: "bob", points: 0, sets: 0, setTimes: [], before: .initial, after: rating(bob))],
+                              endedAt: 0, durationMs: 0, wallSeconds: 0, journal: "m.jsonl")
+        }
+        func names() throws -> [String] {
+            try accounts.leaderboard(.classic, after: nil, limit: 10).get().fields["players"]?.arrayValue?
+                .compactMap { $0.objectValue?["name"]?.stringValue } ?? []
+        }
+        #expect(try names().isEmpty)
+        #expect(accounts.record(game(1, ann: 1600, bob: 1700)))
+        #expect(try names() == ["bob", "ann"])
+        #expect(accounts.record(game(2, ann: 1800, bob: 1650)))
+        #expect(try names() == ["ann", "bob"])
     }
 }

@@ -23,6 +23,8 @@ struct AccountBook {
 
     private(set) var accounts: [Account] = []
     private(set) var games: [GameRecord] = []
+    /// How many rated games were applied: a ranking computed at one count holds until it changes.
+    private(set) var ratedGames = 0
     private var byIdentity: [PlayerIdentity: Int] = [:]
     /// Names fold case: "Ann" and "ann" are one name, so nobody passes for someone else.
     private var byName: [String: Int] = [:]
@@ -81,6 +83,7 @@ struct AccountBook {
             guard Self.concernsAccounts(game) else { return }
             let index = games.count
             games.append(game)
+            if game.rated { ratedGames += 1 }
             commitments[game.commitment] = index
             for (seat, player) in game.players.enumerated() {
                 guard let id = player.account else { continue }

@@ -67,21 +67,28 @@ enum AccountReplies {
             "wins": .int(Int64(wins)), "losses": .int(Int64(losses)), "draws": .int(Int64(draws))]))
     }
 
-    /// The established players of a variant (RD ≤ 110), best first; `after` is a rank offset.
-    static func leaderboard(_ variant: Variant, after: String?, limit: Int, in book: AccountBook) -> Result<AccountInfo, WireError> {
+    /// The established players of a variant (RD ≤ 110), best first: account ids with ratings.
+    static func ranking(_ variant: Variant, in book: AccountBook) -> [(id: Int, rating: Rating)] {
+        book.accounts.compactMap { account -> (id: Int, rating: Rating)? in
+            guard let rating = account.ratings[variant], !rating.isProvisional else { return nil }
+            return (account.id, rating)
+        }.sorted { ($0.rating.rating, $1.id) > ($1.rating.rating, $0.id) }
+    }
+
+    /// One page of a ranking (`ranking`, kept by `Accounts` until a rated game changes it);
+    /// `after` is a rank offset.
+    static func leaderboard(_ variant: Variant, ranked: [(id: Int, rating: Rating)], after: String?, limit: Int,
+                            in book: AccountBook) -> Result<AccountInfo, WireError> {
         var offset = 0
         if let after {
             guard let skip = Int(after), skip >= 0 else { return .failure(badCursor) }
             offset = skip
         }
-        let ranked = book.accounts.compactMap { account -> (AccountBook.Account, Rating)? in
-            guard let rating = account.ratings[variant], !rating.isProvisional else { return nil }
-            return (account, rating)
-        }.sorted { ($0.1.rating, $1.0.id) > ($1.1.rating, $0.0.id) }
         let page = ranked.dropFirst(offset).prefix(limit)
-        let players: [JSONValue] = page.enumerated().map { index, entry in
-            ["rank": .int(Int64(offset + index + 1)), "name": .string(entry.0.name), "bot": .bool(entry.0.bot),
-             "rating": .int(Int64(entry.1.rounded)), "deviation": .int(Int64(entry.1.deviation.rounded()))]
+        let players: [JSONValue] = page.enumerated().compactMap { index, entry in
+            guard let account = book.account(entry.id) else { return nil }
+            return ["rank": .int(Int64(offset + index + 1)), "name": .string(account.name), "bot": .bool(account.bot),
+                    "rating": .int(Int64(entry.rating.rounded)), "deviation": .int(Int64(entry.rating.deviation.rounded()))]
         }
         var fields: [String: JSONValue] = ["variant": .string(variant.rawValue), "players": .array(players)]
         if offset + page.count < ranked.count { fields["next"] = .string(String(offset + page.count)) }

@@ -15,6 +15,9 @@ final class Accounts {
     var wallSeconds: () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     /// Games whose record could not be written yet (a full disk): written at the next `retry`.
     private(set) var unwritten: [GameRecord] = []
+    /// Each variant's ranking as last computed, with the number of rated games it counted:
+    /// ranking every account is done again only once a rated game has changed it.
+    private var rankings: [Variant: (ratedGames: Int, ranked: [(id: Int, rating: Rating)])] = [:]
 
     /// Reads the log in `directory` (none: memory only). A torn last line is dropped; a damaged
     /// log is set aside in `damaged/` and written anew from the records before the damage, so
@@ -107,6 +110,13 @@ final class Accounts {
             return false
         }
         return true
+    }
+
+    /// One page of a variant's leaderboard, from its kept ranking while no rated game changed it.
+    func leaderboard(_ variant: Variant, after: String?, limit: Int) -> Result<AccountInfo, WireError> {
+        let count = book.ratedGames
+        if rankings[variant]?.ratedGames != count { rankings[variant] = (count, AccountReplies.ranking(variant, in: book)) }
+        return AccountReplies.leaderboard(variant, ranked: rankings[variant]?.ranked ?? [], after: after, limit: limit, in: book)
     }
 
     /// Tries again to write the records a full disk held back, oldest first.

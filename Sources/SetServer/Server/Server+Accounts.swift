@@ -50,7 +50,7 @@ extension Server {
             result = AccountReplies.history(name ?? own?.name, after: after, limit: limit ?? ClientMessageDecoder.defaultListLimit, in: accounts.book)
         case .crosstable(let name, let other): result = AccountReplies.crosstable(name, other, in: accounts.book)
         case .leaderboard(let variant, let after, let limit):
-            result = AccountReplies.leaderboard(variant, after: after, limit: limit ?? ClientMessageDecoder.defaultListLimit, in: accounts.book)
+            result = accounts.leaderboard(variant, after: after, limit: limit ?? ClientMessageDecoder.defaultListLimit)
         }
         switch result {
         case .success(let info): send(.accountInfo(info, id: id), to: connection)
