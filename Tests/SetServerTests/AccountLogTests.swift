@@ -160,4 +160,15 @@ import Testing
         #expect(accounts.record(game(2, ann: 1800, bob: 1650)))
         #expect(try names() == ["ann", "bob"])
     }
+
+    /// A journal is a file anyone with the folder can edit: a seat naming an account the log does
+    /// not hold plays as a guest, and its game is recorded unrated, never trapping the server.
+    @Test func aSeatOfAnUnknownAccountIsAGuest() throws {
+        let directory = try folder()
+        let accounts = try filled(directory)
+        let record = accounts.record(of: finished(0, 99, commitment: "c2"), journal: "m.jsonl")
+        #expect(!record.rated && record.players.map(\.account) == [0, nil])
+        #expect(accounts.record(record))
+        #expect(try Accounts(directory: directory, faults: nil, log: .silent).book.games.count == 2)
+    }
 }

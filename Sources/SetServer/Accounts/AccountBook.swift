@@ -86,7 +86,7 @@ struct AccountBook {
             if game.rated { ratedGames += 1 }
             commitments[game.commitment] = index
             for (seat, player) in game.players.enumerated() {
-                guard let id = player.account else { continue }
+                guard let id = player.account, accounts.indices.contains(id) else { continue }
                 accounts[id].games.append(index)
                 accounts[id].setTimes += player.setTimes
                 if game.rated, let after = player.after { accounts[id].ratings[game.variant] = after }
@@ -121,14 +121,15 @@ struct AccountBook {
             // equal points are a draw (no winner).
             outcome = result.winner == nil ? .draw : .win
         }
-        let accountsOnly = finished.seats.count == 2 && finished.seats.allSatisfy { $0.account != nil }
-            && finished.seats[0].account != finished.seats[1].account
+        // A journal names accounts by id; one this book does not hold (an edited journal) is a guest.
+        var players = finished.seats.enumerated().map { seat, seated in
+            GameRecord.Player(account: seated.account.flatMap { account($0)?.id }, name: seated.name,
+                              points: result.scores.indices.contains(seat) ? result.scores[seat] : 0, sets: seated.sets,
+                              setTimes: seated.setTimes)
+        }
+        let accountsOnly = players.count == 2 && players.allSatisfy { $0.account != nil } && players[0].account != players[1].account
         let rated = finished.mode == .duel && accountsOnly && !finished.seats.contains(where: \.casual)
             && (outcome == .win || outcome == .draw)
-        var players = finished.seats.enumerated().map { seat, seated in
-            GameRecord.Player(account: seated.account, name: seated.name, points: result.scores.indices.contains(seat) ? result.scores[seat] : 0,
-                              sets: seated.sets, setTimes: seated.setTimes)
-        }
         var record = GameRecord(match: finished.match, game: finished.game, commitment: finished.commitment, mode: finished.mode,
                                 variant: finished.variant, rated: rated, outcome: outcome, reason: result.reason,
                                 winner: outcome == .win ? result.winner : nil, players: players, endedAt: finished.endedAt,
