@@ -195,12 +195,19 @@ package enum ServerMessageCoding {
             return .error(WireError(code, try text("message"), fatal: f.value("fatal")?.boolValue ?? false, details: details), id: id)
         case .goodbye: return .goodbye(reason: try text("reason"))
         case .ping: return .ping(time: try f.serverTimeRequired("time"))
-        case .profile, .history, .crosstable, .leaderboard:
-            var fields = f.members
-            fields["type"] = nil
-            fields["id"] = nil
-            return .accountInfo(AccountInfo(AccountInfoType(rawValue: name) ?? .profile, fields), id: id)
+        case .profile: return .accountInfo(accountInfo(.profile, f), id: id)
+        case .history: return .accountInfo(accountInfo(.history, f), id: id)
+        case .crosstable: return .accountInfo(accountInfo(.crosstable, f), id: id)
+        case .leaderboard: return .accountInfo(accountInfo(.leaderboard, f), id: id)
         }
+    }
+
+    /// An account answer's fields, as the server wrote them, for the reader to take what it needs.
+    static func accountInfo(_ type: AccountInfoType, _ f: FieldReader) -> AccountInfo {
+        var fields = f.members
+        fields["type"] = nil
+        fields["id"] = nil
+        return AccountInfo(type, fields)
     }
 
     static func limits(_ f: FieldReader) throws(WireError) -> ServerLimits {
