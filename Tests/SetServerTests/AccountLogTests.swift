@@ -76,6 +76,8 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.damagedPath).count == 1)
         let again = try Accounts(directory: directory, faults: nil, log: .silent)
         #expect(again.book.accounts.map(\.name) == ["ann", "bob"] && again.book.games == accounts.book.games)
+        // The records before the damage are kept byte for byte: set times and all.
+        #expect(again.book.accounts[0].setTimes == [900])
     }
 
     @Test func aGameIsRecordedOnceAndAnUnwrittenOneWaitsForTheDisk() throws {

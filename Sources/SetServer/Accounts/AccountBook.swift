@@ -82,7 +82,10 @@ struct AccountBook {
             // server full of guests must not fill its memory with them.
             guard Self.concernsAccounts(game) else { return }
             let index = games.count
-            games.append(game)
+            // Set times count once, in each account's own list; the log keeps them per game.
+            var kept = game
+            for seat in kept.players.indices { kept.players[seat].setTimes = [] }
+            games.append(kept)
             if game.rated { ratedGames += 1 }
             commitments[game.commitment] = index
             for (seat, player) in game.players.enumerated() {

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import SetNet
 
@@ -76,10 +77,20 @@ final class AccountLog {
         }
     }
 
-    /// The records that make `book` again: every account under its name now, then every game.
-    /// What a damaged log is rewritten from, once the damaged file is set aside.
-    static func records(remaking book: AccountBook) -> [AccountRecord] {
-        book.accounts.map { .created(id: $0.id, identity: $0.identity, name: $0.name, bot: $0.bot, wallSeconds: $0.createdWall) }
-            + book.games.map(AccountRecord.game)
+    /// Writes the first `count` lines of the damaged log set aside at `aside` as the new log at
+    /// `path`, byte for byte: the records before the damage, which the book was read from.
+    static func keep(lines count: Int, of aside: String, at path: String) -> Bool {
+        guard count > 0 else { return true }
+        guard let bytes = FileManager.default.contents(atPath: aside) else { return false }
+        var end = 0, seen = 0
+        for (index, byte) in bytes.enumerated() where byte == 0x0A {
+            seen += 1
+            end = index + 1
+            if seen == count { break }
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return false }
+        defer { Glibc.close(fd) }
+        return FileCalls.append(Array(bytes[0..<end]), to: fd) == nil && FileCalls.syncData(fd)
     }
 }

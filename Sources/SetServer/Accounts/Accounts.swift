@@ -34,16 +34,12 @@ final class Accounts {
         book = read
         if dropped > 0 { log("\(AccountLog.fileName): dropped a torn last line (\(dropped) bytes)") }
         if let problem {
-            directory.setAside(path, saying: "\(AccountLog.fileName) is damaged (\(problem)); the \(read.accounts.count) accounts and \(read.games.count) games before the damage are kept")
-        }
-        let file = try AccountLog(path: path, faults: faults)
-        if problem != nil {
-            for record in AccountLog.records(remaking: read) where !file.append(record) {
-                log("cannot rewrite \(AccountLog.fileName): \(file.failure ?? "")")
-                break
+            let aside = directory.setAside(path, saying: "\(AccountLog.fileName) is damaged (\(problem)); the \(read.accounts.count) accounts and \(read.games.count) games before the damage are kept")
+            if case .corrupt(let line, _) = problem, let aside, !AccountLog.keep(lines: line - 1, of: aside, at: path) {
+                log("cannot write the records before the damage to \(path): they are only in \(aside)")
             }
         }
-        self.file = file
+        file = try AccountLog(path: path, faults: faults)
         log("accounts: \(book.accounts.count) accounts, \(book.games.count) games")
     }
 
