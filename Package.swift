@@ -9,10 +9,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "SetRules"),
+        // Glicko-2, pure: no I/O, no clock.
+        .target(name: "SetRatings"),
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(name: "SetWire", dependencies: ["SetRules"]),
         .target(name: "SetNet", dependencies: ["CLinux", "SetRules", "SetWire"]),
-        .target(name: "SetServer", dependencies: ["SetRules", "SetWire", "SetNet"]),
+        .target(name: "SetServer", dependencies: ["SetRules", "SetRatings", "SetWire", "SetNet"]),
         .target(name: "SetClient", dependencies: ["SetRules", "SetWire"]),
         .target(name: "SetBot", dependencies: ["SetRules", "SetWire", "SetNet", "SetClient"]),
         .target(name: "SetBench", dependencies: ["CLinux", "SetRules", "SetWire", "SetNet", "SetBot", "SetClient"]),
@@ -26,6 +28,7 @@ let package = Package(
         // What the tests of several modules share: a real server on its own thread, waiting for results.
         .target(name: "SetTestSupport", dependencies: ["SetNet", "SetServer"], path: "Tests/SetTestSupport"),
         .testTarget(name: "SetRulesTests", dependencies: ["SetRules"]),
+        .testTarget(name: "SetRatingsTests", dependencies: ["SetRatings"]),
         .testTarget(name: "SetWireTests", dependencies: ["SetWire", "SetRules"]),
         .testTarget(name: "SetClientTests", dependencies: ["SetClient", "SetWire", "SetRules"]),
         .testTarget(name: "SetNetTests", dependencies: ["SetNet", "SetWire", "SetRules"]),

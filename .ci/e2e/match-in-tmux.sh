@@ -49,7 +49,7 @@ tmux send-keys -t bob-$$ q
 wait_for bob-$$ "Leave the match?"   # a player in a duel is asked first
 tmux send-keys -t bob-$$ q
 expect_status bob-$$ bob 0
-wait_for ann-$$ "bob 0 away"
+wait_for ann-$$ "bob 1500? 0 away"  # an account's rating stands beside its name
 run_in bob-$$ bob-again "XDG_STATE_HOME=$state/bob $bin join 127.0.0.1:$port --name bob --match duel"
 wait_for_cards bob-$$ 12
 wait_for bob-$$ "deck 66"

@@ -22,6 +22,10 @@ package struct BotOptions: Sendable, Equatable {
     package var variant: Variant?
     /// Set by `setgame door`: reach the server through the door's Unix socket, not `host:port`.
     package var route: UnixRoute?
+    /// The bot's own account key on this server (it is listed as a bot); nil: a guest.
+    package var account: String?
+    /// Whether its games are unrated.
+    package var casual = false
 
     package init() {}
 }
@@ -54,6 +58,9 @@ final class BotPlayer {
         var settings = ClientSession.Settings(name: options.name, match: options.match, mode: .duel,
                                               variant: options.variant, pings: .keepAlive)
         settings.joinsAtOnce = true
+        settings.account = options.account
+        settings.casual = options.casual
+        settings.bot = true
         session = ClientSession(settings, token: options.token, takeOver: options.token != nil)
         if let route = options.route {
             connection = try LineSocket.connect(route, maxQueuedBytes: Self.maxQueuedBytes)

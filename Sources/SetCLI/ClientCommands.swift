@@ -24,6 +24,7 @@ extension Commands {
             OptionSpec("daily", nil, "today's deal (UTC), the same for everyone: solo, or against the bot --level names"),
             OptionSpec("name", "NAME", "your name (default: your login name)"),
             OptionSpec("against", "HOST[:PORT]", "join that server instead of starting one"),
+            casualOption,
         ] + display + ruleOptions)
 
     package static let join = CommandSpec(
@@ -34,6 +35,7 @@ extension Commands {
             OptionSpec("match", "NAME", "the match to join or create (default: pair with whoever is waiting)"),
             OptionSpec("solo", nil, "a solo match"),
             modeOption("the variant of a match you create (joining, its own)"),
+            casualOption,
         ] + display)
 
     package static let watch = CommandSpec(
@@ -50,6 +52,7 @@ extension Commands {
             OptionSpec("name", "NAME", "its name (default: bot-LEVEL)"),
             OptionSpec("seed", "N", "seeds its decisions"),
             modeOption("the variant, for a match it creates or is paired into"),
+            casualOption,
         ])
 
     package static let door = CommandSpec(
@@ -68,6 +71,8 @@ extension Commands {
         options.guestUser = values.text("guest-user") ?? options.guestUser
         return options
     }
+
+    static let casualOption = OptionSpec("casual", nil, "unrated games: a duel between two accounts is rated otherwise")
 
     /// `--mode M`: which game of Set; `mode` on the wire means solo or duel, so there it is `variant`.
     static func modeOption(_ summary: String) -> OptionSpec {
@@ -112,6 +117,7 @@ extension Commands {
                                     colorblind: values.flag("colorblind"), animation: !values.flag("no-animation"),
                                     variant: spectator ? nil : try variant(values))
         options.command = defaults.command
+        options.casual = !spectator && values.flag("casual")
         if let match = options.match, !spectator {
             options.watchCommand = defaults.watchCommand(host: server.host, port: server.port, match: match)
         }
@@ -129,6 +135,7 @@ extension Commands {
         options.name = values.text("name") ?? CommandDefaults.botName(options.level)
         options.seed = try values.number("seed", in: UInt64.min...UInt64.max) ?? defaults.clockSeed
         options.variant = try variant(values)
+        options.casual = values.flag("casual")
         return options
     }
 
@@ -146,6 +153,10 @@ extension Commands {
         if let against = values.text("against") {
             let addressValues = OptionValues(ParsedArguments(positionals: [against]), command: play.name)
             options.against = try addressValues.address()
+        }
+        options.casual = values.flag("casual")
+        if options.casual && options.against == nil {
+            throw UsageError("--casual is for games on a server (--against): a local game is never rated", command: play.name)
         }
         options.colorblind = values.flag("colorblind")
         options.animation = !values.flag("no-animation")

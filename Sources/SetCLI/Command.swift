@@ -23,6 +23,8 @@ package enum Command: Equatable, Sendable {
     case bot(BotOptions)
     /// `door`: one ssh player's session, run by sshd.
     case door(DoorOptions)
+    /// `profile`, `history` or `leaderboard`.
+    case account(AccountCommand)
     case replay(ReplayOptions)
     case bench(BenchOptions)
     case benchRules
@@ -160,6 +162,9 @@ package enum Commands {
         case .watch: return .join(try clientOptions(parsed, role: .spectator, defaults: defaults))
         case .bot: return .bot(try botOptions(parsed, defaults: defaults))
         case .door: return .door(doorOptions(parsed))
+        case .profile: return .account(try accountCommand(parsed, .profile))
+        case .history: return .account(try accountCommand(parsed, .history))
+        case .leaderboard: return .account(try accountCommand(parsed, .leaderboard))
         case .bench: return try benchCommand(parsed)
         case .cards: return .cards(try cardsOptions(parsed))
         case .replay:

@@ -54,7 +54,8 @@ extension ClientSession {
         case .matches(let listings, let next, _):
             everJoined = true
             return [.listed(listings, next: next)]
-        case .ack:
+        case .ack, .accountInfo:
+            // A session asks no account questions: the CLI's profile and history ask on their own.
             return []
         case .pong(let time, let clientTime, _):
             awaitingAnswerSince = nil

@@ -24,6 +24,12 @@ package struct ClientSession: Hashable, Sendable {
         package var pingInterval = ClientSession.pingInterval
         /// How long the welcome or a pong may be owed before the server is given up on.
         package var unansweredLimit = ClientSession.unansweredLimit
+        /// The account key this client keeps for the server; nil: a guest.
+        package var account: String?
+        /// Asks for unrated games even against another account.
+        package var casual = false
+        /// Says the player is a program, so its account is listed as a bot.
+        package var bot = false
 
         package init(role: Role = .player, name: String, match: String? = nil, mode: Mode = .duel,
                     variant: Variant? = nil, pings: PingPolicy = .measuring) {
@@ -130,9 +136,13 @@ package struct ClientSession: Hashable, Sendable {
                                      mode: settings.mode, lastSeq: view?.seq))
         }
         let resuming = token != nil
-        return .join(JoinRequest(role: .player, name: settings.name, match: resuming ? nil : settings.match,
-                                 mode: settings.mode, token: token, lastSeq: resuming ? view?.seq : nil,
-                                 takeOver: resuming && takeOver, variant: resuming ? nil : settings.variant))
+        var request = JoinRequest(role: .player, name: settings.name, match: resuming ? nil : settings.match,
+                                  mode: settings.mode, token: token, lastSeq: resuming ? view?.seq : nil,
+                                  takeOver: resuming && takeOver, variant: resuming ? nil : settings.variant)
+        request.account = settings.account
+        request.casual = settings.casual
+        request.bot = settings.bot
+        return .join(request)
     }
 
     /// A spectator chose a match to watch.

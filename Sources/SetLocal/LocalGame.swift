@@ -20,6 +20,7 @@ package enum LocalGame {
                                        colorblind: options.colorblind, animation: options.animation)
             client.command = command
             client.variant = options.variant
+            client.casual = options.casual
             return TerminalClient.run(client)
         }
         // Before anything starts: without a terminal there is nothing to play on.

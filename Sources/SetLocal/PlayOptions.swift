@@ -16,6 +16,8 @@ package struct PlayOptions: Equatable, Sendable {
     package var name: String?
     /// Join this server instead of starting one.
     package var against: ServerAddress?
+    /// With `against`: the games are not rated.
+    package var casual = false
     package var colorblind = false
     package var animation = true
     package var rules = RuleSettings.standard

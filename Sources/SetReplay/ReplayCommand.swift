@@ -33,7 +33,7 @@ package enum ReplayCommand {
                 previous = event.time
                 start = start ?? event.time
                 let clock = String(format: "%8.1fs", Double(event.time - (start ?? 0)) / 1_000)
-                if case .playerJoined(let seat, let name) = event.body { names[seat.rawValue] = name }
+                if case .playerJoined(let seat, let name, _, _) = event.body { names[seat.rawValue] = name }
                 if case .gameStarted(let game) = event.body, let record = match.games.first(where: { $0.number == game.game }),
                    !record.deals(game.table) {
                     misdealt.insert(game.game)

@@ -38,6 +38,8 @@ package struct ClientOptions: Sendable, Equatable {
     package var noColor = false
     /// Set by `setgame door`: the server is reached through the door's Unix socket, not `host:port`.
     package var route: UnixRoute?
+    /// `--casual`: the games this player plays are not rated.
+    package var casual = false
 
     package init(host: String = "127.0.0.1", port: UInt16 = 7380, name: String = ClientOptions.loginName(),
                 match: String? = nil, mode: Mode = .duel, role: Role = .player, colorblind: Bool = false,

@@ -19,6 +19,33 @@ package struct SeatTokenStore: Sendable {
         path = directory + "/seats"
     }
 
+    /// The account keys a client keeps, one per server address, beside the seat tokens and
+    /// under the same rules (owner-only folder and files, locked rewrites).
+    package init(accountsIn directory: String) {
+        path = directory + "/accounts"
+    }
+
+    /// The account key kept for `server` ("host:port"), made on first use: 32 random bytes from
+    /// /dev/urandom, as hex. Nil when keys cannot be kept here (then the client plays as a guest,
+    /// since a key that is not kept would make a new account on every run).
+    package func accountKey(for server: String) -> String? {
+        if let key = token(for: server) { return key }
+        guard problem == nil, let key = Self.randomKey() else { return nil }
+        set(key, for: server)
+        // Another process may have made one first: the kept key is the one.
+        return token(for: server)
+    }
+
+    private static func randomKey() -> String? {
+        let fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 32)
+        let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, 32) }
+        guard count == 32 else { return nil }
+        return bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
     /// The token kept under `key`.
     package func token(for key: String) -> String? {
         entries()[key]

@@ -56,6 +56,12 @@ package enum TerminalClient {
             serverAddress: "\(options.host):\(options.port)")
         configuration.command = options.command
         configuration.variant = options.variant
+        configuration.casual = options.casual
+        // A local game (`setgame play`) is practice against a bot: no account is made for it.
+        if options.role == .player && options.local == nil {
+            configuration.account = SeatTokenStore(accountsIn: options.resolvedStateDirectory)
+                .accountKey(for: "\(options.host):\(options.port)")
+        }
         configuration.watchHint = options.watchCommand.map { CommandHint(lead: options.watchLead, command: $0) }
         if let local = options.local {
             configuration.isLocal = true

@@ -31,6 +31,12 @@ package struct JoinRequest: Hashable, Sendable {
     /// With `token`: take the seat even while another connection still holds it. Without it the
     /// server refuses with `seat_in_use`, so nobody's live seat is taken silently.
     package var takeOver = false
+    /// The client's account key (64 hex digits), which the server keeps only as a digest; nil: a guest.
+    package var account: String?
+    /// Whether a match this join creates is casual (unrated) even between two accounts.
+    package var casual = false
+    /// Whether the player is a program (`setgame bot`): its account is marked a bot in every listing.
+    package var bot = false
 
     package init(role: Role = .player, name: String, match: String? = nil, mode: Mode = .duel,
                 seat: Seat? = nil, token: String? = nil, lastSeq: Int? = nil, takeOver: Bool = false,
@@ -65,6 +71,8 @@ package enum ClientMessage: Hashable, Sendable {
     /// The answer to the server's `ping`, echoing its `time`: the server measures the seat's
     /// round trip on its own clock from it (lag compensation), never trusting the client's.
     case pong(time: Int64)
+    /// A question about players, ratings and finished games.
+    case account(AccountQuery)
 }
 
 /// What `setgame door` tells the server about the player behind an ssh session: the key sshd

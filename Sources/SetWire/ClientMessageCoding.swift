@@ -100,6 +100,10 @@ package enum ClientMessageDecoder {
             guard let text = try fields.string("text") else { throw fields.missing("text", "what to say, one line") }
             return .chat(room: try fields.choice("room", ChatRoom.self), text: text)
         case .door: return .door(try door(fields))
+        case .profile: return .account(try accountQuery(.profile, fields))
+        case .history: return .account(try accountQuery(.history, fields))
+        case .crosstable: return .account(try accountQuery(.crosstable, fields))
+        case .leaderboard: return .account(try accountQuery(.leaderboard, fields))
         }
     }
 
@@ -139,7 +143,25 @@ package enum ClientMessageDecoder {
             guard case .bool(let value) = takeOver else { throw fields.bad("takeOver", "true or false") }
             request.takeOver = value
         }
+        request.account = try accountKey(fields)
+        if let bot = fields.value("bot") {
+            guard case .bool(let value) = bot else { throw fields.bad("bot", "true or false") }
+            request.bot = value
+        }
+        if let casual = fields.value("casual") {
+            guard case .bool(let value) = casual else { throw fields.bad("casual", "true or false") }
+            request.casual = value
+        }
         return request
+    }
+
+    /// An account key: 64 lowercase hex digits (32 random bytes a client made).
+    static func accountKey(_ fields: FieldReader) throws(WireError) -> String? {
+        guard let account = try fields.string("account") else { return nil }
+        guard account.utf8.count == 64, account.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+            throw fields.bad("account", "an account key, 64 lowercase hex digits")
+        }
+        return account
     }
 
     /// Printable: no control, format or separator characters (which could break a screen or a
@@ -176,6 +198,9 @@ package enum ClientMessageEncoder {
             if let lastSeq = join.lastSeq { members["lastSeq"] = .int(Int64(lastSeq)) }
             if let variant = join.variant { members["variant"] = .string(variant.rawValue) }
             if join.takeOver { members["takeOver"] = .bool(true) }
+            if let account = join.account { members["account"] = .string(account) }
+            if join.casual { members["casual"] = .bool(true) }
+            if join.bot { members["bot"] = .bool(true) }
         case .list(let after, let limit):
             members = ["type": .string(RequestType.list.rawValue)]
             if let after { members["after"] = .string(after) }
@@ -196,6 +221,7 @@ package enum ClientMessageEncoder {
         case .chat(let room, let text):
             members = ["type": .string(RequestType.chat.rawValue), "text": .string(text)]
             if let room { members["room"] = .string(room.rawValue) }
+        case .account(let query): members = encode(query)
         }
         if let id = request.id { members["id"] = id }
         return .object(members)

@@ -31,6 +31,11 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     case replaced
     /// A `door` line on a connection that is not the door's trusted socket, or not its first line.
     case notADoor = "not_a_door"
+    // Accounts.
+    /// Another account owns the name on this server; `suggestion` names a free one.
+    case nameTaken = "name_taken"
+    /// No account on this server has the name asked about.
+    case noSuchPlayer = "no_such_player"
     // Limits.
     case rateLimited = "rate_limited"
     case slowConsumer = "slow_consumer"

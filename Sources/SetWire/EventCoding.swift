@@ -16,12 +16,21 @@ enum EventCoding {
     static func fields(of body: EventBody) -> [String: JSONValue] {
         switch body {
         case .rules(let event): return fields(of: event)
-        case .gameOver(let result, let seed):
-            return ["result": .result(result), "seed": .seed(seed)]
+        case .gameOver(let result, let seed, let ratings):
+            var members: [String: JSONValue] = ["result": .result(result), "seed": .seed(seed)]
+            // An unrated game's line is what it was before ratings.
+            if !ratings.isEmpty { members["ratings"] = .array(ratings.map(\.json)) }
+            return members
         case .gameStarted(let start):
             return ["game": .int(start.game), "table": .cards(start.table), "deck": .int(start.deck),
                     "scores": .array(start.scores.map { .int($0) }), "commitment": .string(start.commitment)]
-        case .playerJoined(let seat, let name): return ["seat": .seat(seat), "name": .string(name)]
+        case .playerJoined(let seat, let name, let rating, let provisional):
+            var members: [String: JSONValue] = ["seat": .seat(seat), "name": .string(name)]
+            if let rating {
+                members["rating"] = .int(Int64(rating))
+                members["provisional"] = .bool(provisional)
+            }
+            return members
         case .presence(let seat, let present, let forfeitAt):
             return ["seat": .seat(seat), "present": .bool(present), "forfeitAt": forfeitAt.map(JSONValue.int) ?? .null]
         case .resumed(let window, let tableChangedAt):
@@ -84,7 +93,13 @@ enum EventCoding {
         case .hint:
             body = .rules(.hintShown(seat: try seat(), cards: try f.cards("cards"), cost: try f.countRequired("cost"), score: try f.scoreRequired("score")))
         case .gameOver:
-            body = .gameOver(try f.required("result", "the result") { k throws(WireError) in try f.result(k) }, seed: try f.seedValue("seed"))
+            var ratings: [RatingChange] = []
+            if let items = f.value("ratings") {
+                guard let list = items.arrayValue, list.count <= Seat.allCases.count else { throw f.bad("ratings", "an array of rating changes") }
+                for item in list { ratings.append(try RatingChange.decode(item)) }
+            }
+            body = .gameOver(try f.required("result", "the result") { k throws(WireError) in try f.result(k) }, seed: try f.seedValue("seed"),
+                             ratings: ratings)
         case .rematchRequested: body = .rules(.rematchRequested(seat: try seat()))
         case .rematchAgreed: body = .rules(.rematchAgreed)
         case .gameStarted:
@@ -93,7 +108,9 @@ enum EventCoding {
                                           scores: try f.scores("scores"),
                                           commitment: try f.required("commitment", "a hash") { k throws(WireError) in try f.string(k) }))
         case .playerJoined:
-            body = .playerJoined(seat: try seat(), name: try f.required("name", "a name") { k throws(WireError) in try f.string(k) })
+            body = .playerJoined(seat: try seat(), name: try f.required("name", "a name") { k throws(WireError) in try f.string(k) },
+                                 rating: try f.int("rating", in: 0...100_000, "a rating").map { Int($0) },
+                                 provisional: f.value("provisional")?.boolValue ?? false)
         case .presence:
             body = .presence(seat: try seat(), present: try f.required("present", "a boolean") { k throws(WireError) in
                 guard let value = f.value(k) else { return nil }

@@ -40,10 +40,10 @@ package enum EventLines {
             writer.cards("cards", cards); writer.int("cost", cost); writer.plain("kind", kind); common(&writer)
             writer.int("score", score); writer.seat("seat", seat); tail(&writer)
         case .rules(.matchEnded(let result)):
-            gameOver(result, seed: nil, into: &writer, match: event.match)
+            gameOver(result, seed: nil, ratings: [], into: &writer, match: event.match)
             tail(&writer)
-        case .gameOver(let result, let seed):
-            gameOver(result, seed: seed, into: &writer, match: event.match)
+        case .gameOver(let result, let seed, let ratings):
+            gameOver(result, seed: seed, ratings: ratings, into: &writer, match: event.match)
             tail(&writer)
         case .rules(.rematchRequested(let seat)):
             writer.plain("kind", kind); common(&writer); writer.seat("seat", seat); tail(&writer)
@@ -53,8 +53,13 @@ package enum EventLines {
             writer.string("commitment", start.commitment); writer.int("deck", start.deck); writer.int("game", start.game)
             writer.plain("kind", kind); common(&writer); writer.ints("scores", start.scores)
             writer.int("seq", event.seq); writer.cards("table", start.table); writer.int("time", event.time); writer.plain("type", ServerMessageType.event)
-        case .playerJoined(let seat, let name):
-            writer.plain("kind", kind); common(&writer); writer.string("name", name); writer.seat("seat", seat); tail(&writer)
+        case .playerJoined(let seat, let name, let rating, let provisional):
+            writer.plain("kind", kind); common(&writer); writer.string("name", name)
+            if let rating {
+                writer.bool("provisional", provisional)
+                writer.int("rating", rating)
+            }
+            writer.seat("seat", seat); tail(&writer)
         case .presence(let seat, let present, let forfeitAt):
             if let forfeitAt { writer.int("forfeitAt", forfeitAt) } else { writer.null("forfeitAt") }
             writer.plain("kind", kind); common(&writer); writer.bool("present", present); writer.seat("seat", seat); tail(&writer)
@@ -86,9 +91,11 @@ package enum EventLines {
         return writer.line()
     }
 
-    private static func gameOver(_ result: MatchResult, seed: UInt64?, into writer: inout JSONObjectWriter, match: String) {
+    private static func gameOver(_ result: MatchResult, seed: UInt64?, ratings: [RatingChange], into writer: inout JSONObjectWriter,
+                                 match: String) {
         writer.plain("kind", EventKind.gameOver)
         writer.string("match", match)
+        if !ratings.isEmpty { writer.raw("ratings", JSONWriter.bytes(.array(ratings.map(\.json)))) }
         writer.object("result") { w in
             w.seat("by", result.by)
             w.string("reason", result.reason.rawValue)

@@ -87,6 +87,12 @@ package struct JSONObjectWriter {
 
     package mutating func cards(_ name: StaticString, _ cards: [Card]) { ints(name, cards.map(\.id)) }
 
+    /// A value already written as JSON (`JSONWriter.bytes`), for a field too rare to write directly.
+    package mutating func raw(_ name: StaticString, _ json: [UInt8]) {
+        key(name)
+        bytes.append(contentsOf: json)
+    }
+
     /// A nested object written by `body`.
     package mutating func object(_ name: StaticString, _ body: (inout JSONObjectWriter) -> Void) {
         key(name)

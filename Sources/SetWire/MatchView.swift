@@ -36,6 +36,8 @@ package struct MatchView: Hashable, Sendable {
     package var chain: [Card]
     /// Each seat's round trip as the server measured it (lag compensation on); empty otherwise.
     package var roundTripMs: [Int64?] = []
+    /// Once a rated game is over: how it moved each seat's rating; empty otherwise.
+    package var lastRatings: [RatingChange] = []
 
     package init(match: String, seq: Int, time: Int64, mode: Mode, phase: MatchPhase, game: Int, players: [PlayerInfo],
                 spectators: Int, table: [Card], deck: Int, selection: [Card], selectionSeat: Seat?, window: Window?,
@@ -92,8 +94,14 @@ package struct MatchView: Hashable, Sendable {
         time = event.time
         switch event.body {
         case .rules(let rulesEvent): apply(rulesEvent, at: event.time)
-        case .gameOver(let ending, let seed):
+        case .gameOver(let ending, let seed, let ratings):
             result = ending
+            for change in ratings {
+                guard let index = players.firstIndex(where: { $0.seat == change.seat }) else { continue }
+                players[index].rating = change.after
+                players[index].provisional = change.provisional
+            }
+            lastRatings = ratings
             self.seed = seed
             phase = .over
             window = nil
@@ -103,6 +111,7 @@ package struct MatchView: Hashable, Sendable {
             forfeitAt = nil
             setScores(ending.scores)
         case .gameStarted(let start):
+            lastRatings = []
             game = start.game
             table = start.table
             deck = start.deck
@@ -118,9 +127,9 @@ package struct MatchView: Hashable, Sendable {
             shown = nil
             chain = []
             tableChangedAt = event.time
-        case .playerJoined(let seat, let name):
+        case .playerJoined(let seat, let name, let rating, let provisional):
             players.removeAll { $0.seat == seat }
-            players.append(PlayerInfo(seat: seat, name: name, present: true, score: 0))
+            players.append(PlayerInfo(seat: seat, name: name, present: true, score: 0, rating: rating, provisional: provisional))
             players.sort { $0.seat < $1.seat }
         case .presence(let seat, let present, let deadline):
             if let index = players.firstIndex(where: { $0.seat == seat }) { players[index].present = present }

@@ -8,6 +8,7 @@ package enum RequestType: String, CaseIterable, Sendable {
     case join, list, snapshot, ping, pong, select, claim, deal, hint, pass, resign, rematch, chat
     /// The ssh door's word on who its player is (Protocol.md, "The door socket").
     case door
+    case profile, history, crosstable, leaderboard
 
     /// The type that carries `action`.
     package init(_ action: Action) {
@@ -25,7 +26,7 @@ package enum RequestType: String, CaseIterable, Sendable {
     /// The action asked for, with the card a `select` touches; nil for a request that is not one.
     package func action(touching card: Card?) -> Action? {
         switch self {
-        case .join, .list, .snapshot, .ping, .pong, .chat, .door: nil
+        case .join, .list, .snapshot, .ping, .pong, .chat, .door, .profile, .history, .crosstable, .leaderboard: nil
         case .select: card.map(Action.select)
         case .claim: .claim
         case .deal: .deal
@@ -44,6 +45,7 @@ package enum RequestType: String, CaseIterable, Sendable {
 package enum ServerMessageType: String, CaseIterable, Sendable {
     case welcome, joined, snapshot, event, insight, matches, ack, pong, error, goodbye, ping, chat
     case roundTrips = "round_trips"
+    case profile, history, crosstable, leaderboard
 }
 
 /// An event's `kind`.

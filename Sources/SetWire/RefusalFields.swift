@@ -45,7 +45,7 @@ enum RefusalFields {
         case .noSuchSeat, .notInSolo: return nil
         case .badJSON, .invalidUTF8, .lineTooLong, .notAnObject, .unknownType, .missingField, .badField,
              .unsupportedVersion, .notJoined, .alreadyJoined, .spectatorsCannotAct, .notYourSeat, .badToken, .seatTaken,
-             .seatInUse, .matchFull, .noSuchMatch, .modeMismatch, .variantMismatch, .waitingForOpponent, .replaced, .notADoor,
+             .seatInUse, .matchFull, .noSuchMatch, .modeMismatch, .variantMismatch, .waitingForOpponent, .replaced, .notADoor, .nameTaken, .noSuchPlayer,
              .rateLimited, .slowConsumer, .serverFull, .addressLimit, .idleTimeout, .serverShuttingDown, .journalFailed,
              .chatOff, .chatRoomClosed, .chatLimited, .chatRepeated, .chatSilenced:
             return nil

@@ -32,8 +32,14 @@ package struct PlayerInfo: Hashable, Sendable {
     /// Whether the player is connected now.
     package var present: Bool
     package var score: Int
+    /// The player's rating in the match's variant, for an account; nil for a guest.
+    package var rating: Int?
+    /// Whether that rating is provisional (shown with `?`).
+    package var provisional = false
 
-    package init(seat: Seat, name: String, present: Bool, score: Int) {
+    package init(seat: Seat, name: String, present: Bool, score: Int, rating: Int? = nil, provisional: Bool = false) {
+        self.rating = rating
+        self.provisional = provisional
         self.seat = seat
         self.name = name
         self.present = present
@@ -83,9 +89,11 @@ package struct GameStart: Hashable, Sendable {
 package enum EventBody: Hashable, Sendable {
     /// Any rules event except `matchEnded`, which travels as `gameOver` with the seed.
     case rules(MatchEvent)
-    case gameOver(MatchResult, seed: UInt64?)
+    /// `ratings`: how a rated game moved each seat's rating; empty for an unrated game.
+    case gameOver(MatchResult, seed: UInt64?, ratings: [RatingChange] = [])
     case gameStarted(GameStart)
-    case playerJoined(seat: Seat, name: String)
+    /// `rating`: an account's rating in the match's variant (`provisional`: shown with `?`); nil for a guest.
+    case playerJoined(seat: Seat, name: String, rating: Int? = nil, provisional: Bool = false)
     /// A player left or came back. While one is away a playing match is paused; `forfeitAt` is
     /// the server time at which the absent seat loses if it has not returned.
     case presence(seat: Seat, present: Bool, forfeitAt: Int64?)
@@ -135,4 +143,6 @@ package enum ServerMessage: Hashable, Sendable {
     case roundTrips(match: String, ms: [Int64?])
     /// A line said in a match's chat, to those who may read its room.
     case chat(ChatLine)
+    /// The answer to a `profile`, `history`, `crosstable` or `leaderboard` request.
+    case accountInfo(AccountInfo, id: JSONValue?)
 }

@@ -45,6 +45,10 @@ package enum ServerMessageCoding {
                 "name": .string(line.name), "role": .string(line.role.rawValue), "text": .string(line.text), "time": .int(line.time)]
             if let seat = line.seat { members["seat"] = .seat(seat) }
             return .object(members)
+        case .accountInfo(let info, let id):
+            var members = info.fields
+            members["type"] = .string(info.type.rawValue)
+            return with(id, members)
         }
     }
 
@@ -108,7 +112,14 @@ package enum ServerMessageCoding {
     }
 
     static func encode(_ player: PlayerInfo) -> JSONValue {
-        ["seat": .seat(player.seat), "name": .string(player.name), "present": .bool(player.present), "score": .int(player.score)]
+        var members: [String: JSONValue] = ["seat": .seat(player.seat), "name": .string(player.name), "present": .bool(player.present),
+                                            "score": .int(player.score)]
+        // A guest's line is what it was before accounts: no rating at all.
+        if let rating = player.rating {
+            members["rating"] = .int(rating)
+            members["provisional"] = .bool(player.provisional)
+        }
+        return .object(members)
     }
 
     static func encode(_ listing: MatchListing) -> JSONValue {
@@ -139,6 +150,7 @@ package enum ServerMessageCoding {
         if view.variant != .classic { members["variant"] = .string(view.variant.rawValue) }
         if view.variant == .chain { members["chain"] = .cards(view.chain) }
         if let forfeitAt = view.forfeitAt { members["forfeitAt"] = .int(forfeitAt) }
+        if !view.lastRatings.isEmpty { members["ratings"] = .array(view.lastRatings.map(\.json)) }
         return .object(members)
     }
 
@@ -217,7 +229,19 @@ package enum ServerMessageCoding {
             return .chat(ChatLine(match: try text("match"),
                                   room: try f.required("room", "a room") { k throws(WireError) in try f.choice(k, ChatRoom.self) },
                                   name: try text("name"), seat: seat, text: try text("text"), time: try f.serverTimeRequired("time")))
+        case .profile: return .accountInfo(accountInfo(.profile, f), id: id)
+        case .history: return .accountInfo(accountInfo(.history, f), id: id)
+        case .crosstable: return .accountInfo(accountInfo(.crosstable, f), id: id)
+        case .leaderboard: return .accountInfo(accountInfo(.leaderboard, f), id: id)
         }
+    }
+
+    /// An account answer's fields, as the server wrote them, for the reader to take what it needs.
+    static func accountInfo(_ type: AccountInfoType, _ f: FieldReader) -> AccountInfo {
+        var fields = f.members
+        fields["type"] = nil
+        fields["id"] = nil
+        return AccountInfo(type, fields)
     }
 
     static func limits(_ f: FieldReader) throws(WireError) -> ServerLimits {
@@ -244,7 +268,8 @@ package enum ServerMessageCoding {
             players.append(PlayerInfo(
                 seat: try g.required("seat", "a seat") { k throws(WireError) in try g.seat(k) },
                 name: try g.required("name", "a name") { k throws(WireError) in try g.string(k) },
-                present: g.value("present")?.boolValue ?? false, score: try g.scoreRequired("score")))
+                present: g.value("present")?.boolValue ?? false, score: try g.scoreRequired("score"),
+                rating: try g.int("rating", in: 0...100_000, "a rating").map { Int($0) }, provisional: g.value("provisional")?.boolValue ?? false))
         }
         guard Swift.Set(players.map(\.seat)).count == players.count else { throw f.bad("players", "players in distinct seats") }
         return players
@@ -266,6 +291,11 @@ package enum ServerMessageCoding {
         let selection = try f.object("selection")
         let shown = try f.object("shown")
         let (table, deck) = try f.tableAndDeck(table: "table", deck: "deck")
+        var ratings: [RatingChange] = []
+        if let items = f.value("ratings") {
+            guard let list = items.arrayValue, list.count <= Seat.allCases.count else { throw f.bad("ratings", "an array of rating changes") }
+            for item in list { ratings.append(try RatingChange.decode(item)) }
+        }
         var view = MatchView(
             match: try f.required("match", "a name") { k throws(WireError) in try f.string(k) },
             seq: try f.countRequired("seq"), time: try f.serverTimeRequired("time"),
@@ -287,6 +317,7 @@ package enum ServerMessageCoding {
             variant: try f.choice("variant", Variant.self) ?? .classic,
             chain: f.value("chain") == nil ? [] : try f.cards("chain"))
         view.roundTripMs = try roundTrips(f)
+        view.lastRatings = ratings
         return view
     }
 }

@@ -35,6 +35,8 @@ case .bot(let options):
     exit(runBot(options))
 case .door(let options):
     exit(Door.run(options))
+case .account(let command):
+    exit(AccountClient.run(command))
 case .replay(let options):
     exit(replay(options))
 case .bench(let options):

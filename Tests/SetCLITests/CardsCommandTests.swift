@@ -18,7 +18,7 @@ import Testing
 
     @Test func helpAndTheOverviewListTheCommand() {
         let overview = HelpText.overview(Commands.all, version: Commands.version)
-        #expect(overview.contains("  cards   Print all 81 cards as they are drawn on a table of 12"))
+        #expect(overview.contains("  cards        Print all 81 cards as they are drawn on a table of 12"))
         let help = HelpText.help(for: Commands.cards)
         #expect(help.hasPrefix("usage: setgame cards [options]\n"))
         #expect(help.contains("  --size WxH    the terminal size to draw for, e.g. 80x24 (default: this terminal)"))

@@ -11,16 +11,19 @@ struct HelpGoldenTests {
         usage: setgame <command> [arguments] [options]
 
         commands:
-          play    Play Set now: starts a local server and a bot opponent, and joins as a player.
-          serve   Host matches: players and spectators connect over TCP and speak newline-delimited JSON (Protocol.md).
-          join    Join a match on a server as a player; run it again after a drop to take your seat back.
-          watch   Watch a live match as a spectator; without a match name, pick one from a list.
-          bot     Run a bot player that joins a server over the protocol, like any client.
-          door    Be sshd's ForceCommand: one ssh player's menu or game, reached through serve --door-socket (README, "Open an ssh door").
-          replay  Print a match from its journal move by move, and check each revealed seed against its commitment.
-          bench   Measure a server under load: duels of instant bots plus spectators over loopback. 'setgame bench rules' times the rules alone.
-          rules   Print the rules of Set and of a duel, with the timings and points in force.
-          cards   Print all 81 cards as they are drawn on a table of 12 in a terminal of a given size: a gallery of the symbols.
+          play         Play Set now: starts a local server and a bot opponent, and joins as a player.
+          serve        Host matches: players and spectators connect over TCP and speak newline-delimited JSON (Protocol.md).
+          join         Join a match on a server as a player; run it again after a drop to take your seat back.
+          watch        Watch a live match as a spectator; without a match name, pick one from a list.
+          bot          Run a bot player that joins a server over the protocol, like any client.
+          door         Be sshd's ForceCommand: one ssh player's menu or game, reached through serve --door-socket (README, "Open an ssh door").
+          profile      Show a player's ratings per mode, games, wins, losses and set times on a server.
+          history      List a player's finished games on a server, newest first (without NAME: your own).
+          leaderboard  List a server's best established players of one mode.
+          replay       Print a match from its journal move by move, and check each revealed seed against its commitment.
+          bench        Measure a server under load: duels of instant bots plus spectators over loopback. 'setgame bench rules' times the rules alone.
+          rules        Print the rules of Set and of a duel, with the timings and points in force.
+          cards        Print all 81 cards as they are drawn on a table of 12 in a terminal of a given size: a gallery of the symbols.
 
           setgame <command> --help   options of one command
           setgame --version          print the version
@@ -69,6 +72,7 @@ struct HelpGoldenTests {
               --daily                              today's deal (UTC), the same for everyone: solo, or against the bot --level names
               --name NAME                          your name (default: your login name)
               --against HOST[:PORT]                join that server instead of starting one
+              --casual                             unrated games: a duel between two accounts is rated otherwise
               --colorblind                         also show each card's colour as a letter
               --no-animation                       cards appear and leave without moving
               --claim-window-ms MS                 time a duel claimant has to pick three cards
@@ -144,6 +148,7 @@ struct HelpGoldenTests {
               --match NAME    the match to join or create (default: pair with whoever is waiting)
               --solo          a solo match
               --mode MODE     the variant of a match you create (joining, its own): classic, junior, chain, ultra
+              --casual        unrated games: a duel between two accounts is rated otherwise
               --colorblind    also show each card's colour as a letter
               --no-animation  cards appear and leave without moving
               -h, --help      show this help
@@ -173,7 +178,45 @@ struct HelpGoldenTests {
               --name NAME    its name (default: bot-LEVEL)
               --seed N       seeds its decisions
               --mode MODE    the variant, for a match it creates or is paired into: classic, junior, chain, ultra
+              --casual       unrated games: a duel between two accounts is rated otherwise
               -h, --help     show this help
+
+            """#,
+        .profile: #"""
+            usage: setgame profile [HOST[:PORT]] [NAME] [options]
+
+            Show a player's ratings per mode, games, wins, losses and set times on a server.
+
+              HOST[:PORT]  the server (default 127.0.0.1:7380)
+              NAME         the player
+              --json       print the server's answer as one JSON object, for programs
+              -h, --help   show this help
+
+            """#,
+        .history: #"""
+            usage: setgame history [HOST[:PORT]] [NAME] [options]
+
+            List a player's finished games on a server, newest first (without NAME: your own).
+
+              HOST[:PORT]     the server (default 127.0.0.1:7380)
+              NAME            the player (default: your own account on that server)
+              --limit N       games per page, 1-50 (default 20)
+              --after CURSOR  the page after the one that printed this cursor
+              --json          print the server's answer as one JSON object, for programs
+              -h, --help      show this help
+
+            """#,
+        .leaderboard: #"""
+            usage: setgame leaderboard [HOST[:PORT]] [options]
+
+            List a server's best established players of one mode.
+
+              HOST[:PORT]     the server (default 127.0.0.1:7380)
+              --mode MODE     whose ratings to list (default classic): classic, junior, chain, ultra
+              --limit N       players per page, 1-50 (default 20)
+              --after CURSOR  the page after the one that printed this cursor
+              --json          print the server's answer as one JSON object, for programs
+              -h, --help      show this help
 
             """#,
         .replay: #"""

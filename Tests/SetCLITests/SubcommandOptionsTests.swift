@@ -11,13 +11,20 @@ struct SubcommandOptionsTests {
     /// The dispatch is by subcommand, not by name with a fallback: each one parses to its own command.
     @Test func everySubcommandParsesToItsOwnCommand() throws {
         for subcommand in Subcommand.allCases {
-            let arguments = subcommand == .replay ? ["replay", "m.jsonl"] : [subcommand.rawValue]
+            let arguments = switch subcommand {
+            case .replay: ["replay", "m.jsonl"]
+            case .profile: ["profile", "127.0.0.1", "ann"]
+            default: [subcommand.rawValue]
+            }
             let command = try Commands.parse(arguments)
             let matches = switch (subcommand, command) {
             case (.play, .play), (.serve, .serve), (.bot, .bot), (.replay, .replay), (.bench, .bench),
                  (.rules, .rules), (.cards, .cards), (.door, .door): true
             case (.join, .join(let options)): options.role == .player
             case (.watch, .join(let options)): options.role == .spectator
+            case (.profile, .account(let asked)): asked.query.type == .profile
+            case (.history, .account(let asked)): asked.query.type == .history
+            case (.leaderboard, .account(let asked)): asked.query.type == .leaderboard
             default: false
             }
             #expect(matches, "\(subcommand) parsed as \(command)")

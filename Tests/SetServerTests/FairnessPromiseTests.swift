@@ -43,7 +43,7 @@ import Testing
         #expect(bob.view?.phase == .playing)
         server.advance(by: 1)
         let over = try bob.awaitEvent("forfeit") { if case .gameOver = $0 { true } else { false } }
-        guard case .gameOver(let result, _) = over.body else { return }
+        guard case .gameOver(let result, _, _) = over.body else { return }
         #expect(result.reason == .forfeited && result.by == .first)
     }
 

@@ -83,6 +83,10 @@ import Testing
                 case .ping, .pong, .list, .snapshot: return .accepted
                 // No seed line is a chat, and no mutation makes one (it needs a "text").
                 case .chat: return .accepted
+                // A guest's server holds no accounts: every named player is unknown.
+                case .account(.leaderboard): return .accepted
+                case .account(.history(nil, _, _, _)): return .error(.missingField)
+                case .account: return .error(.noSuchPlayer)
                 case .act(_, .some(.second)): return .error(.notYourSeat)
                 case .act(let action, _):
                     var trial = referee

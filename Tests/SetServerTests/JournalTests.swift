@@ -271,7 +271,7 @@ import Testing
         _ = try eve.awaitEvent("ann away") { if case .presence(.first, false, _) = $0 { true } else { false } }
         server.advance(by: 40_000)  // bob's 100 s are up; ann has 60 s left
         let over = try eve.awaitEvent("forfeit") { if case .gameOver = $0 { true } else { false } }
-        guard case .gameOver(let result, _) = over.body else { return }
+        guard case .gameOver(let result, _, _) = over.body else { return }
         #expect(result.by == .second && result.winner == .first)
     }
 

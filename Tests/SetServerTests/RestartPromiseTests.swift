@@ -76,7 +76,7 @@ import Testing
             try annBack.awaitSeq(bobBack.view!.seq)
             annBack.send(.act(.resign, seat: nil))
             let over = try bobBack.awaitEvent("game 1 over") { if case .gameOver = $0 { true } else { false } }
-            guard case .gameOver(_, let firstSeed) = over.body else { return }
+            guard case .gameOver(_, let firstSeed, _) = over.body else { return }
             #expect(SeedCommitment.verify(seed: try #require(firstSeed), against: firstCommitment))
             annBack.send(.act(.rematch, seat: nil))
             bobBack.send(.act(.rematch, seat: nil))
@@ -88,7 +88,7 @@ import Testing
             // It ends with a seed that keeps its promise.
             annBack.send(.act(.resign, seat: nil))
             let end = try bobBack.awaitEvent("game 2 over") { if case .gameOver = $0 { true } else { false } }
-            guard case .gameOver(_, let seed) = end.body else { return }
+            guard case .gameOver(_, let seed, _) = end.body else { return }
             #expect(SeedCommitment.verify(seed: try #require(seed), against: start.commitment))
         }
     }

@@ -106,7 +106,7 @@ import Testing
         let firstCommitment = ann.view?.commitment
         ann.send(.act(.resign, seat: nil))
         let over = try bob.awaitEvent("over") { if case .gameOver = $0 { true } else { false } }
-        guard case .gameOver(let result, let seed) = over.body else { return }
+        guard case .gameOver(let result, let seed, _) = over.body else { return }
         #expect(result.winner == .second && result.reason == .resigned)
         #expect(SeedCommitment.verify(seed: try #require(seed), against: try #require(firstCommitment)))
         bob.send(.act(.rematch, seat: nil))

@@ -150,7 +150,7 @@ import Testing
         #expect(try nothingPending(bob))
         server.advance(by: 1)
         let over = try bob.awaitEvent("forfeit") { if case .gameOver = $0 { true } else { false } }
-        guard case .gameOver(let result, let seed) = over.body else { return }
+        guard case .gameOver(let result, let seed, _) = over.body else { return }
         #expect(result == MatchResult(reason: .forfeited, by: .first, scores: [0, 0], winner: .second))
         #expect(seed == 1)
     }

@@ -22,6 +22,9 @@ import Testing
             .gameOver(result, seed: .max),
             .gameStarted(GameStart(game: 2, table: Array(Card.all.prefix(12)), deck: 69, scores: [0, 0], commitment: "ab")),
             .playerJoined(seat: .second, name: "bøb ☺"),
+            .playerJoined(seat: .first, name: "ann", rating: 1662, provisional: true),
+            .gameOver(result, seed: 7, ratings: [RatingChange(seat: .first, before: 1500, after: 1338, provisional: true),
+                                                 RatingChange(seat: .second, before: 1712, after: 1720, provisional: false)]),
             .presence(seat: .first, present: false, forfeitAt: 99_000),
             .presence(seat: .first, present: true, forfeitAt: nil),
             .resumed(window: window, tableChangedAt: 77),
@@ -156,5 +159,34 @@ import Testing
         }
         #expect(error.code == .badField)
         #expect(error.details["field"] == .string("takeOver"))
+    }
+}
+
+/// The account messages: every question and answer survives the wire, and a join's key and
+/// casual flag with it.
+@Suite struct AccountMessageTests {
+    @Test func everyQuestionSurvivesTheWire() throws {
+        let key = String(repeating: "0f", count: 32)
+        let questions: [AccountQuery] = [
+            .profile(name: "ann"), .history(name: nil, after: nil, limit: nil), .history(name: "bøb", account: key, after: "20", limit: 5),
+            .crosstable(name: "ann", other: "bob"), .leaderboard(variant: .ultra, after: "40", limit: 50)]
+        for query in questions {
+            let line = ClientMessageEncoder.line(ClientRequest(id: "q", .account(query)))
+            #expect(try ClientMessageDecoder.decode(Array(line.dropLast())).get() == ClientRequest(id: "q", .account(query)))
+        }
+        var join = JoinRequest(name: "ann")
+        join.account = key
+        join.casual = true
+        join.bot = true
+        let line = ClientMessageEncoder.line(ClientRequest(.join(join)))
+        #expect(try ClientMessageDecoder.decode(Array(line.dropLast())).get() == ClientRequest(.join(join)))
+    }
+
+    @Test func aKeyThatIsNotOneIsABadField() {
+        for bad in [#""A1""#, "\"\(String(repeating: "A", count: 64))\"", "42"] {
+            let result = ClientMessageDecoder.decode(Array(#"{"type":"join","name":"ann","account":\#(bad)}"#.utf8))
+            guard case .failure(let error) = result else { Issue.record("accepted \(bad)"); continue }
+            #expect(error.code == .badField && error.details["field"] == "account")
+        }
     }
 }

@@ -13,7 +13,7 @@ extension ClientApp {
         case .rules(let event):
             if state.isPlayer && before.mode == .solo { state.soloRecords?.note(event, before: before, at: now) }
             react(to: event, before: before, at: now)
-        case .gameOver(let result, _):
+        case .gameOver(let result, _, _):
             state.overlay = state.overlay == .help ? .help : nil
             state.resultHidden = false
             state.claimPending = false
@@ -29,7 +29,7 @@ extension ClientApp {
             state.flash = nil
             state.resultHidden = false
             state.note(start.game > 1 ? "game \(start.game): new cards" : "the game is on", .good, at: now)
-        case .playerJoined(let seat, let name):
+        case .playerJoined(let seat, let name, _, _):
             if seat != state.seat || !state.isPlayer { state.note("\(name) joined", .good, at: now) }
         case .presence(let seat, let present, _):
             guard seat != state.seat || !state.isPlayer else { break }

@@ -108,9 +108,11 @@ package struct ClientState: Equatable, Sendable {
     package init(options: ClientConfiguration, size: TerminalSize, token: String? = nil, seed: UInt64 = 0x5E7) {
         self.options = options
         self.size = size
-        session = ClientSession(ClientSession.Settings(role: options.role, name: options.name, match: options.match,
-                                                       mode: options.mode, variant: options.variant, pings: .measuring),
-                                token: token)
+        var settings = ClientSession.Settings(role: options.role, name: options.name, match: options.match,
+                                              mode: options.mode, variant: options.variant, pings: .measuring)
+        settings.account = options.account
+        settings.casual = options.casual
+        session = ClientSession(settings, token: token)
         awaitingStart = options.localStart != nil
         soloRecords = options.records.map(SoloRecords.init)
         motion = Motion(enabled: options.animation, seed: seed)
@@ -193,6 +195,10 @@ package struct ClientConfiguration: Hashable, Sendable {
     var banner: [String]
     /// "host:port", for the screen's messages.
     var serverAddress: String
+    /// The account key kept for this server; nil plays as a guest.
+    package var account: String?
+    /// Whether the player asked for unrated games.
+    package var casual = false
     /// How this program was started ("setgame", or the binary's full path): printed commands start so.
     package var command = "setgame"
     /// How a friend can watch, shown in the help and before a local match starts.

@@ -157,6 +157,11 @@ enum Overlays {
             case .forfeited: "\(result.by.map(state.name(of:)) ?? "a player") stayed away too long"
             }
             lines.append([Span(reason, theme.quiet)])
+            // A rated game: how it moved each rating ("bob 1500 → 1662?, +162"), the winner first.
+            for player in rankedPlayers(state, view: view, result: result) {
+                guard let change = view.lastRatings.first(where: { $0.seat == player.seat }) else { continue }
+                lines.append([Span("\(player.name) \(change.shown)", change.after >= change.before ? theme.style(for: .good) : theme.quiet)])
+            }
         }
         if let seed = view.seed {
             var line = [Span("seed \(seed) ", theme.quiet)]

@@ -141,12 +141,13 @@ enum ScreenComposer {
         if state.isPlayer, let me = state.seat, let index = seats.firstIndex(of: me) { seats.insert(seats.remove(at: index), at: 0) }
         guard let order = seats.firstIndex(of: seat) else { return nil }
         let spans = StatusLines.scoreboard(state, at: 0, width: state.size.columns).left
-        // Each player is a presence dot, the name, then the score.
+        // Each player is a presence dot, the name, an account's rating, a space, then the score.
+        let before = view.player(seat)?.rating == nil ? 2 : 3
         var column = 0, players = 0
         for (index, span) in spans.enumerated() {
-            if span.text == "●" || span.text == "○", index + 1 < spans.count {
+            if span.text == "●" || span.text == "○", index + before < spans.count {
                 if players == order {
-                    let score = column + 1 + spans[index + 1].text.count
+                    let score = column + 1 + spans[(index + 1)...(index + before)].map(\.text.count).reduce(0, +)
                     let card = CardSize(height: CardSize.minimumHeight)
                     return Rect(column: score - card.width / 2, row: -card.height + 1, width: card.width, height: card.height)
                 }

@@ -20,7 +20,10 @@ enum StatusLines {
                 let isMe = state.isPlayer && seat == state.seat
                 left.append(Span(player.present ? "●" : "○", player.present ? theme.online : theme.quiet))
                 let nameStyle = holds ? theme.holder : isMe ? theme.mine : .plain
-                left.append(Span(" \(player.name)\(isMe && view.mode == .duel ? " (you)" : "") ", nameStyle))
+                left.append(Span(" \(player.name)\(isMe && view.mode == .duel ? " (you)" : "")", nameStyle))
+                // An account's rating, as lichess shows it beside the name; `?` while provisional.
+                if let rating = player.rating { left.append(Span(" \(rating)\(player.provisional ? "?" : "")", theme.quiet)) }
+                left.append(Span(" ", nameStyle))
                 left.append(Span("\(player.score)", CellStyle(bold: true)))
                 if !player.present {
                     left.append(Span(" away", theme.quiet))

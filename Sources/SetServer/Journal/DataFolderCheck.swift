@@ -12,7 +12,7 @@ extension JournalDirectory {
     /// Creates the folder and its `finished/` and `damaged/` subfolders if needed and checks each
     /// can be written, and by this user alone (`PrivateFolder`), saying which one is the problem and why.
     func prepareChecked() throws(DataFolderProblem) {
-        for folder in [path, finishedPath, damagedPath] {
+        for folder in [path, finishedPath, damagedPath, accountsPath] {
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
                 guard isFolder.boolValue else { throw DataFolderProblem(reason: "\(folder) is a file, not a folder") }

@@ -21,6 +21,8 @@ struct JournalDirectory {
 
     var finishedPath: String { path + "/finished" }
     var damagedPath: String { path + "/damaged" }
+    /// The accounts log's folder: apart from the journals, which are every `.jsonl` at the top.
+    var accountsPath: String { path + "/accounts" }
 
     /// Takes the folder for this process alone, with `flock`: two servers on one folder would
     /// adopt each other's matches and interleave their journals. The lock goes with the process.

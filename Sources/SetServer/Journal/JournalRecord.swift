@@ -6,7 +6,8 @@ import SetWire
 enum JournalRecord: Equatable {
     /// The first line: what match this is. A classic match writes no variant, as before variants.
     case header(name: String, mode: Mode, rules: RuleSettings, variant: Variant = .classic)
-    case seated(seat: Seat, name: String, token: String, at: Instant)
+    /// `account`: the account that took the seat, and whether it asked for a casual game; nil: a guest.
+    case seated(seat: Seat, name: String, token: String, at: Instant, account: SeatAccount? = nil)
     /// A game was dealt from `seed`.
     case game(number: Int, seed: UInt64, commitment: String, at: Instant)
     /// An accepted action; `seq` is the host's event count after it.
@@ -44,7 +45,7 @@ enum JournalRecord: Equatable {
     var instant: Instant? {
         switch self {
         case .header: nil
-        case .seated(_, _, _, let at), .game(_, _, _, let at), .acted(_, _, _, let at), .away(_, let at),
+        case .seated(_, _, _, let at, _), .game(_, _, _, let at), .acted(_, _, _, let at), .away(_, let at),
              .back(_, let at), .tick(_, let at), .watchers(_, _, let at), .stalled(let at), .unstalled(_, let at), .restarted(let at),
              .chat(_, _, _, _, let at), .race(_, let at): at
         }
@@ -67,8 +68,13 @@ enum JournalRecord: Equatable {
             members = ["type": "match", "version": .int(Int64(Self.version)), "name": .string(name),
                        "mode": .string(mode.rawValue), "rules": ServerMessageCoding.encodeRules(rules)]
             if variant != .classic { members["variant"] = .string(variant.rawValue) }
-        case .seated(let seat, let name, let token, let at):
+        case .seated(let seat, let name, let token, let at, let account):
             members = ["type": "seat", "seat": seatValue(seat), "name": .string(name), "token": .string(token), "at": .int(at.milliseconds)]
+            // A guest's seat is written as before accounts.
+            if let account {
+                members["account"] = .int(Int64(account.id))
+                if account.casual { members["casual"] = .bool(true) }
+            }
         case .game(let number, let seed, let commitment, let at):
             members = ["type": "game", "game": .int(Int64(number)), "seed": .string(String(seed)),
                        "commitment": .string(commitment), "at": .int(at.milliseconds)]
@@ -135,7 +141,13 @@ enum JournalRecord: Equatable {
             case .success(let rules): return .header(name: try text("name"), mode: mode, rules: rules, variant: variant)
             case .failure(let problem): throw Unreadable(reason: "bad rules: \(problem.message)")
             }
-        case "seat": return .seated(seat: try seat(), name: try text("name"), token: try text("token"), at: try at())
+        case "seat":
+            var account: SeatAccount?
+            if document["account"] != nil {
+                guard let id = Int(exactly: try int("account")), id >= 0 else { throw Unreadable(reason: "bad account") }
+                account = SeatAccount(id: id, casual: document["casual"]?.boolValue ?? false)
+            }
+            return .seated(seat: try seat(), name: try text("name"), token: try text("token"), at: try at(), account: account)
         case "game":
             guard let seed = UInt64(try text("seed")) else { throw Unreadable(reason: "bad seed") }
             return .game(number: Int(try int("game")), seed: seed, commitment: try text("commitment"), at: try at())

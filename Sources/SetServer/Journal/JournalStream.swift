@@ -21,21 +21,36 @@ struct JournalStream {
 
     /// Calls `body` with each checked record and its number, in order.
     func forEach(_ body: (Int, JournalRecord) throws(JournalFile.Problem) -> Void) throws(JournalFile.Problem) -> Summary {
+        var validation = JournalValidation()
+        let summary = try Self.read(path: path, decode: { line in
+            do throws(JournalRecord.Unreadable) { return .success(try JournalRecord.decode(line)) } catch { return .failure(error) }
+        }, check: { record in
+            do throws(JournalRecord.Unreadable) { try validation.check(record) } catch { return error.reason }
+            return nil
+        }, body)
+        guard summary.records > 0 else { throw .corrupt(line: 1, reason: "no match header") }
+        return summary
+    }
+
+    /// Any append-only log of JSON lines read the same way (the journals, the accounts log):
+    /// `decode` reads a line or says why not, `check` says what is wrong with a record in its
+    /// place (nil: nothing). Only a torn last line is forgiven.
+    static func read<Record>(path: String, decode: ([UInt8]) -> Result<Record, JournalRecord.Unreadable>, check: (Record) -> String?,
+                                _ body: (Int, Record) throws(JournalFile.Problem) -> Void) throws(JournalFile.Problem) -> Summary {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadable("cannot read \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        var validation = JournalValidation()
         var summary = Summary()
         var line: [UInt8] = []
         var lineTooLong = false
         // A line is judged once the next one starts: only the very last may be forgiven as torn.
-        var pending: (number: Int, result: Result<JournalRecord, JournalRecord.Unreadable>, bytes: Int)?
+        var pending: (number: Int, result: Result<Record, JournalRecord.Unreadable>, bytes: Int)?
         func settle(last: Bool) throws(JournalFile.Problem) {
             guard let held = pending else { return }
             pending = nil
             switch held.result {
             case .success(let record):
-                do { try validation.check(record) } catch { throw .corrupt(line: held.number, reason: error.reason) }
+                if let problem = check(record) { throw .corrupt(line: held.number, reason: problem) }
                 try body(held.number, record)
                 summary.records = held.number
                 summary.goodBytes += held.bytes
@@ -47,7 +62,7 @@ struct JournalStream {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         var number = 0
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { throw .unreadable("cannot read \(path): \(String(cString: strerror(errno)))") }
             if count == 0 { break }
@@ -60,7 +75,7 @@ struct JournalStream {
                     throw .corrupt(line: number, reason: "longer than \(Self.maxLineBytes) bytes")
                 }
                 let bytes = line.count + 1
-                do { pending = (number, .success(try JournalRecord.decode(line)), bytes) } catch { pending = (number, .failure(error), bytes) }
+                pending = (number, decode(line), bytes)
                 line.removeAll(keepingCapacity: true)
                 start = index + 1
             }
@@ -76,7 +91,6 @@ struct JournalStream {
             guard !lineTooLong else { throw .corrupt(line: number + 1, reason: "longer than \(Self.maxLineBytes) bytes") }
             summary.droppedTail += line.count
         }
-        guard summary.records > 0 else { throw .corrupt(line: 1, reason: "no match header") }
         return summary
     }
 }
@@ -115,7 +129,7 @@ struct JournalRecords: Sequence {
                 buffered.removeFirst(offset)
                 offset = 0
                 var chunk = [UInt8](repeating: 0, count: 65_536)
-                let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { break }
                 buffered += chunk[0..<count]

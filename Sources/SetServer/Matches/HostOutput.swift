@@ -5,7 +5,7 @@ import SetWire
 /// journal. `MatchHost.handle` takes one at a time; a journal replays as a list of them.
 enum HostInput: Equatable {
     /// A player takes `seat` (or the first free one) with a fresh token.
-    case join(name: String, token: String, connection: ConnectionID, seat: Seat?)
+    case join(name: String, token: String, connection: ConnectionID, seat: Seat?, account: SeatAccount? = nil)
     /// A seat's owner is back, on `connection`.
     case resume(Seat, connection: ConnectionID)
     /// A spectator came, or one left (`MatchRoom` keeps who they are).
@@ -47,6 +47,8 @@ struct HostOutput<Reply: Equatable>: Equatable {
     var isFact = false
     /// The match is worth a file from now on: its journal's next write creates it.
     var keepJournal = false
+    /// A game ended with this input: what the accounts are to record (`MatchRoom` hands it on).
+    var finished: FinishedGame?
     var reply: Reply
 
     init(messages: [HostMessage] = [], journal: [JournalRecord] = [], syncJournal: Bool = false, isFact: Bool = false,
@@ -61,8 +63,10 @@ struct HostOutput<Reply: Equatable>: Equatable {
 
     /// The same output with its reply seen as another type (a typed reply as any input's).
     func replying<Other>(_ transform: (Reply) -> Other) -> HostOutput<Other> {
-        HostOutput<Other>(messages: messages, journal: journal, syncJournal: syncJournal, isFact: isFact,
-                          keepJournal: keepJournal, reply: transform(reply))
+        var other = HostOutput<Other>(messages: messages, journal: journal, syncJournal: syncJournal, isFact: isFact,
+                                      keepJournal: keepJournal, reply: transform(reply))
+        other.finished = finished
+        return other
     }
 }
 

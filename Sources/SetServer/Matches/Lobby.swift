@@ -32,6 +32,8 @@ final class Lobby {
     /// Matches whose seats only their tokens may take (`ServerConfig.reservedMatches`).
     var reservedMatches: [String: ReservedMatch] = [:]
     let list: MatchList
+    /// What the accounts make of a finished game; every room is given it.
+    var rater: ((FinishedGame) -> GameRecord)?
 
     init(settings: RuleSettings, seatWaitMs: Int64, maxMatches: Int, journals: JournalDirectory?, listCacheMs: Int64 = 0,
          nextSeed: @escaping () -> UInt64) {
@@ -49,6 +51,7 @@ final class Lobby {
             let host = room.host
             rooms[host.name] = room
             room.nextSeed = nextSeed  // its later games are dealt exactly as a fresh match's would be
+            room.rater = rater
             for seat in host.mode.seats {
                 if let token = host.seats[seat.rawValue]?.token { seatsByToken[token] = (host.name, seat) }
             }
@@ -170,6 +173,7 @@ final class Lobby {
         let host = MatchHost(name: name, mode: mode, variant: variant, settings: settings, seatWaitMs: seatWaitMs,
                              spectatorAnnounceMs: spectatorAnnounceMs)
         let room = MatchRoom(host: host, nextSeed: nextSeed)
+        room.rater = rater
         if let journals {
             guard let journal = journals.create(for: room) else { return .failure(MatchHost.journalStalled) }
             room.journal = journal

@@ -1,3 +1,4 @@
+import SetRatings
 import SetRules
 import SetWire
 
@@ -8,8 +9,8 @@ extension MatchHost {
 
     /// Seats a new player; starts the game once every seat is taken. The seat (and the game it
     /// completes) is journaled first: a seat whose token is not on disk is refused.
-    mutating func join(name playerName: String, token: String, connection: ConnectionID, requested: Seat?,
-                       at now: Instant, seeds: () -> UInt64) -> HostOutput<JoinReply> {
+    mutating func join(name playerName: String, token: String, connection: ConnectionID, requested: Seat?, account: SeatAccount? = nil,
+                       rating: Rating? = nil, at now: Instant, seeds: () -> UInt64) -> HostOutput<JoinReply> {
         if stalledAt != nil { return HostOutput(reply: .refused(Self.journalStalled)) }
         let free = mode.seats.filter { seats[$0.rawValue] == nil }
         let seat: Seat
@@ -30,10 +31,12 @@ extension MatchHost {
         }
         let seed = match == nil && free.count == 1 ? seeds() : nil
         var output = HostOutput<JoinReply>(syncJournal: true, keepJournal: seed != nil && mode == .duel, reply: .seated(seat))
-        output.journal = [.seated(seat: seat, name: playerName, token: token, at: now)]
+        output.journal = [.seated(seat: seat, name: playerName, token: token, at: now, account: account)]
         if let seed { output.journal.append(.game(number: game + 1, seed: seed, commitment: SeedCommitment.commitment(for: seed), at: now)) }
-        seats[seat.rawValue] = SeatState(name: playerName, token: token, connection: connection, absentSince: nil)
-        output.messages = [emit(.playerJoined(seat: seat, name: playerName), at: now)]
+        seats[seat.rawValue] = SeatState(name: playerName, token: token, connection: connection, absentSince: nil, account: account,
+                                         rating: rating)
+        output.messages = [emit(.playerJoined(seat: seat, name: playerName, rating: rating?.rounded, provisional: rating?.isProvisional ?? false),
+                                at: now)]
         if let seed { output.messages += startGame(seed: seed, at: now) }
         return output
     }
@@ -173,12 +176,16 @@ extension MatchHost {
         self.commitment = commitment
         gameStartedAt = now
         awayUsedMs = Array(repeating: 0, count: mode.seats.count)
+        setTimes = Array(repeating: [], count: mode.seats.count)
+        lastSetAt = now
+        lastRatings = []
         liveTable = fresh.table
         liveChain = []
         retiredSets = nil
         let start = GameStart(game: game, table: fresh.table, deck: fresh.deck.count, scores: fresh.scores, commitment: commitment)
         var messages = [emit(.gameStarted(start), at: now)]
         if let result = fresh.result {
+            finish(result, at: now)
             messages.append(emit(.gameOver(result, seed: seed), at: now))
             messages += retireTable()
         } else if seats.contains(where: { $0?.absentSince != nil }) {
@@ -194,6 +201,7 @@ extension MatchHost {
         for event in events {
             switch event {
             case .matchEnded(let result):
+                finish(result, at: now)
                 messages.append(emit(.gameOver(result, seed: match?.seed), at: now))
                 messages += retireTable()
             case .tableChanged(_, _, let table, _):
@@ -206,11 +214,28 @@ extension MatchHost {
                 let others = number(.rules(.hintShown(seat: seat, cards: [], cost: cost, score: score)), at: now)
                 messages.append(.event(others, to: .everyoneBut(seat)))
                 messages.append(.hint(WireEvent(match: name, seq: seq, time: now.milliseconds, body: .rules(event)), to: seat))
+            case .setTaken(let seat, _, _, _):
+                if setTimes.indices.contains(seat.rawValue) { setTimes[seat.rawValue].append(Int(now.milliseconds(since: lastSetAt))) }
+                lastSetAt = now
+                messages.append(emit(.rules(event), at: now))
             default:
                 messages.append(emit(.rules(event), at: now))
             }
         }
         return messages
+    }
+
+    /// A game ended: what the accounts are to record of it, handed on by the room.
+    private mutating func finish(_ result: MatchResult, at now: Instant) {
+        let seated = mode.seats.map { seat in
+            let state = seats[seat.rawValue]
+            return FinishedGame.Seated(account: state?.account?.id, name: state?.name ?? "player \(seat.rawValue + 1)",
+                                       casual: state?.account?.casual ?? true, sets: setTimes[seat.rawValue].count,
+                                       setTimes: setTimes[seat.rawValue])
+        }
+        lastFinished = FinishedGame(match: name, game: game, commitment: commitment ?? "", mode: mode, variant: variant, result: result,
+                                    seats: seated, endedAt: now.milliseconds, durationMs: now.milliseconds(since: gameStartedAt))
+        finishedNow = true
     }
 
     /// Numbers an event for everyone.

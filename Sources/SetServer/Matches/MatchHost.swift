@@ -1,3 +1,4 @@
+import SetRatings
 import SetRules
 import SetWire
 
@@ -11,6 +12,11 @@ struct MatchHost {
         var token: String
         var connection: ConnectionID?
         var absentSince: Instant?
+        /// The account that took the seat; nil: a guest.
+        var account: SeatAccount?
+        /// Its rating in this match's variant as last known, for the scoreboard (not journaled:
+        /// the accounts know it).
+        var rating: Rating?
     }
 
     let name: String
@@ -61,6 +67,15 @@ struct MatchHost {
     /// The claim that opened the current claim window, as the race saw it: a later rival is told
     /// its margin in estimated send time.
     var lastClaim: RaceEntry?
+    /// This game's sets so far, per seat: when each was taken, since the previous set or the deal.
+    var setTimes: [[Int]]
+    var lastSetAt = Instant.zero
+    /// Once a rated game is over: how it moved each seat's rating (snapshots show it).
+    var lastRatings: [RatingChange] = []
+    /// The last game to end, and whether it ended with the input now being handled (the room
+    /// hands it on to the accounts once, and clears this).
+    var lastFinished: FinishedGame?
+    var finishedNow = false
 
     init(name: String, mode: Mode, variant: Variant = .classic, settings: RuleSettings, seatWaitMs: Int64,
          spectatorAnnounceMs: Int64 = 1_000) {
@@ -72,6 +87,7 @@ struct MatchHost {
         self.spectatorAnnounceMs = spectatorAnnounceMs
         seats = Array(repeating: nil, count: mode.seats.count)
         awayUsedMs = Array(repeating: 0, count: mode.seats.count)
+        setTimes = Array(repeating: [], count: mode.seats.count)
     }
 
     var phase: MatchPhase {
@@ -109,8 +125,9 @@ struct MatchHost {
     /// Each kind of input has its own reply type; here they are seen as any input's (`HostReply`).
     mutating func handle(_ input: HostInput, at now: Instant, seeds: () -> UInt64) -> HostOutput<HostReply> {
         switch input {
-        case .join(let player, let token, let connection, let seat):
-            join(name: player, token: token, connection: connection, requested: seat, at: now, seeds: seeds).replying(HostReply.init)
+        case .join(let player, let token, let connection, let seat, let account):
+            join(name: player, token: token, connection: connection, requested: seat, account: account, at: now, seeds: seeds)
+                .replying(HostReply.init)
         case .resume(let seat, let connection): resume(seat, on: connection, at: now).replying(HostReply.init)
         case .spectatorCame: spectatorsChanged(by: 1, at: now).replying(HostReply.init)
         case .spectatorLeft: spectatorsChanged(by: -1, at: now).replying(HostReply.init)
@@ -142,6 +159,7 @@ struct MatchHost {
             result: match?.result, seed: over ? match?.seed : nil, rematchAsked: match?.rematchAsked ?? [],
             setsOnTable: forSpectator ? retiredSets : nil,
             forfeitAt: pausedAt != nil ? forfeitDeadline?.milliseconds : nil, variant: variant, chain: match?.chain ?? [])
+            .withRatings(over ? lastRatings : [])
         view.roundTripMs = roundTripMs
         return view
     }
@@ -155,7 +173,22 @@ struct MatchHost {
         mode.seats.compactMap { seat -> PlayerInfo? in
             guard let state = seats[seat.rawValue] else { return nil }
             return PlayerInfo(seat: seat, name: state.name, present: state.connection != nil,
-                              score: match?.scores[seat.rawValue] ?? 0)
+                              score: match?.scores[seat.rawValue] ?? 0, rating: state.rating?.rounded,
+                              provisional: state.rating?.isProvisional ?? false)
         }
+    }
+}
+
+/// Who took a seat, for the accounts: the account, and whether it asked for a casual game.
+struct SeatAccount: Equatable {
+    var id: Int
+    var casual: Bool
+}
+
+extension MatchView {
+    func withRatings(_ ratings: [RatingChange]) -> MatchView {
+        var view = self
+        view.lastRatings = ratings
+        return view
     }
 }

@@ -1,3 +1,4 @@
+import SetRatings
 import SetRules
 import SetWire
 
@@ -7,9 +8,11 @@ extension MatchRoom {
     /// Seats a new player with a fresh token. A refused seat tells nobody, not even of a stall
     /// its journal record caused: the players waiting saw no change, and the match goes on by
     /// itself once writes work.
-    func join(name: String, token: String, connection: ConnectionID, seat: Seat?, at now: Instant) -> RoomOutcome<JoinReply> {
+    func join(name: String, token: String, connection: ConnectionID, seat: Seat?, account: SeatAccount? = nil, rating: Rating? = nil,
+              at now: Instant) -> RoomOutcome<JoinReply> {
         var outcome = change(at: now, undone: .refused(MatchHost.journalStalled), mayIdle: true) { host, seeds in
-            host.join(name: name, token: token, connection: connection, requested: seat, at: now, seeds: seeds)
+            host.join(name: name, token: token, connection: connection, requested: seat, account: account, rating: rating,
+                      at: now, seeds: seeds)
         }
         if case .refused = outcome.reply { outcome.deliveries = [] }
         return outcome

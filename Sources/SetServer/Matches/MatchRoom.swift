@@ -1,3 +1,4 @@
+import SetRatings
 import SetRules
 import SetWire
 
@@ -31,6 +32,9 @@ final class MatchRoom {
     private(set) var backlog: [JournalRecord] = []
     /// Whether the server log has been told of the current stall (once, not per refused action).
     var stallReported = false
+    /// What the accounts make of a game that ended here (its record, ratings moved); nil: a
+    /// server that keeps no accounts.
+    var rater: ((FinishedGame) -> GameRecord)?
     private var history: EventHistory
 
     init(host: MatchHost, journal: (any JournalWriter)? = nil, history: EventHistory = EventHistory(), nextSeed: @escaping () -> UInt64) {
@@ -150,11 +154,15 @@ final class MatchRoom {
 
     private func run<Reply: Equatable>(_ step: Step<Reply>) -> (output: HostOutput<Reply>, drawn: UInt64?) {
         var drawn: UInt64?
-        let output = step(&host) {
+        var output = step(&host) {
             let seed = unusedSeed ?? nextSeed()
             unusedSeed = nil
             drawn = seed
             return seed
+        }
+        if host.finishedNow {
+            host.finishedNow = false
+            output.finished = host.lastFinished
         }
         return (output, drawn)
     }
@@ -164,11 +172,26 @@ final class MatchRoom {
     /// (`mayIdle`: someone left, a timer fired, a seat was refused) may free it; an idle one lets
     /// its spectators go here. A restored match stays until one of those happens to it.
     private func outcome<Reply: Equatable>(_ output: HostOutput<Reply>, mayIdle: Bool) -> RoomOutcome<Reply> {
+        var output = output
+        let record = output.finished.flatMap { rater?($0) }
+        if let record { output.messages = rated(output.messages, by: record) }
         let deliveries = encode(output.messages)
         let idleness = mayIdle ? self.idleness : .inUse
         return RoomOutcome(reply: output.reply, deliveries: deliveries, nextDeadline: host.nextDeadline,
                            announcementDue: host.spectatorAnnouncementDue, idleness: idleness,
-                           released: idleness == .inUse ? [] : releaseSpectators())
+                           released: idleness == .inUse ? [] : releaseSpectators(), record: record)
+    }
+
+    /// The game-over event told with how the game moved each seat's rating, which the host and
+    /// its scoreboard now show.
+    private func rated(_ messages: [HostMessage], by record: GameRecord) -> [HostMessage] {
+        guard record.rated else { return messages }
+        let changes = show(record)
+        return messages.map { message in
+            guard case .event(var event, let audience) = message, case .gameOver(let result, let seed, _) = event.body else { return message }
+            event.body = .gameOver(result, seed: seed, ratings: changes)
+            return .event(event, to: audience)
+        }
     }
 
     /// Each message encoded once, for the connections that hold its audience now.
@@ -189,6 +212,24 @@ final class MatchRoom {
             return Delivery(recipients: recipients, spectatorsOf: self, bytes: bytes)
         }
     }
+
+    /// Shows how a rated game moved each rating: in its snapshots, and on the scoreboard. Also
+    /// for a restored match whose game was over when the server stopped.
+    @discardableResult
+    func show(_ record: GameRecord) -> [RatingChange] {
+        let changes = record.players.enumerated().compactMap { seat, player -> RatingChange? in
+            guard let before = player.before, let after = player.after, let seat = Seat(rawValue: seat) else { return nil }
+            return RatingChange(seat: seat, before: before.rounded, after: after.rounded, provisional: after.isProvisional)
+        }
+        host.lastRatings = changes
+        for (seat, player) in record.players.enumerated() where host.seats.indices.contains(seat) {
+            if let after = player.after { host.seats[seat]?.rating = after }
+        }
+        return changes
+    }
+
+    /// Shows a seat's rating on the scoreboard: a new seat's, or a restored match's.
+    func setRating(_ rating: Rating, of seat: Seat) { host.seats[seat.rawValue]?.rating = rating }
 
     /// Forgets the feed's lines before `offset`, the least place any spectator has reached.
     func forgetFeed(before offset: Int) { feed.discard(before: offset) }

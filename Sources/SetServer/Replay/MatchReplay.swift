@@ -64,7 +64,7 @@ package struct MatchReplay: Sendable {
         var held: WireEvent?
         var names = mode.seats.map { "player \($0.rawValue + 1)" }
         func handOn(_ event: WireEvent) {
-            if case .playerJoined(let seat, let name) = event.body, names.indices.contains(seat.rawValue) { names[seat.rawValue] = name }
+            if case .playerJoined(let seat, let name, _, _) = event.body, names.indices.contains(seat.rawValue) { names[seat.rawValue] = name }
             if case .presence = event.body { return }
             onEvent(event)
         }

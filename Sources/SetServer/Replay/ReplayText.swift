@@ -9,10 +9,10 @@ package enum ReplayText {
         func who(_ seat: Seat) -> String { names.indices.contains(seat.rawValue) ? names[seat.rawValue] : "player \(seat.rawValue + 1)" }
         func cards(_ list: [Card]) -> String { list.map(\.name).joined(separator: ", ") }
         switch body {
-        case .playerJoined(let seat, let name): return "\(name) sits in seat \(seat.rawValue)"
+        case .playerJoined(let seat, let name, _, _): return "\(name) sits in seat \(seat.rawValue)"
         case .gameStarted(let start):
             return "game \(start.game) dealt: \(start.table.count) cards, \(start.deck) in the deck (commitment \(start.commitment.prefix(16))…)"
-        case .gameOver(let result, let seed):
+        case .gameOver(let result, let seed, _):
             let winner = result.winner.map { "\(who($0)) wins" } ?? (names.count > 1 && result.scores.count > 1 ? "a tie" : "done")
             return "game over (\(result.reason.rawValue)): \(result.scores.map(String.init).joined(separator: " – ")), \(winner); seed \(seed.map(String.init) ?? "?") revealed"
         case .presence, .spectators, .resumed: return nil

@@ -18,7 +18,8 @@ extension Server {
         case .complete(let bytes):
             // Decoded before the limit is applied, so a dropped request's error can echo its id.
             let decoded = ClientMessageDecoder.decode(bytes)
-            let cost = if case .success(let request) = decoded, case .list = request.message { config.listCost } else { 1 }
+            // A list, and a leaderboard (which ranks every account), cost what a page of the lobby does.
+            let cost = if case .success(let request) = decoded, request.message.isPaged { config.listCost } else { 1 }
             guard connection.limiter.allow(at: now, cost: cost) else {
                 let id: JSONValue? = switch decoded {
                 case .success(let request): request.id
@@ -61,6 +62,8 @@ extension Server {
             chat(text, in: room, id: request.id, from: connection, at: now)
         case .door(let attestation):
             attest(attestation, id: request.id, from: connection)
+        case .account(let query):
+            answer(query, id: request.id, from: connection)
         }
     }
 
@@ -76,6 +79,16 @@ extension Server {
         guard case .greeted = connection.session else {
             return fail(connection, WireError(.alreadyJoined, "This connection has already joined a match; open another to join again."), id: id)
         }
+        // A new seat is taken under a name its account owns (or no account owns, for a guest);
+        // a seat resumed by its token keeps the name and account it was taken with.
+        var account: AccountBook.Account?
+        identify(connection, by: join)
+        if join.role == .player && join.token == nil {
+            switch self.account(for: join, on: connection) {
+            case .failure(let error): return fail(connection, error, id: id)
+            case .success(let found): account = found
+            }
+        }
         switch lobby.seating(for: join, address: connection.address) {
         case .failure(let error):
             fail(connection, error, id: id)
@@ -90,7 +103,9 @@ extension Server {
                   id: id, outcome: outcome, at: now)
             measureRoundTrip(of: connection, at: now)
         case .success(.take(let room, let token)):
-            let outcome = room.join(name: join.name, token: token, connection: connection.id, seat: join.seat, at: now)
+            let seatAccount = account.map { SeatAccount(id: $0.id, casual: join.casual) }
+            let outcome = room.join(name: join.name, token: token, connection: connection.id, seat: join.seat, account: seatAccount,
+                                    rating: account?.rating(room.host.variant), at: now)
             switch outcome.reply {
             case .refused(let error):
                 apply(outcome, of: room)

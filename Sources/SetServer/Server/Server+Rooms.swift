@@ -7,7 +7,13 @@ extension Server {
     /// Carries out a room's outcome: its lines sent (not to `excluded`, told already), its next
     /// timer and spectator announcement queued, an idle match forgotten and its spectators let go.
     func apply<Reply>(_ outcome: RoomOutcome<Reply>, of room: MatchRoom, except excluded: ConnectionID? = nil) {
-        deliver(outcome.deliveries, except: excluded)
+        // The game's record and ratings are on disk before anyone hears the game is over: while
+        // they cannot be written, what the outcome says waits with them (`releaseRecorded`).
+        if let record = outcome.record, !accounts.record(record) {
+            waitingForRecords.append((record.commitment, outcome.deliveries, excluded))
+        } else {
+            deliver(outcome.deliveries, except: excluded)
+        }
         schedule(room.host.name, at: outcome.nextDeadline)
         noteSpectators(room.host.name, due: outcome.announcementDue)
         lobby.remove(room, outcome.idleness)
@@ -58,6 +64,18 @@ extension Server {
             }
         }
         for (room, outcome) in resumed { apply(outcome, of: room) }
+    }
+
+    /// Writes the game records a full disk held back, and sends what waited for each.
+    func releaseRecorded() {
+        accounts.retry()
+        guard !waitingForRecords.isEmpty else { return }
+        let unwritten = Set(accounts.unwritten.map(\.commitment))
+        let waiting = waitingForRecords
+        waitingForRecords = waiting.filter { unwritten.contains($0.commitment) }
+        for (commitment, deliveries, excluded) in waiting where !unwritten.contains(commitment) {
+            deliver(deliveries, except: excluded)
+        }
     }
 
     /// Spectators of a match freed before it began go back to the lobby, told why.

@@ -17,6 +17,10 @@ package final class Server {
     let log: ServerLog
     let loop: EventLoop
     let lobby: Lobby
+    /// Accounts, names, ratings and finished games (`Accounts/`).
+    let accounts: Accounts
+    /// What finished games' outcomes would send, held until their records are on disk.
+    var waitingForRecords: [(commitment: String, deliveries: [Delivery], excluded: ConnectionID?)] = []
     let listener: Listener
     /// The ssh door's Unix socket, when `config.doorSocket` names one.
     let doorListener: Listener?
@@ -103,6 +107,12 @@ package final class Server {
         } else {
             finished = nil
         }
+        do throws(SocketError) {
+            accounts = try Accounts(directory: journals, faults: config.accountFaults, log: log)
+        } catch {
+            lock?.release()
+            throw .dataDirectory(path: config.dataDirectory ?? "", reason: error.description)
+        }
         restoredMatches = restored.map(\.host.name)
         folderLock = lock
         self.clock = RestoredClock.clock(base: clock, state: state, journals: restored.map(\.host.lastActivity))
@@ -119,7 +129,9 @@ package final class Server {
         lobby.addressLimits = config.addressLimits
         lobby.spectatorAnnounceMs = config.spectatorAnnounceMs
         lobby.reservedMatches = config.reservedMatches
+        lobby.rater = { [accounts] finished in accounts.record(of: finished, journal: "\(finished.match).jsonl") }
         lobby.adopt(restored)
+        recoverGames(of: restored)
         restored.forEach(schedule)
         restored.forEach(noteSpectators)
         try ServerStartError.network(config) { () throws(SocketError) in try self.startAccepting() }
@@ -177,6 +189,7 @@ package final class Server {
     /// could not be sent their fatal error in a whole sweep; puts new journal lines on disk.
     private func sweep(at now: Instant) {
         syncJournals(at: now)
+        releaseRecorded()
         for line in logThrottle.overdue(at: now) { log(line) }
         closeOverdueLingering(at: now)
         forgetQuietAddresses(at: now)
@@ -278,6 +291,7 @@ package final class Server {
         }
         connections.removeAll()
         closeAllLingering()
+        releaseRecorded()
         lobby.closeJournals()
         MatchJournal.drain()
         FinishedJournals.drain()

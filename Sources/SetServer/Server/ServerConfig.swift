@@ -57,6 +57,8 @@ package struct ServerConfig: Sendable, Equatable {
     package var lagCompensationMs: Int64 = 0
     /// The cap `setgame serve` uses unless told otherwise.
     package static let defaultLagCompensationMs: Int64 = 200
+    /// Tests inject one to make the accounts log's writes fail as a full disk would.
+    package var accountFaults: JournalFaults?
 
     package init() {}
 

@@ -1,0 +1,113 @@
+"""Accounts over the real binary: a rated duel, kill -9 at once after the resignation is sent
+(before, between or after the journal's and the accounts log's writes, wherever it lands), a
+restart, and the game is recorded exactly once with the ratings every player was told; then the
+CLI reads them back at 80 columns and as JSON."""
+import json, os, socket, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_support import BIN, fail, find_set, Server as Serve  # noqa: E402
+
+KEYS = {"ann": "a1" * 32, "bob": "b2" * 32}
+
+
+class Server(Serve):
+    def __init__(self, data):
+        super().__init__(data, log=os.path.join(data, "serve.log"), arguments=["--set-points-lost-per-second", "0"])
+
+
+class Player:
+    def __init__(self, port, name, match, token=None):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.file = self.sock.makefile("rb")
+        self.view, self.token = None, token
+        self.read()
+        join = {"type": "join", "name": name, "match": match, "account": KEYS[name]}
+        if token:
+            join["token"] = token
+        self.send(join)
+        while self.view is None:
+            self.read()
+
+    def send(self, message):
+        self.sock.sendall((json.dumps(message) + "\n").encode())
+
+    def read(self):
+        line = self.file.readline()
+        if not line:
+            raise EOFError("connection closed")
+        message = json.loads(line)
+        if message["type"] == "joined":
+            self.token = message.get("token", self.token)
+        elif message["type"] == "snapshot":
+            self.view = message
+        elif message["type"] == "event" and message["kind"] == "table":
+            self.view["table"] = message["table"]
+        return message
+
+    def until(self, predicate):
+        while True:
+            message = self.read()
+            if predicate(message):
+                return message
+
+
+def game_lines(data):
+    with open(os.path.join(data, "accounts", "accounts.jsonl")) as log:
+        return [json.loads(line) for line in log if '"type":"game"' in line]
+
+
+def cli(port, *arguments):
+    result = subprocess.run([BIN, *arguments[:1], f"127.0.0.1:{port}", *arguments[1:]], capture_output=True, text=True, timeout=20)
+    if result.returncode != 0:
+        fail(f"setgame {' '.join(arguments)} failed: {result.stderr}")
+    return result.stdout
+
+
+data = tempfile.mkdtemp(prefix="setgame-accounts-")
+told = {}
+for round_number in range(3):
+    match = f"rated{round_number}"
+    server = Server(data)
+    ann, bob = Player(server.port, "ann", match), Player(server.port, "bob", match)
+    # Bob joined second: his snapshot holds the dealt table.
+    ann.send({"type": "claim"})
+    for card in find_set(bob.view["table"]):
+        ann.send({"type": "select", "card": card})
+    bob.until(lambda m: m["type"] == "event" and m["kind"] == "set_taken")
+    ann.send({"type": "resign"})
+    if round_number == 0:
+        over = bob.until(lambda m: m["type"] == "event" and m["kind"] == "game_over")
+        told[match] = {r["seat"]: r["after"] for r in over["ratings"]}
+    server.kill()  # at once: wherever the writes were
+    ann.sock.close(), bob.sock.close()
+    server = Server(data)
+    # A resignation the journal never got: the match is back, still playing; resign it again.
+    try:
+        ann = Player(server.port, "ann", match, token=ann.token)
+        if ann.view["state"] == "playing":
+            ann.send({"type": "resign"})
+            ann.until(lambda m: m["type"] == "event" and m["kind"] == "game_over")
+    except EOFError:
+        pass
+    ann.sock.close()
+    server.stop()
+
+server = Server(data)
+records = game_lines(data)
+matches = [record["match"] for record in records]
+if sorted(matches) != ["rated0", "rated1", "rated2"]:
+    fail(f"each game must be recorded exactly once, the log holds {matches}")
+first = next(r for r in records if r["match"] == "rated0")
+after = [round(float(p["after"]["r"])) for p in first["players"]]
+if told["rated0"] != {0: after[0], 1: after[1]}:
+    fail(f"game over told {told['rated0']}, the log holds {after}")
+profile = json.loads(cli(server.port, "profile", "bob", "--json"))
+if profile["wins"] != 3 or profile["ratings"]["classic"]["games"] != 3:
+    fail(f"bob's profile: {profile}")
+for command in (["profile", "bob"], ["history", "ann"], ["leaderboard"]):
+    text = cli(server.port, *command)
+    if any(len(line) > 80 for line in text.splitlines()):
+        fail(f"setgame {command[0]} is wider than 80 columns:\n{text}")
+    print(text.rstrip())
+server.stop()
+print("accounts: three rated duels killed at once after the resignation, each recorded once; ratings as told")

@@ -1,0 +1,104 @@
+import Foundation
+import SetRules
+import SetWire
+
+/// An account answer as lines a person reads at 80 columns. Pure: the answer in, text out.
+package enum AccountReport {
+    /// The answer's lines, none wider than 80 columns.
+    package static func lines(_ info: AccountInfo) -> [String] {
+        unclipped(info).map { $0.count > 80 ? String($0.prefix(79)) + "…" : $0 }
+    }
+
+    private static func unclipped(_ info: AccountInfo) -> [String] {
+        let f = info.fields
+        switch info.type {
+        case .profile: return profile(f)
+        case .history: return history(f)
+        case .crosstable:
+            return ["\(text(f["name"])) against \(text(f["other"])): \(int(f["wins"])) won, \(int(f["losses"])) lost, \(int(f["draws"])) drawn "
+                    + "(\(plural(int(f["games"]), "game")))"]
+        case .leaderboard: return leaderboard(f)
+        }
+    }
+
+    private static func profile(_ f: [String: JSONValue]) -> [String] {
+        var lines = ["\(text(f["name"]))\(f["bot"]?.boolValue == true ? " [bot]" : ""): \(plural(int(f["games"]), "game")), "
+                     + "\(plural(int(f["wins"]), "win")), \(plural(int(f["losses"]), "loss", "losses")), \(plural(int(f["draws"]), "draw"))"]
+        let ratings = f["ratings"]?.objectValue ?? [:]
+        if ratings.isEmpty { lines.append("  no rated games yet") }
+        for variant in Variant.allCases {
+            guard let rating = ratings[variant.rawValue]?.objectValue else { continue }
+            let shown = "\(int(rating["rating"]))\(rating["provisional"]?.boolValue == true ? "?" : "")"
+            lines.append("  \(pad(variant.rawValue, 8)) \(pad(shown, 6)) RD \(int(rating["deviation"])), \(plural(int(rating["games"]), "rated game"))")
+        }
+        if let best = f["bestSetMs"]?.intValue, let median = f["medianSetMs"]?.intValue {
+            lines.append("  sets: best \(seconds(best)), median \(seconds(median))")
+        }
+        return lines
+    }
+
+    private static func history(_ f: [String: JSONValue]) -> [String] {
+        let games = f["games"]?.arrayValue ?? []
+        var lines = ["\(text(f["name"]))'s games, newest first"]
+        if games.isEmpty { lines.append("  none yet") }
+        for game in games {
+            guard let g = game.objectValue else { continue }
+            let seat = Int(int(g["seat"]))
+            let players = g["players"]?.arrayValue?.compactMap(\.objectValue) ?? []
+            let me = players.indices.contains(seat) ? players[seat] : [:]
+            let other = players.indices.contains(1 - seat) ? players[1 - seat] : nil
+            let date = Date(timeIntervalSince1970: TimeInterval(int(g["wall"])))
+            var line = "  \(stamp(date)) \(pad(text(g["variant"]), 7)) \(pad(text(g["result"]), 7))"
+            if let other {
+                let marker = other["bot"]?.boolValue == true ? " [bot]" : other["guest"]?.boolValue == true ? " (guest)" : ""
+                line += " \(int(me["points"])):\(int(other["points"])) vs \(String(text(other["name"]).prefix(10)))\(marker)"
+            } else {
+                line += " \(int(me["points"])) points"
+            }
+            if let before = me["ratingBefore"]?.intValue, let after = me["ratingAfter"]?.intValue {
+                let change = RatingChange(seat: .first, before: Int(before), after: Int(after), provisional: me["provisional"]?.boolValue == true)
+                line += "  \(change.shown)"
+            } else if g["rated"]?.boolValue != true {
+                line += "  unrated"
+            }
+            lines.append(line)
+        }
+        if let next = f["next"]?.stringValue { lines.append("more: --after \(next)") }
+        return lines
+    }
+
+    private static func leaderboard(_ f: [String: JSONValue]) -> [String] {
+        let players = f["players"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        var lines = ["\(text(f["variant"])): the established players (RD 110 or less), best first"]
+        if players.isEmpty { lines.append("  nobody yet: a rating is established after a dozen or so rated games") }
+        for player in players {
+            let name = String(text(player["name"]).prefix(24)) + (player["bot"]?.boolValue == true ? " [bot]" : "")
+            lines.append("  \(pad(String(int(player["rank"])), 4, right: true))  \(pad(name, 30)) \(pad(String(int(player["rating"])), 5, right: true))  RD \(int(player["deviation"]))")
+        }
+        if let next = f["next"]?.stringValue { lines.append("more: --after \(next)") }
+        return lines
+    }
+
+    private static func text(_ value: JSONValue?) -> String { ServerText.printable(value?.stringValue ?? "?", limit: 40) }
+
+    private static func int(_ value: JSONValue?) -> Int64 { value?.intValue ?? 0 }
+
+    private static func plural(_ count: Int64, _ one: String, _ many: String? = nil) -> String {
+        "\(count) \(count == 1 ? one : many ?? one + "s")"
+    }
+
+    private static func seconds(_ ms: Int64) -> String { String(format: "%.1f s", Double(ms) / 1000) }
+
+    private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let fill = String(repeating: " ", count: max(0, width - text.count))
+        return right ? fill + text : text + fill
+    }
+
+    /// "2026-11-25", UTC: the same on every machine that reads it.
+    private static func stamp(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let c = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+    }
+}

@@ -1,0 +1,151 @@
+import SetRatings
+import SetRules
+
+/// Everything the accounts log says, in memory and derived: accounts by id, identity and name,
+/// each one's ratings per variant and its games. It does no I/O: `Accounts` writes a record
+/// first and then applies it here, and a start rebuilds the book by applying the log.
+struct AccountBook {
+    struct Account {
+        let id: Int
+        let identity: PlayerIdentity
+        var name: String
+        let bot: Bool
+        let createdWall: Int64
+        var ratings: [Variant: Rating] = [:]
+        /// Indexes into `games`, oldest first.
+        var games: [Int] = []
+        var wins = 0, losses = 0, draws = 0
+        /// Every set's time in milliseconds, for the best and the median.
+        var setTimes: [Int] = []
+
+        func rating(_ variant: Variant) -> Rating { ratings[variant] ?? .initial }
+    }
+
+    private(set) var accounts: [Account] = []
+    private(set) var games: [GameRecord] = []
+    /// How many rated games were applied: a ranking computed at one count holds until it changes.
+    private(set) var ratedGames = 0
+    private var byIdentity: [PlayerIdentity: Int] = [:]
+    /// Names fold case: "Ann" and "ann" are one name, so nobody passes for someone else.
+    private var byName: [String: Int] = [:]
+    /// Each game's place in `games`, by its seed commitment.
+    private var commitments: [String: Int] = [:]
+
+    static func key(_ name: String) -> String { name.lowercased() }
+
+    func account(for identity: PlayerIdentity) -> Account? { byIdentity[identity].map { accounts[$0] } }
+
+    func account(named name: String) -> Account? { byName[Self.key(name)].map { accounts[$0] } }
+
+    func account(_ id: Int) -> Account? { accounts.indices.contains(id) ? accounts[id] : nil }
+
+    /// Whether the log already holds the game dealt with this commitment.
+    func hasGame(_ commitment: String) -> Bool { commitments[commitment] != nil }
+
+    /// The game dealt with this commitment, if the log holds it.
+    func game(_ commitment: String) -> GameRecord? { commitments[commitment].map { games[$0] } }
+
+    var nextID: Int { accounts.count }
+
+    /// Why a record cannot follow the ones applied so far (nil: it can): ids in order, names
+    /// owned once, games of known accounts. A log that breaks these was edited or is damaged.
+    func problem(with record: AccountRecord) -> String? {
+        switch record {
+        case .created(let id, let identity, let name, _, _):
+            if id != accounts.count { return "account \(id) follows account \(accounts.count - 1)" }
+            if byIdentity[identity] != nil { return "a second account for one identity" }
+            if byName[Self.key(name)] != nil { return "the name \"\(name)\" is owned already" }
+        case .renamed(let id, let name):
+            if account(id) == nil { return "a rename of unknown account \(id)" }
+            if let owner = byName[Self.key(name)], owner != id { return "the name \"\(name)\" is owned already" }
+        case .game(let game):
+            if game.players.contains(where: { $0.account.map { account($0) == nil } ?? false }) { return "a game of an unknown account" }
+            if commitments[game.commitment] != nil && Self.concernsAccounts(game) { return "game \(game.commitment) recorded twice" }
+        }
+        return nil
+    }
+
+    /// Applies a record that `problem(with:)` accepted.
+    mutating func apply(_ record: AccountRecord) {
+        switch record {
+        case .created(let id, let identity, let name, let bot, let wall):
+            accounts.append(Account(id: id, identity: identity, name: name, bot: bot, createdWall: wall))
+            byIdentity[identity] = id
+            byName[Self.key(name)] = id
+        case .renamed(let id, let name):
+            let old = Self.key(accounts[id].name)
+            if byName[old] == id { byName[old] = nil }
+            accounts[id].name = name
+            byName[Self.key(name)] = id
+        case .game(let game):
+            // A game of guests alone stays in the log only: nobody can ask about it, and a
+            // server full of guests must not fill its memory with them.
+            guard Self.concernsAccounts(game) else { return }
+            let index = games.count
+            // Set times count once, in each account's own list; the log keeps them per game.
+            var kept = game
+            for seat in kept.players.indices { kept.players[seat].setTimes = [] }
+            games.append(kept)
+            if game.rated { ratedGames += 1 }
+            commitments[game.commitment] = index
+            for (seat, player) in game.players.enumerated() {
+                guard let id = player.account, accounts.indices.contains(id) else { continue }
+                accounts[id].games.append(index)
+                accounts[id].setTimes += player.setTimes
+                if game.rated, let after = player.after { accounts[id].ratings[game.variant] = after }
+                switch game.score(of: seat) {
+                case .win: accounts[id].wins += 1
+                case .loss: accounts[id].losses += 1
+                case .draw: accounts[id].draws += 1
+                case nil: break
+                }
+            }
+        }
+    }
+
+    /// Whether any seat of the game was an account's.
+    static func concernsAccounts(_ game: GameRecord) -> Bool { game.players.contains { $0.account != nil } }
+
+    /// The record a finished game makes: rated when it is a duel of two accounts in which
+    /// neither asked for a casual game and a set was taken, each rating moved by Glicko-2 with
+    /// the game as its own rating period.
+    func record(of finished: FinishedGame, wallSeconds: Int64, journal: String) -> GameRecord {
+        let result = finished.result
+        let anySet = finished.seats.contains { $0.sets > 0 }
+        let outcome: GameRecord.Outcome
+        if finished.mode == .solo {
+            outcome = .solo
+        } else if !anySet {
+            // As lichess aborts a game left before its first moves: leaving at once, by
+            // resigning or never coming back, costs nobody a rating.
+            outcome = .aborted
+        } else {
+            // Resigning and a seat-wait forfeit lose (the rules name the other seat winner);
+            // equal points are a draw (no winner).
+            outcome = result.winner == nil ? .draw : .win
+        }
+        // A journal names accounts by id; one this book does not hold (an edited journal) is a guest.
+        var players = finished.seats.enumerated().map { seat, seated in
+            GameRecord.Player(account: seated.account.flatMap { account($0)?.id }, name: seated.name,
+                              points: result.scores.indices.contains(seat) ? result.scores[seat] : 0, sets: seated.sets,
+                              setTimes: seated.setTimes)
+        }
+        let accountsOnly = players.count == 2 && players.allSatisfy { $0.account != nil } && players[0].account != players[1].account
+        let rated = finished.mode == .duel && accountsOnly && !finished.seats.contains(where: \.casual)
+            && (outcome == .win || outcome == .draw)
+        var record = GameRecord(match: finished.match, game: finished.game, commitment: finished.commitment, mode: finished.mode,
+                                variant: finished.variant, rated: rated, outcome: outcome, reason: result.reason,
+                                winner: outcome == .win ? result.winner : nil, players: players, endedAt: finished.endedAt,
+                                durationMs: finished.durationMs, wallSeconds: wallSeconds, journal: journal)
+        guard rated, let first = players[0].account.flatMap(account), let second = players[1].account.flatMap(account) else { return record }
+        let before = [first.rating(finished.variant), second.rating(finished.variant)]
+        let glicko = Glicko2()
+        for seat in 0..<2 {
+            guard let score = record.score(of: seat) else { continue }
+            players[seat].before = before[seat]
+            players[seat].after = glicko.rated(before[seat], against: before[1 - seat], score: score)
+        }
+        record.players = players
+        return record
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Glibc
+import SetNet
+
+/// The accounts log file, `accounts/accounts.jsonl` in the data folder: append-only, each record synced
+/// (`fdatasync`) before anyone is told of it, read back line by line and checked like a journal.
+/// Used only on the loop thread.
+final class AccountLog {
+    static let fileName = "accounts.jsonl"
+
+    let path: String
+    private let fd: Int32
+    private let faults: JournalFaults?
+    /// The length up to the last whole record: a failed append is cut back to it.
+    private var length: off_t
+    /// Why the last append failed, for the log.
+    private(set) var failure: String?
+
+    /// Opens (creating, owner-only) the log to append to it.
+    init(path: String, faults: JournalFaults?) throws(SocketError) {
+        self.path = path
+        self.faults = faults
+        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw SocketError("open \(path)") }
+        length = lseek(fd, 0, SEEK_END)
+    }
+
+    deinit { Glibc.close(fd) }
+
+    /// Appends `record` and puts it on disk; says whether it is there. A partial write is cut
+    /// back, so the file never holds half a record that later lines would bury.
+    func append(_ record: AccountRecord) -> Bool {
+        if faults?.failing == true {
+            failure = "writing \(path) failed: \(SocketError("write", code: ENOSPC))"
+            return false
+        }
+        if lseek(fd, 0, SEEK_END) != length {
+            guard ftruncate(fd, length) == 0 else {
+                failure = "cutting \(path) back failed: \(SocketError("ftruncate"))"
+                return false
+            }
+        }
+        let bytes = record.encoded()
+        if let failed = FileCalls.append(bytes, to: fd) {
+            failure = "writing \(path) failed: \(failed.error)"
+            if failed.written > 0 { _ = ftruncate(fd, length) }
+            return false
+        }
+        guard FileCalls.syncData(fd) else {
+            failure = "syncing \(path) failed: \(SocketError("fdatasync"))"
+            _ = ftruncate(fd, length)
+            return false
+        }
+        length += off_t(bytes.count)
+        failure = nil
+        return true
+    }
+
+    /// Reads the log at `path` into a book, every record decoded and checked in order. A torn
+    /// last line (a crash mid-append) is dropped and cut off; any other damage stops the read at
+    /// the damaged record, returning the book up to it and the problem.
+    static func read(_ path: String) -> (book: AccountBook, problem: JournalFile.Problem?, droppedTail: Int) {
+        var book = AccountBook()
+        guard access(path, F_OK) == 0 else { return (book, nil, 0) }
+        do throws(JournalFile.Problem) {
+            let summary = try JournalStream.read(path: path, decode: { line in
+                do throws(AccountRecord.Unreadable) { return .success(try AccountRecord.decode(line)) } catch {
+                    return .failure(JournalRecord.Unreadable(reason: error.reason))
+                }
+            }, check: { book.problem(with: $0) }, { _, record in
+                book.apply(record)
+            })
+            if summary.droppedTail > 0 { truncate(path, off_t(summary.goodBytes)) }
+            return (book, nil, summary.droppedTail)
+        } catch {
+            return (book, error, 0)
+        }
+    }
+
+    /// Writes the first `count` lines of the damaged log set aside at `aside` as the new log at
+    /// `path`, byte for byte: the records before the damage, which the book was read from.
+    static func keep(lines count: Int, of aside: String, at path: String) -> Bool {
+        guard count > 0 else { return true }
+        guard let bytes = FileManager.default.contents(atPath: aside) else { return false }
+        var end = 0, seen = 0
+        for (index, byte) in bytes.enumerated() where byte == 0x0A {
+            seen += 1
+            end = index + 1
+            if seen == count { break }
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return false }
+        defer { Glibc.close(fd) }
+        return FileCalls.append(Array(bytes[0..<end]), to: fd) == nil && FileCalls.syncData(fd)
+    }
+}

@@ -1,0 +1,138 @@
+import SetRatings
+import SetRules
+import SetWire
+
+/// The answers to account questions, built from the book as Protocol.md shows them.
+enum AccountReplies {
+    static func profile(_ name: String, in book: AccountBook) -> Result<AccountInfo, WireError> {
+        guard let account = book.account(named: name) else { return .failure(noSuchPlayer(name)) }
+        var perVariant: [String: JSONValue] = [:]
+        var counts: [Variant: Int] = [:]
+        for index in account.games where book.games[index].rated { counts[book.games[index].variant, default: 0] += 1 }
+        for variant in Variant.allCases {
+            guard let rating = account.ratings[variant] else { continue }
+            perVariant[variant.rawValue] = ["rating": .int(Int64(rating.rounded)), "deviation": .int(Int64(rating.deviation.rounded())),
+                                            "provisional": .bool(rating.isProvisional), "games": .int(Int64(counts[variant] ?? 0))]
+        }
+        var fields: [String: JSONValue] = [
+            "name": .string(account.name), "bot": .bool(account.bot), "ratings": .object(perVariant),
+            "games": .int(Int64(account.games.count)), "wins": .int(Int64(account.wins)), "losses": .int(Int64(account.losses)),
+            "draws": .int(Int64(account.draws))]
+        if let best = account.setTimes.min() {
+            fields["bestSetMs"] = .int(Int64(best))
+            fields["medianSetMs"] = .int(Int64(median(account.setTimes)))
+        }
+        return .success(AccountInfo(.profile, fields))
+    }
+
+    /// A player's games, newest first; `after` is the `next` of an earlier page.
+    static func history(_ name: String?, after: String?, limit: Int, in book: AccountBook) -> Result<AccountInfo, WireError> {
+        guard let name else {
+            return .failure(WireError(.missingField, "\"name\" is required: this connection has no account to show the history of.",
+                                      details: ["field": "name"]))
+        }
+        guard let account = book.account(named: name) else { return .failure(noSuchPlayer(name)) }
+        // The cursor is how many of the player's games lie after the page: stable while new games come.
+        var end = account.games.count
+        if let after {
+            guard let skip = Int(after), (0...account.games.count).contains(skip) else { return .failure(badCursor) }
+            end = skip
+        }
+        let start = max(0, end - limit)
+        let page = account.games[start..<end].reversed().map { entry(book.games[$0], for: account.id, in: book) }
+        var fields: [String: JSONValue] = ["name": .string(account.name), "games": .array(page)]
+        if start > 0 { fields["next"] = .string(String(start)) }
+        return .success(AccountInfo(.history, fields))
+    }
+
+    /// Two players' record against each other, from the first one's side.
+    static func crosstable(_ name: String, _ other: String, in book: AccountBook) -> Result<AccountInfo, WireError> {
+        guard let first = book.account(named: name) else { return .failure(noSuchPlayer(name)) }
+        guard let second = book.account(named: other) else { return .failure(noSuchPlayer(other)) }
+        var wins = 0, losses = 0, draws = 0, games = 0
+        for index in first.games {
+            let game = book.games[index]
+            guard let seat = game.players.firstIndex(where: { $0.account == first.id }),
+                  game.players.contains(where: { $0.account == second.id }), first.id != second.id else { continue }
+            games += 1
+            switch game.score(of: seat) {
+            case .win: wins += 1
+            case .loss: losses += 1
+            case .draw: draws += 1
+            case nil: break
+            }
+        }
+        return .success(AccountInfo(.crosstable, [
+            "name": .string(first.name), "other": .string(second.name), "games": .int(Int64(games)),
+            "wins": .int(Int64(wins)), "losses": .int(Int64(losses)), "draws": .int(Int64(draws))]))
+    }
+
+    /// The established players of a variant (RD ≤ 110), best first: account ids with ratings.
+    static func ranking(_ variant: Variant, in book: AccountBook) -> [(id: Int, rating: Rating)] {
+        book.accounts.compactMap { account -> (id: Int, rating: Rating)? in
+            guard let rating = account.ratings[variant], !rating.isProvisional else { return nil }
+            return (account.id, rating)
+        }.sorted { ($0.rating.rating, $1.id) > ($1.rating.rating, $0.id) }
+    }
+
+    /// One page of a ranking (`ranking`, kept by `Accounts` until a rated game changes it);
+    /// `after` is a rank offset.
+    static func leaderboard(_ variant: Variant, ranked: [(id: Int, rating: Rating)], after: String?, limit: Int,
+                            in book: AccountBook) -> Result<AccountInfo, WireError> {
+        var offset = 0
+        if let after {
+            guard let skip = Int(after), skip >= 0 else { return .failure(badCursor) }
+            offset = skip
+        }
+        let page = ranked.dropFirst(offset).prefix(limit)
+        let players: [JSONValue] = page.enumerated().compactMap { index, entry in
+            guard let account = book.account(entry.id) else { return nil }
+            return ["rank": .int(Int64(offset + index + 1)), "name": .string(account.name), "bot": .bool(account.bot),
+                    "rating": .int(Int64(entry.rating.rounded)), "deviation": .int(Int64(entry.rating.deviation.rounded()))]
+        }
+        var fields: [String: JSONValue] = ["variant": .string(variant.rawValue), "players": .array(players)]
+        if offset + page.count < ranked.count { fields["next"] = .string(String(offset + page.count)) }
+        return .success(AccountInfo(.leaderboard, fields))
+    }
+
+    private static func entry(_ game: GameRecord, for id: Int, in book: AccountBook) -> JSONValue {
+        let seat = game.players.firstIndex { $0.account == id } ?? 0
+        let result: String = switch game.score(of: seat) {
+        case .win: "win"
+        case .loss: "loss"
+        case .draw: "draw"
+        case nil: game.outcome.rawValue
+        }
+        var fields: [String: JSONValue] = [
+            "match": .string(game.match), "game": .int(Int64(game.game)), "mode": .string(game.mode.rawValue),
+            "variant": .string(game.variant.rawValue), "rated": .bool(game.rated), "result": .string(result),
+            "reason": .string(game.reason.rawValue), "seat": .int(Int64(seat)),
+            "players": .array(game.players.map { player in
+                var members: [String: JSONValue] = ["name": .string(player.name), "points": .int(Int64(player.points)),
+                                                    "sets": .int(Int64(player.sets))]
+                if let account = player.account.flatMap(book.account) { members["bot"] = .bool(account.bot) } else { members["guest"] = .bool(true) }
+                if let before = player.before, let after = player.after {
+                    members["ratingBefore"] = .int(Int64(before.rounded))
+                    members["ratingAfter"] = .int(Int64(after.rounded))
+                    members["provisional"] = .bool(after.isProvisional)
+                }
+                return .object(members)
+            }),
+            "durationMs": .int(game.durationMs), "wall": .int(game.wallSeconds), "journal": .string(game.journal)]
+        fields["commitment"] = .string(game.commitment)
+        return .object(fields)
+    }
+
+    private static func median(_ values: [Int]) -> Int {
+        let sorted = values.sorted()
+        return sorted[sorted.count / 2]
+    }
+
+    private static func noSuchPlayer(_ name: String) -> WireError {
+        WireError(.noSuchPlayer, "No player here is named \"\(ServerText.printable(name, limit: 40))\".")
+    }
+
+    private static var badCursor: WireError {
+        WireError(.badField, "\"after\" must be the \"next\" of an earlier page.", details: ["field": "after"])
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import SetNet
+import SetRatings
+import SetRules
+import SetWire
+
+/// The server's accounts: who is who, names, ratings, finished games. Every change is written
+/// to the accounts log (and synced) before it is applied and before anyone hears of it; without
+/// a data folder they live in memory only. Used only on the loop thread.
+final class Accounts {
+    private(set) var book: AccountBook
+    private let file: AccountLog?
+    private let log: ServerLog
+    /// Wall-clock seconds, for history's dates; tests fix it.
+    var wallSeconds: () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    /// Games whose record could not be written yet (a full disk): written at the next `retry`.
+    private(set) var unwritten: [GameRecord] = []
+    /// Each variant's ranking as last computed, with the number of rated games it counted:
+    /// ranking every account is done again only once a rated game has changed it.
+    private var rankings: [Variant: (ratedGames: Int, ranked: [(id: Int, rating: Rating)])] = [:]
+
+    /// Reads the log in `directory` (none: memory only). A torn last line is dropped; a damaged
+    /// log is set aside in `damaged/` and written anew from the records before the damage, so
+    /// one bad line costs what follows it, not every account.
+    init(directory: JournalDirectory?, faults: JournalFaults?, log: ServerLog) throws(SocketError) {
+        self.log = log
+        guard let directory else {
+            book = AccountBook()
+            file = nil
+            return
+        }
+        let path = "\(directory.accountsPath)/\(AccountLog.fileName)"
+        let (read, problem, dropped) = AccountLog.read(path)
+        book = read
+        if dropped > 0 { log("\(AccountLog.fileName): dropped a torn last line (\(dropped) bytes)") }
+        if let problem {
+            let aside = directory.setAside(path, saying: "\(AccountLog.fileName) is damaged (\(problem)); the \(read.accounts.count) accounts and \(read.games.count) games before the damage are kept")
+            if case .corrupt(let line, _) = problem, let aside, !AccountLog.keep(lines: line - 1, of: aside, at: path) {
+                log("cannot write the records before the damage to \(path): they are only in \(aside)")
+            }
+        }
+        file = try AccountLog(path: path, faults: faults)
+        log("accounts: \(book.accounts.count) accounts, \(book.games.count) games")
+    }
+
+    /// Writes `record` first, then applies it; false (nothing applied) if it could not be written.
+    private func commit(_ record: AccountRecord) -> Bool {
+        if let file, !file.append(record) { return false }
+        book.apply(record)
+        return true
+    }
+
+    /// The account a player joins as: found by identity, made on first use, renamed when it asks
+    /// for another name. A name is its first owner's (case folded); asking for another
+    /// account's name, even as a guest, is refused with a free one to take instead.
+    func seat(_ name: String, identity: PlayerIdentity, bot: Bool) -> Result<AccountBook.Account?, WireError> {
+        if let owner = book.account(named: name), owner.identity != identity {
+            return .failure(nameTaken(name))
+        }
+        guard identity != .guest else { return .success(nil) }
+        if let account = book.account(for: identity) {
+            guard account.name != name else { return .success(account) }
+            guard commit(.renamed(id: account.id, name: name)) else { return .failure(unwritable) }
+            return .success(book.account(account.id))
+        }
+        let id = book.nextID
+        guard commit(.created(id: id, identity: identity, name: name, bot: bot, wallSeconds: wallSeconds())) else { return .failure(unwritable) }
+        return .success(book.account(id))
+    }
+
+    private var unwritable: WireError {
+        WireError(.journalFailed, "The server cannot write its accounts (\(file?.failure ?? "write failed")); join as a guest or try later.")
+    }
+
+    private func nameTaken(_ name: String) -> WireError {
+        let suggestion = freeName(like: name)
+        return WireError(.nameTaken, "The name \"\(name)\" belongs to another player here; try \"\(suggestion)\".",
+                         details: ["suggestion": .string(suggestion)])
+    }
+
+    /// The name with the first number that makes it free, shortened to fit when it must.
+    func freeName(like name: String) -> String {
+        for number in 2... {
+            let suffix = String(number)
+            let stem = String(name.prefix(ClientMessageDecoder.maxNameLength - suffix.count)).trimmingCharacters(in: .whitespaces)
+            let candidate = stem + suffix
+            if book.account(named: candidate) == nil { return candidate }
+        }
+        return name
+    }
+
+    /// What a finished game makes for the record (not yet written: `record` writes it).
+    func record(of finished: FinishedGame, journal: String) -> GameRecord {
+        book.record(of: finished, wallSeconds: wallSeconds(), journal: journal)
+    }
+
+    /// Writes a finished game's record and applies it; one not written is kept to try again,
+    /// exactly as it was computed (its ratings may be told once it is written). A game already
+    /// in the log (recovered twice) is not written again.
+    @discardableResult
+    func record(_ game: GameRecord) -> Bool {
+        guard !book.hasGame(game.commitment) else { return true }
+        guard commit(.game(game)) else {
+            log("cannot write the record of \(game.match) game \(game.game) (\(file?.failure ?? "")): its game over waits until it is written")
+            unwritten.append(game)
+            return false
+        }
+        return true
+    }
+
+    /// One page of a variant's leaderboard, from its kept ranking while no rated game changed it.
+    func leaderboard(_ variant: Variant, after: String?, limit: Int) -> Result<AccountInfo, WireError> {
+        let count = book.ratedGames
+        if rankings[variant]?.ratedGames != count { rankings[variant] = (count, AccountReplies.ranking(variant, in: book)) }
+        return AccountReplies.leaderboard(variant, ranked: rankings[variant]?.ranked ?? [], after: after, limit: limit, in: book)
+    }
+
+    /// Tries again to write the records a full disk held back, oldest first.
+    func retry() {
+        let waiting = unwritten
+        unwritten = []
+        for (index, game) in waiting.enumerated() where !record(game) {
+            unwritten += waiting[(index + 1)...]  // `record` kept `game` itself
+            return
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import SetCLI
+import SetNet
+import SetRules
+import SetServer
+import SetWire
+import Testing
+
+/// `setgame profile`, `history` and `leaderboard`: parsed into their questions, answered by a
+/// real server over loopback, printed within 80 columns.
+@Suite(.serialized) struct AccountCommandTests {
+    @Test func eachCommandParsesIntoItsQuestion() throws {
+        #expect(try Commands.parse(["profile", "example.org:7400", "ann", "--json"], defaults: .test)
+            == .account(AccountCommand(host: "example.org", port: 7400, query: .profile(name: "ann"), json: true)))
+        #expect(try Commands.parse(["history", "example.org", "--limit", "5", "--after", "20"], defaults: .test)
+            == .account(AccountCommand(host: "example.org", port: 7380, query: .history(name: nil, after: "20", limit: 5))))
+        #expect(try Commands.parse(["leaderboard", "--mode", "junior"], defaults: .test)
+            == .account(AccountCommand(host: "127.0.0.1", port: 7380, query: .leaderboard(variant: .junior, after: nil, limit: nil))))
+        #expect(throws: UsageError("profile needs the player's NAME", command: "profile")) { try Commands.parse(["profile", "host"], defaults: .test) }
+        #expect(throws: UsageError.self) { try Commands.parse(["history", "host", "ann", "--limit", "51"], defaults: .test) }
+        #expect(throws: UsageError.self) { try Commands.parse(["play", "--casual"], defaults: .test) }
+        guard case .join(let options) = try Commands.parse(["join", "--casual"], defaults: .test) else { Issue.record("not join"); return }
+        #expect(options.casual)
+    }
+
+    @Test func answersReadAt80Columns() {
+        let long = String(repeating: "x", count: 24)
+        let game: JSONValue = ["commitment": "c", "durationMs": 61_000, "game": 1, "journal": "m.jsonl", "match": "m", "mode": "duel",
+                               "players": [["bot": false, "name": .string(long), "points": -120, "provisional": true, "ratingAfter": 1338,
+                                            "ratingBefore": 1500, "sets": 0],
+                                           ["guest": true, "name": .string(long), "points": -115, "sets": 12]],
+                               "rated": true, "reason": "resigned", "result": "loss", "seat": 0, "variant": "classic", "wall": 1_795_632_343]
+        let history = AccountReport.lines(AccountInfo(.history, ["name": .string(long), "games": [game], "next": "20"]))
+        #expect(history.count == 3 && history.allSatisfy { $0.count <= 80 }, "\(history)")
+        #expect(history[1].contains("2026-11-25") && history[1].contains("1500 → 1338?, -162"), "\(history)")
+        let profile = AccountReport.lines(AccountInfo(.profile, [
+            "name": "bob", "bot": true, "games": 3, "wins": 2, "losses": 1, "draws": 0, "bestSetMs": 4_200, "medianSetMs": 9_100,
+            "ratings": ["classic": ["rating": 1662, "deviation": 290, "provisional": true, "games": 3]]]))
+        #expect(profile == ["bob [bot]: 3 games, 2 wins, 1 loss, 0 draws", "  classic  1662?  RD 290, 3 rated games",
+                            "  sets: best 4.2 s, median 9.1 s"])
+        let board = AccountReport.lines(AccountInfo(.leaderboard, [
+            "variant": "classic", "players": [["rank": 1, "name": .string(long), "bot": true, "rating": 1710, "deviation": 58]]]))
+        #expect(board.allSatisfy { $0.count <= 80 } && board[1].contains("1710  RD 58"), "\(board)")
+    }
+
+    /// The command against a real server: a guest's question about nobody is refused (exit 1);
+    /// the leaderboard of an empty server answers (exit 0).
+    @Test func theCommandAsksARealServer() throws {
+        var config = ServerConfig()
+        config.port = 0
+        let server = try Server(config: config, log: .silent)
+        let port = server.port
+        let control = server.control
+        let done = DispatchSemaphore(value: 0)
+        Server.runOnNewThread(server) { done.signal() }
+        defer {
+            control.stop()
+            done.wait()
+        }
+        #expect(AccountClient.run(AccountCommand(host: "127.0.0.1", port: port, query: .profile(name: "nobody"))) == 1)
+        #expect(AccountClient.run(AccountCommand(host: "127.0.0.1", port: port, query: .leaderboard(variant: .classic, after: nil, limit: nil)),
+                                  stateDirectory: NSTemporaryDirectory()) == 0)
+        let empty = NSTemporaryDirectory() + "setgame-no-account-\(UUID().uuidString)"
+        #expect(AccountClient.run(AccountCommand(host: "127.0.0.1", port: port, query: .history(name: nil, after: nil, limit: nil)),
+                                  stateDirectory: empty) == 1)
+    }
+}

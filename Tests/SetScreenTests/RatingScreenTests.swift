@@ -1,0 +1,30 @@
+import SetRules
+import SetWire
+import Testing
+@testable import SetScreen
+
+/// Ratings on screen at 80×24: both players' beside their names (`?` while provisional), and the
+/// game-over box tells how the rated game moved each.
+@Suite struct RatingScreenTests {
+    static let small = TerminalSize(columns: 80, rows: 24)
+
+    @Test func theScoreboardShowsBothRatingsAndGameOverTheirChange() {
+        var view = ClientFixtures.view()
+        view.players[0].rating = 1500
+        view.players[0].provisional = true
+        view.players[1].rating = 1712
+        var app = ClientFixtures.app(view, size: Self.small)
+        let board = ClientTrustTests.text(app).split(separator: "\n").first.map(String.init) ?? ""
+        #expect(board.contains("alice (you) 1500? 42") && board.contains("bob 1712 17"), "\(board)")
+
+        let result = MatchResult(reason: .resigned, by: .second, scores: [42, 17], winner: .first)
+        let changes = [RatingChange(seat: .first, before: 1500, after: 1538, provisional: true),
+                       RatingChange(seat: .second, before: 1712, after: 1700, provisional: false)]
+        _ = app.receive(ClientFixtures.event(.gameOver(result, seed: 9, ratings: changes), seq: 6), at: 0)
+        let screen = ClientTrustTests.text(app)
+        #expect(screen.contains("alice 1500 → 1538?, +38") && screen.contains("bob 1712 → 1700, -12"), "\(screen)")
+        #expect(screen.split(separator: "\n").allSatisfy { $0.count <= 80 })
+        let after = screen.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(after.contains("alice (you) 1538?") && after.contains("bob 1700"), "\(after)")
+    }
+}

@@ -1,0 +1,301 @@
+import Foundation
+import SetNet
+import SetRules
+import SetServer
+import SetWire
+import Testing
+
+/// Accounts, names and ratings over real loopback sockets: rated duels, what is never rated, and
+/// ratings that outlive the server.
+@Suite(.serialized) struct AccountTests {
+    static let annKey = String(repeating: "a1", count: 32)
+    static let bobKey = String(repeating: "b2", count: 32)
+
+    func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "setgame-accounts-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    func server(data: String? = nil, accountFaults: JournalFaults? = nil) throws -> TestServer {
+        try TestServer {
+            $0.dataDirectory = data
+            $0.accountFaults = accountFaults
+        }
+    }
+
+    /// Connects and joins with an account key (nil: a guest); returns the client once its snapshot came.
+    func join(_ server: TestServer, _ name: String, key: String?, match: String = "m", casual: Bool = false,
+              role: Role = .player) throws -> TestClient {
+        let client = try TestClient(port: server.port)
+        _ = try client.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+        var request = JoinRequest(role: role, name: name, match: match)
+        request.account = key
+        request.casual = casual
+        client.send(.join(request))
+        _ = try client.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
+        return client
+    }
+
+    /// A duel in which ann takes one set and then resigns: bob wins.
+    func duelAnnResigns(_ server: TestServer, annKey: String? = annKey, bobKey: String? = bobKey, casual: Bool = false,
+                        match: String = "m") throws -> (TestClient, TestClient, [RatingChange]) {
+        let ann = try join(server, "ann", key: annKey, match: match, casual: casual)
+        let bob = try join(server, "bob", key: bobKey, match: match)
+        try ann.awaitSeq(bob.view!.seq)
+        try playScriptedTurn(ann, bob)
+        ann.send(.act(.resign, seat: nil))
+        let over = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+        guard case .gameOver(_, _, let ratings) = over.body else { return (ann, bob, []) }
+        return (ann, bob, ratings)
+    }
+
+    func ask(_ client: TestClient, _ query: AccountQuery) throws -> AccountInfo {
+        client.send(.account(query), id: "q")
+        return try client.waitFor("answer") { message -> AccountInfo? in
+            if case .accountInfo(let info, _) = message { return info }
+            if case .error(let error, _) = message { Issue.record("error \(error.code): \(error.message)"); return AccountInfo(.profile, [:]) }
+            return nil
+        }
+    }
+
+    @Test func aRatedDuelMovesBothRatingsAndTheyOutliveARestart() throws {
+        let data = temporaryDirectory()
+        var first: TestServer? = try server(data: data)
+        let (ann, bob, ratings) = try duelAnnResigns(first!)
+        #expect(ratings.count == 2)
+        let annChange = try #require(ratings.first { $0.seat == .first })
+        let bobChange = try #require(ratings.first { $0.seat == .second })
+        #expect(annChange.before == 1500 && annChange.after < 1500 && annChange.provisional)
+        #expect(bobChange.before == 1500 && bobChange.after > 1500)
+        #expect(bobChange.shown == "1500 → \(bobChange.after)?, +\(bobChange.after - 1500)")
+        withExtendedLifetime((ann, bob)) { first?.stop() }
+        first = nil
+
+        let second = try server(data: data)
+        defer { second.stop() }
+        let eve = try join(second, "eve", key: nil, match: "other")
+        let profile = try ask(eve, .profile(name: "bob"))
+        let classic = profile.fields["ratings"]?.objectValue?["classic"]?.objectValue
+        #expect(classic?["rating"]?.intValue == Int64(bobChange.after))
+        #expect(profile.fields["wins"]?.intValue == 1 && profile.fields["games"]?.intValue == 1)
+        let history = try ask(eve, .history(name: "ann", after: nil, limit: nil))
+        let games = history.fields["games"]?.arrayValue ?? []
+        #expect(games.count == 1)
+        #expect(games.first?.objectValue?["result"]?.stringValue == "loss")
+        #expect(games.first?.objectValue?["rated"]?.boolValue == true)
+        let table = try ask(eve, .crosstable(name: "bob", other: "ann"))
+        #expect(table.fields["wins"]?.intValue == 1 && table.fields["losses"]?.intValue == 0)
+        // Both are provisional after one game: the leaderboard lists established players only.
+        let board = try ask(eve, .leaderboard(variant: .classic, after: nil, limit: nil))
+        #expect(board.fields["players"]?.arrayValue?.isEmpty == true)
+    }
+
+    @Test func anotherAccountAskingForATakenNameIsToldSoWithASuggestion() throws {
+        let server = try server()
+        defer { server.stop() }
+        let ann = try join(server, "ann", key: Self.annKey)
+        for key in [Self.bobKey, nil] {
+            let other = try TestClient(port: server.port)
+            _ = try other.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+            var request = JoinRequest(name: "ANN", match: "x")
+            request.account = key
+            other.send(.join(request))
+            let error = try other.awaitError(.nameTaken)
+            #expect(error.details["suggestion"] == .string("ANN2"))
+        }
+        withExtendedLifetime(ann) {}
+    }
+
+    @Test func theOwnerTakesANewNameAndKeepsItsRatings() throws {
+        let server = try server()
+        defer { server.stop() }
+        let (ann, bob, ratings) = try duelAnnResigns(server)
+        withExtendedLifetime((ann, bob)) {}
+        let renamed = try join(server, "bobby", key: Self.bobKey, match: "later")
+        let profile = try ask(renamed, .profile(name: "bobby"))
+        let rating = profile.fields["ratings"]?.objectValue?["classic"]?.objectValue?["rating"]?.intValue
+        #expect(rating == Int64(ratings.first { $0.seat == .second }?.after ?? 0))
+        // The old name is free again for anyone.
+        let guest = try join(server, "bob", key: nil, match: "free")
+        withExtendedLifetime(guest) {}
+    }
+
+    @Test func guestAndCasualDuelsAreRecordedButUnrated() throws {
+        let server = try server()
+        defer { server.stop() }
+        let (ann, bob, guestRatings) = try duelAnnResigns(server, annKey: nil, match: "g")
+        #expect(guestRatings.isEmpty)
+        let (ann2, bob2, casualRatings) = try duelAnnResigns(server, casual: true, match: "c")
+        #expect(casualRatings.isEmpty)
+        withExtendedLifetime((ann, bob, ann2, bob2)) {}
+        let profile = try ask(bob2, .profile(name: "bob"))
+        #expect(profile.fields["ratings"]?.objectValue?.isEmpty == true)
+        let history = try ask(bob2, .history(name: nil, after: nil, limit: nil))
+        let games = history.fields["games"]?.arrayValue ?? []
+        #expect(games.count == 2 && games.allSatisfy { $0.objectValue?["rated"]?.boolValue == false })
+        #expect(games.last?.objectValue?["players"]?.arrayValue?.first?.objectValue?["guest"]?.boolValue == true)
+    }
+
+    @Test func aDuelWithNoSetTakenIsAbortedAndUnrated() throws {
+        let server = try server()
+        defer { server.stop() }
+        let ann = try join(server, "ann", key: Self.annKey)
+        let bob = try join(server, "bob", key: Self.bobKey)
+        try ann.awaitSeq(bob.view!.seq)
+        ann.send(.act(.resign, seat: nil))
+        let over = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+        guard case .gameOver(_, _, let ratings) = over.body else { return }
+        #expect(ratings.isEmpty)
+        let history = try ask(bob, .history(name: "bob", after: nil, limit: nil))
+        #expect(history.fields["games"]?.arrayValue?.first?.objectValue?["result"]?.stringValue == "aborted")
+    }
+
+    /// Whether nothing but the pong to a fresh ping is waiting for `client`.
+    func nothingPending(_ client: TestClient) throws -> Bool {
+        client.send(.ping(time: 7))
+        while true {
+            switch try client.next("pong") {
+            case .pong: return true
+            case .ping: continue
+            default: return false
+            }
+        }
+    }
+
+    /// While the accounts log cannot be written (a full disk), nobody hears the game is over;
+    /// once the record is on disk, everyone does, with the ratings it holds.
+    @Test func theRecordIsOnDiskBeforeGameOverReachesAnyone() throws {
+        let data = temporaryDirectory()
+        let faults = JournalFaults()
+        let server = try server(data: data, accountFaults: faults)
+        defer { server.stop() }
+        let ann = try join(server, "ann", key: Self.annKey)
+        let bob = try join(server, "bob", key: Self.bobKey)
+        try ann.awaitSeq(bob.view!.seq)
+        try playScriptedTurn(ann, bob)
+        faults.failing = true
+        ann.send(.act(.resign, seat: nil))
+        #expect(try nothingPending(bob) && nothingPending(ann))
+        server.advance(by: 1_000)  // a sweep tries again, and fails again
+        #expect(try nothingPending(bob))
+        faults.failing = false
+        server.advance(by: 1_000)
+        let over = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+        guard case .gameOver(_, _, let ratings) = over.body else { return }
+        #expect(ratings.count == 2)
+        let log = try String(contentsOfFile: data + "/accounts/accounts.jsonl", encoding: .utf8)
+        #expect(log.contains("\"type\":\"game\"") && log.contains("\"rated\":true"))
+    }
+
+    /// A crash between the journal's write and the accounts log's: the record is written from the
+    /// restored journal at the next start, and counted once.
+    @Test func aGameTheAccountsLogMissedIsRecoveredFromItsJournal() throws {
+        let data = temporaryDirectory()
+        let faults = JournalFaults()
+        var first: TestServer? = try server(data: data, accountFaults: faults)
+        let ann = try join(first!, "ann", key: Self.annKey)
+        let bob = try join(first!, "bob", key: Self.bobKey)
+        try ann.awaitSeq(bob.view!.seq)
+        try playScriptedTurn(ann, bob)
+        faults.failing = true
+        ann.send(.act(.resign, seat: nil))
+        #expect(try nothingPending(bob))
+        // The process dies here: what follows is what a kill -9 leaves, the journal live at the top.
+        let journal = try String(contentsOfFile: data + "/m.jsonl", encoding: .utf8)
+        try journal.write(toFile: data + "/m.saved", atomically: true, encoding: .utf8)
+        withExtendedLifetime((ann, bob)) { first?.stop() }
+        first = nil
+        try? FileManager.default.removeItem(atPath: data + "/finished")
+        try FileManager.default.moveItem(atPath: data + "/m.saved", toPath: data + "/m.jsonl")
+
+        let second = try server(data: data)
+        defer { second.stop() }
+        #expect(second.logLines.all.contains { $0.contains("recorded m game 1") }, "\(second.logLines.all)")
+        let eve = try join(second, "eve", key: nil, match: "other")
+        let profile = try ask(eve, .profile(name: "bob"))
+        #expect(profile.fields["wins"]?.intValue == 1)
+        #expect(profile.fields["ratings"]?.objectValue?["classic"] != nil)
+    }
+
+    @Test func aSeatWaitForfeitIsALoss() throws {
+        let server = try TestServer { $0.limits.seatWaitMs = 30_000 }
+        defer { server.stop() }
+        let ann = try join(server, "ann", key: Self.annKey)
+        let bob = try join(server, "bob", key: Self.bobKey)
+        try ann.awaitSeq(bob.view!.seq)
+        try playScriptedTurn(ann, bob)
+        ann.hangUp()
+        _ = try bob.awaitEvent("presence") { if case .presence(.first, false, _) = $0 { true } else { false } }
+        server.advance(by: 30_000)
+        let over = try bob.awaitEvent("forfeit") { if case .gameOver = $0 { true } else { false } }
+        guard case .gameOver(let result, _, let ratings) = over.body else { return }
+        #expect(result.reason == .forfeited && result.winner == .second)
+        #expect(try #require(ratings.first { $0.seat == .first }).after < 1500)
+        #expect(try #require(ratings.first { $0.seat == .second }).after > 1500)
+    }
+
+    /// A kill after both writes (the journal's end of game, then its record) leaves the journal
+    /// at the top of the folder: the restart restores the finished match and records nothing twice.
+    @Test func aKillAfterBothWritesRecordsTheGameOnce() throws {
+        let data = temporaryDirectory()
+        var first: TestServer? = try server(data: data)
+        let (ann, bob, ratings) = try duelAnnResigns(first!)
+        #expect(ratings.count == 2)
+        let journal = try String(contentsOfFile: data + "/m.jsonl", encoding: .utf8)
+        withExtendedLifetime((ann, bob)) { first?.stop() }
+        first = nil
+        try? FileManager.default.removeItem(atPath: data + "/finished")
+        try journal.write(toFile: data + "/m.jsonl", atomically: true, encoding: .utf8)
+
+        let second = try server(data: data)
+        defer { second.stop() }
+        #expect(second.restoredMatches == ["m"])
+        #expect(!second.logLines.all.contains { $0.contains("recorded m") })
+        // The finished match's snapshot still tells how the game moved both ratings.
+        let watcher = try join(second, "wat", key: nil, match: "m", role: .spectator)
+        #expect(watcher.view?.lastRatings == ratings)
+        #expect(watcher.view?.players.map(\.rating) == ratings.map(\.after))
+        let eve = try join(second, "eve", key: nil, match: "other")
+        let profile = try ask(eve, .profile(name: "bob"))
+        #expect(profile.fields["games"]?.intValue == 1)
+        let log = try String(contentsOfFile: data + "/accounts/accounts.jsonl", encoding: .utf8)
+        #expect(log.components(separatedBy: "\"type\":\"game\"").count == 2)
+    }
+
+    /// A leaderboard ranks every account: it costs what a page of the lobby does.
+    @Test func aLeaderboardCostsWhatAListDoes() throws {
+        let server = try server()
+        defer { server.stop() }
+        let eve = try join(server, "eve", key: nil)
+        for index in 0..<19 {
+            eve.send(.account(.leaderboard(variant: .classic, after: nil, limit: nil)), id: .int(Int64(index)))
+        }
+        for _ in 0..<19 { _ = try eve.waitFor("leaderboard") { if case .accountInfo = $0 { true } else { nil } } }
+        eve.send(.account(.leaderboard(variant: .classic, after: nil, limit: nil)), id: "over")
+        #expect(try eve.awaitError(.rateLimited).code == .rateLimited)
+    }
+
+    /// A game of guests alone is written to the log too, and waits for it the same way; once
+    /// written it is not kept in memory (nobody can ask about it).
+    @Test func aGuestsGameWaitsForItsRecordTooAndIsNotKept() throws {
+        let data = temporaryDirectory()
+        let faults = JournalFaults()
+        let server = try server(data: data, accountFaults: faults)
+        defer { server.stop() }
+        let ann = try join(server, "ann", key: nil)
+        let bob = try join(server, "bob", key: nil)
+        try ann.awaitSeq(bob.view!.seq)
+        try playScriptedTurn(ann, bob)
+        faults.failing = true
+        ann.send(.act(.resign, seat: nil))
+        #expect(try nothingPending(bob))
+        faults.failing = false
+        server.advance(by: 1_000)
+        _ = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+        let log = try String(contentsOfFile: data + "/accounts/accounts.jsonl", encoding: .utf8)
+        #expect(log.contains("\"type\":\"game\"") && log.contains("\"rated\":false"))
+        bob.send(.account(.history(name: "bob", after: nil, limit: nil)))
+        #expect(try bob.awaitError(.noSuchPlayer).code == .noSuchPlayer)
+    }
+}
