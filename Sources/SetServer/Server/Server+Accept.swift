@@ -103,31 +103,46 @@ extension Server {
                 logQuietly("full", "refused a connection: \(connections.count) connections is the limit")
                 continue
             }
-            guard mayConnect(from: address) else {
-                refuse(socket, WireError(.addressLimit, "Your address connects too often; wait a second.", fatal: true))
-                logQuietly("connect-rate", "refused a connection from \(address): over \(config.addressLimits.connectsPerSecond) a second")
+            if let refusal = addressRefusal(for: address, what: "a connection from") {
+                refuse(socket, refusal)
                 continue
             }
-            let fromAddress = connectionsByAddress[address] ?? 0
-            if fromAddress >= config.addressLimits.connections {
-                refuse(socket, WireError(.addressLimit, "Your address has \(fromAddress) connections open, the most one address may hold.", fatal: true))
-                logQuietly("address", "refused a connection from \(address): it holds \(fromAddress), its share")
-                continue
-            }
-            lastConnectionID += 1
-            let connection = Connection(id: lastConnectionID, socket: socket, limits: config.limits, at: clock.now())
-            connection.address = address
-            do {
-                try socket.watch(on: loop) { [unowned self] readiness in self.ready(connection, readiness) }
-            } catch {
-                socket.close()
-                continue
-            }
-            connections[connection.id] = connection
-            connectionsByAddress[address] = fromAddress + 1
-            send(.welcome(server: config.serverName, versions: ProtocolVersion.supported, time: clock.now().milliseconds,
-                          limits: config.limits), to: connection)
+            admit(socket, address: address)
         }
+    }
+
+    /// Why `address` may not open one more connection now (logged as such), or nil when it may:
+    /// it connects too often, or already holds its share. `what` names the refused in the log.
+    func addressRefusal(for address: String, what: String) -> WireError? {
+        guard mayConnect(from: address) else {
+            logQuietly("connect-rate", "refused \(what) \(address): over \(config.addressLimits.connectsPerSecond) a second")
+            return WireError(.addressLimit, "Your address connects too often; wait a second.", fatal: true)
+        }
+        let fromAddress = connectionsByAddress[address] ?? 0
+        guard fromAddress < config.addressLimits.connections else {
+            logQuietly("address", "refused \(what) \(address): it holds \(fromAddress), its share")
+            return WireError(.addressLimit, "Your address has \(fromAddress) connections open, the most one address may hold.", fatal: true)
+        }
+        return nil
+    }
+
+    /// Registers an accepted socket as a connection counted under `address`, and welcomes it.
+    @discardableResult
+    func admit(_ socket: LineSocket, address: String) -> Connection? {
+        lastConnectionID += 1
+        let connection = Connection(id: lastConnectionID, socket: socket, limits: config.limits, at: clock.now())
+        connection.address = address
+        do {
+            try socket.watch(on: loop) { [unowned self] readiness in self.ready(connection, readiness) }
+        } catch {
+            socket.close()
+            return nil
+        }
+        connections[connection.id] = connection
+        connectionsByAddress[address, default: 0] += 1
+        send(.welcome(server: config.serverName, versions: ProtocolVersion.supported, time: clock.now().milliseconds,
+                      limits: config.limits), to: connection)
+        return connection
     }
 
     /// Refuses a socket that was never registered: `welcome`, then the fatal error, then a close

@@ -37,20 +37,7 @@ extension Server {
                 logQuietly("full", "refused a door connection: \(connections.count) connections is the limit")
                 continue
             }
-            lastConnectionID += 1
-            let connection = Connection(id: lastConnectionID, socket: socket, limits: config.limits, at: clock.now())
-            connection.address = Self.unattestedDoorAddress
-            connection.door = .awaiting
-            do {
-                try socket.watch(on: loop) { [unowned self] readiness in self.ready(connection, readiness) }
-            } catch {
-                socket.close()
-                continue
-            }
-            connections[connection.id] = connection
-            connectionsByAddress[connection.address, default: 0] += 1
-            send(.welcome(server: config.serverName, versions: ProtocolVersion.supported, time: clock.now().milliseconds,
-                          limits: config.limits), to: connection)
+            admit(socket, address: Self.unattestedDoorAddress)?.door = .awaiting
         }
     }
 
@@ -65,19 +52,12 @@ extension Server {
         }
         let address = attestation.address
         connection.door = .attested
-        guard mayConnect(from: address) else {
-            logQuietly("connect-rate", "refused a door connection for \(address): over \(config.addressLimits.connectsPerSecond) a second")
-            return fail(connection, WireError(.addressLimit, "Your address connects too often; wait a second.", fatal: true), id: id)
-        }
-        let fromAddress = connectionsByAddress[address] ?? 0
-        if fromAddress >= config.addressLimits.connections {
-            logQuietly("address", "refused a door connection for \(address): it holds \(fromAddress), its share")
-            return fail(connection, WireError(.addressLimit, "Your address has \(fromAddress) connections open, the most one address may hold.",
-                                              fatal: true), id: id)
+        if let refusal = addressRefusal(for: address, what: "a door connection for") {
+            return fail(connection, refusal, id: id)
         }
         forget(address: connection.address)
         connection.address = address
-        connectionsByAddress[address] = fromAddress + 1
+        connectionsByAddress[address, default: 0] += 1
         connection.identity = attestation.fingerprint.map { .sshKey(fingerprint: $0) } ?? .guest
         logQuietly("door from \(address)", "#\(connection.id) came through the door from \(address) as \(attestation.fingerprint ?? "a guest")")
     }
