@@ -111,3 +111,23 @@ printed_bin() {
         echo "$bin"
     fi
 }
+
+# serve_on_free_port [SERVE OPTIONS]: starts `$bin serve` with seed 42 on a free port ($port)
+# with a fresh state folder ($state, its log in $state/serve.log) and returns once it listens.
+# On exit the tmux sessions named in $sessions are killed, the server stopped and $state removed.
+serve_on_free_port() {
+    port=$(free_port)
+    state=$(mktemp -d)
+    "$bin" serve --port "$port" --seed 42 --data "$state/data" "$@" 2>"$state/serve.log" &
+    server=$!
+    trap stop_served EXIT
+    for _ in $(seq 300); do grep -q listening "$state/serve.log" && break; sleep 0.1; done
+    grep -q listening "$state/serve.log" || fail "serve did not start listening"
+}
+
+stop_served() {
+    for s in "${sessions[@]}"; do tmux kill-session -t "$s" 2>/dev/null || true; done
+    kill "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+    rm -rf "$state"
+}

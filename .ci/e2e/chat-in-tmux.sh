@@ -5,18 +5,8 @@
 set -euo pipefail
 bin="${SETGAME:?path to the setgame binary}"
 . "$(dirname "$0")/../lib.sh"
-port=$(free_port)
-state=$(mktemp -d)
-"$bin" serve --port "$port" --seed 42 --data "$state/data" 2>"$state/serve.log" &
-server=$!
 sessions=(ann-$$ bob-$$ eve-$$)
-cleanup() {
-    for s in "${sessions[@]}"; do tmux kill-session -t "$s" 2>/dev/null || true; done
-    kill $server 2>/dev/null || true
-}
-trap cleanup EXIT
-for _ in $(seq 300); do grep -q listening "$state/serve.log" && break; sleep 0.1; done
-grep -q listening "$state/serve.log" || fail "serve did not start listening"
+serve_on_free_port
 
 for s in "${sessions[@]}"; do tmux new-session -d -s "$s" -x 80 -y 24; done
 run_in ann-$$ ann "XDG_STATE_HOME=$state/ann $bin join 127.0.0.1:$port --name ann --match duel"
