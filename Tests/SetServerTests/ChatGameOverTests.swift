@@ -21,8 +21,8 @@ import Testing
     }
 
     @Test func atGameOverThePlayersAreSentWhatTheSpectatorsSaidDuringItOnceAndARematchHoldsItBackAgain() throws {
-        let server = try TestServer()
-        defer { server.stop() }
+        let data = NSTemporaryDirectory() + "setgame-chat-\(UUID().uuidString)"
+        let server = try TestServer { $0.dataDirectory = data }
         let (ann, bob, eve) = try table(server)
         #expect(try eve.say("ann is fast") == nil)
         #expect(try eve.say("bob missed one") == nil)
@@ -59,5 +59,14 @@ import Testing
             try player.settle()
             #expect(player.chatLines.filter { $0.room == .spectators }.map(\.text) == ["ann is fast", "bob missed one", "again!"])
         }
+        withExtendedLifetime(eve) { server.stop() }
+
+        // The replay shows each line where it was said, not again where the players were given it.
+        var said: [String] = []
+        // A match whose game is over goes to `finished/` when the server stops.
+        let finished = try FileManager.default.contentsOfDirectory(atPath: data + "/finished").filter { $0.hasPrefix("m") }
+        let journal = try #require(finished.first.map { data + "/finished/" + $0 })
+        _ = try MatchReplay.open(journal).play({ _ in }, onChat: { said.append($0.text) })
+        #expect(said == ["ann is fast", "bob missed one", "gl", "again!", "rematch gl"])
     }
 }
