@@ -69,4 +69,23 @@ import Testing
         _ = try MatchReplay.open(journal).play({ _ in }, onChat: { said.append($0.text) })
         #expect(said == ["ann is fast", "bob missed one", "gl", "again!", "rematch gl"])
     }
+
+    @Test func aRestartMidGameStillGivesThePlayersTheSpectatorsLinesAtItsEnd() throws {
+        let data = NSTemporaryDirectory() + "setgame-chat-\(UUID().uuidString)"
+        var first: TestServer? = try TestServer { $0.dataDirectory = data }
+        let (ann, bob, eve) = try table(first!)
+        #expect(try eve.say("before the restart") == nil)
+        let token = try #require(ann.token)
+        withExtendedLifetime((ann, bob, eve)) { first?.stop() }
+        first = nil
+
+        let second = try TestServer { $0.dataDirectory = data }
+        defer { second.stop() }
+        let back = try TestClient.joined(second, name: "ann", token: token)
+        try back.settle()
+        #expect(!back.chatLines.contains { $0.room == .spectators }, "the game is still on")
+        back.send(.act(.resign, seat: nil))
+        try gameOver([back])
+        #expect(try back.awaitChat("before the restart").room == .spectators)
+    }
 }
