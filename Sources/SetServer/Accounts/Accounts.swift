@@ -52,12 +52,16 @@ final class Accounts {
 
     /// The account a player joins as: found by identity, made on first use, renamed when it asks
     /// for another name. A name is its first owner's (case folded); asking for another
-    /// account's name, even as a guest, is refused with a free one to take instead.
-    func seat(_ name: String, identity: PlayerIdentity, bot: Bool) -> Result<AccountBook.Account?, WireError> {
+    /// account's name, even as a guest, is refused with a free one to take instead. An account
+    /// does not sit beside a guest playing under its name (`heldByGuest`: the guest took it before
+    /// any account owned it), so no match shows a guest and an account under one name.
+    func seat(_ name: String, identity: PlayerIdentity, bot: Bool,
+              heldByGuest: (String) -> Bool = { _ in false }) -> Result<AccountBook.Account?, WireError> {
         if let owner = book.account(named: name), owner.identity != identity {
-            return .failure(nameTaken(name))
+            return .failure(nameTaken(name, heldByGuest: heldByGuest))
         }
         guard identity != .guest else { return .success(nil) }
+        if heldByGuest(name) { return .failure(nameTaken(name, heldByGuest: heldByGuest, byGuest: true)) }
         if let account = book.account(for: identity) {
             guard account.name != name else { return .success(account) }
             guard commit(.renamed(id: account.id, name: name)) else { return .failure(unwritable) }
@@ -72,19 +76,20 @@ final class Accounts {
         WireError(.journalFailed, "The server cannot write its accounts (\(file?.failure ?? "write failed")); join as a guest or try later.")
     }
 
-    private func nameTaken(_ name: String) -> WireError {
-        let suggestion = freeName(like: name)
-        return WireError(.nameTaken, "The name \"\(name)\" belongs to another player here; try \"\(suggestion)\".",
+    private func nameTaken(_ name: String, heldByGuest: (String) -> Bool, byGuest: Bool = false) -> WireError {
+        let suggestion = freeName(like: name, heldByGuest: heldByGuest)
+        let whose = byGuest ? "is a guest's in that match" : "belongs to another player here"
+        return WireError(.nameTaken, "The name \"\(name)\" \(whose); try \"\(suggestion)\".",
                          details: ["suggestion": .string(suggestion)])
     }
 
     /// The name with the first number that makes it free, shortened to fit when it must.
-    func freeName(like name: String) -> String {
+    func freeName(like name: String, heldByGuest: (String) -> Bool = { _ in false }) -> String {
         for number in 2... {
             let suffix = String(number)
             let stem = String(name.prefix(ClientMessageDecoder.maxNameLength - suffix.count)).trimmingCharacters(in: .whitespaces)
             let candidate = stem + suffix
-            if book.account(named: candidate) == nil { return candidate }
+            if book.account(named: candidate) == nil && !heldByGuest(candidate) { return candidate }
         }
         return name
     }

@@ -7,6 +7,7 @@ import SetRules
 ///     address 203.0.113.9
 ///     ssh SHA256:Zm9vYmFy…
 ///     account 9f86d081884c7d65…   (the account key's SHA-256, as the server keeps it)
+///     account key:9f86d081884c7d65…   (an account's `identity` as the accounts log spells it)
 ///
 /// Blank lines and lines starting with `#` are ignored; a line of another shape is logged once
 /// per reading and ignored. A missing file silences nobody.
@@ -25,6 +26,12 @@ struct ChatSilence {
     mutating func silences(_ identity: PlayerIdentity, address: String, at now: Instant, log: (String) -> Void) -> Bool {
         refresh(at: now, log: log)
         return addresses.contains(address) || (identity != .guest && identities.contains(identity))
+    }
+
+    /// A key digest is hex, whichever case it was written in; an ssh fingerprint is base64, kept as it is.
+    private static func folded(_ identity: PlayerIdentity) -> PlayerIdentity {
+        if case .accountKey(let digest) = identity { return .accountKey(digest: digest.lowercased()) }
+        return identity
     }
 
     private mutating func refresh(at now: Instant, log: (String) -> Void) {
@@ -56,7 +63,9 @@ struct ChatSilence {
             switch kind {
             case "address": addresses.insert(value)
             case "ssh": identities.insert(.sshKey(fingerprint: value))
-            case "account": identities.insert(.accountKey(digest: value.lowercased()))
+            // The log's own spelling (`key:…`, `ssh:SHA256:…`) is taken as it is, so an operator
+            // may copy an account's `identity` from `accounts.jsonl` unchanged.
+            case "account": identities.insert(AccountRecord.identity(value).map(Self.folded) ?? .accountKey(digest: value.lowercased()))
             default: log("chat: \(path) line \(number + 1) names no address, ssh or account; ignored")
             }
         }

@@ -159,6 +159,9 @@ enum HostMessage: Equatable {
     case notice(WireError)
     /// A chat line, for those who may read its room now.
     case chat(ChatLine, to: Audience)
+    /// A spectators' line held back from the players while their game was on, for them at its
+    /// end: not journaled (the journal's `chat` record said it), not a new line said.
+    case heldChat(ChatLine)
     /// The seats' round trips, for every scoreboard: not an event, not journaled.
     case roundTrips(match: String, ms: [Int64?])
     /// The late answer to a held request (`ActReply.held`): its ack or its error, for its sender.
@@ -169,7 +172,7 @@ enum HostMessage: Equatable {
         case .event(let event, _), .hint(let event, _): .event(event)
         case .insight(let match, let seq, let count): .insight(match: match, seq: seq, setsOnTable: count)
         case .notice(let error): .error(error, id: nil)
-        case .chat(let line, _): .chat(line)
+        case .chat(let line, _), .heldChat(let line): .chat(line)
         case .answer(let message, _): message
         case .roundTrips(let match, let ms): .roundTrips(match: match, ms: ms)
         }
@@ -182,6 +185,7 @@ enum HostMessage: Equatable {
         case .insight: .spectators
         case .notice, .roundTrips: .everyone
         case .chat(_, let audience): audience
+        case .heldChat: .players
         case .answer(_, let seat): .player(seat)
         }
     }
@@ -195,5 +199,7 @@ enum Audience: Equatable {
     case everyoneBut(Seat)
     /// The player in a seat, if present.
     case player(Seat)
+    /// Every present player, and no spectator.
+    case players
     case spectators
 }

@@ -58,6 +58,15 @@ final class Lobby {
         }
     }
 
+    /// Whether a guest sits under `name` (case folded) in the match `request` would be seated in
+    /// (the one it names, or the duel it would be paired into).
+    func guestHolds(_ name: String, joining request: JoinRequest) -> Bool {
+        let key = AccountBook.key(name)
+        let target = request.match ?? (request.mode == .duel ? openDuels[request.variant ?? .classic] : nil)
+        guard let target, let room = rooms[target] else { return false }
+        return room.host.seats.contains { seat in seat.map { $0.account == nil && AccountBook.key($0.name) == key } ?? false }
+    }
+
     /// On shutdown: finished matches' journals go to `finished/`, the rest are synced for the restart.
     func closeJournals() {
         for room in rooms.values {

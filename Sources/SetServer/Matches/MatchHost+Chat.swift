@@ -49,10 +49,22 @@ extension MatchHost {
         let line = ChatLine(match: self.name, room: own, name: name, seat: seat, text: said, time: now.milliseconds)
         recentChat.append(line)
         if recentChat.count > Self.keptChat { recentChat.removeFirst(recentChat.count - Self.keptChat) }
+        if own == .spectators && phase == .playing {
+            heldChat.append(line)
+            if heldChat.count > Self.keptChat { heldChat.removeFirst(heldChat.count - Self.keptChat) }
+        }
         lastActivity = max(lastActivity, now)
         let audience: Audience = own == .spectators && phase == .playing ? .spectators : .everyone
         return HostOutput(messages: [.chat(line, to: audience)],
                           journal: [.chat(room: own, seat: seat, name: name, text: said, at: now)], reply: .said)
+    }
+
+    /// The game ended: the players read, once, what the spectators said during it (the last
+    /// `keptChat` lines), after its `game_over`. Nothing is journaled: a replay holds the same
+    /// lines back and gives them at the same end.
+    mutating func releaseHeldChat() -> [HostMessage] {
+        defer { heldChat = [] }
+        return heldChat.map(HostMessage.heldChat)
     }
 
     /// The kept lines someone in `role` may read now: spectators read both rooms, players the

@@ -188,6 +188,7 @@ extension MatchHost {
             finish(result, at: now)
             messages.append(emit(.gameOver(result, seed: seed), at: now))
             messages += retireTable()
+            messages += releaseHeldChat()
         } else if seats.contains(where: { $0?.absentSince != nil }) {
             pausedAt = now
         }
@@ -204,6 +205,7 @@ extension MatchHost {
                 finish(result, at: now)
                 messages.append(emit(.gameOver(result, seed: match?.seed), at: now))
                 messages += retireTable()
+                messages += releaseHeldChat()
             case .tableChanged(_, _, let table, _):
                 // No count while the game is on: the table it replaced shares most of its cards
                 // with this one, so even a retired table's count tells of the live one.

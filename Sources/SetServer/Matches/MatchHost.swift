@@ -60,6 +60,8 @@ struct MatchHost {
     var lastActivity = Instant.zero
     /// The last chat lines of both rooms, oldest first (`MatchHost+Chat`).
     var recentChat: [ChatLine] = []
+    /// The spectators' lines said during the game being played, which its players read at its end.
+    var heldChat: [ChatLine] = []
     /// Each seat's round trip as last announced (lag compensation on), for snapshots.
     var roundTripMs: [Int64?] = []
     /// A claim held back for a rival's that may have been sent earlier (lag compensation).

@@ -204,6 +204,7 @@ final class MatchRoom {
             case .everyone: (present, true)
             case .everyoneBut(let seat): (present.filter { $0 != players[seat.rawValue] }, true)
             case .player(let seat): (players[seat.rawValue].map { [$0] } ?? [], false)
+            case .players: (present, false)
             case .spectators: ([], true)
             }
             let bytes = history.encode(message)

@@ -75,7 +75,8 @@ package struct MatchReplay: Sendable {
                     let event: WireEvent
                     switch message {
                     case .event(let told, _), .hint(let told, _): event = told
-                    case .insight, .notice, .answer, .roundTrips: continue
+                    // A held line was shown where it was said; its delivery at the game's end is no new line.
+                    case .insight, .notice, .answer, .roundTrips, .heldChat: continue
                     case .chat(let line, _):
                         // Said after the event held back, and before the next one.
                         if let previous = held { handOn(previous) }
