@@ -114,4 +114,25 @@ import Testing
         #expect(header.contains(Self.longNames.0 + " (you) 1500? 42") && header.contains(Self.longNames.1 + " 1623 -17"), "\(header)")
         #expect(!header.contains("…"))
     }
+
+    // MARK: The leave box's promise
+
+    /// A local duel's journal reaches the disk at its first deal, before any move (the server's
+    /// join keeps the journal of a duel it deals; LocalTableTests resumes one where nobody moved).
+    /// So the leave box, shown only once the game is dealt, rightly says the game is kept; on the
+    /// start box nothing is dealt, and q leaves at once without that promise.
+    @Test func theLeaveBoxPromisesAKeptGameOnlyOnceItIsDealt() {
+        var waiting = ClientFixtures.view(cards: 0, phase: .waiting)
+        waiting.players = [ClientFixtures.players[0]]
+        waiting.deck = 0
+        var start = ClientTrustTests.app(ClientTrustTests.local(), view: waiting)
+        #expect(start.input(.key(.character("q")), at: 0) == [.quit(status: 0, message: nil)])
+        #expect(start.state.overlay == nil)
+
+        var dealt = ClientTrustTests.app(ClientTrustTests.local(start: nil), view: ClientFixtures.view())
+        _ = dealt.input(.key(.character("q")), at: 0)
+        #expect(dealt.state.overlay == .confirmQuit)
+        let text = Self.screen(dealt).joined(separator: "\n")
+        #expect(text.contains("Your game is kept"), "\(text)")
+    }
 }
