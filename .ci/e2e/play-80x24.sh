@@ -59,7 +59,7 @@ wait_still
 if [ -n "${SCREEN_OUT:-}" ]; then screen > "$SCREEN_OUT"; fi
 
 tmux resize-window -t "$session" -x 40 -y 12
-wait_for "$session" "s Set d Deal c Hint p Pass ? Help q Quit"
+wait_for "$session" "s Set d Deal p Pass ? Help q Quit"
 tmux resize-window -t "$session" -x 80 -y 24
 wait_for_cards "$session" 15
 tmux send-keys -t "$session" q

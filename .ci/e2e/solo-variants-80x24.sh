@@ -15,9 +15,10 @@ tmux new-session -d -s "$session" -x 80 -y 24
 trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$state"' EXIT
 screen() { tmux capture-pane -p -t "$session"; }
 # The labels of the cards a hint marks: a ? in the top border's right corner (╭7────?╮, or
-# heavy, ┏13━?┓), or, where the chain has no strip, in its line of names ("chain: [28]? 2 open …").
+# heavy, ┏13━?┓; the chain's first card carries its caption there, ╭79 chain ─?╮), or, where the
+# chain has no strip, in its line of names ("chain: [28]? 2 open …").
 hinted() {
-    screen | LC_ALL=C.UTF-8 grep -oE '(╭|┏)[0-9a-zA-Z]+(─|━)*\?(╮|┓)|\[[0-9a-zA-Z]+\]\?' \
+    screen | LC_ALL=C.UTF-8 grep -oE '(╭|┏)[0-9a-zA-Z]+( chain )?(─|━)*\?(╮|┓)|\[[0-9a-zA-Z]+\]\?' \
         | LC_ALL=C.UTF-8 sed -E 's/^(╭|┏|\[)([0-9a-zA-Z]+).*/\2/' || true
 }
 # How many cards show picked (a heavy top border with the label, ┏7━).

@@ -14,7 +14,7 @@ import Testing
         return (inside.row..<inside.endRow).flatMap { r in (inside.column..<inside.endColumn).map { buffer[$0, r].character } }
     }
 
-    /// Every size `TableLayout` may pick: it tries them all, largest first.
+    /// Every supported size: those `TableLayout` may pick (`TableLayout.sizes`) and the rest.
     @Test(arguments: CardSize.all)
     func cardsThatDifferInShapeOrShadingDifferInEnoughCells(size: CardSize) {
         for number in Number.allCases {

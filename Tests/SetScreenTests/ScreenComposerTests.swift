@@ -36,7 +36,10 @@ import Testing
 
     @Test(arguments: sizes)
     func statusShowsPlayersScoresDeckAndButtons(size: TerminalSize) {
-        let screen = ClientFixtures.app(ClientFixtures.view(), size: size).compose(at: 0).textLines
+        // A duel whose rules allow hints: every button (the standard duel shows no Hint).
+        var view = ClientFixtures.view()
+        view.rules.hintsInDuel = true
+        let screen = ClientFixtures.app(view, size: size).compose(at: 0).textLines
         #expect(screen[0].contains("alice (you) 42"))
         #expect(screen[0].contains("bob 17"))
         #expect(screen[0].contains("deck 69"))
@@ -107,7 +110,7 @@ import Testing
         var app = ClientFixtures.app(ClientFixtures.view())
         _ = app.perform(.help, at: 0)
         let text = app.compose(at: 0).textLines.joined(separator: "\n")
-        for key in ["1 2 3 4 5 6 7 8 9 0 a b", "hjkl", "space", "s or Enter", "Set!", "│ d ", "│ p ", "│ r ", "│ ? ",
+        for key in ["1 2 3 …", "hjkl", "space", "s or Enter", "Set!", "│ d ", "│ p ", "│ r ", "│ ? ",
                     "│ Esc ", "Ctrl-C"] {
             #expect(text.contains(key), "help mentions \(key)\n\(text)")
         }

@@ -130,7 +130,9 @@ package struct ClientApp: Sendable {
         guard state.isPlayer else { return [.help, .quit] }
         let over = state.view?.phase == .over
         if state.options.mode == .solo { return over ? [.newGame, .help, .quit] : [.noSet, .hint, .newGame, .help, .quit] }
-        return over ? [.rematch, .help, .quit] : [.claim, .deal, .hint, .pass, .help, .quit]
+        // A duel whose rules turn hints off shows no Hint button: greyed, it could never work.
+        let hint: [ScreenButton] = Overlays.offersHint(state) ? [.hint] : []
+        return over ? [.rematch, .help, .quit] : [.claim, .deal] + hint + [.pass, .help, .quit]
     }
 
     /// Tells the motion model where the cards should be now.

@@ -24,8 +24,10 @@ enum SymbolTier: Hashable, Sendable {
             let room = 2 * interior.columns - 2 - 2 * gap
             let width = room / 3 - (room / 3) % 2
             let margin = interior.rows >= 8 ? 1 : 0
-            let height = min(2 * interior.rows - 2 * margin, width * 9 / 5)
-            return .drawn(width: width, height: height, gap: gap)
+            let tallest = min(2 * interior.rows - 2 * margin, width * 9 / 5)
+            // Even, like the canvas: an odd height leaves one pixel more below than above, which
+            // becomes a blank row under the symbols and none over them (19 pixels in 24 at 27×14).
+            return .drawn(width: width, height: tallest - tallest % 2, gap: gap)
         }
         for (need, tier) in handDrawn where interior.columns >= need.columns && interior.rows >= need.rows {
             return tier
@@ -36,21 +38,45 @@ enum SymbolTier: Hashable, Sendable {
     /// Where the symbols of a card with `count` symbols go on a pixel canvas of `interior`: the
     /// left pixel of each, and the top pixel row.
     func placement(count: Int, interior: TerminalSize) -> (lefts: [Int], top: Int)? {
-        guard case .drawn(let width, let height, var gap) = self, count > 0 else { return nil }
+        guard case .drawn(let width, let height, let gap) = self, count > 0 else { return nil }
         let pixelWidth = 2 * interior.columns, pixelHeight = 2 * interior.rows
-        // An odd step puts every other symbol half a cell over, so it looks different: widen
-        // the gap when there is room.
-        if (width + gap) % 2 == 1, count * width + (count - 1) * (gap + 1) <= pixelWidth { gap += 1 }
-        let total = count * width + (count - 1) * gap
-        // Centred to the pixel: an even-width symbol half a cell over still draws symmetrically.
-        // Every number of symbols keeps the parity a single one has, so a symbol is drawn with
-        // the same characters on a card of one, two or three.
-        var left = (pixelWidth - total) / 2
-        if left % 2 != ((pixelWidth - width) / 2) % 2 {
-            if left + 1 + total <= pixelWidth { left += 1 } else if left > 0 { left -= 1 }
+        // Centred to the pixel, the spare pixel (if any) on the right, so one, two and three
+        // symbols lean the same way. A symbol is drawn with the same characters on a card of
+        // one, two or three when every symbol starts on the single one's pixel parity: the gap
+        // widens (by up to three pixels, room allowing) until a centred block does so. Shifting
+        // a centred block by a pixel for that instead put two symbols of a 9×5 card a whole
+        // cell right of the middle. Where no gap does (three on a 9×5 card fill it), the
+        // narrowest one, centred.
+        let single = (pixelWidth - width) / 2
+        var chosen: (gap: Int, left: Int)? = nil
+        for wider in 0...3 {
+            let tried = gap + wider
+            let total = count * width + (count - 1) * tried
+            guard total <= pixelWidth else { break }
+            let left = (pixelWidth - total) / 2
+            if count == 1 || ((width + tried) % 2 == 0 && left % 2 == single % 2) {
+                chosen = (tried, left)
+                break
+            }
+            if chosen == nil { chosen = (tried, left) }
         }
+        let place = chosen ?? (gap, (pixelWidth - count * width - (count - 1) * gap) / 2)
         let top = (pixelHeight - height) / 2
-        return ((0..<count).map { left + $0 * (width + gap) }, top)
+        return ((0..<count).map { place.left + $0 * (width + place.gap) }, top)
+    }
+}
+
+extension CardSize {
+    /// Whether a card of this size draws its symbols in the middle of its inside, with as many
+    /// blank rows above them as below. One line of glyphs cannot be centred in an even number of
+    /// rows (7×4): `TableLayout` never chooses such a size. Shapes are drawn symmetric top to
+    /// bottom, so the placement alone decides.
+    var centresItsSymbols: Bool {
+        let interior = TerminalSize(columns: width - 2, rows: height - 2)
+        switch SymbolTier.forInterior(interior) {
+        case .compact: return interior.rows % 2 == 1
+        case .drawn(_, let symbolHeight, _): return (2 * interior.rows - symbolHeight) % 2 == 0
+        }
     }
 }
 

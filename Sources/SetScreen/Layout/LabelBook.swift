@@ -23,6 +23,12 @@ struct LabelBook: Hashable, Sendable {
         }
     }
 
+    /// The labels cards hold now, in key order ("4 5 6 …" once a set took 1, 2 and 3 away).
+    var labelsInUse: [String] {
+        let keys = self.keys
+        return slots.values.sorted().compactMap(keys.label(for:))
+    }
+
     /// The label a card shows, or nil when it holds none.
     func label(of card: Card) -> String? {
         slots[card].flatMap(keys.label(for:))

@@ -23,6 +23,10 @@ struct TableLayout: Hashable, Sendable {
         (2, 1, 0), (1, 1, 0.1), (1, 0, 0.5), (0, 0, 1.5),
     ]
 
+    /// The sizes a table may be drawn at, smallest first: those that centre their symbols, so a
+    /// table too crowded for 9×5 cards shows 5×3 ones, never 7×4 ones with glyphs on the top row.
+    static let sizes = CardSize.all.filter(\.centresItsSymbols)
+
     /// Lays out `count` cards (0–81) in `area`; nil when even the smallest cards cannot fit.
     /// With `steady`, cards are never larger than `steady` cards would be in `area`: a game keeps
     /// one card size as its table thins out, instead of growing the last cards.
@@ -34,7 +38,7 @@ struct TableLayout: Hashable, Sendable {
             return
         }
         let largest = steady > count ? TableLayout(area: area, count: steady)?.cardSize : nil
-        for size in CardSize.all.reversed() where largest.map({ size <= $0 }) ?? true {
+        for size in Self.sizes.reversed() where largest.map({ size <= $0 }) ?? true {
             if let best = Self.bestGrid(for: count, size: size, in: area) {
                 self.init(area: area, cardSize: size, columns: best.columns, rows: best.rows,
                           gaps: best.gaps, count: count)

@@ -131,7 +131,7 @@ enum HelpBox {
         }
         let duel = state.options.mode == .duel
         return [
-            line([("1 2 … a b …", "touch that card")]),
+            line([(Overlays.labelSample(state), "touch that card")]),
             line([("arrows", "move"), ("space", "touch")]),
             line((duel ? [("s", "Set!")] : []) + [("d", duel ? "deal 3" : "no set here?")] + (Overlays.offersHint(state) ? [("c", "hint")] : [])
                  + (duel ? [("p", "pass")] : [])),

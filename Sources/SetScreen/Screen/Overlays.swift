@@ -83,6 +83,16 @@ enum Overlays {
         state.options.mode == .solo || (state.view?.rules ?? .standard).hintsInDuel
     }
 
+    /// A few labels to show what picks a card: the first three the cards on the table hold now,
+    /// so each can be found on a card ("4 5 6 …" once a set took 1, 2 and 3; "11 12 13 …" with
+    /// two-key labels), or "1 2 3 …" with no card labelled. Three, never the first twelve by
+    /// count: those named labels no card held and pushed the help's second column out of line.
+    static func labelSample(_ state: ClientState) -> String {
+        let labels = state.labels.labelsInUse
+        guard !labels.isEmpty else { return "1 2 3 …" }
+        return labels.prefix(3).joined(separator: " ") + (labels.count > 3 ? " …" : "")
+    }
+
     /// Every key, as the help overlay lists it; a spectator sees only theirs.
     static func helpLines(_ state: ClientState) -> [[Span]] {
         let key = CellStyle(bold: true)
@@ -91,9 +101,7 @@ enum Overlays {
         }
         var lines: [[Span]] = []
         if state.isPlayer {
-            let labels = CardLabels(count: state.view?.table.count ?? 12)
-            let sample = (0..<min(labels.count, 12)).compactMap(labels.label(for:)).joined(separator: " ")
-            lines.append(row(labels.usesTwoKeys ? "11 … 99" : sample.isEmpty ? "1 2 3 …" : sample, "touch the card with that label"))
+            lines.append(row(labelSample(state), "touch the card with that label"))
         }
         lines.append(row("← ↓ ↑ → / hjkl", state.isPlayer ? "move the cursor" : "look around"))
         if state.isPlayer {

@@ -9,6 +9,8 @@ enum StatusLines {
         let theme = state.options.theme
         var left: [Span] = [Span(" ")]
         var roundTripSpans: [Int] = []
+        // Each player's name span, the name and what follows it in the span: cut last of all.
+        var nameSpans: [(index: Int, name: String, suffix: String)] = []
         if let view = state.view {
             var seats = view.players.map(\.seat)
             // A player sees themselves first.
@@ -20,7 +22,9 @@ enum StatusLines {
                 let isMe = state.isPlayer && seat == state.seat
                 left.append(Span(player.present ? "●" : "○", player.present ? theme.online : theme.quiet))
                 let nameStyle = holds ? theme.holder : isMe ? theme.mine : .plain
-                left.append(Span(" \(player.name)\(isMe && view.mode == .duel ? " (you)" : "")", nameStyle))
+                let suffix = isMe && view.mode == .duel ? " (you)" : ""
+                nameSpans.append((left.count, player.name, suffix))
+                left.append(Span(" \(player.name)\(suffix)", nameStyle))
                 // An account's rating, as lichess shows it beside the name; `?` while provisional.
                 if let rating = player.rating { left.append(Span(" \(rating)\(player.provisional ? "?" : "")", theme.quiet)) }
                 left.append(Span(" ", nameStyle))
@@ -71,9 +75,23 @@ enum StatusLines {
         if left.width + right().width > width { roundTripSpans.reversed().forEach { left.remove(at: $0) } }
         if left.width + right().width > width, let vs = left.firstIndex(where: { $0.text == "  vs  " }) { left[vs].text = " vs " }
         if left.width + right().width > width { facts.removeAll() }
+        // Then the longest name loses a cell at a time, down to a few and "…": a score is what
+        // the header is for, and 24-character names pushed the opponent's off the row.
+        var shown = nameSpans.map(\.name.displayWidth)
+        while left.width + right().width > width,
+              let longest = shown.indices.max(by: { shown[$0] < shown[$1] }), shown[longest] > Self.shortestName {
+            shown[longest] -= 1
+            let entry = nameSpans[longest]
+            let name = DisplayWidth.prefix(entry.name, cells: shown[longest] - 1) + "…"
+            // The span keeps the player's style; `shown` may exceed a cut at a wide character.
+            left[entry.index].text = " \(name)\(entry.suffix)"
+        }
         let right = right()
         return (left, right)
     }
+
+    /// The fewest cells a name is cut to in the scoreboard, "…" included.
+    static let shortestName = 4
 
     /// Row 1: the one thing that matters most now, then the newest notice.
     static func status(_ state: ClientState, at now: Int64) -> (main: [Span], notice: [Span]) {
