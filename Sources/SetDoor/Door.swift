@@ -142,8 +142,9 @@ struct DoorSession {
         bot.route = UnixRoute(path: options.socket, greeting: DoorIdentity(fingerprint: nil, address: identity.address).attestation)
         bot.match = match
         bot.level = level
-        bot.name = "bot-\(level.rawValue)"
-        bot.account = Door.houseBotAccount(bot.name, in: base)
+        bot.account = Door.houseBotAccount("bot-\(level.rawValue)", in: base)
+        // The house bot's name belongs to its account: a guest asking for it would be refused.
+        bot.name = (bot.account == nil ? "guest-bot-" : "bot-") + level.rawValue
         bot.variant = variant
         bot.token = store.token(for: key)
         bot.seed = UInt64.random(in: 0...UInt64.max)
