@@ -1,7 +1,8 @@
 # Shared by .ci/e2e/door.sh and .ci/door-bench: a server with its door socket and a second sshd
 # with contrib/sshd_config.setgame (paths substituted) on a free loopback port, the two door
 # logins, and a cleanup on exit. Sourced after lib.sh, with bin, root and prefix set; it sets
-# work, tcp_port, ssh_port, ssh_opts and the helpers door and pane.
+# work, tcp_port, ssh_port, ssh_opts and the helpers door and pane. door_serve_options: more serve
+# options (the benchmarks lift the other per-address limits).
 door_connections_per_address=${door_connections_per_address:-3}
 [ "$(id -u)" = 0 ] || { echo "the door checks need root for sshd and its users; skipped"; exit 0; }
 sshd=/usr/sbin/sshd
@@ -40,7 +41,7 @@ install -d -o set -m 700 "$work/door-state"
 
 # The server: a door socket for the two logins, at most three connections per address (bob, cat
 # and dan all come from 127.0.0.1).
-"$bin" serve --port 0 --data "$work/data" --door-socket "$work/door.sock" --door-user set,guest --connections-per-address "$door_connections_per_address" \
+"$bin" serve --port 0 --data "$work/data" --door-socket "$work/door.sock" --door-user set,guest --connections-per-address "$door_connections_per_address" ${door_serve_options:-} \
     --seat-wait-ms 120000 >"$work/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 150); do [ -S "$work/door.sock" ] && break; sleep 0.2; done

@@ -21,6 +21,9 @@ wait_for "$s_menu" "You play as key-"
 tmux send-keys -t "$s_menu" 2
 wait_for_cards "$s_menu" 12 30
 echo "menu: reached it, and a duel against the bot was dealt"
+# The house bot plays under an account of its own, listed as a bot, so the duel is rated.
+"$bin" profile "127.0.0.1:$tcp_port" bot-easy | grep -q '^bot-easy \[bot\]:' || fail "the door's bot is no bot account: $("$bin" profile "127.0.0.1:$tcp_port" bot-easy 2>&1)"
+echo "menu: the bot is the door's bot-easy account, listed as a bot"
 tmux send-keys -t "$s_menu" q
 tmux send-keys -t "$s_menu" y 2>/dev/null || true
 expect_status "$s_menu" menu 0 30

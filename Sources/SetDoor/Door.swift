@@ -54,8 +54,17 @@ package enum Door {
             ?? NSTemporaryDirectory() + "setgame-guest-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { if fingerprint == nil { try? FileManager.default.removeItem(atPath: folder) } }
-        let session = DoorSession(options: options, identity: identity, name: name, folder: folder, environment: environment)
+        let session = DoorSession(options: options, identity: identity, name: name, folder: folder, base: base, environment: environment)
         return session.run(request)
+    }
+
+    /// A house bot's account key: one account per level for the whole door, as `setgame bot`
+    /// keeps one per name, so every key's games against it are rated and it is listed as a bot.
+    /// Nil where the door's state folder is not writable (the guest login): it plays as a guest,
+    /// which costs nothing, since a guest's games are unrated anyway.
+    package static func houseBotAccount(_ name: String, in base: String) -> String? {
+        guard access(base, W_OK) == 0 else { return nil }
+        return SeatTokenStore(accountsIn: base).accountKey(for: "bot:\(name)@door")
     }
 
     static func say(_ line: String) { LineOutput.write([line], to: STDERR_FILENO) }
@@ -67,6 +76,8 @@ struct DoorSession {
     let identity: DoorIdentity
     let name: String
     let folder: String
+    /// The door's state folder, shared by every key: the house bots' account keys live there.
+    let base: String
     let environment: [String: String]
 
     func run(_ request: DoorRequest) -> Int32 {
@@ -121,9 +132,9 @@ struct DoorSession {
         return "bot-\(id)" + (variant.map { $0 == .classic ? "" : "-\($0.rawValue)" } ?? "")
     }
 
-    /// The bot, in this process, on the door's socket as a guest from the player's own address:
-    /// it counts against the player's share, as a second terminal of theirs would. Its seat token
-    /// is kept beside the player's, so a resumed duel gets its bot back too.
+    /// The bot, in this process, on the door's socket from the player's own address: it counts
+    /// against the player's share, as a second terminal of theirs would. Its seat token is kept
+    /// beside the player's, so a resumed duel gets its bot back too.
     func startBot(_ level: BotLevel, match: String, variant: Variant?) -> LocalBot {
         let store = SeatTokenStore(directory: folder)
         let key = "bot \(match)"
@@ -131,7 +142,9 @@ struct DoorSession {
         bot.route = UnixRoute(path: options.socket, greeting: DoorIdentity(fingerprint: nil, address: identity.address).attestation)
         bot.match = match
         bot.level = level
-        bot.name = "bot-\(level.rawValue)"
+        bot.account = Door.houseBotAccount("bot-\(level.rawValue)", in: base)
+        // The house bot's name belongs to its account: a guest asking for it would be refused.
+        bot.name = (bot.account == nil ? "guest-bot-" : "bot-") + level.rawValue
         bot.variant = variant
         bot.token = store.token(for: key)
         bot.seed = UInt64.random(in: 0...UInt64.max)

@@ -30,10 +30,10 @@ package struct SeatTokenStore: Sendable {
     /// since a key that is not kept would make a new account on every run).
     package func accountKey(for server: String) -> String? {
         if let key = token(for: server) { return key }
-        guard problem == nil, let key = Self.randomKey() else { return nil }
-        set(key, for: server)
-        // Another process may have made one first: the kept key is the one.
-        return token(for: server)
+        guard let key = Self.randomKey() else { return nil }
+        // Another process may make one at the same moment (doors starting their house bot at
+        // once): the first one kept is the one, for both.
+        return keep(key, for: server, unlessKept: true)
     }
 
     private static func randomKey() -> String? {
@@ -59,23 +59,32 @@ package struct SeatTokenStore: Sendable {
     /// Keeps `token` under `key`, or forgets the key when nil. Failures are ignored: without a
     /// token a rerun simply takes a new seat.
     package func set(_ token: String?, for key: String) {
+        keep(token, for: key, unlessKept: false)
+    }
+
+    /// `set`, or with `unlessKept` only when nothing is kept under `key` yet; returns what is kept
+    /// under `key` after, read under the lock (nil when nothing could be kept).
+    @discardableResult
+    private func keep(_ token: String?, for key: String, unlessKept: Bool) -> String? {
         let directory = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
-        guard problem == nil else { return }
+        guard problem == nil else { return nil }
         // The lock is a file of its own: the seats file is replaced by rename, and a lock on it
         // would stay with the old file.
         let lock = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard lock >= 0 else { return }
+        guard lock >= 0 else { return nil }
         defer { Glibc.close(lock) }
         while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else { return }
+            guard errno == EINTR else { return nil }
         }
         var all = entries()
-        guard all[key] != token else { return }
+        if unlessKept, let kept = all[key] { return kept }
+        guard all[key] != token else { return token }
         all[key] = token
         let text = all.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)\n" }.joined()
         writeAtomically(Array(text.utf8))
+        return entries()[key]
     }
 
     /// Writes a temporary file (readable by the owner only: tokens let anyone take the seat),

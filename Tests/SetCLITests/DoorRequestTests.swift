@@ -76,3 +76,20 @@ import Testing
         }
     }
 }
+
+/// The door's house bots are accounts: one key per level, kept in the door's state folder.
+@Suite struct DoorHouseBotTests {
+    @Test func eachLevelKeepsOneAccountKeyForEveryKey() throws {
+        let base = NSTemporaryDirectory() + "door-bots-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let hard = try #require(Door.houseBotAccount("bot-hard", in: base))
+        #expect(Door.houseBotAccount("bot-hard", in: base) == hard, "the next session's bot is the same account")
+        let easy = try #require(Door.houseBotAccount("bot-easy", in: base))
+        #expect(easy != hard)
+    }
+
+    @Test func withoutAWritableStateFolderTheBotIsAGuest() {
+        #expect(Door.houseBotAccount("bot-hard", in: "/nonexistent/setgame-door") == nil)
+    }
+}

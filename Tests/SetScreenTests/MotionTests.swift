@@ -23,6 +23,16 @@ import Testing
         #expect(!motion.isAnimating(at: landed))
     }
 
+    @Test func anArrivalFliesInAtOnceAndQuickly() {
+        var motion = Motion(enabled: true, seed: 1)
+        motion.retarget(Self.targets, bounds: Self.bounds, entry: .arrival, deckPile: nil, at: 1_000)
+        #expect(motion.tracks.values.map(\.start).min() == 1_000, "no pause before the first card")
+        let landed = 1_000 + 2 * Motion.arrivalStagger + Motion.arrivalDuration
+        for (card, rect) in Self.targets { #expect(rects(motion, at: landed)[card] == rect) }
+        #expect(!motion.isAnimating(at: landed))
+        #expect(landed < 1_000 + Motion.scatterPause + Motion.enterDuration, "sooner than any scatter")
+    }
+
     @Test func theSameSeedFliesTheSameWay() {
         var a = Motion(enabled: true, seed: 7), b = Motion(enabled: true, seed: 7)
         a.retarget(Self.targets, bounds: Self.bounds, entry: .scatter, deckPile: nil, at: 0)
@@ -101,6 +111,18 @@ import Testing
         _ = app.tick(at: 5_000)
         // Idle: only the next ping wakes the loop.
         #expect(app.nextWake(at: 5_000) == app.state.nextPingAt)
+    }
+
+    @Test func theSessionsFirstTableArrivesQuicklyAndALaterGameScatters() {
+        var app = ClientFixtures.app(ClientFixtures.view(), animation: true, at: 0)
+        let twelve = 11 * Motion.arrivalStagger + Motion.arrivalDuration
+        #expect(app.state.view!.table.allSatisfy { app.state.motion.isShowing($0, at: twelve) }, "all twelve in place")
+        #expect(!app.state.motion.isAnimating(at: twelve))
+        var next = ClientFixtures.view(seq: 9)
+        next.game = 2
+        next.table = Array(Card.all[12..<24])
+        _ = app.receive(.snapshot(next), at: 10_000)
+        #expect(!next.table.contains { app.state.motion.isShowing($0, at: 10_000 + twelve) }, "a new game still flies in at its pace")
     }
 
     @Test func aTakenSetFliesToTheTakersScoreOverEverythingAndTheNewCardsWait() {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 @testable import SetTerminal
 
@@ -78,5 +79,21 @@ import Testing
         }
         // Nothing but the file and its lock is left behind: no temporary file survives its rename.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["seats", "seats.lock"])
+    }
+
+    /// Doors starting their house bot at the same moment all play under one account: a key made
+    /// while another was being kept never replaces the one kept first.
+    @Test func accountKeysMadeAtOnceAreOneKey() throws {
+        for _ in 0..<10 {
+            let folder = "/tmp/setgame-accounts-\(UInt32.random(in: 0...UInt32.max))"
+            defer { _ = try? FileManager.default.removeItem(atPath: folder) }
+            let keys = Mutex<[String?]>([])
+            DispatchQueue.concurrentPerform(iterations: 16) { _ in
+                let key = SeatTokenStore(accountsIn: folder).accountKey(for: "bot:bot-hard@door")
+                keys.withLock { $0.append(key) }
+            }
+            let all = keys.withLock { $0 }
+            #expect(all.count == 16 && all.allSatisfy { $0 != nil && $0 == all[0] }, "\(Swift.Set(all))")
+        }
     }
 }

@@ -146,9 +146,11 @@ package struct ClientApp: Sendable {
         let targets = zip(view.table, table.cardRects).map { (card: $0.0, rect: $0.1) }
         let flourish = state.flash.flatMap { $0.isSet ? $0.cards : nil } ?? []
         let flyTo = state.flash.flatMap { $0.isSet ? $0.by : nil }.flatMap { ScreenComposer.scoreTarget(of: $0, state: state) }
-        state.motion.retarget(targets, bounds: Rect(size: state.size), entry: state.pendingEntry,
+        let entry = state.tableShown || targets.isEmpty ? state.pendingEntry : .arrival
+        state.motion.retarget(targets, bounds: Rect(size: state.size), entry: entry,
                               deckPile: layout.deckPile, flourish: flourish, flyTo: flyTo, at: now)
         state.pendingEntry = .deck
+        state.tableShown = state.tableShown || !targets.isEmpty
         if state.cursor >= view.table.count { state.cursor = max(0, view.table.count - 1) }
     }
 

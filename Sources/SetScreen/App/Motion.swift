@@ -25,6 +25,9 @@ struct Motion: Equatable, Sendable {
         case scatter
         /// From the deck pile, face down, turning face up as they land; scatter when no pile shows.
         case deck
+        /// A scatter without the pause, quick: the first table a session shows. A player who has
+        /// just connected (an ssh login above all) wants to play, not to watch cards arrive.
+        case arrival
     }
 
     /// One card's journey.
@@ -60,6 +63,8 @@ struct Motion: Equatable, Sendable {
     static let scatterPause: Int64 = 250
     static let scatterStagger: Int64 = 35
     static let dealStagger: Int64 = 90
+    static let arrivalDuration: Int64 = 260
+    static let arrivalStagger: Int64 = 12
 
     let enabled: Bool
     private(set) var tracks: [Int: Track] = [:]
@@ -97,8 +102,11 @@ struct Motion: Equatable, Sendable {
                                 flourishFrom: celebrates ? now : nil, easesIn: true)
         }
         let celebrating = leaving.values.contains { $0.flourishFrom == now }
-        let pause = entry == .scatter ? (leaving.isEmpty ? Self.scatterPause : Self.leaveDuration + Self.scatterPause)
-            : celebrating ? Self.flourishDuration : 0
+        let pause: Int64 = switch entry {
+        case .scatter: leaving.isEmpty ? Self.scatterPause : Self.leaveDuration + Self.scatterPause
+        case .arrival: leaving.isEmpty ? 0 : Self.leaveDuration
+        case .deck: celebrating ? Self.flourishDuration : 0
+        }
         var entering = 0
         for (card, rect) in targets where next[card.id] == nil {
             if let track = tracks[card.id] ?? leaving[card.id] {
@@ -114,9 +122,9 @@ struct Motion: Equatable, Sendable {
             }
             let fromPile = entry == .deck ? deckPile : nil
             let from = fromPile.map { Self.scaled($0, toHeightOf: rect) } ?? offscreen(like: rect, in: bounds)
-            let stagger = fromPile != nil ? Self.dealStagger : Self.scatterStagger
+            let stagger = fromPile != nil ? Self.dealStagger : entry == .arrival ? Self.arrivalStagger : Self.scatterStagger
             next[card.id] = Track(card: card, from: from, to: rect, start: now + pause + Int64(entering) * stagger,
-                                  duration: Self.enterDuration, flipAt: fromPile != nil ? 0.8 : nil)
+                                  duration: entry == .arrival ? Self.arrivalDuration : Self.enterDuration, flipAt: fromPile != nil ? 0.8 : nil)
             entering += 1
         }
         tracks = next
