@@ -2,19 +2,12 @@ import Foundation
 import SetWire
 
 /// Who an ssh player is and where from, read from what sshd hands the forced command: the key
-/// it accepted (`ExposeAuthInfo`'s `SSH_USER_AUTH` file) and `SSH_CONNECTION`. Pure: the caller
-/// reads the file and the environment.
-package struct DoorIdentity: Equatable, Sendable {
-    /// The key's fingerprint as `ssh-keygen -l` prints it; nil for a guest.
-    package var fingerprint: String?
-    /// The player's IP address.
-    package var address: String
+/// it accepted (`ExposeAuthInfo`'s `SSH_USER_AUTH` file) and `SSH_CONNECTION`. It is exactly what
+/// the door's first line tells the server, so it is that line's own type. Pure: the caller reads
+/// the file and the environment.
+package typealias DoorIdentity = DoorAttestation
 
-    package init(fingerprint: String?, address: String) {
-        self.fingerprint = fingerprint
-        self.address = address
-    }
-
+extension DoorAttestation {
     /// The fingerprint of the first public key in an `SSH_USER_AUTH` file ("publickey TYPE
     /// BASE64" lines): `SHA256:` and the unpadded base64 of the SHA-256 of the key's blob, which
     /// is exactly what `ssh-keygen -lf` prints. Nil when no key was used.
@@ -36,7 +29,7 @@ package struct DoorIdentity: Equatable, Sendable {
 
     /// The line that tells the server who this is (Protocol.md, "The door socket").
     package var attestation: [UInt8] {
-        ClientMessageEncoder.line(ClientRequest(.door(DoorAttestation(fingerprint: fingerprint, address: address))))
+        ClientMessageEncoder.line(ClientRequest(.door(self)))
     }
 
     /// A short name of a key, the same each time it comes back: `key-` and the fingerprint's first
