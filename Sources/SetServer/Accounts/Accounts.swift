@@ -19,10 +19,11 @@ final class Accounts {
     /// ranking every account is done again only once a rated game has changed it.
     private var rankings: [Variant: (ratedGames: Int, ranked: [(id: Int, rating: Rating)])] = [:]
 
-    /// Reads the log in `directory` (none: memory only). A torn last line is dropped; a damaged
-    /// log is set aside in `damaged/` and written anew from the records before the damage, so
-    /// one bad line costs what follows it, not every account.
-    init(directory: JournalDirectory?, faults: JournalFaults?, log: ServerLog) throws(SocketError) {
+    /// Reads the log in `directory` (none: memory only), from its snapshot when one fits. A torn
+    /// last line is dropped; a damaged log is set aside in `damaged/` and written anew from the
+    /// records before the damage, so one bad line costs what follows it, not every account.
+    /// Once `snapshotAfter` records or more had to be parsed, a new snapshot is written.
+    init(directory: JournalDirectory?, faults: JournalFaults?, log: ServerLog, snapshotAfter: Int = 10_000) throws(SocketError) {
         self.log = log
         guard let directory else {
             book = AccountBook()
@@ -30,17 +31,21 @@ final class Accounts {
             return
         }
         let path = "\(directory.accountsPath)/\(AccountLog.fileName)"
-        let (read, problem, dropped) = AccountLog.read(path)
-        book = read
-        if dropped > 0 { log("\(AccountLog.fileName): dropped a torn last line (\(dropped) bytes)") }
-        if let problem {
-            let aside = directory.setAside(path, saying: "\(AccountLog.fileName) is damaged (\(problem)); the \(read.accounts.count) accounts and \(read.games.count) games before the damage are kept")
+        let snapshot = "\(directory.accountsPath)/\(AccountSnapshot.fileName)"
+        let read = AccountLog.read(path, snapshot: snapshot)
+        book = read.book
+        if read.droppedTail > 0 { log("\(AccountLog.fileName): dropped a torn last line (\(read.droppedTail) bytes)") }
+        if let problem = read.problem {
+            let aside = directory.setAside(path, saying: "\(AccountLog.fileName) is damaged (\(problem)); the \(book.accounts.count) accounts and \(book.games.count) games before the damage are kept")
             if case .corrupt(let line, _) = problem, let aside, !AccountLog.keep(lines: line - 1, of: aside, at: path) {
                 log("cannot write the records before the damage to \(path): they are only in \(aside)")
             }
+            unlink(snapshot)
+        } else if read.parsed >= snapshotAfter, !AccountSnapshot.write(book, offset: read.end, logPath: path, to: snapshot) {
+            log("cannot write \(snapshot): the next start reads the whole log")
         }
         file = try AccountLog(path: path, faults: faults)
-        log("accounts: \(book.accounts.count) accounts, \(book.games.count) games")
+        log("accounts: \(book.accounts.count) accounts, \(book.games.count) games\(read.fromSnapshot ? " (from the snapshot and \(read.parsed) records after it)" : "")")
     }
 
     /// Writes `record` first, then applies it; false (nothing applied) if it could not be written.
