@@ -61,11 +61,19 @@ import Testing
 
     @Test func theStoreGivesBackWhatItKept() {
         var store = GameStore()
-        let kept = [game(1, 0, 1, commitment: hex), game(2, 1, nil, commitment: "odd"), game(3, nil, 0, commitment: String(hex.reversed()))]
+        var odd = game(4, 0, nil, commitment: "odd-name")
+        odd.match = "duel-007"
+        let kept = [game(1, 0, 1, commitment: hex), game(2, 1, nil, commitment: "odd"), game(3, nil, 0, commitment: String(hex.reversed())), odd]
         for record in kept { store.append(record) }
         for (index, record) in kept.enumerated() {
             var expected = record
-            for seat in expected.players.indices { expected.players[seat].setTimes = [] }
+            for seat in expected.players.indices {
+                expected.players[seat].setTimes = []
+                // What is shown is kept: the rating before, the rating and deviation after.
+                expected.players[seat].before?.deviation = Rating.initial.deviation
+                expected.players[seat].before?.volatility = Rating.initial.volatility
+                expected.players[seat].after?.volatility = Rating.initial.volatility
+            }
             #expect(store[index] == expected)
             #expect(store.index(of: record.commitment) == index)
         }
@@ -102,6 +110,21 @@ import Testing
         #expect(lines.all.contains { $0.contains("from the snapshot and 2 records after it") }, "\(lines.all)")
         expectSame(again.book, AccountLog.read(paths(directory).log).book)
         #expect(again.book.account(named: "dee")?.games == [4] && again.book.hasGame("c5"))
+    }
+
+    /// A clean stop writes a snapshot once enough records were appended since the last one.
+    @Test func aStopCheckpointsWhatWasAppended() throws {
+        let directory = try folder()
+        let (log, snapshot) = paths(directory)
+        let accounts = try filled(directory, snapshotAfter: 9)
+        #expect(accounts.unsnapshotted == 8)
+        accounts.checkpoint()
+        #expect(!FileManager.default.fileExists(atPath: snapshot), "8 records: not yet worth it")
+        #expect(accounts.record(game(5, 0, 1, commitment: "c5")))
+        accounts.checkpoint()
+        let read = try #require(AccountSnapshot.read(snapshot, logPath: log))
+        expectSame(read.book, AccountLog.read(log).book)
+        #expect(accounts.unsnapshotted == 0 && read.book.games.count == 5)
     }
 
     @Test func aDamagedSnapshotIsIgnored() throws {

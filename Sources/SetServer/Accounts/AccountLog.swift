@@ -12,7 +12,7 @@ final class AccountLog {
     private let fd: Int32
     private let faults: JournalFaults?
     /// The length up to the last whole record: a failed append is cut back to it.
-    private var length: off_t
+    private(set) var length: off_t
     /// Why the last append failed, for the log.
     private(set) var failure: String?
 

@@ -11,7 +11,7 @@ import SetRules
 enum AccountSnapshot {
     static let fileName = "accounts.snapshot"
     private static let magic: UInt64 = 0x3150_4e53_4341_4753  // "SGACSNP1"
-    private static let version: UInt64 = 1
+    private static let version: UInt64 = 2
     /// How much of the log's end before the offset the snapshot checks it still follows.
     private static let tailBytes = 4096
 
@@ -46,14 +46,17 @@ enum AccountSnapshot {
             accounts.string(account.name)
             accounts.u64(account.bot ? 1 : 0)
             accounts.u64(UInt64(bitPattern: account.createdWall))
-            for count in [account.wins, account.losses, account.draws, account.setTimes.bestMs, account.setTimes.count] { accounts.u64(UInt64(bitPattern: Int64(count))) }
+            for count in [account.wins, account.losses, account.draws, account.setTimes.bestMs, account.setTimes.tenths.count, account.setTimes.slow.count] {
+                accounts.u64(UInt64(bitPattern: Int64(count)))
+            }
+            for slow in account.setTimes.slow { accounts.u64(UInt64(slow)) }
             let ratings = Variant.allCases.enumerated().compactMap { index, variant in account.ratings[variant].map { (index, $0) } }
             accounts.u64(UInt64(ratings.count))
             for (index, rating) in ratings {
                 accounts.u64(UInt64(index))
                 for value in [rating.rating, rating.deviation, rating.volatility] { accounts.u64(value.bitPattern) }
             }
-            account.setTimes.centiseconds.withUnsafeBytes { times.bytes.append(contentsOf: $0) }
+            times.bytes.append(contentsOf: account.setTimes.tenths)
         }
         names.u64(UInt64(book.games.names.count))
         for name in book.games.names { names.string(name) }
@@ -86,7 +89,13 @@ enum AccountSnapshot {
         for id in 0..<count {
             guard let identityText = r.string(), let identity = AccountRecord.identity(identityText), let name = r.string(),
                   let bot = r.u64(), let wall = r.u64(), let wins = r.int(), let losses = r.int(), let draws = r.int(),
-                  let best = r.int(), let timeCount = r.int(), timeCount >= 0, let ratingCount = r.count() else { return nil }
+                  let best = r.int(), let timeCount = r.count(), let slowCount = r.count() else { return nil }
+            var slow: [Int32] = []
+            for _ in 0..<slowCount {
+                guard let value = r.u64(), value <= UInt64(Int32.max) else { return nil }
+                slow.append(Int32(value))
+            }
+            guard let ratingCount = r.count() else { return nil }
             var account = AccountBook.Account(id: id, identity: identity, name: name, bot: bot != 0, createdWall: Int64(bitPattern: wall))
             (account.wins, account.losses, account.draws) = (wins, losses, draws)
             for _ in 0..<ratingCount {
@@ -94,15 +103,9 @@ enum AccountSnapshot {
                 account.ratings[Variant.allCases[index]] = Rating(rating: Double(bitPattern: rating), deviation: Double(bitPattern: deviation),
                                                                  volatility: Double(bitPattern: volatility))
             }
-            let end = timeOffset + timeCount * 2
-            guard end <= timeBytes.count else { return nil }
-            let centiseconds = [UInt16](unsafeUninitializedCapacity: timeCount) { buffer, initialized in
-                timeBytes.withUnsafeBytes { raw in
-                    UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[timeOffset..<end]))
-                }
-                initialized = timeCount
-            }
-            account.setTimes = SetTimes(centiseconds: centiseconds, bestMs: best)
+            let end = timeOffset + timeCount
+            guard end <= timeBytes.count, best >= -1 else { return nil }
+            account.setTimes = SetTimes(tenths: Array(timeBytes[timeOffset..<end]), slow: slow, bestMs: best)
             timeOffset = end
             list.append(account)
         }

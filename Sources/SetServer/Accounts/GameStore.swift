@@ -7,8 +7,10 @@ import SetRules
 /// interned, match names and odd strings kept once in `texts`, and games are found by their
 /// seed commitment through an open-addressing index of game numbers.
 ///
-/// Ratings of past games are kept to `Float` precision: history shows them rounded, while
-/// each account's current rating (what the next game is rated from) stays exact in the book.
+/// Of a past game's ratings only what history and the scoreboard show is kept, to `Float`
+/// precision: the rating before, the rating and deviation after (a rebuilt record gives the
+/// rest as a newcomer's). Each account's current rating, which the next game is rated from,
+/// stays exact in the book, and the log keeps every figure.
 struct GameStore: Equatable {
     /// A seed commitment: 64 lowercase hex digits packed in 32 bytes, or (`Game.textCommitment`)
     /// an index into `texts` with a stable hash of the text.
@@ -21,10 +23,9 @@ struct GameStore: Equatable {
         var account: Int32 = -1
         var name: Int32 = -1
         var points: Int32 = 0
-        var sets: Int32 = 0
+        var sets: UInt16 = 0
         var rated = false
-        var beforeRating: Float = 0, beforeDeviation: Float = 0, beforeVolatility: Float = 0
-        var afterRating: Float = 0, afterDeviation: Float = 0, afterVolatility: Float = 0
+        var beforeRating: Float = 0, afterRating: Float = 0, afterDeviation: Float = 0
     }
 
     /// One stored game: plain numbers only.
@@ -33,7 +34,10 @@ struct GameStore: Equatable {
         var endedAt: Int64 = 0
         var durationMs: Int64 = 0
         var wallSeconds: Int64 = 0
+        /// A match named `<prefix>-<number>` (as the lobby names them): the prefix in `names`,
+        /// the number in `matchNumber`; any other name (`matchNumber` -1) in `texts`.
         var match: Int32 = 0
+        var matchNumber: Int32 = -1
         /// -1: `<match>.jsonl`, the journal a finished match leaves; else an index into `texts`.
         var journal: Int32 = -1
         var game: Int32 = 0
@@ -101,14 +105,14 @@ struct GameStore: Equatable {
     /// The game at `index` as a record (set times live with the accounts, not here).
     subscript(index: Int) -> GameRecord {
         let game = games[index]
-        let match = texts[Int(game.match)]
+        let match = game.matchNumber < 0 ? texts[Int(game.match)] : names[Int(game.match)] + "-" + String(game.matchNumber)
         let players = (0..<Int(game.seatCount)).map { number -> GameRecord.Player in
             let seat = game.seat(number)
             var player = GameRecord.Player(account: seat.account < 0 ? nil : Int(seat.account), name: seat.name < 0 ? "" : names[Int(seat.name)],
                                            points: Int(seat.points), sets: Int(seat.sets), setTimes: [])
             if seat.rated {
-                player.before = Rating(rating: Double(seat.beforeRating), deviation: Double(seat.beforeDeviation), volatility: Double(seat.beforeVolatility))
-                player.after = Rating(rating: Double(seat.afterRating), deviation: Double(seat.afterDeviation), volatility: Double(seat.afterVolatility))
+                player.before = Rating(rating: Double(seat.beforeRating), deviation: Rating.initial.deviation, volatility: Rating.initial.volatility)
+                player.after = Rating(rating: Double(seat.afterRating), deviation: Double(seat.afterDeviation), volatility: Rating.initial.volatility)
             }
             return player
         }
@@ -143,8 +147,14 @@ struct GameStore: Equatable {
             game.commitment = Digest(a: UInt64(texts.count), b: Self.stableHash(record.commitment))
             texts.append(record.commitment)
         }
-        game.match = Int32(texts.count)
-        texts.append(record.match)
+        if let dash = record.match.lastIndex(of: "-"), let number = Int32(record.match[record.match.index(after: dash)...]),
+           number >= 0, String(number) == record.match[record.match.index(after: dash)...] {
+            game.match = intern(String(record.match[..<dash]))
+            game.matchNumber = number
+        } else {
+            game.match = Int32(texts.count)
+            texts.append(record.match)
+        }
         if record.journal != record.match + ".jsonl" {
             game.journal = Int32(texts.count)
             texts.append(record.journal)
@@ -162,16 +172,15 @@ struct GameStore: Equatable {
         game.seatCount = UInt8(min(2, record.players.count))
         for (number, player) in record.players.prefix(2).enumerated() {
             var seat = Seat(account: player.account.map { Int32(clamping: $0) } ?? -1, name: intern(player.name),
-                            points: Int32(clamping: player.points), sets: Int32(clamping: player.sets))
+                            points: Int32(clamping: player.points), sets: UInt16(clamping: player.sets))
             if let before = player.before, let after = player.after {
                 seat.rated = true
-                (seat.beforeRating, seat.beforeDeviation, seat.beforeVolatility) = (Float(before.rating), Float(before.deviation), Float(before.volatility))
-                (seat.afterRating, seat.afterDeviation, seat.afterVolatility) = (Float(after.rating), Float(after.deviation), Float(after.volatility))
+                (seat.beforeRating, seat.afterRating, seat.afterDeviation) = (Float(before.rating), Float(after.rating), Float(after.deviation))
             }
             if number == 0 { game.first = seat } else { game.second = seat }
         }
         games.append(game)
-        if games.count * 2 > slots.count { rebuildIndex(capacity: games.count * 2) } else { insert(games.count - 1) }
+        if games.count * 2 > slots.count { rebuildIndex(capacity: games.count) } else { insert(games.count - 1) }
     }
 
     private mutating func intern(_ name: String) -> Int32 {
@@ -209,7 +218,7 @@ struct GameStore: Equatable {
 
     private static func fits(_ game: Game, texts: Int, names: Int) -> Bool {
         let nameOK = { (seat: Seat) in seat.name >= -1 && Int(seat.name) < names }
-        return Int(game.match) < texts && game.match >= 0 && Int(game.journal) < texts && game.journal >= -1
+        return Int(game.match) < (game.matchNumber < 0 ? texts : names) && game.match >= 0 && Int(game.journal) < texts && game.journal >= -1
             && (!game.textCommitment || game.commitment.a < UInt64(texts)) && Int(game.mode) < Mode.allCases.count
             && Int(game.variant) < Variant.allCases.count && Int(game.outcome) < GameRecord.Outcome.allCases.count
             && Int(game.reason) < MatchResult.Reason.allCases.count && game.seatCount <= 2 && nameOK(game.first) && nameOK(game.second)
