@@ -3,7 +3,8 @@ accounts and GAMES rated duels (25 set times each, as a full game has) straight 
 folder, then
   1. starts `setgame serve` on it with no snapshot (the whole log parsed; it writes the snapshot),
   2. stops it and starts it again (the snapshot read, nothing after it to parse),
-  3. runs `setgame bench --server` (DUELS duels at human pace, 500 ms, two spectators each) against
+  3. asks `profile` and `history` alone for 10 s (the baseline), then
+  4. runs `setgame bench --server` (DUELS duels at human pace, 500 ms, two spectators each) against
      that second server and meanwhile asks `profile` and `history` of random players from CLIENTS
      connections, each QPS a second, one question at a time, timing each answer from the send to the whole line back,
 and reports each start's time (process start to its first line, "listening on ..."), the server's
@@ -75,10 +76,10 @@ server, port, warm = start()
 rss = status(server.pid, "VmRSS")
 print(f"start from the snapshot: {warm:.2f} s, RSS {rss} MiB, peak {status(server.pid, 'VmHWM')} MiB", flush=True)
 
-latencies, stopping = {"profile": [], "history": []}, threading.Event()
+stopping = threading.Event()
 
 
-def ask(seed):
+def ask(seed, latencies):
     """One thread asks over CLIENTS connections in turn, one question at a time: no other Python
     thread holds the interpreter lock when an answer arrives (with 20 threads, waiting for the
     lock alone added milliseconds to each answer)."""
@@ -107,26 +108,39 @@ def ask(seed):
         time.sleep(max(0, next_at - time.perf_counter()))
 
 
+def summary(latencies):
+    for kind, values in latencies.items():
+        values.sort()
+        if values:
+            print(f"  {kind}: p50 {values[len(values) // 2] * 1000:.2f} ms, p99 {values[int(len(values) * 0.99)] * 1000:.2f} ms, "
+                  f"max {values[-1] * 1000:.2f} ms ({len(values)} answers)")
+
+
+alone = {"profile": [], "history": []}
+asker = threading.Thread(target=ask, args=(1, alone))
+asker.start()
+time.sleep(10)
+stopping.set()
+asker.join()
+print("asked alone, 10 s:")
+summary(alone)
+stopping.clear()
+loaded = {"profile": [], "history": []}
 bench = subprocess.Popen((["taskset", "-c", "1"] if PIN else []) + [
     BIN, "bench", "--server", f"127.0.0.1:{port}", "--matches", str(duels), "--spectators", "2", "--pace", "500",
     "--duration", str(SECONDS)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 time.sleep(5)  # the duels connect and start first
-threads = [threading.Thread(target=ask, args=(1,))]
-for thread in threads:
-    thread.start()
+asker = threading.Thread(target=ask, args=(2, loaded))
+asker.start()
 time.sleep(max(1, SECONDS - 8))
 loaded_rss = status(server.pid, "VmRSS")
 stopping.set()
-for thread in threads:
-    thread.join()
+asker.join()
 report = bench.communicate()[0]
 peak = status(server.pid, "VmHWM")
 stop(server)
 print("setgame bench --server:", *[line for line in report.splitlines() if line.strip()][:14], sep="\n  ")
-for kind, values in latencies.items():
-    values.sort()
-    if values:
-        print(f"{kind}: p50 {values[len(values) // 2] * 1000:.2f} ms, p99 {values[int(len(values) * 0.99)] * 1000:.2f} ms, "
-              f"max {values[-1] * 1000:.2f} ms ({len(values)} answers)")
+print(f"asked during the bench, {max(1, SECONDS - 8)} s:")
+summary(loaded)
 print(f"server RSS while loaded {loaded_rss} MiB, peak {peak} MiB")
 shutil.rmtree(data)

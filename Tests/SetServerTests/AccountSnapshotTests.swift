@@ -78,6 +78,7 @@ import Testing
             #expect(store.index(of: record.commitment) == index)
         }
         #expect(store.index(of: String(repeating: "f", count: 64)) == nil && store.index(of: "Odd") == nil)
+        #expect(MemoryLayout<GameStore.Game>.stride == 128, "a million games in 128 MB")
     }
 
     @Test func aSnapshotIsWrittenAndReadBackEqualToTheLog() throws {

@@ -32,8 +32,9 @@ struct GameStore: Equatable {
     struct Game: Equatable {
         var commitment = Digest()
         var endedAt: Int64 = 0
-        var durationMs: Int64 = 0
-        var wallSeconds: Int64 = 0
+        /// Up to 49 days; Unix seconds up to 2106 (clamped beyond: 128 bytes a game, not 136).
+        var durationMs: UInt32 = 0
+        var wallSeconds: UInt32 = 0
         /// A match named `<prefix>-<number>` (as the lobby names them): the prefix in `names`,
         /// the number in `matchNumber`; any other name (`matchNumber` -1) in `texts`.
         var match: Int32 = 0
@@ -119,7 +120,7 @@ struct GameStore: Equatable {
         return GameRecord(match: match, game: Int(game.game), commitment: commitmentText(game), mode: Mode.allCases[Int(game.mode)],
                           variant: game.variantValue, rated: game.rated, outcome: GameRecord.Outcome.allCases[Int(game.outcome)],
                           reason: MatchResult.Reason.allCases[Int(game.reason)], winner: game.winner == 255 ? nil : SetRules.Seat(rawValue: Int(game.winner)),
-                          players: players, endedAt: game.endedAt, durationMs: game.durationMs, wallSeconds: game.wallSeconds,
+                          players: players, endedAt: game.endedAt, durationMs: Int64(game.durationMs), wallSeconds: Int64(game.wallSeconds),
                           journal: game.journal < 0 ? match + ".jsonl" : texts[Int(game.journal)])
     }
 
@@ -160,8 +161,8 @@ struct GameStore: Equatable {
             texts.append(record.journal)
         }
         game.endedAt = record.endedAt
-        game.durationMs = record.durationMs
-        game.wallSeconds = record.wallSeconds
+        game.durationMs = UInt32(clamping: record.durationMs)
+        game.wallSeconds = UInt32(clamping: record.wallSeconds)
         game.game = Int32(clamping: record.game)
         game.mode = UInt8(Mode.allCases.firstIndex(of: record.mode) ?? 0)
         game.variant = UInt8(Variant.allCases.firstIndex(of: record.variant) ?? 0)
