@@ -25,10 +25,12 @@ enum AccountSnapshot {
         var h = ByteReader(header)
         guard let fileMagic = h.u64(), fileMagic == magic, h.u64() == version, h.u64() == UInt64(MemoryLayout<GameStore.Game>.stride),
               let offset = h.u64().map(Int.init), let tail = h.u64(), tailHash(of: logPath, before: offset) == tail else { return nil }
-        guard let accountBytes = readSection(fd), let timeBytes = readSection(fd), let nameBytes = readSection(fd),
-              let textBytes = readSection(fd), let games = readGames(fd) else { return nil }
-        guard let names = strings(nameBytes), let texts = strings(textBytes), let store = GameStore(games: games, texts: texts, names: names),
-              let book = accounts(accountBytes, times: timeBytes, store: store) else { return nil }
+        // The accounts are built, and their sections' buffers let go, before the games are read:
+        // the start's peak memory stays near what the book keeps.
+        guard let (list, rated) = accounts(fd), let nameBytes = readSection(fd), let names = strings(nameBytes),
+              let textBytes = readSection(fd), let texts = strings(textBytes), let games = readGames(fd),
+              let store = GameStore(games: games, texts: texts, names: names),
+              let book = AccountBook(accounts: list, games: store, ratedGames: rated) else { return nil }
         return (book, offset)
     }
 
@@ -80,7 +82,8 @@ enum AccountSnapshot {
         return true
     }
 
-    private static func accounts(_ bytes: [UInt8], times timeBytes: [UInt8], store: GameStore) -> AccountBook? {
+    private static func accounts(_ fd: Int32) -> (accounts: [AccountBook.Account], ratedGames: Int)? {
+        guard let bytes = readSection(fd), let timeBytes = readSection(fd) else { return nil }
         var r = ByteReader(bytes)
         guard let count = r.count(), let rated = r.u64() else { return nil }
         var list: [AccountBook.Account] = []
@@ -109,8 +112,8 @@ enum AccountSnapshot {
             timeOffset = end
             list.append(account)
         }
-        guard r.atEnd, timeOffset == timeBytes.count else { return nil }
-        return AccountBook(accounts: list, games: store, ratedGames: Int(rated))
+        guard r.atEnd, timeOffset == timeBytes.count, rated <= UInt64(Int.max) else { return nil }
+        return (list, Int(rated))
     }
 
     private static func strings(_ bytes: [UInt8]) -> [String]? {
