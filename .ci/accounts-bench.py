@@ -1,74 +1,146 @@
-"""Accounts at scale (a benchmark, not a test): writes an accounts log of ACCOUNTS accounts and
-GAMES rated games into a fresh data folder, starts `setgame serve` on it, and reports how long the
-start took, the server's memory, and the latency of `profile` and `history` (p50, p99), asked from
-20 connections at once, each within the rate limit.
+"""Accounts at scale (a benchmark, not a test; issue 25): writes an accounts log of ACCOUNTS
+accounts and GAMES rated duels (25 set times each, as a full game has) straight into a fresh data
+folder, then
+  1. starts `setgame serve` on it with no snapshot (the whole log parsed; it writes the snapshot),
+  2. stops it and starts it again (the snapshot read, nothing after it to parse),
+  3. asks `profile` and `history` alone for 10 s (the baseline), then
+  4. runs `setgame bench --server` (DUELS duels at human pace, 500 ms, two spectators each) against
+     that second server and meanwhile asks `profile` and `history` of random players from CLIENTS
+     connections, each QPS a second, one question at a time, timing each answer from the send to the whole line back,
+and reports each start's time (process start to its first line, "listening on ..."), the server's
+RSS after the start and its peak while loaded, and the answers' p50/p99/max.
 
-    SETGAME=.build/debug/setgame python3 .ci/accounts-bench.py [ACCOUNTS [GAMES]]
+    SETGAME=.build/release/setgame python3 .ci/accounts-bench.py [ACCOUNTS [GAMES [DUELS]]]
+
+The server runs on core 0 and everything else on core 1 (as `setgame bench` pins its own server).
 """
-import json, os, random, socket, subprocess, sys, tempfile, threading, time
+import json, os, random, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 
-BIN = os.environ.get("SETGAME", ".build/debug/setgame")
-accounts = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-games = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
+BIN = os.path.abspath(os.environ.get("SETGAME", ".build/release/setgame"))
+accounts = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+games = int(sys.argv[2]) if len(sys.argv) > 2 else 1_000_000
+duels = int(sys.argv[3]) if len(sys.argv) > 3 else 1_000
+CLIENTS, QPS, SECONDS = 4, 25, int(os.environ.get("SECONDS_LOADED", "30"))
+PIN = os.cpu_count() and os.cpu_count() >= 2
 random.seed(1)
 data = tempfile.mkdtemp(prefix="setgame-accounts-bench-")
 os.makedirs(os.path.join(data, "accounts"), mode=0o700)
 path = os.path.join(data, "accounts", "accounts.jsonl")
-line = lambda record: json.dumps(record, separators=(",", ":"), sort_keys=True) + "\n"
+
+began = time.time()
 with open(path, "w") as log:
     for i in range(accounts):
-        log.write(line({"type": "account", "id": i, "identity": "key:%064x" % i, "name": "p%d" % i, "wall": 1}))
-    ratings = {}
+        log.write('{"id":%d,"identity":"key:%064x","name":"p%d","type":"account","wall":1795000000}\n' % (i, i, i))
+    ratings = [None] * accounts
+    seat = ('{"account":%d,"after":{"r":"%r","rd":"%r","vol":"0.06"},"before":{"r":"%r","rd":"%r","vol":"0.06"},'
+            '"name":"p%d","points":%d,"sets":%d,"setTimes":[%s]}')
     for g in range(games):
         a = random.randrange(accounts)
         b = (a + 1 + random.randrange(accounts - 1)) % accounts
-        ra, rb = ratings.get(a, (1500.0, 350.0)), ratings.get(b, (1500.0, 350.0))
-        na, nb = (ra[0] + 8, max(45.0, ra[1] * 0.97)), (rb[0] - 8, max(45.0, rb[1] * 0.97))
+        ra, rb = ratings[a] or (1500.0, 350.0), ratings[b] or (1500.0, 350.0)
+        na, nb = (ra[0] + 8.25, max(45.0, ra[1] * 0.97)), (rb[0] - 8.25, max(45.0, rb[1] * 0.97))
         ratings[a], ratings[b] = na, nb
-        rating = lambda r: {"r": repr(r[0]), "rd": repr(r[1]), "vol": "0.06"}
-        seat = lambda who, r, n, sets: {"account": who, "name": "p%d" % who, "points": sets * 20, "sets": sets,
-                                        "setTimes": [random.randrange(1000, 20000) for _ in range(sets)],
-                                        "before": rating(r), "after": rating(n)}
-        log.write(line({"type": "game", "match": "m%d" % g, "game": 1, "commitment": "%064x" % g, "mode": "duel",
-                        "variant": "classic", "rated": True, "outcome": "win", "reason": "no_sets_left", "winner": 0,
-                        "players": [seat(a, ra, na, 14), seat(b, rb, nb, 11)], "endedAt": 1000, "durationMs": 300000,
-                        "wall": 1795632343, "journal": "m%d.jsonl" % g}))
-print(f"log: {accounts} accounts, {games} games, {os.path.getsize(path) >> 20} MiB")
-
-began = time.time()
-server = subprocess.Popen([BIN, "serve", "--port", "0", "--data", data], stdout=subprocess.PIPE,
-                          stderr=open(os.path.join(data, "serve.log"), "w"), text=True)
-port = int(server.stdout.readline().strip().rsplit(":", 1)[1])
-started = time.time() - began
-rss = next(l.split()[1] for l in open(f"/proc/{server.pid}/status") if l.startswith("VmRSS"))
-latencies, lock = [], threading.Lock()
+        times = lambda n: ",".join(str(random.randrange(1000, 20000)) for _ in range(n))
+        log.write('{"commitment":"%064x","durationMs":300000,"endedAt":%d,"game":1,"journal":"duel-%d.jsonl","match":"duel-%d",'
+                  '"mode":"duel","outcome":"win","players":[%s,%s],"rated":true,"reason":"no_sets_left","type":"game",'
+                  '"variant":"classic","wall":%d,"winner":0}\n'
+                  % (random.getrandbits(256), g * 1000, g, g, seat % (a, na[0], na[1], ra[0], ra[1], a, 28, 14, times(14)),
+                     seat % (b, nb[0], nb[1], rb[0], rb[1], b, 22, 11, times(11)), 1795000000 + g))
+print(f"log: {accounts:,} accounts, {games:,} games, {os.path.getsize(path) >> 20} MiB, written in {time.time() - began:.0f} s", flush=True)
 
 
-def ask(count):
-    connection = socket.create_connection(("127.0.0.1", port))
-    reader = connection.makefile("rb")
-    reader.readline()
-    mine = []
-    for i in range(count):
-        kind = "profile" if i % 2 else "history"
+def status(pid, field):
+    return int(next(l.split()[1] for l in open(f"/proc/{pid}/status") if l.startswith(field))) >> 10
+
+
+def start():
+    command = ([BIN] if not PIN else ["taskset", "-c", "0", BIN]) + [
+        "serve", "--port", "0", "--data", data, "--max-connections", "100000", "--messages-per-second", "1000000",
+        "--connections-per-address", "100000", "--matches-per-address", "100000", "--max-matches", "100000",
+        "--connect-rate-per-address", "1000000"]
+    began = time.time()
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=open(os.path.join(data, "serve.log"), "a"), text=True)
+    port = int(server.stdout.readline().strip().rsplit(":", 1)[1])
+    return server, port, time.time() - began
+
+
+def stop(server):
+    server.send_signal(signal.SIGTERM)
+    server.wait()
+
+
+server, port, cold = start()
+print(f"start without a snapshot: {cold:.2f} s, RSS {status(server.pid, 'VmRSS')} MiB, peak {status(server.pid, 'VmHWM')} MiB", flush=True)
+stop(server)
+server, port, warm = start()
+rss = status(server.pid, "VmRSS")
+print(f"start from the snapshot: {warm:.2f} s, RSS {rss} MiB, peak {status(server.pid, 'VmHWM')} MiB", flush=True)
+
+stopping = threading.Event()
+
+
+def ask(seed, latencies):
+    """One thread asks over CLIENTS connections in turn, one question at a time: no other Python
+    thread holds the interpreter lock when an answer arrives (with 20 threads, waiting for the
+    lock alone added milliseconds to each answer)."""
+    rng = random.Random(seed)
+    connections = []
+    for _ in range(CLIENTS):
+        connection = socket.create_connection(("127.0.0.1", port))
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        reader = connection.makefile("rb")
+        reader.readline()
+        connections.append((connection, reader))
+    next_at = time.perf_counter()
+    turn = 0
+    while not stopping.is_set():
+        connection, reader = connections[turn % CLIENTS]
+        turn += 1
+        kind = "profile" if rng.random() < 0.5 else "history"
+        line = (json.dumps({"type": kind, "name": "p%d" % rng.randrange(accounts)}) + "\n").encode()
         sent = time.perf_counter()
-        connection.sendall((json.dumps({"type": kind, "name": "p%d" % random.randrange(accounts)}) + "\n").encode())
-        reply = json.loads(reader.readline())
-        mine.append(time.perf_counter() - sent)
-        if reply["type"] == "error":
+        connection.sendall(line)
+        reply = reader.readline()
+        latencies[kind].append(time.perf_counter() - sent)
+        if b'"type":"error"' in reply:
             raise SystemExit(f"{kind}: {reply}")
-        time.sleep(0.03)  # within 50 messages a second
-    with lock:
-        latencies.extend(mine)
+        next_at += 1 / (QPS * CLIENTS)
+        time.sleep(max(0, next_at - time.perf_counter()))
 
 
-threads = [threading.Thread(target=ask, args=(100,)) for _ in range(20)]
-for thread in threads:
-    thread.start()
-for thread in threads:
-    thread.join()
-latencies.sort()
-print(f"start {started:.2f} s, RSS {int(rss) >> 10} MiB, profile/history p50 {latencies[len(latencies) // 2] * 1000:.2f} ms, "
-      f"p99 {latencies[int(len(latencies) * 0.99)] * 1000:.2f} ms ({len(latencies)} requests)")
-server.terminate()
-server.wait()
+def summary(latencies):
+    for kind, values in latencies.items():
+        values.sort()
+        if values:
+            print(f"  {kind}: p50 {values[len(values) // 2] * 1000:.2f} ms, p99 {values[int(len(values) * 0.99)] * 1000:.2f} ms, "
+                  f"max {values[-1] * 1000:.2f} ms ({len(values)} answers)")
+
+
+alone = {"profile": [], "history": []}
+asker = threading.Thread(target=ask, args=(1, alone))
+asker.start()
+time.sleep(10)
+stopping.set()
+asker.join()
+print("asked alone, 10 s:")
+summary(alone)
+stopping.clear()
+loaded = {"profile": [], "history": []}
+bench = subprocess.Popen((["taskset", "-c", "1"] if PIN else []) + [
+    BIN, "bench", "--server", f"127.0.0.1:{port}", "--matches", str(duels), "--spectators", "2", "--pace", "500",
+    "--duration", str(SECONDS)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+time.sleep(5)  # the duels connect and start first
+asker = threading.Thread(target=ask, args=(2, loaded))
+asker.start()
+time.sleep(max(1, SECONDS - 8))
+loaded_rss = status(server.pid, "VmRSS")
+stopping.set()
+asker.join()
+report = bench.communicate()[0]
+peak = status(server.pid, "VmHWM")
+stop(server)
+print("setgame bench --server:", *[line for line in report.splitlines() if line.strip()][:14], sep="\n  ")
+print(f"asked during the bench, {max(1, SECONDS - 8)} s:")
+summary(loaded)
+print(f"server RSS while loaded {loaded_rss} MiB, peak {peak} MiB")
+shutil.rmtree(data)

@@ -5,31 +5,51 @@ import SetRules
 /// each one's ratings per variant and its games. It does no I/O: `Accounts` writes a record
 /// first and then applies it here, and a start rebuilds the book by applying the log.
 struct AccountBook {
-    struct Account {
+    struct Account: Equatable {
         let id: Int
         let identity: PlayerIdentity
         var name: String
         let bot: Bool
         let createdWall: Int64
         var ratings: [Variant: Rating] = [:]
-        /// Indexes into `games`, oldest first.
-        var games: [Int] = []
+        /// Indexes into `games`, oldest first (4 bytes each: a million games' index must be small).
+        var games: [Int32] = []
         var wins = 0, losses = 0, draws = 0
-        /// Every set's time in milliseconds, for the best and the median.
-        var setTimes: [Int] = []
+        /// Every set's time, for the best and the median.
+        var setTimes = SetTimes()
 
         func rating(_ variant: Variant) -> Rating { ratings[variant] ?? .initial }
     }
 
     private(set) var accounts: [Account] = []
-    private(set) var games: [GameRecord] = []
+    private(set) var games = GameStore()
     /// How many rated games were applied: a ranking computed at one count holds until it changes.
     private(set) var ratedGames = 0
     private var byIdentity: [PlayerIdentity: Int] = [:]
     /// Names fold case: "Ann" and "ann" are one name, so nobody passes for someone else.
     private var byName: [String: Int] = [:]
-    /// Each game's place in `games`, by its seed commitment.
-    private var commitments: [String: Int] = [:]
+
+    init() {}
+
+    /// A book a snapshot kept: its indexes and each account's games are rebuilt; nil if the
+    /// parts contradict each other (two owners of a name or identity, a game of no account).
+    init?(accounts: [Account], games: GameStore, ratedGames: Int) {
+        self.accounts = accounts
+        self.games = games
+        self.ratedGames = ratedGames
+        for account in accounts {
+            guard byIdentity.updateValue(account.id, forKey: account.identity) == nil,
+                  byName.updateValue(account.id, forKey: Self.key(account.name)) == nil else { return nil }
+        }
+        for index in 0..<games.count {
+            let game = games.stored(index)
+            for seat in 0..<Int(game.seatCount) {
+                guard let id = game.account(of: seat) else { continue }
+                guard self.accounts.indices.contains(id) else { return nil }
+                self.accounts[id].games.append(Int32(index))
+            }
+        }
+    }
 
     static func key(_ name: String) -> String { name.lowercased() }
 
@@ -40,10 +60,10 @@ struct AccountBook {
     func account(_ id: Int) -> Account? { accounts.indices.contains(id) ? accounts[id] : nil }
 
     /// Whether the log already holds the game dealt with this commitment.
-    func hasGame(_ commitment: String) -> Bool { commitments[commitment] != nil }
+    func hasGame(_ commitment: String) -> Bool { games.index(of: commitment) != nil }
 
     /// The game dealt with this commitment, if the log holds it.
-    func game(_ commitment: String) -> GameRecord? { commitments[commitment].map { games[$0] } }
+    func game(_ commitment: String) -> GameRecord? { games.index(of: commitment).map { games[$0] } }
 
     var nextID: Int { accounts.count }
 
@@ -60,7 +80,7 @@ struct AccountBook {
             if let owner = byName[Self.key(name)], owner != id { return "the name \"\(name)\" is owned already" }
         case .game(let game):
             if game.players.contains(where: { $0.account.map { account($0) == nil } ?? false }) { return "a game of an unknown account" }
-            if commitments[game.commitment] != nil && Self.concernsAccounts(game) { return "game \(game.commitment) recorded twice" }
+            if Self.concernsAccounts(game) && hasGame(game.commitment) { return "game \(game.commitment) recorded twice" }
         }
         return nil
     }
@@ -81,17 +101,14 @@ struct AccountBook {
             // A game of guests alone stays in the log only: nobody can ask about it, and a
             // server full of guests must not fill its memory with them.
             guard Self.concernsAccounts(game) else { return }
-            let index = games.count
+            let index = Int32(games.count)
             // Set times count once, in each account's own list; the log keeps them per game.
-            var kept = game
-            for seat in kept.players.indices { kept.players[seat].setTimes = [] }
-            games.append(kept)
+            games.append(game)
             if game.rated { ratedGames += 1 }
-            commitments[game.commitment] = index
             for (seat, player) in game.players.enumerated() {
                 guard let id = player.account, accounts.indices.contains(id) else { continue }
                 accounts[id].games.append(index)
-                accounts[id].setTimes += player.setTimes
+                accounts[id].setTimes.add(player.setTimes)
                 if game.rated, let after = player.after { accounts[id].ratings[game.variant] = after }
                 switch game.score(of: seat) {
                 case .win: accounts[id].wins += 1

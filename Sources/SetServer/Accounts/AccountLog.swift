@@ -12,7 +12,7 @@ final class AccountLog {
     private let fd: Int32
     private let faults: JournalFaults?
     /// The length up to the last whole record: a failed append is cut back to it.
-    private var length: off_t
+    private(set) var length: off_t
     /// Why the last append failed, for the log.
     private(set) var failure: String?
 
@@ -56,24 +56,46 @@ final class AccountLog {
         return true
     }
 
-    /// Reads the log at `path` into a book, every record decoded and checked in order. A torn
-    /// last line (a crash mid-append) is dropped and cut off; any other damage stops the read at
-    /// the damaged record, returning the book up to it and the problem.
-    static func read(_ path: String) -> (book: AccountBook, problem: JournalFile.Problem?, droppedTail: Int) {
-        var book = AccountBook()
-        guard access(path, F_OK) == 0 else { return (book, nil, 0) }
+    /// What a start read: the book, the damage that stopped the read, the bytes of a torn last
+    /// line cut off, where the log ends, and how many records were parsed (not taken from a snapshot).
+    struct Read {
+        var book: AccountBook
+        var problem: JournalFile.Problem?
+        var droppedTail = 0
+        var end = 0
+        var parsed = 0
+        var fromSnapshot = false
+    }
+
+    /// Reads the log at `path` into a book, every record decoded and checked in order, starting
+    /// from the snapshot at `snapshot` when it is sound and fits the log (only the records after
+    /// it are parsed). A torn last line (a crash mid-append) is dropped and cut off; any other
+    /// damage stops the read at the damaged record, returning the book up to it and the problem,
+    /// always from a read of the whole log so the damage is found where the log says.
+    static func read(_ path: String, snapshot: String? = nil) -> Read {
+        guard access(path, F_OK) == 0 else { return Read(book: AccountBook()) }
+        if let snapshot, let start = AccountSnapshot.read(snapshot, logPath: path) {
+            let read = read(path, from: start.offset, into: start.book)
+            if read.problem == nil { return Read(book: read.book, droppedTail: read.droppedTail, end: read.end, parsed: read.parsed, fromSnapshot: true) }
+        }
+        return read(path, from: 0, into: AccountBook())
+    }
+
+    private static func read(_ path: String, from offset: Int, into start: AccountBook) -> Read {
+        var book = start
         do throws(JournalFile.Problem) {
-            let summary = try JournalStream.read(path: path, decode: { line in
+            let summary = try JournalStream.read(path: path, from: offset, decode: { line in
                 do throws(AccountRecord.Unreadable) { return .success(try AccountRecord.decode(line)) } catch {
                     return .failure(JournalRecord.Unreadable(reason: error.reason))
                 }
             }, check: { book.problem(with: $0) }, { _, record in
                 book.apply(record)
             })
-            if summary.droppedTail > 0 { truncate(path, off_t(summary.goodBytes)) }
-            return (book, nil, summary.droppedTail)
+            let end = offset + summary.goodBytes
+            if summary.droppedTail > 0 { truncate(path, off_t(end)) }
+            return Read(book: book, droppedTail: summary.droppedTail, end: end, parsed: summary.records)
         } catch {
-            return (book, error, 0)
+            return Read(book: book, problem: error)
         }
     }
 

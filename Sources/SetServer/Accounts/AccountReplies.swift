@@ -8,7 +8,10 @@ enum AccountReplies {
         guard let account = book.account(named: name) else { return .failure(noSuchPlayer(name)) }
         var perVariant: [String: JSONValue] = [:]
         var counts: [Variant: Int] = [:]
-        for index in account.games where book.games[index].rated { counts[book.games[index].variant, default: 0] += 1 }
+        for index in account.games {
+            let game = book.games.stored(Int(index))
+            if game.rated { counts[game.variantValue, default: 0] += 1 }
+        }
         for variant in Variant.allCases {
             guard let rating = account.ratings[variant] else { continue }
             perVariant[variant.rawValue] = ["rating": .int(Int64(rating.rounded)), "deviation": .int(Int64(rating.deviation.rounded())),
@@ -18,9 +21,9 @@ enum AccountReplies {
             "name": .string(account.name), "bot": .bool(account.bot), "ratings": .object(perVariant),
             "games": .int(Int64(account.games.count)), "wins": .int(Int64(account.wins)), "losses": .int(Int64(account.losses)),
             "draws": .int(Int64(account.draws))]
-        if let best = account.setTimes.min() {
+        if let best = account.setTimes.best, let median = account.setTimes.median {
             fields["bestSetMs"] = .int(Int64(best))
-            fields["medianSetMs"] = .int(Int64(median(account.setTimes)))
+            fields["medianSetMs"] = .int(Int64(median))
         }
         return .success(AccountInfo(.profile, fields))
     }
@@ -39,7 +42,7 @@ enum AccountReplies {
             end = skip
         }
         let start = max(0, end - limit)
-        let page = account.games[start..<end].reversed().map { entry(book.games[$0], for: account.id, in: book) }
+        let page = account.games[start..<end].reversed().map { entry(book.games[Int($0)], for: account.id, in: book) }
         var fields: [String: JSONValue] = ["name": .string(account.name), "games": .array(page)]
         if start > 0 { fields["next"] = .string(String(start)) }
         return .success(AccountInfo(.history, fields))
@@ -51,9 +54,9 @@ enum AccountReplies {
         guard let second = book.account(named: other) else { return .failure(noSuchPlayer(other)) }
         var wins = 0, losses = 0, draws = 0, games = 0
         for index in first.games {
-            let game = book.games[index]
-            guard let seat = game.players.firstIndex(where: { $0.account == first.id }),
-                  game.players.contains(where: { $0.account == second.id }), first.id != second.id else { continue }
+            let game = book.games.stored(Int(index))
+            guard let seat = (0..<2).first(where: { game.account(of: $0) == first.id }),
+                  (0..<2).contains(where: { game.account(of: $0) == second.id }), first.id != second.id else { continue }
             games += 1
             switch game.score(of: seat) {
             case .win: wins += 1
@@ -121,11 +124,6 @@ enum AccountReplies {
             "durationMs": .int(game.durationMs), "wall": .int(game.wallSeconds), "journal": .string(game.journal)]
         fields["commitment"] = .string(game.commitment)
         return .object(fields)
-    }
-
-    private static func median(_ values: [Int]) -> Int {
-        let sorted = values.sorted()
-        return sorted[sorted.count / 2]
     }
 
     private static func noSuchPlayer(_ name: String) -> WireError {

@@ -18,35 +18,62 @@ final class Accounts {
     /// Each variant's ranking as last computed, with the number of rated games it counted:
     /// ranking every account is done again only once a rated game has changed it.
     private var rankings: [Variant: (ratedGames: Int, ranked: [(id: Int, rating: Rating)])] = [:]
+    /// Records the next start would have to parse (none snapshotted since), and how many make
+    /// writing a snapshot worth it.
+    private(set) var unsnapshotted = 0
+    private let snapshotAfter: Int
+    private var snapshotPath: String?
 
-    /// Reads the log in `directory` (none: memory only). A torn last line is dropped; a damaged
-    /// log is set aside in `damaged/` and written anew from the records before the damage, so
-    /// one bad line costs what follows it, not every account.
-    init(directory: JournalDirectory?, faults: JournalFaults?, log: ServerLog) throws(SocketError) {
+    /// Reads the log in `directory` (none: memory only), from its snapshot when one fits. A torn
+    /// last line is dropped; a damaged log is set aside in `damaged/` and written anew from the
+    /// records before the damage, so one bad line costs what follows it, not every account.
+    /// Once `snapshotAfter` records or more had to be parsed, a new snapshot is written.
+    init(directory: JournalDirectory?, faults: JournalFaults?, log: ServerLog, snapshotAfter: Int = 10_000) throws(SocketError) {
         self.log = log
+        self.snapshotAfter = snapshotAfter
         guard let directory else {
             book = AccountBook()
             file = nil
             return
         }
         let path = "\(directory.accountsPath)/\(AccountLog.fileName)"
-        let (read, problem, dropped) = AccountLog.read(path)
-        book = read
-        if dropped > 0 { log("\(AccountLog.fileName): dropped a torn last line (\(dropped) bytes)") }
-        if let problem {
-            let aside = directory.setAside(path, saying: "\(AccountLog.fileName) is damaged (\(problem)); the \(read.accounts.count) accounts and \(read.games.count) games before the damage are kept")
+        let snapshot = "\(directory.accountsPath)/\(AccountSnapshot.fileName)"
+        let read = AccountLog.read(path, snapshot: snapshot)
+        book = read.book
+        if read.droppedTail > 0 { log("\(AccountLog.fileName): dropped a torn last line (\(read.droppedTail) bytes)") }
+        if let problem = read.problem {
+            let aside = directory.setAside(path, saying: "\(AccountLog.fileName) is damaged (\(problem)); the \(book.accounts.count) accounts and \(book.games.count) games before the damage are kept")
             if case .corrupt(let line, _) = problem, let aside, !AccountLog.keep(lines: line - 1, of: aside, at: path) {
                 log("cannot write the records before the damage to \(path): they are only in \(aside)")
             }
+            unlink(snapshot)
+            unsnapshotted = snapshotAfter
+        } else if read.parsed >= snapshotAfter, !AccountSnapshot.write(book, offset: read.end, logPath: path, to: snapshot) {
+            log("cannot write \(snapshot): the next start reads the whole log")
+        } else if read.parsed < snapshotAfter {
+            unsnapshotted = read.parsed
         }
+        snapshotPath = snapshot
         file = try AccountLog(path: path, faults: faults)
-        log("accounts: \(book.accounts.count) accounts, \(book.games.count) games")
+        log("accounts: \(book.accounts.count) accounts, \(book.games.count) games\(read.fromSnapshot ? " (from the snapshot and \(read.parsed) records after it)" : "")")
+    }
+
+    /// At a clean stop: writes a snapshot when the next start would otherwise parse
+    /// `snapshotAfter` records or more, so a restart after a busy week is as quick as any.
+    func checkpoint() {
+        guard unsnapshotted >= snapshotAfter, let file, let snapshotPath else { return }
+        if AccountSnapshot.write(book, offset: Int(file.length), logPath: file.path, to: snapshotPath) {
+            unsnapshotted = 0
+        } else {
+            log("cannot write \(snapshotPath): the next start reads the log after the last snapshot")
+        }
     }
 
     /// Writes `record` first, then applies it; false (nothing applied) if it could not be written.
     private func commit(_ record: AccountRecord) -> Bool {
         if let file, !file.append(record) { return false }
         book.apply(record)
+        unsnapshotted += 1
         return true
     }
 

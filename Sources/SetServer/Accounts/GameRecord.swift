@@ -20,7 +20,7 @@ struct GameRecord: Equatable {
     }
 
     /// How the game ended for the record: who won, or a draw, or nothing counted.
-    enum Outcome: String, Equatable {
+    enum Outcome: String, Equatable, CaseIterable {
         /// Solo games, and duels with no set taken: recorded, never rated.
         case solo, aborted
         case win, draw

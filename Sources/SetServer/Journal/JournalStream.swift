@@ -34,12 +34,15 @@ struct JournalStream {
 
     /// Any append-only log of JSON lines read the same way (the journals, the accounts log):
     /// `decode` reads a line or says why not, `check` says what is wrong with a record in its
-    /// place (nil: nothing). Only a torn last line is forgiven.
-    static func read<Record>(path: String, decode: ([UInt8]) -> Result<Record, JournalRecord.Unreadable>, check: (Record) -> String?,
-                                _ body: (Int, Record) throws(JournalFile.Problem) -> Void) throws(JournalFile.Problem) -> Summary {
+    /// place (nil: nothing). Only a torn last line is forgiven. `offset` (a record boundary)
+    /// starts the pass later: line numbers and byte counts are then counted from it.
+    static func read<Record>(path: String, from offset: Int = 0, decode: ([UInt8]) -> Result<Record, JournalRecord.Unreadable>,
+                             check: (Record) -> String?,
+                             _ body: (Int, Record) throws(JournalFile.Problem) -> Void) throws(JournalFile.Problem) -> Summary {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadable("cannot read \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
+        guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else { throw .unreadable("cannot read \(path): \(String(cString: strerror(errno)))") }
         var summary = Summary()
         var line: [UInt8] = []
         var lineTooLong = false

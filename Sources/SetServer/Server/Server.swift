@@ -293,6 +293,7 @@ package final class Server {
         closeAllLingering()
         releaseRecorded()
         lobby.closeJournals()
+        accounts.checkpoint()
         MatchJournal.drain()
         FinishedJournals.drain()
         if acceptPausedUntil == nil {

@@ -1,0 +1,170 @@
+import Foundation
+import SetRatings
+import SetRules
+@testable import SetServer
+import Testing
+
+/// The accounts snapshot on real files: written once enough of the log was parsed, read back
+/// equal to the book the whole log gives, continued by the log's later records, and ignored
+/// (the whole log read instead) when it is damaged or no longer fits the log.
+@Suite struct AccountSnapshotTests {
+    let hex = String(repeating: "0123456789abcdef", count: 4)
+
+    func folder() throws -> JournalDirectory {
+        let path = NSTemporaryDirectory() + "setgame-account-snapshot-\(UUID().uuidString)"
+        let directory = JournalDirectory(path: path, log: .silent)
+        try directory.prepareChecked()
+        return directory
+    }
+
+    func paths(_ directory: JournalDirectory) -> (log: String, snapshot: String) {
+        ("\(directory.accountsPath)/\(AccountLog.fileName)", "\(directory.accountsPath)/\(AccountSnapshot.fileName)")
+    }
+
+    func game(_ number: Int, _ a: Int?, _ b: Int?, commitment: String, rated: Bool = true) -> GameRecord {
+        // Ratings a Float holds exactly: the store keeps past games' ratings to Float precision.
+        let rating = { (value: Double) in Rating(rating: value, deviation: 64.5, volatility: 0.0625) }
+        let ratings = rated && a != nil && b != nil
+        return GameRecord(match: "duel-\(number)", game: 1, commitment: commitment, mode: .duel, variant: number % 2 == 0 ? .classic : .junior,
+                          rated: ratings, outcome: .win, reason: .noSetsLeft, winner: .second,
+                          players: [.init(account: a, name: a == nil ? "guest" : "p\(a!)", points: 3, sets: 3, setTimes: [1_204, 7_000, 655_360 * 10],
+                                          before: ratings ? rating(1500) : nil, after: ratings ? rating(1492.25) : nil),
+                                    .init(account: b, name: b == nil ? "guest" : "p\(b!)", points: 6, sets: 6, setTimes: [3_333],
+                                          before: ratings ? rating(1500) : nil, after: ratings ? rating(1507.75) : nil)],
+                          endedAt: Int64(number) * 1_000, durationMs: 90_000, wallSeconds: 1_795_632_343,
+                          journal: number == 3 ? "finished/duel-3.jsonl" : "duel-\(number).jsonl")
+    }
+
+    /// A log of three accounts (one renamed), rated, guest and oddly named games.
+    func filled(_ directory: JournalDirectory, snapshotAfter: Int = 10_000) throws -> Accounts {
+        let accounts = try Accounts(directory: directory, faults: nil, log: .silent, snapshotAfter: snapshotAfter)
+        _ = accounts.seat("ann", identity: .accountKey(digest: "a"), bot: false)
+        _ = accounts.seat("bob", identity: .sshKey(fingerprint: "SHA256:b"), bot: true)
+        _ = accounts.seat("cy", identity: .accountKey(digest: "c"), bot: false)
+        _ = accounts.seat("cyd", identity: .accountKey(digest: "c"), bot: false)
+        #expect(accounts.record(game(1, 0, 1, commitment: hex)))
+        #expect(accounts.record(game(2, 1, 2, commitment: "not-hex-\(2)")))
+        #expect(accounts.record(game(3, 2, nil, commitment: "c3", rated: false)))
+        #expect(accounts.record(game(4, 0, 2, commitment: String(hex.reversed()))))
+        return accounts
+    }
+
+    func expectSame(_ read: AccountBook, _ truth: AccountBook) {
+        #expect(read.accounts == truth.accounts)
+        #expect(read.games == truth.games && read.ratedGames == truth.ratedGames)
+        for account in truth.accounts {
+            #expect(read.account(named: account.name.uppercased())?.id == account.id)
+            #expect(read.account(for: account.identity)?.id == account.id)
+        }
+        for index in 0..<truth.games.count { #expect(read.game(truth.games[index].commitment) == truth.games[index]) }
+    }
+
+    @Test func theStoreGivesBackWhatItKept() {
+        var store = GameStore()
+        var odd = game(4, 0, nil, commitment: "odd-name")
+        odd.match = "duel-007"
+        let kept = [game(1, 0, 1, commitment: hex), game(2, 1, nil, commitment: "odd"), game(3, nil, 0, commitment: String(hex.reversed())), odd]
+        for record in kept { store.append(record) }
+        for (index, record) in kept.enumerated() {
+            var expected = record
+            for seat in expected.players.indices {
+                expected.players[seat].setTimes = []
+                // What is shown is kept: the rating before, the rating and deviation after.
+                expected.players[seat].before?.deviation = Rating.initial.deviation
+                expected.players[seat].before?.volatility = Rating.initial.volatility
+                expected.players[seat].after?.volatility = Rating.initial.volatility
+            }
+            #expect(store[index] == expected)
+            #expect(store.index(of: record.commitment) == index)
+        }
+        #expect(store.index(of: String(repeating: "f", count: 64)) == nil && store.index(of: "Odd") == nil)
+        #expect(MemoryLayout<GameStore.Game>.stride == 128, "a million games in 128 MB")
+    }
+
+    @Test func aSnapshotIsWrittenAndReadBackEqualToTheLog() throws {
+        let directory = try folder()
+        _ = try filled(directory)
+        let (log, snapshot) = paths(directory)
+        #expect(!FileManager.default.fileExists(atPath: snapshot), "fewer records than snapshotAfter: no snapshot")
+        let lines = ServerLogLines()
+        let started = try Accounts(directory: directory, faults: nil, log: lines.log, snapshotAfter: 1)
+        #expect(FileManager.default.fileExists(atPath: snapshot))
+        let truth = AccountLog.read(log).book
+        let read = try #require(AccountSnapshot.read(snapshot, logPath: log))
+        #expect(read.offset == (try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int))
+        expectSame(read.book, truth)
+        expectSame(started.book, truth)
+        #expect(read.book.accounts[2].name == "cyd" && read.book.accounts[0].setTimes.median == 7_000)
+        #expect(read.book.accounts[0].setTimes.best == 1_204 && read.book.accounts[0].setTimes.count == 6)
+    }
+
+    /// Records after the snapshot are read from the log; they are all that is parsed.
+    @Test func theLogContinuesTheSnapshot() throws {
+        let directory = try folder()
+        _ = try filled(directory, snapshotAfter: 1)
+        _ = try Accounts(directory: directory, faults: nil, log: .silent, snapshotAfter: 1)
+        let later = try Accounts(directory: directory, faults: nil, log: .silent, snapshotAfter: 1_000)
+        _ = later.seat("dee", identity: .accountKey(digest: "d"), bot: false)
+        #expect(later.record(game(5, 3, 0, commitment: "c5")))
+        let lines = ServerLogLines()
+        let again = try Accounts(directory: directory, faults: nil, log: lines.log, snapshotAfter: 1_000)
+        #expect(lines.all.contains { $0.contains("from the snapshot and 2 records after it") }, "\(lines.all)")
+        expectSame(again.book, AccountLog.read(paths(directory).log).book)
+        #expect(again.book.account(named: "dee")?.games == [4] && again.book.hasGame("c5"))
+    }
+
+    /// A clean stop writes a snapshot once enough records were appended since the last one.
+    @Test func aStopCheckpointsWhatWasAppended() throws {
+        let directory = try folder()
+        let (log, snapshot) = paths(directory)
+        let accounts = try filled(directory, snapshotAfter: 9)
+        #expect(accounts.unsnapshotted == 8)
+        accounts.checkpoint()
+        #expect(!FileManager.default.fileExists(atPath: snapshot), "8 records: not yet worth it")
+        #expect(accounts.record(game(5, 0, 1, commitment: "c5")))
+        accounts.checkpoint()
+        let read = try #require(AccountSnapshot.read(snapshot, logPath: log))
+        expectSame(read.book, AccountLog.read(log).book)
+        #expect(accounts.unsnapshotted == 0 && read.book.games.count == 5)
+    }
+
+    @Test func aDamagedSnapshotIsIgnored() throws {
+        let directory = try folder()
+        _ = try filled(directory, snapshotAfter: 1)
+        _ = try Accounts(directory: directory, faults: nil, log: .silent, snapshotAfter: 1)
+        let (log, snapshot) = paths(directory)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: snapshot)))
+        #expect(AccountSnapshot.read(snapshot, logPath: log) != nil)
+        for place in [bytes.count / 2, bytes.count - 1, 3] {
+            let original = bytes[place]
+            bytes[place] ^= 0x40
+            try Data(bytes).write(to: URL(fileURLWithPath: snapshot))
+            #expect(AccountSnapshot.read(snapshot, logPath: log) == nil, "byte \(place) changed")
+            let lines = ServerLogLines()
+            let accounts = try Accounts(directory: directory, faults: nil, log: lines.log, snapshotAfter: 1_000)
+            #expect(!lines.all.contains { $0.contains("from the snapshot") })
+            expectSame(accounts.book, AccountLog.read(log).book)
+            bytes[place] = original
+        }
+        try Data(bytes.prefix(bytes.count - 9)).write(to: URL(fileURLWithPath: snapshot))
+        #expect(AccountSnapshot.read(snapshot, logPath: log) == nil, "cut short")
+    }
+
+    /// A snapshot of another log (replaced, or cut back before the snapshot's offset) is stale.
+    @Test func aSnapshotThatNoLongerFitsTheLogIsIgnored() throws {
+        let directory = try folder()
+        _ = try filled(directory, snapshotAfter: 1)
+        _ = try Accounts(directory: directory, faults: nil, log: .silent, snapshotAfter: 1)
+        let (log, snapshot) = paths(directory)
+        let original = try Data(contentsOf: URL(fileURLWithPath: log))
+        try original.dropLast(original.count - original.firstIndex(of: 0x0A)! - 1).write(to: URL(fileURLWithPath: log))
+        #expect(AccountSnapshot.read(snapshot, logPath: log) == nil, "cut back")
+        let accounts = try Accounts(directory: directory, faults: nil, log: .silent, snapshotAfter: 1_000)
+        #expect(accounts.book.accounts.map(\.name) == ["ann"] && accounts.book.games.isEmpty)
+        var edited = [UInt8](original)
+        let place = try #require(edited.lastIndex(of: UInt8(ascii: "p")))
+        edited[place] = UInt8(ascii: "q")
+        try Data(edited).write(to: URL(fileURLWithPath: log))
+        #expect(AccountSnapshot.read(snapshot, logPath: log) == nil, "same length, other bytes")
+    }
+}
