@@ -101,16 +101,20 @@ extension MatchHost {
 
     /// The seats' round trips, told to everyone when one appears or moves by `roundTripStepMs`.
     mutating func announceRoundTrips(_ ms: [Int64?], at now: Instant) -> HostOutput<NoReply> {
-        let moved = ms.count != roundTripMs.count || zip(ms, roundTripMs).contains { new, old in
+        guard roundTripsMoved(ms) else { return HostOutput(isFact: true) }
+        roundTripMs = ms
+        return HostOutput(messages: [.roundTrips(match: name, ms: ms)], isFact: true)
+    }
+
+    /// Whether `ms` differs from the round trips last announced by enough to tell everyone.
+    func roundTripsMoved(_ ms: [Int64?]) -> Bool {
+        ms.count != roundTripMs.count || zip(ms, roundTripMs).contains { new, old in
             switch (new, old) {
             case (nil, nil): false
             case (let new?, let old?): abs(new - old) >= Self.roundTripStepMs
             default: true
             }
         }
-        guard moved else { return HostOutput(isFact: true) }
-        roundTripMs = ms
-        return HostOutput(messages: [.roundTrips(match: name, ms: ms)], isFact: true)
     }
 
     /// Smaller changes are not worth a line to everyone.

@@ -30,7 +30,11 @@ extension Server {
     func announceRoundTrips(at now: Instant) {
         guard config.lagCompensationMs > 0 else { return }
         for room in lobby.rooms.values where room.host.mode == .duel && room.host.phase == .playing {
-            apply(room.announceRoundTrips(roundTrips(in: room), at: now), of: room)
+            // Most rooms' round trips have not moved: each sweep must not perform an outcome for
+            // every duel on the server, which stalled every connection's input (p99 ×15).
+            let ms = roundTrips(in: room)
+            guard room.host.roundTripsMoved(ms) else { continue }
+            apply(room.announceRoundTrips(ms, at: now), of: room)
         }
     }
 
