@@ -19,6 +19,20 @@ extension Server {
         ping(connection, at: now)
     }
 
+    /// How often a slice of the connections is visited for round-trip pings, and in how many
+    /// slices they are: each connection once per `RoundTrips.intervalMs`. Pinging every seat in
+    /// one sweep wrote thousands of pings in one turn and read their pongs in the next, stalling
+    /// every player's input behind them (1,000 duels: action p99 26 ms against 5 ms off).
+    static let measureSliceMs: Int64 = 100
+    static var measureSlots: Int { Int(RoundTrips.intervalMs / measureSliceMs) }
+
+    /// Pings the duel players of one slice whose round trip is due a fresh sample.
+    func measureRoundTrips(slot: Int, at now: Instant) {
+        for connection in connections.values where Int(connection.id % ConnectionID(Self.measureSlots)) == slot {
+            measureRoundTrip(of: connection, at: now)
+        }
+    }
+
     /// What a claim race in `room` may use now: the cap and each seat's low round trip.
     func claimLag(in room: MatchRoom) -> ClaimLag {
         guard config.lagCompensationMs > 0 else { return .off }

@@ -49,6 +49,9 @@ package final class Server {
     private var toClose: [(ConnectionID, String)] = []
     private var closing: Set<ConnectionID> = []
     private var nextSweep: Instant
+    /// When the next slice of connections is due a round-trip ping (lag compensation on).
+    private var nextMeasure: Instant
+    private var measureSlot = 0
     /// The `flock` on the data folder, held while the server runs.
     private let folderLock: FolderLock?
     /// Sockets closed after a fatal error, still read (and dropped) until their deadline.
@@ -119,6 +122,7 @@ package final class Server {
         journals?.restart(restored, at: self.clock.now())
         port = listener.port
         nextSweep = self.clock.now().adding(1_000)
+        nextMeasure = self.clock.now().adding(Self.measureSliceMs)
         nextPrune = self.clock.now().adding(Self.pruneIntervalMs)
         dirty = OutputQueues(crowdRoundMs: config.crowdRoundMs)
         chatAllowance = ChatAllowance(lines: config.chat.linesPerWindow, windowMs: config.chat.windowMs)
@@ -156,6 +160,7 @@ package final class Server {
         if let output = dirty.waitMilliseconds(at: now) { next = min(next, now.adding(output)) }
         if let due = announcements.earliest { next = min(next, due) }
         if let resume = acceptPausedUntil { next = min(next, resume) }
+        if config.lagCompensationMs > 0 { next = min(next, nextMeasure) }
         // Often enough to renew the clock's lease before the clock reaches it (`ServerState`).
         return Int32(max(0, min(ServerState.renewEveryMs, next.milliseconds(since: now))))
     }
@@ -173,6 +178,11 @@ package final class Server {
             apply(room.announceSpectators(at: now), of: room)
         }
         if let resume = acceptPausedUntil, now >= resume { resumeAccepting() }
+        if config.lagCompensationMs > 0, now >= nextMeasure {
+            measureRoundTrips(slot: measureSlot, at: now)
+            measureSlot = (measureSlot + 1) % Self.measureSlots
+            nextMeasure = now.adding(Self.measureSliceMs)
+        }
         if now >= nextSweep {
             sweep(at: now)
             nextSweep = now.adding(1_000)
@@ -204,8 +214,6 @@ package final class Server {
                 ping(connection, at: now)
             } else if let since = connection.partialLineSince, now.milliseconds(since: since) > config.partialLineTimeoutMs {
                 fail(connection, WireError(.idleTimeout, "A line stayed unfinished for \(config.partialLineTimeoutMs / 1000) s.", fatal: true))
-            } else {
-                measureRoundTrip(of: connection, at: now)
             }
         }
     }
