@@ -101,6 +101,20 @@ package struct JSONObjectWriter {
         bytes.append(contentsOf: inner.finished())
     }
 
+    /// An array of objects, each written by `body` from one of `items`.
+    package mutating func objects<Items: Sequence>(_ name: StaticString, _ items: Items, _ body: (inout JSONObjectWriter, Items.Element) -> Void) {
+        key(name)
+        bytes.append(UInt8(ascii: "["))
+        for (index, item) in items.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            var inner = JSONObjectWriter(capacity: 256)
+            body(&inner, item)
+            bytes.append(contentsOf: inner.bytes)
+            bytes.append(UInt8(ascii: "}"))
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     /// The object, closed.
     package func finished() -> [UInt8] { bytes + [UInt8(ascii: "}")] }
 

@@ -63,22 +63,59 @@ import Testing
         var store = GameStore()
         var odd = game(4, 0, nil, commitment: "odd-name")
         odd.match = "duel-007"
-        let kept = [game(1, 0, 1, commitment: hex), game(2, 1, nil, commitment: "odd"), game(3, nil, 0, commitment: String(hex.reversed())), odd]
+        var provisional = game(5, 1, 0, commitment: "still-provisional")
+        provisional.players[1].after?.deviation = 180.5
+        let kept = [game(1, 0, 1, commitment: hex), game(2, 1, nil, commitment: "odd"), game(3, nil, 0, commitment: String(hex.reversed())),
+                    odd, provisional]
         for record in kept { store.append(record) }
         for (index, record) in kept.enumerated() {
             var expected = record
+            expected.endedAt = 0
             for seat in expected.players.indices {
                 expected.players[seat].setTimes = []
-                // What is shown is kept: the rating before, the rating and deviation after.
-                expected.players[seat].before?.deviation = Rating.initial.deviation
-                expected.players[seat].before?.volatility = Rating.initial.volatility
-                expected.players[seat].after?.volatility = Rating.initial.volatility
+                // What is shown is kept: both ratings rounded, and whether the one after is provisional.
+                expected.players[seat].before = record.players[seat].before.map {
+                    Rating(rating: Double($0.rounded), deviation: Rating.provisionalDeviation, volatility: Rating.initial.volatility)
+                }
+                expected.players[seat].after = record.players[seat].after.map {
+                    Rating(rating: Double($0.rounded), deviation: $0.isProvisional ? Rating.initial.deviation : Rating.provisionalDeviation,
+                           volatility: Rating.initial.volatility)
+                }
             }
             #expect(store[index] == expected)
+            #expect(store[index].players.map { $0.after?.shown } == record.players.map { $0.after?.shown })
             #expect(store.index(of: record.commitment) == index)
         }
+        #expect(store[0].players.map { $0.after?.rounded } == [1492, 1508], "1492.25 and 1507.75 as history shows them")
+        #expect(store[4].players.map { $0.after?.isProvisional } == [false, true])
         #expect(store.index(of: String(repeating: "f", count: 64)) == nil && store.index(of: "Odd") == nil)
-        #expect(MemoryLayout<GameStore.Game>.stride == 128, "a million games in 128 MB")
+        #expect(MemoryLayout<GameStore.Game>.stride == 96, "a million games in 96 MB")
+    }
+
+    /// The book keeps an account key's digest as 32 bytes and gives back the very identity it was given.
+    @Test func identitiesAreKeptCompactAndGivenBackAsTheyCame() {
+        let identities: [PlayerIdentity] = [.accountKey(digest: hex), .accountKey(digest: hex.uppercased()), .accountKey(digest: "a"),
+                                            .sshKey(fingerprint: "SHA256:\(hex)"), .guest]
+        for identity in identities { #expect(StoredIdentity(identity).identity == identity) }
+        #expect(StoredIdentity(.accountKey(digest: hex)) == .accountKey(Digest(hex: hex)!))
+        #expect(Set(identities.map(StoredIdentity.init)).count == identities.count)
+        var book = AccountBook()
+        book.apply(.created(id: 0, identity: .accountKey(digest: hex), name: "ann", bot: false, wallSeconds: 0))
+        #expect(book.account(for: .accountKey(digest: hex))?.name == "ann" && book.account(for: .accountKey(digest: "a")) == nil)
+        #expect(book.problem(with: .created(id: 1, identity: .accountKey(digest: hex), name: "bob", bot: false, wallSeconds: 0)) != nil)
+    }
+
+    /// An account's ratings are one short list in variant order, however they were set.
+    @Test func ratingsKeepVariantOrderWhateverTheOrderTheyCameIn() {
+        let rating = { (value: Double) in Rating(rating: value, deviation: 80, volatility: 0.06) }
+        var forwards = VariantRatings(), backwards = VariantRatings()
+        for (index, variant) in Variant.allCases.enumerated() { forwards[variant] = rating(Double(1400 + index)) }
+        for (index, variant) in Variant.allCases.enumerated().reversed() { backwards[variant] = rating(Double(1400 + index)) }
+        #expect(forwards == backwards && forwards.all.map(\.variant) == Variant.allCases)
+        backwards[.junior] = rating(1999)
+        #expect(backwards[.junior]?.rating == 1999 && backwards != forwards)
+        backwards[.junior] = nil
+        #expect(backwards[.junior] == nil && backwards.all.count == Variant.allCases.count - 1)
     }
 
     @Test func aSnapshotIsWrittenAndReadBackEqualToTheLog() throws {

@@ -7,16 +7,22 @@ import SetRules
 struct AccountBook {
     struct Account: Equatable {
         let id: Int
-        let identity: PlayerIdentity
+        let storedIdentity: StoredIdentity
         var name: String
         let bot: Bool
         let createdWall: Int64
-        var ratings: [Variant: Rating] = [:]
+        var ratings = VariantRatings()
         /// Indexes into `games`, oldest first (4 bytes each: a million games' index must be small).
         var games: [Int32] = []
         var wins = 0, losses = 0, draws = 0
         /// Every set's time, for the best and the median.
         var setTimes = SetTimes()
+
+        init(id: Int, identity: PlayerIdentity, name: String, bot: Bool, createdWall: Int64) {
+            (self.id, storedIdentity, self.name, self.bot, self.createdWall) = (id, StoredIdentity(identity), name, bot, createdWall)
+        }
+
+        var identity: PlayerIdentity { storedIdentity.identity }
 
         func rating(_ variant: Variant) -> Rating { ratings[variant] ?? .initial }
     }
@@ -25,7 +31,7 @@ struct AccountBook {
     private(set) var games = GameStore()
     /// How many rated games were applied: a ranking computed at one count holds until it changes.
     private(set) var ratedGames = 0
-    private var byIdentity: [PlayerIdentity: Int] = [:]
+    private var byIdentity: [StoredIdentity: Int32] = [:]
     /// Names fold case: "Ann" and "ann" are one name, so nobody passes for someone else.
     private var byName: [String: Int] = [:]
 
@@ -38,22 +44,31 @@ struct AccountBook {
         self.games = games
         self.ratedGames = ratedGames
         for account in accounts {
-            guard byIdentity.updateValue(account.id, forKey: account.identity) == nil,
+            guard byIdentity.updateValue(Int32(account.id), forKey: account.storedIdentity) == nil,
                   byName.updateValue(account.id, forKey: Self.key(account.name)) == nil else { return nil }
         }
+        // Counted first, so each account's list is allocated once at its size.
+        var counts = [Int32](repeating: 0, count: accounts.count)
         for index in 0..<games.count {
             let game = games.stored(index)
-            for seat in 0..<Int(game.seatCount) {
+            for seat in 0..<game.seatCount {
                 guard let id = game.account(of: seat) else { continue }
-                guard self.accounts.indices.contains(id) else { return nil }
-                self.accounts[id].games.append(Int32(index))
+                guard counts.indices.contains(id) else { return nil }
+                counts[id] += 1
+            }
+        }
+        for id in self.accounts.indices { self.accounts[id].games.reserveCapacity(Int(counts[id])) }
+        for index in 0..<games.count {
+            let game = games.stored(index)
+            for seat in 0..<game.seatCount {
+                if let id = game.account(of: seat) { self.accounts[id].games.append(Int32(index)) }
             }
         }
     }
 
     static func key(_ name: String) -> String { name.lowercased() }
 
-    func account(for identity: PlayerIdentity) -> Account? { byIdentity[identity].map { accounts[$0] } }
+    func account(for identity: PlayerIdentity) -> Account? { byIdentity[StoredIdentity(identity)].map { accounts[Int($0)] } }
 
     func account(named name: String) -> Account? { byName[Self.key(name)].map { accounts[$0] } }
 
@@ -73,7 +88,7 @@ struct AccountBook {
         switch record {
         case .created(let id, let identity, let name, _, _):
             if id != accounts.count { return "account \(id) follows account \(accounts.count - 1)" }
-            if byIdentity[identity] != nil { return "a second account for one identity" }
+            if byIdentity[StoredIdentity(identity)] != nil { return "a second account for one identity" }
             if byName[Self.key(name)] != nil { return "the name \"\(name)\" is owned already" }
         case .renamed(let id, let name):
             if account(id) == nil { return "a rename of unknown account \(id)" }
@@ -90,7 +105,7 @@ struct AccountBook {
         switch record {
         case .created(let id, let identity, let name, let bot, let wall):
             accounts.append(Account(id: id, identity: identity, name: name, bot: bot, createdWall: wall))
-            byIdentity[identity] = id
+            byIdentity[StoredIdentity(identity)] = Int32(id)
             byName[Self.key(name)] = id
         case .renamed(let id, let name):
             let old = Self.key(accounts[id].name)

@@ -28,8 +28,11 @@ enum AccountReplies {
         return .success(AccountInfo(.profile, fields))
     }
 
-    /// A player's games, newest first; `after` is the `next` of an earlier page.
-    static func history(_ name: String?, after: String?, limit: Int, in book: AccountBook) -> Result<AccountInfo, WireError> {
+    /// A player's games, newest first, as the reply's whole line; `after` is the `next` of an
+    /// earlier page. Written straight into bytes (`HistoryPage`): it is the account question
+    /// asked most, and its twenty games would otherwise be some sixty dictionaries built and
+    /// sorted for each answer.
+    static func history(_ name: String?, after: String?, limit: Int, id: JSONValue?, in book: AccountBook) -> Result<[UInt8], WireError> {
         guard let name else {
             return .failure(WireError(.missingField, "\"name\" is required: this connection has no account to show the history of.",
                                       details: ["field": "name"]))
@@ -42,10 +45,7 @@ enum AccountReplies {
             end = skip
         }
         let start = max(0, end - limit)
-        let page = account.games[start..<end].reversed().map { entry(book.games[Int($0)], for: account.id, in: book) }
-        var fields: [String: JSONValue] = ["name": .string(account.name), "games": .array(page)]
-        if start > 0 { fields["next"] = .string(String(start)) }
-        return .success(AccountInfo(.history, fields))
+        return .success(HistoryPage.line(of: account, games: account.games[start..<end].reversed(), next: start > 0 ? start : nil, id: id, in: book))
     }
 
     /// Two players' record against each other, from the first one's side.
@@ -96,34 +96,6 @@ enum AccountReplies {
         var fields: [String: JSONValue] = ["variant": .string(variant.rawValue), "players": .array(players)]
         if offset + page.count < ranked.count { fields["next"] = .string(String(offset + page.count)) }
         return .success(AccountInfo(.leaderboard, fields))
-    }
-
-    private static func entry(_ game: GameRecord, for id: Int, in book: AccountBook) -> JSONValue {
-        let seat = game.players.firstIndex { $0.account == id } ?? 0
-        let result: String = switch game.score(of: seat) {
-        case .win: "win"
-        case .loss: "loss"
-        case .draw: "draw"
-        case nil: game.outcome.rawValue
-        }
-        var fields: [String: JSONValue] = [
-            "match": .string(game.match), "game": .int(Int64(game.game)), "mode": .string(game.mode.rawValue),
-            "variant": .string(game.variant.rawValue), "rated": .bool(game.rated), "result": .string(result),
-            "reason": .string(game.reason.rawValue), "seat": .int(Int64(seat)),
-            "players": .array(game.players.map { player in
-                var members: [String: JSONValue] = ["name": .string(player.name), "points": .int(Int64(player.points)),
-                                                    "sets": .int(Int64(player.sets))]
-                if let account = player.account.flatMap(book.account) { members["bot"] = .bool(account.bot) } else { members["guest"] = .bool(true) }
-                if let before = player.before, let after = player.after {
-                    members["ratingBefore"] = .int(Int64(before.rounded))
-                    members["ratingAfter"] = .int(Int64(after.rounded))
-                    members["provisional"] = .bool(after.isProvisional)
-                }
-                return .object(members)
-            }),
-            "durationMs": .int(game.durationMs), "wall": .int(game.wallSeconds), "journal": .string(game.journal)]
-        fields["commitment"] = .string(game.commitment)
-        return .object(fields)
     }
 
     private static func noSuchPlayer(_ name: String) -> WireError {

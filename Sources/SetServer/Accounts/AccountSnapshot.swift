@@ -11,7 +11,7 @@ import SetRules
 enum AccountSnapshot {
     static let fileName = "accounts.snapshot"
     private static let magic: UInt64 = 0x3150_4e53_4341_4753  // "SGACSNP1"
-    private static let version: UInt64 = 2
+    private static let version: UInt64 = 3
     /// How much of the log's end before the offset the snapshot checks it still follows.
     private static let tailBytes = 4096
 
@@ -52,10 +52,10 @@ enum AccountSnapshot {
                 accounts.u64(UInt64(bitPattern: Int64(count)))
             }
             for slow in account.setTimes.slow { accounts.u64(UInt64(slow)) }
-            let ratings = Variant.allCases.enumerated().compactMap { index, variant in account.ratings[variant].map { (index, $0) } }
+            let ratings = account.ratings.all
             accounts.u64(UInt64(ratings.count))
-            for (index, rating) in ratings {
-                accounts.u64(UInt64(index))
+            for (variant, rating) in ratings {
+                accounts.u64(UInt64(Variant.allCases.firstIndex(of: variant) ?? 0))
                 for value in [rating.rating, rating.deviation, rating.volatility] { accounts.u64(value.bitPattern) }
             }
             times.bytes.append(contentsOf: account.setTimes.tenths)

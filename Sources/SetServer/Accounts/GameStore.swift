@@ -1,5 +1,6 @@
 import SetRatings
 import SetRules
+import SetWire
 
 /// The book's finished games, kept compact: a million games must fit in a server's memory
 /// beside everything else (issue 25's benchmark). Each game is one plain struct of numbers
@@ -7,32 +8,44 @@ import SetRules
 /// interned, match names and odd strings kept once in `texts`, and games are found by their
 /// seed commitment through an open-addressing index of game numbers.
 ///
-/// Of a past game's ratings only what history and the scoreboard show is kept, to `Float`
-/// precision: the rating before, the rating and deviation after (a rebuilt record gives the
-/// rest as a newcomer's). Each account's current rating, which the next game is rated from,
-/// stays exact in the book, and the log keeps every figure.
+/// Of a past game the store keeps what history and a restored scoreboard show, and no more:
+/// each seat's rating before and after, rounded as they are shown, and whether the rating after
+/// was provisional; not the server-clock end time, which nothing shows. Each account's current
+/// rating, which the next game is rated from, stays exact in the book, and the log keeps every
+/// figure.
 struct GameStore: Equatable {
-    /// A seed commitment: 64 lowercase hex digits packed in 32 bytes, or (`Game.textCommitment`)
-    /// an index into `texts` with a stable hash of the text.
-    struct Digest: Hashable {
-        var a: UInt64 = 0, b: UInt64 = 0, c: UInt64 = 0, d: UInt64 = 0
-    }
-
-    /// One seat of a stored game; `account` and `name` are -1 when absent.
+    /// One seat of a stored game; `account` and `name` are -1 when absent. Its sets and whether
+    /// it was rated live in the game's own bytes, so a seat is 16 bytes.
     struct Seat: Equatable {
         var account: Int32 = -1
         var name: Int32 = -1
         var points: Int32 = 0
-        var sets: UInt16 = 0
-        var rated = false
-        var beforeRating: Float = 0, afterRating: Float = 0, afterDeviation: Float = 0
+        /// Rounded, as history shows them; meaningful when the seat was rated.
+        var ratingBefore: Int16 = 0, ratingAfter: Int16 = 0
     }
 
-    /// One stored game: plain numbers only.
+    /// A game's yes-or-no facts and its seat count, in one byte.
+    struct Flags: OptionSet, Equatable {
+        let rawValue: UInt8
+        static let rated = Flags(rawValue: 1 << 0)
+        static let textCommitment = Flags(rawValue: 1 << 1)
+        static let secondSeat = Flags(rawValue: 1 << 2)
+        static let firstSeat = Flags(rawValue: 1 << 3)
+        static let firstRated = Flags(rawValue: 1 << 4)
+        static let firstProvisional = Flags(rawValue: 1 << 5)
+        static let secondRated = Flags(rawValue: 1 << 6)
+        static let secondProvisional = Flags(rawValue: 1 << 7)
+
+        static func seatRated(_ index: Int) -> Flags { index == 0 ? .firstRated : .secondRated }
+        static func seatProvisional(_ index: Int) -> Flags { index == 0 ? .firstProvisional : .secondProvisional }
+    }
+
+    /// One stored game: plain numbers only, 96 bytes.
     struct Game: Equatable {
+        /// The seed commitment's digits, or (`Flags.textCommitment`) an index into `texts` (`a`)
+        /// with a stable hash of the text (`b`).
         var commitment = Digest()
-        var endedAt: Int64 = 0
-        /// Up to 49 days; Unix seconds up to 2106 (clamped beyond: 128 bytes a game, not 136).
+        /// Up to 49 days; Unix seconds up to 2106 (clamped beyond).
         var durationMs: UInt32 = 0
         var wallSeconds: UInt32 = 0
         /// A match named `<prefix>-<number>` (as the lobby names them): the prefix in `names`,
@@ -45,15 +58,23 @@ struct GameStore: Equatable {
         var mode: UInt8 = 0, variant: UInt8 = 0, outcome: UInt8 = 0, reason: UInt8 = 0
         /// 255: no winner.
         var winner: UInt8 = 255
-        var rated = false
-        var textCommitment = false
-        var seatCount: UInt8 = 0
+        var flags: Flags = []
+        /// Sets each seat took (a game has at most 27).
+        var firstSets: UInt8 = 0, secondSets: UInt8 = 0
         var first = Seat(), second = Seat()
 
         func seat(_ index: Int) -> Seat { index == 0 ? first : second }
 
+        var seatCount: Int { flags.contains(.secondSeat) ? 2 : flags.contains(.firstSeat) ? 1 : 0 }
+        var rated: Bool { flags.contains(.rated) }
+        var textCommitment: Bool { flags.contains(.textCommitment) }
+
+        func sets(of index: Int) -> Int { Int(index == 0 ? firstSets : secondSets) }
+        func isRated(seat index: Int) -> Bool { flags.contains(.seatRated(index)) }
+        func isProvisional(seat index: Int) -> Bool { flags.contains(.seatProvisional(index)) }
+
         func account(of index: Int) -> Int? {
-            guard index < Int(seatCount) else { return nil }
+            guard index < seatCount else { return nil }
             let id = seat(index).account
             return id < 0 ? nil : Int(id)
         }
@@ -61,7 +82,6 @@ struct GameStore: Equatable {
         /// The index-key of the commitment: its first word, or its text's stable hash.
         var key: UInt64 { textCommitment ? commitment.b : commitment.a }
 
-        var isRated: Bool { rated }
         var variantValue: Variant { Variant.allCases[Int(variant)] }
 
         /// 1, ½ or 0 for a seat of a counted duel, as `GameRecord.score(of:)`.
@@ -106,27 +126,34 @@ struct GameStore: Equatable {
     /// The game at `index` as a record (set times live with the accounts, not here).
     subscript(index: Int) -> GameRecord {
         let game = games[index]
-        let match = game.matchNumber < 0 ? texts[Int(game.match)] : names[Int(game.match)] + "-" + String(game.matchNumber)
-        let players = (0..<Int(game.seatCount)).map { number -> GameRecord.Player in
+        let match = matchName(of: game)
+        let players = (0..<game.seatCount).map { number -> GameRecord.Player in
             let seat = game.seat(number)
             var player = GameRecord.Player(account: seat.account < 0 ? nil : Int(seat.account), name: seat.name < 0 ? "" : names[Int(seat.name)],
-                                           points: Int(seat.points), sets: Int(seat.sets), setTimes: [])
-            if seat.rated {
-                player.before = Rating(rating: Double(seat.beforeRating), deviation: Rating.initial.deviation, volatility: Rating.initial.volatility)
-                player.after = Rating(rating: Double(seat.afterRating), deviation: Double(seat.afterDeviation), volatility: Rating.initial.volatility)
+                                           points: Int(seat.points), sets: game.sets(of: number), setTimes: [])
+            if game.isRated(seat: number) {
+                player.before = Self.shownRating(seat.ratingBefore, provisional: false)
+                player.after = Self.shownRating(seat.ratingAfter, provisional: game.isProvisional(seat: number))
             }
             return player
         }
         return GameRecord(match: match, game: Int(game.game), commitment: commitmentText(game), mode: Mode.allCases[Int(game.mode)],
                           variant: game.variantValue, rated: game.rated, outcome: GameRecord.Outcome.allCases[Int(game.outcome)],
                           reason: MatchResult.Reason.allCases[Int(game.reason)], winner: game.winner == 255 ? nil : SetRules.Seat(rawValue: Int(game.winner)),
-                          players: players, endedAt: game.endedAt, durationMs: Int64(game.durationMs), wallSeconds: Int64(game.wallSeconds),
+                          players: players, endedAt: 0, durationMs: Int64(game.durationMs), wallSeconds: Int64(game.wallSeconds),
                           journal: game.journal < 0 ? match + ".jsonl" : texts[Int(game.journal)])
+    }
+
+    /// A rating as a past game keeps it: its rounded figure, and a deviation on the right side
+    /// of the provisional line (the one figure shown of it).
+    private static func shownRating(_ rounded: Int16, provisional: Bool) -> Rating {
+        Rating(rating: Double(rounded), deviation: provisional ? Rating.initial.deviation : Rating.provisionalDeviation,
+               volatility: Rating.initial.volatility)
     }
 
     /// The number of the game dealt with this commitment.
     func index(of commitment: String) -> Int? {
-        let packed = Self.pack(commitment)
+        let packed = Digest(hex: commitment)
         var slot = Self.mix(packed?.a ?? Self.stableHash(commitment)) & UInt64(slots.count - 1)
         while true {
             let found = slots[Int(slot)]
@@ -141,10 +168,10 @@ struct GameStore: Equatable {
     /// Keeps a game; its number is the count before.
     mutating func append(_ record: GameRecord) {
         var game = Game()
-        if let packed = Self.pack(record.commitment) {
+        if let packed = Digest(hex: record.commitment) {
             game.commitment = packed
         } else {
-            game.textCommitment = true
+            game.flags.insert(.textCommitment)
             game.commitment = Digest(a: UInt64(texts.count), b: Self.stableHash(record.commitment))
             texts.append(record.commitment)
         }
@@ -160,7 +187,6 @@ struct GameStore: Equatable {
             game.journal = Int32(texts.count)
             texts.append(record.journal)
         }
-        game.endedAt = record.endedAt
         game.durationMs = UInt32(clamping: record.durationMs)
         game.wallSeconds = UInt32(clamping: record.wallSeconds)
         game.game = Int32(clamping: record.game)
@@ -169,16 +195,18 @@ struct GameStore: Equatable {
         game.outcome = UInt8(GameRecord.Outcome.allCases.firstIndex(of: record.outcome) ?? 0)
         game.reason = UInt8(MatchResult.Reason.allCases.firstIndex(of: record.reason) ?? 0)
         game.winner = record.winner.map { UInt8($0.rawValue) } ?? 255
-        game.rated = record.rated
-        game.seatCount = UInt8(min(2, record.players.count))
+        if record.rated { game.flags.insert(.rated) }
+        if !record.players.isEmpty { game.flags.insert(record.players.count == 1 ? .firstSeat : .secondSeat) }
         for (number, player) in record.players.prefix(2).enumerated() {
             var seat = Seat(account: player.account.map { Int32(clamping: $0) } ?? -1, name: intern(player.name),
-                            points: Int32(clamping: player.points), sets: UInt16(clamping: player.sets))
+                            points: Int32(clamping: player.points))
             if let before = player.before, let after = player.after {
-                seat.rated = true
-                (seat.beforeRating, seat.afterRating, seat.afterDeviation) = (Float(before.rating), Float(after.rating), Float(after.deviation))
+                game.flags.insert(.seatRated(number))
+                if after.isProvisional { game.flags.insert(.seatProvisional(number)) }
+                (seat.ratingBefore, seat.ratingAfter) = (Int16(clamping: before.rounded), Int16(clamping: after.rounded))
             }
-            if number == 0 { game.first = seat } else { game.second = seat }
+            let sets = UInt8(clamping: player.sets)
+            if number == 0 { (game.first, game.firstSets) = (seat, sets) } else { (game.second, game.secondSets) = (seat, sets) }
         }
         games.append(game)
         if games.count * 2 > slots.count { rebuildIndex(capacity: games.count) } else { insert(games.count - 1) }
@@ -192,15 +220,22 @@ struct GameStore: Equatable {
         return id
     }
 
+    /// The match a game was played in, by its name.
+    func matchName(of game: Game) -> String {
+        game.matchNumber < 0 ? texts[Int(game.match)] : names[Int(game.match)] + "-" + String(game.matchNumber)
+    }
+
     private func commitmentText(_ game: Game) -> String {
-        if game.textCommitment { return texts[Int(game.commitment.a)] }
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(64)
-        for word in [game.commitment.a, game.commitment.b, game.commitment.c, game.commitment.d] {
-            for shift in stride(from: 60, through: 0, by: -4) { bytes.append(digits[Int((word >> UInt64(shift)) & 0xF)]) }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        game.textCommitment ? texts[Int(game.commitment.a)] : game.commitment.hex
+    }
+
+    /// The commitment as a JSON string, written without making a `String` of it first.
+    func commitmentJSON(of game: Game) -> [UInt8] {
+        if game.textCommitment { return JSONWriter.bytes(.string(texts[Int(game.commitment.a)])) }
+        var bytes: [UInt8] = [UInt8(ascii: "\"")]
+        game.commitment.appendHex(to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        return bytes
     }
 
     private mutating func rebuildIndex(capacity: Int) {
@@ -222,25 +257,8 @@ struct GameStore: Equatable {
         return Int(game.match) < (game.matchNumber < 0 ? texts : names) && game.match >= 0 && Int(game.journal) < texts && game.journal >= -1
             && (!game.textCommitment || game.commitment.a < UInt64(texts)) && Int(game.mode) < Mode.allCases.count
             && Int(game.variant) < Variant.allCases.count && Int(game.outcome) < GameRecord.Outcome.allCases.count
-            && Int(game.reason) < MatchResult.Reason.allCases.count && game.seatCount <= 2 && nameOK(game.first) && nameOK(game.second)
+            && Int(game.reason) < MatchResult.Reason.allCases.count && nameOK(game.first) && nameOK(game.second)
             && (game.winner == 255 || game.winner < 2)
-    }
-
-    /// 64 lowercase hex digits as 32 bytes; nil for any other text.
-    static func pack(_ text: String) -> Digest? {
-        let utf8 = text.utf8
-        guard utf8.count == 64 else { return nil }
-        var words: [UInt64] = [0, 0, 0, 0]
-        for (index, byte) in utf8.enumerated() {
-            let nibble: UInt8
-            switch byte {
-            case 0x30...0x39: nibble = byte - 0x30
-            case 0x61...0x66: nibble = byte - 0x61 + 10
-            default: return nil
-            }
-            words[index / 16] = words[index / 16] << 4 | UInt64(nibble)
-        }
-        return Digest(a: words[0], b: words[1], c: words[2], d: words[3])
     }
 
     /// FNV-1a: the same for a text in every process, unlike `hashValue`.

@@ -41,19 +41,21 @@ extension Server {
     }
 
     func answer(_ query: AccountQuery, id: JSONValue?, from connection: Connection) {
-        let result: Result<AccountInfo, WireError>
+        let reply = { (info: AccountInfo) in ServerMessageCoding.line(.accountInfo(info, id: id)) }
+        let result: Result<[UInt8], WireError>
         switch query {
-        case .profile(let name): result = AccountReplies.profile(name, in: accounts.book)
+        case .profile(let name): result = AccountReplies.profile(name, in: accounts.book).map(reply)
         case .history(let name, let key, let after, let limit):
             let identity = key.map { PlayerIdentity.accountKey(digest: SHA256.hex($0)) } ?? connection.identity
             let own = accounts.book.account(for: identity)
-            result = AccountReplies.history(name ?? own?.name, after: after, limit: limit ?? ClientMessageDecoder.defaultListLimit, in: accounts.book)
-        case .crosstable(let name, let other): result = AccountReplies.crosstable(name, other, in: accounts.book)
+            result = AccountReplies.history(name ?? own?.name, after: after, limit: limit ?? ClientMessageDecoder.defaultListLimit,
+                                            id: id, in: accounts.book)
+        case .crosstable(let name, let other): result = AccountReplies.crosstable(name, other, in: accounts.book).map(reply)
         case .leaderboard(let variant, let after, let limit):
-            result = accounts.leaderboard(variant, after: after, limit: limit ?? ClientMessageDecoder.defaultListLimit)
+            result = accounts.leaderboard(variant, after: after, limit: limit ?? ClientMessageDecoder.defaultListLimit).map(reply)
         }
         switch result {
-        case .success(let info): send(.accountInfo(info, id: id), to: connection)
+        case .success(let line): enqueue(line, to: connection)
         case .failure(let error): fail(connection, error, id: id)
         }
     }
