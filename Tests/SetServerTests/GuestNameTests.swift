@@ -104,4 +104,31 @@ import Testing
         #expect(try join(third, "cy", key: nil, match: "m") == nil)
         withExtendedLifetime((guest, existing, renaming)) {}
     }
+
+    /// `setgame play`'s kind of match: the first join with a reserved token takes a seat as any
+    /// new seat is taken, under a name that is free to it, as the account its key speaks for.
+    @Test func aReservedTokensFirstSeatIsTakenUnderAFreeNameAsItsAccount() throws {
+        let (first, second) = ("0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210")
+        let server = try TestServer { $0.reservedMatches["private"] = ReservedMatch(tokens: [first, second], mode: .duel) }
+        defer { server.stop() }
+        let owner = try TestClient.greeted(server)
+        #expect(try join(owner, "ann", key: Self.annKey, match: "x") == nil)
+
+        // As a resume does, the join sends its token and no match.
+        let guest = try TestClient.greeted(server)
+        let refused = try #require(try guest.joinOutcome(JoinRequest(name: "ANN", token: first)))
+        #expect(refused.code == .nameTaken && refused.details["suggestion"] == .string("ANN2"))
+        #expect(try guest.joinOutcome(JoinRequest(name: "cy", token: first)) == nil, "the refused join left the token unused")
+        #expect(guest.token == first)
+
+        let player = try TestClient.greeted(server)
+        #expect(try player.joinOutcome(JoinRequest(name: "Cy", token: second))?.code == .nameTaken, "a guest sits under it")
+        var request = JoinRequest(name: "dee", token: second)
+        request.account = Self.bobKey
+        #expect(try player.joinOutcome(request) == nil)
+        let view = try player.waitFor("snapshot") { if case .snapshot(let view) = $0 { view } else { nil } }
+        #expect(view.match == "private")
+        #expect(view.players.first { $0.name == "dee" }?.rating == 1500, "the seat is its account's")
+        withExtendedLifetime(owner) {}
+    }
 }

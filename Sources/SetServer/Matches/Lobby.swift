@@ -65,7 +65,7 @@ final class Lobby {
     }
 
     /// Who sits under `name` (case folded) in the match a join for a new seat would be seated in:
-    /// the one it names, or the duel it would be paired into.
+    /// the one it names, the one its reserved token keeps, or the duel it would be paired into.
     func holder(of name: String, joining request: JoinRequest) -> SeatHolder? {
         let key = AccountBook.key(name)
         guard let room = existingRoom(for: request),
@@ -73,8 +73,25 @@ final class Lobby {
         return seat.account.map { .account(id: $0.id) } ?? .guest
     }
 
+    /// Whether a player's join takes a new seat (its name must then be free to it), rather than
+    /// resuming one by its token: a reserved token's first join takes one too.
+    func takesNewSeat(_ request: JoinRequest) -> Bool {
+        guard request.role == .player else { return false }
+        guard let token = request.token else { return true }
+        return reservation(of: token) != nil
+    }
+
+    /// The reserved match a token takes its seat in, while it has not taken it yet.
+    private func reservation(of token: String) -> (name: String, match: ReservedMatch)? {
+        guard seatsByToken[token] == nil, let (name, match) = reservedMatches.first(where: { $0.value.tokens.contains(token) }) else {
+            return nil
+        }
+        return (name, match)
+    }
+
     /// The live match a join for a new seat would sit in; nil when it would create one, or be refused.
     private func existingRoom(for request: JoinRequest) -> MatchRoom? {
+        if let token = request.token { return reservation(of: token).flatMap { rooms[$0.name] } }
         if let name = request.match { return reservedMatches[name] == nil ? rooms[name] : nil }
         return request.mode == .duel ? pairableDuel(request.variant ?? .classic) : nil
     }
@@ -98,7 +115,7 @@ final class Lobby {
     func seating(for request: JoinRequest, address: String = "") -> Result<Seating, WireError> {
         if request.role == .spectator { return watching(request) }
         if let token = request.token {
-            if seatsByToken[token] == nil, let (name, match) = reservedMatches.first(where: { $0.value.tokens.contains(token) }) {
+            if let (name, match) = reservation(of: token) {
                 // The first join with a reserved token takes a seat in its match under that very
                 // token (a client sends a token without the match it names, as a resume).
                 var request = request
