@@ -2,10 +2,10 @@
 (before, between or after the journal's and the accounts log's writes, wherever it lands), a
 restart, and the game is recorded exactly once with the ratings every player was told; then the
 CLI reads them back at 80 columns and as JSON."""
-import json, os, socket, subprocess, sys, tempfile
+import json, os, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import BIN, fail, find_set, Server as Serve  # noqa: E402
+from e2e_support import BIN, Player, fail, find_set, Server as Serve  # noqa: E402
 
 KEYS = {"ann": "a1" * 32, "bob": "b2" * 32}
 
@@ -13,42 +13,6 @@ KEYS = {"ann": "a1" * 32, "bob": "b2" * 32}
 class Server(Serve):
     def __init__(self, data):
         super().__init__(data, log=os.path.join(data, "serve.log"), arguments=["--set-points-lost-per-second", "0"])
-
-
-class Player:
-    def __init__(self, port, name, match, token=None):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        self.file = self.sock.makefile("rb")
-        self.view, self.token = None, token
-        self.read()
-        join = {"type": "join", "name": name, "match": match, "account": KEYS[name]}
-        if token:
-            join["token"] = token
-        self.send(join)
-        while self.view is None:
-            self.read()
-
-    def send(self, message):
-        self.sock.sendall((json.dumps(message) + "\n").encode())
-
-    def read(self):
-        line = self.file.readline()
-        if not line:
-            raise EOFError("connection closed")
-        message = json.loads(line)
-        if message["type"] == "joined":
-            self.token = message.get("token", self.token)
-        elif message["type"] == "snapshot":
-            self.view = message
-        elif message["type"] == "event" and message["kind"] == "table":
-            self.view["table"] = message["table"]
-        return message
-
-    def until(self, predicate):
-        while True:
-            message = self.read()
-            if predicate(message):
-                return message
 
 
 def game_lines(data):
@@ -68,7 +32,7 @@ told = {}
 for round_number in range(3):
     match = f"rated{round_number}"
     server = Server(data)
-    ann, bob = Player(server.port, "ann", match), Player(server.port, "bob", match)
+    ann, bob = [Player(server.port, name, match, account=KEYS[name]) for name in ("ann", "bob")]
     # Bob joined second: his snapshot holds the dealt table.
     ann.send({"type": "claim"})
     for card in find_set(bob.view["table"]):
@@ -79,17 +43,17 @@ for round_number in range(3):
         over = bob.until(lambda m: m["type"] == "event" and m["kind"] == "game_over")
         told[match] = {r["seat"]: r["after"] for r in over["ratings"]}
     server.kill()  # at once: wherever the writes were
-    ann.sock.close(), bob.sock.close()
+    ann.close(), bob.close()
     server = Server(data)
     # A resignation the journal never got: the match is back, still playing; resign it again.
     try:
-        ann = Player(server.port, "ann", match, token=ann.token)
+        ann = Player(server.port, "ann", match, token=ann.token, account=KEYS["ann"])
         if ann.view["state"] == "playing":
             ann.send({"type": "resign"})
             ann.until(lambda m: m["type"] == "event" and m["kind"] == "game_over")
     except EOFError:
         pass
-    ann.sock.close()
+    ann.close()
     server.stop()
 
 server = Server(data)

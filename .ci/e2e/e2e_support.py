@@ -1,6 +1,7 @@
-"""What the Python end-to-end scripts share: the real `setgame serve` as a child process, and the
-first set on a table (found independently of the Swift rules, from the card ids' base-3 digits)."""
-import atexit, os, signal, subprocess, sys
+"""What the Python end-to-end scripts share: the real `setgame serve` as a child process, a player
+on a raw connection, and the first set on a table (found independently of the Swift rules, from
+the card ids' base-3 digits)."""
+import atexit, json, os, signal, socket, subprocess, sys, time
 
 BIN = os.environ["SETGAME"]
 STARTED = []
@@ -37,6 +38,102 @@ class Server:
         self.proc.send_signal(signal.SIGTERM)
         if self.proc.wait(timeout=10) != 0:
             fail("serve did not exit 0 on SIGTERM")
+
+
+class Player:
+    """A player on its own connection: joins `match` (or resumes its seat with `token`), as an
+    account when given its key, and keeps its view of the match up to date from the events."""
+
+    def __init__(self, port, name, match, token=None, account=None):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.file = self.sock.makefile("rb")
+        self.view, self.token, self.seat, self.next_id = None, token, None, 0
+        if self.read()["type"] != "welcome":
+            fail(f"{name}: no welcome first")
+        join = {"type": "join", "name": name, "match": match}
+        if token:
+            join["token"] = token
+        if account:
+            join["account"] = account
+        self.send(join)
+        while self.view is None:
+            reply = self.read()
+            if reply["type"] == "error":
+                fail(f"{name} could not join: {reply}")
+
+    def send(self, message):
+        self.sock.sendall((json.dumps(message) + "\n").encode())
+
+    def read(self):
+        line = self.file.readline()
+        if not line:
+            raise EOFError("connection closed")
+        message = json.loads(line)
+        kind = message["type"]
+        if kind == "joined":
+            self.token, self.seat = message.get("token", self.token), message["seat"]
+        elif kind == "snapshot":
+            self.view = message
+        elif kind == "event" and self.view is not None:
+            self.apply(message)
+        return message
+
+    def apply(self, event):
+        view, kind = self.view, event["kind"]
+        view["seq"] = event["seq"]
+        if kind == "table":
+            view["table"], view["deck"] = event["table"], event["deck"]
+        elif kind in ("set_taken", "not_a_set", "penalty", "hint"):
+            for player in view["players"]:
+                if player["seat"] == event["seat"]:
+                    player["score"] = event["score"]
+        elif kind == "window_opened":
+            view["window"] = event["window"]
+        elif kind == "window_closed":
+            view["window"] = None
+        elif kind == "selection":
+            view["selection"] = {"seat": event["seat"], "cards": event["cards"]} if event["cards"] else None
+        elif kind == "game_over":
+            view["state"], view["result"], view["seed"] = "over", event["result"], event["seed"]
+        elif kind == "game_started":
+            view["table"], view["deck"], view["state"] = event["table"], event["deck"], "playing"
+
+    def until(self, predicate):
+        """Reads until a message `predicate` accepts, and returns it."""
+        while True:
+            message = self.read()
+            if predicate(message):
+                return message
+
+    def request(self, message):
+        """Sends with an id and waits for its ack (or error): returns the reply. Backs off and
+        sends again when rate limited, as a polite client does."""
+        while True:
+            self.next_id += 1
+            self.send(dict(message, id=self.next_id))
+            while True:
+                reply = self.read()
+                if reply["type"] in ("ack", "error") and reply.get("id") == self.next_id:
+                    break
+            if reply.get("code") != "rate_limited":
+                return reply
+            time.sleep(0.2)
+
+    def sync(self):
+        """Asks for a snapshot and returns the view it gives, backing off while rate limited."""
+        while True:
+            self.next_id += 1
+            self.send({"type": "snapshot", "id": self.next_id})
+            while True:
+                reply = self.read()
+                if reply["type"] == "snapshot":
+                    return self.view
+                if reply["type"] == "error" and reply.get("id") == self.next_id:
+                    break
+            time.sleep(0.2)
+
+    def close(self):
+        self.sock.close()
 
 
 def find_set(table):

@@ -1,96 +1,17 @@
 """Kill -9 the server at several points of a duel and check nothing acknowledged is lost."""
-import atexit, glob, json, os, signal, socket, subprocess, sys, tempfile, time
+import glob, os, subprocess, sys, tempfile
 
 RULES = ["--set-points-lost-per-second", "0"]  # points independent of machine speed
+MATCH = "km"
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import BIN, fail, find_set, Server as Serve  # noqa: E402
+from e2e_support import BIN, Player, fail, find_set, Server as Serve  # noqa: E402
 
 
 class Server(Serve):
     def __init__(self, data, port=0):
         super().__init__(data, log=os.path.join(data, "serve.log"), port=port, arguments=RULES)
-
-
-class Player:
-    def __init__(self, port, name, token=None, last_seq=None):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        self.file = self.sock.makefile("rb")
-        self.view, self.token, self.seat, self.next_id = None, token, None, 0
-        assert self.read()["type"] == "welcome"
-        join = {"type": "join", "name": name, "match": "km"}
-        if token:
-            join["token"] = token
-        self.send(join)
-        while self.view is None:
-            self.read()
-
-    def send(self, message):
-        self.sock.sendall((json.dumps(message) + "\n").encode())
-
-    def read(self):
-        line = self.file.readline()
-        if not line:
-            raise EOFError("connection closed")
-        message = json.loads(line)
-        kind = message["type"]
-        if kind == "joined":
-            self.token, self.seat = message.get("token", self.token), message["seat"]
-        elif kind == "snapshot":
-            self.view = message
-        elif kind == "event" and self.view is not None:
-            self.apply(message)
-        return message
-
-    def apply(self, event):
-        view, kind = self.view, event["kind"]
-        view["seq"] = event["seq"]
-        if kind == "table":
-            view["table"], view["deck"] = event["table"], event["deck"]
-        elif kind in ("set_taken", "not_a_set", "penalty", "hint"):
-            for player in view["players"]:
-                if player["seat"] == event["seat"]:
-                    player["score"] = event["score"]
-        elif kind == "window_opened":
-            view["window"] = event["window"]
-        elif kind == "window_closed":
-            view["window"] = None
-        elif kind == "selection":
-            view["selection"] = {"seat": event["seat"], "cards": event["cards"]} if event["cards"] else None
-        elif kind == "game_over":
-            view["state"], view["result"], view["seed"] = "over", event["result"], event["seed"]
-        elif kind == "game_started":
-            view["table"], view["deck"], view["state"] = event["table"], event["deck"], "playing"
-
-    def request(self, message):
-        """Sends with an id and waits for its ack (or error): returns the reply. Backs off and
-        sends again when rate limited, as a polite client does."""
-        while True:
-            self.next_id += 1
-            self.send(dict(message, id=self.next_id))
-            while True:
-                reply = self.read()
-                if reply["type"] in ("ack", "error") and reply.get("id") == self.next_id:
-                    break
-            if reply.get("code") != "rate_limited":
-                return reply
-            time.sleep(0.2)
-
-    def sync(self):
-        while True:
-            self.next_id += 1
-            self.send({"type": "snapshot", "id": self.next_id})
-            while True:
-                reply = self.read()
-                if reply["type"] == "snapshot":
-                    return self.view
-                if reply["type"] == "error" and reply.get("id") == self.next_id:
-                    break
-            time.sleep(0.2)
-
-    def close(self):
-        self.sock.close()
 
 
 def state(view):
@@ -139,7 +60,7 @@ def turn(actor, other, burst=False):
 def play(data, kills):
     """Plays the scripted duel to the end; kills the server after the turns in `kills`."""
     server = Server(data)
-    ann, bob = Player(server.port, "ann"), Player(server.port, "bob")
+    ann, bob = Player(server.port, "ann", MATCH), Player(server.port, "bob", MATCH)
     number, restarts = 0, 0
     while True:
         ann.sync(), bob.sync()
@@ -157,14 +78,14 @@ def play(data, kills):
             before = None if action == "burst" else state(ann.sync())
             server.kill()
             if action == "torn":
-                journal = os.path.join(data, "km.jsonl")
+                journal = os.path.join(data, f"{MATCH}.jsonl")
                 with open(journal, "ab") as handle:
                     handle.write(b'{"type":"act","seat":1,"action":"sel')
             ann.close(), bob.close()
             server = Server(data)
             restarts += 1
-            ann = Player(server.port, "ann", token=ann.token)
-            bob = Player(server.port, "bob", token=bob.token)
+            ann = Player(server.port, "ann", MATCH, token=ann.token)
+            bob = Player(server.port, "bob", MATCH, token=bob.token)
             after = state(ann.sync())
             if before is not None and after != before:
                 fail(f"after kill {restarts} ({action}) the match differs:\n before {before}\n after  {after}")
@@ -196,7 +117,7 @@ log = open(os.path.join(data, "serve.log")).read()
 if "dropped a torn last line" not in log:
     fail("the torn journal line was not reported")
 
-finished = glob.glob(os.path.join(data, "finished", "km-*.jsonl"))
+finished = glob.glob(os.path.join(data, "finished", f"{MATCH}-*.jsonl"))
 if len(finished) != 1:
     fail(f"expected one finished journal, found {finished}")
 out = subprocess.run([BIN, "replay", finished[0]], capture_output=True, text=True)

@@ -69,7 +69,7 @@ package enum LocalGame {
         bot.match = kept.match
         bot.variant = options.variant
         bot.level = level
-        bot.name = "bot-\(level.rawValue)"
+        bot.name = botName(level, beside: name)
         bot.token = table.botToken
         bot.seed = options.seed ?? UInt64(truncatingIfNeeded: MonotonicTime.rawNanoseconds())
         let localBot = LocalBot(bot) { token in kept.saveBot(level: level, token: token) }
@@ -98,6 +98,13 @@ package enum LocalGame {
         }
         if let daily { TerminalClient.printWrapped(dailyLines(daily, kept: kept, command: command), to: 1, command: command) }
         return status
+    }
+
+    /// The bot's name at the table: its level's, or the next one when the player took that name
+    /// (no match seats two players under one name, and the player joins first).
+    package static func botName(_ level: BotLevel, beside player: String) -> String {
+        let name = "bot-\(level.rawValue)"
+        return player.lowercased() == name ? name + "2" : name
     }
 
     /// What the client is told of the local match: a solo game keeps personal records in the

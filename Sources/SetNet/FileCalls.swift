@@ -1,22 +1,25 @@
 import Glibc
 
-/// An append that stopped part way: how many bytes reached the file, and why the rest did not.
+/// A write or append that stopped part way: how many bytes reached the file, and why the rest did not.
 package struct AppendFailure: Error, Sendable {
     package var written: Int
     package var error: SocketError
 }
 
-/// The system calls of an append-only file (a match journal, the data folder's lock), beside the
-/// sockets' and made the same way (`SystemCall`): whole appends, data syncs, an exclusive lock.
+/// The system calls of the server's files (a match journal, the accounts log and its snapshot,
+/// the data folder's lock), beside the sockets' and made the same way (`SystemCall`): whole
+/// writes and reads, data syncs, an exclusive lock.
 package enum FileCalls {
     /// Writes all of `bytes` at the end of `fd` (opened `O_APPEND`); nil when all are written.
     package static func append(_ bytes: [UInt8], to fd: Int32) -> AppendFailure? {
+        bytes.withUnsafeBytes { write($0, to: fd) }
+    }
+
+    /// Writes all of `bytes` to `fd`, going on after a short write; nil when all are written.
+    package static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> AppendFailure? {
         var offset = 0
         while offset < bytes.count {
-            let result = bytes.withUnsafeBytes { raw in
-                SystemCall.run { Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) }
-            }
-            switch result {
+            switch SystemCall.run({ Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }) {
             case .done(let written) where written > 0: offset += written
             // A file that takes nothing and says nothing (0 written) is as full as one that says ENOSPC.
             case .done: return AppendFailure(written: offset, error: SocketError("write", code: ENOSPC))
@@ -25,6 +28,18 @@ package enum FileCalls {
             }
         }
         return nil
+    }
+
+    /// Fills all of `buffer` from `fd`, going on after a short read; false when the file ends
+    /// first or a read fails.
+    package static func read(into buffer: UnsafeMutableRawBufferPointer, from fd: Int32) -> Bool {
+        var offset = 0
+        while offset < buffer.count {
+            guard case .done(let count) = SystemCall.run({ Glibc.read(fd, buffer.baseAddress! + offset, buffer.count - offset) }),
+                  count > 0 else { return false }
+            offset += count
+        }
+        return true
     }
 
     /// Puts what was written to `fd` on disk (`fdatasync`); says whether it did.

@@ -64,6 +64,23 @@ import Testing
         #expect(snapshot.contains(#""mode":"solo""#) && snapshot.contains(#""match":"solo""#) && snapshot.contains(#""variant":"ultra""#))
     }
 
+    /// A player who calls itself after the bot keeps the name; the bot, joining second, takes
+    /// another, since the table seats no two players under one name.
+    @Test func aPlayerNamedAfterTheBotLeavesTheBotAnotherName() throws {
+        let state = "/tmp/setgame-local-\(UInt32.random(in: 0...UInt32.max))"
+        defer { _ = try? FileManager.default.removeItem(atPath: state) }
+        let kept = KeptGame(stateDirectory: state, mode: .duel, player: "Bot-Easy")
+        let table = try LocalTable.open(kept, store: SeatTokenStore(directory: state), config: ServerConfig(), log: .silent)
+        defer { table.stop() }
+        let player = try connect(table)
+        defer { close(player) }
+        #expect(try ask(player, #"{"type":"join","name":"Bot-Easy","token":"\#(table.playerToken)"}"#).contains(#""type":"joined""#))
+        #expect(try join(table, #"{"type":"join","name":"bot-easy","token":"\#(table.botToken)"}"#).contains(#""code":"name_taken""#))
+        let name = LocalGame.botName(.easy, beside: "Bot-Easy")
+        #expect(name == "bot-easy2" && LocalGame.botName(.easy, beside: "ann") == "bot-easy")
+        #expect(try join(table, #"{"type":"join","name":"\#(name)","token":"\#(table.botToken)"}"#).contains(#""type":"joined""#))
+    }
+
     /// `play --daily` on two machines on the same UTC date: two servers, each in its own state
     /// folder, deal the same first table under the day's commitment; the kept game is the day's own.
     @Test func twoDailyServersOnTheSameDateDealTheSameFirstTable() throws {

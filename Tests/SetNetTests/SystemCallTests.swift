@@ -55,4 +55,33 @@ import Testing
         #expect(throws: SocketError.self) { try FileCalls.lockExclusively(other, "lock again") }
         do { try FileCalls.lockExclusively(other, "lock again") } catch { #expect(error.wouldBlock) }
     }
+
+    /// The raw-buffer forms the accounts snapshot writes and reads its sections with: a read
+    /// from a pipe comes back short (a pipe holds 64 KiB), so all of it takes many reads.
+    @Test func aWholeBufferIsWrittenAndReadBackThroughShortReads() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { Glibc.close(ends[0]) }
+        let sent = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let writeEnd = ends[1]
+        let writer = Thread {
+            sent.withUnsafeBytes { #expect(FileCalls.write($0, to: writeEnd) == nil) }
+            Glibc.close(writeEnd)
+        }
+        writer.start()
+        var received = [UInt8](repeating: 0, count: sent.count)
+        #expect(received.withUnsafeMutableBytes { FileCalls.read(into: $0, from: ends[0]) })
+        #expect(received == sent)
+        // The writer's end is closed once it is done: one more byte is past the end.
+        var more: UInt8 = 0
+        #expect(!withUnsafeMutableBytes(of: &more) { FileCalls.read(into: $0, from: ends[0]) })
+    }
+
+    @Test func aWriteToAFullDiskSaysHowFarItGot() throws {
+        let fd = open("/dev/full", O_WRONLY | O_CLOEXEC)
+        try #require(fd >= 0)
+        defer { Glibc.close(fd) }
+        let failure = try #require([UInt8](repeating: 1, count: 10).withUnsafeBytes { FileCalls.write($0, to: fd) })
+        #expect(failure.written == 0 && failure.error.code == ENOSPC)
+    }
 }

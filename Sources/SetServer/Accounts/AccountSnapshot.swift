@@ -1,4 +1,5 @@
 import Glibc
+import SetNet
 import SetRatings
 import SetRules
 
@@ -176,27 +177,9 @@ enum AccountSnapshot {
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { writeAll(fd, $0) } }
 
-    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        var done = 0
-        while done < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return false }
-            done += n
-        }
-        return true
-    }
+    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool { FileCalls.write(bytes, to: fd) == nil }
 
-    private static func readAll(_ fd: Int32, _ bytes: UnsafeMutableRawBufferPointer) -> Bool {
-        var done = 0
-        while done < bytes.count {
-            let n = Glibc.read(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return false }
-            done += n
-        }
-        return true
-    }
+    private static func readAll(_ fd: Int32, _ bytes: UnsafeMutableRawBufferPointer) -> Bool { FileCalls.read(into: bytes, from: fd) }
 
     /// The hash of the log's last `tailBytes` before `offset`; nil when the log is shorter.
     private static func tailHash(of logPath: String, before offset: Int) -> UInt64? {

@@ -79,17 +79,20 @@ final class Accounts {
 
     /// The account a player joins as: found by identity, made on first use, renamed when it asks
     /// for another name. A name is its first owner's (case folded); asking for another
-    /// account's name, even as a guest, is refused with a free one to take instead. An account
-    /// does not sit beside a guest playing under its name (`heldByGuest`: the guest took it before
-    /// any account owned it), so no match shows a guest and an account under one name.
+    /// account's name, even as a guest, is refused with a free one to take instead. Nobody takes
+    /// a seat under a name someone else sits under in that match (`sitting`: a guest, or another
+    /// account since renamed), so no match shows two players under one name.
     func seat(_ name: String, identity: PlayerIdentity, bot: Bool,
-              heldByGuest: (String) -> Bool = { _ in false }) -> Result<AccountBook.Account?, WireError> {
+              sitting: (String) -> SeatHolder? = { _ in nil }) -> Result<AccountBook.Account?, WireError> {
         if let owner = book.account(named: name), owner.identity != identity {
-            return .failure(nameTaken(name, heldByGuest: heldByGuest))
+            return .failure(nameTaken(name, sitting: sitting))
+        }
+        let account = identity == .guest ? nil : book.account(for: identity)
+        if let holder = sitting(name), holder != account.map({ .account(id: $0.id) }) {
+            return .failure(nameTaken(name, sitting: sitting, heldBy: holder))
         }
         guard identity != .guest else { return .success(nil) }
-        if heldByGuest(name) { return .failure(nameTaken(name, heldByGuest: heldByGuest, byGuest: true)) }
-        if let account = book.account(for: identity) {
+        if let account {
             guard account.name != name else { return .success(account) }
             guard commit(.renamed(id: account.id, name: name)) else { return .failure(unwritable) }
             return .success(book.account(account.id))
@@ -103,20 +106,25 @@ final class Accounts {
         WireError(.journalFailed, "The server cannot write its accounts (\(file?.failure ?? "write failed")); join as a guest or try later.")
     }
 
-    private func nameTaken(_ name: String, heldByGuest: (String) -> Bool, byGuest: Bool = false) -> WireError {
-        let suggestion = freeName(like: name, heldByGuest: heldByGuest)
-        let whose = byGuest ? "is a guest's in that match" : "belongs to another player here"
+    private func nameTaken(_ name: String, sitting: (String) -> SeatHolder?, heldBy holder: SeatHolder? = nil) -> WireError {
+        let suggestion = freeName(like: name, sitting: sitting)
+        let whose = switch holder {
+        case nil: "belongs to another player here"
+        case .guest: "is a guest's in that match"
+        case .account: "is another player's in that match"
+        }
         return WireError(.nameTaken, "The name \"\(name)\" \(whose); try \"\(suggestion)\".",
                          details: ["suggestion": .string(suggestion)])
     }
 
-    /// The name with the first number that makes it free, shortened to fit when it must.
-    func freeName(like name: String, heldByGuest: (String) -> Bool = { _ in false }) -> String {
+    /// The name with the first number that makes it free (no account owns it, nobody sits under
+    /// it in the match), shortened to fit when it must.
+    func freeName(like name: String, sitting: (String) -> SeatHolder? = { _ in nil }) -> String {
         for number in 2... {
             let suffix = String(number)
             let stem = String(name.prefix(ClientMessageDecoder.maxNameLength - suffix.count)).trimmingCharacters(in: .whitespaces)
             let candidate = stem + suffix
-            if book.account(named: candidate) == nil && !heldByGuest(candidate) { return candidate }
+            if book.account(named: candidate) == nil && sitting(candidate) == nil { return candidate }
         }
         return name
     }

@@ -1,6 +1,12 @@
 import SetRules
 import SetWire
 
+/// Who sits in a seat, for telling whether a name is free to a newcomer in that match.
+enum SeatHolder: Equatable {
+    case guest
+    case account(id: Int)
+}
+
 /// All matches on the server by name, the pairing of players who name no match, and the seat
 /// tokens that let a player resume.
 final class Lobby {
@@ -58,13 +64,44 @@ final class Lobby {
         }
     }
 
-    /// Whether a guest sits under `name` (case folded) in the match `request` would be seated in
-    /// (the one it names, or the duel it would be paired into).
-    func guestHolds(_ name: String, joining request: JoinRequest) -> Bool {
+    /// Who sits under `name` (case folded) in the match a join for a new seat would be seated in:
+    /// the one it names, the one its reserved token keeps, or the duel it would be paired into.
+    func holder(of name: String, joining request: JoinRequest) -> SeatHolder? {
         let key = AccountBook.key(name)
-        let target = request.match ?? (request.mode == .duel ? openDuels[request.variant ?? .classic] : nil)
-        guard let target, let room = rooms[target] else { return false }
-        return room.host.seats.contains { seat in seat.map { $0.account == nil && AccountBook.key($0.name) == key } ?? false }
+        guard let room = existingRoom(for: request),
+              let seat = room.host.seats.lazy.compactMap({ $0 }).first(where: { AccountBook.key($0.name) == key }) else { return nil }
+        return seat.account.map { .account(id: $0.id) } ?? .guest
+    }
+
+    /// Whether a player's join takes a new seat (its name must then be free to it), rather than
+    /// resuming one by its token: a reserved token's first join takes one too.
+    func takesNewSeat(_ request: JoinRequest) -> Bool {
+        guard request.role == .player else { return false }
+        guard let token = request.token else { return true }
+        return reservation(of: token) != nil
+    }
+
+    /// The reserved match a token takes its seat in, while it has not taken it yet.
+    private func reservation(of token: String) -> (name: String, match: ReservedMatch)? {
+        guard seatsByToken[token] == nil, let (name, match) = reservedMatches.first(where: { $0.value.tokens.contains(token) }) else {
+            return nil
+        }
+        return (name, match)
+    }
+
+    /// The live match a join for a new seat would sit in; nil when it would create one, or be refused.
+    private func existingRoom(for request: JoinRequest) -> MatchRoom? {
+        if let token = request.token { return reservation(of: token).flatMap { rooms[$0.name] } }
+        if let name = request.match { return reservedMatches[name] == nil ? rooms[name] : nil }
+        return request.mode == .duel ? pairableDuel(request.variant ?? .classic) : nil
+    }
+
+    /// The duel of `variant` that pairs the next player who names no match, while it may:
+    /// someone is there to play, and a seat is free.
+    private func pairableDuel(_ variant: Variant) -> MatchRoom? {
+        guard let name = openDuels[variant], let room = rooms[name], room.host.phase == .waiting,
+              room.host.seats.contains(where: { $0 == nil }), room.host.hasPresentPlayer else { return nil }
+        return room
     }
 
     /// On shutdown: finished matches' journals go to `finished/`, the rest are synced for the restart.
@@ -78,7 +115,7 @@ final class Lobby {
     func seating(for request: JoinRequest, address: String = "") -> Result<Seating, WireError> {
         if request.role == .spectator { return watching(request) }
         if let token = request.token {
-            if seatsByToken[token] == nil, let (name, match) = reservedMatches.first(where: { $0.value.tokens.contains(token) }) {
+            if let (name, match) = reservation(of: token) {
                 // The first join with a reserved token takes a seat in its match under that very
                 // token (a client sends a token without the match it names, as a resume).
                 var request = request
@@ -147,10 +184,7 @@ final class Lobby {
         }
         // Pairing seats a newcomer only with someone who is there to play, in the variant asked for.
         let variant = request.variant ?? .classic
-        if request.mode == .duel, let name = openDuels[variant], let room = rooms[name], room.host.phase == .waiting,
-           room.host.seats.contains(where: { $0 == nil }), room.host.hasPresentPlayer {
-            return .success(room)
-        }
+        if request.mode == .duel, let room = pairableDuel(variant) { return .success(room) }
         if let refusal = refusal(creatingFor: address, mode: request.mode) { return .failure(refusal) }
         let created = create(name: uniqueName(request.mode.rawValue), mode: request.mode, variant: variant, by: address)
         if request.mode == .duel, case .success(let room) = created { openDuels[variant] = room.host.name }

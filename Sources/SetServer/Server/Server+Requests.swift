@@ -79,11 +79,12 @@ extension Server {
         guard case .greeted = connection.session else {
             return fail(connection, WireError(.alreadyJoined, "This connection has already joined a match; open another to join again."), id: id)
         }
-        // A new seat is taken under a name its account owns (or no account owns, for a guest);
-        // a seat resumed by its token keeps the name and account it was taken with.
+        // A new seat (a reserved token's first one too) is taken under a name its account owns
+        // (or no account owns, for a guest) and nobody else sits under in that match; a seat
+        // resumed by its token keeps the name and account it was taken with.
         var account: AccountBook.Account?
         identify(connection, by: join)
-        if join.role == .player && join.token == nil {
+        if lobby.takesNewSeat(join) {
             switch self.account(for: join, on: connection) {
             case .failure(let error): return fail(connection, error, id: id)
             case .success(let found): account = found
