@@ -257,6 +257,27 @@ import Testing
         #expect(!app.state.motion.isAnimating(at: done))
     }
 
+    /// A name of wide characters takes two cells a character: the flight still ends under the
+    /// score, which stands that many cells further right.
+    @Test func aTakenSetFliesToTheScoreBehindAWideName() throws {
+        var view = ClientFixtures.view()
+        view.players[0].name = "山田太郎"
+        let app = ClientFixtures.app(view, size: ScreenSizeTests.standard, animation: true, at: 0)
+        let board = app.compose(at: 0)
+        let width = ScreenSizeTests.standard.columns
+        for seat in [Seat.first, .second] {
+            let score = String(view.players[seat.rawValue].score)
+            let target = try #require(ScreenComposer.scoreTarget(of: seat, state: app.state))
+            // The cell where this seat's score begins: after its name, on the scoreboard row.
+            let name = seat == .first ? "山" : view.players[1].name.prefix(1)
+            let nameColumn = try #require((0..<width).first { board[$0, 0].character == Character(String(name)) })
+            let scoreColumn = try #require((nameColumn..<width).first { column in
+                score.enumerated().allSatisfy { column + $0.offset < width && board[column + $0.offset, 0].character == $0.element }
+            })
+            #expect(abs(target.column + target.width / 2 - scoreColumn) <= score.count, "\(seat): \(target) under column \(scoreColumn)")
+        }
+    }
+
     @Test func withoutAnimationTheTableIsExactAtOnce() throws {
         var app = ClientFixtures.app(ClientFixtures.view(), size: ScreenSizeTests.standard, animation: false, at: 0)
         Self.takeASet(&app, by: .first, at: 5_000)

@@ -147,13 +147,13 @@ enum ScreenComposer {
         for (index, span) in spans.enumerated() {
             if span.text == "●" || span.text == "○", index + before < spans.count {
                 if players == order {
-                    let score = column + 1 + spans[(index + 1)...(index + before)].map(\.text.count).reduce(0, +)
+                    let score = column + 1 + spans[(index + 1)...(index + before)].map(\.text.displayWidth).reduce(0, +)
                     let card = CardSize(height: CardSize.minimumHeight)
                     return Rect(column: score - card.width / 2, row: -card.height + 1, width: card.width, height: card.height)
                 }
                 players += 1
             }
-            column += span.text.count
+            column += span.text.displayWidth
         }
         return nil
     }
