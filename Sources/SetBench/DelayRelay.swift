@@ -17,6 +17,7 @@ package final class DelayRelay: Sendable {
     private let jitterMs: Int
     private let seed: UInt64
     private let stopped = Atomic<Bool>(false)
+    private let relaying = Atomic<Int>(0)
 
     /// Listens on a free loopback port and relays every connection to `127.0.0.1:target`.
     package init(to target: UInt16, delayMs: Int, jitterMs: Int = 0, seed: UInt64 = 1) throws(SocketError) {
@@ -28,6 +29,9 @@ package final class DelayRelay: Sendable {
         self.seed = seed
         Thread.detachNewThread { [self] in acceptLoop() }
     }
+
+    /// Connections relayed now: each ends, both its sockets closed, once both directions did.
+    package var openConnections: Int { relaying.load(ordering: .acquiring) }
 
     /// Stops accepting; relayed connections end when either side closes.
     package func stop() {
@@ -46,8 +50,10 @@ package final class DelayRelay: Sendable {
             Sockets.setNoDelay(server)
             Self.setBlocking(client)
             count += 1
-            pipe(from: client, to: server, seed: seed &+ count &* 2)
-            pipe(from: server, to: client, seed: seed &+ count &* 2 &+ 1)
+            relaying.add(1, ordering: .acquiringAndReleasing)
+            let pair = SocketPair(client, server) { [self] in relaying.subtract(1, ordering: .acquiringAndReleasing) }
+            pipe(from: client, to: server, seed: seed &+ count &* 2, pair: pair)
+            pipe(from: server, to: client, seed: seed &+ count &* 2 &+ 1, pair: pair)
         }
         Glibc.close(listener)
     }
@@ -57,7 +63,7 @@ package final class DelayRelay: Sendable {
     }
 
     /// One direction: a reader stamps each chunk with when it may go on, a writer sends it then.
-    private func pipe(from source: Int32, to destination: Int32, seed: UInt64) {
+    private func pipe(from source: Int32, to destination: Int32, seed: UInt64, pair: SocketPair) {
         let queue = ChunkQueue()
         let delay = Int64(delayMs) * 1_000_000, jitter = Int64(jitterMs)
         Thread.detachNewThread {
@@ -87,6 +93,7 @@ package final class DelayRelay: Sendable {
             }
             shutdown(destination, Int32(SHUT_WR))
             shutdown(source, Int32(SHUT_RD))
+            pair.directionEnded()
         }
     }
 
@@ -94,6 +101,25 @@ package final class DelayRelay: Sendable {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}
+
+/// A relayed connection's two sockets, closed when the second of its directions ends (the
+/// first only half-closes them, as TCP lets a peer keep talking after it stopped listening).
+private final class SocketPair: Sendable {
+    private let first: Int32, second: Int32
+    private let directions = Atomic<Int>(2)
+    private let closed: @Sendable () -> Void
+
+    init(_ first: Int32, _ second: Int32, closed: @escaping @Sendable () -> Void) {
+        (self.first, self.second, self.closed) = (first, second, closed)
+    }
+
+    func directionEnded() {
+        guard directions.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
+        Glibc.close(first)
+        Glibc.close(second)
+        closed()
     }
 }
 

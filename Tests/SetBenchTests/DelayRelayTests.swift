@@ -54,4 +54,33 @@ import Testing
         #expect(read(client, count: 5) == Array("pong\n".utf8))
         #expect((DelayRelay.nowNs() - back) / 1_000_000 >= 20)
     }
+
+    /// A relayed connection whose both ends closed is closed by the relay too: a bench that
+    /// races hundreds of times must not leave a socket pair behind for each race.
+    @Test func aConnectionClosedAtBothEndsLeavesNoSocketsBehind() throws {
+        let listener = try Sockets.listen(host: "127.0.0.1", port: 0)
+        defer { Glibc.close(listener) }
+        let relay = try DelayRelay(to: Sockets.localPort(listener), delayMs: 1)
+        defer { relay.stop() }
+        for _ in 0..<3 {
+            let client = try Sockets.connect(host: "127.0.0.1", port: relay.port)
+            var server: Int32?
+            while server == nil {
+                var ready = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+                _ = poll(&ready, 1, 1_000)
+                server = try Sockets.accept(listener)
+            }
+            guard let server else { return }
+            _ = fcntl(server, F_SETFL, fcntl(server, F_GETFL) & ~O_NONBLOCK)
+            write(client, Array("hi\n".utf8))
+            #expect(read(server, count: 3) == Array("hi\n".utf8))
+            #expect(relay.openConnections == 1)
+            Glibc.close(client)
+            Glibc.close(server)
+            // Waits for the result (a minute at most: without the closing it never comes).
+            let giveUp = DelayRelay.nowNs() + 60_000_000_000
+            while relay.openConnections > 0, DelayRelay.nowNs() < giveUp { usleep(1_000) }
+            #expect(relay.openConnections == 0)
+        }
+    }
 }
