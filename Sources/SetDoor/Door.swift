@@ -50,8 +50,9 @@ package enum Door {
         let name = fingerprint.map(DoorIdentity.name) ?? "guest-\(Int.random(in: 1_000...9_999))"
         let base = options.stateFolder ?? ProcessEnvironment.stateFolder(environment: environment) + "/door"
         // A key keeps its seat tokens in a folder of its own; a guest's (its log) vanish with the session.
-        let folder = fingerprint.map { base + "/keys/" + DoorIdentity.folder(fingerprint: $0) }
-            ?? NSTemporaryDirectory() + "setgame-guest-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary = NSTemporaryDirectory()
+        if fingerprint == nil { GuestFolders.sweep(in: temporary) }
+        let folder = fingerprint.map { base + "/keys/" + DoorIdentity.folder(fingerprint: $0) } ?? GuestFolders.path(in: temporary)
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { if fingerprint == nil { try? FileManager.default.removeItem(atPath: folder) } }
         let session = DoorSession(options: options, identity: identity, name: name, folder: folder, base: base, environment: environment)
