@@ -150,6 +150,76 @@ import Testing
         #expect(again.book.account(named: "dee")?.games == [4] && again.book.hasGame("c5"))
     }
 
+    /// More games than a chunk holds: the store answers across the seam, and the snapshot
+    /// writes the chunks as one section and reads them back into equal chunks.
+    @Test func aStoreOfManyChunksIsKeptAndReadBackWhole() throws {
+        let total = 11
+        var record = game(0, 0, nil, commitment: "", rated: false)
+        var store = GameStore(chunkSize: 4)
+        for number in 0..<total {
+            (record.match, record.commitment) = ("duel-\(number)", "c\(number)")
+            store.append(record)
+        }
+        #expect(store.count == total && store.chunks.map(\.count) == [4, 4, 3])
+        for number in 0..<total { #expect(store[number].match == "duel-\(number)" && store.index(of: "c\(number)") == number) }
+        let owner = AccountBook.Account(id: 0, identity: .accountKey(digest: "a"), name: "p0", bot: false, createdWall: 0)
+        let book = try #require(AccountBook(accounts: [owner], games: store, ratedGames: 0))
+        let directory = try folder()
+        let (log, snapshot) = paths(directory)
+        #expect(AccountSnapshot.write(book, offset: 0, logPath: log, to: snapshot))
+        for chunkSize in [4, 3, 11, GameStore.defaultChunkSize] {
+            let read = try #require(AccountSnapshot.read(snapshot, logPath: log, chunkSize: chunkSize))
+            #expect(read.book.games == book.games && read.book.accounts == book.accounts)
+            #expect(read.book.games.chunks.map(\.count) == Array(repeating: chunkSize, count: total / chunkSize) + (total % chunkSize == 0 ? [] : [total % chunkSize]))
+            #expect(read.book.accounts[0].games.count == total && read.book.games.index(of: "c10") == 10)
+        }
+    }
+
+    /// The checksum taken in parts is the checksum of the whole.
+    @Test func aChecksumInPartsIsTheChecksumOfTheWhole() {
+        var random = SplitMix64(seed: 25)
+        for length in [0, 1, 7, 8, 9, 64, 1_000, 4_099] {
+            let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let whole = bytes.withUnsafeBytes { AccountSnapshot.checksum($0) }
+            for cut in stride(from: 0, through: length, by: 8) {
+                var sum = Checksum(length: length)
+                bytes.withUnsafeBytes { all in
+                    sum.add(UnsafeRawBufferPointer(rebasing: all[0..<cut]))
+                    sum.add(UnsafeRawBufferPointer(rebasing: all[cut...]))
+                }
+                #expect(sum.value == whole, "length \(length), cut at \(cut)")
+            }
+        }
+    }
+
+    /// A running server writes a snapshot in the background every `snapshotEvery` records, of
+    /// the book as it was then, while records go on being added: a start after a crash (no
+    /// clean stop) reads it and parses only the records after it.
+    @Test func aRunningServerSnapshotsInTheBackgroundAndACrashedStartParsesOnlyWhatCameAfter() throws {
+        let directory = try folder()
+        let (log, snapshot) = paths(directory)
+        let accounts = try Accounts(directory: directory, faults: nil, log: .silent, snapshotAfter: 5, snapshotEvery: 6)
+        for (index, name) in ["ann", "bob", "cy", "dee"].enumerated() {
+            _ = accounts.seat(name, identity: .accountKey(digest: "\(index)"), bot: false)
+        }
+        #expect(accounts.record(game(1, 0, 1, commitment: hex)))
+        #expect(accounts.unsnapshotted == 5)
+        #expect(accounts.record(game(2, 1, 2, commitment: "c2")))
+        // The sixth record started a snapshot; these come while it may still be written.
+        #expect(accounts.unsnapshotted == 0)
+        #expect(accounts.record(game(3, 2, 3, commitment: "c3")))
+        #expect(accounts.record(game(4, 3, 0, commitment: "c4")))
+        accounts.finishSnapshots()
+        let taken = try #require(AccountSnapshot.read(snapshot, logPath: log))
+        #expect(taken.book.games.count == 2 && taken.book.accounts.count == 4, "the book as it was at the sixth record")
+        // No clean stop: the next start reads the snapshot and the two records after it.
+        let lines = ServerLogLines()
+        let restarted = try Accounts(directory: directory, faults: nil, log: lines.log, snapshotAfter: 5, snapshotEvery: 6)
+        #expect(lines.all.contains { $0.contains("from the snapshot and 2 records after it") }, "\(lines.all)")
+        expectSame(restarted.book, AccountLog.read(log).book)
+        expectSame(restarted.book, accounts.book)
+    }
+
     /// A clean stop writes a snapshot once enough records were appended since the last one.
     @Test func aStopCheckpointsWhatWasAppended() throws {
         let directory = try folder()

@@ -18,7 +18,7 @@ enum AccountSnapshot {
 
     /// The book the snapshot at `path` holds and the log offset after which the log continues it;
     /// nil when there is none, or it is damaged or does not fit the log at `logPath`.
-    static func read(_ path: String, logPath: String) -> (book: AccountBook, offset: Int)? {
+    static func read(_ path: String, logPath: String, chunkSize: Int = GameStore.defaultChunkSize) -> (book: AccountBook, offset: Int)? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -29,8 +29,8 @@ enum AccountSnapshot {
         // The accounts are built, and their sections' buffers let go, before the games are read:
         // the start's peak memory stays near what the book keeps.
         guard let (list, rated) = accounts(fd), let nameBytes = readSection(fd), let names = strings(nameBytes),
-              let textBytes = readSection(fd), let texts = strings(textBytes), let games = readGames(fd),
-              let store = GameStore(games: games, texts: texts, names: names),
+              let textBytes = readSection(fd), let texts = strings(textBytes), let games = readGames(fd, chunkSize: chunkSize),
+              let store = GameStore(chunks: games, texts: texts, names: names, chunkSize: chunkSize),
               let book = AccountBook(accounts: list, games: store, ratedGames: rated) else { return nil }
         return (book, offset)
     }
@@ -72,7 +72,7 @@ enum AccountSnapshot {
         for section in [header.bytes, accounts.bytes, times.bytes, names.bytes, texts.bytes] {
             written = written && section.withUnsafeBytes { writeSection(fd, $0) }
         }
-        written = written && book.games.games.withUnsafeBytes { writeSection(fd, $0) }
+        written = written && writeGames(fd, book.games.chunks, count: book.games.count)
         close(fd)
         // No fsync: a snapshot lost or torn by a crash is caught by its checksums and costs only
         // a slower start (the whole log is read), never data.
@@ -146,20 +146,49 @@ enum AccountSnapshot {
         return bytes
     }
 
-    /// The games section read straight into the array, no copy between.
-    private static func readGames(_ fd: Int32) -> [GameStore.Game]? {
+    /// The games section, one chunk after another: the same bytes and checksum as one array.
+    private static func writeGames(_ fd: Int32, _ chunks: [[GameStore.Game]], count: Int) -> Bool {
+        let stride = MemoryLayout<GameStore.Game>.stride
+        var frame = ByteWriter()
+        frame.u64(UInt64(count * stride))
+        guard writeAll(fd, frame.bytes) else { return false }
+        var sum = Checksum(length: count * stride)
+        for chunk in chunks {
+            guard chunk.withUnsafeBytes({ bytes in
+                sum.add(bytes)
+                return bytes.isEmpty || writeAll(fd, bytes)
+            }) else { return false }
+        }
+        var trailer = ByteWriter()
+        trailer.u64(sum.value)
+        return writeAll(fd, trailer.bytes)
+    }
+
+    /// The games section read straight into the store's chunks, no copy between.
+    private static func readGames(_ fd: Int32, chunkSize: Int) -> [[GameStore.Game]]? {
         let stride = MemoryLayout<GameStore.Game>.stride
         guard _isPOD(GameStore.Game.self), let length = readLength(fd), length % stride == 0 else { return nil }
-        var ok = false
-        let games = [GameStore.Game](unsafeUninitializedCapacity: length / stride) { buffer, initialized in
-            let raw = UnsafeMutableRawBufferPointer(buffer)
-            guard readAll(fd, raw) else { return }
-            ok = checks(fd, checksum(UnsafeRawBufferPointer(raw)))
-            initialized = length / stride
+        var sum = Checksum(length: length)
+        var chunks: [[GameStore.Game]] = []
+        var left = length / stride
+        while left > 0 {
+            let count = min(left, chunkSize)
+            var ok = false
+            var chunk = [GameStore.Game](unsafeUninitializedCapacity: chunkSize) { buffer, initialized in
+                let raw = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[0..<count * stride])
+                guard readAll(fd, raw) else { return }
+                sum.add(UnsafeRawBufferPointer(raw))
+                ok = true
+                initialized = count
+            }
+            guard ok else { return nil }
+            if count < chunkSize { chunk.reserveCapacity(chunkSize) }
+            chunks.append(chunk)
+            left -= count
         }
         var rest: UInt8 = 0
-        guard ok, Glibc.read(fd, &rest, 1) == 0 else { return nil }
-        return games
+        guard checks(fd, sum.value), Glibc.read(fd, &rest, 1) == 0 else { return nil }
+        return chunks
     }
 
     private static func readWord(_ fd: Int32) -> UInt64? {
@@ -195,7 +224,20 @@ enum AccountSnapshot {
 
     /// A fast 64-bit checksum, a word at a time: it catches damage, it is no defence against tampering.
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var sum = Checksum(length: bytes.count)
+        sum.add(bytes)
+        return sum.value
+    }
+}
+
+/// `AccountSnapshot.checksum` taken over a section's parts in order, as they are written or
+/// read; every part but the last must be a whole number of words.
+struct Checksum {
+    private var hash: UInt64
+
+    init(length: Int) { hash = 0x9E37_79B9_7F4A_7C15 ^ UInt64(length) }
+
+    mutating func add(_ bytes: UnsafeRawBufferPointer) {
         var index = 0
         while index + 8 <= bytes.count {
             hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0xff51_afd7_ed55_8ccd
@@ -206,8 +248,9 @@ enum AccountSnapshot {
             hash = (hash ^ UInt64(bytes[index])) &* 0x100_0000_01b3
             index += 1
         }
-        return hash
     }
+
+    var value: UInt64 { hash }
 }
 
 /// Little-endian words and length-prefixed strings, for the snapshot.

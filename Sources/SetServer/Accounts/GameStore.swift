@@ -94,38 +94,52 @@ struct GameStore: Equatable {
         }
     }
 
-    private(set) var games: [Game] = []
+    /// The games in order, in chunks of `chunkSize`: a copy of the store (a snapshot written in
+    /// the background) shares every full chunk, so the loop's next append copies one chunk, not
+    /// a million games.
+    private(set) var chunks: [[Game]] = []
+    private(set) var count = 0
+    /// Games a chunk holds (small in tests, to cross many seams with few games).
+    let chunkSize: Int
+    static let defaultChunkSize = 1 << 16
     private(set) var texts: [String] = []
     private(set) var names: [String] = []
     private var nameIDs: [String: Int32] = [:]
     /// Open addressing over `games`: each slot a game number, -1 empty; twice as many slots as games at least.
     private var slots: [Int32] = Array(repeating: -1, count: 16)
 
-    init() {}
+    init(chunkSize: Int = GameStore.defaultChunkSize) {
+        self.chunkSize = chunkSize
+    }
 
     /// Rebuilds a store from a snapshot's parts; nil if they do not fit together.
-    init?(games: [Game], texts: [String], names: [String]) {
-        self.games = games
+    init?(chunks: [[Game]], texts: [String], names: [String], chunkSize: Int = GameStore.defaultChunkSize) {
+        self.chunkSize = chunkSize
+        guard chunks.dropLast().allSatisfy({ $0.count == chunkSize }), chunks.last?.isEmpty != true else { return nil }
+        self.chunks = chunks
+        self.count = chunks.reduce(0) { $0 + $1.count }
         self.texts = texts
         self.names = names
         for (index, name) in names.enumerated() { nameIDs[name] = Int32(index) }
-        guard nameIDs.count == names.count, games.allSatisfy({ Self.fits($0, texts: texts.count, names: names.count) }) else { return nil }
-        rebuildIndex(capacity: games.count)
+        guard nameIDs.count == names.count,
+              chunks.allSatisfy({ $0.allSatisfy { Self.fits($0, texts: texts.count, names: names.count) } }) else { return nil }
+        rebuildIndex(capacity: count)
     }
 
+    /// The same games, texts and names, however they are cut into chunks.
     static func == (lhs: GameStore, rhs: GameStore) -> Bool {
-        lhs.games == rhs.games && lhs.texts == rhs.texts && lhs.names == rhs.names
+        lhs.count == rhs.count && lhs.texts == rhs.texts && lhs.names == rhs.names
+            && (0..<lhs.count).allSatisfy { lhs.stored($0) == rhs.stored($0) }
     }
 
-    var count: Int { games.count }
-    var isEmpty: Bool { games.isEmpty }
+    var isEmpty: Bool { count == 0 }
 
     /// The stored game at `index`, numbers only (for scans that need no strings).
-    func stored(_ index: Int) -> Game { games[index] }
+    func stored(_ index: Int) -> Game { chunks[index / chunkSize][index % chunkSize] }
 
     /// The game at `index` as a record (set times live with the accounts, not here).
     subscript(index: Int) -> GameRecord {
-        let game = games[index]
+        let game = stored(index)
         let match = matchName(of: game)
         let players = (0..<game.seatCount).map { number -> GameRecord.Player in
             let seat = game.seat(number)
@@ -158,7 +172,7 @@ struct GameStore: Equatable {
         while true {
             let found = slots[Int(slot)]
             if found < 0 { return nil }
-            let game = games[Int(found)]
+            let game = stored(Int(found))
             if let packed, !game.textCommitment, game.commitment == packed { return Int(found) }
             if packed == nil, game.textCommitment, texts[Int(game.commitment.a)] == commitment { return Int(found) }
             slot = (slot + 1) & UInt64(slots.count - 1)
@@ -208,8 +222,13 @@ struct GameStore: Equatable {
             let sets = UInt8(clamping: player.sets)
             if number == 0 { (game.first, game.firstSets) = (seat, sets) } else { (game.second, game.secondSets) = (seat, sets) }
         }
-        games.append(game)
-        if games.count * 2 > slots.count { rebuildIndex(capacity: games.count) } else { insert(games.count - 1) }
+        if count % chunkSize == 0 {
+            chunks.append([])
+            chunks[chunks.count - 1].reserveCapacity(chunkSize)
+        }
+        chunks[chunks.count - 1].append(game)
+        count += 1
+        if count * 2 > slots.count { rebuildIndex(capacity: count) } else { insert(count - 1) }
     }
 
     private mutating func intern(_ name: String) -> Int32 {
@@ -242,12 +261,12 @@ struct GameStore: Equatable {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
         slots = Array(repeating: -1, count: size)
-        for index in games.indices { insert(index) }
+        for index in 0..<count { insert(index) }
     }
 
     private mutating func insert(_ index: Int) {
         let mask = UInt64(slots.count - 1)
-        var slot = Self.mix(games[index].key) & mask
+        var slot = Self.mix(stored(index).key) & mask
         while slots[Int(slot)] >= 0 { slot = (slot + 1) & mask }
         slots[Int(slot)] = Int32(index)
     }
