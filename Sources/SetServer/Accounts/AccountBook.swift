@@ -27,7 +27,7 @@ struct AccountBook {
         func rating(_ variant: Variant) -> Rating { ratings[variant] ?? .initial }
     }
 
-    private(set) var accounts: [Account] = []
+    private(set) var accounts = ChunkedArray<Account>(chunkSize: 4_096)
     private(set) var games = GameStore()
     /// How many rated games were applied: a ranking computed at one count holds until it changes.
     private(set) var ratedGames = 0
@@ -40,7 +40,7 @@ struct AccountBook {
     /// A book a snapshot kept: its indexes and each account's games are rebuilt; nil if the
     /// parts contradict each other (two owners of a name or identity, a game of no account).
     init?(accounts: [Account], games: GameStore, ratedGames: Int) {
-        self.accounts = accounts
+        for account in accounts { self.accounts.append(account) }
         self.games = games
         self.ratedGames = ratedGames
         for account in accounts {
@@ -81,6 +81,12 @@ struct AccountBook {
     func game(_ commitment: String) -> GameRecord? { games.index(of: commitment).map { games[$0] } }
 
     var nextID: Int { accounts.count }
+
+    /// What a snapshot keeps: shared with the book until the book next changes, and no index
+    /// (a start rebuilds those), so that change copies a chunk, not a hundred thousand entries.
+    var snapshotContents: AccountSnapshot.Contents {
+        AccountSnapshot.Contents(accounts: accounts, games: games.games, names: games.names, texts: games.texts, ratedGames: ratedGames)
+    }
 
     /// Why a record cannot follow the ones applied so far (nil: it can): ids in order, names
     /// owned once, games of known accounts. A log that breaks these was edited or is damaged.

@@ -35,44 +35,59 @@ enum AccountSnapshot {
         return (book, offset)
     }
 
+    /// What a snapshot holds of a book (`AccountBook.snapshotContents`).
+    struct Contents: Sendable {
+        let accounts: ChunkedArray<AccountBook.Account>
+        let games: ChunkedArray<GameStore.Game>
+        let names: [String]
+        let texts: [String]
+        let ratedGames: Int
+    }
+
     /// Writes `book`, derived from the log at `logPath` up to `offset`, as the snapshot at `path`.
     @discardableResult
     static func write(_ book: AccountBook, offset: Int, logPath: String, to path: String) -> Bool {
+        write(book.snapshotContents, offset: offset, logPath: logPath, to: path)
+    }
+
+    /// Writes a book's contents, derived from the log at `logPath` up to `offset`, as the snapshot at
+    /// `path`. Each section streams through a small buffer, its length counted by a first pass:
+    /// a snapshot written while the server runs costs it no second copy of the book's bytes.
+    static func write(_ book: Contents, offset: Int, logPath: String, to path: String) -> Bool {
         guard _isPOD(GameStore.Game.self), let tail = tailHash(of: logPath, before: offset) else { return false }
-        var header = ByteWriter()
-        for value in [magic, version, UInt64(MemoryLayout<GameStore.Game>.stride), UInt64(offset), tail] { header.u64(value) }
-        var accounts = ByteWriter(), times = ByteWriter(), names = ByteWriter(), texts = ByteWriter()
-        accounts.u64(UInt64(book.accounts.count))
-        accounts.u64(UInt64(book.ratedGames))
-        for account in book.accounts {
-            accounts.string(AccountRecord.text(account.identity))
-            accounts.string(account.name)
-            accounts.u64(account.bot ? 1 : 0)
-            accounts.u64(UInt64(bitPattern: account.createdWall))
-            for count in [account.wins, account.losses, account.draws, account.setTimes.bestMs, account.setTimes.tenths.count, account.setTimes.slow.count] {
-                accounts.u64(UInt64(bitPattern: Int64(count)))
-            }
-            for slow in account.setTimes.slow { accounts.u64(UInt64(slow)) }
-            let ratings = account.ratings.all
-            accounts.u64(UInt64(ratings.count))
-            for (variant, rating) in ratings {
-                accounts.u64(UInt64(Variant.allCases.firstIndex(of: variant) ?? 0))
-                for value in [rating.rating, rating.deviation, rating.volatility] { accounts.u64(value.bitPattern) }
-            }
-            times.bytes.append(contentsOf: account.setTimes.tenths)
-        }
-        names.u64(UInt64(book.games.names.count))
-        for name in book.games.names { names.string(name) }
-        texts.u64(UInt64(book.games.texts.count))
-        for text in book.games.texts { texts.string(text) }
         let temporary = path + ".new"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return false }
-        var written = true
-        for section in [header.bytes, accounts.bytes, times.bytes, names.bytes, texts.bytes] {
-            written = written && section.withUnsafeBytes { writeSection(fd, $0) }
-        }
-        written = written && writeGames(fd, book.games.chunks, count: book.games.count)
+        let written = writeSection(fd) { header in
+            for value in [magic, version, UInt64(MemoryLayout<GameStore.Game>.stride), UInt64(offset), tail] { header.u64(value) }
+        } && writeSection(fd) { accounts in
+            accounts.u64(UInt64(book.accounts.count))
+            accounts.u64(UInt64(book.ratedGames))
+            for account in book.accounts {
+                accounts.string(AccountRecord.text(account.identity))
+                accounts.string(account.name)
+                accounts.u64(account.bot ? 1 : 0)
+                accounts.u64(UInt64(bitPattern: account.createdWall))
+                for count in [account.wins, account.losses, account.draws, account.setTimes.bestMs, account.setTimes.tenths.count, account.setTimes.slow.count] {
+                    accounts.u64(UInt64(bitPattern: Int64(count)))
+                }
+                for slow in account.setTimes.slow { accounts.u64(UInt64(slow)) }
+                let ratings = account.ratings.all
+                accounts.u64(UInt64(ratings.count))
+                for (variant, rating) in ratings {
+                    accounts.u64(UInt64(Variant.allCases.firstIndex(of: variant) ?? 0))
+                    for value in [rating.rating, rating.deviation, rating.volatility] { accounts.u64(value.bitPattern) }
+                }
+            }
+        } && writeSection(fd) { times in
+            for account in book.accounts { times.bytes(account.setTimes.tenths) }
+        } && writeSection(fd) { names in
+            names.u64(UInt64(book.names.count))
+            for name in book.names { names.string(name) }
+        } && writeSection(fd) { texts in
+            texts.u64(UInt64(book.texts.count))
+            for text in book.texts { texts.string(text) }
+        } && writeGames(fd, book.games.chunks, count: book.games.count)
         close(fd)
         // No fsync: a snapshot lost or torn by a crash is caught by its checksums and costs only
         // a slower start (the whole log is read), never data.
@@ -131,12 +146,17 @@ enum AccountSnapshot {
 
     // MARK: sections: length, bytes, checksum
 
-    private static func writeSection(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// One section, written by `body` twice: once to count its length, which comes first, then
+    /// to the file.
+    private static func writeSection(_ fd: Int32, _ body: (inout SectionOutput) -> Void) -> Bool {
+        var counting = SectionOutput(fd: nil, length: 0)
+        body(&counting)
         var frame = ByteWriter()
-        frame.u64(UInt64(bytes.count))
-        var sum = ByteWriter()
-        sum.u64(checksum(bytes))
-        return writeAll(fd, frame.bytes) && (bytes.isEmpty || writeAll(fd, bytes)) && writeAll(fd, sum.bytes)
+        frame.u64(UInt64(counting.length))
+        guard writeAll(fd, frame.bytes) else { return false }
+        var output = SectionOutput(fd: fd, length: counting.length)
+        body(&output)
+        return output.finish()
     }
 
     private static func readSection(_ fd: Int32) -> [UInt8]? {
@@ -253,17 +273,66 @@ struct Checksum {
     var value: UInt64 { hash }
 }
 
-/// Little-endian words and length-prefixed strings, for the snapshot.
+/// A section's bytes on their way to the file (or only counted, with no file): little-endian
+/// words and length-prefixed strings through a 64 KiB buffer, checksummed as they go.
+private struct SectionOutput {
+    private let fd: Int32?
+    private(set) var length = 0
+    private var buffer: [UInt8] = []
+    private var sum: Checksum
+    private var failed = false
+    private static let flushAt = 1 << 16
+
+    /// `length`: what the counting pass found, which the checksum starts from.
+    init(fd: Int32?, length: Int) {
+        self.fd = fd
+        sum = Checksum(length: length)
+        if fd != nil { buffer.reserveCapacity(Self.flushAt + 4_096) }
+    }
+
+    mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { add($0) } }
+
+    mutating func string(_ text: String) {
+        var text = text
+        u64(UInt64(text.utf8.count))
+        text.withUTF8 { add(UnsafeRawBufferPointer($0)) }
+    }
+
+    mutating func bytes(_ values: [UInt8]) { values.withUnsafeBytes { add($0) } }
+
+    private mutating func add(_ bytes: UnsafeRawBufferPointer) {
+        length += bytes.count
+        guard fd != nil else { return }
+        buffer.append(contentsOf: bytes)
+        // Whole words go out, so the checksum sees every part but the last as words.
+        if buffer.count >= Self.flushAt { flush(upTo: buffer.count & ~7) }
+    }
+
+    private mutating func flush(upTo end: Int) {
+        guard let fd, end > 0 else { return }
+        buffer.withUnsafeBytes { all in
+            let part = UnsafeRawBufferPointer(rebasing: all[0..<end])
+            sum.add(part)
+            if !failed { failed = FileCalls.write(part, to: fd) != nil }
+        }
+        buffer.removeFirst(end)
+    }
+
+    /// The rest and the checksum written; false if any write failed.
+    mutating func finish() -> Bool {
+        flush(upTo: buffer.count)
+        guard let fd, !failed else { return false }
+        var trailer = ByteWriter()
+        trailer.u64(sum.value)
+        return trailer.bytes.withUnsafeBytes { FileCalls.write($0, to: fd) == nil }
+    }
+}
+
+/// Little-endian words, for a section's frame.
 private struct ByteWriter {
     var bytes: [UInt8] = []
 
     mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
-
-    mutating func string(_ text: String) {
-        let utf8 = Array(text.utf8)
-        u64(UInt64(utf8.count))
-        bytes.append(contentsOf: utf8)
-    }
 }
 
 private struct ByteReader {

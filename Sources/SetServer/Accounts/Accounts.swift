@@ -86,7 +86,7 @@ final class Accounts {
         book.apply(record)
         unsnapshotted += 1
         if unsnapshotted >= snapshotEvery, let file, let snapshots,
-           snapshots.startWriting(book, offset: Int(file.length), logPath: file.path) {
+           snapshots.startWriting(book.snapshotContents, offset: Int(file.length), logPath: file.path) {
             unsnapshotted = 0
         }
         return true

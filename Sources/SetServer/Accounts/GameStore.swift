@@ -94,13 +94,9 @@ struct GameStore: Equatable {
         }
     }
 
-    /// The games in order, in chunks of `chunkSize`: a copy of the store (a snapshot written in
-    /// the background) shares every full chunk, so the loop's next append copies one chunk, not
-    /// a million games.
-    private(set) var chunks: [[Game]] = []
-    private(set) var count = 0
-    /// Games a chunk holds (small in tests, to cross many seams with few games).
-    let chunkSize: Int
+    /// The games in order, in chunks: a copy of the store (a snapshot written in the
+    /// background) shares them, so the loop's next append copies one chunk, not a million games.
+    private(set) var games: ChunkedArray<Game>
     static let defaultChunkSize = 1 << 16
     private(set) var texts: [String] = []
     private(set) var names: [String] = []
@@ -108,34 +104,33 @@ struct GameStore: Equatable {
     /// Open addressing over `games`: each slot a game number, -1 empty; twice as many slots as games at least.
     private var slots: [Int32] = Array(repeating: -1, count: 16)
 
+    /// `chunkSize`: games a chunk holds (small in tests, to cross many seams with few games).
     init(chunkSize: Int = GameStore.defaultChunkSize) {
-        self.chunkSize = chunkSize
+        games = ChunkedArray(chunkSize: chunkSize)
     }
 
     /// Rebuilds a store from a snapshot's parts; nil if they do not fit together.
     init?(chunks: [[Game]], texts: [String], names: [String], chunkSize: Int = GameStore.defaultChunkSize) {
-        self.chunkSize = chunkSize
-        guard chunks.dropLast().allSatisfy({ $0.count == chunkSize }), chunks.last?.isEmpty != true else { return nil }
-        self.chunks = chunks
-        self.count = chunks.reduce(0) { $0 + $1.count }
+        guard let games = ChunkedArray(chunks: chunks, chunkSize: chunkSize) else { return nil }
+        self.games = games
         self.texts = texts
         self.names = names
         for (index, name) in names.enumerated() { nameIDs[name] = Int32(index) }
-        guard nameIDs.count == names.count,
-              chunks.allSatisfy({ $0.allSatisfy { Self.fits($0, texts: texts.count, names: names.count) } }) else { return nil }
+        guard nameIDs.count == names.count, games.allSatisfy({ Self.fits($0, texts: texts.count, names: names.count) }) else { return nil }
         rebuildIndex(capacity: count)
     }
 
     /// The same games, texts and names, however they are cut into chunks.
     static func == (lhs: GameStore, rhs: GameStore) -> Bool {
-        lhs.count == rhs.count && lhs.texts == rhs.texts && lhs.names == rhs.names
-            && (0..<lhs.count).allSatisfy { lhs.stored($0) == rhs.stored($0) }
+        lhs.games == rhs.games && lhs.texts == rhs.texts && lhs.names == rhs.names
     }
 
-    var isEmpty: Bool { count == 0 }
+    var count: Int { games.count }
+    var isEmpty: Bool { games.isEmpty }
+    var chunks: [[Game]] { games.chunks }
 
     /// The stored game at `index`, numbers only (for scans that need no strings).
-    func stored(_ index: Int) -> Game { chunks[index / chunkSize][index % chunkSize] }
+    func stored(_ index: Int) -> Game { games[index] }
 
     /// The game at `index` as a record (set times live with the accounts, not here).
     subscript(index: Int) -> GameRecord {
@@ -222,12 +217,7 @@ struct GameStore: Equatable {
             let sets = UInt8(clamping: player.sets)
             if number == 0 { (game.first, game.firstSets) = (seat, sets) } else { (game.second, game.secondSets) = (seat, sets) }
         }
-        if count % chunkSize == 0 {
-            chunks.append([])
-            chunks[chunks.count - 1].reserveCapacity(chunkSize)
-        }
-        chunks[chunks.count - 1].append(game)
-        count += 1
+        games.append(game)
         if count * 2 > slots.count { rebuildIndex(capacity: count) } else { insert(count - 1) }
     }
 

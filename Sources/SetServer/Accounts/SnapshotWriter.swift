@@ -19,7 +19,7 @@ final class SnapshotWriter: Sendable {
 
     /// Starts writing `book`, derived from the log at `logPath` up to `offset`, unless a write is
     /// still going (the next record tries again); says whether it started.
-    func startWriting(_ book: AccountBook, offset: Int, logPath: String) -> Bool {
+    func startWriting(_ book: AccountSnapshot.Contents, offset: Int, logPath: String) -> Bool {
         guard writing.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return false }
         queue.async { [self] in
             if !AccountSnapshot.write(book, offset: offset, logPath: logPath, to: path) {
