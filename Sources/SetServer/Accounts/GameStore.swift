@@ -228,19 +228,25 @@ struct GameStore: Equatable {
 
     /// 64 lowercase hex digits as 32 bytes; nil for any other text.
     static func pack(_ text: String) -> Digest? {
-        let utf8 = text.utf8
-        guard utf8.count == 64 else { return nil }
-        var words: [UInt64] = [0, 0, 0, 0]
-        for (index, byte) in utf8.enumerated() {
-            let nibble: UInt8
-            switch byte {
-            case 0x30...0x39: nibble = byte - 0x30
-            case 0x61...0x66: nibble = byte - 0x61 + 10
-            default: return nil
+        var text = text
+        // On the bytes, with no array: a start without a snapshot packs every game's twice.
+        return text.withUTF8 { bytes -> Digest? in
+            func word(_ start: Int) -> UInt64? {
+                var word: UInt64 = 0
+                for byte in bytes[start..<start + 16] {
+                    let nibble: UInt8
+                    switch byte {
+                    case 0x30...0x39: nibble = byte - 0x30
+                    case 0x61...0x66: nibble = byte - 0x61 + 10
+                    default: return nil
+                    }
+                    word = word << 4 | UInt64(nibble)
+                }
+                return word
             }
-            words[index / 16] = words[index / 16] << 4 | UInt64(nibble)
+            guard bytes.count == 64, let a = word(0), let b = word(16), let c = word(32), let d = word(48) else { return nil }
+            return Digest(a: a, b: b, c: c, d: d)
         }
-        return Digest(a: words[0], b: words[1], c: words[2], d: words[3])
     }
 
     /// FNV-1a: the same for a text in every process, unlike `hashValue`.
