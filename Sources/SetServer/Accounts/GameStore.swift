@@ -229,23 +229,22 @@ struct GameStore: Equatable {
     /// 64 lowercase hex digits as 32 bytes; nil for any other text.
     static func pack(_ text: String) -> Digest? {
         var text = text
-        // On the bytes, with no array: a start without a snapshot packs every game's twice.
+        // On the bytes, with no array and no branch on digit or letter (which is random, so a
+        // branch on it mispredicts): a start without a snapshot packs every game's twice.
         return text.withUTF8 { bytes -> Digest? in
-            func word(_ start: Int) -> UInt64? {
+            guard bytes.count == 64 else { return nil }
+            var invalid = false
+            func word(_ start: Int) -> UInt64 {
                 var word: UInt64 = 0
                 for byte in bytes[start..<start + 16] {
-                    let nibble: UInt8
-                    switch byte {
-                    case 0x30...0x39: nibble = byte - 0x30
-                    case 0x61...0x66: nibble = byte - 0x61 + 10
-                    default: return nil
-                    }
-                    word = word << 4 | UInt64(nibble)
+                    invalid = invalid || !(byte &- 0x30 < 10 || byte &- 0x61 < 6)
+                    // '0'...'9' are 0x30...0x39, 'a'...'f' 0x61...0x66: the low four bits, plus 9 for a letter.
+                    word = word << 4 | UInt64((byte & 0x0F) &+ (byte >> 6) &* 9)
                 }
                 return word
             }
-            guard bytes.count == 64, let a = word(0), let b = word(16), let c = word(32), let d = word(48) else { return nil }
-            return Digest(a: a, b: b, c: c, d: d)
+            let digest = Digest(a: word(0), b: word(16), c: word(32), d: word(48))
+            return invalid ? nil : digest
         }
     }
 
