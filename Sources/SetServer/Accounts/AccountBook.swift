@@ -100,7 +100,8 @@ struct AccountBook {
             if account(id) == nil { return "a rename of unknown account \(id)" }
             if let owner = byName[Self.key(name)], owner != id { return "the name \"\(name)\" is owned already" }
         case .game(let game):
-            if game.players.contains(where: { $0.account.map { account($0) == nil } ?? false }) { return "a game of an unknown account" }
+            // By index, not `account(_:)`: copying an account (its arrays and ratings) per seat cost a twentieth of a start.
+            if game.players.contains(where: { $0.account.map { !accounts.indices.contains($0) } ?? false }) { return "a game of an unknown account" }
             if Self.concernsAccounts(game) && hasGame(game.commitment) { return "game \(game.commitment) recorded twice" }
         }
         return nil

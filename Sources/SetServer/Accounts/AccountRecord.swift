@@ -67,8 +67,16 @@ enum AccountRecord: Equatable {
         return nil
     }
 
-    /// Reads one line; anything not exactly a record the server writes is unreadable.
+    /// Reads one line; anything not exactly a record the server writes is unreadable. A game
+    /// line is read straight from its bytes (`GameLine`) when it can be; any line it declines is
+    /// parsed into a JSON tree first, which gives the same record or says what is wrong.
     static func decode(_ line: [UInt8]) throws(Unreadable) -> AccountRecord {
+        if let game = line.withUnsafeBufferPointer(GameLine.record) { return .game(game) }
+        return try decodeParsed(line)
+    }
+
+    /// Reads one line through a JSON tree: every record, and every refusal's reason.
+    static func decodeParsed(_ line: [UInt8]) throws(Unreadable) -> AccountRecord {
         guard let document = try? JSONParser.parse(line), let members = document.objectValue else { throw Unreadable(reason: "not a JSON object") }
         let f = Fields(members: members)
         switch try f.string("type") {
@@ -98,13 +106,38 @@ enum AccountRecord: Equatable {
                 match: try f.string("match"), game: try f.int("game"), commitment: try f.string("commitment"), mode: mode, variant: variant,
                 rated: rated, outcome: outcome, reason: reason, winner: winner, players: players, endedAt: Int64(try f.int("endedAt")),
                 durationMs: Int64(try f.int("durationMs")), wallSeconds: Int64(try f.int("wall")), journal: try f.string("journal"))
-            if rated && (players.count != 2 || players.contains { $0.account == nil || $0.before == nil || $0.after == nil }) {
-                throw Unreadable(reason: "a rated game without two accounts' ratings")
-            }
-            if outcome == .win && winner == nil { throw Unreadable(reason: "a won game without a winner") }
+            if let problem = problem(in: record) { throw Unreadable(reason: problem) }
             return .game(record)
         default: throw Unreadable(reason: "an unknown record type")
         }
+    }
+
+    /// What makes a game record that reads well unreadable still, nil for nothing.
+    static func problem(in game: GameRecord) -> String? {
+        if game.rated && (game.players.count != 2 || game.players.contains { $0.account == nil || $0.before == nil || $0.after == nil }) {
+            return "a rated game without two accounts' ratings"
+        }
+        if game.outcome == .win && game.winner == nil { return "a won game without a winner" }
+        return nil
+    }
+
+    /// Whether a log may name a player so: as a client may ask to be named.
+    static func isName(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8(printableASCIIName) ?? ClientMessageDecoder.isAcceptable(name: text, maxLength: ClientMessageDecoder.maxNameLength)
+    }
+
+    /// `isAcceptable(name:)`'s verdict on a name of printable ASCII, found on its bytes (its
+    /// Unicode properties cost a tenth of a start without a snapshot); nil for any other name.
+    static func printableASCIIName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard bytes.count <= ClientMessageDecoder.maxNameLength, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        return bytes.first.map { $0 != 0x20 } == true && bytes.last != 0x20
+    }
+
+    /// A rating as the log may hold one, nil for figures no rating can have.
+    static func rating(_ r: Double, _ rd: Double, _ vol: Double) -> Rating? {
+        guard r.isFinite, rd.isFinite, vol.isFinite, (0...10_000).contains(r), rd > 0, rd <= 1_000, vol > 0, vol < 10 else { return nil }
+        return Rating(rating: r, deviation: rd, volatility: vol)
     }
 
     /// Typed reads that say which field is wrong.
@@ -125,7 +158,7 @@ enum AccountRecord: Equatable {
 
         func name(_ key: String) throws(Unreadable) -> String {
             let text = try string(key)
-            guard ClientMessageDecoder.isAcceptable(name: text, maxLength: ClientMessageDecoder.maxNameLength) else {
+            guard AccountRecord.isName(text) else {
                 throw Unreadable(reason: "\"\(key)\" is not a player's name")
             }
             return text
@@ -135,11 +168,10 @@ enum AccountRecord: Equatable {
             guard let value = members[key] else { return nil }
             guard let fields = value.objectValue,
                   let r = fields["r"]?.stringValue.flatMap(Double.init), let rd = fields["rd"]?.stringValue.flatMap(Double.init),
-                  let vol = fields["vol"]?.stringValue.flatMap(Double.init), r.isFinite, rd.isFinite, vol.isFinite,
-                  (0...10_000).contains(r), rd > 0, rd <= 1_000, vol > 0, vol < 10 else {
+                  let vol = fields["vol"]?.stringValue.flatMap(Double.init), let rating = AccountRecord.rating(r, rd, vol) else {
                 throw Unreadable(reason: "\"\(key)\" is not a rating")
             }
-            return Rating(rating: r, deviation: rd, volatility: vol)
+            return rating
         }
     }
 }

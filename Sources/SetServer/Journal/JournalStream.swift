@@ -62,16 +62,20 @@ struct JournalStream {
                 summary.droppedTail += held.bytes
             }
         }
-        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 65_536)
+        defer { chunk.deallocate() }
+        let base = chunk.baseAddress!
         var number = 0
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let count = Glibc.read(fd, base, chunk.count)
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { throw .unreadable("cannot read \(path): \(String(cString: strerror(errno)))") }
             if count == 0 { break }
             var start = 0
-            for index in 0..<count where chunk[index] == 0x0A {
-                if !lineTooLong { line += chunk[start..<index] }
+            // memchr, not a loop over the bytes: a million-game accounts log is 800 MiB.
+            while let newline = memchr(base + start, 0x0A, count - start) {
+                let index = UnsafeRawPointer(base).distance(to: newline)
+                if !lineTooLong { line.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[start..<index])) }
                 number += 1
                 try settle(last: false)
                 if lineTooLong {
@@ -82,7 +86,7 @@ struct JournalStream {
                 line.removeAll(keepingCapacity: true)
                 start = index + 1
             }
-            if !lineTooLong { line += chunk[start..<count] }
+            if !lineTooLong { line.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[start..<count])) }
             if line.count > Self.maxLineBytes {
                 lineTooLong = true
                 line.removeAll()
