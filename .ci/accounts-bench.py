@@ -3,6 +3,8 @@ accounts and GAMES rated duels (25 set times each, as a full game has) straight 
 folder, then
   1. starts `setgame serve` on it with no snapshot (the whole log parsed; it writes the snapshot),
   2. stops it and starts it again (the snapshot read, nothing after it to parse),
+  2b. stops it, appends 49,999 games to the log (the most a crash leaves after a snapshot) and
+     starts it again,
   3. asks `profile` and `history` alone for 10 s (the baseline), then
   4. runs `setgame bench --server` (DUELS duels at human pace, 500 ms, two spectators each) against
      that second server and meanwhile asks `profile` and `history` of random players from CLIENTS
@@ -28,14 +30,13 @@ data = tempfile.mkdtemp(prefix="setgame-accounts-bench-")
 os.makedirs(os.path.join(data, "accounts"), mode=0o700)
 path = os.path.join(data, "accounts", "accounts.jsonl")
 
-began = time.time()
-with open(path, "w") as log:
-    for i in range(accounts):
-        log.write('{"id":%d,"identity":"key:%064x","name":"p%d","type":"account","wall":1795000000}\n' % (i, i, i))
-    ratings = [None] * accounts
-    seat = ('{"account":%d,"after":{"r":"%r","rd":"%r","vol":"0.06"},"before":{"r":"%r","rd":"%r","vol":"0.06"},'
-            '"name":"p%d","points":%d,"sets":%d,"setTimes":[%s]}')
-    for g in range(games):
+ratings = [None] * accounts
+seat = ('{"account":%d,"after":{"r":"%r","rd":"%r","vol":"0.06"},"before":{"r":"%r","rd":"%r","vol":"0.06"},'
+        '"name":"p%d","points":%d,"sets":%d,"setTimes":[%s]}')
+
+
+def write_games(log, first, count):
+    for g in range(first, first + count):
         a = random.randrange(accounts)
         b = (a + 1 + random.randrange(accounts - 1)) % accounts
         ra, rb = ratings[a] or (1500.0, 350.0), ratings[b] or (1500.0, 350.0)
@@ -47,6 +48,13 @@ with open(path, "w") as log:
                   '"variant":"classic","wall":%d,"winner":0}\n'
                   % (random.getrandbits(256), g * 1000, g, g, seat % (a, na[0], na[1], ra[0], ra[1], a, 28, 14, times(14)),
                      seat % (b, nb[0], nb[1], rb[0], rb[1], b, 22, 11, times(11)), 1795000000 + g))
+
+
+began = time.time()
+with open(path, "w") as log:
+    for i in range(accounts):
+        log.write('{"id":%d,"identity":"key:%064x","name":"p%d","type":"account","wall":1795000000}\n' % (i, i, i))
+    write_games(log, 0, games)
 print(f"log: {accounts:,} accounts, {games:,} games, {os.path.getsize(path) >> 20} MiB, written in {time.time() - began:.0f} s", flush=True)
 
 
@@ -76,6 +84,14 @@ stop(server)
 server, port, warm = start()
 rss = status(server.pid, "VmRSS")
 print(f"start from the snapshot: {warm:.2f} s, RSS {rss} MiB, peak {status(server.pid, 'VmHWM')} MiB", flush=True)
+# A crash leaves at most 49,999 records after the last snapshot: a running server writes one in the
+# background at every 50,000th. Those are appended behind a stopped server's back, as a kill -9 would leave them.
+stop(server)
+with open(path, "a") as log:
+    write_games(log, games, 49_999)
+server, port, crashed = start()
+print(f"start with 49,999 records after the snapshot (the most a crash leaves): {crashed:.2f} s, RSS {status(server.pid, 'VmRSS')} MiB, "
+      f"peak {status(server.pid, 'VmHWM')} MiB", flush=True)
 
 stopping = threading.Event()
 

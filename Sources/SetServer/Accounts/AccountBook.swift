@@ -129,6 +129,7 @@ struct AccountBook {
             if game.rated { ratedGames += 1 }
             for (seat, player) in game.players.enumerated() {
                 guard let id = player.account, accounts.indices.contains(id) else { continue }
+                accounts[id].games.reserveGently(1)
                 accounts[id].games.append(index)
                 accounts[id].setTimes.add(player.setTimes)
                 if game.rated, let after = player.after { accounts[id].ratings[game.variant] = after }

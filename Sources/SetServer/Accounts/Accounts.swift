@@ -61,6 +61,8 @@ final class Accounts {
             unsnapshotted = read.parsed
         }
         self.snapshots = snapshots
+        // The parse and the arrays it outgrew leave freed memory among what the book keeps.
+        FreeMemory.release()
         file = try AccountLog(path: path, faults: faults)
         log("accounts: \(book.accounts.count) accounts, \(book.games.count) games\(read.fromSnapshot ? " (from the snapshot and \(read.parsed) records after it)" : "")")
     }

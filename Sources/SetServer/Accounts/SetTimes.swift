@@ -22,6 +22,7 @@ struct SetTimes: Equatable {
     var count: Int { tenths.count + slow.count }
 
     mutating func add(_ milliseconds: [Int]) {
+        tenths.reserveGently(milliseconds.count)
         for value in milliseconds {
             let ms = max(0, value)
             let rounded = (ms + 50) / 100
