@@ -36,4 +36,15 @@ import Testing
         #expect(ChunkedArray(chunks: [[1, 2], []], chunkSize: 2) == nil, "an empty last chunk")
         #expect(ChunkedArray(chunks: [[1, 2, 3]], chunkSize: 2) == nil, "a chunk over the size")
     }
+
+    /// Lists read back at their exact size grow by an eighth, not double, at their next append.
+    @Test func gentleGrowthLeavesAnEighthToSpare() {
+        var list = Array(repeating: UInt8(1), count: 800)
+        list.reserveCapacity(800)
+        list.reserveGently(1)
+        #expect(list.capacity >= 801 && list.capacity < 801 + 801 / 8 + 64, "capacity \(list.capacity)")
+        let roomy = list.capacity
+        list.reserveGently(1)
+        #expect(list.capacity == roomy, "room already there: nothing reallocated")
+    }
 }
