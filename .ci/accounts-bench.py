@@ -14,6 +14,8 @@ RSS after the start and its peak while loaded, and the answers' p50/p99/max.
 
     SETGAME=.build/release/setgame python3 .ci/accounts-bench.py [ACCOUNTS [GAMES [DUELS]]]
 
+LAG_MS sets the server's --lag-compensation-ms (default: the server's default, 200).
+
 The server runs on core 0 and everything else on core 1 (as `setgame bench` pins its own server).
 """
 import json, os, random, shutil, signal, socket, subprocess, sys, tempfile, threading, time
@@ -66,7 +68,7 @@ def start():
     command = ([BIN] if not PIN else ["taskset", "-c", "0", BIN]) + [
         "serve", "--port", "0", "--data", data, "--max-connections", "100000", "--messages-per-second", "1000000",
         "--connections-per-address", "100000", "--matches-per-address", "100000", "--max-matches", "100000",
-        "--connect-rate-per-address", "1000000"]
+        "--connect-rate-per-address", "1000000"] + (["--lag-compensation-ms", os.environ["LAG_MS"]] if "LAG_MS" in os.environ else [])
     began = time.time()
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=open(os.path.join(data, "serve.log"), "a"), text=True)
     port = int(server.stdout.readline().strip().rsplit(":", 1)[1])
