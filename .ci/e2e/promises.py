@@ -2,10 +2,10 @@
 comes back; a second server on the same data folder is refused at once; and, where the machine
 lets us mount a small tmpfs, a full disk pauses the match (nothing unwritten is acknowledged) and
 it goes on, journal intact, once there is room again."""
-import json, os, shutil, signal, socket, subprocess, sys, tempfile, time
+import os, shutil, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import BIN, STARTED, fail, Server as Serve  # noqa: E402
+from e2e_support import BIN, STARTED, Player, fail, Server as Serve  # noqa: E402
 
 
 class Server(Serve):
@@ -23,57 +23,23 @@ class Server(Serve):
         return open(self.log_path(self.data)).read()
 
 
-class Client:
-    def __init__(self, port, name, match, token=None):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        self.file = self.sock.makefile("rb")
-        self.token, self.view, self.next_id, self.seen = token, None, 0, []
-        if self.read()["type"] != "welcome":
-            fail(f"{name}: no welcome first")
-        join = {"type": "join", "name": name, "match": match}
-        if token:
-            join["token"] = token
-        self.send(join)
-        while self.view is None:
-            reply = self.read()
-            if reply["type"] == "error":
-                fail(f"{name} could not join: {reply}")
+class Client(Player):
+    """The shared player, also keeping every message it read (`seen`)."""
 
-    def send(self, message):
-        self.sock.sendall((json.dumps(message) + "\n").encode())
+    def __init__(self, port, name, match, token=None):
+        self.seen = []
+        super().__init__(port, name, match, token)
 
     def read(self):
-        line = self.file.readline()
-        if not line:
-            raise EOFError("closed")
-        message = json.loads(line)
+        message = super().read()
         self.seen.append(message)
-        if message["type"] == "joined":
-            self.token = message.get("token", self.token)
-        elif message["type"] == "snapshot":
-            self.view = message
         return message
-
-    def request(self, message):
-        self.next_id += 1
-        self.send(dict(message, id=self.next_id))
-        while True:
-            reply = self.read()
-            if reply["type"] in ("ack", "error") and reply.get("id") == self.next_id:
-                return reply
 
     def wait_for(self, what, test, seconds=10):
         self.sock.settimeout(seconds)
-        while True:
-            message = self.read()
-            if test(message):
-                self.sock.settimeout(10)
-                return message
-
-    def sync(self):
-        self.next_id += 1
-        self.send({"type": "snapshot", "id": self.next_id})
-        return self.wait_for("snapshot", lambda m: m["type"] == "snapshot")
+        message = self.until(test)
+        self.sock.settimeout(10)
+        return message
 
 
 def kill_after_rematch(root):

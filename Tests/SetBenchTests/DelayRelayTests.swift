@@ -18,6 +18,18 @@ import Testing
         return bytes
     }
 
+    /// The relay's connection to the listener, blocking.
+    func accept(_ listener: Int32) throws -> Int32 {
+        while true {
+            var ready = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            _ = poll(&ready, 1, 1_000)
+            if let server = try Sockets.accept(listener) {
+                _ = fcntl(server, F_SETFL, fcntl(server, F_GETFL) & ~O_NONBLOCK)
+                return server
+            }
+        }
+    }
+
     func write(_ fd: Int32, _ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
     }
@@ -29,15 +41,8 @@ import Testing
         defer { relay.stop() }
         let client = try Sockets.connect(host: "127.0.0.1", port: relay.port)
         defer { Glibc.close(client) }
-        var server: Int32?
-        while server == nil {
-            var ready = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-            _ = poll(&ready, 1, 1_000)
-            server = try Sockets.accept(listener)
-        }
-        guard let server else { return }
+        let server = try accept(listener)
         defer { Glibc.close(server) }
-        _ = fcntl(server, F_SETFL, fcntl(server, F_GETFL) & ~O_NONBLOCK)
         // Many small writes, each its own chunk with its own jitter: they must arrive in order.
         let started = DelayRelay.nowNs()
         var sent: [UInt8] = []
@@ -64,14 +69,7 @@ import Testing
         defer { relay.stop() }
         for _ in 0..<3 {
             let client = try Sockets.connect(host: "127.0.0.1", port: relay.port)
-            var server: Int32?
-            while server == nil {
-                var ready = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-                _ = poll(&ready, 1, 1_000)
-                server = try Sockets.accept(listener)
-            }
-            guard let server else { return }
-            _ = fcntl(server, F_SETFL, fcntl(server, F_GETFL) & ~O_NONBLOCK)
+            let server = try accept(listener)
             write(client, Array("hi\n".utf8))
             #expect(read(server, count: 3) == Array("hi\n".utf8))
             #expect(relay.openConnections == 1)
