@@ -135,6 +135,20 @@ import Testing
         #expect(read.book.accounts[0].setTimes.best == 1_204 && read.book.accounts[0].setTimes.count == 6)
     }
 
+    /// An account that sat in both seats has the game once, read from the log or the snapshot.
+    @Test func aGameAgainstOneselfIsTheAccountsOnceInTheSnapshotToo() throws {
+        let directory = try folder()
+        let accounts = try filled(directory)
+        #expect(accounts.record(game(6, 1, 1, commitment: "self-play", rated: false)))
+        let bob = try #require(accounts.book.account(named: "bob"))
+        #expect(bob.games.filter { $0 == 4 }.count == 1 && (bob.wins, bob.losses) == (1, 1), "the self-played game counts for nothing")
+        let (log, snapshot) = paths(directory)
+        #expect(AccountSnapshot.write(accounts.book, offset: 0, logPath: "/nonexistent", to: snapshot))
+        let read = try #require(AccountSnapshot.read(snapshot, logPath: "/nonexistent"))
+        expectSame(read.book, AccountLog.read(log).book)
+        expectSame(read.book, accounts.book)
+    }
+
     /// Records after the snapshot are read from the log; they are all that is parsed.
     @Test func theLogContinuesTheSnapshot() throws {
         let directory = try folder()

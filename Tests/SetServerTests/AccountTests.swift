@@ -137,6 +137,28 @@ import Testing
         #expect(games.last?.objectValue?["players"]?.arrayValue?.first?.objectValue?["guest"]?.boolValue == true)
     }
 
+    /// One key on two terminals may sit in both seats of a match; the game against itself is
+    /// unrated, in its history once, and neither a win nor a loss.
+    @Test func anAccountInBothSeatsPlaysItselfForNothing() throws {
+        let server = try server()
+        defer { server.stop() }
+        let left = try join(server, "ann", key: Self.annKey, match: "self")
+        let right = try join(server, "ann", key: Self.annKey, match: "self")
+        try left.awaitSeq(right.view!.seq)
+        try playScriptedTurn(left, right)
+        left.send(.act(.resign, seat: nil))
+        let over = try right.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+        guard case .gameOver(_, _, let ratings) = over.body else { return }
+        #expect(ratings.isEmpty, "a game against oneself is never rated")
+        let profile = try ask(right, .profile(name: "ann"))
+        #expect(profile.fields["games"]?.intValue == 1)
+        #expect(profile.fields["wins"]?.intValue == 0 && profile.fields["losses"]?.intValue == 0 && profile.fields["draws"]?.intValue == 0)
+        #expect(profile.fields["ratings"]?.objectValue?.isEmpty == true)
+        let history = try ask(right, .history(name: "ann", after: nil, limit: nil))
+        let games = history.fields["games"]?.arrayValue ?? []
+        #expect(games.count == 1 && games.first?.objectValue?["rated"]?.boolValue == false)
+    }
+
     @Test func aDuelWithNoSetTakenIsAbortedAndUnrated() throws {
         let server = try server()
         defer { server.stop() }

@@ -54,14 +54,15 @@ struct AccountBook {
             for seat in 0..<game.seatCount {
                 guard let id = game.account(of: seat) else { continue }
                 guard counts.indices.contains(id) else { return nil }
-                counts[id] += 1
+                if seat == 0 || game.account(of: 0) != id { counts[id] += 1 }
             }
         }
         for id in self.accounts.indices { self.accounts[id].games.reserveCapacity(Int(counts[id])) }
         for index in 0..<games.count {
             let game = games.stored(index)
+            // An account in both seats has the game once, as `apply` gives it.
             for seat in 0..<game.seatCount {
-                if let id = game.account(of: seat) { self.accounts[id].games.append(Int32(index)) }
+                if let id = game.account(of: seat), seat == 0 || game.account(of: 0) != id { self.accounts[id].games.append(Int32(index)) }
             }
         }
     }
@@ -129,10 +130,15 @@ struct AccountBook {
             if game.rated { ratedGames += 1 }
             for (seat, player) in game.players.enumerated() {
                 guard let id = player.account, accounts.indices.contains(id) else { continue }
+                accounts[id].setTimes.add(player.setTimes)
+                // One account in both seats (two terminals, one key) played itself: the game is
+                // its once, and neither a win nor a loss.
+                let seats = game.players.indices.filter { game.players[$0].account == id }
+                guard seats.first == seat else { continue }
                 accounts[id].games.reserveGently(1)
                 accounts[id].games.append(index)
-                accounts[id].setTimes.add(player.setTimes)
                 if game.rated, let after = player.after { accounts[id].ratings[game.variant] = after }
+                guard seats.count == 1 else { continue }
                 switch game.score(of: seat) {
                 case .win: accounts[id].wins += 1
                 case .loss: accounts[id].losses += 1
