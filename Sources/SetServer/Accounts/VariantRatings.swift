@@ -32,5 +32,13 @@ struct VariantRatings: Equatable {
 }
 
 private extension Variant {
-    var order: Int { Variant.allCases.firstIndex(of: self) ?? 0 }
+    /// Its place in `allCases`, without making that array at every rating a start applies.
+    var order: Int {
+        switch self {
+        case .classic: 0
+        case .junior: 1
+        case .chain: 2
+        case .ultra: 3
+        }
+    }
 }
