@@ -14,6 +14,10 @@ chmod 755 "$work"
 keys_dir=$(mktemp -d /usr/local/lib/setgame-door-ci-XXXXXX)
 chmod 755 "$keys_dir"
 install -m 755 "$root/contrib/setgame-door-keys" "$keys_dir/setgame-door-keys"
+# The door runs as the logins below, which may not reach a checkout in a private folder (a clone
+# under /root, or in a `mktemp -d`): they run a copy of the binary from here.
+door_bin="$keys_dir/setgame"
+install -m 755 "$bin" "$door_bin"
 server_pid=""; sshd_pid=""
 cleanup() {
     local status=$?
@@ -54,9 +58,9 @@ ssh-keygen -q -t ed25519 -N '' -C '' -f "$work/host_key"
 sed -e "s#^Port .*#Port $ssh_port#" -e "s#^ListenAddress .*#ListenAddress 127.0.0.1#" \
     -e "s#^HostKey .*#HostKey $work/host_key#" -e "s#^PidFile .*#PidFile $work/sshd.pid#" \
     -e "s#/usr/local/lib/setgame/setgame-door-keys#$keys_dir/setgame-door-keys#" \
-    -e "s#/usr/local/bin/setgame door --socket /run/setgame/door.sock --state /var/lib/setgame-door#$bin door --socket $work/door.sock --state $work/door-state#" \
+    -e "s#/usr/local/bin/setgame door --socket /run/setgame/door.sock --state /var/lib/setgame-door#$door_bin door --socket $work/door.sock --state $work/door-state#" \
     "$root/contrib/sshd_config.setgame" >"$work/sshd_config"
-grep -q "ForceCommand $bin door" "$work/sshd_config" || fail "the ForceCommand was not substituted"
+grep -q "ForceCommand $door_bin door" "$work/sshd_config" || fail "the ForceCommand was not substituted"
 "$sshd" -t -f "$work/sshd_config" || fail "sshd refused the contrib config"
 "$sshd" -D -f "$work/sshd_config" -E "$work/sshd.log" &
 sshd_pid=$!
