@@ -77,20 +77,116 @@ import Testing
         #expect(ann.journal.contains { if case .race(let race, _) = $0 { race.marginMs == 259 } else { false } })
     }
 
-    @Test func actionsBehindAHeldClaimWaitAndAreAnsweredInOrder() {
+    @Test func theHoldersOwnActionsBehindItsHeldClaimWaitAndAreAnsweredInOrder() {
         var host = MatchHostTests.duel()
-        let card = host.match!.table[0]
-        _ = host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, seeds: MatchHostTests.noDeal)
-        #expect(host.act(.select(card), by: .first, at: Self.at(3_010), lag: Self.lag, id: .int(6), seeds: MatchHostTests.noDeal).reply == .held)
-        #expect(host.act(.deal, by: .second, at: Self.at(3_020), lag: Self.lag, id: .int(7), seeds: MatchHostTests.noDeal).reply == .held)
+        let cards = Array(host.match!.table.prefix(2))
+        _ = host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, id: .int(5), seeds: MatchHostTests.noDeal)
+        for (index, card) in cards.enumerated() {
+            let queued = host.act(.select(card), by: .first, at: Self.at(3_010 + Int64(index)), lag: Self.lag, id: .int(6 + Int64(index)),
+                                  seeds: MatchHostTests.noDeal)
+            #expect(queued.reply == .held && queued.messages.isEmpty)
+        }
         let decided = host.advance(to: Self.at(3_159), seeds: MatchHostTests.noDeal)
-        #expect(host.match?.selection == [card])
+        #expect(host.match?.selection == cards)
         let answers = decided.messages.compactMap { if case .answer(let message, let seat) = $0 { (message, seat) } else { nil } }
-        #expect(answers.count == 2)
-        guard answers.count == 2, case .ack(.int(6), _) = answers[0].0, case .error(let dealRefused, .int(7)) = answers[1].0 else {
+        guard answers.count == 3, case .ack(.int(5), _) = answers[0].0, case .ack(.int(6), _) = answers[1].0, case .ack(.int(7), _) = answers[2].0 else {
             return #expect(Bool(false), "\(answers)")
         }
-        #expect(answers[1].1 == .second && dealRefused.code == .notYourWindow)
+        #expect(answers.allSatisfy { $0.1 == .first })
+    }
+
+    /// A duel dealt as `MatchHostTests.duel()` deals it, under `settings`.
+    static func duel(_ settings: RuleSettings) -> MatchHost {
+        var host = MatchHost(name: "m", mode: .duel, settings: settings, seatWaitMs: 60_000)
+        _ = host.handle(.join(name: "ann", token: MatchHostTests.annToken, connection: 1, seat: nil), at: at(1_000),
+                        seeds: MatchHostTests.noDeal)
+        _ = host.handle(.join(name: "bob", token: MatchHostTests.bobToken, connection: 2, seat: nil), at: at(2_000)) { 7 }
+        return host
+    }
+
+    /// Issue 32: a rival whose hint was answered only once a held claim was decided learned of
+    /// the hold from a ping answered first, claimed, and with a feigned distance took the window.
+    /// Whatever the rival sends during a hold is answered exactly as if no claim were held.
+    @Test func theRivalsRequestsDuringAHoldAreAnsweredAsIfNoClaimWereHeld() {
+        var settings = RuleSettings.standard
+        settings.hintsInDuel = true
+        let card = Self.duel(settings).match!.table[0]
+        for action in [Action.hint, .select(card), .pass, .deal, .resign] {
+            var holding = Self.duel(settings)
+            var plain = Self.duel(settings)
+            let held = holding.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, id: .int(1), seeds: MatchHostTests.noDeal)
+            #expect(held.reply == .held)
+            let during = holding.act(action, by: .second, at: Self.at(3_020), lag: Self.lag, id: .int(2), seeds: MatchHostTests.noDeal)
+            let without = plain.act(action, by: .second, at: Self.at(3_020), lag: Self.lag, id: .int(2), seeds: MatchHostTests.noDeal)
+            #expect(during == without, "\(action) was answered differently during a hold")
+            #expect(during.reply != .held, "\(action) waited behind the rival's claim")
+        }
+    }
+
+    /// One close race for a free table: `first` claims at `start`, `second` `afterMs` later (the
+    /// clock's timers run first, as the server runs them); returns who took the window, and
+    /// leaves the table free again (the window passed, the second chance passed).
+    func race(_ host: inout MatchHost, first: Seat, second: Seat, afterMs: Int64, at start: Int64, lag: ClaimLag) -> Seat? {
+        _ = host.act(.claim, by: first, at: Self.at(start), lag: lag, seeds: MatchHostTests.noDeal)
+        _ = host.advance(to: Self.at(start + afterMs), seeds: MatchHostTests.noDeal)
+        _ = host.act(.claim, by: second, at: Self.at(start + afterMs), lag: lag, seeds: MatchHostTests.noDeal)
+        _ = host.advance(to: Self.at(start + 400), seeds: MatchHostTests.noDeal)
+        let holder = windowHolder(host)
+        if let holder {
+            _ = host.act(.pass, by: holder, at: Self.at(start + 500), lag: lag, seeds: MatchHostTests.noDeal)
+            _ = host.act(.pass, by: holder.other, at: Self.at(start + 510), lag: lag, seeds: MatchHostTests.noDeal)
+        }
+        #expect(host.match?.window == nil && host.heldClaim == nil)
+        return holder
+    }
+
+    /// Ann is on loopback but answers pings late, so she is credited 200 ms; bob is honest and as
+    /// quick: in turn ann claims 50 ms before him and 50 ms after. With a credit every race could
+    /// use she took all twelve windows; each race won now spends her credit and each race lost
+    /// earns it back, so she takes the six she was quicker for, her fair share.
+    @Test func aFeignedDistanceWinsNoMoreThanItsShareAgainstAnHonestPlayerAsQuick() {
+        var host = MatchHostTests.duel()
+        let feigned = ClaimLag(capMs: 200, roundTripMs: [200, 1])
+        var won = 0
+        for race in 0..<12 {
+            let start = 10_000 + Int64(race) * 1_000
+            let quicker = race.isMultiple(of: 2)
+            let holder = quicker ? self.race(&host, first: .first, second: .second, afterMs: 50, at: start, lag: feigned)
+                                 : self.race(&host, first: .second, second: .first, afterMs: 50, at: start, lag: feigned)
+            if holder == .first { won += 1 }
+        }
+        #expect(won == 6)
+    }
+
+    /// Bob really is 160 ms away and as quick as ann: in turn his claim leaves him 50 ms before
+    /// hers and 50 ms after. The quota never costs him a race he was quicker for.
+    @Test func anHonestFarPlayerAsQuickKeepsTheRacesHeWasQuickerFor() {
+        var host = MatchHostTests.duel()
+        var won = 0
+        for race in 0..<12 {
+            let start = 10_000 + Int64(race) * 1_000
+            // Ann's claim counts from start − 1; bob's from his arrival − 160.
+            let holder = self.race(&host, first: .first, second: .second, afterMs: race.isMultiple(of: 2) ? 109 : 209, at: start, lag: Self.lag)
+            if holder == .second { won += 1 }
+        }
+        #expect(won == 6)
+    }
+
+    /// The quota itself: a race won spends a race of credit, a race lost earns one back, one
+    /// window counts once, and the balance stays within its limit.
+    @Test func theLedgerSpendsCreditOnRacesWonAndEarnsItOnRacesLost() {
+        var ledger = RaceLedger(seats: 2)
+        #expect(ledger.hasCredit(.first) && ledger.hasCredit(.second))
+        let annFirst = RaceEntry(seat: .first, arrivedAt: Self.at(1_000), creditMs: 200)
+        ledger.record(winner: annFirst, loser: .second)
+        ledger.record(winner: annFirst, loser: .second)
+        #expect(ledger.balance == [0, 2], "one window is one race")
+        #expect(!ledger.hasCredit(.first) && ledger.limiting(Self.lag).roundTripMs == [0, 160])
+        for race in 0..<20 {
+            ledger.record(winner: RaceEntry(seat: .first, arrivedAt: Self.at(2_000 + Int64(race)), creditMs: 0), loser: .second)
+        }
+        #expect(ledger.balance == [-RaceLedger.limit, RaceLedger.limit])
+        #expect(ledger.limiting(.off) == .off)
     }
 
     @Test func compensationOffDecidesOnArrivalAsBefore() {

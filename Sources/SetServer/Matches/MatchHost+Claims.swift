@@ -4,12 +4,14 @@ import SetWire
 // Claim races under lag compensation. A claim that arrives while nobody holds the table may be
 // held for as long as the rival, further away, could still have sent an earlier one; the window
 // goes to the earliest estimated send time (arrival minus the capped one-way estimate), a tie to
-// the first received. With compensation off every action goes straight to `perform`, as before.
+// the first received. A seat's round trip counts only while its `RaceLedger` has credit. With
+// compensation off every action goes straight to `perform`, as before.
 extension MatchHost {
     /// Applies a seat's action, or holds it in a claim race; a held request's answer comes later
     /// as a `HostMessage.answer` to its seat, with `id`.
-    mutating func act(_ action: Action, by seat: Seat, at now: Instant, lag: ClaimLag = .off, id: JSONValue? = nil,
+    mutating func act(_ action: Action, by seat: Seat, at now: Instant, lag measured: ClaimLag = .off, id: JSONValue? = nil,
                       seeds: () -> UInt64) -> HostOutput<ActReply> {
+        let lag = raceLedger.limiting(measured)
         guard lag.isOn, mode == .duel, stalledAt == nil, pausedAt == nil, let running = match, !running.isOver else {
             return perform(action, by: seat, at: now, lag: lag, seeds: seeds)
         }
@@ -28,10 +30,17 @@ extension MatchHost {
         return HostOutput(reply: .held)
     }
 
-    /// An action while a claim is held: the rival's claim races it; anything else waits its turn.
+    /// An action while a claim is held: the rival's claim races it, the rival's other actions are
+    /// performed at once, and the holder's own wait their turn.
+    ///
+    /// Nothing the rival sends may be answered differently because a claim is held: a rival who
+    /// could tell (a hint answered after a ping, say) would claim only then, and with a feigned
+    /// distance win the window its rival found. So the rival's other actions are performed as if
+    /// the held claim had not come yet, which, as far as the race can tell, it has not.
     private mutating func actBehindHold(_ action: Action, by seat: Seat, at now: Instant, lag: ClaimLag, id: JSONValue?,
                                         seeds: () -> UInt64) -> HostOutput<ActReply> {
         guard var held = heldClaim else { return perform(action, by: seat, at: now, lag: lag, seeds: seeds) }
+        guard seat == held.claim.seat || action == .claim else { return perform(action, by: seat, at: now, lag: lag, seeds: seeds) }
         guard action == .claim, seat != held.claim.seat else {
             guard held.queued.count < HeldClaim.queueLimit else {
                 return HostOutput(reply: .refused(WireError(.rateLimited, "Too many requests while a claim race is decided; this one was dropped.")))
@@ -66,12 +75,23 @@ extension MatchHost {
         return drain(held.queued, into: output, at: now, seeds: seeds)
     }
 
+    /// The journal stalled while a claim was held: the claim and what waited behind it are
+    /// refused with `error`, each answered with its own id, as the same requests would have been
+    /// had they come without a hold (the stall undoes whatever the deciding would have written).
+    mutating func refuseHeldClaim(with error: WireError) -> [HostMessage] {
+        guard let held = heldClaim else { return [] }
+        heldClaim = nil
+        let waiting = [QueuedAction(action: .claim, seat: held.claim.seat, id: held.id)] + held.queued
+        return waiting.map { .answer(.error(error, id: $0.id), to: $0.seat) }
+    }
+
     /// Gives `claim` the window now, journaling what decided it (it was held, or raced a rival).
     private mutating func open(_ claim: RaceEntry, against rival: RaceEntry?, capMs: Int64, at now: Instant,
                                seeds: () -> UInt64) -> HostOutput<ActReply> {
         var output = perform(.claim, by: claim.seat, at: now, lag: .off, seeds: seeds)
         guard case .accepted = output.reply else { return output }
         lastClaim = claim
+        if let rival { raceLedger.record(winner: claim, loser: rival.seat) }
         output.journal.append(.race(RaceDecision(winner: claim, loser: rival, capMs: capMs), at: now))
         return output
     }
