@@ -26,6 +26,16 @@ import Testing
         #expect(ClaimLag.off.credit(.second) == 0)
     }
 
+    /// Whether a claim was pressed before its sender could have seen a window is judged by its
+    /// typical round trip (up to the cap), not the low one: a jittery link's low sample would let
+    /// its claims for a table already taken through.
+    @Test func aClaimsLikelySendTimeUsesTheTypicalRoundTripUpToTheCap() {
+        let jittery = ClaimLag(capMs: 200, roundTripMs: [1, 150], typicalMs: [1, 190])
+        #expect(jittery.typicalSendTime(.second, at: Self.at(1_000)) == Self.at(810))
+        #expect(ClaimLag(capMs: 200, roundTripMs: [1, 150], typicalMs: [1, 400]).typicalSendTime(.second, at: Self.at(1_000)) == Self.at(800))
+        #expect(ClaimLag(capMs: 200, roundTripMs: [1, 150]).typicalSendTime(.second, at: Self.at(1_000)) == Self.at(850))
+    }
+
     @Test func aNearClaimIsHeldForTheFarSeatsRoundTripAndThenOpensItsWindow() {
         var host = MatchHostTests.duel()
         let held = host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, id: .int(5), seeds: MatchHostTests.noDeal)
@@ -118,9 +128,46 @@ import Testing
             #expect(held.reply == .held)
             let during = holding.act(action, by: .second, at: Self.at(3_020), lag: Self.lag, id: .int(2), seeds: MatchHostTests.noDeal)
             let without = plain.act(action, by: .second, at: Self.at(3_020), lag: Self.lag, id: .int(2), seeds: MatchHostTests.noDeal)
-            #expect(during == without, "\(action) was answered differently during a hold")
+            // What reaches the rival (a resignation also answers ann's claim, which only she hears).
+            var seen = during
+            seen.messages.removeAll { if case .answer(_, .first) = $0 { true } else { false } }
+            #expect(seen == without, "\(action) was answered differently during a hold")
             #expect(during.reply != .held, "\(action) waited behind the rival's claim")
         }
+    }
+
+    /// A rival who resigns while a claim is held ends the game: the claim is answered at once (as
+    /// a claim after the end is), not left to open a window in a game dealt after it.
+    @Test func aGameTheRivalEndsDuringAHoldAnswersTheHeldClaimAtOnce() {
+        var host = MatchHostTests.duel()
+        _ = host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, id: .int(1), seeds: MatchHostTests.noDeal)
+        let resigned = host.act(.resign, by: .second, at: Self.at(3_020), lag: Self.lag, id: .int(2), seeds: MatchHostTests.noDeal)
+        #expect(resigned.reply == .accepted(seq: host.seq) && host.phase == .over && host.heldClaim == nil)
+        let answers = resigned.messages.compactMap { if case .answer(.error(_, let id), let seat) = $0 { (id, seat) } else { nil } }
+        #expect(answers.count == 1 && answers.first?.0 == .int(1) && answers.first?.1 == .first, "\(resigned.messages)")
+    }
+
+    /// Bob, 160 ms away, presses "Set!" before ann's window can have reached him; by the time his
+    /// claim arrives she has taken her set and the next table is free. His claim was for her
+    /// table: it is refused as a lost race, not given a window on a table he has not seen. One he
+    /// sends after he could have seen her window is a claim like any other.
+    @Test func aClaimPressedBeforeTheRivalsWindowOpenedIsRefusedEvenOnceThatWindowClosed() throws {
+        var host = MatchHostTests.duel()
+        _ = host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, seeds: MatchHostTests.noDeal)
+        _ = host.advance(to: Self.at(3_159), seeds: MatchHostTests.noDeal)
+        let trio = try #require(SetLogic.firstSet(in: host.match!.table))
+        for (index, card) in trio.enumerated() {
+            _ = host.act(.select(card), by: .first, at: Self.at(3_160 + Int64(index)), lag: Self.lag, seeds: MatchHostTests.noDeal)
+        }
+        #expect(host.match?.window == nil)
+        // Sent ≈ 3 250 − 160 = 3 090, before ann's window opened at 3 159.
+        let stale = host.act(.claim, by: .second, at: Self.at(3_250), lag: Self.lag, id: .int(9), seeds: MatchHostTests.noDeal)
+        guard case .refused(let error) = stale.reply else { return #expect(Bool(false), "\(stale.reply)") }
+        #expect(error.code == .claimTaken && error.details["holder"] == .int(0) && error.details["leadMs"] == .int(91))
+        #expect(stale.messages.isEmpty && stale.journal.isEmpty && host.match?.window == nil && host.heldClaim == nil)
+        // Sent ≈ 3 330 − 160 = 3 170: after her window opened, so for this table.
+        let fresh = host.act(.claim, by: .second, at: Self.at(3_330), lag: Self.lag, seeds: MatchHostTests.noDeal)
+        #expect(fresh.reply == .accepted(seq: host.seq) && windowHolder(host) == .second)
     }
 
     /// One close race for a free table: `first` claims at `start`, `second` `afterMs` later (the
@@ -142,8 +189,8 @@ import Testing
 
     /// Ann is on loopback but answers pings late, so she is credited 200 ms; bob is honest and as
     /// quick: in turn ann claims 50 ms before him and 50 ms after. With a credit every race could
-    /// use she took all twelve windows; each race won now spends her credit and each race lost
-    /// earns it back, so she takes the six she was quicker for, her fair share.
+    /// use she took all twelve windows; each window she takes now spends her credit and each one
+    /// he takes earns it back, so she takes the six she was quicker for, her fair share.
     @Test func aFeignedDistanceWinsNoMoreThanItsShareAgainstAnHonestPlayerAsQuick() {
         var host = MatchHostTests.duel()
         let feigned = ClaimLag(capMs: 200, roundTripMs: [200, 1])
@@ -172,19 +219,17 @@ import Testing
         #expect(won == 6)
     }
 
-    /// The quota itself: a race won spends a race of credit, a race lost earns one back, one
-    /// window counts once, and the balance stays within its limit.
-    @Test func theLedgerSpendsCreditOnRacesWonAndEarnsItOnRacesLost() {
+    /// The quota itself: a claim window a seat opens spends one window of credit, one its rival
+    /// opens earns one back, and the balance stays within its limit.
+    @Test func theLedgerSpendsCreditOnWindowsTakenAndEarnsItOnWindowsLost() {
         var ledger = RaceLedger(seats: 2)
         #expect(ledger.hasCredit(.first) && ledger.hasCredit(.second))
-        let annFirst = RaceEntry(seat: .first, arrivedAt: Self.at(1_000), creditMs: 200)
-        ledger.record(winner: annFirst, loser: .second)
-        ledger.record(winner: annFirst, loser: .second)
-        #expect(ledger.balance == [0, 2], "one window is one race")
+        ledger.opened(by: .first)
+        #expect(ledger.balance == [0, 2])
         #expect(!ledger.hasCredit(.first) && ledger.limiting(Self.lag).roundTripMs == [0, 160])
-        for race in 0..<20 {
-            ledger.record(winner: RaceEntry(seat: .first, arrivedAt: Self.at(2_000 + Int64(race)), creditMs: 0), loser: .second)
-        }
+        ledger.opened(by: .second)
+        #expect(ledger.balance == [1, 1] && ledger.limiting(Self.lag) == Self.lag)
+        for _ in 0..<20 { ledger.opened(by: .first) }
         #expect(ledger.balance == [-RaceLedger.limit, RaceLedger.limit])
         #expect(ledger.limiting(.off) == .off)
     }

@@ -1,27 +1,29 @@
 import SetRules
 
-/// Each seat's claim races lost minus won, which decides whether its round trip may count in the
-/// next one: lag compensation's quota.
+/// Each seat's claim windows taken by its rival minus those it took itself, which decides whether
+/// its round trip may count in the next claim race: lag compensation's quota.
 ///
 /// The server cannot tell a player far away from a near one who answers its pings late, and a
 /// near player feigning 160 ms is, race for race, exactly a far player 160 ms quicker than their
-/// rival. A credit that every race may use hands that player nearly every close race; a quota that
-/// refills with time or with each race still hands it most of them (it refills for the honest far
-/// player at the same rate). So the quota is counted in races: a race won (by arrival or by
-/// credit) spends one, a race lost earns one back, and a seat's credit counts only while it has
-/// some. Credit then brings a seat its distance costs races back to even, and never past it: a
-/// feigned distance wins about half the close races, as an honest player of equal speed does.
+/// rival. A credit every race may use hands that player nearly every close race; a quota that
+/// refills with time or with each race (scalachess's lag quota) refills the honest far player at
+/// the same rate, so it cannot stop one without starving the other. So the quota is counted in
+/// windows: a claim window a seat opens spends one, one its rival opens earns one back, and a
+/// seat's credit counts only while it has some. Credit then helps a seat its distance keeps
+/// behind, and never one ahead: a feigned distance takes about as many windows as an honest
+/// player of equal speed does. Only windows opened by a claim count (not second chances or a
+/// deal's grace), whether or not the rival claimed too: a rival who did not press in time is not
+/// seen, and a cheat who wins on arrival must pay for it as well.
 struct RaceLedger: Equatable {
-    /// A seat starts with one race of credit, so the first close race of a far player is fair.
+    /// A seat starts one window ahead, so a far player's first close race is compensated.
     static let startingCredit = 1
-    /// How far the balance may go either way: lost races banked for later wins (and wins banked
-    /// against later credit) count at most this many.
+    /// How far the balance may go either way: windows banked for later credit (or taken against
+    /// it) count at most this many, so a lead or a deficit is forgotten within a few windows.
     static let limit = 6
 
-    /// Races lost minus races won, per seat, from `startingCredit`, within ±`limit`.
+    /// Windows the rival opened minus windows this seat opened, per seat, from `startingCredit`,
+    /// within ±`limit`.
     private(set) var balance: [Int]
-    /// The claim that opened the window last counted, so one window makes one race.
-    private(set) var lastCounted: RaceEntry?
 
     init(seats: Int) { balance = Array(repeating: Self.startingCredit, count: seats) }
 
@@ -38,16 +40,11 @@ struct RaceLedger: Equatable {
         return limited
     }
 
-    /// The window `winner` opened was raced by `loser`'s claim; counted once per window.
-    mutating func record(winner: RaceEntry, loser: Seat) {
-        guard winner != lastCounted, winner.seat != loser else { return }
-        lastCounted = winner
-        move(winner.seat, by: -1)
-        move(loser, by: 1)
-    }
-
-    private mutating func move(_ seat: Seat, by step: Int) {
-        guard balance.indices.contains(seat.rawValue) else { return }
-        balance[seat.rawValue] = min(Self.limit, max(-Self.limit, balance[seat.rawValue] + step))
+    /// `seat`'s claim opened a claim window: it spends one, every other seat earns one.
+    mutating func opened(by seat: Seat) {
+        for index in balance.indices {
+            let step = index == seat.rawValue ? -1 : 1
+            balance[index] = min(Self.limit, max(-Self.limit, balance[index] + step))
+        }
     }
 }

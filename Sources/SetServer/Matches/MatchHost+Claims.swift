@@ -15,6 +15,10 @@ extension MatchHost {
         guard lag.isOn, mode == .duel, stalledAt == nil, pausedAt == nil, let running = match, !running.isOver else {
             return perform(action, by: seat, at: now, lag: lag, seeds: seeds)
         }
+        if action == .claim, running.window == nil, heldClaim?.claim.seat != seat,
+           let stale = staleClaimRefusal(by: seat, at: now, measured: measured) {
+            return HostOutput(reply: .refused(WireError(stale, playerNames: playerNames)))
+        }
         if heldClaim != nil { return actBehindHold(action, by: seat, at: now, lag: lag, id: id, seeds: seeds) }
         guard action == .claim, running.window == nil else { return perform(action, by: seat, at: now, lag: lag, seeds: seeds) }
         let claim = lag.entry(seat, at: now)
@@ -23,7 +27,7 @@ extension MatchHost {
             // Nobody further away could have claimed earlier: decided on arrival, as without
             // compensation, and no race to journal.
             let output = perform(.claim, by: seat, at: now, lag: lag, seeds: seeds)
-            if case .accepted = output.reply { lastClaim = claim }
+            if case .accepted = output.reply { claimOpenedWindow(claim, at: now) }
             return output
         }
         heldClaim = HeldClaim(claim: claim, rivalCreditMs: rivalCredit, capMs: lag.capMs, decideAt: decideAt, id: id)
@@ -40,7 +44,18 @@ extension MatchHost {
     private mutating func actBehindHold(_ action: Action, by seat: Seat, at now: Instant, lag: ClaimLag, id: JSONValue?,
                                         seeds: () -> UInt64) -> HostOutput<ActReply> {
         guard var held = heldClaim else { return perform(action, by: seat, at: now, lag: lag, seeds: seeds) }
-        guard seat == held.claim.seat || action == .claim else { return perform(action, by: seat, at: now, lag: lag, seeds: seeds) }
+        guard seat == held.claim.seat || action == .claim else {
+            var output = perform(action, by: seat, at: now, lag: lag, seeds: seeds)
+            // A game the rival just ended (a resignation) leaves no table to hold the claim for:
+            // it is answered now, as a claim after the end would be, not in a game dealt later.
+            guard match?.isOver == true else { return output }
+            let settled = settleHeldClaim(at: now, seeds: seeds)
+            output.messages += settled.messages
+            output.journal += settled.journal
+            output.syncJournal = output.syncJournal || settled.syncJournal
+            output.keepJournal = output.keepJournal || settled.keepJournal
+            return output
+        }
         guard action == .claim, seat != held.claim.seat else {
             guard held.queued.count < HeldClaim.queueLimit else {
                 return HostOutput(reply: .refused(WireError(.rateLimited, "Too many requests while a claim race is decided; this one was dropped.")))
@@ -90,10 +105,31 @@ extension MatchHost {
                                seeds: () -> UInt64) -> HostOutput<ActReply> {
         var output = perform(.claim, by: claim.seat, at: now, lag: .off, seeds: seeds)
         guard case .accepted = output.reply else { return output }
-        lastClaim = claim
-        if let rival { raceLedger.record(winner: claim, loser: rival.seat) }
+        claimOpenedWindow(claim, at: now)
         output.journal.append(.race(RaceDecision(winner: claim, loser: rival, capMs: capMs), at: now))
         return output
+    }
+
+    /// `claim` opened a claim window now: a later rival is told its margin against it, and the
+    /// ledger counts the window against its seat.
+    private mutating func claimOpenedWindow(_ claim: RaceEntry, at now: Instant) {
+        lastClaim = claim
+        lastClaimOpenedAt = now
+        raceLedger.opened(by: claim.seat)
+    }
+
+    /// A rival's claim sent, by its measured typical round trip (up to the cap), no later than the
+    /// last claim window opened was pressed before its sender could have seen that window: it was
+    /// for a table already taken, even if that window has closed since. It is refused as a lost
+    /// race, never given a window on a table its sender had not yet seen, and never raced against
+    /// a claim for the table that came after. The measured round trip is used, not the credit: a
+    /// player who feigns distance sees the table sooner than it claims to, and any claim it
+    /// sends within its feigned round trip of the rival's window is one it could not have sent.
+    func staleClaimRefusal(by seat: Seat, at now: Instant, measured: ClaimLag) -> RuleRefusal? {
+        guard let winner = lastClaim, winner.seat != seat, let openedAt = lastClaimOpenedAt else { return nil }
+        let sentAt = measured.typicalSendTime(seat, at: now)
+        guard sentAt <= openedAt else { return nil }
+        return .claimTaken(holder: winner.seat, leadMs: max(0, sentAt.milliseconds(since: winner.sentAt)))
     }
 
     /// Performs the actions that waited behind a hold, each answered to its sender.

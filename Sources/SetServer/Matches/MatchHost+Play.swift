@@ -133,10 +133,7 @@ extension MatchHost {
         if let refused = outcome.refusal {
             let (refusal, race) = lateClaimRefusal(refused, by: seat, at: now, lag: lag)
             var journal: [JournalRecord] = outcome.events.isEmpty ? [] : [.tick(seq: seq, at: now)]
-            if let race {
-                journal.append(.race(race, at: now))
-                if let loser = race.loser { raceLedger.record(winner: race.winner, loser: loser.seat) }
-            }
+            if let race { journal.append(.race(race, at: now)) }
             return HostOutput(messages: messages, journal: journal, syncJournal: sync,
                               reply: .refused(WireError(refusal, playerNames: playerNames)))
         }

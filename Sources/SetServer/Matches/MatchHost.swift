@@ -69,7 +69,9 @@ struct MatchHost {
     /// The claim that opened the current claim window, as the race saw it: a later rival is told
     /// its margin in estimated send time.
     var lastClaim: RaceEntry?
-    /// Each seat's races lost minus won: whether its round trip may count in the next race.
+    /// When that window opened (a held claim's, when its race was decided).
+    var lastClaimOpenedAt: Instant?
+    /// Each seat's claim windows lost minus won: whether its round trip may count in a race.
     var raceLedger: RaceLedger
     /// This game's sets so far, per seat: when each was taken, since the previous set or the deal.
     var setTimes: [[Int]]
