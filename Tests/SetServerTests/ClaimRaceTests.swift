@@ -26,14 +26,22 @@ import Testing
         #expect(ClaimLag.off.credit(.second) == 0)
     }
 
-    /// Whether a claim was pressed before its sender could have seen a window is judged by its
-    /// typical round trip (up to the cap), not the low one: a jittery link's low sample would let
-    /// its claims for a table already taken through.
-    @Test func aClaimsLikelySendTimeUsesTheTypicalRoundTripUpToTheCap() {
-        let jittery = ClaimLag(capMs: 200, roundTripMs: [1, 150], typicalMs: [1, 190])
-        #expect(jittery.typicalSendTime(.second, at: Self.at(1_000)) == Self.at(810))
-        #expect(ClaimLag(capMs: 200, roundTripMs: [1, 150], typicalMs: [1, 400]).typicalSendTime(.second, at: Self.at(1_000)) == Self.at(800))
-        #expect(ClaimLag(capMs: 200, roundTripMs: [1, 150]).typicalSendTime(.second, at: Self.at(1_000)) == Self.at(850))
+    /// The credit is the median of the recent round trips: a jittery link is credited its usual
+    /// round trip, not its luckiest one, and one slow pong does not move it.
+    @Test func theRoundTripEstimateIsTheMedianOfTheRecentSamples() {
+        var trips = RoundTrips()
+        #expect(trips.medianMs == 0)
+        for (index, sample) in [Int64(150), 190, 130, 170, 900].enumerated() {
+            let sent = Self.at(Int64(index + 1) * 2_000)
+            trips.pinged(at: sent)
+            let answered = trips.answered(time: sent.milliseconds, at: sent.adding(sample))
+            #expect(answered)
+        }
+        #expect(trips.medianMs == 170 && trips.lowMs == 130)
+        let sent = Self.at(20_000)
+        trips.pinged(at: sent)
+        _ = trips.answered(time: sent.milliseconds, at: sent.adding(120))
+        #expect(trips.medianMs == 150, "the lower middle of six")
     }
 
     @Test func aNearClaimIsHeldForTheFarSeatsRoundTripAndThenOpensItsWindow() {

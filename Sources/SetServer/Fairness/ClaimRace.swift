@@ -6,17 +6,12 @@ import SetWire
 ///
 /// A player far away sees a new table half a round trip late, and their claim takes another half
 /// to arrive: at equal speed their claim arrives a whole round trip after a near player's. So a
-/// claim is credited its seat's round trip (the low estimate), up to the cap, and races compare
+/// claim is credited its seat's round trip (the median estimate), up to the cap, and races compare
 /// arrival minus credit: when it was sent, counted from when its sender saw the table.
 struct ClaimLag: Equatable {
     var capMs: Int64
-    /// Each seat's low round-trip estimate (`RoundTrips.lowMs`); 0 when unknown.
+    /// Each seat's round-trip estimate (`RoundTrips.medianMs`); 0 when unknown.
     var roundTripMs: [Int64]
-    /// Each seat's typical (smoothed) round trip, which tells a claim pressed before its sender
-    /// could have seen the rival's window (`MatchHost.staleClaimRefusal`); the low estimate when
-    /// none is given. The low one would let a jittery link's claims for a table already taken
-    /// through, to open windows on tables their senders had not seen.
-    var typicalMs: [Int64] = []
 
     /// No compensation: every claim is decided on arrival, as before lag compensation.
     static let off = ClaimLag(capMs: 0, roundTripMs: [])
@@ -33,13 +28,6 @@ struct ClaimLag: Equatable {
     /// A claim by `seat` arriving at `now`, as a race sees it.
     func entry(_ seat: Seat, at now: Instant) -> RaceEntry {
         RaceEntry(seat: seat, arrivedAt: now, creditMs: credit(seat))
-    }
-
-    /// When `seat`'s claim arriving at `now` was most likely sent, by its typical round trip up
-    /// to the cap (never less than its credit).
-    func typicalSendTime(_ seat: Seat, at now: Instant) -> Instant {
-        let typical = typicalMs.indices.contains(seat.rawValue) ? typicalMs[seat.rawValue] : 0
-        return now.adding(-max(credit(seat), min(max(0, typical), capMs)))
     }
 }
 

@@ -118,8 +118,8 @@ extension MatchHost {
         raceLedger.opened(by: claim.seat)
     }
 
-    /// A rival's claim sent, by its measured typical round trip (up to the cap), no later than the
-    /// last claim window opened was pressed before its sender could have seen that window: it was
+    /// A rival's claim sent, by its measured round trip (up to the cap), no later than the last
+    /// claim window opened was pressed before its sender could have seen that window: it was
     /// for a table already taken, even if that window has closed since. It is refused as a lost
     /// race, never given a window on a table its sender had not yet seen, and never raced against
     /// a claim for the table that came after. The measured round trip is used, not the credit: a
@@ -127,7 +127,7 @@ extension MatchHost {
     /// sends within its feigned round trip of the rival's window is one it could not have sent.
     func staleClaimRefusal(by seat: Seat, at now: Instant, measured: ClaimLag) -> RuleRefusal? {
         guard let winner = lastClaim, winner.seat != seat, let openedAt = lastClaimOpenedAt else { return nil }
-        let sentAt = measured.typicalSendTime(seat, at: now)
+        let sentAt = measured.entry(seat, at: now).sentAt
         guard sentAt <= openedAt else { return nil }
         return .claimTaken(holder: winner.seat, leadMs: max(0, sentAt.milliseconds(since: winner.sentAt)))
     }

@@ -35,12 +35,11 @@ extension Server {
         }
     }
 
-    /// What a claim race in `room` may use now: the cap and each seat's low and typical round trip.
+    /// What a claim race in `room` may use now: the cap and each seat's median round trip.
     func claimLag(in room: MatchRoom) -> ClaimLag {
         guard config.lagCompensationMs > 0 else { return .off }
-        let trips = room.host.seats.map { seat in seat?.connection.flatMap { connections[$0]?.roundTrips } }
-        return ClaimLag(capMs: config.lagCompensationMs, roundTripMs: trips.map { $0?.lowMs ?? 0 },
-                        typicalMs: trips.map { $0?.smoothedMs ?? 0 })
+        let roundTrips = room.host.seats.map { seat in seat?.connection.flatMap { connections[$0]?.roundTrips.medianMs } ?? 0 }
+        return ClaimLag(capMs: config.lagCompensationMs, roundTripMs: roundTrips)
     }
 
     /// Tells each duel in play its players' round trips when they changed.
