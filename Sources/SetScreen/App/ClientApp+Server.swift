@@ -88,7 +88,8 @@ extension ClientApp {
             state.listSweep = nil
             state.nextListAt = now
             return []
-        case .matchFull, .modeMismatch, .unsupportedVersion, .replaced, .missingField, .badField:
+        case .matchFull, .modeMismatch, .unsupportedVersion, .replaced, .missingField, .badField, .nameTaken:
+            // A refused join is not sent again (a taken name's suggestion is in the message).
             // Printed on the real terminal after the screen is restored: nothing in it may steer it.
             return [.quit(status: 1, message: "setgame: \(ServerText.printable(error.message))")]
         case .claimTaken:
