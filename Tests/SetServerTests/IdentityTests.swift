@@ -192,12 +192,14 @@ import Testing
         let size = try #require(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int)
 
         // The match is full: ann asking for another name there, and a new key, are refused.
+        // (A connection speaks for the first key it joined with: the newcomer has its own.)
         let again = try TestClient.greeted(server)
+        let newcomer = try TestClient.greeted(server)
         #expect(try join(again, "anna", key: Self.annKey)?.code == .matchFull)
-        #expect(try join(again, "newcomer", key: Self.eveKey)?.code == .matchFull)
+        #expect(try join(newcomer, "newcomer", key: Self.eveKey)?.code == .matchFull)
         // Another variant than the match's.
         #expect(try join(again, "anna", key: Self.annKey, variant: .ultra)?.code == .variantMismatch)
-        #expect(try join(again, "newcomer", key: Self.eveKey, variant: .ultra)?.code == .variantMismatch)
+        #expect(try join(newcomer, "newcomer", key: Self.eveKey, variant: .ultra)?.code == .variantMismatch)
         #expect(try !hasAccount(server, "anna"))
         #expect(try !hasAccount(server, "newcomer"))
         #expect(try hasAccount(server, "ann"), "ann keeps her name")
@@ -206,6 +208,8 @@ import Testing
         // Seated elsewhere, the rename and the new account are made.
         #expect(try join(again, "anna", key: Self.annKey, match: "n") == nil)
         #expect(try hasAccount(server, "anna"))
+        #expect(try join(newcomer, "newcomer", key: Self.eveKey, match: "o") == nil)
+        #expect(try hasAccount(server, "newcomer"))
         withExtendedLifetime((first, second)) {}
     }
 }
