@@ -1,7 +1,7 @@
 import Foundation
 import SetNet
 import SetRules
-import SetServer
+@testable import SetServer
 import SetWire
 import Testing
 
@@ -164,6 +164,22 @@ import Testing
         }
         #expect(try join(other, "alicia", key: Self.bobKey) == nil)
         withExtendedLifetime(alice) {}
+    }
+
+    @Test func aLogWrittenBeforeLookAlikesCompareEqualReadsBackAsItWas() {
+        // Two accounts whose names are one skeleton, from before the rule: both read back, the
+        // first keeps the name (and its look-alikes), and an exact second owner is still damage.
+        var book = AccountBook()
+        let alice = AccountRecord.created(id: 0, identity: .accountKey(digest: "a"), name: "alice", bot: false, wallSeconds: 1)
+        let lookAlike = AccountRecord.created(id: 1, identity: .accountKey(digest: "b"), name: "\u{0430}lice", bot: false, wallSeconds: 2)
+        #expect(book.problem(with: alice) == nil)
+        book.apply(alice)
+        #expect(book.problem(with: lookAlike) == nil)
+        book.apply(lookAlike)
+        #expect(book.account(named: "\u{0251}lice")?.id == 0)
+        #expect(book.problem(with: .created(id: 2, identity: .accountKey(digest: "c"), name: "ALICE", bot: false, wallSeconds: 3)) != nil)
+        // The same from a snapshot's parts.
+        #expect(AccountBook(accounts: book.accounts.map { $0 }, games: GameStore(), ratedGames: 0)?.account(named: "alice")?.id == 0)
     }
 
     @Test func aNameWithNothingVisibleIsABadName() throws {
