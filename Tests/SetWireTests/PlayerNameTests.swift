@@ -77,6 +77,30 @@ struct PlayerNameTests {
         #expect(PlayerName.skeleton("名前") == "名前")
     }
 
+    /// Every letter of the Basic Multilingual Plane: its skeleton is its own skeleton (comparing
+    /// skeletons is an equivalence), and a letter of Greek or Cyrillic that the table leaves
+    /// alone never turns into ASCII (nothing is confused by accident).
+    @Test func everyLetterOfThePlaneHasAStableSkeleton() {
+        let letters: Swift.Set<Unicode.GeneralCategory> = [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter]
+        var checked = 0
+        for value in UInt32(0x80)...UInt32(0xFFFF) {
+            guard let scalar = Unicode.Scalar(value), letters.contains(scalar.properties.generalCategory) else { continue }
+            let name = "x" + String(scalar)
+            let once = PlayerName.skeleton(name)
+            let twice = PlayerName.skeleton(once)
+            #expect(twice == once, "U+\(String(value, radix: 16))")
+            let greekOrCyrillic = (0x0370...0x03FF).contains(value) || (0x0400...0x04FF).contains(value)
+            if greekOrCyrillic && ConfusableLetters.latin[scalar] == nil && String(scalar).precomposedStringWithCompatibilityMapping == String(scalar) {
+                let lower = String(scalar).lowercased().unicodeScalars
+                if lower.count == 1, let folded = lower.first, ConfusableLetters.latin[folded] != nil { continue }
+                let becameASCII = once.dropFirst().unicodeScalars.allSatisfy { $0.isASCII }
+                #expect(!becameASCII, "U+\(String(value, radix: 16)) became ASCII: \(once)")
+            }
+            checked += 1
+        }
+        #expect(checked > 40_000)
+    }
+
     @Test func namesWithNothingVisibleAreRefused() {
         let blank = ["\u{3164}\u{3164}\u{3164}", "\u{115F}", "\u{1160}a", "\u{FFA0}", "\u{2800}\u{2800}", "\u{301}", "a\u{3164}",
                      "\u{200B}", "\u{2060}\u{FEFF}", "ann\u{FE0F}", "\u{034F}bob"]
