@@ -30,6 +30,8 @@ struct ReservedNames {
 
     static let guestPrefix = "guest-"
     static let keyPrefix = "key-"
+    /// One per bot level (`BotLevel` is the bots' module, which the server does not import;
+    /// `HouseBotNameTests` holds the two together).
     static let houseBotNames: Set<String> = ["bot-easy", "bot-normal", "bot-hard", "bot-instant"]
 
     /// What `name` is kept for, if it is kept.
