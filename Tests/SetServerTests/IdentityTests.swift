@@ -117,6 +117,25 @@ import Testing
         withExtendedLifetime((key, bot)) {}
     }
 
+    @Test func aSpectatorCannotWatchUnderANameTheDoorHandsOut() throws {
+        let (server, path) = try DoorSocketTests.server()
+        defer { server.stop() }
+        let player = try TestClient.greeted(server)
+        #expect(try join(player, "ann", match: "m") == nil)
+        let tcp = try TestClient.greeted(server)
+        for name in ["guest-1234", DoorAttestation.name(fingerprint: Self.fingerprint), "bot-hard"] {
+            let refused = try #require(try tcp.joinOutcome(JoinRequest(role: .spectator, name: name, match: "m")), "\(name)")
+            #expect(refused.code == .nameTaken && refused.details["suggestion"] != nil, "\(name)")
+        }
+        #expect(try tcp.joinOutcome(JoinRequest(role: .spectator, name: "eve", match: "m")) == nil)
+        // The door's own guest and key watch under the names the door gave them.
+        let guest = try door(path)
+        #expect(try guest.joinOutcome(JoinRequest(role: .spectator, name: "guest-1234", match: "m")) == nil)
+        let key = try door(path, fingerprint: Self.fingerprint)
+        #expect(try key.joinOutcome(JoinRequest(role: .spectator, name: DoorAttestation.name(fingerprint: Self.fingerprint), match: "m")) == nil)
+        withExtendedLifetime((player, guest, key)) {}
+    }
+
     @Test func withoutADoorTheBotNamesAreAnyones() throws {
         // `setgame play`'s own server and a server without a door run no house bots.
         let server = try TestServer()

@@ -143,6 +143,13 @@ final class Accounts {
         admission(name, identity: identity, claimant: claimant, bot: bot, sitting: sitting).flatMap(admit)
     }
 
+    /// Why `claimant` may not watch under `name`, if it may not: a spectator's name is lent, but
+    /// not one the server hands out (its chat line would pass for the door's guest, key or bot).
+    func watchingRefusal(_ name: String, claimant: NameClaimant) -> WireError? {
+        guard !reservedNames.allows(name, to: claimant) else { return nil }
+        return nameTaken(name, claimant: claimant, sitting: { _ in nil }, because: reservedNames.reason(name))
+    }
+
     private var unwritable: WireError {
         WireError(.journalFailed, "The server cannot write its accounts (\(file?.failure ?? "write failed")); join as a guest or try later.")
     }

@@ -86,6 +86,9 @@ extension Server {
         var admission = AccountAdmission.guest
         identify(connection, by: join)
         if let refusal = botMatchRefusal(join, on: connection) { return fail(connection, refusal, id: id) }
+        if join.role == .spectator, let refusal = accounts.watchingRefusal(join.name, claimant: connection.nameClaimant) {
+            return fail(connection, refusal, id: id)
+        }
         if lobby.takesNewSeat(join) {
             switch self.admission(for: join, on: connection) {
             case .failure(let error): return fail(connection, error, id: id)
