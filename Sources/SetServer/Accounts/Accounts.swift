@@ -53,11 +53,19 @@ final class Accounts {
             }
             unlink(snapshot)
             unsnapshotted = snapshotAfter
+        } else if !read.skipped.isEmpty {
+            let reasons = read.skipped.prefix(3).map { "record \($0.line): \($0.reason)" }.joined(separator: "; ")
+            let aside = directory.setAside(path, saying: "\(AccountLog.fileName) holds \(read.skipped.count) bad record(s) (\(reasons)); they are left out, every other record is kept")
+            if let aside, !AccountLog.keep(droppingLines: Swift.Set(read.skipped.map(\.line)), of: aside, at: path) {
+                log("cannot write the good records to \(path): they are only in \(aside)")
+            }
+            unlink(snapshot)
+            unsnapshotted = snapshotAfter
         }
         let snapshots = SnapshotWriter(path: snapshot, log: log)
-        if read.problem == nil, read.parsed >= snapshotAfter, !snapshots.write(book, offset: read.end, logPath: path) {
+        if read.problem == nil, read.skipped.isEmpty, read.parsed >= snapshotAfter, !snapshots.write(book, offset: read.end, logPath: path) {
             log("cannot write \(snapshot): the next start reads the whole log")
-        } else if read.problem == nil, read.parsed < snapshotAfter {
+        } else if read.problem == nil, read.skipped.isEmpty, read.parsed < snapshotAfter {
             unsnapshotted = read.parsed
         }
         self.snapshots = snapshots
@@ -84,7 +92,12 @@ final class Accounts {
 
     /// Writes `record` first, then applies it; false (nothing applied) if it could not be written.
     private func commit(_ record: AccountRecord) -> Bool {
-        if let file, !file.append(record) { return false }
+        let bytes = record.encoded()
+        if let refusal = record.refusal(of: bytes) ?? book.problem(with: record) {
+            log("not writing a record the next start would refuse (\(refusal)): \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+            return false
+        }
+        if let file, !file.append(encoded: bytes) { return false }
         book.apply(record)
         unsnapshotted += 1
         if unsnapshotted >= snapshotEvery, let file, let snapshots,
@@ -157,6 +170,13 @@ final class Accounts {
     @discardableResult
     func record(_ game: GameRecord) -> Bool {
         guard !book.hasGame(game.commitment) else { return true }
+        var game = game
+        if game.rated, let refusal = AccountRecord.game(game).refusal(of: AccountRecord.game(game).encoded()) {
+            // Never seen while the rater keeps to `RatingBounds`; if it ever is, the game is
+            // kept unrated rather than lost, and nobody's rating moves on figures nobody can read.
+            log("\(game.match) game \(game.game) is recorded unrated: its ratings would not read back (\(refusal))")
+            game = game.unrated
+        }
         guard commit(.game(game)) else {
             log("cannot write the record of \(game.match) game \(game.game) (\(file?.failure ?? "")): its game over waits until it is written")
             unwritten.append(game)
