@@ -23,7 +23,8 @@ package enum AccountReport {
 
     private static func profile(_ f: [String: JSONValue]) -> [String] {
         var lines = ["\(text(f["name"]))\(f["bot"]?.boolValue == true ? " [bot]" : ""): \(plural(int(f["games"]), "game")), "
-                     + "\(plural(int(f["wins"]), "win")), \(plural(int(f["losses"]), "loss", "losses")), \(plural(int(f["draws"]), "draw"))"]
+                     + "\(plural(int(f["wins"]), "win")), \(plural(int(f["losses"]), "loss", "losses")), \(plural(int(f["draws"]), "draw"))"
+                     + (f["selfGames"] == nil ? "" : ", \(int(f["selfGames"])) against itself")]
         let ratings = f["ratings"]?.objectValue ?? [:]
         if ratings.isEmpty { lines.append("  no rated games yet") }
         for variant in Variant.allCases {
@@ -49,7 +50,9 @@ package enum AccountReport {
             let other = players.indices.contains(1 - seat) ? players[1 - seat] : nil
             let date = Date(timeIntervalSince1970: TimeInterval(int(g["wall"])))
             var line = "  \(stamp(date)) \(pad(text(g["variant"]), 7)) \(pad(text(g["result"]), 7))"
-            if let other {
+            if g["result"]?.stringValue == "self" {
+                line += " \(int(me["points"])):\(int(other?["points"])) against itself"
+            } else if let other {
                 let marker = other["bot"]?.boolValue == true ? " [bot]" : other["guest"]?.boolValue == true ? " (guest)" : ""
                 line += " \(int(me["points"])):\(int(other["points"])) vs \(String(text(other["name"]).prefix(10)))\(marker)"
             } else {

@@ -8,9 +8,11 @@ enum AccountReplies {
         guard let account = book.account(named: name) else { return .failure(noSuchPlayer(name)) }
         var perVariant: [String: JSONValue] = [:]
         var counts: [Variant: Int] = [:]
+        var selfGames = 0
         for index in account.games {
             let game = book.games.stored(Int(index))
             if game.rated { counts[game.variantValue, default: 0] += 1 }
+            if game.seatCount == 2 && game.account(of: 0) == game.account(of: 1) { selfGames += 1 }
         }
         for variant in Variant.allCases {
             guard let rating = account.ratings[variant] else { continue }
@@ -21,6 +23,8 @@ enum AccountReplies {
             "name": .string(account.name), "bot": .bool(account.bot), "ratings": .object(perVariant),
             "games": .int(Int64(account.games.count)), "wins": .int(Int64(account.wins)), "losses": .int(Int64(account.losses)),
             "draws": .int(Int64(account.draws))]
+        // Games against itself (one account in both seats) are neither wins, losses nor draws.
+        if selfGames > 0 { fields["selfGames"] = .int(Int64(selfGames)) }
         if let best = account.setTimes.best, let median = account.setTimes.median {
             fields["bestSetMs"] = .int(Int64(best))
             fields["medianSetMs"] = .int(Int64(median))
