@@ -72,8 +72,8 @@ package enum AccountReport {
 
     private static func leaderboard(_ f: [String: JSONValue]) -> [String] {
         let players = f["players"]?.arrayValue?.compactMap(\.objectValue) ?? []
-        var lines = ["\(text(f["variant"])): the established players (RD 110 or less), best first"]
-        if players.isEmpty { lines.append("  nobody yet: a rating is established after a dozen or so rated games") }
+        var lines = ["\(text(f["variant"])): the established players, best first"]
+        if players.isEmpty { lines.append("  nobody yet: listed are RD 110 or less, 10 rated games, 5 opponents, over a day") }
         for player in players {
             let name = String(text(player["name"]).prefix(24)) + (player["bot"]?.boolValue == true ? " [bot]" : "")
             lines.append("  \(pad(String(int(player["rank"])), 4, right: true))  \(pad(name, 30)) \(pad(String(int(player["rating"])), 5, right: true))  RD \(int(player["deviation"]))")

@@ -167,7 +167,7 @@ import Testing
                                         reason: .noSetsLeft, winner: .first, players: [player, other], endedAt: 0, durationMs: 0,
                                         wallSeconds: 0, journal: "m.jsonl")))
         }
-        let ranked = AccountReplies.ranking(.classic, in: book)
+        let ranked = AccountReplies.ranking(.classic, in: book, policy: .open)
         let first = try AccountReplies.leaderboard(.classic, ranked: ranked, after: nil, limit: 2, in: book).get()
         #expect(first.fields["players"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue } == ["p2", "p0"])
         #expect(first.fields["players"]?.arrayValue?.first?.objectValue?["bot"] == .bool(true))
@@ -175,13 +175,13 @@ import Testing
                                                     in: book).get()
         #expect(second.fields["players"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue } == ["p3"])
         #expect(second.fields["next"] == nil)
-        #expect(try AccountReplies.leaderboard(.junior, ranked: AccountReplies.ranking(.junior, in: book), after: nil, limit: 2,
+        #expect(try AccountReplies.leaderboard(.junior, ranked: AccountReplies.ranking(.junior, in: book, policy: .open), after: nil, limit: 2,
                                                in: book).get().fields["players"] == .array([]))
     }
 
     /// The kept ranking is computed again once a rated game changed it, not before.
     @Test func theLeaderboardFollowsEachRatedGame() throws {
-        let accounts = try Accounts(directory: nil, faults: nil, log: .silent)
+        let accounts = try Accounts(directory: nil, faults: nil, log: .silent, policy: .open)
         _ = accounts.seat("ann", identity: .accountKey(digest: "a"), bot: false)
         _ = accounts.seat("bob", identity: .accountKey(digest: "b"), bot: false)
         func game(_ number: Int, ann: Double, bob: Double) -> GameRecord {

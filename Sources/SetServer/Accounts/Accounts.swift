@@ -15,9 +15,10 @@ final class Accounts {
     var wallSeconds: () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     /// Games whose record could not be written yet (a full disk): written at the next `retry`.
     private(set) var unwritten: [GameRecord] = []
-    /// Each variant's ranking as last computed, with the number of rated games it counted:
-    /// ranking every account is done again only once a rated game has changed it.
-    private var rankings: [Variant: (ratedGames: Int, ranked: [(id: Int, rating: Rating)])] = [:]
+    /// Who is rated against whom and who is listed on a leaderboard.
+    let policy: RatingPolicy
+    /// Each variant's leaderboard, kept in order as rated games land.
+    private var rankings: Rankings
     /// Records the next start would have to parse (none snapshotted since), how many make
     /// writing a snapshot worth it at a start or a stop, and how many make a running server
     /// write one in the background: a start after a crash then parses at most 49,999 records
@@ -32,8 +33,10 @@ final class Accounts {
     /// records before the damage, so one bad line costs what follows it, not every account.
     /// Once `snapshotAfter` records or more had to be parsed, a new snapshot is written.
     init(directory: JournalDirectory?, faults: JournalFaults?, log: ServerLog, snapshotAfter: Int = 10_000,
-         snapshotEvery: Int = 50_000) throws(SocketError) {
+         snapshotEvery: Int = 50_000, policy: RatingPolicy = .standard) throws(SocketError) {
         self.log = log
+        self.policy = policy
+        rankings = Rankings(policy: policy)
         self.snapshotAfter = snapshotAfter
         self.snapshotEvery = max(snapshotAfter, snapshotEvery)
         guard let directory else {
@@ -161,7 +164,7 @@ final class Accounts {
 
     /// What a finished game makes for the record (not yet written: `record` writes it).
     func record(of finished: FinishedGame, journal: String) -> GameRecord {
-        book.record(of: finished, wallSeconds: wallSeconds(), journal: journal)
+        book.record(of: finished, wallSeconds: wallSeconds(), journal: journal, policy: policy)
     }
 
     /// Writes a finished game's record and applies it; one not written is kept to try again,
@@ -177,19 +180,19 @@ final class Accounts {
             log("\(game.match) game \(game.game) is recorded unrated: its ratings would not read back (\(refusal))")
             game = game.unrated
         }
+        let before = game.players.map { player in player.account.flatMap { book.account($0)?.ratings[game.variant] } }
         guard commit(.game(game)) else {
             log("cannot write the record of \(game.match) game \(game.game) (\(file?.failure ?? "")): its game over waits until it is written")
             unwritten.append(game)
             return false
         }
+        rankings.update(after: game, before: before, in: book)
         return true
     }
 
-    /// One page of a variant's leaderboard, from its kept ranking while no rated game changed it.
+    /// One page of a variant's leaderboard, from its ranking kept in order.
     func leaderboard(_ variant: Variant, after: String?, limit: Int) -> Result<AccountInfo, WireError> {
-        let count = book.ratedGames
-        if rankings[variant]?.ratedGames != count { rankings[variant] = (count, AccountReplies.ranking(variant, in: book)) }
-        return AccountReplies.leaderboard(variant, ranked: rankings[variant]?.ranked ?? [], after: after, limit: limit, in: book)
+        AccountReplies.leaderboard(variant, ranked: rankings.ranked(variant, in: book), after: after, limit: limit, in: book)
     }
 
     /// Tries again to write the records a full disk held back, oldest first.
