@@ -116,7 +116,8 @@ final class Accounts {
     /// a seat under a name someone else sits under in that match (`sitting`: a guest, or another
     /// account since renamed), so no match shows two players under one name.
     func seat(_ name: String, identity: PlayerIdentity, bot: Bool,
-              sitting: (String) -> SeatHolder? = { _ in nil }) -> Result<AccountBook.Account?, WireError> {
+              sitting: (String) -> SeatHolder? = { _ in nil },
+              limit: (AccountRecordKind) -> WireError? = { _ in nil }) -> Result<AccountBook.Account?, WireError> {
         if let owner = book.account(named: name), owner.identity != identity {
             return .failure(nameTaken(name, sitting: sitting))
         }
@@ -127,9 +128,11 @@ final class Accounts {
         guard identity != .guest else { return .success(nil) }
         if let account {
             guard account.name != name else { return .success(account) }
+            if let refusal = limit(.rename(account: account.id)) { return .failure(refusal) }
             guard commit(.renamed(id: account.id, name: name)) else { return .failure(unwritable) }
             return .success(book.account(account.id))
         }
+        if let refusal = limit(.create) { return .failure(refusal) }
         let id = book.nextID
         guard commit(.created(id: id, identity: identity, name: name, bot: bot, wallSeconds: wallSeconds())) else { return .failure(unwritable) }
         return .success(book.account(id))

@@ -9,7 +9,8 @@ extension Server {
     /// An identity the door vouched for (ssh) wins over an account key the client sends.
     func account(for join: JoinRequest, on connection: Connection) -> Result<AccountBook.Account?, WireError> {
         identify(connection, by: join)
-        return accounts.seat(join.name, identity: connection.identity, bot: join.bot, sitting: { self.lobby.holder(of: $0, joining: join) })
+        return accounts.seat(join.name, identity: connection.identity, bot: join.bot, sitting: { self.lobby.holder(of: $0, joining: join) },
+                             limit: { self.recordRefusal($0, from: connection) })
     }
 
     /// The identity a join's account key gives a connection the door has not vouched for.

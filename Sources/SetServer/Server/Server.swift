@@ -58,6 +58,8 @@ package final class Server {
     var lingering: [Int32: Lingering] = [:]
     /// What each person has said lately, against the chat limit.
     var chatAllowance: ChatAllowance
+    /// New accounts and renames each address, network and account may still write.
+    var recordAllowance: RecordAllowance
     /// Who the operator silenced (a file read again when it changes).
     var chatSilence: ChatSilence
 
@@ -126,6 +128,7 @@ package final class Server {
         nextPrune = self.clock.now().adding(Self.pruneIntervalMs)
         dirty = OutputQueues(crowdRoundMs: config.crowdRoundMs)
         chatAllowance = ChatAllowance(lines: config.chat.linesPerWindow, windowMs: config.chat.windowMs)
+        recordAllowance = RecordAllowance(limits: config.recordLimits)
         chatSilence = ChatSilence(path: config.chat.silencedFile ?? config.dataDirectory.map { "\($0)/silenced" })
         let accounts = accounts
         let seeds = SeedCounter(config.seeds, state: state, dealtBefore: { accounts.book.hasGame(SeedCommitment.commitment(for: $0)) })
