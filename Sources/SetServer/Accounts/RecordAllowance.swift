@@ -51,9 +51,10 @@ struct RecordAllowance {
 
     init(limits: RecordLimits) { self.limits = limits }
 
-    /// Spends one of each bucket the record counts against, if every one has it; otherwise
-    /// spends nothing and gives the milliseconds until all of them will (at least 1).
-    mutating func allow(_ kind: AccountRecordKind, from address: String, at now: Instant) -> Int64? {
+    /// Spends one of each bucket the record counts against, if every one has it (`spend` false:
+    /// only says whether it would); otherwise spends nothing and gives the milliseconds until
+    /// all of them will (at least 1).
+    mutating func allow(_ kind: AccountRecordKind, from address: String, at now: Instant, spend: Bool = true) -> Int64? {
         let keys: [(Key, RecordLimits.Bucket)] = switch kind {
         case .create: [(.accountsOfAddress(address), limits.accountsPerAddress),
                        (.accountsOfNetwork(Self.network(of: address)), limits.accountsPerNetwork)]
@@ -62,6 +63,7 @@ struct RecordAllowance {
         var filled = keys.map { key, limit in (key, (buckets[key] ?? TokenBucket(limit, at: now)).refilled(at: now)) }
         let wait = filled.map { $0.1.waitMs }.max() ?? 0
         guard wait == 0 else { return wait }
+        guard spend else { return nil }
         for index in filled.indices { filled[index].1.spend() }
         for (key, bucket) in filled { buckets[key] = bucket }
         if buckets.count > 4_096 { buckets = buckets.filter { !$0.value.refilled(at: now).isFull } }
