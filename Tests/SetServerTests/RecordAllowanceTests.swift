@@ -71,4 +71,26 @@ import Testing
         server.advance(by: 60_000)
         _ = try join(20).waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
     }
+
+    /// A join refused for another reason (the match is full) writes nothing and so spends none
+    /// of its address's allowance: twenty refusals later, twenty new accounts still pass.
+    @Test func aJoinRefusedForAnotherReasonCostsNothing() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let seated = try TestClient.duel(server, match: "full")
+        func join(_ number: Int, match: String) throws -> TestClient {
+            let client = try TestClient(port: server.port)
+            _ = try client.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+            var request = JoinRequest(name: "p\(number)", match: match)
+            request.account = String(format: "%064x", number)
+            client.send(.join(request))
+            return client
+        }
+        for number in 0..<20 { _ = try join(number, match: "full").awaitError(.matchFull) }
+        for number in 20..<40 {
+            _ = try join(number, match: "m\(number)").waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
+        }
+        _ = try join(40, match: "m40").awaitError(.accountLimit)
+        withExtendedLifetime(seated) {}
+    }
 }
