@@ -4,8 +4,9 @@ import SetRules
 @testable import SetServer
 import Testing
 
-/// The accounts log on real files: what a crash leaves (a torn last line) is dropped, damage is
-/// set aside with what came before it kept, and records that break the book's rules are damage.
+/// The accounts log on real files: what a crash leaves (a torn last line) is dropped, a damaged
+/// log is set aside and written anew without its bad lines, and records that break the book's
+/// rules are damage.
 @Suite struct AccountLogTests {
     func folder() throws -> JournalDirectory {
         let path = NSTemporaryDirectory() + "setgame-account-log-\(UUID().uuidString)"
@@ -179,7 +180,7 @@ import Testing
                                                in: book).get().fields["players"] == .array([]))
     }
 
-    /// The kept ranking is computed again once a rated game changed it, not before.
+    /// The kept ranking follows each rated game.
     @Test func theLeaderboardFollowsEachRatedGame() throws {
         let accounts = try Accounts(directory: nil, faults: nil, log: .silent, policy: .open)
         _ = accounts.seat("ann", identity: .accountKey(digest: "a"), bot: false)
