@@ -126,6 +126,18 @@ struct MatchHost {
     /// from `seeds`, which is called only then.
     /// Each kind of input has its own reply type; here they are seen as any input's (`HostReply`).
     mutating func handle(_ input: HostInput, at now: Instant, seeds: () -> UInt64) -> HostOutput<HostReply> {
+        var output = handleInput(input, at: now, seeds: seeds)
+        output.finished = takeFinished()
+        return output
+    }
+
+    /// The game that ended with the input just handled, handed on once (to the room, or a replay).
+    mutating func takeFinished() -> FinishedGame? {
+        defer { finishedNow = false }
+        return finishedNow ? lastFinished : nil
+    }
+
+    private mutating func handleInput(_ input: HostInput, at now: Instant, seeds: () -> UInt64) -> HostOutput<HostReply> {
         switch input {
         case .join(let player, let token, let connection, let seat, let account):
             join(name: player, token: token, connection: connection, requested: seat, account: account, at: now, seeds: seeds)
