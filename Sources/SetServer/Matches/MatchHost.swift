@@ -74,8 +74,8 @@ struct MatchHost {
     var lastSetAt = Instant.zero
     /// Once a rated game is over: how it moved each seat's rating (snapshots show it).
     var lastRatings: [RatingChange] = []
-    /// The last game to end, and whether it ended with the input now being handled (the room
-    /// hands it on to the accounts once, and clears this).
+    /// The last game to end, and whether it ended with the input now being handled (taken once,
+    /// into that input's output, by `takeFinished`).
     var lastFinished: FinishedGame?
     var finishedNow = false
 
