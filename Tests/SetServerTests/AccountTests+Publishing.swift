@@ -90,4 +90,49 @@ extension AccountTests {
         _ = try back.awaitEvent("game over again") { if case .gameOver = $0 { true } else { false } }
         #expect(back.lastLine == sent)
     }
+
+    /// A kill while the record could not be written, and a restart while it still cannot be: the
+    /// restored match tells nothing of the game over (a spectator's join is refused) until the
+    /// log takes the record; then a resume with `lastSeq` gets the game over with its ratings.
+    @Test func aRestoredGameOverWaitsForTheRecordTheRestartCouldNotWrite() throws {
+        let data = temporaryDirectory()
+        let faults = JournalFaults()
+        var first: TestServer? = try server(data: data, accountFaults: faults)
+        let ann = try join(first!, "ann", key: Self.annKey)
+        let bob = try join(first!, "bob", key: Self.bobKey)
+        try ann.awaitSeq(bob.view!.seq)
+        try playScriptedTurn(ann, bob)
+        try bob.awaitSeq(ann.view!.seq)
+        let lastSeq = bob.view!.seq, token = try #require(bob.token)
+        faults.failing = true
+        ann.send(.act(.resign, seat: nil))
+        #expect(try nothingPending(ann))
+        let journal = try String(contentsOfFile: data + "/m.jsonl", encoding: .utf8)
+        withExtendedLifetime((ann, bob)) { first?.stop() }
+        first = nil
+        try? FileManager.default.removeItem(atPath: data + "/finished")
+        try journal.write(toFile: data + "/m.jsonl", atomically: true, encoding: .utf8)
+
+        let second = try server(data: data, accountFaults: faults)
+        defer { second.stop() }
+        let wat = try TestClient(port: second.port)
+        _ = try wat.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+        wat.send(.join(JoinRequest(role: .spectator, name: "wat", match: "m")))
+        let refusal = try wat.waitFor("an answer") { message -> String? in
+            switch message {
+            case .snapshot(let view): "snapshot \(view.phase)"
+            case .error(let error, _): error.code.rawValue
+            default: nil
+            }
+        }
+        #expect(refusal == "journal_failed")
+        faults.failing = false
+        second.advance(by: 1_000)
+        let back = try TestClient(port: second.port)
+        _ = try back.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+        back.send(.join(JoinRequest(name: "bob", match: "m", token: token, lastSeq: lastSeq)))
+        let over = try back.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+        guard case .gameOver(_, _, let ratings) = over.body else { return }
+        #expect(ratings.count == 2)
+    }
 }
