@@ -30,13 +30,13 @@ import Testing
         }
     }
 
-    /// The sizes that draw one glyph per symbol are among those checked above: the 7×4 and 5×3
-    /// cards of a table of 48 cards or more at 80×24.
+    /// The sizes that draw one glyph per symbol are among those checked above: the 9×5 cards of
+    /// 21 to 30 at 80×24, the 7×4 (never laid out) and 5×3 of a table dealt larger elsewhere.
     @Test func theGlyphSizesAreChecked() {
         let compact = CardSize.all.filter {
             SymbolTier.forInterior(TerminalSize(columns: $0.width - 2, rows: $0.height - 2)) == .compact
         }
-        #expect(compact.map(\.height) == [3, 4])
+        #expect(compact.map(\.height) == [3, 4, 5])
     }
 
     /// One glyph per symbol: every shape's solid is a filled figure, its open the same figure

@@ -116,7 +116,7 @@ package struct ClientApp: Sendable {
         // Chat rows only while a game is played: the waiting and result boxes use the whole table area.
         let chat = state.view?.phase == .playing && !state.session.chat.shown.isEmpty ? ChatStrip.mostLines : 0
         return ScreenLayout(size: state.size, cardCount: count, buttons: buttons(for: state), deck: true, chatRows: chat,
-                            strip: needsStrip(state))
+                            strip: needsStrip(state), deckEmpty: state.view?.deck == 0)
     }
 
     /// Whether the screen needs the strip beside the table: Set-Chain's chain lies there.

@@ -49,7 +49,7 @@ enum SymbolArt {
         var height: Int
     }
 
-    /// Silhouettes for the three smallest drawn tiers (see `SymbolTier`), '#' is inside.
+    /// Silhouettes for the two smallest drawn tiers (see `SymbolTier`), '#' is inside.
     static let handDrawn: [Size: [Shape: [String]]] = [
         Size(width: 6, height: 10): [
             .diamond: ["..##..", "..##..", ".####.", ".####.", "######", "######", ".####.", ".####.", "..##..", "..##.."],
@@ -65,12 +65,6 @@ enum SymbolArt {
             .diamond: [".##.", ".##.", "####", "####", "####", "####", ".##.", ".##."],
             .oval: [".##.", "####", "####", "####", "####", "####", "####", ".##."],
             .squiggle: [".###", "###.", "###.", ".###", ".###", "###.", "###.", ".##."],
-        ],
-        Size(width: 4, height: 6): [
-            // As tall as the oval: a shorter diamond read as a small oval at 60×20.
-            .diamond: [".##.", ".##.", "####", "####", ".##.", ".##."],
-            .oval: [".##.", "####", "####", "####", "####", ".##."],
-            .squiggle: ["..##", ".###", "###.", ".###", "###.", "##.."],
         ],
     ]
 
