@@ -54,8 +54,8 @@ extension ClientApp {
             state.claimPending = false
             if window.holder != me { state.mySelection = [] }
             switch (window.kind, window.holder == me) {
-            case (.secondChance, true): state.note("your second chance: find \(before.variant.aPick)", .good, at: now)
-            case (.dealGrace, true): state.note("free look: a wrong trio costs nothing now", .good, at: now)
+            case (.secondChance, true): state.note("your second chance: find \(before.variant.aPick)", .good, at: now, during: window)
+            case (.dealGrace, true): state.note("free look: a wrong trio costs nothing now", .good, at: now, during: window)
             default: break
             }
         case .windowClosed:

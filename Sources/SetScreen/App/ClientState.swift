@@ -142,6 +142,9 @@ package struct ClientState: Equatable, Sendable {
 
     mutating func note(_ text: String, _ tone: Notice.Tone = .info, at now: Int64, for lifetime: Int64 = Notice.lifetime,
                        during window: Window? = nil) {
+        // The same words again replace the older copy: three refused deals read "no room …" once,
+        // not three times side by side.
+        notices.removeAll { $0.text == text }
         notices.append(Notice(text, tone: tone, until: now + lifetime, window: window))
         if notices.count > 4 { notices.removeFirst(notices.count - 4) }
     }
