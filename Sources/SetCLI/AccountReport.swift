@@ -24,6 +24,11 @@ package enum AccountReport {
     private static func profile(_ f: [String: JSONValue]) -> [String] {
         var lines = ["\(text(f["name"]))\(f["bot"]?.boolValue == true ? " [bot]" : ""): \(plural(int(f["games"]), "game")), "
                      + "\(plural(int(f["wins"]), "win")), \(plural(int(f["losses"]), "loss", "losses")), \(plural(int(f["draws"]), "draw"))"]
+        // Games with no win, loss or draw: "3 games, 2 wins, 0 losses, 0 draws" said nothing of the third.
+        let unscored = int(f["games"]) - int(f["wins"]) - int(f["losses"]) - int(f["draws"])
+        if unscored > 0 {
+            lines.append("  \(plural(unscored, "game")) with no result: solo, aborted before any set, or self-play (both seats)")
+        }
         let ratings = f["ratings"]?.objectValue ?? [:]
         if ratings.isEmpty { lines.append("  no rated games yet") }
         for variant in Variant.allCases {

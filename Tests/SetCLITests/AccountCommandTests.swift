@@ -43,6 +43,16 @@ import Testing
         #expect(board.allSatisfy { $0.count <= 80 } && board[1].contains("1710  RD 58"), "\(board)")
     }
 
+    /// "3 games, 2 wins, 0 losses, 0 draws" said nothing of the third game: the profile says what
+    /// games without a win, loss or draw are.
+    @Test func aProfileSaysWhatItsGamesWithoutAResultWere() {
+        let profile = AccountReport.lines(AccountInfo(.profile, [
+            "name": "ann", "bot": false, "games": 3, "wins": 2, "losses": 0, "draws": 0, "ratings": [:]]))
+        #expect(profile.count == 3 && profile[0] == "ann: 3 games, 2 wins, 0 losses, 0 draws", "\(profile)")
+        #expect(profile[1] == "  1 game with no result: solo, aborted before any set, or self-play (both seats)", "\(profile)")
+        #expect(profile.allSatisfy { $0.count <= 80 })
+    }
+
     /// The command against a real server: a guest's question about nobody is refused (exit 1);
     /// the leaderboard of an empty server answers (exit 0).
     @Test func theCommandAsksARealServer() throws {

@@ -164,7 +164,7 @@ enum Overlays {
             case .resigned: "\(result.by.map(state.name(of:)) ?? "a player") resigned"
             case .forfeited: "\(result.by.map(state.name(of:)) ?? "a player") stayed away too long"
             }
-            lines.append([Span(reason, theme.quiet)])
+            lines.append([Span(isAborted(view, result: result) ? reason + " before any set: no result, unrated" : reason, theme.quiet)])
             // A rated game: how it moved each rating ("bob 1500 → 1662?, +162"), the winner first.
             for player in rankedPlayers(state, view: view, result: result) {
                 guard let change = view.lastRatings.first(where: { $0.seat == player.seat }) else { continue }
@@ -220,9 +220,19 @@ enum Overlays {
         return players
     }
 
+    /// Whether a duel ended by a resignation or a forfeit before any set was taken: the server
+    /// records it as aborted and rates nobody (Protocol.md, Accounts and ratings), so nobody won.
+    /// No set taken: nobody scored a point (only sets score), no rating moved, and every card out
+    /// of the deck is still on the table.
+    static func isAborted(_ view: MatchView, result: MatchResult) -> Bool {
+        view.mode == .duel && result.reason != .noSetsLeft && result.scores.allSatisfy { $0 <= 0 } && view.lastRatings.isEmpty
+            && view.chain.isEmpty && view.deck + view.table.count == view.variant.cards.count
+    }
+
     static func resultHeadline(_ state: ClientState, view: MatchView, result: MatchResult) -> String {
         // A spectator of a solo game (or of its replay) is not the one who scored.
         if view.mode == .solo { return "\(state.isPlayer ? "You" : state.name(of: .first)) scored \(result.scores.first ?? 0)" }
+        if isAborted(view, result: result) { return "Aborted: no set was taken" }
         guard let winner = result.winner else { return "A tie!" }
         if state.isPlayer && winner == state.seat { return "You win!" }
         return "\(state.name(of: winner)) wins"
