@@ -102,6 +102,9 @@ package struct ClientState: Equatable, Sendable {
     var seatWaitMs: Int64?
     /// The chat line being typed; nil while the chat input is closed.
     var chatDraft: String?
+    /// Whether the open chat shows the last lines over the table (↑ in the input): at 80×24 the
+    /// table keeps every row, so what was said is read here, never under the cards.
+    var chatHistoryShown = false
     /// When the newest shown chat line was heard (local time), for the folded strip to fade.
     var chatHeardAt: Int64?
     /// A local solo game's personal records; nil where none are kept.

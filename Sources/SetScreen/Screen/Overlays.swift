@@ -122,7 +122,7 @@ enum Overlays {
         }
         lines.append(row("?", "this help"))
         lines.append(row("Esc", "close a box, or put the result away"))
-        lines.append(row("/", "chat: say a line (/mute NAME or ROOM on your screen)"))
+        lines.append(row("/", "chat: say a line, ↑ the last lines (/mute NAME or ROOM)"))
         lines.append(row("q  Ctrl-C", "quit"))
         if state.isPlayer {
             lines.append([])
