@@ -63,4 +63,22 @@ import Testing
         #expect(CardArt.minimumDifference(cardSize: CardSize(height: 7), symbols: 1) == 3)
         #expect(CardArt.minimumDifference(cardSize: CardSize(height: 3), symbols: 3) == 3)
     }
+
+    /// Striped and open read apart at 80×24: on the cards of a deal of 12 there (13×7), the
+    /// pixels that differ between a striped and an open symbol are at least 0.35 of the pixels the
+    /// open one inks (the outline alone). The squiggle's were 0.31: its two-row steps made most of
+    /// a four-pixel band outline.
+    @Test func stripedAndOpenDifferInAThirdOfTheirPixelsAt80x24() throws {
+        let size = try #require(CardGallery.cardSize(for: TerminalSize(columns: 80, rows: 24)))
+        #expect(size == CardSize(height: 7))
+        guard case .drawn(let width, let height, _) = SymbolTier.forInterior(TerminalSize(columns: size.width - 2, rows: size.height - 2))
+        else { Issue.record("13×7 cards draw their symbols"); return }
+        for shape in Shape.allCases {
+            let striped = SymbolArt.pixels(shape, .striped, width: width, height: height).joined()
+            let open = SymbolArt.pixels(shape, .open, width: width, height: height).joined()
+            let differing = zip(striped, open).filter { $0 != $1 }.count
+            let share = Double(differing) / Double(open.filter { $0 }.count)
+            #expect(share >= 0.35, "\(shape): \(differing) of \(open.filter { $0 }.count) pixels differ, \(share)")
+        }
+    }
 }

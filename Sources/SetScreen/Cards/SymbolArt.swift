@@ -56,8 +56,10 @@ enum SymbolArt {
             .oval: [".####.", "######", "######", "######", "######", "######", "######", "######", "######", ".####."],
             // An S that turns into itself when rotated half a turn, like the real squiggle.
             // A band four pixels wide, so striped (lines inside) and open (paper inside) differ
-            // in most of its cells: a three-wide band was nearly all outline.
-            .squiggle: ["..####", ".#####", "####..", "####..", ".####.", ".####.", "..####", "..####", "#####.", "####.."],
+            // in most of its cells: a three-wide band was nearly all outline. Its bends are five
+            // wide: with two-row steps the outline took so much of the band that striped and
+            // open differed in 0.31 of the open one's pixels (0.46 now, CardLegibilityTests).
+            .squiggle: ["..####", ".#####", "#####.", "####..", "#####.", ".#####", "..####", ".#####", "#####.", "####.."],
         ],
         Size(width: 4, height: 8): [
             // Pointed but four wide over four rows: a one-row waist left a single cell of inside,

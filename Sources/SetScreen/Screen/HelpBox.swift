@@ -132,10 +132,10 @@ enum HelpBox {
         let duel = state.options.mode == .duel
         return [
             line([(Overlays.labelSample(state), "touch that card")]),
-            line([("arrows", "move"), ("space", "touch")]),
+            line([("arrows", "move"), ("space", "touch"), ("/", "chat")]),
             line((duel ? [("s", "Set!")] : []) + [("d", duel ? "deal 3" : "no set here?")] + (Overlays.offersHint(state) ? [("c", "hint")] : [])
                  + (duel ? [("p", "pass")] : [])),
-            line([("r", duel ? "rematch" : "new game"), ("/", "chat"), ("?", "help"), ("Esc", "close"), ("q", "quit")]),
+            line([("r", duel ? "rematch" : "new game"), ("?", "help"), ("Esc", "close"), ("q", "quit")]),
         ]
     }
 }
