@@ -22,6 +22,7 @@ extension ClientApp {
             state.note(resultLine(result), .info, at: now)
             if state.isPlayer && before.mode == .solo, let records = state.soloRecords?.finish(result) { return [.saveRecords(records)] }
         case .gameStarted(let start):
+            state.gameStartedAt = state.view?.time
             state.soloRecords?.begin(at: now)
             state.pendingEntry = .scatter
             state.mySelection = []

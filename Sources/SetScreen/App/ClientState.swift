@@ -105,6 +105,8 @@ package struct ClientState: Equatable, Sendable {
     /// Whether the open chat shows the last lines over the table (↑ in the input): at 80×24 the
     /// table keeps every row, so what was said is read here, never under the cards.
     var chatHistoryShown = false
+    /// When the current game was dealt (server ms), as this client saw it: how long it took.
+    var gameStartedAt: Int64?
     /// When the newest shown chat line was heard (local time), for the folded strip to fade.
     var chatHeardAt: Int64?
     /// A local solo game's personal records; nil where none are kept.
@@ -223,6 +225,8 @@ package struct ClientConfiguration: Hashable, Sendable {
     package var confirmsQuit = true
     /// Shown when the first join resumed a kept seat, instead of the plain "your seat is back".
     package var resumeNote: String?
+    /// The daily deal's date ("2026-11-27", UTC) when the game is one: the end box names it.
+    package var daily: String?
     /// A local solo game keeps personal records: these so far. Nil keeps none.
     package var records: PersonalRecords?
 

@@ -165,6 +165,11 @@ enum Overlays {
             case .forfeited: "\(result.by.map(state.name(of:)) ?? "a player") stayed away too long"
             }
             lines.append([Span(isAborted(view, result: result) ? reason + " before any set: no result, unrated" : reason, theme.quiet)])
+            if let date = state.options.daily {
+                // Which day's deal, and how long it took: what a friend compares a claimed time with.
+                let played = state.gameStartedAt.map { " · played in \(clock(view.time - $0))" } ?? ""
+                lines.append([Span("the daily deal of \(date) (UTC)\(played)")])
+            }
             // A rated game: how it moved each rating ("bob 1500 → 1662?, +162"), the winner first.
             for player in rankedPlayers(state, view: view, result: result) {
                 guard let change = view.lastRatings.first(where: { $0.seat == player.seat }) else { continue }
@@ -218,6 +223,14 @@ enum Overlays {
         var players = view.players
         players.insert(players.remove(at: index), at: 0)
         return players
+    }
+
+    /// A duration as minutes and seconds, "4:07"; an hour or more as "1:02:03".
+    static func clock(_ ms: Int64) -> String {
+        let seconds = max(0, ms) / 1_000
+        let (h, m, s) = (seconds / 3_600, seconds / 60 % 60, seconds % 60)
+        let tail = (s < 10 ? "0" : "") + "\(s)"
+        return h > 0 ? "\(h):" + (m < 10 ? "0" : "") + "\(m):" + tail : "\(m):" + tail
     }
 
     /// Whether a duel ended by a resignation or a forfeit before any set was taken: the server
