@@ -61,4 +61,15 @@ import Testing
                                                          seed: 9), seq: 6), at: 0)
         #expect(ClientTrustTests.text(later).contains("You win!"))
     }
+
+    /// Resigning before any set left "you resigned: bob wins" on the terminal: nobody won.
+    @Test func resigningBeforeAnySetSaysTheGameIsAborted() {
+        var view = ClientFixtures.view()
+        view.players[0].score = 0
+        view.players[1].score = 0
+        var app = ClientFixtures.app(view, size: Self.small)
+        _ = app.input(.key(.character("q")), at: 0)
+        let effects = app.input(.key(.character("x")), at: 0)
+        #expect(effects.last == .quit(status: 0, message: "setgame: you resigned before any set: the game is aborted, unrated"), "\(effects)")
+    }
 }

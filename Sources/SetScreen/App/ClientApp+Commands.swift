@@ -184,6 +184,9 @@ extension ClientApp {
     /// What the terminal keeps of a resignation once the screen is gone: resigning loses the match.
     private var resignedLine: String? {
         guard state.isPlayer, let view = state.view, view.mode == .duel, view.phase == .playing, let me = state.seat else { return nil }
+        if Overlays.noSetTaken(view, scores: view.players.map(\.score)) {
+            return "setgame: you resigned before any set: the game is aborted, unrated"
+        }
         return "setgame: you resigned: \(state.name(of: me.other)) wins · \(scoresLine)"
     }
 

@@ -238,8 +238,13 @@ enum Overlays {
     /// No set taken: nobody scored a point (only sets score), no rating moved, and every card out
     /// of the deck is still on the table.
     static func isAborted(_ view: MatchView, result: MatchResult) -> Bool {
-        view.mode == .duel && result.reason != .noSetsLeft && result.scores.allSatisfy { $0 <= 0 } && view.lastRatings.isEmpty
-            && view.chain.isEmpty && view.deck + view.table.count == view.variant.cards.count
+        view.mode == .duel && result.reason != .noSetsLeft && noSetTaken(view, scores: result.scores)
+    }
+
+    /// Whether no set has been taken in the view's game (see `isAborted`).
+    static func noSetTaken(_ view: MatchView, scores: [Int]) -> Bool {
+        scores.allSatisfy { $0 <= 0 } && view.lastRatings.isEmpty && view.chain.isEmpty
+            && view.deck + view.table.count == view.variant.cards.count
     }
 
     static func resultHeadline(_ state: ClientState, view: MatchView, result: MatchResult) -> String {
