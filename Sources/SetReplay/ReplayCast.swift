@@ -20,6 +20,8 @@ package enum ReplayCast {
     package static func record(_ replay: MatchReplay, title: String, unixSeconds: (Int64) -> Int64,
                                write: (String) -> Void) throws(MatchReplay.Failure) {
         var screen: Spectator?
+        let ratings = replay.recordedRatings()
+        var game = 0
         func begin(at time: Int64) {
             guard screen == nil else { return }
             write(header(title: title, timestamp: unixSeconds(time)))
@@ -27,12 +29,22 @@ package enum ReplayCast {
         }
         try replay.play { told in
             begin(at: told.time)
-            for line in screen?.take(.event(told), at: told.time) ?? [] { write(line) }
+            if case .gameStarted(let start) = told.body { game = start.game }
+            for line in screen?.take(.event(withRatings(told, ratings[game])), at: told.time) ?? [] { write(line) }
         } onChat: { line in
             begin(at: line.time)
             for output in screen?.take(.chat(line), at: line.time) ?? [] { write(output) }
         }
         if let last = screen?.closing { write(last) }
+    }
+
+    /// A game-over event with the rating changes the accounts recorded for its game (`changes`),
+    /// as the server told them: the journal keeps the event without them.
+    static func withRatings(_ event: WireEvent, _ changes: [RatingChange]?) -> WireEvent {
+        guard let changes, case .gameOver(let result, let seed, let told) = event.body, told.isEmpty else { return event }
+        var rated = event
+        rated.body = .gameOver(result, seed: seed, ratings: changes)
+        return rated
     }
 
     /// The spectator's screen as the events come: what each changed, as output events.

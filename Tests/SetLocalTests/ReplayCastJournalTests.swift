@@ -72,4 +72,30 @@ import Testing
         // one a millisecond (some 12,000 here).
         #expect(screen.composed < 100, "\(screen.composed) screens for 12 quiet seconds")
     }
+
+    /// The accounts log of a data folder in which game 1 (seed 5's commitment) was rated.
+    static let accountsLog = [
+        #"{"bot":true,"id":0,"identity":"key:57c04d7123ce575cd9ac978505fada4d48de2c6a35b6bcd7ef5cdf44c67caa6c","name":"easy1","type":"account","wall":1795801870}"#,
+        #"{"bot":true,"id":1,"identity":"key:82cf01bd3a58169c6973942f46b8e1b5c16a38f2ba3b72adaebf7666e973072f","name":"easy2","type":"account","wall":1795801870}"#,
+        #"{"commitment":"b06aa72ecd14f46eed53934fad1f07c49d953300a26576feb968c66ea7d7a48b","durationMs":277300,"endedAt":279357,"game":1,"journal":"castduel.jsonl","match":"castduel","mode":"duel","outcome":"win","players":[{"account":0,"after":{"r":"1337.6891074309397","rd":"290.31896252204893","vol":"0.05999926959652241"},"before":{"r":"1500.0","rd":"350.0","vol":"0.06"},"name":"easy1","points":108,"setTimes":[10498,5578,17150,15002,8130,7105,27642],"sets":7},{"account":1,"after":{"r":"1662.3108925690603","rd":"290.31896252204893","vol":"0.05999926959652241"},"before":{"r":"1500.0","rd":"350.0","vol":"0.06"},"name":"easy2","points":356,"setTimes":[6133,8489,9378,7305,14961,19023,7045,4382,7172,16352,6051,7564,26231,13050,6274,5613,7438,13734],"sets":18}],"rated":true,"reason":"no_sets_left","type":"game","variant":"classic","wall":1795802148,"winner":1}"#,
+    ]
+
+    /// A cast lost the ratings: the journal holds none. They come from the accounts log of the
+    /// data folder the journal lies in, and the game-over box shows how each moved.
+    @Test func theCastShowsTheRatingsTheAccountsRecorded() throws {
+        let path = try Self.journal(modified: 1_795_000_000)
+        let folder = (path as NSString).deletingLastPathComponent
+        defer { _ = try? FileManager.default.removeItem(atPath: folder) }
+        let replay = try MatchReplay.open(path)
+        #expect(replay.recordedRatings().isEmpty, "no accounts folder, no ratings")
+        try FileManager.default.createDirectory(atPath: folder + "/accounts", withIntermediateDirectories: true)
+        try (Self.accountsLog.joined(separator: "\n") + "\n").write(toFile: folder + "/accounts/accounts.jsonl", atomically: true, encoding: .utf8)
+        let ratings = replay.recordedRatings()
+        #expect(ratings[1] == [RatingChange(seat: .first, before: 1500, after: 1338, provisional: true),
+                               RatingChange(seat: .second, before: 1500, after: 1662, provisional: true)], "\(ratings)")
+        let over = WireEvent(match: "chatty", seq: 9, time: 20_000,
+                             body: .gameOver(MatchResult(reason: .noSetsLeft, by: nil, scores: [108, 356], winner: .second), seed: 5))
+        guard case .gameOver(_, _, let shown) = ReplayCast.withRatings(over, ratings[1]).body else { Issue.record("not a game over"); return }
+        #expect(shown == ratings[1])
+    }
 }
