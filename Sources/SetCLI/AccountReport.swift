@@ -25,6 +25,13 @@ package enum AccountReport {
         var lines = ["\(text(f["name"]))\(f["bot"]?.boolValue == true ? " [bot]" : ""): \(plural(int(f["games"]), "game")), "
                      + "\(plural(int(f["wins"]), "win")), \(plural(int(f["losses"]), "loss", "losses")), \(plural(int(f["draws"]), "draw"))"
                      + (f["selfGames"] == nil ? "" : ", \(int(f["selfGames"])) against itself")]
+        // Games with no win, loss or draw: "3 games, 2 wins, 0 losses, 0 draws" said nothing of the third.
+        let unscored = int(f["games"]) - int(f["wins"]) - int(f["losses"]) - int(f["draws"]) - int(f["selfGames"])
+        if unscored > 0 {
+            // A server that does not count games against oneself leaves them among these.
+            let kinds = f["selfGames"] == nil ? "solo, aborted before any set, or self-play (both seats)" : "solo, or aborted before any set"
+            lines.append("  \(plural(unscored, "game")) with no result: \(kinds)")
+        }
         let ratings = f["ratings"]?.objectValue ?? [:]
         if ratings.isEmpty { lines.append("  no rated games yet") }
         for variant in Variant.allCases {

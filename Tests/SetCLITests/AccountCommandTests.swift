@@ -43,6 +43,20 @@ import Testing
         #expect(board.allSatisfy { $0.count <= 80 } && board[1].contains("1710  RD 58"), "\(board)")
     }
 
+    /// "3 games, 2 wins, 0 losses, 0 draws" said nothing of the third game: the profile says what
+    /// games without a win, loss or draw are.
+    @Test func aProfileSaysWhatItsGamesWithoutAResultWere() {
+        let profile = AccountReport.lines(AccountInfo(.profile, [
+            "name": "ann", "bot": false, "games": 3, "wins": 2, "losses": 0, "draws": 0, "ratings": [:]]))
+        #expect(profile.count == 3 && profile[0] == "ann: 3 games, 2 wins, 0 losses, 0 draws", "\(profile)")
+        #expect(profile[1] == "  1 game with no result: solo, aborted before any set, or self-play (both seats)", "\(profile)")
+        #expect(profile.allSatisfy { $0.count <= 80 })
+        // A server that counts games against oneself apart leaves solo and aborted games here.
+        let counted = AccountReport.lines(AccountInfo(.profile, [
+            "name": "ann", "bot": false, "games": 4, "wins": 2, "losses": 0, "draws": 0, "selfGames": 1, "ratings": [:]]))
+        #expect(counted[1] == "  1 game with no result: solo, or aborted before any set", "\(counted)")
+    }
+
     /// Issue 32 item 11: a game one account played in both seats reads as a game against
     /// itself, in its history and in its profile, never as a win or a loss.
     @Test func aGameAgainstItselfIsSaidSo() {
