@@ -4,7 +4,10 @@
 # in tmux with generated keys. A player reaches the menu and a dealt duel against a bot; two keys
 # duel each other and a third watches; a key that drops takes its seat back with the same command;
 # a keyless guest plays; a shell, a port forward, agent forwarding and an injected environment
-# variable get nothing; two keys from two source addresses are held to their shares apart.
+# variable get nothing; two keys from two source addresses are held to their shares apart. At
+# 80×24: a key chooses a name, waits, and the invitation it is shown, pasted by a second key,
+# starts their duel under that name (and in `profile`); a dropped key's plain ssh goes back to
+# its game from the menu; help pauses a bot duel; no login says "Could not chdir".
 # Needs root (sshd, useradd) and openssh-server/openssh-client (CI installs them).
 set -euo pipefail
 bin="${SETGAME:?path to the setgame binary}"
@@ -27,7 +30,8 @@ echo "menu: the bot is the door's bot-easy account, listed as a bot"
 tmux send-keys -t "$s_menu" q
 tmux send-keys -t "$s_menu" y 2>/dev/null || true
 expect_status "$s_menu" menu 0 30
-echo "menu: quitting ended the ssh session"
+tmux capture-pane -p -t "$s_menu" | grep -q "log in\|door-state\|client.log" && fail "the door showed the player its log path: $(tmux capture-pane -p -t "$s_menu")"
+echo "menu: quitting ended the ssh session, and no log path was shown"
 
 # 2. Two keys duel each other; 3. a third watches.
 s_bob=$(pane bob); s_cat=$(pane cat); s_dan=$(pane dan)
@@ -68,6 +72,7 @@ set -e
 [ "$status" = 64 ] || fail "'ssh … bash' exited $status: $out"
 echo "$out" | grep -q "^setgame: 'bash' is not a door command; usage: ssh HOST" || fail "'ssh … bash' got: $out"
 echo "$out" | grep -q "uid=" && fail "a shell ran: $out"
+echo "$out" | grep -q "Could not chdir" && [ "$(getent passwd set | cut -d: -f6)" = / ] && fail "a login could not change into its home: $out"
 out=$(ssh -T $ssh_opts -i "$work/eve" -o SetEnv="LD_PRELOAD=/nonexistent/evil.so" -o SetEnv="SSH_USER_AUTH=/etc/passwd" \
       set@127.0.0.1 nonsense </dev/null 2>&1 || true)
 echo "$out" | grep -qi "ld.so\|evil" && fail "an injected LD_PRELOAD reached the door: $out"
@@ -123,4 +128,60 @@ expect_status "$s_c" c 1 30
 run_in "$s_d" d "$(door eve "play --solo" "-b 127.0.0.3")"
 wait_for_cards "$s_d" 12 30
 echo "limits: 127.0.0.2 and 127.0.0.3 were held to their shares apart"
+
+# 8. At 80×24. A key chooses a name, waits for a quick duel, and pastes nothing: the friend does.
+# Each key comes from an address of its own (127.0.0.1's share is spent on bob, cat and dan).
+for k in fay gus hal; do ssh-keygen -q -t ed25519 -N '' -C '' -f "$work/$k"; done
+s_fay=$(pane fay 80 24); s_gus=$(pane gus 80 24); s_hal=$(pane hal 80 24)
+run_in "$s_fay" fay "$(door fay "" "-b 127.0.0.5")"
+wait_for "$s_fay" "You play as key-" 30
+tmux send-keys -t "$s_fay" 7 f a y z e r Enter
+wait_for "$s_fay" "You play as fayzer from now on." 30
+tmux send-keys -t "$s_fay" 1
+wait_for "$s_fay" "A friend can join with:" 30
+invite=$(tmux capture-pane -p -t "$s_fay" | grep -oE "ssh -p $ssh_port set@127\.0\.0\.1 join [A-Za-z0-9._-]+" | head -1)
+[ -n "$invite" ] || { tmux capture-pane -p -t "$s_fay" >&2; fail "the waiting screen showed no door command to join"; }
+match=${invite##* }
+echo "invite: fayzer's waiting screen shows '$invite'"
+# The friend's own ssh brings their key (here: options before the pasted words); the words are as shown.
+run_in "$s_gus" gus "ssh -tt ${ssh_opts/-p $ssh_port/} -i $work/gus -b 127.0.0.6 ${invite#ssh }"
+wait_for_cards "$s_fay" 12 30
+wait_for_cards "$s_gus" 12 30
+wait_for "$s_gus" "fayzer" 30
+wait_for "$s_fay" "fayzer" 30
+out=$(ssh -T $ssh_opts -i "$work/gus" -b 127.0.0.7 set@127.0.0.1 profile fayzer </dev/null 2>&1) || fail "profile fayzer: $out"
+echo "$out" | grep -q "^fayzer: " || fail "profile fayzer printed: $out"
+echo "$out" | grep -q "Could not chdir" && [ "$(getent passwd set | cut -d: -f6)" = / ] && fail "a login could not change into its home: $out"
+echo "invite: pasted by a second key, it started their duel in $match; the chosen name is on both screens and in profile"
+
+# 9. Fayzer drops; a plain ssh offers the waiting game first, and Enter takes the seat back.
+fay_ssh=$(pgrep -f -- "-i $work/fay " | head -1)
+[ -n "$fay_ssh" ] || fail "no ssh client for fay"
+kill -9 "$fay_ssh"
+expect_status "$s_fay" fay 137 30
+wait_for "$s_gus" "away" 30
+run_in "$s_fay" fay2 "$(door fay "" "-b 127.0.0.5")"
+wait_for "$s_fay" "0. Back to your quick duel" 30
+tmux send-keys -t "$s_fay" Enter
+wait_for_cards "$s_fay" 12 30
+grep -q "fayzer (seat [01] of $match) joined with a token" "$work/server.log" || { tail "$work/server.log" >&2; fail "fayzer's return did not resume the seat"; }
+echo "resume: a plain ssh offered the waiting duel first and took the seat back"
+
+# 10. Help pauses a bot duel: the hard bot scores while the player looks on, not while they read.
+run_in "$s_hal" hal "$(door hal "play --level hard" "-b 127.0.0.8")"
+wait_for_cards "$s_hal" 12 30
+bot_score() { tmux capture-pane -p -t "$s_hal" | head -1 | sed -nE 's/.*bot-hard( [0-9]+\??)? ([0-9]+).*/\2/p'; }
+for _ in $(seq 300); do [ "$(bot_score)" -gt 0 ] 2>/dev/null && break; sleep 0.2; done
+[ "$(bot_score)" -gt 0 ] 2>/dev/null || { tmux capture-pane -p -t "$s_hal" >&2; fail "the hard bot never scored"; }
+tmux send-keys -t "$s_hal" '?'
+wait_for "$s_hal" "Paused while you read the help" 30
+before=$(bot_score)
+# Proving that nothing happens takes a span of time: the hard bot scored every few seconds here.
+sleep 8
+after=$(bot_score)
+[ "$before" = "$after" ] || fail "the bot scored while the help was open: $before then $after"
+tmux send-keys -t "$s_hal" Escape
+for _ in $(seq 300); do [ "$(bot_score)" -gt "$after" ] 2>/dev/null && break; sleep 0.2; done
+[ "$(bot_score)" -gt "$after" ] || { tmux capture-pane -p -t "$s_hal" >&2; fail "the bot did not play on after the help closed"; }
+echo "pause: help held the door's bot at $before points; closed, it played on"
 echo "door: all passed"

@@ -22,13 +22,14 @@ extension ClientApp {
         return context
     }
 
-    /// Does one command. In a local match, opening help or the leave box holds the bot off and
-    /// closing it lets the bot play on: there is nobody else to be unfair to.
+    /// Does one command. Beside a bot of this process (a local match, the door's bot duel), opening
+    /// help or the leave box holds the bot off and closing it lets the bot play on: there is
+    /// nobody else to be unfair to.
     mutating func perform(_ command: ClientCommand, at now: Int64) -> [ClientEffect] {
-        let wasHeld = Self.holdsLocalBot(state.overlay)
+        let wasHeld = holdsBotNow
         var effects = performCommand(command, at: now)
-        let isHeld = Self.holdsLocalBot(state.overlay)
-        if state.options.isLocal, state.options.mode == .duel, wasHeld != isHeld, !effects.contains(where: \.isQuit) {
+        let isHeld = holdsBotNow
+        if state.options.holdsBot, state.options.mode == .duel, wasHeld != isHeld, !effects.contains(where: \.isQuit) {
             effects.append(.holdLocal(isHeld))
         }
         return effects
@@ -127,7 +128,8 @@ extension ClientApp {
         case .quitNow:
             if case .confirmTakeOver = state.overlay {
                 // The seat stays the other connection's, and its token stays kept.
-                return [.quit(status: 0, message: "setgame: the seat stays with the other connection; join with another --name to play as someone else")]
+                let other = state.options.door == nil ? "join with another --name" : "come with an ssh key of your own"
+                return [.quit(status: 0, message: "setgame: the seat stays with the other connection; \(other) to play as someone else")]
             }
             return quit()
         case .pickerMove(let delta):

@@ -1,0 +1,41 @@
+import SetNet
+import SetWire
+
+/// Asks the server an account question over the door's socket, as the player: the door's first
+/// line says whose key it is, so `history` without a name is the key's own.
+enum DoorAccounts {
+    /// The server's answer, or the reason there is none, in words for the player.
+    static func ask(_ query: AccountQuery, route: UnixRoute) -> Result<AccountInfo, DoorAnswerError> {
+        Sockets.ignoreBrokenPipes()
+        let socket: LineSocket
+        do {
+            let fd = try Sockets.connect(unixPath: route.path)
+            Sockets.setReceiveTimeout(fd, milliseconds: 10_000)
+            socket = LineSocket(adopting: fd, maxLineBytes: 1 << 20, maxQueuedBytes: .max)
+        } catch {
+            return .failure(DoorAnswerError(code: nil, message: "The game's server cannot be reached just now; try again later."))
+        }
+        defer { socket.close() }
+        socket.send(route.greeting)
+        socket.send(ClientMessageEncoder.line(ClientRequest(id: "q", .account(query))))
+        socket.flush()
+        while true {
+            guard case .lines(let lines) = socket.read() else {
+                return .failure(DoorAnswerError(code: nil, message: "The game's server gave no answer; try again later."))
+            }
+            for case .complete(let bytes) in lines {
+                switch ServerMessageCoding.decode(bytes) {
+                case .success(.accountInfo(let info, _)): return .success(info)
+                case .success(.error(let error, _)): return .failure(DoorAnswerError(code: error.code, message: ServerText.printable(error.message)))
+                default: continue
+                }
+            }
+        }
+    }
+}
+
+/// Why an account question got no answer: the server's refusal (its code), or no server.
+struct DoorAnswerError: Error, Equatable {
+    var code: ErrorCode?
+    var message: String
+}
