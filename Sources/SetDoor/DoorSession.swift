@@ -9,7 +9,7 @@ import SetWire
 
 /// One player's way through the door: the menu if asked (the way back to a game left waiting,
 /// a name, the standings), then the client and maybe a bot.
-struct DoorSession {
+package struct DoorSession {
     let options: DoorOptions
     let identity: DoorIdentity
     /// The name the player plays under: the one their key chose in the menu, else `key-…`.
@@ -22,8 +22,8 @@ struct DoorSession {
     /// An account answer as lines a person reads.
     let report: (AccountInfo) -> [String]
 
-    init(options: DoorOptions, identity: DoorIdentity, name: String, folder: String, base: String, address: DoorAddress?,
-         report: @escaping (AccountInfo) -> [String]) {
+    package init(options: DoorOptions, identity: DoorIdentity, name: String, folder: String, base: String, address: DoorAddress?,
+                 report: @escaping (AccountInfo) -> [String]) {
         self.options = options
         self.identity = identity
         self.folder = folder
@@ -143,20 +143,22 @@ struct DoorSession {
         }
     }
 
-    /// Runs the client on this session's pty for `request`, with a bot beside it for a bot duel.
-    func play(_ request: DoorRequest, colours: DoorMenu.Colours) -> Int32 {
+    /// What the client is told for `request`: the door's own commands, no log path, the words
+    /// for a key's kept seat or a guest's unkept one. A bot duel's bot is `play`'s to start.
+    package func clientOptions(_ request: DoorRequest, colours: DoorMenu.Colours) -> ClientOptions {
         var client = ClientOptions(name: name, colorblind: colours == .letters, stateDirectory: folder)
         client.route = route
         client.command = "ssh"
         client.noColor = colours == .none
         client.door = address?.command
         client.showsLogPath = false
-        client.rejoinHint = keep == nil ? nil : "ssh in again to come back"
-        if keep == nil { client.quitNote = "A guest's seat is not kept: leaving gives this game up." }
-        var bot: LocalBot?
-        var kept: DoorGame?
+        if keep == nil {
+            client.quitNote = "A guest's seat is not kept: leaving gives this game up."
+        } else {
+            client.rejoinHint = "ssh in again to come back"
+        }
         switch request {
-        case .menu, .standing: return 0
+        case .menu, .standing: break
         case .watch(let match):
             client.role = .spectator
             client.match = match
@@ -165,16 +167,29 @@ struct DoorSession {
             switch game.opponent {
             case .anyone(let match): client.match = match
             case .nobody: client.mode = .solo
-            case .bot(let level):
-                let match = botMatch(game.variant)
-                client.match = match
-                let started = startBot(level, match: match, variant: game.variant)
-                client.botBeside = BotBeside { started.hold($0) }
-                bot = started
+            case .bot: client.match = botMatch(game.variant)
             }
             if let match = client.match, let address { client.watchCommand = address.command("watch \(match)") }
             // One seat per door command: the same game asked for again (or offered by the menu) finds it.
             client.tokenKey = "door \(game.command)"
+        }
+        return client
+    }
+
+    /// Runs the client on this session's pty for `request`, with a bot beside it for a bot duel.
+    func play(_ request: DoorRequest, colours: DoorMenu.Colours) -> Int32 {
+        var client = clientOptions(request, colours: colours)
+        var bot: LocalBot?
+        var kept: DoorGame?
+        switch request {
+        case .menu, .standing: return 0
+        case .watch: break
+        case .play(let game):
+            if case .bot(let level) = game.opponent, let match = client.match {
+                let started = startBot(level, match: match, variant: game.variant)
+                client.botBeside = BotBeside { started.hold($0) }
+                bot = started
+            }
             kept = game
         }
         keep?.game = kept ?? keep?.game

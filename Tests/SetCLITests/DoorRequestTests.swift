@@ -123,6 +123,28 @@ import Testing
         #expect(DoorKeep(folder: folder).game == nil)
     }
 
+    static func session(fingerprint: String?, folder: String) -> DoorSession {
+        DoorSession(options: DoorOptions(), identity: DoorIdentity(fingerprint: fingerprint, address: "198.51.100.7"),
+                    name: fingerprint == nil ? "guest-4821" : "key-2Bi5wK", folder: folder, base: folder,
+                    address: DoorAddress(user: fingerprint == nil ? "guest" : "set", host: "203.0.113.5", port: 2222), report: { _ in [] })
+    }
+
+    /// What the client is told through the door: the door's commands, no log path; a key's seat
+    /// comes back by ssh, and a guest is told theirs is not kept.
+    @Test func theClientIsToldTheDoorsWords() {
+        let folder = NSTemporaryDirectory() + "door-words-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let key = Self.session(fingerprint: "SHA256:2JrayI8q1lIJ9K6sVsLruHHkcwc3+nnr+iG9noAwsbI", folder: folder)
+        let duel = key.clientOptions(.play(DoorGame(opponent: .anyone(match: "friday"))), colours: .full)
+        #expect(duel.door == "ssh -p 2222 set@203.0.113.5")
+        #expect(duel.watchCommand == "ssh -p 2222 set@203.0.113.5 watch friday")
+        #expect(!duel.showsLogPath)
+        #expect(duel.rejoinHint == "ssh in again to come back" && duel.quitNote == nil)
+        let guest = Self.session(fingerprint: nil, folder: folder).clientOptions(.play(DoorGame(opponent: .anyone(match: nil))), colours: .none)
+        #expect(guest.quitNote == "A guest's seat is not kept: leaving gives this game up.")
+        #expect(guest.door == "ssh -p 2222 guest@203.0.113.5" && guest.noColor)
+    }
+
     @Test func serveTakesADoorSocketAndItsUsers() throws {
         guard case .serve(let command) = try Commands.parse(["serve", "--door-socket", "/run/d.sock", "--door-user", "root,0"]) else {
             Issue.record("not a serve command")
