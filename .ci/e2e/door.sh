@@ -167,7 +167,25 @@ wait_for_cards "$s_fay" 12 30
 grep -q "fayzer (seat [01] of $match) joined with a token" "$work/server.log" || { tail "$work/server.log" >&2; fail "fayzer's return did not resume the seat"; }
 echo "resume: a plain ssh offered the waiting duel first and took the seat back"
 
-# 10. Help pauses a bot duel: the hard bot scores while the player looks on, not while they read.
+# 10. Another key cannot take that name; its menu shows its standing and the leaderboard; the
+# standing shortcuts answer.
+run_in "$s_hal" hal-menu "$(door hal "" "-b 127.0.0.8")"
+wait_for "$s_hal" "You play as key-" 30
+tmux send-keys -t "$s_hal" 7 f a y z e r Enter
+wait_for "$s_hal" '"fayzer" is another player'"'"'s name here: choose another.' 30
+tmux send-keys -t "$s_hal" 8
+wait_for "$s_hal" "Any key: back to the menu" 30
+wait_for "$s_hal" "no games here yet" 5
+tmux send-keys -t "$s_hal" x
+wait_for "$s_hal" "8. Your profile, your games, the leaderboard" 30
+tmux send-keys -t "$s_hal" q
+expect_status "$s_hal" hal-menu 0 30
+for words in history "leaderboard --mode ultra"; do
+    out=$(ssh -T $ssh_opts -i "$work/gus" -b 127.0.0.7 set@127.0.0.1 $words </dev/null 2>&1) || fail "ssh … $words: $out"
+done
+echo "names: another key was refused fayzer; the menu showed a standing; history and leaderboard answered"
+
+# 11. Help pauses a bot duel: the hard bot scores while the player looks on, not while they read.
 run_in "$s_hal" hal "$(door hal "play --level hard" "-b 127.0.0.8")"
 wait_for_cards "$s_hal" 12 30
 bot_score() { tmux capture-pane -p -t "$s_hal" | head -1 | sed -nE 's/.*bot-hard( [0-9]+\??)? ([0-9]+).*/\2/p'; }
