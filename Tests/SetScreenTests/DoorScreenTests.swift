@@ -91,6 +91,20 @@ import Testing
         #expect(!screen.contains("127.0.0.1:7380"))
     }
 
+    // MARK: Item 3, a way back only to a game that waits
+
+    /// The server frees a duel its only player left: its seat is forgotten, so the door's menu does
+    /// not offer a game that is gone. A duel someone came to keeps its seat for the seat wait.
+    @Test func leavingADuelNobodyCameToForgetsItsSeat() {
+        var alone = ClientFixtures.view(cards: 0, phase: .waiting)
+        alone.players = [ClientFixtures.players[0]]
+        var app = Self.app(Self.configuration(), view: alone)
+        #expect(app.input(.key(.character("q")), at: 0) == [.saveToken(nil), .quit(status: 0, message: nil)])
+        var playing = Self.app(Self.configuration(), view: ClientFixtures.view())
+        _ = playing.input(.key(.character("q")), at: 0)
+        #expect(playing.input(.key(.character("q")), at: 0).contains(.saveToken(nil)) == false)
+    }
+
     // MARK: Item 2, the door's bot pauses
 
     @Test func helpAndTheLeaveBoxHoldTheDoorsBot() {

@@ -168,9 +168,12 @@ extension ClientApp {
         return [.send(state.session.request(action))]
     }
 
-    /// Quitting forgets the seat when the game is over: the next run starts a fresh match.
+    /// Quitting forgets the seat when the game is over: the next run starts a fresh match. So it
+    /// does when nobody came to a duel on a server: the server frees a match its only player left,
+    /// and a kept token would only promise a game that is gone (the door's menu offered it).
     private func quit() -> [ClientEffect] {
-        let finished = state.view?.phase == .over || state.view == nil
+        let nobodyCame = state.view.map { $0.mode == .duel && $0.phase == .waiting && $0.players.count < 2 } ?? false
+        let finished = state.view?.phase == .over || state.view == nil || (nobodyCame && !state.options.isLocal)
         let result = state.view?.result.map { "setgame: \(resultLine($0)) · \(scoresLine)" }
         return (state.isPlayer && finished && state.token != nil ? [.saveToken(nil)] : []) + [.quit(status: 0, message: result)]
     }

@@ -221,8 +221,11 @@ package struct DoorMenu: Equatable, Sendable {
         let first = size.rows >= 16 ? 4 : 2
         screen.write("Set, over ssh", column: margin, row: first - 3 < 0 ? 0 : first - 3, style: CellStyle(bold: true))
         if let page {
+            // The answers are up to 80 columns wide, as `setgame profile` prints them: the margin
+            // gives way before they are cut.
+            let column = size.columns >= 80 + margin ? margin : 0
             for (index, line) in page.enumerated() where first - 1 + index < size.rows - 2 {
-                screen.write(line, column: margin, row: first - 1 + index)
+                screen.write(line, column: column, row: first - 1 + index)
             }
             screen.write("Any key: back to the menu", column: margin, row: size.rows - 1, style: CellStyle(dim: true))
             return screen
