@@ -178,12 +178,17 @@ wait_for "$s_hal" "Any key: back to the menu" 30
 wait_for "$s_hal" "no games here yet" 5
 tmux send-keys -t "$s_hal" x
 wait_for "$s_hal" "8. Your profile, your games, the leaderboard" 30
+tmux send-keys -t "$s_hal" 9
+wait_for "$s_hal" "Live duels" 30
+tmux capture-pane -p -t "$s_hal" | grep -qE "$match +fayzer 1500\?" || { tmux capture-pane -p -t "$s_hal" >&2; fail "the lobby did not list fayzer's duel with a rating"; }
+tmux send-keys -t "$s_hal" x
+wait_for "$s_hal" "9. Who is here" 30
 tmux send-keys -t "$s_hal" q
 expect_status "$s_hal" hal-menu 0 30
 for words in history "leaderboard --mode ultra"; do
     out=$(ssh -T $ssh_opts -i "$work/gus" -b 127.0.0.7 set@127.0.0.1 $words </dev/null 2>&1) || fail "ssh … $words: $out"
 done
-echo "names: another key was refused fayzer; the menu showed a standing; history and leaderboard answered"
+echo "names: another key was refused fayzer; the menu showed a standing and the lobby (fayzer's duel, rated); history and leaderboard answered"
 
 # 11. Help pauses a bot duel: the hard bot scores while the player looks on, not while they read.
 run_in "$s_hal" hal "$(door hal "play --level hard" "-b 127.0.0.8")"

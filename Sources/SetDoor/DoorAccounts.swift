@@ -1,11 +1,28 @@
 import SetNet
 import SetWire
 
-/// Asks the server an account question over the door's socket, as the player: the door's first
-/// line says whose key it is, so `history` without a name is the key's own.
+/// Asks the server a question over the door's socket, as the player: the door's first line says
+/// whose key it is, so `history` without a name is the key's own.
 enum DoorAccounts {
-    /// The server's answer, or the reason there is none, in words for the player.
+    /// The server's answer to an account question, or the reason there is none, in words.
     static func ask(_ query: AccountQuery, route: UnixRoute) -> Result<AccountInfo, DoorAnswerError> {
+        request(.account(query), route: route) { message in
+            if case .accountInfo(let info, _) = message { return info }
+            return nil
+        }
+    }
+
+    /// The first page of the server's live matches, for the lobby.
+    static func list(route: UnixRoute) -> Result<[MatchListing], DoorAnswerError> {
+        request(.list(), route: route) { message in
+            if case .matches(let listings, _, _) = message { return listings }
+            return nil
+        }
+    }
+
+    /// Sends one request and waits for the reply `answer` recognises, or an error.
+    private static func request<Answer>(_ body: ClientMessage, route: UnixRoute,
+                                        answer: (ServerMessage) -> Answer?) -> Result<Answer, DoorAnswerError> {
         Sockets.ignoreBrokenPipes()
         let socket: LineSocket
         do {
@@ -17,7 +34,7 @@ enum DoorAccounts {
         }
         defer { socket.close() }
         socket.send(route.greeting)
-        socket.send(ClientMessageEncoder.line(ClientRequest(id: "q", .account(query))))
+        socket.send(ClientMessageEncoder.line(ClientRequest(id: "q", body)))
         socket.flush()
         while true {
             guard case .lines(let lines) = socket.read() else {
@@ -25,9 +42,9 @@ enum DoorAccounts {
             }
             for case .complete(let bytes) in lines {
                 switch ServerMessageCoding.decode(bytes) {
-                case .success(.accountInfo(let info, _)): return .success(info)
                 case .success(.error(let error, _)): return .failure(DoorAnswerError(code: error.code, message: ServerText.printable(error.message)))
-                default: continue
+                case .success(let message): if let found = answer(message) { return .success(found) }
+                case .failure: continue
                 }
             }
         }

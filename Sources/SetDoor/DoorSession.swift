@@ -69,6 +69,7 @@ package struct DoorSession {
             case .watch: return (.watch(match: nil), left.colours)
             case .rename(let wanted): rename(to: wanted, in: &menu)
             case .standing: menu.page = standingPage(left.variant)
+            case .lobby: menu.page = lobbyPage()
             }
         }
     }
@@ -105,6 +106,14 @@ package struct DoorSession {
         }
         lines += answer(.leaderboard(variant: variant, after: nil, limit: 8), unknown: "")
         return lines
+    }
+
+    /// The lobby: the server's live matches (its first page), who waits and who plays.
+    private func lobbyPage() -> [String] {
+        switch DoorAccounts.list(route: route) {
+        case .success(let listings): return DoorLobby.lines(listings, door: address?.command)
+        case .failure(let error): return [error.message]
+        }
     }
 
     /// `ssh … profile`, `history`, `leaderboard`: the answer, printed; 1 when there is none.

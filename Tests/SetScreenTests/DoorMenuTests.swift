@@ -1,4 +1,5 @@
 import SetRules
+import SetWire
 import Testing
 @testable import SetScreen
 
@@ -12,7 +13,7 @@ import Testing
 
     @Test func itsLinesAt80x24() {
         let lines = Self.trimmed(Self.menu().render(size: TerminalSize(columns: 80, rows: 24)))
-        #expect(Array(lines[0..<15]) == [
+        #expect(Array(lines[0..<16]) == [
             "",
             "    Set, over ssh",
             "    You play as key-2Jrayl.",
@@ -25,11 +26,12 @@ import Testing
             "     6. Colours               < full >",
             "     7. Your name             key-2Jrayl",
             "     8. Your profile, your games, the leaderboard",
+            "     9. Who is here: open seats and live duels",
             "     q. Quit",
             "",
             "    Up/Down choose, Left/Right change, Enter go, q quit",
         ])
-        #expect(lines[15...].allSatisfy { $0.isEmpty })
+        #expect(lines[16...].allSatisfy { $0.isEmpty })
     }
 
     /// At the smallest terminal the items move up under the title, the way back to a waiting
@@ -38,11 +40,11 @@ import Testing
         var menu = DoorMenu(name: "key-2Jrayl", levels: ["easy"], waiting: "your quick duel")
         menu.rows = 12
         let lines = menu.render(size: TerminalSize(columns: 40, rows: 12)).textLines
-        #expect(lines[0].contains("Set, over ssh"))
-        #expect(lines[2].contains("0. Back to your quick duel"))
-        #expect(lines[3].contains("1. Quick duel"))
+        #expect(lines[0].contains("Set, over ssh: you play as key-2Jrayl"))
+        #expect(lines[1].contains("0. Back to your quick duel"))
+        #expect(lines[2].contains("1. Quick duel"))
         #expect(lines[11].contains("q. Quit"))
-        #expect(menu.input(.mouse(MouseEvent(button: .left, kind: .press, column: 8, row: 5))) == .solo)
+        #expect(menu.input(.mouse(MouseEvent(button: .left, kind: .press, column: 8, row: 4))) == .solo)
     }
 
     // MARK: Item 3, a game left waiting
@@ -64,7 +66,7 @@ import Testing
     @Test func aNameIsTypedInTheMenu() {
         var menu = Self.menu()
         #expect(menu.input(.key(.character("7"))) == nil)
-        #expect(menu.render(size: TerminalSize(columns: 80, rows: 24)).textLines[14].contains("Type your name"))
+        #expect(menu.render(size: TerminalSize(columns: 80, rows: 24)).textLines[15].contains("Type your name"))
         for character in "ann q" { #expect(menu.input(.key(.character(character))) == nil) }
         #expect(menu.input(.key(.backspace)) == nil)
         #expect(menu.input(.key(.backspace)) == nil, "q and j are letters while a name is typed, not keys")
@@ -74,7 +76,7 @@ import Testing
         let lines = Self.trimmed(menu.render(size: TerminalSize(columns: 80, rows: 24)))
         #expect(lines[2] == "    You play as ann.")
         #expect(lines[10] == "   > 7. Your name             ann")
-        #expect(lines[16] == "    You play as ann from now on.")
+        #expect(lines[17] == "    You play as ann from now on.")
         // Esc gives up a name being typed; the menu is as it was.
         #expect(menu.input(.key(.enter)) == nil)
         #expect(menu.input(.key(.character("x"))) == nil)
@@ -127,5 +129,35 @@ import Testing
         #expect(menu.input(.key(.character("q"))) == .quit)
         #expect(menu.input(.key(.escape)) == .quit)
         #expect(menu.input(.key(.character("5"))) == .watch)
+    }
+
+    // MARK: Item 5, the smallest lobby
+
+    @Test func theLobbyShowsOpenSeatsAndLiveDuelsWithRatings() {
+        var menu = Self.menu()
+        #expect(menu.input(.key(.character("9"))) == .lobby)
+        let waiting = MatchListing(name: "friday", mode: .duel, phase: .waiting,
+                                   players: [PlayerInfo(seat: .first, name: "ann", present: true, score: 0, rating: 1623, provisional: true)],
+                                   spectators: 0, variant: .ultra)
+        let live = MatchListing(name: "duel-4", mode: .duel, phase: .playing,
+                                players: [PlayerInfo(seat: .first, name: "fayzer", present: true, score: 12, rating: 1712),
+                                          PlayerInfo(seat: .second, name: "guest-4821", present: true, score: 9)],
+                                spectators: 2)
+        let solo = MatchListing(name: "solo-1", mode: .solo, phase: .playing, players: [], spectators: 0)
+        #expect(DoorLobby.lines([waiting, live, solo], door: "ssh -p 2222 set@203.0.113.5") == [
+            "Open seats: a duel waiting for its second player",
+            "  friday         ann 1623?  UltraSet",
+            "  take one: Quick duel (1), or ssh -p 2222 set@203.0.113.5 join MATCH",
+            "",
+            "Live duels",
+            "  duel-4         fayzer 1712 12 vs guest-4821 9  2 watching",
+        ])
+        #expect(DoorLobby.lines([], door: nil) == [
+            "Open seats: a duel waiting for its second player",
+            "  nobody is waiting: Quick duel (1) waits for the next comer",
+            "",
+            "Live duels",
+            "  none just now",
+        ])
     }
 }

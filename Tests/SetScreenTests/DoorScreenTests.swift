@@ -91,6 +91,18 @@ import Testing
         #expect(!screen.contains("127.0.0.1:7380"))
     }
 
+    /// Item 5's smallest part: whoever picks a match to watch sees the players' ratings.
+    @Test func theWatchListShowsRatings() {
+        var configuration = Self.configuration()
+        configuration.role = .spectator
+        var app = Self.app(configuration, view: ClientFixtures.view(), role: .spectator)
+        let live = MatchListing(name: "duel-4", mode: .duel, phase: .playing,
+                                players: [PlayerInfo(seat: .first, name: "fayzer", present: true, score: 12, rating: 1712),
+                                          PlayerInfo(seat: .second, name: "guest-4821", present: true, score: 9)], spectators: 0)
+        _ = app.receive(.matches([live], next: nil, id: nil), at: 0)
+        #expect(Self.text(app).contains("fayzer 1712 12 vs guest-4821 9"))
+    }
+
     // MARK: Item 3, a way back only to a game that waits
 
     /// The server frees a duel its only player left: its seat is forgotten, so the door's menu does

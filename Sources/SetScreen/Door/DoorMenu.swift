@@ -7,7 +7,7 @@ import SetRules
 package struct DoorMenu: Equatable, Sendable {
     /// One line of the menu.
     package enum Item: Int, CaseIterable, Sendable {
-        case resume, quickDuel, botDuel, solo, variant, watch, colours, name, standing, quit
+        case resume, quickDuel, botDuel, solo, variant, watch, colours, name, standing, lobby, quit
 
         /// The key that picks it, shown before its line: digits stay the same whether or not a
         /// game waits, so a player's fingers (and scripts) learn them once.
@@ -41,6 +41,8 @@ package struct DoorMenu: Equatable, Sendable {
         case rename(String)
         /// The player's profile and games, and the leaderboard.
         case standing
+        /// Who waits for an opponent and who plays, with ratings.
+        case lobby
         case quit
     }
 
@@ -161,7 +163,7 @@ package struct DoorMenu: Equatable, Sendable {
             let all = Colours.allCases
             let index = all.firstIndex(of: colours) ?? 0
             colours = all[(index + step + all.count) % all.count]
-        case .resume, .quickDuel, .solo, .watch, .name, .standing, .quit: break
+        case .resume, .quickDuel, .solo, .watch, .name, .standing, .lobby, .quit: break
         }
     }
 
@@ -174,6 +176,7 @@ package struct DoorMenu: Equatable, Sendable {
         case .solo: return .solo
         case .watch: return .watch
         case .standing: return .standing
+        case .lobby: return .lobby
         case .quit: return .quit
         case .name:
             draft = ""
@@ -196,6 +199,7 @@ package struct DoorMenu: Equatable, Sendable {
         case .colours: "Colours               < \(colours.rawValue) >"
         case .name: draft.map { "Your name: \($0)_" } ?? "Your name             \(name)"
         case .standing: canRename ? "Your profile, your games, the leaderboard" : "The leaderboard"
+        case .lobby: "Who is here: open seats and live duels"
         case .quit: "Quit"
         }
     }
@@ -206,7 +210,7 @@ package struct DoorMenu: Equatable, Sendable {
 
     /// The first row of the items: the title and who you are come before, with room to breathe
     /// where the terminal is tall enough, packed at its top where it is not (12 rows hold all).
-    var firstItemRow: Int { rows >= 16 ? 4 : 2 }
+    var firstItemRow: Int { rows >= 16 ? 4 : 1 }
 
     func item(atRow row: Int) -> Item? {
         let shown = items
@@ -218,19 +222,21 @@ package struct DoorMenu: Equatable, Sendable {
     package func render(size: TerminalSize) -> ScreenBuffer {
         var screen = ScreenBuffer(size: size)
         let margin = size.columns >= 60 ? 4 : 1
-        let first = size.rows >= 16 ? 4 : 2
-        screen.write("Set, over ssh", column: margin, row: first - 3 < 0 ? 0 : first - 3, style: CellStyle(bold: true))
+        let first = size.rows >= 16 ? 4 : 1
+        let title = page == nil && first == 1 ? "Set, over ssh: you play as \(name)" : "Set, over ssh"
+        screen.write(title, column: margin, row: first == 1 ? 0 : 1, style: CellStyle(bold: true))
         if let page {
             // The answers are up to 80 columns wide, as `setgame profile` prints them: the margin
             // gives way before they are cut.
             let column = size.columns >= 80 + margin ? margin : 0
-            for (index, line) in page.enumerated() where first - 1 + index < size.rows - 2 {
-                screen.write(line, column: column, row: first - 1 + index)
+            let top = first == 1 ? 1 : 3
+            for (index, line) in page.enumerated() where top + index < size.rows - 1 {
+                screen.write(line, column: column, row: top + index)
             }
             screen.write("Any key: back to the menu", column: margin, row: size.rows - 1, style: CellStyle(dim: true))
             return screen
         }
-        screen.write("You play as \(name).", column: margin, row: first - 2 < 1 ? 1 : first - 2)
+        if first > 1 { screen.write("You play as \(name).", column: margin, row: 2) }
         let shown = items
         for (index, item) in shown.enumerated() {
             let chosen = item == selected
