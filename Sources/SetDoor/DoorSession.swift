@@ -41,7 +41,7 @@ package struct DoorSession {
 
     mutating func run(_ request: DoorRequest) -> Int32 {
         switch request {
-        case .standing(let standing): return print(standing)
+        case .standing(let standing): return printStanding(standing)
         case .watch, .play: return play(request, colours: .full)
         case .menu:
             guard let (chosen, colours) = menu() else { return 0 }
@@ -117,7 +117,7 @@ package struct DoorSession {
     }
 
     /// `ssh … profile`, `history`, `leaderboard`: the answer, printed; 1 when there is none.
-    private func print(_ standing: DoorStanding) -> Int32 {
+    private func printStanding(_ standing: DoorStanding) -> Int32 {
         let query: AccountQuery
         switch standing {
         case .profile(let asked):
