@@ -7,7 +7,8 @@
 # variable get nothing; two keys from two source addresses are held to their shares apart. At
 # 80×24: a key chooses a name, waits, and the invitation it is shown, pasted by a second key,
 # starts their duel under that name (and in `profile`); a dropped key's plain ssh goes back to
-# its game from the menu; help pauses a bot duel; no login says "Could not chdir".
+# its game from the menu; another key cannot take the name; the menu shows a standing and the
+# lobby; help pauses a bot duel; no login says "Could not chdir" and no player sees a log path.
 # Needs root (sshd, useradd) and openssh-server/openssh-client (CI installs them).
 set -euo pipefail
 bin="${SETGAME:?path to the setgame binary}"
