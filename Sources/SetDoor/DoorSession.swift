@@ -160,6 +160,10 @@ package struct DoorSession {
         client.command = "ssh"
         client.noColor = colours == .none
         client.door = address?.command
+        // The keys' login lets in only a friend with a key; the guests' lets in anyone.
+        if let address, address.user != options.guestUser {
+            client.inviteNote = "No ssh key? \(options.guestUser)@ in place of \(address.user)@."
+        }
         client.showsLogPath = false
         if keep == nil {
             client.quitNote = "A guest's seat is not kept: leaving gives this game up."

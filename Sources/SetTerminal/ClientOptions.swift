@@ -41,6 +41,8 @@ package struct ClientOptions: Sendable, Equatable {
     /// Set by `setgame door`: the ssh command that reaches it (`ssh -p 2222 set@HOST`), which the
     /// commands shown to a friend start with.
     package var door: String?
+    /// A line under the invitation (the door: how a friend without an ssh key gets in).
+    package var inviteNote: String?
     /// Set by `setgame door` for a bot duel: its bot runs in this process, and is told true while
     /// help or the leave box is open (it steps out, which pauses the match), false after.
     package var botBeside: BotBeside?

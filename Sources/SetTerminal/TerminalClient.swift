@@ -64,6 +64,7 @@ package enum TerminalClient {
                 .accountKey(for: "\(options.host):\(options.port)")
         }
         configuration.door = options.door
+        configuration.inviteNote = options.inviteNote
         configuration.quitNote = options.quitNote
         if let hint = options.rejoinHint { configuration.rejoinHint = hint }
         configuration.botBeside = options.botBeside != nil

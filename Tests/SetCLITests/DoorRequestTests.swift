@@ -140,9 +140,11 @@ import Testing
         #expect(duel.watchCommand == "ssh -p 2222 set@203.0.113.5 watch friday")
         #expect(!duel.showsLogPath)
         #expect(duel.rejoinHint == "ssh in again to come back" && duel.quitNote == nil)
+        #expect(duel.inviteNote == "No ssh key? guest@ in place of set@.")
         let guest = Self.session(fingerprint: nil, folder: folder).clientOptions(.play(DoorGame(opponent: .anyone(match: nil))), colours: .none)
         #expect(guest.quitNote == "A guest's seat is not kept: leaving gives this game up.")
         #expect(guest.door == "ssh -p 2222 guest@203.0.113.5" && guest.noColor)
+        #expect(guest.inviteNote == nil, "a guest's invitation lets anyone in already")
     }
 
     @Test func serveTakesADoorSocketAndItsUsers() throws {

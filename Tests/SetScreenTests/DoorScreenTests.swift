@@ -75,6 +75,10 @@ import Testing
         #expect(screen.contains("A friend can join with:"))
         #expect(screen.contains("ssh -p 2222 set@203.0.113.5 join duel-1"))
         #expect(!screen.contains("--name") && !screen.contains("7380"), "nothing of the TCP client's command")
+        var noted = Self.configuration()
+        noted.inviteNote = "No ssh key? guest@ in place of set@."
+        let withNote = Self.text(Self.app(noted, view: ClientFixtures.view(cards: 0, phase: .waiting)))
+        #expect(withNote.contains("No ssh key? guest@ in place of set@."))
     }
 
     @Test func theTcpClientStillInvitesWithItsOwn() {

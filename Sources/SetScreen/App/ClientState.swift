@@ -212,6 +212,8 @@ package struct ClientConfiguration: Hashable, Sendable {
     /// nil for the TCP client. Commands shown to a friend are then the door's own: a friend
     /// pastes them into their shell, where `setgame` and the server's address mean nothing.
     package var door: String?
+    /// A line under the invitation for a friend it may not fit (the door: one without an ssh key).
+    package var inviteNote: String?
     /// A local match (`setgame play`): what the player faces ("you against the easy bot"); the
     /// match begins at the player's first key, and its bot holds off while help is open.
     package var localStart: String?

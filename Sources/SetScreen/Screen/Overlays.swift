@@ -273,6 +273,7 @@ enum Overlays {
             lines = [[Span("Waiting for an opponent…", CellStyle(bold: true))], []]
             let join = CommandHint(lead: "A friend can join with:", command: joinCommand(state, match: view.match))
             lines += commandLines(join, theme.quiet, width: area.width - 2)
+            if let note = state.options.inviteNote { lines += wrapped(note, theme.quiet, width: area.width - 2) }
             if let watch = state.options.watchHint { lines += [[]] + commandLines(watch, theme.quiet, width: area.width - 2) }
         }
         if view.variant != .classic { lines += [[]] + legend(view.variant, width: area.width - 2) }
