@@ -1,4 +1,5 @@
 import SetRules
+import SetWire
 
 /// The menu an ssh player meets with no command: the way back to a game left waiting, a quick
 /// duel, a duel against a bot, a solo game, the variant, the live matches to watch, the colours,
@@ -136,15 +137,12 @@ package struct DoorMenu: Equatable, Sendable {
             draft = nil
         case .backspace:
             draft = String(typed.dropLast())
-        case .character(let character) where typed.count < Self.maxNameLength:
+        case .character(let character) where typed.count < ClientMessageDecoder.maxNameLength:
             draft = typed + String(character)
         default: break
         }
         return nil
     }
-
-    /// The longest name the server takes.
-    static let maxNameLength = 24
 
     private mutating func move(_ step: Int) {
         let shown = items
