@@ -165,6 +165,9 @@ package struct DoorSession {
             client.inviteNote = "No ssh key? \(options.guestUser)@ in place of \(address.user)@."
         }
         client.showsLogPath = false
+        // A player who chose no name (a key's `key-…`, a guest's number another guest sits under)
+        // takes the server's suggestion when it is taken; a chosen name is the player's to change.
+        client.takesSuggestedName = keep?.name == nil
         if keep == nil {
             client.quitNote = "A guest's seat is not kept: leaving gives this game up."
         } else {
@@ -180,7 +183,13 @@ package struct DoorSession {
             switch game.opponent {
             case .anyone(let match): client.match = match
             case .nobody: client.mode = .solo
-            case .bot: client.match = botMatch(game.variant)
+            case .bot:
+                let match = botMatch(game.variant)
+                client.match = match
+                // The server seats only the connections whose door line names a bot match.
+                var attestation = identity
+                attestation.match = match
+                client.route = UnixRoute(path: options.socket, greeting: attestation.attestation)
             }
             if let match = client.match, let address { client.watchCommand = address.command("watch \(match)") }
             // One seat per door command: the same game asked for again (or offered by the menu) finds it.
@@ -230,7 +239,8 @@ package struct DoorSession {
         let store = SeatTokenStore(directory: folder)
         let key = "bot \(match)"
         var bot = BotOptions()
-        bot.route = UnixRoute(path: options.socket, greeting: DoorIdentity(fingerprint: nil, address: identity.address).attestation)
+        bot.route = UnixRoute(path: options.socket,
+                              greeting: DoorIdentity(fingerprint: nil, address: identity.address, houseBot: true, match: match).attestation)
         bot.match = match
         bot.level = level
         bot.account = Door.houseBotAccount("bot-\(level.rawValue)", in: base)
