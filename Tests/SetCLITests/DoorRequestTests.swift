@@ -141,6 +141,12 @@ import Testing
         #expect(!duel.showsLogPath)
         #expect(duel.rejoinHint == "ssh in again to come back" && duel.quitNote == nil)
         #expect(duel.inviteNote == "No ssh key? guest@ in place of set@.")
+        #expect(duel.takesSuggestedName, "key-… was chosen by nobody: a taken one is swapped")
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        DoorKeep(folder: folder).name = "fayzer"
+        let named = Self.session(fingerprint: "SHA256:2JrayI8q1lIJ9K6sVsLruHHkcwc3+nnr+iG9noAwsbI", folder: folder)
+        let chosen = named.clientOptions(.play(DoorGame(opponent: .anyone(match: nil))), colours: .full)
+        #expect(chosen.name == "fayzer" && !chosen.takesSuggestedName, "a chosen name is not swapped for another")
         let guest = Self.session(fingerprint: nil, folder: folder).clientOptions(.play(DoorGame(opponent: .anyone(match: nil))), colours: .none)
         #expect(guest.quitNote == "A guest's seat is not kept: leaving gives this game up.")
         #expect(guest.door == "ssh -p 2222 guest@203.0.113.5" && guest.noColor)
