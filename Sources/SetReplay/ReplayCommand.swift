@@ -68,7 +68,8 @@ package enum ReplayCommand {
         }
         var failed = false
         do {
-            try ReplayCast.record(match, title: "setgame: \(match.name)") { line in
+            let clock = JournalWallClock(path: match.path, lastMs: match.lastMs)
+            try ReplayCast.record(match, title: "setgame: \(match.name)", unixSeconds: { clock?.seconds(at: $0) ?? Int64(time(nil)) }) { line in
                 if fputs(line + "\n", file) < 0 { failed = true }
             }
         } catch {
