@@ -17,6 +17,12 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 prefix=setgame-door-$$
 . "$root/.ci/door-lib.bash"
 
+# wait_log PATTERN: waits up to 30 s for the server's log to hold a line matching PATTERN.
+wait_log() {
+    for _ in $(seq 150); do grep -q "$1" "$work/server.log" && return 0; sleep 0.2; done
+    return 1
+}
+
 # 1. The menu, then a dealt duel against the easy bot.
 s_menu=$(pane menu)
 run_in "$s_menu" menu "$(door ann)"
@@ -35,7 +41,8 @@ tmux capture-pane -p -t "$s_menu" | grep -q "log in\|door-state\|client.log" && 
 echo "menu: quitting ended the ssh session, and no log path was shown"
 
 # 2. Two keys duel each other; 3. a third watches.
-s_bob=$(pane bob); s_cat=$(pane cat); s_dan=$(pane dan)
+# 120 columns: the scoreboard's labelled round trips ("ping 8ms") leave no room for "1 watching" at 100.
+s_bob=$(pane bob 120 32); s_cat=$(pane cat 120 32); s_dan=$(pane dan 120 32)
 run_in "$s_bob" bob "$(door bob "join friday")"
 wait_for "$s_bob" "friday" 30
 run_in "$s_cat" cat "$(door cat "join friday")"
@@ -56,7 +63,8 @@ expect_status "$s_bob" bob 137 30
 wait_for "$s_cat" "away" 30
 run_in "$s_bob" bob2 "$(door bob "join friday")"
 wait_for_cards "$s_bob" 12 30
-grep -q "key-.*(seat [01] of friday) joined with a token" "$work/server.log" || { cat "$work/server.log" >&2; fail "bob's return did not resume his seat"; }
+# The killed ssh left bob's last screen standing: the server's log is the result to wait for.
+wait_log "key-.*(seat [01] of friday) joined with a token" || { cat "$work/server.log" >&2; fail "bob's return did not resume his seat"; }
 echo "resume: the same key and command took the seat back"
 
 # 5. A guest, no key at all.
@@ -180,7 +188,7 @@ run_in "$s_fay" fay2 "$(door fay "" "-b 127.0.0.5")"
 wait_for "$s_fay" "0. Back to your quick duel" 30
 tmux send-keys -t "$s_fay" Enter
 wait_for_cards "$s_fay" 12 30
-grep -q "fayzer (seat [01] of $match) joined with a token" "$work/server.log" || { tail "$work/server.log" >&2; fail "fayzer's return did not resume the seat"; }
+wait_log "fayzer (seat [01] of $match) joined with a token" || { tail "$work/server.log" >&2; fail "fayzer's return did not resume the seat"; }
 echo "resume: a plain ssh offered the waiting duel first and took the seat back"
 
 # 10. Another key cannot take that name; its menu shows its standing and the leaderboard; the
