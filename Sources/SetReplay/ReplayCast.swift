@@ -14,10 +14,12 @@ package enum ReplayCast {
 
     /// Writes the recording line by line to `write`: the header, then `[seconds, "o", text]`
     /// events whose times never decrease. The last event redraws the final screen whole, so it
-    /// reads on its own.
-    package static func record(_ replay: MatchReplay, title: String, write: (String) -> Void) throws(MatchReplay.Failure) {
+    /// reads on its own. `observe` sees each event as the screen is given it.
+    package static func record(_ replay: MatchReplay, title: String, observe: (WireEvent) -> Void = { _ in },
+                               write: (String) -> Void) throws(MatchReplay.Failure) {
         var screen: Spectator?
         try replay.play { told in
+            observe(told)
             if screen == nil {
                 write(header(title: title, timestamp: told.time / 1_000))
                 screen = Spectator(app: spectator(of: replay, at: told.time), start: told.time)
