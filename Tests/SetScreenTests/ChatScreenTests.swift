@@ -36,6 +36,16 @@ import Testing
         }
     }
 
+    /// Issue 32 item 13: format characters from a server (300 × U+0600, a soft hyphen in a
+    /// name) never reach the screen: terminals draw them a column wide, the screen counts none.
+    @Test func formatCharactersFromAServerNeverReachTheScreen() {
+        var app = ClientFixtures.app(ClientFixtures.view(), size: TerminalSize(columns: 80, rows: 24))
+        _ = app.receive(Self.line(String(repeating: "\u{0600}", count: 300) + "hi", by: "b\u{00AD}ob"), at: 100)
+        let lines = app.compose(at: 200).textLines
+        #expect(!lines.joined().unicodeScalars.contains { $0.properties.generalCategory == .format })
+        #expect(lines[23].contains("bob: hi"), "\(lines[23])")
+    }
+
     @Test func at80x24AllTwelveCardsStayWholeWithChatAndTheNewestLineFoldsBesideTheButtons() throws {
         var app = Self.chatting(size: TerminalSize(columns: 80, rows: 24))
         try Self.expectEveryCardWhole(app, at: 200)
