@@ -58,8 +58,11 @@ package final class Server {
     var lingering: [Int32: Lingering] = [:]
     /// What each person has said lately, against the chat limit.
     var chatAllowance: ChatAllowance
-    /// Who the operator silenced (a file read again when it changes).
+    /// Who the operator silenced (a file read again when it changes, off the loop).
     var chatSilence: ChatSilence
+    let silenceReader: SilenceReader
+    /// Chat lines said while the silenced file is being read, judged by its new list.
+    var waitingChat: [WaitingChatLine] = []
 
     /// Binds the listening socket at once, so `port` is known before `run()`. With a data
     /// directory, every unfinished match in it is then restored, paused until its players return,
@@ -127,6 +130,7 @@ package final class Server {
         dirty = OutputQueues(crowdRoundMs: config.crowdRoundMs)
         chatAllowance = ChatAllowance(lines: config.chat.linesPerWindow, windowMs: config.chat.windowMs)
         chatSilence = ChatSilence(path: config.chat.silencedFile ?? config.dataDirectory.map { "\($0)/silenced" })
+        silenceReader = SilenceReader(file: config.chat.silencedReader ?? .disk)
         let seeds = SeedCounter(config.seeds, state: state)
         lobby = Lobby(settings: config.rules, seatWaitMs: config.limits.seatWaitMs, maxMatches: config.maxMatches,
                       journals: journals, listCacheMs: config.listCacheMs, nextSeed: seeds.next)
@@ -178,6 +182,7 @@ package final class Server {
             apply(room.announceSpectators(at: now), of: room)
         }
         if let resume = acceptPausedUntil, now >= resume { resumeAccepting() }
+        takeSilenceReading()
         if config.lagCompensationMs > 0, now >= nextMeasure {
             measureRoundTrips(slot: measureSlot, at: now)
             measureSlot = (measureSlot + 1) % Self.measureSlots
