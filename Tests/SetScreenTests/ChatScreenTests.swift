@@ -46,6 +46,16 @@ import Testing
         #expect(lines[23].contains("bob: hi"), "\(lines[23])")
     }
 
+    /// Nor are they typed: the draft on the button row is drawn by this terminal too.
+    @Test func formatCharactersAreNeverTypedIntoTheChatLine() {
+        var app = ClientFixtures.app(ClientFixtures.view(), size: TerminalSize(columns: 80, rows: 24))
+        _ = app.input(.key(.character("/")), at: 100)
+        for character in ["a", "\u{0600}", "\u{00AD}", "\u{200B}", "👩", "\u{200D}", "👧", "b"] as [Character] {
+            _ = app.input(.key(.character(character)), at: 100)
+        }
+        #expect(app.state.chatDraft == "a👩\u{200D}👧b", "\(app.state.chatDraft.map { $0.unicodeScalars.map(\.value) } ?? [])")
+    }
+
     @Test func at80x24AllTwelveCardsStayWholeWithChatAndTheNewestLineFoldsBesideTheButtons() throws {
         var app = Self.chatting(size: TerminalSize(columns: 80, rows: 24))
         try Self.expectEveryCardWhole(app, at: 200)

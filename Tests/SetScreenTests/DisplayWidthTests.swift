@@ -31,6 +31,18 @@ import SetRules
         #expect("❤".displayWidth == 1)
     }
 
+    /// Issue 32 item 13: widths as tmux 3.3a draws them (cursor column after printing each,
+    /// measured in this machine's tmux): a spacing vowel sign takes a column of its own, a skin
+    /// tone two more beside its emoji; a combining mark and a joined sequence nothing more.
+    @Test func spacingMarksAndSkinTonesTakeTheColumnsTerminalsDrawThemIn() {
+        #expect("\u{915}\u{93E}".displayWidth == 2, "का: tmux draws two columns")
+        #expect(String(repeating: "\u{915}\u{93E}", count: 100).displayWidth == 200)
+        #expect("\u{1F44D}\u{1F3FD}".displayWidth == 4, "👍🏽: tmux draws the tone beside the hand")
+        #expect("\u{1F3FD}".displayWidth == 2)
+        #expect("\u{3164}".displayWidth == 2, "a Hangul filler: two blank columns")
+        #expect("\u{1112}\u{1161}\u{11AB}".displayWidth == 2, "a syllable of conjoining jamo")
+    }
+
     @Test func noticesWrapByDisplayWidth() {
         #expect(Notice.wrap("漢字漢字 ab", width: 4) == ["漢字", "漢字", "ab"])
         #expect(Notice.wrap("名前 is", width: 7) == ["名前 is"])
