@@ -71,7 +71,7 @@ extension Server {
     /// Puts a finished reading of the silenced file in force, then judges the lines that waited
     /// for it, in the order they came, now.
     func takeSilenceReading() {
-        guard let outcome = silenceReader.take() else { return }
+        guard chatSilence.isReading, let outcome = silenceReader.take() else { return }
         switch outcome {
         case .read(let list):
             list.notes.forEach { log($0) }
