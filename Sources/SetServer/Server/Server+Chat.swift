@@ -36,7 +36,8 @@ extension Server {
         }
         // A line said after the operator changed the file is judged by what the file says now.
         if chatSilence.isReading, waitingChat.count < Self.mostWaitingChatLines {
-            return waitingChat.append(WaitingChatLine(text: text, room: requested, id: id, connection: connection.id))
+            waitingChat.append(WaitingChatLine(text: text, room: requested, id: id, connection: connection.id))
+            return
         }
         if chatSilence.list.silences(connection.identity, address: connection.address) {
             return fail(connection, WireError(.chatSilenced, "The operator of this server has silenced you; you can still play and read."), id: id)
