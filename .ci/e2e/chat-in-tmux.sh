@@ -55,7 +55,8 @@ wait_for_cards ann-$$ 12
 # width as tmux draws it: nothing wraps, no screen scrolls, the header stays on the top row.
 on_top() { tmux capture-pane -p -t "$1" | head -1 | grep -qF "(you)"; }
 for s in ann-$$ bob-$$; do on_top "$s" || { tmux capture-pane -p -t "$s" >&2; fail "no header on $s's top row"; }; done
-wide="wide $(printf '\U1F44D\U1F3FD%.0s' {1..30})$(printf '\u0915\u093E%.0s' {1..20})$(printf '\u0600\u00AD%.0s' {1..30}) end"
+# As UTF-8 bytes, which printf writes whatever the locale: U+1F44D U+1F3FD, U+0915 U+093E, U+0600 U+00AD.
+wide="wide $(printf '\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd%.0s' {1..30})$(printf '\xe0\xa4\x95\xe0\xa4\xbe%.0s' {1..20})$(printf '\xd8\x80\xc2\xad%.0s' {1..30}) end"
 say bob-$$ "$wide"
 wait_for ann-$$ "bob: wide "
 for s in ann-$$ bob-$$; do
