@@ -82,4 +82,14 @@ struct ChatAllowanceTests {
             #expect(!bot.repeats(phrase, at: .zero, windowMs: 10_000), "\(phrase)")
         }
     }
+
+    /// The stock phrases Protocol.md lists are the ones the server lets through, no more, no fewer.
+    @Test func protocolListsTheStockPhrasesTheServerLetsThrough() throws {
+        let document = ProtocolDocumentTests.document
+        let start = try #require(document.range(of: "Stock phrases may be said again at any time: "))
+        let end = try #require(document.range(of: ", with or without", range: start.upperBound..<document.endIndex))
+        let listed = document[start.upperBound..<end.lowerBound].split(separator: "`", omittingEmptySubsequences: false).enumerated()
+            .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        #expect(Set(listed) == StockPhrase.all && listed.count == StockPhrase.all.count)
+    }
 }
