@@ -44,8 +44,8 @@ package enum FrameRenderer {
 }
 
 extension Character {
-    /// False for C0/C1 controls, DEL and bidirectional controls, which must never reach the
-    /// terminal from a cell.
+    /// False for C0/C1 controls, DEL and format characters but an emoji's joiner
+    /// (`ServerText.isAllowed`), which must never reach the terminal from a cell.
     var isPrintable: Bool {
         unicodeScalars.allSatisfy(ServerText.isAllowed)
     }
