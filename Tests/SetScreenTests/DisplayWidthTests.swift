@@ -123,6 +123,38 @@ import SetRules
     }
 }
 
+/// Issue 32 item 13: characters wider than two cells (👍🏽 is four in tmux) take as many cells in
+/// the buffer, and the renderer's cursor follows the terminal's over them.
+@Suite struct WiderThanTwoTests {
+    @Test func aFourWideCharacterTakesFourCellsAndOverwritingOneBlanksTheRest() {
+        var buffer = ScreenBuffer(size: TerminalSize(columns: 8, rows: 1))
+        buffer.write("a\u{1F44D}\u{1F3FD}b", column: 0, row: 0)
+        #expect(buffer[1, 0].character == "\u{1F44D}\u{1F3FD}")
+        #expect((2...4).allSatisfy { buffer[$0, 0].isWideTail })
+        #expect(buffer[5, 0].character == "b")
+        buffer.put("x", column: 3, row: 0)
+        #expect(buffer.textLines == ["a  x b  "])
+        #expect(!(0..<8).contains { buffer[$0, 0].isWideTail })
+    }
+
+    @Test(arguments: [UInt64(2), 8, 100])
+    func randomEditsWithWideClustersReplayExactly(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let size = TerminalSize(columns: 12, rows: 3)
+        let pieces = ["a", "\u{1F44D}\u{1F3FD}", "\u{915}\u{93E}", "漢", "x\u{1F44D}\u{1F3FD}y", "  "]
+        var terminal = TinyTerminal(size: size)
+        var previous: ScreenBuffer?
+        var frame = ScreenBuffer(size: size)
+        for step in 0..<40 {
+            let text = pieces[generator.uniform(below: pieces.count)]
+            frame.write(text, column: generator.uniform(below: size.columns), row: generator.uniform(below: size.rows))
+            terminal.replay(FrameRenderer.frameDiff(from: previous, to: frame))
+            #expect(terminal.screen == frame, "seed \(seed) step \(step)")
+            previous = frame
+        }
+    }
+}
+
 @Suite struct ServerTextOnScreenTests {
     @Test func escapeSequencesLoseTheirControlCharacters() {
         let hostile = "bad\u{1B}]2;pwned\u{07}\u{1B}]52;c;ZWNobw==\u{07} token"
