@@ -3,7 +3,7 @@
 # and contrib/sshd_config.setgame (paths substituted), a server with its door socket, and players
 # in tmux with generated keys. A player reaches the menu and a dealt duel against a bot; two keys
 # duel each other and a third watches; a key that drops takes its seat back with the same command;
-# a keyless guest plays; a shell, a port forward, agent forwarding and an injected environment
+# a keyless guest plays and has no account; a shell, a port forward, agent forwarding and an injected environment
 # variable get nothing; two keys from two source addresses are held to their shares apart.
 # Needs root (sshd, useradd) and openssh-server/openssh-client (CI installs them).
 set -euo pipefail
@@ -60,6 +60,21 @@ run_in "$s_guest" guest "ssh -tt $ssh_opts -b 127.0.0.4 -o PubkeyAuthentication=
 wait_for_cards "$s_guest" 12 30
 wait_for "$s_guest" "guest-"
 echo "guest: played solo without a key"
+# A guest is a guest: the name it plays under is no account (issue 32), whatever key its client made.
+guest_name=$(tmux capture-pane -p -t "$s_guest" | grep -oE 'guest-[0-9]+' | head -1)
+[ -n "$guest_name" ] || fail "no guest name on the guest's screen"
+# Asked from an address of its own: 127.0.0.1 holds its share of connections (bob, cat and dan).
+out=$(python3 - "$tcp_port" "$guest_name" <<'PY'
+import json, socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10, source_address=("127.0.0.5", 0))
+f = s.makefile("rwb")
+f.readline()  # welcome
+f.write((json.dumps({"type": "profile", "name": sys.argv[2]}) + "\n").encode()); f.flush()
+print(f.readline().decode().strip())
+PY
+)
+echo "$out" | grep -q '"code":"no_such_player"' || fail "the guest $guest_name has an account: $out"
+echo "guest: $guest_name has no account"
 
 # 6. Nothing but the game: a shell, a forward, an agent, an injected variable.
 set +e

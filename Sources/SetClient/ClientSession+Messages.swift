@@ -112,6 +112,11 @@ extension ClientSession {
             isChoosing = true
             if stage == .joining { stage = .choosing }
             return [.refused(error)]
+        case .nameTaken where !everJoined && settings.takesSuggestedName && suggestionsTaken < Self.maxSuggestionsTaken:
+            guard let suggestion = error.details["suggestion"]?.stringValue, suggestion != settings.name else { return [.refused(error)] }
+            settings.name = suggestion
+            suggestionsTaken += 1
+            return [.send(joinMessage), .log("name taken; joining as \(suggestion), as the server suggested")]
         case .seatInUse:
             // After losing our own connection the server may not have noticed yet: the seat is ours.
             guard everJoined || takeOver else { return [.seatInUse(error)] }

@@ -30,6 +30,10 @@ package struct ClientSession: Hashable, Sendable {
         package var casual = false
         /// Says the player is a program, so its account is listed as a bot.
         package var bot = false
+        /// On `name_taken` before the first join, take the name the server suggests and join again,
+        /// instead of passing the refusal on: for a client whose player chose no name (the ssh
+        /// door's `key-…` and `guest-…`), so nobody waits on a name forever.
+        package var takesSuggestedName = false
 
         package init(role: Role = .player, name: String, match: String? = nil, mode: Mode = .duel,
                     variant: Variant? = nil, pings: PingPolicy = .measuring) {
@@ -98,6 +102,10 @@ package struct ClientSession: Hashable, Sendable {
     /// Since when the client waits for the server's word: the welcome after connecting, or the pong
     /// for its oldest unanswered ping; nil while nothing is owed.
     package internal(set) var awaitingAnswerSince: Int64?
+    /// How many suggested names this session took (`takesSuggestedName`): a few, never a loop.
+    package internal(set) var suggestionsTaken = 0
+    /// The most suggested names one session takes before passing the refusal on.
+    package static let maxSuggestionsTaken = 3
     /// When we last answered a measuring ping.
     package internal(set) var lastPongAt: Int64?
     /// The least time between two pongs: the server measures every 2 s.

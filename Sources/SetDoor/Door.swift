@@ -102,6 +102,8 @@ struct DoorSession {
         client.route = UnixRoute(path: options.socket, greeting: identity.attestation)
         client.command = "ssh"
         client.noColor = noColour
+        // The player chose no name: a taken one (a guest's number another guest sits under) is swapped.
+        client.takesSuggestedName = true
         var bot: LocalBot?
         switch request {
         case .menu: return 0
@@ -116,6 +118,10 @@ struct DoorSession {
             case .bot(let level):
                 let match = botMatch(game.variant)
                 client.match = match
+                // The server seats only the connections whose door line names a bot match.
+                var attestation = identity
+                attestation.match = match
+                client.route = UnixRoute(path: options.socket, greeting: attestation.attestation)
                 bot = startBot(level, match: match, variant: game.variant)
             }
             if let match = client.match { client.watchCommand = watchCommand(match) }
@@ -140,7 +146,8 @@ struct DoorSession {
         let store = SeatTokenStore(directory: folder)
         let key = "bot \(match)"
         var bot = BotOptions()
-        bot.route = UnixRoute(path: options.socket, greeting: DoorIdentity(fingerprint: nil, address: identity.address).attestation)
+        bot.route = UnixRoute(path: options.socket,
+                              greeting: DoorIdentity(fingerprint: nil, address: identity.address, houseBot: true, match: match).attestation)
         bot.match = match
         bot.level = level
         bot.account = Door.houseBotAccount("bot-\(level.rawValue)", in: base)

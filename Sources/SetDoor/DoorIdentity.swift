@@ -32,12 +32,6 @@ extension DoorAttestation {
         ClientMessageEncoder.line(ClientRequest(.door(self)))
     }
 
-    /// A short name of a key, the same each time it comes back: `key-` and the fingerprint's first
-    /// six letters and digits.
-    package static func name(fingerprint: String) -> String {
-        "key-" + String(fingerprint.dropFirst("SHA256:".count).filter { $0.isLetter || $0.isNumber }.prefix(6))
-    }
-
     /// A key's own folder name: the fingerprint's hex digest, safe in any file system.
     package static func folder(fingerprint: String) -> String { String(SHA256.hex(fingerprint).prefix(32)) }
 }

@@ -40,6 +40,8 @@ package struct ClientOptions: Sendable, Equatable {
     package var route: UnixRoute?
     /// `--casual`: the games this player plays are not rated.
     package var casual = false
+    /// Takes the server's suggestion when the name is taken (the ssh door: its player chose none).
+    package var takesSuggestedName = false
 
     package init(host: String = "127.0.0.1", port: UInt16 = 7380, name: String = ClientOptions.loginName(),
                 match: String? = nil, mode: Mode = .duel, role: Role = .player, colorblind: Bool = false,

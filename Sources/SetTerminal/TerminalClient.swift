@@ -57,6 +57,7 @@ package enum TerminalClient {
         configuration.command = options.command
         configuration.variant = options.variant
         configuration.casual = options.casual
+        configuration.takesSuggestedName = options.takesSuggestedName
         // A local game (`setgame play`) is practice against a bot: no account is made for it.
         if options.role == .player && options.local == nil {
             configuration.account = SeatTokenStore(accountsIn: options.resolvedStateDirectory)

@@ -83,10 +83,19 @@ package struct DoorAttestation: Hashable, Sendable {
     package var fingerprint: String?
     /// The player's IP address, the first field of `SSH_CONNECTION`.
     package var address: String
+    /// The connection is a house bot the door runs beside its player, not the player: its
+    /// account key is its identity (a keyless player's is not), and it may take the house bots'
+    /// names.
+    package var houseBot: Bool
+    /// The door bot match (`bot-…`) this connection was started for: only connections whose door
+    /// line names such a match may take a seat in it.
+    package var match: String?
 
-    package init(fingerprint: String?, address: String) {
+    package init(fingerprint: String?, address: String, houseBot: Bool = false, match: String? = nil) {
         self.fingerprint = fingerprint
         self.address = address
+        self.houseBot = houseBot
+        self.match = match
     }
 
     /// Whether `text` looks like an ssh SHA-256 fingerprint: `SHA256:` and 43 base64 characters.

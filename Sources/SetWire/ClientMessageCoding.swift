@@ -114,7 +114,16 @@ package enum ClientMessageDecoder {
         if let fingerprint, !DoorAttestation.isFingerprint(fingerprint) {
             throw fields.bad("fingerprint", "an ssh key fingerprint, SHA256: and 43 base64 characters")
         }
-        return DoorAttestation(fingerprint: fingerprint, address: address)
+        var houseBot = false
+        if let bot = fields.value("bot") {
+            guard case .bool(let value) = bot else { throw fields.bad("bot", "true or false") }
+            houseBot = value
+        }
+        let match = try fields.string("match")
+        if let match, !isAcceptable(matchName: match) || !match.hasPrefix(DoorAttestation.botMatchPrefix) {
+            throw fields.bad("match", "a door bot match's name, \(DoorAttestation.botMatchPrefix) and up to \(maxMatchNameLength - DoorAttestation.botMatchPrefix.count) letters, digits, '-', '_' or '.'")
+        }
+        return DoorAttestation(fingerprint: fingerprint, address: address, houseBot: houseBot, match: match)
     }
 
     static func join(_ fields: FieldReader) throws(WireError) -> JoinRequest {
@@ -127,6 +136,9 @@ package enum ClientMessageDecoder {
         guard let name = try fields.string("name") else { throw fields.missing("name", "your name, 1-\(maxNameLength) characters") }
         guard isAcceptable(name: name, maxLength: maxNameLength) else {
             throw fields.bad("name", "1-\(maxNameLength) printable characters")
+        }
+        guard PlayerName.isVisible(name) else {
+            throw fields.bad("name", "a name that shows: at least one letter, digit or sign, and no invisible characters (such as U+3164 HANGUL FILLER)")
         }
         let match = try fields.string("match")
         if let match, !isAcceptable(matchName: match) {
@@ -212,6 +224,8 @@ package enum ClientMessageEncoder {
         case .door(let door):
             members = ["type": .string(RequestType.door.rawValue), "address": .string(door.address)]
             if let fingerprint = door.fingerprint { members["fingerprint"] = .string(fingerprint) }
+            if door.houseBot { members["bot"] = .bool(true) }
+            if let match = door.match { members["match"] = .string(match) }
         case .pong(let time):
             members = ["type": .string(RequestType.pong.rawValue), "time": .int(time)]
         case .act(let action, let seat):

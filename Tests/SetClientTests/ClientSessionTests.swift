@@ -96,6 +96,35 @@ import Testing
             .log("seat still held by our old connection; taking it over")])
     }
 
+    /// Issue 32, item 19: a taken name never leaves a client "joining" forever.
+    @Test func aTakenNameIsSwappedForTheSuggestionOnlyByAClientWhosePlayerChoseNone() {
+        let taken = WireError(.nameTaken, "The name \"guest-4321\" is a guest's in that match; try \"guest-43212\".",
+                              details: ["suggestion": .string("guest-43212")])
+        var door = ClientSession(.init(name: "guest-4321", match: "m"))
+        door.settings.takesSuggestedName = true
+        door.connected(at: 0)
+        _ = door.receive(Self.welcome, at: 0)
+        #expect(door.receive(.error(taken, id: nil), at: 0) == [
+            .send(.join(JoinRequest(name: "guest-43212", match: "m"))),
+            .log("name taken; joining as guest-43212, as the server suggested")])
+        #expect(door.settings.name == "guest-43212")
+        // A few times at most: a server that keeps refusing is passed on, never looped on.
+        for round in 1..<ClientSession.maxSuggestionsTaken {
+            let next = WireError(.nameTaken, "taken", details: ["suggestion": .string("guest-\(round)")])
+            #expect(door.receive(.error(next, id: nil), at: 0).first == .send(.join(JoinRequest(name: "guest-\(round)", match: "m"))))
+        }
+        let last = WireError(.nameTaken, "taken", details: ["suggestion": .string("guest-9")])
+        #expect(door.receive(.error(last, id: nil), at: 0) == [.refused(last)])
+
+        // A player who chose the name decides: the refusal goes to the driver.
+        var chosen = ClientSession(.init(name: "bob", match: "m"))
+        chosen.connected(at: 0)
+        _ = chosen.receive(Self.welcome, at: 0)
+        let bob = WireError(.nameTaken, "taken", details: ["suggestion": .string("bob2")])
+        #expect(chosen.receive(.error(bob, id: nil), at: 0) == [.refused(bob)])
+        #expect(chosen.settings.name == "bob")
+    }
+
     @Test func aWelcomeWithoutOurProtocolGivesUp() {
         var session = ClientSession(.init(name: "ann"))
         session.connected(at: 0)

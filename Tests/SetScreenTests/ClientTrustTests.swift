@@ -78,6 +78,32 @@ import Testing
         #expect(message.contains("another --name"))
     }
 
+    /// Issue 32, item 19: `join` under a name another account owns said "try bob2", then
+    /// "Joining… connecting" forever. Now it exits with the reason and the name to ask for.
+    @Test func aTakenNameEndsTheJoinWithTheReasonAndTheSuggestion() {
+        var app = ClientApp(state: ClientState(options: ClientFixtures.configuration(), size: Self.size))
+        _ = app.start(at: 0)
+        _ = app.connected(at: 0)
+        _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        let taken = WireError(.nameTaken, "The name \"alice\" belongs to another player here; try \"alice2\".",
+                              details: ["suggestion": .string("alice2")])
+        let effects = app.receive(.error(taken, id: nil), at: 0)
+        #expect(effects == [.quit(status: 1, message: "setgame: The name \"alice\" belongs to another player here; try \"alice2\". Join with --name alice2, or another --name.")])
+    }
+
+    @Test func theDoorsClientTakesTheSuggestedNameAndJoinsAgain() {
+        var configuration = ClientFixtures.configuration()
+        configuration.takesSuggestedName = true
+        var app = ClientApp(state: ClientState(options: configuration, size: Self.size))
+        _ = app.start(at: 0)
+        _ = app.connected(at: 0)
+        _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        let taken = WireError(.nameTaken, "taken", details: ["suggestion": .string("alice2")])
+        let effects = app.receive(.error(taken, id: nil), at: 0)
+        #expect(effects.first == .send(.join(JoinRequest(name: "alice2"))))
+        #expect(!effects.contains { if case .quit = $0 { true } else { false } })
+    }
+
     @Test func reconnectingAfterOurOwnDropTakesOurSeatBackWithoutAsking() {
         var app = ClientFixtures.app(ClientFixtures.view())
         _ = app.connectionLost("reset", at: 0)

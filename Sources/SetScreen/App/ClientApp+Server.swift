@@ -88,6 +88,12 @@ extension ClientApp {
             state.listSweep = nil
             state.nextListAt = now
             return []
+        case .nameTaken:
+            // The session took no suggestion (or no more): the join is not sent again, so the
+            // player reads why, and the name to ask for instead, rather than "joining" forever.
+            let suggestion = error.details["suggestion"]?.stringValue.map { ServerText.printable($0) }
+            let hint = suggestion.map { " Join with --name \($0), or another --name." } ?? ""
+            return [.quit(status: 1, message: "setgame: \(ServerText.printable(error.message))\(state.options.takesSuggestedName ? "" : hint)")]
         case .matchFull, .modeMismatch, .unsupportedVersion, .replaced, .missingField, .badField:
             // Printed on the real terminal after the screen is restored: nothing in it may steer it.
             return [.quit(status: 1, message: "setgame: \(ServerText.printable(error.message))")]

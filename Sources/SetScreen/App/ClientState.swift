@@ -114,6 +114,7 @@ package struct ClientState: Equatable, Sendable {
                                               mode: options.mode, variant: options.variant, pings: .measuring)
         settings.account = options.account
         settings.casual = options.casual
+        settings.takesSuggestedName = options.takesSuggestedName
         session = ClientSession(settings, token: token)
         awaitingStart = options.localStart != nil
         soloRecords = options.records.map(SoloRecords.init)
@@ -201,6 +202,8 @@ package struct ClientConfiguration: Hashable, Sendable {
     package var account: String?
     /// Whether the player asked for unrated games.
     package var casual = false
+    /// Whether a taken name is swapped for the server's suggestion (`ClientSession.Settings`).
+    package var takesSuggestedName = false
     /// How this program was started ("setgame", or the binary's full path): printed commands start so.
     package var command = "setgame"
     /// How a friend can watch, shown in the help and before a local match starts.

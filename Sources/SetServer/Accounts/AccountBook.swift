@@ -1,5 +1,6 @@
 import SetRatings
 import SetRules
+import SetWire
 
 /// Everything the accounts log says, in memory and derived: accounts by id, identity and name,
 /// each one's ratings per variant and its games. It does no I/O: `Accounts` writes a record
@@ -32,7 +33,9 @@ struct AccountBook {
     /// How many rated games were applied: a ranking computed at one count holds until it changes.
     private(set) var ratedGames = 0
     private var byIdentity: [StoredIdentity: Int32] = [:]
-    /// Names fold case: "Ann" and "ann" are one name, so nobody passes for someone else.
+    /// Names compare by their skeleton (`PlayerName.skeleton`): "Ann", "ann" and Cyrillic "Аnn"
+    /// are one name, so nobody passes for someone else. Each skeleton names its first owner: a
+    /// log written before look-alikes compared equal may hold two, and reads back as it was.
     private var byName: [String: Int] = [:]
 
     init() {}
@@ -44,8 +47,13 @@ struct AccountBook {
         self.games = games
         self.ratedGames = ratedGames
         for account in accounts {
-            guard byIdentity.updateValue(Int32(account.id), forKey: account.storedIdentity) == nil,
-                  byName.updateValue(account.id, forKey: Self.key(account.name)) == nil else { return nil }
+            guard byIdentity.updateValue(Int32(account.id), forKey: account.storedIdentity) == nil else { return nil }
+            let key = Self.key(account.name)
+            if let owner = byName[key] {
+                guard !Self.sameName(accounts[owner].name, account.name) else { return nil }
+            } else {
+                byName[key] = account.id
+            }
         }
         // Counted first, so each account's list is allocated once at its size.
         var counts = [Int32](repeating: 0, count: accounts.count)
@@ -67,7 +75,16 @@ struct AccountBook {
         }
     }
 
-    static func key(_ name: String) -> String { name.lowercased() }
+    static func key(_ name: String) -> String { PlayerName.skeleton(name) }
+
+    /// Whether two names were one name before look-alikes compared equal (case folded): the
+    /// log reader refuses a record only for that, so a log written then reads back.
+    static func sameName(_ one: String, _ other: String) -> Bool { one.lowercased() == other.lowercased() }
+
+    /// Who owns `name` in the sense the log reader checks (see `sameName`), if anyone.
+    private func strictOwner(of name: String) -> Int? {
+        byName[Self.key(name)].flatMap { Self.sameName(accounts[$0].name, name) ? $0 : nil }
+    }
 
     func account(for identity: PlayerIdentity) -> Account? { byIdentity[StoredIdentity(identity)].map { accounts[Int($0)] } }
 
@@ -96,10 +113,10 @@ struct AccountBook {
         case .created(let id, let identity, let name, _, _):
             if id != accounts.count { return "account \(id) follows account \(accounts.count - 1)" }
             if byIdentity[StoredIdentity(identity)] != nil { return "a second account for one identity" }
-            if byName[Self.key(name)] != nil { return "the name \"\(name)\" is owned already" }
+            if strictOwner(of: name) != nil { return "the name \"\(name)\" is owned already" }
         case .renamed(let id, let name):
             if account(id) == nil { return "a rename of unknown account \(id)" }
-            if let owner = byName[Self.key(name)], owner != id { return "the name \"\(name)\" is owned already" }
+            if let owner = strictOwner(of: name), owner != id { return "the name \"\(name)\" is owned already" }
         case .game(let game):
             // By index, not `account(_:)`: copying an account (its arrays and ratings) per seat cost a twentieth of a start.
             if game.players.contains(where: { $0.account.map { !accounts.indices.contains($0) } ?? false }) { return "a game of an unknown account" }
@@ -114,12 +131,12 @@ struct AccountBook {
         case .created(let id, let identity, let name, let bot, let wall):
             accounts.append(Account(id: id, identity: identity, name: name, bot: bot, createdWall: wall))
             byIdentity[StoredIdentity(identity)] = Int32(id)
-            byName[Self.key(name)] = id
+            if byName[Self.key(name)] == nil { byName[Self.key(name)] = id }
         case .renamed(let id, let name):
             let old = Self.key(accounts[id].name)
             if byName[old] == id { byName[old] = nil }
             accounts[id].name = name
-            byName[Self.key(name)] = id
+            if byName[Self.key(name)] == nil { byName[Self.key(name)] = id }
         case .game(let game):
             // A game of guests alone stays in the log only: nobody can ask about it, and a
             // server full of guests must not fill its memory with them.

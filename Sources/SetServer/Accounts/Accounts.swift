@@ -15,6 +15,8 @@ final class Accounts {
     var wallSeconds: () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     /// Games whose record could not be written yet (a full disk): written at the next `retry`.
     private(set) var unwritten: [GameRecord] = []
+    /// The names kept for what the server hands out; the server says whether it has a door.
+    var reservedNames = ReservedNames(houseBots: false)
     /// Each variant's ranking as last computed, with the number of rated games it counted:
     /// ranking every account is done again only once a rated game has changed it.
     private var rankings: [Variant: (ratedGames: Int, ranked: [(id: Int, rating: Rating)])] = [:]
@@ -94,56 +96,85 @@ final class Accounts {
         return true
     }
 
-    /// The account a player joins as: found by identity, made on first use, renamed when it asks
-    /// for another name. A name is its first owner's (case folded); asking for another
-    /// account's name, even as a guest, is refused with a free one to take instead. Nobody takes
-    /// a seat under a name someone else sits under in that match (`sitting`: a guest, or another
+    /// What seating a player under `name` would do to the accounts, decided with nothing written:
+    /// the account found by identity, made on first use, renamed when it asks for another name.
+    /// A name is its first owner's (compared by skeleton, `PlayerName.skeleton`); asking for
+    /// another account's name, even as a guest, or for a name the server keeps for what it
+    /// hands out (`ReservedNames`) is refused with a free one to take instead. Nobody takes a
+    /// seat under a name someone else sits under in that match (`sitting`: a guest, or another
     /// account since renamed), so no match shows two players under one name.
-    func seat(_ name: String, identity: PlayerIdentity, bot: Bool,
-              sitting: (String) -> SeatHolder? = { _ in nil }) -> Result<AccountBook.Account?, WireError> {
+    func admission(_ name: String, identity: PlayerIdentity, claimant: NameClaimant = .client, bot: Bool,
+                   sitting: (String) -> SeatHolder? = { _ in nil }) -> Result<AccountAdmission, WireError> {
+        guard reservedNames.allows(name, to: claimant) else {
+            return .failure(nameTaken(name, claimant: claimant, sitting: sitting, because: reservedNames.reason(name)))
+        }
         if let owner = book.account(named: name), owner.identity != identity {
-            return .failure(nameTaken(name, sitting: sitting))
+            return .failure(nameTaken(name, claimant: claimant, sitting: sitting, because: "belongs to another player here"))
         }
         let account = identity == .guest ? nil : book.account(for: identity)
         if let holder = sitting(name), holder != account.map({ .account(id: $0.id) }) {
-            return .failure(nameTaken(name, sitting: sitting, heldBy: holder))
+            let whose = holder == .guest ? "is a guest's in that match" : "is another player's in that match"
+            return .failure(nameTaken(name, claimant: claimant, sitting: sitting, because: whose))
         }
-        guard identity != .guest else { return .success(nil) }
-        if let account {
-            guard account.name != name else { return .success(account) }
+        guard identity != .guest else { return .success(.guest) }
+        guard let account else { return .success(.creating(identity, name: name, bot: bot)) }
+        return .success(account.name == name ? .existing(account) : .renaming(account, to: name))
+    }
+
+    /// Carries out an admission once its seat is sure: writes the new account or the new name
+    /// (synced) and applies it. Only this writes, so a refused join writes nothing.
+    func admit(_ admission: AccountAdmission) -> Result<AccountBook.Account?, WireError> {
+        switch admission {
+        case .guest: return .success(nil)
+        case .existing(let account): return .success(account)
+        case .renaming(let account, let name):
             guard commit(.renamed(id: account.id, name: name)) else { return .failure(unwritable) }
             return .success(book.account(account.id))
+        case .creating(let identity, let name, let bot):
+            let id = book.nextID
+            guard commit(.created(id: id, identity: identity, name: name, bot: bot, wallSeconds: wallSeconds())) else { return .failure(unwritable) }
+            return .success(book.account(id))
         }
-        let id = book.nextID
-        guard commit(.created(id: id, identity: identity, name: name, bot: bot, wallSeconds: wallSeconds())) else { return .failure(unwritable) }
-        return .success(book.account(id))
+    }
+
+    /// An admission carried out at once (tests, and callers with no seat to wait for).
+    func seat(_ name: String, identity: PlayerIdentity, claimant: NameClaimant = .client, bot: Bool,
+              sitting: (String) -> SeatHolder? = { _ in nil }) -> Result<AccountBook.Account?, WireError> {
+        admission(name, identity: identity, claimant: claimant, bot: bot, sitting: sitting).flatMap(admit)
+    }
+
+    /// Why `claimant` may not watch under `name`, if it may not: a spectator's name is lent, but
+    /// not one the server hands out (its chat line would pass for the door's guest, key or bot).
+    func watchingRefusal(_ name: String, claimant: NameClaimant) -> WireError? {
+        guard !reservedNames.allows(name, to: claimant) else { return nil }
+        return nameTaken(name, claimant: claimant, sitting: { _ in nil }, because: reservedNames.reason(name))
     }
 
     private var unwritable: WireError {
         WireError(.journalFailed, "The server cannot write its accounts (\(file?.failure ?? "write failed")); join as a guest or try later.")
     }
 
-    private func nameTaken(_ name: String, sitting: (String) -> SeatHolder?, heldBy holder: SeatHolder? = nil) -> WireError {
-        let suggestion = freeName(like: name, sitting: sitting)
-        let whose = switch holder {
-        case nil: "belongs to another player here"
-        case .guest: "is a guest's in that match"
-        case .account: "is another player's in that match"
-        }
-        return WireError(.nameTaken, "The name \"\(name)\" \(whose); try \"\(suggestion)\".",
+    private func nameTaken(_ name: String, claimant: NameClaimant, sitting: (String) -> SeatHolder?, because why: String) -> WireError {
+        let suggestion = freeName(like: name, for: claimant, sitting: sitting)
+        return WireError(.nameTaken, "The name \"\(name)\" \(why); try \"\(suggestion)\".",
                          details: ["suggestion": .string(suggestion)])
     }
 
-    /// The name with the first number that makes it free (no account owns it, nobody sits under
-    /// it in the match), shortened to fit when it must.
-    func freeName(like name: String, sitting: (String) -> SeatHolder? = { _ in nil }) -> String {
+    /// The name itself when it is free to `claimant`, or else (out of a reserved shape first)
+    /// with the first number that makes it free: no account owns it, nobody sits under it in the
+    /// match, it is not kept for another; shortened to fit when it must.
+    func freeName(like name: String, for claimant: NameClaimant = .client, sitting: (String) -> SeatHolder? = { _ in nil }) -> String {
+        func isFree(_ candidate: String) -> Bool {
+            book.account(named: candidate) == nil && sitting(candidate) == nil && reservedNames.allows(candidate, to: claimant)
+        }
+        let stem = reservedNames.allows(name, to: claimant) ? name : reservedNames.unreserved(name)
+        if stem != name && isFree(stem) { return stem }
         for number in 2... {
             let suffix = String(number)
-            let stem = String(name.prefix(ClientMessageDecoder.maxNameLength - suffix.count)).trimmingCharacters(in: .whitespaces)
-            let candidate = stem + suffix
-            if book.account(named: candidate) == nil && sitting(candidate) == nil { return candidate }
+            let candidate = String(stem.prefix(ClientMessageDecoder.maxNameLength - suffix.count)).trimmingCharacters(in: .whitespaces) + suffix
+            if isFree(candidate) { return candidate }
         }
-        return name
+        return stem
     }
 
     /// What a finished game makes for the record (not yet written: `record` writes it).

@@ -3,13 +3,13 @@ import SetRules
 import SetWire
 
 /// Whether a connection came through the ssh door's socket, and whether the door spoke yet.
-enum DoorStanding {
+enum DoorStanding: Equatable {
     /// An ordinary TCP client: it may not speak for anyone.
     case none
     /// The door's socket, whose first line may say who the player is and where from.
     case awaiting
-    /// The door has spoken; it may not speak again.
-    case attested
+    /// The door has spoken, saying this; it may not speak again.
+    case attested(DoorAttestation)
 }
 
 /// One client's socket and everything the server knows about it.

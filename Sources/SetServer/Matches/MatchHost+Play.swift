@@ -11,24 +11,12 @@ extension MatchHost {
     /// completes) is journaled first: a seat whose token is not on disk is refused.
     mutating func join(name playerName: String, token: String, connection: ConnectionID, requested: Seat?, account: SeatAccount? = nil,
                        rating: Rating? = nil, at now: Instant, seeds: () -> UInt64) -> HostOutput<JoinReply> {
-        if stalledAt != nil { return HostOutput(reply: .refused(Self.journalStalled)) }
-        let free = mode.seats.filter { seats[$0.rawValue] == nil }
         let seat: Seat
-        if let requested {
-            guard mode.seats.contains(requested) else {
-                return HostOutput(reply: .refused(WireError(.noSuchSeat, "A \(mode.rawValue) match has no seat \(requested.rawValue).")))
-            }
-            guard seats[requested.rawValue] == nil else {
-                return HostOutput(reply: .refused(WireError(.seatTaken, "Seat \(requested.rawValue) is taken; resume it with its token.",
-                                                            details: ["seat": .int(Int64(requested.rawValue))])))
-            }
-            seat = requested
-        } else {
-            guard let first = free.first else {
-                return HostOutput(reply: .refused(WireError(.matchFull, "Match \"\(name)\" has no free seat; watch it as a spectator.")))
-            }
-            seat = first
+        switch self.seat(for: requested) {
+        case .failure(let refusal): return HostOutput(reply: .refused(refusal))
+        case .success(let found): seat = found
         }
+        let free = mode.seats.filter { seats[$0.rawValue] == nil }
         let seed = match == nil && free.count == 1 ? seeds() : nil
         var output = HostOutput<JoinReply>(syncJournal: true, keepJournal: seed != nil && mode == .duel, reply: .seated(seat))
         output.journal = [.seated(seat: seat, name: playerName, token: token, at: now, account: account)]

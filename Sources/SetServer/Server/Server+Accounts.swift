@@ -5,18 +5,26 @@ import SetWire
 // Accounts at the server's edge: who a joining player is, games recovered after a crash, and
 // the answers to profile, history, crosstable and leaderboard.
 extension Server {
-    /// The account a player's join speaks for, its name checked (`name_taken`); nil: a guest.
-    /// An identity the door vouched for (ssh) wins over an account key the client sends.
-    func account(for join: JoinRequest, on connection: Connection) -> Result<AccountBook.Account?, WireError> {
+    /// What a player's join would do to the accounts, its name checked (`name_taken`); nothing
+    /// is written until its seat is sure (`Accounts.admit`). An identity the door vouched for
+    /// (ssh) wins over an account key the client sends.
+    func admission(for join: JoinRequest, on connection: Connection) -> Result<AccountAdmission, WireError> {
         identify(connection, by: join)
-        return accounts.seat(join.name, identity: connection.identity, bot: join.bot, sitting: { self.lobby.holder(of: $0, joining: join) })
+        return accounts.admission(join.name, identity: connection.identity, claimant: connection.nameClaimant, bot: join.bot,
+                                  sitting: { self.lobby.holder(of: $0, joining: join) })
     }
 
-    /// The identity a join's account key gives a connection the door has not vouched for.
+    /// The identity a join's account key gives a connection the door has not vouched for. A
+    /// keyless player the door vouched for is a guest whatever key its client sends: a guest
+    /// is a guest, with no account and no rating; only the door's house bots, which keep their
+    /// keys in the door's state folder, are known by one there.
     func identify(_ connection: Connection, by join: JoinRequest) {
-        if case .guest = connection.identity, let key = join.account {
-            connection.identity = .accountKey(digest: SHA256.hex(key))
+        guard case .guest = connection.identity, let key = join.account else { return }
+        switch connection.door {
+        case .none, .awaiting: break
+        case .attested(let attestation): guard attestation.houseBot else { return }
         }
+        connection.identity = .accountKey(digest: SHA256.hex(key))
     }
 
     /// Restored matches whose last game ended after their journal said so but before the
@@ -58,6 +66,15 @@ extension Server {
         case .success(let line): enqueue(line, to: connection)
         case .failure(let error): fail(connection, error, id: id)
         }
+    }
+}
+
+extension Connection {
+    /// Who this connection is when it asks for a name, as far as the door has said.
+    var nameClaimant: NameClaimant {
+        guard case .attested(let attestation) = door else { return .client }
+        if attestation.houseBot { return .houseBot }
+        return attestation.fingerprint.map { .doorKey(fingerprint: $0) } ?? .doorGuest
     }
 }
 

@@ -51,7 +51,7 @@ extension Server {
             return fail(connection, WireError(.notADoor, reason), id: id)
         }
         let address = attestation.address
-        connection.door = .attested
+        connection.door = .attested(attestation)
         if let refusal = addressRefusal(for: address, what: "a door connection for") {
             return fail(connection, refusal, id: id)
         }

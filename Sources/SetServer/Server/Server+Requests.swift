@@ -81,13 +81,18 @@ extension Server {
         }
         // A new seat (a reserved token's first one too) is taken under a name its account owns
         // (or no account owns, for a guest) and nobody else sits under in that match; a seat
-        // resumed by its token keeps the name and account it was taken with.
-        var account: AccountBook.Account?
+        // resumed by its token keeps the name and account it was taken with. The account is
+        // made or renamed only once the seat is sure: a refused join writes nothing.
+        var admission = AccountAdmission.guest
         identify(connection, by: join)
+        if let refusal = botMatchRefusal(join, on: connection) { return fail(connection, refusal, id: id) }
+        if join.role == .spectator, let refusal = accounts.watchingRefusal(join.name, claimant: connection.nameClaimant) {
+            return fail(connection, refusal, id: id)
+        }
         if lobby.takesNewSeat(join) {
-            switch self.account(for: join, on: connection) {
+            switch self.admission(for: join, on: connection) {
             case .failure(let error): return fail(connection, error, id: id)
-            case .success(let found): account = found
+            case .success(let found): admission = found
             }
         }
         switch lobby.seating(for: join, address: connection.address) {
@@ -104,6 +109,12 @@ extension Server {
                   id: id, outcome: outcome, at: now)
             measureRoundTrip(of: connection, at: now)
         case .success(.take(let room, let token)):
+            if let refusal = room.host.seatRefusal(requested: join.seat) { return fail(connection, refusal, id: id) }
+            let account: AccountBook.Account?
+            switch accounts.admit(admission) {
+            case .failure(let error): return fail(connection, error, id: id)
+            case .success(let admitted): account = admitted
+            }
             let seatAccount = account.map { SeatAccount(id: $0.id, casual: join.casual) }
             let outcome = room.join(name: join.name, token: token, connection: connection.id, seat: join.seat, account: seatAccount,
                                     rating: account?.rating(room.host.variant), at: now)

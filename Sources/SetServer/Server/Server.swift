@@ -115,6 +115,8 @@ package final class Server {
         }
         do throws(SocketError) {
             accounts = try Accounts(directory: journals, faults: config.accountFaults, log: log)
+            // The house bots' names are kept where a door runs them.
+            accounts.reservedNames = ReservedNames(houseBots: config.doorSocket != nil)
         } catch {
             lock?.release()
             throw .dataDirectory(path: config.dataDirectory ?? "", reason: error.description)

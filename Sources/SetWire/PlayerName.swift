@@ -1,0 +1,49 @@
+import Foundation
+
+/// How player names compare and what makes one readable: two names are one when a reader would
+/// take one for the other (Unicode TR39's "skeleton" idea), and a name must show something.
+package enum PlayerName {
+    /// What a name looks like, for comparing: compatibility forms folded (NFKC: fullwidth `ａ` is
+    /// `a`), invisible characters dropped, look-alike letters of other scripts read as the Latin
+    /// letter they pass for (`ConfusableLetters`), case folded. Names with equal skeletons are
+    /// one name: `alice`, `Alice`, Cyrillic `аlice`, `ａｌｉｃｅ`, `ɑlice`, `alıce` and `ᴀlice`.
+    package static func skeleton(_ name: String) -> String {
+        // Nearly every name is ASCII, and ASCII holds no look-alike in the table: the accounts
+        // log computes a skeleton per name at every start.
+        if name.utf8.allSatisfy({ $0 < 0x80 }) { return name.lowercased() }
+        let folded = mapped(name.precomposedStringWithCompatibilityMapping).lowercased()
+        // Lowercasing can make a letter the table lists (an uppercase letter it does not).
+        return mapped(folded)
+    }
+
+    private static func mapped(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where !scalar.properties.isDefaultIgnorableCodePoint {
+            scalars.append(ConfusableLetters.latin[scalar] ?? scalar)
+        }
+        return String(scalars)
+    }
+
+    /// Whether a name shows something and hides nothing: it holds at least one letter, digit,
+    /// punctuation mark or symbol that draws, and no default-ignorable character (Hangul fillers,
+    /// variation selectors, …), which draw nothing, or a blank, but make a name look like another.
+    package static func isVisible(_ name: String) -> Bool {
+        var showsSomething = false
+        for scalar in name.unicodeScalars {
+            let properties = scalar.properties
+            if properties.isDefaultIgnorableCodePoint { return false }
+            if scalar != blankBraille && shown.contains(properties.generalCategory) { showsSomething = true }
+        }
+        return showsSomething
+    }
+
+    /// U+2800, a braille cell with no dots: a symbol that draws as a blank.
+    private static let blankBraille: Unicode.Scalar = "\u{2800}"
+
+    private static let shown: Set<Unicode.GeneralCategory> = [
+        .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+        .decimalNumber, .letterNumber, .otherNumber,
+        .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation, .finalPunctuation,
+        .otherPunctuation, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol,
+    ]
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+@testable import SetWire
+
+/// Issue 32, item 4: names that look alike are one name, and a name must show something.
+struct PlayerNameTests {
+    @Test func theIssuesLookAlikesAreAlice() {
+        for name in ["alice", "Alice", "ALICE", "\u{0430}lice", "\u{FF41}\u{FF4C}\u{FF49}\u{FF43}\u{FF45}", "\u{0251}lice",
+                     "al\u{0131}ce", "\u{1D00}lice", "\u{0410}LICE", "\u{FF21}\u{FF2C}\u{FF29}\u{FF23}\u{FF25}"] {
+            #expect(PlayerName.skeleton(name) == "alice", "\(name.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
+    @Test func everyLookAlikeInTheTableReadsAsItsLatinLetterInAnyCase() {
+        for (latin, lookAlikes) in ConfusableLetters.table {
+            #expect(("a"..."z").contains(latin) || latin == "-", "the table maps only to a-z and the hyphen: \(latin)")
+            for scalar in lookAlikes.unicodeScalars {
+                #expect(!scalar.isASCII, "ASCII is never mapped: \(scalar)")
+                #expect(String(scalar).precomposedStringWithCompatibilityMapping == String(scalar),
+                        "NFKC changes U+\(String(scalar.value, radix: 16)) before the table is read")
+                let alone = String(scalar)
+                #expect(PlayerName.skeleton(alone) == String(latin), "U+\(String(scalar.value, radix: 16))")
+                // In a name, beside ASCII.
+                #expect(PlayerName.skeleton("x" + alone + "9") == "x\(latin)9", "U+\(String(scalar.value, radix: 16))")
+            }
+        }
+    }
+
+    @Test func noLookAlikeIsListedTwice() {
+        var seen: [Unicode.Scalar: Unicode.Scalar] = [:]
+        for (latin, lookAlikes) in ConfusableLetters.table {
+            for scalar in lookAlikes.unicodeScalars {
+                #expect(seen.updateValue(latin, forKey: scalar) == nil, "U+\(String(scalar.value, radix: 16)) listed twice")
+            }
+        }
+        #expect(seen.count == ConfusableLetters.latin.count)
+    }
+
+    @Test func asciiKeepsItsLettersDigitsAndSignsAndOnlyFoldsCase() {
+        for byte in UInt8(0x20)...UInt8(0x7E) {
+            let text = String(UnicodeScalar(byte))
+            #expect(PlayerName.skeleton(text) == text.lowercased(), "\(byte)")
+        }
+        // Digits are not letters: these stay distinct.
+        #expect(PlayerName.skeleton("bob1") != PlayerName.skeleton("bobl"))
+        #expect(PlayerName.skeleton("b0b") != PlayerName.skeleton("bob"))
+    }
+
+    @Test func everyFullwidthLetterAndDigitFoldsToASCII() {
+        for (start, ascii) in [(0xFF21, 0x41), (0xFF41, 0x61), (0xFF10, 0x30)] {
+            let count = ascii == 0x30 ? 10 : 26
+            for offset in 0..<count {
+                let wide = String(UnicodeScalar(UInt32(start + offset))!)
+                let narrow = String(UnicodeScalar(UInt8(ascii + offset)))
+                #expect(PlayerName.skeleton(wide) == narrow.lowercased(), "U+\(String(start + offset, radix: 16))")
+            }
+        }
+        // Other compatibility forms: mathematical bold, circled, ligatures.
+        #expect(PlayerName.skeleton("\u{1D41A}\u{1D425}\u{1D422}\u{1D41C}\u{1D41E}") == "alice")
+        #expect(PlayerName.skeleton("\u{FB01}sh") == "fish")
+    }
+
+    @Test func invisibleCharactersAreNotPartOfTheSkeleton() {
+        #expect(PlayerName.skeleton("al\u{3164}ice") == "alice")
+        #expect(PlayerName.skeleton("ali\u{200B}ce") == "alice")
+        #expect(PlayerName.skeleton("alice\u{FE0F}") == "alice")
+    }
+
+    @Test func theSkeletonIsStable() {
+        let names = ["alice", "\u{0430}lice", "Ωmega", "名前", "José", "\u{0130}lker", "Υves", "\u{FF21}nn", "straße"]
+        for name in names {
+            let once = PlayerName.skeleton(name)
+            #expect(PlayerName.skeleton(once) == once, "\(name)")
+        }
+        // Distinct names stay distinct: accents, other scripts' own words.
+        #expect(PlayerName.skeleton("José") != PlayerName.skeleton("Jose"))
+        #expect(PlayerName.skeleton("名前") == "名前")
+    }
+
+    /// Every letter of the Basic Multilingual Plane: its skeleton is its own skeleton (comparing
+    /// skeletons is an equivalence), and a letter of Greek or Cyrillic that the table leaves
+    /// alone never turns into ASCII (nothing is confused by accident).
+    @Test func everyLetterOfThePlaneHasAStableSkeleton() {
+        let letters: Swift.Set<Unicode.GeneralCategory> = [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter]
+        var checked = 0
+        for value in UInt32(0x80)...UInt32(0xFFFF) {
+            guard let scalar = Unicode.Scalar(value), letters.contains(scalar.properties.generalCategory) else { continue }
+            let name = "x" + String(scalar)
+            let once = PlayerName.skeleton(name)
+            let twice = PlayerName.skeleton(once)
+            #expect(twice == once, "U+\(String(value, radix: 16))")
+            let greekOrCyrillic = (0x0370...0x03FF).contains(value) || (0x0400...0x04FF).contains(value)
+            if greekOrCyrillic && ConfusableLetters.latin[scalar] == nil && String(scalar).precomposedStringWithCompatibilityMapping == String(scalar) {
+                let lower = String(scalar).lowercased().unicodeScalars
+                if lower.count == 1, let folded = lower.first, ConfusableLetters.latin[folded] != nil { continue }
+                let becameASCII = once.dropFirst().unicodeScalars.allSatisfy { $0.isASCII }
+                #expect(!becameASCII, "U+\(String(value, radix: 16)) became ASCII: \(once)")
+            }
+            checked += 1
+        }
+        #expect(checked > 40_000)
+    }
+
+    @Test func namesWithNothingVisibleAreRefused() {
+        let blank = ["\u{3164}\u{3164}\u{3164}", "\u{115F}", "\u{1160}a", "\u{FFA0}", "\u{2800}\u{2800}", "\u{301}", "a\u{3164}",
+                     "\u{200B}", "\u{2060}\u{FEFF}", "ann\u{FE0F}", "\u{034F}bob"]
+        for name in blank {
+            #expect(!PlayerName.isVisible(name), "\(name.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        for name in ["a", "ann", "名", "é", "-", "☺", "a b", "7", "José"] {
+            #expect(PlayerName.isVisible(name), "\(name)")
+        }
+    }
+
+    @Test func aJoinUnderAnInvisibleNameIsABadName() throws {
+        for name in ["\u{3164}\u{3164}\u{3164}", "\u{2800}", "x\u{115F}"] {
+            let line = #"{"type":"join","name":"\#(name)"}"#
+            let error = try #require(ClientMessageDecoder.decode(Array(line.utf8)).failure)
+            #expect(error.code == .badField && error.details["field"] == "name", "\(error.message)")
+        }
+        #expect(ClientMessageDecoder.decode(Array(#"{"type":"join","name":"\u3164a"}"#.utf8)).failure?.code == .badField)
+    }
+}
+
+extension Result {
+    fileprivate var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
