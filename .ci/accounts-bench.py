@@ -5,9 +5,10 @@ folder, then
   2. stops it and starts it again (the snapshot read, nothing after it to parse),
   2b. stops it, appends 49,999 games to the log (the most a crash leaves after a snapshot) and
      starts it again,
-  3. asks `profile` and `history` alone for 10 s (the baseline), then
+  3. asks `profile`, `history` and `leaderboard` alone for 10 s (the baseline), then
   4. runs `setgame bench --server` (DUELS duels at human pace, 500 ms, two spectators each) against
-     that second server and meanwhile asks `profile` and `history` of random players from CLIENTS
+     that second server, while twenty accounts play rated games among themselves (a game every
+     50 ms at most), and meanwhile asks `profile`, `history` and `leaderboard` from CLIENTS
      connections, each QPS a second, one question at a time, timing each answer from the send to the whole line back,
 and reports each start's time (process start to its first line, "listening on ..."), the server's
 RSS after the start and its peak while loaded, and the answers' p50/p99/max.
@@ -19,6 +20,9 @@ LAG_MS sets the server's --lag-compensation-ms (default: the server's default, 2
 The server runs on core 0 and everything else on core 1 (as `setgame bench` pins its own server).
 """
 import json, os, random, shutil, signal, socket, subprocess, sys, tempfile, threading, time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "e2e"))
+from e2e_support import Player, find_set  # noqa: E402
 
 BIN = os.path.abspath(os.environ.get("SETGAME", ".build/release/setgame"))
 accounts = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
@@ -120,8 +124,9 @@ def ask(seed, latencies):
     while not stopping.is_set():
         connection, reader = connections[turn % CLIENTS]
         turn += 1
-        kind = "profile" if rng.random() < 0.5 else "history"
-        line = (json.dumps({"type": kind, "name": "p%d" % rng.randrange(accounts)}) + "\n").encode()
+        kind = rng.choice(("profile", "history", "leaderboard"))
+        question = {"type": kind, "variant": "classic"} if kind == "leaderboard" else {"type": kind, "name": "p%d" % rng.randrange(accounts)}
+        line = (json.dumps(question) + "\n").encode()
         sent = time.perf_counter()
         connection.sendall(line)
         reply = reader.readline()
@@ -140,7 +145,33 @@ def summary(latencies):
                   f"max {values[-1] * 1000:.2f} ms ({len(values)} answers)")
 
 
-alone = {"profile": [], "history": []}
+def farm(played):
+    """Rated games landing all the while (issue 32 item 7: each one made the next leaderboard rank
+    every account again): twenty accounts (what one address may make at once) play each other in
+    turn, one set taken and a resignation, a game every 50 ms at most."""
+    keys = ["%064x" % (0xfa4 + i) for i in range(20)]
+    pairs = [(a, b) for a in range(20) for b in range(a + 1, 20)]
+    number = 0
+    while not stopping.is_set():
+        a, b = pairs[number % len(pairs)]
+        match = "rated-%d" % number
+        number += 1
+        began = time.perf_counter()
+        first, second = Player(port, "r%d" % a, match, account=keys[a]), Player(port, "r%d" % b, match, account=keys[b])
+        cards = find_set(second.view["table"])
+        if cards:  # a table without a set (a few in a hundred) ends aborted, unrated
+            first.send({"type": "claim"})
+            for card in cards:
+                first.send({"type": "select", "card": card})
+            second.until(lambda m: m["type"] == "event" and m["kind"] == "set_taken")
+        first.send({"type": "resign"})
+        over = second.until(lambda m: m["type"] == "event" and m["kind"] == "game_over")
+        played.append(bool(over.get("ratings")))
+        first.close(), second.close()
+        time.sleep(max(0, 0.05 - (time.perf_counter() - began)))
+
+
+alone = {"profile": [], "history": [], "leaderboard": []}
 asker = threading.Thread(target=ask, args=(1, alone))
 asker.start()
 time.sleep(10)
@@ -149,22 +180,26 @@ asker.join()
 print(f"asked alone, 10 s{' (the asking thread at real-time priority)' if REALTIME else ''}:")
 summary(alone)
 stopping.clear()
-loaded = {"profile": [], "history": []}
+loaded = {"profile": [], "history": [], "leaderboard": []}
+played = []
+farmer = threading.Thread(target=farm, args=(played,))
 bench = subprocess.Popen((["taskset", "-c", "1"] if PIN else []) + [
     BIN, "bench", "--server", f"127.0.0.1:{port}", "--matches", str(duels), "--spectators", "2", "--pace", "500",
     "--duration", str(SECONDS)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 time.sleep(5)  # the duels connect and start first
 asker = threading.Thread(target=ask, args=(2, loaded))
 asker.start()
+farmer.start()
 time.sleep(max(1, SECONDS - 8))
 loaded_rss = status(server.pid, "VmRSS")
 stopping.set()
 asker.join()
+farmer.join()
 report = bench.communicate()[0]
 peak = status(server.pid, "VmHWM")
 stop(server)
 print("setgame bench --server:", *[line for line in report.splitlines() if line.strip()][:14], sep="\n  ")
-print(f"asked during the bench, {max(1, SECONDS - 8)} s:")
+print(f"asked during the bench and {len(played)} games between accounts ({sum(played)} rated), {max(1, SECONDS - 8)} s:")
 summary(loaded)
 print(f"server RSS while loaded {loaded_rss} MiB, peak {peak} MiB")
 shutil.rmtree(data)

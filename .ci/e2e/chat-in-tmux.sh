@@ -49,6 +49,22 @@ say bob-$$ "nice one"
 wait_for ann-$$ "bob: nice one"
 wait_for_cards ann-$$ 12
 
+# Issue 36: at 80x24 only the newest line shows, for 10 s; ↑ in the open chat shows the last
+# lines over the table, all at once, and Esc twice puts them and the input away.
+tmux send-keys -t ann-$$ /
+wait_for ann-$$ "↑ last lines"
+tmux send-keys -t ann-$$ Up
+wait_for ann-$$ "chat, newest last"
+history=$(tmux capture-pane -p -t ann-$$)
+for line in "ann: good luck bob" "bob: thanks, you too" "bob: nice one"; do
+    printf '%s\n' "$history" | grep -qF "$line" || { printf '%s\n' "$history" >&2; fail "the open chat lacks '$line'"; }
+done
+tmux send-keys -t ann-$$ Escape
+wait_for ann-$$ "↑ last lines"   # the lines hidden, the input still open
+tmux send-keys -t ann-$$ Escape
+wait_for ann-$$ "Set! s"
+wait_for_cards ann-$$ 12
+
 # Characters that terminals draw wider than one count per character (issue 32 item 13): a skin
 # tone beside its emoji, a spacing vowel sign, and format characters (U+0600, the soft hyphen)
 # that tmux draws a column each. The newest line folds beside the buttons, cut to the screen's
@@ -69,4 +85,9 @@ grep -q '"type":"chat"' "$state"/data/duel.jsonl || fail "the chat lines were no
 "$bin" replay "$state/data/duel.jsonl" > "$state/replay.txt" || fail "replay failed"
 grep -qF "ann (players): good luck bob" "$state/replay.txt" || { cat "$state/replay.txt" >&2; fail "replay did not show the chat"; }
 grep -qF "(spectators): ann is fast" "$state/replay.txt" || { cat "$state/replay.txt" >&2; fail "replay did not show the spectators' room"; }
+# The cast keeps the chat, and its header says when the match began on the wall clock.
+"$bin" replay "$state/data/duel.jsonl" --cast "$state/duel.cast" > /dev/null || fail "replay --cast failed"
+grep -qF "nice one" "$state/duel.cast" || fail "the cast lacks the chat"
+stamp=$(head -1 "$state/duel.cast" | grep -o '"timestamp":[0-9]*' | cut -d: -f2)
+[ "$stamp" -gt 1700000000 ] || fail "the cast's header timestamp is $stamp, not the wall clock"
 echo "chat-in-tmux: ok"

@@ -2,7 +2,7 @@
 # A solo game of each variant played to its end at 80×24, as a newcomer meets it (issue 23's
 # done-when): the variant's own words at the start, in Set-Chain a real set refused for not using
 # exactly one chain card, a deal refused (no room for three more, or the deck empty; at 80×24 a
-# classic table of all 81 fits at 5×3), then hint and pick until the game-over box, which shows the
+# deal is refused past 30 cards, the most 9×5 cards hold), then hint and pick until the game-over box, which shows the
 # personal records. Every step waits for what the
 # screen shows next, never for time.
 set -euo pipefail
@@ -15,10 +15,11 @@ tmux new-session -d -s "$session" -x 80 -y 24
 trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$state"' EXIT
 screen() { tmux capture-pane -p -t "$session"; }
 # The labels of the cards a hint marks: a ? in the top border's right corner (╭7────?╮, or
-# heavy, ┏13━?┓; the chain's first card carries its caption there, ╭79 chain ─?╮), or, where the
+# heavy, ┏13━?┓; the chain's first card carries its caption there, ╭79 chain ─?╮ or, behind a
+# one-key label, ╭0─ chain ─?╮), or, where the
 # chain has no strip, in its line of names ("chain: [28]? 2 open …").
 hinted() {
-    screen | LC_ALL=C.UTF-8 grep -oE '(╭|┏)[0-9a-zA-Z]+( chain )?(─|━)*\?(╮|┓)|\[[0-9a-zA-Z]+\]\?' \
+    screen | LC_ALL=C.UTF-8 grep -oE '(╭|┏)[0-9a-zA-Z]+(─|━)*( chain )?(─|━)*\?(╮|┓)|\[[0-9a-zA-Z]+\]\?' \
         | LC_ALL=C.UTF-8 sed -E 's/^(╭|┏|\[)([0-9a-zA-Z]+).*/\2/' || true
 }
 # How many cards show picked (a heavy top border with the label, ┏7━).

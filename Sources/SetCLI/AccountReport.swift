@@ -23,7 +23,15 @@ package enum AccountReport {
 
     private static func profile(_ f: [String: JSONValue]) -> [String] {
         var lines = ["\(text(f["name"]))\(f["bot"]?.boolValue == true ? " [bot]" : ""): \(plural(int(f["games"]), "game")), "
-                     + "\(plural(int(f["wins"]), "win")), \(plural(int(f["losses"]), "loss", "losses")), \(plural(int(f["draws"]), "draw"))"]
+                     + "\(plural(int(f["wins"]), "win")), \(plural(int(f["losses"]), "loss", "losses")), \(plural(int(f["draws"]), "draw"))"
+                     + (f["selfGames"] == nil ? "" : ", \(int(f["selfGames"])) against itself")]
+        // Games with no win, loss or draw: "3 games, 2 wins, 0 losses, 0 draws" said nothing of the third.
+        let unscored = int(f["games"]) - int(f["wins"]) - int(f["losses"]) - int(f["draws"]) - int(f["selfGames"])
+        if unscored > 0 {
+            // A server that does not count games against oneself leaves them among these.
+            let kinds = f["selfGames"] == nil ? "solo, aborted before any set, or self-play (both seats)" : "solo, or aborted before any set"
+            lines.append("  \(plural(unscored, "game")) with no result: \(kinds)")
+        }
         let ratings = f["ratings"]?.objectValue ?? [:]
         if ratings.isEmpty { lines.append("  no rated games yet") }
         for variant in Variant.allCases {
@@ -49,7 +57,9 @@ package enum AccountReport {
             let other = players.indices.contains(1 - seat) ? players[1 - seat] : nil
             let date = Date(timeIntervalSince1970: TimeInterval(int(g["wall"])))
             var line = "  \(stamp(date)) \(pad(text(g["variant"]), 7)) \(pad(text(g["result"]), 7))"
-            if let other {
+            if g["result"]?.stringValue == "self" {
+                line += " \(int(me["points"])):\(int(other?["points"])) against itself"
+            } else if let other {
                 let marker = other["bot"]?.boolValue == true ? " [bot]" : other["guest"]?.boolValue == true ? " (guest)" : ""
                 line += " \(int(me["points"])):\(int(other["points"])) vs \(String(text(other["name"]).prefix(10)))\(marker)"
             } else {
@@ -69,8 +79,8 @@ package enum AccountReport {
 
     private static func leaderboard(_ f: [String: JSONValue]) -> [String] {
         let players = f["players"]?.arrayValue?.compactMap(\.objectValue) ?? []
-        var lines = ["\(text(f["variant"])): the established players (RD 110 or less), best first"]
-        if players.isEmpty { lines.append("  nobody yet: a rating is established after a dozen or so rated games") }
+        var lines = ["\(text(f["variant"])): the established players, best first"]
+        if players.isEmpty { lines.append("  nobody yet: listed are RD 110 or less, 10 rated games, 5 opponents, over a day") }
         for player in players {
             let name = String(text(player["name"]).prefix(24)) + (player["bot"]?.boolValue == true ? " [bot]" : "")
             lines.append("  \(pad(String(int(player["rank"])), 4, right: true))  \(pad(name, 30)) \(pad(String(int(player["rating"])), 5, right: true))  RD \(int(player["deviation"]))")

@@ -90,6 +90,7 @@ package enum LocalGame {
         client.tokenKey = kept.tokenKey
         client.local = localMatch(options, kept: kept, start: options.solo ? nil : resumed ? "Your unfinished game \(opponent) is back" : "You \(opponent)",
                                   again: again, onStart: { localBot.start() }, onHold: { localBot.hold($0) })
+        client.local?.daily = daily?.date
         let status = TerminalClient.run(client)
         localBot.stop()
         table.stop()

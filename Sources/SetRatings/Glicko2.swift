@@ -90,11 +90,11 @@ package struct Glicko2: Sendable {
         return Rating(rating: newMu * Self.scale + 1500, deviation: newPhi * Self.scale, volatility: sigma)
     }
 
-    /// One game as its own rating period (as lichess rates), RD kept within `deviationBounds`.
+    /// One game as its own rating period (as lichess rates), the result kept within
+    /// `RatingBounds` whatever the inputs: what is rated here is written, and must read back.
     package func rated(_ player: Rating, against opponent: Rating, score: Score) -> Rating {
-        var next = update(player, games: [Game(opponent: opponent, score: score)])
-        next.deviation = min(max(next.deviation, Self.deviationBounds.lowerBound), Self.deviationBounds.upperBound)
-        return next
+        let next = update(player, games: [Game(opponent: opponent, score: score)])
+        return RatingBounds.clamped(next, fallback: player)
     }
 
     private static func g(_ phi: Double) -> Double { 1 / (1 + 3 * phi * phi / (Double.pi * Double.pi)).squareRoot() }

@@ -13,20 +13,40 @@ package enum ReplayCast {
     static let clear = "\u{1B}[H\u{1B}[2J"
 
     /// Writes the recording line by line to `write`: the header, then `[seconds, "o", text]`
-    /// events whose times never decrease. The last event redraws the final screen whole, so it
-    /// reads on its own. `observe` sees each event as the screen is given it.
-    package static func record(_ replay: MatchReplay, title: String, observe: (WireEvent) -> Void = { _ in },
+    /// events whose times never decrease. The chat said during the match shows where it was said,
+    /// as a spectator saw it. The last event redraws the final screen whole, so it reads on its own.
+    /// `unixSeconds` turns a journal time (the server's clock, milliseconds) into wall-clock
+    /// seconds, for the header's timestamp. `observe` sees each event as the screen is given it.
+    package static func record(_ replay: MatchReplay, title: String, unixSeconds: (Int64) -> Int64,
+                               observe: (WireEvent) -> Void = { _ in },
                                write: (String) -> Void) throws(MatchReplay.Failure) {
         var screen: Spectator?
+        let ratings = replay.recordedRatings()
+        var game = 0
+        func begin(at time: Int64) {
+            guard screen == nil else { return }
+            write(header(title: title, timestamp: unixSeconds(time)))
+            screen = Spectator(app: spectator(of: replay, at: time), start: time)
+        }
         try replay.play { told in
             observe(told)
-            if screen == nil {
-                write(header(title: title, timestamp: told.time / 1_000))
-                screen = Spectator(app: spectator(of: replay, at: told.time), start: told.time)
-            }
-            for line in screen?.take(told) ?? [] { write(line) }
+            begin(at: told.time)
+            if case .gameStarted(let start) = told.body { game = start.game }
+            for line in screen?.take(.event(withRatings(told, ratings[game])), at: told.time) ?? [] { write(line) }
+        } onChat: { line in
+            begin(at: line.time)
+            for output in screen?.take(.chat(line), at: line.time) ?? [] { write(output) }
         }
         if let last = screen?.closing { write(last) }
+    }
+
+    /// A game-over event with the rating changes the accounts recorded for its game (`changes`),
+    /// as the server told them: the journal keeps the event without them.
+    static func withRatings(_ event: WireEvent, _ changes: [RatingChange]?) -> WireEvent {
+        guard let changes, case .gameOver(let result, let seed, let told) = event.body, told.isEmpty else { return event }
+        var rated = event
+        rated.body = .gameOver(result, seed: seed, ratings: changes)
+        return rated
     }
 
     /// The spectator's screen as the events come: what each changed, as output events.
@@ -37,6 +57,8 @@ package enum ReplayCast {
         var now: Int64
         /// Events numbered afresh: the replay leaves presence changes out, the app wants no gaps.
         var seq = 0
+        /// How many screens were composed: what casting costs.
+        var composed = 0
 
         init(app: ClientApp, start: Int64) {
             self.app = app
@@ -44,19 +66,24 @@ package enum ReplayCast {
             now = start
         }
 
-        /// One event at its time, after what the screen did by itself since the last one
-        /// (notices and marks running out).
-        mutating func take(_ told: WireEvent) -> [String] {
-            let time = max(now, told.time)
+        /// One message at its time, after what the screen did by itself since the last one
+        /// (notices and marks running out). Only the screen's own changes wake it: the app's
+        /// connection wakes (pings due, never answered here) once woke it every millisecond,
+        /// composing 80×24 screens by the hundred thousand for a 6-minute duel.
+        mutating func take(_ message: ServerMessage, at told: Int64) -> [String] {
+            let time = max(now, told)
             var lines: [String] = []
-            while let wake = app.nextWake(at: now), wake > now, wake < time {
+            while let wake = app.nextScreenChange(at: now), wake < time {
                 now = wake
                 lines += frame()
             }
-            seq += 1
-            var numbered = told
-            numbered.seq = seq
-            _ = app.receive(.event(numbered), at: time)
+            if case .event(var event) = message {
+                seq += 1
+                event.seq = seq
+                _ = app.receive(.event(event), at: time)
+            } else {
+                _ = app.receive(message, at: time)
+            }
             now = time
             return lines + frame()
         }
@@ -64,6 +91,7 @@ package enum ReplayCast {
         /// The screen at `now`, as the change from the last one (the first clears the screen).
         mutating func frame() -> [String] {
             let screen = app.compose(at: now)
+            composed += 1
             let diff = FrameRenderer.frameDiff(from: last, to: screen)
             defer { last = screen }
             guard last == nil || !diff.isEmpty else { return [] }

@@ -67,7 +67,9 @@ package enum ReplayCommand {
         var failed = false
         var deals = DealCheck(games: match.games)
         do {
-            try ReplayCast.record(match, title: "setgame: \(match.name)", observe: { deals.observe($0) }) { line in
+            let clock = JournalWallClock(path: match.path, lastMs: match.lastMs)
+            try ReplayCast.record(match, title: "setgame: \(match.name)", unixSeconds: { clock?.seconds(at: $0) ?? Int64(time(nil)) },
+                                  observe: { deals.observe($0) }) { line in
                 if fputs(line + "\n", file) < 0 { failed = true }
             }
         } catch {

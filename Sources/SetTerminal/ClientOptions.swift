@@ -101,6 +101,8 @@ package struct LocalMatch: Sendable, Equatable {
     package var records: PersonalRecords?
     /// Keeps the records a finished solo game left.
     package var saveRecords: @Sendable (PersonalRecords) -> Void = { _ in }
+    /// The daily deal's date ("2026-11-27", UTC) when this is one; its end box names it.
+    package var daily: String?
 
     package init(start: String?, quitNote: String, confirmsQuit: Bool, resumeNote: String,
                 onStart: @escaping @Sendable () -> Void, onHold: @escaping @Sendable (Bool) -> Void) {
@@ -115,6 +117,6 @@ package struct LocalMatch: Sendable, Equatable {
     /// Two local matches that say the same are equal: the hooks are functions, which cannot be compared.
     package static func == (lhs: LocalMatch, rhs: LocalMatch) -> Bool {
         lhs.start == rhs.start && lhs.quitNote == rhs.quitNote && lhs.confirmsQuit == rhs.confirmsQuit
-            && lhs.resumeNote == rhs.resumeNote && lhs.records == rhs.records
+            && lhs.resumeNote == rhs.resumeNote && lhs.records == rhs.records && lhs.daily == rhs.daily
     }
 }

@@ -71,6 +71,7 @@ package enum TerminalClient {
             configuration.confirmsQuit = local.confirmsQuit
             configuration.resumeNote = local.resumeNote
             configuration.records = local.records
+            configuration.daily = local.daily
         }
         return configuration
     }

@@ -42,6 +42,9 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     case serverFull = "server_full"
     /// One address holds its share of connections or matches already.
     case addressLimit = "address_limit"
+    /// The join would make an account or rename one past what an address, its network or the
+    /// account may write to the accounts log lately; `retryAfterMs` says when it may.
+    case accountLimit = "account_limit"
     case idleTimeout = "idle_timeout"
     case serverShuttingDown = "server_shutting_down"
     /// The server cannot write the match's journal (a full disk): the match stands still.

@@ -46,7 +46,7 @@ enum RefusalFields {
         case .badJSON, .invalidUTF8, .lineTooLong, .notAnObject, .unknownType, .missingField, .badField,
              .unsupportedVersion, .notJoined, .alreadyJoined, .spectatorsCannotAct, .notYourSeat, .badToken, .seatTaken,
              .seatInUse, .matchFull, .noSuchMatch, .modeMismatch, .variantMismatch, .waitingForOpponent, .replaced, .notADoor, .nameTaken, .noSuchPlayer,
-             .rateLimited, .slowConsumer, .serverFull, .addressLimit, .idleTimeout, .serverShuttingDown, .journalFailed,
+             .rateLimited, .slowConsumer, .serverFull, .addressLimit, .accountLimit, .idleTimeout, .serverShuttingDown, .journalFailed,
              .chatOff, .chatRoomClosed, .chatLimited, .chatRepeated, .chatSilenced:
             return nil
         }

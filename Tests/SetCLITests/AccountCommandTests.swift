@@ -43,6 +43,33 @@ import Testing
         #expect(board.allSatisfy { $0.count <= 80 } && board[1].contains("1710  RD 58"), "\(board)")
     }
 
+    /// "3 games, 2 wins, 0 losses, 0 draws" said nothing of the third game: the profile says what
+    /// games without a win, loss or draw are.
+    @Test func aProfileSaysWhatItsGamesWithoutAResultWere() {
+        let profile = AccountReport.lines(AccountInfo(.profile, [
+            "name": "ann", "bot": false, "games": 3, "wins": 2, "losses": 0, "draws": 0, "ratings": [:]]))
+        #expect(profile.count == 3 && profile[0] == "ann: 3 games, 2 wins, 0 losses, 0 draws", "\(profile)")
+        #expect(profile[1] == "  1 game with no result: solo, aborted before any set, or self-play (both seats)", "\(profile)")
+        #expect(profile.allSatisfy { $0.count <= 80 })
+        // A server that counts games against oneself apart leaves solo and aborted games here.
+        let counted = AccountReport.lines(AccountInfo(.profile, [
+            "name": "ann", "bot": false, "games": 4, "wins": 2, "losses": 0, "draws": 0, "selfGames": 1, "ratings": [:]]))
+        #expect(counted[1] == "  1 game with no result: solo, or aborted before any set", "\(counted)")
+    }
+
+    /// Issue 32 item 11: a game one account played in both seats reads as a game against
+    /// itself, in its history and in its profile, never as a win or a loss.
+    @Test func aGameAgainstItselfIsSaidSo() {
+        let game: JSONValue = ["commitment": "c", "durationMs": 61_000, "game": 1, "journal": "m.jsonl", "match": "m", "mode": "duel",
+                               "players": [["bot": false, "name": "ann", "points": 12, "sets": 2], ["bot": false, "name": "ann", "points": 3, "sets": 1]],
+                               "rated": false, "reason": "resigned", "result": "self", "seat": 0, "variant": "classic", "wall": 1_795_632_343]
+        let history = AccountReport.lines(AccountInfo(.history, ["name": "ann", "games": [game]]))
+        #expect(history.count == 2 && history[1].contains("self") && history[1].contains("12:3 against itself"), "\(history)")
+        let profile = AccountReport.lines(AccountInfo(.profile, [
+            "name": "ann", "bot": false, "games": 1, "wins": 0, "losses": 0, "draws": 0, "selfGames": 1, "ratings": [:]]))
+        #expect(profile.first == "ann: 1 game, 0 wins, 0 losses, 0 draws, 1 against itself", "\(profile)")
+    }
+
     /// The command against a real server: a guest's question about nobody is refused (exit 1);
     /// the leaderboard of an empty server answers (exit 0).
     @Test func theCommandAsksARealServer() throws {

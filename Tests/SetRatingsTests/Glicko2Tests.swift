@@ -57,3 +57,50 @@ import SetRatings
         #expect(Rating(rating: 1523.4, deviation: 110, volatility: 0.06).shown == "1523")
     }
 }
+
+/// Issue 32 item 9: whatever ratings go in, the rater gives back one `RatingBounds` holds (the
+/// rule the accounts log's reader checks), so no record it makes is refused at the next start.
+@Suite struct RatingBoundsTests {
+    static let corners: [Rating] = {
+        var corners: [Rating] = []
+        for r in [RatingBounds.rating.lowerBound, 1500, RatingBounds.rating.upperBound] {
+            for rd in [RatingBounds.deviation.lowerBound, RatingBounds.deviation.upperBound] {
+                for vol in [RatingBounds.volatility.lowerBound, 0.06, RatingBounds.volatility.upperBound] {
+                    corners.append(Rating(rating: r, deviation: rd, volatility: vol))
+                }
+            }
+        }
+        return corners
+    }()
+
+    /// The issue's case: the old reader's extreme (r 10000, RD 1000, σ 9.99) loses to an RD-45
+    /// player; the expected score was exactly 1 and the update gave −12861.
+    @Test func theIssuesRatingIsBrought() {
+        let extreme = Rating(rating: 10_000, deviation: 1_000, volatility: 9.99)
+        let veteran = Rating(rating: 1500, deviation: 45, volatility: 0.06)
+        for score in Score.allCases {
+            let after = Glicko2().rated(extreme, against: veteran, score: score)
+            #expect(RatingBounds.contains(after), "\(after)")
+            #expect(RatingBounds.contains(Glicko2().rated(veteran, against: extreme, score: score)))
+        }
+    }
+
+    @Test func everyCornerRatesWithinTheBounds() {
+        for player in Self.corners {
+            for opponent in Self.corners {
+                for score in Score.allCases {
+                    let after = Glicko2().rated(player, against: opponent, score: score)
+                    #expect(RatingBounds.contains(after), "\(player) against \(opponent), \(score): \(after)")
+                }
+            }
+        }
+    }
+
+    @Test func anUpdateThatIsNotANumberKeepsTheRatingBefore() {
+        let before = Rating(rating: 1700, deviation: 80, volatility: 0.06)
+        let clamped = RatingBounds.clamped(Rating(rating: .nan, deviation: .infinity, volatility: -1), fallback: before)
+        #expect(clamped == Rating(rating: 1700, deviation: 80, volatility: RatingBounds.volatility.lowerBound))
+        #expect(RatingBounds.clamped(Rating(rating: -12_861, deviation: 20, volatility: 0.5), fallback: before)
+            == Rating(rating: 400, deviation: 45, volatility: 0.1))
+    }
+}

@@ -65,7 +65,7 @@ import Testing
         #expect(text.contains("grace period of 8 s"))
         #expect(text.contains("worth 30 points"))
         #expect(text.contains("Dealing while a set was on the table:  -15"))
-        #expect(text.contains("loses it at once, exactly as if they had\n  passed it"))
-        #expect(RulesText.render(rules, seatWaitMs: 90_000).contains("away for 90 s\n  in all during one game"))
+        #expect(text.contains("loses it at once, exactly as\n  if they had passed it"))
+        #expect(RulesText.render(rules, seatWaitMs: 90_000).contains("away for 90 s in all during one game"))
     }
 }

@@ -138,10 +138,29 @@ import Testing
         #expect(RulesText.render(.standard, variant: .classic) == RulesText.render(.standard))
         for variant in Variant.allCases where variant != .classic {
             let text = RulesText.render(.standard, variant: variant)
-            #expect(text.hasPrefix(RulesText.render(.standard)))
+            // The classic rules from SCORING on, then the variant's own section.
+            let classic = RulesText.render(.standard)
+            #expect(text.contains("SCORING" + classic.split(separator: "SCORING", omittingEmptySubsequences: false)[1]))
             #expect(text.contains("VARIANT: \(variant.title.uppercased())"))
             #expect(text.contains("\(variant.pickCountWord) cards a pick"))
             #expect(text.contains("\(variant.tableSize) cards dealt and refilled to"))
+        }
+    }
+
+    /// `rules --mode junior` opened with the classic "81 cards … 12 are dealt" and ran to 97
+    /// columns: each variant opens with its own deck and deal, every line within 80 columns.
+    @Test(arguments: Variant.allCases)
+    func theRulesTextOpensWithTheVariantsDeckAndFits80Columns(variant: Variant) {
+        let text = RulesText.render(.standard, variant: variant)
+        let opening = String(text.split(separator: "SCORING")[0])
+        #expect(opening.contains("The deck has \(variant.cards.count) cards"), "\(variant)")
+        #expect(opening.contains("\(variant.tableSize) cards are dealt"), "\(variant)")
+        for line in text.split(separator: "\n") {
+            #expect(line.count <= RulesText.width, "\(variant): \(line.count) columns: \(line)")
+        }
+        if variant == .junior {
+            #expect(opening.contains("three features that vary") && opening.contains("solid (every card)"), "\(opening)")
+            #expect(!opening.contains("81"))
         }
     }
 }

@@ -87,11 +87,11 @@ import Testing
         }
     }
 
-    /// 9×5 cards: three symbols four pixels wide fill the fourteen pixels of the inside, so one,
-    /// two and three symbols must all lean the same way when their free width is odd. The three
-    /// of a card of three sat at pixel 0, 5 and 10 (the middle one half a cell over), the two of a
-    /// card of two half a cell right of the middle, the one of a card of one on the middle.
-    @Test(arguments: CardSize.all.filter { $0.height >= 5 })
+    /// Cards that draw shapes (11×6 up; 9×5 cards show glyphs): one, two and three symbols must all
+    /// lean the same way when their free width is odd. When 9×5 cards drew shapes, the three of a
+    /// card of three sat at pixel 0, 5 and 10 (the middle one half a cell over), the two of a card
+    /// of two half a cell right of the middle, the one of a card of one on the middle.
+    @Test(arguments: CardSize.all.filter { $0.height >= 6 })
     func oneTwoAndThreeSymbolsAreCentredAlikeSideToSide(size: CardSize) {
         for shape in Shape.allCases {
             for shading in Shading.allCases {
@@ -109,8 +109,7 @@ import Testing
     }
 
     /// From 11×6 up every symbol of a card starts on the pixel parity the one of a card of one
-    /// has, so it is drawn with the same characters (three four-pixel symbols fill a 9×5 card,
-    /// whose middle one must sit half a cell over).
+    /// has, so it is drawn with the same characters.
     @Test(arguments: CardSize.all.filter { $0.height >= 6 })
     func everySymbolOfACardStartsOnACellEdgeAlike(size: CardSize) {
         let interior = TerminalSize(columns: size.width - 2, rows: size.height - 2)

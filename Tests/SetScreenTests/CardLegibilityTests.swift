@@ -30,13 +30,13 @@ import Testing
         }
     }
 
-    /// The sizes that draw one glyph per symbol are among those checked above: the 7×4 and 5×3
-    /// cards of a table of 48 cards or more at 80×24.
+    /// The sizes that draw one glyph per symbol are among those checked above: the 9×5 cards of
+    /// 21 to 30 at 80×24, the 7×4 (never laid out) and 5×3 of a table dealt larger elsewhere.
     @Test func theGlyphSizesAreChecked() {
         let compact = CardSize.all.filter {
             SymbolTier.forInterior(TerminalSize(columns: $0.width - 2, rows: $0.height - 2)) == .compact
         }
-        #expect(compact.map(\.height) == [3, 4])
+        #expect(compact.map(\.height) == [3, 4, 5])
     }
 
     /// One glyph per symbol: every shape's solid is a filled figure, its open the same figure
@@ -62,5 +62,23 @@ import Testing
         #expect(ones.first == 1 && CardArt.minimumDifference(cardSize: CardSize(height: 6), symbols: 1) == 2)
         #expect(CardArt.minimumDifference(cardSize: CardSize(height: 7), symbols: 1) == 3)
         #expect(CardArt.minimumDifference(cardSize: CardSize(height: 3), symbols: 3) == 3)
+    }
+
+    /// Striped and open read apart at 80×24: on the cards of a deal of 12 there (13×7), the
+    /// pixels that differ between a striped and an open symbol are at least 0.35 of the pixels the
+    /// open one inks (the outline alone). The squiggle's were 0.31: its two-row steps made most of
+    /// a four-pixel band outline.
+    @Test func stripedAndOpenDifferInAThirdOfTheirPixelsAt80x24() throws {
+        let size = try #require(CardGallery.cardSize(for: TerminalSize(columns: 80, rows: 24)))
+        #expect(size == CardSize(height: 7))
+        guard case .drawn(let width, let height, _) = SymbolTier.forInterior(TerminalSize(columns: size.width - 2, rows: size.height - 2))
+        else { Issue.record("13×7 cards draw their symbols"); return }
+        for shape in Shape.allCases {
+            let striped = SymbolArt.pixels(shape, .striped, width: width, height: height).joined()
+            let open = SymbolArt.pixels(shape, .open, width: width, height: height).joined()
+            let differing = zip(striped, open).filter { $0 != $1 }.count
+            let share = Double(differing) / Double(open.filter { $0 }.count)
+            #expect(share >= 0.35, "\(shape): \(differing) of \(open.filter { $0 }.count) pixels differ, \(share)")
+        }
     }
 }

@@ -126,9 +126,11 @@ import Testing
     }
 
     @Test func aDealIsRefusedOnlyWhenTheScreenCouldNotShowIt() {
-        // At 80×24 every card of the deck fits (5×3 cards): the layout, not a count, decides.
-        var all = ClientFixtures.app(ClientFixtures.view(cards: 78, mode: .solo), size: Self.standard)
+        // At 80×24 30 cards fit at 9×5, the smallest dealt into: the layout, not a count, decides.
+        var all = ClientFixtures.app(ClientFixtures.view(cards: 27, mode: .solo), size: Self.standard)
         #expect(all.perform(.deal, at: 0) == [.send(.act(.deal, seat: nil))])
+        var packed = ClientFixtures.app(ClientFixtures.view(cards: 30, mode: .solo), size: Self.standard)
+        #expect(packed.perform(.deal, at: 0).isEmpty)
         // A terminal too short for three more is refused here, with nothing sent.
         var short = ClientFixtures.app(ClientFixtures.view(cards: 24, mode: .solo), size: TerminalSize(columns: 40, rows: 12))
         #expect(short.perform(.deal, at: 0).isEmpty)

@@ -27,4 +27,49 @@ import Testing
         let after = screen.split(separator: "\n").first.map(String.init) ?? ""
         #expect(after.contains("alice (you) 1538?") && after.contains("bob 1700"), "\(after)")
     }
+
+    /// A solo game and a duel with a guest are never rated: they showed "1500?" beside the name.
+    @Test func unratedGamesShowNoRating() {
+        var solo = ClientFixtures.view(mode: .solo)
+        solo.players[0].rating = 1500
+        solo.players[0].provisional = true
+        let soloBoard = ClientTrustTests.text(ClientFixtures.app(solo, size: Self.small)).split(separator: "\n").first.map(String.init) ?? ""
+        #expect(soloBoard.contains("alice 42") && !soloBoard.contains("1500"), "\(soloBoard)")
+        var guest = ClientFixtures.view()
+        guest.players[0].rating = 1500
+        guest.players[0].provisional = true
+        let guestBoard = ClientTrustTests.text(ClientFixtures.app(guest, size: Self.small)).split(separator: "\n").first.map(String.init) ?? ""
+        #expect(guestBoard.contains("alice (you) 42") && !guestBoard.contains("1500"), "bob is a guest: \(guestBoard)")
+    }
+
+    /// A resignation before any set aborts the game unrated: the winner was told "You win!".
+    @Test func aResignationBeforeAnySetIsAbortedNotWon() {
+        var view = ClientFixtures.view()
+        view.players[0].score = 0
+        view.players[1].score = -10
+        var app = ClientFixtures.app(view, size: Self.small)
+        let result = MatchResult(reason: .resigned, by: .second, scores: [0, -10], winner: .first)
+        _ = app.receive(ClientFixtures.event(.gameOver(result, seed: 9), seq: 6), at: 0)
+        let screen = ClientTrustTests.text(app)
+        #expect(!screen.contains("You win") && screen.contains("Aborted: no set was taken"), "\(screen)")
+        #expect(screen.contains("bob resigned before any set: no result, unrated"), "\(screen)")
+        // Once a set was taken the same resignation is a win.
+        var played = ClientFixtures.view()
+        played.deck = 66
+        var later = ClientFixtures.app(played, size: Self.small)
+        _ = later.receive(ClientFixtures.event(.gameOver(MatchResult(reason: .resigned, by: .second, scores: [30, 0], winner: .first),
+                                                         seed: 9), seq: 6), at: 0)
+        #expect(ClientTrustTests.text(later).contains("You win!"))
+    }
+
+    /// Resigning before any set left "you resigned: bob wins" on the terminal: nobody won.
+    @Test func resigningBeforeAnySetSaysTheGameIsAborted() {
+        var view = ClientFixtures.view()
+        view.players[0].score = 0
+        view.players[1].score = 0
+        var app = ClientFixtures.app(view, size: Self.small)
+        _ = app.input(.key(.character("q")), at: 0)
+        let effects = app.input(.key(.character("x")), at: 0)
+        #expect(effects.last == .quit(status: 0, message: "setgame: you resigned before any set: the game is aborted, unrated"), "\(effects)")
+    }
 }

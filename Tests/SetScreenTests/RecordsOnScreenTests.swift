@@ -82,3 +82,20 @@ import SetWire
         #expect(!none.compose(at: 5_000).textLines.contains { $0.contains("best score") })
     }
 }
+
+/// The daily deal's end box says which day's deal it was and how long it took: it had neither.
+@Suite struct DailyEndBoxTests {
+    @Test func theEndBoxNamesTheDayAndTheTimePlayed() {
+        var view = ClientFixtures.view(mode: .solo, phase: .waiting)
+        view.table = []
+        var app = ClientFixtures.app(view, size: TerminalSize(columns: 80, rows: 24))
+        app.state.options.daily = "2026-11-27"
+        let start = GameStart(game: 1, table: Array(Card.all.prefix(12)), deck: 69, scores: [0], commitment: String(repeating: "a", count: 64))
+        _ = app.receive(ClientFixtures.event(.gameStarted(start), seq: 6, time: 10_000), at: 0)
+        let result = MatchResult(reason: .noSetsLeft, by: nil, scores: [240], winner: nil)
+        _ = app.receive(ClientFixtures.event(.gameOver(result, seed: 9), seq: 7, time: 10_000 + 247_000), at: 1)
+        let screen = app.compose(at: 2).textLines.joined(separator: "\n")
+        #expect(screen.contains("the daily deal of 2026-11-27 (UTC) · played in 4:07"), "\(screen)")
+        #expect(Overlays.clock(3_723_000) == "1:02:03" && Overlays.clock(59_999) == "0:59")
+    }
+}

@@ -13,7 +13,7 @@ import Testing
         #expect(!app.compose(at: 0).textLines[0].contains("ms "), "no round trips before the server measures them")
         _ = app.receive(.roundTrips(match: "duel-1", ms: [12, 170]), at: 10)
         let scoreboard = app.compose(at: 20).textLines[0]
-        #expect(scoreboard.contains("42 12ms") && scoreboard.contains("17 170ms"), "'\(scoreboard)'")
+        #expect(scoreboard.contains("42 ping 12ms") && scoreboard.contains("17 ping 170ms"), "'\(scoreboard)'")
     }
 
     @Test func aSnapshotCarriesThemAndAnotherMatchsAreIgnored() {
@@ -22,7 +22,7 @@ import Testing
         var app = ClientFixtures.app(view, size: Self.standard)
         _ = app.receive(.roundTrips(match: "elsewhere", ms: [1, 2]), at: 10)
         let scoreboard = app.compose(at: 20).textLines[0]
-        #expect(scoreboard.contains("42 30ms") && !scoreboard.contains("17 2ms"), "'\(scoreboard)'")
+        #expect(scoreboard.contains("42 ping 30ms") && !scoreboard.contains("2ms"), "'\(scoreboard)'")
     }
 
     @Test func theyGiveWayBeforeThePlayersOnANarrowScreen() {

@@ -17,6 +17,15 @@ import Testing
         effects.compactMap { if case .send(.act(.select(let card), _)) = $0 { card } else { nil } }
     }
 
+    /// UltraSet's second chance asks for its own pick: it said "find a set".
+    @Test func ultraSetsSecondChanceAsksForAnUltra() {
+        var app = ClientFixtures.app(view(.ultra), size: TerminalSize(columns: 80, rows: 24))
+        let window = Window(kind: .secondChance, holder: .first, opened: Instant(milliseconds: 1_000), deadline: Instant(milliseconds: 11_000))
+        _ = app.receive(ClientFixtures.event(.rules(.windowOpened(window)), seq: 6), at: 10)
+        let status = app.compose(at: 11).textLines[1]
+        #expect(status.contains("your second chance: find an ultra") && !status.contains("a set"), "'\(status)'")
+    }
+
     @Test func inUltraSetAPlayerSelectsFourCardsAndNoMore() {
         var app = ClientFixtures.app(view(.ultra))
         for index in 0..<5 { _ = app.perform(.toggle(index), at: 0) }

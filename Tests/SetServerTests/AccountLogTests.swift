@@ -4,8 +4,9 @@ import SetRules
 @testable import SetServer
 import Testing
 
-/// The accounts log on real files: what a crash leaves (a torn last line) is dropped, damage is
-/// set aside with what came before it kept, and records that break the book's rules are damage.
+/// The accounts log on real files: what a crash leaves (a torn last line) is dropped, a damaged
+/// log is set aside and written anew without its bad lines, and records that break the book's
+/// rules are damage.
 @Suite struct AccountLogTests {
     func folder() throws -> JournalDirectory {
         let path = NSTemporaryDirectory() + "setgame-account-log-\(UUID().uuidString)"
@@ -60,8 +61,9 @@ import Testing
     }
 
     /// A record that breaks the rules (a second owner of a name) is damage: the file goes to
-    /// `damaged/`, and the log is written anew from what came before it.
-    @Test func damageIsSetAsideAndWhatCameBeforeItIsKept() throws {
+    /// `damaged/`, and the log is written anew without it, every other record kept (issue 32
+    /// item 9: one bad line never costs the records after it).
+    @Test func damageIsSetAsideAndEveryOtherRecordIsKept() throws {
         let directory = try folder()
         _ = try filled(directory)
         let handle = try #require(FileHandle(forWritingAtPath: logPath(directory)))
@@ -71,13 +73,52 @@ import Testing
         handle.closeFile()
         let lines = ServerLogLines()
         let accounts = try Accounts(directory: JournalDirectory(path: directory.path, log: lines.log), faults: nil, log: lines.log)
-        #expect(accounts.book.accounts.map(\.name) == ["ann", "bob"] && accounts.book.games.count == 1)
-        #expect(lines.all.contains { $0.contains("accounts.jsonl is damaged (record 4: the name \"ANN\" is owned already)") }, "\(lines.all)")
+        #expect(accounts.book.accounts.map(\.name) == ["annie", "bob"] && accounts.book.games.count == 1)
+        #expect(lines.all.contains { $0.contains("accounts.jsonl holds 1 bad record(s) (record 4: the name \"ANN\" is owned already)") }, "\(lines.all)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.damagedPath).count == 1)
         let again = try Accounts(directory: directory, faults: nil, log: .silent)
-        #expect(again.book.accounts.map(\.name) == ["ann", "bob"] && again.book.games == accounts.book.games)
+        #expect(again.book.accounts.map(\.name) == ["annie", "bob"] && again.book.games == accounts.book.games)
+        #expect(try String(contentsOfFile: logPath(directory), encoding: .utf8).split(separator: "\n").count == 4)
         // The records before the damage are kept byte for byte: set times and all.
         #expect(again.book.accounts[0].setTimes.count == 1 && again.book.accounts[0].setTimes.best == 900 && again.book.accounts[0].setTimes.median == 900)
+    }
+
+    /// Issue 32 item 9: a game line whose rating the reader refuses (the r −12861 an unbounded
+    /// update once wrote) costs that game alone: the games and accounts after it are kept.
+    @Test func aRatingTheReaderRefusesCostsOnlyItsOwnGame() throws {
+        let directory = try folder()
+        let accounts = try filled(directory)
+        var bad = accounts.record(of: finished(0, 1, commitment: "c2"), journal: "m.jsonl")
+        bad.players[0].after?.rating = -12_861
+        let handle = try #require(FileHandle(forWritingAtPath: logPath(directory)))
+        handle.seekToEndOfFile()
+        handle.write(Data(AccountRecord.game(bad).encoded()))
+        handle.write(Data(AccountRecord.created(id: 2, identity: .accountKey(digest: "c"), name: "cat", bot: false, wallSeconds: 1).encoded()))
+        handle.closeFile()
+        let middle = try Accounts(directory: directory, faults: nil, log: .silent)
+        #expect(middle.book.games.count == 1 && middle.book.accounts.map(\.name) == ["ann", "bob", "cat"])
+        #expect(middle.record(middle.record(of: finished(0, 2, commitment: "c3"), journal: "m.jsonl")))
+        let lines = ServerLogLines()
+        let again = try Accounts(directory: directory, faults: nil, log: lines.log)
+        #expect(again.book.accounts.map(\.name) == ["ann", "bob", "cat"])
+        #expect(again.book.games.count == 2 && again.book.hasGame("c3") && !again.book.hasGame("c2"))
+        #expect(!lines.all.contains { $0.contains("bad record") }, "the first restart already wrote the log anew: \(lines.all)")
+    }
+
+    /// Issue 32 item 9: the writer asks the reader first; a rated game whose ratings would not
+    /// read back is recorded unrated (kept, nobody's rating moved), never written to be refused.
+    @Test func aRecordTheReaderWouldRefuseIsNeverWritten() throws {
+        let directory = try folder()
+        let accounts = try filled(directory)
+        var bad = accounts.record(of: finished(0, 1, commitment: "c2"), journal: "m.jsonl")
+        bad.players[0].after?.rating = -12_861
+        let before = accounts.book.accounts[0].ratings[.classic]
+        #expect(accounts.record(bad))
+        #expect(accounts.book.accounts[0].ratings[.classic] == before && accounts.book.game("c2")?.rated == false)
+        let lines = ServerLogLines()
+        let again = try Accounts(directory: directory, faults: nil, log: lines.log)
+        #expect(again.book.games.count == 2 && again.book.game("c2")?.rated == false)
+        #expect(!lines.all.contains { $0.contains("bad record") }, "\(lines.all)")
     }
 
     @Test func aGameIsRecordedOnceAndAnUnwrittenOneWaitsForTheDisk() throws {
@@ -127,7 +168,7 @@ import Testing
                                         reason: .noSetsLeft, winner: .first, players: [player, other], endedAt: 0, durationMs: 0,
                                         wallSeconds: 0, journal: "m.jsonl")))
         }
-        let ranked = AccountReplies.ranking(.classic, in: book)
+        let ranked = AccountReplies.ranking(.classic, in: book, policy: .open)
         let first = try AccountReplies.leaderboard(.classic, ranked: ranked, after: nil, limit: 2, in: book).get()
         #expect(first.fields["players"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue } == ["p2", "p0"])
         #expect(first.fields["players"]?.arrayValue?.first?.objectValue?["bot"] == .bool(true))
@@ -135,13 +176,13 @@ import Testing
                                                     in: book).get()
         #expect(second.fields["players"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue } == ["p3"])
         #expect(second.fields["next"] == nil)
-        #expect(try AccountReplies.leaderboard(.junior, ranked: AccountReplies.ranking(.junior, in: book), after: nil, limit: 2,
+        #expect(try AccountReplies.leaderboard(.junior, ranked: AccountReplies.ranking(.junior, in: book, policy: .open), after: nil, limit: 2,
                                                in: book).get().fields["players"] == .array([]))
     }
 
-    /// The kept ranking is computed again once a rated game changed it, not before.
+    /// The kept ranking follows each rated game.
     @Test func theLeaderboardFollowsEachRatedGame() throws {
-        let accounts = try Accounts(directory: nil, faults: nil, log: .silent)
+        let accounts = try Accounts(directory: nil, faults: nil, log: .silent, policy: .open)
         _ = accounts.seat("ann", identity: .accountKey(digest: "a"), bot: false)
         _ = accounts.seat("bob", identity: .accountKey(digest: "b"), bot: false)
         func game(_ number: Int, ann: Double, bob: Double) -> GameRecord {

@@ -157,6 +157,9 @@ import Testing
         let history = try ask(right, .history(name: "ann", after: nil, limit: nil))
         let games = history.fields["games"]?.arrayValue ?? []
         #expect(games.count == 1 && games.first?.objectValue?["rated"]?.boolValue == false)
+        // Issue 32 item 11: said as what it is, not as seat 0's win or loss.
+        #expect(games.first?.objectValue?["result"]?.stringValue == "self")
+        #expect(profile.fields["selfGames"]?.intValue == 1)
     }
 
     @Test func aDuelWithNoSetTakenIsAbortedAndUnrated() throws {

@@ -45,13 +45,16 @@ import Testing
         switch rng.next() % 150 {
         case 0: return ["1500", "1500.0", "1.5e3", "0x1p10", "inf", "nan", " 1500", "+1500", "-0.0", "0", "10000.5", "1e-3", "007.25"][Int(rng.next() % 13)]
         case 1: return String(Double.random(in: -10...20_000, using: &rng))
-        case 2...40: return String(Double(Int(range.lowerBound * 100) + Int(rng.next() % 1_000)) / 100)
+        case 2...40:
+            // Two decimals within the range: the ratings' bounds (issue 32) are narrow for volatility.
+            let steps = UInt64(max(1, (range.upperBound - range.lowerBound) * 100 + 1))
+            return String(Double(Int(range.lowerBound * 100) + Int(rng.next() % steps)) / 100)
         default: return String(Double.random(in: range, using: &rng))
         }
     }
 
     static func rating(_ rng: inout SplitMix64) -> Node {
-        .object([("r", .text(decimal(in: 0...3_000, &rng))), ("rd", .text(decimal(in: 30...350, &rng))), ("vol", .text(decimal(in: 0.04...0.08, &rng)))])
+        .object([("r", .text(decimal(in: 380...3_000, &rng))), ("rd", .text(decimal(in: 44...350, &rng))), ("vol", .text(decimal(in: 0.04...0.08, &rng)))])
     }
 
     static func player(_ rng: inout SplitMix64, rated: Bool) -> [(String, Node)] {
@@ -170,8 +173,8 @@ import Testing
                                         before: Rating(rating: 1500, deviation: 350, volatility: 0.06),
                                         after: Rating(rating: 1464.0507356731715, deviation: 151.51678093961424, volatility: 0.059995984286488495)),
                       GameRecord.Player(account: 4, name: "bob", points: 9, sets: 3, setTimes: [900, 25_400, 61_000],
-                                        before: Rating(rating: 1400, deviation: 30, volatility: 0.06),
-                                        after: Rating(rating: 1401.0000000000002, deviation: 29.9, volatility: 0.06))],
+                                        before: Rating(rating: 1400, deviation: 45.5, volatility: 0.06),
+                                        after: Rating(rating: 1401.0000000000002, deviation: 45.3, volatility: 0.06))],
             endedAt: 5_000, durationMs: 4_000, wallSeconds: 1_795_000_000, journal: "duel-7.jsonl")
         let line = Array(AccountRecord.game(record).encoded().dropLast())
         let fast = try #require(line.withUnsafeBufferPointer(GameLine.record))

@@ -29,13 +29,27 @@ struct ReplayTextTests {
         #expect(line(.rules(.setTaken(seat: .first, cards: trio + [Card.all[0]], points: 28, score: 58)), variant: .ultra)?
                     .hasPrefix("ann took an ultra: ") == true)
         #expect(line(.rules(.notASet(seat: .second, cards: trio, penalty: 10, score: -10)))
-                == "bob picked \(trio.map(\.name).joined(separator: ", ")), not a set (−10, -10)")
+                == "bob picked \(trio.map(\.name).joined(separator: ", ")), not a set (−10, −10)")
         #expect(line(.rules(.penalised(seat: .second, reason: .dealtWithSetOnTable, points: 15, score: -25)))
-                == "bob penalised, dealt with set on table (−15, -25)")
+                == "bob penalised, dealt with set on table (−15, −25)")
         #expect(line(.rules(.hintShown(seat: .first, cards: trio, cost: 15, score: 5)))
                 == "ann asked for a hint: \(trio.map(\.name).joined(separator: ", ")) (−15)")
         #expect(line(.rules(.rematchRequested(seat: .second))) == "bob asks for a rematch")
         #expect(line(.rules(.rematchAgreed)) == "rematch agreed")
+    }
+
+    /// A score below zero is written with the same minus as the penalty before it: the replay
+    /// printed "(−10, -10)".
+    @Test func negativeScoresUseTheMinusSignOfThePenalties() {
+        #expect(line(.rules(.notASet(seat: .first, cards: trio, penalty: 10, score: -10)))
+                == "ann picked \(trio.map(\.name).joined(separator: ", ")), not a set (−10, −10)")
+        #expect(line(.rules(.penalised(seat: .second, reason: .dealtWithSetOnTable, points: 15, score: -25)))?
+                    .hasSuffix("(−15, −25)") == true)
+        let lost = MatchResult(reason: .noSetsLeft, by: nil, scores: [-5, 30], winner: .second)
+        #expect(line(.gameOver(lost, seed: 1)) == "game over (no_sets_left): −5 – 30, bob wins; seed 1 revealed")
+        for body: EventBody in [.rules(.notASet(seat: .first, cards: trio, penalty: 10, score: -10)), .gameOver(lost, seed: 1)] {
+            #expect(line(body)?.contains("-") == false, "\(line(body) ?? "")")
+        }
     }
 
     @Test func windowsAndDealsReadAsTheyHappened() {

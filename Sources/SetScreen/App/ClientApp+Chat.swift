@@ -2,7 +2,8 @@ import SetClient
 import SetWire
 
 // The one-line chat input: while it is open every key edits it, Enter says the line (or mutes
-// and unmutes, for a line that begins with /mute or /unmute), Esc closes it.
+// and unmutes, for a line that begins with /mute or /unmute), ↑ shows the last lines over the
+// table and ↓ hides them, Esc hides them, then closes it.
 extension ClientApp {
     /// A key or click while the chat line is open.
     mutating func typeChat(_ event: InputEvent, at now: Int64) -> [ClientEffect] {
@@ -10,10 +11,17 @@ extension ClientApp {
         switch key {
         case .ctrl("c"): return perform(.quitNow, at: now)
         case .escape:
-            state.chatDraft = nil
+            if state.chatHistoryShown { state.chatHistoryShown = false } else { state.chatDraft = nil }
+            return []
+        case .up:
+            state.chatHistoryShown = true
+            return []
+        case .down:
+            state.chatHistoryShown = false
             return []
         case .enter:
             state.chatDraft = nil
+            state.chatHistoryShown = false
             return say(draft, at: now)
         case .backspace:
             if !draft.isEmpty { draft.removeLast() }

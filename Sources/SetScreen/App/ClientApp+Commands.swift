@@ -153,12 +153,20 @@ extension ClientApp {
         }
     }
 
-    /// Whether three more cards could still be shown: a deal into a table the screen cannot draw
-    /// is refused here, before it costs anything. Dealing after a taken set in solo only refills.
+    /// Whether three more cards could still be shown readably: a deal the screen has no room for
+    /// is refused here, before it costs anything (the assignments' "no more room in the UI"; the
+    /// server's rules still allow it). Room means cards no smaller than `TableLayout.smallestReadable`,
+    /// or, on a terminal too small to show a deal of 12 that large, than its 12 are. Dealing
+    /// after a taken set in solo only refills.
     var roomToDeal: Bool {
         guard let view = state.view, view.shown?.isSet != true else { return true }
-        return ScreenLayout(size: state.size, cardCount: view.table.count + 3, buttons: Self.buttons(for: state), deck: true,
-                            strip: Self.needsStrip(state)).table != nil
+        func cardSize(_ count: Int) -> CardSize? {
+            ScreenLayout(size: state.size, cardCount: count, buttons: Self.buttons(for: state), deck: true,
+                         strip: Self.needsStrip(state)).table?.cardSize
+        }
+        guard let next = cardSize(view.table.count + 3) else { return false }
+        let floor = min(TableLayout.smallestReadable, cardSize(ScreenLayout.steadyCount) ?? TableLayout.smallestReadable)
+        return next >= floor
     }
 
     private func act(_ action: Action) -> [ClientEffect] {
@@ -176,6 +184,9 @@ extension ClientApp {
     /// What the terminal keeps of a resignation once the screen is gone: resigning loses the match.
     private var resignedLine: String? {
         guard state.isPlayer, let view = state.view, view.mode == .duel, view.phase == .playing, let me = state.seat else { return nil }
+        if Overlays.noSetTaken(view, scores: view.players.map(\.score)) {
+            return "setgame: you resigned before any set: the game is aborted, unrated"
+        }
         return "setgame: you resigned: \(state.name(of: me.other)) wins · \(scoresLine)"
     }
 

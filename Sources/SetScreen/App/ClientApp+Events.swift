@@ -22,6 +22,7 @@ extension ClientApp {
             state.note(resultLine(result), .info, at: now)
             if state.isPlayer && before.mode == .solo, let records = state.soloRecords?.finish(result) { return [.saveRecords(records)] }
         case .gameStarted(let start):
+            state.gameStartedAt = state.view?.time
             state.soloRecords?.begin(at: now)
             state.pendingEntry = .scatter
             state.mySelection = []
@@ -54,8 +55,8 @@ extension ClientApp {
             state.claimPending = false
             if window.holder != me { state.mySelection = [] }
             switch (window.kind, window.holder == me) {
-            case (.secondChance, true): state.note("your second chance: find a set", .good, at: now)
-            case (.dealGrace, true): state.note("free look: a wrong trio costs nothing now", .good, at: now)
+            case (.secondChance, true): state.note("your second chance: find \(before.variant.aPick)", .good, at: now, during: window)
+            case (.dealGrace, true): state.note("free look: a wrong trio costs nothing now", .good, at: now, during: window)
             default: break
             }
         case .windowClosed:

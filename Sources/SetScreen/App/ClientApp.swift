@@ -79,8 +79,7 @@ package struct ClientApp: Sendable {
     /// The next local time at which something must happen or the screen changes by itself; nil
     /// when nothing will until an input arrives.
     package func nextWake(at now: Int64) -> Int64? {
-        var times: [Int64] = []
-        if state.motion.isAnimating(at: now) { times.append(now + 33) }
+        var times = screenChanges(at: now)
         switch state.connection {
         case .live, .joining:
             if let wake = state.session.nextWake { times.append(wake) }
@@ -90,6 +89,19 @@ package struct ClientApp: Sendable {
             times.append(min(retryAt, now + 1_000 - (retryAt - now) % 1_000))
         case .connecting: break
         }
+        return times.filter { $0 > now }.min() ?? times.min().map { max($0, now + 1) }
+    }
+
+    /// The next local time after `now` at which the screen changes by itself (a countdown, a
+    /// notice or a mark running out, a chat line fading), whatever the connection: what a
+    /// recording of the screen waits for. Nil when only an input or a message would change it.
+    package func nextScreenChange(at now: Int64) -> Int64? {
+        screenChanges(at: now).filter { $0 > now }.min()
+    }
+
+    private func screenChanges(at now: Int64) -> [Int64] {
+        var times: [Int64] = []
+        if state.motion.isAnimating(at: now) { times.append(now + 33) }
         if let view = state.view, view.phase == .playing {
             // Countdowns show tenths of a second.
             if view.window != nil { times.append(now + 100) }
@@ -97,7 +109,9 @@ package struct ClientApp: Sendable {
         }
         times += state.notices.map(\.until)
         if let flash = state.flash { times.append(flash.until) }
-        return times.filter { $0 > now }.min() ?? times.min().map { max($0, now + 1) }
+        // The newest chat line folded beside the buttons goes after a while.
+        if let heard = state.chatHeardAt { times.append(heard + ChatStrip.foldedMs) }
+        return times
     }
 
     // MARK: Screen
@@ -116,7 +130,7 @@ package struct ClientApp: Sendable {
         // Chat rows only while a game is played: the waiting and result boxes use the whole table area.
         let chat = state.view?.phase == .playing && !state.session.chat.shown.isEmpty ? ChatStrip.mostLines : 0
         return ScreenLayout(size: state.size, cardCount: count, buttons: buttons(for: state), deck: true, chatRows: chat,
-                            strip: needsStrip(state))
+                            strip: needsStrip(state), deckEmpty: state.view?.deck == 0)
     }
 
     /// Whether the screen needs the strip beside the table: Set-Chain's chain lies there.

@@ -102,6 +102,11 @@ package struct ClientState: Equatable, Sendable {
     var seatWaitMs: Int64?
     /// The chat line being typed; nil while the chat input is closed.
     var chatDraft: String?
+    /// Whether the open chat shows the last lines over the table (↑ in the input): at 80×24 the
+    /// table keeps every row, so what was said is read here, never under the cards.
+    var chatHistoryShown = false
+    /// When the current game was dealt (server ms), as this client saw it: how long it took.
+    var gameStartedAt: Int64?
     /// When the newest shown chat line was heard (local time), for the folded strip to fade.
     var chatHeardAt: Int64?
     /// A local solo game's personal records; nil where none are kept.
@@ -143,6 +148,9 @@ package struct ClientState: Equatable, Sendable {
 
     mutating func note(_ text: String, _ tone: Notice.Tone = .info, at now: Int64, for lifetime: Int64 = Notice.lifetime,
                        during window: Window? = nil) {
+        // The same words again replace the older copy: three refused deals read "no room …" once,
+        // not three times side by side.
+        notices.removeAll { $0.text == text }
         notices.append(Notice(text, tone: tone, until: now + lifetime, window: window))
         if notices.count > 4 { notices.removeFirst(notices.count - 4) }
     }
@@ -220,6 +228,8 @@ package struct ClientConfiguration: Hashable, Sendable {
     package var confirmsQuit = true
     /// Shown when the first join resumed a kept seat, instead of the plain "your seat is back".
     package var resumeNote: String?
+    /// The daily deal's date ("2026-11-27", UTC) when the game is one: the end box names it.
+    package var daily: String?
     /// A local solo game keeps personal records: these so far. Nil keeps none.
     package var records: PersonalRecords?
 

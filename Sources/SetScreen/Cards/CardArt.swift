@@ -2,17 +2,18 @@ import SetRules
 
 /// How a card's symbols are drawn at a size: a small set of art tiers, chosen by the card's inside.
 enum SymbolTier: Hashable, Sendable {
-    /// One glyph per symbol on a single line, for cards too small for drawn shapes (5×3, 7×4).
+    /// One glyph per symbol on a single line, for cards too small for drawn shapes (5×3, 7×4, 9×5).
     case compact
     /// Drawn shapes of `width` × `height` pixels (two per cell each way), `gap` pixels apart.
     case drawn(width: Int, height: Int, gap: Int)
 
     /// The hand-drawn tiers, largest first, with the inside they need: 13×7 cards draw three
-    /// 3×5-cell symbols side by side filling the card, 11×6 cards 2×4 (centred on 3), 9×5 cards 2×3.
+    /// 3×5-cell symbols side by side filling the card, 11×6 cards 2×4 (centred on 3). 9×5 cards
+    /// show glyphs: drawn 2×3 cells, a diamond was a bar and solid and striped differed in one
+    /// cell, where "◆ ◈ ◇" read apart at a glance.
     static let handDrawn: [(interior: TerminalSize, tier: SymbolTier)] = [
         (TerminalSize(columns: 11, rows: 5), .drawn(width: 6, height: 10, gap: 2)),
         (TerminalSize(columns: 9, rows: 4), .drawn(width: 4, height: 8, gap: 2)),
-        (TerminalSize(columns: 7, rows: 3), .drawn(width: 4, height: 6, gap: 1)),
     ]
 
     /// The tier for a card's inside (the rect without its border).
@@ -118,8 +119,7 @@ enum CardArt {
     /// How many cells, at least, two cards of `symbols` symbols that differ only in shape or
     /// shading differ in at `cardSize`, drawn without colour: what "reads at a glance" means here
     /// (CardLegibilityTests holds every size to it). Per symbol, one cell on cards that show a glyph
-    /// (5×3, 7×4) or draw symbols four pixels wide (9×5), which have a single cell of inside where
-    /// shadings can differ; from 11×6 up, one cell for every row of the inside but the two that
+    /// (5×3, 7×4, 9×5); from 11×6 up, one cell for every row of the inside but the two that
     /// hold the symbol's tips (alike in every shading), and never fewer than two.
     static func minimumDifference(cardSize: CardSize, symbols: Int) -> Int {
         let rows = cardSize.height - 2

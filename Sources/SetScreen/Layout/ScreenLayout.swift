@@ -42,8 +42,10 @@ package struct ScreenLayout: Hashable, Sendable {
     static let headerRows = 2
     /// The row below the table: the buttons.
     static let footerRows = 1
-    /// Fewer cards than a deal of 12 keep the size 12 have, so cards do not change shape as a
-    /// game ends (13×7 → 15×8 → 19×10 at 80×24); more cards shrink them when they must.
+    /// While the deck still has cards, fewer cards than a deal of 12 keep the size 12 have (a
+    /// taken set is refilled at once, so the table would only flicker larger between deals); more
+    /// cards shrink them when they must. Once the deck is empty the cards left grow into the
+    /// room the taken ones free (13×7 → 15×8 → 19×10 at 80×24), as the assignments ask.
     static let steadyCount = 12
     /// Below this the client shows only how large the terminal must be.
     static let smallest = TerminalSize(columns: 20, rows: 6)
@@ -63,15 +65,18 @@ package struct ScreenLayout: Hashable, Sendable {
     /// each only when it costs the cards nothing in size), and `strip` for the pile's strip even at
     /// that cost (Set-Chain's chain lies there: a line of names in its place had no row of its own
     /// and was written over the cards).
-    init(size: TerminalSize, cardCount: Int, buttons: [ScreenButton], deck: Bool, chatRows: Int = 0, strip: Bool = false) {
+    /// `deckEmpty` lets the cards grow as the table thins out (see `steadyCount`).
+    init(size: TerminalSize, cardCount: Int, buttons: [ScreenButton], deck: Bool, chatRows: Int = 0, strip: Bool = false,
+         deckEmpty: Bool = false) {
         self.size = size
+        let steady = deckEmpty ? 0 : Self.steadyCount
         var area = Rect(column: 0, row: Self.headerRows, width: size.columns,
                         height: max(0, size.rows - Self.headerRows - Self.footerRows))
         var chatRect: Rect? = nil
-        if chatRows > 0, let whole = TableLayout(area: area, count: cardCount, steady: Self.steadyCount) {
+        if chatRows > 0, let whole = TableLayout(area: area, count: cardCount, steady: steady) {
             for rows in stride(from: min(chatRows, area.height - 1), to: 0, by: -1) {
                 let shorter = Rect(column: area.column, row: area.row, width: area.width, height: area.height - rows)
-                guard TableLayout(area: shorter, count: cardCount, steady: Self.steadyCount)?.cardSize == whole.cardSize else { continue }
+                guard TableLayout(area: shorter, count: cardCount, steady: steady)?.cardSize == whole.cardSize else { continue }
                 chatRect = Rect(column: area.column, row: shorter.endRow, width: area.width, height: rows)
                 area = shorter
                 break
@@ -79,7 +84,7 @@ package struct ScreenLayout: Hashable, Sendable {
         }
         chatStrip = chatRect
         tableArea = area
-        let full = TableLayout(area: area, count: cardCount, steady: Self.steadyCount)
+        let full = TableLayout(area: area, count: cardCount, steady: steady)
         var pile: Rect? = nil
         var chosen = full
         if deck, let full, cardCount > 0 {
@@ -87,12 +92,12 @@ package struct ScreenLayout: Hashable, Sendable {
             // The pile takes a strip on the right: a card, a blank column each side.
             let stripWidth = size.width + 2
             let narrower = Rect(column: area.column, row: area.row, width: area.width - stripWidth, height: area.height)
-            if narrower.width > 0, let squeezed = TableLayout(area: narrower, count: cardCount, steady: Self.steadyCount),
+            if narrower.width > 0, let squeezed = TableLayout(area: narrower, count: cardCount, steady: steady),
                squeezed.cardSize == size {
                 chosen = squeezed
                 pile = Rect(column: narrower.endColumn + 1, row: area.row + (area.height - size.height) / 2,
                             width: size.width, height: size.height)
-            } else if strip, narrower.width > 0, let squeezed = TableLayout(area: narrower, count: cardCount, steady: Self.steadyCount) {
+            } else if strip, narrower.width > 0, let squeezed = TableLayout(area: narrower, count: cardCount, steady: steady) {
                 let smaller = squeezed.cardSize
                 chosen = squeezed
                 pile = Rect(column: narrower.endColumn + 1, row: area.row + (area.height - smaller.height) / 2,

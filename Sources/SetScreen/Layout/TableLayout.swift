@@ -27,6 +27,13 @@ struct TableLayout: Hashable, Sendable {
     /// table too crowded for 9×5 cards shows 5×3 ones, never 7×4 ones with glyphs on the top row.
     static let sizes = CardSize.all.filter(\.centresItsSymbols)
 
+    /// The smallest cards a player deals into: 9×5, the smallest with a blank column between their
+    /// glyphs and between cards (5×3 cards touch and pack "◆◆◆"). 30 of them fit 80×24, so 24
+    /// (and 21, which always hold a set) have room; a deal that needs smaller cards is refused on
+    /// that screen. Smaller cards still show a table dealt on a larger screen, or one the terminal
+    /// shrank under.
+    static let smallestReadable = CardSize(height: 5)
+
     /// Lays out `count` cards (0–81) in `area`; nil when even the smallest cards cannot fit.
     /// With `steady`, cards are never larger than `steady` cards would be in `area`: a game keeps
     /// one card size as its table thins out, instead of growing the last cards.

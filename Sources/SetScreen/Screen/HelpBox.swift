@@ -127,12 +127,12 @@ enum HelpBox {
             pairs.enumerated().flatMap { index, pair in [Span((index > 0 ? "  " : "") + pair.0, key), Span(" " + pair.1)] }
         }
         guard state.isPlayer else {
-            return [line([("arrows", "look around")]), line([("?", "help"), ("Esc", "close"), ("q", "quit")])]
+            return [line([("arrows", "look around")]), line([("/", "chat"), ("?", "help"), ("Esc", "close"), ("q", "quit")])]
         }
         let duel = state.options.mode == .duel
         return [
             line([(Overlays.labelSample(state), "touch that card")]),
-            line([("arrows", "move"), ("space", "touch")]),
+            line([("arrows", "move"), ("space", "touch"), ("/", "chat")]),
             line((duel ? [("s", "Set!")] : []) + [("d", duel ? "deal 3" : "no set here?")] + (Overlays.offersHint(state) ? [("c", "hint")] : [])
                  + (duel ? [("p", "pass")] : [])),
             line([("r", duel ? "rematch" : "new game"), ("?", "help"), ("Esc", "close"), ("q", "quit")]),

@@ -122,7 +122,7 @@ enum Overlays {
         }
         lines.append(row("?", "this help"))
         lines.append(row("Esc", "close a box, or put the result away"))
-        lines.append(row("/", "chat: say a line (/mute NAME or ROOM on your screen)"))
+        lines.append(row("/", "chat: say a line, ↑ the last lines (/mute NAME or ROOM)"))
         lines.append(row("q  Ctrl-C", "quit"))
         if state.isPlayer {
             lines.append([])
@@ -164,7 +164,12 @@ enum Overlays {
             case .resigned: "\(result.by.map(state.name(of:)) ?? "a player") resigned"
             case .forfeited: "\(result.by.map(state.name(of:)) ?? "a player") stayed away too long"
             }
-            lines.append([Span(reason, theme.quiet)])
+            lines.append([Span(isAborted(view, result: result) ? reason + " before any set: no result, unrated" : reason, theme.quiet)])
+            if let date = state.options.daily {
+                // Which day's deal, and how long it took: what a friend compares a claimed time with.
+                let played = state.gameStartedAt.map { " · played in \(clock(view.time - $0))" } ?? ""
+                lines.append([Span("the daily deal of \(date) (UTC)\(played)")])
+            }
             // A rated game: how it moved each rating ("bob 1500 → 1662?, +162"), the winner first.
             for player in rankedPlayers(state, view: view, result: result) {
                 guard let change = view.lastRatings.first(where: { $0.seat == player.seat }) else { continue }
@@ -220,9 +225,32 @@ enum Overlays {
         return players
     }
 
+    /// A duration as minutes and seconds, "4:07"; an hour or more as "1:02:03".
+    static func clock(_ ms: Int64) -> String {
+        let seconds = max(0, ms) / 1_000
+        let (h, m, s) = (seconds / 3_600, seconds / 60 % 60, seconds % 60)
+        let tail = (s < 10 ? "0" : "") + "\(s)"
+        return h > 0 ? "\(h):" + (m < 10 ? "0" : "") + "\(m):" + tail : "\(m):" + tail
+    }
+
+    /// Whether a duel ended by a resignation or a forfeit before any set was taken: the server
+    /// records it as aborted and rates nobody (Protocol.md, Accounts and ratings), so nobody won.
+    /// No set taken: nobody scored a point (only sets score), no rating moved, and every card out
+    /// of the deck is still on the table.
+    static func isAborted(_ view: MatchView, result: MatchResult) -> Bool {
+        view.mode == .duel && result.reason != .noSetsLeft && noSetTaken(view, scores: result.scores)
+    }
+
+    /// Whether no set has been taken in the view's game (see `isAborted`).
+    static func noSetTaken(_ view: MatchView, scores: [Int]) -> Bool {
+        scores.allSatisfy { $0 <= 0 } && view.lastRatings.isEmpty && view.chain.isEmpty
+            && view.deck + view.table.count == view.variant.cards.count
+    }
+
     static func resultHeadline(_ state: ClientState, view: MatchView, result: MatchResult) -> String {
         // A spectator of a solo game (or of its replay) is not the one who scored.
         if view.mode == .solo { return "\(state.isPlayer ? "You" : state.name(of: .first)) scored \(result.scores.first ?? 0)" }
+        if isAborted(view, result: result) { return "Aborted: no set was taken" }
         guard let winner = result.winner else { return "A tie!" }
         if state.isPlayer && winner == state.seat { return "You win!" }
         return "\(state.name(of: winner)) wins"

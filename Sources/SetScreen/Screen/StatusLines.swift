@@ -15,6 +15,9 @@ enum StatusLines {
             var seats = view.players.map(\.seat)
             // A player sees themselves first.
             if state.isPlayer, let me = state.seat, let index = seats.firstIndex(of: me) { seats.insert(seats.remove(at: index), at: 0) }
+            // Ratings show only where the game may be rated: a duel whose every player has an
+            // account. Solo games and games with a guest never are, and "1500?" there misled.
+            let rated = view.mode == .duel && view.players.allSatisfy { $0.rating != nil }
             for (i, seat) in seats.enumerated() {
                 guard let player = view.player(seat) else { continue }
                 if i > 0 { left.append(Span("  vs  ", theme.quiet)) }
@@ -26,15 +29,16 @@ enum StatusLines {
                 nameSpans.append((left.count, player.name, suffix))
                 left.append(Span(" \(player.name)\(suffix)", nameStyle))
                 // An account's rating, as lichess shows it beside the name; `?` while provisional.
-                if let rating = player.rating { left.append(Span(" \(rating)\(player.provisional ? "?" : "")", theme.quiet)) }
+                if rated, let rating = player.rating { left.append(Span(" \(rating)\(player.provisional ? "?" : "")", theme.quiet)) }
                 left.append(Span(" ", nameStyle))
                 left.append(Span("\(player.score)", CellStyle(bold: true)))
                 if !player.present {
                     left.append(Span(" away", theme.quiet))
                 } else if let rtt = view.roundTripMs.indices.contains(seat.rawValue) ? view.roundTripMs[seat.rawValue] : nil {
                     // The server's measure of each player's round trip: what its claim races credit.
+                    // Labelled: three bare numbers ("42 12ms") read as nothing in particular.
                     roundTripSpans.append(left.count)
-                    left.append(Span(" \(rtt)ms", theme.quiet))
+                    left.append(Span(" ping \(rtt)ms", theme.quiet))
                 }
             }
             // A local match's bot joins at the player's first key: until then nobody is awaited.
@@ -60,7 +64,7 @@ enum StatusLines {
         }
         var connection: [Span]
         switch state.connection {
-        case .live: connection = [Span(state.clock.roundTrip.map { "  \($0) ms " } ?? "  ", theme.quiet), Span("● ", theme.online)]
+        case .live: connection = [Span(state.clock.roundTrip.map { "  ping \($0) ms " } ?? "  ", theme.quiet), Span("● ", theme.online)]
         case .joining, .connecting: connection = [Span("  connecting ◌ ", theme.quiet)]
         case .lost: connection = [Span("  offline ✗ ", theme.offline)]
         }

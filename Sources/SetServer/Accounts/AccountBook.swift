@@ -170,9 +170,10 @@ struct AccountBook {
     static func concernsAccounts(_ game: GameRecord) -> Bool { game.players.contains { $0.account != nil } }
 
     /// The record a finished game makes: rated when it is a duel of two accounts in which
-    /// neither asked for a casual game and a set was taken, each rating moved by Glicko-2 with
-    /// the game as its own rating period.
-    func record(of finished: FinishedGame, wallSeconds: Int64, journal: String) -> GameRecord {
+    /// neither asked for a casual game and a set was taken, and the pair has not had its rated
+    /// games for the day (`policy`), each rating moved by Glicko-2 with the game as its own
+    /// rating period.
+    func record(of finished: FinishedGame, wallSeconds: Int64, journal: String, policy: RatingPolicy = .standard) -> GameRecord {
         let result = finished.result
         let anySet = finished.seats.contains { $0.sets > 0 }
         let outcome: GameRecord.Outcome
@@ -196,6 +197,8 @@ struct AccountBook {
         let accountsOnly = players.count == 2 && players.allSatisfy { $0.account != nil } && players[0].account != players[1].account
         let rated = finished.mode == .duel && accountsOnly && !finished.seats.contains(where: \.casual)
             && (outcome == .win || outcome == .draw)
+            && policy.ratesAnother(pairGamesInWindow: ratedGamesOfPair(players[0].account ?? -1, players[1].account ?? -1,
+                                                                 since: wallSeconds - policy.pairWindowSeconds))
         var record = GameRecord(match: finished.match, game: finished.game, commitment: finished.commitment, mode: finished.mode,
                                 variant: finished.variant, rated: rated, outcome: outcome, reason: result.reason,
                                 winner: outcome == .win ? result.winner : nil, players: players, endedAt: finished.endedAt,

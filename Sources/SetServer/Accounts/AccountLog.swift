@@ -29,7 +29,10 @@ final class AccountLog {
 
     /// Appends `record` and puts it on disk; says whether it is there. A partial write is cut
     /// back, so the file never holds half a record that later lines would bury.
-    func append(_ record: AccountRecord) -> Bool {
+    func append(_ record: AccountRecord) -> Bool { append(encoded: record.encoded()) }
+
+    /// Appends a record already encoded (its line, newline included).
+    func append(encoded bytes: [UInt8]) -> Bool {
         if faults?.failing == true {
             failure = "writing \(path) failed: \(SocketError("write", code: ENOSPC))"
             return false
@@ -40,7 +43,6 @@ final class AccountLog {
                 return false
             }
         }
-        let bytes = record.encoded()
         if let failed = FileCalls.append(bytes, to: fd) {
             failure = "writing \(path) failed: \(failed.error)"
             if failed.written > 0 { _ = ftruncate(fd, length) }
@@ -65,6 +67,9 @@ final class AccountLog {
         var end = 0
         var parsed = 0
         var fromSnapshot = false
+        /// Lines that were not records the book could take (line number and why), passed over:
+        /// one bad line costs itself, never the records after it.
+        var skipped: [(line: Int, reason: String)] = []
     }
 
     /// Reads the log at `path` into a book, every record decoded and checked in order, starting
@@ -75,27 +80,32 @@ final class AccountLog {
     static func read(_ path: String, snapshot: String? = nil) -> Read {
         guard access(path, F_OK) == 0 else { return Read(book: AccountBook()) }
         if let snapshot, let start = AccountSnapshot.read(snapshot, logPath: path) {
+            // Lines passed over are numbered from the snapshot's end: the whole log is read
+            // again so that the log written anew without them drops the right ones.
             let read = read(path, from: start.offset, into: start.book)
-            if read.problem == nil { return Read(book: read.book, droppedTail: read.droppedTail, end: read.end, parsed: read.parsed, fromSnapshot: true) }
+            if read.problem == nil && read.skipped.isEmpty {
+                return Read(book: read.book, droppedTail: read.droppedTail, end: read.end, parsed: read.parsed, fromSnapshot: true)
+            }
         }
         return read(path, from: 0, into: AccountBook())
     }
 
     private static func read(_ path: String, from offset: Int, into start: AccountBook) -> Read {
         var book = start
+        var skipped: [(line: Int, reason: String)] = []
         do throws(JournalFile.Problem) {
             let summary = try JournalStream.read(path: path, from: offset, decode: { line in
                 do throws(AccountRecord.Unreadable) { return .success(try AccountRecord.decode(line)) } catch {
                     return .failure(JournalRecord.Unreadable(reason: error.reason))
                 }
-            }, check: { book.problem(with: $0) }, { _, record in
+            }, check: { book.problem(with: $0) }, skip: { skipped.append(($0, $1)) }, { _, record in
                 book.apply(record)
             })
             let end = offset + summary.goodBytes
             if summary.droppedTail > 0 { truncate(path, off_t(end)) }
-            return Read(book: book, droppedTail: summary.droppedTail, end: end, parsed: summary.records)
+            return Read(book: book, droppedTail: summary.droppedTail, end: end, parsed: summary.records, skipped: skipped)
         } catch {
-            return Read(book: book, problem: error)
+            return Read(book: book, problem: error, skipped: skipped)
         }
     }
 
@@ -103,16 +113,34 @@ final class AccountLog {
     /// `path`, byte for byte: the records before the damage, which the book was read from.
     static func keep(lines count: Int, of aside: String, at path: String) -> Bool {
         guard count > 0 else { return true }
+        return keep(of: aside, at: path) { number in number <= count ? .keep : .stop }
+    }
+
+    /// Writes the damaged log set aside at `aside` as the new log at `path` without the lines
+    /// numbered in `dropped` (1-based), every other line byte for byte.
+    static func keep(droppingLines dropped: Swift.Set<Int>, of aside: String, at path: String) -> Bool {
+        keep(of: aside, at: path) { number in dropped.contains(number) ? .drop : .keep }
+    }
+
+    private enum LineFate { case keep, drop, stop }
+
+    private static func keep(of aside: String, at path: String, fate: (Int) -> LineFate) -> Bool {
         guard let bytes = FileManager.default.contents(atPath: aside) else { return false }
-        var end = 0, seen = 0
-        for (index, byte) in bytes.enumerated() where byte == 0x0A {
-            seen += 1
-            end = index + 1
-            if seen == count { break }
+        var kept: [UInt8] = []
+        kept.reserveCapacity(bytes.count)
+        var start = 0, number = 0
+        scan: for (index, byte) in bytes.enumerated() where byte == 0x0A {
+            number += 1
+            switch fate(number) {
+            case .keep: kept += bytes[start...index]
+            case .drop: break
+            case .stop: break scan
+            }
+            start = index + 1
         }
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return false }
         defer { Glibc.close(fd) }
-        return FileCalls.append(Array(bytes[0..<end]), to: fd) == nil && FileCalls.syncData(fd)
+        return FileCalls.append(kept, to: fd) == nil && FileCalls.syncData(fd)
     }
 }

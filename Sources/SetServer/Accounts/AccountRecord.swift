@@ -67,6 +67,17 @@ enum AccountRecord: Equatable {
         return nil
     }
 
+    /// Why the log's reader would refuse this record as written (nil: it reads it back): the
+    /// writer asks before writing, so no record the next start refuses is ever written.
+    func refusal(of bytes: [UInt8]) -> String? {
+        do throws(Unreadable) {
+            _ = try Self.decode(Array(bytes.dropLast()))
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+
     /// Reads one line; anything not exactly a record the server writes is unreadable. A game
     /// line is read straight from its bytes (`GameLine`) when it can be; any line it declines is
     /// parsed into a JSON tree first, which gives the same record or says what is wrong.
@@ -134,10 +145,11 @@ enum AccountRecord: Equatable {
         return bytes.first.map { $0 != 0x20 } == true && bytes.last != 0x20
     }
 
-    /// A rating as the log may hold one, nil for figures no rating can have.
+    /// A rating as the log may hold one (`RatingBounds`, the rule the rater keeps to), nil for
+    /// any other figures.
     static func rating(_ r: Double, _ rd: Double, _ vol: Double) -> Rating? {
-        guard r.isFinite, rd.isFinite, vol.isFinite, (0...10_000).contains(r), rd > 0, rd <= 1_000, vol > 0, vol < 10 else { return nil }
-        return Rating(rating: r, deviation: rd, volatility: vol)
+        let rating = Rating(rating: r, deviation: rd, volatility: vol)
+        return RatingBounds.contains(rating) ? rating : nil
     }
 
     /// Typed reads that say which field is wrong.

@@ -8,9 +8,11 @@ enum AccountReplies {
         guard let account = book.account(named: name) else { return .failure(noSuchPlayer(name)) }
         var perVariant: [String: JSONValue] = [:]
         var counts: [Variant: Int] = [:]
+        var selfGames = 0
         for index in account.games {
             let game = book.games.stored(Int(index))
             if game.rated { counts[game.variantValue, default: 0] += 1 }
+            if game.seatCount == 2 && game.account(of: 0) == game.account(of: 1) { selfGames += 1 }
         }
         for variant in Variant.allCases {
             guard let rating = account.ratings[variant] else { continue }
@@ -21,6 +23,8 @@ enum AccountReplies {
             "name": .string(account.name), "bot": .bool(account.bot), "ratings": .object(perVariant),
             "games": .int(Int64(account.games.count)), "wins": .int(Int64(account.wins)), "losses": .int(Int64(account.losses)),
             "draws": .int(Int64(account.draws))]
+        // Games against itself (one account in both seats) are neither wins, losses nor draws.
+        if selfGames > 0 { fields["selfGames"] = .int(Int64(selfGames)) }
         if let best = account.setTimes.best, let median = account.setTimes.median {
             fields["bestSetMs"] = .int(Int64(best))
             fields["medianSetMs"] = .int(Int64(median))
@@ -70,17 +74,14 @@ enum AccountReplies {
             "wins": .int(Int64(wins)), "losses": .int(Int64(losses)), "draws": .int(Int64(draws))]))
     }
 
-    /// The established players of a variant (RD ≤ 110), best first: account ids with ratings.
-    static func ranking(_ variant: Variant, in book: AccountBook) -> [(id: Int, rating: Rating)] {
-        book.accounts.compactMap { account -> (id: Int, rating: Rating)? in
-            guard let rating = account.ratings[variant], !rating.isProvisional else { return nil }
-            return (account.id, rating)
-        }.sorted { ($0.rating.rating, $1.id) > ($1.rating.rating, $0.id) }
+    /// The players a variant's leaderboard lists (`RatingPolicy.isListed`), best first.
+    static func ranking(_ variant: Variant, in book: AccountBook, policy: RatingPolicy = .standard) -> [Rankings.Entry] {
+        var rankings = Rankings(policy: policy)
+        return rankings.ranked(variant, in: book)
     }
 
-    /// One page of a ranking (`ranking`, kept by `Accounts` until a rated game changes it);
-    /// `after` is a rank offset.
-    static func leaderboard(_ variant: Variant, ranked: [(id: Int, rating: Rating)], after: String?, limit: Int,
+    /// One page of a ranking (`Rankings`, kept in order by `Accounts`); `after` is a rank offset.
+    static func leaderboard(_ variant: Variant, ranked: [Rankings.Entry], after: String?, limit: Int,
                             in book: AccountBook) -> Result<AccountInfo, WireError> {
         var offset = 0
         if let after {
@@ -89,9 +90,9 @@ enum AccountReplies {
         }
         let page = ranked.dropFirst(offset).prefix(limit)
         let players: [JSONValue] = page.enumerated().compactMap { index, entry in
-            guard let account = book.account(entry.id) else { return nil }
+            guard let account = book.account(Int(entry.id)), let rating = account.ratings[variant] else { return nil }
             return ["rank": .int(Int64(offset + index + 1)), "name": .string(account.name), "bot": .bool(account.bot),
-                    "rating": .int(Int64(entry.rating.rounded)), "deviation": .int(Int64(entry.rating.deviation.rounded()))]
+                    "rating": .int(Int64(rating.rounded)), "deviation": .int(Int64(rating.deviation.rounded()))]
         }
         var fields: [String: JSONValue] = ["variant": .string(variant.rawValue), "players": .array(players)]
         if offset + page.count < ranked.count { fields["next"] = .string(String(offset + page.count)) }

@@ -17,9 +17,10 @@ final class Accounts {
     private(set) var unwritten: [GameRecord] = []
     /// The names kept for what the server hands out; the server says whether it has a door.
     var reservedNames = ReservedNames(houseBots: false)
-    /// Each variant's ranking as last computed, with the number of rated games it counted:
-    /// ranking every account is done again only once a rated game has changed it.
-    private var rankings: [Variant: (ratedGames: Int, ranked: [(id: Int, rating: Rating)])] = [:]
+    /// Who is rated against whom and who is listed on a leaderboard.
+    let policy: RatingPolicy
+    /// Each variant's leaderboard, kept in order as rated games land.
+    private var rankings: Rankings
     /// Records the next start would have to parse (none snapshotted since), how many make
     /// writing a snapshot worth it at a start or a stop, and how many make a running server
     /// write one in the background: a start after a crash then parses at most 49,999 records
@@ -34,8 +35,10 @@ final class Accounts {
     /// records before the damage, so one bad line costs what follows it, not every account.
     /// Once `snapshotAfter` records or more had to be parsed, a new snapshot is written.
     init(directory: JournalDirectory?, faults: JournalFaults?, log: ServerLog, snapshotAfter: Int = 10_000,
-         snapshotEvery: Int = 50_000) throws(SocketError) {
+         snapshotEvery: Int = 50_000, policy: RatingPolicy = .standard) throws(SocketError) {
         self.log = log
+        self.policy = policy
+        rankings = Rankings(policy: policy)
         self.snapshotAfter = snapshotAfter
         self.snapshotEvery = max(snapshotAfter, snapshotEvery)
         guard let directory else {
@@ -55,11 +58,19 @@ final class Accounts {
             }
             unlink(snapshot)
             unsnapshotted = snapshotAfter
+        } else if !read.skipped.isEmpty {
+            let reasons = read.skipped.prefix(3).map { "record \($0.line): \($0.reason)" }.joined(separator: "; ")
+            let aside = directory.setAside(path, saying: "\(AccountLog.fileName) holds \(read.skipped.count) bad record(s) (\(reasons)); they are left out, every other record is kept")
+            if let aside, !AccountLog.keep(droppingLines: Swift.Set(read.skipped.map(\.line)), of: aside, at: path) {
+                log("cannot write the good records to \(path): they are only in \(aside)")
+            }
+            unlink(snapshot)
+            unsnapshotted = snapshotAfter
         }
         let snapshots = SnapshotWriter(path: snapshot, log: log)
-        if read.problem == nil, read.parsed >= snapshotAfter, !snapshots.write(book, offset: read.end, logPath: path) {
+        if read.problem == nil, read.skipped.isEmpty, read.parsed >= snapshotAfter, !snapshots.write(book, offset: read.end, logPath: path) {
             log("cannot write \(snapshot): the next start reads the whole log")
-        } else if read.problem == nil, read.parsed < snapshotAfter {
+        } else if read.problem == nil, read.skipped.isEmpty, read.parsed < snapshotAfter {
             unsnapshotted = read.parsed
         }
         self.snapshots = snapshots
@@ -86,7 +97,12 @@ final class Accounts {
 
     /// Writes `record` first, then applies it; false (nothing applied) if it could not be written.
     private func commit(_ record: AccountRecord) -> Bool {
-        if let file, !file.append(record) { return false }
+        let bytes = record.encoded()
+        if let refusal = record.refusal(of: bytes) ?? book.problem(with: record) {
+            log("not writing a record the next start would refuse (\(refusal)): \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+            return false
+        }
+        if let file, !file.append(encoded: bytes) { return false }
         book.apply(record)
         unsnapshotted += 1
         if unsnapshotted >= snapshotEvery, let file, let snapshots,
@@ -103,8 +119,10 @@ final class Accounts {
     /// hands out (`ReservedNames`) is refused with a free one to take instead. Nobody takes a
     /// seat under a name someone else sits under in that match (`sitting`: a guest, or another
     /// account since renamed), so no match shows two players under one name.
+    /// `limit` says why the record it would write may not be written now (`RecordAllowance`).
     func admission(_ name: String, identity: PlayerIdentity, claimant: NameClaimant = .client, bot: Bool,
-                   sitting: (String) -> SeatHolder? = { _ in nil }) -> Result<AccountAdmission, WireError> {
+                   sitting: (String) -> SeatHolder? = { _ in nil },
+                   limit: (AccountRecordKind) -> WireError? = { _ in nil }) -> Result<AccountAdmission, WireError> {
         guard reservedNames.allows(name, to: claimant) else {
             return .failure(nameTaken(name, claimant: claimant, sitting: sitting, because: reservedNames.reason(name)))
         }
@@ -117,8 +135,13 @@ final class Accounts {
             return .failure(nameTaken(name, claimant: claimant, sitting: sitting, because: whose))
         }
         guard identity != .guest else { return .success(.guest) }
-        guard let account else { return .success(.creating(identity, name: name, bot: bot)) }
-        return .success(account.name == name ? .existing(account) : .renaming(account, to: name))
+        guard let account else {
+            if let refusal = limit(.create) { return .failure(refusal) }
+            return .success(.creating(identity, name: name, bot: bot))
+        }
+        guard account.name != name else { return .success(.existing(account)) }
+        if let refusal = limit(.rename(account: account.id)) { return .failure(refusal) }
+        return .success(.renaming(account, to: name))
     }
 
     /// Carries out an admission once its seat is sure: writes the new account or the new name
@@ -179,7 +202,7 @@ final class Accounts {
 
     /// What a finished game makes for the record (not yet written: `record` writes it).
     func record(of finished: FinishedGame, journal: String) -> GameRecord {
-        book.record(of: finished, wallSeconds: wallSeconds(), journal: journal)
+        book.record(of: finished, wallSeconds: wallSeconds(), journal: journal, policy: policy)
     }
 
     /// Writes a finished game's record and applies it; one not written is kept to try again,
@@ -188,19 +211,26 @@ final class Accounts {
     @discardableResult
     func record(_ game: GameRecord) -> Bool {
         guard !book.hasGame(game.commitment) else { return true }
+        var game = game
+        if game.rated, let refusal = AccountRecord.game(game).refusal(of: AccountRecord.game(game).encoded()) {
+            // Never seen while the rater keeps to `RatingBounds`; if it ever is, the game is
+            // kept unrated rather than lost, and nobody's rating moves on figures nobody can read.
+            log("\(game.match) game \(game.game) is recorded unrated: its ratings would not read back (\(refusal))")
+            game = game.unrated
+        }
+        let before = game.players.map { player in player.account.flatMap { book.account($0)?.ratings[game.variant] } }
         guard commit(.game(game)) else {
             log("cannot write the record of \(game.match) game \(game.game) (\(file?.failure ?? "")): its game over waits until it is written")
             unwritten.append(game)
             return false
         }
+        rankings.update(after: game, before: before, in: book)
         return true
     }
 
-    /// One page of a variant's leaderboard, from its kept ranking while no rated game changed it.
+    /// One page of a variant's leaderboard, from its ranking kept in order.
     func leaderboard(_ variant: Variant, after: String?, limit: Int) -> Result<AccountInfo, WireError> {
-        let count = book.ratedGames
-        if rankings[variant]?.ratedGames != count { rankings[variant] = (count, AccountReplies.ranking(variant, in: book)) }
-        return AccountReplies.leaderboard(variant, ranked: rankings[variant]?.ranked ?? [], after: after, limit: limit, in: book)
+        AccountReplies.leaderboard(variant, ranked: rankings.ranked(variant, in: book), after: after, limit: limit, in: book)
     }
 
     /// Tries again to write the records a full disk held back, oldest first.

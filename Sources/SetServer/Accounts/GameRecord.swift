@@ -47,6 +47,14 @@ struct GameRecord: Equatable {
     /// The journal file that holds the game's moves, under the data folder (or `finished/`).
     var journal: String
 
+    /// The same game with no rating moved.
+    var unrated: GameRecord {
+        var game = self
+        game.rated = false
+        for seat in game.players.indices { (game.players[seat].before, game.players[seat].after) = (nil, nil) }
+        return game
+    }
+
     /// 1, ½ or 0 for a seat of a counted duel; nil when nothing counts.
     func score(of seat: Int) -> Score? {
         switch outcome {

@@ -49,7 +49,10 @@ enum HistoryPage {
         }
         entry.bool("rated", game.rated)
         entry.plain("reason", MatchResult.Reason.allCases[Int(game.reason)])
-        switch game.score(of: seat) {
+        // One account in both seats played itself: neither seat's side is its result.
+        let playedItself = game.seatCount == 2 && game.account(of: 0) == game.account(of: 1)
+        switch playedItself ? nil : game.score(of: seat) {
+        case _ where playedItself: entry.plain("result", "self")
         case .win: entry.plain("result", "win")
         case .loss: entry.plain("result", "loss")
         case .draw: entry.plain("result", "draw")

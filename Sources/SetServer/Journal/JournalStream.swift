@@ -34,10 +34,12 @@ struct JournalStream {
 
     /// Any append-only log of JSON lines read the same way (the journals, the accounts log):
     /// `decode` reads a line or says why not, `check` says what is wrong with a record in its
-    /// place (nil: nothing). Only a torn last line is forgiven. `offset` (a record boundary)
-    /// starts the pass later: line numbers and byte counts are then counted from it.
+    /// place (nil: nothing). Only a torn last line is forgiven, unless `skip` is given: then any
+    /// bad line is handed to it (its number and why) and the pass goes on past it, its bytes
+    /// counted as read. `offset` (a record boundary) starts the pass later: line numbers and
+    /// byte counts are then counted from it.
     static func read<Record>(path: String, from offset: Int = 0, decode: ([UInt8]) -> Result<Record, JournalRecord.Unreadable>,
-                             check: (Record) -> String?,
+                             check: (Record) -> String?, skip: ((Int, String) -> Void)? = nil,
                              _ body: (Int, Record) throws(JournalFile.Problem) -> Void) throws(JournalFile.Problem) -> Summary {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadable("cannot read \(path): \(String(cString: strerror(errno)))") }
@@ -46,21 +48,37 @@ struct JournalStream {
         var summary = Summary()
         var line: [UInt8] = []
         var lineTooLong = false
+        /// The bytes of a line too long to keep, counted so a pass that skips it stays in step.
+        var tooLongBytes = 0
         // A line is judged once the next one starts: only the very last may be forgiven as torn.
         var pending: (number: Int, result: Result<Record, JournalRecord.Unreadable>, bytes: Int)?
         func settle(last: Bool) throws(JournalFile.Problem) {
             guard let held = pending else { return }
             pending = nil
+            let problem: String
             switch held.result {
             case .success(let record):
-                if let problem = check(record) { throw .corrupt(line: held.number, reason: problem) }
-                try body(held.number, record)
-                summary.records = held.number
-                summary.goodBytes += held.bytes
+                guard let found = check(record) else {
+                    try body(held.number, record)
+                    summary.records = held.number
+                    summary.goodBytes += held.bytes
+                    return
+                }
+                problem = found
             case .failure(let unreadable):
-                guard last else { throw .corrupt(line: held.number, reason: unreadable.reason) }
-                summary.droppedTail += held.bytes
+                guard !last else {
+                    summary.droppedTail += held.bytes
+                    return
+                }
+                problem = unreadable.reason
             }
+            try passOver(held.number, problem, bytes: held.bytes)
+        }
+        func passOver(_ number: Int, _ problem: String, bytes: Int) throws(JournalFile.Problem) {
+            guard let skip else { throw .corrupt(line: number, reason: problem) }
+            skip(number, problem)
+            summary.records = number
+            summary.goodBytes += bytes
         }
         let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 65_536)
         defer { chunk.deallocate() }
@@ -79,16 +97,24 @@ struct JournalStream {
                 number += 1
                 try settle(last: false)
                 if lineTooLong {
-                    throw .corrupt(line: number, reason: "longer than \(Self.maxLineBytes) bytes")
+                    try passOver(number, "longer than \(Self.maxLineBytes) bytes", bytes: tooLongBytes + index - start + 1)
+                    (lineTooLong, tooLongBytes) = (false, 0)
+                    start = index + 1
+                    continue
                 }
                 let bytes = line.count + 1
                 pending = (number, decode(line), bytes)
                 line.removeAll(keepingCapacity: true)
                 start = index + 1
             }
-            if !lineTooLong { line.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[start..<count])) }
+            if lineTooLong {
+                tooLongBytes += count - start
+            } else {
+                line.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[start..<count]))
+            }
             if line.count > Self.maxLineBytes {
                 lineTooLong = true
+                tooLongBytes = line.count
                 line.removeAll()
             }
         }

@@ -90,11 +90,13 @@ final class ServerState: Sendable {
         save(snapshot)
     }
 
-    /// The next seed of `--seed start` counting, persisted before it is used: a restarted server
-    /// started with the same `start` goes on counting after it.
+    /// The next seed of `--seed start` counting, persisted before it is used. Counting on one
+    /// folder only goes up: a restarted server goes on after the last seed dealt, and one
+    /// started with another `start` begins at `start` or after the last seed dealt, whichever
+    /// is higher, so the folder never deals a seed twice (issue 32 item 10).
     func nextSeed(countingFrom start: UInt64) -> UInt64 {
         let (seed, snapshot) = values.withLock { state -> (UInt64, Values) in
-            let seed = state.seedStart == start ? state.seedNext ?? start : start
+            let seed = max(start, state.seedNext ?? start)
             state.seedStart = start
             state.seedNext = seed &+ 1
             return (seed, state)

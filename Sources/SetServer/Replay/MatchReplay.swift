@@ -25,6 +25,9 @@ package struct MatchReplay: Sendable {
     package let variant: Variant
     package let rules: RuleSettings
     package let games: [Game]
+    /// The time of the journal's last record (the server's clock, ms): written when the file was
+    /// last modified, which ties the journal's times to the wall clock.
+    package var lastMs: Int64? = nil
 
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
@@ -34,8 +37,10 @@ package struct MatchReplay: Sendable {
     package static func open(_ path: String) throws(Failure) -> MatchReplay {
         var header: (name: String, mode: Mode, rules: RuleSettings, variant: Variant)?
         var games: [Game] = []
+        var lastMs: Int64?
         do {
             _ = try JournalStream(path: path).forEach { _, record in
+                if let at = record.instant?.milliseconds { lastMs = max(lastMs ?? at, at) }
                 switch record {
                 case .header(let name, let mode, let rules, let variant): header = (name, mode, rules, variant)
                 case .game(let number, let seed, let commitment, _):
@@ -48,7 +53,8 @@ package struct MatchReplay: Sendable {
             }
         } catch { throw Failure(description: "\(path): \(error)") }
         guard let header else { throw Failure(description: "\(path): record 1: no match header") }
-        return MatchReplay(path: path, name: header.name, mode: header.mode, variant: header.variant, rules: header.rules, games: games)
+        return MatchReplay(path: path, name: header.name, mode: header.mode, variant: header.variant, rules: header.rules, games: games,
+                           lastMs: lastMs)
     }
 
     /// Replays the match, calling `onEvent` with each event as the host produces it (presence

@@ -11,7 +11,7 @@ extension Server {
     func admission(for join: JoinRequest, on connection: Connection) -> Result<AccountAdmission, WireError> {
         identify(connection, by: join)
         return accounts.admission(join.name, identity: connection.identity, claimant: connection.nameClaimant, bot: join.bot,
-                                  sitting: { self.lobby.holder(of: $0, joining: join) })
+                                  sitting: { self.lobby.holder(of: $0, joining: join) }, limit: { self.recordRefusal($0, from: connection) })
     }
 
     /// The identity a join's account key gives a connection the door has not vouched for. A

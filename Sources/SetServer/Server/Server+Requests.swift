@@ -115,6 +115,7 @@ extension Server {
             case .failure(let error): return fail(connection, error, id: id)
             case .success(let admitted): account = admitted
             }
+            spendAllowance(for: admission, from: connection)
             let seatAccount = account.map { SeatAccount(id: $0.id, casual: join.casual) }
             let outcome = room.join(name: join.name, token: token, connection: connection.id, seat: join.seat, account: seatAccount,
                                     rating: account?.rating(room.host.variant), at: now)

@@ -58,6 +58,8 @@ package final class Server {
     var lingering: [Int32: Lingering] = [:]
     /// What each person has said lately, against the chat limit.
     var chatAllowance: ChatAllowance
+    /// New accounts and renames each address, network and account may still write.
+    var recordAllowance: RecordAllowance
     /// Who the operator silenced (a file read again when it changes, off the loop).
     var chatSilence: ChatSilence
     let silenceReader: SilenceReader
@@ -131,9 +133,11 @@ package final class Server {
         nextPrune = self.clock.now().adding(Self.pruneIntervalMs)
         dirty = OutputQueues(crowdRoundMs: config.crowdRoundMs)
         chatAllowance = ChatAllowance(lines: config.chat.linesPerWindow, windowMs: config.chat.windowMs)
+        recordAllowance = RecordAllowance(limits: config.recordLimits)
         chatSilence = ChatSilence(path: config.chat.silencedFile ?? config.dataDirectory.map { "\($0)/silenced" })
         silenceReader = SilenceReader(file: config.chat.silencedReader ?? .disk)
-        let seeds = SeedCounter(config.seeds, state: state)
+        let accounts = accounts
+        let seeds = SeedCounter(config.seeds, state: state, dealtBefore: { accounts.book.hasGame(SeedCommitment.commitment(for: $0)) })
         lobby = Lobby(settings: config.rules, seatWaitMs: config.limits.seatWaitMs, maxMatches: config.maxMatches,
                       journals: journals, listCacheMs: config.listCacheMs, nextSeed: seeds.next)
         lobby.addressLimits = config.addressLimits
@@ -324,27 +328,48 @@ package final class Server {
 }
 
 /// Hands out seeds as `SeedSource` says; used only on the loop thread. Counting goes on across
-/// restarts when the server keeps a data folder.
+/// restarts when the server keeps a data folder, and never deals a seed that folder dealt
+/// before: not one its state file counted past (`ServerState.nextSeed`), nor one whose game its
+/// accounts log holds (the state file lost or set aside), so each game's commitment is its own.
 private final class SeedCounter {
     private var source: SeedSource
     private let state: ServerState?
     private let start: UInt64?
+    private let dealtBefore: (UInt64) -> Bool
 
-    init(_ source: SeedSource, state: ServerState?) {
+    init(_ source: SeedSource, state: ServerState?, dealtBefore: @escaping (UInt64) -> Bool) {
         self.source = source
         self.state = state
+        self.dealtBefore = dealtBefore
         if case .counting(let start) = source { self.start = start } else { start = nil }
     }
 
     func next() -> UInt64 {
         switch source {
         case .random:
+            // 2^64 seeds: a repeat is as likely as guessing a seat token.
             var generator = SystemRandomNumberGenerator()
             return generator.next()
         case .counting(let next):
-            if let state, let start { return state.nextSeed(countingFrom: start) }
-            source = .counting(from: next &+ 1)
-            return next
+            var seed = next
+            repeat {
+                if let state, let start {
+                    seed = state.nextSeed(countingFrom: start)
+                } else {
+                    seed = source.countedSeed
+                    source = .counting(from: seed &+ 1)
+                }
+            } while dealtBefore(seed)
+            return seed
+        }
+    }
+}
+
+private extension SeedSource {
+    var countedSeed: UInt64 {
+        switch self {
+        case .counting(let next): next
+        case .random: 0
         }
     }
 }

@@ -59,6 +59,8 @@ package struct ServerConfig: Sendable, Equatable {
     package static let defaultLagCompensationMs: Int64 = 200
     /// Tests inject one to make the accounts log's writes fail as a full disk would.
     package var accountFaults: JournalFaults?
+    /// New accounts and renames an address, its network and an account may write (issue 32).
+    package var recordLimits = RecordLimits()
 
     package init() {}
 

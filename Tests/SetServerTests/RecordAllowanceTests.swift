@@ -1,0 +1,96 @@
+import Foundation
+import SetRules
+@testable import SetServer
+import SetWire
+import Testing
+
+/// Issue 32 item 6: what an address, its network and an account may write to the accounts log.
+@Suite struct RecordAllowanceTests {
+    let start = Instant(milliseconds: 1_000)
+
+    @Test func anAddressMakesItsBurstOfAccountsThenOneAMinute() {
+        var allowance = RecordAllowance(limits: RecordLimits())
+        for _ in 0..<20 { #expect(allowance.allow(.create, from: "10.0.0.1", at: start) == nil) }
+        #expect(allowance.allow(.create, from: "10.0.0.1", at: start) == 60_000)
+        #expect(allowance.allow(.create, from: "10.0.0.1", at: start.adding(59_000)) == 1_000)
+        #expect(allowance.allow(.create, from: "10.0.0.1", at: start.adding(60_000)) == nil)
+        #expect(allowance.allow(.create, from: "10.0.0.1", at: start.adding(60_000)) == 60_000)
+        #expect(allowance.allow(.create, from: "10.0.1.1", at: start) == nil, "another network's address is not held up")
+    }
+
+    /// Sixteen addresses of one /24 share the network's allowance.
+    @Test func oneNetworkSharesItsAllowance() {
+        var allowance = RecordAllowance(limits: RecordLimits())
+        var made = 0
+        for host in 1...16 {
+            for _ in 0..<20 where allowance.allow(.create, from: "192.0.2.\(host)", at: start) == nil { made += 1 }
+        }
+        #expect(made == 40)
+        #expect(RecordAllowance.network(of: "192.0.2.77") == "192.0.2")
+        #expect(RecordAllowance.network(of: "2001:db8:1:2::5") == "2001:db8:1")
+    }
+
+    /// A refusal spends nothing: the address's bucket is untouched when the account's is empty.
+    @Test func renamesAreCountedPerAccountAndPerAddressAndARefusalSpendsNothing() {
+        var allowance = RecordAllowance(limits: RecordLimits())
+        for _ in 0..<5 { #expect(allowance.allow(.rename(account: 7), from: "10.0.0.1", at: start) == nil) }
+        for _ in 0..<10 { #expect(allowance.allow(.rename(account: 7), from: "10.0.0.1", at: start) == 60_000) }
+        for account in 8..<23 { #expect(allowance.allow(.rename(account: account), from: "10.0.0.1", at: start) == nil) }
+        #expect(allowance.allow(.rename(account: 30), from: "10.0.0.1", at: start) == 60_000, "the address's twenty are spent")
+        #expect(allowance.allow(.rename(account: 30), from: "10.0.0.2", at: start) == nil)
+    }
+
+    /// The issue's flood through a real server: one address's keys past its burst are refused
+    /// with `account_limit` and `retryAfterMs`, nothing is written for them, and the server's
+    /// clock (not the wall) lets the next one through a minute later.
+    @Test func aFloodOfNewAccountsIsRefusedAndWritesNothing() throws {
+        let data = NSTemporaryDirectory() + "setgame-record-allowance-\(UUID().uuidString)"
+        let server = try TestServer { $0.dataDirectory = data }
+        defer { server.stop() }
+        let log = data + "/accounts/accounts.jsonl"
+        func join(_ number: Int, name: String? = nil) throws -> TestClient {
+            let client = try TestClient(port: server.port)
+            _ = try client.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+            var request = JoinRequest(name: name ?? "p\(number)", match: "m\(number)")
+            request.account = String(format: "%064x", number)
+            client.send(.join(request))
+            return client
+        }
+        for number in 0..<20 {
+            _ = try join(number).waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
+        }
+        let size = try #require(FileManager.default.attributesOfItem(atPath: log)[.size] as? Int)
+        let refused = try join(20).awaitError(.accountLimit)
+        #expect(refused.details["retryAfterMs"] == .int(60_000) && !refused.fatal, "\(refused)")
+        #expect(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int == size, "a refusal writes nothing")
+        // Renames: five for one account, then refused.
+        for round in 1...5 {
+            _ = try join(0, name: "p0-\(round)").waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
+        }
+        #expect(try join(0, name: "p0-6").awaitError(.accountLimit).details["retryAfterMs"] == .int(60_000))
+        server.advance(by: 60_000)
+        _ = try join(20).waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
+    }
+
+    /// A join refused for another reason (the match is full) writes nothing and so spends none
+    /// of its address's allowance: twenty refusals later, twenty new accounts still pass.
+    @Test func aJoinRefusedForAnotherReasonCostsNothing() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let seated = try TestClient.duel(server, match: "full")
+        func join(_ number: Int, match: String) throws -> TestClient {
+            let client = try TestClient(port: server.port)
+            _ = try client.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+            var request = JoinRequest(name: "p\(number)", match: match)
+            request.account = String(format: "%064x", number)
+            client.send(.join(request))
+            return client
+        }
+        for number in 0..<20 { _ = try join(number, match: "full").awaitError(.matchFull) }
+        for number in 20..<40 {
+            _ = try join(number, match: "m\(number)").waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
+        }
+        _ = try join(40, match: "m40").awaitError(.accountLimit)
+        withExtendedLifetime(seated) {}
+    }
+}
