@@ -4,6 +4,14 @@ import SetRatings
 import SetRules
 import SetWire
 
+/// Where a finished game's accounts record stands: its `game_over` is told only once committed.
+enum RecordState {
+    /// Not on disk yet (a full disk): it is tried again.
+    case unwritten
+    /// On disk; nil: a record the book does not keep (a game of guests alone, which moved no rating).
+    case committed(GameRecord?)
+}
+
 /// The server's accounts: who is who, names, ratings, finished games. Every change is written
 /// to the accounts log (and synced) before it is applied and before anyone hears of it; without
 /// a data folder they live in memory only. Used only on the loop thread.
@@ -226,6 +234,25 @@ final class Accounts {
         }
         rankings.update(after: game, before: before, in: book)
         return true
+    }
+
+    /// Where a finished game's record stands, once `record` was given it.
+    func state(of finished: FinishedGame) -> RecordState {
+        if let game = book.game(finished.commitment) { return .committed(game) }
+        if unwritten.contains(where: { $0.commitment == finished.commitment }) { return .unwritten }
+        return .committed(nil)
+    }
+
+    /// A replayed game's record: the one the log holds, or, for a game of an account that ended
+    /// after its journal said so but before the accounts log did (a stop between the two writes,
+    /// so its end was never told), one written now. A game of guests alone is not kept in memory
+    /// and moved no rating: it is not written again at every start.
+    func recovered(_ finished: FinishedGame) -> RecordState {
+        if let game = book.game(finished.commitment) { return .committed(game) }
+        guard finished.seats.contains(where: { $0.account != nil }) else { return .committed(nil) }
+        guard record(record(of: finished, journal: "\(finished.match).jsonl")) else { return .unwritten }
+        log("recorded \(finished.match) game \(finished.game), which ended before the server stopped")
+        return state(of: finished)
     }
 
     /// One page of a variant's leaderboard, from its ranking kept in order.

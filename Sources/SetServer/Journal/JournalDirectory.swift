@@ -63,7 +63,12 @@ struct JournalDirectory {
 
     /// Every match in the folder, replayed; damaged journals are moved aside and the rest still load.
     /// Nothing is written to them yet: `restart` does that once the server's clock is known.
-    func restoreAll(seatWaitMs: Int64, spectatorAnnounceMs: Int64) -> [MatchRoom] {
+    /// A game the journal ends is told with the ratings of its record (`recorded` finds it, or
+    /// writes one the server stopped before writing), exactly as it was sent before the stop;
+    /// without a committed record, it and all after it wait in the room, unencoded. Without
+    /// `recorded` (no accounts), events are kept as the journal tells them.
+    func restoreAll(seatWaitMs: Int64, spectatorAnnounceMs: Int64,
+                    recorded: ((FinishedGame) -> RecordState)? = nil) -> [MatchRoom] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
         var rooms: [MatchRoom] = []
         for name in names {
@@ -73,8 +78,13 @@ struct JournalDirectory {
                 if contents.droppedTail > 0 { log("\(name): dropped a torn last line (\(contents.droppedTail) bytes)") }
                 // The replayed events are kept as they were sent, for players who resume.
                 var history = EventHistory()
+                var unpublished = UnpublishedGames()
                 let host = try JournalReplay.host(from: contents.records, seatWaitMs: seatWaitMs, spectatorAnnounceMs: spectatorAnnounceMs) {
-                    for message in $0.messages { _ = history.encode(message) }
+                    var told = $0.messages
+                    if let recorded {
+                        told = unpublished.hold(told, finished: $0.finished) ? unpublished.release(committed: recorded).messages : told
+                    }
+                    for message in told { _ = history.encode(message) }
                 }
                 if let problem = Self.restoreProblem(host, file: name) {
                     setAside(file, saying: "journal \(name) \(problem); the other matches still load")
@@ -84,7 +94,8 @@ struct JournalDirectory {
                 // rematch requests are kept, and the lobby retires it if nobody returns. New games
                 // are dealt from the server's seeds (`Lobby.adopt`), never from anything the
                 // journal implies; until then, unpredictable ones.
-                let room = MatchRoom(host: host, journal: try MatchJournal(path: file, faults: faults), history: history) {
+                let room = MatchRoom(host: host, journal: try MatchJournal(path: file, faults: faults), history: history,
+                                     unpublished: unpublished) {
                     var generator = SystemRandomNumberGenerator()
                     return generator.next()
                 }

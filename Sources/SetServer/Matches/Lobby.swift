@@ -18,6 +18,13 @@ final class Lobby {
         case take(MatchRoom, token: String)
         /// A seat token brings its player back to the seat.
         case resume(MatchRoom, Seat, token: String)
+
+        /// The match the join would enter.
+        var room: MatchRoom {
+            switch self {
+            case .watch(let room), .take(let room, _), .resume(let room, _, _): room
+            }
+        }
     }
 
     private(set) var rooms: [String: MatchRoom] = [:]
@@ -38,8 +45,9 @@ final class Lobby {
     /// Matches whose seats only their tokens may take (`ServerConfig.reservedMatches`).
     var reservedMatches: [String: ReservedMatch] = [:]
     let list: MatchList
-    /// What the accounts make of a finished game; every room is given it.
-    var rater: ((FinishedGame) -> GameRecord)?
+    /// Whether games' ends wait for their accounts records (a server keeping accounts); every
+    /// room is told.
+    var awaitsRecords = false
 
     init(settings: RuleSettings, seatWaitMs: Int64, maxMatches: Int, journals: JournalDirectory?, listCacheMs: Int64 = 0,
          nextSeed: @escaping () -> UInt64) {
@@ -57,7 +65,7 @@ final class Lobby {
             let host = room.host
             rooms[host.name] = room
             room.nextSeed = nextSeed  // its later games are dealt exactly as a fresh match's would be
-            room.rater = rater
+            room.awaitsRecords = awaitsRecords
             for seat in host.mode.seats {
                 if let token = host.seats[seat.rawValue]?.token { seatsByToken[token] = (host.name, seat) }
             }
@@ -216,7 +224,7 @@ final class Lobby {
         let host = MatchHost(name: name, mode: mode, variant: variant, settings: settings, seatWaitMs: seatWaitMs,
                              spectatorAnnounceMs: spectatorAnnounceMs)
         let room = MatchRoom(host: host, nextSeed: nextSeed)
-        room.rater = rater
+        room.awaitsRecords = awaitsRecords
         if let journals {
             guard let journal = journals.create(for: room) else { return .failure(MatchHost.journalStalled) }
             room.journal = journal

@@ -74,8 +74,8 @@ struct MatchHost {
     var lastSetAt = Instant.zero
     /// Once a rated game is over: how it moved each seat's rating (snapshots show it).
     var lastRatings: [RatingChange] = []
-    /// The last game to end, and whether it ended with the input now being handled (the room
-    /// hands it on to the accounts once, and clears this).
+    /// The last game to end, and whether it ended with the input now being handled (taken once,
+    /// into that input's output, by `takeFinished`).
     var lastFinished: FinishedGame?
     var finishedNow = false
 
@@ -126,6 +126,18 @@ struct MatchHost {
     /// from `seeds`, which is called only then.
     /// Each kind of input has its own reply type; here they are seen as any input's (`HostReply`).
     mutating func handle(_ input: HostInput, at now: Instant, seeds: () -> UInt64) -> HostOutput<HostReply> {
+        var output = handleInput(input, at: now, seeds: seeds)
+        output.finished = takeFinished()
+        return output
+    }
+
+    /// The game that ended with the input just handled, handed on once (to the room, or a replay).
+    mutating func takeFinished() -> FinishedGame? {
+        defer { finishedNow = false }
+        return finishedNow ? lastFinished : nil
+    }
+
+    private mutating func handleInput(_ input: HostInput, at now: Instant, seeds: () -> UInt64) -> HostOutput<HostReply> {
         switch input {
         case .join(let player, let token, let connection, let seat, let account):
             join(name: player, token: token, connection: connection, requested: seat, account: account, at: now, seeds: seeds)

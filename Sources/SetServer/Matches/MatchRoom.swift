@@ -6,7 +6,9 @@ import SetWire
 /// of what the host returns. The journal records are written first; only once they are on disk
 /// is each message encoded, once for all its recipients, and handed to the server to send. A
 /// change whose records cannot be written is undone and refused, and the match stands still
-/// until the journal takes writes again: nothing is sent that a restart would not know of.
+/// until the journal takes writes again. A game's end also waits for its accounts record
+/// (`MatchRoom+Publishing`): nothing is sent, kept for resume or fed to spectators that a
+/// restart would not know of.
 final class MatchRoom {
     /// One of the host's typed inputs; a game it deals takes its seed from the given source.
     typealias Step<Reply: Equatable> = (inout MatchHost, _ seeds: () -> UInt64) -> HostOutput<Reply>
@@ -32,15 +34,19 @@ final class MatchRoom {
     private(set) var backlog: [JournalRecord] = []
     /// Whether the server log has been told of the current stall (once, not per refused action).
     var stallReported = false
-    /// What the accounts make of a game that ended here (its record, ratings moved); nil: a
-    /// server that keeps no accounts.
-    var rater: ((FinishedGame) -> GameRecord)?
+    /// Whether a game's end and all after it wait for the game's accounts record to be committed
+    /// (a server keeping accounts); a bare room publishes at once.
+    var awaitsRecords = false
+    /// What waits for finished games' records, oldest first (`MatchRoom+Publishing`).
+    var unpublished: UnpublishedGames
     private var history: EventHistory
 
-    init(host: MatchHost, journal: (any JournalWriter)? = nil, history: EventHistory = EventHistory(), nextSeed: @escaping () -> UInt64) {
+    init(host: MatchHost, journal: (any JournalWriter)? = nil, history: EventHistory = EventHistory(),
+         unpublished: UnpublishedGames = UnpublishedGames(), nextSeed: @escaping () -> UInt64) {
         self.host = host
         self.journal = journal
         self.history = history
+        self.unpublished = unpublished
         self.nextSeed = nextSeed
     }
 
@@ -160,42 +166,25 @@ final class MatchRoom {
             drawn = seed
             return seed
         }
-        if host.finishedNow {
-            host.finishedNow = false
-            output.finished = host.lastFinished
-        }
+        output.finished = host.takeFinished()
         return (output, drawn)
     }
 
-    /// What the server is to do after an input: the output's messages encoded, and the match's
-    /// state as the server schedules and keeps it. Only an input that may leave the match idle
-    /// (`mayIdle`: someone left, a timer fired, a seat was refused) may free it; an idle one lets
-    /// its spectators go here. A restored match stays until one of those happens to it.
+    /// What the server is to do after an input: the output's messages encoded (or held back
+    /// behind a finished game's record, `hold`), and the match's state as the server schedules
+    /// and keeps it. Only an input that may leave the match idle (`mayIdle`: someone left, a
+    /// timer fired, a seat was refused) may free it; an idle one lets its spectators go here. A
+    /// restored match stays until one of those happens to it.
     private func outcome<Reply: Equatable>(_ output: HostOutput<Reply>, mayIdle: Bool) -> RoomOutcome<Reply> {
-        var output = output
-        let record = output.finished.flatMap { rater?($0) }
-        if let record { output.messages = rated(output.messages, by: record) }
-        let deliveries = encode(output.messages)
+        let deliveries = hold(output.messages, finished: output.finished) ? [] : encode(output.messages)
         let idleness = mayIdle ? self.idleness : .inUse
         return RoomOutcome(reply: output.reply, deliveries: deliveries, nextDeadline: host.nextDeadline,
                            announcementDue: host.spectatorAnnouncementDue, idleness: idleness,
-                           released: idleness == .inUse ? [] : releaseSpectators(), record: record)
-    }
-
-    /// The game-over event told with how the game moved each seat's rating, which the host and
-    /// its scoreboard now show.
-    private func rated(_ messages: [HostMessage], by record: GameRecord) -> [HostMessage] {
-        guard record.rated else { return messages }
-        let changes = show(record)
-        return messages.map { message in
-            guard case .event(var event, let audience) = message, case .gameOver(let result, let seed, _) = event.body else { return message }
-            event.body = .gameOver(result, seed: seed, ratings: changes)
-            return .event(event, to: audience)
-        }
+                           released: idleness == .inUse ? [] : releaseSpectators(), finished: awaitsRecords ? output.finished : nil)
     }
 
     /// Each message encoded once, for the connections that hold its audience now.
-    private func encode(_ messages: [HostMessage]) -> [Delivery] {
+    func encode(_ messages: [HostMessage]) -> [Delivery] {
         guard !messages.isEmpty else { return [] }
         let players = host.seats.map { $0?.connection }
         let present = players.compactMap { $0 }
@@ -216,17 +205,11 @@ final class MatchRoom {
 
     /// Shows how a rated game moved each rating: in its snapshots, and on the scoreboard. Also
     /// for a restored match whose game was over when the server stopped.
-    @discardableResult
-    func show(_ record: GameRecord) -> [RatingChange] {
-        let changes = record.players.enumerated().compactMap { seat, player -> RatingChange? in
-            guard let before = player.before, let after = player.after, let seat = Seat(rawValue: seat) else { return nil }
-            return RatingChange(seat: seat, before: before.rounded, after: after.rounded, provisional: after.isProvisional)
-        }
-        host.lastRatings = changes
+    func show(_ record: GameRecord) {
+        host.lastRatings = record.ratingChanges
         for (seat, player) in record.players.enumerated() where host.seats.indices.contains(seat) {
             if let after = player.after { host.seats[seat]?.rating = after }
         }
-        return changes
     }
 
     /// Shows a seat's rating on the scoreboard: a new seat's, or a restored match's.

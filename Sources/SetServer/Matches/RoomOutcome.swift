@@ -16,8 +16,9 @@ struct RoomOutcome<Reply> {
     var idleness: Idleness
     /// The spectators of a match freed before it began, to be let go with a reason.
     var released: [ConnectionID]
-    /// A game ended: its record, to be made durable before any delivery is written.
-    var record: GameRecord? = nil
+    /// A game ended whose record the server is to commit; what it said waits in the room until
+    /// then (`MatchRoom.publish`).
+    var finished: FinishedGame? = nil
 }
 
 /// Whether a match is still worth keeping once nobody holds it.

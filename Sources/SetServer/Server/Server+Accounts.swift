@@ -27,14 +27,10 @@ extension Server {
         connection.identity = .accountKey(digest: SHA256.hex(key))
     }
 
-    /// Restored matches whose last game ended after their journal said so but before the
-    /// accounts log did (a crash between the two writes): their records are written now.
+    /// Restored matches' scoreboards: each seat's rating now. (Games that ended after their
+    /// journal said so but before the accounts log did were recorded as the journals replayed,
+    /// `Accounts.recovered`.)
     func recoverGames(of rooms: [MatchRoom]) {
-        for room in rooms where room.host.phase == .over {
-            guard let finished = room.host.lastFinished, !accounts.book.hasGame(finished.commitment) else { continue }
-            let record = accounts.record(of: finished, journal: "\(finished.match).jsonl")
-            if accounts.record(record) { log("recorded \(finished.match) game \(finished.game), which ended before the server stopped") }
-        }
         for room in rooms {
             for seat in room.host.mode.seats {
                 guard let id = room.host.seats[seat.rawValue]?.account?.id, let account = accounts.book.account(id) else { continue }

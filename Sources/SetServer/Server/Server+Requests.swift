@@ -55,6 +55,7 @@ extension Server {
             self.join(join, id: request.id, from: connection, at: now)
         case .snapshot:
             guard let room = connection.room else { return fail(connection, notJoined, id: request.id) }
+            if room.isHoldingBack { return fail(connection, MatchRoom.recordUnwritten, id: request.id) }
             send(.snapshot(room.host.snapshot(forSpectator: connection.isSpectator, at: now)), to: connection)
         case .act(let action, let seat):
             act(action, claimedSeat: seat, id: request.id, from: connection, at: now)
@@ -95,7 +96,11 @@ extension Server {
             case .success(let found): admission = found
             }
         }
-        switch lobby.seating(for: join, address: connection.address) {
+        let seating = lobby.seating(for: join, address: connection.address)
+        // A joiner is sent a snapshot or the events it missed: none may tell of a game over
+        // whose record is not on disk yet.
+        if case .success(let found) = seating, found.room.isHoldingBack { return fail(connection, MatchRoom.recordUnwritten, id: id) }
+        switch seating {
         case .failure(let error):
             fail(connection, error, id: id)
         case .success(.watch(let room)):

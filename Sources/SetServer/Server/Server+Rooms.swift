@@ -7,13 +7,11 @@ extension Server {
     /// Carries out a room's outcome: its lines sent (not to `excluded`, told already), its next
     /// timer and spectator announcement queued, an idle match forgotten and its spectators let go.
     func apply<Reply>(_ outcome: RoomOutcome<Reply>, of room: MatchRoom, except excluded: ConnectionID? = nil) {
-        // The game's record and ratings are on disk before anyone hears the game is over: while
-        // they cannot be written, what the outcome says waits with them (`releaseRecorded`).
-        if let record = outcome.record, !accounts.record(record) {
-            waitingForRecords.append((record.commitment, outcome.deliveries, excluded))
-        } else {
-            deliver(outcome.deliveries, except: excluded)
-        }
+        // Commit, then publish: a finished game's record and ratings are on disk before anyone
+        // hears the game is over; while they cannot be written, the room keeps what it said
+        // unencoded (`releaseRecorded` publishes it once they are).
+        if let finished = outcome.finished { accounts.record(accounts.record(of: finished, journal: "\(finished.match).jsonl")) }
+        deliver(outcome.deliveries + room.publish(committed: committedRecord), except: excluded)
         schedule(room.host.name, at: outcome.nextDeadline)
         noteSpectators(room.host.name, due: outcome.announcementDue)
         lobby.remove(room, outcome.idleness)
@@ -66,17 +64,17 @@ extension Server {
         for (room, outcome) in resumed { apply(outcome, of: room) }
     }
 
-    /// Writes the game records a full disk held back, and sends what waited for each.
+    /// Writes the game records a full disk held back, and publishes what waited for each.
     func releaseRecorded() {
+        guard !accounts.unwritten.isEmpty else { return }
         accounts.retry()
-        guard !waitingForRecords.isEmpty else { return }
-        let unwritten = Set(accounts.unwritten.map(\.commitment))
-        let waiting = waitingForRecords
-        waitingForRecords = waiting.filter { unwritten.contains($0.commitment) }
-        for (commitment, deliveries, excluded) in waiting where !unwritten.contains(commitment) {
-            deliver(deliveries, except: excluded)
+        for room in lobby.rooms.values where room.isHoldingBack {
+            deliver(room.publish(committed: committedRecord))
         }
     }
+
+    /// Where a finished game's record stands: its end is told once it is committed.
+    func committedRecord(of finished: FinishedGame) -> RecordState { accounts.state(of: finished) }
 
     /// Spectators of a match freed before it began go back to the lobby, told why.
     private func release(_ spectators: [ConnectionID]) {

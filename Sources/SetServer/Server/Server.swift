@@ -19,8 +19,6 @@ package final class Server {
     let lobby: Lobby
     /// Accounts, names, ratings and finished games (`Accounts/`).
     let accounts: Accounts
-    /// What finished games' outcomes would send, held until their records are on disk.
-    var waitingForRecords: [(commitment: String, deliveries: [Delivery], excluded: ConnectionID?)] = []
     let listener: Listener
     /// The ssh door's Unix socket, when `config.doorSocket` names one.
     let doorListener: Listener?
@@ -107,14 +105,6 @@ package final class Server {
         }
         doorUIDs = config.doorUIDs.isEmpty ? [getuid()] : config.doorUIDs
         control = ServerControl(loop: loop)
-        if let directory = journals {
-            state = ServerState(in: directory)
-            restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs, spectatorAnnounceMs: config.spectatorAnnounceMs)
-            finished = FinishedJournals(path: directory.finishedPath, keep: config.keepFinished, maxAgeDays: config.keepFinishedDays)
-            finished?.prune()
-        } else {
-            finished = nil
-        }
         do throws(SocketError) {
             accounts = try Accounts(directory: journals, faults: config.accountFaults, log: log)
             // The house bots' names are kept where a door runs them.
@@ -122,6 +112,16 @@ package final class Server {
         } catch {
             lock?.release()
             throw .dataDirectory(path: config.dataDirectory ?? "", reason: error.description)
+        }
+        if let directory = journals {
+            state = ServerState(in: directory)
+            // Accounts first: a replayed game over is told with its record's ratings, as it was.
+            restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs, spectatorAnnounceMs: config.spectatorAnnounceMs,
+                                            recorded: accounts.recovered)
+            finished = FinishedJournals(path: directory.finishedPath, keep: config.keepFinished, maxAgeDays: config.keepFinishedDays)
+            finished?.prune()
+        } else {
+            finished = nil
         }
         restoredMatches = restored.map(\.host.name)
         folderLock = lock
@@ -143,7 +143,7 @@ package final class Server {
         lobby.addressLimits = config.addressLimits
         lobby.spectatorAnnounceMs = config.spectatorAnnounceMs
         lobby.reservedMatches = config.reservedMatches
-        lobby.rater = { [accounts] finished in accounts.record(of: finished, journal: "\(finished.match).jsonl") }
+        lobby.awaitsRecords = true
         lobby.adopt(restored)
         recoverGames(of: restored)
         restored.forEach(schedule)

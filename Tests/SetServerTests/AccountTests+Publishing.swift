@@ -1,0 +1,138 @@
+import Foundation
+import SetNet
+import SetRules
+import SetServer
+import SetWire
+import Testing
+
+// Commit, then publish (issue 33): a game over is told only once its record is on disk, and an
+// event with a given `seq` is the same bytes wherever and whenever it is sent.
+extension AccountTests {
+    /// The answer to a `snapshot` request: the phase it shows, or the error code it got.
+    func snapshotAnswer(_ client: TestClient) throws -> String {
+        client.send(.snapshot, id: "s")
+        return try client.waitFor("snapshot or error") { message -> String? in
+            switch message {
+            case .snapshot(let view): "snapshot \(view.phase) ratings \(view.lastRatings.count)"
+            case .error(let error, _): error.code.rawValue
+            default: nil
+            }
+        }
+    }
+
+    /// While the accounts log cannot be written, a spectator's next read, a `snapshot` request
+    /// and a resume with `lastSeq` tell nothing of the game over or its ratings; once the record
+    /// is on disk the spectator is told, with the ratings, and snapshots show them.
+    @Test func nobodyLearnsOfAGameOverBeforeItsRecordIsOnDisk() throws {
+        let faults = JournalFaults()
+        let server = try server(data: temporaryDirectory(), accountFaults: faults)
+        defer { server.stop() }
+        let ann = try join(server, "ann", key: Self.annKey)
+        let bob = try join(server, "bob", key: Self.bobKey)
+        let wat = try join(server, "wat", key: nil, role: .spectator)
+        try ann.awaitSeq(wat.view!.seq)
+        try bob.awaitSeq(wat.view!.seq)
+        try playScriptedTurn(ann, bob)
+        let lastSeq = bob.view!.seq
+        bob.hangUp()  // he comes back with `lastSeq` while the record waits
+        let away = try ann.awaitEvent("bob away") { if case .presence(.second, false, _) = $0 { true } else { false } }
+        try wat.awaitSeq(away.seq)
+        faults.failing = true
+        ann.send(.act(.resign, seat: nil))
+        #expect(try nothingPending(ann))  // her resign was handled before this ping
+        #expect(try nothingPending(wat), "a spectator's next read")
+        #expect(try snapshotAnswer(wat) == "journal_failed")
+        #expect(try snapshotAnswer(ann) == "journal_failed")
+        let back = try TestClient(port: server.port)
+        _ = try back.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+        back.send(.join(JoinRequest(name: "bob", match: "m", token: bob.token, lastSeq: lastSeq)))
+        let refusal = try back.waitFor("an answer") { if case .error(let error, _) = $0 { error } else { nil } }
+        #expect(refusal.code == .journalFailed, "\(refusal)")
+        #expect(!back.received.contains { if case .event = $0 { true } else { false } }, "a resume with lastSeq")
+        #expect(wat.view?.phase == .playing && ann.view?.phase == .playing)
+
+        faults.failing = false
+        server.advance(by: 1_000)
+        let over = try wat.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+        guard case .gameOver(_, _, let ratings) = over.body else { return }
+        #expect(ratings.count == 2)
+        #expect(try snapshotAnswer(wat) == "snapshot over ratings 2")
+    }
+
+    /// A kill once the game's end is in its journal and its record in the accounts log: a player
+    /// resuming with `lastSeq` from the restarted server is sent the `game_over` line it was sent
+    /// before, byte for byte, ratings and all.
+    @Test func aGameOverResentAfterARestartIsTheLineSentBefore() throws {
+        let data = temporaryDirectory()
+        var first: TestServer? = try server(data: data)
+        let ann = try join(first!, "ann", key: Self.annKey)
+        let bob = try join(first!, "bob", key: Self.bobKey)
+        try ann.awaitSeq(bob.view!.seq)
+        try playScriptedTurn(ann, bob)
+        try bob.awaitSeq(ann.view!.seq)
+        let lastSeq = bob.view!.seq, token = try #require(bob.token)
+        ann.send(.act(.resign, seat: nil))
+        _ = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+        let sent = try #require(bob.lastLine)
+        #expect(sent.contains("\"ratings\":[{"))
+        // The process dies here: what follows is what a kill -9 leaves, the journal live at the top.
+        let journal = try String(contentsOfFile: data + "/m.jsonl", encoding: .utf8)
+        withExtendedLifetime((ann, bob)) { first?.stop() }
+        first = nil
+        try? FileManager.default.removeItem(atPath: data + "/finished")
+        try journal.write(toFile: data + "/m.jsonl", atomically: true, encoding: .utf8)
+
+        let second = try server(data: data)
+        defer { second.stop() }
+        let back = try TestClient(port: second.port)
+        _ = try back.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+        back.send(.join(JoinRequest(name: "bob", match: "m", token: token, lastSeq: lastSeq)))
+        _ = try back.awaitEvent("game over again") { if case .gameOver = $0 { true } else { false } }
+        #expect(back.lastLine == sent)
+    }
+
+    /// A kill while the record could not be written, and a restart while it still cannot be: the
+    /// restored match tells nothing of the game over (a spectator's join is refused) until the
+    /// log takes the record; then a resume with `lastSeq` gets the game over with its ratings.
+    @Test func aRestoredGameOverWaitsForTheRecordTheRestartCouldNotWrite() throws {
+        let data = temporaryDirectory()
+        let faults = JournalFaults()
+        var first: TestServer? = try server(data: data, accountFaults: faults)
+        let ann = try join(first!, "ann", key: Self.annKey)
+        let bob = try join(first!, "bob", key: Self.bobKey)
+        try ann.awaitSeq(bob.view!.seq)
+        try playScriptedTurn(ann, bob)
+        try bob.awaitSeq(ann.view!.seq)
+        let lastSeq = bob.view!.seq, token = try #require(bob.token)
+        faults.failing = true
+        ann.send(.act(.resign, seat: nil))
+        #expect(try nothingPending(ann))
+        let journal = try String(contentsOfFile: data + "/m.jsonl", encoding: .utf8)
+        withExtendedLifetime((ann, bob)) { first?.stop() }
+        first = nil
+        try? FileManager.default.removeItem(atPath: data + "/finished")
+        try journal.write(toFile: data + "/m.jsonl", atomically: true, encoding: .utf8)
+
+        let second = try server(data: data, accountFaults: faults)
+        defer { second.stop() }
+        let wat = try TestClient(port: second.port)
+        _ = try wat.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+        wat.send(.join(JoinRequest(role: .spectator, name: "wat", match: "m")))
+        let refusal = try wat.waitFor("an answer") { message -> String? in
+            switch message {
+            case .snapshot(let view): "snapshot \(view.phase)"
+            case .error(let error, _): error.code.rawValue
+            default: nil
+            }
+        }
+        #expect(refusal == "journal_failed")
+        faults.failing = false
+        second.advance(by: 1_000)
+        let back = try TestClient(port: second.port)
+        _ = try back.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+        back.send(.join(JoinRequest(name: "bob", match: "m", token: token, lastSeq: lastSeq)))
+        let over = try back.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+        guard case .gameOver(_, _, let ratings) = over.body else { return }
+        #expect(ratings.count == 2)
+    }
+}
