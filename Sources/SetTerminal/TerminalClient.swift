@@ -145,6 +145,9 @@ final class ClientRunLoop {
         driver.start()
         tick()
         loop.run(timeout: { [unowned self] in
+            // Ended before the loop ran (the first connection failed at once: a host name that
+            // cannot be found): no wait for a key that would never come.
+            if outcome != nil { return 0 }
             let escapeDue = pendingEscapeSince.map { $0 + Self.escapeWaitMs }
             return driver.waitMilliseconds(alsoAt: escapeDue)
         }, tick: { [unowned self] in
