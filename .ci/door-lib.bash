@@ -33,8 +33,12 @@ cleanup() {
 trap cleanup EXIT
 
 # The two logins of the door: `set` for keys, `guest` with an empty password for everyone else.
+# Each with a home sshd can change into, as the README makes them: without one every login
+# prints "Could not chdir to home directory" (door.sh checks that none does).
 for user in set guest; do
-    id "$user" >/dev/null 2>&1 || useradd --system --no-create-home --home-dir /nonexistent --shell /bin/sh "$user"
+    id "$user" >/dev/null 2>&1 || useradd --system --no-create-home --home-dir / --shell /bin/sh "$user"
+    # A session of another check may be using the login: then its home stays as it is.
+    usermod -d / "$user" 2>/dev/null || true
 done
 # A new system account is locked ("!"), which sshd refuses without PAM: `set` gets "*" (no
 # password works, keys do), `guest` an empty password.
@@ -69,8 +73,9 @@ for _ in $(seq 150); do (exec 3<>"/dev/tcp/127.0.0.1/$ssh_port") 2>/dev/null && 
 for k in ann bob cat dan eve; do ssh-keygen -q -t ed25519 -N '' -C '' -f "$work/$k"; done
 ssh_opts="-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o IdentitiesOnly=yes -p $ssh_port"
 door() { echo "ssh -tt $ssh_opts -i $work/$1 ${3:-} set@127.0.0.1 ${2:-}"; }
+# pane NAME [COLUMNS ROWS]: a tmux session for one player, 100×32 unless told.
 pane() {
     local name=$prefix-$1
-    tmux new-session -d -s "$name" -x 100 -y 32
+    tmux new-session -d -s "$name" -x "${2:-100}" -y "${3:-32}"
     echo "$name"
 }

@@ -65,6 +65,22 @@ tmux send-keys -t ann-$$ Escape
 wait_for ann-$$ "Set! s"
 wait_for_cards ann-$$ 12
 
+# Characters that terminals draw wider than one count per character (issue 32 item 13): a skin
+# tone beside its emoji, a spacing vowel sign, and format characters (U+0600, the soft hyphen)
+# that tmux draws a column each. The newest line folds beside the buttons, cut to the screen's
+# width as tmux draws it: nothing wraps, no screen scrolls, the header stays on the top row.
+on_top() { tmux capture-pane -p -t "$1" | head -1 | grep -qF "(you)"; }
+for s in ann-$$ bob-$$; do on_top "$s" || { tmux capture-pane -p -t "$s" >&2; fail "no header on $s's top row"; }; done
+# As UTF-8 bytes, which printf writes whatever the locale: U+1F44D U+1F3FD, U+0915 U+093E, U+0600 U+00AD.
+wide="wide $(printf '\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd%.0s' {1..30})$(printf '\xe0\xa4\x95\xe0\xa4\xbe%.0s' {1..20})$(printf '\xd8\x80\xc2\xad%.0s' {1..30}) end"
+say bob-$$ "$wide"
+wait_for ann-$$ "bob: wide "
+for s in ann-$$ bob-$$; do
+    wait_for_cards "$s" 12
+    wait_for "$s" "Set! s"
+    on_top "$s" || { tmux capture-pane -p -t "$s" >&2; fail "a wide line scrolled $s's screen"; }
+done
+
 grep -q '"type":"chat"' "$state"/data/duel.jsonl || fail "the chat lines were not journaled with the match"
 "$bin" replay "$state/data/duel.jsonl" > "$state/replay.txt" || fail "replay failed"
 grep -qF "ann (players): good luck bob" "$state/replay.txt" || { cat "$state/replay.txt" >&2; fail "replay did not show the chat"; }

@@ -3,8 +3,12 @@
 # and contrib/sshd_config.setgame (paths substituted), a server with its door socket, and players
 # in tmux with generated keys. A player reaches the menu and a dealt duel against a bot; two keys
 # duel each other and a third watches; a key that drops takes its seat back with the same command;
-# a keyless guest plays and has no account; a shell, a port forward, agent forwarding and an injected environment
-# variable get nothing; two keys from two source addresses are held to their shares apart.
+# a keyless guest plays and has no account; a shell, a port forward, agent forwarding and an
+# injected environment variable get nothing; two keys from two source addresses are held to their
+# shares apart. At 80×24: a key chooses a name, waits, and the invitation it is shown, pasted by a
+# second key, starts their duel under that name (and in `profile`); a dropped key's plain ssh goes
+# back to its game from the menu; another key cannot take the name; the menu shows a standing and
+# the lobby; help pauses a bot duel; no login says "Could not chdir" and no player sees a log path.
 # Needs root (sshd, useradd) and openssh-server/openssh-client (CI installs them).
 set -euo pipefail
 bin="${SETGAME:?path to the setgame binary}"
@@ -12,6 +16,12 @@ bin="${SETGAME:?path to the setgame binary}"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 prefix=setgame-door-$$
 . "$root/.ci/door-lib.bash"
+
+# wait_log PATTERN: waits up to 30 s for the server's log to hold a line matching PATTERN.
+wait_log() {
+    for _ in $(seq 150); do grep -q "$1" "$work/server.log" && return 0; sleep 0.2; done
+    return 1
+}
 
 # 1. The menu, then a dealt duel against the easy bot.
 s_menu=$(pane menu)
@@ -27,10 +37,12 @@ echo "menu: the bot is the door's bot-easy account, listed as a bot"
 tmux send-keys -t "$s_menu" q
 tmux send-keys -t "$s_menu" y 2>/dev/null || true
 expect_status "$s_menu" menu 0 30
-echo "menu: quitting ended the ssh session"
+tmux capture-pane -p -t "$s_menu" | grep -q "log in\|door-state\|client.log" && fail "the door showed the player its log path: $(tmux capture-pane -p -t "$s_menu")"
+echo "menu: quitting ended the ssh session, and no log path was shown"
 
 # 2. Two keys duel each other; 3. a third watches.
-s_bob=$(pane bob); s_cat=$(pane cat); s_dan=$(pane dan)
+# 120 columns: the scoreboard's labelled round trips ("ping 8ms") leave no room for "1 watching" at 100.
+s_bob=$(pane bob 120 32); s_cat=$(pane cat 120 32); s_dan=$(pane dan 120 32)
 run_in "$s_bob" bob "$(door bob "join friday")"
 wait_for "$s_bob" "friday" 30
 run_in "$s_cat" cat "$(door cat "join friday")"
@@ -51,7 +63,8 @@ expect_status "$s_bob" bob 137 30
 wait_for "$s_cat" "away" 30
 run_in "$s_bob" bob2 "$(door bob "join friday")"
 wait_for_cards "$s_bob" 12 30
-grep -q "key-.*(seat [01] of friday) joined with a token" "$work/server.log" || { cat "$work/server.log" >&2; fail "bob's return did not resume his seat"; }
+# The killed ssh left bob's last screen standing: the server's log is the result to wait for.
+wait_log "key-.*(seat [01] of friday) joined with a token" || { cat "$work/server.log" >&2; fail "bob's return did not resume his seat"; }
 echo "resume: the same key and command took the seat back"
 
 # 5. A guest, no key at all.
@@ -83,6 +96,7 @@ set -e
 [ "$status" = 64 ] || fail "'ssh … bash' exited $status: $out"
 echo "$out" | grep -q "^setgame: 'bash' is not a door command; usage: ssh HOST" || fail "'ssh … bash' got: $out"
 echo "$out" | grep -q "uid=" && fail "a shell ran: $out"
+echo "$out" | grep -q "Could not chdir" && [ "$(getent passwd set | cut -d: -f6)" = / ] && fail "a login could not change into its home: $out"
 out=$(ssh -T $ssh_opts -i "$work/eve" -o SetEnv="LD_PRELOAD=/nonexistent/evil.so" -o SetEnv="SSH_USER_AUTH=/etc/passwd" \
       set@127.0.0.1 nonsense </dev/null 2>&1 || true)
 echo "$out" | grep -qi "ld.so\|evil" && fail "an injected LD_PRELOAD reached the door: $out"
@@ -138,4 +152,83 @@ expect_status "$s_c" c 1 30
 run_in "$s_d" d "$(door eve "play --solo" "-b 127.0.0.3")"
 wait_for_cards "$s_d" 12 30
 echo "limits: 127.0.0.2 and 127.0.0.3 were held to their shares apart"
+
+# 8. At 80×24. A key chooses a name, waits for a quick duel, and pastes nothing: the friend does.
+# Each key comes from an address of its own (127.0.0.1's share is spent on bob, cat and dan).
+for k in fay gus hal; do ssh-keygen -q -t ed25519 -N '' -C '' -f "$work/$k"; done
+s_fay=$(pane fay 80 24); s_gus=$(pane gus 80 24); s_hal=$(pane hal 80 24)
+run_in "$s_fay" fay "$(door fay "" "-b 127.0.0.5")"
+wait_for "$s_fay" "You play as key-" 30
+tmux send-keys -t "$s_fay" 7 f a y z e r Enter
+wait_for "$s_fay" "You play as fayzer from now on." 30
+tmux send-keys -t "$s_fay" 1
+wait_for "$s_fay" "A friend can join with:" 30
+invite=$(tmux capture-pane -p -t "$s_fay" | grep -oE "ssh -p $ssh_port set@127\.0\.0\.1 join [A-Za-z0-9._-]+" | head -1)
+[ -n "$invite" ] || { tmux capture-pane -p -t "$s_fay" >&2; fail "the waiting screen showed no door command to join"; }
+match=${invite##* }
+echo "invite: fayzer's waiting screen shows '$invite'"
+# The friend's own ssh brings their key (here: options before the pasted words); the words are as shown.
+run_in "$s_gus" gus "ssh -tt ${ssh_opts/-p $ssh_port/} -i $work/gus -b 127.0.0.6 ${invite#ssh }"
+wait_for_cards "$s_fay" 12 30
+wait_for_cards "$s_gus" 12 30
+wait_for "$s_gus" "fayzer" 30
+wait_for "$s_fay" "fayzer" 30
+out=$(ssh -T $ssh_opts -i "$work/gus" -b 127.0.0.7 set@127.0.0.1 profile fayzer </dev/null 2>&1) || fail "profile fayzer: $out"
+echo "$out" | grep -q "^fayzer: " || fail "profile fayzer printed: $out"
+echo "$out" | grep -q "Could not chdir" && [ "$(getent passwd set | cut -d: -f6)" = / ] && fail "a login could not change into its home: $out"
+echo "invite: pasted by a second key, it started their duel in $match; the chosen name is on both screens and in profile"
+
+# 9. Fayzer drops; a plain ssh offers the waiting game first, and Enter takes the seat back.
+fay_ssh=$(pgrep -f -- "-i $work/fay " | head -1)
+[ -n "$fay_ssh" ] || fail "no ssh client for fay"
+kill -9 "$fay_ssh"
+expect_status "$s_fay" fay 137 30
+wait_for "$s_gus" "away" 30
+run_in "$s_fay" fay2 "$(door fay "" "-b 127.0.0.5")"
+wait_for "$s_fay" "0. Back to your quick duel" 30
+tmux send-keys -t "$s_fay" Enter
+wait_for_cards "$s_fay" 12 30
+wait_log "fayzer (seat [01] of $match) joined with a token" || { tail "$work/server.log" >&2; fail "fayzer's return did not resume the seat"; }
+echo "resume: a plain ssh offered the waiting duel first and took the seat back"
+
+# 10. Another key cannot take that name; its menu shows its standing and the leaderboard; the
+# standing shortcuts answer.
+run_in "$s_hal" hal-menu "$(door hal "" "-b 127.0.0.8")"
+wait_for "$s_hal" "You play as key-" 30
+tmux send-keys -t "$s_hal" 7 f a y z e r Enter
+wait_for "$s_hal" '"fayzer" is another player'"'"'s name here: choose another.' 30
+tmux send-keys -t "$s_hal" 8
+wait_for "$s_hal" "Any key: back to the menu" 30
+wait_for "$s_hal" "no games here yet" 5
+tmux send-keys -t "$s_hal" x
+wait_for "$s_hal" "8. Your profile, your games, the leaderboard" 30
+tmux send-keys -t "$s_hal" 9
+wait_for "$s_hal" "Live duels" 30
+tmux capture-pane -p -t "$s_hal" | grep -qE "$match +fayzer 1500\?" || { tmux capture-pane -p -t "$s_hal" >&2; fail "the lobby did not list fayzer's duel with a rating"; }
+tmux send-keys -t "$s_hal" x
+wait_for "$s_hal" "9. Who is here" 30
+tmux send-keys -t "$s_hal" q
+expect_status "$s_hal" hal-menu 0 30
+for words in history "leaderboard --mode ultra"; do
+    out=$(ssh -T $ssh_opts -i "$work/gus" -b 127.0.0.7 set@127.0.0.1 $words </dev/null 2>&1) || fail "ssh … $words: $out"
+done
+echo "names: another key was refused fayzer; the menu showed a standing and the lobby (fayzer's duel, rated); history and leaderboard answered"
+
+# 11. Help pauses a bot duel: the hard bot scores while the player looks on, not while they read.
+run_in "$s_hal" hal "$(door hal "play --level hard" "-b 127.0.0.8")"
+wait_for_cards "$s_hal" 12 30
+bot_score() { tmux capture-pane -p -t "$s_hal" | head -1 | sed -nE 's/.*bot-hard( [0-9]+\??)? ([0-9]+).*/\2/p'; }
+for _ in $(seq 300); do [ "$(bot_score)" -gt 0 ] 2>/dev/null && break; sleep 0.2; done
+[ "$(bot_score)" -gt 0 ] 2>/dev/null || { tmux capture-pane -p -t "$s_hal" >&2; fail "the hard bot never scored"; }
+tmux send-keys -t "$s_hal" '?'
+wait_for "$s_hal" "Paused while you read the help" 30
+before=$(bot_score)
+# Proving that nothing happens takes a span of time: the hard bot scored every few seconds here.
+sleep 8
+after=$(bot_score)
+[ "$before" = "$after" ] || fail "the bot scored while the help was open: $before then $after"
+tmux send-keys -t "$s_hal" Escape
+for _ in $(seq 300); do [ "$(bot_score)" -gt "$after" ] 2>/dev/null && break; sleep 0.2; done
+[ "$(bot_score)" -gt "$after" ] || { tmux capture-pane -p -t "$s_hal" >&2; fail "the bot did not play on after the help closed"; }
+echo "pause: help held the door's bot at $before points; closed, it played on"
 echo "door: all passed"

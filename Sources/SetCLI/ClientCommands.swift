@@ -61,14 +61,21 @@ extension Commands {
             OptionSpec("socket", "PATH", "the server's door socket (default \(DoorOptions().socket))"),
             OptionSpec("state", "DIR", "where each key's seat tokens are kept (default: the user's state folder)"),
             OptionSpec("guest-user", "NAME", "the login that takes players without a key (default \(DoorOptions().guestUser))"),
+            OptionSpec("address", "HOST[:PORT]", "how friends reach this door, for the commands it shows (default: the address and port sshd was reached on)"),
         ])
 
-    static func doorOptions(_ parsed: ParsedArguments) -> DoorOptions {
+    static func doorOptions(_ parsed: ParsedArguments) throws(UsageError) -> DoorOptions {
         let values = OptionValues(parsed, command: door.name)
         var options = DoorOptions()
         options.socket = values.text("socket") ?? options.socket
         options.stateFolder = values.text("state")
         options.guestUser = values.text("guest-user") ?? options.guestUser
+        if let address = values.text("address") {
+            guard DoorAddress.split(address) != nil else {
+                throw UsageError("--address is HOST or HOST:PORT, not '\(address)'", command: values.command)
+            }
+            options.address = address
+        }
         return options
     }
 

@@ -162,7 +162,7 @@ package enum Commands {
         case .join: return .join(try clientOptions(parsed, role: .player, defaults: defaults))
         case .watch: return .join(try clientOptions(parsed, role: .spectator, defaults: defaults))
         case .bot: return .bot(try botOptions(parsed, defaults: defaults))
-        case .door: return .door(doorOptions(parsed))
+        case .door: return .door(try doorOptions(parsed))
         case .profile: return .account(try accountCommand(parsed, .profile))
         case .history: return .account(try accountCommand(parsed, .history))
         case .leaderboard: return .account(try accountCommand(parsed, .leaderboard))

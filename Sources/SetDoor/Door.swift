@@ -16,6 +16,9 @@ package struct DoorOptions: Equatable, Sendable {
     package var stateFolder: String?
     /// The login that takes keyless guests: no key is looked for there.
     package var guestUser = "guest"
+    /// How friends reach this door (`HOST` or `HOST:PORT`), for the commands it shows; nil takes
+    /// what sshd saw (`DoorAddress`).
+    package var address: String?
 
     package init() {}
 }
@@ -25,7 +28,9 @@ package struct DoorOptions: Equatable, Sendable {
 /// terminal client on the session's pty: the menu, or the game the ssh command named.
 package enum Door {
     /// Runs one ssh session; returns the exit status ssh hands back to the player.
-    package static func run(_ options: DoorOptions, environment: [String: String] = ProcessEnvironment.variables) -> Int32 {
+    /// `report` turns an account answer into the lines a person reads (the CLI's `AccountReport`).
+    package static func run(_ options: DoorOptions, environment: [String: String] = ProcessEnvironment.variables,
+                            report: @escaping (AccountInfo) -> [String]) -> Int32 {
         let request: DoorRequest
         switch DoorRequest.parse(environment["SSH_ORIGINAL_COMMAND"]) {
         case .success(let parsed): request = parsed
@@ -55,7 +60,10 @@ package enum Door {
         let folder = fingerprint.map { base + "/keys/" + DoorIdentity.folder(fingerprint: $0) } ?? GuestFolders.path(in: temporary)
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { if fingerprint == nil { try? FileManager.default.removeItem(atPath: folder) } }
-        let session = DoorSession(options: options, identity: identity, name: name, folder: folder, base: base, environment: environment)
+        let user = environment["USER"] ?? "set"
+        var session = DoorSession(options: options, identity: identity, name: name, folder: folder, base: base,
+                                  address: DoorAddress.of(user: user, sshConnection: environment["SSH_CONNECTION"], configured: options.address),
+                                  report: report)
         return session.run(request)
     }
 
@@ -69,104 +77,4 @@ package enum Door {
     }
 
     static func say(_ line: String) { LineOutput.write([line], to: STDERR_FILENO) }
-}
-
-/// One player's way through the door: the menu if asked, then the client and maybe a bot.
-struct DoorSession {
-    let options: DoorOptions
-    let identity: DoorIdentity
-    let name: String
-    let folder: String
-    /// The door's state folder, shared by every key: the house bots' account keys live there.
-    let base: String
-    let environment: [String: String]
-
-    func run(_ request: DoorRequest) -> Int32 {
-        var request = request
-        var colourBlind = false, noColour = false
-        if request == .menu {
-            let menu = DoorMenu(name: name, levels: DoorGame.levels.map(\.rawValue))
-            let (choice, left) = MenuTerminal.choose(menu, logPath: folder + "/door.log")
-            colourBlind = left.colours == .letters
-            noColour = left.colours == .none
-            let variant: Variant? = left.variant == .classic ? nil : left.variant
-            switch choice {
-            case .quit: return 0
-            case .quickDuel: request = .play(DoorGame(opponent: .anyone(match: nil), variant: variant))
-            case .bot(let level): request = .play(DoorGame(opponent: .bot(BotLevel(rawValue: level) ?? DoorGame.defaultLevel), variant: variant))
-            case .solo: request = .play(DoorGame(opponent: .nobody, variant: variant))
-            case .watch: request = .watch(match: nil)
-            }
-        }
-        var client = ClientOptions(name: name, colorblind: colourBlind, stateDirectory: folder)
-        client.route = UnixRoute(path: options.socket, greeting: identity.attestation)
-        client.command = "ssh"
-        client.noColor = noColour
-        // The player chose no name: a taken one (a guest's number another guest sits under) is swapped.
-        client.takesSuggestedName = true
-        var bot: LocalBot?
-        switch request {
-        case .menu: return 0
-        case .watch(let match):
-            client.role = .spectator
-            client.match = match
-        case .play(let game):
-            client.variant = game.variant
-            switch game.opponent {
-            case .anyone(let match): client.match = match
-            case .nobody: client.mode = .solo
-            case .bot(let level):
-                let match = botMatch(game.variant)
-                client.match = match
-                // The server seats only the connections whose door line names a bot match.
-                var attestation = identity
-                attestation.match = match
-                client.route = UnixRoute(path: options.socket, greeting: attestation.attestation)
-                bot = startBot(level, match: match, variant: game.variant)
-            }
-            if let match = client.match { client.watchCommand = watchCommand(match) }
-        }
-        let status = TerminalClient.run(client)
-        bot?.stop()
-        return status
-    }
-
-    /// The match a key plays its bot in: the same each time, so the same command finds the seat
-    /// again after a drop; a guest's is new each time.
-    func botMatch(_ variant: Variant?) -> String {
-        let id = identity.fingerprint.map { String(DoorIdentity.folder(fingerprint: $0).prefix(8)) }
-            ?? String(format: "%08x", UInt32.random(in: 0...UInt32.max))
-        return "bot-\(id)" + (variant.map { $0 == .classic ? "" : "-\($0.rawValue)" } ?? "")
-    }
-
-    /// The bot, in this process, on the door's socket from the player's own address: it counts
-    /// against the player's share, as a second terminal of theirs would. Its seat token is kept
-    /// beside the player's, so a resumed duel gets its bot back too.
-    func startBot(_ level: BotLevel, match: String, variant: Variant?) -> LocalBot {
-        let store = SeatTokenStore(directory: folder)
-        let key = "bot \(match)"
-        var bot = BotOptions()
-        bot.route = UnixRoute(path: options.socket,
-                              greeting: DoorIdentity(fingerprint: nil, address: identity.address, houseBot: true, match: match).attestation)
-        bot.match = match
-        bot.level = level
-        bot.account = Door.houseBotAccount("bot-\(level.rawValue)", in: base)
-        // The house bot's name belongs to its account: a guest asking for it would be refused.
-        bot.name = (bot.account == nil ? "guest-bot-" : "bot-") + level.rawValue
-        bot.variant = variant
-        bot.token = store.token(for: key)
-        bot.seed = UInt64.random(in: 0...UInt64.max)
-        let local = LocalBot(bot) { token in store.set(token, for: key) }
-        local.start()
-        return local
-    }
-
-    /// How someone else watches: the same ssh door, with the watch command.
-    func watchCommand(_ match: String) -> String {
-        let fields = (environment["SSH_CONNECTION"] ?? "").split(separator: " ").map(String.init)
-        let user = environment["USER"] ?? "set"
-        guard fields.count >= 4 else { return "ssh \(user)@HOST watch \(match)" }
-        let host = fields[2].contains(":") ? "[\(fields[2])]" : fields[2]
-        return (fields[3] == "22" ? "ssh " : "ssh -p \(fields[3]) ") + "\(user)@\(host) watch \(match)"
-    }
 }

@@ -11,9 +11,12 @@ package enum DoorRequest: Equatable, Sendable {
     case watch(match: String?)
     /// `join [MATCH]` or `play …`: a game.
     case play(DoorGame)
+    /// `profile [NAME]`, `history`, `leaderboard [--mode M]`: a standing, printed.
+    case standing(DoorStanding)
 
     /// The one line a refused command gets.
-    package static let usage = "usage: ssh HOST [watch [MATCH] | join [MATCH] [--mode M] | play [--mode M] [--level L] [--solo]]"
+    package static let usage = "usage: ssh HOST [watch [MATCH] | join [MATCH] [--mode M] | play [--mode M] [--level L] [--solo]"
+        + " | profile [NAME] | history | leaderboard [--mode M]]"
 
     /// Parses `SSH_ORIGINAL_COMMAND`; nil or blank is the menu. Words are split on white space
     /// (match names hold no spaces), with no quoting, globbing or anything a shell would do.
@@ -40,6 +43,17 @@ package enum DoorRequest: Equatable, Sendable {
             return options(Array(rest), allowed: ["--mode", "--level", "--solo"]).map { found in
                 .play(DoorGame(opponent: found.solo ? .nobody : .bot(found.level ?? DoorGame.defaultLevel), variant: found.variant))
             }
+        case "profile":
+            guard rest.count <= 1 else { return .failure(DoorUsageError("profile takes one player's name")) }
+            if let name = rest.first, !ClientMessageDecoder.isAcceptable(name: name, maxLength: ClientMessageDecoder.maxNameLength) {
+                return .failure(DoorUsageError("'\(name)' is not a player's name"))
+            }
+            return .success(.standing(.profile(name: rest.first)))
+        case "history":
+            guard rest.isEmpty else { return .failure(DoorUsageError("history takes nothing: it is your own")) }
+            return .success(.standing(.history))
+        case "leaderboard":
+            return options(Array(rest), allowed: ["--mode"]).map { .standing(.leaderboard($0.variant ?? .classic)) }
         default:
             return .failure(DoorUsageError("'\(first)' is not a door command"))
         }
@@ -81,6 +95,13 @@ package enum DoorRequest: Equatable, Sendable {
     }
 }
 
+/// A standing the door prints: a profile (yours without a name), your games, the best players.
+package enum DoorStanding: Equatable, Sendable {
+    case profile(name: String?)
+    case history
+    case leaderboard(Variant)
+}
+
 /// A game through the door: against whom, in which variant.
 package struct DoorGame: Equatable, Sendable {
     package enum Opponent: Equatable, Sendable {
@@ -99,6 +120,28 @@ package struct DoorGame: Equatable, Sendable {
     package init(opponent: Opponent, variant: Variant? = nil) {
         self.opponent = opponent
         self.variant = variant
+    }
+
+    /// The door command that asks for this game again (`join friday --mode ultra`): what a
+    /// player's plain `ssh` offers to go back to after a drop.
+    package var command: String {
+        let mode = variant.map { $0 == .classic ? "" : " --mode \($0.rawValue)" } ?? ""
+        switch opponent {
+        case .anyone(let match): return "join" + (match.map { " " + $0 } ?? "") + mode
+        case .bot(let level): return "play --level \(level.rawValue)" + mode
+        case .nobody: return "play --solo" + mode
+        }
+    }
+
+    /// The game in a few words, for the menu's way back to it ("your quick duel, Ultra").
+    package var summary: String {
+        let what = switch opponent {
+        case .anyone(nil): "your quick duel"
+        case .anyone(let match?): "your duel in \(match)"
+        case .bot(let level): "your duel against the \(level.rawValue) bot"
+        case .nobody: "your solo game"
+        }
+        return what + (variant.map { $0 == .classic ? "" : ", " + $0.title } ?? "")
     }
 
     /// The bot a newcomer meets, as `setgame play` does.

@@ -16,8 +16,9 @@ package enum ReplayCast {
     /// events whose times never decrease. The chat said during the match shows where it was said,
     /// as a spectator saw it. The last event redraws the final screen whole, so it reads on its own.
     /// `unixSeconds` turns a journal time (the server's clock, milliseconds) into wall-clock
-    /// seconds, for the header's timestamp.
+    /// seconds, for the header's timestamp. `observe` sees each event as the screen is given it.
     package static func record(_ replay: MatchReplay, title: String, unixSeconds: (Int64) -> Int64,
+                               observe: (WireEvent) -> Void = { _ in },
                                write: (String) -> Void) throws(MatchReplay.Failure) {
         var screen: Spectator?
         let ratings = replay.recordedRatings()
@@ -28,6 +29,7 @@ package enum ReplayCast {
             screen = Spectator(app: spectator(of: replay, at: time), start: time)
         }
         try replay.play { told in
+            observe(told)
             begin(at: told.time)
             if case .gameStarted(let start) = told.body { game = start.game }
             for line in screen?.take(.event(withRatings(told, ratings[game])), at: told.time) ?? [] { write(line) }

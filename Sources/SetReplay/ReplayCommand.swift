@@ -9,20 +9,26 @@ import SetWire
 /// `--cast OUT`, the same match as a recording of what a spectator's terminal showed.
 package enum ReplayCommand {
     /// Runs the command, printing through `out` and `err`; returns the exit status (2 when a
-    /// revealed seed breaks its commitment or does not deal the table shown).
+    /// revealed seed breaks its commitment or does not deal the table shown, with or without
+    /// `--cast`: `DealCheck`).
     package static func run(_ options: ReplayOptions, out: (String) -> Void, err: (String) -> Void) -> Int32 {
         let match: MatchReplay
         do { match = try MatchReplay.open(options.file) } catch {
             err("setgame replay: \(error)")
             return 1
         }
+        return run(match, options, out: out, err: err)
+    }
+
+    /// Replays an opened match as `options` say: as text, or as a cast to a file.
+    static func run(_ match: MatchReplay, _ options: ReplayOptions, out: (String) -> Void, err: (String) -> Void) -> Int32 {
         if let cast = options.cast { return record(match, to: cast, out: out, err: err) }
         let variant = match.variant == .classic ? "" : " of \(match.variant.title)"
         out("\(match.name): a \(match.mode.rawValue) match\(variant)")
         var names = ["player 1", "player 2"]
         var start: Int64?
         var previous: Int64?
-        var misdealt: Swift.Set<Int> = []
+        var deals = DealCheck(games: match.games)
         // Events are printed as the replay makes them: a long journal is never held in memory.
         do {
             try match.play { event in
@@ -34,10 +40,7 @@ package enum ReplayCommand {
                 start = start ?? event.time
                 let clock = String(format: "%8.1fs", Double(event.time - (start ?? 0)) / 1_000)
                 if case .playerJoined(let seat, let name, _, _) = event.body { names[seat.rawValue] = name }
-                if case .gameStarted(let game) = event.body, let record = match.games.first(where: { $0.number == game.game }),
-                   !record.deals(game.table) {
-                    misdealt.insert(game.game)
-                }
+                deals.observe(event)
                 guard let line = ReplayText.describe(event.body, names: names, variant: match.variant) else { return }
                 out("\(clock)  \(line)")
             } onChat: { chat in
@@ -50,13 +53,8 @@ package enum ReplayCommand {
             err("setgame replay: \(error)")
             return 1
         }
-        for game in match.games {
-            out("game \(game.number): seed \(game.seed) " + (game.seedMatchesCommitment
-                ? "matches its commitment \(game.commitment.prefix(16))…: the deal was fixed before play"
-                : "does NOT match its commitment \(game.commitment)")
-                + (misdealt.contains(game.number) ? "; the table dealt is NOT the one this seed deals" : ""))
-        }
-        return match.games.allSatisfy(\.seedMatchesCommitment) && misdealt.isEmpty ? 0 : 2
+        deals.lines.forEach(out)
+        return deals.status
     }
 
     /// Writes the cast to `path`, replaced whole (written beside, then renamed).
@@ -67,9 +65,11 @@ package enum ReplayCommand {
             return 1
         }
         var failed = false
+        var deals = DealCheck(games: match.games)
         do {
             let clock = JournalWallClock(path: match.path, lastMs: match.lastMs)
-            try ReplayCast.record(match, title: "setgame: \(match.name)", unixSeconds: { clock?.seconds(at: $0) ?? Int64(time(nil)) }) { line in
+            try ReplayCast.record(match, title: "setgame: \(match.name)", unixSeconds: { clock?.seconds(at: $0) ?? Int64(time(nil)) },
+                                  observe: { deals.observe($0) }) { line in
                 if fputs(line + "\n", file) < 0 { failed = true }
             }
         } catch {
@@ -84,7 +84,9 @@ package enum ReplayCommand {
             err("setgame replay: cannot write \(path): \(reason)")
             return 1
         }
+        // The same verdict as the text replay's, and the same exit status.
+        deals.lines.forEach(out)
         out("setgame replay: \(match.name) as a spectator saw it, in \(path) (play it with: asciinema play \(path))")
-        return match.games.allSatisfy(\.seedMatchesCommitment) ? 0 : 2
+        return deals.status
     }
 }

@@ -38,6 +38,22 @@ package struct ClientOptions: Sendable, Equatable {
     package var noColor = false
     /// Set by `setgame door`: the server is reached through the door's Unix socket, not `host:port`.
     package var route: UnixRoute?
+    /// Set by `setgame door`: the ssh command that reaches it (`ssh -p 2222 set@HOST`), which the
+    /// commands shown to a friend start with.
+    package var door: String?
+    /// A line under the invitation (the door: how a friend without an ssh key gets in).
+    package var inviteNote: String?
+    /// Set by `setgame door` for a bot duel: its bot runs in this process, and is told true while
+    /// help or the leave box is open (it steps out, which pauses the match), false after.
+    package var botBeside: BotBeside?
+    /// What the leave box says quitting keeps, instead of the server's seat wait (a guest's door
+    /// session keeps no seat).
+    package var quitNote: String?
+    /// How the leave box says to come back within the seat wait; nil: "run the same command".
+    package var rejoinHint: String?
+    /// Whether leaving prints where the log is: not through the door, whose log is on the
+    /// server's host, out of the player's reach.
+    package var showsLogPath = true
     /// `--casual`: the games this player plays are not rated.
     package var casual = false
     /// Takes the server's suggestion when the name is taken (the ssh door: its player chose none).
@@ -80,6 +96,17 @@ package struct ClientOptions: Sendable, Equatable {
     var seatKey: String {
         tokenKey ?? "\(host):\(port) \(mode.rawValue) \(match ?? "*") \(name)" + (variant.map { " \($0.rawValue)" } ?? "")
     }
+}
+
+/// A bot the door runs in this process beside its player, and how to hold it off while the
+/// player reads help or the leave box: it steps out, which pauses the match as `play`'s does.
+package struct BotBeside: Sendable, Equatable {
+    package var hold: @Sendable (Bool) -> Void
+
+    package init(hold: @escaping @Sendable (Bool) -> Void) { self.hold = hold }
+
+    /// Any two are equal: the hook is a function, which cannot be compared.
+    package static func == (lhs: BotBeside, rhs: BotBeside) -> Bool { true }
 }
 
 /// A match `setgame play` runs in this process: what the screen says about it, and how the client

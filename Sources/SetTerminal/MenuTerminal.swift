@@ -9,7 +9,7 @@ package enum MenuTerminal {
     /// there is no terminal or the session ends.
     package static func choose(_ menu: DoorMenu, logPath: String) -> (DoorMenu.Choice, DoorMenu) {
         let session: TerminalSession
-        do { session = try TerminalSession(logPath: logPath) } catch {
+        do { session = try TerminalSession(logPath: logPath, showsLogPath: false) } catch {
             LineOutput.write(["setgame: \(error)"], to: STDERR_FILENO)
             return (.quit, menu)
         }
@@ -18,7 +18,9 @@ package enum MenuTerminal {
         var decoder = InputDecoder()
         var last: ScreenBuffer?
         while true {
-            let frame = menu.render(size: TerminalSession.size())
+            let size = TerminalSession.size()
+            menu.rows = size.rows
+            let frame = menu.render(size: size)
             let diff = FrameRenderer.frameDiff(from: last, to: frame)
             if !diff.isEmpty { session.write(diff) }
             last = frame

@@ -22,7 +22,7 @@ package enum TerminalClient {
         }
         let session: TerminalSession
         do {
-            session = try TerminalSession(logPath: directory + "/client.log")
+            session = try TerminalSession(logPath: directory + "/client.log", showsLogPath: options.showsLogPath)
         } catch {
             printLines(["setgame: \(error)"], toStandardError: true)
             return 1
@@ -38,7 +38,8 @@ package enum TerminalClient {
         }
         session.end()
         // The banner is still on the screen from before: only what is new is printed.
-        printLines((outcome.message.map { [$0] } ?? []) + ["setgame: log in \(session.logPath)"], command: options.command)
+        printLines((outcome.message.map { [$0] } ?? []) + (options.showsLogPath ? ["setgame: log in \(session.logPath)"] : []),
+                   command: options.command)
         if let signal = outcome.signal {
             Glibc.signal(signal, SIG_DFL)
             raise(signal)
@@ -63,6 +64,11 @@ package enum TerminalClient {
             configuration.account = SeatTokenStore(accountsIn: options.resolvedStateDirectory)
                 .accountKey(for: "\(options.host):\(options.port)")
         }
+        configuration.door = options.door
+        configuration.inviteNote = options.inviteNote
+        configuration.quitNote = options.quitNote
+        if let hint = options.rejoinHint { configuration.rejoinHint = hint }
+        configuration.botBeside = options.botBeside != nil
         configuration.watchHint = options.watchCommand.map { CommandHint(lead: options.watchLead, command: $0) }
         if let local = options.local {
             configuration.isLocal = true
@@ -139,6 +145,9 @@ final class ClientRunLoop {
         driver.start()
         tick()
         loop.run(timeout: { [unowned self] in
+            // Ended before the loop ran (the first connection failed at once: a host name that
+            // cannot be found): no wait for a key that would never come.
+            if outcome != nil { return 0 }
             let escapeDue = pendingEscapeSince.map { $0 + Self.escapeWaitMs }
             return driver.waitMilliseconds(alsoAt: escapeDue)
         }, tick: { [unowned self] in
@@ -203,6 +212,8 @@ final class ClientRunLoop {
             FileHandle.standardError.write(Data("setgame client: \(ServerText.printable(text))\n".utf8))
         case .quit(let status, let message):
             if outcome == nil { outcome = (status, message, nil) }
+        case .holdLocal(let held) where options.botBeside != nil:
+            options.botBeside?.hold(held)
         case .startLocal, .holdLocal, .saveRecords:
             TerminalClient.performLocal(effect, of: options.local)
         }

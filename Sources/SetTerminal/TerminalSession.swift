@@ -43,7 +43,8 @@ package final class TerminalSession {
     package static let needsTerminal = "this command needs a terminal (stdin and stdout must be a tty)"
 
     /// Takes over the terminal on stdin/stdout; throws a sentence when they are not a terminal.
-    init(logPath: String) throws(TerminalError) {
+    /// Without `showsLogPath` (the door, whose log is on the server's host) a crash note names no file.
+    init(logPath: String, showsLogPath: Bool = true) throws(TerminalError) {
         guard Self.hasTerminal else { throw TerminalError(Self.needsTerminal) }
         self.logPath = logPath
         var pipeFDs: [Int32] = [-1, -1]
@@ -56,7 +57,8 @@ package final class TerminalSession {
         signalPipeWrite = pipeFDs[1]
         guard tcgetattr(STDIN_FILENO, &savedAttributes) == 0 else { throw TerminalError("cannot read the terminal's settings") }
         Self.prepare(bytes: Array((EscapeCode.endSession + "\r").utf8), into: &restoreBytes, count: &restoreCount)
-        Self.prepare(bytes: Array("setgame: crashed; details are in \(logPath)\n".utf8), into: &crashNoteBytes, count: &crashNoteCount)
+        let crashNote = showsLogPath ? "setgame: crashed; details are in \(logPath)\n" : "setgame: crashed; the details are in the host's log\n"
+        Self.prepare(bytes: Array(crashNote.utf8), into: &crashNoteBytes, count: &crashNoteCount)
         redirectStderr()
         var raw = savedAttributes
         cfmakeraw(&raw)

@@ -43,14 +43,15 @@ package enum ChatText {
     package static let maxColumns = 200
 
     /// `text` as it may be said: passed through `ServerText.printable` (no escapes, no controls,
-    /// no bidirectional tricks), with its runs of spaces made one and its ends trimmed; nil when
-    /// nothing is left. A line wider than `maxColumns` is refused, not cut, so nobody's words
-    /// are changed without their knowing.
+    /// no format characters), its characters that show nothing (`VisibleText.isBlank`: Hangul
+    /// fillers, a lone variation selector) taken as spaces, its runs of spaces made one and its
+    /// ends trimmed; refused when nothing visible is left. A line wider than `maxColumns` is
+    /// refused, not cut, so nobody's words are changed without their knowing.
     package static func said(_ text: String) -> Result<String, WireError> {
         var line = ""
         var space = false
         for character in ServerText.printable(text) {
-            if character.isWhitespace {
+            if VisibleText.isBlank(character) {
                 space = !line.isEmpty
                 continue
             }

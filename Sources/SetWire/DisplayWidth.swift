@@ -19,15 +19,22 @@ package enum DisplayWidth {
         return wideRanges.contains { $0.contains(value) } ? 2 : 1
     }
 
-    /// The cells one character (a grapheme cluster) takes: the width of its base, widened to two
-    /// when the cluster asks for emoji presentation (U+FE0F) or is a flag or an emoji sequence.
+    /// The cells one character (a grapheme cluster) takes, as tmux 3.3a draws it: an emoji
+    /// (asked for with U+FE0F, a flag, a ZWJ sequence) two, and two more for each skin tone
+    /// after it (👍🏽 is drawn four wide: the tone is not joined); anything else the sum of its
+    /// scalars, so a spacing vowel sign takes its own column (का is two wide, as terminals draw
+    /// it, where counting the cluster once said one and let a line of them wrap).
     package static func of(_ character: Character) -> Int {
-        var width = 0
+        var emoji = false, tones = 0, sum = 0
         for scalar in character.unicodeScalars {
-            if scalar.value == 0xFE0F, width == 1 { return 2 }
-            width = max(width, of(scalar))
+            if scalar.properties.isEmojiModifier {
+                tones += 1
+                continue
+            }
+            if scalar.value == 0xFE0F || scalar.properties.isEmojiPresentation { emoji = true }
+            sum += of(scalar)
         }
-        return min(width, 2)
+        return (emoji ? 2 : sum) + 2 * tones
     }
 
     /// The cells a string takes.

@@ -34,7 +34,7 @@ case .join(let options):
 case .bot(let options):
     exit(runBot(options))
 case .door(let options):
-    exit(Door.run(options))
+    exit(Door.run(options, report: AccountReport.lines))
 case .account(let command):
     exit(AccountClient.run(command))
 case .replay(let options):

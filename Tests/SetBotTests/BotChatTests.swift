@@ -43,4 +43,40 @@ extension BotDuelTests {
         #expect(both && over)
         #expect(heard.allSatisfy { $0.text == "gg" && $0.room == .players && $0.seat != nil })
     }
+
+    /// Issue 32 item 15: a house bot says "gg" after every game of a rematch, the second as the
+    /// first: a stock phrase is no repeat (the rule once refused it for ever).
+    @Test func botsSayGgAfterEveryGameOfARematch() throws {
+        var config = ServerConfig()
+        config.port = 0
+        config.seeds = .counting(from: 7)
+        let server = try RunningServer(config: config, log: ServerLogLines().log)
+        defer { server.stop() }
+        let runner = try BotRunner()
+        for (index, name) in ["left", "right"].enumerated() {
+            var options = BotOptions()
+            options.port = server.port
+            options.match = "gg-again"
+            options.level = .instant
+            options.name = name
+            options.seed = UInt64(index)
+            options.asksForRematch = true
+            try runner.add(options)
+        }
+        let runnerDone = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { runner.run(); runnerDone.signal() }
+        defer {
+            runner.stop()
+            runnerDone.wait()
+        }
+        var said: [String: Int] = [:]
+        var overs = 0
+        // Until both said it twice, or four games ended without that (the bots play on).
+        let ended = try spectate(port: server.port, match: "gg-again", name: "eve") { message in
+            if case .event(let event) = message, case .gameOver = event.body { overs += 1 }
+            if case .chat(let line) = message, line.text == "gg" { said[line.name, default: 0] += 1 }
+            return said["left", default: 0] >= 2 && said["right", default: 0] >= 2 || overs >= 4
+        }
+        #expect(ended && said["left", default: 0] >= 2 && said["right", default: 0] >= 2, "\(said), \(overs) game(s) seen over")
+    }
 }

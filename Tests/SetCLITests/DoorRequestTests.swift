@@ -63,6 +63,96 @@ import Testing
         #expect(options.guestUser == "visitor")
     }
 
+    @Test func theStandingShortcuts() {
+        #expect(DoorRequest.parse("profile") == .success(.standing(.profile(name: nil))))
+        #expect(DoorRequest.parse("profile ann") == .success(.standing(.profile(name: "ann"))))
+        #expect(DoorRequest.parse("history") == .success(.standing(.history)))
+        #expect(DoorRequest.parse("leaderboard") == .success(.standing(.leaderboard(.classic))))
+        #expect(DoorRequest.parse("leaderboard --mode ultra") == .success(.standing(.leaderboard(.ultra))))
+        for refused in ["profile a b", "history ann", "leaderboard --level hard", "profile \u{7}"] {
+            #expect(throws: DoorUsageError.self, "\(refused)") { try DoorRequest.parse(refused).get() }
+        }
+    }
+
+    /// The command a game is kept by is one the door parses back to the same game.
+    @Test func aGamesCommandAsksForItAgain() throws {
+        let games = [DoorGame(opponent: .anyone(match: nil)), DoorGame(opponent: .anyone(match: "friday"), variant: .ultra),
+                     DoorGame(opponent: .bot(.hard), variant: .junior), DoorGame(opponent: .nobody, variant: .chain)]
+        for game in games { #expect(DoorRequest.parse(game.command) == .success(.play(game)), "\(game.command)") }
+        #expect(games.map(\.summary) == ["your quick duel", "your duel in friday, UltraSet", "your duel against the hard bot, Junior",
+                                         "your solo game, Set-Chain"])
+    }
+
+    /// Commands shown to friends start with the door's own ssh command, from what sshd saw or
+    /// from `--address`.
+    @Test func theDoorsAddressIsWhereSshdWasReached() {
+        let seen = "198.51.100.7 51234 203.0.113.5 2222"
+        #expect(DoorAddress.of(user: "set", sshConnection: seen, configured: nil)?.command("join duel-1")
+                == "ssh -p 2222 set@203.0.113.5 join duel-1")
+        #expect(DoorAddress.of(user: "guest", sshConnection: "198.51.100.7 51234 203.0.113.5 22", configured: nil)?.command
+                == "ssh guest@203.0.113.5")
+        #expect(DoorAddress.of(user: "set", sshConnection: "2001:db8::7 5 2001:db8::1 2222", configured: nil)?.command
+                == "ssh -p 2222 set@[2001:db8::1]")
+        #expect(DoorAddress.of(user: "set", sshConnection: seen, configured: "play.example.org")?.command == "ssh -p 2222 set@play.example.org")
+        #expect(DoorAddress.of(user: "set", sshConnection: seen, configured: "play.example.org:22")?.command == "ssh set@play.example.org")
+        #expect(DoorAddress.of(user: "set", sshConnection: nil, configured: nil) == nil)
+        #expect(DoorAddress.split("bad host") == nil && DoorAddress.split("h:0") == nil && DoorAddress.split("h:x") == nil)
+    }
+
+    @Test func theDoorTakesItsAddress() throws {
+        guard case .door(let options) = try Commands.parse(["door", "--address", "play.example.org:2222"]) else {
+            Issue.record("not a door command")
+            return
+        }
+        #expect(options.address == "play.example.org:2222")
+        #expect(throws: UsageError.self) { try Commands.parse(["door", "--address", "a b:c"]) }
+    }
+
+    /// A key's name and the game it left waiting survive the session, in its own folder.
+    @Test func aKeyKeepsItsNameAndItsWaitingGame() throws {
+        let folder = NSTemporaryDirectory() + "door-keep-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let keep = DoorKeep(folder: folder)
+        #expect(keep.name == nil && keep.game == nil)
+        keep.name = "ann"
+        keep.game = DoorGame(opponent: .bot(.normal), variant: .ultra)
+        #expect(DoorKeep(folder: folder).name == "ann")
+        #expect(DoorKeep(folder: folder).game == DoorGame(opponent: .bot(.normal), variant: .ultra))
+        keep.game = nil
+        #expect(DoorKeep(folder: folder).game == nil)
+    }
+
+    static func session(fingerprint: String?, folder: String) -> DoorSession {
+        DoorSession(options: DoorOptions(), identity: DoorIdentity(fingerprint: fingerprint, address: "198.51.100.7"),
+                    name: fingerprint == nil ? "guest-4821" : "key-2Bi5wK", folder: folder, base: folder,
+                    address: DoorAddress(user: fingerprint == nil ? "guest" : "set", host: "203.0.113.5", port: 2222), report: { _ in [] })
+    }
+
+    /// What the client is told through the door: the door's commands, no log path; a key's seat
+    /// comes back by ssh, and a guest is told theirs is not kept.
+    @Test func theClientIsToldTheDoorsWords() {
+        let folder = NSTemporaryDirectory() + "door-words-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let key = Self.session(fingerprint: "SHA256:2JrayI8q1lIJ9K6sVsLruHHkcwc3+nnr+iG9noAwsbI", folder: folder)
+        let duel = key.clientOptions(.play(DoorGame(opponent: .anyone(match: "friday"))), colours: .full)
+        #expect(duel.door == "ssh -p 2222 set@203.0.113.5")
+        #expect(duel.watchCommand == "ssh -p 2222 set@203.0.113.5 watch friday")
+        #expect(!duel.showsLogPath)
+        #expect(duel.rejoinHint == "ssh in again to come back" && duel.quitNote == nil)
+        #expect(duel.inviteNote == "No ssh key? guest@ in place of set@.")
+        #expect(duel.takesSuggestedName, "key-… was chosen by nobody: a taken one is swapped")
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        DoorKeep(folder: folder).name = "fayzer"
+        let named = Self.session(fingerprint: "SHA256:2JrayI8q1lIJ9K6sVsLruHHkcwc3+nnr+iG9noAwsbI", folder: folder)
+        let chosen = named.clientOptions(.play(DoorGame(opponent: .anyone(match: nil))), colours: .full)
+        #expect(chosen.name == "fayzer" && !chosen.takesSuggestedName, "a chosen name is not swapped for another")
+        let guest = Self.session(fingerprint: nil, folder: folder).clientOptions(.play(DoorGame(opponent: .anyone(match: nil))), colours: .none)
+        #expect(guest.quitNote == "A guest's seat is not kept: leaving gives this game up.")
+        #expect(guest.door == "ssh -p 2222 guest@203.0.113.5" && guest.noColor)
+        #expect(guest.inviteNote == nil, "a guest's invitation lets anyone in already")
+    }
+
     @Test func serveTakesADoorSocketAndItsUsers() throws {
         guard case .serve(let command) = try Commands.parse(["serve", "--door-socket", "/run/d.sock", "--door-user", "root,0"]) else {
             Issue.record("not a serve command")

@@ -132,10 +132,11 @@ struct HelpGoldenTests {
 
             Be sshd's ForceCommand: one ssh player's menu or game, reached through serve --door-socket (README, "Open an ssh door").
 
-              --socket PATH      the server's door socket (default /run/setgame/door.sock)
-              --state DIR        where each key's seat tokens are kept (default: the user's state folder)
-              --guest-user NAME  the login that takes players without a key (default guest)
-              -h, --help         show this help
+              --socket PATH          the server's door socket (default /run/setgame/door.sock)
+              --state DIR            where each key's seat tokens are kept (default: the user's state folder)
+              --guest-user NAME      the login that takes players without a key (default guest)
+              --address HOST[:PORT]  how friends reach this door, for the commands it shows (default: the address and port sshd was reached on)
+              -h, --help             show this help
 
             """#,
         .join: #"""

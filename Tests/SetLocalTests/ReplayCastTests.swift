@@ -4,6 +4,7 @@ import SetRules
 import Testing
 @testable import SetLocal
 @testable import SetReplay
+@testable import SetServer
 
 /// `setgame replay FILE --cast OUT` on the journal of a solo game played to its end over real
 /// sockets: an asciinema v2 recording whose header is valid, whose times never go back, and
@@ -43,5 +44,35 @@ import Testing
             .split(separator: " ").joined(separator: " ")
         #expect(last.contains("Game over") && last.contains("sol \(score)"), "\(last)")
         #expect(last.contains("sol scored \(score)"), "a spectator is not told 'You scored'")
+    }
+
+    /// Issue 32 item 21: a game whose first table is not the one its seed deals gets the same
+    /// verdict and exit status, 2, from the cast as from the text replay (and an honest one 0
+    /// from both). The journal is a real one; the replay is told its seed deals the same cards in
+    /// another order, which is what a journal whose table was changed looks like to it.
+    @Test func aMisdealtTableFailsTheCastAsItFailsTheTextReplay() throws {
+        let state = "/tmp/setgame-local-\(UInt32.random(in: 0...UInt32.max))"
+        defer { _ = try? FileManager.default.removeItem(atPath: state) }
+        let game = try HeadlessSoloGame(state: state, seed: 12)
+        _ = game.playToTheEnd()
+        game.stop()
+        let journal = game.kept.newestFinished() ?? "\(game.kept.dataDirectory)/\(game.kept.match).jsonl"
+        let honest = try MatchReplay.open(journal)
+        var games = honest.games
+        try #require(!games.isEmpty)
+        games[0].dealtTable.reverse()
+        let misdealt = MatchReplay(path: honest.path, name: honest.name, mode: honest.mode, variant: honest.variant,
+                                   rules: honest.rules, games: games)
+        for (match, expected) in [(honest, Int32(0)), (misdealt, 2)] {
+            var text: [String] = [], cast: [String] = [], errors: [String] = []
+            let textStatus = ReplayCommand.run(match, ReplayOptions(file: journal), out: { text.append($0) }, err: { errors.append($0) })
+            let castStatus = ReplayCommand.run(match, ReplayOptions(file: journal, cast: "\(state)/game.cast"),
+                                               out: { cast.append($0) }, err: { errors.append($0) })
+            #expect(errors.isEmpty, "\(errors)")
+            #expect(textStatus == expected && castStatus == expected, "text \(textStatus), cast \(castStatus)")
+            let verdict = text.filter { $0.hasPrefix("game ") }
+            #expect(verdict.count == games.count && verdict.allSatisfy(cast.contains), "the cast says the same verdict: \(cast)")
+            #expect(verdict.contains { $0.contains("NOT the one this seed deals") } == (expected == 2))
+        }
     }
 }

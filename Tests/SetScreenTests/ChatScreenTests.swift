@@ -36,6 +36,26 @@ import Testing
         }
     }
 
+    /// Issue 32 item 13: format characters from a server (300 × U+0600, a soft hyphen in a
+    /// name) never reach the screen: terminals draw them a column wide, the screen counts none.
+    @Test func formatCharactersFromAServerNeverReachTheScreen() {
+        var app = ClientFixtures.app(ClientFixtures.view(), size: TerminalSize(columns: 80, rows: 24))
+        _ = app.receive(Self.line(String(repeating: "\u{0600}", count: 300) + "hi", by: "b\u{00AD}ob"), at: 100)
+        let lines = app.compose(at: 200).textLines
+        #expect(!lines.joined().unicodeScalars.contains { $0.properties.generalCategory == .format })
+        #expect(lines[23].contains("bob: hi"), "\(lines[23])")
+    }
+
+    /// Nor are they typed: the draft on the button row is drawn by this terminal too.
+    @Test func formatCharactersAreNeverTypedIntoTheChatLine() {
+        var app = ClientFixtures.app(ClientFixtures.view(), size: TerminalSize(columns: 80, rows: 24))
+        _ = app.input(.key(.character("/")), at: 100)
+        for character in ["a", "\u{0600}", "\u{00AD}", "\u{200B}", "👩", "\u{200D}", "👧", "b"] as [Character] {
+            _ = app.input(.key(.character(character)), at: 100)
+        }
+        #expect(app.state.chatDraft == "a👩\u{200D}👧b", "\(app.state.chatDraft.map { $0.unicodeScalars.map(\.value) } ?? [])")
+    }
+
     @Test func at80x24AllTwelveCardsStayWholeWithChatAndTheNewestLineFoldsBesideTheButtons() throws {
         var app = Self.chatting(size: TerminalSize(columns: 80, rows: 24))
         try Self.expectEveryCardWhole(app, at: 200)

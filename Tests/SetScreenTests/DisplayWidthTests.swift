@@ -31,6 +31,18 @@ import SetRules
         #expect("❤".displayWidth == 1)
     }
 
+    /// Issue 32 item 13: widths as tmux 3.3a draws them (cursor column after printing each,
+    /// measured in this machine's tmux): a spacing vowel sign takes a column of its own, a skin
+    /// tone two more beside its emoji; a combining mark and a joined sequence nothing more.
+    @Test func spacingMarksAndSkinTonesTakeTheColumnsTerminalsDrawThemIn() {
+        #expect("\u{915}\u{93E}".displayWidth == 2, "का: tmux draws two columns")
+        #expect(String(repeating: "\u{915}\u{93E}", count: 100).displayWidth == 200)
+        #expect("\u{1F44D}\u{1F3FD}".displayWidth == 4, "👍🏽: tmux draws the tone beside the hand")
+        #expect("\u{1F3FD}".displayWidth == 2)
+        #expect("\u{3164}".displayWidth == 2, "a Hangul filler: two blank columns")
+        #expect("\u{1112}\u{1161}\u{11AB}".displayWidth == 2, "a syllable of conjoining jamo")
+    }
+
     @Test func noticesWrapByDisplayWidth() {
         #expect(Notice.wrap("漢字漢字 ab", width: 4) == ["漢字", "漢字", "ab"])
         #expect(Notice.wrap("名前 is", width: 7) == ["名前 is"])
@@ -98,6 +110,38 @@ import SetRules
         var generator = SplitMix64(seed: seed)
         let size = TerminalSize(columns: 12, rows: 3)
         let pieces = ["a", "漢", "b", "🙂", "e\u{301}", "字字", "  ", "x"]
+        var terminal = TinyTerminal(size: size)
+        var previous: ScreenBuffer?
+        var frame = ScreenBuffer(size: size)
+        for step in 0..<40 {
+            let text = pieces[generator.uniform(below: pieces.count)]
+            frame.write(text, column: generator.uniform(below: size.columns), row: generator.uniform(below: size.rows))
+            terminal.replay(FrameRenderer.frameDiff(from: previous, to: frame))
+            #expect(terminal.screen == frame, "seed \(seed) step \(step)")
+            previous = frame
+        }
+    }
+}
+
+/// Issue 32 item 13: characters wider than two cells (👍🏽 is four in tmux) take as many cells in
+/// the buffer, and the renderer's cursor follows the terminal's over them.
+@Suite struct WiderThanTwoTests {
+    @Test func aFourWideCharacterTakesFourCellsAndOverwritingOneBlanksTheRest() {
+        var buffer = ScreenBuffer(size: TerminalSize(columns: 8, rows: 1))
+        buffer.write("a\u{1F44D}\u{1F3FD}b", column: 0, row: 0)
+        #expect(buffer[1, 0].character == "\u{1F44D}\u{1F3FD}")
+        #expect((2...4).allSatisfy { buffer[$0, 0].isWideTail })
+        #expect(buffer[5, 0].character == "b")
+        buffer.put("x", column: 3, row: 0)
+        #expect(buffer.textLines == ["a  x b  "])
+        #expect(!(0..<8).contains { buffer[$0, 0].isWideTail })
+    }
+
+    @Test(arguments: [UInt64(2), 8, 100])
+    func randomEditsWithWideClustersReplayExactly(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let size = TerminalSize(columns: 12, rows: 3)
+        let pieces = ["a", "\u{1F44D}\u{1F3FD}", "\u{915}\u{93E}", "漢", "x\u{1F44D}\u{1F3FD}y", "  "]
         var terminal = TinyTerminal(size: size)
         var previous: ScreenBuffer?
         var frame = ScreenBuffer(size: size)

@@ -1,4 +1,5 @@
 import SetRules
+import SetWire
 import Testing
 @testable import SetScreen
 
@@ -6,9 +7,13 @@ import Testing
 @Suite struct DoorMenuTests {
     static func menu() -> DoorMenu { DoorMenu(name: "key-2Jrayl", levels: ["easy", "normal", "hard"]) }
 
+    static func trimmed(_ screen: ScreenBuffer) -> [String] {
+        screen.textLines.map { $0.replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression) }
+    }
+
     @Test func itsLinesAt80x24() {
-        let lines = Self.menu().render(size: TerminalSize(columns: 80, rows: 24)).textLines.map { $0.replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression) }
-        #expect(Array(lines[0..<13]) == [
+        let lines = Self.trimmed(Self.menu().render(size: TerminalSize(columns: 80, rows: 24)))
+        #expect(Array(lines[0..<16]) == [
             "",
             "    Set, over ssh",
             "    You play as key-2Jrayl.",
@@ -19,17 +24,86 @@ import Testing
             "     4. Variant               < Classic >",
             "     5. Watch a live match",
             "     6. Colours               < full >",
-            "     7. Quit",
+            "     7. Your name             key-2Jrayl",
+            "     8. Your profile, your games, the leaderboard",
+            "     9. Who is here: open seats and live duels",
+            "     q. Quit",
             "",
             "    Up/Down choose, Left/Right change, Enter go, q quit",
         ])
-        #expect(lines[13...].allSatisfy { $0.isEmpty })
+        #expect(lines[16...].allSatisfy { $0.isEmpty })
     }
 
+    /// At the smallest terminal the items move up under the title, the way back to a waiting
+    /// game included, and a click finds the line drawn under it.
     @Test func itFitsAtTheSmallestTerminal() {
-        let lines = Self.menu().render(size: TerminalSize(columns: 40, rows: 12)).textLines
-        #expect(lines[4].contains("1. Quick duel"))
-        #expect(lines[10].contains("7. Quit"))
+        var menu = DoorMenu(name: "key-2Jrayl", levels: ["easy"], waiting: "your quick duel")
+        menu.rows = 12
+        let lines = menu.render(size: TerminalSize(columns: 40, rows: 12)).textLines
+        #expect(lines[0].contains("Set, over ssh: you play as key-2Jrayl"))
+        #expect(lines[1].contains("0. Back to your quick duel"))
+        #expect(lines[2].contains("1. Quick duel"))
+        #expect(lines[11].contains("q. Quit"))
+        #expect(menu.input(.mouse(MouseEvent(button: .left, kind: .press, column: 8, row: 4))) == .solo)
+    }
+
+    // MARK: Item 3, a game left waiting
+
+    @Test func aGameLeftWaitingIsOfferedFirst() {
+        var menu = DoorMenu(name: "key-2Jrayl", levels: ["easy"], waiting: "your duel against the hard bot, Ultra")
+        let lines = Self.trimmed(menu.render(size: TerminalSize(columns: 80, rows: 24)))
+        #expect(lines[4] == "   > 0. Back to your duel against the hard bot, Ultra")
+        #expect(lines[5] == "     1. Quick duel: play whoever is waiting")
+        #expect(menu.input(.key(.enter)) == .resume)
+        #expect(menu.input(.key(.character("0"))) == .resume)
+        #expect(menu.input(.key(.character("1"))) == .quickDuel, "the other items keep their keys")
+        var nothingWaits = Self.menu()
+        #expect(nothingWaits.input(.key(.character("0"))) == nil, "nothing waits, nothing to go back to")
+    }
+
+    // MARK: Item 4, a name and a standing
+
+    @Test func aNameIsTypedInTheMenu() {
+        var menu = Self.menu()
+        #expect(menu.input(.key(.character("7"))) == nil)
+        #expect(menu.render(size: TerminalSize(columns: 80, rows: 24)).textLines[15].contains("Type your name"))
+        for character in "ann q" { #expect(menu.input(.key(.character(character))) == nil) }
+        #expect(menu.input(.key(.backspace)) == nil)
+        #expect(menu.input(.key(.backspace)) == nil, "q and j are letters while a name is typed, not keys")
+        #expect(Self.trimmed(menu.render(size: TerminalSize(columns: 80, rows: 24)))[10] == "   > 7. Your name: ann_")
+        #expect(menu.input(.key(.enter)) == .rename("ann"))
+        menu.renamed(to: "ann")
+        let lines = Self.trimmed(menu.render(size: TerminalSize(columns: 80, rows: 24)))
+        #expect(lines[2] == "    You play as ann.")
+        #expect(lines[10] == "   > 7. Your name             ann")
+        #expect(lines[17] == "    You play as ann from now on.")
+        // Esc gives up a name being typed; the menu is as it was.
+        #expect(menu.input(.key(.enter)) == nil)
+        #expect(menu.input(.key(.character("x"))) == nil)
+        #expect(menu.input(.key(.escape)) == nil)
+        #expect(menu.name == "ann")
+        #expect(menu.input(.key(.character("q"))) == .quit)
+    }
+
+    @Test func aGuestHasNoNameToKeepButSeesTheLeaderboard() {
+        var menu = DoorMenu(name: "guest-4821", levels: ["easy"], canRename: false)
+        let lines = Self.trimmed(menu.render(size: TerminalSize(columns: 80, rows: 24)))
+        #expect(!lines.contains { $0.contains("Your name") })
+        #expect(lines[10] == "     8. The leaderboard")
+        #expect(menu.input(.key(.character("7"))) == nil)
+        #expect(menu.input(.key(.character("8"))) == .standing)
+    }
+
+    @Test func aStandingIsAPageAndAnyKeyGoesBack() {
+        var menu = Self.menu()
+        #expect(menu.input(.key(.character("8"))) == .standing)
+        menu.page = ["key-2Jrayl: 3 games, 2 wins, 1 loss, 0 draws", "  classic 1562? (±180), 3 games"]
+        let lines = Self.trimmed(menu.render(size: TerminalSize(columns: 80, rows: 24)))
+        #expect(lines[3] == "key-2Jrayl: 3 games, 2 wins, 1 loss, 0 draws", "80 columns of answer fit an 80-column terminal")
+        #expect(lines[23] == "    Any key: back to the menu")
+        #expect(menu.input(.key(.character("1"))) == nil, "the key only closes the page")
+        #expect(menu.page == nil)
+        #expect(menu.input(.key(.character("1"))) == .quickDuel)
     }
 
     @Test func keysChangeTheLevelAndTheVariantThenChoose() {
@@ -55,5 +129,35 @@ import Testing
         #expect(menu.input(.key(.character("q"))) == .quit)
         #expect(menu.input(.key(.escape)) == .quit)
         #expect(menu.input(.key(.character("5"))) == .watch)
+    }
+
+    // MARK: Item 5, the smallest lobby
+
+    @Test func theLobbyShowsOpenSeatsAndLiveDuelsWithRatings() {
+        var menu = Self.menu()
+        #expect(menu.input(.key(.character("9"))) == .lobby)
+        let waiting = MatchListing(name: "friday", mode: .duel, phase: .waiting,
+                                   players: [PlayerInfo(seat: .first, name: "ann", present: true, score: 0, rating: 1623, provisional: true)],
+                                   spectators: 0, variant: .ultra)
+        let live = MatchListing(name: "duel-4", mode: .duel, phase: .playing,
+                                players: [PlayerInfo(seat: .first, name: "fayzer", present: true, score: 12, rating: 1712),
+                                          PlayerInfo(seat: .second, name: "guest-4821", present: true, score: 9)],
+                                spectators: 2)
+        let solo = MatchListing(name: "solo-1", mode: .solo, phase: .playing, players: [], spectators: 0)
+        #expect(DoorLobby.lines([waiting, live, solo], door: "ssh -p 2222 set@203.0.113.5") == [
+            "Open seats: a duel waiting for its second player",
+            "  friday         ann 1623?  UltraSet",
+            "  take one: Quick duel (1), or ssh -p 2222 set@203.0.113.5 join MATCH",
+            "",
+            "Live duels",
+            "  duel-4         fayzer 1712 12 vs guest-4821 9  2 watching",
+        ])
+        #expect(DoorLobby.lines([], door: nil) == [
+            "Open seats: a duel waiting for its second player",
+            "  nobody is waiting: Quick duel (1) waits for the next comer",
+            "",
+            "Live duels",
+            "  none just now",
+        ])
     }
 }

@@ -38,4 +38,37 @@ struct ChatWireTests {
         #expect(throws: WireError.self) { try ChatText.said(String(repeating: "🎉", count: 101)).get() }
         #expect(throws: WireError.self) { try ChatText.said("\u{7}\u{1B}\u{9B}  ").get() }
     }
+
+    /// Issue 32 item 13: a format character takes one column in some terminals (tmux draws
+    /// U+0600 and U+00AD one each) and none in others, so none reaches a terminal: every one is
+    /// removed, but a zero-width joiner inside an emoji sequence.
+    @Test func formatCharactersNeverReachATerminal() throws {
+        var formats = 0
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value), scalar.properties.generalCategory == .format else { continue }
+            formats += 1
+            #expect(ServerText.printable("a\(Character(scalar))b") == "ab", "U+\(String(value, radix: 16))")
+        }
+        #expect(formats > 150)
+        #expect(try ChatText.said(String(repeating: "\u{0600}", count: 300) + "hi").get() == "hi")
+        #expect(try ChatText.said(String(repeating: "\u{00AD}", count: 300) + "hi").get() == "hi")
+        #expect(ServerText.printable("👩\u{200D}👩\u{200D}👧 a\u{200D}b \u{200D}") == "👩\u{200D}👩\u{200D}👧 ab ", "a joiner joins emoji only")
+        #expect(ServerText.printable("x\u{2028}y\u{2029}z") == "x y z", "Unicode's line breaks keep a message on its line")
+    }
+
+    /// Issue 32 item 14: a line with nothing visible in it is no line.
+    @Test func aLineOfInvisibleCharactersIsRefused() throws {
+        for invisible in ["\u{200B}", "\u{2060}\u{FEFF}", "\u{200B} \u{200C}", "\u{3164}\u{3164}", "\u{115F}\u{1160}", "\u{FE0F}", "\u{034F}"] {
+            #expect(throws: WireError.self, "\(invisible.unicodeScalars.map(\.value))") { try ChatText.said(invisible).get() }
+            #expect(!VisibleText.hasVisible(invisible))
+        }
+        #expect(try ChatText.said("a\u{3164}\u{3164}b").get() == "a b", "a Hangul filler is a space")
+        #expect(try ChatText.said("❤\u{FE0F}").get() == "❤\u{FE0F}", "a variation selector on something stays")
+    }
+
+    @Test func foldingReadsInvisiblesCaseAndCompatibilityFormsAsTheSameLine() {
+        for same in ["g\u{200B}g", "GG", "ＧＧ", " g\u{2060}G ", "gg\u{FE0F}"] { #expect(VisibleText.folded(same) == "gg", "\(same)") }
+        #expect(VisibleText.folded("ﬁne  DAY") == "fine day")
+        #expect(VisibleText.folded("g g") != "gg")
+    }
 }

@@ -26,9 +26,13 @@ extension ClientApp {
         case .backspace:
             if !draft.isEmpty { draft.removeLast() }
         case .character(let character):
-            // What the server would refuse is never typed: the line stops at its widest.
-            guard DisplayWidth.of(draft + String(character)) <= ChatText.maxColumns else { return [] }
-            draft.append(character)
+            // What the server would strip or refuse is never typed: no control or format
+            // character (this terminal's width for it is anyone's guess), and the line stops at
+            // its widest.
+            // Scalar by scalar: a joiner after an emoji joins the draft's last character.
+            let line = ServerText.printable(draft + String(character))
+            guard line.unicodeScalars.count > draft.unicodeScalars.count, DisplayWidth.of(line) <= ChatText.maxColumns else { return [] }
+            draft = line
         default:
             return []
         }

@@ -22,13 +22,14 @@ extension ClientApp {
         return context
     }
 
-    /// Does one command. In a local match, opening help or the leave box holds the bot off and
-    /// closing it lets the bot play on: there is nobody else to be unfair to.
+    /// Does one command. Beside a bot of this process (a local match, the door's bot duel), opening
+    /// help or the leave box holds the bot off and closing it lets the bot play on: there is
+    /// nobody else to be unfair to.
     mutating func perform(_ command: ClientCommand, at now: Int64) -> [ClientEffect] {
-        let wasHeld = Self.holdsLocalBot(state.overlay)
+        let wasHeld = holdsBotNow
         var effects = performCommand(command, at: now)
-        let isHeld = Self.holdsLocalBot(state.overlay)
-        if state.options.isLocal, state.options.mode == .duel, wasHeld != isHeld, !effects.contains(where: \.isQuit) {
+        let isHeld = holdsBotNow
+        if state.options.holdsBot, state.options.mode == .duel, wasHeld != isHeld, !effects.contains(where: \.isQuit) {
             effects.append(.holdLocal(isHeld))
         }
         return effects
@@ -127,7 +128,8 @@ extension ClientApp {
         case .quitNow:
             if case .confirmTakeOver = state.overlay {
                 // The seat stays the other connection's, and its token stays kept.
-                return [.quit(status: 0, message: "setgame: the seat stays with the other connection; join with another --name to play as someone else")]
+                let other = state.options.door == nil ? "join with another --name" : "come with an ssh key of your own"
+                return [.quit(status: 0, message: "setgame: the seat stays with the other connection; \(other) to play as someone else")]
             }
             return quit()
         case .pickerMove(let delta):
@@ -174,9 +176,12 @@ extension ClientApp {
         return [.send(state.session.request(action))]
     }
 
-    /// Quitting forgets the seat when the game is over: the next run starts a fresh match.
+    /// Quitting forgets the seat when the game is over: the next run starts a fresh match. So it
+    /// does when nobody came to a duel on a server: the server frees a match its only player left,
+    /// and a kept token would only promise a game that is gone (the door's menu offered it).
     private func quit() -> [ClientEffect] {
-        let finished = state.view?.phase == .over || state.view == nil
+        let nobodyCame = state.view.map { $0.mode == .duel && $0.phase == .waiting && $0.players.count < 2 } ?? false
+        let finished = state.view?.phase == .over || state.view == nil || (nobodyCame && !state.options.isLocal)
         let result = state.view?.result.map { "setgame: \(resultLine($0)) · \(scoresLine)" }
         return (state.isPlayer && finished && state.token != nil ? [.saveToken(nil)] : []) + [.quit(status: 0, message: result)]
     }

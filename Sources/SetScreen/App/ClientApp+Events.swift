@@ -34,8 +34,8 @@ extension ClientApp {
             if seat != state.seat || !state.isPlayer { state.note("\(name) joined", .good, at: now) }
         case .presence(let seat, let present, _):
             guard seat != state.seat || !state.isPlayer else { break }
-            // A local bot leaves only to pause the game for the help: that is no news.
-            if state.options.isLocal && !present { break }
+            // A bot beside us leaves only to pause the game for the help: that is no news.
+            if state.options.holdsBot && !present { break }
             state.note(present ? "\(state.name(of: seat)) is back" : "\(state.name(of: seat)) left",
                        present ? .good : .bad, at: now)
         case .resumed:

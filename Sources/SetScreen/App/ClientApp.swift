@@ -70,6 +70,7 @@ package struct ClientApp: Sendable {
             }
         default: break
         }
+        effects += releaseBotBeforeItForfeits(at: now)
         state.notices.removeAll { $0.until <= now }
         if let flash = state.flash, flash.until <= now { state.flash = nil }
         state.motion.prune(at: now)

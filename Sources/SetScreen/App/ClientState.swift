@@ -100,6 +100,9 @@ package struct ClientState: Equatable, Sendable {
     var awaitingStart: Bool
     /// How long the server keeps a seat for a player who left, from its welcome.
     var seatWaitMs: Int64?
+    /// The game in which the door's bot came back because its seat wait ran low: it is held off
+    /// no more in that game.
+    var botHoldSpent: Int?
     /// The chat line being typed; nil while the chat input is closed.
     var chatDraft: String?
     /// Whether the open chat shows the last lines over the table (↑ in the input): at 80×24 the
@@ -216,14 +219,27 @@ package struct ClientConfiguration: Hashable, Sendable {
     package var command = "setgame"
     /// How a friend can watch, shown in the help and before a local match starts.
     package var watchHint: CommandHint?
+    /// The ssh command that reaches the door this client runs behind (`ssh -p 2222 set@HOST`);
+    /// nil for the TCP client. Commands shown to a friend are then the door's own: a friend
+    /// pastes them into their shell, where `setgame` and the server's address mean nothing.
+    package var door: String?
+    /// A line under the invitation for a friend it may not fit (the door: one without an ssh key).
+    package var inviteNote: String?
     /// A local match (`setgame play`): what the player faces ("you against the easy bot"); the
     /// match begins at the player's first key, and its bot holds off while help is open.
     package var localStart: String?
     /// The match runs in this process (`setgame play`): a duel's bot holds off while help or the
     /// leave box is open.
     package var isLocal = false
+    /// The door runs this duel's bot in its own process: help and the leave box hold it off.
+    package var botBeside = false
+    /// A bot runs in this process beside the player (`setgame play`, the door's bot duel): help
+    /// and the leave box hold it off, so it does not score while the player reads.
+    var holdsBot: Bool { isLocal || botBeside }
     /// What quitting keeps, for the box that asks; nil says the seat waits for the server's time.
     package var quitNote: String?
+    /// How to come back within the seat wait, in the box that asks (the door: "ssh in again").
+    package var rejoinHint = "run the same command to come back"
     /// Whether quitting mid-game asks first; a kept solo game need not.
     package var confirmsQuit = true
     /// Shown when the first join resumed a kept seat, instead of the plain "your seat is back".

@@ -22,10 +22,12 @@ package enum FrameRenderer {
         for row in 0..<new.size.rows {
             for column in 0..<new.size.columns {
                 let cell = new[column, row]
-                // A wide character's tail is drawn with it; the lead is rewritten when either half changed.
+                // A wide character's tail is drawn with it; the lead is rewritten when any cell of it changed.
                 if cell.isWideTail { continue }
-                let tail = column + 1 < new.size.columns && new[column + 1, row].isWideTail
-                guard cell != previous[column, row] || (tail && new[column + 1, row] != previous[column + 1, row]) else { continue }
+                var tails = 0
+                while column + tails + 1 < new.size.columns, new[column + tails + 1, row].isWideTail { tails += 1 }
+                let tailChanged = (column + 1..<column + 1 + tails).contains { new[$0, row] != previous[$0, row] }
+                guard cell != previous[column, row] || tailChanged else { continue }
                 if cursor?.column != column || cursor?.row != row {
                     output += EscapeCode.moveCursor(column: column, row: row).sequence
                 }
@@ -36,7 +38,7 @@ package enum FrameRenderer {
                 output.append(cell.character.isPrintable ? cell.character : " ")
                 // At the last column the terminal holds a pending wrap; an impossible column
                 // forces an explicit move next time instead of trusting the wrap.
-                cursor = (column + (tail ? 2 : 1), row)
+                cursor = (column + 1 + tails, row)
             }
         }
         return output
@@ -44,8 +46,8 @@ package enum FrameRenderer {
 }
 
 extension Character {
-    /// False for C0/C1 controls, DEL and bidirectional controls, which must never reach the
-    /// terminal from a cell.
+    /// False for C0/C1 controls, DEL and format characters but an emoji's joiner
+    /// (`ServerText.isAllowed`), which must never reach the terminal from a cell.
     var isPrintable: Bool {
         unicodeScalars.allSatisfy(ServerText.isAllowed)
     }

@@ -29,33 +29,36 @@ package struct ScreenBuffer: Hashable, Sendable {
         }
     }
 
-    /// Puts one character at a position, ignored outside the grid. A double-width character takes
-    /// the next cell too (a space when it would not fit); a character that takes no width on its
-    /// own is drawn as a space. Half of a wide character that is overwritten becomes a space.
+    /// Puts one character at a position, ignored outside the grid. A character wider than one
+    /// cell takes as many as it is wide (a space when it would not fit): its first cell holds it,
+    /// the others are its tail; a character that takes no width on its own is drawn as a space.
+    /// The rest of a wide character that is partly overwritten becomes spaces.
     mutating func put(_ character: Character, column: Int, row: Int, style: CellStyle = .plain) {
         guard bounds.contains(column: column, row: row) else { return }
         let width = character.cellWidth
         breakWide(column: column, row: row)
-        guard width == 2 else {
+        guard width >= 2 else {
             self[column, row] = Cell(width == 0 ? " " : character, style: style)
             return
         }
-        guard column + 1 < size.columns else {
+        guard column + width <= size.columns else {
             self[column, row] = Cell(" ", style: style)
             return
         }
-        breakWide(column: column + 1, row: row)
+        for tail in column + 1..<column + width { breakWide(column: tail, row: row) }
         self[column, row] = Cell(character, style: style)
-        self[column + 1, row] = .wideTail(style)
+        for tail in column + 1..<column + width { self[tail, row] = .wideTail(style) }
     }
 
-    /// Before a cell is overwritten: the other half of a wide character it belongs to is cleared.
+    /// Before a cell is overwritten: the other cells of a wide character it belongs to are cleared.
     private mutating func breakWide(column: Int, row: Int) {
-        if self[column, row].isWideTail, column > 0 {
-            self[column - 1, row] = Cell(" ", style: self[column - 1, row].style)
-        }
-        if column + 1 < size.columns, self[column + 1, row].isWideTail {
-            self[column + 1, row] = Cell(" ", style: self[column + 1, row].style)
+        var lead = column
+        while lead > 0, self[lead, row].isWideTail { lead -= 1 }
+        if lead < column { self[lead, row] = Cell(" ", style: self[lead, row].style) }
+        var tail = lead + 1
+        while tail < size.columns, self[tail, row].isWideTail {
+            self[tail, row] = Cell(" ", style: self[tail, row].style)
+            tail += 1
         }
     }
 

@@ -18,8 +18,8 @@ enum Overlays {
                 [Span("Enter", key), Span(" or "), Span("Esc", key), Span(": OK")],
             ], border: theme.style(for: .bad)).draw(into: &buffer, centredIn: area)
         case .confirmQuit:
-            Panel(title: "Leave the match?", lines: [
-                [Span(quitNote(state))],
+            // Wrapped to the box: cut at an 80-column edge, the note stopped mid-sentence.
+            Panel(title: "Leave the match?", lines: wrapped(quitNote(state), .plain, width: min(60, area.width - 6)) + [
                 [],
                 [Span("q", key), Span(" leave   "), Span("x", key), Span(" resign and leave   "), Span("Esc", key), Span(" stay")],
             ], border: theme.panel).draw(into: &buffer, centredIn: area)
@@ -33,7 +33,9 @@ enum Overlays {
             Panel(title: "Your seat is in use", lines: [
                 [Span(message)],
                 [Span("Taking it over closes the other connection (another terminal of yours?).", theme.quiet)],
-                [Span("Someone else on this machine? Quit and join with another --name.", theme.quiet)],
+                // Through the door a key is the player: another person needs a key of their own.
+                [Span(state.options.door == nil ? "Someone else on this machine? Quit and join with another --name."
+                                                : "Someone else with your key? Quit: each player needs a key of their own.", theme.quiet)],
                 [],
                 [Span("y", key), Span(" take the seat over   "), Span("n", key), Span(" quit")],
             ], border: theme.style(for: .bad)).draw(into: &buffer, centredIn: area)
@@ -54,10 +56,11 @@ enum Overlays {
     /// What leaving keeps, said truthfully: the local game's own note, else the server's wait.
     static func quitNote(_ state: ClientState) -> String {
         if let note = state.options.quitNote { return note }
-        guard let wait = state.seatWaitMs else { return "Your seat waits for you a while: run the same command to come back." }
+        let hint = state.options.rejoinHint
+        guard let wait = state.seatWaitMs else { return "Your seat waits for you a while: \(hint)." }
         let minutes = wait / 60_000, seconds = wait / 1_000
         let span = wait % 60_000 == 0 ? "\(minutes) minute\(minutes == 1 ? "" : "s")" : "\(seconds) s"
-        return "Your seat waits \(span), then counts as forfeited: run the same command to come back."
+        return "Your seat waits \(span), then counts as forfeited: \(hint)."
     }
 
     /// The start of a local match: what it is, one line of how to play, and the key that begins it.
@@ -130,7 +133,7 @@ enum Overlays {
             if state.options.mode == .duel {
                 lines.append([Span("Touching a card when nobody holds the table calls \"Set!\" for you.")])
             }
-            if state.options.isLocal && state.options.mode == .duel {
+            if state.options.holdsBot && state.options.mode == .duel {
                 lines.append([Span("The game is paused while this help is open.")])
             }
         }
@@ -265,7 +268,7 @@ enum Overlays {
     /// A spectator's list of live matches.
     static func picker(_ state: ClientState, into buffer: inout ScreenBuffer, area: Rect) {
         let theme = state.options.theme
-        buffer.write([Span(" Live matches on \(state.options.serverAddress)", CellStyle(bold: true))], column: 1, row: area.row)
+        buffer.write([Span(" Live matches on \(state.options.door ?? state.options.serverAddress)", CellStyle(bold: true))], column: 1, row: area.row)
         guard let listings = state.listings else {
             buffer.write([Span(" Asking the server…", theme.quiet)], column: 1, row: InputMapper.pickerFirstRow)
             return
@@ -278,7 +281,8 @@ enum Overlays {
         for (index, listing) in listings.enumerated().dropFirst(first) {
             let row = InputMapper.pickerFirstRow + index - first
             guard row < area.endRow else { break }
-            let players = listing.players.map { "\($0.name) \($0.score)" }.joined(separator: " vs ")
+            // Ratings as the scoreboard shows them, so a spectator sees who is strong before choosing.
+            let players = DoorLobby.players(listing)
             let watchers = listing.spectators > 0 ? "  \(listing.spectators) watching" : ""
             let variant = listing.variant == .classic ? "" : listing.variant.title + "  "
             let text = " \(index < 9 ? String(index + 1) : " ")  \(listing.name.padding(toLength: 14)) \(listing.mode.rawValue.padding(toLength: 5)) \(listing.phase.rawValue.padding(toLength: 8)) \(variant)\(players)\(watchers) "
@@ -295,16 +299,25 @@ enum Overlays {
             lines = [[Span(state.awaitingStart ? "" : "Dealing…", CellStyle(bold: true))]]
         } else {
             lines = [[Span("Waiting for an opponent…", CellStyle(bold: true))], []]
-            // Another name, so a second person on this machine takes the other seat, not this one.
-            let friend = state.options.name == "friend" ? "guest" : "friend"
-            let join = CommandHint(lead: "A friend can join with:",
-                                   command: "\(state.options.command) join \(state.options.serverAddress) --match \(view.match) --name \(friend)")
+            let join = CommandHint(lead: "A friend can join with:", command: joinCommand(state, match: view.match))
             lines += commandLines(join, theme.quiet, width: area.width - 2)
+            if let note = state.options.inviteNote { lines += wrapped(note, theme.quiet, width: area.width - 2) }
             if let watch = state.options.watchHint { lines += [[]] + commandLines(watch, theme.quiet, width: area.width - 2) }
         }
         if view.variant != .classic { lines += [[]] + legend(view.variant, width: area.width - 2) }
         let top = area.row + max(0, (area.height - lines.count) / 2)
         for (index, line) in lines.enumerated() { buffer.writeCentred(line, in: area, row: top + index) }
+    }
+}
+
+extension Overlays {
+    /// The command a friend runs to take the other seat of `match`: the door's own through the
+    /// door (its key names the friend), else the TCP client's with another name, so that a second
+    /// person on this machine takes the other seat, not this one.
+    static func joinCommand(_ state: ClientState, match: String) -> String {
+        if let door = state.options.door { return "\(door) join \(match)" }
+        let friend = state.options.name == "friend" ? "guest" : "friend"
+        return "\(state.options.command) join \(state.options.serverAddress) --match \(match) --name \(friend)"
     }
 }
 

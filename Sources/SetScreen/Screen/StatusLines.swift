@@ -53,7 +53,9 @@ enum StatusLines {
         var facts: [(text: String, weight: Double)] = []
         if let view = state.view, !state.isPicking {
             facts.append((view.match, 3))
-            if view.variant != .classic { facts.append((view.variant.title, 4)) }
+            // The variant outlasts every other fact: without it, a door duel at 80 columns never
+            // said which game was being played.
+            if view.variant != .classic { facts.append((view.variant.title, 6)) }
             if view.game > 1 { facts.append(("game \(view.game)", 2)) }
             // Before the first deal the deck is not empty, only not yet there.
             if view.phase != .waiting { facts.append((view.deck == 0 ? "deck empty" : "deck \(view.deck)", 5)) }
@@ -117,7 +119,9 @@ enum StatusLines {
         }
         guard let view = state.view else {
             if state.isPicking { return (main + [Span("↑↓ choose · Enter watch · q quit", theme.quiet)], notice) }
-            let text = state.connection == .live || state.connection == .joining ? "Joining…" : "Connecting to \(state.options.serverAddress)…"
+            let text = state.connection == .live || state.connection == .joining ? "Joining…"
+                // Through the door the server's own address is nobody's business: it is not where the player went.
+                : state.options.door != nil ? "Connecting…" : "Connecting to \(state.options.serverAddress)…"
             return (main + [Span(text, theme.quiet)], notice)
         }
         let serverNow = state.clock.serverTime(at: now)
@@ -128,8 +132,10 @@ enum StatusLines {
             }
             return (main, notice)
         }
-        if view.forfeitAt != nil, view.phase == .playing, state.options.isLocal {
-            // A local bot steps away while help or the leave box is open; nobody forfeits a game kept on this machine.
+        if view.forfeitAt != nil, view.phase == .playing, state.options.holdsBot,
+           state.options.isLocal || ClientApp.holdsLocalBot(state.overlay) {
+            // A bot beside us steps away while help or the leave box is open; nobody forfeits a
+            // game kept on this machine (the door's bot is back when the box closes).
             let reading = switch state.overlay {
             case .help: "Paused while you read the help"
             case .confirmQuit: "Paused while you decide"

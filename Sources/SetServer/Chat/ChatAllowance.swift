@@ -1,19 +1,23 @@
 import SetRules
+import SetWire
 
-/// Whose chat lines are counted together: a known identity wherever it connects from, a guest
+/// Whose chat lines are counted together: an account wherever it connects from, anyone else
 /// by its address, so opening more connections buys no more lines.
 enum ChatCounter: Hashable {
     case identity(PlayerIdentity)
     case address(String)
 
-    init(identity: PlayerIdentity, address: String) {
-        self = identity == .guest ? .address(address) : .identity(identity)
+    /// `hasAccount`: the identity owns an account here. A key without one is no one yet: a
+    /// client may invent a fresh `account` value for every connection, so until a key has played
+    /// its lines count against its address, as a guest's do.
+    init(identity: PlayerIdentity, hasAccount: Bool, address: String) {
+        self = identity != .guest && hasAccount ? .identity(identity) : .address(address)
     }
 }
 
 /// The chat limit of every person on the server, as lichess has it: a few lines per window.
-/// Pure: time is passed in. (The other limit, no line twice in a row, is each connection's:
-/// `ChatRepeat`, so two guests behind one address may both say "gg".)
+/// Pure: time is passed in. (The other limit, no line again at once, is each connection's:
+/// `ChatRepeat`, so two guests behind one address may both say "nice find".)
 struct ChatAllowance {
     private struct Person {
         /// When its last lines were said, oldest first, at most `lines` of them.
@@ -58,18 +62,25 @@ struct ChatAllowance {
     var tracked: Int { people.count }
 }
 
-/// What a connection said last, so it cannot say it again at once; case and runs of spaces do
-/// not make a line new.
+/// What a connection said lately, so it cannot say it again at once (lila's flood rule): a line
+/// that reads as one of its last two (`VisibleText.folded`: invisible characters, case and
+/// compatibility forms do not make a line new) within the window is refused. The window passes
+/// and the line may be said again; a stock phrase (`StockPhrase`) may be said again at any time.
 struct ChatRepeat {
-    private var last = ""
+    /// How many of its lines a connection may not repeat.
+    static let remembered = 2
+    private var recent: [(line: String, at: Instant)] = []
 
-    /// Whether `text` repeats the last line said.
-    func repeats(_ text: String) -> Bool { Self.normalised(text) == last }
+    /// Whether `text` repeats a line said less than `windowMs` before `now`.
+    func repeats(_ text: String, at now: Instant, windowMs: Int64) -> Bool {
+        let line = VisibleText.folded(text)
+        guard !StockPhrase.isStock(line) else { return false }
+        return recent.contains { $0.line == line && now.milliseconds(since: $0.at) < windowMs }
+    }
 
-    /// `text` was said: it is the one not to repeat now.
-    mutating func said(_ text: String) { last = Self.normalised(text) }
-
-    private static func normalised(_ text: String) -> String {
-        text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    /// `text` was said at `now`: it is one not to repeat for a while.
+    mutating func said(_ text: String, at now: Instant) {
+        recent.append((VisibleText.folded(text), now))
+        if recent.count > Self.remembered { recent.removeFirst(recent.count - Self.remembered) }
     }
 }

@@ -17,6 +17,8 @@ package struct ChatPolicy: Sendable, Equatable {
     /// The file of silenced accounts and addresses, read again whenever it changes; nil: the
     /// data folder's `silenced`, or none without a data folder.
     package var silencedFile: String?
+    /// How that file is read; nil: from disk. Tests put in one they can hold back.
+    package var silencedReader: SilencedFileReader?
 
     package init(mode: ChatMode = .on) { self.mode = mode }
 }

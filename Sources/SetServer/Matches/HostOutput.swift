@@ -26,7 +26,8 @@ enum HostInput: Equatable {
     case journalStalled
     /// The journal takes writes again.
     case journalWorks
-    /// A chat line said in a room (nil: the speaker's own).
+    /// A chat line the journal says was said in a room (nil: the speaker's own); live lines
+    /// come through `MatchRoom.chat`, whose checks a replay does not repeat.
     case chat(room: ChatRoom?, by: ChatSpeaker, text: String)
 }
 

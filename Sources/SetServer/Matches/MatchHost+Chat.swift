@@ -24,7 +24,11 @@ extension MatchHost {
 
     /// Says `text` in `room` (nil: the speaker's own). The text is made printable and measured
     /// here (`ChatText.said`), so a journal replayed reads exactly as the live match did.
-    mutating func chat(_ text: String, in room: ChatRoom?, by speaker: ChatSpeaker, at now: Instant) -> HostOutput<ChatReply> {
+    /// `replayed`: the journal says the line was said, so it is said again, made printable but
+    /// never refused: an earlier server may have taken what today's rules refuse (an invisible
+    /// line, one now counted wider), and a journal is not damaged for that.
+    mutating func chat(_ text: String, in room: ChatRoom?, by speaker: ChatSpeaker, at now: Instant,
+                       replayed: Bool = false) -> HostOutput<ChatReply> {
         if stalledAt != nil { return HostOutput(reply: .refused(Self.journalStalled)) }
         let name: String, seat: Seat?, own: ChatRoom
         switch speaker {
@@ -42,7 +46,7 @@ extension MatchHost {
                 details: ["room": .string(own.rawValue)])))
         }
         let said: String
-        switch ChatText.said(text) {
+        switch replayed ? .success(ServerText.printable(text)) : ChatText.said(text) {
         case .failure(let error): return HostOutput(reply: .refused(error))
         case .success(let line): said = line
         }

@@ -158,7 +158,7 @@ struct MatchHost {
         case .spectatorCount(let count): replaySpectators(count, at: now).replying(HostReply.init)
         case .journalStalled: stall(at: now).replying(HostReply.init)
         case .journalWorks: unstall(at: now).replying(HostReply.init)
-        case .chat(let room, let speaker, let text): chat(text, in: room, by: speaker, at: now).replying(HostReply.init)
+        case .chat(let room, let speaker, let text): chat(text, in: room, by: speaker, at: now, replayed: true).replying(HostReply.init)
         }
     }
 

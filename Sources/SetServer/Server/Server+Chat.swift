@@ -1,10 +1,22 @@
 import SetRules
 import SetWire
 
+/// A chat line said while the silenced file was being read: it is judged by the new list.
+struct WaitingChatLine {
+    var text: String
+    var room: ChatRoom?
+    var id: JSONValue?
+    var connection: ConnectionID
+}
+
 // A chat request: the server's own rules (chat on or off, who is silenced, how much each person
 // may say) are checked here; the room's (who writes in which room, what a line may hold) by the
 // match, whose outcome is performed as every other (`apply`).
 extension Server {
+    /// The most lines that wait for a reading of the silenced file; past it a line is judged by
+    /// the list in force, so a flood during a slow reading holds no memory.
+    static let mostWaitingChatLines = 1_000
+
     func chat(_ text: String, in requested: ChatRoom?, id: JSONValue?, from connection: Connection, at now: Instant) {
         let room: MatchRoom, speaker: ChatSpeaker
         switch connection.session {
@@ -19,13 +31,30 @@ extension Server {
             return fail(connection, WireError(.chatOff, "On this server only players talk; spectators read the players' room."), id: id)
         case .on, .players: break
         }
-        if chatSilence.silences(connection.identity, address: connection.address, at: now, log: { self.log($0) }) {
+        if let path = chatSilence.changed(at: now, log: { self.log($0) }) {
+            silenceReader.start(path) { [loop] in loop.wake() }
+        }
+        // A line said after the operator changed the file is judged by what the file says now.
+        if chatSilence.isReading, waitingChat.count < Self.mostWaitingChatLines {
+            waitingChat.append(WaitingChatLine(text: text, room: requested, id: id, connection: connection.id))
+            return
+        }
+        if chatSilence.list.silences(connection.identity, address: connection.address) {
             return fail(connection, WireError(.chatSilenced, "The operator of this server has silenced you; you can still play and read."), id: id)
         }
-        if connection.chatRepeat.repeats(text) {
-            return fail(connection, WireError(.chatRepeated, "That is what you said last; it was not said again."), id: id)
+        // What nobody could see is refused before it costs a line of the allowance; a repeat is
+        // judged on the line as it would be said.
+        let line: String
+        switch ChatText.said(text) {
+        case .failure(let error): return fail(connection, error, id: id)
+        case .success(let said): line = said
         }
-        if let retryAfterMs = chatAllowance.allow(by: ChatCounter(identity: connection.identity, address: connection.address), at: now) {
+        if connection.chatRepeat.repeats(line, at: now, windowMs: chatAllowance.windowMs) {
+            return fail(connection, WireError(.chatRepeated, "You said that a moment ago; it was not said again."), id: id)
+        }
+        let hasAccount = accounts.book.account(for: connection.identity) != nil
+        let counter = ChatCounter(identity: connection.identity, hasAccount: hasAccount, address: connection.address)
+        if let retryAfterMs = chatAllowance.allow(by: counter, at: now) {
             return fail(connection, WireError(
                 .chatLimited, "At most \(chatAllowance.lines) lines per \(chatAllowance.windowMs / 1_000) seconds; this one was not said.",
                 details: ["retryAfterMs": .int(retryAfterMs)]), id: id)
@@ -35,8 +64,29 @@ extension Server {
         switch outcome.reply {
         case .refused(let error): fail(connection, error, id: id)
         case .said:
-            connection.chatRepeat.said(text)
+            connection.chatRepeat.said(line, at: now)
             if let id { send(.ack(id: id, seq: room.host.seq), to: connection) }
+        }
+    }
+
+    /// Puts a finished reading of the silenced file in force, then judges the lines that waited
+    /// for it, in the order they came, now.
+    func takeSilenceReading() {
+        guard chatSilence.isReading, let outcome = silenceReader.take() else { return }
+        switch outcome {
+        case .read(let list):
+            list.notes.forEach { log($0) }
+            chatSilence.finishReading(list)
+        case .unreadable(let path):
+            log("chat: \(path) could not be read as UTF-8 text; the previous list stays")
+            chatSilence.finishReading(nil)
+        }
+        let waiting = waitingChat
+        waitingChat = []
+        let now = clock.now()
+        for line in waiting {
+            guard let connection = connections[line.connection] else { continue }
+            chat(line.text, in: line.room, id: line.id, from: connection, at: now)
         }
     }
 

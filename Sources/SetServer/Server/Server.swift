@@ -58,8 +58,11 @@ package final class Server {
     var chatAllowance: ChatAllowance
     /// New accounts and renames each address, network and account may still write.
     var recordAllowance: RecordAllowance
-    /// Who the operator silenced (a file read again when it changes).
+    /// Who the operator silenced (a file read again when it changes, off the loop).
     var chatSilence: ChatSilence
+    let silenceReader: SilenceReader
+    /// Chat lines said while the silenced file is being read, judged by its new list.
+    var waitingChat: [WaitingChatLine] = []
 
     /// Binds the listening socket at once, so `port` is known before `run()`. With a data
     /// directory, every unfinished match in it is then restored, paused until its players return,
@@ -132,6 +135,7 @@ package final class Server {
         chatAllowance = ChatAllowance(lines: config.chat.linesPerWindow, windowMs: config.chat.windowMs)
         recordAllowance = RecordAllowance(limits: config.recordLimits)
         chatSilence = ChatSilence(path: config.chat.silencedFile ?? config.dataDirectory.map { "\($0)/silenced" })
+        silenceReader = SilenceReader(file: config.chat.silencedReader ?? .disk)
         let accounts = accounts
         let seeds = SeedCounter(config.seeds, state: state, dealtBefore: { accounts.book.hasGame(SeedCommitment.commitment(for: $0)) })
         lobby = Lobby(settings: config.rules, seatWaitMs: config.limits.seatWaitMs, maxMatches: config.maxMatches,
@@ -184,6 +188,7 @@ package final class Server {
             apply(room.announceSpectators(at: now), of: room)
         }
         if let resume = acceptPausedUntil, now >= resume { resumeAccepting() }
+        takeSilenceReading()
         if config.lagCompensationMs > 0, now >= nextMeasure {
             measureRoundTrips(slot: measureSlot, at: now)
             measureSlot = (measureSlot + 1) % Self.measureSlots

@@ -1,0 +1,256 @@
+import Foundation
+import SetBot
+import SetLocal
+import SetNet
+import SetRules
+import SetScreen
+import SetTerminal
+import SetWire
+
+/// One player's way through the door: the menu if asked (the way back to a game left waiting,
+/// a name, the standings), then the client and maybe a bot.
+package struct DoorSession {
+    let options: DoorOptions
+    let identity: DoorIdentity
+    /// The name the player plays under: the one their key chose in the menu, else `key-…`.
+    var name: String
+    let folder: String
+    /// The door's state folder, shared by every key: the house bots' account keys live there.
+    let base: String
+    /// How friends reach this door; nil when sshd did not say (no commands are shown then).
+    let address: DoorAddress?
+    /// An account answer as lines a person reads.
+    let report: (AccountInfo) -> [String]
+
+    package init(options: DoorOptions, identity: DoorIdentity, name: String, folder: String, base: String, address: DoorAddress?,
+                 report: @escaping (AccountInfo) -> [String]) {
+        self.options = options
+        self.identity = identity
+        self.folder = folder
+        self.base = base
+        self.address = address
+        self.report = report
+        self.name = name
+        if identity.fingerprint != nil, let kept = DoorKeep(folder: folder).name { self.name = kept }
+    }
+
+    /// What this key keeps between sessions; a guest keeps nothing.
+    var keep: DoorKeep? { identity.fingerprint == nil ? nil : DoorKeep(folder: folder) }
+
+    var route: UnixRoute { UnixRoute(path: options.socket, greeting: identity.attestation) }
+
+    mutating func run(_ request: DoorRequest) -> Int32 {
+        switch request {
+        case .standing(let standing): return printStanding(standing)
+        case .watch, .play: return play(request, colours: .full)
+        case .menu:
+            guard let (chosen, colours) = menu() else { return 0 }
+            return play(chosen, colours: colours)
+        }
+    }
+
+    /// The menu until the player picks a game (nil: they quit). A rename or a look at the
+    /// standings comes back to it.
+    private mutating func menu() -> (DoorRequest, DoorMenu.Colours)? {
+        let waiting = keep?.game
+        var menu = DoorMenu(name: name, levels: DoorGame.levels.map(\.rawValue), waiting: waiting?.summary,
+                            canRename: identity.fingerprint != nil)
+        while true {
+            let (choice, left) = MenuTerminal.choose(menu, logPath: folder + "/door.log")
+            menu = left
+            let variant: Variant? = left.variant == .classic ? nil : left.variant
+            switch choice {
+            case .quit: return nil
+            case .resume: return waiting.map { (.play($0), left.colours) }
+            case .quickDuel: return (.play(DoorGame(opponent: .anyone(match: nil), variant: variant)), left.colours)
+            case .bot(let level):
+                return (.play(DoorGame(opponent: .bot(BotLevel(rawValue: level) ?? DoorGame.defaultLevel), variant: variant)), left.colours)
+            case .solo: return (.play(DoorGame(opponent: .nobody, variant: variant)), left.colours)
+            case .watch: return (.watch(match: nil), left.colours)
+            case .rename(let wanted): rename(to: wanted, in: &menu)
+            case .standing: menu.page = standingPage(left.variant)
+            case .lobby: menu.page = lobbyPage()
+            }
+        }
+    }
+
+    /// Takes `wanted` as this key's name from now on when the server's accounts have no other
+    /// owner for it; the server renames the key's account (ratings kept) at its next join.
+    private mutating func rename(to wanted: String, in menu: inout DoorMenu) {
+        guard ClientMessageDecoder.isAcceptable(name: wanted, maxLength: ClientMessageDecoder.maxNameLength) else {
+            menu.note = "A name is 1 to \(ClientMessageDecoder.maxNameLength) letters, digits or marks, no spaces at either end."
+            return
+        }
+        switch DoorAccounts.ask(.profile(name: wanted), route: route) {
+        case .success(let info) where info.fields["name"]?.stringValue?.lowercased() != name.lowercased():
+            menu.note = "\"\(wanted)\" is another player's name here: choose another."
+            return
+        case .failure(let error) where error.code != .noSuchPlayer:
+            menu.note = error.message
+            return
+        case .success, .failure: break
+        }
+        keep?.name = wanted
+        name = wanted
+        menu.renamed(to: wanted)
+    }
+
+    /// The page the menu's standing shows: the player's profile and newest games (a key's), and
+    /// the leaderboard of the variant the menu has.
+    private func standingPage(_ variant: Variant) -> [String] {
+        var lines: [String] = []
+        if identity.fingerprint != nil {
+            lines += answer(.profile(name: name), unknown: "\(name): no games here yet.")
+            lines += [""] + answer(.history(name: nil, after: nil, limit: 5), unknown: "").prefix(6)
+            lines.append("")
+        }
+        lines += answer(.leaderboard(variant: variant, after: nil, limit: 8), unknown: "")
+        return lines
+    }
+
+    /// The lobby: the server's live matches (its first page), who waits and who plays.
+    private func lobbyPage() -> [String] {
+        switch DoorAccounts.list(route: route) {
+        case .success(let listings): return DoorLobby.lines(listings, door: address?.command)
+        case .failure(let error): return [error.message]
+        }
+    }
+
+    /// `ssh … profile`, `history`, `leaderboard`: the answer, printed; 1 when there is none.
+    private func printStanding(_ standing: DoorStanding) -> Int32 {
+        let query: AccountQuery
+        switch standing {
+        case .profile(let asked):
+            guard let who = asked ?? (identity.fingerprint == nil ? nil : name) else {
+                Door.say("setgame: a guest has no profile; name a player, or come with an ssh key")
+                return 1
+            }
+            query = .profile(name: who)
+        case .history:
+            guard identity.fingerprint != nil else {
+                Door.say("setgame: a guest keeps no games; come with an ssh key")
+                return 1
+            }
+            query = .history(name: nil, after: nil, limit: nil)
+        case .leaderboard(let variant): query = .leaderboard(variant: variant, after: nil, limit: nil)
+        }
+        switch DoorAccounts.ask(query, route: route) {
+        case .success(let info):
+            LineOutput.write(report(info), to: STDOUT_FILENO)
+            return 0
+        case .failure(let error):
+            Door.say("setgame: \(error.message)")
+            return 1
+        }
+    }
+
+    /// An account answer's lines, or what went wrong in words; `unknown` when the player has none.
+    private func answer(_ query: AccountQuery, unknown: String) -> [String] {
+        switch DoorAccounts.ask(query, route: route) {
+        case .success(let info): return report(info)
+        case .failure(let error): return error.code == .noSuchPlayer ? [unknown] : [error.message]
+        }
+    }
+
+    /// What the client is told for `request`: the door's own commands, no log path, the words
+    /// for a key's kept seat or a guest's unkept one. A bot duel's bot is `play`'s to start.
+    package func clientOptions(_ request: DoorRequest, colours: DoorMenu.Colours) -> ClientOptions {
+        var client = ClientOptions(name: name, colorblind: colours == .letters, stateDirectory: folder)
+        client.route = route
+        client.command = "ssh"
+        client.noColor = colours == .none
+        client.door = address?.command
+        // The keys' login lets in only a friend with a key; the guests' lets in anyone.
+        if let address, address.user != options.guestUser {
+            client.inviteNote = "No ssh key? \(options.guestUser)@ in place of \(address.user)@."
+        }
+        client.showsLogPath = false
+        // A player who chose no name (a key's `key-…`, a guest's number another guest sits under)
+        // takes the server's suggestion when it is taken; a chosen name is the player's to change.
+        client.takesSuggestedName = keep?.name == nil
+        if keep == nil {
+            client.quitNote = "A guest's seat is not kept: leaving gives this game up."
+        } else {
+            client.rejoinHint = "ssh in again to come back"
+        }
+        switch request {
+        case .menu, .standing: break
+        case .watch(let match):
+            client.role = .spectator
+            client.match = match
+        case .play(let game):
+            client.variant = game.variant
+            switch game.opponent {
+            case .anyone(let match): client.match = match
+            case .nobody: client.mode = .solo
+            case .bot:
+                let match = botMatch(game.variant)
+                client.match = match
+                // The server seats only the connections whose door line names a bot match.
+                var attestation = identity
+                attestation.match = match
+                client.route = UnixRoute(path: options.socket, greeting: attestation.attestation)
+            }
+            if let match = client.match, let address { client.watchCommand = address.command("watch \(match)") }
+            // One seat per door command: the same game asked for again (or offered by the menu) finds it.
+            client.tokenKey = "door \(game.command)"
+        }
+        return client
+    }
+
+    /// Runs the client on this session's pty for `request`, with a bot beside it for a bot duel.
+    func play(_ request: DoorRequest, colours: DoorMenu.Colours) -> Int32 {
+        var client = clientOptions(request, colours: colours)
+        var bot: LocalBot?
+        var kept: DoorGame?
+        switch request {
+        case .menu, .standing: return 0
+        case .watch: break
+        case .play(let game):
+            if case .bot(let level) = game.opponent, let match = client.match {
+                let started = startBot(level, match: match, variant: game.variant)
+                client.botBeside = BotBeside { started.hold($0) }
+                bot = started
+            }
+            kept = game
+        }
+        keep?.game = kept ?? keep?.game
+        let status = TerminalClient.run(client)
+        bot?.stop()
+        // The client forgets the seat's token once the game is over or resigned: nothing waits then.
+        if let kept, let key = client.tokenKey, SeatTokenStore(directory: folder).token(for: key) == nil, keep?.game == kept {
+            keep?.game = nil
+        }
+        return status
+    }
+
+    /// The match a key plays its bot in: the same each time, so the same command finds the seat
+    /// again after a drop; a guest's is new each time.
+    func botMatch(_ variant: Variant?) -> String {
+        let id = identity.fingerprint.map { String(DoorIdentity.folder(fingerprint: $0).prefix(8)) }
+            ?? String(format: "%08x", UInt32.random(in: 0...UInt32.max))
+        return "bot-\(id)" + (variant.map { $0 == .classic ? "" : "-\($0.rawValue)" } ?? "")
+    }
+
+    /// The bot, in this process, on the door's socket from the player's own address: it counts
+    /// against the player's share, as a second terminal of theirs would. Its seat token is kept
+    /// beside the player's, so a resumed duel gets its bot back too.
+    func startBot(_ level: BotLevel, match: String, variant: Variant?) -> LocalBot {
+        let store = SeatTokenStore(directory: folder)
+        let key = "bot \(match)"
+        var bot = BotOptions()
+        bot.route = UnixRoute(path: options.socket,
+                              greeting: DoorIdentity(fingerprint: nil, address: identity.address, houseBot: true, match: match).attestation)
+        bot.match = match
+        bot.level = level
+        bot.account = Door.houseBotAccount("bot-\(level.rawValue)", in: base)
+        // The house bot's name belongs to its account: a guest asking for it would be refused.
+        bot.name = (bot.account == nil ? "guest-bot-" : "bot-") + level.rawValue
+        bot.variant = variant
+        bot.token = store.token(for: key)
+        bot.seed = UInt64.random(in: 0...UInt64.max)
+        let local = LocalBot(bot) { token in store.set(token, for: key) }
+        local.start()
+        return local
+    }
+}
