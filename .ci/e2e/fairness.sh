@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Claim races across distances (`setgame bench --fairness`): a near racer and one behind a relay
 # delaying each way by 80 ms (steady, then ±20 ms) race on the real server for claim windows,
-# thinking alike. Compensation off, the near one must win most; on, neither may take most.
+# thinking alike. Compensation off, the near one must win most; on, neither may take most. A fifth
+# race pits an honest near racer against a near one answering the server's pings 300 ms late (so
+# credited the whole cap): the cheat may not take most either.
 # At 100 races one standard deviation is 5 points and a loaded 2-core box adds scheduling noise to
 # every delay, so the check is looser than the README's 200-race figures (40-60 %): each side at
 # least 30 % with compensation, the near side at least 75 % without (it wins about 92 %).
@@ -13,10 +15,10 @@ server=
 trap 'rm -rf "$out"' EXIT
 
 races=${FAIRNESS_RACES:-100}
-TMPDIR="$out/" "$bin" bench --fairness --races "$races" --delay-ms 80 --jitter-ms 20 >"$out/shares" 2>"$out/bench.err" \
+TMPDIR="$out/" "$bin" bench --fairness --races "$races" --delay-ms 80 --jitter-ms 20 --feign-lag-ms 300 >"$out/shares" 2>"$out/bench.err" \
     || fail "bench --fairness failed: $(cat "$out/bench.err")"
 cat "$out/shares"
-[ "$(wc -l <"$out/shares")" -eq 4 ] || fail "expected four settings, got: $(cat "$out/shares")"
+[ "$(wc -l <"$out/shares")" -eq 5 ] || fail "expected five settings, got: $(cat "$out/shares")"
 while IFS= read -r line; do
     near=$(sed -E 's/.*near +([0-9.]+) %.*/\1/' <<<"$line")
     count=$(sed -E 's/.* of ([0-9]+) races/\1/' <<<"$line")

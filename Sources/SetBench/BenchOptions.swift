@@ -28,14 +28,18 @@ package struct FairnessOptions: Equatable, Sendable {
     package var jitterMs = 20
     /// The server's cap when compensation is on.
     package var capMs = 200
+    /// Besides, a near racer that answers echo pings this late against an honest near one
+    /// (compensation on); 0 races no cheat.
+    package var feignMs = 0
 
     package init() {}
 
-    /// Each link raced with compensation on and off.
+    /// Each link raced with compensation on and off, then the cheat, if asked for.
     package var scenarios: [FairnessBench.Scenario] {
         let jitters = jitterMs > 0 ? [0, jitterMs] : [0]
-        return jitters.flatMap { jitter in
+        let links = jitters.flatMap { jitter in
             [capMs, 0].map { FairnessBench.Scenario(delayMs: delayMs, jitterMs: jitter, capMs: $0) }
         }
+        return links + (feignMs > 0 ? [FairnessBench.Scenario(delayMs: 0, jitterMs: 0, capMs: capMs, feignMs: feignMs)] : [])
     }
 }

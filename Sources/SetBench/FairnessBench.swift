@@ -8,20 +8,25 @@ import Synchronization
 /// it prints each side's share of the windows.
 package enum FairnessBench {
     /// One race setting: the far side's one-way delay and jitter, and the server's cap (0: off).
+    /// With `feignMs` the "far" side is a cheat instead: its link is as near as the other's, but
+    /// it answers the server's echo pings that much late, to be credited a distance it is not.
     package struct Scenario: Equatable, Sendable {
         package var delayMs: Int
         package var jitterMs: Int
         package var capMs: Int
+        package var feignMs: Int
 
-        package init(delayMs: Int, jitterMs: Int, capMs: Int) {
+        package init(delayMs: Int, jitterMs: Int, capMs: Int, feignMs: Int = 0) {
             self.delayMs = delayMs
             self.jitterMs = jitterMs
             self.capMs = capMs
+            self.feignMs = feignMs
         }
 
         var label: String {
             let link = jitterMs > 0 ? "\(delayMs) ms ±\(jitterMs)" : "\(delayMs) ms"
-            return "far side \(link) each way, " + (capMs > 0 ? "compensation \(capMs) ms" : "compensation off")
+            let far = feignMs > 0 ? "far side near but answering pings \(feignMs) ms late" : "far side \(link) each way"
+            return far + ", " + (capMs > 0 ? "compensation \(capMs) ms" : "compensation off")
         }
     }
 
@@ -94,7 +99,9 @@ package enum FairnessBench {
                 Thread.detachNewThread {
                     defer { group.leave() }
                     do {
-                        try FairnessRacer(port: port, name: name, match: match, thinkMs: thinkMs, seed: seed, tally: tally).run(until: done)
+                        let pongDelayMs = name == "far" ? Int64(scenario.feignMs) : 0
+                        try FairnessRacer(port: port, name: name, match: match, thinkMs: thinkMs, seed: seed, tally: tally,
+                                          pongDelayMs: pongDelayMs).run(until: done)
                     } catch {
                         Bench.warn("setgame bench: \(error)")
                         broken.store(true, ordering: .relaxed)

@@ -40,8 +40,14 @@ final class FairnessRacer {
     /// The table the last claim was sent for.
     private var claimedTable: [Card] = []
     private var rematchAsked = -1
+    /// How late it answers the server's echo pings: 0 for an honest racer, more for one feigning
+    /// a distance (`--feign-lag-ms`).
+    private let pongDelayMs: Int64
+    /// Pongs held back until they are due, oldest first.
+    private var latePongs: [(due: Int64, message: ClientMessage)] = []
 
-    init(port: UInt16, name: String, match: String, thinkMs: ClosedRange<Int64>, seed: UInt64, tally: RaceTally) throws(SocketError) {
+    init(port: UInt16, name: String, match: String, thinkMs: ClosedRange<Int64>, seed: UInt64, tally: RaceTally,
+         pongDelayMs: Int64 = 0) throws(SocketError) {
         fd = try Sockets.connect(host: "127.0.0.1", port: port)
         Sockets.setNoDelay(fd)
         var settings = ClientSession.Settings(name: name, match: match, mode: .duel, pings: .keepAlive)
@@ -50,6 +56,7 @@ final class FairnessRacer {
         random = SplitMix64(seed: seed)
         self.thinkMs = thinkMs
         self.tally = tally
+        self.pongDelayMs = pongDelayMs
     }
 
     deinit { Glibc.close(fd) }
@@ -61,7 +68,7 @@ final class FairnessRacer {
         perform(session.connected(at: now))
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while !done() {
-            let wait = claimAt.map { max(0, $0 - now) } ?? 50
+            let wait = [claimAt, latePongs.first?.due].compactMap { $0 }.map { max(0, $0 - now) }.min() ?? 50
             var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             if poll(&ready, 1, Int32(min(wait, 50))) > 0 {
                 let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
@@ -73,6 +80,10 @@ final class FairnessRacer {
                 react()
             }
             perform(session.tick(at: now))
+            while let late = latePongs.first, now >= late.due {
+                latePongs.removeFirst()
+                send(late.message)
+            }
             if let due = claimAt, now >= due {
                 claimAt = nil
                 claimedTable = raceTable
@@ -85,7 +96,12 @@ final class FairnessRacer {
     private func perform(_ effects: [SessionEffect]) {
         for effect in effects {
             switch effect {
-            case .send(let message): send(message)
+            case .send(let message):
+                if pongDelayMs > 0, case .pong = message {
+                    latePongs.append((due: now + pongDelayMs, message: message))
+                } else {
+                    send(message)
+                }
             case .eventApplied(let event, _):
                 if case .rules(.windowOpened(let window)) = event.body, window.kind == .claim {
                     claimAt = nil  // too late for this table

@@ -128,6 +128,7 @@ package enum Commands {
             OptionSpec("delay-ms", "MS", "with --fairness: the far player's delay each way (default 80)"),
             OptionSpec("jitter-ms", "MS", "with --fairness: also race over a link this jittery, ± (default 20; 0 none)"),
             OptionSpec("lag-compensation-ms", "MS", "with --fairness: the server's cap when on (default 200)"),
+            OptionSpec("feign-lag-ms", "MS", "with --fairness: also race a near player answering pings this late (default 0: none)"),
         ])
 
     /// Every subcommand, in the order the overview lists them.
@@ -214,6 +215,7 @@ package enum Commands {
             fairness.delayMs = try values.number("delay-ms", in: 0...1_000) ?? fairness.delayMs
             fairness.jitterMs = try values.number("jitter-ms", in: 0...1_000) ?? fairness.jitterMs
             fairness.capMs = try values.number("lag-compensation-ms", in: 1...1_000) ?? fairness.capMs
+            fairness.feignMs = try values.number("feign-lag-ms", in: 0...1_000) ?? fairness.feignMs
             options.fairness = fairness
         }
         return .bench(options)

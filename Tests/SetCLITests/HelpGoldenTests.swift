@@ -250,6 +250,7 @@ struct HelpGoldenTests {
               --delay-ms MS                           with --fairness: the far player's delay each way (default 80)
               --jitter-ms MS                          with --fairness: also race over a link this jittery, ± (default 20; 0 none)
               --lag-compensation-ms MS                with --fairness: the server's cap when on (default 200)
+              --feign-lag-ms MS                       with --fairness: also race a near player answering pings this late (default 0: none)
               -h, --help                              show this help
 
             """#,

@@ -1,3 +1,4 @@
+import SetBench
 import SetCLI
 import SetLocal
 import SetNet
@@ -111,6 +112,18 @@ struct SubcommandOptionsTests {
         #expect(options.matches == 50 && options.spectators == 0 && options.paceMs == 0 && options.durationSeconds == 2.5)
         #expect(options.json && options.server == ServerAddress(host: "127.0.0.1", port: 7390))
         #expect(try Commands.parse(["bench", "rules"]) == .benchRules)
+    }
+
+    /// `--feign-lag-ms` adds one race: a near cheat answering pings late against an honest near
+    /// racer, compensation on; without it the four link settings are raced alone.
+    @Test func benchFairnessRacesACheatFeigningLagOnlyWhenAsked() throws {
+        guard case .bench(let plain) = try Commands.parse(["bench", "--fairness"]),
+              case .bench(let feigned) = try Commands.parse(["bench", "--fairness", "--feign-lag-ms", "300"]) else {
+            Issue.record("not bench"); return
+        }
+        #expect(plain.fairness?.scenarios.count == 4)
+        #expect(feigned.fairness?.scenarios.dropFirst(4).map(\.feignMs) == [300])
+        #expect(feigned.fairness?.scenarios.last == FairnessBench.Scenario(delayMs: 0, jitterMs: 0, capMs: 200, feignMs: 300))
     }
 
     @Test func serveTakesWhereToListenTheDataFolderASeedAndItsLimits() throws {

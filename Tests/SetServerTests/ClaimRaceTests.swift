@@ -26,6 +26,24 @@ import Testing
         #expect(ClaimLag.off.credit(.second) == 0)
     }
 
+    /// The credit is the median of the recent round trips: a jittery link is credited its usual
+    /// round trip, not its luckiest one, and one slow pong does not move it.
+    @Test func theRoundTripEstimateIsTheMedianOfTheRecentSamples() {
+        var trips = RoundTrips()
+        #expect(trips.medianMs == 0)
+        for (index, sample) in [Int64(150), 190, 130, 170, 900].enumerated() {
+            let sent = Self.at(Int64(index + 1) * 2_000)
+            trips.pinged(at: sent)
+            let answered = trips.answered(time: sent.milliseconds, at: sent.adding(sample))
+            #expect(answered)
+        }
+        #expect(trips.medianMs == 170 && trips.lowMs == 130)
+        let sent = Self.at(20_000)
+        trips.pinged(at: sent)
+        _ = trips.answered(time: sent.milliseconds, at: sent.adding(120))
+        #expect(trips.medianMs == 150, "the lower middle of six")
+    }
+
     @Test func aNearClaimIsHeldForTheFarSeatsRoundTripAndThenOpensItsWindow() {
         var host = MatchHostTests.duel()
         let held = host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, id: .int(5), seeds: MatchHostTests.noDeal)
@@ -77,20 +95,151 @@ import Testing
         #expect(ann.journal.contains { if case .race(let race, _) = $0 { race.marginMs == 259 } else { false } })
     }
 
-    @Test func actionsBehindAHeldClaimWaitAndAreAnsweredInOrder() {
+    @Test func theHoldersOwnActionsBehindItsHeldClaimWaitAndAreAnsweredInOrder() {
         var host = MatchHostTests.duel()
-        let card = host.match!.table[0]
-        _ = host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, seeds: MatchHostTests.noDeal)
-        #expect(host.act(.select(card), by: .first, at: Self.at(3_010), lag: Self.lag, id: .int(6), seeds: MatchHostTests.noDeal).reply == .held)
-        #expect(host.act(.deal, by: .second, at: Self.at(3_020), lag: Self.lag, id: .int(7), seeds: MatchHostTests.noDeal).reply == .held)
+        let cards = Array(host.match!.table.prefix(2))
+        _ = host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, id: .int(5), seeds: MatchHostTests.noDeal)
+        for (index, card) in cards.enumerated() {
+            let queued = host.act(.select(card), by: .first, at: Self.at(3_010 + Int64(index)), lag: Self.lag, id: .int(6 + Int64(index)),
+                                  seeds: MatchHostTests.noDeal)
+            #expect(queued.reply == .held && queued.messages.isEmpty)
+        }
         let decided = host.advance(to: Self.at(3_159), seeds: MatchHostTests.noDeal)
-        #expect(host.match?.selection == [card])
+        #expect(host.match?.selection == cards)
         let answers = decided.messages.compactMap { if case .answer(let message, let seat) = $0 { (message, seat) } else { nil } }
-        #expect(answers.count == 2)
-        guard answers.count == 2, case .ack(.int(6), _) = answers[0].0, case .error(let dealRefused, .int(7)) = answers[1].0 else {
+        guard answers.count == 3, case .ack(.int(5), _) = answers[0].0, case .ack(.int(6), _) = answers[1].0, case .ack(.int(7), _) = answers[2].0 else {
             return #expect(Bool(false), "\(answers)")
         }
-        #expect(answers[1].1 == .second && dealRefused.code == .notYourWindow)
+        #expect(answers.allSatisfy { $0.1 == .first })
+    }
+
+    /// A duel dealt as `MatchHostTests.duel()` deals it, under `settings`.
+    static func duel(_ settings: RuleSettings) -> MatchHost {
+        var host = MatchHost(name: "m", mode: .duel, settings: settings, seatWaitMs: 60_000)
+        _ = host.handle(.join(name: "ann", token: MatchHostTests.annToken, connection: 1, seat: nil), at: at(1_000),
+                        seeds: MatchHostTests.noDeal)
+        _ = host.handle(.join(name: "bob", token: MatchHostTests.bobToken, connection: 2, seat: nil), at: at(2_000)) { 7 }
+        return host
+    }
+
+    /// Issue 32: a rival whose hint was answered only once a held claim was decided learned of
+    /// the hold from a ping answered first, claimed, and with a feigned distance took the window.
+    /// Whatever the rival sends during a hold is answered exactly as if no claim were held.
+    @Test func theRivalsRequestsDuringAHoldAreAnsweredAsIfNoClaimWereHeld() {
+        var settings = RuleSettings.standard
+        settings.hintsInDuel = true
+        let card = Self.duel(settings).match!.table[0]
+        for action in [Action.hint, .select(card), .pass, .deal, .resign] {
+            var holding = Self.duel(settings)
+            var plain = Self.duel(settings)
+            let held = holding.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, id: .int(1), seeds: MatchHostTests.noDeal)
+            #expect(held.reply == .held)
+            let during = holding.act(action, by: .second, at: Self.at(3_020), lag: Self.lag, id: .int(2), seeds: MatchHostTests.noDeal)
+            let without = plain.act(action, by: .second, at: Self.at(3_020), lag: Self.lag, id: .int(2), seeds: MatchHostTests.noDeal)
+            // What reaches the rival (a resignation also answers ann's claim, which only she hears).
+            var seen = during
+            seen.messages.removeAll { if case .answer(_, .first) = $0 { true } else { false } }
+            #expect(seen == without, "\(action) was answered differently during a hold")
+            #expect(during.reply != .held, "\(action) waited behind the rival's claim")
+        }
+    }
+
+    /// A rival who resigns while a claim is held ends the game: the claim is answered at once (as
+    /// a claim after the end is), not left to open a window in a game dealt after it.
+    @Test func aGameTheRivalEndsDuringAHoldAnswersTheHeldClaimAtOnce() {
+        var host = MatchHostTests.duel()
+        _ = host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, id: .int(1), seeds: MatchHostTests.noDeal)
+        let resigned = host.act(.resign, by: .second, at: Self.at(3_020), lag: Self.lag, id: .int(2), seeds: MatchHostTests.noDeal)
+        #expect(resigned.reply == .accepted(seq: host.seq) && host.phase == .over && host.heldClaim == nil)
+        let answers = resigned.messages.compactMap { if case .answer(.error(_, let id), let seat) = $0 { (id, seat) } else { nil } }
+        #expect(answers.count == 1 && answers.first?.0 == .int(1) && answers.first?.1 == .first, "\(resigned.messages)")
+    }
+
+    /// Bob, 160 ms away, presses "Set!" before ann's window can have reached him; by the time his
+    /// claim arrives she has taken her set and the next table is free. His claim was for her
+    /// table: it is refused as a lost race, not given a window on a table he has not seen. One he
+    /// sends after he could have seen her window is a claim like any other.
+    @Test func aClaimPressedBeforeTheRivalsWindowOpenedIsRefusedEvenOnceThatWindowClosed() throws {
+        var host = MatchHostTests.duel()
+        _ = host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, seeds: MatchHostTests.noDeal)
+        _ = host.advance(to: Self.at(3_159), seeds: MatchHostTests.noDeal)
+        let trio = try #require(SetLogic.firstSet(in: host.match!.table))
+        for (index, card) in trio.enumerated() {
+            _ = host.act(.select(card), by: .first, at: Self.at(3_160 + Int64(index)), lag: Self.lag, seeds: MatchHostTests.noDeal)
+        }
+        #expect(host.match?.window == nil)
+        // Sent ≈ 3 250 − 160 = 3 090, before ann's window opened at 3 159.
+        let stale = host.act(.claim, by: .second, at: Self.at(3_250), lag: Self.lag, id: .int(9), seeds: MatchHostTests.noDeal)
+        guard case .refused(let error) = stale.reply else { return #expect(Bool(false), "\(stale.reply)") }
+        #expect(error.code == .claimTaken && error.details["holder"] == .int(0) && error.details["leadMs"] == .int(91))
+        #expect(stale.messages.isEmpty && stale.journal.isEmpty && host.match?.window == nil && host.heldClaim == nil)
+        // Sent ≈ 3 330 − 160 = 3 170: after her window opened, so for this table.
+        let fresh = host.act(.claim, by: .second, at: Self.at(3_330), lag: Self.lag, seeds: MatchHostTests.noDeal)
+        #expect(fresh.reply == .accepted(seq: host.seq) && windowHolder(host) == .second)
+    }
+
+    /// One close race for a free table: `first` claims at `start`, `second` `afterMs` later (the
+    /// clock's timers run first, as the server runs them); returns who took the window, and
+    /// leaves the table free again (the window passed, the second chance passed).
+    func race(_ host: inout MatchHost, first: Seat, second: Seat, afterMs: Int64, at start: Int64, lag: ClaimLag) -> Seat? {
+        _ = host.act(.claim, by: first, at: Self.at(start), lag: lag, seeds: MatchHostTests.noDeal)
+        _ = host.advance(to: Self.at(start + afterMs), seeds: MatchHostTests.noDeal)
+        _ = host.act(.claim, by: second, at: Self.at(start + afterMs), lag: lag, seeds: MatchHostTests.noDeal)
+        _ = host.advance(to: Self.at(start + 400), seeds: MatchHostTests.noDeal)
+        let holder = windowHolder(host)
+        if let holder {
+            _ = host.act(.pass, by: holder, at: Self.at(start + 500), lag: lag, seeds: MatchHostTests.noDeal)
+            _ = host.act(.pass, by: holder.other, at: Self.at(start + 510), lag: lag, seeds: MatchHostTests.noDeal)
+        }
+        #expect(host.match?.window == nil && host.heldClaim == nil)
+        return holder
+    }
+
+    /// Ann is on loopback but answers pings late, so she is credited 200 ms; bob is honest and as
+    /// quick: in turn ann claims 50 ms before him and 50 ms after. With a credit every race could
+    /// use she took all twelve windows; each window she takes now spends her credit and each one
+    /// he takes earns it back, so she takes the six she was quicker for, her fair share.
+    @Test func aFeignedDistanceWinsNoMoreThanItsShareAgainstAnHonestPlayerAsQuick() {
+        var host = MatchHostTests.duel()
+        let feigned = ClaimLag(capMs: 200, roundTripMs: [200, 1])
+        var won = 0
+        for race in 0..<12 {
+            let start = 10_000 + Int64(race) * 1_000
+            let quicker = race.isMultiple(of: 2)
+            let holder = quicker ? self.race(&host, first: .first, second: .second, afterMs: 50, at: start, lag: feigned)
+                                 : self.race(&host, first: .second, second: .first, afterMs: 50, at: start, lag: feigned)
+            if holder == .first { won += 1 }
+        }
+        #expect(won == 6)
+    }
+
+    /// Bob really is 160 ms away and as quick as ann: in turn his claim leaves him 50 ms before
+    /// hers and 50 ms after. The quota never costs him a race he was quicker for.
+    @Test func anHonestFarPlayerAsQuickKeepsTheRacesHeWasQuickerFor() {
+        var host = MatchHostTests.duel()
+        var won = 0
+        for race in 0..<12 {
+            let start = 10_000 + Int64(race) * 1_000
+            // Ann's claim counts from start − 1; bob's from his arrival − 160.
+            let holder = self.race(&host, first: .first, second: .second, afterMs: race.isMultiple(of: 2) ? 109 : 209, at: start, lag: Self.lag)
+            if holder == .second { won += 1 }
+        }
+        #expect(won == 6)
+    }
+
+    /// The quota itself: a claim window a seat opens spends one window of credit, one its rival
+    /// opens earns one back, and the balance stays within its limit.
+    @Test func theLedgerSpendsCreditOnWindowsTakenAndEarnsItOnWindowsLost() {
+        var ledger = RaceLedger(seats: 2)
+        #expect(ledger.hasCredit(.first) && ledger.hasCredit(.second))
+        ledger.opened(by: .first)
+        #expect(ledger.balance == [0, 2])
+        #expect(!ledger.hasCredit(.first) && ledger.limiting(Self.lag).roundTripMs == [0, 160])
+        ledger.opened(by: .second)
+        #expect(ledger.balance == [1, 1] && ledger.limiting(Self.lag) == Self.lag)
+        for _ in 0..<20 { ledger.opened(by: .first) }
+        #expect(ledger.balance == [-RaceLedger.limit, RaceLedger.limit])
+        #expect(ledger.limiting(.off) == .off)
     }
 
     @Test func compensationOffDecidesOnArrivalAsBefore() {

@@ -67,6 +67,62 @@ import Testing
         _ = try ann.waitFor("ann's late ack") { if case .ack(.string("a"), _) = $0 { true } else { nil } }
     }
 
+    /// Issue 32's attack: bob is near but answers echo pings 300 ms late (so he is credited the
+    /// whole cap), and after each claim of ann's he sends `hint` then `ping`: a pong first told
+    /// him her claim was held, and claiming then took her window. Now his hint is answered before
+    /// the pong whether or not a claim is held, so he never learns of one and takes no window of
+    /// hers. (The order of replies on one connection decides, not the machine's speed.)
+    @Test func aRivalProbingWithHintAndPingNeverLearnsOfAHeldClaim() throws {
+        let server = try TestServer {
+            $0.lagCompensationMs = 200
+            $0.rules.hintsInDuel = true
+        }
+        defer { server.stop() }
+        let ann = try TestClient.joined(server, name: "ann")
+        try answerEchoPing(ann, on: server, afterMs: 0)
+        let bob = try TestClient.joined(server, name: "bob")
+        try answerEchoPing(bob, on: server, afterMs: 300)
+        try ann.awaitSeq(bob.view!.seq)
+        var taken = 0
+        for window in 0..<3 {
+            ann.send(.act(.claim, seat: nil), id: .string("a\(window)"))
+            try read(ann)
+            let hint = JSONValue.string("h\(window)")
+            bob.send(.act(.hint, seat: nil), id: hint)
+            bob.send(.ping(time: 7))
+            let first = try bob.waitFor("the hint's answer or the pong") { message -> Bool? in
+                switch message {
+                case .pong(_, 7, _): true
+                case .ack(let id, _) where id == hint: false
+                case .error(_, let id) where id == hint: false
+                default: nil
+                }
+            }
+            if first {
+                bob.send(.act(.claim, seat: nil), id: .string("b\(window)"))
+            } else {
+                _ = try bob.waitFor("pong") { if case .pong(_, 7, _) = $0 { true } else { nil } }
+            }
+            server.advance(by: 200)
+            let opened = try ann.awaitEvent("window \(window)") {
+                if case .rules(.windowOpened(let window)) = $0, window.kind == .claim { true } else { false }
+            }
+            guard case .rules(.windowOpened(let claimed)) = opened.body else { return }
+            if claimed.holder == .second { taken += 1 }
+            let (holder, other) = claimed.holder == .first ? (ann, bob) : (bob, ann)
+            holder.send(.act(.pass, seat: nil))
+            _ = try other.awaitEvent("second chance \(window)") {
+                if case .rules(.windowOpened(let window)) = $0, window.kind == .secondChance { true } else { false }
+            }
+            other.send(.act(.pass, seat: nil))
+            let closed = try holder.awaitEvent("table free \(window)") {
+                if case .rules(.windowClosed(let window, _)) = $0, window.kind == .secondChance { true } else { false }
+            }
+            try other.awaitSeq(closed.seq)
+        }
+        #expect(taken == 0, "bob took \(taken) of the 3 windows ann found")
+    }
+
     @Test func withCompensationOffNoEchoPingIsSentAndTheFirstReceivedWins() throws {
         let server = try TestServer()
         defer { server.stop() }

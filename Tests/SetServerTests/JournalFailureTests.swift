@@ -90,6 +90,32 @@ import Testing
         #expect(bobBack.view?.table == last.table && bobBack.view?.scores == last.scores)
     }
 
+    /// Issue 32: a claim held for a far rival (lag compensation) whose deciding cannot be written
+    /// was told only the notice to everyone, never its own answer. It is answered as the same
+    /// claim without a hold is: `journal_failed`, with its id.
+    @Test func aHeldClaimWhoseDecidingCannotBeWrittenIsAnsweredWithItsId() throws {
+        let faults = JournalFaults()
+        let server = try TestServer {
+            $0.dataDirectory = temporaryDirectory()
+            $0.journalFaults = faults
+            $0.lagCompensationMs = 200
+        }
+        defer { server.stop() }
+        let fair = FairClaimServerTests()
+        let (ann, bob) = try fair.measuredDuel(server)
+        faults.failing = true
+        ann.send(.act(.claim, seat: nil), id: "c1")
+        try fair.read(ann)  // held for bob, 160 ms away: nothing is written yet
+        server.advance(by: 160)
+        guard case .error(let refusal, _) = try reply(to: "c1", from: ann) else {
+            Issue.record("an unjournaled held claim was acknowledged")
+            return
+        }
+        #expect(refusal.code == .journalFailed && !refusal.fatal)
+        #expect(try bob.awaitError(.journalFailed).fatal == false)
+        #expect(ann.view?.window == nil)
+    }
+
     /// A match cannot even start without its journal: the join that deals it is refused with the
     /// same code. (A duel still waiting holds nothing worth a file yet, so it writes nothing: issue 11.)
     @Test func aNewMatchWhoseJournalCannotBeStartedIsRefused() throws {

@@ -6,11 +6,11 @@ import SetWire
 ///
 /// A player far away sees a new table half a round trip late, and their claim takes another half
 /// to arrive: at equal speed their claim arrives a whole round trip after a near player's. So a
-/// claim is credited its seat's round trip (the low estimate), up to the cap, and races compare
+/// claim is credited its seat's round trip (the median estimate), up to the cap, and races compare
 /// arrival minus credit: when it was sent, counted from when its sender saw the table.
 struct ClaimLag: Equatable {
     var capMs: Int64
-    /// Each seat's low round-trip estimate (`RoundTrips.lowMs`); 0 when unknown.
+    /// Each seat's round-trip estimate (`RoundTrips.medianMs`); 0 when unknown.
     var roundTripMs: [Int64]
 
     /// No compensation: every claim is decided on arrival, as before lag compensation.

@@ -4,14 +4,20 @@ import SetWire
 // Claim races under lag compensation. A claim that arrives while nobody holds the table may be
 // held for as long as the rival, further away, could still have sent an earlier one; the window
 // goes to the earliest estimated send time (arrival minus the capped one-way estimate), a tie to
-// the first received. With compensation off every action goes straight to `perform`, as before.
+// the first received. A seat's round trip counts only while its `RaceLedger` has credit. With
+// compensation off every action goes straight to `perform`, as before.
 extension MatchHost {
     /// Applies a seat's action, or holds it in a claim race; a held request's answer comes later
     /// as a `HostMessage.answer` to its seat, with `id`.
-    mutating func act(_ action: Action, by seat: Seat, at now: Instant, lag: ClaimLag = .off, id: JSONValue? = nil,
+    mutating func act(_ action: Action, by seat: Seat, at now: Instant, lag measured: ClaimLag = .off, id: JSONValue? = nil,
                       seeds: () -> UInt64) -> HostOutput<ActReply> {
+        let lag = raceLedger.limiting(measured)
         guard lag.isOn, mode == .duel, stalledAt == nil, pausedAt == nil, let running = match, !running.isOver else {
             return perform(action, by: seat, at: now, lag: lag, seeds: seeds)
+        }
+        if action == .claim, running.window == nil, heldClaim?.claim.seat != seat,
+           let stale = staleClaimRefusal(by: seat, at: now, measured: measured) {
+            return HostOutput(reply: .refused(WireError(stale, playerNames: playerNames)))
         }
         if heldClaim != nil { return actBehindHold(action, by: seat, at: now, lag: lag, id: id, seeds: seeds) }
         guard action == .claim, running.window == nil else { return perform(action, by: seat, at: now, lag: lag, seeds: seeds) }
@@ -21,17 +27,35 @@ extension MatchHost {
             // Nobody further away could have claimed earlier: decided on arrival, as without
             // compensation, and no race to journal.
             let output = perform(.claim, by: seat, at: now, lag: lag, seeds: seeds)
-            if case .accepted = output.reply { lastClaim = claim }
+            if case .accepted = output.reply { claimOpenedWindow(claim, at: now) }
             return output
         }
         heldClaim = HeldClaim(claim: claim, rivalCreditMs: rivalCredit, capMs: lag.capMs, decideAt: decideAt, id: id)
         return HostOutput(reply: .held)
     }
 
-    /// An action while a claim is held: the rival's claim races it; anything else waits its turn.
+    /// An action while a claim is held: the rival's claim races it, the rival's other actions are
+    /// performed at once, and the holder's own wait their turn.
+    ///
+    /// Nothing the rival sends may be answered differently because a claim is held: a rival who
+    /// could tell (a hint answered after a ping, say) would claim only then, and with a feigned
+    /// distance win the window its rival found. So the rival's other actions are performed as if
+    /// the held claim had not come yet, which, as far as the race can tell, it has not.
     private mutating func actBehindHold(_ action: Action, by seat: Seat, at now: Instant, lag: ClaimLag, id: JSONValue?,
                                         seeds: () -> UInt64) -> HostOutput<ActReply> {
         guard var held = heldClaim else { return perform(action, by: seat, at: now, lag: lag, seeds: seeds) }
+        guard seat == held.claim.seat || action == .claim else {
+            var output = perform(action, by: seat, at: now, lag: lag, seeds: seeds)
+            // A game the rival just ended (a resignation) leaves no table to hold the claim for:
+            // it is answered now, as a claim after the end would be, not in a game dealt later.
+            guard match?.isOver == true else { return output }
+            let settled = settleHeldClaim(at: now, seeds: seeds)
+            output.messages += settled.messages
+            output.journal += settled.journal
+            output.syncJournal = output.syncJournal || settled.syncJournal
+            output.keepJournal = output.keepJournal || settled.keepJournal
+            return output
+        }
         guard action == .claim, seat != held.claim.seat else {
             guard held.queued.count < HeldClaim.queueLimit else {
                 return HostOutput(reply: .refused(WireError(.rateLimited, "Too many requests while a claim race is decided; this one was dropped.")))
@@ -66,14 +90,46 @@ extension MatchHost {
         return drain(held.queued, into: output, at: now, seeds: seeds)
     }
 
+    /// The journal stalled while a claim was held: the claim and what waited behind it are
+    /// refused with `error`, each answered with its own id, as the same requests would have been
+    /// had they come without a hold (the stall undoes whatever the deciding would have written).
+    mutating func refuseHeldClaim(with error: WireError) -> [HostMessage] {
+        guard let held = heldClaim else { return [] }
+        heldClaim = nil
+        let waiting = [QueuedAction(action: .claim, seat: held.claim.seat, id: held.id)] + held.queued
+        return waiting.map { .answer(.error(error, id: $0.id), to: $0.seat) }
+    }
+
     /// Gives `claim` the window now, journaling what decided it (it was held, or raced a rival).
     private mutating func open(_ claim: RaceEntry, against rival: RaceEntry?, capMs: Int64, at now: Instant,
                                seeds: () -> UInt64) -> HostOutput<ActReply> {
         var output = perform(.claim, by: claim.seat, at: now, lag: .off, seeds: seeds)
         guard case .accepted = output.reply else { return output }
-        lastClaim = claim
+        claimOpenedWindow(claim, at: now)
         output.journal.append(.race(RaceDecision(winner: claim, loser: rival, capMs: capMs), at: now))
         return output
+    }
+
+    /// `claim` opened a claim window now: a later rival is told its margin against it, and the
+    /// ledger counts the window against its seat.
+    private mutating func claimOpenedWindow(_ claim: RaceEntry, at now: Instant) {
+        lastClaim = claim
+        lastClaimOpenedAt = now
+        raceLedger.opened(by: claim.seat)
+    }
+
+    /// A rival's claim sent, by its measured round trip (up to the cap), no later than the last
+    /// claim window opened was pressed before its sender could have seen that window: it was
+    /// for a table already taken, even if that window has closed since. It is refused as a lost
+    /// race, never given a window on a table its sender had not yet seen, and never raced against
+    /// a claim for the table that came after. The measured round trip is used, not the credit: a
+    /// player who feigns distance sees the table sooner than it claims to, and any claim it
+    /// sends within its feigned round trip of the rival's window is one it could not have sent.
+    func staleClaimRefusal(by seat: Seat, at now: Instant, measured: ClaimLag) -> RuleRefusal? {
+        guard let winner = lastClaim, winner.seat != seat, let openedAt = lastClaimOpenedAt else { return nil }
+        let sentAt = measured.entry(seat, at: now).sentAt
+        guard sentAt <= openedAt else { return nil }
+        return .claimTaken(holder: winner.seat, leadMs: max(0, sentAt.milliseconds(since: winner.sentAt)))
     }
 
     /// Performs the actions that waited behind a hold, each answered to its sender.

@@ -10,12 +10,15 @@ extension MatchHost {
 
     /// The journal refused a write: every timer stops and every action is refused until it works
     /// again. Everyone in the match is told once, with a coded error. The stall's record is for
-    /// the journal too, written (with what happens meanwhile) only once writes work again.
+    /// the journal too, written (with what happens meanwhile) only once writes work again. A
+    /// claim still held (and what waited behind it) is refused like any action now, each with
+    /// its own id: every action gets its answer.
     mutating func stall(at now: Instant) -> HostOutput<NoReply> {
         guard stalledAt == nil else { return HostOutput() }
         stalledAt = now
         if phase == .playing && pausedAt == nil { pausedAt = now }
-        return HostOutput(messages: [.notice(Self.journalStalled)], journal: [.stalled(at: now)])
+        let refused = refuseHeldClaim(with: Self.journalStalled)
+        return HostOutput(messages: [.notice(Self.journalStalled)] + refused, journal: [.stalled(at: now)])
     }
 
     /// The journal takes writes again: the match goes on, if every seat is back. The record

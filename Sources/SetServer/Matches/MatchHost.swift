@@ -69,6 +69,10 @@ struct MatchHost {
     /// The claim that opened the current claim window, as the race saw it: a later rival is told
     /// its margin in estimated send time.
     var lastClaim: RaceEntry?
+    /// When that window opened (a held claim's, when its race was decided).
+    var lastClaimOpenedAt: Instant?
+    /// Each seat's claim windows lost minus won: whether its round trip may count in a race.
+    var raceLedger: RaceLedger
     /// This game's sets so far, per seat: when each was taken, since the previous set or the deal.
     var setTimes: [[Int]]
     var lastSetAt = Instant.zero
@@ -90,6 +94,7 @@ struct MatchHost {
         seats = Array(repeating: nil, count: mode.seats.count)
         awayUsedMs = Array(repeating: 0, count: mode.seats.count)
         setTimes = Array(repeating: [], count: mode.seats.count)
+        raceLedger = RaceLedger(seats: mode.seats.count)
     }
 
     var phase: MatchPhase {

@@ -35,10 +35,10 @@ extension Server {
         }
     }
 
-    /// What a claim race in `room` may use now: the cap and each seat's low round trip.
+    /// What a claim race in `room` may use now: the cap and each seat's median round trip.
     func claimLag(in room: MatchRoom) -> ClaimLag {
         guard config.lagCompensationMs > 0 else { return .off }
-        let roundTrips = room.host.seats.map { seat in seat?.connection.flatMap { connections[$0]?.roundTrips.lowMs } ?? 0 }
+        let roundTrips = room.host.seats.map { seat in seat?.connection.flatMap { connections[$0]?.roundTrips.medianMs } ?? 0 }
         return ClaimLag(capMs: config.lagCompensationMs, roundTripMs: roundTrips)
     }
 
