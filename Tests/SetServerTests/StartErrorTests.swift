@@ -63,7 +63,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: home) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["-n", "/usr/bin/script", "-qec", "\(setgame) join no-such-host.invalid:7380 --name ann", "/dev/null"]
+        process.arguments = ["-n", "/usr/bin/script", "-qec", "\(setgame) join no-such-setgame-host:7380 --name ann", "/dev/null"]
         process.environment = ["HOME": home, "TERM": "xterm", "PATH": "/usr/bin:/bin"]
         // A keyboard that stays open and says nothing: the client must end on its own.
         let keyboard = Pipe(), output = Pipe()
@@ -83,7 +83,7 @@ import Testing
         let raw = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let text = raw.replacing(#/\x1B\[[0-9;?]*[A-Za-z]/#, with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(process.terminationStatus == 1, "\(text)")
-        #expect(text.contains("cannot find host 'no-such-host.invalid': "), "\(text)")
+        #expect(text.contains("cannot find host 'no-such-setgame-host': "), "\(text)")
         #expect(!text.contains("No route to host"), "\(text)")
     }
 }
