@@ -59,6 +59,9 @@ extension BotDuelTests {
             options.match = "gg-again"
             options.level = .instant
             options.name = name
+            // Accounts, as the door's house bots are: two guests on one address would share one
+            // chat allowance (five lines in ten seconds), and quick games outrun it.
+            options.account = String(repeating: index == 0 ? "a" : "b", count: 64)
             options.seed = UInt64(index)
             options.asksForRematch = true
             try runner.add(options)
