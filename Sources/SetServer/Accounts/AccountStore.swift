@@ -1,0 +1,70 @@
+import SetRatings
+import SetRules
+import SetWire
+
+/// Where accounts, names, ratings and finished games are kept: a database (`SQLAccountStore`:
+/// SQLite by default, PostgreSQL when several servers share it). Every call may wait on a disk
+/// or a network, so none is ever made on the match loop: the server's accounts edge makes them
+/// on a worker thread of its own, one at a time, and hands the answers back to the loop.
+///
+/// A change is committed before the call returns; a store that cannot commit throws
+/// `StoreError.unavailable` and has changed nothing.
+protocol AccountStore: AnyObject {
+    /// The account an identity owns, if any.
+    func account(for identity: PlayerIdentity) throws(StoreError) -> StoredAccount?
+    /// The account that owns `name`, compared by skeleton (`PlayerName.skeleton`): "Ann", "ann"
+    /// and Cyrillic "Аnn" are one name, its first owner's.
+    func account(named name: String) throws(StoreError) -> StoredAccount?
+    func account(id: Int) throws(StoreError) -> StoredAccount?
+    /// Makes an account for an identity met for the first time. Throws `.nameTaken` when the
+    /// name's skeleton is owned and `.identityTaken` when the identity has an account: another
+    /// server sharing the store may have made either since the caller looked.
+    func create(_ identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64) throws(StoreError) -> StoredAccount
+    /// Gives an account a new name; `.nameTaken` when another account owns its skeleton.
+    func rename(_ id: Int, to name: String) throws(StoreError) -> StoredAccount
+    /// Records a finished game and moves both ratings in one transaction, reading the ratings
+    /// and the pair's rated games of the day inside it (`GameRecord.init(of:…)` decides), so two
+    /// servers finishing games of one player at once both count. Idempotent by commitment: a
+    /// game already recorded returns the record it has. Nil: a game of guests alone, not kept.
+    func record(_ finished: FinishedGame, journal: String, wallSeconds: Int64, policy: RatingPolicy) throws(StoreError) -> GameRecord?
+    /// The game dealt with this commitment, if it is recorded.
+    func game(commitment: String) throws(StoreError) -> GameRecord?
+    /// The answers to account questions, as Protocol.md shows them (the same fields and the
+    /// same bytes whatever the store).
+    func profile(_ name: String) throws(StoreError) -> Result<AccountInfo, WireError>
+    func history(_ name: String, after: String?, limit: Int, id: JSONValue?) throws(StoreError) -> Result<[UInt8], WireError>
+    func crosstable(_ name: String, _ other: String) throws(StoreError) -> Result<AccountInfo, WireError>
+    func leaderboard(_ variant: Variant, after: String?, limit: Int) throws(StoreError) -> Result<AccountInfo, WireError>
+}
+
+/// An account as the store returns it: a copy, true when it was read.
+struct StoredAccount: Equatable, Sendable {
+    let id: Int
+    let identity: PlayerIdentity
+    var name: String
+    let bot: Bool
+    let createdWall: Int64
+    var ratings: VariantRatings
+
+    func rating(_ variant: Variant) -> Rating { ratings[variant] ?? .initial }
+}
+
+/// Why a store call did not do what it was asked, as a value: a code the server acts on and
+/// words for the log.
+enum StoreError: Error, Equatable, CustomStringConvertible {
+    /// Another account owns the name's skeleton.
+    case nameTaken
+    /// The identity has an account already.
+    case identityTaken
+    /// The database cannot be reached or cannot commit (a full disk, a lost connection, a
+    /// restart): nothing was changed; the caller may try again.
+    case unavailable(String)
+
+    var description: String {
+        switch self {
+        case .nameTaken: "the name is taken"
+        case .identityTaken: "the identity has an account"
+        case .unavailable(let reason): "the accounts store is unavailable: \(reason)"
+        }
+    }
+}
