@@ -17,6 +17,9 @@ final class Connection {
     enum Session {
         /// Welcomed, not yet joined.
         case greeted
+        /// A join waits for the accounts store (its account looked up, made or renamed); a
+        /// second join or an action meanwhile is refused.
+        case admitting
         case player(MatchRoom, Seat)
         case spectator(MatchRoom)
     }
@@ -44,6 +47,9 @@ final class Connection {
     var address = "?"
     /// Who this connection speaks for; a guest until a door or an account key says otherwise.
     var identity = PlayerIdentity.guest
+    /// Whether its identity owns an account, as far as the server learnt at its join (or from
+    /// the door): chat counts such a speaker by account, without asking the store each line.
+    var ownsAccount = false
     /// Its last chat line, which it may not say again at once.
     var chatRepeat = ChatRepeat()
     /// How the connection came: only the door's own socket may say who and where from.
@@ -60,7 +66,7 @@ final class Connection {
 
     var room: MatchRoom? {
         switch session {
-        case .greeted: nil
+        case .greeted, .admitting: nil
         case .player(let room, _), .spectator(let room): room
         }
     }
@@ -74,6 +80,7 @@ final class Connection {
     var label: String {
         switch session {
         case .greeted: "#\(id)"
+        case .admitting: "#\(id) (joining)"
         case .player(let room, let seat): "#\(id) \(name) (seat \(seat.rawValue) of \(room.host.name))"
         case .spectator(let room): "#\(id) \(name) (watching \(room.host.name))"
         }

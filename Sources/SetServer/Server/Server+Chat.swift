@@ -22,6 +22,8 @@ extension Server {
         switch connection.session {
         case .greeted:
             return fail(connection, WireError(.notJoined, "Join a match first: chat belongs to a match."), id: id)
+        case .admitting:
+            return fail(connection, Self.stillJoining, id: id)
         case .player(let playing, let seat): (room, speaker) = (playing, .seat(seat))
         case .spectator(let watched): (room, speaker) = (watched, .spectator(name: connection.name))
         }
@@ -52,8 +54,7 @@ extension Server {
         if connection.chatRepeat.repeats(line, at: now, windowMs: chatAllowance.windowMs) {
             return fail(connection, WireError(.chatRepeated, "You said that a moment ago; it was not said again."), id: id)
         }
-        let hasAccount = accounts.book.account(for: connection.identity) != nil
-        let counter = ChatCounter(identity: connection.identity, hasAccount: hasAccount, address: connection.address)
+        let counter = ChatCounter(identity: connection.identity, hasAccount: connection.ownsAccount, address: connection.address)
         if let retryAfterMs = chatAllowance.allow(by: counter, at: now) {
             return fail(connection, WireError(
                 .chatLimited, "At most \(chatAllowance.lines) lines per \(chatAllowance.windowMs / 1_000) seconds; this one was not said.",

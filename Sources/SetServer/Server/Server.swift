@@ -17,8 +17,8 @@ package final class Server {
     let log: ServerLog
     let loop: EventLoop
     let lobby: Lobby
-    /// Accounts, names, ratings and finished games (`Accounts/`).
-    let accounts: Accounts
+    /// Accounts, names, ratings and finished games: the store, called off the loop (`AccountsEdge/`).
+    let accounts: AccountsEdge
     let listener: Listener
     /// The ssh door's Unix socket, when `config.doorSocket` names one.
     let doorListener: Listener?
@@ -105,10 +105,9 @@ package final class Server {
         }
         doorUIDs = config.doorUIDs.isEmpty ? [getuid()] : config.doorUIDs
         control = ServerControl(loop: loop)
+        let store: AccountStore
         do throws(SocketError) {
-            accounts = try Accounts(directory: journals, faults: config.accountFaults, log: log)
-            // The house bots' names are kept where a door runs them.
-            accounts.reservedNames = ReservedNames(houseBots: config.doorSocket != nil)
+            store = BookAccountStore(try Accounts(directory: journals, faults: config.accountFaults, log: log))
         } catch {
             lock?.release()
             throw .dataDirectory(path: config.dataDirectory ?? "", reason: error.description)
@@ -116,8 +115,10 @@ package final class Server {
         if let directory = journals {
             state = ServerState(in: directory)
             // Accounts first: a replayed game over is told with its record's ratings, as it was.
+            // The loop does not run yet: the store is called here, on this thread.
+            let wall = Int64(time(nil))
             restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs, spectatorAnnounceMs: config.spectatorAnnounceMs,
-                                            recorded: accounts.recovered)
+                                            recorded: { Self.recovered($0, in: store, wallSeconds: wall, log: log) })
             finished = FinishedJournals(path: directory.finishedPath, keep: config.keepFinished, maxAgeDays: config.keepFinishedDays)
             finished?.prune()
         } else {
@@ -126,6 +127,9 @@ package final class Server {
         restoredMatches = restored.map(\.host.name)
         folderLock = lock
         self.clock = RestoredClock.clock(base: clock, state: state, journals: restored.map(\.host.lastActivity))
+        accounts = AccountsEdge(store: store, loop: loop, clock: self.clock, log: log)
+        // The house bots' names are kept where a door runs them.
+        accounts.reservedNames = ReservedNames(houseBots: config.doorSocket != nil)
         journals?.restart(restored, at: self.clock.now())
         port = listener.port
         nextSweep = self.clock.now().adding(1_000)
@@ -136,8 +140,8 @@ package final class Server {
         recordAllowance = RecordAllowance(limits: config.recordLimits)
         chatSilence = ChatSilence(path: config.chat.silencedFile ?? config.dataDirectory.map { "\($0)/silenced" })
         silenceReader = SilenceReader(file: config.chat.silencedReader ?? .disk)
-        let accounts = accounts
-        let seeds = SeedCounter(config.seeds, state: state, dealtBefore: { accounts.book.hasGame(SeedCommitment.commitment(for: $0)) })
+        let dealt = DealtSeeds(config.seeds, keptIn: config.dataDirectory == nil ? nil : accounts)
+        let seeds = SeedCounter(config.seeds, state: state, dealtBefore: dealt.contains)
         lobby = Lobby(settings: config.rules, seatWaitMs: config.limits.seatWaitMs, maxMatches: config.maxMatches,
                       journals: journals, listCacheMs: config.listCacheMs, nextSeed: seeds.next)
         lobby.addressLimits = config.addressLimits
@@ -155,6 +159,7 @@ package final class Server {
 
     /// Serves until `stop()`; then says goodbye to every client and closes every socket.
     package func run() {
+        accounts.start()
         log("listening on \(config.host):\(port)")
         if let path = doorListener?.unixPath { log("door socket at \(path) for uids \(doorUIDs.sorted().map(String.init).joined(separator: ","))") }
         loop.run(timeout: { [unowned self] in self.waitMilliseconds() }, tick: { [unowned self] in self.tick() },
@@ -170,6 +175,7 @@ package final class Server {
         if let output = dirty.waitMilliseconds(at: now) { next = min(next, now.adding(output)) }
         if let due = announcements.earliest { next = min(next, due) }
         if let resume = acceptPausedUntil { next = min(next, resume) }
+        if let retry = accounts.nextRetry { next = min(next, retry) }
         if config.lagCompensationMs > 0 { next = min(next, nextMeasure) }
         // Often enough to renew the clock's lease before the clock reaches it (`ServerState`).
         return Int32(max(0, min(ServerState.renewEveryMs, next.milliseconds(since: now))))
@@ -188,6 +194,7 @@ package final class Server {
             apply(room.announceSpectators(at: now), of: room)
         }
         if let resume = acceptPausedUntil, now >= resume { resumeAccepting() }
+        accounts.retryDue(at: now)
         takeSilenceReading()
         if config.lagCompensationMs > 0, now >= nextMeasure {
             measureRoundTrips(slot: measureSlot, at: now)
@@ -210,7 +217,6 @@ package final class Server {
     /// could not be sent their fatal error in a whole sweep; puts new journal lines on disk.
     private func sweep(at now: Instant) {
         syncJournals(at: now)
-        releaseRecorded()
         for line in logThrottle.overdue(at: now) { log(line) }
         closeOverdueLingering(at: now)
         forgetQuietAddresses(at: now)
@@ -310,7 +316,8 @@ package final class Server {
         }
         connections.removeAll()
         closeAllLingering()
-        releaseRecorded()
+        // Records asked for are committed (a game over they hold back is told after a restart).
+        accounts.stop()
         lobby.closeJournals()
         accounts.checkpoint()
         MatchJournal.drain()
