@@ -33,7 +33,7 @@ final class AccountsEdge {
     private var committed: [String: GameRecord?] = [:]
 
     init(store: AccountStore, loop: EventLoop, clock: TimeSource, log: ServerLog, policy: RatingPolicy = .standard,
-         questionBound: (perConnection: Int, total: Int) = (4, 256)) {
+         questionBound: (perConnection: Int, total: Int) = (32, 512)) {
         worker = StoreWorker(store: store)
         self.clock = clock
         self.log = log
@@ -124,7 +124,11 @@ final class AccountsEdge {
     static func backoffMs(after failures: Int) -> Int64 { min(500 << Int64(min(failures - 1, 10)), 30_000) }
 
     private func attempt(_ commitment: String) {
-        guard let game = unsaved[commitment] else { return }
+        guard var game = unsaved[commitment] else { return }
+        // The backoff counts from the try, not from its answer: the next try is as due, on the
+        // server's clock, however long the store took to fail.
+        game.triedAt = clock.now()
+        unsaved[commitment] = game
         let policy = policy, finished = game.finished, journal = game.journal, wall = game.wallSeconds
         ask({ store throws(StoreError) in try store.record(finished, journal: journal, wallSeconds: wall, policy: policy) }) { [unowned self] result in
             guard var game = unsaved[commitment] else { return }
@@ -132,13 +136,14 @@ final class AccountsEdge {
             case .success(let record):
                 unsaved[commitment] = nil
                 self.committed[commitment] = .some(record)
+                if game.failures > 0 { log("wrote the record of \(finished.match) game \(finished.game) after \(game.failures) failed tries: its game over is told") }
                 game.committed()
             case .failure(let error):
                 game.failures += 1
                 unsaved[commitment] = game
                 let delay = Self.backoffMs(after: game.failures)
                 log("cannot write the record of \(finished.match) game \(finished.game) (\(error)): its game over waits until it is written; trying again in \(delay) ms")
-                retries.add(commitment, at: clock.now().adding(delay))
+                retries.add(commitment, at: game.triedAt.adding(delay))
                 if game.failures == 1 { game.delayed() }
             }
         }
@@ -154,6 +159,7 @@ private struct UnsavedGame {
     let delayed: () -> Void
     let committed: () -> Void
     var failures = 0
+    var triedAt = Instant(milliseconds: 0)
 }
 
 /// Where the worker leaves one answer for the loop.
