@@ -267,6 +267,10 @@ import Testing
         bob = nil
         _ = try eve.awaitEvent("bob away") { if case .presence(.second, false, _) = $0 { true } else { false } }
         server.advance(by: 60_000)
+        // Eve speaks up, or the next 40 s would make 100 s of silence: the game over is told once
+        // its record is committed, off the loop, after the idle sweep of the tick that ends it.
+        eve.send(.ping(time: 1))
+        _ = try eve.waitFor("pong") { if case .pong(_, 1, _) = $0 { true } else { nil } }
         ann.hangUp()
         _ = try eve.awaitEvent("ann away") { if case .presence(.first, false, _) = $0 { true } else { false } }
         server.advance(by: 40_000)  // bob's 100 s are up; ann has 60 s left

@@ -66,7 +66,7 @@ extension Server {
                 fail(connection, Self.resultWaits)
             }
         }, committed: { [unowned self] in
-            deliver(room.publish(committed: committedRecord))
+            apply(room.publishedOutcome(committed: committedRecord), of: room)
         })
     }
 

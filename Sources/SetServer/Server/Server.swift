@@ -67,7 +67,12 @@ package final class Server {
     /// Binds the listening socket at once, so `port` is known before `run()`. With a data
     /// directory, every unfinished match in it is then restored, paused until its players return,
     /// and the server's clock continues from the latest instant the journals hold.
-    package init(config: ServerConfig, clock: TimeSource = MonotonicTime(), log: ServerLog = ServerLog()) throws(ServerStartError) {
+    package convenience init(config: ServerConfig, clock: TimeSource = MonotonicTime(), log: ServerLog = ServerLog()) throws(ServerStartError) {
+        try self.init(config: config, clock: clock, log: log, store: nil)
+    }
+
+    /// `store`: the accounts store to use instead of the one `config` names (tests).
+    init(config: ServerConfig, clock: TimeSource, log: ServerLog, store given: AccountStore?) throws(ServerStartError) {
         Sockets.ignoreBrokenPipes()
         self.config = Self.fitToDescriptors(config, log: log)
         let config = self.config
@@ -107,7 +112,7 @@ package final class Server {
         control = ServerControl(loop: loop)
         let store: AccountStore
         do throws(SocketError) {
-            store = BookAccountStore(try Accounts(directory: journals, faults: config.accountFaults, log: log))
+            if let given { store = given } else { store = BookAccountStore(try Accounts(directory: journals, faults: config.accountFaults, log: log)) }
         } catch {
             lock?.release()
             throw .dataDirectory(path: config.dataDirectory ?? "", reason: error.description)
