@@ -19,9 +19,17 @@ import Testing
         Thread.detachNewThread {
             for value in 0..<100 { inbox.post(value) }
         }
-        // No timeout and nothing registered: only a post wakes the loop.
-        loop.run(timeout: { loopThread = pthread_self(); return -1 }, tick: {})
-        #expect(received == Array(0..<100))
+        // Nothing registered and a long timeout: only a post wakes the loop. A loop that never
+        // takes them gives up after 10 s (a bound for a broken build, not a wait for a fast one).
+        let giveUp = ContinuousClock.now + .seconds(10)
+        var gaveUp = false
+        loop.run(timeout: { loopThread = pthread_self(); return 1_000 }, tick: {
+            if received.count < 100, ContinuousClock.now > giveUp {
+                gaveUp = true
+                loop.stop()
+            }
+        })
+        #expect(!gaveUp && received == Array(0..<100))
         #expect(allOnTheLoop)
     }
 }
