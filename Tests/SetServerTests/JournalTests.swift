@@ -31,6 +31,12 @@ import Testing
     func playToTheEnd(_ ann: TestClient, _ bob: TestClient, startingTurn: Int) throws -> MatchView {
         var number = startingTurn
         while ann.view?.phase == .playing && number < 300 {
+            // No set and no card left: the game is over, told once its record is committed.
+            if let view = ann.view, view.deck == 0, SetLogic.firstSet(in: view.table) == nil {
+                _ = try ann.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+                try bob.awaitSeq(ann.view!.seq)
+                break
+            }
             try number % 2 == 0 ? playScriptedTurn(ann, bob) : playScriptedTurn(bob, ann)
             number += 1
         }

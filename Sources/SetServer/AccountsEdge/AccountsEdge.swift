@@ -104,6 +104,17 @@ final class AccountsEdge {
         attempt(commitment)
     }
 
+    /// Runs `retry` on the loop once the record of `finished` is committed (and published) or
+    /// the store failed to commit it a first time: a join or a snapshot waits for the game's end
+    /// to be told rather than be refused while a healthy store takes it. False (nothing waits):
+    /// the store has failed already, or the game is not on its way to it.
+    func afterRecord(of finished: FinishedGame, _ retry: @escaping () -> Void) -> Bool {
+        guard var game = unsaved[finished.commitment], game.failures == 0 else { return false }
+        game.waiting.append(retry)
+        unsaved[finished.commitment] = game
+        return true
+    }
+
     /// Where a finished game's record stands, for `MatchRoom.publish`: a committed one is
     /// handed over once, as the room publishes what waited for it.
     func recordState(of finished: FinishedGame) -> RecordState {
@@ -138,13 +149,17 @@ final class AccountsEdge {
                 self.committed[commitment] = .some(record)
                 if game.failures > 0 { log("wrote the record of \(finished.match) game \(finished.game) after \(game.failures) failed tries: its game over is told") }
                 game.committed()
+                game.waiting.forEach { $0() }
             case .failure(let error):
                 game.failures += 1
+                let waiting = game.waiting
+                game.waiting = []
                 unsaved[commitment] = game
                 let delay = Self.backoffMs(after: game.failures)
                 log("cannot write the record of \(finished.match) game \(finished.game) (\(error)): its game over waits until it is written; trying again in \(delay) ms")
                 retries.add(commitment, at: game.triedAt.adding(delay))
                 if game.failures == 1 { game.delayed() }
+                waiting.forEach { $0() }
             }
         }
     }
@@ -159,6 +174,8 @@ private struct UnsavedGame {
     let delayed: () -> Void
     let committed: () -> Void
     var failures = 0
+    /// Requests that wait for the game's end to be told (`afterRecord`).
+    var waiting: [() -> Void] = []
     var triedAt = Instant(milliseconds: 0)
 }
 

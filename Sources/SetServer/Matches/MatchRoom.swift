@@ -179,7 +179,7 @@ final class MatchRoom {
     /// timer fired, a seat was refused) may free it; an idle one lets its spectators go here. A
     /// restored match stays until one of those happens to it.
     private func outcome<Reply: Equatable>(_ output: HostOutput<Reply>, mayIdle: Bool) -> RoomOutcome<Reply> {
-        let deliveries = hold(output.messages, finished: output.finished) ? [] : encode(output.messages)
+        let deliveries = encode(hold(output.messages, finished: output.finished))
         // A match holding a finished game back stays until it is told (`publishedOutcome`), so
         // its spectators and returning players still hear how it ended.
         if mayIdle && isHoldingBack { idlesOncePublished = true }

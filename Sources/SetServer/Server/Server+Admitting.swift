@@ -75,8 +75,24 @@ extension Server {
         }
     }
 
+    /// Runs `retry` once the finished game `room` holds back is told, or its record failed a
+    /// first time (the retry then refuses); a joining connection is `.admitting` meanwhile. False:
+    /// nothing waits (the store has failed already), and the caller refuses now.
+    func waitForRecord(of room: MatchRoom, joining connection: Connection?, retry: @escaping () -> Void) -> Bool {
+        guard let finished = room.unpublished.games.first?.finished else { return false }
+        let waits = accounts.afterRecord(of: finished) { [unowned self] in
+            if let connection {
+                guard admitting(connection) else { return }
+                connection.session = .greeted
+            }
+            retry()
+        }
+        if waits, let connection { connection.session = .admitting }
+        return waits
+    }
+
     /// Whether an answer for `connection`'s join still has someone to go to.
-    private func admitting(_ connection: Connection) -> Bool {
+    func admitting(_ connection: Connection) -> Bool {
         guard connections[connection.id] === connection, !connection.closeWhenFlushed, case .admitting = connection.session else { return false }
         return true
     }

@@ -54,10 +54,7 @@ extension Server {
         case .join(let join):
             self.join(join, id: request.id, from: connection, at: now)
         case .snapshot:
-            if case .admitting = connection.session { return fail(connection, Self.stillJoining, id: request.id) }
-            guard let room = connection.room else { return fail(connection, notJoined, id: request.id) }
-            if room.isHoldingBack { return fail(connection, MatchRoom.recordUnwritten, id: request.id) }
-            send(.snapshot(room.host.snapshot(forSpectator: connection.isSpectator, at: now)), to: connection)
+            snapshot(id: request.id, for: connection, at: now)
         case .act(let action, let seat):
             act(action, claimedSeat: seat, id: request.id, from: connection, at: now)
         case .chat(let room, let text):
@@ -67,6 +64,21 @@ extension Server {
         case .account(let query):
             answer(query, id: request.id, from: connection)
         }
+    }
+
+    private func snapshot(id: JSONValue?, for connection: Connection, at now: Instant) {
+        if case .admitting = connection.session { return fail(connection, Self.stillJoining, id: id) }
+        guard let room = connection.room else { return fail(connection, notJoined, id: id) }
+        // A snapshot would show a game over nobody may hear of yet: it waits until it is told.
+        if room.isHoldingBack {
+            let waits = waitForRecord(of: room, joining: nil) { [unowned self] in
+                guard connections[connection.id] === connection, !connection.closeWhenFlushed else { return }
+                snapshot(id: id, for: connection, at: clock.now())
+            }
+            if !waits { fail(connection, MatchRoom.recordUnwritten, id: id) }
+            return
+        }
+        send(.snapshot(room.host.snapshot(forSpectator: connection.isSpectator, at: now)), to: connection)
     }
 
     private func rateLimited(_ connection: Connection, id: JSONValue?) {
@@ -108,8 +120,14 @@ extension Server {
     func seat(_ join: JoinRequest, admission: SeatAdmission, id: JSONValue?, from connection: Connection, at now: Instant) {
         let seating = lobby.seating(for: join, address: connection.address)
         // A joiner is sent a snapshot or the events it missed: none may tell of a game over
-        // whose record is not on disk yet.
-        if case .success(let found) = seating, found.room.isHoldingBack { return fail(connection, MatchRoom.recordUnwritten, id: id) }
+        // whose record is not in the store yet: it waits until it is told.
+        if case .success(let found) = seating, found.room.isHoldingBack {
+            let waits = waitForRecord(of: found.room, joining: connection) { [unowned self] in
+                seat(join, admission: admission, id: id, from: connection, at: clock.now())
+            }
+            if !waits { fail(connection, MatchRoom.recordUnwritten, id: id) }
+            return
+        }
         switch seating {
         case .failure(let error):
             fail(connection, error, id: id)

@@ -112,10 +112,16 @@ package final class Server {
         control = ServerControl(loop: loop)
         let store: AccountStore
         do throws(SocketError) {
-            if let given { store = given } else { store = BookAccountStore(try Accounts(directory: journals, faults: config.accountFaults, log: log)) }
+            if let given { store = given } else if let location = config.store {
+                do throws(StoreError) { store = try location.openStore(wallSeconds: Int64(time(nil))) } catch {
+                    throw SocketError("opening the accounts store", code: 0, reason: error.description)
+                }
+            } else {
+                store = BookAccountStore(try Accounts(directory: journals, faults: config.accountFaults, log: log))
+            }
         } catch {
             lock?.release()
-            throw .dataDirectory(path: config.dataDirectory ?? "", reason: error.description)
+            throw .dataDirectory(path: config.store?.description ?? config.dataDirectory ?? "", reason: error.description)
         }
         if let directory = journals {
             state = ServerState(in: directory)

@@ -59,6 +59,10 @@ package struct ServerConfig: Sendable, Equatable {
     package static let defaultLagCompensationMs: Int64 = 200
     /// Tests inject one to make the accounts log's writes fail as a full disk would.
     package var accountFaults: JournalFaults?
+    /// Where the accounts are kept in SQL (`--store`): a SQLite file, PostgreSQL or memory. Nil:
+    /// the accounts log in the data folder (or memory without one), until a folder's log is
+    /// imported into SQLite on its first start.
+    package var store: StoreLocation?
     /// New accounts and renames an address, its network and an account may write (issue 32).
     package var recordLimits = RecordLimits()
 
