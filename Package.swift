@@ -25,8 +25,9 @@ let package = Package(
         .target(name: "SetReplay", dependencies: ["SetRules", "SetWire", "SetServer", "SetScreen"]),
         .target(name: "SetCLI", dependencies: ["SetRules", "SetWire", "SetNet", "SetServer", "SetBot", "SetBench", "SetTerminal", "SetLocal", "SetDoor", "SetReplay"]),
         .executableTarget(name: "setgame", dependencies: ["SetRules", "SetCLI", "SetWire", "SetNet", "SetServer", "SetScreen", "SetTerminal", "SetBot", "SetBench", "SetLocal", "SetDoor", "SetReplay"]),
-        // What the tests of several modules share: a real server on its own thread, waiting for results.
-        .target(name: "SetTestSupport", dependencies: ["SetNet", "SetServer"], path: "Tests/SetTestSupport"),
+        // What the tests of several modules share: a real server on its own thread, the test client,
+        // the scripted fake server, bots on a thread, waiting for results.
+        .target(name: "SetTestSupport", dependencies: ["SetNet", "SetServer", "SetWire", "SetRules", "SetBot"], path: "Tests/SetTestSupport"),
         .testTarget(name: "SetRulesTests", dependencies: ["SetRules"]),
         .testTarget(name: "SetRatingsTests", dependencies: ["SetRatings"]),
         .testTarget(name: "SetWireTests", dependencies: ["SetWire", "SetRules"]),
@@ -40,7 +41,7 @@ let package = Package(
         .testTarget(name: "SetLocalTests", dependencies: ["SetLocal", "SetReplay", "SetTerminal", "SetScreen", "SetTestSupport", "SetServer", "SetBot", "SetNet", "SetWire", "SetRules"]),
         .testTarget(name: "SetDoorTests", dependencies: ["SetDoor", "SetBot", "SetRules"]),
         .testTarget(name: "SetReplayTests", dependencies: ["SetReplay", "SetServer", "SetWire", "SetRules"]),
-        .testTarget(name: "SetCLITests", dependencies: ["SetCLI", "SetDoor", "SetReplay", "SetLocal", "SetBench", "SetBot", "SetTerminal", "SetServer", "SetNet", "SetWire", "SetRules"]),
+        .testTarget(name: "SetCLITests", dependencies: ["SetTestSupport", "SetCLI", "SetDoor", "SetReplay", "SetLocal", "SetBench", "SetBot", "SetTerminal", "SetServer", "SetNet", "SetWire", "SetRules"]),
     ],
     swiftLanguageModes: [.v6]
 )
