@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SetClient
 import SetNet
 import SetScreen
 import SetWire
@@ -15,7 +16,6 @@ package enum TerminalClient {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
         let store = SeatTokenStore(directory: directory)
-        let configuration = Self.configuration(options)
         printLines(options.banner, command: options.command)
         if options.role == .player, let problem = store.problem {
             printLines(["setgame: your seat is not kept for a rerun (\(problem))"], toStandardError: true)
@@ -28,7 +28,7 @@ package enum TerminalClient {
             return 1
         }
         let seed = UInt64(truncatingIfNeeded: MonotonicTime.rawNanoseconds())
-        let state = ClientState(options: configuration, size: TerminalSession.size(),
+        let state = ClientState(options: Self.appOptions(options), size: TerminalSession.size(),
                                 token: options.role == .player ? store.token(for: options.seatKey) : nil, seed: seed)
         let outcome: (status: Int32, message: String?, signal: Int32?)
         do {
@@ -47,39 +47,15 @@ package enum TerminalClient {
         return outcome.status
     }
 
-    /// What the pure app is told of the options.
-    package static func configuration(_ options: ClientOptions, environment: [String: String] = ProcessEnvironment.variables) -> ClientConfiguration {
-        var environment = environment
-        if options.noColor { environment["NO_COLOR"] = "1" }
-        var configuration = ClientConfiguration(
-            name: options.name, match: options.match, mode: options.mode, role: options.role, animation: options.animation,
-            theme: Theme.from(environment: environment, colorblind: options.colorblind), banner: options.banner,
-            serverAddress: "\(options.host):\(options.port)")
-        configuration.command = options.command
-        configuration.variant = options.variant
-        configuration.casual = options.casual
-        configuration.takesSuggestedName = options.takesSuggestedName
+    /// The options as the app sees them: NO_COLOR from the environment, and the account key kept
+    /// for this server (a player's, outside a local game).
+    package static func appOptions(_ options: ClientOptions, environment: [String: String] = ProcessEnvironment.variables) -> ClientOptions {
+        var options = options.withColourFrom(environment: environment)
         // A local game (`setgame play`) is practice against a bot: no account is made for it.
         if options.role == .player && options.local == nil {
-            configuration.account = SeatTokenStore(accountsIn: options.resolvedStateDirectory)
-                .accountKey(for: "\(options.host):\(options.port)")
+            options.account = SeatTokenStore(accountsIn: options.resolvedStateDirectory).accountKey(for: options.serverAddress)
         }
-        configuration.door = options.door
-        configuration.inviteNote = options.inviteNote
-        configuration.quitNote = options.quitNote
-        if let hint = options.rejoinHint { configuration.rejoinHint = hint }
-        configuration.botBeside = options.botBeside != nil
-        configuration.watchHint = options.watchCommand.map { CommandHint(lead: options.watchLead, command: $0) }
-        if let local = options.local {
-            configuration.isLocal = true
-            configuration.localStart = local.start
-            configuration.quitNote = local.quitNote
-            configuration.confirmsQuit = local.confirmsQuit
-            configuration.resumeNote = local.resumeNote
-            configuration.records = local.records
-            configuration.daily = local.daily
-        }
-        return configuration
+        return options
     }
 
     /// Carries out an effect meant for the local match `setgame play` runs in this process.
