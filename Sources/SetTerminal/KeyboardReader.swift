@@ -60,7 +60,7 @@ final class KeyboardReader {
 
     private var now: Int64 { clock.now().milliseconds }
 
-    /// When the loop must call `tick()` for a held ESC, in milliseconds from now; nil when only
+    /// When (the clock's milliseconds) the loop must call `tick()` for a held ESC; nil when only
     /// input can change anything.
     var escapeDeadline: Int64? { keys.escapeDeadline }
 
