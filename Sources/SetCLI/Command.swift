@@ -1,8 +1,10 @@
 import SetBench
 import SetBot
+import SetClient
 import SetDoor
 import SetLocal
 import SetNet
+import SetReplay
 import SetRules
 import SetServer
 import SetTerminal
@@ -30,21 +32,6 @@ package enum Command: Equatable, Sendable {
     case benchRules
     /// Print the gallery of all 81 cards.
     case cards(CardsOptions)
-}
-
-/// `setgame replay`.
-package struct ReplayOptions: Equatable, Sendable {
-    package var file: String
-    /// 0 prints at once; 1 replays in real time; 10, ten times as fast.
-    package var speed: Double = 0
-    /// Write an asciinema recording of what a spectator saw to this file instead of printing.
-    package var cast: String?
-
-    package init(file: String, speed: Double = 0, cast: String? = nil) {
-        self.file = file
-        self.speed = speed
-        self.cast = cast
-    }
 }
 
 /// What `setgame serve` was asked for: the server's own configuration, and what the executable

@@ -57,11 +57,7 @@ extension TestClient {
 
 /// Issue 11 #1 and #2, issue 16 #7: a single client cannot crowd others out of the lobby.
 @Suite(.serialized) struct PublicLobbyTests {
-    func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "setgame-public-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    func temporaryDirectory() -> String { temporaryFolder("setgame-public") }
 
     /// Leaves a solo game with one move behind: it is worth keeping, so it stays while its seat waits.
     func leaveASoloGame(_ server: TestServer, named name: String, from source: String = "127.0.0.1") throws {

@@ -8,11 +8,7 @@ import Testing
 /// Issue 11 #4 and issue 16 #8: spectators coming and going in bulk cost the players and the disk
 /// a bounded number of events, and every event costs each watcher one line.
 @Suite(.serialized) struct SpectatorBurstTests {
-    func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "setgame-watchers-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    func temporaryDirectory() -> String { temporaryFolder("setgame-watchers") }
 
     func spectatorEvents(_ client: TestClient) -> [Int] {
         client.received.compactMap { if case .event(let event) = $0, case .spectators(let count) = event.body { count } else { nil } }

@@ -20,14 +20,12 @@ import Testing
         let port = server.port
 
         // 25 solo games, kept open: solo matches are not bound by the waiting-duel limit.
-        var players: [LineSocket] = []
-        defer { players.forEach { $0.close() } }
+        var players: [TestClient] = []
+        defer { players.forEach { $0.socket.close() } }
         for index in 1...25 {
-            let socket = try LineSocket.connect(host: "127.0.0.1", port: port)
-            let join = JoinRequest(name: "p\(index)", match: String(format: "solo-%02d", index), mode: .solo)
-            socket.send(ClientMessageEncoder.line(ClientRequest(.join(join))))
-            _ = socket.flush()
-            players.append(socket)
+            let player = try TestClient(port: port)
+            player.send(.join(JoinRequest(name: "p\(index)", match: String(format: "solo-%02d", index), mode: .solo)))
+            players.append(player)
         }
 
         let loop = try EventLoop(), clock = ManualTime(1_000)
