@@ -65,6 +65,9 @@ func playScriptedTurn(_ actor: TestClient, _ other: TestClient) throws {
         actor.send(.act(.claim, seat: nil))
         for card in set { actor.send(.act(.select(card), seat: nil)) }
         _ = try actor.awaitEvent("set taken") { if case .rules(.setTaken) = $0 { true } else { false } }
+    } else if actor.view!.deck == 0 {
+        // No set and no card left: the game is over, told once its record is committed.
+        _ = try actor.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
     } else {
         actor.send(.act(.deal, seat: nil))
         _ = try actor.awaitEvent("deal") { if case .rules(.tableChanged(let removed, _, _, _)) = $0 { removed.isEmpty } else { false } }
