@@ -148,3 +148,32 @@ import Testing
         _ = try other.awaitError(.nameTaken)
     }
 }
+
+/// The door's "Your name" asks the server as coming into the lobby: the name is checked as a new
+/// seat's is, with the server's reason, on the door's socket as the key it vouches for.
+@Suite struct LobbyNameCheckTests {
+    @Test func aNameKeptForTheHouseOrAnotherAccountIsRefusedWithTheReason() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let owner = try TestClient(port: server.port)
+        var join = JoinRequest(name: "ann", match: "m")
+        join.account = String(repeating: "a1", count: 32)
+        owner.send(.join(join))
+        _ = try owner.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
+
+        for (name, code) in [("ANN", ErrorCode.nameTaken), ("guest-7", .nameTaken), ("key-zz", .nameTaken)] {
+            let asking = try TestClient(port: server.port)
+            var enter = JoinRequest(name: name)
+            enter.account = String(repeating: "b2", count: 32)
+            asking.send(.lobby(.enter(enter)))
+            let refusal = try asking.awaitError(code)
+            #expect(!refusal.message.isEmpty, "\(name)")
+        }
+        let own = try TestClient(port: server.port)
+        var mine = JoinRequest(name: "Ann")
+        mine.account = String(repeating: "a1", count: 32)
+        own.send(.lobby(.enter(mine)))
+        _ = try own.waitFor("lobby") { if case .lobby = $0 { true } else { nil } }
+        withExtendedLifetime(owner) {}
+    }
+}
