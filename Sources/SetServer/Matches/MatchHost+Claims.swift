@@ -12,7 +12,7 @@ extension MatchHost {
     mutating func act(_ action: Action, by seat: Seat, at now: Instant, lag measured: ClaimLag = .off, id: JSONValue? = nil,
                       seeds: () -> UInt64) -> HostOutput<ActReply> {
         let lag = raceLedger.limiting(measured)
-        guard lag.isOn, mode == .duel, stalledAt == nil, pausedAt == nil, let running = match, !running.isOver else {
+        guard lag.isOn, mode == .duel, stalledAt == nil, pausedAt == nil, case .playing(let running) = lifecycle else {
             return perform(action, by: seat, at: now, lag: lag, seeds: seeds)
         }
         if action == .claim, running.window == nil, heldClaim?.claim.seat != seat,
@@ -48,12 +48,8 @@ extension MatchHost {
             var output = perform(action, by: seat, at: now, lag: lag, seeds: seeds)
             // A game the rival just ended (a resignation) leaves no table to hold the claim for:
             // it is answered now, as a claim after the end would be, not in a game dealt later.
-            guard match?.isOver == true else { return output }
-            let settled = settleHeldClaim(at: now, seeds: seeds)
-            output.messages += settled.messages
-            output.journal += settled.journal
-            output.syncJournal = output.syncJournal || settled.syncJournal
-            output.keepJournal = output.keepJournal || settled.keepJournal
+            guard phase == .over else { return output }
+            output.append(settleHeldClaim(at: now, seeds: seeds))
             return output
         }
         guard action == .claim, seat != held.claim.seat else {
@@ -138,10 +134,8 @@ extension MatchHost {
         var output = output
         for waiting in queued {
             let done = perform(waiting.action, by: waiting.seat, at: now, lag: .off, seeds: seeds)
-            output.messages += done.messages + answer(done.reply, id: waiting.id, to: waiting.seat)
-            output.journal += done.journal
-            output.syncJournal = output.syncJournal || done.syncJournal
-            output.keepJournal = output.keepJournal || done.keepJournal
+            output.append(done)
+            output.messages += answer(done.reply, id: waiting.id, to: waiting.seat)
         }
         return output
     }

@@ -34,9 +34,9 @@ extension MatchHost {
     mutating func resumeIfEveryoneIsBack(at now: Instant) -> [HostMessage] {
         guard let pausedAt, stalledAt == nil, seats.allSatisfy({ $0?.absentSince == nil }) else { return [] }
         self.pausedAt = nil
-        guard var running = match, !running.isOver else { return [] }
+        guard case .playing(var running) = lifecycle else { return [] }
         running.postpone(by: now.milliseconds(since: pausedAt))
-        match = running
+        update(running)
         return [emit(.resumed(window: running.window, tableChangedAt: running.tableChangedAt.milliseconds), at: now)]
     }
 

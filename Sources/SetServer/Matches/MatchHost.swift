@@ -40,7 +40,8 @@ struct MatchHost {
     var hasMove = false
     var seq = 0
     var game = 0
-    var match: Match?
+    /// Waiting, playing or over, with the game each stage holds (`MatchLifecycle`).
+    private(set) var lifecycle = MatchLifecycle.waiting
     var commitment: String?
     /// When the match's timers stopped: a seat is away, or the journal is stalled.
     var pausedAt: Instant?
@@ -78,10 +79,6 @@ struct MatchHost {
     var lastSetAt = Instant.zero
     /// Once a rated game is over: how it moved each seat's rating (snapshots show it).
     var lastRatings: [RatingChange] = []
-    /// The last game to end, and whether it ended with the input now being handled (taken once,
-    /// into that input's output, by `takeFinished`).
-    var lastFinished: FinishedGame?
-    var finishedNow = false
 
     init(name: String, mode: Mode, variant: Variant = .classic, settings: RuleSettings, seatWaitMs: Int64,
          spectatorAnnounceMs: Int64 = 1_000) {
@@ -97,9 +94,24 @@ struct MatchHost {
         raceLedger = RaceLedger(seats: mode.seats.count)
     }
 
-    var phase: MatchPhase {
-        guard let match else { return .waiting }
-        return match.isOver ? .over : .playing
+    var phase: MatchPhase { lifecycle.phase }
+
+    /// The game dealt last, being played or over; nil while the match waits for its players.
+    var match: Match? { lifecycle.match }
+
+    /// The game that ended last, while the match is over (a restored match shows its ratings).
+    var lastFinished: FinishedGame? { lifecycle.finished }
+
+    /// Keeps a game's state as an action, a timer or a pause left it, in the stage it is in.
+    mutating func update(_ match: Match) { lifecycle.update(match) }
+
+    /// Deals a game: the match is playing it.
+    mutating func deal(_ match: Match) { lifecycle = .playing(match) }
+
+    /// The game being played ended: the match is over, holding what the accounts are to record.
+    mutating func end(_ finished: FinishedGame) {
+        guard let match else { return assertionFailure("a game ended before any was dealt") }
+        lifecycle = .over(match, finished)
     }
 
     var playerNames: [String] { seats.enumerated().map { $0.element?.name ?? "player \($0.offset + 1)" } }
@@ -131,18 +143,6 @@ struct MatchHost {
     /// from `seeds`, which is called only then.
     /// Each kind of input has its own reply type; here they are seen as any input's (`HostReply`).
     mutating func handle(_ input: HostInput, at now: Instant, seeds: () -> UInt64) -> HostOutput<HostReply> {
-        var output = handleInput(input, at: now, seeds: seeds)
-        output.finished = takeFinished()
-        return output
-    }
-
-    /// The game that ended with the input just handled, handed on once (to the room, or a replay).
-    mutating func takeFinished() -> FinishedGame? {
-        defer { finishedNow = false }
-        return finishedNow ? lastFinished : nil
-    }
-
-    private mutating func handleInput(_ input: HostInput, at now: Instant, seeds: () -> UInt64) -> HostOutput<HostReply> {
         switch input {
         case .join(let player, let token, let connection, let seat, let account):
             join(name: player, token: token, connection: connection, requested: seat, account: account, at: now, seeds: seeds)

@@ -160,13 +160,12 @@ final class MatchRoom {
 
     private func run<Reply: Equatable>(_ step: Step<Reply>) -> (output: HostOutput<Reply>, drawn: UInt64?) {
         var drawn: UInt64?
-        var output = step(&host) {
+        let output = step(&host) {
             let seed = unusedSeed ?? nextSeed()
             unusedSeed = nil
             drawn = seed
             return seed
         }
-        output.finished = host.takeFinished()
         return (output, drawn)
     }
 
