@@ -62,7 +62,7 @@ extension Server {
         case .chat(let room, let text):
             chat(text, in: room, id: request.id, from: connection, at: now)
         case .door(let attestation):
-            attest(attestation, id: request.id, from: connection)
+            admission.attest(attestation, id: request.id, from: connection)
         case .account(let query):
             answer(query, id: request.id, from: connection)
         }
