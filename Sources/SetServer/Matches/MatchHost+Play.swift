@@ -39,7 +39,7 @@ extension MatchHost {
             return output
         }
         output.journal = [.back(seat: seat, at: now)]
-        if phase == .playing, let since = countedSince(seat) { awayUsedMs[seat.rawValue] += now.milliseconds(since: since) }
+        if phase == .playing, let since = countedSince(seat) { tally.awayUsedMs[seat.rawValue] += now.milliseconds(since: since) }
         state.connection = connection
         state.absentSince = nil
         seats[seat.rawValue] = state
@@ -55,7 +55,7 @@ extension MatchHost {
         // A claim still held is decided first, as if it had been taken on arrival, as it would
         // be without compensation; the seat then leaves as from any window.
         var output = HostOutput<NoReply>(isFact: true)
-        if heldClaim != nil { output.append(settleHeldClaim(at: now, seeds: seeds)) }
+        if races.heldClaim != nil { output.append(settleHeldClaim(at: now, seeds: seeds)) }
         output.journal.append(.away(seat: seat, at: now))
         output.append(markAway(seat, keepingWindow: false, at: now))
         return output
@@ -139,7 +139,7 @@ extension MatchHost {
     /// Fires the timers and forfeits due at `now`; like an action, journaled (as a tick) first.
     mutating func advance(to now: Instant, seeds: () -> UInt64) -> HostOutput<NoReply> {
         guard stalledAt == nil, var running = match else { return HostOutput() }
-        if let held = heldClaim, pausedAt == nil {
+        if let held = races.heldClaim, pausedAt == nil {
             guard held.decideAt <= now else { return HostOutput() }
             return settleHeldClaim(at: now, seeds: seeds).replying { _ in NoReply() }
         }
@@ -167,14 +167,9 @@ extension MatchHost {
         deal(fresh)
         let commitment = SeedCommitment.commitment(for: seed)
         self.commitment = commitment
-        gameStartedAt = now
-        awayUsedMs = Array(repeating: 0, count: mode.seats.count)
-        setTimes = Array(repeating: [], count: mode.seats.count)
-        lastSetAt = now
+        tally = GameTally(seats: mode.seats.count, at: now)
         lastRatings = []
-        liveTable = fresh.table
-        liveChain = []
-        retiredSets = nil
+        insight = TableInsight(liveTable: fresh.table)
         let start = GameStart(game: game, table: fresh.table, deck: fresh.deck.count, scores: fresh.scores, commitment: commitment)
         var output = HostOutput<NoReply>(messages: [emit(.gameStarted(start), at: now)])
         if let result = fresh.result {
@@ -204,15 +199,15 @@ extension MatchHost {
                 // No count while the game is on: the table it replaced shares most of its cards
                 // with this one, so even a retired table's count tells of the live one.
                 messages.append(emit(.rules(event), at: now))
-                liveTable = table
-                liveChain = match?.chain ?? []
+                insight.liveTable = table
+                insight.liveChain = match?.chain ?? []
             case .hintShown(let seat, _, let cost, let score):
                 let others = number(.rules(.hintShown(seat: seat, cards: [], cost: cost, score: score)), at: now)
                 messages.append(.event(others, to: .everyoneBut(seat)))
                 messages.append(.hint(WireEvent(match: name, seq: seq, time: now.milliseconds, body: .rules(event)), to: seat))
             case .setTaken(let seat, _, _, _):
-                if setTimes.indices.contains(seat.rawValue) { setTimes[seat.rawValue].append(Int(now.milliseconds(since: lastSetAt))) }
-                lastSetAt = now
+                if tally.setTimes.indices.contains(seat.rawValue) { tally.setTimes[seat.rawValue].append(Int(now.milliseconds(since: tally.lastSetAt))) }
+                tally.lastSetAt = now
                 messages.append(emit(.rules(event), at: now))
             default:
                 messages.append(emit(.rules(event), at: now))
@@ -229,11 +224,11 @@ extension MatchHost {
         let seated = mode.seats.map { seat in
             let state = seats[seat.rawValue]
             return FinishedGame.Seated(account: state?.account?.id, name: state?.name ?? "player \(seat.rawValue + 1)",
-                                       casual: state?.account?.casual ?? true, sets: setTimes[seat.rawValue].count,
-                                       setTimes: setTimes[seat.rawValue])
+                                       casual: state?.account?.casual ?? true, sets: tally.setTimes[seat.rawValue].count,
+                                       setTimes: tally.setTimes[seat.rawValue])
         }
         let finished = FinishedGame(match: name, game: game, commitment: commitment ?? "", mode: mode, variant: variant, result: result,
-                                    seats: seated, endedAt: now.milliseconds, durationMs: now.milliseconds(since: gameStartedAt))
+                                    seats: seated, endedAt: now.milliseconds, durationMs: now.milliseconds(since: tally.startedAt))
         end(finished)
         return finished
     }
@@ -252,8 +247,8 @@ extension MatchHost {
     /// The game ended: only now may spectators learn how many sets its last table held, which
     /// no player can use any more.
     private mutating func retireTable() -> [HostMessage] {
-        let count = variant.combinations(table: liveTable, chain: liveChain).count
-        retiredSets = count
+        let count = variant.combinations(table: insight.liveTable, chain: insight.liveChain).count
+        insight.retiredSets = count
         return [.insight(match: name, seq: seq, setsOnTable: count)]
     }
 }

@@ -28,7 +28,7 @@ final class Admission {
     let log: ThrottledLog
     let connections: ConnectionTable
     let listener: Listener
-    /// The ssh door's Unix socket, when `config.doorSocket` names one.
+    /// The ssh door's Unix socket, when `config.door.socket` names one.
     let doorListener: Listener?
     /// The uids allowed on the door socket.
     let doorUIDs: Set<UInt32>
@@ -41,7 +41,7 @@ final class Admission {
          connections: ConnectionTable) {
         self.listener = listener
         self.doorListener = doorListener
-        doorUIDs = config.doorUIDs.isEmpty ? [getuid()] : config.doorUIDs
+        doorUIDs = config.door.uids.isEmpty ? [getuid()] : config.door.uids
         self.config = config
         self.loop = loop
         self.clock = clock

@@ -68,18 +68,18 @@ package final class Server {
             throw .network(host: config.host, port: config.port, error)
         }
         do throws(SocketError) {
-            doorListener = try config.doorSocket.map { (path) throws(SocketError) in
+            doorListener = try config.door.socket.map { (path) throws(SocketError) in
                 try Listener(unixPath: path, maxLineBytes: config.limits.maxLineBytes, maxQueuedBytes: config.limits.outboundQueueBytes)
             }
         } catch {
             lock?.release()
-            throw .doorSocket(path: config.doorSocket ?? "", error)
+            throw .doorSocket(path: config.door.socket ?? "", error)
         }
         control = ServerControl(loop: loop)
         do throws(SocketError) {
             accounts = try Accounts(directory: journals, faults: config.accountFaults, log: log)
             // The house bots' names are kept where a door runs them.
-            accounts.reservedNames = ReservedNames(houseBots: config.doorSocket != nil)
+            accounts.reservedNames = ReservedNames(houseBots: config.door.socket != nil)
         } catch {
             lock?.release()
             throw .dataDirectory(path: config.dataDirectory ?? "", reason: error.description)
@@ -87,9 +87,9 @@ package final class Server {
         if let directory = journals {
             state = ServerState(in: directory)
             // Accounts first: a replayed game over is told with its record's ratings, as it was.
-            restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs, spectatorAnnounceMs: config.spectatorAnnounceMs,
+            restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs, spectatorAnnounceMs: config.spectators.announceMs,
                                             recorded: accounts.recovered)
-            finished = FinishedJournals(path: directory.finishedPath, keep: config.keepFinished, maxAgeDays: config.keepFinishedDays)
+            finished = FinishedJournals(path: directory.finishedPath, keep: config.finished.keep, maxAgeDays: config.finished.maxAgeDays)
             finished?.prune()
         } else {
             finished = nil
@@ -103,14 +103,14 @@ package final class Server {
         let accounts = accounts
         let seeds = SeedCounter(config.seeds, state: state, dealtBefore: { accounts.book.hasGame(SeedCommitment.commitment(for: $0)) })
         lobby = Lobby(settings: config.rules, seatWaitMs: config.limits.seatWaitMs, maxMatches: config.maxMatches,
-                      journals: journals, listCacheMs: config.listCacheMs, nextSeed: seeds.next)
+                      journals: journals, listCacheMs: config.list.cacheMs, nextSeed: seeds.next)
         lobby.addressLimits = config.addressLimits
-        lobby.spectatorAnnounceMs = config.spectatorAnnounceMs
+        lobby.spectatorAnnounceMs = config.spectators.announceMs
         lobby.reservedMatches = config.reservedMatches
         lobby.awaitsRecords = true
         lobby.adopt(restored)
         quietLog = ThrottledLog(log, clock: self.clock)
-        connections = ConnectionTable(loop: loop, clock: self.clock, limits: config.limits, crowdRoundMs: config.crowdRoundMs,
+        connections = ConnectionTable(loop: loop, clock: self.clock, limits: config.limits, crowdRoundMs: config.spectators.crowdRoundMs,
                                       log: quietLog, lobby: lobby)
         admission = Admission(listener: listener, doorListener: doorListener, config: config, loop: loop, clock: self.clock,
                               log: quietLog, connections: connections)
