@@ -16,7 +16,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var config = ServerConfig()
         config.port = 0
-        config.doorSocket = folder + "/door.sock"
+        config.door.socket = folder + "/door.sock"
         let server = try Server(config: config, log: .silent)
         let port = server.port, control = server.control
         let done = DispatchSemaphore(value: 0)
@@ -37,7 +37,7 @@ import Testing
             seated = lines.contains { if case .complete(let bytes) = $0 { String(decoding: bytes, as: UTF8.self).contains("\"snapshot\"") } else { false } }
         }
         #expect(seated)
-        let route = UnixRoute(path: config.doorSocket!, greeting: ClientMessageEncoder.line(ClientRequest(.door(
+        let route = UnixRoute(path: config.door.socket!, greeting: ClientMessageEncoder.line(ClientRequest(.door(
             DoorAttestation(fingerprint: Self.fingerprint, address: "127.0.0.1")))))
         // The profile check the menu made before could not see a name kept for the house.
         for name in ["guest-12", "bot-easy", "key-abc"] {
