@@ -114,8 +114,11 @@ package final class Challenges {
         return "challenge-\(accepted)"
     }
 
+    /// Forgets expired challenges, and the names that made none lately (so the allowance book
+    /// holds only the last minute's challengers).
     private func forgetExpired(at now: Instant) {
         open = open.filter { $0.value.expiresAt.milliseconds > now.milliseconds }
+        made = made.filter { $0.value.last.map { now.milliseconds - $0.milliseconds < Self.allowanceMs } ?? false }
     }
 
     private static let notListed = WireError(.notInLobby, "Come into the lobby first: {\"type\":\"lobby\",\"name\":\"you\"}.")
