@@ -224,14 +224,14 @@ package enum Commands {
         config.perAddress.connections = try values.number("connections-per-address", in: 1...1_000_000)
         config.perAddress.matches = try values.number("matches-per-address", in: 1...1_000_000)
         config.perAddress.connectsPerSecond = try values.number("connect-rate-per-address", in: 1...1_000_000)
-        config.keepFinished = try values.number("keep-finished", in: 0...10_000_000) ?? config.keepFinished
-        config.keepFinishedDays = try values.number("keep-finished-days", in: 0...36_500) ?? config.keepFinishedDays
-        config.doorSocket = values.text("door-socket")
+        config.finished.keep = try values.number("keep-finished", in: 0...10_000_000) ?? config.finished.keep
+        config.finished.maxAgeDays = try values.number("keep-finished-days", in: 0...36_500) ?? config.finished.maxAgeDays
+        config.door.socket = values.text("door-socket")
         if let users = values.text("door-user") {
-            guard config.doorSocket != nil else { throw UsageError("--door-user needs --door-socket", command: serve.name) }
+            guard config.door.socket != nil else { throw UsageError("--door-user needs --door-socket", command: serve.name) }
             for name in users.split(separator: ",").map(String.init) {
                 guard let uid = Sockets.uid(ofUser: name) else { throw UsageError("--door-user: no user named '\(name)'", command: serve.name) }
-                config.doorUIDs.insert(uid)
+                config.door.uids.insert(uid)
             }
         }
         config.rules = try settings(from: parsed, command: serve.name)

@@ -28,8 +28,8 @@ import Testing
             Issue.record("not a serve command")
             return
         }
-        #expect(command.config.doorSocket == "/run/d.sock")
-        #expect(command.config.doorUIDs == [0])
+        #expect(command.config.door.socket == "/run/d.sock")
+        #expect(command.config.door.uids == [0])
         #expect(throws: UsageError.self) { try Commands.parse(["serve", "--door-user", "root"]) }
         #expect(throws: UsageError.self) {
             try Commands.parse(["serve", "--door-socket", "/x", "--door-user", "no-such-user-here"])

@@ -334,9 +334,9 @@ final class GatedServer: Sendable {
         var config = ServerConfig()
         config.port = 0
         config.seeds = .counting(from: 1)
-        config.spectatorAnnounceMs = 0
-        config.listCacheMs = 0
-        config.crowdRoundMs = 0
+        config.spectators.announceMs = 0
+        config.list.cacheMs = 0
+        config.spectators.crowdRoundMs = 0
         config.perAddress.connectsPerSecond = 1_000_000
         running = RunningServer(try Server(config: config, clock: clock, log: .silent, store: try GatedStore(gate: gate, engine: engine)))
     }

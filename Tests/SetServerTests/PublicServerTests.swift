@@ -117,7 +117,7 @@ extension TestClient {
     }
 
     @Test func oneOrderingOfTheListServesEveryRequestForASecond() throws {
-        let server = try TestServer { $0.listCacheMs = 1_000 }
+        let server = try TestServer { $0.list.cacheMs = 1_000 }
         defer { server.stop() }
         let probe = try TestClient.greeted(server)
         #expect(try probe.list().listings.isEmpty)
@@ -260,16 +260,16 @@ extension TestClient {
         }
         let server = try TestServer {
             $0.dataDirectory = data
-            $0.keepFinished = 20
-            $0.keepFinishedDays = 30
+            $0.finished.keep = 20
+            $0.finished.maxAgeDays = 30
         }
         server.stop()
         let kept = try FileManager.default.contentsOfDirectory(atPath: finished).sorted()
         #expect(kept == (0..<20).map { "m\($0)-1-1.jsonl" }.sorted())
         let aged = try TestServer {
             $0.dataDirectory = data
-            $0.keepFinished = 100
-            $0.keepFinishedDays = 0  // nothing is young enough
+            $0.finished.keep = 100
+            $0.finished.maxAgeDays = 0  // nothing is young enough
         }
         aged.stop()
         #expect(try FileManager.default.contentsOfDirectory(atPath: finished).isEmpty)

@@ -24,7 +24,7 @@ import Testing
         let data = temporaryDirectory()
         let server = try TestServer {
             $0.dataDirectory = data
-            $0.spectatorAnnounceMs = 1_000
+            $0.spectators.announceMs = 1_000
             $0.perAddress.connections = 1_000
         }
         defer { server.stop() }
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func aCountThatComesBackToWhatWasAnnouncedIsNotAnnouncedAgain() throws {
-        let server = try TestServer { $0.spectatorAnnounceMs = 1_000 }
+        let server = try TestServer { $0.spectators.announceMs = 1_000 }
         defer { server.stop() }
         let ann = try TestClient.joined(server, name: "ann", match: "show")
         let eve = try TestClient.joined(server, name: "eve", match: "show", role: .spectator)
@@ -76,7 +76,7 @@ import Testing
         let data = temporaryDirectory()
         var first: TestServer? = try TestServer {
             $0.dataDirectory = data
-            $0.spectatorAnnounceMs = 1_000
+            $0.spectators.announceMs = 1_000
         }
         let ann = try TestClient.joined(first!, name: "ann", match: "r")
         let bob = try TestClient.joined(first!, name: "bob", match: "r")
@@ -102,7 +102,7 @@ import Testing
     @Test func aSpectatorsAnswerNeverOvertakesTheEventsWaitingForIt() throws {
         let server = try TestServer {
             $0.perAddress.connections = 1_000
-            $0.crowdRoundMs = 250
+            $0.spectators.crowdRoundMs = 250
         }
         defer { server.stop() }
         let ann = try TestClient.joined(server, name: "ann", match: "show")

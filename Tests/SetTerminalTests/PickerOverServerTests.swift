@@ -14,7 +14,7 @@ import Testing
     @Test func theWatchPickerReachesTheTwentyFifthMatch() throws {
         var config = ServerConfig()
         config.port = 0
-        config.listCacheMs = 0  // every list sees the matches just made
+        config.list.cacheMs = 0  // every list sees the matches just made
         let server = try RunningServer(config: config)
         defer { server.stop() }
         let port = server.port

@@ -18,9 +18,9 @@ package final class TestServer: Sendable {
         // The manual clock stands still unless a test moves it: spectator counts are announced
         // and lists rebuilt at once, as tests written before coalescing expect. The suites about
         // coalescing and caching set these back.
-        config.spectatorAnnounceMs = 0
-        config.listCacheMs = 0
-        config.crowdRoundMs = 0
+        config.spectators.announceMs = 0
+        config.list.cacheMs = 0
+        config.spectators.crowdRoundMs = 0
         config.perAddress.connectsPerSecond = 1_000_000  // tests connect hundreds at once from 127.0.0.1
         configure(&config)
         clock = ManualTime(1_000)
