@@ -29,6 +29,9 @@ final class AccountsEdge {
     /// Finished games whose record the store has not committed yet, by commitment.
     private var unsaved: [String: UnsavedGame] = [:]
     private var retries = DeadlineQueue<String>()
+    /// The connections whose identity owns an account, as learnt at their join (or from the door):
+    /// chat counts such a speaker by account without asking the store each line.
+    private var owners: Set<ConnectionID> = []
     /// Records committed and not yet published, by commitment (`recordState` takes them).
     private var committed: [String: GameRecord?] = [:]
 
@@ -56,6 +59,12 @@ final class AccountsEdge {
     /// Lets the calls already asked finish (a record among them is committed, though its answer
     /// is never heard), then ends the worker; the store is the caller's again.
     func stop() { worker.stop() }
+
+    func noteOwner(_ connection: ConnectionID, _ owns: Bool) {
+        if owns { owners.insert(connection) } else { owners.remove(connection) }
+    }
+
+    func ownsAccount(_ connection: ConnectionID) -> Bool { owners.contains(connection) }
 
     // MARK: Asking
 

@@ -47,9 +47,6 @@ final class Connection {
     var address = "?"
     /// Who this connection speaks for; a guest until a door or an account key says otherwise.
     var identity = PlayerIdentity.guest
-    /// Whether its identity owns an account, as far as the server learnt at its join (or from
-    /// the door): chat counts such a speaker by account, without asking the store each line.
-    var ownsAccount = false
     /// Its last chat line, which it may not say again at once.
     var chatRepeat = ChatRepeat()
     /// How the connection came: only the door's own socket may say who and where from.

@@ -18,7 +18,7 @@ extension Server {
             case .failure(let error): return fail(connection, storeRefusal(error), id: id)
             case .success(let found): lookup = found
             }
-            connection.ownsAccount = lookup.account != nil
+            accounts.noteOwner(connection.id, lookup.account != nil)
             let decision = JoinDecision(name, identity: identity, claimant: connection.nameClaimant, bot: join.bot, lookup: lookup,
                                         reserved: accounts.reservedNames, sitting: { self.lobby.holder(of: $0, joining: join) },
                                         limit: { self.recordRefusal($0, from: connection) })
@@ -47,7 +47,7 @@ extension Server {
             case .failure(let error): return fail(connection, storeRefusal(error), id: id)
             case .success(let written): account = written
             }
-            connection.ownsAccount = account != nil
+            accounts.noteOwner(connection.id, account != nil)
             guard lobby.rooms[room.host.name] === room else {
                 return fail(connection, WireError(.noSuchMatch, "The match you were joining ended before your seat was ready; join again."), id: id)
             }
@@ -106,10 +106,10 @@ extension Server {
     /// without a seat of its own (a spectator with a key): its chat is then counted by account.
     func learnAccount(of connection: Connection) {
         let identity = connection.identity
-        guard identity != .guest, !connection.ownsAccount else { return }
+        guard identity != .guest, !accounts.ownsAccount(connection.id) else { return }
         accounts.ask({ store throws(StoreError) in try store.account(for: identity) != nil }) { [unowned self] result in
             guard connections[connection.id] === connection, case .success(let owns) = result else { return }
-            connection.ownsAccount = owns
+            accounts.noteOwner(connection.id, owns)
         }
     }
 }

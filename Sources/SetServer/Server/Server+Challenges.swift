@@ -30,7 +30,7 @@ extension Server {
                 case .failure(let error): return fail(connection, storeRefusal(error), id: id)
                 case .success(let found): lookup = found
                 }
-                connection.ownsAccount = lookup.account != nil
+                accounts.noteOwner(connection.id, lookup.account != nil)
                 let decision = JoinDecision(name, identity: identity, claimant: connection.nameClaimant, bot: false, lookup: lookup,
                                             reserved: accounts.reservedNames, sitting: { _ in nil },
                                             limit: { self.recordRefusal($0, from: connection) })

@@ -15,7 +15,7 @@ extension Server {
         case .player(let playing, let seat): (room, speaker) = (playing, .seat(seat))
         case .spectator(let watched): (room, speaker) = (watched, .spectator(name: connection.name))
         }
-        let hasAccount = connection.ownsAccount
+        let hasAccount = accounts.ownsAccount(connection.id)
         let line: String
         switch chatGate.judge(text, in: requested, id: id, from: connection, hasAccount: hasAccount, at: now) {
         case .refused(let error): return fail(connection, error, id: id)

@@ -139,7 +139,7 @@ extension Server {
             admit(connection, to: room, as: join, seat: nil, token: nil, resumed: false, replaced: nil, id: id, outcome: outcome, at: now)
         case .success(.resume(let room, let seat, let token)):
             connection.session = .player(room, seat)
-            connection.ownsAccount = room.host.seats[seat.rawValue]?.account != nil
+            accounts.noteOwner(connection.id, room.host.seats[seat.rawValue]?.account != nil)
             let outcome = room.resume(seat, connection: connection.id, at: now)
             admit(connection, to: room, as: join, seat: seat, token: token, resumed: true, replaced: outcome.reply.replaced,
                   id: id, outcome: outcome, at: now)
@@ -157,7 +157,7 @@ extension Server {
     func takeSeat(_ join: JoinRequest, in room: MatchRoom, token: String, account: StoredAccount?, admission: SeatAdmission,
                   id: JSONValue?, from connection: Connection, at now: Instant) {
         spendAllowance(for: admission, from: connection)
-        connection.ownsAccount = account != nil
+        accounts.noteOwner(connection.id, account != nil)
         let seatAccount = account.map { SeatAccount(id: $0.id, casual: join.casual) }
         let outcome = room.join(name: join.name, token: token, connection: connection.id, seat: join.seat, account: seatAccount,
                                 rating: account?.rating(room.host.variant), at: now)

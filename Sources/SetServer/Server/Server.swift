@@ -143,6 +143,7 @@ package final class Server {
     private func wireParts() {
         connections.ready = { [unowned self] connection, readiness in self.ready(connection, readiness) }
         connections.left = { [unowned self] connection in
+            self.accounts.noteOwner(connection.id, false)
             if let room = connection.room { self.apply(room.leave(connection.id, at: self.clock.now()), of: room) }
         }
     }
