@@ -1,5 +1,6 @@
 import SetBench
 import SetBot
+import SetClient
 import SetDoor
 import SetLocal
 import SetNet
