@@ -86,6 +86,7 @@ package enum Commands {
             OptionSpec("host", "ADDRESS", "IPv4 address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"),
             OptionSpec("port", "PORT", "TCP port (default 7380; 0 picks a free one and prints it)"),
             OptionSpec("data", "DIR", "where match journals are kept"),
+            OptionSpec("store", "URL", "the accounts database: postgresql://USER@HOST:PORT/DB to share one (default DIR/accounts/accounts.sqlite3)"),
             OptionSpec("seed", "N", "deal game n from seed N+n-1 instead of at random (for demos and tests)"),
             OptionSpec("seat-wait-ms", "MS", "how long in all, per game, a seat may be away before it forfeits (default 120000)"),
             OptionSpec("lag-compensation-ms", "MS", "most a duel claim is credited for its sender's round trip; 0 off (default 200)"),
@@ -227,6 +228,12 @@ package enum Commands {
         config.host = values.text("host") ?? config.host
         config.port = try values.number("port", in: UInt16.min...UInt16.max) ?? config.port
         config.dataDirectory = values.text("data") ?? defaults.dataDirectory
+        if let store = values.text("store") {
+            guard let location = StoreLocation(argument: store) else {
+                throw UsageError("--store takes postgresql://USER@HOST:PORT/DB or a SQLite file's path, not '\(store)'", command: serve.name)
+            }
+            config.store = location
+        }
         if let seed = try values.number("seed", in: UInt64.min...UInt64.max) { config.seeds = .counting(from: seed) }
         config.limits.seatWaitMs = try values.number("seat-wait-ms", in: 1...86_400_000) ?? config.limits.seatWaitMs
         config.lagCompensationMs = try values.number("lag-compensation-ms", in: 0...1_000) ?? ServerConfig.defaultLagCompensationMs
