@@ -3,8 +3,9 @@ import SetDatabase
 import SetRatings
 
 extension SQLAccountStore {
-    /// Opens the store at `location`, brings its schema up to date, and imports the accounts log
-    /// a data folder of an earlier version holds (`AccountImport`) into it when it is empty.
+    /// Opens the store at `location`, brings its schema up to date, and fills it when it is empty
+    /// from what the data folder holds: the SQLite file of a server moving to PostgreSQL
+    /// (`AccountCopy`), the accounts log of an earlier version (`AccountImport`).
     /// `dataFolder` is the server's `--data` folder, nil for none.
     static func open(_ location: StoreLocation, dataFolder: String?, policy: RatingPolicy, wallSeconds: Int64,
                      log: ServerLog) throws(StoreError) -> SQLAccountStore {
@@ -19,6 +20,9 @@ extension SQLAccountStore {
         }
         let store = try SQLAccountStore(database: database, wallSeconds: wallSeconds)
         if let dataFolder {
+            if case .postgres = location {
+                try AccountCopy.run(from: StoreLocation.standard(dataFolder: dataFolder).description, into: store, wallSeconds: wallSeconds, log: log)
+            }
             try AccountImport.run(from: dataFolder + "/accounts", into: store, policy: policy, wallSeconds: wallSeconds, log: log)
         }
         return store
