@@ -27,6 +27,7 @@ enum AccountCopy {
                 throw DatabaseError(.migration, "\(path) is at schema version \(version), the PostgreSQL database at another")
             }
             try target.transaction { () throws(DatabaseError) in
+                rows = 0  // PostgreSQL may run the transaction again
                 for table in tables { rows += try copy(table, from: source, to: target) }
             }
             copied = true

@@ -37,6 +37,8 @@ enum AccountImport {
         var problem: JournalFile.Problem?
         try SQLAccountStore.storing { () throws(DatabaseError) in
             try database.transaction { () throws(DatabaseError) in
+                // PostgreSQL may run the transaction again: each run counts from nothing.
+                (summary, problem) = (Summary(), nil)
                 var book = AccountBook()
                 var failure: DatabaseError?
                 do throws(JournalFile.Problem) {
