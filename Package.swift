@@ -27,11 +27,12 @@ let package = Package(
         .target(name: "SetTerminal", dependencies: ["SetRules", "SetWire", "SetNet", "SetScreen"]),
         .target(name: "SetLocal", dependencies: ["SetRules", "SetWire", "SetNet", "SetServer", "SetBot", "SetTerminal"]),
         .target(name: "SetDoor", dependencies: ["SetRules", "SetWire", "SetNet", "SetBot", "SetScreen", "SetTerminal", "SetLocal"]),
-        .target(name: "SetCLI", dependencies: ["SetRules", "SetWire", "SetNet", "SetServer", "SetBot", "SetBench", "SetTerminal", "SetLocal", "SetDoor"]),
-        .target(name: "SetReplay", dependencies: ["SetRules", "SetWire", "SetServer", "SetScreen", "SetCLI"]),
+        .target(name: "SetReplay", dependencies: ["SetRules", "SetWire", "SetServer", "SetScreen"]),
+        .target(name: "SetCLI", dependencies: ["SetRules", "SetWire", "SetNet", "SetServer", "SetBot", "SetBench", "SetTerminal", "SetLocal", "SetDoor", "SetReplay"]),
         .executableTarget(name: "setgame", dependencies: ["SetRules", "SetCLI", "SetWire", "SetNet", "SetServer", "SetScreen", "SetTerminal", "SetBot", "SetBench", "SetLocal", "SetDoor", "SetReplay"]),
-        // What the tests of several modules share: a real server on its own thread, waiting for results.
-        .target(name: "SetTestSupport", dependencies: ["SetNet", "SetServer", "SetDatabase"], path: "Tests/SetTestSupport"),
+        // What the tests of several modules share: a real server on its own thread, the test client,
+        // the scripted fake server, bots on a thread, waiting for results.
+        .target(name: "SetTestSupport", dependencies: ["SetNet", "SetServer", "SetDatabase", "SetWire", "SetRules", "SetBot"], path: "Tests/SetTestSupport"),
         .testTarget(name: "SetRulesTests", dependencies: ["SetRules"]),
         .testTarget(name: "SetRatingsTests", dependencies: ["SetRatings"]),
         .testTarget(name: "SetWireTests", dependencies: ["SetWire", "SetRules"]),
@@ -42,8 +43,10 @@ let package = Package(
         .testTarget(name: "SetBenchTests", dependencies: ["SetTestSupport", "SetBench", "SetServer", "SetNet", "SetWire", "SetRules"]),
         .testTarget(name: "SetScreenTests", dependencies: ["SetScreen", "SetRules", "SetWire"]),
         .testTarget(name: "SetTerminalTests", dependencies: ["SetTestSupport", "SetTerminal", "SetScreen", "SetBot", "SetRules", "SetWire", "SetNet", "SetServer"]),
-        .testTarget(name: "SetLocalTests", dependencies: ["SetLocal", "SetReplay", "SetCLI", "SetTerminal", "SetScreen", "SetTestSupport", "SetServer", "SetBot", "SetNet", "SetWire", "SetRules"]),
-        .testTarget(name: "SetCLITests", dependencies: ["SetCLI", "SetDoor", "SetLocal", "SetBench", "SetBot", "SetTerminal", "SetServer", "SetNet", "SetWire", "SetRules"]),
+        .testTarget(name: "SetLocalTests", dependencies: ["SetLocal", "SetReplay", "SetTerminal", "SetScreen", "SetTestSupport", "SetServer", "SetBot", "SetNet", "SetWire", "SetRules"]),
+        .testTarget(name: "SetDoorTests", dependencies: ["SetDoor", "SetBot", "SetRules"]),
+        .testTarget(name: "SetReplayTests", dependencies: ["SetReplay", "SetServer", "SetWire", "SetRules"]),
+        .testTarget(name: "SetCLITests", dependencies: ["SetTestSupport", "SetCLI", "SetDoor", "SetReplay", "SetLocal", "SetBench", "SetBot", "SetTerminal", "SetServer", "SetNet", "SetWire", "SetRules"]),
     ],
     swiftLanguageModes: [.v6]
 )

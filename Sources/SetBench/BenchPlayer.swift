@@ -33,9 +33,9 @@ final class BenchPlayer {
         self.match = match
         name = seatName
         self.connection = connection
-        var settings = ClientSession.Settings(name: seatName, match: match.name, variant: variant, pings: .keepAlive)
-        settings.joinsAtOnce = true
-        session = ClientSession(settings)
+        var options = ClientOptions(name: seatName, match: match.name, variant: variant, pings: .keepAlive)
+        options.joinsAtOnce = true
+        session = ClientSession(options)
     }
 
     /// The connection is open: the messages to send now (the join).

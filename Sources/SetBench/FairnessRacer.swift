@@ -50,9 +50,9 @@ final class FairnessRacer {
          pongDelayMs: Int64 = 0) throws(SocketError) {
         fd = try Sockets.connect(host: "127.0.0.1", port: port)
         Sockets.setNoDelay(fd)
-        var settings = ClientSession.Settings(name: name, match: match, mode: .duel, pings: .keepAlive)
-        settings.joinsAtOnce = true
-        session = ClientSession(settings)
+        var options = ClientOptions(name: name, match: match, mode: .duel, pings: .keepAlive)
+        options.joinsAtOnce = true
+        session = ClientSession(options)
         random = SplitMix64(seed: seed)
         self.thinkMs = thinkMs
         self.tally = tally
@@ -119,8 +119,8 @@ final class FairnessRacer {
                     raceTable = []  // the same table again, free: race for it (or deal) anew
                 }
             case .refused(let error) where error.fatal || ProcessInfo.processInfo.environment["SETGAME_FAIRNESS_DEBUG"] != nil:
-                Bench.warn("bench: \(session.settings.name): \(error.code.rawValue): \(error.message)")
-            case .gaveUp(let end): Bench.warn("bench: \(session.settings.name) gave up: \(end.reason)")
+                Bench.warn("bench: \(session.options.name): \(error.code.rawValue): \(error.message)")
+            case .gaveUp(let end): Bench.warn("bench: \(session.options.name) gave up: \(end.reason)")
             default: break
             }
         }
@@ -146,7 +146,7 @@ final class FairnessRacer {
 
     private func debug(_ text: String) {
         guard ProcessInfo.processInfo.environment["SETGAME_FAIRNESS_DEBUG"] != nil else { return }
-        Bench.warn("\(MonotonicTime.rawMilliseconds() % 100_000) \(session.settings.name): \(text)")
+        Bench.warn("\(MonotonicTime.rawMilliseconds() % 100_000) \(session.options.name): \(text)")
     }
 
     private func send(_ message: ClientMessage) {

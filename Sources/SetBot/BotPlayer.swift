@@ -55,13 +55,13 @@ final class BotPlayer {
         self.options = options
         // A kept token is the bot's own seat: it takes it back even from its own connection the
         // server has not yet seen close.
-        var settings = ClientSession.Settings(name: options.name, match: options.match, mode: .duel,
-                                              variant: options.variant, pings: .keepAlive)
-        settings.joinsAtOnce = true
-        settings.account = options.account
-        settings.casual = options.casual
-        settings.bot = true
-        session = ClientSession(settings, token: options.token, takeOver: options.token != nil)
+        var client = ClientOptions(name: options.name, match: options.match, mode: .duel, variant: options.variant,
+                                   pings: .keepAlive)
+        client.joinsAtOnce = true
+        client.account = options.account
+        client.casual = options.casual
+        client.bot = true
+        session = ClientSession(client, token: options.token, takeOver: options.token != nil)
         if let route = options.route {
             connection = try LineSocket.connect(route, maxQueuedBytes: Self.maxQueuedBytes)
         } else {

@@ -1,4 +1,5 @@
 import SetBot
+import SetClient
 import SetDoor
 import SetLocal
 import SetNet

@@ -1,8 +1,10 @@
 import SetBench
 import SetBot
+import SetClient
 import SetDoor
 import SetLocal
 import SetNet
+import SetReplay
 import SetRules
 import SetServer
 import SetTerminal
@@ -30,21 +32,6 @@ package enum Command: Equatable, Sendable {
     case benchRules
     /// Print the gallery of all 81 cards.
     case cards(CardsOptions)
-}
-
-/// `setgame replay`.
-package struct ReplayOptions: Equatable, Sendable {
-    package var file: String
-    /// 0 prints at once; 1 replays in real time; 10, ten times as fast.
-    package var speed: Double = 0
-    /// Write an asciinema recording of what a spectator saw to this file instead of printing.
-    package var cast: String?
-
-    package init(file: String, speed: Double = 0, cast: String? = nil) {
-        self.file = file
-        self.speed = speed
-        self.cast = cast
-    }
 }
 
 /// What `setgame serve` was asked for: the server's own configuration, and what the executable
@@ -244,14 +231,14 @@ package enum Commands {
         config.perAddress.connections = try values.number("connections-per-address", in: 1...1_000_000)
         config.perAddress.matches = try values.number("matches-per-address", in: 1...1_000_000)
         config.perAddress.connectsPerSecond = try values.number("connect-rate-per-address", in: 1...1_000_000)
-        config.keepFinished = try values.number("keep-finished", in: 0...10_000_000) ?? config.keepFinished
-        config.keepFinishedDays = try values.number("keep-finished-days", in: 0...36_500) ?? config.keepFinishedDays
-        config.doorSocket = values.text("door-socket")
+        config.finished.keep = try values.number("keep-finished", in: 0...10_000_000) ?? config.finished.keep
+        config.finished.maxAgeDays = try values.number("keep-finished-days", in: 0...36_500) ?? config.finished.maxAgeDays
+        config.door.socket = values.text("door-socket")
         if let users = values.text("door-user") {
-            guard config.doorSocket != nil else { throw UsageError("--door-user needs --door-socket", command: serve.name) }
+            guard config.door.socket != nil else { throw UsageError("--door-user needs --door-socket", command: serve.name) }
             for name in users.split(separator: ",").map(String.init) {
                 guard let uid = Sockets.uid(ofUser: name) else { throw UsageError("--door-user: no user named '\(name)'", command: serve.name) }
-                config.doorUIDs.insert(uid)
+                config.door.uids.insert(uid)
             }
         }
         config.rules = try settings(from: parsed, command: serve.name)

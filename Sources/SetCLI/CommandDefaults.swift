@@ -1,5 +1,6 @@
 import Foundation
 import SetBot
+import SetClient
 import SetNet
 import SetServer
 import SetTerminal

@@ -12,9 +12,9 @@ extension ClientSession {
                 stage = .offline
                 return effects + [.gaveUp(.unsupportedProtocol(serverVersions: versions))]
             }
-            nextPingAt = now.saturatingAdding(settings.pingInterval)
+            nextPingAt = now.saturatingAdding(options.pingInterval)
             awaitingAnswerSince = nil
-            if settings.pings == .measuring { effects.append(ping(at: now)) }
+            if options.pings == .measuring { effects.append(ping(at: now)) }
             if isChoosing {
                 stage = .choosing
                 effects.append(.readyToChoose)
@@ -106,15 +106,15 @@ extension ClientSession {
             // The server forgot the seat (it restarted, or the match ended): take a fresh one.
             token = nil
             return [.saveToken(nil), .send(joinMessage), .log("seat token refused; joining afresh")]
-        case .noSuchMatch where settings.role == .spectator:
+        case .noSuchMatch where options.role == .spectator:
             matchName = nil
             view = nil
             isChoosing = true
             if stage == .joining { stage = .choosing }
             return [.refused(error)]
-        case .nameTaken where !everJoined && settings.takesSuggestedName && suggestionsTaken < Self.maxSuggestionsTaken:
-            guard let suggestion = error.details["suggestion"]?.stringValue, suggestion != settings.name else { return [.refused(error)] }
-            settings.name = suggestion
+        case .nameTaken where !everJoined && options.takesSuggestedName && suggestionsTaken < Self.maxSuggestionsTaken:
+            guard let suggestion = error.details["suggestion"]?.stringValue, suggestion != options.name else { return [.refused(error)] }
+            options.name = suggestion
             suggestionsTaken += 1
             return [.send(joinMessage), .log("name taken; joining as \(suggestion), as the server suggested")]
         case .seatInUse:

@@ -7,45 +7,6 @@ import SetWire
 /// asked for after a gap. A value with no I/O and no clock: messages and local times (milliseconds,
 /// monotonic) come in, `SessionEffect`s come out, and the driver performs them.
 package struct ClientSession: Hashable, Sendable {
-    /// Who this client is and what it asks for.
-    package struct Settings: Hashable, Sendable {
-        package var role: Role
-        package var name: String
-        /// The match to join or watch; nil pairs a player with whoever waits, and lets a spectator choose.
-        package var match: String?
-        package var mode: Mode
-        /// The variant asked for when creating a match; nil plays whatever the match plays.
-        package var variant: Variant?
-        package var pings: PingPolicy
-        /// Send the join as soon as the connection opens, before the welcome: a bot's caller may
-        /// count on the match existing once the bot is added. The terminal waits for the welcome.
-        package var joinsAtOnce = false
-        /// How often to ping: the server closes connections silent for 60 s.
-        package var pingInterval = ClientSession.pingInterval
-        /// How long the welcome or a pong may be owed before the server is given up on.
-        package var unansweredLimit = ClientSession.unansweredLimit
-        /// The account key this client keeps for the server; nil: a guest.
-        package var account: String?
-        /// Asks for unrated games even against another account.
-        package var casual = false
-        /// Says the player is a program, so its account is listed as a bot.
-        package var bot = false
-        /// On `name_taken` before the first join, take the name the server suggests and join again,
-        /// instead of passing the refusal on: for a client whose player chose no name (the ssh
-        /// door's `key-…` and `guest-…`), so nobody waits on a name forever.
-        package var takesSuggestedName = false
-
-        package init(role: Role = .player, name: String, match: String? = nil, mode: Mode = .duel,
-                    variant: Variant? = nil, pings: PingPolicy = .measuring) {
-            self.role = role
-            self.name = name
-            self.match = match
-            self.mode = mode
-            self.variant = variant
-            self.pings = pings
-        }
-    }
-
     /// When a client pings.
     package enum PingPolicy: Hashable, Sendable {
         /// At the welcome and every interval, answered or not: each pong is a sample for the
@@ -75,7 +36,8 @@ package struct ClientSession: Hashable, Sendable {
     /// client waiting, or its requests piling up.
     package static let unansweredLimit: Int64 = 30_000
 
-    package var settings: Settings
+    /// Who this client is and what it asks for (the name may become the server's suggestion).
+    package var options: ClientOptions
     package internal(set) var stage = Stage.offline
     /// The seat token to resume with; the server's newest.
     package internal(set) var token: String?
@@ -111,11 +73,11 @@ package struct ClientSession: Hashable, Sendable {
     /// The least time between two pongs: the server measures every 2 s.
     package static let pongSpacing: Int64 = 500
 
-    package init(_ settings: Settings, token: String? = nil, takeOver: Bool = false) {
-        self.settings = settings
+    package init(_ options: ClientOptions, token: String? = nil, takeOver: Bool = false) {
+        self.options = options
         self.token = token
         self.takeOver = takeOver
-        isChoosing = settings.role == .spectator && settings.match == nil
+        isChoosing = options.role == .spectator && options.match == nil
     }
 
     // MARK: Connection
@@ -127,7 +89,7 @@ package struct ClientSession: Hashable, Sendable {
         stage = .greeting
         awaitingSnapshot = false
         awaitingAnswerSince = now  // the welcome is owed
-        guard settings.joinsAtOnce && !isChoosing else { return [] }
+        guard options.joinsAtOnce && !isChoosing else { return [] }
         stage = .joining
         return [.send(joinMessage)]
     }
@@ -139,17 +101,17 @@ package struct ClientSession: Hashable, Sendable {
 
     /// The join request as it stands now: a resume when a token is kept.
     package var joinMessage: ClientMessage {
-        if settings.role == .spectator {
-            return .join(JoinRequest(role: .spectator, name: settings.name, match: matchName ?? settings.match,
-                                     mode: settings.mode, lastSeq: view?.seq))
+        if options.role == .spectator {
+            return .join(JoinRequest(role: .spectator, name: options.name, match: matchName ?? options.match,
+                                     mode: options.mode, lastSeq: view?.seq))
         }
         let resuming = token != nil
-        var request = JoinRequest(role: .player, name: settings.name, match: resuming ? nil : settings.match,
-                                  mode: settings.mode, token: token, lastSeq: resuming ? view?.seq : nil,
-                                  takeOver: resuming && takeOver, variant: resuming ? nil : settings.variant)
-        request.account = settings.account
-        request.casual = settings.casual
-        request.bot = settings.bot
+        var request = JoinRequest(role: .player, name: options.name, match: resuming ? nil : options.match,
+                                  mode: options.mode, token: token, lastSeq: resuming ? view?.seq : nil,
+                                  takeOver: resuming && takeOver, variant: resuming ? nil : options.variant)
+        request.account = options.account
+        request.casual = options.casual
+        request.bot = options.bot
         return .join(request)
     }
 
@@ -181,13 +143,13 @@ package struct ClientSession: Hashable, Sendable {
     /// Pings when due, and gives up on a server that owes an answer for too long.
     package mutating func tick(at now: Int64) -> [SessionEffect] {
         guard stage != .offline else { return [] }
-        if let since = awaitingAnswerSince, now.saturatingSubtracting(since) >= settings.unansweredLimit {
+        if let since = awaitingAnswerSince, now.saturatingSubtracting(since) >= options.unansweredLimit {
             stage = .offline
-            return [.gaveUp(.silent(ms: settings.unansweredLimit))]
+            return [.gaveUp(.silent(ms: options.unansweredLimit))]
         }
         guard now >= nextPingAt else { return [] }
-        nextPingAt = now.saturatingAdding(settings.pingInterval)
-        if settings.pings == .keepAlive && awaitingAnswerSince != nil { return [] }
+        nextPingAt = now.saturatingAdding(options.pingInterval)
+        if options.pings == .keepAlive && awaitingAnswerSince != nil { return [] }
         return [ping(at: now)]
     }
 
@@ -195,7 +157,7 @@ package struct ClientSession: Hashable, Sendable {
     package var nextWake: Int64? {
         guard stage != .offline else { return nil }
         guard let since = awaitingAnswerSince else { return nextPingAt }
-        return min(nextPingAt, since.saturatingAdding(settings.unansweredLimit))
+        return min(nextPingAt, since.saturatingAdding(options.unansweredLimit))
     }
 
     /// A ping of ours, remembered until its pong.

@@ -1,5 +1,6 @@
 import Foundation
 import SetBot
+import SetClient
 import SetLocal
 import SetNet
 import SetRules

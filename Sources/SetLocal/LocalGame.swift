@@ -1,5 +1,6 @@
 import Foundation
 import SetBot
+import SetClient
 import SetNet
 import SetRules
 import SetServer
@@ -88,9 +89,9 @@ package enum LocalGame {
         client.watchCommand = watchCommand
         client.watchLead = watchLead
         client.tokenKey = kept.tokenKey
-        client.local = localMatch(options, kept: kept, start: options.solo ? nil : resumed ? "Your unfinished game \(opponent) is back" : "You \(opponent)",
-                                  again: again, onStart: { localBot.start() }, onHold: { localBot.hold($0) })
-        client.local?.daily = daily?.date
+        client = localMatch(options, kept: kept, start: options.solo ? nil : resumed ? "Your unfinished game \(opponent) is back" : "You \(opponent)",
+                            again: again, onStart: { localBot.start() }, onHold: { localBot.hold($0) }, client: client)
+        client.daily = daily?.date
         let status = TerminalClient.run(client)
         localBot.stop()
         table.stop()
@@ -108,22 +109,29 @@ package enum LocalGame {
         return player.lowercased() == name ? name + "2" : name
     }
 
-    /// What the client is told of the local match: a solo game keeps personal records in the
-    /// kept game's records file (a duel keeps none: a bot's level is no record to beat).
+    /// `client` playing the local match: its words (the start box, what quitting keeps, the resume
+    /// note), the hooks that start and hold its bot, and a solo game's personal records, kept in
+    /// the kept game's records file (a duel keeps none: a bot's level is no record to beat).
     package static func localMatch(_ options: PlayOptions, kept: KeptGame, start: String?, again: String,
-                                   onStart: @escaping @Sendable () -> Void, onHold: @escaping @Sendable (Bool) -> Void) -> LocalMatch {
-        var local = LocalMatch(start: start, quitNote: "Your game is kept: '\(again)' resumes it.", confirmsQuit: !options.solo,
-                               resumeNote: "resumed your unfinished game", onStart: onStart, onHold: onHold)
+                                   onStart: @escaping @Sendable () -> Void, onHold: @escaping @Sendable (Bool) -> Void,
+                                   client: ClientOptions) -> ClientOptions {
+        var client = client
+        client.localStart = start
+        client.quitNote = "Your game is kept: '\(again)' resumes it."
+        client.confirmsQuit = !options.solo
+        client.resumeNote = "resumed your unfinished game"
+        var local = LocalMatch(onStart: onStart, onHold: onHold)
         if options.solo {
             let file = kept.recordsFile
-            local.records = RecordsFile.load(file)
+            client.records = RecordsFile.load(file)
             local.saveRecords = { records in
                 if let problem = RecordsFile.save(records, to: file) {
                     LineOutput.write(["setgame: your records are not kept (\(problem))"], to: 2)
                 }
             }
         }
-        return local
+        client.local = local
+        return client
     }
 
     /// What the local server is configured with: the options' rules and seed, or the day's deal.

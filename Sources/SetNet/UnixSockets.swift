@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import SetWire
 
 // Unix stream sockets: the trusted channel between `setgame door` and the server on one host.
 // Whoever connects is known by the uid the kernel recorded (SO_PEERCRED), not by what it says.
@@ -76,19 +77,6 @@ extension Sockets {
             for (index, byte) in bytes.enumerated() { raw[index] = byte }
         }
         return address
-    }
-}
-
-/// How a client on the server's own host reaches it through the door's Unix socket instead of
-/// TCP: the socket's path, and the line that goes first (the door's `door` line).
-package struct UnixRoute: Sendable, Equatable {
-    package var path: String
-    /// Sent before anything else, newline included.
-    package var greeting: [UInt8]
-
-    package init(path: String, greeting: [UInt8]) {
-        self.path = path
-        self.greeting = greeting
     }
 }
 

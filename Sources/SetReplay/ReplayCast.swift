@@ -1,3 +1,4 @@
+import SetClient
 import SetRules
 import SetScreen
 import SetServer
@@ -106,8 +107,7 @@ package enum ReplayCast {
 
     /// A spectator's app, joined to the match before its first event.
     static func spectator(of replay: MatchReplay, at time: Int64) -> ClientApp {
-        let options = ClientConfiguration(name: "replay", match: replay.name, mode: replay.mode, role: .spectator,
-                                          animation: false, serverAddress: "a journal")
+        let options = ClientOptions(name: "replay", match: replay.name, mode: replay.mode, role: .spectator, animation: false)
         var app = ClientApp(state: ClientState(options: options, size: size))
         _ = app.start(at: time)
         _ = app.connected(at: time)

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import SetCLI
 import SetRules
 import SetServer
 import SetWire

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SetClient
 import SetNet
 import SetScreen
 import SetWire
@@ -15,7 +16,6 @@ package enum TerminalClient {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
         let store = SeatTokenStore(directory: directory)
-        let configuration = Self.configuration(options)
         printLines(options.banner, command: options.command)
         if options.role == .player, let problem = store.problem {
             printLines(["setgame: your seat is not kept for a rerun (\(problem))"], toStandardError: true)
@@ -28,7 +28,7 @@ package enum TerminalClient {
             return 1
         }
         let seed = UInt64(truncatingIfNeeded: MonotonicTime.rawNanoseconds())
-        let state = ClientState(options: configuration, size: TerminalSession.size(),
+        let state = ClientState(options: Self.appOptions(options), size: TerminalSession.size(),
                                 token: options.role == .player ? store.token(for: options.seatKey) : nil, seed: seed)
         let outcome: (status: Int32, message: String?, signal: Int32?)
         do {
@@ -47,39 +47,15 @@ package enum TerminalClient {
         return outcome.status
     }
 
-    /// What the pure app is told of the options.
-    package static func configuration(_ options: ClientOptions, environment: [String: String] = ProcessEnvironment.variables) -> ClientConfiguration {
-        var environment = environment
-        if options.noColor { environment["NO_COLOR"] = "1" }
-        var configuration = ClientConfiguration(
-            name: options.name, match: options.match, mode: options.mode, role: options.role, animation: options.animation,
-            theme: Theme.from(environment: environment, colorblind: options.colorblind), banner: options.banner,
-            serverAddress: "\(options.host):\(options.port)")
-        configuration.command = options.command
-        configuration.variant = options.variant
-        configuration.casual = options.casual
-        configuration.takesSuggestedName = options.takesSuggestedName
+    /// The options as the app sees them: NO_COLOR from the environment, and the account key kept
+    /// for this server (a player's, outside a local game).
+    package static func appOptions(_ options: ClientOptions, environment: [String: String] = ProcessEnvironment.variables) -> ClientOptions {
+        var options = options.withColourFrom(environment: environment)
         // A local game (`setgame play`) is practice against a bot: no account is made for it.
         if options.role == .player && options.local == nil {
-            configuration.account = SeatTokenStore(accountsIn: options.resolvedStateDirectory)
-                .accountKey(for: "\(options.host):\(options.port)")
+            options.account = SeatTokenStore(accountsIn: options.resolvedStateDirectory).accountKey(for: options.serverAddress)
         }
-        configuration.door = options.door
-        configuration.inviteNote = options.inviteNote
-        configuration.quitNote = options.quitNote
-        if let hint = options.rejoinHint { configuration.rejoinHint = hint }
-        configuration.botBeside = options.botBeside != nil
-        configuration.watchHint = options.watchCommand.map { CommandHint(lead: options.watchLead, command: $0) }
-        if let local = options.local {
-            configuration.isLocal = true
-            configuration.localStart = local.start
-            configuration.quitNote = local.quitNote
-            configuration.confirmsQuit = local.confirmsQuit
-            configuration.resumeNote = local.resumeNote
-            configuration.records = local.records
-            configuration.daily = local.daily
-        }
-        return configuration
+        return options
     }
 
     /// Carries out an effect meant for the local match `setgame play` runs in this process.
@@ -107,38 +83,36 @@ package enum TerminalClient {
     }
 }
 
-/// The thin shell around `ClientApp`: one `EventLoop` watches the keyboard, the signal pipe and
-/// the socket (`ClientDriver`); the shell performs the app's effects and draws only the cells that
-/// changed. It sleeps without a timeout when nothing moves, wakes ~30 times a second only while
-/// cards fly, ~10 times for a countdown, and every 5 s to ping.
+/// The thin shell around `ClientApp`: one `EventLoop` watches the keyboard and the signal pipe
+/// (`KeyboardReader`, shared with the door's menu) and the socket (`ClientDriver`); the shell
+/// performs the app's effects and draws only the cells that changed. It sleeps without a timeout
+/// when nothing moves, wakes ~30 times a second only while cards fly, ~10 times for a countdown,
+/// and every 5 s to ping.
 final class ClientRunLoop {
     let driver: ClientDriver
+    let keyboard: KeyboardReader
     let session: TerminalSession
     let options: ClientOptions
     let store: SeatTokenStore
-    var decoder = InputDecoder()
-    /// When a lone ESC arrived: it is the Escape key once no sequence has followed for a while.
-    var pendingEscapeSince: Int64?
     var lastFrame: ScreenBuffer?
     var outcome: (status: Int32, message: String?, signal: Int32?)?
 
-    /// How long a lone ESC waits to see whether a sequence follows.
-    static let escapeWaitMs: Int64 = 30
-
     init(app: ClientApp, session: TerminalSession, options: ClientOptions, store: SeatTokenStore) throws(SocketError) {
-        driver = ClientDriver(app: app, loop: try EventLoop(), clock: MonotonicTime(), host: options.host, port: options.port,
+        let clock = MonotonicTime()
+        driver = ClientDriver(app: app, loop: try EventLoop(), clock: clock, host: options.host, port: options.port,
                               route: options.route)
+        keyboard = KeyboardReader(loop: driver.loop, clock: clock, signalFD: session.signalFD)
         self.session = session
         self.options = options
         self.store = store
         driver.onEffect = { [unowned self] effect in self.perform(effect) }
+        keyboard.onHappening = { [unowned self] happening in self.handle(happening) }
     }
 
     func run() -> (status: Int32, message: String?, signal: Int32?) {
         let loop = driver.loop
         do throws(SocketError) {
-            try loop.register(STDIN_FILENO) { [unowned self] readiness in self.keyboard(readiness) }
-            try loop.register(session.signalFD) { [unowned self] _ in self.handleSignals() }
+            try keyboard.start()
         } catch {
             return (1, "setgame: \(error)", nil)
         }
@@ -148,24 +122,20 @@ final class ClientRunLoop {
             // Ended before the loop ran (the first connection failed at once: a host name that
             // cannot be found): no wait for a key that would never come.
             if outcome != nil { return 0 }
-            let escapeDue = pendingEscapeSince.map { $0 + Self.escapeWaitMs }
-            return driver.waitMilliseconds(alsoAt: escapeDue)
+            return driver.waitMilliseconds(alsoAt: keyboard.escapeDeadline)
         }, tick: { [unowned self] in
             tick()
             if outcome != nil { loop.stop() }
         })
-        loop.unregister(STDIN_FILENO)
-        loop.unregister(session.signalFD)
+        keyboard.stop()
         driver.disconnect()
         return outcome ?? (0, nil, nil)
     }
 
-    /// After every batch the loop handled: what is due now, then the screen.
+    /// After every batch the loop handled: a lone ESC whose wait is over, what is due now, then
+    /// the screen.
     private func tick() {
-        if outcome == nil, let since = pendingEscapeSince, driver.now - since >= Self.escapeWaitMs {
-            pendingEscapeSince = nil
-            for event in decoder.flushPendingEscape() where outcome == nil { driver.update { $0.input(event, at: $1) } }
-        }
+        if outcome == nil { keyboard.tick() }
         guard outcome == nil else { return }
         driver.tick()
         guard outcome == nil else { return }
@@ -179,28 +149,15 @@ final class ClientRunLoop {
         lastFrame = frame
     }
 
-    private func handleSignals() {
-        for signal in session.pendingSignals() {
-            if signal == SIGWINCH {
-                driver.change { $0.resize(to: TerminalSession.size(), at: $1) }
-            } else if outcome == nil {
-                outcome = (128 + signal, nil, signal)
-            }
+    private func handle(_ happening: TerminalHappening) {
+        // Once the session ends, what is still in the same read is nobody's news.
+        guard outcome == nil else { return }
+        switch happening {
+        case .input(let event): driver.update { $0.input(event, at: $1) }
+        case .resized(let size): driver.change { $0.resize(to: size, at: $1) }
+        case .signalled(let signal): outcome = (128 + signal, nil, signal)
+        case .closed: outcome = (0, "setgame: the terminal went away", nil)
         }
-    }
-
-    private func keyboard(_ readiness: Readiness) {
-        var bytes = [UInt8](repeating: 0, count: 4_096)
-        let count = readiness.contains(.readable) ? bytes.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) } : 0
-        guard count > 0 else {
-            if count == 0 || readiness.contains(.closed), outcome == nil { outcome = (0, "setgame: the terminal went away", nil) }
-            return
-        }
-        for event in decoder.feed(Array(bytes[0..<count])) {
-            driver.update { $0.input(event, at: $1) }
-            if outcome != nil { return }
-        }
-        pendingEscapeSince = decoder.hasPendingEscape ? driver.now : nil
     }
 
     private func perform(_ effect: ClientEffect) {

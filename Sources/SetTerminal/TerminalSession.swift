@@ -28,7 +28,8 @@ private func restoreTerminal() {
 package final class TerminalSession {
     /// Where stderr goes while the screen is ours.
     let logPath: String
-    /// Read end of the pipe that signal handlers write the signal number into.
+    /// Read end of the pipe that signal handlers write the signal number into (`KeyboardReader`
+    /// reads it).
     let signalFD: Int32
 
     /// Signals that end the program politely: the loop quits, restores, then re-raises.
@@ -91,13 +92,6 @@ package final class TerminalSession {
             return TerminalSize(columns: 80, rows: 24)
         }
         return TerminalSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
-    }
-
-    /// The signals that arrived since the last call.
-    func pendingSignals() -> [Int32] {
-        var bytes = [UInt8](repeating: 0, count: 64)
-        let count = bytes.withUnsafeMutableBytes { read(signalFD, $0.baseAddress, $0.count) }
-        return count > 0 ? bytes[0..<count].map { Int32($0) } : []
     }
 
     private func redirectStderr() {

@@ -1,4 +1,3 @@
-import SetCLI
 import SetReplay
 
 /// `setgame replay FILE`: see `ReplayCommand`.

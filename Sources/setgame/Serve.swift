@@ -37,7 +37,7 @@ private func check(_ config: ServerConfig, log: ServerLog) -> Int32 {
     for note in config.dataDirectory.map(Server.dataDirectoryNotes) ?? [] { printError("setgame serve: \(note)") }
     let shares = fitted.addressLimits
     writeOut("setgame serve would listen on \(config.host):\(config.port)")
-    writeOut("match journals in \(config.dataDirectory ?? "-"); finished/ keeps \(config.keepFinished) files, \(config.keepFinishedDays) days")
+    writeOut("match journals in \(config.dataDirectory ?? "-"); finished/ keeps \(config.finished.keep) files, \(config.finished.maxAgeDays) days")
     writeOut("at most \(fitted.limits.maxConnections) connections and \(fitted.maxMatches) matches; "
              + "per address \(shares.connections) connections (\(shares.connectsPerSecond) new a second), "
              + "\(shares.matches) matches, \(shares.waitingMatches) waiting duels")

@@ -10,28 +10,10 @@ import Testing
 extension BotDuelTests {
     /// Issue 27: bots say a short "gg" when a game ends, in the players' room, heard by spectators.
     @Test func botsSayGgWhenTheGameEnds() throws {
-        var config = ServerConfig()
-        config.port = 0
-        config.seeds = .counting(from: 7)
-        let server = try RunningServer(config: config, log: ServerLogLines().log)
+        let server = try Self.server()
         defer { server.stop() }
-        let runner = try BotRunner()
-        for (index, name) in ["left", "right"].enumerated() {
-            var options = BotOptions()
-            options.port = server.port
-            options.match = "gg"
-            options.level = .instant
-            options.name = name
-            options.seed = UInt64(index)
-            options.asksForRematch = false
-            try runner.add(options)
-        }
-        let runnerDone = DispatchSemaphore(value: 0)
-        Thread.detachNewThread { runner.run(); runnerDone.signal() }
-        defer {
-            runner.stop()
-            runnerDone.wait()
-        }
+        let bots = try BotsOnAThread(Self.instantPair(port: server.port, match: "gg"))
+        defer { bots.stop() }
         var heard: [ChatLine] = []
         var over = false
         // Live or, for a spectator who came late, in the kept lines after its snapshot.
@@ -47,31 +29,15 @@ extension BotDuelTests {
     /// Issue 32 item 15: a house bot says "gg" after every game of a rematch, the second as the
     /// first: a stock phrase is no repeat (the rule once refused it for ever).
     @Test func botsSayGgAfterEveryGameOfARematch() throws {
-        var config = ServerConfig()
-        config.port = 0
-        config.seeds = .counting(from: 7)
-        let server = try RunningServer(config: config, log: ServerLogLines().log)
+        let server = try Self.server()
         defer { server.stop() }
-        let runner = try BotRunner()
-        for (index, name) in ["left", "right"].enumerated() {
-            var options = BotOptions()
-            options.port = server.port
-            options.match = "gg-again"
-            options.level = .instant
-            options.name = name
+        let bots = try BotsOnAThread(Self.instantPair(port: server.port, match: "gg-again") { index, options in
             // Accounts, as the door's house bots are: two guests on one address would share one
             // chat allowance (five lines in ten seconds), and quick games outrun it.
             options.account = String(repeating: index == 0 ? "a" : "b", count: 64)
-            options.seed = UInt64(index)
             options.asksForRematch = true
-            try runner.add(options)
-        }
-        let runnerDone = DispatchSemaphore(value: 0)
-        Thread.detachNewThread { runner.run(); runnerDone.signal() }
-        defer {
-            runner.stop()
-            runnerDone.wait()
-        }
+        })
+        defer { bots.stop() }
         var said: [String: Int] = [:]
         var overs = 0
         // Until both said it twice, or four games ended without that (the bots play on).

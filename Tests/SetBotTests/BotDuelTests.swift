@@ -10,20 +10,40 @@ import Testing
 
 /// Two instant bots play a whole duel through a real server while a spectator watches.
 @Suite(.serialized) struct BotDuelTests {
-    /// Joins `match` as a spectator on a blocking socket and hands every decoded message to
-    /// `done` until it returns true; false if the connection ends first.
+    /// Joins `match` as a spectator and hands every message to `done` until it returns true;
+    /// false if the connection ends first.
     func spectate(port: UInt16, match: String, name: String, until done: (ServerMessage) -> Bool) throws -> Bool {
-        let fd = try Sockets.connect(host: "127.0.0.1", port: port)
-        Sockets.setReceiveTimeout(fd, milliseconds: 30_000)
-        let socket = LineSocket(adopting: fd)
-        socket.send(ClientMessageEncoder.line(ClientRequest(.join(JoinRequest(role: .spectator, name: name, match: match)))))
-        socket.flush()
-        while case .lines(let lines) = socket.read() {
-            for case .complete(let line) in lines {
-                if case .success(let message) = ServerMessageCoding.decode(line), done(message) { return true }
-            }
+        let client = try TestClient(port: port, receiveTimeoutMs: 30_000)
+        client.send(.join(JoinRequest(role: .spectator, name: name, match: match)))
+        do {
+            _ = try client.waitFor("what the test watches for") { done($0) ? true : nil }
+            return true
+        } catch is ClientTimedOut {
+            return false
         }
-        return false
+    }
+
+    /// A server on a free port whose first seed is 7.
+    static func server() throws -> RunningServer {
+        var config = ServerConfig()
+        config.seeds = .counting(from: 7)
+        return try RunningServer(config: config, log: ServerLogLines().log)
+    }
+
+    /// Two instant bots for `match`: "left" (seed 0) and "right" (seed 1), who ask for no
+    /// rematch unless `configure`, told each one's index, says otherwise.
+    static func instantPair(port: UInt16, match: String, configure: (Int, inout BotOptions) -> Void = { _, _ in }) -> [BotOptions] {
+        ["left", "right"].enumerated().map { index, name in
+            var options = BotOptions()
+            options.port = port
+            options.match = match
+            options.level = .instant
+            options.name = name
+            options.seed = UInt64(index)
+            options.asksForRematch = false
+            configure(index, &options)
+            return options
+        }
     }
 
     /// Watches until the first game is over; also counts how many times the table changed
@@ -71,41 +91,22 @@ import Testing
     /// is) play one game through a real server while a spectator watches; the bots stop once they
     /// have seen all that a late spectator saw, not before.
     func playInstantBotDuel(variant: Variant? = nil) throws -> FinishedDuel? {
-        var config = ServerConfig()
-        config.port = 0
-        config.seeds = .counting(from: 7)
-        let log = ServerLogLines()
-        let server = try RunningServer(config: config, log: log.log)
+        let server = try Self.server()
         defer { server.stop() }
         let port = server.port
-
-        let runner = try BotRunner()
-        for (index, name) in ["left", "right"].enumerated() {
-            var options = BotOptions()
-            options.port = port
-            options.match = "bots"
-            options.level = .instant
-            options.name = name
-            options.seed = UInt64(index)
-            options.asksForRematch = false
+        let bots = try BotsOnAThread(Self.instantPair(port: port, match: "bots") { index, options in
             options.variant = index == 0 ? variant : nil
-            try runner.add(options)
-        }
-        let runnerDone = DispatchSemaphore(value: 0)
-        Thread.detachNewThread { runner.run(); runnerDone.signal() }
-
+        })
         guard let (watched, tableChanges) = try watchUntilOver(port: port, match: "bots"),
               let truth = try snapshot(port: port, match: "bots") else {
-            runner.stop()
-            runnerDone.wait()
+            bots.stop()
             return nil
         }
-        runner.stop(afterSeq: truth.seq)
-        if runnerDone.wait(timeout: .now() + 60) == .timedOut {
-            runner.stop()
-            runnerDone.wait()
+        if !bots.stop(afterSeq: truth.seq, waitMs: 60_000) {
+            bots.stop()
             Issue.record("the bots never caught up with event \(truth.seq)")
         }
+        let runner = bots.runner
         return FinishedDuel(watched: watched, tableChanges: tableChanges, truth: truth,
                             views: runner.views.compactMap { $0 }, errorsReceived: runner.errorsReceived)
     }

@@ -3,6 +3,7 @@ import SetCLI
 import SetNet
 import SetRules
 import SetServer
+import SetTestSupport
 import SetWire
 import Testing
 
@@ -73,17 +74,9 @@ import Testing
     /// The command against a real server: a guest's question about nobody is refused (exit 1);
     /// the leaderboard of an empty server answers (exit 0).
     @Test func theCommandAsksARealServer() throws {
-        var config = ServerConfig()
-        config.port = 0
-        let server = try Server(config: config, log: .silent)
+        let server = try RunningServer(config: ServerConfig())
+        defer { server.stop() }
         let port = server.port
-        let control = server.control
-        let done = DispatchSemaphore(value: 0)
-        Server.runOnNewThread(server) { done.signal() }
-        defer {
-            control.stop()
-            done.wait()
-        }
         #expect(AccountClient.run(AccountCommand(host: "127.0.0.1", port: port, query: .profile(name: "nobody"))) == 1)
         #expect(AccountClient.run(AccountCommand(host: "127.0.0.1", port: port, query: .leaderboard(variant: .classic, after: nil, limit: nil)),
                                   stateDirectory: NSTemporaryDirectory()) == 0)

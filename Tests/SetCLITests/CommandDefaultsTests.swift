@@ -1,5 +1,6 @@
 import SetBot
 import SetCLI
+import SetClient
 import SetNet
 import SetServer
 import SetTerminal

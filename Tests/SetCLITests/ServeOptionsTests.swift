@@ -11,11 +11,11 @@ struct ServeOptionsTests {
                                           "--matches-per-address", "8", "--max-matches", "1000", "--check"])
         guard case .serve(let options) = command else { Issue.record("not serve: \(command)"); return }
         #expect(options.logFormat == .json && options.check)
-        #expect(options.config.keepFinished == 500 && options.config.keepFinishedDays == 7)
+        #expect(options.config.finished.keep == 500 && options.config.finished.maxAgeDays == 7)
         #expect(options.config.perAddress.connections == 32 && options.config.perAddress.matches == 8 && options.config.maxMatches == 1_000)
         guard case .serve(let defaults) = try Commands.parse(["serve"]) else { Issue.record("not serve"); return }
         #expect(defaults.logFormat == .text && !defaults.check && defaults.config.perAddress.connections == nil)
-        #expect(defaults.config.keepFinished == 10_000 && defaults.config.keepFinishedDays == 30)
+        #expect(defaults.config.finished.keep == 10_000 && defaults.config.finished.maxAgeDays == 30)
         #expect(defaults.config.chat.mode == .on)
         for mode in ChatMode.allCases {
             guard case .serve(let chosen) = try Commands.parse(["serve", "--chat", mode.rawValue]) else { Issue.record("not serve"); return }

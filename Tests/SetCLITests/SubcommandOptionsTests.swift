@@ -2,6 +2,7 @@ import SetBench
 import SetCLI
 import SetLocal
 import SetNet
+import SetReplay
 import SetRules
 import SetWire
 import Testing

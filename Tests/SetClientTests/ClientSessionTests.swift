@@ -101,13 +101,13 @@ import Testing
         let taken = WireError(.nameTaken, "The name \"guest-4321\" is a guest's in that match; try \"guest-43212\".",
                               details: ["suggestion": .string("guest-43212")])
         var door = ClientSession(.init(name: "guest-4321", match: "m"))
-        door.settings.takesSuggestedName = true
+        door.options.takesSuggestedName = true
         door.connected(at: 0)
         _ = door.receive(Self.welcome, at: 0)
         #expect(door.receive(.error(taken, id: nil), at: 0) == [
             .send(.join(JoinRequest(name: "guest-43212", match: "m"))),
             .log("name taken; joining as guest-43212, as the server suggested")])
-        #expect(door.settings.name == "guest-43212")
+        #expect(door.options.name == "guest-43212")
         // A few times at most: a server that keeps refusing is passed on, never looped on.
         for round in 1..<ClientSession.maxSuggestionsTaken {
             let next = WireError(.nameTaken, "taken", details: ["suggestion": .string("guest-\(round)")])
@@ -122,7 +122,7 @@ import Testing
         _ = chosen.receive(Self.welcome, at: 0)
         let bob = WireError(.nameTaken, "taken", details: ["suggestion": .string("bob2")])
         #expect(chosen.receive(.error(bob, id: nil), at: 0) == [.refused(bob)])
-        #expect(chosen.settings.name == "bob")
+        #expect(chosen.options.name == "bob")
     }
 
     @Test func aWelcomeWithoutOurProtocolGivesUp() {
@@ -135,7 +135,7 @@ import Testing
     }
 
     @Test func aSpectatorWithoutAMatchChoosesFirstAndChoosesAgainWhenItIsGone() {
-        var session = ClientSession(.init(role: .spectator, name: "eve"))
+        var session = ClientSession(.init(name: "eve", role: .spectator))
         session.connected(at: 0)
         #expect(session.receive(Self.welcome, at: 0).last == .readyToChoose)
         #expect(session.stage == .choosing && session.isChoosing)
@@ -257,9 +257,9 @@ import Testing
 /// A session that joins at once, as a bot does.
 @Suite struct EagerJoinTests {
     @Test func aSessionThatJoinsAtOnceSendsOneJoinBeforeTheWelcome() {
-        var settings = ClientSession.Settings(name: "bot", match: "m", pings: .keepAlive)
-        settings.joinsAtOnce = true
-        var session = ClientSession(settings)
+        var options = ClientOptions(name: "bot", match: "m", pings: .keepAlive)
+        options.joinsAtOnce = true
+        var session = ClientSession(options)
         #expect(session.connected(at: 0) == [.send(.join(JoinRequest(name: "bot", match: "m")))])
         #expect(session.receive(ClientSessionTests.welcome, at: 0) == [.welcomed(serverTime: 1_000, limits: ServerLimits())])
         #expect(session.stage == .joining)

@@ -1,4 +1,5 @@
 import Foundation
+import SetClient
 import SetNet
 import SetRules
 import SetServer
@@ -27,9 +28,10 @@ final class HeadlessSoloGame {
         table = try LocalTable.open(kept, store: SeatTokenStore(directory: state),
                                     config: LocalGame.serverConfig(options, daily: nil), log: .silent)
         var client = ClientOptions(port: table.port, name: player, match: kept.match, mode: .solo, role: .player, animation: false)
-        client.local = LocalGame.localMatch(options, kept: kept, start: nil, again: "setgame play --solo", onStart: {}, onHold: { _ in })
+        client = LocalGame.localMatch(options, kept: kept, start: nil, again: "setgame play --solo", onStart: {}, onHold: { _ in },
+                                     client: client)
         loop = try EventLoop()
-        let app = ClientApp(state: ClientState(options: TerminalClient.configuration(client), size: TerminalSize(columns: 80, rows: 24),
+        let app = ClientApp(state: ClientState(options: TerminalClient.appOptions(client), size: TerminalSize(columns: 80, rows: 24),
                                                token: table.playerToken))
         driver = ClientDriver(app: app, loop: loop, clock: clock, host: "127.0.0.1", port: table.port)
         let local = client.local

@@ -1,4 +1,5 @@
 import Foundation
+import SetClient
 import SetNet
 import SetRules
 import SetServer
@@ -12,6 +13,9 @@ import Testing
 /// A local solo game played to its end over real loopback sockets, through the parts `setgame
 /// play` wires together (`HeadlessSoloGame`): the records file beside the kept game holds it.
 @Suite(.serialized) struct LocalRecordsTests {
+    /// The client a local game is wired into.
+    static let client = ClientOptions(name: "sol")
+
     @Test func aFinishedLocalSoloGameUpdatesTheRecordsFile() throws {
         let state = "/tmp/setgame-local-\(UInt32.random(in: 0...UInt32.max))"
         defer { _ = try? FileManager.default.removeItem(atPath: state) }
@@ -41,13 +45,13 @@ import Testing
         records.record(SoloGameTally(score: 12, setTimesMs: [3_000]))
         #expect(RecordsFile.save(records, to: kept.recordsFile) == nil)
 
-        let ordinary = LocalGame.localMatch(solo, kept: kept, start: nil, again: "", onStart: {}, onHold: { _ in })
+        let ordinary = LocalGame.localMatch(solo, kept: kept, start: nil, again: "", onStart: {}, onHold: { _ in }, client: Self.client)
         #expect(ordinary.records == records)
-        let day = LocalGame.localMatch(solo, kept: daily, start: nil, again: "", onStart: {}, onHold: { _ in })
+        let day = LocalGame.localMatch(solo, kept: daily, start: nil, again: "", onStart: {}, onHold: { _ in }, client: Self.client)
         #expect(day.records == PersonalRecords(), "the daily deal's records start apart")
-        TerminalClient.performLocal(.saveRecords(records), of: day)
+        TerminalClient.performLocal(.saveRecords(records), of: day.local)
         #expect(RecordsFile.load(daily.recordsFile) == records && daily.recordsFile != kept.recordsFile)
         #expect(LocalGame.localMatch(PlayOptions(), kept: KeptGame(stateDirectory: state, mode: .duel, player: "sol"), start: "You",
-                                     again: "", onStart: {}, onHold: { _ in }).records == nil)
+                                     again: "", onStart: {}, onHold: { _ in }, client: Self.client).records == nil)
     }
 }

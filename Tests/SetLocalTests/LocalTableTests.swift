@@ -4,6 +4,7 @@ import SetNet
 import SetRules
 import SetServer
 import SetTerminal
+import SetTestSupport
 import SetWire
 import Synchronization
 import Testing
@@ -25,7 +26,7 @@ import Testing
         #expect(try join(first, #"{"type":"join","name":"eve","match":"duel"}"#).contains(#""code":"match_full""#))
         // The player joins as the client does: with its token and no match name.
         let annConnection = try connect(first)
-        defer { close(annConnection) }
+        defer { annConnection.socket.close() }
         let ann = try ask(annConnection, #"{"type":"join","name":"ann","token":"\#(first.playerToken)"}"#)
         #expect(ann.contains(#""type":"joined""#) && ann.contains(#""seat":0"#) && ann.contains(first.playerToken))
         #expect(ann.contains(#""resumed":false"#), "a first seat is no resume, though it came with its token")
@@ -58,9 +59,9 @@ import Testing
         let table = try LocalTable.open(kept, store: SeatTokenStore(directory: state), config: ServerConfig(), log: .silent)
         defer { table.stop() }
         // The client's first join carries its token and nothing of the match: the reservation says which.
-        let fd = try connect(table)
-        defer { close(fd) }
-        let snapshot = try ask(fd, #"{"type":"join","name":"sol","token":"\#(table.playerToken)"}"#, until: #""type":"snapshot""#)
+        let client = try connect(table)
+        defer { client.socket.close() }
+        let snapshot = try ask(client, #"{"type":"join","name":"sol","token":"\#(table.playerToken)"}"#, until: #""type":"snapshot""#)
         #expect(snapshot.contains(#""mode":"solo""#) && snapshot.contains(#""match":"solo""#) && snapshot.contains(#""variant":"ultra""#))
     }
 
@@ -73,7 +74,7 @@ import Testing
         let table = try LocalTable.open(kept, store: SeatTokenStore(directory: state), config: ServerConfig(), log: .silent)
         defer { table.stop() }
         let player = try connect(table)
-        defer { close(player) }
+        defer { player.socket.close() }
         #expect(try ask(player, #"{"type":"join","name":"Bot-Easy","token":"\#(table.playerToken)"}"#).contains(#""type":"joined""#))
         #expect(try join(table, #"{"type":"join","name":"bot-easy","token":"\#(table.botToken)"}"#).contains(#""code":"name_taken""#))
         let name = LocalGame.botName(.easy, beside: "Bot-Easy")
@@ -98,9 +99,9 @@ import Testing
             let table = try LocalTable.open(kept, store: SeatTokenStore(directory: state),
                                             config: LocalGame.serverConfig(options, daily: deal), log: .silent)
             defer { table.stop() }
-            let fd = try connect(table)
-            defer { close(fd) }
-            let snapshot = try ask(fd, #"{"type":"join","name":"\#(player)","token":"\#(table.playerToken)"}"#, until: #""type":"snapshot""#)
+            let client = try connect(table)
+            defer { client.socket.close() }
+            let snapshot = try ask(client, #"{"type":"join","name":"\#(player)","token":"\#(table.playerToken)"}"#, until: #""type":"snapshot""#)
             #expect(snapshot.contains(#""commitment":"\#(deal.commitment)""#), "\(snapshot)")
             let dealt = try #require(snapshot.firstRange(of: #/"table":\[[0-9,]+\]/#), "\(snapshot)")
             firstTables.append(String(snapshot[dealt]))
@@ -114,9 +115,9 @@ import Testing
                                         store: SeatTokenStore(directory: state),
                                         config: LocalGame.serverConfig(options, daily: other), log: .silent)
         defer { table.stop() }
-        let fd = try connect(table)
-        defer { close(fd) }
-        let snapshot = try ask(fd, #"{"type":"join","name":"ann","token":"\#(table.playerToken)"}"#, until: #""type":"snapshot""#)
+        let client = try connect(table)
+        defer { client.socket.close() }
+        let snapshot = try ask(client, #"{"type":"join","name":"ann","token":"\#(table.playerToken)"}"#, until: #""type":"snapshot""#)
         #expect(snapshot.contains(#""commitment":"\#(other.commitment)""#) && !snapshot.contains(firstTables[0]))
     }
 
@@ -185,33 +186,24 @@ import Testing
 
     /// Sends one join line on a new connection and returns the answer (`joined` or `error`).
     private func join(_ table: LocalTable, _ line: String) throws -> String {
-        let fd = try connect(table)
-        defer { close(fd) }
-        return try ask(fd, line)
+        let client = try connect(table)
+        defer { client.socket.close() }
+        return try ask(client, line)
     }
 
-    private func connect(_ table: LocalTable) throws -> Int32 {
-        let fd = try Sockets.connect(host: "127.0.0.1", port: table.port)
+    private func connect(_ table: LocalTable) throws -> TestClient {
         // Only a safety net: the server answers a join at once.
-        Sockets.setReceiveTimeout(fd, milliseconds: 60_000)
-        return fd
+        try TestClient(port: table.port, receiveTimeoutMs: 60_000)
     }
 
-    /// Sends `line` and returns the first line holding `marker`, or else the answer to a join
-    /// (`joined` or `error`).
-    private func ask(_ fd: Int32, _ line: String, until marker: String? = nil) throws -> String {
-        let bytes = Array((line + "\n").utf8)
-        #expect(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count)
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4_096)
-        while true {
-            for answer in String(decoding: received, as: UTF8.self).split(separator: "\n") {
-                let wanted = marker.map { answer.contains($0) } ?? (answer.contains(#""type":"joined""#) || answer.contains(#""type":"error""#))
-                if wanted { return String(answer) }
-            }
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { return String(decoding: received, as: UTF8.self) }
-            received += buffer[0..<count]
+    /// Sends `line` as written and returns the first line in answer holding `marker`, or else the
+    /// answer to a join (`joined` or `error`).
+    private func ask(_ client: TestClient, _ line: String, until marker: String? = nil) throws -> String {
+        client.sendRaw(line + "\n")
+        return try client.waitFor(marker ?? "the answer to a join") { _ in
+            let answer = client.lastLine ?? ""
+            let wanted = marker.map { answer.contains($0) } ?? (answer.contains(#""type":"joined""#) || answer.contains(#""type":"error""#))
+            return wanted ? answer : nil
         }
     }
 }

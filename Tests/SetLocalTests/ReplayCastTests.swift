@@ -1,5 +1,4 @@
 import Foundation
-import SetCLI
 import SetRules
 import Testing
 @testable import SetLocal

@@ -1,3 +1,4 @@
+import SetClient
 import SetRules
 @testable import SetScreen
 import SetWire
@@ -16,9 +17,11 @@ enum ClientFixtures {
     }
 
     static func configuration(role: Role = .player, mode: Mode = .duel, animation: Bool = false,
-                              theme: Theme = .standard) -> ClientConfiguration {
-        ClientConfiguration(name: "alice", mode: mode, role: role, animation: animation, theme: theme,
-                            serverAddress: "127.0.0.1:7380")
+                              theme: Theme = .standard) -> ClientOptions {
+        var options = ClientOptions(host: "127.0.0.1", port: 7380, name: "alice", mode: mode, role: role, animation: animation)
+        options.noColor = !theme.usesColor
+        options.colorblind = theme.colorblind
+        return options
     }
 
     /// An app that has joined seat 0 and holds `view`, as after welcome, joined and snapshot.

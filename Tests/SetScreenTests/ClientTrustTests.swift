@@ -1,4 +1,5 @@
 import Foundation
+import SetClient
 import SetRules
 import SetWire
 import Testing
@@ -10,7 +11,7 @@ import Testing
     static let size = TerminalSize(columns: 120, rows: 40)
 
     /// An app with `configuration` that has joined seat 0 and holds `view`.
-    static func app(_ configuration: ClientConfiguration, view: MatchView?, resumed: Bool = false,
+    static func app(_ configuration: ClientOptions, view: MatchView?, resumed: Bool = false,
                     size: TerminalSize = size) -> ClientApp {
         var app = ClientApp(state: ClientState(options: configuration, size: size))
         _ = app.start(at: 0)
@@ -22,15 +23,15 @@ import Testing
         return app
     }
 
-    static func local(mode: Mode = .duel, start: String? = "You against an easy bot") -> ClientConfiguration {
+    static func local(mode: Mode = .duel, start: String? = "You against an easy bot") -> ClientOptions {
         var configuration = ClientFixtures.configuration(mode: mode)
-        configuration.isLocal = true
+        configuration.local = LocalMatch(onStart: {}, onHold: { _ in })
         configuration.localStart = start
         configuration.quitNote = "Your game is kept: 'setgame play' resumes it."
         configuration.confirmsQuit = mode == .duel
         configuration.resumeNote = "your unfinished game is back"
-        configuration.watchHint = CommandHint(lead: "A friend on this machine can watch with:",
-                                              command: "swift run setgame watch 127.0.0.1:5 duel")
+        configuration.watchLead = "A friend on this machine can watch with:"
+        configuration.watchCommand = "swift run setgame watch 127.0.0.1:5 duel"
         return configuration
     }
 
@@ -141,7 +142,7 @@ import Testing
     /// own, or the box breaks it after "setgame watch" and whoever copies that line watches nothing.
     @Test func theWatchCommandIsWholeOnALineOfItsOwnAtEightyColumns() {
         var configuration = Self.local()
-        configuration.watchHint?.command = "swift run setgame watch 127.0.0.1:40001 duel"
+        configuration.watchCommand = "swift run setgame watch 127.0.0.1:40001 duel"
         func boxLines(_ app: ClientApp) -> [String] {
             app.compose(at: 0).textLines.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")) }
         }
@@ -288,8 +289,8 @@ extension ClientTrustTests {
 extension ClientTrustTests {
     @Test func theStartBoxWrapsItsLinesOnAnEightyColumnTerminal() {
         var configuration = Self.local()
-        configuration.watchHint = CommandHint(lead: "A friend on this machine can watch with:",
-                                              command: "/home/someone/projects/setgame/.build/debug/setgame watch 127.0.0.1:40001 duel")
+        configuration.watchLead = "A friend on this machine can watch with:"
+        configuration.watchCommand = "/home/someone/projects/setgame/.build/debug/setgame watch 127.0.0.1:40001 duel"
         var app = ClientApp(state: ClientState(options: configuration, size: TerminalSize(columns: 80, rows: 24)))
         _ = app.start(at: 0)
         _ = app.connected(at: 0)

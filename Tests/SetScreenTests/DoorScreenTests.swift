@@ -1,4 +1,5 @@
 import Foundation
+import SetClient
 import SetRules
 import SetWire
 import Testing
@@ -10,17 +11,17 @@ import Testing
     static let door = "ssh -p 2222 set@203.0.113.5"
     static let small = TerminalSize(columns: 80, rows: 24)
 
-    static func configuration(botBeside: Bool = false) -> ClientConfiguration {
+    static func configuration(botBeside: Bool = false) -> ClientOptions {
         var configuration = ClientFixtures.configuration()
         configuration.name = "key-2Bi5wK"
         configuration.command = "ssh"
         configuration.door = door
         configuration.rejoinHint = "ssh in again to come back"
-        configuration.botBeside = botBeside
+        configuration.botBeside = botBeside ? BotBeside { _ in } : nil
         return configuration
     }
 
-    static func app(_ configuration: ClientConfiguration, view: MatchView, size: TerminalSize = small, role: Role = .player) -> ClientApp {
+    static func app(_ configuration: ClientOptions, view: MatchView, size: TerminalSize = small, role: Role = .player) -> ClientApp {
         var app = ClientApp(state: ClientState(options: configuration, size: size))
         _ = app.start(at: 0)
         _ = app.connected(at: 0)

@@ -1,3 +1,4 @@
+import SetClient
 import SetRules
 import SetWire
 import Testing
@@ -14,8 +15,9 @@ import Testing
         var view = ClientFixtures.view(cards: cards, mode: mode, phase: phase)
         view.variant = variant
         var app = ClientFixtures.app(view, size: size)
-        app.state.options.watchHint = watch
-        app.state.options.isLocal = true
+        app.state.options.watchLead = watch.lead
+        app.state.options.watchCommand = watch.command
+        app.state.options.local = LocalMatch(onStart: {}, onHold: { _ in })
         _ = app.perform(.help, at: 0)
         return app.compose(at: 0).textLines
     }

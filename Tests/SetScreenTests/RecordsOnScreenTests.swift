@@ -1,3 +1,4 @@
+import SetClient
 import SetRules
 import Testing
 import SetWire
@@ -12,7 +13,7 @@ import SetWire
     /// An app in a local solo game with `records` kept so far, its first table 0...11 shown at 0.
     private func soloApp(records: PersonalRecords?, size: TerminalSize = TerminalSize(columns: 80, rows: 24)) -> ClientApp {
         var options = ClientFixtures.configuration(mode: .solo)
-        options.isLocal = true
+        options.local = LocalMatch(onStart: {}, onHold: { _ in })
         options.records = records
         var app = ClientApp(state: ClientState(options: options, size: size))
         _ = app.start(at: 0)

@@ -8,6 +8,16 @@ import Testing
 // Commit, then publish (issue 33): a game over is told only once its record is on disk, and an
 // event with a given `seq` is the same bytes wherever and whenever it is sent.
 extension AccountTests {
+    /// Ann and bob seated with their keys, one scripted turn played, each caught up with the other.
+    func duelAfterOneTurn(_ server: TestServer) throws -> (ann: TestClient, bob: TestClient) {
+        let ann = try join(server, "ann", key: Self.annKey)
+        let bob = try join(server, "bob", key: Self.bobKey)
+        try ann.awaitSeq(bob.view!.seq)
+        try playScriptedTurn(ann, bob)
+        try bob.awaitSeq(ann.view!.seq)
+        return (ann, bob)
+    }
+
     /// The answer to a `snapshot` request: the phase it shows, or the error code it got.
     func snapshotAnswer(_ client: TestClient) throws -> String {
         client.send(.snapshot, id: "s")
@@ -43,8 +53,7 @@ extension AccountTests {
         #expect(try nothingPending(wat), "a spectator's next read")
         #expect(try snapshotAnswer(wat) == "journal_failed")
         #expect(try snapshotAnswer(ann) == "journal_failed")
-        let back = try TestClient(port: server.port)
-        _ = try back.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+        let back = try TestClient.greeted(server)
         back.send(.join(JoinRequest(name: "bob", match: "m", token: bob.token, lastSeq: lastSeq)))
         let refusal = try back.waitFor("an answer") { if case .error(let error, _) = $0 { error } else { nil } }
         #expect(refusal.code == .journalFailed, "\(refusal)")
@@ -65,27 +74,18 @@ extension AccountTests {
     @Test func aGameOverResentAfterARestartIsTheLineSentBefore() throws {
         let data = temporaryDirectory()
         var first: TestServer? = try server(data: data)
-        let ann = try join(first!, "ann", key: Self.annKey)
-        let bob = try join(first!, "bob", key: Self.bobKey)
-        try ann.awaitSeq(bob.view!.seq)
-        try playScriptedTurn(ann, bob)
-        try bob.awaitSeq(ann.view!.seq)
+        let (ann, bob) = try duelAfterOneTurn(first!)
         let lastSeq = bob.view!.seq, token = try #require(bob.token)
         ann.send(.act(.resign, seat: nil))
         _ = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
         let sent = try #require(bob.lastLine)
         #expect(sent.contains("\"ratings\":[{"))
         // The process dies here: what follows is what a kill -9 leaves, the journal live at the top.
-        let journal = try String(contentsOfFile: data + "/m.jsonl", encoding: .utf8)
-        withExtendedLifetime((ann, bob)) { first?.stop() }
-        first = nil
-        try? FileManager.default.removeItem(atPath: data + "/finished")
-        try journal.write(toFile: data + "/m.jsonl", atomically: true, encoding: .utf8)
+        try kill(&first, data: data, clients: (ann, bob))
 
         let second = try server(data: data)
         defer { second.stop() }
-        let back = try TestClient(port: second.port)
-        _ = try back.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+        let back = try TestClient.greeted(second)
         back.send(.join(JoinRequest(name: "bob", match: "m", token: token, lastSeq: lastSeq)))
         _ = try back.awaitEvent("game over again") { if case .gameOver = $0 { true } else { false } }
         #expect(back.lastLine == sent)
@@ -98,25 +98,16 @@ extension AccountTests {
         let data = temporaryDirectory()
         let faults = JournalFaults()
         var first: TestServer? = try server(data: data, accountFaults: faults)
-        let ann = try join(first!, "ann", key: Self.annKey)
-        let bob = try join(first!, "bob", key: Self.bobKey)
-        try ann.awaitSeq(bob.view!.seq)
-        try playScriptedTurn(ann, bob)
-        try bob.awaitSeq(ann.view!.seq)
+        let (ann, bob) = try duelAfterOneTurn(first!)
         let lastSeq = bob.view!.seq, token = try #require(bob.token)
         faults.failing = true
         ann.send(.act(.resign, seat: nil))
         #expect(try nothingPending(ann))
-        let journal = try String(contentsOfFile: data + "/m.jsonl", encoding: .utf8)
-        withExtendedLifetime((ann, bob)) { first?.stop() }
-        first = nil
-        try? FileManager.default.removeItem(atPath: data + "/finished")
-        try journal.write(toFile: data + "/m.jsonl", atomically: true, encoding: .utf8)
+        try kill(&first, data: data, clients: (ann, bob))
 
         let second = try server(data: data, accountFaults: faults)
         defer { second.stop() }
-        let wat = try TestClient(port: second.port)
-        _ = try wat.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+        let wat = try TestClient.greeted(second)
         wat.send(.join(JoinRequest(role: .spectator, name: "wat", match: "m")))
         let refusal = try wat.waitFor("an answer") { message -> String? in
             switch message {
@@ -128,8 +119,7 @@ extension AccountTests {
         #expect(refusal == "journal_failed")
         faults.failing = false
         second.advance(by: 1_000)
-        let back = try TestClient(port: second.port)
-        _ = try back.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+        let back = try TestClient.greeted(second)
         back.send(.join(JoinRequest(name: "bob", match: "m", token: token, lastSeq: lastSeq)))
         let over = try back.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
         guard case .gameOver(_, _, let ratings) = over.body else { return }

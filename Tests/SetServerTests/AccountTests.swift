@@ -11,11 +11,7 @@ import Testing
     static let annKey = String(repeating: "a1", count: 32)
     static let bobKey = String(repeating: "b2", count: 32)
 
-    func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "setgame-accounts-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    func temporaryDirectory() -> String { temporaryFolder("setgame-accounts") }
 
     func server(data: String? = nil, accountFaults: JournalFaults? = nil) throws -> TestServer {
         try TestServer {
@@ -48,6 +44,16 @@ import Testing
         let over = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
         guard case .gameOver(_, _, let ratings) = over.body else { return (ann, bob, []) }
         return (ann, bob, ratings)
+    }
+
+    /// Stops `server` and leaves `data` as a kill -9 after the game's last write would: the match's
+    /// journal live at the top, not yet moved to finished/. The clients stay connected until then.
+    func kill(_ server: inout TestServer?, data: String, clients: (TestClient, TestClient)) throws {
+        let journal = try String(contentsOfFile: data + "/m.jsonl", encoding: .utf8)
+        withExtendedLifetime(clients) { server?.stop() }
+        server = nil
+        try? FileManager.default.removeItem(atPath: data + "/finished")
+        try journal.write(toFile: data + "/m.jsonl", atomically: true, encoding: .utf8)
     }
 
     func ask(_ client: TestClient, _ query: AccountQuery) throws -> AccountInfo {
@@ -176,18 +182,6 @@ import Testing
         #expect(history.fields["games"]?.arrayValue?.first?.objectValue?["result"]?.stringValue == "aborted")
     }
 
-    /// Whether nothing but the pong to a fresh ping is waiting for `client`.
-    func nothingPending(_ client: TestClient) throws -> Bool {
-        client.send(.ping(time: 7))
-        while true {
-            switch try client.next("pong") {
-            case .pong: return true
-            case .ping: continue
-            default: return false
-            }
-        }
-    }
-
     /// While the accounts log cannot be written (a full disk), nobody hears the game is over;
     /// once the record is on disk, everyone does, with the ratings it holds.
     @Test func theRecordIsOnDiskBeforeGameOverReachesAnyone() throws {
@@ -267,11 +261,7 @@ import Testing
         var first: TestServer? = try server(data: data)
         let (ann, bob, ratings) = try duelAnnResigns(first!)
         #expect(ratings.count == 2)
-        let journal = try String(contentsOfFile: data + "/m.jsonl", encoding: .utf8)
-        withExtendedLifetime((ann, bob)) { first?.stop() }
-        first = nil
-        try? FileManager.default.removeItem(atPath: data + "/finished")
-        try journal.write(toFile: data + "/m.jsonl", atomically: true, encoding: .utf8)
+        try kill(&first, data: data, clients: (ann, bob))
 
         let second = try server(data: data)
         defer { second.stop() }

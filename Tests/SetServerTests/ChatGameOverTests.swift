@@ -7,15 +7,6 @@ import Testing
 
 /// Issue 27's rule that players read the spectators' room once their game is over, over real sockets.
 @Suite(.serialized) struct ChatGameOverTests {
-    /// Ann and bob play, eve watches.
-    func table(_ server: TestServer) throws -> (ann: TestClient, bob: TestClient, eve: TestClient) {
-        let (ann, bob) = try TestClient.duel(server)
-        let eve = try TestClient.joined(server, name: "eve", role: .spectator)
-        try ann.awaitSeq(eve.view!.seq)
-        try bob.awaitSeq(eve.view!.seq)
-        return (ann, bob, eve)
-    }
-
     func gameOver(_ clients: [TestClient]) throws {
         for client in clients { _ = try client.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } } }
     }
@@ -23,7 +14,7 @@ import Testing
     @Test func atGameOverThePlayersAreSentWhatTheSpectatorsSaidDuringItOnceAndARematchHoldsItBackAgain() throws {
         let data = NSTemporaryDirectory() + "setgame-chat-\(UUID().uuidString)"
         let server = try TestServer { $0.dataDirectory = data }
-        let (ann, bob, eve) = try table(server)
+        let (ann, bob, eve) = try TestClient.duelWithSpectator(server)
         #expect(try eve.say("ann is fast") == nil)
         #expect(try eve.say("bob missed one") == nil)
         // Said after them: any copy for a player mid-game would come before it.
@@ -73,7 +64,7 @@ import Testing
     @Test func aRestartMidGameStillGivesThePlayersTheSpectatorsLinesAtItsEnd() throws {
         let data = NSTemporaryDirectory() + "setgame-chat-\(UUID().uuidString)"
         var first: TestServer? = try TestServer { $0.dataDirectory = data }
-        let (ann, bob, eve) = try table(first!)
+        let (ann, bob, eve) = try TestClient.duelWithSpectator(first!)
         #expect(try eve.say("before the restart") == nil)
         let token = try #require(ann.token)
         withExtendedLifetime((ann, bob, eve)) { first?.stop() }

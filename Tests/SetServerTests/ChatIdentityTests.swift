@@ -11,26 +11,15 @@ import Testing
     static let annKey = String(repeating: "a1", count: 32)
     static let bobKey = String(repeating: "b2", count: 32)
 
-    /// Connects from `source` and joins `match` with an account key (nil: a guest).
-    func joined(_ server: TestServer, _ name: String, key: String?, from source: String, role: Role = .player,
-                match: String = "m") throws -> TestClient {
-        let client = try TestClient.greeted(server, from: source)
-        var request = JoinRequest(role: role, name: name, match: match)
-        request.account = key
-        client.send(.join(request))
-        _ = try client.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
-        return client
-    }
-
     @Test func anAccountFromTwoAddressesSharesOneAllowanceAndSoDoTwoGuestsBehindOneAddress() throws {
         let server = try TestServer()
         defer { server.stop() }
         // Ann's account plays from one address and watches another match from a second.
-        let ann = try joined(server, "ann", key: Self.annKey, from: "127.0.0.2")
-        let bob = try joined(server, "bob", key: nil, from: "127.0.0.4")
+        let ann = try TestClient.joined(server, "ann", key: Self.annKey, from: "127.0.0.2")
+        let bob = try TestClient.joined(server, "bob", key: nil, from: "127.0.0.4")
         try ann.awaitSeq(bob.view!.seq)
-        let other = try joined(server, "cy", key: nil, from: "127.0.0.5", match: "n")
-        let annWatching = try joined(server, "ann", key: Self.annKey, from: "127.0.0.3", role: .spectator, match: "n")
+        let other = try TestClient.joined(server, "cy", key: nil, from: "127.0.0.5", match: "n")
+        let annWatching = try TestClient.joined(server, "ann", key: Self.annKey, from: "127.0.0.3", role: .spectator, match: "n")
         for text in ["one", "two", "three"] { #expect(try ann.say(text) == nil) }
         for text in ["four", "five"] { #expect(try annWatching.say(text) == nil) }
         #expect(try ann.say("six")?.code == .chatLimited, "her second address bought her no lines")
@@ -38,8 +27,8 @@ import Testing
         #expect(try bob.say("mine are my own") == nil, "another person's allowance is untouched")
 
         // Two guests behind one address (a household, a café) are one person to the limit.
-        let dee = try joined(server, "dee", key: nil, from: "127.0.0.6", role: .spectator)
-        let eli = try joined(server, "eli", key: nil, from: "127.0.0.6", role: .spectator, match: "n")
+        let dee = try TestClient.joined(server, "dee", key: nil, from: "127.0.0.6", role: .spectator)
+        let eli = try TestClient.joined(server, "eli", key: nil, from: "127.0.0.6", role: .spectator, match: "n")
         for text in ["a", "b", "c"] { #expect(try dee.say(text) == nil) }
         for text in ["d", "e"] { #expect(try eli.say(text) == nil) }
         #expect(try eli.say("f")?.code == .chatLimited)
@@ -56,8 +45,8 @@ import Testing
         let data = NSTemporaryDirectory() + "setgame-chat-\(UUID().uuidString)"
         let server = try TestServer { $0.dataDirectory = data }
         defer { server.stop() }
-        let ann = try joined(server, "ann", key: Self.annKey, from: "127.0.0.2")
-        let bob = try joined(server, "bob", key: Self.bobKey, from: "127.0.0.2")
+        let ann = try TestClient.joined(server, "ann", key: Self.annKey, from: "127.0.0.2")
+        let bob = try TestClient.joined(server, "bob", key: Self.bobKey, from: "127.0.0.2")
         try ann.awaitSeq(bob.view!.seq)
         #expect(try ann.say("before") == nil)
 

@@ -9,17 +9,6 @@ import Testing
 /// Issue 32 items 12, 14, 15 and 16 over real loopback sockets: invented keys, invisible lines,
 /// repeats that expire, stock phrases, and a silenced file read off the loop.
 @Suite(.serialized) struct ChatRoundFiveTests {
-    /// Connects from `source` and joins `match` with an account key (nil: a guest).
-    func joined(_ server: TestServer, _ name: String, key: String?, from source: String, role: Role = .player,
-                match: String = "m") throws -> TestClient {
-        let client = try TestClient.greeted(server, from: source)
-        var request = JoinRequest(role: role, name: name, match: match)
-        request.account = key
-        client.send(.join(request))
-        _ = try client.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
-        return client
-    }
-
     /// A key as a client makes one: 64 lowercase hex digits, fresh each call.
     static func inventedKey() -> String {
         (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
@@ -31,13 +20,13 @@ import Testing
         let (ann, bob) = try TestClient.duel(server)
         defer { withExtendedLifetime((ann, bob)) {} }
         for n in 0..<5 {
-            let watcher = try joined(server, "eve\(n)", key: Self.inventedKey(), from: "127.0.0.9", role: .spectator)
+            let watcher = try TestClient.joined(server, "eve\(n)", key: Self.inventedKey(), from: "127.0.0.9", role: .spectator)
             #expect(try watcher.say("line \(n)") == nil)
             watcher.socket.close("a fresh key next time")
         }
-        let sixth = try joined(server, "eve5", key: Self.inventedKey(), from: "127.0.0.9", role: .spectator)
+        let sixth = try TestClient.joined(server, "eve5", key: Self.inventedKey(), from: "127.0.0.9", role: .spectator)
         #expect(try sixth.say("line 5")?.code == .chatLimited, "an invented key is no new person")
-        let neighbour = try joined(server, "vic", key: Self.inventedKey(), from: "127.0.0.10", role: .spectator)
+        let neighbour = try TestClient.joined(server, "vic", key: Self.inventedKey(), from: "127.0.0.10", role: .spectator)
         #expect(try neighbour.say("mine") == nil, "another address has its own lines")
     }
 

@@ -6,6 +6,26 @@ import SetWire
 import Testing
 
 extension TestClient {
+    /// Ann and bob play, eve watches.
+    static func duelWithSpectator(_ server: TestServer) throws -> (ann: TestClient, bob: TestClient, eve: TestClient) {
+        let (ann, bob) = try duel(server)
+        let eve = try joined(server, name: "eve", role: .spectator)
+        try ann.awaitSeq(eve.view!.seq)
+        try bob.awaitSeq(eve.view!.seq)
+        return (ann, bob, eve)
+    }
+
+    /// Connects from `source` and joins `match` with an account key (nil: a guest).
+    static func joined(_ server: TestServer, _ name: String, key: String?, from source: String, role: Role = .player,
+                       match: String = "m") throws -> TestClient {
+        let client = try greeted(server, from: source)
+        var request = JoinRequest(role: role, name: name, match: match)
+        request.account = key
+        client.send(.join(request))
+        _ = try client.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
+        return client
+    }
+
     /// The chat line saying `text`, read already or waited for.
     func awaitChat(_ text: String) throws -> ChatLine {
         if let line = chatLines.first(where: { $0.text == text }) { return line }
@@ -37,19 +57,10 @@ extension TestClient {
 
 /// Issue 27: chat over real sockets, rooms, limits, hostile text, chat settings and restarts.
 @Suite(.serialized) struct ChatTests {
-    /// Ann and bob play, eve watches.
-    func table(_ server: TestServer) throws -> (ann: TestClient, bob: TestClient, eve: TestClient) {
-        let (ann, bob) = try TestClient.duel(server)
-        let eve = try TestClient.joined(server, name: "eve", role: .spectator)
-        try ann.awaitSeq(eve.view!.seq)
-        try bob.awaitSeq(eve.view!.seq)
-        return (ann, bob, eve)
-    }
-
     @Test func eachRoomReachesExactlyWhomItShouldAndPlayersReadTheSpectatorsOnlyOnceTheGameIsOver() throws {
         let server = try TestServer()
         defer { server.stop() }
-        let (ann, bob, eve) = try table(server)
+        let (ann, bob, eve) = try TestClient.duelWithSpectator(server)
         // Said first, and seen said (eve has it back), so any copy for a player would come before ann's line.
         #expect(try eve.say("bob missed one") == nil)
         _ = try eve.awaitChat("bob missed one")
@@ -80,7 +91,7 @@ extension TestClient {
     @Test func aPersonSaysAtMostFiveLinesInTenSecondsAndNeverTheSameLineTwiceInARow() throws {
         let server = try TestServer()
         defer { server.stop() }
-        let (ann, bob, eve) = try table(server)
+        let (ann, bob, eve) = try TestClient.duelWithSpectator(server)
         #expect(try ann.say("one") == nil)
         #expect(try ann.say("ONE ")?.code == .chatRepeated)
         #expect(try bob.say("one") == nil, "a repeat is one connection's")
@@ -105,7 +116,7 @@ extension TestClient {
     @Test func hostileTextArrivesHarmlessAndTooWideALineIsRefused() throws {
         let server = try TestServer()
         defer { server.stop() }
-        let (ann, bob, _) = try table(server)
+        let (ann, bob, _) = try TestClient.duelWithSpectator(server)
         let hostile = "\u{1B}[2J\u{1B}]52;c;cHduZWQ=\u{07}hi\u{9B}31m\tthere\u{202E}dlrow\r\nbye\u{0}"
         #expect(try ann.say(hostile) == nil)
         let line = try #require(bob.chatLines.last ?? (try? bob.waitFor("chat") { if case .chat(let line) = $0 { line } else { nil } }))
@@ -122,7 +133,7 @@ extension TestClient {
             $0.chat.mode = .off
             $0.dataDirectory = data
         }
-        let (ann, bob, eve) = try table(off)
+        let (ann, bob, eve) = try TestClient.duelWithSpectator(off)
         #expect(try ann.say("hello")?.code == .chatOff)
         #expect(try eve.say("hello")?.code == .chatOff)
         ann.send(.act(.claim, seat: nil), id: "c")
@@ -133,7 +144,7 @@ extension TestClient {
 
         let quiet = try TestServer { $0.chat.mode = .players }
         defer { quiet.stop() }
-        let (bea, bert, ida) = try table(quiet)
+        let (bea, bert, ida) = try TestClient.duelWithSpectator(quiet)
         defer { withExtendedLifetime(bert) {} }
         #expect(try ida.say("hello")?.code == .chatOff)
         #expect(try bea.say("hello") == nil)
@@ -143,7 +154,7 @@ extension TestClient {
     @Test func aRestartRestoresTheRecentConversationAndReplayShowsIt() throws {
         let data = NSTemporaryDirectory() + "setgame-chat-\(UUID().uuidString)"
         var first: TestServer? = try TestServer { $0.dataDirectory = data }
-        let (ann, bob, eve) = try table(first!)
+        let (ann, bob, eve) = try TestClient.duelWithSpectator(first!)
         #expect(try ann.say("gl hf") == nil)
         #expect(try eve.say("tense") == nil)
         _ = try bob.awaitChat("gl hf")
@@ -169,7 +180,7 @@ extension TestClient {
         let data = NSTemporaryDirectory() + "setgame-chat-\(UUID().uuidString)"
         let server = try TestServer { $0.dataDirectory = data }
         defer { server.stop() }
-        let (ann, bob, _) = try table(server)
+        let (ann, bob, _) = try TestClient.duelWithSpectator(server)
         defer { withExtendedLifetime(bob) {} }
         #expect(try ann.say("before") == nil)
         try "# noisy\naddress 127.0.0.1\n".write(toFile: data + "/silenced", atomically: true, encoding: .utf8)
@@ -191,7 +202,7 @@ extension TestClient {
             $0.journalFaults = faults
         }
         defer { server.stop() }
-        let (ann, bob, _) = try table(server)
+        let (ann, bob, _) = try TestClient.duelWithSpectator(server)
         faults.failing = true
         #expect(try ann.say("lost?")?.code == .journalFailed)
         faults.failing = false

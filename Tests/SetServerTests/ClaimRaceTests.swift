@@ -150,7 +150,7 @@ import Testing
         var host = MatchHostTests.duel()
         _ = host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, id: .int(1), seeds: MatchHostTests.noDeal)
         let resigned = host.act(.resign, by: .second, at: Self.at(3_020), lag: Self.lag, id: .int(2), seeds: MatchHostTests.noDeal)
-        #expect(resigned.reply == .accepted(seq: host.seq) && host.phase == .over && host.heldClaim == nil)
+        #expect(resigned.reply == .accepted(seq: host.seq) && host.phase == .over && host.races.heldClaim == nil)
         let answers = resigned.messages.compactMap { if case .answer(.error(_, let id), let seat) = $0 { (id, seat) } else { nil } }
         #expect(answers.count == 1 && answers.first?.0 == .int(1) && answers.first?.1 == .first, "\(resigned.messages)")
     }
@@ -172,7 +172,7 @@ import Testing
         let stale = host.act(.claim, by: .second, at: Self.at(3_250), lag: Self.lag, id: .int(9), seeds: MatchHostTests.noDeal)
         guard case .refused(let error) = stale.reply else { return #expect(Bool(false), "\(stale.reply)") }
         #expect(error.code == .claimTaken && error.details["holder"] == .int(0) && error.details["leadMs"] == .int(91))
-        #expect(stale.messages.isEmpty && stale.journal.isEmpty && host.match?.window == nil && host.heldClaim == nil)
+        #expect(stale.messages.isEmpty && stale.journal.isEmpty && host.match?.window == nil && host.races.heldClaim == nil)
         // Sent ≈ 3 330 − 160 = 3 170: after her window opened, so for this table.
         let fresh = host.act(.claim, by: .second, at: Self.at(3_330), lag: Self.lag, seeds: MatchHostTests.noDeal)
         #expect(fresh.reply == .accepted(seq: host.seq) && windowHolder(host) == .second)
@@ -191,7 +191,7 @@ import Testing
             _ = host.act(.pass, by: holder, at: Self.at(start + 500), lag: lag, seeds: MatchHostTests.noDeal)
             _ = host.act(.pass, by: holder.other, at: Self.at(start + 510), lag: lag, seeds: MatchHostTests.noDeal)
         }
-        #expect(host.match?.window == nil && host.heldClaim == nil)
+        #expect(host.match?.window == nil && host.races.heldClaim == nil)
         return holder
     }
 
@@ -298,7 +298,7 @@ import Testing
         _ = host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, seeds: MatchHostTests.noDeal)
         let left = host.leave(1, at: Self.at(3_050), seeds: MatchHostTests.noDeal)
         #expect(opened(left)?.holder == .first)
-        #expect(host.heldClaim == nil && host.match?.window?.kind == .secondChance)
+        #expect(host.races.heldClaim == nil && host.match?.window?.kind == .secondChance)
     }
 
     @Test func theJournalKeepsWhatDecidedARaceAndReplayExplainsIt() throws {

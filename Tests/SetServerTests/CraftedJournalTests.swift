@@ -66,11 +66,7 @@ import Testing
         }),
     ]
 
-    func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "setgame-crafted-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    func temporaryDirectory() -> String { temporaryFolder("setgame-crafted") }
 
     /// A real journal: ann and bob in `match`, ann takes a set; the server stops with both seated.
     func realJournal(match: String) throws -> [[String: JSONValue]] {

@@ -17,7 +17,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = folder + "/door.sock"
         let server = try TestServer {
-            $0.doorSocket = path
+            $0.door.socket = path
             configure(&$0)
         }
         return (server, path)
@@ -49,7 +49,7 @@ import Testing
 
     @Test func anotherUidIsRefusedWithNotADoor() throws {
         let stranger = getuid() == 65_534 ? UInt32(65_533) : UInt32(65_534)
-        let (server, path) = try Self.server { $0.doorUIDs = [stranger] }
+        let (server, path) = try Self.server { $0.door.uids = [stranger] }
         defer { server.stop() }
         let client = TestClient(connectedSocket: try Sockets.connect(unixPath: path))
         let error = try client.awaitError(.notADoor)
@@ -114,7 +114,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = folder + "/door.sock"
         close(try Sockets.listen(unixPath: path))  // closed, not unlinked: as after a kill -9
-        let server = try TestServer { $0.doorSocket = path }
+        let server = try TestServer { $0.door.socket = path }
         defer { server.stop() }
         let door = try Self.door(path)
         try Self.settled(door)
@@ -127,7 +127,7 @@ import Testing
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: path))
         var config = ServerConfig()
         config.port = 0
-        config.doorSocket = path
+        config.door.socket = path
         #expect(throws: ServerStartError.self) { _ = try Server(config: config, log: .silent) }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
     }

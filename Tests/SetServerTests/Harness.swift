@@ -1,186 +1,12 @@
-import Foundation
 import Glibc
 import SetNet
 import SetRules
 import SetServer
 import SetWire
-import SetTestSupport
+// Exported, so every file of this target sees the test server and client it was written
+// against when they lived here (files added in parallel branches included).
+@_exported import SetTestSupport
 import Testing
-
-/// A real server on a loopback port, on its own thread, with a clock the test moves.
-final class TestServer: Sendable {
-    let running: RunningServer
-    let clock: ManualTime
-    let logLines = ServerLogLines()
-
-    init(configure: (inout ServerConfig) -> Void = { _ in }) throws {
-        var config = ServerConfig()
-        config.port = 0
-        config.seeds = .counting(from: 1)
-        // The manual clock stands still unless a test moves it: spectator counts are announced
-        // and lists rebuilt at once, as tests written before coalescing expect. The suites about
-        // coalescing and caching set these back.
-        config.spectatorAnnounceMs = 0
-        config.listCacheMs = 0
-        config.crowdRoundMs = 0
-        config.perAddress.connectsPerSecond = 1_000_000  // tests connect hundreds at once from 127.0.0.1
-        configure(&config)
-        clock = ManualTime(1_000)
-        running = RunningServer(try Server(config: config, clock: clock, log: logLines.log))
-    }
-
-    var port: UInt16 { running.port }
-    var control: ServerControl { running.control }
-    /// The names of the matches the server restored at start.
-    var restoredMatches: [String] { running.restoredMatches }
-
-    /// Moves the server's clock and lets its loop notice.
-    func advance(by milliseconds: Int64) {
-        clock.advance(by: milliseconds)
-        control.wake()
-    }
-
-    func stop() { running.stop() }
-}
-
-struct ClientTimedOut: Error, CustomStringConvertible {
-    var waitingFor: String
-    var description: String { "no message came while waiting for \(waitingFor)" }
-}
-
-/// A protocol client over a real socket, the same `LineSocket` the server uses, left blocking:
-/// reads wait, with a timeout that only a broken server reaches. It keeps a `MatchView` current
-/// from snapshots and events.
-final class TestClient {
-    let socket: LineSocket
-    private var buffered: [(ServerMessage, String)] = []
-    /// The text of the last line `next` returned.
-    private(set) var lastLine: String?
-    private(set) var received: [ServerMessage] = []
-    private(set) var view: MatchView?
-    private(set) var seat: Seat?
-    private(set) var token: String?
-
-    convenience init(port: UInt16) throws {
-        self.init(connectedSocket: try Sockets.connect(host: "127.0.0.1", port: port))
-    }
-
-    /// Adopts a socket that is already connected, such as one from `starvedSocket`.
-    init(connectedSocket: Int32) {
-        Sockets.setReceiveTimeout(connectedSocket, milliseconds: 10_000)
-        // A test may send more than any honest client would queue, to a server that reads slowly.
-        socket = LineSocket(adopting: connectedSocket, maxLineBytes: 1 << 22, maxQueuedBytes: .max)
-    }
-
-    var fd: Int32 { socket.fd }
-
-    /// Ends the connection as a client whose network or process went away; the server sees end of stream.
-    func hangUp() { shutdown(fd, Int32(SHUT_RDWR)) }
-
-    /// Whether a read would return at once: a line is waiting, or the server has closed.
-    var hasPendingInput: Bool {
-        if !buffered.isEmpty { return true }
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        return poll(&entry, 1, 0) > 0
-    }
-
-    /// Reads whatever arrives until the server closes, returning the complete lines and whether
-    /// an unfinished one was left; gives up (and returns nil) on a reset or if nothing comes for 10 s.
-    func drainToEndOfStream() -> (lines: [String], endsMidLine: Bool)? {
-        var lines = buffered.map(\.1)
-        buffered.removeAll()
-        while true {
-            switch socket.read() {
-            case .nothing, .failed: return nil
-            case .endOfStream: return (lines, socket.isMidLine)
-            case .lines(let read): for case .complete(let bytes) in read { lines.append(String(decoding: bytes, as: UTF8.self)) }
-            }
-        }
-    }
-
-    /// Writes all of `bytes`, waiting while the server's buffers are full; stops if the server is gone.
-    func sendRaw(_ bytes: [UInt8]) {
-        socket.send(bytes)
-        socket.flush()
-    }
-
-    func sendRaw(_ text: String) { sendRaw(Array(text.utf8)) }
-
-    func send(_ message: ClientMessage, id: JSONValue? = nil) {
-        sendRaw(ClientMessageEncoder.line(ClientRequest(id: id, message)))
-    }
-
-    /// The next message, in order.
-    func next(_ waitingFor: String = "a message") throws -> ServerMessage {
-        while buffered.isEmpty {
-            guard case .lines(let lines) = socket.read() else { throw ClientTimedOut(waitingFor: waitingFor) }
-            for line in lines {
-                guard case .complete(let bytes) = line else { continue }
-                let text = String(decoding: bytes, as: UTF8.self)
-                switch ServerMessageCoding.decode(bytes) {
-                case .success(let message): buffered.append((message, text))
-                case .failure(let error): Issue.record("undecodable server line \(text): \(error.message)")
-                }
-            }
-        }
-        let (message, text) = buffered.removeFirst()
-        lastLine = text
-        received.append(message)
-        track(message)
-        return message
-    }
-
-    /// Reads until `matching` returns a value; everything read on the way is kept in `received`.
-    func waitFor<T>(_ what: String, _ matching: (ServerMessage) -> T?) throws -> T {
-        while true {
-            if let found = matching(try next(what)) { return found }
-        }
-    }
-
-    func awaitError(_ code: ErrorCode) throws -> WireError {
-        try waitFor("error \(code.rawValue)") { if case .error(let error, _) = $0, error.code == code { error } else { nil } }
-    }
-
-    func awaitEvent(_ what: String, _ matching: (EventBody) -> Bool) throws -> WireEvent {
-        try waitFor(what) { if case .event(let event) = $0, matching(event.body) { event } else { nil } }
-    }
-
-    /// Waits until this client has applied the event numbered `seq`.
-    func awaitSeq(_ seq: Int) throws {
-        while (view?.seq ?? -1) < seq { _ = try next("event \(seq)") }
-    }
-
-    private func track(_ message: ServerMessage) {
-        switch message {
-        case .joined(_, _, _, let seat, let token, _, _):
-            self.seat = seat
-            self.token = token
-        case .snapshot(let snapshot): view = snapshot
-        case .event(let event):
-            if view?.apply(event) == false { Issue.record("event \(event.seq) does not follow \(view?.seq ?? -1)") }
-        case .insight(_, _, let sets): view?.setsOnTable = sets
-        default: break
-        }
-    }
-
-    /// Connects, reads the welcome, joins, and reads through the snapshot.
-    static func joined(_ server: TestServer, name: String, match: String? = "m", mode: Mode = .duel,
-                       role: Role = .player, token: String? = nil) throws -> TestClient {
-        let client = try TestClient(port: server.port)
-        _ = try client.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
-        client.send(.join(JoinRequest(role: role, name: name, match: match, mode: mode, token: token)))
-        _ = try client.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
-        return client
-    }
-
-    /// Ann and Bob seated in one duel, Ann caught up with what Bob's joining dealt.
-    static func duel(_ server: TestServer, match: String? = "m", tokens: (String, String)? = nil) throws -> (TestClient, TestClient) {
-        let ann = try joined(server, name: "ann", match: match, token: tokens?.0)
-        let bob = try joined(server, name: "bob", match: match, token: tokens?.1)
-        try ann.awaitSeq(bob.view!.seq)
-        return (ann, bob)
-    }
-}
 
 /// A blocking loopback socket with a small receive buffer and small TCP segments, connected to
 /// `port`. The peer's kernel sizes its send buffer from the segment size, so a client that stops
@@ -212,6 +38,19 @@ extension MatchView {
         var copy = self
         copy.setsOnTable = nil
         return copy
+    }
+}
+
+/// Proves no event is pending for `client`: the pong to a fresh ping comes back before any
+/// further event. The server's own ping to a quiet connection is not an event.
+func nothingPending(_ client: TestClient) throws -> Bool {
+    client.send(.ping(time: 7))
+    while true {
+        switch try client.next("pong") {
+        case .pong: return true
+        case .ping: continue
+        default: return false
+        }
     }
 }
 

@@ -9,11 +9,7 @@ import Testing
 /// or broadcast what it could not write: the match stands still, everyone in it is told once with
 /// a code, the log says so once, and the match goes on by itself when writes work again.
 @Suite(.serialized) struct JournalFailureTests {
-    func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "setgame-diskfull-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    func temporaryDirectory() -> String { temporaryFolder("setgame-diskfull") }
 
     func reply(to id: String, from client: TestClient) throws -> ServerMessage {
         try client.waitFor("the reply to \(id)") { message -> ServerMessage? in

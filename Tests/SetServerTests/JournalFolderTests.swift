@@ -9,11 +9,7 @@ import Testing
 /// never becomes a second room of its match, a journal set aside twice in one second is kept
 /// both times, and a journal the server failed to create is not left behind to look damaged.
 @Suite(.serialized) struct JournalFolderTests {
-    func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "setgame-folder-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    func temporaryDirectory() -> String { temporaryFolder("setgame-folder") }
 
     func files(in folder: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()

@@ -8,11 +8,7 @@ import Testing
 /// Matches survive a restart of the server: journals are replayed, players resume with their
 /// tokens and find the match exactly as they left it.
 @Suite(.serialized) struct JournalTests {
-    func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "setgame-journal-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    func temporaryDirectory() -> String { temporaryFolder("setgame-journal") }
 
     func server(data: String, seed: UInt64 = 5) throws -> TestServer {
         try TestServer {
@@ -198,11 +194,7 @@ import Testing
 
 /// Seats that drop, come back, forfeit or resign, across restarts, and journals kept apart.
 @Suite(.serialized) struct AwayResumeAndForfeitTests {
-    func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "setgame-away-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    func temporaryDirectory() -> String { temporaryFolder("setgame-away") }
 
     @Test func afterARestartAResumeWithLastSeqGetsExactlyTheEventsItMissed() throws {
         let data = temporaryDirectory()

@@ -57,11 +57,7 @@ extension TestClient {
 
 /// Issue 11 #1 and #2, issue 16 #7: a single client cannot crowd others out of the lobby.
 @Suite(.serialized) struct PublicLobbyTests {
-    func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "setgame-public-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    func temporaryDirectory() -> String { temporaryFolder("setgame-public") }
 
     /// Leaves a solo game with one move behind: it is worth keeping, so it stays while its seat waits.
     func leaveASoloGame(_ server: TestServer, named name: String, from source: String = "127.0.0.1") throws {
@@ -121,7 +117,7 @@ extension TestClient {
     }
 
     @Test func oneOrderingOfTheListServesEveryRequestForASecond() throws {
-        let server = try TestServer { $0.listCacheMs = 1_000 }
+        let server = try TestServer { $0.list.cacheMs = 1_000 }
         defer { server.stop() }
         let probe = try TestClient.greeted(server)
         #expect(try probe.list().listings.isEmpty)
@@ -264,16 +260,16 @@ extension TestClient {
         }
         let server = try TestServer {
             $0.dataDirectory = data
-            $0.keepFinished = 20
-            $0.keepFinishedDays = 30
+            $0.finished.keep = 20
+            $0.finished.maxAgeDays = 30
         }
         server.stop()
         let kept = try FileManager.default.contentsOfDirectory(atPath: finished).sorted()
         #expect(kept == (0..<20).map { "m\($0)-1-1.jsonl" }.sorted())
         let aged = try TestServer {
             $0.dataDirectory = data
-            $0.keepFinished = 100
-            $0.keepFinishedDays = 0  // nothing is young enough
+            $0.finished.keep = 100
+            $0.finished.maxAgeDays = 0  // nothing is young enough
         }
         aged.stop()
         #expect(try FileManager.default.contentsOfDirectory(atPath: finished).isEmpty)

@@ -10,11 +10,7 @@ import Testing
 /// what it had left when the server went down, never more. Both after a crash (the data folder
 /// copied while the server runs is exactly what `kill -9` leaves) and after a clean stop.
 @Suite(.serialized) struct RestartClockTests {
-    func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "setgame-clock-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    func temporaryDirectory() -> String { temporaryFolder("setgame-clock") }
 
     /// What a crash leaves: the journals and the state file as they are on disk now.
     func crashImage(of data: String) throws -> String {

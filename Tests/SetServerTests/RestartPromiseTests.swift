@@ -9,11 +9,7 @@ import Testing
 /// What a restart must keep: a match after a rematch, fresh seeds, a folder for one server only,
 /// and a clock that never runs backwards.
 @Suite(.serialized) struct RestartPromiseTests {
-    func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "setgame-promise-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    func temporaryDirectory() -> String { temporaryFolder("setgame-promise") }
 
     func server(data: String, seeds: SeedSource = .counting(from: 5)) throws -> TestServer {
         try TestServer {

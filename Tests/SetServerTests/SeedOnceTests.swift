@@ -8,11 +8,7 @@ import Testing
 /// restart is given and even when its state file is lost, so every game's commitment, which
 /// its record is known by, is its own.
 @Suite(.serialized) struct SeedOnceTests {
-    func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "setgame-seed-once-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    func temporaryDirectory() -> String { temporaryFolder("setgame-seed-once") }
 
     func server(data: String, from start: UInt64) throws -> TestServer {
         try TestServer {

@@ -6,19 +6,6 @@ import Testing
 
 /// Every timer fires from the server's own clock, which these tests move by hand.
 @Suite(.serialized) struct ServerTimerTests {
-    /// Proves no event is pending: a pong comes back before any further event. The server's own
-    /// ping to a quiet connection is not an event.
-    func nothingPending(_ client: TestClient) throws -> Bool {
-        client.send(.ping(time: 7))
-        while true {
-            switch try client.next("pong") {
-            case .pong: return true
-            case .ping: continue
-            default: return false
-            }
-        }
-    }
-
     func startedDuel(_ server: TestServer) throws -> (TestClient, TestClient) {
         let (ann, bob) = try TestClient.duel(server)
         return (ann, bob)

@@ -8,11 +8,7 @@ import Testing
 /// Issue 11 #4 and issue 16 #8: spectators coming and going in bulk cost the players and the disk
 /// a bounded number of events, and every event costs each watcher one line.
 @Suite(.serialized) struct SpectatorBurstTests {
-    func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "setgame-watchers-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    func temporaryDirectory() -> String { temporaryFolder("setgame-watchers") }
 
     func spectatorEvents(_ client: TestClient) -> [Int] {
         client.received.compactMap { if case .event(let event) = $0, case .spectators(let count) = event.body { count } else { nil } }
@@ -28,7 +24,7 @@ import Testing
         let data = temporaryDirectory()
         let server = try TestServer {
             $0.dataDirectory = data
-            $0.spectatorAnnounceMs = 1_000
+            $0.spectators.announceMs = 1_000
             $0.perAddress.connections = 1_000
         }
         defer { server.stop() }
@@ -60,7 +56,7 @@ import Testing
     }
 
     @Test func aCountThatComesBackToWhatWasAnnouncedIsNotAnnouncedAgain() throws {
-        let server = try TestServer { $0.spectatorAnnounceMs = 1_000 }
+        let server = try TestServer { $0.spectators.announceMs = 1_000 }
         defer { server.stop() }
         let ann = try TestClient.joined(server, name: "ann", match: "show")
         let eve = try TestClient.joined(server, name: "eve", match: "show", role: .spectator)
@@ -80,7 +76,7 @@ import Testing
         let data = temporaryDirectory()
         var first: TestServer? = try TestServer {
             $0.dataDirectory = data
-            $0.spectatorAnnounceMs = 1_000
+            $0.spectators.announceMs = 1_000
         }
         let ann = try TestClient.joined(first!, name: "ann", match: "r")
         let bob = try TestClient.joined(first!, name: "bob", match: "r")
@@ -106,7 +102,7 @@ import Testing
     @Test func aSpectatorsAnswerNeverOvertakesTheEventsWaitingForIt() throws {
         let server = try TestServer {
             $0.perAddress.connections = 1_000
-            $0.crowdRoundMs = 250
+            $0.spectators.crowdRoundMs = 250
         }
         defer { server.stop() }
         let ann = try TestClient.joined(server, name: "ann", match: "show")

@@ -11,11 +11,7 @@ import Testing
 /// `serve --check` names it; a clock poisoned near the end of the range clients accept recovers;
 /// a folder another user owns or may write in is refused, and no link is followed.
 @Suite(.serialized) struct StateFileTests {
-    func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "setgame-state-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    func temporaryDirectory() -> String { temporaryFolder("setgame-state") }
 
     /// The time a fresh connection is greeted with.
     func welcomeTime(_ server: TestServer) throws -> Int64 {

@@ -30,11 +30,7 @@ import Testing
         _ = try client.awaitEvent("the table after the pick") { if case .rules(.tableChanged) = $0 { true } else { false } }
     }
 
-    func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "setgame-variant-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    func temporaryDirectory() -> String { temporaryFolder("setgame-variant") }
 
     @Test func theCreatorChoosesTheVariantOthersFollowAndAnotherIsRefused() throws {
         let server = try TestServer()

@@ -1,4 +1,5 @@
 import SetNet
+import SetTestSupport
 import Testing
 
 /// A second bot on a bot runner's loop, seated as a spectator so it never acts, that serves as a

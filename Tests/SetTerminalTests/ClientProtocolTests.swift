@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SetNet
+import SetClient
 import SetRules
 import SetServer
 import SetWire
@@ -16,7 +17,7 @@ final class HeadlessClient {
     let clock: ManualTime
 
     init(name: String, role: Role = .player, match: String? = nil, port: UInt16, loop: EventLoop, clock: ManualTime) {
-        let options = ClientConfiguration(name: name, match: match, role: role, animation: false)
+        let options = ClientOptions(name: name, match: match, role: role, animation: false)
         self.clock = clock
         driver = ClientDriver(app: ClientApp(state: ClientState(options: options, size: TerminalSize(columns: 120, rows: 40))),
                               loop: loop, clock: clock, host: "127.0.0.1", port: port)

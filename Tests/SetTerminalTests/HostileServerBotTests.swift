@@ -10,50 +10,40 @@ import Testing
 /// printable, impossible values never reach its brain, and neither a flood of out-of-order events
 /// nor a server that stops answering makes it queue or wait without end.
 @Suite(.serialized) struct HostileServerBotTests {
-    /// A bot runner on its own thread, playing against the fake server with a manual clock.
+    /// The bot "robo" on a thread of its own (`BotsOnAThread`), playing against the fake server
+    /// with a manual clock.
     final class RunningBot: @unchecked Sendable {
-        let runner: BotRunner
         let clock = ManualTime(0)
-        private let done = DispatchSemaphore(value: 0)
         private(set) var joined: [String] = []
+        private var bots: BotsOnAThread?
 
         /// With `beacon`, a second bot on the same loop connects after the first: see `Beacon`.
         init(port: UInt16, beacon: Bool = false) throws {
-            runner = try BotRunner(clock: clock)
             var options = BotOptions()
             options.port = port
             options.name = "robo"
             options.level = .instant
-            runner.onBotJoined = { [unowned self] name, match, _ in if name == "robo" { self.joined.append(match) } }
-            try runner.add(options)
+            var all = [options]
             if beacon {
                 options.name = "beacon"
-                try runner.add(options)
+                all.append(options)
             }
-            let runner = self.runner, done = self.done
-            Thread.detachNewThread {
-                runner.run()
-                done.signal()
+            bots = try BotsOnAThread(all, clock: clock) { runner in
+                runner.onBotJoined = { [unowned self] name, match, _ in if name == "robo" { self.joined.append(match) } }
             }
         }
 
-        private var hasFinished = false
+        var runner: BotRunner { bots!.runner }
 
         /// Whether `run()` returned within `waitMs`.
-        func finished(waitMs: Int = Int(hangMs)) -> Bool {
-            if !hasFinished { hasFinished = done.wait(timeout: .now() + .milliseconds(waitMs)) == .success }
-            return hasFinished
-        }
+        func finished(waitMs: Int = Int(hangMs)) -> Bool { bots!.finished(waitMs: waitMs) }
 
         func advance(by milliseconds: Int64) {
             clock.advance(by: milliseconds)
             runner.wake()
         }
 
-        func stop() {
-            runner.stop()
-            _ = finished()
-        }
+        func stop() { bots!.stop() }
     }
 
     @Test func aRefusedJoinEndsTheBotWithTheServersWordsMadePrintable() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SetNet
+import SetClient
 import SetRules
 import SetWire
 import SetTestSupport
@@ -17,7 +18,7 @@ final class ScriptedClient {
     private(set) var logs: [String] = []
 
     init(port: UInt16, name: String = "ann", match: String? = "m") throws {
-        let app = ClientApp(state: ClientState(options: ClientConfiguration(name: name, match: match, animation: false),
+        let app = ClientApp(state: ClientState(options: ClientOptions(name: name, match: match, animation: false),
                                                size: TerminalSize(columns: 100, rows: 30)))
         driver = ClientDriver(app: app, loop: try EventLoop(), clock: clock, host: "127.0.0.1", port: port)
         driver.onEffect = { [unowned self] effect in

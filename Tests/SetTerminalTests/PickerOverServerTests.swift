@@ -14,20 +14,18 @@ import Testing
     @Test func theWatchPickerReachesTheTwentyFifthMatch() throws {
         var config = ServerConfig()
         config.port = 0
-        config.listCacheMs = 0  // every list sees the matches just made
+        config.list.cacheMs = 0  // every list sees the matches just made
         let server = try RunningServer(config: config)
         defer { server.stop() }
         let port = server.port
 
         // 25 solo games, kept open: solo matches are not bound by the waiting-duel limit.
-        var players: [LineSocket] = []
-        defer { players.forEach { $0.close() } }
+        var players: [TestClient] = []
+        defer { players.forEach { $0.socket.close() } }
         for index in 1...25 {
-            let socket = try LineSocket.connect(host: "127.0.0.1", port: port)
-            let join = JoinRequest(name: "p\(index)", match: String(format: "solo-%02d", index), mode: .solo)
-            socket.send(ClientMessageEncoder.line(ClientRequest(.join(join))))
-            _ = socket.flush()
-            players.append(socket)
+            let player = try TestClient(port: port)
+            player.send(.join(JoinRequest(name: "p\(index)", match: String(format: "solo-%02d", index), mode: .solo)))
+            players.append(player)
         }
 
         let loop = try EventLoop(), clock = ManualTime(1_000)

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
+import SetClient
 @testable import SetTerminal
 
 /// Seat tokens on disk: the same command finds its token again, another name does not take it.

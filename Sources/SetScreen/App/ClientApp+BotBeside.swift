@@ -14,7 +14,7 @@ extension ClientApp {
 
     /// Called on each tick: brings a held door bot back once its seat wait runs low.
     mutating func releaseBotBeforeItForfeits(at now: Int64) -> [ClientEffect] {
-        guard state.options.botBeside, !state.options.isLocal, holdsBotNow, let view = state.view, view.phase == .playing,
+        guard state.options.botBeside != nil, !state.options.isLocal, holdsBotNow, let view = state.view, view.phase == .playing,
               let forfeitAt = view.forfeitAt, let me = state.seat, view.player(me)?.present ?? false,
               state.clock.serverTime(at: now) >= forfeitAt.saturatingSubtracting(Self.botReturnMarginMs) else { return [] }
         state.botHoldSpent = view.game

@@ -63,7 +63,8 @@ package enum ClientEffect: Hashable, Sendable {
 /// that is purely local (cursor, overlays, notices, motion). A value: the app is a pure function of
 /// what happened and when, which is what lets the screen and the keys be tested without a terminal.
 package struct ClientState: Equatable, Sendable {
-    var options: ClientConfiguration
+    /// Who this client is and what it shows; the session keeps its own copy for the protocol.
+    var options: ClientOptions
     var size: TerminalSize
     var connection: ConnectionState = .connecting(attempt: 0)
     /// The protocol side: join or resume, pings, the match view. Shared with the bots and the bench.
@@ -115,15 +116,10 @@ package struct ClientState: Equatable, Sendable {
     /// A local solo game's personal records; nil where none are kept.
     var soloRecords: SoloRecords?
 
-    package init(options: ClientConfiguration, size: TerminalSize, token: String? = nil, seed: UInt64 = 0x5E7) {
+    package init(options: ClientOptions, size: TerminalSize, token: String? = nil, seed: UInt64 = 0x5E7) {
         self.options = options
         self.size = size
-        var settings = ClientSession.Settings(role: options.role, name: options.name, match: options.match,
-                                              mode: options.mode, variant: options.variant, pings: .measuring)
-        settings.account = options.account
-        settings.casual = options.casual
-        settings.takesSuggestedName = options.takesSuggestedName
-        session = ClientSession(settings, token: token)
+        session = ClientSession(options, token: token)
         awaitingStart = options.localStart != nil
         soloRecords = options.records.map(SoloRecords.init)
         motion = Motion(enabled: options.animation, seed: seed)
@@ -193,73 +189,5 @@ package struct ClientState: Equatable, Sendable {
     var opponentSelection: [Card] {
         guard isPlayer, let view, let holder = view.selectionSeat, holder != seat else { return [] }
         return view.selection
-    }
-}
-
-/// The parts of `ClientOptions` the pure app needs; no I/O settings.
-package struct ClientConfiguration: Hashable, Sendable {
-    var name: String
-    var match: String?
-    var mode: Mode
-    /// The variant asked for when creating a match; nil plays whatever the match plays.
-    package var variant: Variant?
-    var role: Role
-    var animation: Bool
-    var theme: Theme
-    var banner: [String]
-    /// "host:port", for the screen's messages.
-    var serverAddress: String
-    /// The account key kept for this server; nil plays as a guest.
-    package var account: String?
-    /// Whether the player asked for unrated games.
-    package var casual = false
-    /// Whether a taken name is swapped for the server's suggestion (`ClientSession.Settings`).
-    package var takesSuggestedName = false
-    /// How this program was started ("setgame", or the binary's full path): printed commands start so.
-    package var command = "setgame"
-    /// How a friend can watch, shown in the help and before a local match starts.
-    package var watchHint: CommandHint?
-    /// The ssh command that reaches the door this client runs behind (`ssh -p 2222 set@HOST`);
-    /// nil for the TCP client. Commands shown to a friend are then the door's own: a friend
-    /// pastes them into their shell, where `setgame` and the server's address mean nothing.
-    package var door: String?
-    /// A line under the invitation for a friend it may not fit (the door: one without an ssh key).
-    package var inviteNote: String?
-    /// A local match (`setgame play`): what the player faces ("you against the easy bot"); the
-    /// match begins at the player's first key, and its bot holds off while help is open.
-    package var localStart: String?
-    /// The match runs in this process (`setgame play`): a duel's bot holds off while help or the
-    /// leave box is open.
-    package var isLocal = false
-    /// The door runs this duel's bot in its own process: help and the leave box hold it off.
-    package var botBeside = false
-    /// A bot runs in this process beside the player (`setgame play`, the door's bot duel): help
-    /// and the leave box hold it off, so it does not score while the player reads.
-    var holdsBot: Bool { isLocal || botBeside }
-    /// What quitting keeps, for the box that asks; nil says the seat waits for the server's time.
-    package var quitNote: String?
-    /// How to come back within the seat wait, in the box that asks (the door: "ssh in again").
-    package var rejoinHint = "run the same command to come back"
-    /// Whether quitting mid-game asks first; a kept solo game need not.
-    package var confirmsQuit = true
-    /// Shown when the first join resumed a kept seat, instead of the plain "your seat is back".
-    package var resumeNote: String?
-    /// The daily deal's date ("2026-11-27", UTC) when the game is one: the end box names it.
-    package var daily: String?
-    /// A local solo game keeps personal records: these so far. Nil keeps none.
-    package var records: PersonalRecords?
-
-    package init(name: String, match: String? = nil, mode: Mode = .duel, role: Role = .player, animation: Bool = true,
-                theme: Theme = .standard, banner: [String] = [], serverAddress: String = "127.0.0.1:7380",
-                variant: Variant? = nil) {
-        self.variant = variant
-        self.name = name
-        self.serverAddress = serverAddress
-        self.match = match
-        self.mode = mode
-        self.role = role
-        self.animation = animation
-        self.theme = theme
-        self.banner = banner
     }
 }

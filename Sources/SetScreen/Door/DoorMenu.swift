@@ -202,7 +202,7 @@ package struct DoorMenu: Equatable, Sendable {
         }
     }
 
-    /// The terminal's height, which says where the items start: `MenuTerminal` sets it before
+    /// The terminal's height, which says where the items start: `MenuLoop` sets it before
     /// each frame, so a click finds the line drawn under it.
     package var rows = 24
 

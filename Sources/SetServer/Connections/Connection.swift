@@ -37,7 +37,7 @@ final class Connection {
     var feedOffset = 0
     /// Set after a fatal error: close once the error has been written.
     var closeWhenFlushed = false
-    /// Whether closing must first deliver a fatal error line (see `Server.linger`).
+    /// Whether closing must first deliver a fatal error line (see `ConnectionTable.linger`).
     var lingerOnClose = false
     var name = "?"
     /// The peer's IP address: per-address limits count by it.

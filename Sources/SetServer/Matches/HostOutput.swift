@@ -49,6 +49,8 @@ struct HostOutput<Reply: Equatable>: Equatable {
     /// The match is worth a file from now on: its journal's next write creates it.
     var keepJournal = false
     /// A game ended with this input: what the accounts are to record (`MatchRoom` hands it on).
+    /// It is the host's output, not a flag read back from it: only the input that ended the game
+    /// carries it.
     var finished: FinishedGame?
     var reply: Reply
 
@@ -60,6 +62,16 @@ struct HostOutput<Reply: Equatable>: Equatable {
         self.isFact = isFact
         self.keepJournal = keepJournal
         self.reply = reply
+    }
+
+    /// Adds what a later step of the same input produced: its messages and records after these,
+    /// and the game it ended, if it ended one.
+    mutating func append<Other>(_ later: HostOutput<Other>) {
+        messages += later.messages
+        journal += later.journal
+        syncJournal = syncJournal || later.syncJournal
+        keepJournal = keepJournal || later.keepJournal
+        finished = later.finished ?? finished
     }
 
     /// The same output with its reply seen as another type (a typed reply as any input's).

@@ -7,6 +7,14 @@ enum ChatSpeaker: Equatable {
     case spectator(name: String)
 }
 
+/// The chat lines a match keeps: the last of both rooms, oldest first, for those who join (a
+/// restart restores them), and the spectators' lines said during the game being played, which
+/// its players read at its end.
+struct ChatMemory {
+    var recent: [ChatLine] = []
+    var held: [ChatLine] = []
+}
+
 /// A chat line's answer: said (and sent to its room), or refused.
 enum ChatReply: Equatable {
     case said
@@ -51,11 +59,11 @@ extension MatchHost {
         case .success(let line): said = line
         }
         let line = ChatLine(match: self.name, room: own, name: name, seat: seat, text: said, time: now.milliseconds)
-        recentChat.append(line)
-        if recentChat.count > Self.keptChat { recentChat.removeFirst(recentChat.count - Self.keptChat) }
+        chatMemory.recent.append(line)
+        if chatMemory.recent.count > Self.keptChat { chatMemory.recent.removeFirst(chatMemory.recent.count - Self.keptChat) }
         if own == .spectators && phase == .playing {
-            heldChat.append(line)
-            if heldChat.count > Self.keptChat { heldChat.removeFirst(heldChat.count - Self.keptChat) }
+            chatMemory.held.append(line)
+            if chatMemory.held.count > Self.keptChat { chatMemory.held.removeFirst(chatMemory.held.count - Self.keptChat) }
         }
         lastActivity = max(lastActivity, now)
         let audience: Audience = own == .spectators && phase == .playing ? .spectators : .everyone
@@ -67,13 +75,13 @@ extension MatchHost {
     /// `keptChat` lines), after its `game_over`. Nothing is journaled: a replay holds the same
     /// lines back and gives them at the same end.
     mutating func releaseHeldChat() -> [HostMessage] {
-        defer { heldChat = [] }
-        return heldChat.map(HostMessage.heldChat)
+        defer { chatMemory.held = [] }
+        return chatMemory.held.map(HostMessage.heldChat)
     }
 
     /// The kept lines someone in `role` may read now: spectators read both rooms, players the
     /// spectators' room only while no game is played.
     func chatBacklog(for role: Role) -> [ChatLine] {
-        role == .spectator || phase != .playing ? recentChat : recentChat.filter { $0.room == .players }
+        role == .spectator || phase != .playing ? chatMemory.recent : chatMemory.recent.filter { $0.room == .players }
     }
 }

@@ -11,15 +11,15 @@ extension MatchHost {
     /// as a `HostMessage.answer` to its seat, with `id`.
     mutating func act(_ action: Action, by seat: Seat, at now: Instant, lag measured: ClaimLag = .off, id: JSONValue? = nil,
                       seeds: () -> UInt64) -> HostOutput<ActReply> {
-        let lag = raceLedger.limiting(measured)
-        guard lag.isOn, mode == .duel, stalledAt == nil, pausedAt == nil, let running = match, !running.isOver else {
+        let lag = races.ledger.limiting(measured)
+        guard lag.isOn, mode == .duel, stalledAt == nil, pausedAt == nil, case .playing(let running) = lifecycle else {
             return perform(action, by: seat, at: now, lag: lag, seeds: seeds)
         }
-        if action == .claim, running.window == nil, heldClaim?.claim.seat != seat,
+        if action == .claim, running.window == nil, races.heldClaim?.claim.seat != seat,
            let stale = staleClaimRefusal(by: seat, at: now, measured: measured) {
             return HostOutput(reply: .refused(WireError(stale, playerNames: playerNames)))
         }
-        if heldClaim != nil { return actBehindHold(action, by: seat, at: now, lag: lag, id: id, seeds: seeds) }
+        if races.heldClaim != nil { return actBehindHold(action, by: seat, at: now, lag: lag, id: id, seeds: seeds) }
         guard action == .claim, running.window == nil else { return perform(action, by: seat, at: now, lag: lag, seeds: seeds) }
         let claim = lag.entry(seat, at: now)
         let rivalCredit = lag.credit(seat.other)
@@ -30,7 +30,7 @@ extension MatchHost {
             if case .accepted = output.reply { claimOpenedWindow(claim, at: now) }
             return output
         }
-        heldClaim = HeldClaim(claim: claim, rivalCreditMs: rivalCredit, capMs: lag.capMs, decideAt: decideAt, id: id)
+        races.heldClaim = HeldClaim(claim: claim, rivalCreditMs: rivalCredit, capMs: lag.capMs, decideAt: decideAt, id: id)
         return HostOutput(reply: .held)
     }
 
@@ -43,17 +43,13 @@ extension MatchHost {
     /// the held claim had not come yet, which, as far as the race can tell, it has not.
     private mutating func actBehindHold(_ action: Action, by seat: Seat, at now: Instant, lag: ClaimLag, id: JSONValue?,
                                         seeds: () -> UInt64) -> HostOutput<ActReply> {
-        guard var held = heldClaim else { return perform(action, by: seat, at: now, lag: lag, seeds: seeds) }
+        guard var held = races.heldClaim else { return perform(action, by: seat, at: now, lag: lag, seeds: seeds) }
         guard seat == held.claim.seat || action == .claim else {
             var output = perform(action, by: seat, at: now, lag: lag, seeds: seeds)
             // A game the rival just ended (a resignation) leaves no table to hold the claim for:
             // it is answered now, as a claim after the end would be, not in a game dealt later.
-            guard match?.isOver == true else { return output }
-            let settled = settleHeldClaim(at: now, seeds: seeds)
-            output.messages += settled.messages
-            output.journal += settled.journal
-            output.syncJournal = output.syncJournal || settled.syncJournal
-            output.keepJournal = output.keepJournal || settled.keepJournal
+            guard phase == .over else { return output }
+            output.append(settleHeldClaim(at: now, seeds: seeds))
             return output
         }
         guard action == .claim, seat != held.claim.seat else {
@@ -61,11 +57,11 @@ extension MatchHost {
                 return HostOutput(reply: .refused(WireError(.rateLimited, "Too many requests while a claim race is decided; this one was dropped.")))
             }
             held.queued.append(QueuedAction(action: action, seat: seat, id: id))
-            heldClaim = held
+            races.heldClaim = held
             return HostOutput(reply: .held)
         }
         let rival = lag.entry(seat, at: now)
-        heldClaim = nil
+        races.heldClaim = nil
         if rival.beats(held.claim) {
             var output = open(rival, against: held.claim, capMs: held.capMs, at: now, seeds: seeds)
             let lost = RuleRefusal.claimTaken(holder: seat, leadMs: held.claim.sentAt.milliseconds(since: rival.sentAt))
@@ -82,8 +78,8 @@ extension MatchHost {
     /// The hold ran out (or its seat left): the held claim takes the window, and what waited
     /// behind it follows in order.
     mutating func settleHeldClaim(at now: Instant, seeds: () -> UInt64) -> HostOutput<ActReply> {
-        guard let held = heldClaim else { return HostOutput(reply: .held) }
-        heldClaim = nil
+        guard let held = races.heldClaim else { return HostOutput(reply: .held) }
+        races.heldClaim = nil
         var output = open(held.claim, against: nil, capMs: held.capMs, at: now, seeds: seeds)
         output.messages += answer(output.reply, id: held.id, to: held.claim.seat)
         output.reply = .held
@@ -94,8 +90,8 @@ extension MatchHost {
     /// refused with `error`, each answered with its own id, as the same requests would have been
     /// had they come without a hold (the stall undoes whatever the deciding would have written).
     mutating func refuseHeldClaim(with error: WireError) -> [HostMessage] {
-        guard let held = heldClaim else { return [] }
-        heldClaim = nil
+        guard let held = races.heldClaim else { return [] }
+        races.heldClaim = nil
         let waiting = [QueuedAction(action: .claim, seat: held.claim.seat, id: held.id)] + held.queued
         return waiting.map { .answer(.error(error, id: $0.id), to: $0.seat) }
     }
@@ -113,9 +109,9 @@ extension MatchHost {
     /// `claim` opened a claim window now: a later rival is told its margin against it, and the
     /// ledger counts the window against its seat.
     private mutating func claimOpenedWindow(_ claim: RaceEntry, at now: Instant) {
-        lastClaim = claim
-        lastClaimOpenedAt = now
-        raceLedger.opened(by: claim.seat)
+        races.lastClaim = claim
+        races.lastClaimOpenedAt = now
+        races.ledger.opened(by: claim.seat)
     }
 
     /// A rival's claim sent, by its measured round trip (up to the cap), no later than the last
@@ -126,7 +122,7 @@ extension MatchHost {
     /// player who feigns distance sees the table sooner than it claims to, and any claim it
     /// sends within its feigned round trip of the rival's window is one it could not have sent.
     func staleClaimRefusal(by seat: Seat, at now: Instant, measured: ClaimLag) -> RuleRefusal? {
-        guard let winner = lastClaim, winner.seat != seat, let openedAt = lastClaimOpenedAt else { return nil }
+        guard let winner = races.lastClaim, winner.seat != seat, let openedAt = races.lastClaimOpenedAt else { return nil }
         let sentAt = measured.entry(seat, at: now).sentAt
         guard sentAt <= openedAt else { return nil }
         return .claimTaken(holder: winner.seat, leadMs: max(0, sentAt.milliseconds(since: winner.sentAt)))
@@ -138,10 +134,8 @@ extension MatchHost {
         var output = output
         for waiting in queued {
             let done = perform(waiting.action, by: waiting.seat, at: now, lag: .off, seeds: seeds)
-            output.messages += done.messages + answer(done.reply, id: waiting.id, to: waiting.seat)
-            output.journal += done.journal
-            output.syncJournal = output.syncJournal || done.syncJournal
-            output.keepJournal = output.keepJournal || done.keepJournal
+            output.append(done)
+            output.messages += answer(done.reply, id: waiting.id, to: waiting.seat)
         }
         return output
     }
@@ -158,13 +152,13 @@ extension MatchHost {
     /// The seats' round trips, told to everyone when one appears or moves by `roundTripStepMs`.
     mutating func announceRoundTrips(_ ms: [Int64?], at now: Instant) -> HostOutput<NoReply> {
         guard roundTripsMoved(ms) else { return HostOutput(isFact: true) }
-        roundTripMs = ms
+        races.roundTripMs = ms
         return HostOutput(messages: [.roundTrips(match: name, ms: ms)], isFact: true)
     }
 
     /// Whether `ms` differs from the round trips last announced by enough to tell everyone.
     func roundTripsMoved(_ ms: [Int64?]) -> Bool {
-        ms.count != roundTripMs.count || zip(ms, roundTripMs).contains { new, old in
+        ms.count != races.roundTripMs.count || zip(ms, races.roundTripMs).contains { new, old in
             switch (new, old) {
             case (nil, nil): false
             case (let new?, let old?): abs(new - old) >= Self.roundTripStepMs
@@ -179,7 +173,7 @@ extension MatchHost {
     /// A claim refused because the window is taken: under compensation its margin is told in
     /// estimated send time, against the claim that opened the window.
     func lateClaimRefusal(_ refusal: RuleRefusal, by seat: Seat, at now: Instant, lag: ClaimLag) -> (RuleRefusal, RaceDecision?) {
-        guard lag.isOn, case .claimTaken(let holder, _) = refusal, let winner = lastClaim, winner.seat == holder else {
+        guard lag.isOn, case .claimTaken(let holder, _) = refusal, let winner = races.lastClaim, winner.seat == holder else {
             return (refusal, nil)
         }
         let rival = lag.entry(seat, at: now)

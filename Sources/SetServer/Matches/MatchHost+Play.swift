@@ -25,7 +25,7 @@ extension MatchHost {
                                          rating: rating)
         output.messages = [emit(.playerJoined(seat: seat, name: playerName, rating: rating?.rounded, provisional: rating?.isProvisional ?? false),
                                 at: now)]
-        if let seed { output.messages += startGame(seed: seed, at: now) }
+        if let seed { output.append(startGame(seed: seed, at: now)) }
         return output
     }
 
@@ -39,7 +39,7 @@ extension MatchHost {
             return output
         }
         output.journal = [.back(seat: seat, at: now)]
-        if phase == .playing, let since = countedSince(seat) { awayUsedMs[seat.rawValue] += now.milliseconds(since: since) }
+        if phase == .playing, let since = countedSince(seat) { tally.awayUsedMs[seat.rawValue] += now.milliseconds(since: since) }
         state.connection = connection
         state.absentSince = nil
         seats[seat.rawValue] = state
@@ -54,10 +54,10 @@ extension MatchHost {
         guard let seat = seat(of: connection) else { return HostOutput() }
         // A claim still held is decided first, as if it had been taken on arrival, as it would
         // be without compensation; the seat then leaves as from any window.
-        let settled = heldClaim == nil ? HostOutput<ActReply>(reply: .held) : settleHeldClaim(at: now, seeds: seeds)
-        var output = HostOutput<NoReply>(messages: settled.messages, journal: settled.journal + [.away(seat: seat, at: now)],
-                                         syncJournal: settled.syncJournal, isFact: true, keepJournal: settled.keepJournal)
-        output.messages += markAway(seat, keepingWindow: false, at: now)
+        var output = HostOutput<NoReply>(isFact: true)
+        if races.heldClaim != nil { output.append(settleHeldClaim(at: now, seeds: seeds)) }
+        output.journal.append(.away(seat: seat, at: now))
+        output.append(markAway(seat, keepingWindow: false, at: now))
         return output
     }
 
@@ -66,27 +66,27 @@ extension MatchHost {
     mutating func restart(at now: Instant) -> HostOutput<NoReply> {
         var output = HostOutput<NoReply>(isFact: true)
         for seat in mode.seats where seats[seat.rawValue]?.connection != nil {
-            output.messages += markAway(seat, keepingWindow: true, at: now)
+            output.append(markAway(seat, keepingWindow: true, at: now))
         }
         if !output.messages.isEmpty { output.journal = [.restarted(at: now)] }
         return output
     }
 
-    private mutating func markAway(_ seat: Seat, keepingWindow: Bool, at now: Instant) -> [HostMessage] {
-        guard var state = seats[seat.rawValue] else { return [] }
-        var messages: [HostMessage] = []
+    private mutating func markAway(_ seat: Seat, keepingWindow: Bool, at now: Instant) -> HostOutput<NoReply> {
+        guard var state = seats[seat.rawValue] else { return HostOutput() }
+        var output = HostOutput<NoReply>()
         state.connection = nil
         state.absentSince = now
         seats[seat.rawValue] = state
-        if !keepingWindow, var running = match, !running.isOver {
+        if !keepingWindow, case .playing(var running) = lifecycle {
             let events = running.holderLeft(seat, at: now)
-            match = running
-            messages += publish(events, at: now)
+            update(running)
+            output = publish(events, at: now)
         }
         if phase == .playing && pausedAt == nil { pausedAt = now }
         let deadline = phase == .playing ? forfeitDeadline?.milliseconds : nil
-        messages.append(emit(.presence(seat: seat, present: false, forfeitAt: deadline), at: now))
-        return messages
+        output.messages.append(emit(.presence(seat: seat, present: false, forfeitAt: deadline), at: now))
+        return output
     }
 
     // MARK: Play
@@ -108,34 +108,38 @@ extension MatchHost {
         // closes an open window as `match_ended`, never as `expired` by a deadline the pause
         // has not yet moved on.
         let outcome = running.apply(action, by: seat, at: pausedAt ?? now)
-        match = running
+        update(running)
         if running.isOver { pausedAt = nil }  // a resignation ends a pause with the game
-        var messages = publish(outcome.events, at: now)
+        var told = publish(outcome.events, at: now)
         var dealt: UInt64?
         if outcome.events.contains(.rematchAgreed) {
             let seed = seeds()
             dealt = seed
-            messages += startGame(seed: seed, at: now)
+            told.append(startGame(seed: seed, at: now))
         }
-        let sync = match?.isOver == true || dealt != nil
+        let sync = phase == .over || dealt != nil
         if let refused = outcome.refusal {
             let (refusal, race) = lateClaimRefusal(refused, by: seat, at: now, lag: lag)
             var journal: [JournalRecord] = outcome.events.isEmpty ? [] : [.tick(seq: seq, at: now)]
             if let race { journal.append(.race(race, at: now)) }
-            return HostOutput(messages: messages, journal: journal, syncJournal: sync,
-                              reply: .refused(WireError(refusal, playerNames: playerNames)))
+            var output = HostOutput(messages: told.messages, journal: journal, syncJournal: sync,
+                                    reply: ActReply.refused(WireError(refusal, playerNames: playerNames)))
+            output.finished = told.finished
+            return output
         }
         hasMove = true
         var journal: [JournalRecord] = [.acted(seat: seat, action: action, seq: seq, at: now)]
         // After the rematch that caused it, so a replay deals the game where the live match did.
         if let dealt { journal.append(.game(number: game, seed: dealt, commitment: commitment ?? "", at: now)) }
-        return HostOutput(messages: messages, journal: journal, syncJournal: sync, keepJournal: true, reply: .accepted(seq: seq))
+        var output = HostOutput(messages: told.messages, journal: journal, syncJournal: sync, keepJournal: true, reply: ActReply.accepted(seq: seq))
+        output.finished = told.finished
+        return output
     }
 
     /// Fires the timers and forfeits due at `now`; like an action, journaled (as a tick) first.
     mutating func advance(to now: Instant, seeds: () -> UInt64) -> HostOutput<NoReply> {
         guard stalledAt == nil, var running = match else { return HostOutput() }
-        if let held = heldClaim, pausedAt == nil {
+        if let held = races.heldClaim, pausedAt == nil {
             guard held.decideAt <= now else { return HostOutput() }
             return settleHeldClaim(at: now, seeds: seeds).replying { _ in NoReply() }
         }
@@ -149,48 +153,45 @@ extension MatchHost {
             guard let deadline = running.nextDeadline, deadline <= now else { return HostOutput() }
             events = running.advance(to: now)
         }
-        match = running
-        var output = HostOutput<NoReply>(messages: publish(events, at: now), syncJournal: running.isOver)
+        update(running)
+        var output = publish(events, at: now)
+        output.syncJournal = running.isOver
         if !events.isEmpty { output.journal = [.tick(seq: seq, at: now)] }
         return output
     }
 
     /// Deals a new game; a seat away at its start is away from its first instant, paused.
-    private mutating func startGame(seed: UInt64, at now: Instant) -> [HostMessage] {
+    private mutating func startGame(seed: UInt64, at now: Instant) -> HostOutput<NoReply> {
         game += 1
         let fresh = Match(mode: mode, variant: variant, settings: settings, seed: seed, at: now)
-        match = fresh
+        deal(fresh)
         let commitment = SeedCommitment.commitment(for: seed)
         self.commitment = commitment
-        gameStartedAt = now
-        awayUsedMs = Array(repeating: 0, count: mode.seats.count)
-        setTimes = Array(repeating: [], count: mode.seats.count)
-        lastSetAt = now
+        tally = GameTally(seats: mode.seats.count, at: now)
         lastRatings = []
-        liveTable = fresh.table
-        liveChain = []
-        retiredSets = nil
+        insight = TableInsight(liveTable: fresh.table)
         let start = GameStart(game: game, table: fresh.table, deck: fresh.deck.count, scores: fresh.scores, commitment: commitment)
-        var messages = [emit(.gameStarted(start), at: now)]
+        var output = HostOutput<NoReply>(messages: [emit(.gameStarted(start), at: now)])
         if let result = fresh.result {
-            finish(result, at: now)
-            messages.append(emit(.gameOver(result, seed: seed), at: now))
-            messages += retireTable()
-            messages += releaseHeldChat()
+            output.finished = finish(result, at: now)
+            output.messages.append(emit(.gameOver(result, seed: seed), at: now))
+            output.messages += retireTable()
+            output.messages += releaseHeldChat()
         } else if seats.contains(where: { $0?.absentSince != nil }) {
             pausedAt = now
         }
-        return messages
+        return output
     }
 
-    /// Numbers rules events; the end of a game reveals its seed, and a hint's cards go only to
-    /// the player who paid for it.
-    mutating func publish(_ events: [MatchEvent], at now: Instant) -> [HostMessage] {
+    /// Numbers rules events; the end of a game reveals its seed (and the output carries what the
+    /// accounts are to record of it), and a hint's cards go only to the player who paid for it.
+    mutating func publish(_ events: [MatchEvent], at now: Instant) -> HostOutput<NoReply> {
         var messages: [HostMessage] = []
+        var finished: FinishedGame?
         for event in events {
             switch event {
             case .matchEnded(let result):
-                finish(result, at: now)
+                finished = finish(result, at: now)
                 messages.append(emit(.gameOver(result, seed: match?.seed), at: now))
                 messages += retireTable()
                 messages += releaseHeldChat()
@@ -198,34 +199,38 @@ extension MatchHost {
                 // No count while the game is on: the table it replaced shares most of its cards
                 // with this one, so even a retired table's count tells of the live one.
                 messages.append(emit(.rules(event), at: now))
-                liveTable = table
-                liveChain = match?.chain ?? []
+                insight.liveTable = table
+                insight.liveChain = match?.chain ?? []
             case .hintShown(let seat, _, let cost, let score):
                 let others = number(.rules(.hintShown(seat: seat, cards: [], cost: cost, score: score)), at: now)
                 messages.append(.event(others, to: .everyoneBut(seat)))
                 messages.append(.hint(WireEvent(match: name, seq: seq, time: now.milliseconds, body: .rules(event)), to: seat))
             case .setTaken(let seat, _, _, _):
-                if setTimes.indices.contains(seat.rawValue) { setTimes[seat.rawValue].append(Int(now.milliseconds(since: lastSetAt))) }
-                lastSetAt = now
+                if tally.setTimes.indices.contains(seat.rawValue) { tally.setTimes[seat.rawValue].append(Int(now.milliseconds(since: tally.lastSetAt))) }
+                tally.lastSetAt = now
                 messages.append(emit(.rules(event), at: now))
             default:
                 messages.append(emit(.rules(event), at: now))
             }
         }
-        return messages
+        var output = HostOutput<NoReply>(messages: messages)
+        output.finished = finished
+        return output
     }
 
-    /// A game ended: what the accounts are to record of it, handed on by the room.
-    private mutating func finish(_ result: MatchResult, at now: Instant) {
+    /// A game ended: the match is over, and what the accounts are to record of it goes out with
+    /// the input's output, for the room to hand on.
+    private mutating func finish(_ result: MatchResult, at now: Instant) -> FinishedGame {
         let seated = mode.seats.map { seat in
             let state = seats[seat.rawValue]
             return FinishedGame.Seated(account: state?.account?.id, name: state?.name ?? "player \(seat.rawValue + 1)",
-                                       casual: state?.account?.casual ?? true, sets: setTimes[seat.rawValue].count,
-                                       setTimes: setTimes[seat.rawValue])
+                                       casual: state?.account?.casual ?? true, sets: tally.setTimes[seat.rawValue].count,
+                                       setTimes: tally.setTimes[seat.rawValue])
         }
-        lastFinished = FinishedGame(match: name, game: game, commitment: commitment ?? "", mode: mode, variant: variant, result: result,
-                                    seats: seated, endedAt: now.milliseconds, durationMs: now.milliseconds(since: gameStartedAt))
-        finishedNow = true
+        let finished = FinishedGame(match: name, game: game, commitment: commitment ?? "", mode: mode, variant: variant, result: result,
+                                    seats: seated, endedAt: now.milliseconds, durationMs: now.milliseconds(since: tally.startedAt))
+        end(finished)
+        return finished
     }
 
     /// Numbers an event for everyone.
@@ -242,8 +247,8 @@ extension MatchHost {
     /// The game ended: only now may spectators learn how many sets its last table held, which
     /// no player can use any more.
     private mutating func retireTable() -> [HostMessage] {
-        let count = variant.combinations(table: liveTable, chain: liveChain).count
-        retiredSets = count
+        let count = variant.combinations(table: insight.liveTable, chain: insight.liveChain).count
+        insight.retiredSets = count
         return [.insight(match: name, seq: seq, setsOnTable: count)]
     }
 }

@@ -34,9 +34,9 @@ extension MatchHost {
     mutating func resumeIfEveryoneIsBack(at now: Instant) -> [HostMessage] {
         guard let pausedAt, stalledAt == nil, seats.allSatisfy({ $0?.absentSince == nil }) else { return [] }
         self.pausedAt = nil
-        guard var running = match, !running.isOver else { return [] }
+        guard case .playing(var running) = lifecycle else { return [] }
         running.postpone(by: now.milliseconds(since: pausedAt))
-        match = running
+        update(running)
         return [emit(.resumed(window: running.window, tableChangedAt: running.tableChangedAt.milliseconds), at: now)]
     }
 
@@ -45,7 +45,7 @@ extension MatchHost {
     /// When a seat's current absence began to count: not before this game began.
     func countedSince(_ seat: Seat) -> Instant? {
         guard let since = seats[seat.rawValue]?.absentSince else { return nil }
-        return max(since, gameStartedAt)
+        return max(since, tally.startedAt)
     }
 
     /// The seat that forfeits first if nobody comes back, and when: each seat may be away for
@@ -54,7 +54,7 @@ extension MatchHost {
         guard phase == .playing else { return nil }
         return mode.seats.compactMap { seat -> (seat: Seat, at: Instant)? in
             guard let since = countedSince(seat) else { return nil }
-            return (seat, since.adding(max(0, seatWaitMs - awayUsedMs[seat.rawValue])))
+            return (seat, since.adding(max(0, seatWaitMs - tally.awayUsedMs[seat.rawValue])))
         }.min { $0.at < $1.at || ($0.at == $1.at && $0.seat < $1.seat) }
     }
 }

@@ -28,60 +28,32 @@ struct MatchHost {
     let seatWaitMs: Int64
 
     var seats: [SeatState?]
-    /// How many watch; who they are is the room's to know (`MatchRoom.spectators`).
-    var spectatorCount = 0
-    /// The spectator count the players were last told, and when: comings and goings in between
-    /// are announced once, as a count, at most every `spectatorAnnounceMs`.
-    var announcedSpectators = 0
-    var announcedSpectatorsAt: Instant?
-    let spectatorAnnounceMs: Int64
+    /// How many watch, and what the players were last told of it (`MatchHost+Spectators`).
+    var spectators: SpectatorTally
     /// Whether any action was ever accepted: a match without one is freed, file and all, as soon
     /// as no player is present, so connecting and leaving can never hold a match for a seat wait.
     var hasMove = false
     var seq = 0
     var game = 0
-    var match: Match?
+    /// Waiting, playing or over, with the game each stage holds (`MatchLifecycle`).
+    private(set) var lifecycle = MatchLifecycle.waiting
     var commitment: String?
     /// When the match's timers stopped: a seat is away, or the journal is stalled.
     var pausedAt: Instant?
-    /// Milliseconds each seat was away during this game, not counting an absence still going on:
-    /// the away time a seat may use is a budget per game (`seatWaitMs`), not per absence.
-    var awayUsedMs: [Int64]
-    var gameStartedAt = Instant.zero
+    /// The game's own clock: when it began, each seat's away time and set times.
+    var tally: GameTally
     /// When the journal stopped taking writes; the match stands still until it takes them again.
     var stalledAt: Instant?
-    /// The table spectators may not be told about yet, and, once the game is over, how many sets
-    /// its last table held: a count reaches spectators only once no player can use it.
-    var liveTable: [Card] = []
-    /// Set-Chain: the chain the live table was played with, so its count is of chain sets.
-    var liveChain: [Card] = []
-    var retiredSets: Int?
+    /// What spectators may learn of the table, and when (`TableInsight`).
+    var insight = TableInsight()
     /// The latest instant this host has seen; a restarted server's clock starts after it.
     var lastActivity = Instant.zero
-    /// The last chat lines of both rooms, oldest first (`MatchHost+Chat`).
-    var recentChat: [ChatLine] = []
-    /// The spectators' lines said during the game being played, which its players read at its end.
-    var heldChat: [ChatLine] = []
-    /// Each seat's round trip as last announced (lag compensation on), for snapshots.
-    var roundTripMs: [Int64?] = []
-    /// A claim held back for a rival's that may have been sent earlier (lag compensation).
-    var heldClaim: HeldClaim?
-    /// The claim that opened the current claim window, as the race saw it: a later rival is told
-    /// its margin in estimated send time.
-    var lastClaim: RaceEntry?
-    /// When that window opened (a held claim's, when its race was decided).
-    var lastClaimOpenedAt: Instant?
-    /// Each seat's claim windows lost minus won: whether its round trip may count in a race.
-    var raceLedger: RaceLedger
-    /// This game's sets so far, per seat: when each was taken, since the previous set or the deal.
-    var setTimes: [[Int]]
-    var lastSetAt = Instant.zero
+    /// The chat lines kept for newcomers, and those held from the players (`MatchHost+Chat`).
+    var chatMemory = ChatMemory()
+    /// Claim races under lag compensation (`MatchHost+Claims`).
+    var races: RaceState
     /// Once a rated game is over: how it moved each seat's rating (snapshots show it).
     var lastRatings: [RatingChange] = []
-    /// The last game to end, and whether it ended with the input now being handled (taken once,
-    /// into that input's output, by `takeFinished`).
-    var lastFinished: FinishedGame?
-    var finishedNow = false
 
     init(name: String, mode: Mode, variant: Variant = .classic, settings: RuleSettings, seatWaitMs: Int64,
          spectatorAnnounceMs: Int64 = 1_000) {
@@ -90,16 +62,30 @@ struct MatchHost {
         self.variant = variant
         self.settings = settings
         self.seatWaitMs = seatWaitMs
-        self.spectatorAnnounceMs = spectatorAnnounceMs
+        spectators = SpectatorTally(announceMs: spectatorAnnounceMs)
         seats = Array(repeating: nil, count: mode.seats.count)
-        awayUsedMs = Array(repeating: 0, count: mode.seats.count)
-        setTimes = Array(repeating: [], count: mode.seats.count)
-        raceLedger = RaceLedger(seats: mode.seats.count)
+        tally = GameTally(seats: mode.seats.count, at: .zero)
+        races = RaceState(seats: mode.seats.count)
     }
 
-    var phase: MatchPhase {
-        guard let match else { return .waiting }
-        return match.isOver ? .over : .playing
+    var phase: MatchPhase { lifecycle.phase }
+
+    /// The game dealt last, being played or over; nil while the match waits for its players.
+    var match: Match? { lifecycle.match }
+
+    /// The game that ended last, while the match is over (a restored match shows its ratings).
+    var lastFinished: FinishedGame? { lifecycle.finished }
+
+    /// Keeps a game's state as an action, a timer or a pause left it, in the stage it is in.
+    mutating func update(_ match: Match) { lifecycle.update(match) }
+
+    /// Deals a game: the match is playing it.
+    mutating func deal(_ match: Match) { lifecycle = .playing(match) }
+
+    /// The game being played ended: the match is over, holding what the accounts are to record.
+    mutating func end(_ finished: FinishedGame) {
+        guard let match else { return assertionFailure("a game ended before any was dealt") }
+        lifecycle = .over(match, finished)
     }
 
     var playerNames: [String] { seats.enumerated().map { $0.element?.name ?? "player \($0.offset + 1)" } }
@@ -121,7 +107,7 @@ struct MatchHost {
     var nextDeadline: Instant? {
         if stalledAt != nil { return nil }
         if pausedAt != nil { return forfeitDeadline }
-        if let heldClaim { return heldClaim.decideAt }
+        if let held = races.heldClaim { return held.decideAt }
         return match?.nextDeadline
     }
 
@@ -131,18 +117,6 @@ struct MatchHost {
     /// from `seeds`, which is called only then.
     /// Each kind of input has its own reply type; here they are seen as any input's (`HostReply`).
     mutating func handle(_ input: HostInput, at now: Instant, seeds: () -> UInt64) -> HostOutput<HostReply> {
-        var output = handleInput(input, at: now, seeds: seeds)
-        output.finished = takeFinished()
-        return output
-    }
-
-    /// The game that ended with the input just handled, handed on once (to the room, or a replay).
-    mutating func takeFinished() -> FinishedGame? {
-        defer { finishedNow = false }
-        return finishedNow ? lastFinished : nil
-    }
-
-    private mutating func handleInput(_ input: HostInput, at now: Instant, seeds: () -> UInt64) -> HostOutput<HostReply> {
         switch input {
         case .join(let player, let token, let connection, let seat, let account):
             join(name: player, token: token, connection: connection, requested: seat, account: account, at: now, seeds: seeds)
@@ -170,21 +144,21 @@ struct MatchHost {
         let over = match?.isOver == true
         var view = MatchView(
             match: name, seq: seq, time: now.milliseconds, mode: mode, phase: phase, game: game, players: players,
-            spectators: spectatorCount, table: match?.table ?? [], deck: match?.deck.count ?? 0,
+            spectators: spectators.count, table: match?.table ?? [], deck: match?.deck.count ?? 0,
             selection: match?.selection ?? [],
             selectionSeat: match.flatMap { $0.selection.isEmpty ? nil : ($0.window?.holder ?? .first) },
             window: match?.window, shown: match?.shownTrio,
             tableChangedAt: match?.tableChangedAt.milliseconds ?? 0, rules: settings, commitment: commitment,
             result: match?.result, seed: over ? match?.seed : nil, rematchAsked: match?.rematchAsked ?? [],
-            setsOnTable: forSpectator ? retiredSets : nil,
+            setsOnTable: forSpectator ? insight.retiredSets : nil,
             forfeitAt: pausedAt != nil ? forfeitDeadline?.milliseconds : nil, variant: variant, chain: match?.chain ?? [])
             .withRatings(over ? lastRatings : [])
-        view.roundTripMs = roundTripMs
+        view.roundTripMs = races.roundTripMs
         return view
     }
 
     var listing: MatchListing {
-        MatchListing(name: name, mode: mode, phase: phase, players: players, spectators: spectatorCount, variant: variant)
+        MatchListing(name: name, mode: mode, phase: phase, players: players, spectators: spectators.count, variant: variant)
     }
 
     /// Who sits where, with presence and score.

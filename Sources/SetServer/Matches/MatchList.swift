@@ -44,7 +44,7 @@ final class MatchList {
             case (.duel, .waiting): 1
             case (.duel, .playing): 0
             }
-            self.init(rank: rank, spectators: room.host.spectatorCount, name: room.host.name)
+            self.init(rank: rank, spectators: room.host.spectators.count, name: room.host.name)
         }
     }
 

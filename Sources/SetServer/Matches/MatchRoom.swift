@@ -20,7 +20,7 @@ final class MatchRoom {
     /// Where each spectator sits in `spectators`, so one leaving costs O(1), not a search.
     private var spectatorIndex: [ConnectionID: Int] = [:]
     /// The lines every spectator is sent, kept once for all of them; the server gives each its
-    /// part when its round comes (see `Server+Output`).
+    /// part when its round comes (see `ConnectionTable+Output`).
     private(set) var feed = SpectatorFeed()
     /// Where this match's inputs are written; nil when the server keeps no journals.
     var journal: (any JournalWriter)?
@@ -160,13 +160,12 @@ final class MatchRoom {
 
     private func run<Reply: Equatable>(_ step: Step<Reply>) -> (output: HostOutput<Reply>, drawn: UInt64?) {
         var drawn: UInt64?
-        var output = step(&host) {
+        let output = step(&host) {
             let seed = unusedSeed ?? nextSeed()
             unusedSeed = nil
             drawn = seed
             return seed
         }
-        output.finished = host.takeFinished()
         return (output, drawn)
     }
 

@@ -2,98 +2,25 @@ import SetNet
 import SetRules
 import SetWire
 
-// Output: every line is encoded once. Players' lines go into their own buffers; a match's
-// spectators share its room's `SpectatorFeed` and are given its new lines when their round comes.
+// The server's requests and rooms speak to connections through these, in the words they always
+// used; the connections part (`ConnectionTable`) does the queueing, writing and closing.
 extension Server {
-    func send(_ message: ServerMessage, to connection: Connection) {
-        enqueue(ServerMessageCoding.line(message), to: connection)
-    }
+    func send(_ message: ServerMessage, to connection: Connection) { connections.send(message, to: connection) }
 
-    func deliver(_ deliveries: [Delivery], except excluded: ConnectionID? = nil) {
-        for delivery in deliveries {
-            for id in delivery.recipients where id != excluded {
-                if let connection = connections[id] { enqueue(delivery.bytes, to: connection, broadcast: true) }
-            }
-            // The room has put the line in its spectators' feed: they are queued once per round.
-            if let room = delivery.spectatorsOf {
-                dirty.feedGrew(room.host.name, crowded: room.spectators.count >= OutputQueues.crowdSize)
-            }
-        }
-    }
+    func deliver(_ deliveries: [Delivery], except excluded: ConnectionID? = nil) { connections.deliver(deliveries, except: excluded) }
 
-    /// A new spectator's feed starts now: what happened before is in its snapshot.
-    func watchFromNow(_ connection: Connection, _ room: MatchRoom) {
-        connection.feedOffset = room.feed.end
-    }
-
-    /// The spectators of `match`, as its round begins; what all of them were given by the last
-    /// round is forgotten (each round gives every one of them everything, or drops it).
-    private func roundOfWatchers(_ match: String) -> [ConnectionID] {
-        guard let room = lobby.rooms[match] else { return [] }
-        let oldest = room.spectators.lazy.compactMap { self.connections[$0]?.feedOffset }.min()
-        room.forgetFeed(before: oldest ?? room.feed.end)
-        return room.spectators
-    }
-
-    /// Moves a spectator's unread feed lines into its own buffer, before anything sent to it
-    /// alone, so it receives every line in the order the match produced them.
-    private func catchUp(_ connection: Connection) {
-        guard case .spectator(let room) = connection.session else { return }
-        let unread = room.feed.unread(from: connection.feedOffset)
-        connection.feedOffset = room.feed.end
-        if !unread.isEmpty, admits(unread.count, to: connection) { connection.socket.send(unread) }
-    }
-
-    /// Queues bytes for a connection. A broadcast waits in the connection's lane if it already
-    /// has output queued; a direct answer (joined, snapshot, pong...) is queued at once.
-    func enqueue(_ bytes: [UInt8], to connection: Connection, broadcast: Bool = false) {
-        loop.assertInLoop()
-        guard !connection.closeWhenFlushed else { return }
-        if connection.isSpectator { catchUp(connection) }
-        guard admits(bytes.count, to: connection) else { return }
-        if connection.socket.pendingBytes == 0 || !broadcast { dirty.add(connection.id, connection.isSpectator ? .spectator : .player) }
-        connection.socket.send(bytes)
-    }
-
-    /// Whether `count` more bytes fit in the connection's queue. One that cannot keep up is
-    /// dropped rather than let it hold memory or slow its match down; what it has not begun to
-    /// receive is dropped, so the reason reaches it next.
-    private func admits(_ count: Int, to connection: Connection) -> Bool {
-        guard !connection.socket.fits(count) else { return true }
-        let waiting = connection.socket.pendingBytes
-        connection.socket.replaceUnstartedLines(with: ServerMessageCoding.line(.error(
-            WireError(.slowConsumer, "You are not reading fast enough; disconnected.", fatal: true), id: nil)))
-        markClosed(connection, "dropped: slow consumer (\(waiting + count) bytes waiting)", lingering: true)
-        return false
-    }
+    func enqueue(_ bytes: [UInt8], to connection: Connection) { connections.enqueue(bytes, to: connection) }
 
     /// Sends a coded error; a fatal one closes the connection once it is written.
-    func fail(_ connection: Connection, _ error: WireError, id: JSONValue? = nil) {
-        send(.error(error, id: id), to: connection)
-        if error.fatal {
-            // Per address and code: a client taking its seat over again and again (each time
-            // closing its last connection with `replaced`) must not write a line each time.
-            logQuietly("closing \(connection.address) \(error.code.rawValue)", "closing \(connection.label): \(error.code.rawValue)")
-            markClosed(connection, "closed after a fatal error", lingering: true)
-        }
-    }
+    func fail(_ connection: Connection, _ error: WireError, id: JSONValue? = nil) { connections.fail(connection, error, id: id) }
 
-    func flushDirty() {
-        for id in dirty.takeDue(at: clock.now(), watchers: roundOfWatchers) {
-            guard let connection = connections[id] else { continue }
-            if connection.isSpectator {
-                catchUp(connection)
-                // A full socket is written when it says it has room, not tried again every round.
-                if connection.socket.watchingWritable || connection.closeWhenFlushed { continue }
-            }
-            flush(connection)
-        }
-        closePending()
-    }
+    func markClosed(_ connection: Connection, _ reason: String) { connections.markClosed(connection, reason) }
 
-    func flush(_ connection: Connection) {
-        if case .failed(let code) = connection.socket.flush() {
-            markClosed(connection, "write failed: \(SocketError("write", code: code))")
-        }
-    }
+    /// Logs `message` unless the same condition was logged less than a second ago.
+    func logQuietly(_ condition: String, _ message: String) { quietLog.quietly(condition, message) }
+}
+
+extension Server {
+    /// A new spectator's feed starts now: what happened before is in its snapshot.
+    func watchFromNow(_ connection: Connection, _ room: MatchRoom) { connections.watchFromNow(connection, room) }
 }

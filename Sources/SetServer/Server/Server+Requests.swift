@@ -19,7 +19,7 @@ extension Server {
             // Decoded before the limit is applied, so a dropped request's error can echo its id.
             let decoded = ClientMessageDecoder.decode(bytes)
             // A list, and a leaderboard (which ranks every account), cost what a page of the lobby does.
-            let cost = if case .success(let request) = decoded, request.message.isPaged { config.listCost } else { 1 }
+            let cost = if case .success(let request) = decoded, request.message.isPaged { config.list.cost } else { 1 }
             guard connection.limiter.allow(at: now, cost: cost) else {
                 let id: JSONValue? = switch decoded {
                 case .success(let request): request.id
@@ -62,7 +62,7 @@ extension Server {
         case .chat(let room, let text):
             chat(text, in: room, id: request.id, from: connection, at: now)
         case .door(let attestation):
-            attest(attestation, id: request.id, from: connection)
+            admission.attest(attestation, id: request.id, from: connection)
         case .account(let query):
             answer(query, id: request.id, from: connection)
         }

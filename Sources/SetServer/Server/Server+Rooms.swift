@@ -18,23 +18,14 @@ extension Server {
         release(outcome.released)
     }
 
-    /// Queues a match's timers for `deadline`; nil: it has none.
+    /// Queues a match's timers for `deadline`; nil: it has none (`ServerTimers`).
     func schedule(_ name: String, at deadline: Instant?) {
         loop.assertInLoop()
-        guard let deadline else {
-            scheduled[name] = nil
-            return
-        }
-        guard scheduled[name] != deadline else { return }
-        scheduled[name] = deadline
-        deadlines.add(name, at: deadline)
+        timers.schedule(name, at: deadline)
     }
 
     /// Queues a match whose spectator count changed for its next allowed announcement.
-    func noteSpectators(_ name: String, due: Instant?) {
-        guard let due, announcing.insert(name).inserted else { return }
-        announcements.add(name, at: due)
-    }
+    func noteSpectators(_ name: String, due: Instant?) { timers.noteSpectators(name, due: due) }
 
     /// A restored match's timers and announcement, queued as any outcome's would be.
     func schedule(_ room: MatchRoom) { schedule(room.host.name, at: room.host.nextDeadline) }

@@ -19,18 +19,9 @@ extension Server {
         ping(connection, at: now)
     }
 
-    /// How often a slice of the connections is visited for round-trip pings, and in how many
-    /// slices they are: each connection once per `RoundTrips.intervalMs`. Pinging every seat in
-    /// one sweep wrote thousands of pings in one turn and read their pongs in the next, stalling
-    /// every player's input behind them (1,000 duels: action p99 26 ms against 5 ms off); slices
-    /// of 100 ms still brought 200 pongs back in one batch, and a question waiting behind them
-    /// took p99 1.1-1.9 ms where 10 ms slices (20 pongs) give 0.5-0.8 ms (accounts bench).
-    static let measureSliceMs: Int64 = 10
-    static var measureSlots: Int { Int(RoundTrips.intervalMs / measureSliceMs) }
-
     /// Pings the duel players of one slice whose round trip is due a fresh sample.
     func measureRoundTrips(slot: Int, at now: Instant) {
-        for connection in connections.values where Int(connection.id % ConnectionID(Self.measureSlots)) == slot {
+        for connection in connections.all where Int(connection.id % ConnectionID(ServerTimers.measureSlots)) == slot {
             measureRoundTrip(of: connection, at: now)
         }
     }

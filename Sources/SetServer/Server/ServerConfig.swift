@@ -28,30 +28,20 @@ package struct ServerConfig: Sendable, Equatable {
     package var serverName = "setgame"
     /// What one client address may hold; nil fields take their share of the server-wide limit.
     package var perAddress = AddressShares()
-    /// Finished journals kept in `finished/`: the newest this many, none older than `keepFinishedDays`.
-    package var keepFinished = 10_000
-    package var keepFinishedDays = 30
-    /// How long one ordering of the match list serves every `list` before it is rebuilt.
-    package var listCacheMs: Int64 = 1_000
-    /// What a `list` costs against the sender's rate limit, in messages: it is the dearest request.
-    package var listCost = 5
-    /// The least time between two `spectators` events of one match: joins and leaves in between
-    /// are announced as one count.
-    package var spectatorAnnounceMs: Int64 = 1_000
-    /// The spectators of a match watched by hundreds get its events in one write per this long:
-    /// a quarter of a second is nothing to a watcher, and it caps a crowd at four writes a second each.
-    package var crowdRoundMs: Int64 = 250
+    /// How many finished journals `finished/` keeps, and for how long.
+    package var finished = FinishedKeeping()
+    /// How the match list is served.
+    package var list = ListPacing()
+    /// How often spectators are told and written to.
+    package var spectators = SpectatorPacing()
     /// Matches by name whose seats only their tokens may take: a join to one must carry one of
     /// them (its first join takes a seat under it, in the match's mode and variant), anyone else
     /// is refused. `setgame play` keeps its local game to the player and the bot this way.
     package var reservedMatches: [String: ReservedMatch] = [:]
     /// Who may talk, how much, and where the operator lists whom it silenced.
     package var chat = ChatPolicy()
-    /// Where the ssh door connects (`setgame door`): a Unix socket whose peers may say who their
-    /// player is and where from. Nil: no door.
-    package var doorSocket: String?
-    /// The uids whose processes may use the door socket; empty means the server's own.
-    package var doorUIDs: Set<UInt32> = []
+    /// Where the ssh door connects, and who may.
+    package var door = DoorEntrance()
     /// Tests inject one to make journal writes fail as a full disk would.
     package var journalFaults: JournalFaults?
     /// The most a duel claim is credited for its sender's distance (see Protocol.md, "Fair claim
@@ -74,6 +64,37 @@ package struct ServerConfig: Sendable, Equatable {
                       waitingMatches: perAddress.waitingMatches ?? AddressShares.waitingDefault,
                       connectsPerSecond: perAddress.connectsPerSecond ?? AddressShares.connectsPerSecondDefault)
     }
+}
+
+/// Finished journals kept in `finished/`: the newest `keep`, none older than `maxAgeDays`.
+package struct FinishedKeeping: Sendable, Equatable {
+    package var keep = 10_000
+    package var maxAgeDays = 30
+}
+
+/// The match list: how long one ordering serves every `list` before it is rebuilt, and what a
+/// `list` costs against the sender's rate limit, in messages (it is the dearest request).
+package struct ListPacing: Sendable, Equatable {
+    package var cacheMs: Int64 = 1_000
+    package var cost = 5
+}
+
+/// Spectators' pacing.
+package struct SpectatorPacing: Sendable, Equatable {
+    /// The least time between two `spectators` events of one match: joins and leaves in between
+    /// are announced as one count.
+    package var announceMs: Int64 = 1_000
+    /// The spectators of a match watched by hundreds get its events in one write per this long:
+    /// a quarter of a second is nothing to a watcher, and it caps a crowd at four writes a second each.
+    package var crowdRoundMs: Int64 = 250
+}
+
+/// The ssh door's entrance (`setgame door`): a Unix socket whose peers may say who their player
+/// is and where from (nil: no door), and the uids whose processes may use it (empty: the
+/// server's own).
+package struct DoorEntrance: Sendable, Equatable {
+    package var socket: String?
+    package var uids: Set<UInt32> = []
 }
 
 /// A match kept for the holders of its tokens (`ServerConfig.reservedMatches`).

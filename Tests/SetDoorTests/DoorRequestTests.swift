@@ -1,5 +1,4 @@
 import Foundation
-import SetCLI
 import SetDoor
 import SetRules
 import Testing
@@ -54,15 +53,6 @@ import Testing
         #expect(name == "key-uNiVzt")
     }
 
-    @Test func theDoorCommandTakesItsOptions() throws {
-        guard case .door(let options) = try Commands.parse(["door", "--socket", "/run/x.sock", "--guest-user", "visitor"]) else {
-            Issue.record("not a door command")
-            return
-        }
-        #expect(options.socket == "/run/x.sock")
-        #expect(options.guestUser == "visitor")
-    }
-
     @Test func theStandingShortcuts() {
         #expect(DoorRequest.parse("profile") == .success(.standing(.profile(name: nil))))
         #expect(DoorRequest.parse("profile ann") == .success(.standing(.profile(name: "ann"))))
@@ -97,15 +87,6 @@ import Testing
         #expect(DoorAddress.of(user: "set", sshConnection: seen, configured: "play.example.org:22")?.command == "ssh set@play.example.org")
         #expect(DoorAddress.of(user: "set", sshConnection: nil, configured: nil) == nil)
         #expect(DoorAddress.split("bad host") == nil && DoorAddress.split("h:0") == nil && DoorAddress.split("h:x") == nil)
-    }
-
-    @Test func theDoorTakesItsAddress() throws {
-        guard case .door(let options) = try Commands.parse(["door", "--address", "play.example.org:2222"]) else {
-            Issue.record("not a door command")
-            return
-        }
-        #expect(options.address == "play.example.org:2222")
-        #expect(throws: UsageError.self) { try Commands.parse(["door", "--address", "a b:c"]) }
     }
 
     /// A key's name and the game it left waiting survive the session, in its own folder.
@@ -151,19 +132,6 @@ import Testing
         #expect(guest.quitNote == "A guest's seat is not kept: leaving gives this game up.")
         #expect(guest.door == "ssh -p 2222 guest@203.0.113.5" && guest.noColor)
         #expect(guest.inviteNote == nil, "a guest's invitation lets anyone in already")
-    }
-
-    @Test func serveTakesADoorSocketAndItsUsers() throws {
-        guard case .serve(let command) = try Commands.parse(["serve", "--door-socket", "/run/d.sock", "--door-user", "root,0"]) else {
-            Issue.record("not a serve command")
-            return
-        }
-        #expect(command.config.doorSocket == "/run/d.sock")
-        #expect(command.config.doorUIDs == [0])
-        #expect(throws: UsageError.self) { try Commands.parse(["serve", "--door-user", "root"]) }
-        #expect(throws: UsageError.self) {
-            try Commands.parse(["serve", "--door-socket", "/x", "--door-user", "no-such-user-here"])
-        }
     }
 }
 

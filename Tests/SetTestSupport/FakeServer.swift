@@ -1,22 +1,20 @@
-import Foundation
 import Glibc
 import SetNet
 import SetWire
-import SetTestSupport
 import Testing
 
 /// A hostile server for tests: a loopback listener whose every line is scripted by the test, for
 /// driving the client and the bot through what no honest server would send.
-final class FakeServer {
-    let listener: Listener
-    var port: UInt16 { listener.port }
+package final class FakeServer {
+    package let listener: Listener
+    package var port: UInt16 { listener.port }
 
-    init() throws {
+    package init() throws {
         listener = try Listener(host: "127.0.0.1", port: 0, maxLineBytes: 1 << 20, maxQueuedBytes: 4 << 20)
     }
 
     /// The next connection; a small receive buffer, when asked, makes "never reads" bite in kilobytes.
-    func accept(receiveBufferBytes: Int32? = nil, waitMs: Int32 = Int32(hangMs)) throws -> FakePeer {
+    package func accept(receiveBufferBytes: Int32? = nil, waitMs: Int32 = Int32(hangMs)) throws -> FakePeer {
         var ready = pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)
         guard poll(&ready, 1, waitMs) == 1, let socket = try listener.accept() else { throw FakeServerError("no connection came") }
         if var size = receiveBufferBytes {
@@ -26,27 +24,27 @@ final class FakeServer {
     }
 }
 
-struct FakeServerError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct FakeServerError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// One accepted connection, seen from the fake server, through the same `LineSocket` as the
 /// real one.
-final class FakePeer {
-    let socket: LineSocket
+package final class FakePeer {
+    package let socket: LineSocket
     private var lines: [String] = []
     /// Every byte sent to the client so far: a client that has read as many has handled them all.
-    private(set) var bytesSent = 0
+    package private(set) var bytesSent = 0
 
-    init(socket: LineSocket) { self.socket = socket }
+    package init(socket: LineSocket) { self.socket = socket }
 
-    var isOpen: Bool { socket.isOpen }
+    package var isOpen: Bool { socket.isOpen }
 
     /// Writes a line, waiting while the client's buffers are full; false once the client is gone
     /// or has not read for `waitMs`.
     @discardableResult
-    func send(_ line: String, waitMs: Int32 = Int32(hangMs)) -> Bool {
+    package func send(_ line: String, waitMs: Int32 = Int32(hangMs)) -> Bool {
         let bytes = Array((line + "\n").utf8)
         guard socket.send(bytes) else { return false }
         bytesSent += bytes.count
@@ -62,7 +60,7 @@ final class FakePeer {
     }
 
     /// The next line the client sent, waiting up to `waitMs`; nil if none came.
-    func readLine(waitMs: Int32 = Int32(hangMs)) -> String? {
+    package func readLine(waitMs: Int32 = Int32(hangMs)) -> String? {
         let deadline = MonotonicTime.rawMilliseconds() + Int64(waitMs)
         while lines.isEmpty {
             let left = deadline - MonotonicTime.rawMilliseconds()
@@ -72,11 +70,11 @@ final class FakePeer {
     }
 
     /// Bytes sent to the client that its kernel has not taken yet, queued here or in our kernel.
-    var undelivered: Int { socket.pendingBytes + KernelQueue.undelivered(socket.fd) }
+    package var undelivered: Int { socket.pendingBytes + KernelQueue.undelivered(socket.fd) }
 
     /// Every line the client has written on `clientFD` so far: once its kernel has handed all of
     /// it to ours, reading stops when ours holds nothing more (no quiet period).
-    func readEverything(sentBy clientFD: Int32) -> [String] {
+    package func readEverything(sentBy clientFD: Int32) -> [String] {
         let deadline = MonotonicTime.rawMilliseconds() + hangMs
         while KernelQueue.undelivered(clientFD) > 0 || KernelQueue.unread(socket.fd) > 0 {
             guard MonotonicTime.rawMilliseconds() < deadline else {
@@ -90,7 +88,7 @@ final class FakePeer {
     }
 
     /// Lines in order until `enough` holds for those read so far; a hang fails the test, naming `what`.
-    func readLines(until what: String, _ enough: ([String]) -> Bool) -> [String] {
+    package func readLines(until what: String, _ enough: ([String]) -> Bool) -> [String] {
         var read: [String] = []
         while !enough(read) {
             guard let line = readLine() else {
@@ -103,7 +101,7 @@ final class FakePeer {
     }
 
     /// Every line until the client closes its end; nil if it does not within `waitMs`.
-    func readToEndOfStream(waitMs: Int64 = hangMs) -> [String]? {
+    package func readToEndOfStream(waitMs: Int64 = hangMs) -> [String]? {
         let deadline = MonotonicTime.rawMilliseconds() + waitMs
         while MonotonicTime.rawMilliseconds() < deadline {
             var ready = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
@@ -121,7 +119,7 @@ final class FakePeer {
     }
 
     /// Waits for the next line whose type is `type`, skipping others.
-    func await(_ type: String, waitMs: Int32 = Int32(hangMs)) -> String? {
+    package func await(_ type: String, waitMs: Int32 = Int32(hangMs)) -> String? {
         while let line = readLine(waitMs: waitMs) {
             if line.contains("\"type\":\"\(type)\"") { return line }
         }
@@ -129,7 +127,7 @@ final class FakePeer {
     }
 
     /// Whether the client closed its end (read gives end of stream) within `waitMs`.
-    func closedByClient(waitMs: Int32 = Int32(hangMs)) -> Bool {
+    package func closedByClient(waitMs: Int32 = Int32(hangMs)) -> Bool {
         let deadline = MonotonicTime.rawMilliseconds() + Int64(waitMs)
         while MonotonicTime.rawMilliseconds() < deadline {
             var ready = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
@@ -143,7 +141,7 @@ final class FakePeer {
         return false
     }
 
-    func close() { socket.close() }
+    package func close() { socket.close() }
 
     private func fill(waitMs: Int32) -> Bool {
         var ready = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
@@ -154,33 +152,33 @@ final class FakePeer {
 }
 
 /// Lines an honest server would send, to build hostile scripts from.
-enum FakeLines {
-    static let rules = #"{"claimTimeoutPenalty":10,"claimWindowMs":5000,"dealGraceMs":8000,"dealPenalty":15,"hintCost":15,"hintsInDuel":false,"secondChanceMs":10000,"setPointsLostPerSecond":1,"setPointsMax":30,"setPointsMin":10,"wrongSetPenalty":10}"#
+package enum FakeLines {
+    package static let rules = #"{"claimTimeoutPenalty":10,"claimWindowMs":5000,"dealGraceMs":8000,"dealPenalty":15,"hintCost":15,"hintsInDuel":false,"secondChanceMs":10000,"setPointsLostPerSecond":1,"setPointsMax":30,"setPointsMin":10,"wrongSetPenalty":10}"#
 
-    static func welcome(time: String = "1000") -> String {
+    package static func welcome(time: String = "1000") -> String {
         #"{"limits":{},"protocol":1,"server":"fake","time":\#(time),"type":"welcome","versions":[1]}"#
     }
 
-    static func joined(seat: Int = 0, match: String = "m", resumed: Bool = false) -> String {
+    package static func joined(seat: Int = 0, match: String = "m", resumed: Bool = false) -> String {
         #"{"match":"\#(match)","mode":"duel","resumed":\#(resumed),"role":"player","seat":\#(seat),"token":"00112233445566778899aabbccddeeff","type":"joined"}"#
     }
 
-    static func snapshot(seq: Int = 5, table: String = "[9,40,16,30,47,20,0,14,75,45,77,19]", deck: Int = 69,
+    package static func snapshot(seq: Int = 5, table: String = "[9,40,16,30,47,20,0,14,75,45,77,19]", deck: Int = 69,
                          window: String = "null", forfeitAt: String? = nil, match: String = "m") -> String {
         #"{"commitment":null,"deck":\#(deck),"game":1,"match":"\#(match)","mode":"duel","players":[{"name":"ann","present":true,"score":0,"seat":0},{"name":"bob","present":true,"score":0,"seat":1}],"rematch":[],"result":null,"rules":\#(rules),"seed":null,"selection":null,"seq":\#(seq),"shown":null,"spectators":0,"state":"playing","table":\#(table),"tableChangedAt":1000,"time":1000,"type":"snapshot","window":\#(window)"# + (forfeitAt.map { #","forfeitAt":\#($0)"# } ?? "") + "}"
     }
 
-    static func spectators(_ count: Int, seq: Int, match: String = "m") -> String {
+    package static func spectators(_ count: Int, seq: Int, match: String = "m") -> String {
         #"{"count":\#(count),"kind":"spectators","match":"\#(match)","seq":\#(seq),"time":1000,"type":"event"}"#
     }
 
-    static func window(kind: String = "second_chance", holder: Int = 0, opened: String, deadline: String) -> String {
+    package static func window(kind: String = "second_chance", holder: Int = 0, opened: String, deadline: String) -> String {
         #"{"deadline":\#(deadline),"durationMs":0,"holder":\#(holder),"kind":"\#(kind)","opened":\#(opened)}"#
     }
 
-    static func error(_ code: String, _ message: String, fatal: Bool = false) -> String {
+    package static func error(_ code: String, _ message: String, fatal: Bool = false) -> String {
         #"{"code":"\#(code)","fatal":\#(fatal),"message":"\#(message)","type":"error"}"#
     }
 
-    static func table(count: Int) -> String { "[" + (0..<count).map { String($0 % 81) }.joined(separator: ",") + "]" }
+    package static func table(count: Int) -> String { "[" + (0..<count).map { String($0 % 81) }.joined(separator: ",") + "]" }
 }

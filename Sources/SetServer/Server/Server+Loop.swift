@@ -1,0 +1,100 @@
+import SetNet
+import SetRules
+import SetWire
+
+// The loop's turn: how long it may sleep, what is due when it wakes (the parts say; the server
+// performs), the sweep, each connection's readiness, and the goodbye at the end.
+extension Server {
+    func waitMilliseconds() -> Int32 {
+        let now = clock.now()
+        var next = timers.earliest(admission.pausedUntil)
+        if let output = connections.dirty.waitMilliseconds(at: now) { next = min(next, now.adding(output)) }
+        // Often enough to renew the clock's lease before the clock reaches it (`ServerState`).
+        return Int32(max(0, min(ServerState.renewEveryMs, next.milliseconds(since: now))))
+    }
+
+    func tick() {
+        let now = clock.now()
+        for name in timers.dueMatches(at: now) {
+            guard let room = lobby.rooms[name] else { continue }
+            apply(room.fireTimers(at: now), of: room)
+        }
+        for name in timers.dueAnnouncements(at: now) {
+            guard let room = lobby.rooms[name] else { continue }
+            apply(room.announceSpectators(at: now), of: room)
+        }
+        admission.resumeIfDue(at: now)
+        takeSilenceReading()
+        if let slot = timers.dueMeasureSlot(at: now) { measureRoundTrips(slot: slot, at: now) }
+        if timers.sweepDue(at: now) { sweep(at: now) }
+        if timers.pruneDue(at: now) { finished?.pruneInBackground(log: log) }
+        connections.closePending()
+        connections.flushDirty()
+    }
+
+    /// Closes connections that sent nothing for too long, left a line unfinished too long, or
+    /// could not be sent their fatal error in a whole sweep; puts new journal lines on disk.
+    private func sweep(at now: Instant) {
+        syncJournals(at: now)
+        releaseRecorded()
+        quietLog.sayOverdue(at: now)
+        connections.closeOverdueLingering(at: now)
+        admission.forgetQuietAddresses(at: now)
+        lobby.retireAbandoned(at: now)
+        announceRoundTrips(at: now)
+        for connection in connections.all where !connection.closeWhenFlushed {
+            if now.milliseconds(since: connection.lastInput) > config.limits.idleTimeoutMs {
+                fail(connection, WireError(.idleTimeout, "Nothing received for \(config.limits.idleTimeoutMs / 1000) s; send a ping to stay connected.", fatal: true))
+            } else if !connection.pingedWhileIdle, now.milliseconds(since: connection.lastInput) > config.limits.idleTimeoutMs / 2 {
+                // Half the allowance gone: ask once, so a client that is merely quiet can answer.
+                connection.pingedWhileIdle = true
+                ping(connection, at: now)
+            } else if let since = connection.partialLineSince, now.milliseconds(since: since) > config.partialLineTimeoutMs {
+                fail(connection, WireError(.idleTimeout, "A line stayed unfinished for \(config.partialLineTimeoutMs / 1000) s.", fatal: true))
+            }
+        }
+    }
+
+    func shutDown() {
+        log("shutting down: telling \(connections.count) clients")
+        connections.closeAll(saying: ServerMessageCoding.line(.goodbye(reason: "The server is shutting down.")))
+        releaseRecorded()
+        lobby.closeJournals()
+        accounts.checkpoint()
+        MatchJournal.drain()
+        FinishedJournals.drain()
+        admission.close()
+        (clock as? LeasedTime)?.settle()
+        folderLock?.release()
+        log("stopped")
+    }
+
+    // MARK: Sockets
+
+    func ready(_ connection: Connection, _ readiness: Readiness) {
+        guard connections[connection.id] === connection else { return }
+        if readiness.contains(.writable) { connections.writable(connection) }
+        if readiness.contains(.readable) || readiness.contains(.closed) { read(connection) }
+    }
+
+    /// One read per readiness: level-triggered epoll calls again while bytes remain, which keeps
+    /// one busy client from starving the others.
+    private func read(_ connection: Connection) {
+        let lines: [LineReader.Line]
+        switch connection.socket.read() {
+        case .nothing: return
+        case .endOfStream: return markClosed(connection, "disconnected")
+        case .failed(let error): return markClosed(connection, "read failed: \(error)")
+        case .lines(let read): lines = read
+        }
+        let now = clock.now()
+        connection.lastInput = now
+        // An unfinished line is timed from when it began: a read that completed lines starts a new one.
+        connection.partialLineSince = !connection.socket.isMidLine ? nil
+            : lines.isEmpty ? (connection.partialLineSince ?? now) : now
+        for line in lines {
+            guard connections[connection.id] != nil, !connection.closeWhenFlushed else { return }
+            handle(line, from: connection, at: now)
+        }
+    }
+}
