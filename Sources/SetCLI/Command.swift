@@ -39,6 +39,9 @@ package enum Command: Equatable, Sendable {
 package struct ServeCommand: Equatable, Sendable {
     package var config: ServerConfig
     package var logFormat = ServerLog.Format.text
+    /// Where the accounts database is (`--store`); nil: `StoreLocation.standard(dataFolder:)`, a
+    /// SQLite file in the data folder. Here, not in `ServerConfig`, which holds 20 settings already.
+    package var store: StoreLocation?
     /// Check the options and the data folder, say what would be served, and exit.
     package var check = false
 
@@ -215,11 +218,12 @@ package enum Commands {
         config.host = values.text("host") ?? config.host
         config.port = try values.number("port", in: UInt16.min...UInt16.max) ?? config.port
         config.dataDirectory = values.text("data") ?? defaults.dataDirectory
-        if let store = values.text("store") {
-            guard let location = StoreLocation(argument: store) else {
-                throw UsageError("--store takes postgresql://USER@HOST:PORT/DB or a SQLite file's path, not '\(store)'", command: serve.name)
+        var store: StoreLocation?
+        if let argument = values.text("store") {
+            guard let location = StoreLocation(argument: argument) else {
+                throw UsageError("--store takes postgresql://USER@HOST:PORT/DB or a SQLite file's path, not '\(argument)'", command: serve.name)
             }
-            config.store = location
+            store = location
         }
         if let seed = try values.number("seed", in: UInt64.min...UInt64.max) { config.seeds = .counting(from: seed) }
         config.limits.seatWaitMs = try values.number("seat-wait-ms", in: 1...86_400_000) ?? config.limits.seatWaitMs
@@ -249,6 +253,7 @@ package enum Commands {
             config.chat.mode = chosen
         }
         var command = ServeCommand(config: config, check: values.flag("check"))
+        command.store = store
         if let format = values.text("log-format") {
             guard let chosen = ServerLog.Format(rawValue: format) else {
                 throw UsageError("--log-format takes \(inWords(ServerLog.Format.allCases.map(\.rawValue))), not '\(format)'",

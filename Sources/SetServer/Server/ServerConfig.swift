@@ -18,9 +18,6 @@ package struct ServerConfig: Sendable, Equatable {
     package var seeds = SeedSource.random
     /// Where match journals are kept; nil keeps none (matches do not survive a restart).
     package var dataDirectory: String?
-    /// Where the accounts database is (`--store`); nil: `StoreLocation.standard(dataFolder:)`,
-    /// a SQLite file in the data folder.
-    package var store: StoreLocation?
     /// How long a line may stay unfinished before the connection is closed (slow-drip clients).
     package var partialLineTimeoutMs: Int64 = 10_000
     /// Matches beyond this are refused (`server_full`); it bounds memory, open journals and lists.
