@@ -12,6 +12,9 @@ package struct BenchConfig: Sendable {
     /// Each bot acts about this often; 0 acts as soon as its last request was answered.
     package var paceMs = 500
     package var durationSeconds = 10.0
+    /// Ends the run early once this many games are completed (tests wait for a result this
+    /// way, whatever the machine's speed); nil: it runs for `durationSeconds`.
+    package var stopAfterGames: Int?
     /// Every spectator pings this often, for the round-trip baseline.
     package var pingIntervalMs = 1_000
     /// The variant every duel plays.
@@ -114,6 +117,7 @@ package final class LoadGenerator {
                 self.ping(self.spectators[pinged % self.spectators.count].connection, at: now)
                 pinged += 1
             }
+            if let games = self.config.stopAfterGames, matches.map(\.gamesCompleted).reduce(0, +) >= games { return true }
             return now >= end
         }
         measuring = false

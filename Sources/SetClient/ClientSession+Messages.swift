@@ -54,6 +54,10 @@ extension ClientSession {
         case .matches(let listings, let next, _):
             everJoined = true
             return [.listed(listings, next: next)]
+        case .lobby(let entries, _):
+            return [.lobbyListed(entries)]
+        case .challenge(let notice, _):
+            return [.challenge(notice)]
         case .ack, .accountInfo:
             // A session asks no account questions: the CLI's profile and history ask on their own.
             return []

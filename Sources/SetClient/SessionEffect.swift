@@ -27,6 +27,10 @@ package enum SessionEffect: Hashable, Sendable {
     case chatHeard(ChatLine, shown: Bool)
     /// One page of the live matches, and the cursor of the next page (nil on the last).
     case listed([MatchListing], next: String?)
+    /// Who is listed in the lobby, as the server answered `lobby`.
+    case lobbyListed([LobbyEntry])
+    /// A challenge made, answered or accepted that this player is a side of.
+    case challenge(ChallengeNotice)
     /// A pong: the server's time and the time we sent the ping it answers, for clock sync.
     case pong(serverTime: Int64, sentAt: Int64?)
     /// The kept seat is still held by another connection, and taking it over was not agreed:

@@ -20,6 +20,15 @@ enum DoorAccounts {
         }
     }
 
+    /// Whether the server would let this player go by `name`: asked as coming into its lobby,
+    /// which checks a name as a new seat does (another account's, or one kept for the house).
+    static func checkName(_ name: String, route: UnixRoute) -> Result<Void, DoorAnswerError> {
+        request(.lobby(.enter(JoinRequest(name: name))), route: route) { message in
+            if case .lobby = message { return () }
+            return nil
+        }
+    }
+
     /// Sends one request and waits for the reply `answer` recognises, or an error.
     private static func request<Answer>(_ body: ClientMessage, route: UnixRoute,
                                         answer: (ServerMessage) -> Answer?) -> Result<Answer, DoorAnswerError> {

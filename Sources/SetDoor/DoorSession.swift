@@ -82,14 +82,10 @@ package struct DoorSession {
             menu.note = "A name is 1 to \(ClientMessageDecoder.maxNameLength) letters, digits or marks, no spaces at either end."
             return
         }
-        switch DoorAccounts.ask(.profile(name: wanted), route: route) {
-        case .success(let info) where info.fields["name"]?.stringValue?.lowercased() != name.lowercased():
-            menu.note = "\"\(wanted)\" is another player's name here: choose another."
+        // The server's own rule, with its reason: another account's name, or one kept for the house.
+        if case .failure(let refusal) = DoorAccounts.checkName(wanted, route: route) {
+            menu.note = refusal.message
             return
-        case .failure(let error) where error.code != .noSuchPlayer:
-            menu.note = error.message
-            return
-        case .success, .failure: break
         }
         keep?.name = wanted
         name = wanted

@@ -73,6 +73,8 @@ package enum ClientMessage: Hashable, Sendable {
     case pong(time: Int64)
     /// A question about players, ratings and finished games.
     case account(AccountQuery)
+    /// Being listed in the lobby, and challenges between those who are.
+    case lobby(LobbyRequest)
 }
 
 /// What `setgame door` tells the server about the player behind an ssh session: the key sshd

@@ -104,6 +104,7 @@ package enum ClientMessageDecoder {
         case .history: return .account(try accountQuery(.history, fields))
         case .crosstable: return .account(try accountQuery(.crosstable, fields))
         case .leaderboard: return .account(try accountQuery(.leaderboard, fields))
+        case .lobby, .challenge, .accept, .decline: return .lobby(try lobby(type, fields))
         }
     }
 
@@ -236,6 +237,7 @@ package enum ClientMessageEncoder {
             members = ["type": .string(RequestType.chat.rawValue), "text": .string(text)]
             if let room { members["room"] = .string(room.rawValue) }
         case .account(let query): members = encode(query)
+        case .lobby(let asked): members = encode(asked)
         }
         if let id = request.id { members["id"] = id }
         return .object(members)

@@ -36,6 +36,19 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     case nameTaken = "name_taken"
     /// No account on this server has the name asked about.
     case noSuchPlayer = "no_such_player"
+    // The lobby and challenges.
+    /// A challenge, accept or decline from a connection not listed in the lobby (send `lobby` first).
+    case notInLobby = "not_in_lobby"
+    /// A challenge to the challenger's own name.
+    case challengeSelf = "challenge_self"
+    /// Nobody of that name is listed in the lobby now (unknown, offline, or playing).
+    case playerNotHere = "player_not_here"
+    /// The challenger has a challenge open already; `expiresAt` says until when.
+    case challengeOpen = "challenge_open"
+    /// Over the challenges one player may make lately; `retryAfterMs` says when one may again.
+    case challengeLimited = "challenge_limited"
+    /// No open challenge from that name to this player: never made, answered, or expired.
+    case noSuchChallenge = "no_such_challenge"
     // Limits.
     case rateLimited = "rate_limited"
     case slowConsumer = "slow_consumer"

@@ -9,6 +9,8 @@ package enum RequestType: String, CaseIterable, Sendable {
     /// The ssh door's word on who its player is (Protocol.md, "The door socket").
     case door
     case profile, history, crosstable, leaderboard
+    /// Being listed in the lobby, and challenges (Protocol.md, "The lobby and challenges").
+    case lobby, challenge, accept, decline
 
     /// The type that carries `action`.
     package init(_ action: Action) {
@@ -26,7 +28,8 @@ package enum RequestType: String, CaseIterable, Sendable {
     /// The action asked for, with the card a `select` touches; nil for a request that is not one.
     package func action(touching card: Card?) -> Action? {
         switch self {
-        case .join, .list, .snapshot, .ping, .pong, .chat, .door, .profile, .history, .crosstable, .leaderboard: nil
+        case .join, .list, .snapshot, .ping, .pong, .chat, .door, .profile, .history, .crosstable, .leaderboard,
+             .lobby, .challenge, .accept, .decline: nil
         case .select: card.map(Action.select)
         case .claim: .claim
         case .deal: .deal
@@ -46,6 +49,7 @@ package enum ServerMessageType: String, CaseIterable, Sendable {
     case welcome, joined, snapshot, event, insight, matches, ack, pong, error, goodbye, ping, chat
     case roundTrips = "round_trips"
     case profile, history, crosstable, leaderboard
+    case lobby, challenge
 }
 
 /// An event's `kind`.

@@ -47,7 +47,8 @@ enum RefusalFields {
              .unsupportedVersion, .notJoined, .alreadyJoined, .spectatorsCannotAct, .notYourSeat, .badToken, .seatTaken,
              .seatInUse, .matchFull, .noSuchMatch, .modeMismatch, .variantMismatch, .waitingForOpponent, .replaced, .notADoor, .nameTaken, .noSuchPlayer,
              .rateLimited, .slowConsumer, .serverFull, .addressLimit, .accountLimit, .idleTimeout, .serverShuttingDown, .journalFailed,
-             .chatOff, .chatRoomClosed, .chatLimited, .chatRepeated, .chatSilenced:
+             .chatOff, .chatRoomClosed, .chatLimited, .chatRepeated, .chatSilenced,
+             .notInLobby, .challengeSelf, .playerNotHere, .challengeOpen, .challengeLimited, .noSuchChallenge:
             return nil
         }
     }

@@ -145,4 +145,8 @@ package enum ServerMessage: Hashable, Sendable {
     case chat(ChatLine)
     /// The answer to a `profile`, `history`, `crosstable` or `leaderboard` request.
     case accountInfo(AccountInfo, id: JSONValue?)
+    /// Who is listed in the lobby: the answer to `lobby`.
+    case lobby([LobbyEntry], id: JSONValue?)
+    /// A challenge made, answered or accepted, told to both its sides.
+    case challenge(ChallengeNotice, id: JSONValue?)
 }

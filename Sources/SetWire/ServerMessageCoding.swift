@@ -45,6 +45,8 @@ package enum ServerMessageCoding {
                 "name": .string(line.name), "role": .string(line.role.rawValue), "text": .string(line.text), "time": .int(line.time)]
             if let seat = line.seat { members["seat"] = .seat(seat) }
             return .object(members)
+        case .lobby(let entries, let id): return encode(entries, id: id)
+        case .challenge(let notice, let id): return encode(notice, id: id)
         case .accountInfo(let info, let id):
             var members = info.fields
             members["type"] = .string(info.type.rawValue)
@@ -233,6 +235,8 @@ package enum ServerMessageCoding {
         case .history: return .accountInfo(accountInfo(.history, f), id: id)
         case .crosstable: return .accountInfo(accountInfo(.crosstable, f), id: id)
         case .leaderboard: return .accountInfo(accountInfo(.leaderboard, f), id: id)
+        case .lobby: return try lobby(f, id: id)
+        case .challenge: return try challenge(f, id: id)
         }
     }
 

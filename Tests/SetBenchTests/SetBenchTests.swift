@@ -113,7 +113,9 @@ func loadARealServer(_ serverConfig: ServerConfig = ServerConfig(), _ configure:
             config.matches = 3
             config.spectatorsPerMatch = 1
             config.paceMs = 0
-            config.durationSeconds = 1
+            // Waits for a finished game, not for a second of play: a loaded machine may need longer.
+            config.durationSeconds = 300
+            config.stopAfterGames = 1
             config.variant = variant
         }
         #expect(result.errors.isEmpty, "\(variant): \(result.errors)")

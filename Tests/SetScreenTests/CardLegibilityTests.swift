@@ -64,21 +64,86 @@ import Testing
         #expect(CardArt.minimumDifference(cardSize: CardSize(height: 3), symbols: 3) == 3)
     }
 
-    /// Striped and open read apart at 80×24: on the cards of a deal of 12 there (13×7), the
-    /// pixels that differ between a striped and an open symbol are at least 0.35 of the pixels the
-    /// open one inks (the outline alone). The squiggle's were 0.31: its two-row steps made most of
-    /// a four-pixel band outline.
-    @Test func stripedAndOpenDifferInAThirdOfTheirPixelsAt80x24() throws {
+    /// The share of pixels two drawings differ in, out of the pixels the lighter of the two inks:
+    /// how much of what the eye sees on one card is different on the other.
+    static func differingShare(_ a: [Bool], _ b: [Bool]) -> Double {
+        let differing = zip(a, b).filter { $0 != $1 }.count
+        let lighter = min(a.filter { $0 }.count, b.filter { $0 }.count)
+        return Double(differing) / Double(max(1, lighter))
+    }
+
+    /// The pixels inside a card as drawn on screen, read back from its quadrant characters.
+    static func insidePixels(_ card: Card, _ size: CardSize, theme: Theme) -> [Bool] {
+        var buffer = ScreenBuffer(size: TerminalSize(columns: size.width, rows: size.height))
+        CardArt.draw(card, in: buffer.bounds, into: &buffer, theme: theme)
+        let inside = buffer.bounds.insetBy(1)
+        return (inside.row..<inside.endRow).flatMap { r in
+            [true, false].flatMap { top in
+                (inside.column..<inside.endColumn).flatMap { c -> [Bool] in
+                    let bits = PixelCanvas.quadrants.firstIndex(of: buffer[c, r].character) ?? 0
+                    return top ? [bits & 8 != 0, bits & 4 != 0] : [bits & 2 != 0, bits & 1 != 0]
+                }
+            }
+        }
+    }
+
+    /// Shadings read apart at 80×24: on the cards of a deal of 12 there (13×7), any two
+    /// symbols that differ only in shading differ in at least 0.35 of the pixels the lighter one
+    /// inks. Solid and striped were 0.29 (the diamond) and striped and open squiggles 0.31: the
+    /// outline took most of a narrow symbol, and both shared it.
+    @Test func everyTwoShadingsDifferInAThirdOfTheirPixelsAt80x24() throws {
         let size = try #require(CardGallery.cardSize(for: TerminalSize(columns: 80, rows: 24)))
         #expect(size == CardSize(height: 7))
         guard case .drawn(let width, let height, _) = SymbolTier.forInterior(TerminalSize(columns: size.width - 2, rows: size.height - 2))
         else { Issue.record("13×7 cards draw their symbols"); return }
         for shape in Shape.allCases {
-            let striped = SymbolArt.pixels(shape, .striped, width: width, height: height).joined()
-            let open = SymbolArt.pixels(shape, .open, width: width, height: height).joined()
-            let differing = zip(striped, open).filter { $0 != $1 }.count
-            let share = Double(differing) / Double(open.filter { $0 }.count)
-            #expect(share >= 0.35, "\(shape): \(differing) of \(open.filter { $0 }.count) pixels differ, \(share)")
+            let drawn = Shading.allCases.map { SymbolArt.pixels(shape, $0, width: width, height: height).joined().map { $0 } }
+            for i in drawn.indices {
+                for j in drawn.indices where j > i {
+                    let share = Self.differingShare(drawn[i], drawn[j])
+                    #expect(share >= 0.35, "\(shape): \(Shading.allCases[i]) and \(Shading.allCases[j]) differ in \(share) of the pixels")
+                }
+            }
         }
+    }
+
+    /// The same bound on screen, at every size from 80×24's 13×7 up, for every shape, colour and
+    /// number, in every theme: colour-blind mode's letters sit on the border, never on the art.
+    /// (Glyph sizes show one character per shading. 11×6 cards draw symbols four pixels wide,
+    /// where no striped lies between solid and open in ink and 0.35 from both: see
+    /// `elevenBySixCardsComeAsCloseAsFourPixelsAllow`.)
+    @Test(arguments: CardSize.all.filter { $0.height >= 7 })
+    func everyTwoShadingsDifferInAThirdOfTheirPixelsAtEveryDrawnSize(size: CardSize) {
+        for theme in [Theme.standard, .colorblindFriendly, .noColor] {
+            for number in Number.allCases {
+                for shape in Shape.allCases {
+                    for colour in Colour.allCases {
+                        let drawn = Shading.allCases.map { Self.insidePixels(Card(number, $0, colour, shape), size, theme: theme) }
+                        for i in drawn.indices {
+                            for j in drawn.indices where j > i {
+                                let share = Self.differingShare(drawn[i], drawn[j])
+                                #expect(share >= 0.35, "\(size.width)×\(size.height) \(number) \(colour) \(shape): \(Shading.allCases[i]) and \(Shading.allCases[j]) differ in \(share)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// 11×6 cards (13 to 20 dealt at 80×24) draw symbols 4×8 pixels. There every row has an
+    /// outline pixel at each end, so open inks nearly as much as solid: a striped with more ink
+    /// than open (`CardArtTests.shadingReadsWithoutColour`) cannot also differ from solid in
+    /// 0.35 of its pixels (the squiggle: 23 solid, 17 open, and 23 − 18 < 0.35 × 18). What the
+    /// capped stripes reach there, up from 0.15 (squiggle) and 0.20 (diamond).
+    @Test func elevenBySixCardsComeAsCloseAsFourPixelsAllow() {
+        guard case .drawn(let width, let height, _) = SymbolTier.forInterior(TerminalSize(columns: 9, rows: 4))
+        else { Issue.record("11×6 cards draw their symbols"); return }
+        var worst = 1.0
+        for shape in Shape.allCases {
+            let drawn = Shading.allCases.map { SymbolArt.pixels(shape, $0, width: width, height: height).joined().map { $0 } }
+            for i in drawn.indices { for j in drawn.indices where j > i { worst = min(worst, Self.differingShare(drawn[i], drawn[j])) } }
+        }
+        #expect(worst >= 0.27, "the worst two shadings differ in \(worst) of their pixels")
     }
 }

@@ -80,6 +80,9 @@ import Testing
                 switch request.message {
                 case .join: return .error(.alreadyJoined)
                 case .door: return .error(.notADoor)  // a TCP client may not speak for anyone
+                // A seated connection is in no lobby.
+                case .lobby(.enter): return .error(.alreadyJoined)
+                case .lobby: return .error(.notInLobby)
                 case .ping, .pong, .list, .snapshot: return .accepted
                 // No seed line is a chat, and no mutation makes one (it needs a "text").
                 case .chat: return .accepted

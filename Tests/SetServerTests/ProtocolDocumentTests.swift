@@ -53,6 +53,7 @@ import Testing
             case .act(let action, _): requests.insert(RequestType(action))
             case .chat: requests.insert(.chat)
             case .account(let query): if let type = RequestType(rawValue: query.type.rawValue) { requests.insert(type) }
+            case .lobby(let asked): requests.insert(asked.type)
             }
         }
         for line in Self.blocks("server").joined() {

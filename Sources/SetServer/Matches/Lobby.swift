@@ -45,6 +45,8 @@ final class Lobby {
     /// Matches whose seats only their tokens may take (`ServerConfig.reservedMatches`).
     var reservedMatches: [String: ReservedMatch] = [:]
     let list: MatchList
+    /// Who is listed in the lobby, and their challenges.
+    let challenges = Challenges()
     /// Whether games' ends wait for their accounts records (a server keeping accounts); every
     /// room is told.
     var awaitsRecords = false

@@ -79,8 +79,8 @@ extension ClientMessage {
     /// cost more against the rate limit.
     var isPaged: Bool {
         switch self {
-        case .list, .account(.leaderboard): true
-        case .join, .act, .snapshot, .ping, .pong, .chat, .door, .account: false
+        case .list, .account(.leaderboard), .lobby(.enter): true
+        case .join, .act, .snapshot, .ping, .pong, .chat, .door, .account, .lobby: false
         }
     }
 }

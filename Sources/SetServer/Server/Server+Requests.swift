@@ -65,6 +65,7 @@ extension Server {
             admission.attest(attestation, id: request.id, from: connection)
         case .account(let query):
             answer(query, id: request.id, from: connection)
+        case .lobby(let asked): answerLobby(asked, id: request.id, from: connection, at: now)
         }
     }
 

@@ -1,0 +1,77 @@
+import SetRules
+import SetWire
+
+// The lobby's list and its challenges (Protocol.md, "The lobby and challenges"): the state is
+// `Challenges`; here the server checks names against the accounts and tells the people.
+extension Server {
+    func answerLobby(_ request: LobbyRequest, id: JSONValue?, from connection: Connection, at now: Instant) {
+        let challenges = lobby.challenges
+        challenges.keep { listed in
+            guard let other = connections[listed], case .greeted = other.session else { return false }
+            return true
+        }
+        switch request {
+        case .enter(let join):
+            guard case .greeted = connection.session else {
+                return fail(connection, WireError(.alreadyJoined, "This connection is in a match; open another to come into the lobby."), id: id)
+            }
+            let variant = join.variant ?? .classic
+            // The same check as a new seat's: a name another account owns, or one kept for the house, is refused.
+            if case .failure(let error) = admission(for: JoinRequest(name: join.name, variant: variant).withAccount(join.account), on: connection) {
+                return fail(connection, error, id: id)
+            }
+            let rating = accounts.book.account(for: connection.identity)?.rating(variant)
+            let entry = LobbyEntry(name: join.name, variant: variant, rating: rating?.rounded, provisional: rating?.isProvisional ?? false)
+            let presence = Challenges.Presence(connection: connection.id, entry: entry, key: AccountBook.key(join.name),
+                                               identity: connection.identity)
+            if case .failure(let error) = challenges.enter(presence) { return fail(connection, error, id: id) }
+            connection.name = join.name
+            send(.lobby(challenges.entries(), id: id), to: connection)
+        case .challenge(let name, let variant):
+            switch challenges.challenge(from: connection.id, to: name, variant: variant, at: now) {
+            case .failure(let error): fail(connection, error, id: id)
+            case .success(let open):
+                let notice = ChallengeNotice(from: open.challenger.entry.name, to: open.challengedName, variant: open.variant, state: .open,
+                                             expiresAt: open.expiresAt.milliseconds, rating: open.challenger.entry.rating)
+                send(.challenge(notice, id: id), to: connection)
+                tell(notice, to: challenges.connections(named: open.challengedKey))
+            }
+        case .accept(let from), .decline(let from):
+            let answered: Challenges.Open
+            switch challenges.answer(by: connection.id, from: from, at: now) {
+            case .failure(let error): return fail(connection, error, id: id)
+            case .success(let found): answered = found
+            }
+            var notice = ChallengeNotice(from: answered.challenger.entry.name, to: answered.challengedName, variant: answered.variant,
+                                         state: .declined)
+            guard case .accept = request else {
+                send(.challenge(notice, id: id), to: connection)
+                return tell(notice, to: [answered.challenger.connection])
+            }
+            // A private match for the two: only their tokens take its seats (as `setgame play`'s).
+            let match = challenges.nextMatchName { lobby.rooms[$0] == nil && lobby.reservedMatches[$0] == nil }
+            let challengerToken = SeatToken.make(), challengedToken = SeatToken.make()
+            lobby.reservedMatches[match] = ReservedMatch(tokens: [challengerToken, challengedToken], mode: .duel, variant: answered.variant)
+            notice.state = .accepted
+            notice.match = match
+            notice.token = challengedToken
+            send(.challenge(notice, id: id), to: connection)
+            notice.token = challengerToken
+            tell(notice, to: [answered.challenger.connection])
+            log("challenge: \(answered.challenger.entry.name) and \(answered.challengedName) play \(match)")
+        }
+    }
+
+    private func tell(_ notice: ChallengeNotice, to recipients: [ConnectionID]) {
+        let line = ServerMessageCoding.line(.challenge(notice, id: nil))
+        for id in recipients { if let connection = connections[id] { enqueue(line, to: connection) } }
+    }
+}
+
+private extension JoinRequest {
+    func withAccount(_ key: String?) -> JoinRequest {
+        var request = self
+        request.account = key
+        return request
+    }
+}

@@ -1,0 +1,179 @@
+import SetRules
+import SetServer
+import SetWire
+import Testing
+
+/// The lobby and "challenge NAME" over real sockets (Protocol.md, "The lobby and challenges"):
+/// who is listed, a challenge told to the other side, accepted into a private match both join,
+/// declined, expired on the server's clock, and the refusals.
+@Suite struct ChallengeTests {
+    /// A connection listed in the lobby under `name`, having read the lobby's answer.
+    static func inLobby(_ server: TestServer, _ name: String, variant: Variant? = nil) throws -> (TestClient, [LobbyEntry]) {
+        let client = try TestClient(port: server.port)
+        _ = try client.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+        client.send(.lobby(.enter(JoinRequest(name: name, variant: variant))))
+        let entries = try client.waitFor("lobby") { if case .lobby(let entries, _) = $0 { entries } else { nil } }
+        return (client, entries)
+    }
+
+    static func notice(_ client: TestClient) throws -> ChallengeNotice {
+        try client.waitFor("challenge") { if case .challenge(let notice, _) = $0 { notice } else { nil } }
+    }
+
+    @Test func theLobbyListsWhoIsHereWithTheirVariant() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (ann, first) = try Self.inLobby(server, "ann", variant: .junior)
+        #expect(first == [LobbyEntry(name: "ann", variant: .junior)])
+        let (bob, second) = try Self.inLobby(server, "bob")
+        defer { _ = (ann, bob) }  // both stay connected, so both stay listed
+        #expect(second == [LobbyEntry(name: "ann", variant: .junior), LobbyEntry(name: "bob", variant: .classic)])
+    }
+
+    @Test func aChallengeAcceptedSeatsBothInAPrivateMatch() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (ann, _) = try Self.inLobby(server, "ann")
+        let (bob, _) = try Self.inLobby(server, "bob")
+        ann.send(.lobby(.challenge(name: "bob", variant: .chain)), id: "c")
+        let sent = try Self.notice(ann)
+        #expect(sent.state == .open && sent.from == "ann" && sent.to == "bob" && sent.variant == .chain)
+        #expect(sent.expiresAt == 1_000 + Challenges.lifetimeMs)
+        let heard = try Self.notice(bob)
+        #expect(heard.state == .open && heard.from == "ann" && heard.token == nil)
+
+        bob.send(.lobby(.accept(from: "ann")))
+        let bobs = try Self.notice(bob), anns = try Self.notice(ann)
+        #expect(bobs.state == .accepted && anns.state == .accepted)
+        let match = try #require(bobs.match)
+        #expect(anns.match == match && bobs.token != nil && anns.token != nil && bobs.token != anns.token)
+
+        // A stranger cannot take a seat in it by its name.
+        let eve = try TestClient(port: server.port)
+        eve.send(.join(JoinRequest(name: "eve", match: match)))
+        #expect(try eve.awaitError(.matchFull).code == .matchFull)
+
+        ann.send(.join(JoinRequest(name: "ann", match: match, token: anns.token)))
+        bob.send(.join(JoinRequest(name: "bob", match: match, token: bobs.token)))
+        let annView = try ann.waitFor("snapshot") { if case .snapshot(let view) = $0 { view } else { nil } }
+        let bobView = try bob.waitFor("snapshot") { if case .snapshot(let view) = $0 { view } else { nil } }
+        #expect(annView.match == match && bobView.match == match)
+        #expect(bobView.phase == .playing && bobView.variant == .chain)
+        #expect(Set(bobView.players.map(\.name)) == ["ann", "bob"])
+    }
+
+    @Test func aDeclineTellsTheChallengerAndFreesTheirNextChallenge() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (ann, _) = try Self.inLobby(server, "ann")
+        let (bob, _) = try Self.inLobby(server, "bob")
+        ann.send(.lobby(.challenge(name: "bob", variant: nil)))
+        _ = try Self.notice(ann)
+        _ = try Self.notice(bob)
+        ann.send(.lobby(.challenge(name: "bob", variant: nil)))
+        #expect(try ann.awaitError(.challengeOpen).details["expiresAt"] == .int(61_000))
+        bob.send(.lobby(.decline(from: "ann")))
+        #expect(try Self.notice(ann).state == .declined)
+        #expect(try Self.notice(bob).state == .declined)
+        bob.send(.lobby(.accept(from: "ann")))
+        _ = try bob.awaitError(.noSuchChallenge)
+        ann.send(.lobby(.challenge(name: "bob", variant: nil)))
+        #expect(try Self.notice(ann).state == .open)
+    }
+
+    @Test func aChallengeExpiresOnTheServersClock() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (ann, _) = try Self.inLobby(server, "ann")
+        let (bob, _) = try Self.inLobby(server, "bob")
+        ann.send(.lobby(.challenge(name: "bob", variant: nil)))
+        _ = try Self.notice(bob)
+        server.advance(by: Challenges.lifetimeMs)
+        bob.send(.lobby(.accept(from: "ann")))
+        _ = try bob.awaitError(.noSuchChallenge)
+        // The expired one no longer holds the challenger back.
+        ann.send(.lobby(.challenge(name: "bob", variant: nil)))
+        #expect(try Self.notice(ann).state == .open)
+    }
+
+    @Test func challengesAreRateLimited() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (ann, _) = try Self.inLobby(server, "ann")
+        let (bob, _) = try Self.inLobby(server, "bob")
+        for _ in 0..<Challenges.allowance {
+            ann.send(.lobby(.challenge(name: "bob", variant: nil)))
+            _ = try Self.notice(ann)
+            bob.send(.lobby(.decline(from: "ann")))
+            _ = try Self.notice(ann)
+        }
+        ann.send(.lobby(.challenge(name: "bob", variant: nil)))
+        let limited = try ann.awaitError(.challengeLimited)
+        #expect(limited.details["retryAfterMs"] == .int(Challenges.allowanceMs))
+        server.advance(by: Challenges.allowanceMs)
+        ann.send(.lobby(.challenge(name: "bob", variant: nil)))
+        #expect(try Self.notice(ann).state == .open)
+    }
+
+    @Test func challengesToYourselfOrToNobodyOrFromOutsideAreRefused() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let outsider = try TestClient(port: server.port)
+        outsider.send(.lobby(.challenge(name: "ann", variant: nil)))
+        _ = try outsider.awaitError(.notInLobby)
+        let (ann, _) = try Self.inLobby(server, "ann")
+        ann.send(.lobby(.challenge(name: "ANN", variant: nil)))
+        _ = try ann.awaitError(.challengeSelf)
+        ann.send(.lobby(.challenge(name: "zed", variant: nil)))
+        #expect(try ann.awaitError(.playerNotHere).message.contains("zed"))
+        // Someone who left the lobby (closed, or sat down in a match) is not there to challenge.
+        let (bob, _) = try Self.inLobby(server, "bob")
+        bob.hangUp()
+        let (cat, _) = try Self.inLobby(server, "cat")
+        cat.send(.join(JoinRequest(name: "cat", match: "m")))
+        _ = try cat.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
+        for name in ["bob", "cat"] {
+            ann.send(.lobby(.challenge(name: name, variant: nil)))
+            _ = try ann.awaitError(.playerNotHere)
+        }
+    }
+
+    @Test func aNameListedByAnotherGuestIsRefused() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (ann, _) = try Self.inLobby(server, "ann")
+        defer { _ = ann }
+        let other = try TestClient(port: server.port)
+        other.send(.lobby(.enter(JoinRequest(name: "Ann"))))
+        _ = try other.awaitError(.nameTaken)
+    }
+}
+
+/// The door's "Your name" asks the server as coming into the lobby: the name is checked as a new
+/// seat's is, with the server's reason, on the door's socket as the key it vouches for.
+@Suite struct LobbyNameCheckTests {
+    @Test func aNameKeptForTheHouseOrAnotherAccountIsRefusedWithTheReason() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let owner = try TestClient(port: server.port)
+        var join = JoinRequest(name: "ann", match: "m")
+        join.account = String(repeating: "a1", count: 32)
+        owner.send(.join(join))
+        _ = try owner.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
+
+        for (name, code) in [("ANN", ErrorCode.nameTaken), ("guest-7", .nameTaken), ("key-zz", .nameTaken)] {
+            let asking = try TestClient(port: server.port)
+            var enter = JoinRequest(name: name)
+            enter.account = String(repeating: "b2", count: 32)
+            asking.send(.lobby(.enter(enter)))
+            let refusal = try asking.awaitError(code)
+            #expect(!refusal.message.isEmpty, "\(name)")
+        }
+        let own = try TestClient(port: server.port)
+        var mine = JoinRequest(name: "Ann")
+        mine.account = String(repeating: "a1", count: 32)
+        own.send(.lobby(.enter(mine)))
+        _ = try own.waitFor("lobby") { if case .lobby = $0 { true } else { nil } }
+        withExtendedLifetime(owner) {}
+    }
+}
