@@ -12,9 +12,14 @@ let package = Package(
         // Glicko-2, pure: no I/O, no clock.
         .target(name: "SetRatings"),
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
+        // The operating system's database clients (Debian: libsqlite3-dev, libpq-dev), as Glibc is.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // SQL over SQLite or PostgreSQL: bound values, typed rows, transactions, migrations.
+        .target(name: "SetDatabase", dependencies: ["CSQLite", "CPostgres"]),
         .target(name: "SetWire", dependencies: ["SetRules"]),
         .target(name: "SetNet", dependencies: ["CLinux", "SetRules", "SetWire"]),
-        .target(name: "SetServer", dependencies: ["SetRules", "SetRatings", "SetWire", "SetNet"]),
+        .target(name: "SetServer", dependencies: ["SetRules", "SetRatings", "SetWire", "SetNet", "SetDatabase"]),
         .target(name: "SetClient", dependencies: ["SetRules", "SetWire"]),
         .target(name: "SetBot", dependencies: ["SetRules", "SetWire", "SetNet", "SetClient"]),
         .target(name: "SetBench", dependencies: ["CLinux", "SetRules", "SetWire", "SetNet", "SetBot", "SetClient"]),
@@ -27,13 +32,13 @@ let package = Package(
         .executableTarget(name: "setgame", dependencies: ["SetRules", "SetCLI", "SetWire", "SetNet", "SetServer", "SetScreen", "SetTerminal", "SetBot", "SetBench", "SetLocal", "SetDoor", "SetReplay"]),
         // What the tests of several modules share: a real server on its own thread, the test client,
         // the scripted fake server, bots on a thread, waiting for results.
-        .target(name: "SetTestSupport", dependencies: ["SetNet", "SetServer", "SetWire", "SetRules", "SetBot"], path: "Tests/SetTestSupport"),
+        .target(name: "SetTestSupport", dependencies: ["SetNet", "SetServer", "SetDatabase", "SetWire", "SetRules", "SetBot"], path: "Tests/SetTestSupport"),
         .testTarget(name: "SetRulesTests", dependencies: ["SetRules"]),
         .testTarget(name: "SetRatingsTests", dependencies: ["SetRatings"]),
         .testTarget(name: "SetWireTests", dependencies: ["SetWire", "SetRules"]),
         .testTarget(name: "SetClientTests", dependencies: ["SetClient", "SetWire", "SetRules"]),
         .testTarget(name: "SetNetTests", dependencies: ["SetNet", "SetWire", "SetRules"]),
-        .testTarget(name: "SetServerTests", dependencies: ["SetTestSupport", "SetServer", "SetWire", "SetNet", "SetRules"]),
+        .testTarget(name: "SetServerTests", dependencies: ["SetTestSupport", "SetServer", "SetDatabase", "SetWire", "SetNet", "SetRules"]),
         .testTarget(name: "SetBotTests", dependencies: ["SetTestSupport", "SetBot", "SetServer", "SetWire", "SetNet", "SetRules"]),
         .testTarget(name: "SetBenchTests", dependencies: ["SetTestSupport", "SetBench", "SetServer", "SetNet", "SetWire", "SetRules"]),
         .testTarget(name: "SetScreenTests", dependencies: ["SetScreen", "SetRules", "SetWire"]),

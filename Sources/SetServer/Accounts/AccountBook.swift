@@ -169,49 +169,15 @@ struct AccountBook {
     /// Whether any seat of the game was an account's.
     static func concernsAccounts(_ game: GameRecord) -> Bool { game.players.contains { $0.account != nil } }
 
-    /// The record a finished game makes: rated when it is a duel of two accounts in which
-    /// neither asked for a casual game and a set was taken, and the pair has not had its rated
-    /// games for the day (`policy`), each rating moved by Glicko-2 with the game as its own
-    /// rating period.
+    /// The record a finished game makes (`GameRecord.init(of:ratings:…)` decides), from the
+    /// ratings and the pair's rated games this book holds.
     func record(of finished: FinishedGame, wallSeconds: Int64, journal: String, policy: RatingPolicy = .standard) -> GameRecord {
-        let result = finished.result
-        let anySet = finished.seats.contains { $0.sets > 0 }
-        let outcome: GameRecord.Outcome
-        if finished.mode == .solo {
-            outcome = .solo
-        } else if !anySet {
-            // As lichess aborts a game left before its first moves: leaving at once, by
-            // resigning or never coming back, costs nobody a rating.
-            outcome = .aborted
-        } else {
-            // Resigning and a seat-wait forfeit lose (the rules name the other seat winner);
-            // equal points are a draw (no winner).
-            outcome = result.winner == nil ? .draw : .win
-        }
         // A journal names accounts by id; one this book does not hold (an edited journal) is a guest.
-        var players = finished.seats.enumerated().map { seat, seated in
-            GameRecord.Player(account: seated.account.flatMap { account($0)?.id }, name: seated.name,
-                              points: result.scores.indices.contains(seat) ? result.scores[seat] : 0, sets: seated.sets,
-                              setTimes: seated.setTimes)
+        var ratings: [Int: Rating] = [:]
+        for seated in finished.seats {
+            if let id = seated.account, let account = account(id) { ratings[id] = account.rating(finished.variant) }
         }
-        let accountsOnly = players.count == 2 && players.allSatisfy { $0.account != nil } && players[0].account != players[1].account
-        let rated = finished.mode == .duel && accountsOnly && !finished.seats.contains(where: \.casual)
-            && (outcome == .win || outcome == .draw)
-            && policy.ratesAnother(pairGamesInWindow: ratedGamesOfPair(players[0].account ?? -1, players[1].account ?? -1,
-                                                                 since: wallSeconds - policy.pairWindowSeconds))
-        var record = GameRecord(match: finished.match, game: finished.game, commitment: finished.commitment, mode: finished.mode,
-                                variant: finished.variant, rated: rated, outcome: outcome, reason: result.reason,
-                                winner: outcome == .win ? result.winner : nil, players: players, endedAt: finished.endedAt,
-                                durationMs: finished.durationMs, wallSeconds: wallSeconds, journal: journal)
-        guard rated, let first = players[0].account.flatMap(account), let second = players[1].account.flatMap(account) else { return record }
-        let before = [first.rating(finished.variant), second.rating(finished.variant)]
-        let glicko = Glicko2()
-        for seat in 0..<2 {
-            guard let score = record.score(of: seat) else { continue }
-            players[seat].before = before[seat]
-            players[seat].after = glicko.rated(before[seat], against: before[1 - seat], score: score)
-        }
-        record.players = players
-        return record
+        let pairGames = GameRecord.pair(of: finished).map { ratedGamesOfPair($0.0, $0.1, since: wallSeconds - policy.pairWindowSeconds) } ?? 0
+        return GameRecord(of: finished, ratings: ratings, pairGamesInWindow: pairGames, wallSeconds: wallSeconds, journal: journal, policy: policy)
     }
 }

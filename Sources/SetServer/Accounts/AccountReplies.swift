@@ -99,11 +99,11 @@ enum AccountReplies {
         return .success(AccountInfo(.leaderboard, fields))
     }
 
-    private static func noSuchPlayer(_ name: String) -> WireError {
+    static func noSuchPlayer(_ name: String) -> WireError {
         WireError(.noSuchPlayer, "No player here is named \"\(ServerText.printable(name, limit: 40))\".")
     }
 
-    private static var badCursor: WireError {
+    static var badCursor: WireError {
         WireError(.badField, "\"after\" must be the \"next\" of an earlier page.", details: ["field": "after"])
     }
 }

@@ -1,0 +1,52 @@
+/// One step of a schema: applied once, in order, in a transaction of its own, and noted in
+/// `schema_version` so it is never applied again.
+package struct Migration: Sendable {
+    package let version: Int
+    package let summary: String
+    /// Its statements in the engine's own dialect.
+    package let statements: @Sendable (SQLDialect) -> [String]
+
+    package init(version: Int, summary: String, statements: @escaping @Sendable (SQLDialect) -> [String]) {
+        self.version = version
+        self.summary = summary
+        self.statements = statements
+    }
+}
+
+/// Brings a database's schema up to date: reads `schema_version` and applies each later
+/// migration, each in its own transaction, so a failure leaves the schema at the last whole step.
+package enum Migrations {
+    /// Applies what is missing of `migrations` (ordered by version, from 1) and returns the version
+    /// the database is at; a database newer than the list is refused rather than written wrongly.
+    @discardableResult
+    package static func run(_ migrations: [Migration], on database: Database, wallSeconds: Int64) throws(DatabaseError) -> Int {
+        guard migrations.map(\.version) == Array(1..<migrations.count + 1) else {
+            throw DatabaseError(.migration, "migrations must be numbered 1, 2, 3, … in order")
+        }
+        try database.execute("""
+            CREATE TABLE IF NOT EXISTS schema_version (version BIGINT PRIMARY KEY, summary TEXT NOT NULL, applied_wall BIGINT NOT NULL)
+            """)
+        var current = try version(of: database)
+        guard current <= migrations.count else {
+            throw DatabaseError(.migration, "the database is at schema version \(current), newer than this program's \(migrations.count)")
+        }
+        for migration in migrations where migration.version > current {
+            try database.transaction { () throws(DatabaseError) in
+                // Two servers starting on one PostgreSQL at once: the second waits here, then
+                // finds the step done.
+                if database.dialect == .postgres { try database.execute("LOCK TABLE schema_version IN EXCLUSIVE MODE") }
+                guard try version(of: database) < migration.version else { return }
+                for statement in migration.statements(database.dialect) { try database.execute(statement) }
+                try database.execute("INSERT INTO schema_version (version, summary, applied_wall) VALUES ($1, $2, $3)",
+                                     .int(migration.version), .text(migration.summary), .int(wallSeconds))
+            }
+            current = migration.version
+        }
+        return current
+    }
+
+    /// The schema version a database is at (0: none applied).
+    package static func version(of database: Database) throws(DatabaseError) -> Int {
+        try database.row("SELECT COALESCE(MAX(version), 0) FROM schema_version")?.int(0) ?? 0
+    }
+}

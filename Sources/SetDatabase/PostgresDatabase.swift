@@ -1,0 +1,166 @@
+import CPostgres
+import Glibc
+
+/// A PostgreSQL database through the system's libpq, for a store several servers share. A lost
+/// connection (a restart, a network cut) fails the call it broke with `.unavailable` and is made
+/// again at the next call; the caller decides when to try again.
+package final class PostgresDatabase: Database {
+    package let dialect = SQLDialect.postgres
+    /// `postgresql://USER@HOST:PORT/DB`, as libpq reads it.
+    package let url: String
+    private var connection: OpaquePointer?
+    private var inTransaction = false
+
+    /// Connects to `url`; unavailable when the server cannot be reached.
+    package init(url: String) throws(DatabaseError) {
+        guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
+            throw DatabaseError(.invalidStatement, "\(url) is not a postgresql:// address")
+        }
+        self.url = url
+        try connect()
+    }
+
+    deinit { PQfinish(connection) }
+
+    /// Whether the last call left a working connection (tests).
+    package var isConnected: Bool { connection.map { PQstatus($0) == CONNECTION_OK } ?? false }
+
+    private func connect() throws(DatabaseError) {
+        PQfinish(connection)
+        connection = nil
+        guard let made = PQconnectdb(url) else { throw DatabaseError(.unavailable, "libpq could not allocate a connection") }
+        guard PQstatus(made) == CONNECTION_OK else {
+            let message = Self.trimmed(PQerrorMessage(made))
+            PQfinish(made)
+            throw DatabaseError(.unavailable, "cannot connect to \(Self.redacted(url)): \(message)")
+        }
+        // Notices ("relation already exists, skipping") are not errors: libpq would print them.
+        PQsetNoticeProcessor(made, { _, _ in }, nil)
+        connection = made
+    }
+
+    package func execute(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) {
+        _ = try run(sql, values)
+    }
+
+    package func query(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) -> [Row] {
+        try run(sql, values)
+    }
+
+    package func transaction<T>(_ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T {
+        guard !inTransaction else { throw DatabaseError(.invalidStatement, "a transaction inside a transaction") }
+        inTransaction = true
+        defer { inTransaction = false }
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                try execute("BEGIN ISOLATION LEVEL SERIALIZABLE", [])
+                let result = try body()
+                try execute("COMMIT", [])
+                return result
+            } catch {
+                if isConnected { try? execute("ROLLBACK", []) }
+                guard error.code == .serializationFailure else { throw error }
+                guard attempt < serializationAttempts else {
+                    throw DatabaseError(.unavailable, "gave up after \(attempt) tries, others kept changing the same rows: \(error.message)")
+                }
+            }
+        }
+    }
+
+    private func run(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) -> [Row] {
+        if !isConnected {
+            // Reconnecting inside a transaction would run the rest of it outside one.
+            guard !inTransaction || sql.hasPrefix("BEGIN") else { throw DatabaseError(.unavailable, "the connection was lost") }
+            try connect()
+        }
+        guard let connection else { throw DatabaseError(.unavailable, "no connection") }
+        let texts: [String?] = values.map { value in
+            switch value {
+            case .null: nil
+            case .int(let number): String(number)
+            case .double(let number): String(number)
+            case .text(let text): text
+            }
+        }
+        let copies = texts.map { $0.map { strdup($0) } ?? nil }
+        defer { for copy in copies { free(copy) } }
+        let pointers = copies.map { UnsafePointer<CChar>($0) }
+        let result = pointers.withUnsafeBufferPointer { parameters in
+            PQexecParams(connection, sql, Int32(values.count), nil, parameters.baseAddress, nil, nil, 0)
+        }
+        defer { PQclear(result) }
+        guard let result else { throw lost(sql) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK: return []
+        case PGRES_TUPLES_OK: return rows(of: result)
+        default: throw failure(result, sql)
+        }
+    }
+
+    private func rows(of result: OpaquePointer) -> [Row] {
+        let columns = PQnfields(result)
+        let types = (0..<columns).map { PQftype(result, $0) }
+        return (0..<PQntuples(result)).map { row in
+            Row((0..<columns).map { column in
+                guard PQgetisnull(result, row, column) == 0, let text = PQgetvalue(result, row, column) else { return .null }
+                return Self.value(String(cString: text), type: types[Int(column)])
+            })
+        }
+    }
+
+    /// A column's text as the value its type holds (type numbers from `pg_type`).
+    static func value(_ text: String, type: Oid) -> SQLValue {
+        switch type {
+        case 20, 21, 23: Int64(text).map(SQLValue.int) ?? .text(text)
+        case 700, 701: Double(text).map(SQLValue.double) ?? .text(text)
+        case 16: .int(text == "t" ? 1 : 0)
+        // A sum or an average of integers comes back numeric.
+        case 1700: Int64(text).map(SQLValue.int) ?? Double(text).map(SQLValue.double) ?? .text(text)
+        default: .text(text)
+        }
+    }
+
+    private func failure(_ result: OpaquePointer, _ sql: String) -> DatabaseError {
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+        let message = Self.trimmed(PQresultErrorMessage(result)) + " in: " + String(sql.prefix(120))
+        if !isConnected { return DatabaseError(.unavailable, message) }
+        return DatabaseError(Self.code(of: state), message)
+    }
+
+    private func lost(_ sql: String) -> DatabaseError {
+        DatabaseError(.unavailable, (connection.map { Self.trimmed(PQerrorMessage($0)) } ?? "no connection") + " in: " + String(sql.prefix(120)))
+    }
+
+    /// What an SQLSTATE means to the caller.
+    static func code(of state: String) -> DatabaseError.Code {
+        switch state {
+        case "23505": .uniqueViolation
+        case "40001", "40P01": .serializationFailure
+        case _ where state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57") || state.hasPrefix("58"): .unavailable
+        case "25006": .unavailable
+        default: .invalidStatement
+        }
+    }
+
+    private static func trimmed(_ text: UnsafePointer<CChar>?) -> String {
+        text.map { String(cString: $0) }?.trimmingWhitespace() ?? ""
+    }
+
+    /// The address without a password, for logs.
+    static func redacted(_ url: String) -> String {
+        let parts = url.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let scheme = parts[0].firstIndex(of: "/"), let colon = parts[0][scheme...].firstIndex(of: ":") else { return url }
+        return parts[0][..<colon] + ":***@" + parts[1]
+    }
+}
+
+private extension String {
+    func trimmingWhitespace() -> String {
+        var text = Substring(self)
+        while let last = text.last, last.isWhitespace { text = text.dropLast() }
+        while let first = text.first, first.isWhitespace { text = text.dropFirst() }
+        return String(text)
+    }
+}

@@ -1,0 +1,153 @@
+import CSQLite
+
+/// A SQLite database through the system's libsqlite3: a file (WAL, every commit synced, so an
+/// acknowledged change survives kill -9 and a power cut) or, with no path, memory only.
+package final class SQLiteDatabase: Database {
+    package let dialect = SQLDialect.sqlite
+    /// The file, or nil in memory.
+    package let path: String?
+    private let connection: OpaquePointer
+    /// Prepared statements by their text: the store asks the same few questions again and again.
+    private var statements: [String: OpaquePointer] = [:]
+    private var inTransaction = false
+
+    /// How long a statement waits for another connection's write lock before it reports the
+    /// database unavailable.
+    package static let busyMilliseconds: Int32 = 5_000
+
+    /// Opens (creating) the file at `path`, or a database in memory when it is nil.
+    package init(path: String?) throws(DatabaseError) {
+        self.path = path
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path ?? ":memory:", &handle, flags, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(handle)
+            throw DatabaseError(.unavailable, "cannot open \(path ?? "a database in memory"): \(message)")
+        }
+        connection = handle
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Self.busyMilliseconds)
+        // WAL lets readers go on while one writer commits; FULL syncs the WAL at every commit.
+        if path != nil {
+            let mode = try query("PRAGMA journal_mode=WAL", []).first?.values.first
+            guard mode == .text("wal") else { throw DatabaseError(.unavailable, "\(path ?? ""): cannot use WAL mode (got \(mode ?? .null))") }
+        }
+        try execute("PRAGMA synchronous=FULL", [])
+        try execute("PRAGMA foreign_keys=ON", [])
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(connection)
+    }
+
+    package func execute(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) {
+        _ = try run(sql, values, collecting: false)
+    }
+
+    package func query(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) -> [Row] {
+        try run(sql, values, collecting: true)
+    }
+
+    package func transaction<T>(_ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T {
+        guard !inTransaction else { throw DatabaseError(.invalidStatement, "a transaction inside a transaction") }
+        try execute("BEGIN IMMEDIATE", [])
+        inTransaction = true
+        defer { inTransaction = false }
+        do {
+            let result = try body()
+            try execute("COMMIT", [])
+            return result
+        } catch {
+            // A failed COMMIT may leave the transaction open; a rollback of none is harmless.
+            if sqlite3_get_autocommit(connection) == 0 { _ = try? execute("ROLLBACK", []) }
+            throw error
+        }
+    }
+
+    private func run(_ sql: String, _ values: [SQLValue], collecting: Bool) throws(DatabaseError) -> [Row] {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (index, value) in values.enumerated() {
+            let position = Int32(index + 1)
+            let status: Int32 = switch value {
+            case .null: sqlite3_bind_null(statement, position)
+            case .int(let number): sqlite3_bind_int64(statement, position, number)
+            case .double(let number): sqlite3_bind_double(statement, position, number)
+            case .text(let text):
+                text.utf8CString.withUnsafeBufferPointer { chars in
+                    sqlite3_bind_text(statement, position, chars.baseAddress, Int32(chars.count - 1), Self.transient)
+                }
+            }
+            guard status == SQLITE_OK else { throw failure(status, sql) }
+        }
+        var rows: [Row] = []
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return rows }
+            guard status == SQLITE_ROW else { throw failure(status, sql) }
+            guard collecting else { continue }
+            rows.append(Row((0..<sqlite3_column_count(statement)).map { column(statement, $0) }))
+        }
+    }
+
+    private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: return .int(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT: return .double(sqlite3_column_double(statement, index))
+        case SQLITE_NULL: return .null
+        default:
+            guard let bytes = sqlite3_column_text(statement, index) else { return .text("") }
+            let count = Int(sqlite3_column_bytes(statement, index))
+            return .text(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
+        }
+    }
+
+    private func prepared(_ sql: String) throws(DatabaseError) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v3(connection, Self.numbered(sql), -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw failure(status, sql) }
+        statements[sql] = statement
+        return statement
+    }
+
+    /// `$1` as SQLite numbers it (`?1`): the statements are written once for both engines.
+    static func numbered(_ sql: String) -> String {
+        var result = ""
+        var previous: Character = " "
+        for character in sql {
+            result.append(character == "$" && !previous.isLetter ? "?" : character)
+            previous = character
+        }
+        return result
+    }
+
+    private func failure(_ status: Int32, _ sql: String) -> DatabaseError {
+        let message = "\(String(cString: sqlite3_errmsg(connection))) (\(String(cString: sqlite3_errstr(status)))) in: \(sql.prefix(120))"
+        return DatabaseError(Self.code(of: status), message)
+    }
+
+    /// What a result code means to the caller: the primary code is the low byte.
+    static func code(of status: Int32) -> DatabaseError.Code {
+        switch status {
+        // SQLITE_CONSTRAINT_UNIQUE and _PRIMARYKEY, extended codes the C macros make.
+        case SQLITE_CONSTRAINT | 8 << 8, SQLITE_CONSTRAINT | 6 << 8: return .uniqueViolation
+        default: break
+        }
+        switch status & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_FULL, SQLITE_READONLY, SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_CORRUPT, SQLITE_NOTADB,
+             SQLITE_NOMEM, SQLITE_PROTOCOL, SQLITE_PERM, SQLITE_AUTH:
+            return .unavailable
+        default: return .invalidStatement
+        }
+    }
+
+    /// `SQLITE_TRANSIENT`: SQLite copies the bound text before the call returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}

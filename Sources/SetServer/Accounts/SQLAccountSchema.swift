@@ -1,0 +1,72 @@
+import SetDatabase
+
+/// The accounts database's tables, as numbered migrations: a database made by any earlier version
+/// is brought up to date step by step, and a test runs them all from an empty one.
+enum SQLAccountSchema {
+    static let migrations: [Migration] = [
+        Migration(version: 1, summary: "accounts, ratings with standings, games, seats, each account's games, set times") { dialect in
+            let real = dialect.double
+            return [
+                // name_skeleton: `PlayerName.skeleton` of the name, which names compare by; NULL
+                // for a look-alike of an older account's name that a log from before look-alikes
+                // compared equal held (it reads back as it was, and the name stays the first's).
+                """
+                CREATE TABLE accounts (
+                    id BIGINT PRIMARY KEY, identity TEXT NOT NULL UNIQUE, name TEXT NOT NULL, name_skeleton TEXT UNIQUE,
+                    bot INTEGER NOT NULL, created_wall BIGINT NOT NULL,
+                    games BIGINT NOT NULL DEFAULT 0, wins BIGINT NOT NULL DEFAULT 0, losses BIGINT NOT NULL DEFAULT 0,
+                    draws BIGINT NOT NULL DEFAULT 0, self_games BIGINT NOT NULL DEFAULT 0, best_set_ms BIGINT)
+                """,
+                // One row per account and variant it played rated: the rating the next game starts
+                // from, exact, and the standing the leaderboard rule reads (`RatingPolicy.isListed`),
+                // kept by the game's transaction so a leaderboard page is one indexed query.
+                """
+                CREATE TABLE ratings (
+                    account_id BIGINT NOT NULL REFERENCES accounts(id), variant TEXT NOT NULL,
+                    rating \(real) NOT NULL, deviation \(real) NOT NULL, volatility \(real) NOT NULL,
+                    rated_games BIGINT NOT NULL, opponents BIGINT NOT NULL, first_wall BIGINT NOT NULL, last_wall BIGINT NOT NULL,
+                    listed INTEGER NOT NULL, PRIMARY KEY (account_id, variant))
+                """,
+                "CREATE INDEX ratings_leaderboard ON ratings (variant, rating DESC, account_id) WHERE listed = 1",
+                // The different accounts each account played rated in a variant.
+                """
+                CREATE TABLE rated_opponents (
+                    account_id BIGINT NOT NULL REFERENCES accounts(id), variant TEXT NOT NULL, opponent_id BIGINT NOT NULL REFERENCES accounts(id),
+                    PRIMARY KEY (account_id, variant, opponent_id))
+                """,
+                """
+                CREATE TABLE games (
+                    id BIGINT PRIMARY KEY, commitment TEXT NOT NULL UNIQUE, match TEXT NOT NULL, game BIGINT NOT NULL,
+                    mode TEXT NOT NULL, variant TEXT NOT NULL, rated INTEGER NOT NULL, outcome TEXT NOT NULL, reason TEXT NOT NULL,
+                    winner INTEGER, ended_at BIGINT NOT NULL, duration_ms BIGINT NOT NULL, wall BIGINT NOT NULL, journal TEXT NOT NULL)
+                """,
+                // Each seat as it was: the name played under, points, sets, every set's time, the
+                // rating before and after (rated games), exact.
+                """
+                CREATE TABLE game_seats (
+                    game_id BIGINT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL, account_id BIGINT REFERENCES accounts(id),
+                    name TEXT NOT NULL, points BIGINT NOT NULL, sets BIGINT NOT NULL, set_times TEXT NOT NULL,
+                    before_rating \(real), before_deviation \(real), before_volatility \(real),
+                    after_rating \(real), after_deviation \(real), after_volatility \(real),
+                    PRIMARY KEY (game_id, seat))
+                """,
+                // Each account's games in the order they ended, numbered from 0: history's pages and
+                // cursors, crosstables and the pair's games of the day read it by index.
+                """
+                CREATE TABLE account_games (
+                    account_id BIGINT NOT NULL REFERENCES accounts(id), number BIGINT NOT NULL, game_id BIGINT NOT NULL REFERENCES games(id),
+                    seat INTEGER NOT NULL, opponent_id BIGINT, result TEXT NOT NULL, rated INTEGER NOT NULL, wall BIGINT NOT NULL,
+                    PRIMARY KEY (account_id, number))
+                """,
+                "CREATE INDEX account_games_pair ON account_games (account_id, opponent_id, wall)",
+                // Every set's time, counted per account: fast ones by tenth of a second (kept as
+                // its milliseconds, tenths × 100), slower than 25.4 s exact, as the median shows them.
+                """
+                CREATE TABLE set_times (
+                    account_id BIGINT NOT NULL REFERENCES accounts(id), ms BIGINT NOT NULL, sets BIGINT NOT NULL,
+                    PRIMARY KEY (account_id, ms))
+                """,
+            ]
+        },
+    ]
+}

@@ -1,0 +1,94 @@
+import SetDatabase
+import SetRatings
+import SetRules
+import SetWire
+
+// A player's history, one page from its numbered games, written straight into the reply's line
+// with keys in order (`JSONObjectWriter`), as `HistoryPage` wrote it from the accounts log's book.
+extension SQLAccountStore {
+    func history(_ name: String, after: String?, limit: Int, id: JSONValue?) throws(StoreError) -> Result<[UInt8], WireError> {
+        try Self.storing { () throws(DatabaseError) in
+            guard let account = try database.row("SELECT id, name, games FROM accounts WHERE name_skeleton = $1", .text(PlayerName.skeleton(name))) else {
+                return .failure(AccountReplies.noSuchPlayer(name))
+            }
+            let count: Int = try account.int(2)
+            // The cursor is how many of the player's games lie before the page: stable while new games come.
+            var end = count
+            if let after {
+                guard let skip = Int(after), (0...count).contains(skip) else { return .failure(AccountReplies.badCursor) }
+                end = skip
+            }
+            let start = max(0, end - max(0, limit))
+            let rows = try database.query("""
+                SELECT ag.number, ag.seat, ag.result, g.commitment, g.duration_ms, g.game, g.journal, g.match, g.mode, g.rated, g.reason,
+                    g.variant, g.wall, s.account_id, a.bot, s.name, s.points, s.sets, s.before_rating, s.after_rating, s.after_deviation
+                FROM account_games ag JOIN games g ON g.id = ag.game_id JOIN game_seats s ON s.game_id = g.id
+                LEFT JOIN accounts a ON a.id = s.account_id
+                WHERE ag.account_id = $1 AND ag.number >= $2 AND ag.number < $3 ORDER BY ag.number DESC, s.seat
+                """, .int(try account.int(0) as Int), .int(start), .int(end))
+            var games: [[Row]] = []
+            var number: Int64 = -1
+            for row in rows {
+                let next: Int64 = try row.int(0)
+                if next != number || games.isEmpty { games.append([]) }
+                number = next
+                games[games.count - 1].append(row)
+            }
+            var reply = JSONObjectWriter(capacity: 8_192)
+            var failure: DatabaseError?
+            reply.objects("games", games) { entry, seats in
+                do throws(DatabaseError) { try Self.write(seats, into: &entry) } catch { failure = error }
+            }
+            if let failure { throw failure }
+            if let id { reply.raw("id", JSONWriter.bytes(id)) }
+            reply.string("name", try account.text(1))
+            if start > 0 { reply.string("next", String(start)) }
+            reply.plain("type", AccountInfoType.history)
+            return .success(reply.line())
+        }
+    }
+
+    /// One game of the page from its seats' rows (the game's columns repeat on each). Numbers are
+    /// clamped as the log's compact game store kept them, so the lines stay the same.
+    private static func write(_ seats: [Row], into entry: inout JSONObjectWriter) throws(DatabaseError) {
+        let game = seats[0]
+        guard let mode = Mode(rawValue: try game.text(8)), let reason = MatchResult.Reason(rawValue: try game.text(10)),
+              let variant = Variant(rawValue: try game.text(11)) else {
+            throw DatabaseError(.invalidStatement, "a game holds a mode, reason or variant this program does not know")
+        }
+        entry.string("commitment", try game.text(3))
+        entry.int("durationMs", Int64(UInt32(clamping: try game.int(4) as Int64)))
+        entry.int("game", Int64(Int32(clamping: try game.int(5) as Int64)))
+        entry.string("journal", try game.text(6))
+        entry.string("match", try game.text(7))
+        entry.plain("mode", mode)
+        var failure: DatabaseError?
+        entry.objects("players", seats) { player, seat in
+            do throws(DatabaseError) {
+                if seat.isNull(13) || seat.isNull(14) {
+                    player.bool("guest", true)
+                } else {
+                    player.bool("bot", try seat.bool(14))
+                }
+                player.string("name", try seat.text(15))
+                player.int("points", Int64(Int32(clamping: try seat.int(16) as Int64)))
+                if let before = try seat.optionalDouble(18), let after = try seat.optionalDouble(19) {
+                    let afterRating = Rating(rating: after, deviation: try seat.double(20), volatility: Rating.initial.volatility)
+                    player.bool("provisional", afterRating.isProvisional)
+                    player.int("ratingAfter", Int64(Int16(clamping: afterRating.rounded)))
+                    player.int("ratingBefore", Int64(Int16(clamping: Int(before.rounded()))))
+                }
+                player.int("sets", Int64(UInt8(clamping: try seat.int(17) as Int64)))
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        entry.bool("rated", try game.bool(9))
+        entry.plain("reason", reason)
+        entry.string("result", try game.text(2))
+        entry.int("seat", try game.int(1) as Int64)
+        entry.plain("variant", variant)
+        entry.int("wall", Int64(UInt32(clamping: try game.int(12) as Int64)))
+    }
+}

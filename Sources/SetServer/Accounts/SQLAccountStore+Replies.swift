@@ -1,0 +1,94 @@
+import SetDatabase
+import SetRatings
+import SetRules
+import SetWire
+
+// The answers to account questions from the tables, field for field the ones the accounts log's
+// book gave (`AccountReplies`): a differential test holds the two to the same bytes.
+extension SQLAccountStore {
+    func profile(_ name: String) throws(StoreError) -> Result<AccountInfo, WireError> {
+        try Self.storing { () throws(DatabaseError) in
+            guard let row = try database.row("""
+                SELECT id, name, bot, games, wins, losses, draws, self_games, best_set_ms FROM accounts WHERE name_skeleton = $1
+                """, .text(PlayerName.skeleton(name))) else { return .failure(AccountReplies.noSuchPlayer(name)) }
+            let id: Int = try row.int(0)
+            var perVariant: [String: JSONValue] = [:]
+            for rating in try database.query("SELECT variant, rating, deviation, volatility, rated_games FROM ratings WHERE account_id = $1", .int(id)) {
+                let value = Rating(rating: try rating.double(1), deviation: try rating.double(2), volatility: try rating.double(3))
+                perVariant[try rating.text(0)] = ["rating": .int(Int64(value.rounded)), "deviation": .int(Int64(value.deviation.rounded())),
+                                                  "provisional": .bool(value.isProvisional), "games": .int(try rating.int(4))]
+            }
+            var fields: [String: JSONValue] = [
+                "name": .string(try row.text(1)), "bot": .bool(try row.bool(2)), "ratings": .object(perVariant),
+                "games": .int(try row.int(3)), "wins": .int(try row.int(4)), "losses": .int(try row.int(5)), "draws": .int(try row.int(6))]
+            // Games against itself (one account in both seats) are neither wins, losses nor draws.
+            let selfGames: Int64 = try row.int(7)
+            if selfGames > 0 { fields["selfGames"] = .int(selfGames) }
+            if let best = try row.optionalInt(8), let median = try medianSetTime(of: id) {
+                fields["bestSetMs"] = .int(Int64(best))
+                fields["medianSetMs"] = .int(Int64(median))
+            }
+            return .success(AccountInfo(.profile, fields))
+        }
+    }
+
+    /// The median set time (the upper one of an even count), as `SetTimes` gives it: walked
+    /// up the account's histogram, which holds a few hundred rows at most.
+    private func medianSetTime(of id: Int) throws(DatabaseError) -> Int? {
+        let buckets = try database.query("SELECT ms, sets FROM set_times WHERE account_id = $1 ORDER BY ms", .int(id))
+        var counts: [(ms: Int, sets: Int)] = []
+        for bucket in buckets { counts.append((try bucket.int(0), try bucket.int(1))) }
+        let total = counts.reduce(0) { $0 + $1.sets }
+        guard total > 0 else { return nil }
+        var seen = 0
+        for (ms, sets) in counts {
+            seen += sets
+            if seen > total / 2 { return ms }
+        }
+        return nil
+    }
+
+    func crosstable(_ name: String, _ other: String) throws(StoreError) -> Result<AccountInfo, WireError> {
+        try Self.storing { () throws(DatabaseError) in
+            guard let first = try accountRow(named: name) else { return .failure(AccountReplies.noSuchPlayer(name)) }
+            guard let second = try accountRow(named: other) else { return .failure(AccountReplies.noSuchPlayer(other)) }
+            var counts: [String: Int64] = [:]
+            if first.id != second.id {
+                for row in try database.query("""
+                    SELECT result, COUNT(*) FROM account_games WHERE account_id = $1 AND opponent_id = $2 GROUP BY result
+                    """, .int(first.id), .int(second.id)) {
+                    counts[try row.text(0)] = try row.int(1)
+                }
+            }
+            return .success(AccountInfo(.crosstable, [
+                "name": .string(first.name), "other": .string(second.name), "games": .int(counts.values.reduce(0, +)),
+                "wins": .int(counts["win"] ?? 0), "losses": .int(counts["loss"] ?? 0), "draws": .int(counts["draw"] ?? 0)]))
+        }
+    }
+
+    func leaderboard(_ variant: Variant, after: String?, limit: Int) throws(StoreError) -> Result<AccountInfo, WireError> {
+        var offset = 0
+        if let after {
+            guard let skip = Int(after), skip >= 0 else { return .failure(AccountReplies.badCursor) }
+            offset = skip
+        }
+        let wanted = max(0, min(limit, 1_000_000))
+        let rows = try Self.storing { () throws(DatabaseError) in
+            try database.query("""
+                SELECT a.name, a.bot, r.rating, r.deviation FROM ratings r JOIN accounts a ON a.id = r.account_id
+                WHERE r.variant = $1 AND r.listed = 1 ORDER BY r.rating DESC, r.account_id LIMIT $2 OFFSET $3
+                """, .text(variant.rawValue), .int(wanted + 1), .int(offset))
+        }
+        var players: [JSONValue] = []
+        for (index, row) in rows.prefix(wanted).enumerated() {
+            try Self.storing { () throws(DatabaseError) in
+                let rating = Rating(rating: try row.double(2), deviation: try row.double(3), volatility: Rating.initial.volatility)
+                players.append(["rank": .int(Int64(offset + index + 1)), "name": .string(try row.text(0)), "bot": .bool(try row.bool(1)),
+                                "rating": .int(Int64(rating.rounded)), "deviation": .int(Int64(rating.deviation.rounded()))])
+            }
+        }
+        var fields: [String: JSONValue] = ["variant": .string(variant.rawValue), "players": .array(players)]
+        if rows.count > wanted { fields["next"] = .string(String(offset + players.count)) }
+        return .success(AccountInfo(.leaderboard, fields))
+    }
+}
