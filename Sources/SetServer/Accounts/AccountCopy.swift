@@ -1,5 +1,6 @@
 import Foundation
 import SetDatabase
+import SetNet
 
 /// The move from SQLite to PostgreSQL: a server started with `--store postgresql://…` on a data
 /// folder whose accounts are in `accounts/accounts.sqlite3` copies them, table by table, into the
@@ -34,7 +35,7 @@ enum AccountCopy {
         }
         // The source is closed by now (its last connection): SQLite has folded its WAL into the file.
         guard copied else { return nil }
-        let aside = JournalDirectory.unused("\(path).copied-\(wallSeconds)", "")
+        let aside = DamagedFiles.unused("\(path).copied-\(wallSeconds)", "")
         let moved = rename(path, aside) == 0
         log("accounts: copied \(rows) rows from \(path) into PostgreSQL; "
             + (moved ? "the SQLite file is renamed aside as \(aside) (delete it once PostgreSQL is trusted)" : "the SQLite file could not be renamed aside"))

@@ -1,5 +1,6 @@
 import Foundation
 import SetDatabase
+import SetNet
 import SetRatings
 
 /// The upgrade from the accounts log: a data folder written before the database (`accounts/
@@ -42,9 +43,9 @@ enum AccountImport {
                 var book = AccountBook()
                 var failure: DatabaseError?
                 do throws(JournalFile.Problem) {
-                    _ = try JournalStream.read(path: path, decode: { line in
+                    _ = try DurableLog.read(path: path, decode: { line in
                         do throws(AccountRecord.Unreadable) { return .success(try AccountRecord.decode(line)) } catch {
-                            return .failure(JournalRecord.Unreadable(reason: error.reason))
+                            return .failure(DurableLog.BadLine(reason: error.reason))
                         }
                     }, check: { book.problem(with: $0) }, skip: { line, reason in
                         summary.skipped += 1
@@ -68,7 +69,7 @@ enum AccountImport {
         let aside = [AccountLog.fileName, AccountSnapshot.fileName].compactMap { name -> String? in
             let file = "\(accountsFolder)/\(name)"
             guard access(file, F_OK) == 0 else { return nil }
-            let target = JournalDirectory.unused("\(file).imported-\(wallSeconds)", "")
+            let target = DamagedFiles.unused("\(file).imported-\(wallSeconds)", "")
             return rename(file, target) == 0 ? target : nil
         }
         log("accounts: imported \(summary.accounts) accounts and \(summary.games) games from \(path) into the database; "
