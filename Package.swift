@@ -31,8 +31,8 @@ let package = Package(
         .target(name: "SetCLI", dependencies: ["SetRules", "SetWire", "SetNet", "SetServer", "SetBot", "SetBench", "SetTerminal", "SetLocal", "SetDoor", "SetReplay"]),
         .executableTarget(name: "setgame", dependencies: ["SetRules", "SetCLI", "SetWire", "SetNet", "SetServer", "SetScreen", "SetTerminal", "SetBot", "SetBench", "SetLocal", "SetDoor", "SetReplay"]),
         // What the tests of several modules share: a real server on its own thread, the test client,
-        // the scripted fake server, bots on a thread, test databases, waiting for results.
-        .target(name: "SetTestSupport", dependencies: ["SetNet", "SetServer", "SetWire", "SetRules", "SetBot", "SetDatabase"], path: "Tests/SetTestSupport"),
+        // the scripted fake server, bots on a thread, waiting for results.
+        .target(name: "SetTestSupport", dependencies: ["SetNet", "SetServer", "SetDatabase", "SetWire", "SetRules", "SetBot"], path: "Tests/SetTestSupport"),
         .testTarget(name: "SetRulesTests", dependencies: ["SetRules"]),
         .testTarget(name: "SetRatingsTests", dependencies: ["SetRatings"]),
         .testTarget(name: "SetWireTests", dependencies: ["SetWire", "SetRules"]),

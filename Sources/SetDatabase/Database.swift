@@ -1,16 +1,3 @@
-/// The SQL engines a `Database` speaks to; the few places their SQL differs ask this.
-package enum SQLDialect: Sendable, Equatable {
-    case sqlite, postgres
-
-    /// The column type of a real number.
-    package var double: String {
-        switch self {
-        case .sqlite: "REAL"
-        case .postgres: "DOUBLE PRECISION"
-        }
-    }
-}
-
 /// One connection to a SQL database. Statements are written with numbered parameters (`$1`,
 /// `$2`, …) and values are bound, never spliced into the text. Used by one thread at a time.
 package protocol Database: AnyObject {

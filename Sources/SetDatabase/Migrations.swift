@@ -20,7 +20,7 @@ package enum Migrations {
     /// the database is at; a database newer than the list is refused rather than written wrongly.
     @discardableResult
     package static func run(_ migrations: [Migration], on database: Database, wallSeconds: Int64) throws(DatabaseError) -> Int {
-        guard migrations.map(\.version) == Array(1...max(1, migrations.count)).prefix(migrations.count).map({ $0 }) else {
+        guard migrations.map(\.version) == Array(1..<migrations.count + 1) else {
             throw DatabaseError(.migration, "migrations must be numbered 1, 2, 3, … in order")
         }
         try database.execute("""

@@ -80,10 +80,15 @@ package final class EventLoop: @unchecked Sendable {
         precondition(claimed, "EventLoop.run: the loop is already running on another thread")
         defer { runningThread.store(0, ordering: .releasing) }
         var events = [epoll_event](repeating: epoll_event(), count: 512)
-        while !stopRequested.load(ordering: .acquiring) {
-            let count = epoll_wait(epollFD, &events, Int32(events.count), timeout())
-            if count < 0 && errno != EINTR { break }
-            for index in 0..<max(0, Int(count)) {
+        waiting: while !stopRequested.load(ordering: .acquiring) {
+            // An interrupted wait is made again, with the time left asked anew.
+            let count: Int
+            switch SystemCall.run({ Int(epoll_wait(epollFD, &events, Int32(events.count), timeout())) }) {
+            case .done(let ready): count = ready
+            case .wouldBlock: count = 0
+            case .failed: break waiting
+            }
+            for index in 0..<count {
                 let fd = events[index].data.fd
                 let flags = events[index].events
                 if fd == wakeFD {

@@ -42,6 +42,28 @@ package enum FileCalls {
         return true
     }
 
+    /// Fills all of `buffer` from `fd` at `offset` (`pread`: the file position stays), going on
+    /// after a short read; false when the file ends first or a read fails.
+    package static func read(into buffer: UnsafeMutableRawBufferPointer, from fd: Int32, at offset: off_t) -> Bool {
+        var done = 0
+        while done < buffer.count {
+            guard case .done(let count) = SystemCall.run({ pread(fd, buffer.baseAddress! + done, buffer.count - done, offset + off_t(done)) }),
+                  count > 0 else { return false }
+            done += count
+        }
+        return true
+    }
+
+    /// Reads what `fd` has next into `buffer`, up to its size: the count (0 at the end of the
+    /// file), or the failure.
+    package static func readSome(into buffer: UnsafeMutableRawBufferPointer, from fd: Int32) -> Result<Int, SocketError> {
+        switch SystemCall.run({ Glibc.read(fd, buffer.baseAddress!, buffer.count) }) {
+        case .done(let count): .success(count)
+        case .wouldBlock: .failure(SocketError("read", code: EAGAIN))
+        case .failed(let code): .failure(SocketError("read", code: code))
+        }
+    }
+
     /// Puts what was written to `fd` on disk (`fdatasync`); says whether it did.
     @discardableResult
     package static func syncData(_ fd: Int32) -> Bool {

@@ -78,9 +78,9 @@ final class KeyboardReader {
     private func readKeyboard(_ readiness: Readiness) {
         guard !isClosed else { return }
         var bytes = [UInt8](repeating: 0, count: 4_096)
-        let count = readiness.contains(.readable) ? bytes.withUnsafeMutableBytes { read(keyboardFD, $0.baseAddress, $0.count) } : 0
-        if count < 0 && (errno == EINTR || errno == EAGAIN) { return }
-        guard count > 0 else {
+        let result = readiness.contains(.readable) ? SystemCall.run { bytes.withUnsafeMutableBytes { read(keyboardFD, $0.baseAddress, $0.count) } } : .done(0)
+        if result == .wouldBlock { return }
+        guard case .done(let count) = result, count > 0 else {
             // The end of input, or a terminal that failed: a descriptor that stays ready with
             // nothing to read would spin the loop, so it is watched no more.
             isClosed = true

@@ -75,9 +75,7 @@ package struct SeatTokenStore: Sendable {
         let lock = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard lock >= 0 else { return nil }
         defer { Glibc.close(lock) }
-        while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else { return nil }
-        }
+        guard case .done = SystemCall.run({ Int(flock(lock, LOCK_EX)) }) else { return nil }
         var all = entries()
         if unlessKept, let kept = all[key] { return kept }
         guard all[key] != token else { return token }
@@ -93,14 +91,7 @@ package struct SeatTokenStore: Sendable {
         let temporary = "\(path).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            written += count
-        }
-        let complete = written == bytes.count && fsync(fd) == 0
+        let complete = FileCalls.append(bytes, to: fd) == nil && SystemCall.run({ Int(fsync(fd)) }) == .done(0)
         Glibc.close(fd)
         guard complete, rename(temporary, path) == 0 else {
             unlink(temporary)
@@ -125,10 +116,7 @@ package struct SeatTokenStore: Sendable {
         defer { Glibc.close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4_096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
+        while case .success(let count) = chunk.withUnsafeMutableBytes({ FileCalls.readSome(into: $0, from: fd) }), count > 0 {
             bytes += chunk[0..<count]
         }
         return String(validating: bytes, as: UTF8.self)

@@ -84,4 +84,18 @@ import Testing
         let failure = try #require([UInt8](repeating: 1, count: 10).withUnsafeBytes { FileCalls.write($0, to: fd) })
         #expect(failure.written == 0 && failure.error.code == ENOSPC)
     }
+
+    /// `SystemCall` is the one place that retries an interrupted call (issue 33): a loop on
+    /// `EINTR` anywhere else is a second copy of it, which the next reader has to check again.
+    @Test func onlySystemCallRetriesInterruptedCalls() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources").standardized
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 50, "found the sources at \(sources.path)")
+        let waived: Swift.Set = ["SetNet/SystemCall.swift"]
+        let retrying = try files.filter { file in
+            guard !waived.contains(file) else { return false }
+            return try String(contentsOfFile: sources.path + "/" + file, encoding: .utf8).contains("EINTR")
+        }
+        #expect(retrying.isEmpty, "\(retrying.sorted())")
+    }
 }

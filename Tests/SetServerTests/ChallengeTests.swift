@@ -62,6 +62,36 @@ import Testing
         #expect(Set(bobView.players.map(\.name)) == ["ann", "bob"])
     }
 
+    @Test func anAcceptedChallengeNobodyPlaysLapsesAfterASeatWait() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (ann, _) = try Self.inLobby(server, "ann")
+        let (bob, _) = try Self.inLobby(server, "bob")
+        ann.send(.lobby(.challenge(name: "bob", variant: nil)))
+        _ = try Self.notice(bob)
+        bob.send(.lobby(.accept(from: "ann")))
+        let lapsed = try Self.notice(bob)
+        _ = try Self.notice(ann)
+        // Nobody joins it for a seat wait (the two idle connections are let go meanwhile); the
+        // next accepted challenge forgets it.
+        server.advance(by: ServerConfig().limits.seatWaitMs + 1)
+        let (cy, _) = try Self.inLobby(server, "cy")
+        let (di, _) = try Self.inLobby(server, "di")
+        cy.send(.lobby(.challenge(name: "di", variant: nil)))
+        _ = try Self.notice(di)
+        di.send(.lobby(.accept(from: "cy")))
+        let kept = try Self.notice(di)
+        _ = try Self.notice(cy)
+        let late = try TestClient(port: server.port)
+        late.send(.join(JoinRequest(name: "bob", match: lapsed.match, token: lapsed.token)))
+        #expect(try late.awaitError(.badToken).code == .badToken)
+        // The fresh one still seats its player.
+        di.send(.join(JoinRequest(name: "di", match: kept.match, token: kept.token)))
+        let view = try di.waitFor("snapshot") { if case .snapshot(let view) = $0 { view } else { nil } }
+        #expect(view.match == kept.match)
+        _ = (ann, bob)
+    }
+
     @Test func aDeclineTellsTheChallengerAndFreesTheirNextChallenge() throws {
         let server = try TestServer()
         defer { server.stop() }

@@ -2,58 +2,37 @@ import Foundation
 import Glibc
 import SetNet
 
-/// The accounts log file, `accounts/accounts.jsonl` in the data folder: append-only, each record synced
-/// (`fdatasync`) before anyone is told of it, read back line by line and checked like a journal.
-/// Used only on the loop thread.
+/// The accounts log file, `accounts/accounts.jsonl` in the data folder: a `DurableLog`, each record
+/// synced (`fdatasync`) before anyone is told of it, read back line by line and checked like a
+/// journal. Used only on the loop thread.
 final class AccountLog {
     static let fileName = "accounts.jsonl"
 
-    let path: String
-    private let fd: Int32
-    private let faults: JournalFaults?
-    /// The length up to the last whole record: a failed append is cut back to it.
-    private(set) var length: off_t
+    private let log: DurableLog
     /// Why the last append failed, for the log.
     private(set) var failure: String?
 
+    var path: String { log.path }
+    /// The length up to the last whole record.
+    var length: off_t { log.length }
+
     /// Opens (creating, owner-only) the log to append to it.
     init(path: String, faults: JournalFaults?) throws(SocketError) {
-        self.path = path
-        self.faults = faults
-        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw SocketError("open \(path)") }
-        length = lseek(fd, 0, SEEK_END)
+        do throws(DurableLog.Failure) { log = try DurableLog(path: path, opening: .existingOrNew, faults: faults) } catch {
+            throw error.socketError
+        }
     }
 
-    deinit { Glibc.close(fd) }
-
-    /// Appends `record` and puts it on disk; says whether it is there. A partial write is cut
-    /// back, so the file never holds half a record that later lines would bury.
+    /// Appends `record` and puts it on disk; says whether it is there. A partial write or a
+    /// failed sync is cut back, so the file never holds half a record that later lines would bury.
     func append(_ record: AccountRecord) -> Bool { append(encoded: record.encoded()) }
 
     /// Appends a record already encoded (its line, newline included).
     func append(encoded bytes: [UInt8]) -> Bool {
-        if faults?.failing == true {
-            failure = "writing \(path) failed: \(SocketError("write", code: ENOSPC))"
+        if let failed = log.append(bytes, durability: .now) {
+            failure = "\(failed)"
             return false
         }
-        if lseek(fd, 0, SEEK_END) != length {
-            guard ftruncate(fd, length) == 0 else {
-                failure = "cutting \(path) back failed: \(SocketError("ftruncate"))"
-                return false
-            }
-        }
-        if let failed = FileCalls.append(bytes, to: fd) {
-            failure = "writing \(path) failed: \(failed.error)"
-            if failed.written > 0 { _ = ftruncate(fd, length) }
-            return false
-        }
-        guard FileCalls.syncData(fd) else {
-            failure = "syncing \(path) failed: \(SocketError("fdatasync"))"
-            _ = ftruncate(fd, length)
-            return false
-        }
-        length += off_t(bytes.count)
         failure = nil
         return true
     }
@@ -94,15 +73,14 @@ final class AccountLog {
         var book = start
         var skipped: [(line: Int, reason: String)] = []
         do throws(JournalFile.Problem) {
-            let summary = try JournalStream.read(path: path, from: offset, decode: { line in
+            let summary = try DurableLog.read(path: path, from: offset, cutTornTail: true, decode: { line in
                 do throws(AccountRecord.Unreadable) { return .success(try AccountRecord.decode(line)) } catch {
-                    return .failure(JournalRecord.Unreadable(reason: error.reason))
+                    return .failure(DurableLog.BadLine(reason: error.reason))
                 }
             }, check: { book.problem(with: $0) }, skip: { skipped.append(($0, $1)) }, { _, record in
                 book.apply(record)
             })
             let end = offset + summary.goodBytes
-            if summary.droppedTail > 0 { truncate(path, off_t(end)) }
             return Read(book: book, droppedTail: summary.droppedTail, end: end, parsed: summary.records, skipped: skipped)
         } catch {
             return Read(book: book, problem: error, skipped: skipped)
@@ -138,9 +116,8 @@ final class AccountLog {
             }
             start = index + 1
         }
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { return false }
-        defer { Glibc.close(fd) }
-        return FileCalls.append(kept, to: fd) == nil && FileCalls.syncData(fd)
+        guard let log = try? DurableLog(path: path, opening: .new) else { return false }
+        defer { log.close() }
+        return log.append(kept, durability: .now) == nil
     }
 }

@@ -144,7 +144,7 @@ struct JournalDirectory {
 
     private func retire(_ file: String, named name: String, at instant: Instant) {
         guard FileManager.default.fileExists(atPath: file) else { return }
-        let target = Self.unused("\(finishedPath)/\(name)-\(wallSeconds())-\(instant.milliseconds)", ".jsonl")
+        let target = DamagedFiles.unused("\(finishedPath)/\(name)-\(wallSeconds())-\(instant.milliseconds)", ".jsonl")
         do { try FileManager.default.moveItem(atPath: file, toPath: target) } catch {
             log("cannot move \(file) to \(target): \(error)")
         }

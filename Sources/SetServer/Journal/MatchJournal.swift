@@ -1,8 +1,6 @@
-import Dispatch
 import Glibc
 import SetNet
 import SetRules
-import Synchronization
 
 /// Where a match room writes its journal: a file (`MatchJournal`), or memory in tests. Used only
 /// on the loop thread.
@@ -22,16 +20,16 @@ protocol JournalWriter: AnyObject {
     var failure: String? { get }
 }
 
-/// A match's append-only journal file. Lines are written with `write(2)` on the loop thread
-/// before the events they cause are sent, so a killed process loses nothing a player was told.
-/// `fdatasync` never blocks the loop: it runs on one background queue, at once for what must
-/// survive power loss (seat tokens, seeds, a game's end) and within a second for the rest.
+/// A match's append-only journal file (a `DurableLog`). Lines are written with `write(2)` on the
+/// loop thread before the events they cause are sent, so a killed process loses nothing a player
+/// was told. `fdatasync` never blocks the loop: it runs on the log's background queue, at once for
+/// what must survive power loss (seat tokens, seeds, a game's end) and within a second for the rest.
 ///
-/// It is not `Sendable` and need not be: it stays on the loop thread, and the background queue
-/// is handed only the descriptor's number, which it syncs and (once `close` gave it up) closes.
+/// It is not `Sendable` and need not be: it stays on the loop thread.
 final class MatchJournal: JournalWriter {
     let path: String
-    private var fd: Int32
+    /// The file; nil for a deferred journal not yet kept (or whose first write failed).
+    private var log: DurableLog?
     private let faults: JournalFaults?
     /// Lines held in memory while the match holds nothing worth keeping: the file is created only
     /// once it does (`keep()`), so abandoned matches leave no litter. Nil once the file exists.
@@ -40,30 +38,26 @@ final class MatchJournal: JournalWriter {
     private var prepare: (() -> Void)?
     /// A held journal that grows past this is written out anyway: memory stays bounded.
     static let maxHeldBytes = 16_384
-    /// The length of the file up to its last whole record: a failed write is cut back to it.
-    private var length: off_t
     private var closed = false
-    private(set) var needsSync = false
     /// Why the last write failed, for the log.
     private(set) var failure: String?
-    private static let syncQueue = DispatchQueue(label: "setgame.journal-sync")
 
     /// Opens an existing journal to go on appending to it (after a restart).
     init(path: String, faults: JournalFaults? = nil) throws(SocketError) {
         self.path = path
         self.faults = faults
-        fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { throw SocketError("open \(path)") }
-        length = lseek(fd, 0, SEEK_END)
+        do throws(DurableLog.Failure) { log = try DurableLog(path: path, opening: .existing, faults: faults) } catch {
+            throw error.socketError
+        }
     }
 
     /// Creates a new journal, owner-only (it holds seat tokens); fails if the file exists.
     init(creating path: String, faults: JournalFaults? = nil) throws(SocketError) {
         self.path = path
         self.faults = faults
-        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw SocketError("create \(path)") }
-        length = 0
+        do throws(DurableLog.Failure) { log = try DurableLog(path: path, opening: .new, faults: faults) } catch {
+            throw error.socketError
+        }
     }
 
     /// A journal whose file is created at the first write after `keep()`, once `prepare` (which
@@ -71,8 +65,6 @@ final class MatchJournal: JournalWriter {
     init(deferred path: String, faults: JournalFaults? = nil, prepare: @escaping () -> Void) {
         self.path = path
         self.faults = faults
-        fd = -1
-        length = 0
         held = []
         self.prepare = prepare
     }
@@ -82,24 +74,26 @@ final class MatchJournal: JournalWriter {
     /// Whether the file exists (always, except for a deferred journal not yet kept).
     private var isOnDisk: Bool { held == nil }
 
+    /// Whether something written is not yet asked to be synced.
+    var needsSync: Bool { log?.needsSync ?? false }
+
     /// From the next write on, the journal is on disk, with everything held back first.
     func keep() { wantsFile = true }
 
-    private func createFile() -> Bool {
-        if fd >= 0 { return true }
+    private func createFile() -> DurableLog? {
+        if let log { return log }
         prepare?()
         prepare = nil
-        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            failure = "creating \(path) failed: \(SocketError("open"))"
-            return false
+        do throws(DurableLog.Failure) { log = try DurableLog(path: path, opening: .new, faults: faults) } catch {
+            failure = "\(error)"
         }
-        return true
+        return log
     }
 
     /// Appends `records` in one write and says whether all of them are in the file. A write that
-    /// fails part way (a full disk) is cut back, so the file never holds half a record that later
-    /// lines would bury: the journal stays readable, and the caller must not act on what failed.
+    /// fails part way (a full disk) is cut back (`DurableLog.append`), so the file never holds half
+    /// a record that later lines would bury: the journal stays readable, and the caller must not
+    /// act on what failed.
     @discardableResult
     func write(_ records: [JournalRecord], sync: Bool = false) -> Bool {
         guard !closed else { return false }
@@ -111,31 +105,16 @@ final class MatchJournal: JournalWriter {
                 self.held = held + bytes
                 return true
             }
-            guard createFile() else { return false }
             bytes = held + bytes
         }
-        if faults?.failing == true {
-            failure = "writing \(path) failed: \(SocketError("write", code: ENOSPC))"
+        guard let log = createFile() else { return false }
+        if let failed = log.append(bytes, durability: sync ? .soon : .later) {
+            failure = "\(failed)"
             if creating { removeCreatedFile() }
             return false
         }
-        if length >= 0 && lseek(fd, 0, SEEK_END) != length {
-            // An earlier failed write could not be cut back: try again before adding to it.
-            guard ftruncate(fd, length) == 0 else {
-                failure = "cutting \(path) back failed: \(SocketError("ftruncate"))"
-                return false
-            }
-        }
-        if let failed = FileCalls.append(bytes, to: fd) {
-            failure = "writing \(path) failed: \(failed.error)"
-            if creating { removeCreatedFile() } else if failed.written > 0 { _ = ftruncate(fd, length) }
-            return false
-        }
-        length += off_t(bytes.count)
         held = nil
         failure = nil
-        needsSync = true
-        if sync { self.sync() }
         return true
     }
 
@@ -143,29 +122,21 @@ final class MatchJournal: JournalWriter {
     /// the disk has room leaves no empty or torn journal that its next start would call damaged.
     /// What was held stays held, and the next write creates the file anew.
     private func removeCreatedFile() {
-        unlink(path)
-        Glibc.close(fd)
-        fd = -1
+        log?.delete()
+        log = nil
     }
 
     /// Asks the background queue to put what was written on disk.
     func sync() {
-        guard needsSync, !closed, fd >= 0 else { return }
-        needsSync = false
-        let fd = self.fd
-        Self.syncQueue.async { FileCalls.syncData(fd) }
+        guard !closed else { return }
+        log?.syncSoon()
     }
 
     /// Syncs and closes, in that order, on the background queue.
     func close() {
         guard !closed else { return }
         closed = true
-        let fd = self.fd
-        guard fd >= 0 else { return }
-        Self.syncQueue.async {
-            FileCalls.syncData(fd)
-            Glibc.close(fd)
-        }
+        log?.close()
     }
 
     func discard() {
@@ -174,24 +145,12 @@ final class MatchJournal: JournalWriter {
     }
 
     /// Waits until every sync and close asked for so far is done; for shutdown and tests.
-    static func drain() { syncQueue.sync {} }
+    static func drain() { DurableLog.drain() }
 }
 
 /// A switch that makes every journal write fail as a full disk would; tests inject it to check
 /// that nothing unjournaled is acknowledged, and that matches continue once writes work again.
-package final class JournalFaults: Sendable, Equatable {
-    private let state = Mutex(false)
-    package init() {}
-
-    /// The same switch: a copy of a config shares its switch with the original, another does not.
-    package static func == (lhs: JournalFaults, rhs: JournalFaults) -> Bool { lhs === rhs }
-
-    /// Whether journal writes fail now.
-    package var failing: Bool {
-        get { state.withLock { $0 } }
-        set { state.withLock { $0 = newValue } }
-    }
-}
+package typealias JournalFaults = DurableLog.Faults
 
 /// Reading a journal back: records, a torn last line dropped, a damaged one reported.
 enum JournalFile {
@@ -201,25 +160,14 @@ enum JournalFile {
         var droppedTail: Int
     }
 
-    enum Problem: Error, CustomStringConvertible {
-        case unreadable(String)
-        case corrupt(line: Int, reason: String)
-
-        var description: String {
-            switch self {
-            case .unreadable(let reason): reason
-            case .corrupt(let line, let reason): "record \(line): \(reason)"
-            }
-        }
-    }
+    typealias Problem = DurableLog.ReadProblem
 
     /// Reads a journal, a chunk at a time (`JournalStream`), every record checked. The last line
     /// may be torn (no newline, or not a record): it is dropped and, with `repair`, cut from the
     /// file. Any other bad line makes the whole journal corrupt.
     static func read(_ path: String, repair: Bool = true) throws(Problem) -> Contents {
         var records: [JournalRecord] = []
-        let summary = try JournalStream(path: path).forEach { _, record in records.append(record) }
-        if summary.droppedTail > 0 && repair { truncate(path, off_t(summary.goodBytes)) }
+        let summary = try JournalStream(path: path).forEach(cutTornTail: repair) { _, record in records.append(record) }
         return Contents(records: records, droppedTail: summary.droppedTail)
     }
 }

@@ -114,7 +114,7 @@ final class ServerState: Sendable {
         var bytes = JSONWriter.bytes(.object(members))
         bytes += [UInt8](repeating: 0x20, count: max(0, Self.recordLength - 1 - bytes.count))
         bytes.append(0x0A)
-        let ok = fd >= 0 && bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } == bytes.count
+        let ok = fd >= 0 && SystemCall.run { bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } } == .done(bytes.count)
         let reason = ok ? "" : "\(SocketError("write"))"
         let report = writeFailed.withLock { failed -> Bool in
             defer { failed = !ok }
@@ -141,9 +141,12 @@ final class ServerState: Sendable {
         var buffer = [UInt8](repeating: 0, count: 4_096)
         var count = 0
         while count < buffer.count {
-            let got = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress?.advanced(by: count), $0.count - count) }
-            if got < 0 && errno == EINTR { continue }
-            guard got >= 0 else { return .failure(Problem(reason: "cannot be read (\(String(cString: strerror(errno))))")) }
+            let read = buffer.withUnsafeMutableBytes { FileCalls.readSome(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...]), from: fd) }
+            let got: Int
+            switch read {
+            case .success(let count): got = count
+            case .failure(let error): return .failure(Problem(reason: "cannot be read (\(String(cString: strerror(error.code))))"))
+            }
             if got == 0 { break }
             count += got
         }
@@ -189,3 +192,4 @@ struct LeasedTime: TimeSource {
     /// The server hands out no more time: see `ServerState.settle`.
     func settle() { state.settle(at: base.now()) }
 }
+

@@ -259,12 +259,21 @@ final class Lobby {
         let host = room.host
         guard idleness != .inUse, rooms[host.name] === room else { return }
         rooms[host.name] = nil
+        if reservedMatches[host.name]?.unclaimedUntil != nil { reservedMatches[host.name] = nil }
         if idleness == .abandoned { journals?.discard(room) } else { journals?.retire(room) }
         for state in host.seats.compactMap({ $0 }) { seatsByToken[state.token] = nil }
         if openDuels[host.variant] == host.name { openDuels[host.variant] = nil }
         if let address = creator.removeValue(forKey: host.name) {
             createdBy[address]?.remove(host.name)
             if createdBy[address]?.isEmpty == true { createdBy[address] = nil }
+        }
+    }
+
+    /// Forgets reservations for one occasion whose match nobody made in time (`ReservedMatch.unclaimedUntil`).
+    func dropLapsedReservations(at now: Instant) {
+        reservedMatches = reservedMatches.filter { name, match in
+            guard let until = match.unclaimedUntil, rooms[name] == nil else { return true }
+            return until.milliseconds > now.milliseconds
         }
     }
 

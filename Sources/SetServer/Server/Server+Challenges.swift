@@ -70,9 +70,12 @@ extension Server {
                 return tell(notice, to: [answered.challenger.connection])
             }
             // A private match for the two: only their tokens take its seats (as `setgame play`'s).
+            // It is kept until it is played, or for a seat wait if nobody comes to make it.
+            lobby.dropLapsedReservations(at: now)
             let match = challenges.nextMatchName { lobby.rooms[$0] == nil && lobby.reservedMatches[$0] == nil }
             let challengerToken = SeatToken.make(), challengedToken = SeatToken.make()
-            lobby.reservedMatches[match] = ReservedMatch(tokens: [challengerToken, challengedToken], mode: .duel, variant: answered.variant)
+            lobby.reservedMatches[match] = ReservedMatch(tokens: [challengerToken, challengedToken], mode: .duel, variant: answered.variant,
+                                                         unclaimedUntil: Instant(milliseconds: now.milliseconds + lobby.seatWaitMs))
             notice.state = .accepted
             notice.match = match
             notice.token = challengedToken

@@ -109,11 +109,16 @@ package struct ReservedMatch: Sendable, Equatable {
     package var tokens: Set<String>
     package var mode: Mode
     package var variant: Variant
+    /// A match reserved for one occasion (an accepted challenge) lapses if nobody has made it
+    /// by then, and goes with its match: a thousand accepted challenges nobody joins must not
+    /// stay in memory. Nil: kept while the server runs (`setgame play`'s own match).
+    package var unclaimedUntil: Instant?
 
-    package init(tokens: Set<String>, mode: Mode, variant: Variant = .classic) {
+    package init(tokens: Set<String>, mode: Mode, variant: Variant = .classic, unclaimedUntil: Instant? = nil) {
         self.tokens = tokens
         self.mode = mode
         self.variant = variant
+        self.unclaimedUntil = unclaimedUntil
     }
 }
 

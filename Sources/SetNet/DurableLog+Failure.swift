@@ -1,0 +1,68 @@
+import Glibc
+import Synchronization
+
+extension DurableLog {
+    /// Why an open or an append failed: which step, of which file, and the system call's error.
+    /// (The error is a `SocketError` for now, which names any failed system call.)
+    package struct Failure: Error, CustomStringConvertible, Sendable {
+        /// The step that failed, a closed set that tests assert.
+        package enum Step: String, Sendable {
+            case open = "opening", create = "creating", cutBack = "cutting back", write = "writing", sync = "syncing"
+        }
+
+        package var step: Step
+        package var path: String
+        package var error: SocketError
+
+        package init(_ step: Step, _ path: String, _ error: SocketError) {
+            self.step = step
+            self.path = path
+            self.error = error
+        }
+
+        package var description: String { "\(step.rawValue) \(path) failed: \(error)" }
+
+        /// The same failure as a `SocketError` naming the step and the file, for callers that throw those.
+        package var socketError: SocketError { SocketError("\(step.rawValue) \(path)", code: error.code, reason: error.reason) }
+    }
+
+    /// A disk that tests fill: `failing` makes every append fail as a full disk would, before a
+    /// byte is written; `roomLeft` lets appends write that many bytes more, all told, so the one
+    /// that needs more stops part way, as a real disk filling up does. Tests inject it to check
+    /// that nothing unwritten is acted on, and that the server goes on once writes work again.
+    package final class Faults: Sendable, Equatable {
+        private struct Disk {
+            var failing = false
+            var roomLeft: Int?
+        }
+
+        private let state = Mutex(Disk())
+        package init() {}
+
+        /// The same switch: a copy of a config shares its switch with the original, another does not.
+        package static func == (lhs: Faults, rhs: Faults) -> Bool { lhs === rhs }
+
+        /// Whether appends fail now.
+        package var failing: Bool {
+            get { state.withLock { $0.failing } }
+            set { state.withLock { $0.failing = newValue } }
+        }
+
+        /// Bytes appends may still write, all told; nil: as many as the disk takes.
+        package var roomLeft: Int? {
+            get { state.withLock { $0.roomLeft } }
+            set { state.withLock { $0.roomLeft = newValue } }
+        }
+
+        /// How many of `count` bytes an append may write now (the room left is used up by them).
+        func allow(_ count: Int) -> Int {
+            state.withLock { disk in
+                guard !disk.failing else { return 0 }
+                guard let room = disk.roomLeft else { return count }
+                let allowed = min(room, count)
+                disk.roomLeft = room - allowed
+                return allowed
+            }
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import Dispatch
+import Glibc
+
+/// An append-only file of lines that a crash or a full disk never leaves half-written: the match
+/// journals and the accounts log are each one. An append is whole or not there (a write that
+/// stops part way is cut back to the last whole line), a torn last line a crash left is cut off
+/// when the log is opened, and `fdatasync` runs at once, on a background queue, or later.
+/// The lines are read back by `DurableLog.read`; a file beyond repair goes to `DamagedFiles`.
+///
+/// Used on one thread (the loop's); only the descriptor's number crosses to the sync queue,
+/// which syncs it and, once `close` gave it up, closes it.
+package final class DurableLog {
+    /// How a log is opened.
+    package enum Opening: Sendable {
+        /// A log that must exist, to go on appending to it (after a restart).
+        case existing
+        /// A new log, owner-only (journals hold seat tokens); fails if the file exists.
+        case new
+        /// The log if it exists, else a new one, owner-only.
+        case existingOrNew
+    }
+
+    /// When an append must be on disk.
+    package enum Durability: Sendable {
+        /// By the next `syncSoon()` or `close()`: the caller batches syncs.
+        case later
+        /// As soon as the background queue gets to it; the append returns before.
+        case soon
+        /// Before the append returns: a failed sync undoes the append.
+        case now
+    }
+
+    package let path: String
+    private let fd: Int32
+    private let faults: Faults?
+    /// The length up to the last whole line: a failed append is cut back to it.
+    package private(set) var length: off_t
+    /// Bytes of a torn last line (no newline) cut off when the log was opened; 0 if none.
+    package let droppedTail: Int
+    private var closed = false
+    /// Whether something appended is not yet asked to be synced.
+    package private(set) var needsSync = false
+    private static let syncQueue = DispatchQueue(label: "setgame.durable-log-sync")
+
+    /// Opens the log at `path`. An existing file whose last line has no newline (a crash
+    /// mid-append) has that line cut off: `droppedTail` says how many bytes went.
+    package init(path: String, opening: Opening, faults: Faults? = nil) throws(Failure) {
+        self.path = path
+        self.faults = faults
+        let flags: Int32 = switch opening {
+        case .existing: O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW
+        case .new: O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW
+        case .existingOrNew: O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW
+        }
+        let step: Failure.Step = opening == .existing ? .open : .create
+        guard case .done(let opened) = SystemCall.run({ Int(open(path, flags, 0o600)) }) else {
+            throw Failure(step, path, SocketError("open"))
+        }
+        let fd = Int32(opened)
+        let end = lseek(fd, 0, SEEK_END)
+        guard end >= 0 else {
+            let error = SocketError("lseek")
+            Glibc.close(fd)
+            throw Failure(step, path, error)
+        }
+        // A second descriptor reads: this one is write-only.
+        let whole = Self.endOfLastLine(path, length: end)
+        if whole < end {
+            guard case .done = SystemCall.run({ Int(ftruncate(fd, whole)) }) else {
+                let error = SocketError("ftruncate")
+                Glibc.close(fd)
+                throw Failure(.cutBack, path, error)
+            }
+        }
+        self.fd = fd
+        length = whole
+        droppedTail = Int(end - whole)
+    }
+
+    deinit { close() }
+
+    /// Appends `bytes` (whole lines) and says why not, or nil when all of them are in the file
+    /// and as durable as asked. On failure nothing of them stays: a write that stopped part way
+    /// (a full disk) or a failed `.now` sync is cut back, so the file never holds half a line that
+    /// later lines would bury, and the caller must not act on what failed.
+    package func append(_ bytes: [UInt8], durability: Durability = .later) -> Failure? {
+        guard !closed else { return Failure(.write, path, SocketError("write", code: EBADF)) }
+        if lseek(fd, 0, SEEK_END) != length {
+            // An earlier failed append could not be cut back: try again before adding to it.
+            guard case .done = SystemCall.run({ Int(ftruncate(fd, length)) }) else {
+                return Failure(.cutBack, path, SocketError("ftruncate"))
+            }
+        }
+        if let failed = write(bytes) {
+            if failed.written > 0 { cutBack() }
+            return Failure(.write, path, failed.error)
+        }
+        if durability == .now {
+            guard FileCalls.syncData(fd) else {
+                let error = SocketError("fdatasync")
+                cutBack()
+                return Failure(.sync, path, error)
+            }
+        }
+        length += off_t(bytes.count)
+        needsSync = durability == .later
+        if durability == .soon {
+            needsSync = true
+            syncSoon()
+        }
+        return nil
+    }
+
+    /// Puts what was appended on disk, on the background queue; the caller does not wait.
+    package func syncSoon() {
+        guard needsSync, !closed else { return }
+        needsSync = false
+        let fd = self.fd
+        Self.syncQueue.async { FileCalls.syncData(fd) }
+    }
+
+    /// Syncs and closes, in that order, on the background queue. The file stays.
+    package func close() {
+        guard !closed else { return }
+        closed = true
+        let fd = self.fd
+        Self.syncQueue.async {
+            FileCalls.syncData(fd)
+            Glibc.close(fd)
+        }
+    }
+
+    /// Deletes the file and closes it, unsynced: nothing in it is worth keeping.
+    package func delete() {
+        unlink(path)
+        guard !closed else { return }
+        closed = true
+        Glibc.close(fd)
+    }
+
+    /// Waits until every sync and close asked for so far is done; for shutdown and tests.
+    package static func drain() { syncQueue.sync {} }
+
+    /// Writes `bytes` at the end, or as much of them as injected faults leave room for.
+    private func write(_ bytes: [UInt8]) -> AppendFailure? {
+        let allowed = faults?.allow(bytes.count) ?? bytes.count
+        if allowed == 0 && !bytes.isEmpty { return AppendFailure(written: 0, error: SocketError("write", code: ENOSPC)) }
+        guard allowed < bytes.count else { return FileCalls.append(bytes, to: fd) }
+        if let failed = FileCalls.append(Array(bytes[..<allowed]), to: fd) { return failed }
+        return AppendFailure(written: allowed, error: SocketError("write", code: ENOSPC))
+    }
+
+    private func cutBack() { _ = SystemCall.run { Int(ftruncate(fd, length)) } }
+
+    /// Where the last whole line of the file at `path` ends: `length` when it ends in a newline
+    /// (or is empty), else just after the last newline before it (0 if there is none).
+    private static func endOfLastLine(_ path: String, length: off_t) -> off_t {
+        guard length > 0, case .done(let opened) = SystemCall.run({ Int(open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) }) else {
+            return length
+        }
+        let fd = Int32(opened)
+        defer { Glibc.close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        var end = length
+        while end > 0 {
+            let start = max(0, end - off_t(buffer.count))
+            let count = Int(end - start)
+            let read = buffer.withUnsafeMutableBytes { chunk in
+                FileCalls.read(into: UnsafeMutableRawBufferPointer(rebasing: chunk[0..<count]), from: fd, at: start)
+            }
+            // An unreadable tail is left as it is: the reader of the lines judges it.
+            guard read else { return length }
+            if let newline = buffer[0..<count].lastIndex(of: 0x0A) { return start + off_t(newline) + 1 }
+            end = start
+        }
+        return 0
+    }
+}

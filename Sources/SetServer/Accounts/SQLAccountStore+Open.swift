@@ -1,0 +1,46 @@
+import Foundation
+import SetDatabase
+import SetRatings
+
+extension SQLAccountStore {
+    /// Opens the store at `location`, brings its schema up to date, and fills it when it is empty
+    /// from what the data folder holds: the SQLite file of a server moving to PostgreSQL
+    /// (`AccountCopy`), the accounts log of an earlier version (`AccountImport`).
+    /// `dataFolder` is the server's `--data` folder, nil for none.
+    static func open(_ location: StoreLocation, dataFolder: String?, policy: RatingPolicy, wallSeconds: Int64,
+                     log: ServerLog) throws(StoreError) -> SQLAccountStore {
+        let database: Database = try storing { () throws(DatabaseError) -> Database in
+            switch location {
+            case .memory: return try SQLiteDatabase(path: nil)
+            case .sqliteFile(let path):
+                try prepareFile(path)
+                return try SQLiteDatabase(path: path)
+            case .postgres(let url): return try PostgresDatabase(url: url)
+            }
+        }
+        let store = try SQLAccountStore(database: database, wallSeconds: wallSeconds)
+        if let dataFolder {
+            if case .postgres = location {
+                try AccountCopy.run(from: StoreLocation.standard(dataFolder: dataFolder).description, into: store, wallSeconds: wallSeconds, log: log)
+            }
+            try AccountImport.run(from: dataFolder + "/accounts", into: store, policy: policy, wallSeconds: wallSeconds, log: log)
+        }
+        return store
+    }
+
+    /// Makes the file's folder, and the file itself readable by its owner alone (SQLite would
+    /// make it as the umask says, and its WAL takes the file's mode): accounts hold identities.
+    private static func prepareFile(_ path: String) throws(DatabaseError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw DatabaseError(.unavailable, "cannot make \(folder): \(error)")
+            }
+        }
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw DatabaseError(.unavailable, "cannot open \(path): \(String(cString: strerror(errno)))") }
+        Glibc.close(fd)
+    }
+}
