@@ -26,6 +26,8 @@ package final class EventLoop: @unchecked Sendable {
     private var handlers: [Int32: Handler] = [:]
     private let stopRequested = Atomic<Bool>(false)
     private let tasks = Mutex<[@Sendable () -> Void]>([])
+    /// Each inbox's drain (`LoopInbox`), run on the loop thread whenever the loop is woken.
+    private var inboxDrains: [() -> Void] = []
     /// The thread inside `run`, or 0 while none is.
     private let runningThread = Atomic<UInt>(0)
 
@@ -93,6 +95,7 @@ package final class EventLoop: @unchecked Sendable {
                     var value: UInt64 = 0
                     _ = read(wakeFD, &value, 8)
                     runTasks()
+                    inboxDrains.forEach { $0() }
                     continue
                 }
                 var readiness: Readiness = []
@@ -105,6 +108,17 @@ package final class EventLoop: @unchecked Sendable {
             tick()
         }
         runTasks()
+        inboxDrains.forEach { $0() }
+    }
+
+    /// A way in for values from other threads: `LoopInbox.post` from any thread, and `receive`
+    /// runs on this loop's thread with what was posted, in order. `receive` itself never leaves
+    /// the loop's thread, so it may capture what only the loop may touch.
+    package func inbox<Message: Sendable>(receive: @escaping ([Message]) -> Void) -> LoopInbox<Message> {
+        assertInLoop()
+        let inbox = LoopInbox<Message>(loop: self)
+        inboxDrains.append { receive(inbox.take()) }
+        return inbox
     }
 
     /// Whether the caller may use the loop's confined methods: it is the thread in `run`, or no

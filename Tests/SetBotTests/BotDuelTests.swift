@@ -14,8 +14,26 @@ import Testing
     /// false if the connection ends first.
     func spectate(port: UInt16, match: String, name: String, until done: (ServerMessage) -> Bool) throws -> Bool {
         let client = try TestClient(port: port, receiveTimeoutMs: 30_000)
-        client.send(.join(JoinRequest(role: .spectator, name: name, match: match)))
         do {
+            // The bots connect first, but their joins wait for the accounts store off the loop:
+            // the match may not exist yet when the spectator comes. It asks again until it does.
+            for attempt in 0..<1_000 {
+                client.send(.join(JoinRequest(role: .spectator, name: name, match: match)))
+                client.send(.ping(time: Int64(attempt)))
+                var missing = false, finished = false
+                _ = try client.waitFor("the join's answer") { message -> Bool? in
+                    if case .error(let error, _) = message, error.code == .noSuchMatch || error.code == .rateLimited {
+                        missing = true
+                    } else if case .pong = message {
+                        return true
+                    } else if !finished {
+                        finished = done(message)
+                    }
+                    return nil
+                }
+                if finished { return true }
+                if !missing { break }
+            }
             _ = try client.waitFor("what the test watches for") { done($0) ? true : nil }
             return true
         } catch is ClientTimedOut {

@@ -119,8 +119,20 @@ extension AccountTests {
         #expect(refusal == "journal_failed")
         faults.failing = false
         second.advance(by: 1_000)
-        let back = try TestClient.greeted(second)
-        back.send(.join(JoinRequest(name: "bob", match: "m", token: token, lastSeq: lastSeq)))
+        // The record is tried again off the loop: a resume is refused until it is committed.
+        var back = try TestClient.greeted(second)
+        for _ in 0..<1_000 {
+            back.send(.join(JoinRequest(name: "bob", match: "m", token: token, lastSeq: lastSeq)))
+            let answer = try back.waitFor("an answer") { message -> ErrorCode?? in
+                switch message {
+                case .joined: .some(nil)
+                case .error(let error, _): .some(error.code)
+                default: nil
+                }
+            }
+            guard answer == .journalFailed else { break }
+            back = try TestClient.greeted(second)
+        }
         let over = try back.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
         guard case .gameOver(_, _, let ratings) = over.body else { return }
         #expect(ratings.count == 2)

@@ -27,6 +27,12 @@ import Testing
     func playToTheEnd(_ ann: TestClient, _ bob: TestClient, startingTurn: Int) throws -> MatchView {
         var number = startingTurn
         while ann.view?.phase == .playing && number < 300 {
+            // No set and no card left: the game is over, told once its record is committed.
+            if let view = ann.view, view.deck == 0, SetLogic.firstSet(in: view.table) == nil {
+                _ = try ann.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+                try bob.awaitSeq(ann.view!.seq)
+                break
+            }
             try number % 2 == 0 ? playScriptedTurn(ann, bob) : playScriptedTurn(bob, ann)
             number += 1
         }
@@ -259,6 +265,10 @@ import Testing
         bob = nil
         _ = try eve.awaitEvent("bob away") { if case .presence(.second, false, _) = $0 { true } else { false } }
         server.advance(by: 60_000)
+        // Eve speaks up, or the next 40 s would make 100 s of silence: the game over is told once
+        // its record is committed, off the loop, after the idle sweep of the tick that ends it.
+        eve.send(.ping(time: 1))
+        _ = try eve.waitFor("pong") { if case .pong(_, 1, _) = $0 { true } else { nil } }
         ann.hangUp()
         _ = try eve.awaitEvent("ann away") { if case .presence(.first, false, _) = $0 { true } else { false } }
         server.advance(by: 40_000)  // bob's 100 s are up; ann has 60 s left

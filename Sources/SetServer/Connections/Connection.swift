@@ -17,6 +17,9 @@ final class Connection {
     enum Session {
         /// Welcomed, not yet joined.
         case greeted
+        /// A join waits for the accounts store (its account looked up, made or renamed); a
+        /// second join or an action meanwhile is refused.
+        case admitting
         case player(MatchRoom, Seat)
         case spectator(MatchRoom)
     }
@@ -60,7 +63,7 @@ final class Connection {
 
     var room: MatchRoom? {
         switch session {
-        case .greeted: nil
+        case .greeted, .admitting: nil
         case .player(let room, _), .spectator(let room): room
         }
     }
@@ -74,6 +77,7 @@ final class Connection {
     var label: String {
         switch session {
         case .greeted: "#\(id)"
+        case .admitting: "#\(id) (joining)"
         case .player(let room, let seat): "#\(id) \(name) (seat \(seat.rawValue) of \(room.host.name))"
         case .spectator(let room): "#\(id) \(name) (watching \(room.host.name))"
         }

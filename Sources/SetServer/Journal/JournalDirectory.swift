@@ -82,7 +82,7 @@ struct JournalDirectory {
                 let host = try JournalReplay.host(from: contents.records, seatWaitMs: seatWaitMs, spectatorAnnounceMs: spectatorAnnounceMs) {
                     var told = $0.messages
                     if let recorded {
-                        told = unpublished.hold(told, finished: $0.finished) ? unpublished.release(committed: recorded).messages : told
+                        told = unpublished.hold(told, finished: $0.finished) + unpublished.release(committed: recorded).messages
                     }
                     for message in told { _ = history.encode(message) }
                 }

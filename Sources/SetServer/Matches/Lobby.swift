@@ -83,6 +83,13 @@ final class Lobby {
         return seat.account.map { .account(id: $0.id) } ?? .guest
     }
 
+    /// The names (by skeleton) seated in the match a join for a new seat would sit in: a name
+    /// suggested instead of a refused one is none of them.
+    func seatedNames(joining request: JoinRequest) -> Set<String> {
+        guard let room = existingRoom(for: request) else { return [] }
+        return Set(room.host.seats.compactMap { $0.map { AccountBook.key($0.name) } })
+    }
+
     /// Whether a player's join takes a new seat (its name must then be free to it), rather than
     /// resuming one by its token: a reserved token's first join takes one too.
     func takesNewSeat(_ request: JoinRequest) -> Bool {

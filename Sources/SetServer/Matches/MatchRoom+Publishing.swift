@@ -15,16 +15,19 @@ struct UnpublishedGames {
 
     var isEmpty: Bool { games.isEmpty }
 
-    /// Keeps `messages` back when they end a game (its record must be committed first) or follow
-    /// one that waits; true if they were kept.
-    mutating func hold(_ messages: [HostMessage], finished: FinishedGame?) -> Bool {
+    /// Keeps back, from `messages`, the game over of a game whose record must be committed first
+    /// and all after it, and everything while an earlier game waits; returns what may be told now
+    /// (the game's last moves before its end: facts of the journal, which the record does not
+    /// change, so players stop playing a table that is over).
+    mutating func hold(_ messages: [HostMessage], finished: FinishedGame?) -> [HostMessage] {
         if let finished {
-            games.append(Game(finished: finished, messages: messages))
-            return true
+            let end = games.isEmpty ? messages.firstIndex(where: \.isGameOver) ?? 0 : 0
+            games.append(Game(finished: finished, messages: Array(messages[end...])))
+            return Array(messages[..<end])
         }
-        guard !games.isEmpty else { return false }
+        guard !games.isEmpty else { return messages }
         games[games.count - 1].messages += messages
-        return true
+        return []
     }
 
     /// What may be told now, oldest game first, for as long as each game's record is committed
@@ -55,12 +58,12 @@ extension MatchRoom {
     /// The answer to a snapshot or a join while the match's finished game waits for its record.
     static let recordUnwritten = WireError(.journalFailed, "The server cannot save this match's finished game right now; ask again once it can.")
 
-    /// Keeps `messages` back, unencoded, when they end a game whose record must be committed
-    /// first, or follow one that waits; true if they were kept.
-    func hold(_ messages: [HostMessage], finished: FinishedGame?) -> Bool {
+    /// Keeps back, unencoded, a game over whose record must be committed first and all after it
+    /// (`UnpublishedGames.hold`); returns what may be encoded now.
+    func hold(_ messages: [HostMessage], finished: FinishedGame?) -> [HostMessage] {
         // Whatever follows a game that waits waits too, even in a room restored before it was
         // told it keeps records, so nothing overtakes the game's end.
-        guard awaitsRecords || !unpublished.isEmpty else { return false }
+        guard awaitsRecords || !unpublished.isEmpty else { return messages }
         return unpublished.hold(messages, finished: finished)
     }
 
@@ -82,6 +85,13 @@ extension GameRecord {
             guard let before = player.before, let after = player.after, let seat = Seat(rawValue: seat) else { return nil }
             return RatingChange(seat: seat, before: before.rounded, after: after.rounded, provisional: after.isProvisional)
         }
+    }
+}
+
+extension HostMessage {
+    var isGameOver: Bool {
+        guard case .event(let event, _) = self, case .gameOver = event.body else { return false }
+        return true
     }
 }
 

@@ -55,6 +55,9 @@ final class MatchRoom {
 
     /// Whether both seats of this duel were taken from the address that created it (`Lobby.seated`).
     var pairedWithItself = false
+    /// Whether an input that may free the match came while it held a finished game back: it is
+    /// freed, if idle, once that game is told.
+    private var idlesOncePublished = false
 
     /// Whether the match is still worth keeping. One that holds no seats (nobody moved, and no
     /// duel was dealt between two addresses) goes as soon as no player is present: spectators do
@@ -175,11 +178,26 @@ final class MatchRoom {
     /// timer fired, a seat was refused) may free it; an idle one lets its spectators go here. A
     /// restored match stays until one of those happens to it.
     private func outcome<Reply: Equatable>(_ output: HostOutput<Reply>, mayIdle: Bool) -> RoomOutcome<Reply> {
-        let deliveries = hold(output.messages, finished: output.finished) ? [] : encode(output.messages)
-        let idleness = mayIdle ? self.idleness : .inUse
+        let deliveries = encode(hold(output.messages, finished: output.finished))
+        // A match holding a finished game back stays until it is told (`publishedOutcome`), so
+        // its spectators and returning players still hear how it ended.
+        if mayIdle && isHoldingBack { idlesOncePublished = true }
+        let idleness = mayIdle && !isHoldingBack ? self.idleness : .inUse
         return RoomOutcome(reply: output.reply, deliveries: deliveries, nextDeadline: host.nextDeadline,
                            announcementDue: host.spectatorAnnouncementDue, idleness: idleness,
                            released: idleness == .inUse ? [] : releaseSpectators(), finished: awaitsRecords ? output.finished : nil)
+    }
+
+    /// What publishing the games whose records were committed does (`committed` finds them): the
+    /// lines told, and the match freed if an input while it held them back left it idle.
+    func publishedOutcome(committed: (FinishedGame) -> RecordState) -> RoomOutcome<NoReply> {
+        let deliveries = publish(committed: committed)
+        let mayIdle = idlesOncePublished && !isHoldingBack
+        if mayIdle { idlesOncePublished = false }
+        let idleness = mayIdle ? self.idleness : .inUse
+        return RoomOutcome(reply: NoReply(), deliveries: deliveries, nextDeadline: host.nextDeadline,
+                           announcementDue: host.spectatorAnnouncementDue, idleness: idleness,
+                           released: idleness == .inUse ? [] : releaseSpectators(), finished: nil)
     }
 
     /// Each message encoded once, for the connections that hold its audience now.

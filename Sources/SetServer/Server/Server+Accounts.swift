@@ -5,15 +5,6 @@ import SetWire
 // Accounts at the server's edge: who a joining player is, games recovered after a crash, and
 // the answers to profile, history, crosstable and leaderboard.
 extension Server {
-    /// What a player's join would do to the accounts, its name checked (`name_taken`); nothing
-    /// is written until its seat is sure (`Accounts.admit`). An identity the door vouched for
-    /// (ssh) wins over an account key the client sends.
-    func admission(for join: JoinRequest, on connection: Connection) -> Result<AccountAdmission, WireError> {
-        identify(connection, by: join)
-        return accounts.admission(join.name, identity: connection.identity, claimant: connection.nameClaimant, bot: join.bot,
-                                  sitting: { self.lobby.holder(of: $0, joining: join) }, limit: { self.recordRefusal($0, from: connection) })
-    }
-
     /// The identity a join's account key gives a connection the door has not vouched for. A
     /// keyless player the door vouched for is a guest whatever key its client sends: a guest
     /// is a guest, with no account and no rating; only the door's house bots, which keep their
@@ -27,40 +18,108 @@ extension Server {
         connection.identity = .accountKey(digest: SHA256.hex(key))
     }
 
-    /// Restored matches' scoreboards: each seat's rating now. (Games that ended after their
-    /// journal said so but before the accounts log did were recorded as the journals replayed,
-    /// `Accounts.recovered`.)
+    /// Restored matches' scoreboards: each seat's rating now, read at start, before the loop
+    /// runs. (Games that ended after their journal said so but before the store did were
+    /// recorded as the journals replayed, `recovered`; those the store could not take wait in
+    /// their rooms and go to the edge, to be recorded once it can.)
     func recoverGames(of rooms: [MatchRoom]) {
         for room in rooms {
             for seat in room.host.mode.seats {
-                guard let id = room.host.seats[seat.rawValue]?.account?.id, let account = accounts.book.account(id) else { continue }
+                guard let id = room.host.seats[seat.rawValue]?.account?.id,
+                      let account = try? accounts.synchronously({ store throws(StoreError) in try store.account(id: id) }) ?? nil else { continue }
                 room.setRating(account.rating(room.host.variant), of: seat)
             }
             // A finished rated game shows its changes again, as its snapshot did before the stop.
             if room.host.phase == .over, let commitment = room.host.lastFinished?.commitment,
-               let record = accounts.book.game(commitment), record.rated {
+               let record = try? accounts.synchronously({ store throws(StoreError) in try store.game(commitment: commitment) }) ?? nil,
+               record.rated {
                 room.show(record)
             }
+            for waiting in room.unpublished.games { record(waiting.finished, of: room) }
         }
     }
 
-    func answer(_ query: AccountQuery, id: JSONValue?, from connection: Connection) {
-        let reply = { (info: AccountInfo) in ServerMessageCoding.line(.accountInfo(info, id: id)) }
-        let result: Result<[UInt8], WireError>
-        switch query {
-        case .profile(let name): result = AccountReplies.profile(name, in: accounts.book).map(reply)
-        case .history(let name, let key, let after, let limit):
-            let identity = key.map { PlayerIdentity.accountKey(digest: SHA256.hex($0)) } ?? connection.identity
-            let own = accounts.book.account(for: identity)
-            result = AccountReplies.history(name ?? own?.name, after: after, limit: limit ?? ClientMessageDecoder.defaultListLimit,
-                                            id: id, in: accounts.book)
-        case .crosstable(let name, let other): result = AccountReplies.crosstable(name, other, in: accounts.book).map(reply)
-        case .leaderboard(let variant, let after, let limit):
-            result = accounts.leaderboard(variant, after: after, limit: limit ?? ClientMessageDecoder.defaultListLimit).map(reply)
+    /// A replayed game's record, at start: the one the store holds, or, for a game of an account
+    /// that ended after its journal said so but before the store did (a stop between the two
+    /// writes, so its end was never told), one written now. A game of guests alone moved no
+    /// rating: it is not written again at every start.
+    static func recovered(_ finished: FinishedGame, in store: AccountStore, wallSeconds: Int64, log: ServerLog) -> RecordState {
+        do throws(StoreError) {
+            if let game = try store.game(commitment: finished.commitment) { return .committed(game) }
+            guard finished.seats.contains(where: { $0.account != nil }) else { return .committed(nil) }
+            let record = try store.record(finished, journal: "\(finished.match).jsonl", wallSeconds: wallSeconds, policy: .standard)
+            log("recorded \(finished.match) game \(finished.game), which ended before the server stopped")
+            return .committed(record)
+        } catch {
+            log("cannot write the record of \(finished.match) game \(finished.game) (\(error)): its game over waits until it is written")
+            return .unwritten
         }
-        switch result {
-        case .success(let line): enqueue(line, to: connection)
-        case .failure(let error): fail(connection, error, id: id)
+    }
+
+    /// Commit, then publish: a finished game's record goes to the store off the loop, and what
+    /// the room said from the game's end on is published once it is committed. While the store
+    /// cannot take it, it is tried again, and the players are told their result waits.
+    func record(_ finished: FinishedGame, of room: MatchRoom) {
+        accounts.record(finished, journal: "\(finished.match).jsonl", delayed: { [unowned self] in
+            for seat in room.host.seats.compactMap({ $0 }) {
+                guard let id = seat.connection, let connection = connections[id] else { continue }
+                fail(connection, Self.resultWaits)
+            }
+        }, committed: { [unowned self] in
+            apply(room.publishedOutcome(committed: committedRecord), of: room)
+        })
+    }
+
+    /// What the players of a finished game hear while the store cannot take its record.
+    static let resultWaits = WireError(.journalFailed, "The server cannot save this game's result to its accounts right now; it is told as soon as it is saved, and nothing is lost.")
+
+    /// Why `claimant` may not watch under `name`, if it may not: a spectator's name is lent, but
+    /// not one the server hands out (its chat line would pass for the door's guest, key or bot).
+    func watchingRefusal(_ name: String, claimant: NameClaimant) -> WireError? {
+        let reserved = accounts.reservedNames
+        guard !reserved.allows(name, to: claimant) else { return nil }
+        let suggestion = reserved.unreserved(name)
+        return WireError(.nameTaken, "The name \"\(name)\" \(reserved.reason(name)); try \"\(suggestion)\".",
+                         details: ["suggestion": .string(suggestion)])
+    }
+
+    /// Answers an account question off the loop: the reply goes to the connection when the
+    /// store answers, if it is still open. One connection, and all together, may have only so
+    /// many questions waiting (`AccountsEdge.questionBound`).
+    func answer(_ query: AccountQuery, id: JSONValue?, from connection: Connection) {
+        let identity = connection.identity
+        let asked = accounts.askQuestion(from: connection.id, { store throws(StoreError) in
+            try Self.reply(to: query, id: id, identity: identity, in: store)
+        }) { [unowned self] result in
+            guard connections[connection.id] === connection, !connection.closeWhenFlushed else { return }
+            switch result {
+            case .success(.success(let line)): enqueue(line, to: connection)
+            case .success(.failure(let error)): fail(connection, error, id: id)
+            case .failure(let error): fail(connection, WireError(.journalFailed, "The server cannot reach its accounts (\(error)); ask again later."), id: id)
+            }
+        }
+        guard !asked else { return }
+        fail(connection, WireError(.rateLimited, "Too many account questions are waiting for an answer; this one was dropped, ask again in a moment."), id: id)
+    }
+
+    /// The reply line to an account question; runs on the accounts worker.
+    private static func reply(to query: AccountQuery, id: JSONValue?, identity: PlayerIdentity,
+                              in store: AccountStore) throws(StoreError) -> Result<[UInt8], WireError> {
+        let line = { (info: AccountInfo) in ServerMessageCoding.line(.accountInfo(info, id: id)) }
+        switch query {
+        case .profile(let name): return try store.profile(name).map(line)
+        case .history(let name, let key, let after, let limit):
+            let asker = key.map { PlayerIdentity.accountKey(digest: SHA256.hex($0)) } ?? identity
+            var named = name
+            if named == nil { named = try store.account(for: asker)?.name }
+            guard let name = named else {
+                return .failure(WireError(.missingField, "\"name\" is required: this connection has no account to show the history of.",
+                                          details: ["field": "name"]))
+            }
+            return try store.history(name, after: after, limit: limit ?? ClientMessageDecoder.defaultListLimit, id: id)
+        case .crosstable(let name, let other): return try store.crosstable(name, other).map(line)
+        case .leaderboard(let variant, let after, let limit):
+            return try store.leaderboard(variant, after: after, limit: limit ?? ClientMessageDecoder.defaultListLimit).map(line)
         }
     }
 }

@@ -16,17 +16,38 @@ extension Server {
                 return fail(connection, WireError(.alreadyJoined, "This connection is in a match; open another to come into the lobby."), id: id)
             }
             let variant = join.variant ?? .classic
-            // The same check as a new seat's: a name another account owns, or one kept for the house, is refused.
-            if case .failure(let error) = admission(for: JoinRequest(name: join.name, variant: variant).withAccount(join.account), on: connection) {
-                return fail(connection, error, id: id)
+            // The same check as a new seat's, decided on the loop from a lookup made off it: a
+            // name another account owns, or one kept for the house, is refused.
+            let request = JoinRequest(name: join.name, variant: variant).withAccount(join.account)
+            identify(connection, by: request)
+            let name = join.name, identity = connection.identity
+            connection.session = .admitting
+            accounts.ask({ store throws(StoreError) in try JoinLookup.find(name, identity: identity, in: store) }) { [unowned self] result in
+                guard admitting(connection) else { return }
+                connection.session = .greeted
+                let lookup: JoinLookup
+                switch result {
+                case .failure(let error): return fail(connection, storeRefusal(error), id: id)
+                case .success(let found): lookup = found
+                }
+                accounts.noteOwner(connection.id, lookup.account != nil)
+                let decision = JoinDecision(name, identity: identity, claimant: connection.nameClaimant, bot: false, lookup: lookup,
+                                            reserved: accounts.reservedNames, sitting: { _ in nil },
+                                            limit: { self.recordRefusal($0, from: connection) })
+                switch decision {
+                case .admitted: break
+                case .limited(let error): return fail(connection, error, id: id)
+                case .nameRefused(let refusal):
+                    return fail(connection, NameSuggestion.error(refusal, suggestion: accounts.reservedNames.unreserved(name) == name ? name + "2" : accounts.reservedNames.unreserved(name)), id: id)
+                }
+                let rating = lookup.account?.rating(variant)
+                let entry = LobbyEntry(name: join.name, variant: variant, rating: rating?.rounded, provisional: rating?.isProvisional ?? false)
+                let presence = Challenges.Presence(connection: connection.id, entry: entry, key: AccountBook.key(join.name),
+                                                   identity: connection.identity)
+                if case .failure(let error) = challenges.enter(presence) { return fail(connection, error, id: id) }
+                connection.name = join.name
+                send(.lobby(challenges.entries(), id: id), to: connection)
             }
-            let rating = accounts.book.account(for: connection.identity)?.rating(variant)
-            let entry = LobbyEntry(name: join.name, variant: variant, rating: rating?.rounded, provisional: rating?.isProvisional ?? false)
-            let presence = Challenges.Presence(connection: connection.id, entry: entry, key: AccountBook.key(join.name),
-                                               identity: connection.identity)
-            if case .failure(let error) = challenges.enter(presence) { return fail(connection, error, id: id) }
-            connection.name = join.name
-            send(.lobby(challenges.entries(), id: id), to: connection)
         case .challenge(let name, let variant):
             switch challenges.challenge(from: connection.id, to: name, variant: variant, at: now) {
             case .failure(let error): fail(connection, error, id: id)

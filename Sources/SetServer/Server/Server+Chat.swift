@@ -10,10 +10,12 @@ extension Server {
         switch connection.session {
         case .greeted:
             return fail(connection, WireError(.notJoined, "Join a match first: chat belongs to a match."), id: id)
+        case .admitting:
+            return fail(connection, Self.stillJoining, id: id)
         case .player(let playing, let seat): (room, speaker) = (playing, .seat(seat))
         case .spectator(let watched): (room, speaker) = (watched, .spectator(name: connection.name))
         }
-        let hasAccount = accounts.book.account(for: connection.identity) != nil
+        let hasAccount = accounts.ownsAccount(connection.id)
         let line: String
         switch chatGate.judge(text, in: requested, id: id, from: connection, hasAccount: hasAccount, at: now) {
         case .refused(let error): return fail(connection, error, id: id)

@@ -9,6 +9,7 @@ extension Server {
         let now = clock.now()
         var next = timers.earliest(admission.pausedUntil)
         if let output = connections.dirty.waitMilliseconds(at: now) { next = min(next, now.adding(output)) }
+        if let retry = accounts.nextRetry { next = min(next, retry) }
         // Often enough to renew the clock's lease before the clock reaches it (`ServerState`).
         return Int32(max(0, min(ServerState.renewEveryMs, next.milliseconds(since: now))))
     }
@@ -24,6 +25,7 @@ extension Server {
             apply(room.announceSpectators(at: now), of: room)
         }
         admission.resumeIfDue(at: now)
+        accounts.retryDue(at: now)
         takeSilenceReading()
         if let slot = timers.dueMeasureSlot(at: now) { measureRoundTrips(slot: slot, at: now) }
         if timers.sweepDue(at: now) { sweep(at: now) }
@@ -36,7 +38,6 @@ extension Server {
     /// could not be sent their fatal error in a whole sweep; puts new journal lines on disk.
     private func sweep(at now: Instant) {
         syncJournals(at: now)
-        releaseRecorded()
         quietLog.sayOverdue(at: now)
         connections.closeOverdueLingering(at: now)
         admission.forgetQuietAddresses(at: now)
@@ -58,7 +59,8 @@ extension Server {
     func shutDown() {
         log("shutting down: telling \(connections.count) clients")
         connections.closeAll(saying: ServerMessageCoding.line(.goodbye(reason: "The server is shutting down.")))
-        releaseRecorded()
+        // Records asked for are committed (a game over they hold back is told after a restart).
+        accounts.stop()
         lobby.closeJournals()
         accounts.checkpoint()
         MatchJournal.drain()

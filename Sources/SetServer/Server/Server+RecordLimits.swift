@@ -18,7 +18,7 @@ extension Server {
     }
 
     /// Spends what the record an admitted join wrote costs its address, network or account.
-    func spendAllowance(for admission: AccountAdmission, from connection: Connection) {
+    func spendAllowance(for admission: SeatAdmission, from connection: Connection) {
         let kind: AccountRecordKind
         switch admission {
         case .guest, .existing: return

@@ -54,9 +54,7 @@ extension Server {
         case .join(let join):
             self.join(join, id: request.id, from: connection, at: now)
         case .snapshot:
-            guard let room = connection.room else { return fail(connection, notJoined, id: request.id) }
-            if room.isHoldingBack { return fail(connection, MatchRoom.recordUnwritten, id: request.id) }
-            send(.snapshot(room.host.snapshot(forSpectator: connection.isSpectator, at: now)), to: connection)
+            snapshot(id: request.id, for: connection, at: now)
         case .act(let action, let seat):
             act(action, claimedSeat: seat, id: request.id, from: connection, at: now)
         case .chat(let room, let text):
@@ -69,73 +67,110 @@ extension Server {
         }
     }
 
+    private func snapshot(id: JSONValue?, for connection: Connection, at now: Instant) {
+        if case .admitting = connection.session { return fail(connection, Self.stillJoining, id: id) }
+        guard let room = connection.room else { return fail(connection, notJoined, id: id) }
+        // A snapshot would show a game over nobody may hear of yet: it waits until it is told.
+        if room.isHoldingBack {
+            let waits = waitForRecord(of: room, joining: nil) { [unowned self] in
+                guard connections[connection.id] === connection, !connection.closeWhenFlushed else { return }
+                snapshot(id: id, for: connection, at: clock.now())
+            }
+            if !waits { fail(connection, MatchRoom.recordUnwritten, id: id) }
+            return
+        }
+        send(.snapshot(room.host.snapshot(forSpectator: connection.isSpectator, at: now)), to: connection)
+    }
+
     private func rateLimited(_ connection: Connection, id: JSONValue?) {
         fail(connection, WireError(.rateLimited, "Over \(config.limits.messagesPerSecond) messages a second; this one was dropped."), id: id)
     }
+
+    /// The answer to a join, an action, a snapshot or a chat line while this connection's join
+    /// waits for the accounts store.
+    static let stillJoining = WireError(.notJoined, "Your join is still being answered (the server is looking up your account); wait for it.")
 
     private var notJoined: WireError {
         WireError(.notJoined, "Join a match first: {\"type\":\"join\",\"name\":\"you\"}.")
     }
 
     private func join(_ join: JoinRequest, id: JSONValue?, from connection: Connection, at now: Instant) {
-        guard case .greeted = connection.session else {
+        switch connection.session {
+        case .greeted: break
+        case .admitting:
+            return fail(connection, WireError(.alreadyJoined, "This connection's join is still being answered; wait for it."), id: id)
+        case .player, .spectator:
             return fail(connection, WireError(.alreadyJoined, "This connection has already joined a match; open another to join again."), id: id)
         }
         // A new seat (a reserved token's first one too) is taken under a name its account owns
         // (or no account owns, for a guest) and nobody else sits under in that match; a seat
         // resumed by its token keeps the name and account it was taken with. The account is
-        // made or renamed only once the seat is sure: a refused join writes nothing.
-        var admission = AccountAdmission.guest
+        // looked up, and made or renamed, off the loop (`admitToSeat`), and only once the seat
+        // is sure: a refused join writes nothing.
         identify(connection, by: join)
         if let refusal = botMatchRefusal(join, on: connection) { return fail(connection, refusal, id: id) }
-        if join.role == .spectator, let refusal = accounts.watchingRefusal(join.name, claimant: connection.nameClaimant) {
+        if join.role == .spectator, let refusal = watchingRefusal(join.name, claimant: connection.nameClaimant) {
             return fail(connection, refusal, id: id)
         }
-        if lobby.takesNewSeat(join) {
-            switch self.admission(for: join, on: connection) {
-            case .failure(let error): return fail(connection, error, id: id)
-            case .success(let found): admission = found
-            }
-        }
+        guard lobby.takesNewSeat(join) else { return seat(join, admission: .guest, id: id, from: connection, at: now) }
+        admitToSeat(join, id: id, from: connection)
+    }
+
+    /// Seats a join whose account admission is decided (a resume or a watcher needs none): a new
+    /// seat whose admission writes waits for the store (`writeAccount`) before it is taken.
+    func seat(_ join: JoinRequest, admission: SeatAdmission, id: JSONValue?, from connection: Connection, at now: Instant) {
         let seating = lobby.seating(for: join, address: connection.address)
         // A joiner is sent a snapshot or the events it missed: none may tell of a game over
-        // whose record is not on disk yet.
-        if case .success(let found) = seating, found.room.isHoldingBack { return fail(connection, MatchRoom.recordUnwritten, id: id) }
+        // whose record is not in the store yet: it waits until it is told.
+        if case .success(let found) = seating, found.room.isHoldingBack {
+            let waits = waitForRecord(of: found.room, joining: connection) { [unowned self] in
+                seat(join, admission: admission, id: id, from: connection, at: clock.now())
+            }
+            if !waits { fail(connection, MatchRoom.recordUnwritten, id: id) }
+            return
+        }
         switch seating {
         case .failure(let error):
             fail(connection, error, id: id)
         case .success(.watch(let room)):
             connection.session = .spectator(room)
+            learnAccount(of: connection)
             let outcome = room.watch(connection.id, at: now)
             admit(connection, to: room, as: join, seat: nil, token: nil, resumed: false, replaced: nil, id: id, outcome: outcome, at: now)
         case .success(.resume(let room, let seat, let token)):
             connection.session = .player(room, seat)
+            accounts.noteOwner(connection.id, room.host.seats[seat.rawValue]?.account != nil)
             let outcome = room.resume(seat, connection: connection.id, at: now)
             admit(connection, to: room, as: join, seat: seat, token: token, resumed: true, replaced: outcome.reply.replaced,
                   id: id, outcome: outcome, at: now)
             measureRoundTrip(of: connection, at: now)
         case .success(.take(let room, let token)):
             if let refusal = room.host.seatRefusal(requested: join.seat) { return fail(connection, refusal, id: id) }
-            let account: AccountBook.Account?
-            switch accounts.admit(admission) {
-            case .failure(let error): return fail(connection, error, id: id)
-            case .success(let admitted): account = admitted
+            guard admission.writes else {
+                return takeSeat(join, in: room, token: token, account: admission.account, admission: admission, id: id, from: connection, at: now)
             }
-            spendAllowance(for: admission, from: connection)
-            let seatAccount = account.map { SeatAccount(id: $0.id, casual: join.casual) }
-            let outcome = room.join(name: join.name, token: token, connection: connection.id, seat: join.seat, account: seatAccount,
-                                    rating: account?.rating(room.host.variant), at: now)
-            switch outcome.reply {
-            case .refused(let error):
-                apply(outcome, of: room)
-                fail(connection, error, id: id)
-            case .seated(let seat):
-                lobby.seated(room, seat, token: token, address: connection.address)
-                connection.session = .player(room, seat)
-                // A first seat, even one reserved for the token it came with (`setgame play`'s).
-                admit(connection, to: room, as: join, seat: seat, token: token, resumed: false, replaced: nil, id: id, outcome: outcome, at: now)
-                measureRoundTrip(of: connection, at: now)
-            }
+            writeAccount(admission, for: join, in: room, token: token, id: id, from: connection)
+        }
+    }
+
+    /// Takes a new seat in `room` with the account its admission gave (written already).
+    func takeSeat(_ join: JoinRequest, in room: MatchRoom, token: String, account: StoredAccount?, admission: SeatAdmission,
+                  id: JSONValue?, from connection: Connection, at now: Instant) {
+        spendAllowance(for: admission, from: connection)
+        accounts.noteOwner(connection.id, account != nil)
+        let seatAccount = account.map { SeatAccount(id: $0.id, casual: join.casual) }
+        let outcome = room.join(name: join.name, token: token, connection: connection.id, seat: join.seat, account: seatAccount,
+                                rating: account?.rating(room.host.variant), at: now)
+        switch outcome.reply {
+        case .refused(let error):
+            apply(outcome, of: room)
+            fail(connection, error, id: id)
+        case .seated(let seat):
+            lobby.seated(room, seat, token: token, address: connection.address)
+            connection.session = .player(room, seat)
+            // A first seat, even one reserved for the token it came with (`setgame play`'s).
+            admit(connection, to: room, as: join, seat: seat, token: token, resumed: false, replaced: nil, id: id, outcome: outcome, at: now)
+            measureRoundTrip(of: connection, at: now)
         }
     }
 
@@ -174,6 +209,7 @@ extension Server {
         let room: MatchRoom, seat: Seat
         switch connection.session {
         case .greeted: return fail(connection, notJoined, id: id)
+        case .admitting: return fail(connection, Self.stillJoining, id: id)
         case .spectator: return fail(connection, WireError(.spectatorsCannotAct, "Spectators can watch but not play."), id: id)
         case .player(let playing, let own):
             room = playing

@@ -7,10 +7,10 @@ extension Server {
     /// Carries out a room's outcome: its lines sent (not to `excluded`, told already), its next
     /// timer and spectator announcement queued, an idle match forgotten and its spectators let go.
     func apply<Reply>(_ outcome: RoomOutcome<Reply>, of room: MatchRoom, except excluded: ConnectionID? = nil) {
-        // Commit, then publish: a finished game's record and ratings are on disk before anyone
-        // hears the game is over; while they cannot be written, the room keeps what it said
-        // unencoded (`releaseRecorded` publishes it once they are).
-        if let finished = outcome.finished { accounts.record(accounts.record(of: finished, journal: "\(finished.match).jsonl")) }
+        // Commit, then publish: a finished game's record and ratings are in the store before
+        // anyone hears the game is over; until the store answers, the room keeps what it said
+        // unencoded (`record` publishes it once they are).
+        if let finished = outcome.finished { record(finished, of: room) }
         deliver(outcome.deliveries + room.publish(committed: committedRecord), except: excluded)
         schedule(room.host.name, at: outcome.nextDeadline)
         noteSpectators(room.host.name, due: outcome.announcementDue)
@@ -55,17 +55,8 @@ extension Server {
         for (room, outcome) in resumed { apply(outcome, of: room) }
     }
 
-    /// Writes the game records a full disk held back, and publishes what waited for each.
-    func releaseRecorded() {
-        guard !accounts.unwritten.isEmpty else { return }
-        accounts.retry()
-        for room in lobby.rooms.values where room.isHoldingBack {
-            deliver(room.publish(committed: committedRecord))
-        }
-    }
-
     /// Where a finished game's record stands: its end is told once it is committed.
-    func committedRecord(of finished: FinishedGame) -> RecordState { accounts.state(of: finished) }
+    func committedRecord(of finished: FinishedGame) -> RecordState { accounts.recordState(of: finished) }
 
     /// Spectators of a match freed before it began go back to the lobby, told why.
     private func release(_ spectators: [ConnectionID]) {

@@ -23,8 +23,8 @@ package final class Server {
     let quietLog: ThrottledLog
     let loop: EventLoop
     let lobby: Lobby
-    /// Accounts, names, ratings and finished games (`Accounts/`).
-    let accounts: Accounts
+    /// Accounts, names, ratings and finished games: the store, called off the loop (`AccountsEdge/`).
+    let accounts: AccountsEdge
     let admission: Admission
     let connections: ConnectionTable
     let timers: ServerTimers
@@ -38,7 +38,12 @@ package final class Server {
     /// Binds the listening socket at once, so `port` is known before `run()`. With a data
     /// directory, every unfinished match in it is then restored, paused until its players return,
     /// and the server's clock continues from the latest instant the journals hold.
-    package init(config: ServerConfig, clock: TimeSource = MonotonicTime(), log: ServerLog = ServerLog()) throws(ServerStartError) {
+    package convenience init(config: ServerConfig, clock: TimeSource = MonotonicTime(), log: ServerLog = ServerLog()) throws(ServerStartError) {
+        try self.init(config: config, clock: clock, log: log, store: nil)
+    }
+
+    /// `store`: the accounts store to use instead of the one `config` names (tests).
+    init(config: ServerConfig, clock: TimeSource, log: ServerLog, store given: AccountStore?) throws(ServerStartError) {
         Sockets.ignoreBrokenPipes()
         self.config = Self.fitToDescriptors(config, log: log)
         let config = self.config
@@ -76,19 +81,26 @@ package final class Server {
             throw .doorSocket(path: config.door.socket ?? "", error)
         }
         control = ServerControl(loop: loop)
+        let store: AccountStore
         do throws(SocketError) {
-            accounts = try Accounts(directory: journals, faults: config.accountFaults, log: log)
-            // The house bots' names are kept where a door runs them.
-            accounts.reservedNames = ReservedNames(houseBots: config.door.socket != nil)
+            if let given { store = given } else if let location = config.store {
+                do throws(StoreError) { store = try location.openStore(wallSeconds: Int64(time(nil))) } catch {
+                    throw SocketError("opening the accounts store", code: 0, reason: error.description)
+                }
+            } else {
+                store = BookAccountStore(try Accounts(directory: journals, faults: config.accountFaults, log: log))
+            }
         } catch {
             lock?.release()
-            throw .dataDirectory(path: config.dataDirectory ?? "", reason: error.description)
+            throw .dataDirectory(path: config.store?.description ?? config.dataDirectory ?? "", reason: error.description)
         }
         if let directory = journals {
             state = ServerState(in: directory)
             // Accounts first: a replayed game over is told with its record's ratings, as it was.
+            // The loop does not run yet: the store is called here, on this thread.
+            let wall = Int64(time(nil))
             restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs, spectatorAnnounceMs: config.spectators.announceMs,
-                                            recorded: accounts.recovered)
+                                            recorded: { Self.recovered($0, in: store, wallSeconds: wall, log: log) })
             finished = FinishedJournals(path: directory.finishedPath, keep: config.finished.keep, maxAgeDays: config.finished.maxAgeDays)
             finished?.prune()
         } else {
@@ -97,11 +109,14 @@ package final class Server {
         restoredMatches = restored.map(\.host.name)
         folderLock = lock
         self.clock = RestoredClock.clock(base: clock, state: state, journals: restored.map(\.host.lastActivity))
+        accounts = AccountsEdge(store: store, loop: loop, clock: self.clock, log: log)
+        // The house bots' names are kept where a door runs them.
+        accounts.reservedNames = ReservedNames(houseBots: config.door.socket != nil)
         journals?.restart(restored, at: self.clock.now())
         port = listener.port
         recordAllowance = RecordAllowance(limits: config.recordLimits)
-        let accounts = accounts
-        let seeds = SeedCounter(config.seeds, state: state, dealtBefore: { accounts.book.hasGame(SeedCommitment.commitment(for: $0)) })
+        let dealt = DealtSeeds(config.seeds, keptIn: config.dataDirectory == nil ? nil : accounts)
+        let seeds = SeedCounter(config.seeds, state: state, dealtBefore: dealt.contains)
         lobby = Lobby(settings: config.rules, seatWaitMs: config.limits.seatWaitMs, maxMatches: config.maxMatches,
                       journals: journals, listCacheMs: config.list.cacheMs, nextSeed: seeds.next)
         lobby.addressLimits = config.addressLimits
@@ -128,12 +143,14 @@ package final class Server {
     private func wireParts() {
         connections.ready = { [unowned self] connection, readiness in self.ready(connection, readiness) }
         connections.left = { [unowned self] connection in
+            self.accounts.noteOwner(connection.id, false)
             if let room = connection.room { self.apply(room.leave(connection.id, at: self.clock.now()), of: room) }
         }
     }
 
     /// Serves until `stop()`; then says goodbye to every client and closes every socket.
     package func run() {
+        accounts.start()
         log("listening on \(config.host):\(port)")
         if let path = admission.doorListener?.unixPath {
             log("door socket at \(path) for uids \(admission.doorUIDs.sorted().map(String.init).joined(separator: ","))")

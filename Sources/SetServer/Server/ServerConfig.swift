@@ -47,8 +47,18 @@ package struct ServerConfig: Sendable, Equatable {
     package var lagCompensationMs: Int64 = 0
     /// The cap `setgame serve` uses unless told otherwise.
     package static let defaultLagCompensationMs: Int64 = 200
+    /// Where the accounts are kept, and the faults tests inject into the accounts log.
+    package var accounts = AccountsSettings()
     /// Tests inject one to make the accounts log's writes fail as a full disk would.
-    package var accountFaults: JournalFaults?
+    package var accountFaults: JournalFaults? {
+        get { accounts.faults }
+        set { accounts.faults = newValue }
+    }
+    /// Where the accounts are kept in SQL (`AccountsSettings.store`).
+    package var store: StoreLocation? {
+        get { accounts.store }
+        set { accounts.store = newValue }
+    }
     /// New accounts and renames an address, its network and an account may write (issue 32).
     package var recordLimits = RecordLimits()
 
@@ -143,4 +153,16 @@ package struct AddressLimits: Sendable, Equatable {
     /// New connections a second (bursts of twice as many): a connect-and-leave loop is turned
     /// away at the door, for the cost of an accept, instead of costing a welcome and a join each.
     package var connectsPerSecond: Int
+}
+
+/// Where a server keeps its accounts.
+package struct AccountsSettings: Equatable, Sendable {
+    /// Where the accounts are kept in SQL (`--store`): a SQLite file, PostgreSQL or memory. Nil:
+    /// the accounts log in the data folder (or memory without one), until a folder's log is
+    /// imported into SQLite on its first start.
+    package var store: StoreLocation?
+    /// Tests inject one to make the accounts log's writes fail as a full disk would.
+    package var faults: JournalFaults?
+
+    package init() {}
 }

@@ -1,0 +1,200 @@
+import Foundation
+import SetNet
+import SetRatings
+import SetRules
+import SetWire
+import Synchronization
+
+/// The server's accounts edge, owned by the loop: every call to the accounts store goes to its
+/// worker thread (`StoreWorker`), and each answer comes back through the loop's inbox to the
+/// continuation that asked, on the loop. Nothing on the loop ever waits for the store; only the
+/// server's start and stop, when no loop runs, use it directly (`synchronously`).
+final class AccountsEdge {
+    /// The names kept for what the server hands out; the server says whether it has a door.
+    var reservedNames = ReservedNames(houseBots: false)
+    /// Who is rated against whom and who is listed on a leaderboard.
+    let policy: RatingPolicy
+    /// Wall-clock seconds, for the dates the store keeps; read on the loop when a call is made.
+    var wallSeconds: () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    /// At most this many account questions wait for the store from one connection, and from all.
+    let questionBound: (perConnection: Int, total: Int)
+    private let worker: StoreWorker
+    private let clock: TimeSource
+    private let log: ServerLog
+    private var inbox: LoopInbox<Int>?
+    private var waiting: [Int: () -> Void] = [:]
+    private var lastTicket = 0
+    private var questionsWaiting: [ConnectionID: Int] = [:]
+    private var questionsInAll = 0
+    /// Finished games whose record the store has not committed yet, by commitment.
+    private var unsaved: [String: UnsavedGame] = [:]
+    private var retries = DeadlineQueue<String>()
+    /// The connections whose identity owns an account, as learnt at their join (or from the door):
+    /// chat counts such a speaker by account without asking the store each line.
+    private var owners: Set<ConnectionID> = []
+    /// Records committed and not yet published, by commitment (`recordState` takes them).
+    private var committed: [String: GameRecord?] = [:]
+
+    init(store: AccountStore, loop: EventLoop, clock: TimeSource, log: ServerLog, policy: RatingPolicy = .standard,
+         questionBound: (perConnection: Int, total: Int) = (32, 512)) {
+        worker = StoreWorker(store: store)
+        self.clock = clock
+        self.log = log
+        self.policy = policy
+        self.questionBound = questionBound
+        inbox = loop.inbox { [unowned self] (tickets: [Int]) in
+            for ticket in tickets { waiting.removeValue(forKey: ticket)?() }
+        }
+    }
+
+    /// Calls the store at once, on the calling thread: only while no worker runs (the server's
+    /// start, before its loop, and its stop, after).
+    func synchronously<Answer>(_ call: (AccountStore) throws(StoreError) -> Answer) throws(StoreError) -> Answer {
+        try worker.withStore(call)
+    }
+
+    /// Hands the store to the worker thread: from now on every call goes through `ask`.
+    func start() { worker.start() }
+
+    /// Lets the calls already asked finish (a record among them is committed, though its answer
+    /// is never heard), then ends the worker; the store is the caller's again.
+    func stop() { worker.stop() }
+
+    func noteOwner(_ connection: ConnectionID, _ owns: Bool) {
+        if owns { owners.insert(connection) } else { owners.remove(connection) }
+    }
+
+    func ownsAccount(_ connection: ConnectionID) -> Bool { owners.contains(connection) }
+
+    // MARK: Asking
+
+    /// Calls the store off the loop; `then` runs on the loop with the answer.
+    func ask<Answer: Sendable>(_ call: @escaping @Sendable (AccountStore) throws(StoreError) -> Answer,
+                               then answer: @escaping (Result<Answer, StoreError>) -> Void) {
+        guard let inbox else { return }
+        lastTicket += 1
+        let ticket = lastTicket, slot = AnswerSlot<Answer>()
+        waiting[ticket] = { answer(slot.take()) }
+        worker.submit { store in
+            slot.put(Result { () throws(StoreError) -> Answer in try call(store) })
+            inbox.post(ticket)
+        }
+    }
+
+    /// An account question from `connection`, asked unless it (or everyone together) already
+    /// has as many waiting as `questionBound` allows: false then, and nothing is asked, so one
+    /// client cannot fill the worker's queue.
+    func askQuestion<Answer: Sendable>(from connection: ConnectionID,
+                                       _ call: @escaping @Sendable (AccountStore) throws(StoreError) -> Answer,
+                                       then answer: @escaping (Result<Answer, StoreError>) -> Void) -> Bool {
+        let mine = questionsWaiting[connection] ?? 0
+        guard mine < questionBound.perConnection, questionsInAll < questionBound.total else { return false }
+        questionsWaiting[connection] = mine + 1
+        questionsInAll += 1
+        ask(call) { [unowned self] result in
+            questionsInAll -= 1
+            let left = (questionsWaiting[connection] ?? 1) - 1
+            questionsWaiting[connection] = left > 0 ? left : nil
+            answer(result)
+        }
+        return true
+    }
+
+    // MARK: Finished games
+
+    /// Records a finished game off the loop, retried with a backoff on the server's clock while
+    /// the store is unavailable. `delayed` runs on the loop the first time the store could not
+    /// commit it; `committed` once it did (`recordState` then finds the record).
+    func record(_ finished: FinishedGame, journal: String, delayed: @escaping () -> Void, committed: @escaping () -> Void) {
+        let commitment = finished.commitment
+        guard unsaved[commitment] == nil, self.committed[commitment] == nil else { return }
+        unsaved[commitment] = UnsavedGame(finished: finished, journal: journal, wallSeconds: wallSeconds(), delayed: delayed,
+                                          committed: committed)
+        attempt(commitment)
+    }
+
+    /// Runs `retry` on the loop once the record of `finished` is committed (and published) or
+    /// the store failed to commit it a first time: a join or a snapshot waits for the game's end
+    /// to be told rather than be refused while a healthy store takes it. False (nothing waits):
+    /// the store has failed already, or the game is not on its way to it.
+    func afterRecord(of finished: FinishedGame, _ retry: @escaping () -> Void) -> Bool {
+        guard var game = unsaved[finished.commitment], game.failures == 0 else { return false }
+        game.waiting.append(retry)
+        unsaved[finished.commitment] = game
+        return true
+    }
+
+    /// Where a finished game's record stands, for `MatchRoom.publish`: a committed one is
+    /// handed over once, as the room publishes what waited for it.
+    func recordState(of finished: FinishedGame) -> RecordState {
+        guard let record = committed.removeValue(forKey: finished.commitment) else { return .unwritten }
+        return .committed(record)
+    }
+
+    /// When the next record the store could not commit is tried again.
+    var nextRetry: Instant? { retries.earliest }
+
+    /// Tries again the records whose backoff ended.
+    func retryDue(at now: Instant) {
+        for (commitment, _) in retries.popDue(at: now) where unsaved[commitment] != nil { attempt(commitment) }
+    }
+
+    /// How long a record waits after its `failures`th failed try: half a second, doubling, at
+    /// most half a minute.
+    static func backoffMs(after failures: Int) -> Int64 { min(500 << Int64(min(failures - 1, 10)), 30_000) }
+
+    private func attempt(_ commitment: String) {
+        guard var game = unsaved[commitment] else { return }
+        // The backoff counts from the try, not from its answer: the next try is as due, on the
+        // server's clock, however long the store took to fail.
+        game.triedAt = clock.now()
+        unsaved[commitment] = game
+        let policy = policy, finished = game.finished, journal = game.journal, wall = game.wallSeconds
+        ask({ store throws(StoreError) in try store.record(finished, journal: journal, wallSeconds: wall, policy: policy) }) { [unowned self] result in
+            guard var game = unsaved[commitment] else { return }
+            switch result {
+            case .success(let record):
+                unsaved[commitment] = nil
+                self.committed[commitment] = .some(record)
+                if game.failures > 0 { log("wrote the record of \(finished.match) game \(finished.game) after \(game.failures) failed tries: its game over is told") }
+                game.committed()
+                game.waiting.forEach { $0() }
+            case .failure(let error):
+                game.failures += 1
+                let waiting = game.waiting
+                game.waiting = []
+                unsaved[commitment] = game
+                let delay = Self.backoffMs(after: game.failures)
+                log("cannot write the record of \(finished.match) game \(finished.game) (\(error)): its game over waits until it is written; trying again in \(delay) ms")
+                retries.add(commitment, at: game.triedAt.adding(delay))
+                if game.failures == 1 { game.delayed() }
+                waiting.forEach { $0() }
+            }
+        }
+    }
+}
+
+/// A finished game on its way to the store.
+private struct UnsavedGame {
+    let finished: FinishedGame
+    let journal: String
+    /// When it ended, as the store keeps it: the same at every try.
+    let wallSeconds: Int64
+    let delayed: () -> Void
+    let committed: () -> Void
+    var failures = 0
+    /// Requests that wait for the game's end to be told (`afterRecord`).
+    var waiting: [() -> Void] = []
+    var triedAt = Instant(milliseconds: 0)
+}
+
+/// Where the worker leaves one answer for the loop.
+private final class AnswerSlot<Answer: Sendable>: Sendable {
+    private let answer = Mutex<Result<Answer, StoreError>?>(nil)
+
+    func put(_ result: Result<Answer, StoreError>) { answer.withLock { $0 = result } }
+
+    func take() -> Result<Answer, StoreError> {
+        answer.withLock { $0.take() } ?? .failure(.unavailable("the worker left no answer"))
+    }
+}

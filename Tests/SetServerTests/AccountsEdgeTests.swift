@@ -1,0 +1,399 @@
+import Foundation
+import SetNet
+import SetRatings
+import SetRules
+@testable import SetServer
+import SetTestSupport
+import SetWire
+import Synchronization
+import Testing
+
+/// Issue 34, "never on the match loop" and "commit, then publish": the accounts store is called
+/// only by the accounts edge's worker, so while a call hangs in it every match goes on, a join
+/// waits for its account and is then seated, and a game over waits for its record.
+@Suite(.serialized) struct AccountsEdgeTests {
+    static let annKey = String(repeating: "a1", count: 32)
+    static let bobKey = String(repeating: "b2", count: 32)
+    static let catKey = String(repeating: "c3", count: 32)
+
+    /// Connects and joins (nil key: a guest); returns the client once its snapshot came.
+    func join(_ server: GatedServer, _ name: String, key: String?, match: String = "m", role: Role = .player) throws -> TestClient {
+        let client = try greeted(server)
+        var request = JoinRequest(role: role, name: name, match: match)
+        request.account = key
+        client.send(.join(request))
+        _ = try client.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
+        return client
+    }
+
+    func greeted(_ server: GatedServer) throws -> TestClient {
+        let client = try TestClient(port: server.port)
+        _ = try client.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+        return client
+    }
+
+    /// Whether the very next thing a ping brings is its pong: nothing else was sent meanwhile.
+    func onlyPong(_ client: TestClient) throws -> Bool {
+        client.send(.ping(time: 7))
+        while true {
+            switch try client.next("pong") {
+            case .pong: return true
+            case .ping: continue
+            default: return false
+            }
+        }
+    }
+
+    /// The answer to a `snapshot` request: the phase and how many rating changes it shows, or an error code.
+    func snapshotAnswer(_ client: TestClient) throws -> String {
+        client.send(.snapshot, id: "s")
+        return try client.waitFor("snapshot or error") { message -> String? in
+            switch message {
+            case .snapshot(let view): "snapshot \(view.phase) ratings \(view.lastRatings.count)"
+            case .error(let error, _): error.code.rawValue
+            default: nil
+            }
+        }
+    }
+
+    @Test(arguments: GatedStore.Engine.allCases) func aDuelGoesOnAndAJoinWaitsForItsAccountWhileTheStoreHangs(engine: GatedStore.Engine) throws {
+        let gate = StoreGate()
+        let server = try GatedServer(gate: gate, engine: engine)
+        defer { gate.open(); server.stop() }
+        let ann = try join(server, "ann", key: nil, match: "a")
+        let bob = try join(server, "bob", key: nil, match: "a")
+        try ann.awaitSeq(bob.view!.seq)
+
+        gate.close()
+        let cat = try greeted(server)
+        var request = JoinRequest(name: "cat", match: "b")
+        request.account = Self.catKey
+        cat.send(.join(request))
+        #expect(gate.awaitHeld(), "cat's lookup hangs in the store")
+        // The duel in the other match is answered meanwhile, set, picks and all.
+        try playScriptedTurn(ann, bob)
+        #expect(ann.view?.player(.first)?.score ?? 0 > 0)
+        // The waiting connection is told, not left guessing.
+        cat.send(.act(.resign, seat: nil), id: "act")
+        #expect(try cat.awaitError(.notJoined).message.contains("still being answered"))
+        cat.send(.join(request), id: "again")
+        #expect(try cat.awaitError(.alreadyJoined).message.contains("still being answered"))
+
+        gate.open()
+        let joined = try cat.waitFor("joined") { message -> Seat?? in if case .joined(_, _, _, let seat, _, _, _) = message { .some(seat) } else { nil } }
+        #expect(joined == .first)
+        _ = try cat.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
+        #expect(cat.view?.player(.first)?.name == "cat")
+        withExtendedLifetime((ann, bob)) {}
+    }
+
+    @Test(arguments: GatedStore.Engine.allCases) func aGameOverIsToldToNobodyUntilItsRecordIsCommittedAndSnapshotsWaitForIt(engine: GatedStore.Engine) throws {
+        let gate = StoreGate()
+        let server = try GatedServer(gate: gate, engine: engine)
+        defer { gate.open(); server.stop() }
+        let ann = try join(server, "ann", key: Self.annKey)
+        let bob = try join(server, "bob", key: Self.bobKey)
+        let wat = try join(server, "wat", key: nil, role: .spectator)
+        try ann.awaitSeq(wat.view!.seq)
+        try bob.awaitSeq(wat.view!.seq)
+        try playScriptedTurn(ann, bob)
+        let lastSeq = bob.view!.seq, token = try #require(bob.token)
+        bob.hangUp()  // he comes back with `lastSeq` while the record waits
+        let away = try ann.awaitEvent("bob away") { if case .presence(.second, false, _) = $0 { true } else { false } }
+        try wat.awaitSeq(away.seq)
+
+        gate.close()
+        ann.send(.act(.resign, seat: nil))
+        #expect(gate.awaitHeld(), "the record hangs in the store")
+        #expect(try onlyPong(ann), "the player who resigned")
+        #expect(try onlyPong(wat), "a spectator's next read")
+        // A snapshot and a resume with lastSeq wait for the game's end to be told.
+        wat.send(.snapshot, id: "s")
+        #expect(try onlyPong(wat), "a snapshot request")
+        let back = try greeted(server)
+        back.send(.join(JoinRequest(name: "bob", match: "m", token: token, lastSeq: lastSeq)))
+        #expect(try onlyPong(back), "a resume with lastSeq")
+
+        gate.open()
+        for client in [ann, wat] {
+            let over = try client.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+            guard case .gameOver(_, _, let ratings) = over.body else { return }
+            #expect(ratings.count == 2)
+        }
+        let shown = try wat.waitFor("snapshot") { message -> String? in
+            if case .snapshot(let view) = message { "snapshot \(view.phase) ratings \(view.lastRatings.count)" } else { nil }
+        }
+        #expect(shown == "snapshot over ratings 2")
+        let resent = try back.awaitEvent("game over, resent") { if case .gameOver = $0 { true } else { false } }
+        guard case .gameOver(_, _, let ratings) = resent.body else { return }
+        #expect(ratings.count == 2)
+    }
+
+    @Test(arguments: GatedStore.Engine.allCases) func aStoreThatCannotCommitDelaysTheResultSaysSoAndDeliversItOnceItCan(engine: GatedStore.Engine) throws {
+        let gate = StoreGate()
+        let server = try GatedServer(gate: gate, engine: engine)
+        defer { server.stop() }
+        let ann = try join(server, "ann", key: Self.annKey)
+        let bob = try join(server, "bob", key: Self.bobKey)
+        try ann.awaitSeq(bob.view!.seq)
+        try playScriptedTurn(ann, bob)
+
+        gate.failingRecords = true
+        ann.send(.act(.resign, seat: nil))
+        for client in [ann, bob] {
+            let notice = try client.awaitError(.journalFailed)
+            #expect(notice.message.contains("nothing is lost") && !notice.fatal)
+        }
+        #expect(try snapshotAnswer(bob) == "journal_failed")
+        #expect(!bob.received.contains { if case .event(let event) = $0, case .gameOver = event.body { true } else { false } })
+
+        gate.failingRecords = false
+        server.advance(by: AccountsEdge.backoffMs(after: 1))
+        let over = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+        guard case .gameOver(_, _, let ratings) = over.body else { return }
+        #expect(ratings.count == 2)
+        #expect(gate.recordCalls == 2, "one failed try, one that committed")
+    }
+
+    @Test(arguments: GatedStore.Engine.allCases) func aConnectionClosedWhileItsLookupWaitsIsNeitherSeatedNorGivenAnAccount(engine: GatedStore.Engine) throws {
+        let gate = StoreGate()
+        let server = try GatedServer(gate: gate, engine: engine)
+        defer { gate.open(); server.stop() }
+        gate.close()
+        let cat = try greeted(server)
+        var request = JoinRequest(name: "cat", match: "b")
+        request.account = Self.catKey
+        cat.send(.join(request))
+        #expect(gate.awaitHeld())
+        cat.hangUp()
+        // A round trip after the hang-up: the server has read the end of cat's stream by its pong.
+        let other = try greeted(server)
+        #expect(try onlyPong(other))
+
+        gate.open()
+        let dan = try join(server, "dan", key: nil, match: "b")
+        #expect(dan.view?.players.map(\.name) == ["dan"])
+        dan.send(.account(.profile(name: "cat")))
+        #expect(try dan.awaitError(.noSuchPlayer).code == .noSuchPlayer)
+        #expect(gate.createCalls == 0)
+    }
+
+    @Test(arguments: GatedStore.Engine.allCases) func oneConnectionCannotFillTheStoresQueue(engine: GatedStore.Engine) throws {
+        let gate = StoreGate()
+        let server = try GatedServer(gate: gate, engine: engine)
+        defer { gate.open(); server.stop() }
+        let eve = try join(server, "eve", key: nil)
+        gate.close()
+        let bound = 32
+        for index in 0...bound { eve.send(.account(.profile(name: "eve")), id: .int(Int64(index))) }
+        // Answered at once, while the first question still hangs in the store.
+        let refused = try eve.waitFor("refusal") { message -> JSONValue?? in if case .error(_, let id) = message { .some(id) } else { nil } }
+        #expect(refused == .int(Int64(bound)))
+        gate.open()
+        for _ in 0..<bound {
+            _ = try eve.waitFor("answer") { message -> Bool? in
+                if case .error(let error, _) = message, error.code == .noSuchPlayer { return true }
+                return nil
+            }
+        }
+    }
+}
+
+/// Holds the store's calls while closed: each one waits until it opens. Any thread.
+final class StoreGate: Sendable {
+    private let state = Mutex<(closed: Bool, held: Int)>((false, 0))
+    private let entered = DispatchSemaphore(value: 0)
+    private let released = DispatchSemaphore(value: 0)
+    private let failing = Atomic<Bool>(false)
+    private let records = Atomic<Int>(0)
+    private let creates = Atomic<Int>(0)
+
+    func close() { state.withLock { $0.closed = true } }
+
+    func open() {
+        let held = state.withLock { state in
+            state.closed = false
+            defer { state.held = 0 }
+            return state.held
+        }
+        for _ in 0..<held { released.signal() }
+    }
+
+    /// Whether `record` throws `.unavailable`, as a store that cannot commit does.
+    var failingRecords: Bool {
+        get { failing.load(ordering: .acquiring) }
+        set { failing.store(newValue, ordering: .releasing) }
+    }
+
+    var recordCalls: Int { records.load(ordering: .acquiring) }
+    var createCalls: Int { creates.load(ordering: .acquiring) }
+
+    /// Waits (a call's worth, at most 10 s) until a store call is held at the gate.
+    func awaitHeld() -> Bool { entered.wait(timeout: .now() + 10) == .success }
+
+    /// Called by the store first thing in every call: waits while the gate is closed.
+    func pass() {
+        let hold = state.withLock { state in
+            guard state.closed else { return false }
+            state.held += 1
+            return true
+        }
+        guard hold else { return }
+        entered.signal()
+        released.wait()
+    }
+
+    func countRecord() { records.add(1, ordering: .relaxed) }
+    func countCreate() { creates.add(1, ordering: .relaxed) }
+}
+
+/// An accounts store in memory whose every call passes a `StoreGate` first.
+final class GatedStore: AccountStore {
+    private let gate: StoreGate
+
+    /// The store behind the gate: today's engine through its adapter, or SQLite in memory.
+    enum Engine: CaseIterable, Sendable {
+        case book, sqlite
+    }
+
+    private let inner: AccountStore
+
+    init(gate: StoreGate, engine: Engine) throws {
+        self.gate = gate
+        switch engine {
+        case .book: inner = BookAccountStore(try Accounts(directory: nil, faults: nil, log: .silent))
+        case .sqlite: inner = try StoreLocation.memory.openStore(wallSeconds: 1)
+        }
+    }
+
+    func account(for identity: PlayerIdentity) throws(StoreError) -> StoredAccount? {
+        gate.pass()
+        return try inner.account(for: identity)
+    }
+
+    func account(named name: String) throws(StoreError) -> StoredAccount? {
+        gate.pass()
+        return try inner.account(named: name)
+    }
+
+    func account(id: Int) throws(StoreError) -> StoredAccount? {
+        gate.pass()
+        return try inner.account(id: id)
+    }
+
+    func create(_ identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64) throws(StoreError) -> StoredAccount {
+        gate.pass()
+        gate.countCreate()
+        return try inner.create(identity, name: name, bot: bot, wallSeconds: wallSeconds)
+    }
+
+    func rename(_ id: Int, to name: String) throws(StoreError) -> StoredAccount {
+        gate.pass()
+        return try inner.rename(id, to: name)
+    }
+
+    func record(_ finished: FinishedGame, journal: String, wallSeconds: Int64, policy: RatingPolicy) throws(StoreError) -> GameRecord? {
+        gate.pass()
+        gate.countRecord()
+        if gate.failingRecords { throw .unavailable("the test's store cannot commit") }
+        return try inner.record(finished, journal: journal, wallSeconds: wallSeconds, policy: policy)
+    }
+
+    func game(commitment: String) throws(StoreError) -> GameRecord? {
+        gate.pass()
+        return try inner.game(commitment: commitment)
+    }
+
+    func profile(_ name: String) throws(StoreError) -> Result<AccountInfo, WireError> {
+        gate.pass()
+        return try inner.profile(name)
+    }
+
+    func history(_ name: String, after: String?, limit: Int, id: JSONValue?) throws(StoreError) -> Result<[UInt8], WireError> {
+        gate.pass()
+        return try inner.history(name, after: after, limit: limit, id: id)
+    }
+
+    func crosstable(_ name: String, _ other: String) throws(StoreError) -> Result<AccountInfo, WireError> {
+        gate.pass()
+        return try inner.crosstable(name, other)
+    }
+
+    func leaderboard(_ variant: Variant, after: String?, limit: Int) throws(StoreError) -> Result<AccountInfo, WireError> {
+        gate.pass()
+        return try inner.leaderboard(variant, after: after, limit: limit)
+    }
+}
+
+/// A real server on a loopback port whose accounts store is a `GatedStore`, with a clock the test moves.
+final class GatedServer: Sendable {
+    let running: RunningServer
+    let clock = ManualTime(1_000)
+
+    init(gate: StoreGate, engine: GatedStore.Engine) throws {
+        var config = ServerConfig()
+        config.port = 0
+        config.seeds = .counting(from: 1)
+        config.spectators.announceMs = 0
+        config.list.cacheMs = 0
+        config.spectators.crowdRoundMs = 0
+        config.perAddress.connectsPerSecond = 1_000_000
+        running = RunningServer(try Server(config: config, clock: clock, log: .silent, store: try GatedStore(gate: gate, engine: engine)))
+    }
+
+    var port: UInt16 { running.port }
+
+    func advance(by milliseconds: Int64) {
+        clock.advance(by: milliseconds)
+        running.control.wake()
+    }
+
+    func stop() { running.stop() }
+}
+
+/// The server opens the SQL store `config.store` names: a rated duel's ratings are in the
+/// SQLite file, and outlive a restart.
+@Suite(.serialized) struct SQLStoreServerTests {
+    @Test func aRatedDuelOnTheSQLiteStoreOutlivesARestart() throws {
+        let data = NSTemporaryDirectory() + "setgame-sql-server-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: data + "/accounts", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let file = data + "/accounts/" + StoreLocation.sqliteFileName
+        func server() throws -> TestServer {
+            try TestServer {
+                $0.dataDirectory = data
+                $0.store = .sqliteFile(file)
+            }
+        }
+        var first: TestServer? = try server()
+        func join(_ server: TestServer, _ name: String, key: String?, match: String) throws -> TestClient {
+            let client = try TestClient(port: server.port)
+            _ = try client.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+            var request = JoinRequest(name: name, match: match)
+            request.account = key
+            client.send(.join(request))
+            _ = try client.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
+            return client
+        }
+        let ann = try join(first!, "ann", key: AccountsEdgeTests.annKey, match: "m")
+        let bob = try join(first!, "bob", key: AccountsEdgeTests.bobKey, match: "m")
+        try ann.awaitSeq(bob.view!.seq)
+        try playScriptedTurn(ann, bob)
+        ann.send(.act(.resign, seat: nil))
+        let over = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+        guard case .gameOver(_, _, let ratings) = over.body else { return }
+        #expect(ratings.count == 2)
+        #expect(FileManager.default.fileExists(atPath: file))
+        withExtendedLifetime((ann, bob)) { first?.stop() }
+        first = nil
+
+        let second = try server()
+        defer { second.stop() }
+        let eve = try join(second, "eve", key: nil, match: "other")
+        eve.send(.account(.profile(name: "bob")), id: "q")
+        let profile = try eve.waitFor("profile") { if case .accountInfo(let info, _) = $0 { info } else { nil } }
+        #expect(profile.fields["wins"]?.intValue == 1)
+        let bobAfter = try #require(ratings.first { $0.seat == .second }).after
+        #expect(profile.fields["ratings"]?.objectValue?["classic"]?.objectValue?["rating"]?.intValue.map(Int.init) == bobAfter)
+    }
+}
