@@ -20,7 +20,7 @@ package final class DelayRelay: Sendable {
     private let relaying = Atomic<Int>(0)
 
     /// Listens on a free loopback port and relays every connection to `127.0.0.1:target`.
-    package init(to target: UInt16, delayMs: Int, jitterMs: Int = 0, seed: UInt64 = 1) throws(SocketError) {
+    package init(to target: UInt16, delayMs: Int, jitterMs: Int = 0, seed: UInt64 = 1) throws(SystemCallError) {
         listener = try Sockets.listen(host: "127.0.0.1", port: 0)
         port = Sockets.localPort(listener)
         self.target = target

@@ -47,7 +47,7 @@ final class FairnessRacer {
     private var latePongs: [(due: Int64, message: ClientMessage)] = []
 
     init(port: UInt16, name: String, match: String, thinkMs: ClosedRange<Int64>, seed: UInt64, tally: RaceTally,
-         pongDelayMs: Int64 = 0) throws(SocketError) {
+         pongDelayMs: Int64 = 0) throws(SystemCallError) {
         fd = try Sockets.connect(host: "127.0.0.1", port: port)
         Sockets.setNoDelay(fd)
         var options = ClientOptions(name: name, match: match, mode: .duel, pings: .keepAlive)

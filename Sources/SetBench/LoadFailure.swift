@@ -2,7 +2,7 @@ import SetNet
 
 /// Why a load could not run.
 package enum LoadFailure: Error, CustomStringConvertible {
-    case socket(SocketError)
+    case socket(SystemCallError)
     /// The server turned a connection away before the load began, for this reason.
     case refused(reason: String, spread: Bool)
 

@@ -73,7 +73,7 @@ package final class LoadGenerator {
     private var connectionsMade = 0
     private var result = LoadResult()
 
-    package init(_ config: BenchConfig) throws(SocketError) {
+    package init(_ config: BenchConfig) throws(SystemCallError) {
         Sockets.ignoreBrokenPipes()
         self.config = config
         loop = try EventLoop()

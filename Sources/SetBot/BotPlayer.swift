@@ -51,7 +51,7 @@ final class BotPlayer {
     /// A bot sends a few short lines a second: this much waiting means the server stopped reading.
     static let maxQueuedBytes = 64 * 1024
 
-    init(_ options: BotOptions, loop: EventLoop, at now: Instant) throws(SocketError) {
+    init(_ options: BotOptions, loop: EventLoop, at now: Instant) throws(SystemCallError) {
         self.options = options
         // A kept token is the bot's own seat: it takes it back even from its own connection the
         // server has not yet seen close.

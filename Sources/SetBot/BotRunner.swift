@@ -37,7 +37,7 @@ package final class BotRunner: Sendable {
     package let control: Control
     private let core: Mutex<BotRunnerCore>
 
-    package init(clock: TimeSource = MonotonicTime()) throws(SocketError) {
+    package init(clock: TimeSource = MonotonicTime()) throws(SystemCallError) {
         Sockets.ignoreBrokenPipes()
         let loop = try EventLoop()
         control = Control(loop: loop, stopRequest: StopRequest())
@@ -58,8 +58,8 @@ package final class BotRunner: Sendable {
     }
 
     /// Connects a bot and asks to join; it plays once `run()` runs.
-    package func add(_ options: BotOptions) throws(SocketError) {
-        try core.withLock { (core) throws(SocketError) in try core.add(options) }
+    package func add(_ options: BotOptions) throws(SystemCallError) {
+        try core.withLock { (core) throws(SystemCallError) in try core.add(options) }
     }
 
     /// Plays until every bot's connection has ended or `control.stop()` is called.
@@ -109,7 +109,7 @@ final class BotRunnerCore {
         self.stopRequest = stopRequest
     }
 
-    func add(_ options: BotOptions) throws(SocketError) {
+    func add(_ options: BotOptions) throws(SystemCallError) {
         let bot = try BotPlayer(options, loop: loop, at: clock.now())
         bot.connection.onLine = { [unowned self, unowned bot] line in bot.receive(line, at: self.clock.now()) }
         bot.onJoined = { [unowned self, unowned bot] match in self.onBotJoined(bot.options.name, match, bot.token) }

@@ -19,7 +19,7 @@ package struct DamagedFiles: Sendable {
         /// It is at this path now.
         case moved(to: String)
         /// It could not be moved, and stays where it was.
-        case stayed(SocketError)
+        case stayed(SystemCallError)
 
         /// Where it went, or nil if it stayed.
         package var destination: String? {
@@ -32,7 +32,7 @@ package struct DamagedFiles: Sendable {
     package func setAside(_ file: String) -> Outcome {
         let name = String(file.split(separator: "/").last ?? "")
         let aside = Self.unused("\(folder)/\(name).\(wallSeconds())", "")
-        guard case .done = SystemCall.run({ Int(rename(file, aside)) }) else { return .stayed(SocketError("rename")) }
+        guard case .done = SystemCall.run({ Int(rename(file, aside)) }) else { return .stayed(SystemCallError("rename")) }
         return .moved(to: aside)
     }
 

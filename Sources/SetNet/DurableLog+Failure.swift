@@ -3,7 +3,7 @@ import Synchronization
 
 extension DurableLog {
     /// Why an open or an append failed: which step, of which file, and the system call's error.
-    /// (The error is a `SocketError` for now, which names any failed system call.)
+    /// (The error is a `SystemCallError` for now, which names any failed system call.)
     package struct Failure: Error, CustomStringConvertible, Sendable {
         /// The step that failed, a closed set that tests assert.
         package enum Step: String, Sendable {
@@ -12,9 +12,9 @@ extension DurableLog {
 
         package var step: Step
         package var path: String
-        package var error: SocketError
+        package var error: SystemCallError
 
-        package init(_ step: Step, _ path: String, _ error: SocketError) {
+        package init(_ step: Step, _ path: String, _ error: SystemCallError) {
             self.step = step
             self.path = path
             self.error = error
@@ -22,8 +22,8 @@ extension DurableLog {
 
         package var description: String { "\(step.rawValue) \(path) failed: \(error)" }
 
-        /// The same failure as a `SocketError` naming the step and the file, for callers that throw those.
-        package var socketError: SocketError { SocketError("\(step.rawValue) \(path)", code: error.code, reason: error.reason) }
+        /// The same failure as a `SystemCallError` naming the step and the file, for callers that throw those.
+        package var systemCallError: SystemCallError { SystemCallError("\(step.rawValue) \(path)", code: error.code, reason: error.reason) }
     }
 
     /// A disk that tests fill: `failing` makes every append fail as a full disk would, before a

@@ -54,12 +54,12 @@ package final class DurableLog {
         }
         let step: Failure.Step = opening == .existing ? .open : .create
         guard case .done(let opened) = SystemCall.run({ Int(open(path, flags, 0o600)) }) else {
-            throw Failure(step, path, SocketError("open"))
+            throw Failure(step, path, SystemCallError("open"))
         }
         let fd = Int32(opened)
         let end = lseek(fd, 0, SEEK_END)
         guard end >= 0 else {
-            let error = SocketError("lseek")
+            let error = SystemCallError("lseek")
             Glibc.close(fd)
             throw Failure(step, path, error)
         }
@@ -67,7 +67,7 @@ package final class DurableLog {
         let whole = Self.endOfLastLine(path, length: end)
         if whole < end {
             guard case .done = SystemCall.run({ Int(ftruncate(fd, whole)) }) else {
-                let error = SocketError("ftruncate")
+                let error = SystemCallError("ftruncate")
                 Glibc.close(fd)
                 throw Failure(.cutBack, path, error)
             }
@@ -84,11 +84,11 @@ package final class DurableLog {
     /// (a full disk) or a failed `.now` sync is cut back, so the file never holds half a line that
     /// later lines would bury, and the caller must not act on what failed.
     package func append(_ bytes: [UInt8], durability: Durability = .later) -> Failure? {
-        guard !closed else { return Failure(.write, path, SocketError("write", code: EBADF)) }
+        guard !closed else { return Failure(.write, path, SystemCallError("write", code: EBADF)) }
         if lseek(fd, 0, SEEK_END) != length {
             // An earlier failed append could not be cut back: try again before adding to it.
             guard case .done = SystemCall.run({ Int(ftruncate(fd, length)) }) else {
-                return Failure(.cutBack, path, SocketError("ftruncate"))
+                return Failure(.cutBack, path, SystemCallError("ftruncate"))
             }
         }
         if let failed = write(bytes) {
@@ -97,7 +97,7 @@ package final class DurableLog {
         }
         if durability == .now {
             guard FileCalls.syncData(fd) else {
-                let error = SocketError("fdatasync")
+                let error = SystemCallError("fdatasync")
                 cutBack()
                 return Failure(.sync, path, error)
             }
@@ -144,10 +144,10 @@ package final class DurableLog {
     /// Writes `bytes` at the end, or as much of them as injected faults leave room for.
     private func write(_ bytes: [UInt8]) -> AppendFailure? {
         let allowed = faults?.allow(bytes.count) ?? bytes.count
-        if allowed == 0 && !bytes.isEmpty { return AppendFailure(written: 0, error: SocketError("write", code: ENOSPC)) }
+        if allowed == 0 && !bytes.isEmpty { return AppendFailure(written: 0, error: SystemCallError("write", code: ENOSPC)) }
         guard allowed < bytes.count else { return FileCalls.append(bytes, to: fd) }
         if let failed = FileCalls.append(Array(bytes[..<allowed]), to: fd) { return failed }
-        return AppendFailure(written: allowed, error: SocketError("write", code: ENOSPC))
+        return AppendFailure(written: allowed, error: SystemCallError("write", code: ENOSPC))
     }
 
     private func cutBack() { _ = SystemCall.run { Int(ftruncate(fd, length)) } }

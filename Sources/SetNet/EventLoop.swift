@@ -31,11 +31,11 @@ package final class EventLoop: @unchecked Sendable {
     /// The thread inside `run`, or 0 while none is.
     private let runningThread = Atomic<UInt>(0)
 
-    package init() throws(SocketError) {
+    package init() throws(SystemCallError) {
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard epollFD >= 0 else { throw SocketError("epoll_create1") }
+        guard epollFD >= 0 else { throw SystemCallError("epoll_create1") }
         wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        guard wakeFD >= 0 else { throw SocketError("eventfd") }
+        guard wakeFD >= 0 else { throw SystemCallError("eventfd") }
         var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: wakeFD))
         epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event)
     }
@@ -46,10 +46,10 @@ package final class EventLoop: @unchecked Sendable {
     }
 
     /// Watches `fd`; `handler` runs on the loop thread whenever it is ready.
-    package func register(_ fd: Int32, writable: Bool = false, handler: @escaping Handler) throws(SocketError) {
+    package func register(_ fd: Int32, writable: Bool = false, handler: @escaping Handler) throws(SystemCallError) {
         assertInLoop()
         var event = epoll_event(events: mask(writable: writable), data: epoll_data_t(fd: fd))
-        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { throw SocketError("epoll_ctl add") }
+        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { throw SystemCallError("epoll_ctl add") }
         handlers[fd] = handler
     }
 

@@ -3,7 +3,7 @@ import Glibc
 /// A write or append that stopped part way: how many bytes reached the file, and why the rest did not.
 package struct AppendFailure: Error, Sendable {
     package var written: Int
-    package var error: SocketError
+    package var error: SystemCallError
 }
 
 /// The system calls of the server's files (a match journal, the accounts log and its snapshot,
@@ -22,9 +22,9 @@ package enum FileCalls {
             switch SystemCall.run({ Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }) {
             case .done(let written) where written > 0: offset += written
             // A file that takes nothing and says nothing (0 written) is as full as one that says ENOSPC.
-            case .done: return AppendFailure(written: offset, error: SocketError("write", code: ENOSPC))
-            case .wouldBlock: return AppendFailure(written: offset, error: SocketError("write", code: EAGAIN))
-            case .failed(let code): return AppendFailure(written: offset, error: SocketError("write", code: code))
+            case .done: return AppendFailure(written: offset, error: SystemCallError("write", code: ENOSPC))
+            case .wouldBlock: return AppendFailure(written: offset, error: SystemCallError("write", code: EAGAIN))
+            case .failed(let code): return AppendFailure(written: offset, error: SystemCallError("write", code: code))
             }
         }
         return nil
@@ -56,11 +56,11 @@ package enum FileCalls {
 
     /// Reads what `fd` has next into `buffer`, up to its size: the count (0 at the end of the
     /// file), or the failure.
-    package static func readSome(into buffer: UnsafeMutableRawBufferPointer, from fd: Int32) -> Result<Int, SocketError> {
+    package static func readSome(into buffer: UnsafeMutableRawBufferPointer, from fd: Int32) -> Result<Int, SystemCallError> {
         switch SystemCall.run({ Glibc.read(fd, buffer.baseAddress!, buffer.count) }) {
         case .done(let count): .success(count)
-        case .wouldBlock: .failure(SocketError("read", code: EAGAIN))
-        case .failed(let code): .failure(SocketError("read", code: code))
+        case .wouldBlock: .failure(SystemCallError("read", code: EAGAIN))
+        case .failed(let code): .failure(SystemCallError("read", code: code))
         }
     }
 
@@ -72,11 +72,11 @@ package enum FileCalls {
 
     /// Takes `fd`'s exclusive `flock` without waiting; a lock held elsewhere throws an error
     /// whose `wouldBlock` is true.
-    package static func lockExclusively(_ fd: Int32, _ what: String) throws(SocketError) {
+    package static func lockExclusively(_ fd: Int32, _ what: String) throws(SystemCallError) {
         switch SystemCall.run({ Int(flock(fd, LOCK_EX | LOCK_NB)) }) {
         case .done: return
-        case .wouldBlock: throw SocketError(what, code: EWOULDBLOCK)
-        case .failed(let code): throw SocketError(what, code: code)
+        case .wouldBlock: throw SystemCallError(what, code: EWOULDBLOCK)
+        case .failed(let code): throw SystemCallError(what, code: code)
         }
     }
 }

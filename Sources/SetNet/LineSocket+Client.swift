@@ -49,7 +49,7 @@ extension LineSocket {
 
     /// Lets `loop` drive the socket: a connect started without waiting is told to `onConnected`,
     /// each complete line goes to `onLine`, and a failure closes it (`onClose` says why).
-    package func serve(on loop: EventLoop) throws(SocketError) {
+    package func serve(on loop: EventLoop) throws(SystemCallError) {
         try watch(on: loop) { [unowned self] readiness in
             switch handle(readiness) {
             case .nothing, .ended: return
@@ -64,11 +64,11 @@ extension LineSocket {
     }
 
     /// Completes a connect once the socket is writable; throws why it failed.
-    func finishConnecting() throws(SocketError) {
+    func finishConnecting() throws(SystemCallError) {
         var code: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
-        guard code == 0 else { throw SocketError("connect", code: code) }
+        guard code == 0 else { throw SystemCallError("connect", code: code) }
         isConnecting = false
     }
 
@@ -78,6 +78,6 @@ extension LineSocket {
     }
 
     static func broke(_ call: String, _ code: Int32) -> String {
-        "the connection broke: \(SocketError(call, code: code))"
+        "the connection broke: \(SystemCallError(call, code: code))"
     }
 }

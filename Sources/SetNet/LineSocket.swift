@@ -67,7 +67,7 @@ package final class LineSocket {
     /// binds the local address first (waiting only).
     package static func connect(host: String, port: UInt16, from source: String? = nil, waitForConnection: Bool = true,
                                maxLineBytes: Int = 1 << 20, maxQueuedBytes: Int = 4 << 20,
-                               readBuffer: ReadBuffer = ReadBuffer()) throws(SocketError) -> LineSocket {
+                               readBuffer: ReadBuffer = ReadBuffer()) throws(SystemCallError) -> LineSocket {
         let (fd, inProgress) = waitForConnection ? (try Sockets.connect(host: host, port: port, from: source), false)
                                                  : try Sockets.startConnecting(host: host, port: port)
         do { try Sockets.setNonBlocking(fd) } catch {
@@ -82,7 +82,7 @@ package final class LineSocket {
 
     /// Connects to the Unix stream socket at `path` and returns a non-blocking socket.
     package static func connect(unixPath path: String, maxLineBytes: Int = 1 << 20, maxQueuedBytes: Int = 4 << 20,
-                               readBuffer: ReadBuffer = ReadBuffer()) throws(SocketError) -> LineSocket {
+                               readBuffer: ReadBuffer = ReadBuffer()) throws(SystemCallError) -> LineSocket {
         let fd = try Sockets.connect(unixPath: path)
         do { try Sockets.setNonBlocking(fd) } catch {
             Glibc.close(fd)
@@ -104,7 +104,7 @@ package final class LineSocket {
         case lines([LineReader.Line])
         /// The peer closed its end.
         case endOfStream
-        case failed(SocketError)
+        case failed(SystemCallError)
     }
 
     /// Reads once, whatever is there up to the read buffer's size, and frames it into lines.
@@ -114,7 +114,7 @@ package final class LineSocket {
         case .done(0): return .endOfStream
         case .done(let read): count = read
         case .wouldBlock: return .nothing
-        case .failed(let code): return .failed(SocketError("read", code: code))
+        case .failed(let code): return .failed(SystemCallError("read", code: code))
         }
         return .lines(readBuffer.bytes.withUnsafeBytes { reader.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) })
     }
@@ -207,7 +207,7 @@ package final class LineSocket {
 
     /// Has `loop` call `handler` whenever the socket is ready; writability is watched only while
     /// the socket wants to write.
-    package func watch(on loop: EventLoop, handler: @escaping (Readiness) -> Void) throws(SocketError) {
+    package func watch(on loop: EventLoop, handler: @escaping (Readiness) -> Void) throws(SystemCallError) {
         try loop.register(fd, writable: wantsWrite, handler: handler)
         self.loop = loop
         watchingWritable = wantsWrite

@@ -18,7 +18,7 @@ package final class Listener {
 
     /// Listens on `host:port`; accepted sockets hold lines up to `maxLineBytes` and queue up to
     /// `maxQueuedBytes`.
-    package init(host: String, port: UInt16, maxLineBytes: Int, maxQueuedBytes: Int) throws(SocketError) {
+    package init(host: String, port: UInt16, maxLineBytes: Int, maxQueuedBytes: Int) throws(SystemCallError) {
         fd = try Sockets.listen(host: host, port: port)
         self.port = Sockets.localPort(fd)
         unixPath = nil
@@ -28,7 +28,7 @@ package final class Listener {
     }
 
     /// Listens on the Unix stream socket at `unixPath` (see `Sockets.listen(unixPath:)`).
-    package init(unixPath: String, maxLineBytes: Int, maxQueuedBytes: Int) throws(SocketError) {
+    package init(unixPath: String, maxLineBytes: Int, maxQueuedBytes: Int) throws(SystemCallError) {
         fd = try Sockets.listen(unixPath: unixPath)
         port = 0
         self.unixPath = unixPath
@@ -40,7 +40,7 @@ package final class Listener {
     deinit { close() }
 
     /// Accepts one waiting connection, non-blocking with Nagle off; nil when none waits.
-    package func accept() throws(SocketError) -> LineSocket? {
+    package func accept() throws(SystemCallError) -> LineSocket? {
         guard let accepted = try Sockets.accept(fd) else { return nil }
         return LineSocket(adopting: accepted, maxLineBytes: maxLineBytes, maxQueuedBytes: maxQueuedBytes, readBuffer: readBuffer)
     }

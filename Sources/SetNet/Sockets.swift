@@ -8,9 +8,9 @@ package enum Sockets {
     }
 
     /// A non-blocking TCP listener on `host:port`; port 0 picks a free one.
-    package static func listen(host: String, port: UInt16, backlog: Int32 = 1_024) throws(SocketError) -> Int32 {
+    package static func listen(host: String, port: UInt16, backlog: Int32 = 1_024) throws(SystemCallError) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw SocketError("socket") }
+        guard fd >= 0 else { throw SystemCallError("socket") }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = try ipv4Address(host: host, port: port)
@@ -18,12 +18,12 @@ package enum Sockets {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard bound == 0 else {
-            let error = SocketError("bind \(host):\(port)")
+            let error = SystemCallError("bind \(host):\(port)")
             Glibc.close(fd)
             throw error
         }
         guard Glibc.listen(fd, backlog) == 0 else {
-            let error = SocketError("listen")
+            let error = SystemCallError("listen")
             Glibc.close(fd)
             throw error
         }
@@ -42,12 +42,12 @@ package enum Sockets {
     }
 
     /// Accepts one pending connection, non-blocking with Nagle off; nil when none is waiting.
-    package static func accept(_ listener: Int32) throws(SocketError) -> Int32? {
+    package static func accept(_ listener: Int32) throws(SystemCallError) -> Int32? {
         let fd: Int32
         switch SystemCall.run({ Int(Glibc.accept(listener, nil, nil)) }) {
         case .done(let accepted): fd = Int32(accepted)
         case .wouldBlock, .failed(ECONNABORTED): return nil  // one that gave up while waiting: the next may be there
-        case .failed(let code): throw SocketError("accept", code: code)
+        case .failed(let code): throw SystemCallError("accept", code: code)
         }
         try setNonBlocking(fd)
         setNoDelay(fd)  // a Unix socket has no Nagle: the call fails there, harmlessly
@@ -56,28 +56,28 @@ package enum Sockets {
 
     /// A blocking TCP connection to `host:port`, from the local address `source` when one is
     /// given (any 127.x.y.z reaches a loopback server, as a stranger to its per-address limits).
-    package static func connect(host: String, port: UInt16, from source: String? = nil) throws(SocketError) -> Int32 {
+    package static func connect(host: String, port: UInt16, from source: String? = nil) throws(SystemCallError) -> Int32 {
         try openConnection(host: host, port: port, from: source, waiting: true).fd
     }
 
     /// Starts a TCP connection to `host:port` without waiting for it: the socket is non-blocking,
     /// and `inProgress` says the connect finishes later (the socket then becomes writable).
-    package static func startConnecting(host: String, port: UInt16) throws(SocketError) -> (fd: Int32, inProgress: Bool) {
+    package static func startConnecting(host: String, port: UInt16) throws(SystemCallError) -> (fd: Int32, inProgress: Bool) {
         try openConnection(host: host, port: port, from: nil, waiting: false)
     }
 
     private static func openConnection(host: String, port: UInt16, from source: String?,
-                                       waiting: Bool) throws(SocketError) -> (fd: Int32, inProgress: Bool) {
+                                       waiting: Bool) throws(SystemCallError) -> (fd: Int32, inProgress: Bool) {
         var address = try ipv4Address(host: host, port: port)
-        let local = try source.map { name throws(SocketError) in try ipv4Address(host: name, port: 0) }
+        let local = try source.map { name throws(SystemCallError) in try ipv4Address(host: name, port: 0) }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SocketError("socket") }
-        do throws(SocketError) {
+        guard fd >= 0 else { throw SystemCallError("socket") }
+        do throws(SystemCallError) {
             if var local {
                 let bound = withUnsafePointer(to: &local) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
                 }
-                guard bound == 0 else { throw SocketError("bind \(source ?? "")") }
+                guard bound == 0 else { throw SystemCallError("bind \(source ?? "")") }
             }
             if !waiting { try setNonBlocking(fd) }
         } catch {
@@ -89,16 +89,16 @@ package enum Sockets {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         if result != 0 && (waiting || errno != EINPROGRESS) {
-            let error = SocketError("connect to \(host):\(port)")
+            let error = SystemCallError("connect to \(host):\(port)")
             Glibc.close(fd)
             throw error
         }
         return (fd, result != 0)
     }
 
-    package static func setNonBlocking(_ fd: Int32) throws(SocketError) {
+    package static func setNonBlocking(_ fd: Int32) throws(SystemCallError) {
         let flags = fcntl(fd, F_GETFL, 0)
-        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { throw SocketError("fcntl") }
+        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { throw SystemCallError("fcntl") }
     }
 
     /// Turns Nagle's algorithm off: game events are small and must leave at once.
@@ -114,7 +114,7 @@ package enum Sockets {
     }
 
     /// The IPv4 address of a dotted address or a host name (through the system's resolver).
-    package static func ipv4Address(host: String, port: UInt16) throws(SocketError) -> sockaddr_in {
+    package static func ipv4Address(host: String, port: UInt16) throws(SystemCallError) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -127,7 +127,7 @@ package enum Sockets {
         defer { if let list { freeaddrinfo(list) } }
         guard status == 0, let found = list?.pointee.ai_addr else {
             let reason = status == 0 ? "it has no IPv4 address" : String(cString: gai_strerror(status))
-            throw SocketError("cannot find host '\(host)'", code: 0, reason: reason)
+            throw SystemCallError("cannot find host '\(host)'", code: 0, reason: reason)
         }
         return found.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee }
     }

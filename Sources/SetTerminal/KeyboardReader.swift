@@ -42,7 +42,7 @@ final class KeyboardReader {
     }
 
     /// Starts watching the keyboard and the signal pipe.
-    func start() throws(SocketError) {
+    func start() throws(SystemCallError) {
         try loop.register(keyboardFD) { [unowned self] readiness in self.readKeyboard(readiness) }
         do {
             try loop.register(signalFD) { [unowned self] _ in self.readSignals() }

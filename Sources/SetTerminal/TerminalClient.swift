@@ -97,7 +97,7 @@ final class ClientRunLoop {
     var lastFrame: ScreenBuffer?
     var outcome: (status: Int32, message: String?, signal: Int32?)?
 
-    init(app: ClientApp, session: TerminalSession, options: ClientOptions, store: SeatTokenStore) throws(SocketError) {
+    init(app: ClientApp, session: TerminalSession, options: ClientOptions, store: SeatTokenStore) throws(SystemCallError) {
         let clock = MonotonicTime()
         driver = ClientDriver(app: app, loop: try EventLoop(), clock: clock, host: options.host, port: options.port,
                               route: options.route)
@@ -111,7 +111,7 @@ final class ClientRunLoop {
 
     func run() -> (status: Int32, message: String?, signal: Int32?) {
         let loop = driver.loop
-        do throws(SocketError) {
+        do throws(SystemCallError) {
             try keyboard.start()
         } catch {
             return (1, "setgame: \(error)", nil)

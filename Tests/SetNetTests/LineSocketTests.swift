@@ -232,7 +232,7 @@ import Testing
             loop.run(timeout: { 10_000 }, tick: { if !client.isOpen { loop.stop() } })
             let said = try #require(reason, "a refused connect ends the socket")
             #expect(said.hasPrefix("cannot connect to 127.0.0.1:\(port): connect: "), "\(said)")
-        } catch let error as SocketError {
+        } catch let error as SystemCallError {
             #expect(error.call.hasPrefix("connect to 127.0.0.1:\(port)"), "refused at once: \(error)")
         }
     }

@@ -13,7 +13,7 @@ import Testing
 /// reading fills both kernels in kilobytes rather than megabytes.
 func starvedSocket(port: UInt16, receiveBufferBytes: Int32 = 4_096, maxSegmentBytes: Int32 = 1_000) throws -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw SocketError("socket") }
+    guard fd >= 0 else { throw SystemCallError("socket") }
     var size = receiveBufferBytes, segment = maxSegmentBytes
     setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     setsockopt(fd, Int32(IPPROTO_TCP), TCP_MAXSEG, &segment, socklen_t(MemoryLayout<Int32>.size))
@@ -25,7 +25,7 @@ func starvedSocket(port: UInt16, receiveBufferBytes: Int32 = 4_096, maxSegmentBy
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
     guard result == 0 else {
-        let error = SocketError("connect")
+        let error = SystemCallError("connect")
         Glibc.close(fd)
         throw error
     }

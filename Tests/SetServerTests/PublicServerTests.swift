@@ -11,7 +11,7 @@ import Testing
 /// can play several client addresses at once.
 func loopbackSocket(from source: String, to port: UInt16) throws -> Int32 {
     let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw SocketError("socket") }
+    guard fd >= 0 else { throw SystemCallError("socket") }
     var local = try Sockets.ipv4Address(host: source, port: 0)
     let bound = withUnsafePointer(to: &local) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -21,7 +21,7 @@ func loopbackSocket(from source: String, to port: UInt16) throws -> Int32 {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
     guard bound == 0, connected == 0 else {
-        let error = SocketError(bound == 0 ? "connect" : "bind \(source)")
+        let error = SystemCallError(bound == 0 ? "connect" : "bind \(source)")
         Glibc.close(fd)
         throw error
     }

@@ -17,9 +17,9 @@ final class AccountLog {
     var length: off_t { log.length }
 
     /// Opens (creating, owner-only) the log to append to it.
-    init(path: String, faults: JournalFaults?) throws(SocketError) {
+    init(path: String, faults: JournalFaults?) throws(SystemCallError) {
         do throws(DurableLog.Failure) { log = try DurableLog(path: path, opening: .existingOrNew, faults: faults) } catch {
-            throw error.socketError
+            throw error.systemCallError
         }
     }
 

@@ -43,7 +43,7 @@ final class Accounts {
     /// records before the damage, so one bad line costs what follows it, not every account.
     /// Once `snapshotAfter` records or more had to be parsed, a new snapshot is written.
     init(directory: JournalDirectory?, faults: JournalFaults?, log: ServerLog, snapshotAfter: Int = 10_000,
-         snapshotEvery: Int = 50_000, policy: RatingPolicy = .standard) throws(SocketError) {
+         snapshotEvery: Int = 50_000, policy: RatingPolicy = .standard) throws(SystemCallError) {
         self.log = log
         self.policy = policy
         rankings = Rankings(policy: policy)

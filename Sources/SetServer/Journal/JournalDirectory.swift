@@ -26,10 +26,10 @@ struct JournalDirectory {
 
     /// Takes the folder for this process alone, with `flock`: two servers on one folder would
     /// adopt each other's matches and interleave their journals. The lock goes with the process.
-    func lock() throws(SocketError) -> FolderLock {
+    func lock() throws(SystemCallError) -> FolderLock {
         let fd = open(path + "/lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw SocketError("open \(path)/lock") }
-        do throws(SocketError) { try FileCalls.lockExclusively(fd, "lock the data folder \(path)") } catch {
+        guard fd >= 0 else { throw SystemCallError("open \(path)/lock") }
+        do throws(SystemCallError) { try FileCalls.lockExclusively(fd, "lock the data folder \(path)") } catch {
             Glibc.close(fd)
             throw error
         }

@@ -43,20 +43,20 @@ final class MatchJournal: JournalWriter {
     private(set) var failure: String?
 
     /// Opens an existing journal to go on appending to it (after a restart).
-    init(path: String, faults: JournalFaults? = nil) throws(SocketError) {
+    init(path: String, faults: JournalFaults? = nil) throws(SystemCallError) {
         self.path = path
         self.faults = faults
         do throws(DurableLog.Failure) { log = try DurableLog(path: path, opening: .existing, faults: faults) } catch {
-            throw error.socketError
+            throw error.systemCallError
         }
     }
 
     /// Creates a new journal, owner-only (it holds seat tokens); fails if the file exists.
-    init(creating path: String, faults: JournalFaults? = nil) throws(SocketError) {
+    init(creating path: String, faults: JournalFaults? = nil) throws(SystemCallError) {
         self.path = path
         self.faults = faults
         do throws(DurableLog.Failure) { log = try DurableLog(path: path, opening: .new, faults: faults) } catch {
-            throw error.socketError
+            throw error.systemCallError
         }
     }
 

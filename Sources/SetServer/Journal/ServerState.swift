@@ -115,7 +115,7 @@ final class ServerState: Sendable {
         bytes += [UInt8](repeating: 0x20, count: max(0, Self.recordLength - 1 - bytes.count))
         bytes.append(0x0A)
         let ok = fd >= 0 && SystemCall.run { bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } } == .done(bytes.count)
-        let reason = ok ? "" : "\(SocketError("write"))"
+        let reason = ok ? "" : "\(SystemCallError("write"))"
         let report = writeFailed.withLock { failed -> Bool in
             defer { failed = !ok }
             return failed == ok  // report a change of state only

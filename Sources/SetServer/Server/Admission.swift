@@ -57,7 +57,7 @@ final class Admission {
     }
 
     /// Watches both entrances; neither is watched if one cannot be.
-    func startAccepting() throws(SocketError) {
+    func startAccepting() throws(SystemCallError) {
         try loop.register(listener.fd) { [unowned self] _ in self.acceptAll(from: .tcp) }
         if let doorListener {
             do { try loop.register(doorListener.fd) { [unowned self] _ in self.acceptAll(from: .door) } } catch {
@@ -185,7 +185,7 @@ final class Admission {
     /// Out of descriptors: a listener stays readable, so accepting again at once would spin.
     /// Each entrance's spare descriptor lets newcomers waiting there be told the server is full,
     /// one at a time, so none waits in silence; then accepting pauses at both.
-    private func outOfDescriptors(_ error: SocketError) {
+    private func outOfDescriptors(_ error: SystemCallError) {
         var refused = 0
         for entrance in [Entrance.tcp, .door] {
             guard let listener = listener(entrance) else { continue }

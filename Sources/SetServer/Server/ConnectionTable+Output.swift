@@ -104,7 +104,7 @@ extension ConnectionTable {
 
     func flush(_ connection: Connection) {
         if case .failed(let code) = connection.socket.flush() {
-            markClosed(connection, "write failed: \(SocketError("write", code: code))")
+            markClosed(connection, "write failed: \(SystemCallError("write", code: code))")
         }
     }
 }

@@ -64,7 +64,7 @@ package final class Server {
         // Bound before any journal is read: restoring appends a restart record to each, and a
         // start that then failed on a port in use would leave one behind for nothing.
         let listener: Listener, doorListener: Listener?
-        do throws(SocketError) {
+        do throws(SystemCallError) {
             loop = try EventLoop()
             listener = try Listener(host: config.host, port: config.port, maxLineBytes: config.limits.maxLineBytes,
                                     maxQueuedBytes: config.limits.outboundQueueBytes)
@@ -72,8 +72,8 @@ package final class Server {
             lock?.release()
             throw .network(host: config.host, port: config.port, error)
         }
-        do throws(SocketError) {
-            doorListener = try config.door.socket.map { (path) throws(SocketError) in
+        do throws(SystemCallError) {
+            doorListener = try config.door.socket.map { (path) throws(SystemCallError) in
                 try Listener(unixPath: path, maxLineBytes: config.limits.maxLineBytes, maxQueuedBytes: config.limits.outboundQueueBytes)
             }
         } catch {
@@ -82,10 +82,10 @@ package final class Server {
         }
         control = ServerControl(loop: loop)
         let store: AccountStore
-        do throws(SocketError) {
+        do throws(SystemCallError) {
             if let given { store = given } else if let location = config.store {
                 do throws(StoreError) { store = try location.openStore(wallSeconds: Int64(time(nil))) } catch {
-                    throw SocketError("opening the accounts store", code: 0, reason: error.description)
+                    throw SystemCallError("opening the accounts store", code: 0, reason: error.description)
                 }
             } else {
                 store = BookAccountStore(try Accounts(directory: journals, faults: config.accountFaults, log: log))
@@ -135,7 +135,7 @@ package final class Server {
         recoverGames(of: restored)
         restored.forEach(schedule)
         restored.forEach(noteSpectators)
-        try ServerStartError.network(config) { () throws(SocketError) in try self.admission.startAccepting() }
+        try ServerStartError.network(config) { () throws(SystemCallError) in try self.admission.startAccepting() }
     }
 
     /// What the connections part hands back to the server: a socket's readiness, and a

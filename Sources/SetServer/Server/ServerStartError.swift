@@ -8,9 +8,9 @@ package enum ServerStartError: Error, CustomStringConvertible, Sendable {
     /// Another server holds the `--data` folder's lock.
     case dataDirectoryInUse(path: String)
     /// The listening socket (or the event loop) could not be set up.
-    case network(host: String, port: UInt16, SocketError)
+    case network(host: String, port: UInt16, SystemCallError)
     /// The ssh door's Unix socket could not be set up.
-    case doorSocket(path: String, SocketError)
+    case doorSocket(path: String, SystemCallError)
 
     package var description: String {
         switch self {
@@ -23,7 +23,7 @@ package enum ServerStartError: Error, CustomStringConvertible, Sendable {
     }
 
     /// Runs a socket call of the start-up, naming the address if it fails.
-    static func network<T>(_ config: ServerConfig, _ body: () throws(SocketError) -> T) throws(ServerStartError) -> T {
+    static func network<T>(_ config: ServerConfig, _ body: () throws(SystemCallError) -> T) throws(ServerStartError) -> T {
         do { return try body() } catch { throw .network(host: config.host, port: config.port, error) }
     }
 }

@@ -1,7 +1,7 @@
 import Glibc
 
-/// A failed system call, with the call's name and errno's text.
-package struct SocketError: Error, CustomStringConvertible, Sendable {
+/// A failed system call (a socket, a file, a pipe), with the call's name and errno's text.
+package struct SystemCallError: Error, CustomStringConvertible, Sendable {
     package var call: String
     package var code: Int32
     /// What went wrong when errno does not say it (a failed name lookup has its own codes).
