@@ -177,6 +177,22 @@ import Testing
         other.send(.lobby(.enter(JoinRequest(name: "Ann"))))
         _ = try other.awaitError(.nameTaken)
     }
+
+    @Test func aRefusedNameIsAnsweredWithOneThatIsFree() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        for (index, name) in ["ann", "ann2"].enumerated() {
+            let owner = try TestClient(port: server.port)
+            var join = JoinRequest(name: name, match: "m\(index)")
+            join.account = String(repeating: "a\(index)", count: 32)
+            owner.send(.join(join))
+            _ = try owner.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
+        }
+        let asking = try TestClient(port: server.port)
+        asking.send(.lobby(.enter(JoinRequest(name: "Ann"))))
+        // "Ann2" is "ann2"'s: the lobby suggests what a seat would, the first name nobody owns.
+        #expect(try asking.awaitError(.nameTaken).details["suggestion"] == .string("Ann3"))
+    }
 }
 
 /// The door's "Your name" asks the server as coming into the lobby: the name is checked as a new

@@ -8,6 +8,16 @@ import SetWire
 extension Server {
     /// Looks up the joining player's account and its name's owner, then decides its admission.
     func admitToSeat(_ join: JoinRequest, id: JSONValue?, from connection: Connection) {
+        decideAdmission(of: join, sitting: { self.lobby.holder(of: $0, joining: join) }, id: id, from: connection) { [unowned self] admission, _ in
+            seat(join, admission: admission, id: id, from: connection, at: clock.now())
+        }
+    }
+
+    /// The step every new name goes through (a seat, the lobby's list): the account and the
+    /// name's owner looked up off the loop, the admission decided on the loop when they come.
+    /// A refusal is answered here; `admitted` gets the admission and what the lookup found.
+    func decideAdmission(of join: JoinRequest, sitting: @escaping (String) -> SeatHolder?, id: JSONValue?, from connection: Connection,
+                         admitted: @escaping (SeatAdmission, JoinLookup) -> Void) {
         connection.session = .admitting
         let name = join.name, identity = connection.identity
         accounts.ask({ store throws(StoreError) in try JoinLookup.find(name, identity: identity, in: store) }) { [unowned self] result in
@@ -20,10 +30,10 @@ extension Server {
             }
             accounts.noteOwner(connection.id, lookup.account != nil)
             let decision = JoinDecision(name, identity: identity, claimant: connection.nameClaimant, bot: join.bot, lookup: lookup,
-                                        reserved: accounts.reservedNames, sitting: { self.lobby.holder(of: $0, joining: join) },
+                                        reserved: accounts.reservedNames, sitting: sitting,
                                         limit: { self.recordRefusal($0, from: connection) })
             switch decision {
-            case .admitted(let admission): seat(join, admission: admission, id: id, from: connection, at: clock.now())
+            case .admitted(let admission): admitted(admission, lookup)
             case .limited(let error): fail(connection, error, id: id)
             case .nameRefused(let refusal): refuseName(refusal, of: join, id: id, to: connection)
             }
@@ -60,7 +70,7 @@ extension Server {
     }
 
     /// Answers a refused name with `name_taken` and a free one to take instead, found off the loop.
-    private func refuseName(_ refusal: NameRefusal, of join: JoinRequest, id: JSONValue?, to connection: Connection) {
+    func refuseName(_ refusal: NameRefusal, of join: JoinRequest, id: JSONValue?, to connection: Connection) {
         connection.session = .admitting
         let claimant = connection.nameClaimant, reserved = accounts.reservedNames, sitting = lobby.seatedNames(joining: join)
         accounts.ask({ store throws(StoreError) in

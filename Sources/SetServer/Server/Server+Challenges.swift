@@ -20,26 +20,7 @@ extension Server {
             // name another account owns, or one kept for the house, is refused.
             let request = JoinRequest(name: join.name, variant: variant).withAccount(join.account)
             identify(connection, by: request)
-            let name = join.name, identity = connection.identity
-            connection.session = .admitting
-            accounts.ask({ store throws(StoreError) in try JoinLookup.find(name, identity: identity, in: store) }) { [unowned self] result in
-                guard admitting(connection) else { return }
-                connection.session = .greeted
-                let lookup: JoinLookup
-                switch result {
-                case .failure(let error): return fail(connection, storeRefusal(error), id: id)
-                case .success(let found): lookup = found
-                }
-                accounts.noteOwner(connection.id, lookup.account != nil)
-                let decision = JoinDecision(name, identity: identity, claimant: connection.nameClaimant, bot: false, lookup: lookup,
-                                            reserved: accounts.reservedNames, sitting: { _ in nil },
-                                            limit: { self.recordRefusal($0, from: connection) })
-                switch decision {
-                case .admitted: break
-                case .limited(let error): return fail(connection, error, id: id)
-                case .nameRefused(let refusal):
-                    return fail(connection, NameSuggestion.error(refusal, suggestion: accounts.reservedNames.unreserved(name) == name ? name + "2" : accounts.reservedNames.unreserved(name)), id: id)
-                }
+            decideAdmission(of: request, sitting: { _ in nil }, id: id, from: connection) { [unowned self] _, lookup in
                 let rating = lookup.account?.rating(variant)
                 let entry = LobbyEntry(name: join.name, variant: variant, rating: rating?.rounded, provisional: rating?.isProvisional ?? false)
                 let presence = Challenges.Presence(connection: connection.id, entry: entry, key: AccountBook.key(join.name),
