@@ -20,6 +20,16 @@ import Testing
         try client.waitFor("challenge") { if case .challenge(let notice, _) = $0 { notice } else { nil } }
     }
 
+    /// `challenger` challenges `challenged`, who accepts: the notice the accepting side got.
+    static func accepted(_ challenger: (TestClient, String), _ challenged: (TestClient, String)) throws -> ChallengeNotice {
+        challenger.0.send(.lobby(.challenge(name: challenged.1, variant: nil)))
+        _ = try notice(challenged.0)
+        challenged.0.send(.lobby(.accept(from: challenger.1)))
+        let answer = try notice(challenged.0)
+        _ = try notice(challenger.0)
+        return answer
+    }
+
     @Test func theLobbyListsWhoIsHereWithTheirVariant() throws {
         let server = try TestServer()
         defer { server.stop() }
@@ -67,21 +77,13 @@ import Testing
         defer { server.stop() }
         let (ann, _) = try Self.inLobby(server, "ann")
         let (bob, _) = try Self.inLobby(server, "bob")
-        ann.send(.lobby(.challenge(name: "bob", variant: nil)))
-        _ = try Self.notice(bob)
-        bob.send(.lobby(.accept(from: "ann")))
-        let lapsed = try Self.notice(bob)
-        _ = try Self.notice(ann)
+        let lapsed = try Self.accepted((ann, "ann"), (bob, "bob"))
         // Nobody joins it for a seat wait (the two idle connections are let go meanwhile); the
         // next accepted challenge forgets it.
         server.advance(by: ServerConfig().limits.seatWaitMs + 1)
         let (cy, _) = try Self.inLobby(server, "cy")
         let (di, _) = try Self.inLobby(server, "di")
-        cy.send(.lobby(.challenge(name: "di", variant: nil)))
-        _ = try Self.notice(di)
-        di.send(.lobby(.accept(from: "cy")))
-        let kept = try Self.notice(di)
-        _ = try Self.notice(cy)
+        let kept = try Self.accepted((cy, "cy"), (di, "di"))
         let late = try TestClient(port: server.port)
         late.send(.join(JoinRequest(name: "bob", match: lapsed.match, token: lapsed.token)))
         #expect(try late.awaitError(.badToken).code == .badToken)
