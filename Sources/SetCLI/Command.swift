@@ -39,9 +39,6 @@ package enum Command: Equatable, Sendable {
 package struct ServeCommand: Equatable, Sendable {
     package var config: ServerConfig
     package var logFormat = ServerLog.Format.text
-    /// Where the accounts database is (`--store`); nil: `StoreLocation.standard(dataFolder:)`, a
-    /// SQLite file in the data folder. Here, not in `ServerConfig`, which holds 20 settings already.
-    package var store: StoreLocation?
     /// Check the options and the data folder, say what would be served, and exit.
     package var check = false
 
@@ -76,7 +73,7 @@ package enum Commands {
             OptionSpec("host", "ADDRESS", "IPv4 address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"),
             OptionSpec("port", "PORT", "TCP port (default 7380; 0 picks a free one and prints it)"),
             OptionSpec("data", "DIR", "where match journals are kept"),
-            OptionSpec("store", "URL", "the accounts database: postgresql://USER@HOST:PORT/DB to share one (default DIR/accounts/accounts.sqlite3)"),
+            OptionSpec("store", "URL", "the accounts database: a SQLite file, or postgresql://USER@HOST:PORT/DB to share one (default: the accounts log in DIR)"),
             OptionSpec("seed", "N", "deal game n from seed N+n-1 instead of at random (for demos and tests)"),
             OptionSpec("seat-wait-ms", "MS", "how long in all, per game, a seat may be away before it forfeits (default 120000)"),
             OptionSpec("lag-compensation-ms", "MS", "most a duel claim is credited for its sender's round trip; 0 off (default 200)"),
@@ -218,12 +215,11 @@ package enum Commands {
         config.host = values.text("host") ?? config.host
         config.port = try values.number("port", in: UInt16.min...UInt16.max) ?? config.port
         config.dataDirectory = values.text("data") ?? defaults.dataDirectory
-        var store: StoreLocation?
         if let argument = values.text("store") {
             guard let location = StoreLocation(argument: argument) else {
                 throw UsageError("--store takes postgresql://USER@HOST:PORT/DB or a SQLite file's path, not '\(argument)'", command: serve.name)
             }
-            store = location
+            config.store = location
         }
         if let seed = try values.number("seed", in: UInt64.min...UInt64.max) { config.seeds = .counting(from: seed) }
         config.limits.seatWaitMs = try values.number("seat-wait-ms", in: 1...86_400_000) ?? config.limits.seatWaitMs
@@ -253,7 +249,6 @@ package enum Commands {
             config.chat.mode = chosen
         }
         var command = ServeCommand(config: config, check: values.flag("check"))
-        command.store = store
         if let format = values.text("log-format") {
             guard let chosen = ServerLog.Format(rawValue: format) else {
                 throw UsageError("--log-format takes \(inWords(ServerLog.Format.allCases.map(\.rawValue))), not '\(format)'",

@@ -9,10 +9,10 @@ struct StoreOptionTests {
             Issue.record("not serve")
             return
         }
-        #expect(shared.store == .postgres("postgresql://setgame@127.0.0.1:5432/setgame"))
+        #expect(shared.config.store == .postgres("postgresql://setgame@127.0.0.1:5432/setgame"))
         guard case .serve(let file) = try Commands.parse(["serve", "--store", "/srv/accounts.sqlite3"]),
               case .serve(let standard) = try Commands.parse(["serve"]) else { Issue.record("not serve"); return }
-        #expect(file.store == .sqliteFile("/srv/accounts.sqlite3") && standard.store == nil)
+        #expect(file.config.store == .sqliteFile("/srv/accounts.sqlite3") && standard.config.store == nil)
         #expect(StoreLocation.standard(dataFolder: "/d") == .sqliteFile("/d/accounts/accounts.sqlite3"))
         #expect(StoreLocation.standard(dataFolder: nil) == .memory)
         #expect(StoreLocation(argument: "memory") == .memory)

@@ -84,7 +84,10 @@ package final class Server {
         let store: AccountStore
         do throws(SystemCallError) {
             if let given { store = given } else if let location = config.store {
-                do throws(StoreError) { store = try location.openStore(wallSeconds: Int64(time(nil))) } catch {
+                do throws(StoreError) {
+                    // An empty database is filled from what the data folder holds (an earlier version's accounts log, or the SQLite file of a server moving to PostgreSQL).
+                    store = try SQLAccountStore.open(location, dataFolder: config.dataDirectory, policy: .standard, wallSeconds: Int64(time(nil)), log: log)
+                } catch {
                     throw SystemCallError("opening the accounts store", code: 0, reason: error.description)
                 }
             } else {
