@@ -144,8 +144,11 @@ package final class PostgresDatabase: Database {
         }
     }
 
+    /// libpq's message on one line: it spans several ("server closed the connection
+    /// unexpectedly\n\tThis probably means…"), and a server log keeps one event per line.
     private static func trimmed(_ text: UnsafePointer<CChar>?) -> String {
-        text.map { String(cString: $0) }?.trimmingWhitespace() ?? ""
+        guard let text else { return "" }
+        return String(cString: text).split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     /// The address without a password, for logs.
@@ -153,14 +156,5 @@ package final class PostgresDatabase: Database {
         let parts = url.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, let scheme = parts[0].firstIndex(of: "/"), let colon = parts[0][scheme...].firstIndex(of: ":") else { return url }
         return parts[0][..<colon] + ":***@" + parts[1]
-    }
-}
-
-private extension String {
-    func trimmingWhitespace() -> String {
-        var text = Substring(self)
-        while let last = text.last, last.isWhitespace { text = text.dropLast() }
-        while let first = text.first, first.isWhitespace { text = text.dropFirst() }
-        return String(text)
     }
 }
