@@ -37,3 +37,29 @@ import Testing
         #expect(try store.record(SQLStoreTests.duel(ann.id, bob.id, commitment: "after"), journal: "m.jsonl", wallSeconds: 6, policy: .standard)?.rated == true)
     }
 }
+
+/// A throwaway PostgreSQL whose test process was killed (no exit handler ran) is stopped by the
+/// next test process that starts one: runs of `swift test` do not pile up servers.
+@Suite struct ThrowawayPostgresTests {
+    @Test func aServerWhoseProcessIsGoneIsStoppedByTheNextStart() throws {
+        guard ThrowawayPostgres.binaries != nil else {
+            if ProcessInfo.processInfo.environment["SETGAME_REQUIRE_POSTGRES"] == "1" { Issue.record("PostgreSQL is required but not installed") }
+            return
+        }
+        let orphan = try ThrowawayPostgres.start()
+        let database = try PostgresDatabase(url: orphan.url)
+        #expect(database.isConnected)
+        // Started for a process that has ended: a child that exited at once.
+        var child: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+        defer { free(argv[0]) }
+        #expect(posix_spawn(&child, "/bin/true", nil, nil, argv, environ) == 0)
+        var status: Int32 = 0
+        _ = waitpid(child, &status, 0)
+        try orphan.claim(for: child)
+        let mine = try ThrowawayPostgres.start()
+        defer { mine.stop() }
+        #expect(!FileManager.default.fileExists(atPath: orphan.folder))
+        #expect(throws: (any Error).self) { _ = try PostgresDatabase(url: orphan.url) }
+    }
+}

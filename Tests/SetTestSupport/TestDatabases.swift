@@ -114,17 +114,47 @@ package final class ThrowawayPostgres: Sendable {
             .first { FileManager.default.isExecutableFile(atPath: "\($0)/initdb") }
     }
 
-    /// Starts a new server; it is stopped by `stop`.
+    /// Where every throwaway server lives, each in a folder of its own.
+    private static let folderPrefix = "setgame-pg-"
+    /// The file in a server's folder that names the process it was started for.
+    private static let ownerFile = "owner.pid"
+
+    /// Starts a new server; it is stopped by `stop` (at the latest when the process exits). A
+    /// test process that was killed cannot stop its own: the next start stops it (`stopOrphans`).
     package static func start() throws -> ThrowawayPostgres {
         guard let bin = binaries else { throw TestDatabaseError(description: "PostgreSQL is not installed") }
-        let folder = NSTemporaryDirectory() + "setgame-pg-\(UUID().uuidString)"
+        stopOrphans()
+        let folder = NSTemporaryDirectory() + folderPrefix + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try String(getpid()).write(toFile: "\(folder)/\(ownerFile)", atomically: true, encoding: .utf8)
         if geteuid() == 0 { try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: folder) }
         let port = try freePort()
         let server = ThrowawayPostgres(folder: folder, port: port)
         try server.run(bin + "/initdb", ["-D", folder + "/data", "-A", "trust", "-U", "setgame", "--no-sync"])
         try server.pgctl(["start", "-w", "-o", "-k \(folder) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off", "-l", folder + "/log"])
         return server
+    }
+
+    /// Stops and removes the throwaway servers whose process is gone; returns their folders.
+    @discardableResult
+    package static func stopOrphans() -> [String] {
+        let temporary = NSTemporaryDirectory()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []
+        var stopped: [String] = []
+        for name in names where name.hasPrefix(folderPrefix) {
+            let folder = temporary + name
+            guard let text = try? String(contentsOfFile: "\(folder)/\(ownerFile)", encoding: .utf8),
+                  let owner = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+                  kill(owner, 0) != 0 && errno == ESRCH else { continue }
+            ThrowawayPostgres(folder: folder, port: 0).stop()
+            stopped.append(folder)
+        }
+        return stopped
+    }
+
+    /// The process this server was started for, as its folder says (tests of `stopOrphans`).
+    package func claim(for owner: pid_t) throws {
+        try String(owner).write(toFile: "\(folder)/\(Self.ownerFile)", atomically: true, encoding: .utf8)
     }
 
     /// `pg_ctl restart`: every connection is cut, the port stays.
