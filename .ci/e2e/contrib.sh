@@ -56,7 +56,11 @@ while read -r source target; do
     mkdir -p "$out/image-src/$(dirname "$target")"
     cp -R "$root/$source" "$out/image-src/$target"
 done < <(sed -n 's/^COPY \([^-][^ ]*\) \([^ ]*\)$/\1 \2/p' <<<"$stage")
-build=$(sed -n '/^RUN /,/[^\\]$/p' <<<"$stage" | sed 's/^RUN //; s/\\$//' | tr '\n' ' ')
+# Each RUN instruction is its own command (one line each); the one that builds is replayed (the
+# packages another installs are on this machine already: .ci/run installs them).
+runs=$(sed -n '/^RUN /,/[^\\]$/p' <<<"$stage" \
+    | awk '/^RUN /{ if (command != "") print command; command = "" } { sub(/^RUN /, ""); sub(/\\$/, ""); command = command $0 " " } END { print command }')
+build=$(grep -F 'swift build -c release' <<<"$runs" || true)
 [[ "$build" == *"swift build -c release"* ]] || fail "the build stage's RUN is not a release build: $build"
 # /out stands for the image's root folder: install it under the temporary folder instead.
 build=${build//\/out\//$out/image-out/}
