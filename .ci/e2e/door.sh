@@ -196,7 +196,8 @@ echo "resume: a plain ssh offered the waiting duel first and took the seat back"
 run_in "$s_hal" hal-menu "$(door hal "" "-b 127.0.0.8")"
 wait_for "$s_hal" "You play as key-" 30
 tmux send-keys -t "$s_hal" 7 f a y z e r Enter
-wait_for "$s_hal" '"fayzer" is another player'"'"'s name here: choose another.' 30
+# The server's own reason, as a seat's name check gives it (the door asks the server).
+wait_for "$s_hal" 'The name "fayzer" belongs to another player here' 30
 tmux send-keys -t "$s_hal" 8
 wait_for "$s_hal" "Any key: back to the menu" 30
 wait_for "$s_hal" "no games here yet" 5

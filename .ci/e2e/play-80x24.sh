@@ -69,8 +69,9 @@ expect_status "$session" play 0
 wait_gone "$bin play --seed 42 --level easy --name newcomer"
 
 gallery=$("$bin" cards --size 80x24)
-[ "$(printf '%s\n' "$gallery" | grep -o '╭' | wc -l)" -eq 81 ] || fail "cards --size 80x24 did not draw 81 cards"
-printf '%s\n' "$gallery" | grep -q 'cards of 13×7 cells' || fail "cards names the card size"
+[ "$(grep -o '╭' <<<"$gallery" | wc -l)" -eq 81 ] || fail "cards --size 80x24 did not draw 81 cards"
+# From a here-string, not a pipe: grep -q stops at its match, and under pipefail the writer's SIGPIPE failed the check.
+grep -q 'cards of 13×7 cells' <<<"$gallery" || fail "cards names the card size"
 set +e
 "$bin" cards --size 30x7 2>/dev/null; [ $? -eq 1 ] || fail "a terminal too small for a table exits 1"
 "$bin" cards --size 80 2>/dev/null; [ $? -eq 64 ] || fail "a bad --size exits 64"

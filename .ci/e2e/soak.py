@@ -145,12 +145,16 @@ class Duel(threading.Thread):
         self.commitments = {}  # game -> commitment
         self.games_after_last_restart = 0
         self.error = None
+        # Set once both seats are taken: the kills start after every duel is under way, so none
+        # lands in a first join (which has no token to come back with yet).
+        self.ready = threading.Event()
 
     def run(self):
         try:
             for seat in self.seats:
                 seat.connect()
             self.seats[0].sync()
+            self.ready.set()
             while True:
                 try:
                     if self.step():
@@ -266,6 +270,9 @@ start()
 duels = [Duel(i) for i in range(MATCHES)]
 for duel in duels:
     duel.start()
+for duel in duels:
+    if not duel.ready.wait(timeout=60) or duel.error:
+        fail(f"{duel.match} did not begin: {duel.error}")
 for kill in range(KILLS):
     time.sleep(rng.uniform(0.1, 1.0))
     for duel in duels:
