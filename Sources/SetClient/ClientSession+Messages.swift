@@ -58,8 +58,9 @@ extension ClientSession {
             return [.lobbyListed(entries)]
         case .challenge(let notice, _):
             return [.challenge(notice)]
-        case .ack, .accountInfo:
-            // A session asks no account questions: the CLI's profile and history ask on their own.
+        case .ack, .accountInfo, .health:
+            // A session asks no account questions: the CLI's profile and history ask on their own (and
+            // its health probe too).
             return []
         case .pong(let time, let clientTime, _):
             awaitingAnswerSince = nil
