@@ -13,8 +13,8 @@ run_in ann-$$ ann "XDG_STATE_HOME=$state/ann $bin join 127.0.0.1:$port --name an
 wait_for ann-$$ "Who is here: you are ann, Classic"
 run_in bob-$$ bob "XDG_STATE_HOME=$state/bob $bin join 127.0.0.1:$port --name bob"
 # ann's name reaches bob's screen only from the server's list.
-wait_for bob-$$ "1. ann "
-tmux capture-pane -p -t bob-$$ | grep -qE "^  > 1\. ann +Classic +[0-9]{4}\??$|^  > 1\. ann +Classic +unrated$" \
+wait_for bob-$$ "1.  ann "
+tmux capture-pane -p -t bob-$$ | grep -qE "^  > 1\. +ann +Classic +[0-9]{4}\??$|^  > 1\. +ann +Classic +unrated$" \
     || { tmux capture-pane -p -t bob-$$ >&2; fail "bob's lobby did not list ann with her variant and rating"; }
 for pane in ann-$$ bob-$$; do
     screen=$(tmux capture-pane -p -t $pane)
@@ -23,7 +23,7 @@ for pane in ann-$$ bob-$$; do
 done
 # ann picks bob (the list refreshes every 5 s; r asks now) and challenges him with Enter.
 tmux send-keys -t ann-$$ r
-wait_for ann-$$ "1. bob "
+wait_for ann-$$ "1.  bob "
 tmux send-keys -t ann-$$ 1 Enter
 wait_for bob-$$ "challenges you to Classic"
 tmux capture-pane -p -t bob-$$ | grep -qE "ann \((unrated|[0-9]{4}\??)\) challenges you to Classic, [0-9]+ s left: a accept, n decline" \
