@@ -204,7 +204,8 @@ wait_for "$s_hal" "no games here yet" 5
 tmux send-keys -t "$s_hal" x
 wait_for "$s_hal" "8. Your profile, your games, the leaderboard" 30
 tmux send-keys -t "$s_hal" 9
-wait_for "$s_hal" "Live duels" 30
+# The screen's headings are drawn at once; the duel comes only with the server's list.
+wait_for "$s_hal" "fayzer 1500" 30
 tmux capture-pane -p -t "$s_hal" | grep -qE "$match +fayzer 1500\?" || { tmux capture-pane -p -t "$s_hal" >&2; fail "the lobby did not list fayzer's duel with a rating"; }
 tmux send-keys -t "$s_hal" q   # q leaves the lobby for the menu
 wait_for "$s_hal" "9. Who is here" 30
@@ -246,7 +247,7 @@ run_in "$s_jo" jo "$(door jo "" "-b 127.0.0.10")"
 wait_for "$s_jo" "You play as key-" 30
 tmux send-keys -t "$s_jo" 9
 # Her name reaches jo's screen only from the server's list (it refreshes every 5 s).
-wait_for "$s_jo" ". $ivy_name" 30
+wait_for "$s_jo" " $ivy_name " 30
 number=$(tmux capture-pane -p -t "$s_jo" | grep -oE "[0-9]+\. +$ivy_name" | head -1 | cut -d. -f1)
 tmux send-keys -t "$s_jo" "$number" Enter
 wait_for "$s_ivy" "challenges you to Classic" 30

@@ -63,6 +63,8 @@ import Testing
                                   LobbyEntry(name: "an-extraordinarily-long-n", variant: .chain, rating: 2101),
                                   LobbyEntry(name: "bob", variant: .classic, rating: 1712)], id: nil), at: 1_600)
         let whole = Set(Self.text(lobby, 400, 80).flatMap { $0.split(separator: " ").map(String.init) })
+        // Where there is room, every name and word is whole (a name wider than its column too).
+        #expect(whole.isSuperset(of: ["an-extraordinarily-long-n", "2101", "Set-Chain", "Junior,", "decline"]), "\(whole.sorted())")
         let lines = Self.text(lobby, columns, rows)
         #expect(lines.count == rows)
         for line in lines {
