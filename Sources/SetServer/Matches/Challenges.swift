@@ -3,7 +3,8 @@ import SetWire
 
 /// Who is listed in the lobby, and the challenges between them: one open challenge per
 /// challenger, gone after `lifetimeMs` (`expire(at:)` hands them back to be announced), and at
-/// most `allowance` made per `allowanceMs`. Times are the server's clock, passed in. It holds no sockets: the server tells the people.
+/// most `allowance` made per `allowanceMs`. Times are the server's clock, passed in. It holds no
+/// sockets: the server tells the people.
 package final class Challenges {
     /// A connection listed in the lobby.
     struct Presence {
