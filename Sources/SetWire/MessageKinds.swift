@@ -53,6 +53,8 @@ package enum ServerMessageType: String, CaseIterable, Sendable {
     case profile, history, crosstable, leaderboard
     case lobby, challenge
     case health
+    /// The match lives on another server sharing this one's store (Protocol.md, "Several servers (nodes)").
+    case redirect
 }
 
 /// An event's `kind`.

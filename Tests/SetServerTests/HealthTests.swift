@@ -45,6 +45,20 @@ import Testing
         _ = try client.waitFor("pong") { if case .pong(_, 5, _) = $0 { true } else { nil } }
     }
 
+    @Test func aNodeIsReadyOnlyWhileItHoldsItsLease() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        let faults = NodeFaults()
+        let node = try NodeServerTests.node("a", database, faults: faults)
+        defer { node.stop() }
+        let client = try TestClient(port: node.port)
+        #expect(try Self.health(client, id: "held") == HealthReport(ready: true, store: .ok, node: "a", lease: .held))
+        #expect(client.lastLine == #"{"id":"held","lease":"held","node":"a","ready":true,"store":"ok","type":"health"}"#)
+
+        faults.unreachable = true  // the node's own connection to the store, not the accounts'
+        node.advance(by: 11_000)
+        #expect(try Self.health(client, id: "lapsed") == HealthReport(ready: false, store: .ok, node: "a", lease: .lapsed))
+    }
+
     @Test func requestsWhileAProbeIsOutWaitForItAndItsAnswerStandsForASecond() {
         var probe = HealthProbe()
         let start = Instant(milliseconds: 1_000)

@@ -33,7 +33,13 @@ extension Server {
 
     /// The node's name and whether it holds its lease; nil for a server that is not one of
     /// several nodes (`serve --node`), whose readiness does not depend on a lease.
-    var nodeHealth: (name: String, lease: LeaseHealth)? { nil }
+    var nodeHealth: (name: String, lease: LeaseHealth)? {
+        guard let nodes else { return nil }
+        return switch nodes.ownLease {
+        case .held: (nodes.me.name, .held)
+        case .lapsed: (nodes.me.name, .lapsed)
+        }
+    }
 }
 
 extension AccountStore {
