@@ -106,8 +106,10 @@ final class NodeEdge {
         let duels = waitingDuels()
         let changed = current.values.filter { written[$0.name] != $0 }
         let gone = written.keys.filter { current[$0] == nil }
-        let sync = NodeSync(now: wallNow, leaseMs: settings.leaseMs, listings: changed, gone: Array(gone),
+        var next = NodeSync(now: wallNow, leaseMs: settings.leaseMs, listings: changed, gone: Array(gone),
                             waiting: duels == writtenWaiting ? nil : duels.map { (match: $0.key, variant: $0.value) }.sorted { $0.match < $1.match })
+        next.held = current.keys.sorted()
+        let sync = next
         ask({ directory throws(DatabaseError) in try directory.renew(sync) }) { [unowned self] result in
             renewing = false
             switch result {
