@@ -115,6 +115,12 @@ final class NodeDirectory {
         return home
     }
 
+    /// Takes this node's waiting duels out of the store.
+    func forgetWaiting() throws(DatabaseError) {
+        try reach()
+        try database.execute("DELETE FROM waiting WHERE node = $1", .text(me.name))
+    }
+
     /// The oldest duel of `variant` waiting for a player on another live node, if any.
     func waitingDuel(_ variant: Variant, at now: Int64) throws(DatabaseError) -> WaitingDuel? {
         try reach()

@@ -57,7 +57,12 @@ final class NodeEdge {
 
     func start() { worker.start() }
 
-    func stop() { worker.stop() }
+    /// Takes this node's waiting duels out of the store (nobody is sent to a stopping node to be
+    /// paired), then ends the worker once what was asked is done.
+    func stop() {
+        worker.submit { directory in try? directory.forgetWaiting() }
+        worker.stop()
+    }
 
     /// Wall-clock milliseconds now, on the server's clock.
     var wallNow: Int64 { wallBase + clock.now().milliseconds }
