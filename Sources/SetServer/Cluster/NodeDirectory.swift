@@ -165,6 +165,21 @@ struct WaitingDuel: Equatable, Sendable {
     var address: String
 }
 
+extension MatchListing {
+    /// What a node keeps of its match in the store for other nodes' lists: who sits where (names,
+    /// ratings, presence), spectators and state, without the running scores, so a renewal writes
+    /// a match again only when someone comes or goes, not at every set.
+    var storedSummary: MatchListing {
+        var summary = self
+        summary.players = players.map { player in
+            var kept = player
+            kept.score = 0
+            return kept
+        }
+        return summary
+    }
+}
+
 /// What a node writes at each renewal.
 struct NodeSync: Sendable {
     /// Wall-clock milliseconds of the renewal, and how long its lease is for.

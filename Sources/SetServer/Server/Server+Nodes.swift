@@ -75,7 +75,7 @@ extension Server {
     /// Renews this node's lease (and its matches' leases and listings) when due.
     func renewNodeLease(at now: Instant) {
         guard let nodes else { return }
-        nodes.renewIfDue(at: now, changes: lobby.changes, listings: { lobby.rooms.values.map(\.host.listing) },
+        nodes.renewIfDue(at: now, changes: lobby.changes, listings: { lobby.rooms.values.map(\.host.listing.storedSummary) },
                          waitingDuels: { lobby.waitingDuels })
     }
 
