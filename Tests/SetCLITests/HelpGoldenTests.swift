@@ -116,6 +116,8 @@ struct HelpGoldenTests {
               --log-format text|json               text lines, or one JSON object per line for log collectors (default text)
               --chat on|players|off                who may talk in a match: everyone, players only, or nobody (default on)
               --check                              check the options and the data folder, print what would be served, and exit
+              --address HOST:PORT                  with --check: ask the server running there whether it is ready (listening, its store reachable, a node's lease held); exit 0 if it is
+              --alive                              with --check --address: ask only whether the server answers, whatever its store says (a liveness probe)
               --claim-window-ms MS                 time a duel claimant has to pick three cards
               --second-chance-ms MS                the opponent's window after a failed or expired claim
               --deal-grace-ms MS                   the other player's risk-free window after a deal

@@ -63,6 +63,7 @@ extension Server {
         case .account(let query):
             answer(query, id: request.id, from: connection)
         case .lobby(let asked): answerLobby(asked, id: request.id, from: connection, at: now)
+        case .health: answerHealth(id: request.id, from: connection, at: now)
         }
     }
 
