@@ -5,32 +5,62 @@ import SetWire
 // What the server does with each line a client sends.
 extension Server {
     func handle(_ line: LineReader.Line, from connection: Connection, at now: Instant) {
+        guard let arrived = arrival(of: line, from: connection, at: now) else { return }
+        // While its join is answered off the loop, what a connection asks waits to be answered
+        // after the join, in order. A pong is taken at once: it answers nothing, and its round
+        // trip is timed on arrival.
+        if connection.isAdmitting, !arrived.isPong {
+            if !connection.held.hold(arrived) { fail(connection, HeldRequests.overflow, id: arrived.id) }
+            return
+        }
+        perform(arrived, from: connection, at: now)
+    }
+
+    /// A line read and counted against the connection's rate limit, as a request or the error
+    /// answering it; nil for a blank line.
+    private func arrival(of line: LineReader.Line, from connection: Connection, at now: Instant) -> ArrivedRequest? {
         if case .complete(let bytes) = line, ClientMessageDecoder.isBlank(bytes) {
-            return  // empty lines are allowed and ignored, so a person typing in nc can press Enter freely
+            return nil  // empty lines are allowed and ignored, so a person typing in nc can press Enter freely
         }
         switch line {
         case .tooLong(let count):
-            guard connection.limiter.allow(at: now) else { return rateLimited(connection, id: nil) }
-            fail(connection, WireError(.lineTooLong, "A line of \(count) bytes is over the limit of \(config.limits.maxLineBytes); it was ignored."))
+            guard connection.limiter.allow(at: now) else { return .refused(rateLimited, id: nil) }
+            return .refused(WireError(.lineTooLong, "A line of \(count) bytes is over the limit of \(config.limits.maxLineBytes); it was ignored."), id: nil)
         case .invalidUTF8:
-            guard connection.limiter.allow(at: now) else { return rateLimited(connection, id: nil) }
-            fail(connection, WireError(.invalidUTF8, "The line was not valid UTF-8; it was ignored."))
+            guard connection.limiter.allow(at: now) else { return .refused(rateLimited, id: nil) }
+            return .refused(WireError(.invalidUTF8, "The line was not valid UTF-8; it was ignored."), id: nil)
         case .complete(let bytes):
             // Decoded before the limit is applied, so a dropped request's error can echo its id.
             let decoded = ClientMessageDecoder.decode(bytes)
             // A list, and a leaderboard (which ranks every account), cost what a page of the lobby does.
             let cost = if case .success(let request) = decoded, request.message.isPaged { config.list.cost } else { 1 }
-            guard connection.limiter.allow(at: now, cost: cost) else {
-                let id: JSONValue? = switch decoded {
-                case .success(let request): request.id
-                case .failure(let error): error.details["id"]
-                }
-                return rateLimited(connection, id: id)
+            let id: JSONValue? = switch decoded {
+            case .success(let request): request.id
+            case .failure(let error): error.details["id"]
             }
+            guard connection.limiter.allow(at: now, cost: cost) else { return .refused(rateLimited, id: id) }
             switch decoded {
-            case .failure(let error): fail(connection, error, id: error.details["id"])
-            case .success(let request): handle(request, from: connection, at: now)
+            case .success(let request): return .request(request)
+            case .failure(let error): return .refused(error, id: id)
             }
+        }
+    }
+
+    /// Answers one arrived line: performs its request, or sends the error it earned.
+    private func perform(_ arrived: ArrivedRequest, from connection: Connection, at now: Instant) {
+        switch arrived {
+        case .refused(let error, let id): fail(connection, error, id: id)
+        case .request(let request): handle(request, from: connection, at: now)
+        }
+    }
+
+    /// Answers, in the order they came, the requests `connection` sent while its join was being
+    /// answered; stops where one of them (another join) goes off the loop again, or the
+    /// connection is gone or closing (then they are dropped with it).
+    func answerHeld(of connection: Connection) {
+        while connections[connection.id] === connection, !connection.closeWhenFlushed, !connection.isAdmitting,
+              let next = connection.held.next() {
+            perform(next, from: connection, at: clock.now())
         }
     }
 
@@ -68,7 +98,6 @@ extension Server {
     }
 
     private func snapshot(id: JSONValue?, for connection: Connection, at now: Instant) {
-        if case .admitting = connection.session { return fail(connection, Self.stillJoining, id: id) }
         guard let room = connection.room else { return fail(connection, notJoined, id: id) }
         // A snapshot would show a game over nobody may hear of yet: it waits until it is told.
         if room.isHoldingBack {
@@ -82,13 +111,9 @@ extension Server {
         send(.snapshot(room.host.snapshot(forSpectator: connection.isSpectator, at: now)), to: connection)
     }
 
-    private func rateLimited(_ connection: Connection, id: JSONValue?) {
-        fail(connection, WireError(.rateLimited, "Over \(config.limits.messagesPerSecond) messages a second; this one was dropped."), id: id)
+    private var rateLimited: WireError {
+        WireError(.rateLimited, "Over \(config.limits.messagesPerSecond) messages a second; this one was dropped.")
     }
-
-    /// The answer to a join, an action, a snapshot or a chat line while this connection's join
-    /// waits for the accounts store.
-    static let stillJoining = WireError(.notJoined, "Your join is still being answered (the server is looking up your account); wait for it.")
 
     private var notJoined: WireError {
         WireError(.notJoined, "Join a match first: {\"type\":\"join\",\"name\":\"you\"}.")
@@ -97,9 +122,8 @@ extension Server {
     private func join(_ join: JoinRequest, id: JSONValue?, from connection: Connection, at now: Instant) {
         switch connection.session {
         case .greeted: break
-        case .admitting:
-            return fail(connection, WireError(.alreadyJoined, "This connection's join is still being answered; wait for it."), id: id)
-        case .player, .spectator:
+        // A connection whose join is being answered holds its requests (`answerHeld`): no join comes then.
+        case .admitting, .player, .spectator:
             return fail(connection, WireError(.alreadyJoined, "This connection has already joined a match; open another to join again."), id: id)
         }
         // A new seat (a reserved token's first one too) is taken under a name its account owns
@@ -208,8 +232,7 @@ extension Server {
     private func act(_ action: Action, claimedSeat: Seat?, id: JSONValue?, from connection: Connection, at now: Instant) {
         let room: MatchRoom, seat: Seat
         switch connection.session {
-        case .greeted: return fail(connection, notJoined, id: id)
-        case .admitting: return fail(connection, Self.stillJoining, id: id)
+        case .greeted, .admitting: return fail(connection, notJoined, id: id)
         case .spectator: return fail(connection, WireError(.spectatorsCannotAct, "Spectators can watch but not play."), id: id)
         case .player(let playing, let own):
             room = playing
