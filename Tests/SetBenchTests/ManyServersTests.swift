@@ -52,6 +52,7 @@ import Testing
         let home = try loadableServer()
         defer { home.stop() }
         let redirector = try Redirector(connections: 4, to: ServerAddress(port: home.port))
+        defer { redirector.stop() }
         let result = try LoadGenerator(shortRun([ServerAddress(port: redirector.port)], matches: 2)).run()
 
         #expect(redirector.finished(), "each player's first connection was answered with a redirect")
@@ -76,6 +77,7 @@ import Testing
 final class Redirector: Sendable {
     let port: UInt16
     private let done = DispatchSemaphore(value: 0)
+    private let release = DispatchSemaphore(value: 0)
     private let answered = Mutex(0)
     private let expected: Int
 
@@ -94,6 +96,8 @@ final class Redirector: Sendable {
                 answered.withLock { $0 += 1 }
             }
             done.signal()
+            // A node keeps a redirected connection open: the client closes it.
+            release.wait()
             withExtendedLifetime(peers) {}
         }
     }
@@ -102,4 +106,7 @@ final class Redirector: Sendable {
     func finished() -> Bool {
         done.wait(timeout: .now() + .milliseconds(Int(hangMs))) == .success && answered.withLock { $0 } == expected
     }
+
+    /// Lets go of the connections it redirected.
+    func stop() { release.signal() }
 }
