@@ -21,7 +21,13 @@ import Testing
         }
         var first: TestServer? = try server(store: !playedOnTheAccountsLog)
         func join(_ server: TestServer, _ name: String, key: String?, match: String) throws -> TestClient {
-            try TestClient.joined(port: server.port, name: name, key: key, match: match)
+            let client = try TestClient(port: server.port)
+            _ = try client.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+            var request = JoinRequest(name: name, match: match)
+            request.account = key
+            client.send(.join(request))
+            _ = try client.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
+            return client
         }
         let ann = try join(first!, "ann", key: AccountsEdgeTests.annKey, match: "m")
         let bob = try join(first!, "bob", key: AccountsEdgeTests.bobKey, match: "m")

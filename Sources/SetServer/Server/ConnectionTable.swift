@@ -22,6 +22,8 @@ final class ConnectionTable {
     private var lastID = 0
     /// Open connections per client address, to hold each address to its share.
     private var byAddress: [String: Int] = [:]
+    /// Connections with requests waiting behind their join's answer (`Connection.held`).
+    var holding: Set<ConnectionID> = []
     /// Connections with output waiting, in the order they are written.
     var dirty: OutputQueues
     private var toClose: [(ConnectionID, String)] = []

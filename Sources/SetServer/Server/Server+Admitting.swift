@@ -4,8 +4,8 @@ import SetWire
 // A join that takes a new seat, through the accounts edge: the account and the name's owner are
 // looked up off the loop; the admission is decided on the loop with the match as it is when the
 // answer comes; a new account or name is written off the loop, and the seat taken when it is.
-// Meanwhile the connection is `.admitting` and what it asks waits, answered after the join's answer
-// (`answerHeld`); an answer for a connection closed meanwhile is dropped, with what waited.
+// Meanwhile the connection is `.admitting`, and what it sends waits for the answer (`answerHeld`);
+// an answer for a connection closed meanwhile is dropped.
 extension Server {
     /// Looks up the joining player's account and its name's owner, then decides its admission.
     func admitToSeat(_ join: JoinRequest, id: JSONValue?, from connection: Connection) {
@@ -24,7 +24,6 @@ extension Server {
         accounts.ask({ store throws(StoreError) in try JoinLookup.find(name, identity: identity, in: store) }) { [unowned self] result in
             guard admitting(connection) else { return }
             connection.session = .greeted
-            defer { answerHeld(of: connection) }
             let lookup: JoinLookup
             switch result {
             case .failure(let error): return fail(connection, storeRefusal(error), id: id)
@@ -51,7 +50,6 @@ extension Server {
         accounts.ask({ store throws(StoreError) in try AccountWrite.perform(admission, wallSeconds: wall, in: store) }) { [unowned self] result in
             guard admitting(connection) else { return }
             connection.session = .greeted
-            defer { answerHeld(of: connection) }
             let account: StoredAccount?
             switch result {
             case .failure(.nameTaken):
@@ -81,7 +79,6 @@ extension Server {
         }) { [unowned self] result in
             guard admitting(connection) else { return }
             connection.session = .greeted
-            defer { answerHeld(of: connection) }
             switch result {
             case .success(let suggestion): fail(connection, NameSuggestion.error(refusal, suggestion: suggestion), id: id)
             case .failure(let error): fail(connection, storeRefusal(error), id: id)
@@ -95,10 +92,10 @@ extension Server {
     func waitForRecord(of room: MatchRoom, joining connection: Connection?, retry: @escaping () -> Void) -> Bool {
         guard let finished = room.unpublished.games.first?.finished else { return false }
         let waits = accounts.afterRecord(of: finished) { [unowned self] in
-            guard let connection else { return retry() }
-            guard admitting(connection) else { return }
-            connection.session = .greeted
-            defer { answerHeld(of: connection) }
+            if let connection {
+                guard admitting(connection) else { return }
+                connection.session = .greeted
+            }
             retry()
         }
         if waits, let connection { connection.session = .admitting }

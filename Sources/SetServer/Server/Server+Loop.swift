@@ -30,6 +30,7 @@ extension Server {
         if let slot = timers.dueMeasureSlot(at: now) { measureRoundTrips(slot: slot, at: now) }
         if timers.sweepDue(at: now) { sweep(at: now) }
         if timers.pruneDue(at: now) { finished?.pruneInBackground(log: log) }
+        answerHeld()
         connections.closePending()
         connections.flushDirty()
     }

@@ -7,10 +7,11 @@ extension Server {
     func handle(_ line: LineReader.Line, from connection: Connection, at now: Instant) {
         guard let arrived = arrival(of: line, from: connection, at: now) else { return }
         // While its join is answered off the loop, what a connection asks waits to be answered
-        // after the join, in order. A pong is taken at once: it answers nothing, and its round
-        // trip is timed on arrival.
-        if connection.isAdmitting, !arrived.isPong {
-            if !connection.held.hold(arrived) { fail(connection, HeldRequests.overflow, id: arrived.id) }
+        // after the join, in order (and so does what comes before the waiting is answered). A pong
+        // is taken at once: it answers nothing, and its round trip is timed on arrival.
+        if connection.isAdmitting || !connection.held.isEmpty, !arrived.isPong {
+            guard connection.held.hold(arrived) else { return fail(connection, HeldRequests.overflow, id: arrived.id) }
+            connections.holding.insert(connection.id)
             return
         }
         perform(arrived, from: connection, at: now)
@@ -54,13 +55,22 @@ extension Server {
         }
     }
 
-    /// Answers, in the order they came, the requests `connection` sent while its join was being
-    /// answered; stops where one of them (another join) goes off the loop again, or the
-    /// connection is gone or closing (then they are dropped with it).
-    func answerHeld(of connection: Connection) {
-        while connections[connection.id] === connection, !connection.closeWhenFlushed, !connection.isAdmitting,
-              let next = connection.held.next() {
-            perform(next, from: connection, at: clock.now())
+    /// At the end of each turn of the loop: answers, in the order they came, the requests each
+    /// connection sent while its join was being answered, once it is (whichever part answered
+    /// it). Stops where one of them (another join) goes off the loop again; a connection gone or
+    /// closing drops them.
+    func answerHeld() {
+        guard !connections.holding.isEmpty else { return }
+        let now = clock.now()
+        for id in connections.holding {
+            guard let connection = connections[id], !connection.closeWhenFlushed else {
+                connections.holding.remove(id)
+                continue
+            }
+            while !connection.isAdmitting, !connection.closeWhenFlushed, let next = connection.held.next() {
+                perform(next, from: connection, at: now)
+            }
+            if connection.held.isEmpty { connections.holding.remove(id) }
         }
     }
 
