@@ -63,6 +63,23 @@ import Testing
         #expect(result.errors.isEmpty && result.drops == 0, "\(result.errors)")
     }
 
+    @Test func theReportGivesEachServersShareBesideTheTotals() throws {
+        var first = LoadResult(), second = LoadResult()
+        (first.matches, first.connections, first.actions, first.seconds) = (3, 12, 30, 1)
+        (second.matches, second.connections, second.actions, second.seconds, second.redirects) = (2, 8, 20, 1, 4)
+        var total = LoadResult()
+        (total.matches, total.connections, total.actions, total.seconds, total.redirects) = (5, 20, 50, 1, 4)
+        total.servers = [ServerLoad(address: "10.0.0.1:7380", load: first), ServerLoad(address: "10.0.0.2:7380", load: second)]
+        let report = BenchReport(config: BenchConfig(), load: total, server: nil, machine: "test")
+        let rows = report.table.split(separator: "\n").filter { $0.hasPrefix("10.0.0.") }.map { $0.split(separator: " ").prefix(7).joined(separator: " ") }
+        #expect(rows == ["10.0.0.1:7380 3 12 30 0 0 0", "10.0.0.2:7380 2 8 20 0 0 4"])
+        guard case .array(let servers)? = try JSONParser.parse(report.json).objectValue?["servers"] else {
+            Issue.record("no servers in \(report.json)"); return
+        }
+        #expect(servers.map { $0.objectValue?["address"]?.stringValue } == ["10.0.0.1:7380", "10.0.0.2:7380"])
+        #expect(servers.map { $0.objectValue?["redirects"]?.intValue } == [0, 4])
+    }
+
     @Test func aServerListIsReadAsHostPortPairsOrARedirectsAddress() {
         #expect(ServerAddress(redirectAddress: "10.0.0.2:7381") == ServerAddress(host: "10.0.0.2", port: 7381))
         #expect(ServerAddress(redirectAddress: "[::1]:7381") == ServerAddress(host: "::1", port: 7381))
