@@ -41,7 +41,7 @@ extension Server {
         syncJournals(at: now)
         quietLog.sayOverdue(at: now)
         connections.closeOverdueLingering(at: now)
-        admission.forgetQuietAddresses(at: now)
+        connections.addresses.forgetQuietAllowances(at: now)
         lobby.retireAbandoned(at: now)
         announceRoundTrips(at: now)
         for connection in connections.all where !connection.closeWhenFlushed {
