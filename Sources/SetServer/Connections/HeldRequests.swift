@@ -31,7 +31,6 @@ struct HeldRequests {
     private var waiting: [ArrivedRequest] = []
 
     var isEmpty: Bool { waiting.isEmpty }
-    var count: Int { waiting.count }
 
     /// Keeps `request` to be answered later; false, keeping nothing, when `bound` wait already.
     mutating func hold(_ request: ArrivedRequest) -> Bool {
