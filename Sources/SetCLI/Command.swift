@@ -113,7 +113,7 @@ package enum Commands {
             OptionSpec("pace", "MS", "each bot acts about this often; 0 as fast as it can (default 500)"),
             OptionSpec("duration", "S", "seconds to measure (default 10)"),
             OptionSpec("json", nil, "one JSON object instead of a table"),
-            OptionSpec("server", "HOST:PORT", "load this server instead of starting one"),
+            OptionSpec("server", "HOST:PORT,...", "load these servers instead of starting one: duels go to each in turn, a redirect is followed"),
             modeOption("the variant every duel plays"),
             OptionSpec("abuse", AbuseKind.allCases.map(\.rawValue).joined(separator: "|"),
                        "measure one duel alone, then while this abuse runs against the same server"),
@@ -200,8 +200,10 @@ package enum Commands {
             }
             options.abuse = kind
         }
-        if let server = values.text("server") {
-            options.server = try OptionValues(ParsedArguments(positionals: [server]), command: bench.name).address()
+        if let servers = values.text("server") {
+            options.servers = try servers.split(separator: ",", omittingEmptySubsequences: false).map { server throws(UsageError) in
+                try OptionValues(ParsedArguments(positionals: [String(server)]), command: bench.name).address()
+            }
         }
         if values.flag("fairness") {
             var fairness = FairnessOptions()

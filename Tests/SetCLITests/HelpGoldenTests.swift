@@ -247,7 +247,7 @@ struct HelpGoldenTests {
               --pace MS                               each bot acts about this often; 0 as fast as it can (default 500)
               --duration S                            seconds to measure (default 10)
               --json                                  one JSON object instead of a table
-              --server HOST:PORT                      load this server instead of starting one
+              --server HOST:PORT,...                  load these servers instead of starting one: duels go to each in turn, a redirect is followed
               --mode MODE                             the variant every duel plays: classic, junior, chain, ultra
               --abuse list|lobby|spectators|fds|chat  measure one duel alone, then while this abuse runs against the same server
               --fairness                              claim races between a near and a far player, compensation on and off: win shares
