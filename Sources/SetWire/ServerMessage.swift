@@ -149,4 +149,6 @@ package enum ServerMessage: Hashable, Sendable {
     case lobby([LobbyEntry], id: JSONValue?)
     /// A challenge made, answered or accepted, told to both its sides.
     case challenge(ChallengeNotice, id: JSONValue?)
+    /// The match asked for lives on another node: ask there (Protocol.md, "Several servers (nodes)").
+    case redirect(Redirect)
 }

@@ -47,6 +47,7 @@ package enum ServerMessageCoding {
             return .object(members)
         case .lobby(let entries, let id): return encode(entries, id: id)
         case .challenge(let notice, let id): return encode(notice, id: id)
+        case .redirect(let redirect): return encode(redirect)
         case .accountInfo(let info, let id):
             var members = info.fields
             members["type"] = .string(info.type.rawValue)
@@ -237,6 +238,7 @@ package enum ServerMessageCoding {
         case .leaderboard: return .accountInfo(accountInfo(.leaderboard, f), id: id)
         case .lobby: return try lobby(f, id: id)
         case .challenge: return try challenge(f, id: id)
+        case .redirect: return try redirect(f)
         }
     }
 

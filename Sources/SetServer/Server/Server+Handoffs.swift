@@ -1,0 +1,59 @@
+import SetWire
+
+// DoorHandoff tickets (Protocol.md, "DoorHandoff tickets"): the node a door connection reached writes who
+// the door vouched for under a ticket, and redirects it; the node holding the match seats a TCP
+// join carrying that ticket as the door's player, once. The store is the only witness: nothing
+// a client sends can make a door identity on a TCP connection without a row the door's node wrote.
+extension Server {
+    /// Mints a ticket for a door connection's join of `match` (off the loop, through the store
+    /// worker) and hands it to `answer` on the loop; nil when the store could not write it.
+    func mintTicket(for join: JoinRequest, match: String, from connection: Connection, answer: @escaping (String?) -> Void) {
+        let handoff = DoorHandoff(identity: connection.identity, name: join.name, match: match)
+        let ticket = DoorHandoff.makeTicket(), now = accounts.wallSeconds() * 1_000
+        accounts.ask({ store throws(StoreError) in
+            guard let tickets = store as? HandoffStore else { throw .unavailable("this store keeps no handoff tickets") }
+            try tickets.mint(ticket, for: handoff, expiresWallMs: now + DoorHandoff.lifetimeMs, nowWallMs: now)
+        }) { [unowned self] result in
+            switch result {
+            case .success: answer(ticket)
+            case .failure(let error):
+                log("cannot write a handoff ticket for \(connection.label) (\(error))")
+                answer(nil)
+            }
+        }
+    }
+
+    /// A join carrying a ticket: checked and consumed off the loop; the connection then joins as
+    /// the door's player the ticket names, under its name, and anything else is `bad_ticket`.
+    func redeem(_ ticket: String, of join: JoinRequest, id: JSONValue?, from connection: Connection) {
+        guard connection.door == .none, let match = join.match else { return fail(connection, Self.badTicket, id: id) }
+        connection.session = .admitting
+        let now = accounts.wallSeconds() * 1_000
+        accounts.ask({ store throws(StoreError) -> DoorHandoff? in
+            guard let tickets = store as? HandoffStore else { return nil }
+            return try tickets.redeem(ticket, match: match, nowWallMs: now)
+        }) { [unowned self] result in
+            guard admitting(connection) else { return }
+            connection.session = .greeted
+            switch result {
+            case .failure(let error): fail(connection, storeRefusal(error), id: id)
+            case .success(nil): fail(connection, Self.badTicket, id: id)
+            case .success(let handoff?):
+                let fingerprint: String? = if case .sshKey(let fingerprint) = handoff.identity { fingerprint } else { nil }
+                // As if the door had said it here: the door may not speak again on it, and the
+                // names kept for the door's keys and guests are its own.
+                connection.door = .attested(DoorAttestation(fingerprint: fingerprint, address: connection.address))
+                connection.identity = handoff.identity
+                var seated = join
+                seated.ticket = nil
+                seated.account = nil
+                seated.name = handoff.name
+                self.join(seated, id: id, from: connection, at: clock.now())
+            }
+        }
+    }
+
+    /// Any ticket that does not seat: unknown, used, expired, for another match, or not on TCP.
+    static let badTicket = WireError(.badTicket, "That handoff ticket is unknown, used, expired or for another match; connect through the door again.",
+                                     fatal: true)
+}
