@@ -84,7 +84,7 @@ extension ClientSession {
             return awaitingAnswerSince == nil ? [ping(at: now)] : []
         case .goodbye(let reason):
             return [.goodbye(reason)]
-        case .redirect(let redirect):
+        case .redirect(let redirect, _):
             return follow(redirect)
         case .chat(let line):
             guard line.match == matchName else { return [] }

@@ -50,9 +50,6 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     /// No open challenge from that name to this player: never made, answered, or expired.
     case noSuchChallenge = "no_such_challenge"
     // Several servers (nodes).
-    /// The node holding the match is away (not renewing its lease); `retryAfterMs` says when to
-    /// ask again, `node` names it.
-    case nodeAway = "node_away"
     /// A join's handoff ticket is unknown, used, expired or for another match (fatal).
     case badTicket = "bad_ticket"
     // Limits.
@@ -95,6 +92,9 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     case hintsDisabled = "hints_disabled"
     case noSetOnTable = "no_set_on_table"
     case rematchAlreadyAsked = "rematch_already_asked"
+    /// The server (node) holding the match is away: its lease in the shared store lapsed
+    /// (Protocol.md, "Several servers (nodes)"); `retryAfterMs` says when to try again.
+    case nodeAway = "node_away"
 }
 
 /// An error as it travels: a stable code, a sentence for people, whether the server closes the

@@ -1,19 +1,4 @@
-/// A server's word that the match asked for lives on another node (Protocol.md, "Several servers
-/// (nodes)"): the client connects to `address` and sends the same request again there.
-package struct Redirect: Hashable, Sendable {
-    package var match: String
-    /// "HOST:PORT" of the node that holds the match.
-    package var address: String
-    /// Only to a door connection: the one-use handoff ticket the join on `address` carries in
-    /// place of the door's identity.
-    package var ticket: String?
-
-    package init(match: String, address: String, ticket: String? = nil) {
-        self.match = match
-        self.address = address
-        self.ticket = ticket
-    }
-
+extension Redirect {
     /// Whether `text` can be a ticket: 32 bytes in unpadded base64url.
     package static func isTicket(_ text: String) -> Bool {
         text.utf8.count == 43 && text.utf8.allSatisfy { byte in
@@ -45,21 +30,5 @@ package enum ServerPlace: Hashable, Sendable {
         case .tcp(let host, let port): host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         case .door(let route): route.path
         }
-    }
-}
-
-extension ServerMessageCoding {
-    static func encode(_ redirect: Redirect) -> JSONValue {
-        var members: [String: JSONValue] = ["type": .string(ServerMessageType.redirect.rawValue), "match": .string(redirect.match),
-                                            "address": .string(redirect.address)]
-        if let ticket = redirect.ticket { members["ticket"] = .string(ticket) }
-        return .object(members)
-    }
-
-    static func redirect(_ f: FieldReader) throws(WireError) -> ServerMessage {
-        func text(_ key: String) throws(WireError) -> String { try f.required(key, "a string") { k throws(WireError) in try f.string(k) } }
-        let address = try text("address")
-        guard ServerPlace(address: address) != nil else { throw f.bad("address", "HOST:PORT") }
-        return .redirect(Redirect(match: try text("match"), address: address, ticket: try f.string("ticket")))
     }
 }

@@ -10,7 +10,7 @@ import Testing
     static let ticket = String(repeating: "T", count: 43)
 
     static func redirect(to address: String = "127.0.0.2:7380", match: String = "m", ticket: String? = nil) -> ServerMessage {
-        .redirect(Redirect(match: match, address: address, ticket: ticket))
+        .redirect(Redirect(match: match, address: address, ticket: ticket), id: nil)
     }
 
     static func nodeAway(retryAfterMs: Int64 = 3_000) -> ServerMessage {

@@ -5,20 +5,25 @@ import SetWire
 // join carrying that ticket as the door's player, once. The store is the only witness: nothing
 // a client sends can make a door identity on a TCP connection without a row the door's node wrote.
 extension Server {
-    /// Mints a ticket for a door connection's join of `match` (off the loop, through the store
-    /// worker) and hands it to `answer` on the loop; nil when the store could not write it.
-    func mintTicket(for join: JoinRequest, match: String, from connection: Connection, answer: @escaping (String?) -> Void) {
-        let handoff = DoorHandoff(identity: connection.identity, name: join.name, match: match)
+    /// Redirects a door connection with a ticket for its player: the row is written off the loop
+    /// (through the store worker) before the redirect that names it is sent; the connection is
+    /// `.admitting` meanwhile. A store that cannot write it refuses the join as any store failure.
+    func handOff(_ connection: Connection, to target: Redirect, id: JSONValue?, joining join: JoinRequest) {
+        let handoff = DoorHandoff(identity: connection.identity, name: join.name, match: target.match)
         let ticket = DoorHandoff.makeTicket(), now = accounts.wallSeconds() * 1_000
+        connection.session = .admitting
         accounts.ask({ store throws(StoreError) in
             guard let tickets = store as? HandoffStore else { throw .unavailable("this store keeps no handoff tickets") }
             try tickets.mint(ticket, for: handoff, expiresWallMs: now + DoorHandoff.lifetimeMs, nowWallMs: now)
         }) { [unowned self] result in
+            guard admitting(connection) else { return }
+            connection.session = .greeted
             switch result {
-            case .success: answer(ticket)
-            case .failure(let error):
-                log("cannot write a handoff ticket for \(connection.label) (\(error))")
-                answer(nil)
+            case .success:
+                var ticketed = target
+                ticketed.ticket = ticket
+                redirect(connection, to: ticketed, id: id, joining: join)
+            case .failure(let error): fail(connection, storeRefusal(error), id: id)
             }
         }
     }
