@@ -108,7 +108,9 @@ def join(address, request, expect_hops=None):
         if message["type"] == "joined":
             conn.until(lambda m: m["type"] == "snapshot")
             if expect_hops is not None and hops != expect_hops:
-                fail(f"{request['name']}: {hops} redirects, expected {expect_hops}")
+                tables = subprocess.run(["psql", pg_url, "-Atc", "SELECT * FROM waiting; SELECT match, node FROM match_homes"],
+                                        capture_output=True, text=True).stdout
+                fail(f"{request['name']}: {hops} redirects, expected {expect_hops}; joined {message}; the store: {tables}")
             return conn, message, hops, away
         if message["type"] == "redirect":
             hops += 1
@@ -161,6 +163,14 @@ for _ in range(100):
     time.sleep(0.1)
 else:
     fail(f"b's list never showed {duel} on a: {listing}")
+# a writes its waiting duel to the store with its listing; wait for the row as the tests do.
+for _ in range(100):
+    rows = subprocess.run(["psql", pg_url, "-Atc", f"SELECT node FROM waiting WHERE match = '{duel}'"], capture_output=True, text=True).stdout
+    if rows.strip() == "a":
+        break
+    time.sleep(0.1)
+else:
+    fail(f"{duel} never waited in the store")
 bob, joined, _, _ = join(b.address, {"type": "join", "name": "bob", "account": KEYS["bob"]}, expect_hops=1)
 if joined["match"] != duel:
     fail(f"bob was paired in {joined['match']}, not ann's {duel}")
@@ -177,7 +187,7 @@ home = dan.address
 elsewhere = next(n for n in nodes.values() if n.address != home)
 session = f"setgame-nodes-{os.getpid()}"
 subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30",
-                f"{BIN} join --host {elsewhere.host} --port {elsewhere.port} --name cat --match tm --state {work}/cat"], check=True)
+                f"env XDG_STATE_HOME={work}/cat {BIN} join {elsewhere.address} --name cat --match tm --no-animation"], check=True)
 atexit.register(lambda: subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True))
 dan.until(lambda m: m["type"] == "event" and m["kind"] == "player_joined" and m["name"] == "cat")
 print(f"nodes: setgame join at {elsewhere.address} followed the redirect to {home} and sat beside dan")
@@ -188,12 +198,18 @@ take_a_set(ann, bob)
 before = scores(ann)
 a.kill()
 ann.close(), bob.close(), eve.close()
-probe = Conn(c.address)
-probe.send({"type": "join", "name": "zed", "match": duel})
-away = probe.until(lambda m: m["type"] in ("error", "redirect", "joined"))
+# Until a's lease runs out (10 s) the others still send players there, where nothing listens;
+# then they say it is away.
+for _ in range(150):
+    probe = Conn(c.address)
+    probe.send({"type": "join", "name": "zed", "match": duel})
+    away = probe.until(lambda m: m["type"] in ("error", "redirect", "joined"))
+    probe.close()
+    if away["type"] != "redirect":
+        break
+    time.sleep(0.1)
 if away.get("code") != "node_away" or away.get("node") != "a" or away.get("retryAfterMs", 0) < 1000:
     fail(f"a join for {duel} while a is down: {away}")
-probe.close()
 a.start()
 ann, joined, _, _ = join(a.address, {"type": "join", "name": "ann", "token": ann.token, "account": KEYS["ann"]})
 bob, joined_bob, _, _ = join(a.address, {"type": "join", "name": "bob", "token": bob.token, "account": KEYS["bob"]})
