@@ -127,6 +127,21 @@ import Testing
         #expect(try NodeServerTests.joined(try Self.ticketJoin(b, match: match, ticket: ticket)) == (.player, match, .first))
     }
 
+    @Test func aDoorBotMatchOnAnotherNodeSeatsThePlayerItsTicketWasWrittenFor() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        let path = try Self.doorPath()
+        let a = try Self.node("a", database, door: path), b = try Self.node("b", database)
+        defer { a.stop(); b.stop() }
+        let match = NodeServerTests.matchName(on: "b", among: ["a", "b"], prefix: DoorAttestation.botMatchPrefix + "ab12cd")
+        let door = try DoorSocketTests.door(path)
+        door.send(.door(DoorAttestation(fingerprint: Self.fingerprint, address: "203.0.113.5", match: match)))
+        door.send(.join(JoinRequest(name: Self.keyName, match: match)))
+        let ticket = try #require(try NodeServerTests.redirect(door).ticket)
+        #expect(try NodeServerTests.joined(try Self.ticketJoin(b, match: match, ticket: ticket)) == (.player, match, .first))
+        // Without a ticket, nobody else waits in it.
+        _ = try Self.ticketJoin(b, match: match, ticket: nil, name: "eve").awaitError(.matchFull)
+    }
+
     @Test func aTcpJoinCannotClaimADoorIdentityWithoutATicket() throws {
         guard let database = try TestDatabase.make(.postgres) else { return }
         let b = try Self.node("b", database)

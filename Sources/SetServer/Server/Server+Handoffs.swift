@@ -44,10 +44,14 @@ extension Server {
             case .failure(let error): fail(connection, storeRefusal(error), id: id)
             case .success(nil): fail(connection, Self.badTicket, id: id)
             case .success(let handoff?):
-                let fingerprint: String? = if case .sshKey(let fingerprint) = handoff.identity { fingerprint } else { nil }
                 // As if the door had said it here: the door may not speak again on it, and the
-                // names kept for the door's keys and guests are its own.
-                connection.door = .attested(DoorAttestation(fingerprint: fingerprint, address: connection.address))
+                // names kept for the door's keys and guests are its own. Only a house bot comes
+                // through the door under an account key; a ticket for a door bot match was minted
+                // for a connection the door started for it (A refused any other before redirecting).
+                let fingerprint: String? = if case .sshKey(let fingerprint) = handoff.identity { fingerprint } else { nil }
+                let houseBot = if case .accountKey = handoff.identity { true } else { false }
+                connection.door = .attested(DoorAttestation(fingerprint: fingerprint, address: connection.address, houseBot: houseBot,
+                                                            match: DoorAttestation.isBotMatch(handoff.match) ? handoff.match : nil))
                 connection.identity = handoff.identity
                 var seated = join
                 seated.ticket = nil
