@@ -73,4 +73,24 @@ import Testing
         _ = try a.renew(NodeSync(now: 4_000, leaseMs: 10_000, listings: [], gone: ["demo"], waiting: nil))
         #expect(try b.otherListings(at: 5_000) == [])
     }
+
+    @Test func aRowPlacedOnANodeThatNoPlayerCameToMakeIsForgottenAfterALease() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        let a = try Self.directory("a", database), b = try Self.directory("b", database)
+        _ = try a.register(at: 1_000, leaseMs: 10_000)
+        _ = try b.register(at: 1_000, leaseMs: 10_000)
+        #expect(try a.place("friday", at: 2_000, leaseMs: 10_000).node == "b")
+        #expect(try b.place("demo", at: 2_000, leaseMs: 10_000).node == "b")
+        // b made demo (a player came) but never friday; a renewal a lease later forgets friday only.
+        var sync = NodeSync(now: 11_000, leaseMs: 10_000, listings: [], gone: [], waiting: nil)
+        sync.held = ["demo"]
+        _ = try b.renew(sync)
+        #expect(try a.home(of: "friday") != nil)
+        sync.now = 12_000
+        _ = try b.renew(sync)
+        #expect(try a.home(of: "friday") == nil)
+        #expect(try a.home(of: "demo")?.node == "b")
+        // A placed row shows in no list until its node writes the match's players.
+        #expect(try a.otherListings(at: 12_500) == [])
+    }
 }

@@ -1,4 +1,5 @@
 @testable import SetServer
+import SetWire
 import Testing
 
 /// The pure parts of several servers sharing a store: rendezvous placement, lease arithmetic on
@@ -86,5 +87,22 @@ import Testing
         } catch {
             #expect(error.description == "cannot serve as a node: --node needs a PostgreSQL --store (postgresql://…) that the nodes share")
         }
+    }
+
+    @Test func aMatchIsKeptInTheStoreWithoutItsRunningScores() {
+        let listing = MatchListing(name: "demo", mode: .duel, phase: .playing,
+                                   players: [PlayerInfo(seat: .first, name: "ann", present: true, score: 42, rating: 1612, provisional: true),
+                                             PlayerInfo(seat: .second, name: "bob", present: false, score: -5)],
+                                   spectators: 3, variant: .junior)
+        let kept = listing.storedSummary
+        #expect(kept.players.map(\.score) == [0, 0])
+        #expect(kept.players.map(\.name) == ["ann", "bob"])
+        #expect(kept.players.map(\.rating) == [1612, nil])
+        #expect(kept.players.map(\.present) == [true, false])
+        #expect(kept.spectators == 3 && kept.phase == .playing && kept.variant == .junior)
+        // A set taken changes nothing the store keeps: no write at the next renewal.
+        var later = listing
+        later.players[0].score = 72
+        #expect(later.storedSummary == kept)
     }
 }

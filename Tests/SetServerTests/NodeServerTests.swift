@@ -154,4 +154,25 @@ import Testing
         // Paired: it waits no more.
         _ = polled({ try? database.database.query("SELECT match FROM waiting").count }, until: { $0 == 0 })
     }
+
+    @Test func aStoppingNodeTakesItsWaitingDuelOutOfTheStore() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        let a = try Self.node("a", database)
+        let ann = try Self.greeted(a)
+        ann.send(.join(JoinRequest(name: "ann")))
+        _ = try Self.joined(ann)
+        _ = polled({ try? database.database.query("SELECT match FROM waiting WHERE node = 'a'").count }, until: { $0 == 1 })
+        a.stop()
+        #expect(try database.database.query("SELECT match FROM waiting").count == 0)
+    }
+
+    @Test func aSeatTokenForAMatchNoNodeHoldsPlacesNothing() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        let a = try Self.node("a", database)
+        defer { a.stop() }
+        let ann = try Self.greeted(a)
+        ann.send(.join(JoinRequest(name: "ann", match: "nowhere", token: "0123456789abcdef0123456789abcdef")))
+        _ = try ann.awaitError(.badToken)
+        #expect(try database.database.query("SELECT node FROM match_homes WHERE match = 'nowhere'").isEmpty)
+    }
 }

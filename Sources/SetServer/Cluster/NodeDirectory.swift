@@ -38,17 +38,22 @@ final class NodeDirectory {
         return lease
     }
 
-    /// Renews this node's lease and its matches', writes what changed of their listings, forgets
-    /// the matches it no longer holds, and replaces its waiting duels: one transaction.
+    /// Renews this node's lease and the leases of the matches it holds, writes what changed of
+    /// their listings, forgets the matches it no longer holds (and rows placed on it that no
+    /// player came to make within a lease), and replaces its waiting duels: one transaction.
     func renew(_ sync: NodeSync) throws(DatabaseError) -> NodeLease {
         try reach()
         let lease = NodeLease.renewed(at: sync.now, for: sync.leaseMs)
         try database.transaction { () throws(DatabaseError) in
             try database.execute("UPDATE nodes SET lease_until = $1, address = $2 WHERE name = $3",
                                  .int(lease.until), .text(me.address), .text(me.name))
-            try database.execute("UPDATE match_homes SET lease_until = $1 WHERE node = $2", .int(lease.until), .text(me.name))
+            // Names are 1–32 of A–Z a–z 0–9 - _ . (the wire allows no other), each quoted: safe in an array literal.
+            let held = "{" + sync.held.map { "\"\($0)\"" }.joined(separator: ",") + "}"
+            try database.execute("UPDATE match_homes SET lease_until = $1 WHERE node = $2 AND match = ANY($3::text[])",
+                                 .int(lease.until), .text(me.name), .text(held))
             for listing in sync.listings { try write(listing, lease: lease) }
             for name in sync.gone { try database.execute("DELETE FROM match_homes WHERE match = $1 AND node = $2", .text(name), .text(me.name)) }
+            try database.execute("DELETE FROM match_homes WHERE node = $1 AND lease_until <= $2", .text(me.name), .int(sync.now))
             if let waiting = sync.waiting {
                 try database.execute("DELETE FROM waiting WHERE node = $1", .text(me.name))
                 for duel in waiting {
@@ -110,6 +115,12 @@ final class NodeDirectory {
         return home
     }
 
+    /// Takes this node's waiting duels out of the store.
+    func forgetWaiting() throws(DatabaseError) {
+        try reach()
+        try database.execute("DELETE FROM waiting WHERE node = $1", .text(me.name))
+    }
+
     /// The oldest duel of `variant` waiting for a player on another live node, if any.
     func waitingDuel(_ variant: Variant, at now: Int64) throws(DatabaseError) -> WaitingDuel? {
         try reach()
@@ -125,7 +136,7 @@ final class NodeDirectory {
         try reach()
         let rows = try database.query("""
             SELECT h.match, h.mode, h.variant, h.state, h.players, h.spectators, n.address FROM match_homes h JOIN nodes n ON n.name = h.node
-            WHERE h.node <> $1 AND n.lease_until > $2 ORDER BY h.match
+            WHERE h.node <> $1 AND n.lease_until > $2 AND h.seats > 0 ORDER BY h.match
             """, .text(me.name), .int(now))
         return rows.compactMap { row in try? Self.listing(row) }
     }
@@ -154,6 +165,21 @@ struct WaitingDuel: Equatable, Sendable {
     var address: String
 }
 
+extension MatchListing {
+    /// What a node keeps of its match in the store for other nodes' lists: who sits where (names,
+    /// ratings, presence), spectators and state, without the running scores, so a renewal writes
+    /// a match again only when someone comes or goes, not at every set.
+    var storedSummary: MatchListing {
+        var summary = self
+        summary.players = players.map { player in
+            var kept = player
+            kept.score = 0
+            return kept
+        }
+        return summary
+    }
+}
+
 /// What a node writes at each renewal.
 struct NodeSync: Sendable {
     /// Wall-clock milliseconds of the renewal, and how long its lease is for.
@@ -163,6 +189,8 @@ struct NodeSync: Sendable {
     var listings: [MatchListing]
     /// Matches this node no longer holds.
     var gone: [String]
+    /// Every match this node holds: their rows' leases are renewed.
+    var held: [String] = []
     /// The node's unnamed duels waiting for a player, when they changed (nil: as they were).
     var waiting: [(match: String, variant: Variant)]?
 }

@@ -57,7 +57,12 @@ final class NodeEdge {
 
     func start() { worker.start() }
 
-    func stop() { worker.stop() }
+    /// Takes this node's waiting duels out of the store (nobody is sent to a stopping node to be
+    /// paired), then ends the worker once what was asked is done.
+    func stop() {
+        worker.submit { directory in try? directory.forgetWaiting() }
+        worker.stop()
+    }
 
     /// Wall-clock milliseconds now, on the server's clock.
     var wallNow: Int64 { wallBase + clock.now().milliseconds }
@@ -106,8 +111,10 @@ final class NodeEdge {
         let duels = waitingDuels()
         let changed = current.values.filter { written[$0.name] != $0 }
         let gone = written.keys.filter { current[$0] == nil }
-        let sync = NodeSync(now: wallNow, leaseMs: settings.leaseMs, listings: changed, gone: Array(gone),
+        var next = NodeSync(now: wallNow, leaseMs: settings.leaseMs, listings: changed, gone: Array(gone),
                             waiting: duels == writtenWaiting ? nil : duels.map { (match: $0.key, variant: $0.value) }.sorted { $0.match < $1.match })
+        next.held = current.keys.sorted()
+        let sync = next
         ask({ directory throws(DatabaseError) in try directory.renew(sync) }) { [unowned self] result in
             renewing = false
             switch result {

@@ -22,7 +22,8 @@ extension Server {
         connection.session = .admitting
         let wall = nodes.wallNow, leaseMs = nodes.settings.leaseMs
         if let match = join.match {
-            let places = join.role == .player
+            // A seat token resumes a seat where it was taken: it places nothing.
+            let places = join.role == .player && join.token == nil
             nodes.ask({ directory throws(DatabaseError) -> MatchHome? in
                 if places { return try directory.place(match, at: wall, leaseMs: leaseMs) }
                 return try directory.home(of: match)
@@ -78,7 +79,7 @@ extension Server {
     /// Renews this node's lease (and its matches' leases and listings) when due.
     func renewNodeLease(at now: Instant) {
         guard let nodes else { return }
-        nodes.renewIfDue(at: now, changes: lobby.changes, listings: { lobby.rooms.values.map(\.host.listing) },
+        nodes.renewIfDue(at: now, changes: lobby.changes, listings: { lobby.rooms.values.map(\.host.listing.storedSummary) },
                          waitingDuels: { lobby.waitingDuels })
     }
 
