@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL for one CI run: `start` makes a cluster in a temporary folder, owned by
 # the `postgres` user when run as root (PostgreSQL refuses to run as root), listening on a free
-# loopback port, and prints `URL FOLDER`; `stop FOLDER` stops it and deletes the folder.
+# loopback port, and prints `URL FOLDER`; `restart FOLDER` restarts it on the same port (a
+# database restarted under play); `stop FOLDER` stops it and deletes the folder.
 set -euo pipefail
 
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
@@ -23,13 +24,18 @@ start)
     rm -f "$dir.initdb.log"
     echo "postgresql://setgame@127.0.0.1:$port/postgres $dir"
     ;;
+restart)
+    # The same port and data: clients see their connections drop and the database come back.
+    dir=${2:?usage: postgres.sh restart FOLDER}
+    as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w restart >/dev/null
+    ;;
 stop)
     dir=${2:?usage: postgres.sh stop FOLDER}
     as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
     rm -rf "$dir"
     ;;
 *)
-    echo "usage: postgres.sh start | stop FOLDER" >&2
+    echo "usage: postgres.sh start | restart FOLDER | stop FOLDER" >&2
     exit 64
     ;;
 esac

@@ -36,7 +36,9 @@ package struct BotOptions: Sendable, Equatable {
 /// that stops answering or reading is given up on rather than waited for, or queued for, without end.
 final class BotPlayer {
     let options: BotOptions
-    let connection: LineSocket
+    let loop: EventLoop
+    /// The connection now: a `redirect` replaces it with one to the node holding the match.
+    private(set) var connection: LineSocket
     private(set) var session: ClientSession
     private(set) var brain: BotBrain?
     private(set) var errorsReceived = 0
@@ -47,12 +49,15 @@ final class BotPlayer {
     private(set) var failure: String?
     /// Called once, when the server confirms the join.
     var onJoined: (String) -> Void = { _ in }
+    /// Called with each connection the bot opens after a redirect, for its runner to hear it.
+    var onConnection: (LineSocket) -> Void = { _ in }
 
     /// A bot sends a few short lines a second: this much waiting means the server stopped reading.
     static let maxQueuedBytes = 64 * 1024
 
     init(_ options: BotOptions, loop: EventLoop, at now: Instant) throws(SystemCallError) {
         self.options = options
+        self.loop = loop
         // A kept token is the bot's own seat: it takes it back even from its own connection the
         // server has not yet seen close.
         var client = ClientOptions(name: options.name, match: options.match, mode: .duel, variant: options.variant,
@@ -62,13 +67,10 @@ final class BotPlayer {
         client.casual = options.casual
         client.bot = true
         session = ClientSession(client, token: options.token, takeOver: options.token != nil)
-        if let route = options.route {
-            connection = try LineSocket.connect(route, maxQueuedBytes: Self.maxQueuedBytes)
-        } else {
-            connection = try LineSocket.connect(host: options.host, port: options.port, maxQueuedBytes: Self.maxQueuedBytes)
-        }
+        connection = try LineSocket.connect(to: options.route.map(ServerPlace.door) ?? .tcp(host: options.host, port: options.port),
+                                            maxQueuedBytes: Self.maxQueuedBytes)
         try connection.serve(on: loop)
-        perform(session.connected(at: now.milliseconds))
+        perform(session.connected(at: now.milliseconds), at: now)
         connection.flush()
     }
 
@@ -80,16 +82,16 @@ final class BotPlayer {
     /// Takes in one line from the server and lets the brain see the new view.
     func receive(_ line: [UInt8], at now: Instant) {
         guard case .success(let message) = ServerMessageCoding.decode(line) else { return }
-        perform(session.receive(message, at: now.milliseconds))
+        perform(session.receive(message, at: now.milliseconds), at: now)
         if let view = session.view { brain?.observe(view, at: now) }
     }
 
     /// Pings when due, and gives up on a server that owes an answer for too long.
     func keepAlive(at now: Instant) {
-        perform(session.tick(at: now.milliseconds))
+        perform(session.tick(at: now.milliseconds), at: now)
     }
 
-    private func perform(_ effects: [SessionEffect]) {
+    private func perform(_ effects: [SessionEffect], at now: Instant) {
         for effect in effects where failure == nil {
             switch effect {
             case .send(let message): request(message)
@@ -112,14 +114,33 @@ final class BotPlayer {
                 }
             case .goodbye(let reason): closedReason = ServerText.printable(reason)
             case .gaveUp(let end): fail(end.reason)
+            case .redirected(let place): move(to: place, at: now)
             case .eventApplied(let event, _):
                 // A short "gg" as each game ends, as people say it.
                 if case .gameOver = event.body, brain != nil { request(session.say(Self.goodGame)) }
             case .saveToken, .welcomed, .readyToChoose, .viewReplaced, .setsOnTable, .roundTrips, .listed, .pong, .log, .chatHeard,
-                 .lobbyListed, .challenge:
+                 .lobbyListed, .challenge, .nodeAway:
                 break
             }
         }
+    }
+
+    /// Follows its match to another node: the old connection goes quietly (its close is not the
+    /// bot's end), the new one is handed to the runner, and the session joins again there.
+    private func move(to place: ServerPlace, at now: Instant) {
+        let old = connection
+        old.onClose = { _ in }
+        old.onLine = { _ in }
+        old.close("redirected to \(place.description)")
+        do {
+            connection = try LineSocket.connect(to: place, maxQueuedBytes: Self.maxQueuedBytes)
+            try connection.serve(on: loop)
+        } catch {
+            connection = old
+            return fail("cannot connect to \(place.description), where the server sent it: \(error)")
+        }
+        onConnection(connection)
+        perform(session.connected(at: now.milliseconds), at: now)
     }
 
     /// What a bot says when a game ends.

@@ -111,14 +111,20 @@ final class BotRunnerCore {
 
     func add(_ options: BotOptions) throws(SystemCallError) {
         let bot = try BotPlayer(options, loop: loop, at: clock.now())
-        bot.connection.onLine = { [unowned self, unowned bot] line in bot.receive(line, at: self.clock.now()) }
         bot.onJoined = { [unowned self, unowned bot] match in self.onBotJoined(bot.options.name, match, bot.token) }
-        bot.connection.onClose = { [unowned self, unowned bot] reason in
+        bot.onConnection = { [unowned self, unowned bot] connection in self.hear(bot, on: connection) }
+        hear(bot, on: bot.connection)
+        bots.append(bot)
+    }
+
+    /// Hands a bot its connection's lines, and notes its end.
+    private func hear(_ bot: BotPlayer, on connection: LineSocket) {
+        connection.onLine = { [unowned self, unowned bot] line in bot.receive(line, at: self.clock.now()) }
+        connection.onClose = { [unowned self, unowned bot] reason in
             bot.noteClosed(reason)
             self.onBotClosed("\(bot.options.name): \(bot.closedReason ?? reason)")
             if self.bots.allSatisfy({ !$0.isOpen }) { self.loop.stop() }
         }
-        bots.append(bot)
     }
 
     func run() {

@@ -115,6 +115,9 @@ package struct ClientOptions: Hashable, Sendable {
         self.pings = pings
     }
 
+    /// Where a session with these options connects first.
+    package var place: ServerPlace { route.map(ServerPlace.door) ?? .tcp(host: host, port: port) }
+
     /// "host:port", for the screen's messages and the commands it shows.
     package var serverAddress: String { "\(host):\(port)" }
 

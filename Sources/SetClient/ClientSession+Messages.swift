@@ -27,6 +27,7 @@ extension ClientSession {
             return effects
         case .joined(_, let match, _, let seat, let token, let resumed, _):
             let first = !everJoined
+            arrived()
             stage = .joined
             everJoined = true
             matchName = match
@@ -58,9 +59,6 @@ extension ClientSession {
             return [.lobbyListed(entries)]
         case .challenge(let notice, _):
             return [.challenge(notice)]
-        case .redirect:
-            // Followed by the clients' own connection code (issue 35): the session has nothing to change.
-            return []
         case .ack, .accountInfo, .health:
             // A session asks no account questions: the CLI's profile and history ask on their own (and
             // its health probe too).
@@ -69,7 +67,7 @@ extension ClientSession {
             awaitingAnswerSince = nil
             return [.pong(serverTime: time, sentAt: clientTime)]
         case .error(let error, _):
-            return handle(error)
+            return handle(error, at: now)
         case .roundTrips(let match, let ms):
             guard var current = view, current.match == match else { return [] }
             current.roundTripMs = ms
@@ -87,6 +85,8 @@ extension ClientSession {
             return awaitingAnswerSince == nil ? [ping(at: now)] : []
         case .goodbye(let reason):
             return [.goodbye(reason)]
+        case .redirect(let redirect, _):
+            return follow(redirect)
         case .chat(let line):
             guard line.match == matchName else { return [] }
             chat.hear(line)
@@ -108,7 +108,7 @@ extension ClientSession {
     }
 
     /// The errors that are the session's own business; the rest go to the driver.
-    private mutating func handle(_ error: WireError) -> [SessionEffect] {
+    private mutating func handle(_ error: WireError, at now: Int64) -> [SessionEffect] {
         switch error.code {
         case .badToken:
             // The server forgot the seat (it restarted, or the match ended): take a fresh one.
@@ -125,6 +125,8 @@ extension ClientSession {
             options.name = suggestion
             suggestionsTaken += 1
             return [.send(joinMessage), .log("name taken; joining as \(suggestion), as the server suggested")]
+        case .nodeAway:
+            return wait(for: error, at: now)
         case .seatInUse:
             // After losing our own connection the server may not have noticed yet: the seat is ours.
             guard everJoined || takeOver else { return [.seatInUse(error)] }

@@ -72,6 +72,19 @@ package struct ClientSession: Hashable, Sendable {
     package internal(set) var lastPongAt: Int64?
     /// The least time between two pongs: the server measures every 2 s.
     package static let pongSpacing: Int64 = 500
+    /// The node the last `redirect` named: where the driver connects from then on (resumes
+    /// included); nil while the session has not been redirected (the driver's own server).
+    package internal(set) var redirectedPlace: ServerPlace?
+    /// Redirects followed since the last join was answered (`maxRedirects` at most).
+    package internal(set) var redirectsFollowed = 0
+    /// The handoff ticket the last redirect gave (a door connection's), for the next join only.
+    package internal(set) var ticket: String?
+    /// The match the last redirect named: a quick pairing's redirect names the match waiting there.
+    package internal(set) var redirectedMatch: String?
+    /// A join answered `node_away`, waiting to be sent again.
+    package internal(set) var nodeAway: NodeAwayWait?
+    /// Joins sent again after `node_away` since the last join was answered.
+    package internal(set) var nodeAwayRetries = 0
 
     package init(_ options: ClientOptions, token: String? = nil, takeOver: Bool = false) {
         self.options = options
@@ -88,6 +101,7 @@ package struct ClientSession: Hashable, Sendable {
     package mutating func connected(at now: Int64) -> [SessionEffect] {
         stage = .greeting
         awaitingSnapshot = false
+        nodeAway = nil
         awaitingAnswerSince = now  // the welcome is owed
         guard options.joinsAtOnce && !isChoosing else { return [] }
         stage = .joining
@@ -102,16 +116,21 @@ package struct ClientSession: Hashable, Sendable {
     /// The join request as it stands now: a resume when a token is kept.
     package var joinMessage: ClientMessage {
         if options.role == .spectator {
-            return .join(JoinRequest(role: .spectator, name: options.name, match: matchName ?? options.match,
-                                     mode: options.mode, lastSeq: view?.seq))
+            var request = JoinRequest(role: .spectator, name: options.name, match: redirectedMatch ?? matchName ?? options.match,
+                                      mode: options.mode, lastSeq: view?.seq)
+            request.ticket = ticket
+            return .join(request)
         }
         let resuming = token != nil
-        var request = JoinRequest(role: .player, name: options.name, match: resuming ? nil : options.match,
+        // A ticket is good for one match only: the join that carries it names the match, resuming or not.
+        let namesMatch = !resuming || ticket != nil
+        var request = JoinRequest(role: .player, name: options.name, match: namesMatch ? redirectedMatch ?? options.match : nil,
                                   mode: options.mode, token: token, lastSeq: resuming ? view?.seq : nil,
                                   takeOver: resuming && takeOver, variant: resuming ? nil : options.variant)
         request.account = options.account
         request.casual = options.casual
         request.bot = options.bot
+        request.ticket = ticket
         return .join(request)
     }
 
@@ -143,6 +162,8 @@ package struct ClientSession: Hashable, Sendable {
     /// Pings when due, and gives up on a server that owes an answer for too long.
     package mutating func tick(at now: Int64) -> [SessionEffect] {
         guard stage != .offline else { return [] }
+        let retried = retryAfterNodeAway(at: now)
+        if !retried.isEmpty { return retried }
         if let since = awaitingAnswerSince, now.saturatingSubtracting(since) >= options.unansweredLimit {
             stage = .offline
             return [.gaveUp(.silent(ms: options.unansweredLimit))]
@@ -156,8 +177,9 @@ package struct ClientSession: Hashable, Sendable {
     /// When `tick` next has something to do; nil while offline.
     package var nextWake: Int64? {
         guard stage != .offline else { return nil }
-        guard let since = awaitingAnswerSince else { return nextPingAt }
-        return min(nextPingAt, since.saturatingAdding(options.unansweredLimit))
+        let retry = nodeAway?.retryAt ?? Int64.max
+        guard let since = awaitingAnswerSince else { return min(nextPingAt, retry) }
+        return min(nextPingAt, since.saturatingAdding(options.unansweredLimit), retry)
     }
 
     /// A ping of ours, remembered until its pong.

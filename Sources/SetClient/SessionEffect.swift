@@ -45,6 +45,12 @@ package enum SessionEffect: Hashable, Sendable {
     case log(String)
     /// The session ended on our side: the connection should be closed.
     case gaveUp(SessionEnd)
+    /// The match lives on another node: close this connection and connect to `place` (the
+    /// session's `place` now); the session sends the join again there.
+    case redirected(to: ServerPlace)
+    /// The node holding the match is away: the session sends the join again at `wait.retryAt`
+    /// (show the countdown).
+    case nodeAway(NodeAwayWait)
 }
 
 /// Why a session gave up on its server.
@@ -53,6 +59,11 @@ package enum SessionEnd: Hashable, Sendable {
     case unsupportedProtocol(serverVersions: [Int])
     /// Nothing answered a ping, or the welcome, for this long.
     case silent(ms: Int64)
+    /// Redirected more times than `ClientSession.maxRedirects` for one request: the nodes disagree
+    /// where the match lives.
+    case redirectLoop(count: Int, address: String)
+    /// A redirect to something that is not HOST:PORT.
+    case badRedirect(address: String)
 
     /// A sentence for people.
     package var reason: String {
@@ -60,6 +71,9 @@ package enum SessionEnd: Hashable, Sendable {
         case .unsupportedProtocol(let versions):
             "the server speaks protocol \(versions.map(String.init).joined(separator: ", ")), this client \(ProtocolVersion.current)"
         case .silent(let ms): "the server did not answer for \(ms / 1_000) s"
+        case .redirectLoop(let count, let address):
+            "the servers sent this client on \(count) times without seating it (last to \(ServerText.printable(address))): a redirect loop"
+        case .badRedirect(let address): "the server redirected to \"\(ServerText.printable(address))\", which is not HOST:PORT"
         }
     }
 }

@@ -88,4 +88,17 @@ extension LineSocket {
         socket.send(route.greeting)
         return socket
     }
+
+    /// Connects to `place`: the door's socket with its greeting first, or a TCP address (waiting
+    /// for the connection or not, as `connect(host:port:)` says). Every client connects through
+    /// this, so one that follows a `redirect` to another node goes where the session says.
+    package static func connect(to place: ServerPlace, waitForConnection: Bool = true, maxLineBytes: Int = 1 << 20,
+                               maxQueuedBytes: Int = 4 << 20) throws(SystemCallError) -> LineSocket {
+        switch place {
+        case .door(let route): try connect(route, maxLineBytes: maxLineBytes, maxQueuedBytes: maxQueuedBytes)
+        case .tcp(let host, let port):
+            try connect(host: host, port: port, waitForConnection: waitForConnection, maxLineBytes: maxLineBytes,
+                        maxQueuedBytes: maxQueuedBytes)
+        }
+    }
 }

@@ -69,18 +69,14 @@ final class ClientDriver {
     private func connect() {
         disconnect()
         let socket: LineSocket
+        // The server this driver was given, until a redirect names the node holding the match.
+        let place = app.redirectedPlace ?? route.map(ServerPlace.door) ?? .tcp(host: serverHost, port: serverPort)
         do {
-            if let route {
-                socket = try LineSocket.connect(route, maxLineBytes: ClientSocketLimits.maxLineBytes,
-                                                maxQueuedBytes: ClientSocketLimits.maxQueuedBytes)
-            } else {
-                socket = try LineSocket.connect(host: serverHost, port: serverPort, waitForConnection: false,
-                                                maxLineBytes: ClientSocketLimits.maxLineBytes, maxQueuedBytes: ClientSocketLimits.maxQueuedBytes)
-            }
+            socket = try LineSocket.connect(to: place, waitForConnection: false, maxLineBytes: ClientSocketLimits.maxLineBytes,
+                                            maxQueuedBytes: ClientSocketLimits.maxQueuedBytes)
             try socket.serve(on: loop)
         } catch {
-            let place = route?.path ?? "\(serverHost):\(serverPort)"
-            return update { $0.connectionLost("cannot connect to \(place): \(error)", at: $1) }
+            return update { $0.connectionLost("cannot connect to \(place.description): \(error)", at: $1) }
         }
         self.socket = socket
         // Callbacks of a socket that is no longer the current one (replaced, or closed by us) are

@@ -37,6 +37,9 @@ package struct JoinRequest: Hashable, Sendable {
     package var casual = false
     /// Whether the player is a program (`setgame bot`): its account is marked a bot in every listing.
     package var bot = false
+    /// The handoff ticket a node's `redirect` gave a door connection: the node it leads to seats
+    /// the join under the door's identity the ticket was minted for, once.
+    package var ticket: String?
 
     package init(role: Role = .player, name: String, match: String? = nil, mode: Mode = .duel,
                 seat: Seat? = nil, token: String? = nil, lastSeq: Int? = nil, takeOver: Bool = false,

@@ -158,6 +158,8 @@ package enum ClientMessageDecoder {
             request.takeOver = value
         }
         request.account = try accountKey(fields)
+        request.ticket = try fields.string("ticket")
+        if let ticket = request.ticket, !Redirect.isTicket(ticket) { throw fields.bad("ticket", "a handoff ticket, 43 base64url characters") }
         if let bot = fields.value("bot") {
             guard case .bool(let value) = bot else { throw fields.bad("bot", "true or false") }
             request.bot = value
@@ -215,6 +217,7 @@ package enum ClientMessageEncoder {
             if let account = join.account { members["account"] = .string(account) }
             if join.casual { members["casual"] = .bool(true) }
             if join.bot { members["bot"] = .bool(true) }
+            if let ticket = join.ticket { members["ticket"] = .string(ticket) }
         case .list(let after, let limit):
             members = ["type": .string(RequestType.list.rawValue)]
             if let after { members["after"] = .string(after) }

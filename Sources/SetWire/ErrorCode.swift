@@ -49,6 +49,9 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     case challengeLimited = "challenge_limited"
     /// No open challenge from that name to this player: never made, answered, or expired.
     case noSuchChallenge = "no_such_challenge"
+    // Several servers (nodes).
+    /// A join's handoff ticket is unknown, used, expired or for another match (fatal).
+    case badTicket = "bad_ticket"
     // Limits.
     case rateLimited = "rate_limited"
     case slowConsumer = "slow_consumer"

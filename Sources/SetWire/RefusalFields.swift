@@ -48,7 +48,8 @@ enum RefusalFields {
              .seatInUse, .matchFull, .noSuchMatch, .modeMismatch, .variantMismatch, .waitingForOpponent, .replaced, .notADoor, .nameTaken, .noSuchPlayer,
              .rateLimited, .slowConsumer, .serverFull, .addressLimit, .accountLimit, .idleTimeout, .serverShuttingDown, .journalFailed,
              .chatOff, .chatRoomClosed, .chatLimited, .chatRepeated, .chatSilenced,
-             .notInLobby, .challengeSelf, .playerNotHere, .challengeOpen, .challengeLimited, .noSuchChallenge, .nodeAway:
+             .notInLobby, .challengeSelf, .playerNotHere, .challengeOpen, .challengeLimited, .noSuchChallenge,
+             .nodeAway, .badTicket:
             return nil
         }
     }

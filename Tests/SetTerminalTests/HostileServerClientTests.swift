@@ -17,8 +17,8 @@ final class ScriptedClient {
     private(set) var quit: (status: Int32, message: String?)?
     private(set) var logs: [String] = []
 
-    init(port: UInt16, name: String = "ann", match: String? = "m") throws {
-        let app = ClientApp(state: ClientState(options: ClientOptions(name: name, match: match, animation: false),
+    init(port: UInt16, name: String = "ann", match: String? = "m", role: Role = .player) throws {
+        let app = ClientApp(state: ClientState(options: ClientOptions(name: name, match: match, role: role, animation: false),
                                                size: TerminalSize(columns: 100, rows: 30)))
         driver = ClientDriver(app: app, loop: try EventLoop(), clock: clock, host: "127.0.0.1", port: port)
         driver.onEffect = { [unowned self] effect in

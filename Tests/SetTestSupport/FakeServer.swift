@@ -180,5 +180,16 @@ package enum FakeLines {
         #"{"code":"\#(code)","fatal":\#(fatal),"message":"\#(message)","type":"error"}"#
     }
 
+    /// A node's redirect to the node holding `match` (Protocol.md, "Several servers (nodes)").
+    package static func redirect(match: String = "m", to port: UInt16, host: String = "127.0.0.1", ticket: String? = nil) -> String {
+        #"{"address":"\#(host):\#(port)","match":"\#(match)""# + (ticket.map { #","ticket":"\#($0)""# } ?? "") + #","type":"redirect"}"#
+    }
+
+    /// The node holding `match` is away for `retryAfterMs`.
+    package static func nodeAway(match: String = "m", node: String = "b", retryAfterMs: Int) -> String {
+        let seconds = max(1, retryAfterMs / 1_000)
+        return #"{"code":"node_away","fatal":false,"match":"\#(match)","message":"The server holding \#(match) (\#(node)) is away; try again in \#(seconds) s.","node":"\#(node)","retryAfterMs":\#(retryAfterMs),"type":"error"}"#
+    }
+
     package static func table(count: Int) -> String { "[" + (0..<count).map { String($0 % 81) }.joined(separator: ",") + "]" }
 }

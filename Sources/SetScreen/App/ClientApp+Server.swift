@@ -54,8 +54,18 @@ extension ClientApp {
             state.note(ServerText.printable(reason), .bad, at: now)
             return [.log("goodbye: \(ServerText.printable(reason))")]
         case .gaveUp(let end):
-            if case .unsupportedProtocol = end { return [.quit(status: 1, message: "setgame: \(end.reason)")] }
-            return [.disconnect] + connectionLost(end.reason, at: now)
+            switch end {
+            case .unsupportedProtocol, .redirectLoop, .badRedirect: return [.disconnect, .quit(status: 1, message: "setgame: \(end.reason)")]
+            case .silent: return [.disconnect] + connectionLost(end.reason, at: now)
+            }
+        case .redirected(let place):
+            // Not a loss: the session follows its match to another node, unseen by the player
+            // (`connect` closes this connection first and opens one to the session's new place).
+            state.connection = .connecting(attempt: 0)
+            return [.connect, .log("redirected to \(place.description)")]
+        case .nodeAway(let wait):
+            // The status row counts down to the retry (`StatusLines`).
+            return [.log("node away: \(ServerText.printable(wait.error.message)); asking again in \(wait.secondsLeft(at: now)) s")]
         }
         return []
     }
@@ -96,6 +106,11 @@ extension ClientApp {
             let suggestion = error.details["suggestion"]?.stringValue.map { ServerText.printable($0) }
             let hint = suggestion.map { " Join with --name \($0), or another --name." } ?? ""
             return [.quit(status: 1, message: "setgame: \(ServerText.printable(error.message))\(state.options.takesSuggestedName ? "" : hint)")]
+        case .nodeAway:
+            // The session asked again a few times; a seat of ours waits there, so keep trying as
+            // after any loss, and a join that never was gives up with the server's words.
+            guard state.everJoined else { return [.quit(status: 1, message: "setgame: \(ServerText.printable(error.message))")] }
+            return [.disconnect] + connectionLost(ServerText.printable(error.message), at: now)
         case .matchFull, .modeMismatch, .unsupportedVersion, .replaced, .missingField, .badField:
             // Printed on the real terminal after the screen is restored: nothing in it may steer it.
             return [.quit(status: 1, message: "setgame: \(ServerText.printable(error.message))")]

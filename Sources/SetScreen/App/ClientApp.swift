@@ -19,6 +19,9 @@ package struct ClientApp: Sendable {
         self.state = state
     }
 
+    /// The node a redirect named, where the driver connects from then on; nil: its own server.
+    package var redirectedPlace: ServerPlace? { state.session.redirectedPlace }
+
     /// The first effects: connect.
     package mutating func start(at now: Int64) -> [ClientEffect] {
         relayout(at: now)
@@ -102,6 +105,8 @@ package struct ClientApp: Sendable {
 
     private func screenChanges(at now: Int64) -> [Int64] {
         var times: [Int64] = []
+        // The node-away countdown shows whole seconds.
+        if let wait = state.session.nodeAway { times.append(min(wait.retryAt, now + 1_000 - (wait.retryAt - now) % 1_000)) }
         if state.motion.isAnimating(at: now) { times.append(now + 33) }
         if let view = state.view, view.phase == .playing {
             // Countdowns show tenths of a second.

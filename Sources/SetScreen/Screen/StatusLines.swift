@@ -117,6 +117,11 @@ enum StatusLines {
             main.append(Span("Connection lost: retrying in \(seconds) s (\(short.lowercased()))", theme.offline))
             return (main, [])
         }
+        if let wait = state.session.nodeAway {
+            let holder = wait.node.map { " (\(ServerText.printable($0)))" } ?? ""
+            main.append(Span("The server holding this match\(holder) is away: asking again in \(wait.secondsLeft(at: now)) s", theme.offline))
+            return (main, notice)
+        }
         guard let view = state.view else {
             if state.isPicking { return (main + [Span("↑↓ choose · Enter watch · q quit", theme.quiet)], notice) }
             let text = state.connection == .live || state.connection == .joining ? "Joining…"

@@ -89,5 +89,7 @@ enum SQLAccountSchema {
                 "CREATE INDEX waiting_variant ON waiting (variant, since)",
             ]
         },
+        // A door player handed to the node holding their match (Handoffs/HandoffTicket.swift).
+        DoorHandoff.migration,
     ]
 }

@@ -38,7 +38,7 @@ extension Server {
                     guard home.lease.isAlive(at: nodes.wallNow) else {
                         return fail(connection, NodeEdge.away(match: match, node: home.node, retryAfterMs: home.lease.retryAfterMs(at: nodes.wallNow)), id: id)
                     }
-                    redirect(connection, to: Redirect(match: match, address: home.address), id: id)
+                    redirect(connection, to: Redirect(match: match, address: home.address), id: id, joining: join)
                 }
             }
             return
@@ -49,14 +49,18 @@ extension Server {
             guard admitting(connection) else { return }
             connection.session = .greeted
             switch result {
-            case .success(let duel?): redirect(connection, to: Redirect(match: duel.match, address: duel.address), id: id)
+            case .success(let duel?): redirect(connection, to: Redirect(match: duel.match, address: duel.address), id: id, joining: join)
             case .success(nil), .failure: proceed()  // no one waits elsewhere (or the store cannot say): a duel here
             }
         }
     }
 
     /// Tells a connection where its match lives; the connection stays open (the client closes it).
-    func redirect(_ connection: Connection, to redirect: Redirect, id: JSONValue?) {
+    /// A door connection's redirect carries a handoff ticket, written first (`Server+Handoffs`).
+    func redirect(_ connection: Connection, to redirect: Redirect, id: JSONValue?, joining join: JoinRequest) {
+        if case .attested = connection.door, redirect.ticket == nil {
+            return handOff(connection, to: redirect, id: id, joining: join)
+        }
         send(.redirect(redirect, id: id), to: connection)
         logQuietly("redirected", "\(connection.label) sent to \(redirect.address) for \(redirect.match)")
     }

@@ -56,13 +56,14 @@ extension Server {
         WireError(.notJoined, "Join a match first: {\"type\":\"join\",\"name\":\"you\"}.")
     }
 
-    private func join(_ join: JoinRequest, id: JSONValue?, from connection: Connection, at now: Instant) {
+    func join(_ join: JoinRequest, id: JSONValue?, from connection: Connection, at now: Instant) {
         switch connection.session {
         case .greeted: break
         // A connection whose join is being answered holds its requests (`answerHeld`): no join comes then.
         case .admitting, .player, .spectator:
             return fail(connection, WireError(.alreadyJoined, "This connection has already joined a match; open another to join again."), id: id)
         }
+        if let ticket = join.ticket { return redeem(ticket, of: join, id: id, from: connection) }
         // A new seat (a reserved token's first one too) is taken under a name its account owns
         // (or no account owns, for a guest) and nobody else sits under in that match; a seat
         // resumed by its token keeps the name and account it was taken with. The account is

@@ -1,0 +1,242 @@
+"""Several servers (issue 35) over the real binary: three nodes on one throwaway PostgreSQL, each
+on its own loopback address. Players follow redirects here as every client of this project does
+(connect to the address, send the same join again), and `setgame join` follows one on its own."""
+import atexit, json, os, signal, socket, subprocess, sys, tempfile, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_support import BIN, STARTED, fail, find_set  # noqa: E402
+
+CI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+KEYS = {"ann": "a1" * 32, "bob": "b2" * 32}
+HOSTS = {"a": "127.0.0.1", "b": "127.0.0.2", "c": "127.0.0.3"}
+DEADLINE_S = 30
+
+pg_url, pg_dir = subprocess.run([os.path.join(CI, "postgres.sh"), "start"], check=True, capture_output=True,
+                                text=True).stdout.split()
+atexit.register(lambda: subprocess.run([os.path.join(CI, "postgres.sh"), "stop", pg_dir]))
+work = tempfile.mkdtemp(prefix="setgame-nodes-")
+
+
+def free_port(host):
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        return probe.getsockname()[1]
+
+
+class Node:
+    """`setgame serve --node NAME` on its own address, data folder and log."""
+
+    def __init__(self, name):
+        self.name, self.host = name, HOSTS[name]
+        self.port = free_port(self.host)
+        self.data = os.path.join(work, name)
+        self.start()
+
+    @property
+    def address(self):
+        return f"{self.host}:{self.port}"
+
+    def start(self):
+        self.proc = subprocess.Popen(
+            [BIN, "serve", "--host", self.host, "--port", str(self.port), "--data", self.data, "--seed", "42",
+             "--store", pg_url, "--node", self.name, "--advertise", self.address, "--set-points-lost-per-second", "0"],
+            stdout=subprocess.PIPE, stderr=open(os.path.join(work, self.name + ".log"), "a"), text=True)
+        STARTED.append(self.proc)
+        line = self.proc.stdout.readline()
+        if "serving on" not in line:
+            fail(f"node {self.name} did not start: {line!r} (log: {work}/{self.name}.log)")
+
+    def kill(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+
+class Conn:
+    """One connection, its view of the match kept from snapshots and events."""
+
+    def __init__(self, address):
+        host, port = address.rsplit(":", 1)
+        self.address = address
+        self.sock = socket.create_connection((host, int(port)), timeout=DEADLINE_S)
+        self.file = self.sock.makefile("rb")
+        self.view, self.token, self.next_id = None, None, 0
+        if self.read()["type"] != "welcome":
+            fail(f"{address}: no welcome first")
+
+    def send(self, message):
+        self.sock.sendall((json.dumps(message) + "\n").encode())
+
+    def read(self):
+        line = self.file.readline()
+        if not line:
+            raise EOFError(f"{self.address} closed the connection")
+        message = json.loads(line)
+        if message["type"] == "snapshot":
+            self.view = message
+        elif message["type"] == "joined":
+            self.token = message.get("token", self.token)
+        elif message["type"] == "event" and self.view is not None:
+            self.view["seq"] = message["seq"]
+            if message["kind"] in ("table", "game_started"):
+                self.view["table"] = message["table"]
+        return message
+
+    def until(self, predicate):
+        while True:
+            message = self.read()
+            if predicate(message):
+                return message
+
+    def request(self, message):
+        """Sends with an id; the ack or error that answers it."""
+        self.next_id += 1
+        self.send(dict(message, id=self.next_id))
+        return self.until(lambda m: m["type"] in ("ack", "error", "profile", "matches") and m.get("id") == self.next_id)
+
+    def close(self):
+        self.sock.close()
+
+
+def join(address, request, expect_hops=None):
+    """Joins through any node: follows redirects (at most 3) and waits out node_away, as the
+    clients do. Returns the connection seated, its `joined`, the hops and the node_away seen."""
+    request, hops, away = dict(request), 0, []
+    conn = Conn(address)
+    conn.send(request)
+    while True:
+        message = conn.read()
+        if message["type"] == "joined":
+            conn.until(lambda m: m["type"] == "snapshot")
+            if expect_hops is not None and hops != expect_hops:
+                tables = subprocess.run(["psql", pg_url, "-Atc", "SELECT * FROM waiting; SELECT match, node FROM match_homes"],
+                                        capture_output=True, text=True).stdout
+                fail(f"{request['name']}: {hops} redirects, expected {expect_hops}; joined {message}; the store: {tables}")
+            return conn, message, hops, away
+        if message["type"] == "redirect":
+            hops += 1
+            if hops > 3:
+                fail(f"{request['name']}: a redirect loop")
+            conn.close()
+            conn = Conn(message["address"])
+            conn.send(request)
+        elif message["type"] == "error" and message["code"] == "node_away":
+            away.append(message)
+            if len(away) > 20:
+                fail(f"{request['name']}: the node stayed away: {message}")
+            time.sleep(message["retryAfterMs"] / 1000)
+            conn.send(request)
+        elif message["type"] == "error":
+            fail(f"{request['name']} could not join at {conn.address}: {message}")
+
+
+def take_a_set(player, other):
+    """`player` claims and picks a set; both see it taken. Returns the ack of the last pick."""
+    table = player.view["table"]
+    player.request({"type": "claim"})
+    for card in find_set(table):
+        reply = player.request({"type": "select", "card": card})
+    if reply["type"] != "ack":
+        fail(f"a set was not acknowledged: {reply}")
+    other.until(lambda m: m["type"] == "event" and m["kind"] == "set_taken")
+    player.send({"type": "snapshot"})
+    player.until(lambda m: m["type"] == "snapshot")
+    return reply
+
+
+def scores(conn):
+    conn.send({"type": "snapshot"})
+    view = conn.until(lambda m: m["type"] == "snapshot")
+    return [p["score"] for p in view["players"]]
+
+
+nodes = {name: Node(name) for name in HOSTS}
+a, b, c = nodes["a"], nodes["b"], nodes["c"]
+
+# 1. Cross-node pairing: ann waits on a with no match named; bob, arriving at b, is sent to a.
+ann, joined, _, _ = join(a.address, {"type": "join", "name": "ann", "account": KEYS["ann"]}, expect_hops=0)
+duel = joined["match"]
+lister = Conn(b.address)
+for _ in range(100):
+    listing = lister.request({"type": "list"})
+    if any(m["name"] == duel and m.get("address") == a.address for m in listing["matches"]):
+        break
+    time.sleep(0.1)
+else:
+    fail(f"b's list never showed {duel} on a: {listing}")
+# a writes its waiting duel to the store with its listing; wait for the row as the tests do.
+for _ in range(100):
+    rows = subprocess.run(["psql", pg_url, "-Atc", f"SELECT node FROM waiting WHERE match = '{duel}'"], capture_output=True, text=True).stdout
+    if rows.strip() == "a":
+        break
+    time.sleep(0.1)
+else:
+    fail(f"{duel} never waited in the store")
+bob, joined, _, _ = join(b.address, {"type": "join", "name": "bob", "account": KEYS["bob"]}, expect_hops=1)
+if joined["match"] != duel:
+    fail(f"bob was paired in {joined['match']}, not ann's {duel}")
+ann.until(lambda m: m["type"] == "event" and m["kind"] == "game_started")
+print(f"nodes: ann waiting on a, bob arriving at b: paired in {duel} on a")
+
+# 2. A spectator on the third node is sent to the duel's node.
+eve, _, hops, _ = join(c.address, {"type": "join", "role": "spectator", "name": "eve", "match": duel}, expect_hops=1)
+print("nodes: a spectator at c watches the duel on a")
+
+# 3. `setgame join` follows a redirect on its own: cat's match lives on dan's node.
+dan, joined, _, _ = join(a.address, {"type": "join", "name": "dan", "match": "tm"})
+home = dan.address
+elsewhere = next(n for n in nodes.values() if n.address != home)
+session = f"setgame-nodes-{os.getpid()}"
+subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30",
+                f"env XDG_STATE_HOME={work}/cat {BIN} join {elsewhere.address} --name cat --match tm --no-animation"], check=True)
+atexit.register(lambda: subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True))
+dan.until(lambda m: m["type"] == "event" and m["kind"] == "player_joined" and m["name"] == "cat")
+print(f"nodes: setgame join at {elsewhere.address} followed the redirect to {home} and sat beside dan")
+
+# 4. Play, then kill a: its duel's players come back with the same tokens once it restarts;
+# meanwhile a join for the duel elsewhere is told the node is away, and when to try again.
+take_a_set(ann, bob)
+before = scores(ann)
+a.kill()
+ann.close(), bob.close(), eve.close()
+# Until a's lease runs out (10 s) the others still send players there, where nothing listens;
+# then they say it is away.
+for _ in range(150):
+    probe = Conn(c.address)
+    probe.send({"type": "join", "name": "zed", "match": duel})
+    away = probe.until(lambda m: m["type"] in ("error", "redirect", "joined"))
+    probe.close()
+    if away["type"] != "redirect":
+        break
+    time.sleep(0.1)
+if away.get("code") != "node_away" or away.get("node") != "a" or away.get("retryAfterMs", 0) < 1000:
+    fail(f"a join for {duel} while a is down: {away}")
+a.start()
+ann, joined, _, _ = join(a.address, {"type": "join", "name": "ann", "token": ann.token, "account": KEYS["ann"]})
+bob, joined_bob, _, _ = join(a.address, {"type": "join", "name": "bob", "token": bob.token, "account": KEYS["bob"]})
+if not (joined["resumed"] and joined_bob["resumed"]) or scores(ann) != before:
+    fail(f"after a's restart: resumed {joined['resumed']}/{joined_bob['resumed']}, scores {scores(ann)} (before {before})")
+print(f"nodes: a killed (node_away {away['retryAfterMs']} ms at c) and restarted: the duel resumed with its tokens, scores {before}")
+
+# 5. PostgreSQL restarted under play: every acknowledged set is still there.
+subprocess.run([os.path.join(CI, "postgres.sh"), "restart", pg_dir], check=True)
+take_a_set(bob, ann)
+after = scores(ann)
+if sum(after) <= sum(before):
+    fail(f"a set acknowledged after PostgreSQL's restart is missing: {after} (before {before})")
+print(f"nodes: PostgreSQL restarted under play: nothing acknowledged lost, scores {after}")
+
+# 6. A rated game's end, read on another node.
+ann.send({"type": "resign"})
+over = bob.until(lambda m: m["type"] == "event" and m["kind"] == "game_over")
+if not over.get("ratings"):
+    fail(f"the duel was not rated: {over}")
+reader = Conn(c.address)
+for _ in range(100):
+    profile = reader.request({"type": "profile", "name": "bob"})
+    if profile.get("wins") == 1:
+        break
+    time.sleep(0.1)
+else:
+    fail(f"bob's profile on c: {profile}")
+print("nodes: the rated game's result is in bob's profile, read on c")
+print("nodes: three nodes on one PostgreSQL: pairing, redirects, a spectator, a kill, a database restart")
