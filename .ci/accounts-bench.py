@@ -261,6 +261,7 @@ for store in STORES:
     database_cpu = cpu(postgres.postmaster(), children=True) if postgres else 0
     server, port, imported = start(data, location)
     stop(server)
+    time.sleep(1)  # PostgreSQL's connection process ends after the server's goodbye, and is reaped
     # The machine is shared: the CPU time the import took (the server's, and PostgreSQL's
     # connection process, reaped by the postmaster when the server stopped) says more than the wall.
     database_cpu = cpu(postgres.postmaster(), children=True) - database_cpu if postgres else 0
@@ -269,6 +270,12 @@ for store in STORES:
     print(f"{store}: first start, importing {games:,} games: {imported:.1f} s ({games / imported:,.0f} games/s); CPU: server "
           f"{server.cpu_at_start:.1f} s" + (f", PostgreSQL {database_cpu:.1f} s" if postgres else "") + f"; database {size} MiB", flush=True)
     for round in range(ROUNDS):
+        # The last round's unfinished duels (their journals) would be restored by this start,
+        # and timed as the store's: only the accounts are kept from round to round.
+        for name in os.listdir(data):
+            if name not in ("accounts", "serve.log"):
+                path = os.path.join(data, name)
+                shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
         server, port, took = start(data, location)
         time.sleep(1)
         rss = status(server.pid, "VmRSS")
