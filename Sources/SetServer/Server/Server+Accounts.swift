@@ -95,7 +95,7 @@ extension Server {
             switch result {
             case .success(.success(let line)): enqueue(line, to: connection)
             case .success(.failure(let error)): fail(connection, error, id: id)
-            case .failure(let error): fail(connection, WireError(.journalFailed, "The server cannot reach its accounts (\(error)); ask again later."), id: id)
+            case .failure(let error): fail(connection, storeUnreachable(error, "ask again later"), id: id)
             }
         }
         guard !asked else { return }

@@ -110,7 +110,14 @@ extension Server {
 
     /// A join the store could not serve: nothing was written, and the player may come as a guest.
     func storeRefusal(_ error: StoreError) -> WireError {
-        WireError(.journalFailed, "The server cannot reach its accounts (\(error)); join as a guest or try later.")
+        storeUnreachable(error, "join as a guest or try later")
+    }
+
+    /// What a player hears when the accounts store cannot answer: the reason (a database URL, a
+    /// path, a driver's message) goes to the server's log only, never to the public port.
+    func storeUnreachable(_ error: StoreError, _ advice: String) -> WireError {
+        quietLog.quietly("accounts-unreachable", "the accounts store cannot answer: \(error)")
+        return WireError(.journalFailed, "The server cannot reach its accounts right now; \(advice).")
     }
 
     /// Whether a connection's identity owns an account, learnt off the loop for one that joins
