@@ -2,6 +2,7 @@ import Foundation
 import SetRatings
 import SetRules
 @testable import SetServer
+import SetWire
 import Testing
 
 /// A random history (accounts made, renamed, games of every kind) told to the accounts log's
@@ -16,6 +17,8 @@ struct RandomHistory {
     var identities: [PlayerIdentity] = []
     var commitments: [String] = []
     let stems = ["ann", "bob", "Cy", "dee", "Eve", "fay", "gus", "hal", "ivy"]
+    /// Each step with the old engine's answer, as `AccountFixture` keeps them.
+    var lines: [JSONValue] = []
 
     init(old: Accounts, store: SQLAccountStore?, policy: RatingPolicy, seed: UInt64) {
         (self.old, self.store, self.policy, random) = (old, store, policy, SplitMix64(seed: seed))
@@ -42,6 +45,8 @@ struct RandomHistory {
         let before = old.book.account(named: name)
         old.wallSeconds = { [wall] in wall }
         let seated = old.seat(name, identity: identity, bot: bot)
+        lines.append(["step": "create", "identity": .string(AccountRecord.text(identity)), "name": .string(name), "bot": .bool(bot),
+                      "wall": .int(wall), "answer": (try? seated.get()).flatMap { $0.map { .int(Int64($0.id)) } } ?? "name_taken"])
         guard let store else {
             if case .success = seated { identities.append(identity) }
             return
@@ -61,6 +66,8 @@ struct RandomHistory {
         guard let identity = identities.randomElement(using: &random), let account = old.book.account(for: identity) else { return }
         let name = stems.randomElement(using: &random)! + String(Int.random(in: 1...40, using: &random))
         let seated = old.seat(name, identity: identity, bot: account.bot)
+        lines.append(["step": "rename", "id": .int(Int64(account.id)), "name": .string(name),
+                      "answer": (try? seated.get()).flatMap { $0.map { .string($0.name) } } ?? "name_taken"])
         guard let store else { return }
         do {
             let renamed = try store.rename(account.id, to: name)
@@ -102,6 +109,8 @@ struct RandomHistory {
         old.wallSeconds = { [wall] in wall }
         let decided = old.record(of: finished, journal: journal)
         #expect(old.record(decided))
+        let answer = AccountFixture.json(AccountBook.concernsAccounts(decided) ? decided : nil)
+        lines.append(["step": "game", "finished": AccountFixture.json(finished), "journal": .string(journal), "wall": .int(wall), "answer": answer])
         guard let store else { return }
         let recorded = try store.record(finished, journal: journal, wallSeconds: wall, policy: policy)
         if AccountBook.concernsAccounts(decided) {
@@ -112,6 +121,7 @@ struct RandomHistory {
         // Recorded again (a recovery): the record it has, nothing moved.
         if Int.random(in: 0..<10, using: &random) == 0 {
             #expect(try store.record(finished, journal: journal, wallSeconds: wall + 5, policy: policy) == recorded)
+            lines.append(["step": "game", "finished": AccountFixture.json(finished), "journal": .string(journal), "wall": .int(wall + 5), "answer": answer])
         }
     }
 }

@@ -25,6 +25,17 @@ import Testing
         try Self.compareEveryAnswer(old, subject.store, names: old.book.accounts.map(\.name), random: &random)
     }
 
+    /// The same histories and questions, held to the old engine's answers frozen in `Fixtures/`
+    /// (`AccountFixture`): every step's answer and every answer after them, byte for byte.
+    @Test(arguments: TestStoreKind.allCases, [UInt64(1), 2, 3])
+    func everyAnswerIsTheFrozenAnswerOfTheOldEngine(kind: TestStoreKind, seed: UInt64) throws {
+        guard let subject = try StoreUnderTest.make(kind) else { return }
+        let lines = try AccountFixture.lines("differential-seed\(seed).jsonl")
+        #expect(lines.count > 1_000)
+        let listed = try AccountFixture.replay(lines, into: subject.store, policy: Self.policy)
+        #expect(listed > 0, "no leaderboard listed anyone: the comparison proves little")
+    }
+
     /// Every question about every account, asked of both.
     static func compareEveryAnswer(_ old: Accounts, _ store: SQLAccountStore, names: [String], random: inout SplitMix64) throws {
         let asked = names + names.map { $0.uppercased() } + ["nobody", "Ann", "\u{0410}nn"]

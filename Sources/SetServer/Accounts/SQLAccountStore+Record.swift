@@ -22,9 +22,9 @@ extension SQLAccountStore {
                     var game = GameRecord(of: finished, ratings: ratings, pairGamesInWindow: pairGames, wallSeconds: wallSeconds,
                                           journal: journal, policy: policy)
                     // A game of guests alone moved no rating and nobody can ask about it.
-                    guard AccountBook.concernsAccounts(game) else { return nil }
+                    guard game.concernsAccounts else { return nil }
                     // Never seen while the rater keeps to `RatingBounds`; if it ever is, the game
-                    // is kept unrated rather than lost, as the accounts log did.
+                    // is kept unrated rather than lost.
                     if game.rated, AccountRecord.game(game).refusal(of: AccountRecord.game(game).encoded()) != nil { game = game.unrated }
                     try insert(game, policy: policy)
                     return game

@@ -17,6 +17,12 @@ final class SQLAccountStore: AccountStore {
         }
     }
 
+    /// A store that only reads `database`, as it is: its schema is not brought up to date (a
+    /// reader beside a running server, `setgame replay`).
+    init(reading database: Database) {
+        self.database = database
+    }
+
     /// A database's error as the store says it: only a name or an identity taken is the
     /// caller's to act on; anything else means the store cannot be counted on now.
     static func storing<T>(_ body: () throws(DatabaseError) -> T) throws(StoreError) -> T {
