@@ -61,11 +61,32 @@ enum AccountFixture {
             ratings[variant.rawValue] = ["r": .string(String(rating.rating)), "rd": .string(String(rating.deviation)),
                                          "vol": .string(String(rating.volatility))]
         }
-        return ["id": .int(Int64(account.id)), "identity": .string(AccountRecord.text(account.identity)), "name": .string(account.name),
+        return ["id": .int(Int64(account.id)), "identity": .string(account.identity.storedText), "name": .string(account.name),
                 "bot": .bool(account.bot), "createdWall": .int(account.createdWall), "ratings": .object(ratings)]
     }
 
-    static func json(_ record: GameRecord?) -> JSONValue { record.map { AccountRecord.game($0).json } ?? .null }
+    /// A game record as the old accounts log wrote it (ratings to the last digit, as text).
+    static func json(_ record: GameRecord?) -> JSONValue {
+        guard let game = record else { return .null }
+        func rating(_ rating: Rating) -> JSONValue {
+            ["r": .string(String(rating.rating)), "rd": .string(String(rating.deviation)), "vol": .string(String(rating.volatility))]
+        }
+        var members: [String: JSONValue] = [
+            "type": "game", "match": .string(game.match), "game": .int(Int64(game.game)), "commitment": .string(game.commitment),
+            "mode": .string(game.mode.rawValue), "variant": .string(game.variant.rawValue), "rated": .bool(game.rated),
+            "outcome": .string(game.outcome.rawValue), "reason": .string(game.reason.rawValue),
+            "players": .array(game.players.map { player in
+                var members: [String: JSONValue] = ["name": .string(player.name), "points": .int(Int64(player.points)),
+                                                    "sets": .int(Int64(player.sets)), "setTimes": .array(player.setTimes.map { .int(Int64($0)) })]
+                if let account = player.account { members["account"] = .int(Int64(account)) }
+                if let before = player.before { members["before"] = rating(before) }
+                if let after = player.after { members["after"] = rating(after) }
+                return .object(members)
+            }),
+            "endedAt": .int(game.endedAt), "durationMs": .int(game.durationMs), "wall": .int(game.wallSeconds), "journal": .string(game.journal)]
+        if let winner = game.winner { members["winner"] = .int(Int64(winner.rawValue)) }
+        return .object(members)
+    }
 
     static func json(_ error: WireError) -> JSONValue {
         ["error": ["code": .string(error.code.rawValue), "message": .string(error.message), "details": .object(error.details)]]
@@ -118,7 +139,7 @@ enum AccountFixture {
         func int(_ key: String) throws -> Int { Int(try #require(line[key]?.intValue, "\(key) in \(line)")) }
         switch line["step"]?.stringValue ?? line["ask"]?.stringValue {
         case "create":
-            let identity = try #require(AccountRecord.identity(try text("identity")))
+            let identity = try #require(PlayerIdentity(storedText: try text("identity")))
             do {
                 return .int(Int64(try store.create(identity, name: try text("name"), bot: line["bot"]?.boolValue == true,
                                                    wallSeconds: Int64(try int("wall"))).id))
@@ -135,7 +156,7 @@ enum AccountFixture {
             return json(try store.record(try finished(line["finished"]), journal: try text("journal"), wallSeconds: Int64(try int("wall")),
                                          policy: policy))
         case "named": return json(try store.account(named: try text("name")))
-        case "identity": return json(try store.account(for: try #require(AccountRecord.identity(try text("identity")))))
+        case "identity": return json(try store.account(for: try #require(PlayerIdentity(storedText: try text("identity")))))
         case "id": return json(try store.account(id: try int("id")))
         case "profile": return json(try store.profile(try text("name")))
         case "history":

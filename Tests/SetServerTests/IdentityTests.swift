@@ -189,8 +189,8 @@ import Testing
         // Two accounts whose names are one skeleton, from before the rule: both are imported,
         // the first keeps the name (and its look-alikes), and an exact second owner is still damage.
         var check = AccountLogCheck()
-        let alice = AccountRecord.created(id: 0, identity: .accountKey(digest: "a"), name: "alice", bot: false, wallSeconds: 1)
-        let lookAlike = AccountRecord.created(id: 1, identity: .accountKey(digest: "b"), name: "\u{0430}lice", bot: false, wallSeconds: 2)
+        let alice = AccountLogRecord.created(id: 0, identity: .accountKey(digest: "a"), name: "alice", bot: false, wallSeconds: 1)
+        let lookAlike = AccountLogRecord.created(id: 1, identity: .accountKey(digest: "b"), name: "\u{0430}lice", bot: false, wallSeconds: 2)
         #expect(check.problem(with: alice) == nil)
         check.apply(alice)
         #expect(check.problem(with: lookAlike) == nil)
@@ -201,8 +201,11 @@ import Testing
 
         let folder = temporaryFolder("setgame-lookalikes")
         try FileManager.default.createDirectory(atPath: folder + "/accounts", withIntermediateDirectories: true)
-        try (String(decoding: alice.encoded() + lookAlike.encoded(), as: UTF8.self))
-            .write(toFile: folder + "/accounts/accounts.jsonl", atomically: true, encoding: .utf8)
+        try """
+            {"id":0,"identity":"key:a","name":"alice","type":"account","wall":1}
+            {"id":1,"identity":"key:b","name":"\u{0430}lice","type":"account","wall":2}
+
+            """.write(toFile: folder + "/accounts/accounts.jsonl", atomically: true, encoding: .utf8)
         let store = try SQLAccountStore.open(.memory, dataFolder: folder, policy: .standard, wallSeconds: 5, log: .silent)
         #expect(try store.account(named: "\u{0251}lice")?.id == 0)
         #expect(try store.account(id: 1)?.name == "\u{0430}lice")

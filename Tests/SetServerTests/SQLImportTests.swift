@@ -7,57 +7,9 @@ import SetWire
 import Testing
 
 /// The upgrade: a data folder the accounts log's engine wrote (its log, a snapshot, records after
-/// it) is imported whole into an empty store on first start, and the old files are set aside.
+/// it), frozen in `Fixtures/` before that engine was deleted, is imported whole into an empty
+/// store on first start, and the old files are set aside.
 @Suite struct SQLImportTests {
-    @Test(arguments: TestStoreKind.allCases)
-    func aDataFolderOfTheCurrentVersionIsImportedWhole(kind: TestStoreKind) throws {
-        guard let target = try TestDatabase.make(kind) else { return }
-        let folder = NSTemporaryDirectory() + "setgame-import-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let directory = JournalDirectory(path: folder, log: .silent)
-        try directory.prepareChecked()
-        let policy = SQLStoreDifferentialTests.policy
-        do {
-            // Written by today's engine: a snapshot part-way, then more records after it.
-            let writer = try Accounts(directory: directory, faults: nil, log: .silent, snapshotAfter: 1, policy: policy)
-            var history = RandomHistory(old: writer, store: nil, policy: policy, seed: 11)
-            try history.play(steps: 200)
-            writer.checkpoint()
-            writer.finishSnapshots()
-            try history.play(steps: 200)
-        }
-        let logPath = "\(directory.accountsPath)/\(AccountLog.fileName)"
-        #expect(FileManager.default.fileExists(atPath: "\(directory.accountsPath)/\(AccountSnapshot.fileName)"))
-        let logged = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n").map { line in
-            try AccountRecord.decode(Array(line.utf8))
-        }
-        let old = try Accounts(directory: directory, faults: nil, log: .silent, policy: policy)
-
-        let lines = ServerLogLines()
-        let location: StoreLocation = kind == .sqlite ? .sqliteFile(target.location) : .postgres(target.location)
-        let store = try SQLAccountStore.open(location, dataFolder: folder, policy: policy, wallSeconds: 77, log: lines.log)
-        var random = SplitMix64(seed: 5)
-        try SQLStoreDifferentialTests.compareEveryAnswer(old, store, names: old.book.accounts.map(\.name), random: &random)
-        // Every game exactly as the log holds it: ratings to the last digit, every set's time.
-        var games = 0
-        for case .game(let game) in logged where AccountBook.concernsAccounts(game) {
-            games += 1
-            #expect(try store.game(commitment: game.commitment) == game)
-        }
-        #expect(games > 100)
-        for account in old.book.accounts { #expect(try store.account(id: account.id)?.ratings == account.ratings) }
-        #expect(!FileManager.default.fileExists(atPath: logPath))
-        #expect(FileManager.default.fileExists(atPath: logPath + ".imported-77"))
-        #expect(FileManager.default.fileExists(atPath: "\(directory.accountsPath)/\(AccountSnapshot.fileName).imported-77"))
-        #expect(lines.all.contains { $0.contains("imported \(old.book.accounts.count) accounts and \(games) games") && $0.contains("accounts.jsonl.imported-77") },
-                "\(lines.all)")
-        // A second start finds nothing to import and changes nothing.
-        let again = ServerLogLines()
-        let reopened = try SQLAccountStore.open(location, dataFolder: folder, policy: policy, wallSeconds: 78, log: again.log)
-        let reread = try reopened.account(id: 0), first = try store.account(id: 0)
-        #expect(again.all.isEmpty && reread == first)
-    }
-
     /// A copy of the data folder the old engine wrote and froze in `Fixtures/old-data-folder`
     /// (its log, a snapshot part way, records after it).
     static func oldDataFolder() throws -> String {
@@ -76,7 +28,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let logPath = "\(folder)/accounts/\(AccountLogFile.fileName)"
         let logged = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n").map { line in
-            try AccountRecord.decode(Array(line.utf8))
+            try AccountLogRecord.decode(Array(line.utf8))
         }
         let lines = ServerLogLines()
         let location: StoreLocation = kind == .sqlite ? .sqliteFile(target.location) : .postgres(target.location)

@@ -25,7 +25,9 @@ extension SQLAccountStore {
                     guard game.concernsAccounts else { return nil }
                     // Never seen while the rater keeps to `RatingBounds`; if it ever is, the game
                     // is kept unrated rather than lost.
-                    if game.rated, AccountRecord.game(game).refusal(of: AccountRecord.game(game).encoded()) != nil { game = game.unrated }
+                    if game.rated, game.players.contains(where: { player in
+                        [player.before, player.after].contains { !($0.map(RatingBounds.contains) ?? false) }
+                    }) { game = game.unrated }
                     try insert(game, policy: policy)
                     return game
                 }

@@ -33,7 +33,7 @@ struct SilenceList: Sendable {
             case "ssh": identities.insert(.sshKey(fingerprint: value))
             // The log's own spelling (`key:…`, `ssh:SHA256:…`) is taken as it is, so an operator
             // may copy an account's `identity` from the accounts database unchanged.
-            case "account": identities.insert(AccountRecord.identity(value).map(Self.folded) ?? .accountKey(digest: value.lowercased()))
+            case "account": identities.insert(PlayerIdentity(storedText: value).map(Self.folded) ?? .accountKey(digest: value.lowercased()))
             default: notes.append("chat: \(path) line \(number + 1) names no address, ssh or account; ignored")
             }
         }

@@ -9,7 +9,7 @@ package final class Challenges {
     struct Presence {
         var connection: ConnectionID
         var entry: LobbyEntry
-        /// The name folded as accounts compare names (`AccountBook.key`).
+        /// The name folded as accounts compare names (`PlayerName.skeleton`).
         var key: String
         var identity: PlayerIdentity
     }
@@ -74,7 +74,7 @@ package final class Challenges {
     func challenge(from connection: ConnectionID, to name: String, variant: Variant?, at now: Instant) -> Result<Open, WireError> {
         forgetExpired(at: now)
         guard let challenger = present[connection] else { return .failure(Self.notListed) }
-        let key = AccountBook.key(name)
+        let key = PlayerName.skeleton(name)
         if key == challenger.key { return .failure(WireError(.challengeSelf, "You cannot challenge yourself; name another player.")) }
         guard let challenged = present.values.first(where: { $0.key == key }) else {
             return .failure(WireError(.playerNotHere, "Nobody called \"\(name)\" is in the lobby now."))
@@ -100,7 +100,7 @@ package final class Challenges {
     func answer(by connection: ConnectionID, from name: String, at now: Instant) -> Result<Open, WireError> {
         forgetExpired(at: now)
         guard let answering = present[connection] else { return .failure(Self.notListed) }
-        let key = AccountBook.key(name)
+        let key = PlayerName.skeleton(name)
         guard let found = open[key], found.challengedKey == answering.key else {
             return .failure(WireError(.noSuchChallenge, "\(name) has no open challenge for you: it was answered, withdrawn or it expired."))
         }

@@ -62,7 +62,6 @@ extension Server {
         // Records asked for are committed (a game over they hold back is told after a restart).
         accounts.stop()
         lobby.closeJournals()
-        accounts.checkpoint()
         MatchJournal.drain()
         FinishedJournals.drain()
         admission.close()

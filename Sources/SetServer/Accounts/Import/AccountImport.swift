@@ -72,7 +72,7 @@ enum AccountImport {
         return summary
     }
 
-    private static func copy(_ record: AccountRecord, into store: SQLAccountStore, policy: RatingPolicy, summary: inout Summary) throws(DatabaseError) {
+    private static func copy(_ record: AccountLogRecord, into store: SQLAccountStore, policy: RatingPolicy, summary: inout Summary) throws(DatabaseError) {
         switch record {
         case .created(let id, let identity, let name, let bot, let wall):
             try store.insertAccount(id: id, identity: identity, name: name, bot: bot, wallSeconds: wall)

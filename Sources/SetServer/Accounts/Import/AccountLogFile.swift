@@ -15,10 +15,10 @@ enum AccountLogFile {
     /// fit passed over (`skip` says which and why), damage ending the read (thrown, after the
     /// records before it were given to `each`).
     static func read(_ path: String, skip: @escaping (Int, String) -> Void,
-                     _ each: (AccountRecord) throws(JournalFile.Problem) -> Void) throws(JournalFile.Problem) {
+                     _ each: (AccountLogRecord) throws(JournalFile.Problem) -> Void) throws(JournalFile.Problem) {
         var check = AccountLogCheck()
         _ = try DurableLog.read(path: path, decode: { line in
-            do throws(AccountRecord.Unreadable) { return .success(try AccountRecord.decode(line)) } catch {
+            do throws(AccountLogRecord.Unreadable) { return .success(try AccountLogRecord.decode(line)) } catch {
                 return .failure(DurableLog.BadLine(reason: error.reason))
             }
         }, check: { check.problem(with: $0) }, skip: skip, { _, record throws(JournalFile.Problem) in
@@ -57,7 +57,7 @@ struct AccountLogCheck {
     }
 
     /// Why `record` cannot follow the ones applied so far (nil: it can).
-    func problem(with record: AccountRecord) -> String? {
+    func problem(with record: AccountLogRecord) -> String? {
         switch record {
         case .created(let id, let identity, let name, _, _):
             if id != names.count { return "account \(id) follows account \(names.count - 1)" }
@@ -74,7 +74,7 @@ struct AccountLogCheck {
     }
 
     /// Takes a record `problem(with:)` accepted.
-    mutating func apply(_ record: AccountRecord) {
+    mutating func apply(_ record: AccountLogRecord) {
         switch record {
         case .created(_, let identity, let name, _, _):
             let key = PlayerName.skeleton(name)
