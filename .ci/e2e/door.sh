@@ -8,7 +8,7 @@
 # shares apart. At 80×24: a key chooses a name, waits, and the invitation it is shown, pasted by a
 # second key, starts their duel under that name (and in `profile`); a dropped key's plain ssh goes
 # back to its game from the menu; another key cannot take the name; the menu shows a standing and
-# the lobby; help pauses a bot duel; no login says "Could not chdir" and no player sees a log path.
+# the lobby; help pauses a bot duel; from "Who is here" one key challenges another, which accepts; no login says "Could not chdir" and no player sees a log path.
 # Needs root (sshd, useradd) and openssh-server/openssh-client (CI installs them).
 set -euo pipefail
 bin="${SETGAME:?path to the setgame binary}"
@@ -204,9 +204,10 @@ wait_for "$s_hal" "no games here yet" 5
 tmux send-keys -t "$s_hal" x
 wait_for "$s_hal" "8. Your profile, your games, the leaderboard" 30
 tmux send-keys -t "$s_hal" 9
-wait_for "$s_hal" "Live duels" 30
+# The screen's headings are drawn at once; the duel comes only with the server's list.
+wait_for "$s_hal" "fayzer 1500" 30
 tmux capture-pane -p -t "$s_hal" | grep -qE "$match +fayzer 1500\?" || { tmux capture-pane -p -t "$s_hal" >&2; fail "the lobby did not list fayzer's duel with a rating"; }
-tmux send-keys -t "$s_hal" x
+tmux send-keys -t "$s_hal" q   # q leaves the lobby for the menu
 wait_for "$s_hal" "9. Who is here" 30
 tmux send-keys -t "$s_hal" q
 expect_status "$s_hal" hal-menu 0 30
@@ -232,4 +233,27 @@ tmux send-keys -t "$s_hal" Escape
 for _ in $(seq 300); do [ "$(bot_score)" -gt "$after" ] 2>/dev/null && break; sleep 0.2; done
 [ "$(bot_score)" -gt "$after" ] || { tmux capture-pane -p -t "$s_hal" >&2; fail "the bot did not play on after the help closed"; }
 echo "pause: help held the door's bot at $before points; closed, it played on"
+# 12. Who is here, at 80×24: a key waits in the lobby; a second key opens it, sees the first
+# (listed by the server under its door name), challenges it; the first accepts; both play it.
+for k in ivy jo; do ssh-keygen -q -t ed25519 -N '' -C '' -f "$work/$k"; done
+s_ivy=$(pane ivy 80 24); s_jo=$(pane jo 80 24)
+run_in "$s_ivy" ivy "$(door ivy "" "-b 127.0.0.9")"
+wait_for "$s_ivy" "You play as key-" 30
+tmux send-keys -t "$s_ivy" 9
+wait_for "$s_ivy" "Who is here: you are key-" 30
+ivy_name=$(tmux capture-pane -p -t "$s_ivy" | sed -nE 's/.*Who is here: you are (key-[A-Za-z0-9_-]+),.*/\1/p' | head -1)
+[ -n "$ivy_name" ] || fail "ivy's lobby did not say her name"
+run_in "$s_jo" jo "$(door jo "" "-b 127.0.0.10")"
+wait_for "$s_jo" "You play as key-" 30
+tmux send-keys -t "$s_jo" 9
+# Her name reaches jo's screen only from the server's list (it refreshes every 5 s).
+wait_for "$s_jo" " $ivy_name " 30
+number=$(tmux capture-pane -p -t "$s_jo" | grep -oE "[0-9]+\. +$ivy_name" | head -1 | cut -d. -f1)
+tmux send-keys -t "$s_jo" "$number" Enter
+wait_for "$s_ivy" "challenges you to Classic" 30
+tmux send-keys -t "$s_ivy" a
+wait_for_cards "$s_ivy" 12 30
+wait_for_cards "$s_jo" 12 30
+wait_log "challenge: key-.* and $ivy_name play challenge-" || { tail "$work/server.log" >&2; fail "the server made no match of the challenge"; }
+echo "lobby: a key challenged another from Who is here; accepted, both screens dealt their duel"
 echo "door: all passed"

@@ -33,7 +33,7 @@ extension Commands {
         positionals: [address],
         options: [
             OptionSpec("name", "NAME", "your name (default: your login name)"),
-            OptionSpec("match", "NAME", "the match to join or create (default: pair with whoever is waiting)"),
+            OptionSpec("match", "NAME", "the match to join or create (default: the lobby, to challenge or be paired)"),
             OptionSpec("solo", nil, "a solo match"),
             modeOption("the variant of a match you create (joining, its own)"),
             casualOption,

@@ -12,14 +12,6 @@ enum DoorAccounts {
         }
     }
 
-    /// The first page of the server's live matches, for the lobby.
-    static func list(route: UnixRoute) -> Result<[MatchListing], DoorAnswerError> {
-        request(.list(), route: route) { message in
-            if case .matches(let listings, _, _) = message { return listings }
-            return nil
-        }
-    }
-
     /// Whether the server would let this player go by `name`: asked as coming into its lobby,
     /// which checks a name as a new seat does (another account's, or one kept for the house).
     static func checkName(_ name: String, route: UnixRoute) -> Result<Void, DoorAnswerError> {

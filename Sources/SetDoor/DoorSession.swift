@@ -70,7 +70,8 @@ package struct DoorSession {
             case .watch: return (.watch(match: nil), left.colours)
             case .rename(let wanted): rename(to: wanted, in: &menu)
             case .standing: menu.page = standingPage(left.variant)
-            case .lobby: menu.page = lobbyPage()
+            case .lobby:
+                if let game = lobby(variant: left.variant, note: &menu.note) { return (game, left.colours) }
             }
         }
     }
@@ -105,11 +106,25 @@ package struct DoorSession {
         return lines
     }
 
-    /// The lobby: the server's live matches (its first page), who waits and who plays.
-    private func lobbyPage() -> [String] {
-        switch DoorAccounts.list(route: route) {
-        case .success(let listings): return DoorLobby.lines(listings, door: address?.command)
-        case .failure(let error): return [error.message]
+    /// "Who is here": the lobby screen on the door's own connection to the server, listed under
+    /// this key's door name (the socket's first line vouches for the key). Returns the game it
+    /// led to; nil goes back to the menu, with what went wrong in `note`.
+    private func lobby(variant: Variant, note: inout String?) -> DoorRequest? {
+        let state = LobbyState(me: name, variant: variant)
+        let outcome = LobbyTerminal.run(state, at: .door(route), logPath: folder + "/door.log", showsLogPath: false)
+        switch outcome {
+        case .quit: return nil
+        case .failed(let message):
+            note = ServerText.printable(message)
+            return nil
+        case .quickDuel: return .play(DoorGame(opponent: .anyone(match: nil), variant: variant == .classic ? nil : variant))
+        case .join(let match): return .play(DoorGame(opponent: .anyone(match: match)))
+        case .watch(let match): return .watch(match: match)
+        case .play(let match, let token, _):
+            // The seat is the challenge's token's, kept where the door's client looks for it.
+            let game = DoorGame(opponent: .anyone(match: match))
+            SeatTokenStore(directory: folder).set(token, for: "door \(game.command)")
+            return .play(game)
         }
     }
 

@@ -46,6 +46,8 @@ package enum ChallengeState: String, CaseIterable, Sendable {
     case accepted
     /// Turned down.
     case declined
+    /// Not answered by `expiresAt`: both sides are told, and it can no longer be accepted.
+    case expired
 }
 
 /// What both sides of a challenge are told about it.

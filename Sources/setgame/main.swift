@@ -30,7 +30,7 @@ case .serve(let options):
 case .play(let options):
     exit(LocalGame.play(options, command: defaults.command))
 case .join(let options):
-    exit(TerminalClient.run(options))
+    exit(LobbyClient.join(options) { defaults.watchCommand(host: options.host, port: options.port, match: $0) })
 case .bot(let options):
     exit(runBot(options))
 case .door(let options):

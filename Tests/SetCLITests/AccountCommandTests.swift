@@ -44,6 +44,14 @@ import Testing
         #expect(board.allSatisfy { $0.count <= 80 } && board[1].contains("1710  RD 58"), "\(board)")
     }
 
+    /// Issue 36 item 11: an empty leaderboard said nothing of why; it says who gets listed.
+    @Test func anEmptyLeaderboardSaysWhoIsListed() {
+        let board = AccountReport.lines(AccountInfo(.leaderboard, ["variant": "junior", "players": []]))
+        #expect(board == ["junior: the established players, best first",
+                          "  nobody yet: listed are RD 110 or less, 10 rated games, 5 opponents, over a day"])
+        #expect(board.allSatisfy { $0.count <= 80 })
+    }
+
     /// "3 games, 2 wins, 0 losses, 0 draws" said nothing of the third game: the profile says what
     /// games without a win, loss or draw are.
     @Test func aProfileSaysWhatItsGamesWithoutAResultWere() {

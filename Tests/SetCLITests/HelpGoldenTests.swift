@@ -147,7 +147,7 @@ struct HelpGoldenTests {
 
               HOST[:PORT]     the server (default 127.0.0.1:7380)
               --name NAME     your name (default: your login name)
-              --match NAME    the match to join or create (default: pair with whoever is waiting)
+              --match NAME    the match to join or create (default: the lobby, to challenge or be paired)
               --solo          a solo match
               --mode MODE     the variant of a match you create (joining, its own): classic, junior, chain, ultra
               --casual        unrated games: a duel between two accounts is rated otherwise

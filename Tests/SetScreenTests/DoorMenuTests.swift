@@ -26,7 +26,7 @@ import Testing
             "     6. Colours               < full >",
             "     7. Your name             key-2Jrayl",
             "     8. Your profile, your games, the leaderboard",
-            "     9. Who is here: open seats and live duels",
+            "     9. Who is here: players, challenges, open seats, live duels",
             "     q. Quit",
             "",
             "    Up/Down choose, Left/Right change, Enter go, q quit",
@@ -131,33 +131,10 @@ import Testing
         #expect(menu.input(.key(.character("5"))) == .watch)
     }
 
-    // MARK: Item 5, the smallest lobby
+    // MARK: Item 5: the lobby screen is `LobbyView` (LobbyScreenTests)
 
-    @Test func theLobbyShowsOpenSeatsAndLiveDuelsWithRatings() {
+    @Test func nineOpensTheLobby() {
         var menu = Self.menu()
         #expect(menu.input(.key(.character("9"))) == .lobby)
-        let waiting = MatchListing(name: "friday", mode: .duel, phase: .waiting,
-                                   players: [PlayerInfo(seat: .first, name: "ann", present: true, score: 0, rating: 1623, provisional: true)],
-                                   spectators: 0, variant: .ultra)
-        let live = MatchListing(name: "duel-4", mode: .duel, phase: .playing,
-                                players: [PlayerInfo(seat: .first, name: "fayzer", present: true, score: 12, rating: 1712),
-                                          PlayerInfo(seat: .second, name: "guest-4821", present: true, score: 9)],
-                                spectators: 2)
-        let solo = MatchListing(name: "solo-1", mode: .solo, phase: .playing, players: [], spectators: 0)
-        #expect(DoorLobby.lines([waiting, live, solo], door: "ssh -p 2222 set@203.0.113.5") == [
-            "Open seats: a duel waiting for its second player",
-            "  friday         ann 1623?  UltraSet",
-            "  take one: Quick duel (1), or ssh -p 2222 set@203.0.113.5 join MATCH",
-            "",
-            "Live duels",
-            "  duel-4         fayzer 1712 12 vs guest-4821 9  2 watching",
-        ])
-        #expect(DoorLobby.lines([], door: nil) == [
-            "Open seats: a duel waiting for its second player",
-            "  nobody is waiting: Quick duel (1) waits for the next comer",
-            "",
-            "Live duels",
-            "  none just now",
-        ])
     }
 }

@@ -120,12 +120,39 @@ import Testing
         let (bob, _) = try Self.inLobby(server, "bob")
         ann.send(.lobby(.challenge(name: "bob", variant: nil)))
         _ = try Self.notice(bob)
+        _ = try Self.notice(ann)
         server.advance(by: Challenges.lifetimeMs)
+        #expect(try Self.notice(ann).state == .expired)
         bob.send(.lobby(.accept(from: "ann")))
         _ = try bob.awaitError(.noSuchChallenge)
         // The expired one no longer holds the challenger back.
         ann.send(.lobby(.challenge(name: "bob", variant: nil)))
         #expect(try Self.notice(ann).state == .open)
+    }
+
+    /// Issue 36 item 5, the lobby: an open challenge's minute running out is told to both sides, on the
+    /// server's clock, with nothing sent by either; an accept after it finds nothing.
+    @Test func anExpiredChallengeIsToldToBothSides() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (ann, _) = try Self.inLobby(server, "ann")
+        let (bob, _) = try Self.inLobby(server, "bob", variant: .junior)
+        ann.send(.lobby(.challenge(name: "bob", variant: .junior)))
+        let open = try Self.notice(bob)
+        _ = try Self.notice(ann)
+        server.advance(by: Challenges.lifetimeMs - 1)
+        // One millisecond early, nothing: the next thing bob hears is the lobby he asks for.
+        bob.send(.lobby(.enter(JoinRequest(name: "bob", variant: .junior))))
+        _ = try bob.waitFor("lobby") { message -> Bool? in
+            if case .challenge = message { Issue.record("told of an expiry early") }
+            if case .lobby = message { return true } else { return nil }
+        }
+        server.advance(by: 1)
+        let expected = ChallengeNotice(from: "ann", to: "bob", variant: .junior, state: .expired, expiresAt: open.expiresAt)
+        #expect(try Self.notice(bob) == expected)
+        #expect(try Self.notice(ann) == expected)
+        bob.send(.lobby(.accept(from: "ann")))
+        _ = try bob.awaitError(.noSuchChallenge)
     }
 
     @Test func challengesAreRateLimited() throws {

@@ -42,7 +42,7 @@ package struct DoorMenu: Equatable, Sendable {
         case rename(String)
         /// The player's profile and games, and the leaderboard.
         case standing
-        /// Who waits for an opponent and who plays, with ratings.
+        /// The lobby: who is here, with ratings, to challenge or be challenged by; open seats and live duels.
         case lobby
         case quit
     }
@@ -197,7 +197,7 @@ package struct DoorMenu: Equatable, Sendable {
         case .colours: "Colours               < \(colours.rawValue) >"
         case .name: draft.map { "Your name: \($0)_" } ?? "Your name             \(name)"
         case .standing: canRename ? "Your profile, your games, the leaderboard" : "The leaderboard"
-        case .lobby: "Who is here: open seats and live duels"
+        case .lobby: "Who is here: players, challenges, open seats, live duels"
         case .quit: "Quit"
         }
     }

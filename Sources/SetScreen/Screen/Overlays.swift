@@ -282,7 +282,7 @@ enum Overlays {
             let row = InputMapper.pickerFirstRow + index - first
             guard row < area.endRow else { break }
             // Ratings as the scoreboard shows them, so a spectator sees who is strong before choosing.
-            let players = DoorLobby.players(listing)
+            let players = LobbyView.players(listing)
             let watchers = listing.spectators > 0 ? "  \(listing.spectators) watching" : ""
             let variant = listing.variant == .classic ? "" : listing.variant.title + "  "
             let text = " \(index < 9 ? String(index + 1) : " ")  \(listing.name.padding(toLength: 14)) \(listing.mode.rawValue.padding(toLength: 5)) \(listing.phase.rawValue.padding(toLength: 8)) \(variant)\(players)\(watchers) "

@@ -2,8 +2,9 @@ import SetRules
 import SetWire
 
 /// Who is listed in the lobby, and the challenges between them: one open challenge per
-/// challenger, gone after `lifetimeMs`, and at most `allowance` made per `allowanceMs`. Times
-/// are the server's clock, passed in. It holds no sockets: the server tells the people.
+/// challenger, gone after `lifetimeMs` (`expire(at:)` hands them back to be announced), and at
+/// most `allowance` made per `allowanceMs`. Times are the server's clock, passed in. It holds no
+/// sockets: the server tells the people.
 package final class Challenges {
     /// A connection listed in the lobby.
     struct Presence {
@@ -70,9 +71,21 @@ package final class Challenges {
         present.values.filter { $0.key == key }.map(\.connection).sorted()
     }
 
+    /// When the next open challenge expires; nil when none is open.
+    var nextExpiry: Instant? { open.values.map(\.expiresAt).min() }
+
+    /// Takes the challenges whose time is up at `now` off the books, oldest first, so both sides
+    /// can be told; the allowance book forgets the names that made none lately.
+    func expire(at now: Instant) -> [Open] {
+        let expired = open.values.filter { $0.expiresAt.milliseconds <= now.milliseconds }
+            .sorted { ($0.expiresAt, $0.challenger.key) < ($1.expiresAt, $1.challenger.key) }
+        for gone in expired { open[gone.challenger.key] = nil }
+        made = made.filter { $0.value.last.map { now.milliseconds - $0.milliseconds < Self.allowanceMs } ?? false }
+        return expired
+    }
+
     /// A new challenge from a listed connection to the player listed as `name`.
     func challenge(from connection: ConnectionID, to name: String, variant: Variant?, at now: Instant) -> Result<Open, WireError> {
-        forgetExpired(at: now)
         guard let challenger = present[connection] else { return .failure(Self.notListed) }
         let key = PlayerName.skeleton(name)
         if key == challenger.key { return .failure(WireError(.challengeSelf, "You cannot challenge yourself; name another player.")) }
@@ -97,8 +110,7 @@ package final class Challenges {
     }
 
     /// Takes the open challenge from `name` to the listed `connection` off the books, to accept or decline it.
-    func answer(by connection: ConnectionID, from name: String, at now: Instant) -> Result<Open, WireError> {
-        forgetExpired(at: now)
+    func answer(by connection: ConnectionID, from name: String) -> Result<Open, WireError> {
         guard let answering = present[connection] else { return .failure(Self.notListed) }
         let key = PlayerName.skeleton(name)
         guard let found = open[key], found.challengedKey == answering.key else {
@@ -112,13 +124,6 @@ package final class Challenges {
     func nextMatchName(isFree: (String) -> Bool) -> String {
         repeat { accepted += 1 } while !isFree("challenge-\(accepted)")
         return "challenge-\(accepted)"
-    }
-
-    /// Forgets expired challenges, and the names that made none lately (so the allowance book
-    /// holds only the last minute's challengers).
-    private func forgetExpired(at now: Instant) {
-        open = open.filter { $0.value.expiresAt.milliseconds > now.milliseconds }
-        made = made.filter { $0.value.last.map { now.milliseconds - $0.milliseconds < Self.allowanceMs } ?? false }
     }
 
     private static let notListed = WireError(.notInLobby, "Come into the lobby first: {\"type\":\"lobby\",\"name\":\"you\"}.")

@@ -10,6 +10,9 @@ extension Server {
             guard let other = connections[listed], case .greeted = other.session else { return false }
             return true
         }
+        // What expired is told first, so an answer to it finds nothing and says so afterwards.
+        announceExpiredChallenges(at: now)
+        defer { timers.challengeExpiry = challenges.nextExpiry }
         switch request {
         case .enter(let join):
             guard case .greeted = connection.session else {
@@ -40,7 +43,7 @@ extension Server {
             }
         case .accept(let from), .decline(let from):
             let answered: Challenges.Open
-            switch challenges.answer(by: connection.id, from: from, at: now) {
+            switch challenges.answer(by: connection.id, from: from) {
             case .failure(let error): return fail(connection, error, id: id)
             case .success(let found): answered = found
             }
@@ -65,6 +68,18 @@ extension Server {
             tell(notice, to: [answered.challenger.connection])
             log("challenge: \(answered.challenger.entry.name) and \(answered.challengedName) play \(match)")
         }
+    }
+
+    /// Tells both sides of each challenge whose minute is up, on every connection each is listed
+    /// on (Protocol.md: `state` `expired`); the loop calls it when `timers` says one is due.
+    func announceExpiredChallenges(at now: Instant) {
+        let challenges = lobby.challenges
+        for gone in challenges.expire(at: now) {
+            let notice = ChallengeNotice(from: gone.challenger.entry.name, to: gone.challengedName, variant: gone.variant, state: .expired,
+                                         expiresAt: gone.expiresAt.milliseconds)
+            tell(notice, to: challenges.connections(named: gone.challenger.key) + challenges.connections(named: gone.challengedKey))
+        }
+        timers.challengeExpiry = challenges.nextExpiry
     }
 
     private func tell(_ notice: ChallengeNotice, to recipients: [ConnectionID]) {

@@ -26,6 +26,7 @@ extension Server {
         }
         admission.resumeIfDue(at: now)
         accounts.retryDue(at: now)
+        if timers.challengeExpiryDue(at: now) { announceExpiredChallenges(at: now) }
         takeSilenceReading()
         if let slot = timers.dueMeasureSlot(at: now) { measureRoundTrips(slot: slot, at: now) }
         if timers.sweepDue(at: now) { sweep(at: now) }

@@ -32,6 +32,8 @@ final class ServerTimers {
     private var nextMeasure: Instant
     private var measureSlot = 0
     private var nextPrune: Instant
+    /// When the lobby's next open challenge expires, to be announced then (`Challenges`).
+    var challengeExpiry: Instant?
 
     init(measuringRoundTrips measuring: Bool, at now: Instant) {
         self.measuring = measuring
@@ -62,6 +64,7 @@ final class ServerTimers {
         var next = min(deadlines.earliest ?? nextSweep, nextSweep)
         if let other { next = min(next, other) }
         if let due = announcements.earliest { next = min(next, due) }
+        if let expiry = challengeExpiry { next = min(next, expiry) }
         if measuring { next = min(next, nextMeasure) }
         return next
     }
@@ -81,6 +84,11 @@ final class ServerTimers {
             announcing.remove(name)
             return name
         }
+    }
+
+    /// Whether an open challenge's time is up at `now`.
+    func challengeExpiryDue(at now: Instant) -> Bool {
+        challengeExpiry.map { $0 <= now } ?? false
     }
 
     /// The slice of connections due its round-trip pings now, if one is.
