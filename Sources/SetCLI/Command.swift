@@ -74,6 +74,8 @@ package enum Commands {
             OptionSpec("port", "PORT", "TCP port (default 7380; 0 picks a free one and prints it)"),
             OptionSpec("data", "DIR", "where match journals are kept"),
             OptionSpec("store", "URL", "the accounts database: a SQLite file, or postgresql://USER@HOST:PORT/DB to share one (default: DIR/accounts/accounts.sqlite3, or memory)"),
+            OptionSpec("node", "NAME", "be one of several servers sharing the PostgreSQL --store (Protocol.md, \"Several servers (nodes)\")"),
+            OptionSpec("advertise", "HOST:PORT", "where clients reach this node; other nodes send them here (needs --node)"),
             OptionSpec("seed", "N", "deal game n from seed N+n-1 instead of at random (for demos and tests)"),
             OptionSpec("seat-wait-ms", "MS", "how long in all, per game, a seat may be away before it forfeits (default 120000)"),
             OptionSpec("lag-compensation-ms", "MS", "most a duel claim is credited for its sender's round trip; 0 off (default 200)"),
@@ -221,6 +223,9 @@ package enum Commands {
             }
             config.store = location
         }
+        config.cluster.node = values.text("node")
+        config.cluster.advertise = values.text("advertise")
+        if let problem = config.cluster.problem(store: config.store) { throw UsageError(problem, command: serve.name) }
         if let seed = try values.number("seed", in: UInt64.min...UInt64.max) { config.seeds = .counting(from: seed) }
         config.limits.seatWaitMs = try values.number("seat-wait-ms", in: 1...86_400_000) ?? config.limits.seatWaitMs
         config.lagCompensationMs = try values.number("lag-compensation-ms", in: 0...1_000) ?? ServerConfig.defaultLagCompensationMs

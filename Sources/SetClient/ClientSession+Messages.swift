@@ -58,6 +58,9 @@ extension ClientSession {
             return [.lobbyListed(entries)]
         case .challenge(let notice, _):
             return [.challenge(notice)]
+        case .redirect:
+            // Followed by the clients' own connection code (issue 35): the session has nothing to change.
+            return []
         case .ack, .accountInfo:
             // A session asks no account questions: the CLI's profile and history ask on their own.
             return []

@@ -89,6 +89,9 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     case hintsDisabled = "hints_disabled"
     case noSetOnTable = "no_set_on_table"
     case rematchAlreadyAsked = "rematch_already_asked"
+    /// The server (node) holding the match is away: its lease in the shared store lapsed
+    /// (Protocol.md, "Several servers (nodes)"); `retryAfterMs` says when to try again.
+    case nodeAway = "node_away"
 }
 
 /// An error as it travels: a stable code, a sentence for people, whether the server closes the

@@ -50,6 +50,8 @@ package enum ServerMessageType: String, CaseIterable, Sendable {
     case roundTrips = "round_trips"
     case profile, history, crosstable, leaderboard
     case lobby, challenge
+    /// The match lives on another server sharing this one's store (Protocol.md, "Several servers (nodes)").
+    case redirect
 }
 
 /// An event's `kind`.

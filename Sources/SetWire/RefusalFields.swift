@@ -48,7 +48,7 @@ enum RefusalFields {
              .seatInUse, .matchFull, .noSuchMatch, .modeMismatch, .variantMismatch, .waitingForOpponent, .replaced, .notADoor, .nameTaken, .noSuchPlayer,
              .rateLimited, .slowConsumer, .serverFull, .addressLimit, .accountLimit, .idleTimeout, .serverShuttingDown, .journalFailed,
              .chatOff, .chatRoomClosed, .chatLimited, .chatRepeated, .chatSilenced,
-             .notInLobby, .challengeSelf, .playerNotHere, .challengeOpen, .challengeLimited, .noSuchChallenge:
+             .notInLobby, .challengeSelf, .playerNotHere, .challengeOpen, .challengeLimited, .noSuchChallenge, .nodeAway:
             return nil
         }
     }

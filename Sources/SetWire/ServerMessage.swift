@@ -55,10 +55,14 @@ package struct MatchListing: Hashable, Sendable {
     package var players: [PlayerInfo]
     package var spectators: Int
     package var variant: Variant
+    /// Where the match is played when another server (node) sharing this one's store holds it,
+    /// `HOST:PORT`; nil for a match on the server that answered.
+    package var address: String?
 
     package init(name: String, mode: Mode, phase: MatchPhase, players: [PlayerInfo], spectators: Int,
-                variant: Variant = .classic) {
+                variant: Variant = .classic, address: String? = nil) {
         self.variant = variant
+        self.address = address
         self.name = name
         self.mode = mode
         self.phase = phase
@@ -149,4 +153,21 @@ package enum ServerMessage: Hashable, Sendable {
     case lobby([LobbyEntry], id: JSONValue?)
     /// A challenge made, answered or accepted, told to both its sides.
     case challenge(ChallengeNotice, id: JSONValue?)
+    /// The answer to a `join` for a match another server (node) holds: send the same join there.
+    case redirect(Redirect, id: JSONValue?)
+}
+
+/// Where a match lives when another server (node) sharing the store holds it.
+package struct Redirect: Hashable, Sendable {
+    package var match: String
+    /// `HOST:PORT` of the node holding the match.
+    package var address: String
+    /// Only on the door socket: the one-use handoff ticket the door's join carries there.
+    package var ticket: String?
+
+    package init(match: String, address: String, ticket: String? = nil) {
+        self.match = match
+        self.address = address
+        self.ticket = ticket
+    }
 }

@@ -47,6 +47,11 @@ package enum ServerMessageCoding {
             return .object(members)
         case .lobby(let entries, let id): return encode(entries, id: id)
         case .challenge(let notice, let id): return encode(notice, id: id)
+        case .redirect(let redirect, let id):
+            var members: [String: JSONValue] = ["type": .string(ServerMessageType.redirect.rawValue), "match": .string(redirect.match),
+                                                "address": .string(redirect.address)]
+            if let ticket = redirect.ticket { members["ticket"] = .string(ticket) }
+            return with(id, members)
         case .accountInfo(let info, let id):
             var members = info.fields
             members["type"] = .string(info.type.rawValue)
@@ -124,12 +129,28 @@ package enum ServerMessageCoding {
         return .object(members)
     }
 
-    static func encode(_ listing: MatchListing) -> JSONValue {
+    /// One match of a `matches` line, read back (the nodes' shared summaries keep it this way too).
+    package static func listing(_ members: [String: JSONValue]) throws(WireError) -> MatchListing {
+        try listing(FieldReader(members))
+    }
+
+    static func listing(_ g: FieldReader) throws(WireError) -> MatchListing {
+        MatchListing(
+            name: try g.required("name", "a name") { k throws(WireError) in try g.string(k) },
+            mode: try g.required("mode", "a mode") { k throws(WireError) in try g.choice(k, Mode.self) },
+            phase: try g.required("state", "a state") { k throws(WireError) in try g.choice(k, MatchPhase.self) },
+            players: try players(g), spectators: try g.countRequired("spectators"),
+            variant: try g.choice("variant", Variant.self) ?? .classic, address: try g.string("address"))
+    }
+
+    /// One match of a `matches` line.
+    package static func encode(_ listing: MatchListing) -> JSONValue {
         var members: [String: JSONValue] = [
             "name": .string(listing.name), "mode": .string(listing.mode.rawValue), "state": .string(listing.phase.rawValue),
             "players": .array(listing.players.map(encode)), "spectators": .int(listing.spectators)]
         // The classic game says nothing, so its lines are what they were before variants.
         if listing.variant != .classic { members["variant"] = .string(listing.variant.rawValue) }
+        if let address = listing.address { members["address"] = .string(address) }
         return .object(members)
     }
 
@@ -200,13 +221,7 @@ package enum ServerMessageCoding {
             var listings: [MatchListing] = []
             for item in items {
                 guard let members = item.objectValue else { throw f.bad("matches", "an array of objects") }
-                let g = FieldReader(members)
-                listings.append(MatchListing(
-                    name: try g.required("name", "a name") { k throws(WireError) in try g.string(k) },
-                    mode: try g.required("mode", "a mode") { k throws(WireError) in try g.choice(k, Mode.self) },
-                    phase: try g.required("state", "a state") { k throws(WireError) in try g.choice(k, MatchPhase.self) },
-                    players: try players(g), spectators: try g.countRequired("spectators"),
-                    variant: try g.choice("variant", Variant.self) ?? .classic))
+                listings.append(try listing(FieldReader(members)))
             }
             return .matches(listings, next: try f.string("next"), id: id)
         case .ack:
@@ -237,6 +252,7 @@ package enum ServerMessageCoding {
         case .leaderboard: return .accountInfo(accountInfo(.leaderboard, f), id: id)
         case .lobby: return try lobby(f, id: id)
         case .challenge: return try challenge(f, id: id)
+        case .redirect: return .redirect(Redirect(match: try text("match"), address: try text("address"), ticket: try f.string("ticket")), id: id)
         }
     }
 

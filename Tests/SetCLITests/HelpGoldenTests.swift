@@ -98,6 +98,8 @@ struct HelpGoldenTests {
               --port PORT                          TCP port (default 7380; 0 picks a free one and prints it)
               --data DIR                           where match journals are kept
               --store URL                          the accounts database: a SQLite file, or postgresql://USER@HOST:PORT/DB to share one (default: DIR/accounts/accounts.sqlite3, or memory)
+              --node NAME                          be one of several servers sharing the PostgreSQL --store (Protocol.md, "Several servers (nodes)")
+              --advertise HOST:PORT                where clients reach this node; other nodes send them here (needs --node)
               --seed N                             deal game n from seed N+n-1 instead of at random (for demos and tests)
               --seat-wait-ms MS                    how long in all, per game, a seat may be away before it forfeits (default 120000)
               --lag-compensation-ms MS             most a duel claim is credited for its sender's round trip; 0 off (default 200)

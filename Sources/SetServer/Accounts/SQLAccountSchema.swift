@@ -68,5 +68,26 @@ enum SQLAccountSchema {
                 """,
             ]
         },
+        // Several servers on one store (issue 35, `serve --node`; Cluster/NodeDirectory). Times
+        // are wall-clock milliseconds every node compares: a node or a match is alive while its
+        // lease_until is later than now.
+        Migration(version: 2, summary: "nodes, the node each match lives on with its listing, unnamed duels waiting on a node") { _ in
+            [
+                "CREATE TABLE nodes (name TEXT PRIMARY KEY, address TEXT NOT NULL, lease_until BIGINT NOT NULL, started BIGINT NOT NULL)",
+                // The row wins, not the hash: the first node to insert a match's row holds it.
+                // The other columns are the match's listing as its node last wrote it (`list`);
+                // players is its JSON array as a `matches` line has it.
+                """
+                CREATE TABLE match_homes (
+                    match TEXT PRIMARY KEY, node TEXT NOT NULL, lease_until BIGINT NOT NULL,
+                    mode TEXT NOT NULL, variant TEXT NOT NULL, state TEXT NOT NULL, seats INTEGER NOT NULL,
+                    players TEXT NOT NULL, spectators BIGINT NOT NULL)
+                """,
+                "CREATE INDEX match_homes_node ON match_homes (node)",
+                // A duel no one named, waiting on its node for a second player of its variant.
+                "CREATE TABLE waiting (match TEXT PRIMARY KEY, node TEXT NOT NULL, variant TEXT NOT NULL, since BIGINT NOT NULL)",
+                "CREATE INDEX waiting_variant ON waiting (variant, since)",
+            ]
+        },
     ]
 }

@@ -50,6 +50,11 @@ final class Lobby {
     /// Whether games' ends wait for their accounts records (a server keeping accounts); every
     /// room is told.
     var awaitsRecords = false
+    /// This server's node name when it is one of several (`serve --node`): the matches it names
+    /// itself carry it ("duel-a-3"), so no two nodes make the same name.
+    var node: String?
+    /// Counts matches made, seated and removed: the node renews its listings at once when it moves.
+    private(set) var changes = 0
 
     init(settings: RuleSettings, seatWaitMs: Int64, maxMatches: Int, journals: JournalDirectory?, listCacheMs: Int64 = 0,
          nextSeed: @escaping () -> UInt64) {
@@ -154,6 +159,7 @@ final class Lobby {
     func seated(_ room: MatchRoom, _ seat: Seat, token: String, address: String) {
         let host = room.host
         seatsByToken[token] = (host.name, seat)
+        changes += 1
         if host.mode == .duel, host.match != nil, creator[host.name] == address { room.pairedWithItself = true }
         if openDuels[host.variant] == host.name && host.phase != .waiting { openDuels[host.variant] = nil }
     }
@@ -239,6 +245,7 @@ final class Lobby {
             room.journal = journal
         }
         rooms[name] = room
+        changes += 1
         creator[name] = address
         createdBy[address, default: []].insert(name)
         return .success(room)
@@ -248,7 +255,8 @@ final class Lobby {
         WireError(.serverFull, "The server hosts \(maxMatches) matches already; join one of them or try later.")
     }
 
-    private func uniqueName(_ prefix: String) -> String {
+    private func uniqueName(_ mode: String) -> String {
+        let prefix = node.map { "\(mode)-\($0)" } ?? mode
         repeat { created += 1 } while rooms["\(prefix)-\(created)"] != nil
         return "\(prefix)-\(created)"
     }
@@ -259,6 +267,7 @@ final class Lobby {
         let host = room.host
         guard idleness != .inUse, rooms[host.name] === room else { return }
         rooms[host.name] = nil
+        changes += 1
         if reservedMatches[host.name]?.unclaimedUntil != nil { reservedMatches[host.name] = nil }
         if idleness == .abandoned { journals?.discard(room) } else { journals?.retire(room) }
         for state in host.seats.compactMap({ $0 }) { seatsByToken[state.token] = nil }
@@ -286,8 +295,29 @@ final class Lobby {
         }
     }
 
-    /// One page of the match list, as a whole line.
-    func listLine(after cursor: MatchList.Key?, limit: Int, id: JSONValue?, at now: Instant) -> [UInt8] {
-        list.line(after: cursor, limit: limit, id: id, at: now) { Array(rooms.values) }
+    /// One page of the match list, as a whole line; `elsewhere`: other nodes' matches.
+    func listLine(after cursor: MatchList.Key?, limit: Int, id: JSONValue?, at now: Instant, elsewhere: [MatchListing] = []) -> [UInt8] {
+        list.line(after: cursor, limit: limit, id: id, at: now, elsewhere: elsewhere) { Array(rooms.values) }
+    }
+
+    // MARK: Nodes
+
+    /// Whether a join is answered by this server alone, without asking where its match lives: a
+    /// match or seat token it holds, a reserved match, a solo game, or a duel it can pair now.
+    func holdsHere(_ request: JoinRequest) -> Bool {
+        if let token = request.token { return seatsByToken[token] != nil || reservation(of: token) != nil || request.match == nil }
+        if let name = request.match { return rooms[name] != nil || reservedMatches[name] != nil }
+        guard request.role == .player, request.mode == .duel else { return true }
+        return pairableDuel(request.variant ?? .classic) != nil
+    }
+
+    /// The match a seat token here belongs to.
+    func matchName(ofToken token: String) -> String? { seatsByToken[token]?.match }
+
+    /// The unnamed duels waiting here for a second player, by name.
+    var waitingDuels: [String: Variant] {
+        var duels: [String: Variant] = [:]
+        for variant in openDuels.keys { if let room = pairableDuel(variant) { duels[room.host.name] = variant } }
+        return duels
     }
 }

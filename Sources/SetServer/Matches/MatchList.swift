@@ -46,12 +46,36 @@ final class MatchList {
             }
             self.init(rank: rank, spectators: room.host.spectators.count, name: room.host.name)
         }
+
+        /// Another node's match, from the listing its node wrote to the store.
+        init(_ listing: MatchListing) {
+            let rank = switch (listing.mode, listing.phase) {
+            case (_, .over): 3
+            case (.solo, _): 2
+            case (.duel, .waiting): 1
+            case (.duel, .playing): 0
+            }
+            self.init(rank: rank, spectators: listing.spectators, name: listing.name)
+        }
+    }
+
+    /// A listed match: a room here, or another node's match as its node wrote it.
+    enum Entry {
+        case here(MatchRoom)
+        case elsewhere(MatchListing)
+
+        var listing: MatchListing {
+            switch self {
+            case .here(let room): room.host.listing
+            case .elsewhere(let listing): listing
+            }
+        }
     }
 
     let cacheMs: Int64
     /// The ordering: keys only, so a rebuild allocates nothing per match; a page lists its
     /// matches as they are when it is encoded.
-    private var ordered: [(key: Key, room: MatchRoom)] = []
+    private var ordered: [(key: Key, entry: Entry)] = []
     private var builtAt: Instant?
     /// Encoded pages of the current ordering, without the request id, by cursor and limit.
     private var pages: [String: [UInt8]] = [:]
@@ -63,9 +87,10 @@ final class MatchList {
 
     /// One page as a whole `matches` line, newline included, echoing `id`. `rooms` is called
     /// only when the ordering is rebuilt.
-    func line(after cursor: Key?, limit: Int, id: JSONValue?, at now: Instant, rooms: () -> [MatchRoom]) -> [UInt8] {
+    func line(after cursor: Key?, limit: Int, id: JSONValue?, at now: Instant, elsewhere: [MatchListing] = [],
+              rooms: () -> [MatchRoom]) -> [UInt8] {
         if builtAt.map({ now.milliseconds(since: $0) >= cacheMs || now < $0 }) ?? true {
-            ordered = rooms().map { (Key($0), $0) }.sorted { $0.key < $1.key }
+            ordered = (rooms().map { (Key($0), Entry.here($0)) } + elsewhere.map { (Key($0), Entry.elsewhere($0)) }).sorted { $0.key < $1.key }
             builtAt = now
             pages.removeAll(keepingCapacity: true)
             rebuilds += 1
@@ -100,6 +125,6 @@ final class MatchList {
         let end = min(ordered.count, start + limit)
         let page = ordered[start..<end]
         let next = end < ordered.count ? page.last?.key.cursor : nil
-        return ServerMessageCoding.line(.matches(page.map(\.room.host.listing), next: next, id: nil))
+        return ServerMessageCoding.line(.matches(page.map(\.entry.listing), next: next, id: nil))
     }
 }

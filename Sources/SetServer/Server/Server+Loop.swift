@@ -10,6 +10,7 @@ extension Server {
         var next = timers.earliest(admission.pausedUntil)
         if let output = connections.dirty.waitMilliseconds(at: now) { next = min(next, now.adding(output)) }
         if let retry = accounts.nextRetry { next = min(next, retry) }
+        if let renewal = nodes?.nextDeadline { next = min(next, renewal) }
         // Often enough to renew the clock's lease before the clock reaches it (`ServerState`).
         return Int32(max(0, min(ServerState.renewEveryMs, next.milliseconds(since: now))))
     }
@@ -26,6 +27,7 @@ extension Server {
         }
         admission.resumeIfDue(at: now)
         accounts.retryDue(at: now)
+        renewNodeLease(at: now)
         if timers.challengeExpiryDue(at: now) { announceExpiredChallenges(at: now) }
         takeSilenceReading()
         if let slot = timers.dueMeasureSlot(at: now) { measureRoundTrips(slot: slot, at: now) }
@@ -62,6 +64,7 @@ extension Server {
         connections.closeAll(saying: ServerMessageCoding.line(.goodbye(reason: "The server is shutting down.")))
         // Records asked for are committed (a game over they hold back is told after a restart).
         accounts.stop()
+        nodes?.stop()
         lobby.closeJournals()
         MatchJournal.drain()
         FinishedJournals.drain()

@@ -49,8 +49,7 @@ extension Server {
                 }
                 cursor = key
             }
-            enqueue(lobby.listLine(after: cursor, limit: limit ?? ClientMessageDecoder.defaultListLimit, id: request.id, at: now),
-                    to: connection)
+            answerList(after: cursor, limit: limit ?? ClientMessageDecoder.defaultListLimit, id: request.id, to: connection, at: now)
         case .join(let join):
             self.join(join, id: request.id, from: connection, at: now)
         case .snapshot:
@@ -112,8 +111,10 @@ extension Server {
         if join.role == .spectator, let refusal = watchingRefusal(join.name, claimant: connection.nameClaimant) {
             return fail(connection, refusal, id: id)
         }
-        guard lobby.takesNewSeat(join) else { return seat(join, admission: .guest, id: id, from: connection, at: now) }
-        admitToSeat(join, id: id, from: connection)
+        routeAcrossNodes(join, id: id, from: connection) { [unowned self] in
+            guard lobby.takesNewSeat(join) else { return seat(join, admission: .guest, id: id, from: connection, at: clock.now()) }
+            admitToSeat(join, id: id, from: connection)
+        }
     }
 
     /// Seats a join whose account admission is decided (a resume or a watcher needs none): a new
@@ -215,6 +216,7 @@ extension Server {
             room = playing
             seat = own
         }
+        if let refusal = nodeLapsedRefusal(room) { return fail(connection, refusal, id: id) }
         if let claimedSeat, claimedSeat != seat {
             return fail(connection, WireError(.notYourSeat, "You sit in seat \(seat.rawValue), not seat \(claimedSeat.rawValue)."), id: id)
         }

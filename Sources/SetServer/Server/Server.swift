@@ -25,6 +25,8 @@ package final class Server {
     let lobby: Lobby
     /// Accounts, names, ratings and finished games: the store, called off the loop (`AccountsEdge/`).
     let accounts: AccountsEdge
+    /// This node's lease and where other nodes' matches live, when it is one of several (`Cluster/`).
+    let nodes: NodeEdge?
     let admission: Admission
     let connections: ConnectionTable
     let timers: ServerTimers
@@ -45,6 +47,7 @@ package final class Server {
     /// `store`: the accounts store to use instead of the one `config` names (tests).
     init(config: ServerConfig, clock: TimeSource, log: ServerLog, store given: AccountStore?) throws(ServerStartError) {
         Sockets.ignoreBrokenPipes()
+        if let problem = config.cluster.problem(store: config.store) { throw .cluster(problem) }
         self.config = Self.fitToDescriptors(config, log: log)
         let config = self.config
         self.log = log
@@ -113,6 +116,10 @@ package final class Server {
         folderLock = lock
         self.clock = RestoredClock.clock(base: clock, state: state, journals: restored.map(\.host.lastActivity))
         accounts = AccountsEdge(store: store, loop: loop, clock: self.clock, log: log)
+        do throws(ServerStartError) { nodes = try NodeEdge.open(config, boundPort: listener.port, loop: loop, clock: self.clock, log: log) } catch {
+            lock?.release()
+            throw error
+        }
         // The house bots' names are kept where a door runs them.
         accounts.reservedNames = ReservedNames(houseBots: config.door.socket != nil)
         journals?.restart(restored, at: self.clock.now())
@@ -126,6 +133,7 @@ package final class Server {
         lobby.spectatorAnnounceMs = config.spectators.announceMs
         lobby.reservedMatches = config.reservedMatches
         lobby.awaitsRecords = true
+        lobby.node = nodes?.me.name
         lobby.adopt(restored)
         quietLog = ThrottledLog(log, clock: self.clock)
         connections = ConnectionTable(loop: loop, clock: self.clock, limits: config.limits, crowdRoundMs: config.spectators.crowdRoundMs,
@@ -154,6 +162,7 @@ package final class Server {
     /// Serves until `stop()`; then says goodbye to every client and closes every socket.
     package func run() {
         accounts.start()
+        nodes?.start()
         log("listening on \(config.host):\(port)")
         if let path = admission.doorListener?.unixPath {
             log("door socket at \(path) for uids \(admission.doorUIDs.sorted().map(String.init).joined(separator: ","))")

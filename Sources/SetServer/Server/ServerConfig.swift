@@ -59,6 +59,11 @@ package struct ServerConfig: Sendable, Equatable {
         get { accounts.store }
         set { accounts.store = newValue }
     }
+    /// Several servers sharing one PostgreSQL store (`--node NAME --advertise HOST:PORT`).
+    package var cluster: ClusterSettings {
+        get { accounts.cluster }
+        set { accounts.cluster = newValue }
+    }
     /// New accounts and renames an address, its network and an account may write (issue 32).
     package var recordLimits = RecordLimits()
 
@@ -162,6 +167,9 @@ package struct AccountsSettings: Equatable, Sendable {
     package var store: StoreLocation?
     /// Tests inject one to make the accounts store's changes fail as a full disk would.
     package var faults: StoreFaults?
+    /// This server's place among several sharing a PostgreSQL store (`--node`), kept with the
+    /// store it depends on.
+    package var cluster = ClusterSettings()
 
     package init() {}
 }

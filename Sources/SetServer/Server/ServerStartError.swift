@@ -11,6 +11,8 @@ package enum ServerStartError: Error, CustomStringConvertible, Sendable {
     case network(host: String, port: UInt16, SystemCallError)
     /// The ssh door's Unix socket could not be set up.
     case doorSocket(path: String, SystemCallError)
+    /// `--node` without what a node needs, or the shared store unreachable as it registers.
+    case cluster(String)
 
     package var description: String {
         switch self {
@@ -19,6 +21,7 @@ package enum ServerStartError: Error, CustomStringConvertible, Sendable {
             "the data folder \(path) is in use by another setgame serve; stop that one first, or give this one another --data"
         case .network(let host, let port, let error): "cannot listen on \(host):\(port): \(error)"
         case .doorSocket(let path, let error): "cannot open the door socket \(path): \(error)"
+        case .cluster(let reason): "cannot serve as a node: \(reason)"
         }
     }
 

@@ -1,0 +1,82 @@
+import Synchronization
+
+/// This server's place among several that share one PostgreSQL store (`serve --node NAME
+/// --advertise HOST:PORT`, Protocol.md "Several servers (nodes)"). Without a node name the server
+/// is the only one, as before, and nothing here applies.
+package struct ClusterSettings: Sendable, Equatable {
+    /// This node's name in the store's `nodes` table; nil: no nodes.
+    package var node: String?
+    /// Where clients reach this node (`HOST:PORT`), as other nodes redirect them.
+    package var advertise: String?
+    /// How often the node renews its lease and its matches' leases.
+    package var renewEveryMs: Int64 = 2_000
+    /// How long a renewal keeps the node (and its matches) alive.
+    package var leaseMs: Int64 = 10_000
+    /// The wall-clock milliseconds at the server clock's zero; nil: read from the system at start.
+    /// Leases are wall-clock times every node compares, so tests give every node the same base
+    /// and move each node's clock on its own.
+    package var wallBaseMs: Int64?
+    /// Tests inject one to make the node's store unreachable, as a network split would.
+    package var faults: NodeFaults?
+
+    package init() {}
+
+    /// The node this server is, when it is one, listening on `boundPort`: an address advertised
+    /// with port 0 (a server started with `--port 0`) is given the port bound.
+    package func identity(boundPort: UInt16) -> NodeIdentity? {
+        guard let node, let advertise else { return nil }
+        guard advertise.hasSuffix(":0") else { return NodeIdentity(name: node, address: advertise) }
+        return NodeIdentity(name: node, address: "\(advertise.dropLast(2)):\(boundPort)")
+    }
+}
+
+/// A node's name and the address clients reach it at.
+package struct NodeIdentity: Sendable, Equatable, Hashable {
+    package var name: String
+    package var address: String
+
+    package init(name: String, address: String) {
+        self.name = name
+        self.address = address
+    }
+}
+
+/// A switch tests flip to cut a node off from its store: every call of its node directory
+/// fails as an unreachable database would, until it is flipped back.
+package final class NodeFaults: Sendable, Equatable {
+    private let cut = Atomic<Bool>(false)
+
+    package init() {}
+
+    /// The same switch: a copy of a config shares its switch with the original.
+    package static func == (lhs: NodeFaults, rhs: NodeFaults) -> Bool { lhs === rhs }
+
+    /// Whether the store is unreachable from this node now.
+    package var unreachable: Bool {
+        get { cut.load(ordering: .acquiring) }
+        set { cut.store(newValue, ordering: .releasing) }
+    }
+}
+
+extension ClusterSettings {
+    /// What is wrong with these settings for a server keeping its accounts at `store`; nil when
+    /// nothing is (no node at all is fine: the server is the only one).
+    package func problem(store: StoreLocation?) -> String? {
+        guard let node else { return advertise == nil ? nil : "--advertise needs --node" }
+        guard Self.isAcceptable(nodeName: node) else { return "a node's name is 1–16 of a–z, 0–9 and -, not '\(node)'" }
+        guard case .postgres = store else { return "--node needs a PostgreSQL --store (postgresql://…) that the nodes share" }
+        guard let advertise, !advertise.isEmpty else { return "--node needs --advertise HOST:PORT, where clients reach this node" }
+        guard let colon = advertise.lastIndex(of: ":"), colon != advertise.startIndex,
+              UInt16(advertise[advertise.index(after: colon)...]) != nil else {
+            return "--advertise takes HOST:PORT, not '\(advertise)'"
+        }
+        guard renewEveryMs > 0, leaseMs > renewEveryMs else { return "a node's lease must outlast its renewal period" }
+        return nil
+    }
+
+    /// 1–16 of `a–z 0–9 -`: it goes into the names of the matches the node makes.
+    package static func isAcceptable(nodeName: String) -> Bool {
+        !nodeName.isEmpty && nodeName.utf8.count <= 16
+            && nodeName.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D }
+    }
+}

@@ -1,0 +1,196 @@
+import SetDatabase
+import SetRules
+import SetWire
+
+/// The nodes sharing one store, and where each match lives, over the `nodes`, `match_homes` and
+/// `waiting` tables (migration 2). Called only from its worker thread (`NodeWorker`), one call at
+/// a time; every time is wall-clock milliseconds handed in.
+final class NodeDirectory {
+    let database: Database
+    let me: NodeIdentity
+    private let faults: NodeFaults?
+
+    init(database: Database, me: NodeIdentity, faults: NodeFaults?) {
+        self.database = database
+        self.me = me
+        self.faults = faults
+    }
+
+    /// Fails as an unreachable store would while the test's switch says so.
+    private func reach() throws(DatabaseError) {
+        if faults?.unreachable == true { throw DatabaseError(.unavailable, "the store is unreachable from node \(me.name) (a test cut it off)") }
+    }
+
+    // MARK: Leases
+
+    /// Writes this node's row (made or taken back after a restart) with a fresh lease, and
+    /// renews the leases of the matches whose rows name it.
+    func register(at now: Int64, leaseMs: Int64) throws(DatabaseError) -> NodeLease {
+        try reach()
+        let lease = NodeLease.renewed(at: now, for: leaseMs)
+        try database.transaction { () throws(DatabaseError) in
+            try database.execute("""
+                INSERT INTO nodes (name, address, lease_until, started) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (name) DO UPDATE SET address = excluded.address, lease_until = excluded.lease_until, started = excluded.started
+                """, .text(me.name), .text(me.address), .int(lease.until), .int(now))
+            try database.execute("UPDATE match_homes SET lease_until = $1 WHERE node = $2", .int(lease.until), .text(me.name))
+        }
+        return lease
+    }
+
+    /// Renews this node's lease and the leases of the matches it holds, writes what changed of
+    /// their listings, forgets the matches it no longer holds (and rows placed on it that no
+    /// player came to make within a lease), and replaces its waiting duels: one transaction.
+    func renew(_ sync: NodeSync) throws(DatabaseError) -> NodeLease {
+        try reach()
+        let lease = NodeLease.renewed(at: sync.now, for: sync.leaseMs)
+        try database.transaction { () throws(DatabaseError) in
+            try database.execute("UPDATE nodes SET lease_until = $1, address = $2 WHERE name = $3",
+                                 .int(lease.until), .text(me.address), .text(me.name))
+            // Names are 1–32 of A–Z a–z 0–9 - _ . (the wire allows no other), each quoted: safe in an array literal.
+            let held = "{" + sync.held.map { "\"\($0)\"" }.joined(separator: ",") + "}"
+            try database.execute("UPDATE match_homes SET lease_until = $1 WHERE node = $2 AND match = ANY($3::text[])",
+                                 .int(lease.until), .text(me.name), .text(held))
+            for listing in sync.listings { try write(listing, lease: lease) }
+            for name in sync.gone { try database.execute("DELETE FROM match_homes WHERE match = $1 AND node = $2", .text(name), .text(me.name)) }
+            try database.execute("DELETE FROM match_homes WHERE node = $1 AND lease_until <= $2", .text(me.name), .int(sync.now))
+            if let waiting = sync.waiting {
+                try database.execute("DELETE FROM waiting WHERE node = $1", .text(me.name))
+                for duel in waiting {
+                    try database.execute("INSERT INTO waiting (match, node, variant, since) VALUES ($1, $2, $3, $4) ON CONFLICT (match) DO NOTHING",
+                                         .text(duel.match), .text(me.name), .text(duel.variant.rawValue), .int(sync.now))
+                }
+            }
+        }
+        return lease
+    }
+
+    /// A listing row of this node's: made if the match has none, updated if the row is this
+    /// node's, left alone if another node holds the name.
+    private func write(_ listing: MatchListing, lease: NodeLease) throws(DatabaseError) {
+        let players = JSONWriter.string(ServerMessageCoding.encode(listing)["players"] ?? .array([]))
+        try database.execute("""
+            INSERT INTO match_homes (match, node, lease_until, mode, variant, state, seats, players, spectators)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            ON CONFLICT (match) DO UPDATE SET lease_until = excluded.lease_until, mode = excluded.mode, variant = excluded.variant,
+                state = excluded.state, seats = excluded.seats, players = excluded.players, spectators = excluded.spectators
+            WHERE match_homes.node = excluded.node
+            """, .text(listing.name), .text(me.name), .int(lease.until), .text(listing.mode.rawValue), .text(listing.variant.rawValue),
+            .text(listing.phase.rawValue), .int(listing.players.count), .text(players), .int(listing.spectators))
+    }
+
+    // MARK: Where matches live
+
+    /// Where `match` lives, as its row says, with its node's lease; nil when no row names it.
+    func home(of match: String) throws(DatabaseError) -> MatchHome? {
+        try reach()
+        guard let row = try database.row("""
+            SELECT h.node, n.address, n.lease_until FROM match_homes h LEFT JOIN nodes n ON n.name = h.node WHERE h.match = $1
+            """, .text(match)) else { return nil }
+        return MatchHome(node: try row.text(0), address: try row.optionalText(1) ?? "",
+                         lease: NodeLease(until: try row.optionalInt(2).map(Int64.init) ?? 0))
+    }
+
+    /// The nodes alive at `now`, by name.
+    func liveNodes(at now: Int64) throws(DatabaseError) -> [String] {
+        try reach()
+        return try database.query("SELECT name FROM nodes WHERE lease_until > $1 ORDER BY name", .int(now)).map { row throws(DatabaseError) in try row.text(0) }
+    }
+
+    /// Where a new match named `match` lives: the node its row names if it has one; else the node
+    /// rendezvous hashing picks among the live ones, claimed by inserting the row (a row another
+    /// node inserted first wins, and is what is answered).
+    func place(_ match: String, at now: Int64, leaseMs: Int64) throws(DatabaseError) -> MatchHome {
+        if let home = try home(of: match) { return home }
+        var live = try liveNodes(at: now)
+        if !live.contains(me.name) { live.append(me.name) }
+        let chosen = Rendezvous.home(of: match, among: live) ?? me.name
+        // The chosen node's lease is the row's until that node renews it with its listing.
+        let lease = chosen == me.name ? NodeLease.renewed(at: now, for: leaseMs).until : now + leaseMs
+        try database.execute("""
+            INSERT INTO match_homes (match, node, lease_until, mode, variant, state, seats, players, spectators)
+            VALUES ($1, $2, $3, 'duel', 'classic', 'waiting', 0, '[]', 0) ON CONFLICT (match) DO NOTHING
+            """, .text(match), .text(chosen), .int(lease))
+        guard let home = try home(of: match) else { throw DatabaseError(.unavailable, "the row of \(match) vanished as it was placed") }
+        return home
+    }
+
+    /// Takes this node's waiting duels out of the store.
+    func forgetWaiting() throws(DatabaseError) {
+        try reach()
+        try database.execute("DELETE FROM waiting WHERE node = $1", .text(me.name))
+    }
+
+    /// The oldest duel of `variant` waiting for a player on another live node, if any.
+    func waitingDuel(_ variant: Variant, at now: Int64) throws(DatabaseError) -> WaitingDuel? {
+        try reach()
+        guard let row = try database.row("""
+            SELECT w.match, n.name, n.address FROM waiting w JOIN nodes n ON n.name = w.node
+            WHERE w.variant = $1 AND w.node <> $2 AND n.lease_until > $3 ORDER BY w.since, w.match LIMIT 1
+            """, .text(variant.rawValue), .text(me.name), .int(now)) else { return nil }
+        return WaitingDuel(match: try row.text(0), node: try row.text(1), address: try row.text(2))
+    }
+
+    /// The listings of every match on other live nodes, each with its node's address.
+    func otherListings(at now: Int64) throws(DatabaseError) -> [MatchListing] {
+        try reach()
+        let rows = try database.query("""
+            SELECT h.match, h.mode, h.variant, h.state, h.players, h.spectators, n.address FROM match_homes h JOIN nodes n ON n.name = h.node
+            WHERE h.node <> $1 AND n.lease_until > $2 AND h.seats > 0 ORDER BY h.match
+            """, .text(me.name), .int(now))
+        return rows.compactMap { row in try? Self.listing(row) }
+    }
+
+    private static func listing(_ row: Row) throws -> MatchListing {
+        let players = try JSONParser.parse(try row.text(4))
+        var members: [String: JSONValue] = [
+            "name": .string(try row.text(0)), "mode": .string(try row.text(1)), "variant": .string(try row.text(2)),
+            "state": .string(try row.text(3)), "players": players, "spectators": .int(try row.int(5) as Int64)]
+        members["address"] = .string(try row.text(6))
+        return try ServerMessageCoding.listing(members)
+    }
+}
+
+/// Where a match lives: its node, the address clients reach it at, and the node's lease.
+struct MatchHome: Equatable, Sendable {
+    var node: String
+    var address: String
+    var lease: NodeLease
+}
+
+/// A duel no one named, waiting for a second player on another node.
+struct WaitingDuel: Equatable, Sendable {
+    var match: String
+    var node: String
+    var address: String
+}
+
+extension MatchListing {
+    /// What a node keeps of its match in the store for other nodes' lists: who sits where (names,
+    /// ratings, presence), spectators and state, without the running scores, so a renewal writes
+    /// a match again only when someone comes or goes, not at every set.
+    var storedSummary: MatchListing {
+        var summary = self
+        summary.players = players.map { player in
+            var kept = player
+            kept.score = 0
+            return kept
+        }
+        return summary
+    }
+}
+
+/// What a node writes at each renewal.
+struct NodeSync: Sendable {
+    /// Wall-clock milliseconds of the renewal, and how long its lease is for.
+    var now: Int64
+    var leaseMs: Int64
+    /// The listings of this node's matches that changed since the last renewal written.
+    var listings: [MatchListing]
+    /// Matches this node no longer holds.
+    var gone: [String]
+    /// Every match this node holds: their rows' leases are renewed.
+    var held: [String] = []
+    /// The node's unnamed duels waiting for a player, when they changed (nil: as they were).
+    var waiting: [(match: String, variant: Variant)]?
+}

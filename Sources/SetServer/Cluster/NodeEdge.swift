@@ -1,0 +1,168 @@
+import Foundation
+import SetDatabase
+import SetNet
+import SetRules
+import SetWire
+
+/// The loop's side of the node directory (`serve --node`): its calls go to the worker thread and
+/// come back through the loop's inbox, as the accounts edge's do. It keeps this node's lease
+/// (renewed every `renewEveryMs`, with the matches' leases and listings), and the other nodes'
+/// listings for `list`.
+final class NodeEdge {
+    let settings: ClusterSettings
+    let me: NodeIdentity
+    private let worker: NodeWorker
+    private let clock: TimeSource
+    private let log: ServerLog
+    /// Wall-clock milliseconds at the server clock's zero: leases are wall times all nodes share.
+    private let wallBase: Int64
+    private var inbox: LoopInbox<Int>?
+    private var waiting: [Int: () -> Void] = [:]
+    private var lastTicket = 0
+    /// This node's lease as last written to the store.
+    private(set) var lease: NodeLease
+    private var renewing = false
+    private var nextRenewal: Instant
+    /// The lobby's change count the last renewal was made at: a change renews at once.
+    private var renewedAtChange = -1
+    /// The listings and waiting duels the store holds for this node, as last written.
+    private var written: [String: MatchListing] = [:]
+    private var writtenWaiting: [String: Variant] = [:]
+    /// Other nodes' matches for `list`, and when they were read (server clock).
+    private var remote: (listings: [MatchListing], readAt: Instant?) = ([], nil)
+    private var listWaiters: [([MatchListing]) -> Void] = []
+    private var lapsedSaid = false
+
+    /// Opens the directory on its own connection to the store and registers this node (its row
+    /// made, or taken back after a restart with its matches' leases): before the loop runs.
+    init(settings: ClusterSettings, me: NodeIdentity, url: String, loop: EventLoop, clock: TimeSource, log: ServerLog) throws(DatabaseError) {
+        self.settings = settings
+        self.me = me
+        self.clock = clock
+        self.log = log
+        let database = try PostgresDatabase(url: url)
+        try Migrations.run(SQLAccountSchema.migrations, on: database, wallSeconds: Int64(time(nil)))
+        let worker = NodeWorker(directory: NodeDirectory(database: database, me: me, faults: settings.faults))
+        self.worker = worker
+        let now = clock.now()
+        let wallBase = settings.wallBaseMs ?? (Int64(Date().timeIntervalSince1970 * 1000) - now.milliseconds)
+        self.wallBase = wallBase
+        let wall = wallBase + now.milliseconds
+        lease = try worker.withDirectory { directory throws(DatabaseError) in try directory.register(at: wall, leaseMs: settings.leaseMs) }
+        nextRenewal = now.adding(settings.renewEveryMs)
+        inbox = loop.inbox { [unowned self] (tickets: [Int]) in
+            for ticket in tickets { waiting.removeValue(forKey: ticket)?() }
+        }
+    }
+
+    func start() { worker.start() }
+
+    /// Takes this node's waiting duels out of the store (nobody is sent to a stopping node to be
+    /// paired), then ends the worker once what was asked is done.
+    func stop() {
+        worker.submit { directory in try? directory.forgetWaiting() }
+        worker.stop()
+    }
+
+    /// Wall-clock milliseconds now, on the server's clock.
+    var wallNow: Int64 { wallBase + clock.now().milliseconds }
+
+    /// Whether this node may serve its matches now.
+    var ownLease: OwnLease { OwnLease.state(of: lease, at: wallNow) }
+
+    /// The refusal for a join or an action on this node's own match while its lease has lapsed.
+    func lapsedRefusal(_ match: String) -> WireError? {
+        guard case .lapsed = ownLease else { return nil }
+        return Self.away(match: match, node: me.name, retryAfterMs: max(1_000, settings.renewEveryMs))
+    }
+
+    /// `node_away` for `match`, whose node is not alive.
+    static func away(match: String, node: String, retryAfterMs: Int64) -> WireError {
+        let seconds = (retryAfterMs + 999) / 1000
+        return WireError(.nodeAway, "The server holding \(match) (\(node)) is away; try again in \(seconds) s.",
+                         details: ["match": .string(match), "node": .string(node), "retryAfterMs": .int(retryAfterMs)])
+    }
+
+    /// Calls the directory off the loop; `then` runs on the loop with the answer.
+    func ask<Answer: Sendable>(_ call: @escaping @Sendable (NodeDirectory) throws(DatabaseError) -> Answer,
+                               then answer: @escaping (Result<Answer, DatabaseError>) -> Void) {
+        guard let inbox else { return }
+        lastTicket += 1
+        let ticket = lastTicket, slot = NodeAnswerSlot<Answer>()
+        waiting[ticket] = { answer(slot.take()) }
+        worker.submit { directory in
+            slot.put(Result { () throws(DatabaseError) -> Answer in try call(directory) })
+            inbox.post(ticket)
+        }
+    }
+
+    // MARK: Renewing
+
+    /// When the loop must wake for the next renewal.
+    var nextDeadline: Instant { nextRenewal }
+
+    /// Renews the lease when due, or at once when the lobby changed (`changes` moved): a new
+    /// match's row and a waiting duel reach the store before the next period.
+    func renewIfDue(at now: Instant, changes: Int, listings: () -> [MatchListing], waitingDuels: () -> [String: Variant]) {
+        guard !renewing, now >= nextRenewal || changes != renewedAtChange else { return }
+        renewing = true
+        nextRenewal = now.adding(settings.renewEveryMs)
+        let current = Dictionary(listings().map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let duels = waitingDuels()
+        let changed = current.values.filter { written[$0.name] != $0 }
+        let gone = written.keys.filter { current[$0] == nil }
+        var next = NodeSync(now: wallNow, leaseMs: settings.leaseMs, listings: changed, gone: Array(gone),
+                            waiting: duels == writtenWaiting ? nil : duels.map { (match: $0.key, variant: $0.value) }.sorted { $0.match < $1.match })
+        next.held = current.keys.sorted()
+        let sync = next
+        ask({ directory throws(DatabaseError) in try directory.renew(sync) }) { [unowned self] result in
+            renewing = false
+            switch result {
+            case .success(let renewed):
+                lease = renewed
+                written = current
+                writtenWaiting = duels
+                renewedAtChange = changes
+                if lapsedSaid { log("node \(me.name) renewed its lease: serving its matches again") }
+                lapsedSaid = false
+            case .failure(let error):
+                if case .lapsed = ownLease, !lapsedSaid {
+                    lapsedSaid = true
+                    log("node \(me.name) cannot renew its lease (\(error)): it lapsed, and its matches wait until it renews")
+                }
+            }
+        }
+    }
+
+    // MARK: Listing
+
+    /// Other nodes' matches, read from the store at most once per `maxAgeMs` of the server's clock
+    /// (every caller meanwhile shares one read); `then` runs on the loop.
+    func otherListings(maxAgeMs: Int64, at now: Instant, then: @escaping ([MatchListing]) -> Void) {
+        if let readAt = remote.readAt, now.milliseconds(since: readAt) < maxAgeMs, now >= readAt { return then(remote.listings) }
+        listWaiters.append(then)
+        guard listWaiters.count == 1 else { return }
+        let wall = wallNow
+        ask({ directory throws(DatabaseError) in try directory.otherListings(at: wall) }) { [unowned self] result in
+            if case .success(let listings) = result { remote = (listings, now) }
+            let waiters = listWaiters
+            listWaiters = []
+            waiters.forEach { $0(remote.listings) }
+        }
+    }
+}
+
+extension NodeEdge {
+    /// The node edge `config` asks for, registered in the store; nil for a server that is no node.
+    static func open(_ config: ServerConfig, boundPort: UInt16, loop: EventLoop, clock: TimeSource,
+                     log: ServerLog) throws(ServerStartError) -> NodeEdge? {
+        guard let me = config.cluster.identity(boundPort: boundPort), case .postgres(let url) = config.store else { return nil }
+        do {
+            let edge = try NodeEdge(settings: config.cluster, me: me, url: url, loop: loop, clock: clock, log: log)
+            log("node \(me.name) registered at \(me.address); its lease is renewed every \(config.cluster.renewEveryMs) ms for \(config.cluster.leaseMs) ms")
+            return edge
+        } catch {
+            throw .cluster("cannot register node \(me.name) in the store: \(error)")
+        }
+    }
+}

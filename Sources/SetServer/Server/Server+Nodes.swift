@@ -1,0 +1,90 @@
+import SetDatabase
+import SetRules
+import SetWire
+
+// Several servers sharing one PostgreSQL store (`serve --node`, Protocol.md "Several servers
+// (nodes)"): a join or watch for a match another node holds is redirected there, a match whose
+// node is away is `node_away`, a new named match is placed before it is made here, an unnamed
+// duel pairs with one waiting on another node, and `list` shows every live node's matches.
+// Without `--node` every call here goes straight on.
+extension Server {
+    /// Goes on with `join` here (`proceed`) unless its match lives elsewhere: then the client is
+    /// told where (`redirect`), or that its node is away. A lookup in the store is made off the
+    /// loop; the connection is `.admitting` meanwhile.
+    func routeAcrossNodes(_ join: JoinRequest, id: JSONValue?, from connection: Connection, proceed: @escaping () -> Void) {
+        guard let nodes else { return proceed() }
+        if lobby.holdsHere(join) {
+            if let match = join.match ?? join.token.flatMap(lobby.matchName(ofToken:)), let refusal = nodes.lapsedRefusal(match) {
+                return fail(connection, refusal, id: id)
+            }
+            return proceed()
+        }
+        connection.session = .admitting
+        let wall = nodes.wallNow, leaseMs = nodes.settings.leaseMs
+        if let match = join.match {
+            // A seat token resumes a seat where it was taken: it places nothing.
+            let places = join.role == .player && join.token == nil
+            nodes.ask({ directory throws(DatabaseError) -> MatchHome? in
+                if places { return try directory.place(match, at: wall, leaseMs: leaseMs) }
+                return try directory.home(of: match)
+            }) { [unowned self] result in
+                guard admitting(connection) else { return }
+                connection.session = .greeted
+                switch result {
+                case .failure(let error): fail(connection, unreachable(error, match: match), id: id)
+                case .success(nil): proceed()
+                case .success(let home?):
+                    guard home.node != nodes.me.name else { return proceed() }
+                    guard home.lease.isAlive(at: nodes.wallNow) else {
+                        return fail(connection, NodeEdge.away(match: match, node: home.node, retryAfterMs: home.lease.retryAfterMs(at: nodes.wallNow)), id: id)
+                    }
+                    redirect(connection, to: Redirect(match: match, address: home.address), id: id)
+                }
+            }
+            return
+        }
+        // A player who names no match: a duel waiting on another node pairs them there.
+        let variant = join.variant ?? .classic
+        nodes.ask({ directory throws(DatabaseError) in try directory.waitingDuel(variant, at: wall) }) { [unowned self] result in
+            guard admitting(connection) else { return }
+            connection.session = .greeted
+            switch result {
+            case .success(let duel?): redirect(connection, to: Redirect(match: duel.match, address: duel.address), id: id)
+            case .success(nil), .failure: proceed()  // no one waits elsewhere (or the store cannot say): a duel here
+            }
+        }
+    }
+
+    /// Tells a connection where its match lives; the connection stays open (the client closes it).
+    func redirect(_ connection: Connection, to redirect: Redirect, id: JSONValue?) {
+        send(.redirect(redirect, id: id), to: connection)
+        logQuietly("redirected", "\(connection.label) sent to \(redirect.address) for \(redirect.match)")
+    }
+
+    /// A lookup the shared store could not answer: this node cannot say where the match is.
+    private func unreachable(_ error: DatabaseError, match: String) -> WireError {
+        guard let nodes else { return WireError(.journalFailed, "\(error)") }
+        return NodeEdge.away(match: match, node: nodes.me.name, retryAfterMs: max(1_000, nodes.settings.renewEveryMs))
+    }
+
+    /// The refusal for an action in `room` while this node's lease has lapsed.
+    func nodeLapsedRefusal(_ room: MatchRoom) -> WireError? {
+        nodes?.lapsedRefusal(room.host.name)
+    }
+
+    /// Renews this node's lease (and its matches' leases and listings) when due.
+    func renewNodeLease(at now: Instant) {
+        guard let nodes else { return }
+        nodes.renewIfDue(at: now, changes: lobby.changes, listings: { lobby.rooms.values.map(\.host.listing.storedSummary) },
+                         waitingDuels: { lobby.waitingDuels })
+    }
+
+    /// Answers a `list` page: this server's matches, and every other live node's.
+    func answerList(after cursor: MatchList.Key?, limit: Int, id: JSONValue?, to connection: Connection, at now: Instant) {
+        guard let nodes else { return enqueue(lobby.listLine(after: cursor, limit: limit, id: id, at: now), to: connection) }
+        nodes.otherListings(maxAgeMs: config.list.cacheMs, at: now) { [unowned self] elsewhere in
+            guard connections[connection.id] === connection, !connection.closeWhenFlushed else { return }
+            enqueue(lobby.listLine(after: cursor, limit: limit, id: id, at: clock.now(), elsewhere: elsewhere), to: connection)
+        }
+    }
+}
