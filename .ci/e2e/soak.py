@@ -77,14 +77,6 @@ class Seat:
             if last_seq is not None:
                 join["lastSeq"] = last_seq
         self.send(join)
-        # A join is answered once the server has looked up the player's account (off its loop):
-        # wait for the answer before asking anything else of the connection.
-        while True:
-            reply = self.read()
-            if reply["type"] == "joined":
-                return
-            if reply["type"] == "error":
-                raise Gone()
 
     def close(self):
         try:

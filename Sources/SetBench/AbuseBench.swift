@@ -23,7 +23,7 @@ enum AbuseBench {
         // work shares, a pinned server cannot move away from it.
         if ProcessInfo.processInfo.environment["SETGAME_BENCH_NO_PIN"] == nil { _ = server.pin() }
         var config = BenchConfig()
-        config.port = server.port
+        config.servers = [ServerAddress(port: server.port)]
         // A duel at a person's pace is what the abuse must not hurt; --matches and --pace override.
         // Four duels give enough samples for a p99; the spectators all crowd one duel.
         config.matches = options.matches != BenchOptions().matches ? options.matches : kind == .spectators ? 1 : 4

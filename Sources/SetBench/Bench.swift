@@ -24,9 +24,8 @@ package enum Bench {
         config.variant = options.variant
         let say: (String) -> Void = { if !options.json { warn("bench: \($0)") } }
         var server: BenchServer?
-        if let address = options.server {
-            config.host = address.host
-            config.port = address.port
+        if !options.servers.isEmpty {
+            config.servers = options.servers
         } else {
             // The load comes from one machine: the server may hold every connection and match it opens.
             let limits = ["--max-connections", "100000", "--messages-per-second", "1000000", "--connections-per-address", "100000",
@@ -37,7 +36,7 @@ package enum Bench {
                 warn("setgame bench: \(error)")
                 return 1
             }
-            config.port = server?.port ?? 0
+            config.servers = [ServerAddress(port: server?.port ?? 0)]
             if ProcessInfo.processInfo.activeProcessorCount >= 2 {
                 say("server on core 0, load on core 1: \(server?.pin() == true ? "pinned" : "could not pin")")
             }

@@ -9,10 +9,13 @@ final class BenchMatch {
     /// Actions acknowledged before their last event reached everyone: seq → send time.
     private var waiting: [Int: UInt64] = [:]
     var gamesCompleted = 0
+    /// Which of the loaded servers it is played on: its place in the list, or where a redirect sent it.
+    var server: Int
 
     /// `run` tells runs apart, so a server loaded twice gets fresh matches.
-    init(index: Int, recipients: Int, run: String) {
+    init(index: Int, recipients: Int, run: String, server: Int = 0) {
         self.index = index
+        self.server = server
         name = "bench-\(run)-\(index)"
         self.recipients = recipients
     }

@@ -10,8 +10,8 @@ package struct BenchOptions: Equatable, Sendable {
     package var json = false
     /// The variant every duel plays.
     package var variant = Variant.classic
-    /// Load this server instead of starting one.
-    package var server: ServerAddress?
+    /// Load these servers instead of starting one: the duels go to them in turn.
+    package var servers: [ServerAddress] = []
     /// Measure one duel first alone, then while this abuse runs against the same server.
     package var abuse: AbuseKind?
     /// Race a near and a far player instead (`--fairness`).

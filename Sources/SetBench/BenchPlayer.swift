@@ -11,8 +11,12 @@ import SetWire
 final class BenchPlayer {
     let match: BenchMatch
     let name: String
-    let connection: LineSocket
+    /// Its connection: a new one when a `redirect` sends the player to another server.
+    private(set) var connection: LineSocket
+    private let options: ClientOptions
     private var session: ClientSession
+    /// How many `redirect`s it followed, to give up on a loop of them.
+    private(set) var redirects = 0
     var seat: Seat? { session.seat }
     private var table: [Card] = []
     /// The variant the match plays, from the snapshot; Set-Chain's chain from the sets taken.
@@ -35,7 +39,17 @@ final class BenchPlayer {
         self.connection = connection
         var options = ClientOptions(name: seatName, match: match.name, variant: variant, pings: .keepAlive)
         options.joinsAtOnce = true
+        self.options = options
         session = ClientSession(options)
+    }
+
+    /// Told `redirect` (its match lives on another server) and connected there: the messages to
+    /// send on the new connection, the same join again.
+    func redirected(to connection: LineSocket) -> [ClientMessage] {
+        self.connection = connection
+        redirects += 1
+        session = ClientSession(options)
+        return connected()
     }
 
     /// The connection is open: the messages to send now (the join).

@@ -42,6 +42,16 @@ package struct BenchReport: Sendable {
             latencyRow("action → last recipient", load.actionLatency),
             latencyRow("ping round trip", load.pingLatency),
         ]
+        if load.servers.count > 1 || load.redirects > 0 {
+            lines += ["", "per server               matches  connections  actions/s  errors  drops  redirects  action p50 / p99 ms"]
+            lines += load.servers.map { server in
+                let share = server.load
+                let perSecond = String(format: "%.0f", Double(share.actions) / max(share.seconds, 0.001))
+                return "\(server.address.padding(toLength: 24, withPad: " ", startingAt: 0)) \(String(share.matches).leftPad(7))"
+                    + " \(String(share.connections).leftPad(12)) \(perSecond.leftPad(10)) \(String(share.errors.values.reduce(0, +)).leftPad(7))"
+                    + " \(String(share.drops).leftPad(6)) \(String(share.redirects).leftPad(10))  \(ms(share.actionLatency.p50)) / \(ms(share.actionLatency.p99))"
+            }
+        }
         if let server {
             lines += ["", "server CPU               \(String(format: "%.2f", server.cpuSeconds)) s  (\(String(format: "%.0f", 100 * server.cpuSeconds / max(load.seconds, 0.001)))% of one core over the run, setup included)",
                       "server peak RSS          \(String(format: "%.1f", server.peakRSSMiB)) MiB"]
@@ -72,6 +82,15 @@ package struct BenchReport: Sendable {
         members["actionLatency"] = latency(load.actionLatency)
         members["pingLatency"] = latency(load.pingLatency)
         members["machine"] = .string(machine)
+        members["redirects"] = .int(Int64(load.redirects))
+        members["servers"] = .array(load.servers.map { server in
+            let share = server.load
+            return .object(["address": .string(server.address), "matches": .int(Int64(share.matches)),
+                            "connections": .int(Int64(share.connections)), "actions": .int(Int64(share.actions)),
+                            "errors": .int(Int64(share.errors.values.reduce(0, +))), "drops": .int(Int64(share.drops)),
+                            "redirects": .int(Int64(share.redirects)), "actionLatency": latency(share.actionLatency),
+                            "pingLatency": latency(share.pingLatency)])
+        })
         if let server {
             members["serverCpuSeconds"] = .double((server.cpuSeconds * 100).rounded() / 100)
             members["serverPeakRssMiB"] = .double((server.peakRSSMiB * 10).rounded() / 10)

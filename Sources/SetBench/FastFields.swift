@@ -55,6 +55,9 @@ package struct FastFields {
     /// An event's `kind`.
     package var kind: Substring? { stringValue("kind") }
 
+    /// A string field without escapes in it, e.g. a redirect's `address`.
+    package func text(_ key: StaticString) -> Substring? { stringValue(key) }
+
     private func stringValue(_ key: StaticString) -> Substring? {
         guard let index = valueStart(key), index < bytes.count, bytes[index] == 0x22 else { return nil }
         guard let end = bytes[(index + 1)...].firstIndex(of: 0x22) else { return nil }

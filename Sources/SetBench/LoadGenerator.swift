@@ -5,8 +5,8 @@ import SetWire
 
 /// What to load a server with.
 package struct BenchConfig: Sendable {
-    package var host = "127.0.0.1"
-    package var port: UInt16 = 7380
+    /// The servers to load: duels go to them in turn, each duel's players and spectators on one.
+    package var servers = [ServerAddress()]
     package var matches = 100
     package var spectatorsPerMatch = 2
     /// Each bot acts about this often; 0 acts as soon as its last request was answered.
@@ -40,6 +40,11 @@ package struct LoadResult: Sendable {
     package var pingLatency = Percentiles(microseconds: [])
     package var seconds = 0.0
     package var connections = 0
+    package var matches = 0
+    /// `redirect` answers followed: a duel's join sent on to the server its match lives on.
+    package var redirects = 0
+    /// Each loaded server's share, in the order listed (then servers only a redirect named).
+    package var servers: [ServerLoad] = []
 }
 
 /// Drives `matches` duels of load bots plus spectators over loopback TCP, on one event loop
@@ -47,8 +52,8 @@ package struct LoadResult: Sendable {
 package final class LoadGenerator {
     private let config: BenchConfig
     private let loop: EventLoop
-    private var players: [BenchPlayer] = []
-    private var spectators: [(match: BenchMatch, connection: LineSocket, joined: Bool)] = []
+    var players: [BenchPlayer] = []
+    var spectators: [(match: BenchMatch, connection: LineSocket, joined: Bool)] = []
     private var wakeUps = DeadlineQueue<Int>()
     private var dirty: [LineSocket] = []
     /// Every connection is read on the loop's thread, into this one buffer.
@@ -65,17 +70,21 @@ package final class LoadGenerator {
     }
     private var nextID = 0
     private var pingsSent: [Int: UInt64] = [:]
-    private var actionSamples: [UInt32] = []
-    private var pingSamples: [UInt32] = []
+    /// The servers loaded (those listed, then those a redirect named) and what each measured.
+    var homes: [ServerAddress]
+    var tallies: [LoadTally]
     private var measuring = false
     /// The first refusal of a connection before the load began: waiting for every seat ends there.
     private var refusal: String?
     private var connectionsMade = 0
-    private var result = LoadResult()
+    /// A player given this many redirects in a row is refused: the servers send it round in circles.
+    static let redirectLimit = 3
 
     package init(_ config: BenchConfig) throws(SystemCallError) {
         Sockets.ignoreBrokenPipes()
         self.config = config
+        homes = config.servers.isEmpty ? [ServerAddress()] : config.servers
+        tallies = Array(repeating: LoadTally(), count: homes.count)
         loop = try EventLoop()
     }
 
@@ -84,7 +93,7 @@ package final class LoadGenerator {
     package func run(progress: (String) -> Void = { _ in }) throws(LoadFailure) -> LoadResult {
         let recipients = 2 + config.spectatorsPerMatch
         let run = config.run ?? String(MonotonicTime.rawNanoseconds() % 1_000_000, radix: 36)
-        let matches = (0..<config.matches).map { BenchMatch(index: $0, recipients: recipients, run: run) }
+        let matches = (0..<config.matches).map { BenchMatch(index: $0, recipients: recipients, run: run, server: $0 % homes.count) }
         for match in matches {
             for seat in 0..<2 { try addPlayer(match, name: "p\(match.index)-\(seat)") }
         }
@@ -97,7 +106,6 @@ package final class LoadGenerator {
         runUntil { self.refusal != nil || self.spectators.allSatisfy(\.joined) }
         try stopIfRefused()
         progress("\(spectators.count) spectators watching; measuring for \(config.durationSeconds) s")
-        result.connections = players.count + spectators.count
         measuring = true
         let start = MonotonicTime.rawNanoseconds()
         let end = start + UInt64(config.durationSeconds * 1e9)
@@ -121,12 +129,16 @@ package final class LoadGenerator {
             return now >= end
         }
         measuring = false
-        result.seconds = Double(MonotonicTime.rawNanoseconds() - start) / 1e9
-        result.gamesCompleted = matches.map(\.gamesCompleted).reduce(0, +)
-        result.actionLatency = Percentiles(microseconds: actionSamples)
-        result.pingLatency = Percentiles(microseconds: pingSamples)
+        let seconds = Double(MonotonicTime.rawNanoseconds() - start) / 1e9
+        for match in matches {
+            tallies[match.server].matches += 1
+            tallies[match.server].connections += 2 + config.spectatorsPerMatch
+            tallies[match.server].gamesCompleted += match.gamesCompleted
+        }
         for player in players { player.connection.close("done") }
         for spectator in spectators { spectator.connection.close("done") }
+        var result = LoadTally.sum(tallies).result(seconds: seconds)
+        result.servers = zip(homes, tallies).map { ServerLoad(address: $0.label, load: $1.result(seconds: seconds)) }
         return result
     }
 
@@ -139,71 +151,78 @@ package final class LoadGenerator {
 
     // MARK: Connections
 
-    private var spreads: Bool { config.spreadOverLoopback && (config.host.hasPrefix("127.") || config.host == "localhost") }
+    private var spreads: Bool { homes.contains { spreads(to: $0) } }
 
-    /// A new connection, from the next loopback source address when the load spreads: eight
-    /// connections an address (four duels' players), well within any address's default share.
-    private func connect() throws(LoadFailure) -> LineSocket {
+    private func spreads(to server: ServerAddress) -> Bool {
+        config.spreadOverLoopback && (server.host.hasPrefix("127.") || server.host == "localhost")
+    }
+
+    /// A new connection to the match's server, from the next loopback source address when the
+    /// load spreads: eight connections an address (four duels' players), well within any
+    /// address's default share.
+    func connect(to match: BenchMatch) throws(LoadFailure) -> LineSocket {
         let n = connectionsMade / 8
         connectionsMade += 1
-        let source = spreads ? "127.3.\(n / 250 % 256).\(1 + n % 250)" : nil
-        do { return try LineSocket.connect(host: config.host, port: config.port, from: source, readBuffer: readBuffer) } catch {
+        let server = homes[match.server]
+        let source = spreads(to: server) ? "127.3.\(n / 250 % 256).\(1 + n % 250)" : nil
+        do { return try LineSocket.connect(host: server.host, port: server.port, from: source, readBuffer: readBuffer) } catch {
             throw .socket(error)
         }
     }
 
     /// Notes the first refusal before the load began.
-    private func refused(_ reason: String) {
+    func refused(_ reason: String) {
         if !measuring && refusal == nil { refusal = reason }
     }
 
     private func addPlayer(_ match: BenchMatch, name: String) throws(LoadFailure) {
-        let connection = try connect()
-        let index = players.count
-        connection.stampArrivals()
+        let connection = try connect(to: match)
         let player = BenchPlayer(match: match, seatName: name, connection: connection, variant: config.variant)
         players.append(player)
-        connection.onLine = { [unowned self] line in self.playerLine(index, line) }
-        connection.onClose = { [unowned self] reason in
-            if self.measuring { self.result.drops += 1 } else { self.refused(reason) }
-        }
-        do { try connection.serve(on: loop) } catch { throw .socket(error) }
+        try serve(connection, of: match) { [unowned self, index = players.count - 1] line in self.playerLine(index, line) }
         for message in player.connected() { send(message, on: connection) }
     }
 
     private func addSpectator(_ match: BenchMatch) throws(LoadFailure) {
-        let connection = try connect()
-        connection.stampArrivals()
+        let connection = try connect(to: match)
         let index = spectators.count
         spectators.append((match, connection, false))
-        connection.onLine = { [unowned self] line in self.spectatorLine(index, line) }
-        connection.onClose = { [unowned self] reason in
-            if self.measuring { self.result.drops += 1 } else { self.refused(reason) }
-        }
-        do { try connection.serve(on: loop) } catch { throw .socket(error) }
+        try serve(connection, of: match) { [unowned self] line in self.spectatorLine(index, line) }
         send(.join(JoinRequest(role: .spectator, name: "s\(index)", match: match.name)), on: connection)
     }
 
-    private func send(_ message: ClientMessage, id: Int? = nil, on connection: LineSocket) {
+    /// Reads `connection` on the loop: its lines to `onLine`, its end counted as a drop (or, before
+    /// the load began, as the refusal that stops it).
+    func serve(_ connection: LineSocket, of match: BenchMatch, onLine: @escaping ([UInt8]) -> Void) throws(LoadFailure) {
+        connection.stampArrivals()
+        connection.onLine = onLine
+        connection.onClose = { [unowned self] reason in
+            if self.measuring { self.tallies[match.server].drops += 1 } else { self.refused(reason) }
+        }
+        do { try connection.serve(on: loop) } catch { throw .socket(error) }
+    }
+
+    func send(_ message: ClientMessage, id: Int? = nil, on connection: LineSocket) {
         if connection.pendingBytes == 0 { dirty.append(connection) }
         connection.send(ClientMessageEncoder.line(ClientRequest(id: id.map { .int(Int64($0)) }, message)))
     }
 
     // MARK: Lines
 
-    private func playerLine(_ index: Int, _ line: [UInt8]) {
+    func playerLine(_ index: Int, _ line: [UInt8]) {
         let player = players[index]
         let now = player.connection.arrivalNanoseconds
         let fields = FastFields(line)
-        count(line)
+        count(line, player.match)
         switch fields.type {
+        case "redirect": return redirectPlayer(index, line)
         case "event":
             if let seq = fields.int("seq") { arrived(player.match, seq, at: now) }
             if let kind = fields.kind, player.needsDecoding(kind: kind) { decode(line, into: player) }
         case "ack":
             if let id = fields.int("id"), let sent = player.replied(to: id), let seq = fields.int("seq") {
-                if measuring { result.actions += 1 }
-                if let latency = player.match.acknowledged(seq, sentAt: sent), measuring { actionSamples.append(latency) }
+                if measuring { tallies[player.match.server].actions += 1 }
+                if let latency = player.match.acknowledged(seq, sentAt: sent), measuring { tallies[player.match.server].actionSamples.append(latency) }
             }
         case "error":
             if !player.hasJoined { refused(Self.message(line)) }
@@ -212,7 +231,7 @@ package final class LoadGenerator {
                     if case .error(let error, _) = message { return error.code.rawValue }
                     return "?"
                 }
-                result.errors[(try? code.get()) ?? "undecodable", default: 0] += 1
+                tallies[player.match.server].errors[(try? code.get()) ?? "undecodable", default: 0] += 1
             }
             if let id = fields.int("id") { _ = player.replied(to: id) }
         case "joined", "snapshot": decode(line, into: player)
@@ -221,20 +240,22 @@ package final class LoadGenerator {
         toDecide.append(index)
     }
 
-    private func spectatorLine(_ index: Int, _ line: [UInt8]) {
-        let now = spectators[index].connection.arrivalNanoseconds
+    func spectatorLine(_ index: Int, _ line: [UInt8]) {
+        let (match, connection, joined) = spectators[index]
+        let now = connection.arrivalNanoseconds
         let fields = FastFields(line)
-        count(line)
+        count(line, match)
         switch fields.type {
-        case "event": if let seq = fields.int("seq") { arrived(spectators[index].match, seq, at: now) }
+        case "redirect": redirectSpectator(index, line)
+        case "event": if let seq = fields.int("seq") { arrived(match, seq, at: now) }
         case "snapshot": spectators[index].joined = true
         case "pong":
             if let id = fields.int("id"), let sent = pingsSent.removeValue(forKey: id), measuring, now > sent {
-                pingSamples.append(UInt32(clamping: (now - sent) / 1_000))
+                tallies[match.server].pingSamples.append(UInt32(clamping: (now - sent) / 1_000))
             }
         case "error":
-            if !spectators[index].joined { refused(Self.message(line)) }
-            if measuring { result.errors["spectator", default: 0] += 1 }
+            if !joined { refused(Self.message(line)) }
+            if measuring { tallies[match.server].errors["spectator", default: 0] += 1 }
         default: break
         }
     }
@@ -245,13 +266,13 @@ package final class LoadGenerator {
         return "\(error.code.rawValue): \(ServerText.printable(error.message))"
     }
 
-    private func count(_ line: [UInt8]) {
-        if measuring { result.bytesReceived += line.count + 1 }
+    private func count(_ line: [UInt8], _ match: BenchMatch) {
+        if measuring { tallies[match.server].bytesReceived += line.count + 1 }
     }
 
     private func arrived(_ match: BenchMatch, _ seq: Int, at now: UInt64) {
-        if measuring { result.eventsDelivered += 1 }
-        if let latency = match.arrived(seq, at: now), measuring { actionSamples.append(latency) }
+        if measuring { tallies[match.server].eventsDelivered += 1 }
+        if let latency = match.arrived(seq, at: now), measuring { tallies[match.server].actionSamples.append(latency) }
     }
 
     private func decode(_ line: [UInt8], into player: BenchPlayer) {

@@ -41,6 +41,8 @@ package struct ServeCommand: Equatable, Sendable {
     package var logFormat = ServerLog.Format.text
     /// Check the options and the data folder, say what would be served, and exit.
     package var check = false
+    /// With `--check --address`: ask the server running there instead (`ServerProbe`).
+    package var probe: ServerProbe?
 
     package init(config: ServerConfig, logFormat: ServerLog.Format = .text, check: Bool = false) {
         self.config = config
@@ -92,6 +94,8 @@ package enum Commands {
             OptionSpec("log-format", ServerLog.Format.allCases.map(\.rawValue).joined(separator: "|"), "text lines, or one JSON object per line for log collectors (default text)"),
             OptionSpec("chat", ChatMode.allCases.map(\.rawValue).joined(separator: "|"), "who may talk in a match: everyone, players only, or nobody (default on)"),
             OptionSpec("check", nil, "check the options and the data folder, print what would be served, and exit"),
+            OptionSpec("address", "HOST:PORT", "with --check: ask the server running there whether it is ready (listening, its store reachable, a node's lease held); exit 0 if it is"),
+            OptionSpec("alive", nil, "with --check --address: ask only whether the server answers, whatever its store says (a liveness probe)"),
         ] + ruleOptions)
 
     package static let replay = CommandSpec(
@@ -109,7 +113,7 @@ package enum Commands {
             OptionSpec("pace", "MS", "each bot acts about this often; 0 as fast as it can (default 500)"),
             OptionSpec("duration", "S", "seconds to measure (default 10)"),
             OptionSpec("json", nil, "one JSON object instead of a table"),
-            OptionSpec("server", "HOST:PORT", "load this server instead of starting one"),
+            OptionSpec("server", "HOST:PORT,...", "load these servers instead of starting one: duels go to each in turn, a redirect is followed"),
             modeOption("the variant every duel plays"),
             OptionSpec("abuse", AbuseKind.allCases.map(\.rawValue).joined(separator: "|"),
                        "measure one duel alone, then while this abuse runs against the same server"),
@@ -196,8 +200,10 @@ package enum Commands {
             }
             options.abuse = kind
         }
-        if let server = values.text("server") {
-            options.server = try OptionValues(ParsedArguments(positionals: [server]), command: bench.name).address()
+        if let servers = values.text("server") {
+            options.servers = try servers.split(separator: ",", omittingEmptySubsequences: false).map { server throws(UsageError) in
+                try OptionValues(ParsedArguments(positionals: [String(server)]), command: bench.name).address()
+            }
         }
         if values.flag("fairness") {
             var fairness = FairnessOptions()
@@ -254,6 +260,7 @@ package enum Commands {
             config.chat.mode = chosen
         }
         var command = ServeCommand(config: config, check: values.flag("check"))
+        command.probe = try probe(values)
         if let format = values.text("log-format") {
             guard let chosen = ServerLog.Format(rawValue: format) else {
                 throw UsageError("--log-format takes \(inWords(ServerLog.Format.allCases.map(\.rawValue))), not '\(format)'",

@@ -61,8 +61,9 @@ extension ClientSession {
         case .redirect:
             // Followed by the clients' own connection code (issue 35): the session has nothing to change.
             return []
-        case .ack, .accountInfo:
-            // A session asks no account questions: the CLI's profile and history ask on their own.
+        case .ack, .accountInfo, .health:
+            // A session asks no account questions: the CLI's profile and history ask on their own (and
+            // its health probe too).
             return []
         case .pong(let time, let clientTime, _):
             awaitingAnswerSince = nil

@@ -75,6 +75,8 @@ package enum ClientMessage: Hashable, Sendable {
     case account(AccountQuery)
     /// Being listed in the lobby, and challenges between those who are.
     case lobby(LobbyRequest)
+    /// Whether the server can take players now (`HealthReport`), for probes.
+    case health
 }
 
 /// What `setgame door` tells the server about the player behind an ssh session: the key sshd

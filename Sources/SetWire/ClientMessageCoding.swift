@@ -105,6 +105,7 @@ package enum ClientMessageDecoder {
         case .crosstable: return .account(try accountQuery(.crosstable, fields))
         case .leaderboard: return .account(try accountQuery(.leaderboard, fields))
         case .lobby, .challenge, .accept, .decline: return .lobby(try lobby(type, fields))
+        case .health: return .health
         }
     }
 
@@ -238,6 +239,7 @@ package enum ClientMessageEncoder {
             if let room { members["room"] = .string(room.rawValue) }
         case .account(let query): members = encode(query)
         case .lobby(let asked): members = encode(asked)
+        case .health: members = ["type": .string(RequestType.health.rawValue)]
         }
         if let id = request.id { members["id"] = id }
         return .object(members)

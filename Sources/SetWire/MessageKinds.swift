@@ -11,6 +11,8 @@ package enum RequestType: String, CaseIterable, Sendable {
     case profile, history, crosstable, leaderboard
     /// Being listed in the lobby, and challenges (Protocol.md, "The lobby and challenges").
     case lobby, challenge, accept, decline
+    /// Whether the server can take players now (Protocol.md, "Health").
+    case health
 
     /// The type that carries `action`.
     package init(_ action: Action) {
@@ -29,7 +31,7 @@ package enum RequestType: String, CaseIterable, Sendable {
     package func action(touching card: Card?) -> Action? {
         switch self {
         case .join, .list, .snapshot, .ping, .pong, .chat, .door, .profile, .history, .crosstable, .leaderboard,
-             .lobby, .challenge, .accept, .decline: nil
+             .lobby, .challenge, .accept, .decline, .health: nil
         case .select: card.map(Action.select)
         case .claim: .claim
         case .deal: .deal
@@ -50,6 +52,7 @@ package enum ServerMessageType: String, CaseIterable, Sendable {
     case roundTrips = "round_trips"
     case profile, history, crosstable, leaderboard
     case lobby, challenge
+    case health
     /// The match lives on another server sharing this one's store (Protocol.md, "Several servers (nodes)").
     case redirect
 }

@@ -153,6 +153,8 @@ package enum ServerMessage: Hashable, Sendable {
     case lobby([LobbyEntry], id: JSONValue?)
     /// A challenge made, answered or accepted, told to both its sides.
     case challenge(ChallengeNotice, id: JSONValue?)
+    /// The answer to `health`.
+    case health(HealthReport, id: JSONValue?)
     /// The answer to a `join` for a match another server (node) holds: send the same join there.
     case redirect(Redirect, id: JSONValue?)
 }

@@ -47,6 +47,7 @@ package enum ServerMessageCoding {
             return .object(members)
         case .lobby(let entries, let id): return encode(entries, id: id)
         case .challenge(let notice, let id): return encode(notice, id: id)
+        case .health(let report, let id): return encode(report, id: id)
         case .redirect(let redirect, let id):
             var members: [String: JSONValue] = ["type": .string(ServerMessageType.redirect.rawValue), "match": .string(redirect.match),
                                                 "address": .string(redirect.address)]
@@ -252,6 +253,7 @@ package enum ServerMessageCoding {
         case .leaderboard: return .accountInfo(accountInfo(.leaderboard, f), id: id)
         case .lobby: return try lobby(f, id: id)
         case .challenge: return try challenge(f, id: id)
+        case .health: return try health(f, id: id)
         case .redirect: return .redirect(Redirect(match: try text("match"), address: try text("address"), ticket: try f.string("ticket")), id: id)
         }
     }

@@ -9,6 +9,7 @@ func serve(_ options: ServeCommand) -> Int32 {
     let signals = StopSignals([SIGINT, SIGTERM])
     let config = options.config
     let log = ServerLog(format: options.logFormat)
+    if let probe = options.probe { return probe.run() }
     if options.check { return check(config, log: log) }
     let server: Server
     do {

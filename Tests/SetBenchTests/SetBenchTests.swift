@@ -78,7 +78,7 @@ func loadARealServer(_ serverConfig: ServerConfig = ServerConfig(), _ configure:
     let server = try RunningServer(config: serverConfig)
     defer { server.stop() }
     var config = BenchConfig()
-    config.port = server.port
+    config.servers = [ServerAddress(port: server.port)]
     configure(&config)
     return try LoadGenerator(config).run()
 }

@@ -116,6 +116,8 @@ struct HelpGoldenTests {
               --log-format text|json               text lines, or one JSON object per line for log collectors (default text)
               --chat on|players|off                who may talk in a match: everyone, players only, or nobody (default on)
               --check                              check the options and the data folder, print what would be served, and exit
+              --address HOST:PORT                  with --check: ask the server running there whether it is ready (listening, its store reachable, a node's lease held); exit 0 if it is
+              --alive                              with --check --address: ask only whether the server answers, whatever its store says (a liveness probe)
               --claim-window-ms MS                 time a duel claimant has to pick three cards
               --second-chance-ms MS                the opponent's window after a failed or expired claim
               --deal-grace-ms MS                   the other player's risk-free window after a deal
@@ -245,7 +247,7 @@ struct HelpGoldenTests {
               --pace MS                               each bot acts about this often; 0 as fast as it can (default 500)
               --duration S                            seconds to measure (default 10)
               --json                                  one JSON object instead of a table
-              --server HOST:PORT                      load this server instead of starting one
+              --server HOST:PORT,...                  load these servers instead of starting one: duels go to each in turn, a redirect is followed
               --mode MODE                             the variant every duel plays: classic, junior, chain, ultra
               --abuse list|lobby|spectators|fds|chat  measure one duel alone, then while this abuse runs against the same server
               --fairness                              claim races between a near and a far player, compensation on and off: win shares

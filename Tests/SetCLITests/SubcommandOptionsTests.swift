@@ -111,8 +111,16 @@ struct SubcommandOptionsTests {
             Issue.record("not bench"); return
         }
         #expect(options.matches == 50 && options.spectators == 0 && options.paceMs == 0 && options.durationSeconds == 2.5)
-        #expect(options.json && options.server == ServerAddress(host: "127.0.0.1", port: 7390))
+        #expect(options.json && options.servers == [ServerAddress(host: "127.0.0.1", port: 7390)])
         #expect(try Commands.parse(["bench", "rules"]) == .benchRules)
+    }
+
+    @Test func benchLoadsEachServerOfAList() throws {
+        guard case .bench(let options) = try Commands.parse(["bench", "--server", "127.0.0.1:7390,127.0.0.2:7391"]) else {
+            Issue.record("not bench"); return
+        }
+        #expect(options.servers == [ServerAddress(host: "127.0.0.1", port: 7390), ServerAddress(host: "127.0.0.2", port: 7391)])
+        #expect(throws: UsageError("'' is not HOST[:PORT]", command: "bench")) { try Commands.parse(["bench", "--server", "127.0.0.1:7390,"]) }
     }
 
     /// `--feign-lag-ms` adds one race: a near cheat answering pings late against an honest near

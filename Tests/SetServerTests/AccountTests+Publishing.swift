@@ -20,16 +20,7 @@ extension AccountTests {
     }
 
     /// The answer to a `snapshot` request: the phase it shows, or the error code it got.
-    func snapshotAnswer(_ client: TestClient) throws -> String {
-        client.send(.snapshot, id: "s")
-        return try client.waitFor("snapshot or error") { message -> String? in
-            switch message {
-            case .snapshot(let view): "snapshot \(view.phase) ratings \(view.lastRatings.count)"
-            case .error(let error, _): error.code.rawValue
-            default: nil
-            }
-        }
-    }
+    func snapshotAnswer(_ client: TestClient) throws -> String { try client.snapshotAnswer() }
 
     /// While the accounts store cannot commit, a spectator's next read, a `snapshot` request
     /// and a resume with `lastSeq` tell nothing of the game over or its ratings; once the record

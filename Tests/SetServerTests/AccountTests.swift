@@ -21,14 +21,7 @@ import Testing
     /// Connects and joins with an account key (nil: a guest); returns the client once its snapshot came.
     func join(_ server: TestServer, _ name: String, key: String?, match: String = "m", casual: Bool = false,
               role: Role = .player) throws -> TestClient {
-        let client = try TestClient(port: server.port)
-        _ = try client.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
-        var request = JoinRequest(role: role, name: name, match: match)
-        request.account = key
-        request.casual = casual
-        client.send(.join(request))
-        _ = try client.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
-        return client
+        try TestClient.joined(port: server.port, name: name, key: key, match: match, role: role, casual: casual)
     }
 
     /// A duel in which ann takes one set and then resigns: bob wins.

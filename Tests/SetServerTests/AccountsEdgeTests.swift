@@ -18,43 +18,10 @@ import Testing
 
     /// Connects and joins (nil key: a guest); returns the client once its snapshot came.
     func join(_ server: GatedServer, _ name: String, key: String?, match: String = "m", role: Role = .player) throws -> TestClient {
-        let client = try greeted(server)
-        var request = JoinRequest(role: role, name: name, match: match)
-        request.account = key
-        client.send(.join(request))
-        _ = try client.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
-        return client
+        try TestClient.joined(port: server.port, name: name, key: key, match: match, role: role)
     }
 
-    func greeted(_ server: GatedServer) throws -> TestClient {
-        let client = try TestClient(port: server.port)
-        _ = try client.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
-        return client
-    }
-
-    /// Whether the very next thing a ping brings is its pong: nothing else was sent meanwhile.
-    func onlyPong(_ client: TestClient) throws -> Bool {
-        client.send(.ping(time: 7))
-        while true {
-            switch try client.next("pong") {
-            case .pong: return true
-            case .ping: continue
-            default: return false
-            }
-        }
-    }
-
-    /// The answer to a `snapshot` request: the phase and how many rating changes it shows, or an error code.
-    func snapshotAnswer(_ client: TestClient) throws -> String {
-        client.send(.snapshot, id: "s")
-        return try client.waitFor("snapshot or error") { message -> String? in
-            switch message {
-            case .snapshot(let view): "snapshot \(view.phase) ratings \(view.lastRatings.count)"
-            case .error(let error, _): error.code.rawValue
-            default: nil
-            }
-        }
-    }
+    func greeted(_ server: GatedServer) throws -> TestClient { try TestClient.greeted(port: server.port) }
 
     @Test func aDuelGoesOnAndAJoinWaitsForItsAccountWhileTheStoreHangs() throws {
         let gate = StoreGate()
@@ -73,17 +40,20 @@ import Testing
         // The duel in the other match is answered meanwhile, set, picks and all.
         try playScriptedTurn(ann, bob)
         #expect(ann.view?.player(.first)?.score ?? 0 > 0)
-        // The waiting connection is told, not left guessing.
+        // What the waiting connection asks meanwhile waits for its join's answer, and comes after it.
         cat.send(.act(.resign, seat: nil), id: "act")
-        #expect(try cat.awaitError(.notJoined).message.contains("still being answered"))
         cat.send(.join(request), id: "again")
-        #expect(try cat.awaitError(.alreadyJoined).message.contains("still being answered"))
 
         gate.open()
-        let joined = try cat.waitFor("joined") { message -> Seat?? in if case .joined(_, _, _, let seat, _, _, _) = message { .some(seat) } else { nil } }
-        #expect(joined == .first)
+        let first = try cat.next("joined")
+        guard case .joined(_, _, _, let seat, _, _, _) = first else { Issue.record("\(first) came before joined"); return }
+        #expect(seat == .first)
         _ = try cat.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
         #expect(cat.view?.player(.first)?.name == "cat")
+        let refused = try (0..<2).map { _ in
+            try cat.waitFor("error") { message -> String? in if case .error(let error, .string(let id)) = message { "\(error.code.rawValue) \(id)" } else { nil } }
+        }
+        #expect(refused == ["waiting_for_opponent act", "already_joined again"])
         withExtendedLifetime((ann, bob)) {}
     }
 
@@ -105,14 +75,17 @@ import Testing
         gate.close()
         ann.send(.act(.resign, seat: nil))
         #expect(gate.awaitHeld(), "the record hangs in the store")
-        #expect(try onlyPong(ann), "the player who resigned")
-        #expect(try onlyPong(wat), "a spectator's next read")
+        #expect(try ann.onlyPong(), "the player who resigned")
+        #expect(try wat.onlyPong(), "a spectator's next read")
         // A snapshot and a resume with lastSeq wait for the game's end to be told.
         wat.send(.snapshot, id: "s")
-        #expect(try onlyPong(wat), "a snapshot request")
+        #expect(try wat.onlyPong(), "a snapshot request")
         let back = try greeted(server)
-        back.send(.join(JoinRequest(name: "bob", match: "m", token: token, lastSeq: lastSeq)))
-        #expect(try onlyPong(back), "a resume with lastSeq")
+        // A ping written with the resume waits behind it: were the resume answered now, its pong
+        // would come before the game over.
+        back.sendRaw(ClientMessageEncoder.line(ClientRequest(.join(JoinRequest(name: "bob", match: "m", token: token, lastSeq: lastSeq))))
+                     + ClientMessageEncoder.line(ClientRequest(id: "behind", .ping(time: 7))))
+        #expect(try wat.onlyPong(), "a round trip after the resume was read")
 
         gate.open()
         for client in [ann, wat] {
@@ -125,8 +98,10 @@ import Testing
         }
         #expect(shown == "snapshot over ratings 2")
         let resent = try back.awaitEvent("game over, resent") { if case .gameOver = $0 { true } else { false } }
+        #expect(!back.received.contains { if case .pong = $0 { true } else { false } }, "the resume was answered before its record")
         guard case .gameOver(_, _, let ratings) = resent.body else { return }
         #expect(ratings.count == 2)
+        _ = try back.waitFor("pong") { if case .pong = $0 { true } else { nil } }
     }
 
     @Test func aStoreThatCannotCommitDelaysTheResultSaysSoAndDeliversItOnceItCan() throws {
@@ -144,7 +119,7 @@ import Testing
             let notice = try client.awaitError(.journalFailed)
             #expect(notice.message.contains("nothing is lost") && !notice.fatal)
         }
-        #expect(try snapshotAnswer(bob) == "journal_failed")
+        #expect(try bob.snapshotAnswer() == "journal_failed")
         #expect(!bob.received.contains { if case .event(let event) = $0, case .gameOver = event.body { true } else { false } })
 
         gate.failingRecords = false
@@ -168,7 +143,7 @@ import Testing
         cat.hangUp()
         // A round trip after the hang-up: the server has read the end of cat's stream by its pong.
         let other = try greeted(server)
-        #expect(try onlyPong(other))
+        #expect(try other.onlyPong())
 
         gate.open()
         let dan = try join(server, "dan", key: nil, match: "b")

@@ -54,6 +54,7 @@ import Testing
             case .chat: requests.insert(.chat)
             case .account(let query): if let type = RequestType(rawValue: query.type.rawValue) { requests.insert(type) }
             case .lobby(let asked): requests.insert(asked.type)
+            case .health: requests.insert(.health)
             }
         }
         for line in Self.blocks("server").joined() {

@@ -17,8 +17,8 @@ final class Connection {
     enum Session {
         /// Welcomed, not yet joined.
         case greeted
-        /// A join waits for the accounts store (its account looked up, made or renamed); a
-        /// second join or an action meanwhile is refused.
+        /// A join waits for the accounts store (its account looked up, made or renamed); what
+        /// the connection asks meanwhile waits in `held`, to be answered after the join.
         case admitting
         case player(MatchRoom, Seat)
         case spectator(MatchRoom)
@@ -29,6 +29,8 @@ final class Connection {
     let socket: LineSocket
     var limiter: RateLimiter
     var session = Session.greeted
+    /// Requests that came while the session was `.admitting`, answered once the join is.
+    var held = HeldRequests()
     var lastInput: Instant {
         didSet { pingedWhileIdle = false }
     }
@@ -66,6 +68,12 @@ final class Connection {
         case .greeted, .admitting: nil
         case .player(let room, _), .spectator(let room): room
         }
+    }
+
+    /// Whether its join waits for the accounts store (what it asks meanwhile is held).
+    var isAdmitting: Bool {
+        if case .admitting = session { return true }
+        return false
     }
 
     var isSpectator: Bool {

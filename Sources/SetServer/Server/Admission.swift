@@ -34,8 +34,6 @@ final class Admission {
     let doorUIDs: Set<UInt32>
     /// Accepting pauses briefly when the process runs out of descriptors, instead of spinning.
     private(set) var pausedUntil: Instant?
-    /// Each address's allowance of new connections, and when it last connected.
-    private var connectAllowance: [String: (bucket: RateLimiter, last: Instant)] = [:]
 
     init(listener: Listener, doorListener: Listener?, config: ServerConfig, loop: EventLoop, clock: TimeSource, log: ThrottledLog,
          connections: ConnectionTable) {
@@ -126,33 +124,16 @@ final class Admission {
     /// Why `address` may not open one more connection now (logged as such), or nil when it may:
     /// it connects too often, or already holds its share. `what` names the refused in the log.
     func addressRefusal(for address: String, what: String) -> WireError? {
-        guard mayConnect(from: address) else {
+        guard connections.addresses.mayConnect(from: address, perSecond: config.addressLimits.connectsPerSecond, at: clock.now()) else {
             log.quietly("connect-rate", "refused \(what) \(address): over \(config.addressLimits.connectsPerSecond) a second")
             return WireError(.addressLimit, "Your address connects too often; wait a second.", fatal: true)
         }
-        let fromAddress = connections.held(by: address)
+        let fromAddress = connections.addresses.held(by: address)
         guard fromAddress < config.addressLimits.connections else {
             log.quietly("address", "refused \(what) \(address): it holds \(fromAddress), its share")
             return WireError(.addressLimit, "Your address has \(fromAddress) connections open, the most one address may hold.", fatal: true)
         }
         return nil
-    }
-
-    /// Spends one of `address`'s new-connection allowance, if it has one left.
-    private func mayConnect(from address: String) -> Bool {
-        let now = clock.now(), rate = config.addressLimits.connectsPerSecond
-        var entry = connectAllowance[address]
-            ?? (RateLimiter(perSecond: rate, burst: rate.multipliedReportingOverflow(by: 2).partialValue, at: now), now)
-        let allowed = entry.bucket.allow(at: now)
-        entry.last = now
-        connectAllowance[address] = entry
-        return allowed
-    }
-
-    /// Drops the allowances of addresses quiet long enough to have refilled them.
-    func forgetQuietAddresses(at now: Instant) {
-        guard connectAllowance.count > 1_024 else { return }
-        connectAllowance = connectAllowance.filter { now.milliseconds(since: $0.value.last) < 10_000 }
     }
 
     /// Registers an accepted socket as a connection counted under `address`, and welcomes it.

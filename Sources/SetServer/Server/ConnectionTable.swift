@@ -20,8 +20,10 @@ final class ConnectionTable {
     let lobby: Lobby
     private var byID: [ConnectionID: Connection] = [:]
     private var lastID = 0
-    /// Open connections per client address, to hold each address to its share.
-    private var byAddress: [String: Int] = [:]
+    /// Each client address's share: what it holds open, and its allowance of new connections.
+    var addresses = AddressLedger()
+    /// Connections with requests waiting behind their join's answer (`Connection.held`).
+    var holding: Set<ConnectionID> = []
     /// Connections with output waiting, in the order they are written.
     var dirty: OutputQueues
     private var toClose: [(ConnectionID, String)] = []
@@ -48,9 +50,6 @@ final class ConnectionTable {
 
     var all: Dictionary<ConnectionID, Connection>.Values { byID.values }
 
-    /// How many connections `address` holds now.
-    func held(by address: String) -> Int { byAddress[address] ?? 0 }
-
     /// Registers an accepted socket as a connection counted under `address`; nil if the loop
     /// would not watch it (the socket is closed).
     func open(_ socket: LineSocket, address: String) -> Connection? {
@@ -64,20 +63,15 @@ final class ConnectionTable {
             return nil
         }
         byID[connection.id] = connection
-        byAddress[address, default: 0] += 1
+        addresses.opened(address)
         return connection
     }
 
     /// The connection counts under `address` from now on (the door said where its player is).
     func move(_ connection: Connection, to address: String) {
-        forget(address: connection.address)
+        addresses.closed(connection.address)
         connection.address = address
-        byAddress[address, default: 0] += 1
-    }
-
-    private func forget(address: String) {
-        guard let count = byAddress[address] else { return }
-        byAddress[address] = count > 1 ? count - 1 : nil
+        addresses.opened(address)
     }
 
     // MARK: Closing
@@ -101,7 +95,7 @@ final class ConnectionTable {
             closing.remove(id)
             guard let connection = byID.removeValue(forKey: id) else { continue }
             if connection.lingerOnClose { linger(connection.socket) } else { connection.socket.close() }
-            forget(address: connection.address)
+            addresses.closed(connection.address)
             // Comings and goings that leave nothing behind are logged at most once a second; a
             // player's, at most once a second per address, so reconnect churn stays quiet too.
             if connection.isSpectator || connection.room?.host.holdsSeats != true {

@@ -139,7 +139,7 @@ extension ClientMessage {
     var isPaged: Bool {
         switch self {
         case .list, .account(.leaderboard), .lobby(.enter): true
-        case .join, .act, .snapshot, .ping, .pong, .chat, .door, .account, .lobby: false
+        case .join, .act, .snapshot, .ping, .pong, .chat, .door, .account, .lobby, .health: false
         }
     }
 }

@@ -4,7 +4,8 @@ import SetWire
 // A join that takes a new seat, through the accounts edge: the account and the name's owner are
 // looked up off the loop; the admission is decided on the loop with the match as it is when the
 // answer comes; a new account or name is written off the loop, and the seat taken when it is.
-// Meanwhile the connection is `.admitting`; an answer for a connection closed meanwhile is dropped.
+// Meanwhile the connection is `.admitting`, and what it sends waits for the answer (`answerHeld`);
+// an answer for a connection closed meanwhile is dropped.
 extension Server {
     /// Looks up the joining player's account and its name's owner, then decides its admission.
     func admitToSeat(_ join: JoinRequest, id: JSONValue?, from connection: Connection) {

@@ -8,10 +8,8 @@ extension Server {
     func chat(_ text: String, in requested: ChatRoom?, id: JSONValue?, from connection: Connection, at now: Instant) {
         let room: MatchRoom, speaker: ChatSpeaker
         switch connection.session {
-        case .greeted:
+        case .greeted, .admitting:
             return fail(connection, WireError(.notJoined, "Join a match first: chat belongs to a match."), id: id)
-        case .admitting:
-            return fail(connection, Self.stillJoining, id: id)
         case .player(let playing, let seat): (room, speaker) = (playing, .seat(seat))
         case .spectator(let watched): (room, speaker) = (watched, .spectator(name: connection.name))
         }

@@ -33,6 +33,7 @@ extension Server {
         if let slot = timers.dueMeasureSlot(at: now) { measureRoundTrips(slot: slot, at: now) }
         if timers.sweepDue(at: now) { sweep(at: now) }
         if timers.pruneDue(at: now) { finished?.pruneInBackground(log: log) }
+        answerHeld()
         connections.closePending()
         connections.flushDirty()
     }
@@ -43,7 +44,7 @@ extension Server {
         syncJournals(at: now)
         quietLog.sayOverdue(at: now)
         connections.closeOverdueLingering(at: now)
-        admission.forgetQuietAddresses(at: now)
+        connections.addresses.forgetQuietAllowances(at: now)
         lobby.retireAbandoned(at: now)
         announceRoundTrips(at: now)
         for connection in connections.all where !connection.closeWhenFlushed {

@@ -2,39 +2,10 @@ import SetNet
 import SetRules
 import SetWire
 
-// What the server does with each line a client sends.
+// What the server does with each request a client sends (its lines are read in `Server+Lines`).
 extension Server {
-    func handle(_ line: LineReader.Line, from connection: Connection, at now: Instant) {
-        if case .complete(let bytes) = line, ClientMessageDecoder.isBlank(bytes) {
-            return  // empty lines are allowed and ignored, so a person typing in nc can press Enter freely
-        }
-        switch line {
-        case .tooLong(let count):
-            guard connection.limiter.allow(at: now) else { return rateLimited(connection, id: nil) }
-            fail(connection, WireError(.lineTooLong, "A line of \(count) bytes is over the limit of \(config.limits.maxLineBytes); it was ignored."))
-        case .invalidUTF8:
-            guard connection.limiter.allow(at: now) else { return rateLimited(connection, id: nil) }
-            fail(connection, WireError(.invalidUTF8, "The line was not valid UTF-8; it was ignored."))
-        case .complete(let bytes):
-            // Decoded before the limit is applied, so a dropped request's error can echo its id.
-            let decoded = ClientMessageDecoder.decode(bytes)
-            // A list, and a leaderboard (which ranks every account), cost what a page of the lobby does.
-            let cost = if case .success(let request) = decoded, request.message.isPaged { config.list.cost } else { 1 }
-            guard connection.limiter.allow(at: now, cost: cost) else {
-                let id: JSONValue? = switch decoded {
-                case .success(let request): request.id
-                case .failure(let error): error.details["id"]
-                }
-                return rateLimited(connection, id: id)
-            }
-            switch decoded {
-            case .failure(let error): fail(connection, error, id: error.details["id"])
-            case .success(let request): handle(request, from: connection, at: now)
-            }
-        }
-    }
-
-    private func handle(_ request: ClientRequest, from connection: Connection, at now: Instant) {
+    /// Performs one request the connection may make now (`handle(_:from:at:)` decides when).
+    func handle(_ request: ClientRequest, from connection: Connection, at now: Instant) {
         switch request.message {
         case .ping(let clientTime):
             send(.pong(time: now.milliseconds, clientTime: clientTime, id: request.id), to: connection)
@@ -63,11 +34,11 @@ extension Server {
         case .account(let query):
             answer(query, id: request.id, from: connection)
         case .lobby(let asked): answerLobby(asked, id: request.id, from: connection, at: now)
+        case .health: answerHealth(id: request.id, from: connection, at: now)
         }
     }
 
     private func snapshot(id: JSONValue?, for connection: Connection, at now: Instant) {
-        if case .admitting = connection.session { return fail(connection, Self.stillJoining, id: id) }
         guard let room = connection.room else { return fail(connection, notJoined, id: id) }
         // A snapshot would show a game over nobody may hear of yet: it waits until it is told.
         if room.isHoldingBack {
@@ -81,14 +52,6 @@ extension Server {
         send(.snapshot(room.host.snapshot(forSpectator: connection.isSpectator, at: now)), to: connection)
     }
 
-    private func rateLimited(_ connection: Connection, id: JSONValue?) {
-        fail(connection, WireError(.rateLimited, "Over \(config.limits.messagesPerSecond) messages a second; this one was dropped."), id: id)
-    }
-
-    /// The answer to a join, an action, a snapshot or a chat line while this connection's join
-    /// waits for the accounts store.
-    static let stillJoining = WireError(.notJoined, "Your join is still being answered (the server is looking up your account); wait for it.")
-
     private var notJoined: WireError {
         WireError(.notJoined, "Join a match first: {\"type\":\"join\",\"name\":\"you\"}.")
     }
@@ -96,9 +59,8 @@ extension Server {
     private func join(_ join: JoinRequest, id: JSONValue?, from connection: Connection, at now: Instant) {
         switch connection.session {
         case .greeted: break
-        case .admitting:
-            return fail(connection, WireError(.alreadyJoined, "This connection's join is still being answered; wait for it."), id: id)
-        case .player, .spectator:
+        // A connection whose join is being answered holds its requests (`answerHeld`): no join comes then.
+        case .admitting, .player, .spectator:
             return fail(connection, WireError(.alreadyJoined, "This connection has already joined a match; open another to join again."), id: id)
         }
         // A new seat (a reserved token's first one too) is taken under a name its account owns
@@ -209,8 +171,7 @@ extension Server {
     private func act(_ action: Action, claimedSeat: Seat?, id: JSONValue?, from connection: Connection, at now: Instant) {
         let room: MatchRoom, seat: Seat
         switch connection.session {
-        case .greeted: return fail(connection, notJoined, id: id)
-        case .admitting: return fail(connection, Self.stillJoining, id: id)
+        case .greeted, .admitting: return fail(connection, notJoined, id: id)
         case .spectator: return fail(connection, WireError(.spectatorsCannotAct, "Spectators can watch but not play."), id: id)
         case .player(let playing, let own):
             room = playing

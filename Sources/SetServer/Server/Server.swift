@@ -36,6 +36,8 @@ package final class Server {
     let folderLock: FolderLock?
     /// New accounts and renames each address, network and account may still write.
     var recordAllowance: RecordAllowance
+    /// The store probe `health` requests share (`Server+Health`).
+    var health = HealthProbe()
 
     /// Binds the listening socket at once, so `port` is known before `run()`. With a data
     /// directory, every unfinished match in it is then restored, paused until its players return,

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# contrib/haproxy.cfg in front of real servers on loopback: haproxy accepts it, and its health
+# check (welcome, then `health`) keeps a ready node in and takes out both a node whose PostgreSQL
+# is down (alive, not ready) and one nobody listens on; a player through haproxy reaches a node.
+set -euo pipefail
+bin="${SETGAME:?path to the setgame binary}"
+. "$(dirname "$0")/../lib.sh"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+command -v haproxy >/dev/null 2>&1 || fail "haproxy is not installed (apt-get install haproxy)"
+out=$(mktemp -d)
+pids=()
+pg_dir=""
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    [ -n "$pg_dir" ] && "$root/.ci/postgres.sh" stop "$pg_dir"
+    rm -rf "$out"
+}
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+serve() {  # NAME ARG...: starts a server on a free port; prints the port
+    local name=$1 port
+    shift
+    "$bin" serve --port 0 --data "$out/$name" "$@" >"$out/$name.txt" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 300); do grep -q 'serving on' "$out/$name.txt" 2>/dev/null && break; sleep 0.1; done
+    port=$(sed -n 's/.*serving on 127.0.0.1:\([0-9]*\).*/\1/p' "$out/$name.txt")
+    [ -n "$port" ] || { cat "$out/$name.txt" >&2; fail "server $name did not start"; }
+    echo "$port"
+}
+
+read -r pg_url pg_dir < <("$root/.ci/postgres.sh" start)
+ready=$(serve ready --store memory)
+away=$(serve away --store "$pg_url")
+"$root/.ci/postgres.sh" stop "$pg_dir"  # the second node is alive, and its store is away
+pg_dir=""
+nobody=$(free_port)
+front=$(free_port)
+
+# The example, its servers and its public port swapped for ours, checked often, with a stats socket to ask.
+sed -e "s/a\.play\.example\.org:7380/127.0.0.1:$ready/; s/b\.play\.example\.org:7380/127.0.0.1:$away/; s/c\.play\.example\.org:7380/127.0.0.1:$nobody/" \
+    -e "s/bind :7380/bind 127.0.0.1:$front/; s/inter 5s/inter 200ms/; s/maxconn 60000/maxconn 1000/" \
+    -e "s#^global\$#global\n    stats socket $out/haproxy.sock level admin#" "$root/contrib/haproxy.cfg" >"$out/haproxy.cfg"
+grep -q "127.0.0.1:$nobody" "$out/haproxy.cfg" && grep -q "bind 127.0.0.1:$front" "$out/haproxy.cfg" || fail "could not adapt contrib/haproxy.cfg"
+haproxy -c -q -f "$out/haproxy.cfg" || fail "haproxy refuses contrib/haproxy.cfg"
+haproxy -db -f "$out/haproxy.cfg" >"$out/haproxy.log" 2>&1 &
+pids+=($!)
+
+states() {  # "a:UP b:DOWN c:DOWN" from haproxy's own statistics
+    python3 - "$out/haproxy.sock" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect(sys.argv[1])
+except OSError:
+    sys.exit(0)
+s.sendall(b"show stat\n")
+data = b""
+while chunk := s.recv(65536):
+    data += chunk
+rows = [line.split(",") for line in data.decode().splitlines() if line and not line.startswith("#")]
+print(" ".join(f"{row[1]}:{row[17].split()[0]}" for row in rows if row[0] == "nodes" and row[1] in "abc"))
+PY
+}
+expected="a:UP b:DOWN c:DOWN"
+for _ in $(seq 150); do [ "$(states)" = "$expected" ] && break; sleep 0.1; done
+[ "$(states)" = "$expected" ] || { cat "$out/haproxy.log" >&2; fail "haproxy's servers are '$(states)', not '$expected'"; }
+echo "haproxy: $expected (ready node in; a node without its store and an absent one out)"
+
+# A player through haproxy's port: the ready node's welcome and its answer to health.
+said=$("$bin" serve --check --address "127.0.0.1:$front") || fail "through haproxy: $said"
+echo "haproxy: through 127.0.0.1:$front: $said"
+echo "haproxy ok"
