@@ -1,8 +1,9 @@
 """Accounts over the real binary: a rated duel, kill -9 at once after the resignation is sent
-(before, between or after the journal's and the accounts log's writes, wherever it lands), a
-restart, and the game is recorded exactly once with the ratings every player was told; then the
-CLI reads them back at 80 columns and as JSON."""
-import json, os, subprocess, sys, tempfile
+(before, between or after the journal's write and the accounts database's commit, wherever it
+lands), a restart, and the game is recorded exactly once with the ratings every player was told,
+read from the SQLite database as an operator would; then the CLI reads them back at 80 columns
+and as JSON."""
+import json, os, sqlite3, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e_support import BIN, Player, fail, find_set, Server as Serve  # noqa: E402
@@ -15,9 +16,18 @@ class Server(Serve):
         super().__init__(data, log=os.path.join(data, "serve.log"), arguments=["--set-points-lost-per-second", "0"])
 
 
-def game_lines(data):
-    with open(os.path.join(data, "accounts", "accounts.jsonl")) as log:
-        return [json.loads(line) for line in log if '"type":"game"' in line]
+def recorded_games(data):
+    """Each game in the data folder's accounts database, with each seat's rating after it, read
+    only, beside the running server."""
+    path = os.path.join(data, "accounts", "accounts.sqlite3")
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        games = db.execute("SELECT id, match FROM games ORDER BY id").fetchall()
+        return [{"match": match,
+                 "after": [r for (r,) in db.execute("SELECT after_rating FROM game_seats WHERE game_id = ? ORDER BY seat", (game,))]}
+                for game, match in games]
+    finally:
+        db.close()
 
 
 def cli(port, *arguments):
@@ -57,14 +67,14 @@ for round_number in range(3):
     server.stop()
 
 server = Server(data)
-records = game_lines(data)
+records = recorded_games(data)
 matches = [record["match"] for record in records]
 if sorted(matches) != ["rated0", "rated1", "rated2"]:
-    fail(f"each game must be recorded exactly once, the log holds {matches}")
+    fail(f"each game must be recorded exactly once, the database holds {matches}")
 first = next(r for r in records if r["match"] == "rated0")
-after = [round(float(p["after"]["r"])) for p in first["players"]]
+after = [round(r) for r in first["after"]]
 if told["rated0"] != {0: after[0], 1: after[1]}:
-    fail(f"game over told {told['rated0']}, the log holds {after}")
+    fail(f"game over told {told['rated0']}, the database holds {after}")
 profile = json.loads(cli(server.port, "profile", "bob", "--json"))
 if profile["wins"] != 3 or profile["ratings"]["classic"]["games"] != 3:
     fail(f"bob's profile: {profile}")

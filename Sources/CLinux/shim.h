@@ -84,8 +84,3 @@ static inline int setgame_peer_uid(int fd, unsigned int *uid) {
     return 0;
 }
 
-#include <malloc.h>
-/// Gives the allocator's free pages back to the system (malloc_trim(3)); 1 if any were.
-static inline int setgame_release_free_memory(void) {
-    return malloc_trim(0);
-}

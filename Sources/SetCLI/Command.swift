@@ -75,7 +75,7 @@ package enum Commands {
             OptionSpec("host", "ADDRESS", "IPv4 address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"),
             OptionSpec("port", "PORT", "TCP port (default 7380; 0 picks a free one and prints it)"),
             OptionSpec("data", "DIR", "where match journals are kept"),
-            OptionSpec("store", "URL", "the accounts database: a SQLite file, or postgresql://USER@HOST:PORT/DB to share one (default: the accounts log in DIR)"),
+            OptionSpec("store", "URL", "the accounts database: a SQLite file, or postgresql://USER@HOST:PORT/DB to share one (default: DIR/accounts/accounts.sqlite3, or memory)"),
             OptionSpec("node", "NAME", "be one of several servers sharing the PostgreSQL --store (Protocol.md, \"Several servers (nodes)\")"),
             OptionSpec("advertise", "HOST:PORT", "where clients reach this node; other nodes send them here (needs --node)"),
             OptionSpec("seed", "N", "deal game n from seed N+n-1 instead of at random (for demos and tests)"),

@@ -15,11 +15,12 @@ package final class SQLiteDatabase: Database {
     /// database unavailable.
     package static let busyMilliseconds: Int32 = 5_000
 
-    /// Opens (creating) the file at `path`, or a database in memory when it is nil.
-    package init(path: String?) throws(DatabaseError) {
+    /// Opens (creating) the file at `path`, or a database in memory when it is nil. `readOnly`:
+    /// opens an existing file to read it, beside a server that may be writing it (WAL lets it).
+    package init(path: String?, readOnly: Bool = false) throws(DatabaseError) {
         self.path = path
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path ?? ":memory:", &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -30,7 +31,7 @@ package final class SQLiteDatabase: Database {
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, Self.busyMilliseconds)
         // WAL lets readers go on while one writer commits; FULL syncs the WAL at every commit.
-        if path != nil {
+        if path != nil && !readOnly {
             let mode = try query("PRAGMA journal_mode=WAL", []).first?.values.first
             guard mode == .text("wal") else { throw DatabaseError(.unavailable, "\(path ?? ""): cannot use WAL mode (got \(mode ?? .null))") }
         }

@@ -2,10 +2,11 @@ import Dispatch
 import Glibc
 
 /// An append-only file of lines that a crash or a full disk never leaves half-written: the match
-/// journals and the accounts log are each one. An append is whole or not there (a write that
-/// stops part way is cut back to the last whole line), a torn last line a crash left is cut off
-/// when the log is opened, and `fdatasync` runs at once, on a background queue, or later.
-/// The lines are read back by `DurableLog.read`; a file beyond repair goes to `DamagedFiles`.
+/// journals are each one (and the accounts log an earlier version kept, read to import it). An
+/// append is whole or not there (a write that stops part way is cut back to the last whole
+/// line), a torn last line a crash left is cut off when the log is opened, and `fdatasync` runs
+/// at once, on a background queue, or later. The lines are read back by `DurableLog.read`; a
+/// file beyond repair goes to `DamagedFiles`.
 ///
 /// Used on one thread (the loop's); only the descriptor's number crosses to the sync queue,
 /// which syncs it and, once `close` gave it up, closes it.

@@ -6,8 +6,8 @@ package struct AppendFailure: Error, Sendable {
     package var error: SystemCallError
 }
 
-/// The system calls of the server's files (a match journal, the accounts log and its snapshot,
-/// the data folder's lock), beside the sockets' and made the same way (`SystemCall`): whole
+/// The system calls of the server's files (a match journal, the server's state file, the data
+/// folder's lock), beside the sockets' and made the same way (`SystemCall`): whole
 /// writes and reads, data syncs, an exclusive lock.
 package enum FileCalls {
     /// Writes all of `bytes` at the end of `fd` (opened `O_APPEND`); nil when all are written.

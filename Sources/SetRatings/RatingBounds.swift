@@ -1,5 +1,5 @@
 /// What a rating may be, the one rule both sides keep: the rater never produces a rating outside
-/// it, and the accounts log's reader refuses any record holding one. The figures are lichess's
+/// it, and the import of an old accounts log refuses any record holding one. The figures are lichess's
 /// (ratings 400–4000, RD 45–350, volatility at most 0.1), so no rating a reader accepts can make
 /// Glicko-2's expected score exactly 0 or 1 and its update run away.
 package enum RatingBounds {

@@ -59,7 +59,7 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     /// One address holds its share of connections or matches already.
     case addressLimit = "address_limit"
     /// The join would make an account or rename one past what an address, its network or the
-    /// account may write to the accounts log lately; `retryAfterMs` says when it may.
+    /// account may write to the accounts store lately; `retryAfterMs` says when it may.
     case accountLimit = "account_limit"
     case idleTimeout = "idle_timeout"
     case serverShuttingDown = "server_shutting_down"

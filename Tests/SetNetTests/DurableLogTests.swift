@@ -3,7 +3,7 @@ import Glibc
 import SetNet
 import Testing
 
-/// The one append-only log type the journals and the accounts log are made of (issue 33): an
+/// The one append-only log type the journals are made of (issue 33): an
 /// append is whole or not there, a torn tail is cut off when the log is opened, damage is set
 /// aside with a note, and a failing write comes back as a value with nothing of it in the file.
 @Suite struct DurableLogTests {

@@ -56,7 +56,7 @@ import Testing
         do { try FileCalls.lockExclusively(other, "lock again") } catch { #expect(error.wouldBlock) }
     }
 
-    /// The raw-buffer forms the accounts snapshot writes and reads its sections with: a read
+    /// The raw-buffer forms of whole writes and reads (a journal's append is one): a read
     /// from a pipe comes back short (a pipe holds 64 KiB), so all of it takes many reads.
     @Test func aWholeBufferIsWrittenAndReadBackThroughShortReads() throws {
         var ends: [Int32] = [0, 0]

@@ -59,7 +59,7 @@ import SetRatings
 }
 
 /// Issue 32 item 9: whatever ratings go in, the rater gives back one `RatingBounds` holds (the
-/// rule the accounts log's reader checks), so no record it makes is refused at the next start.
+/// rule the import of an old accounts log checks), so no game it rates is ever kept unrated for it.
 @Suite struct RatingBoundsTests {
     static let corners: [Rating] = {
         var corners: [Rating] = []

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import SetRules
-import SetServer
+@testable import SetServer
 import SetWire
 import Testing
 @testable import SetReplay
@@ -79,8 +79,9 @@ import Testing
         #"{"commitment":"b06aa72ecd14f46eed53934fad1f07c49d953300a26576feb968c66ea7d7a48b","durationMs":277300,"endedAt":279357,"game":1,"journal":"castduel.jsonl","match":"castduel","mode":"duel","outcome":"win","players":[{"account":0,"after":{"r":"1337.6891074309397","rd":"290.31896252204893","vol":"0.05999926959652241"},"before":{"r":"1500.0","rd":"350.0","vol":"0.06"},"name":"easy1","points":108,"setTimes":[10498,5578,17150,15002,8130,7105,27642],"sets":7},{"account":1,"after":{"r":"1662.3108925690603","rd":"290.31896252204893","vol":"0.05999926959652241"},"before":{"r":"1500.0","rd":"350.0","vol":"0.06"},"name":"easy2","points":356,"setTimes":[6133,8489,9378,7305,14961,19023,7045,4382,7172,16352,6051,7564,26231,13050,6274,5613,7438,13734],"sets":18}],"rated":true,"reason":"no_sets_left","type":"game","variant":"classic","wall":1795802148,"winner":1}"#,
     ]
 
-    /// A cast lost the ratings: the journal holds none. They come from the accounts log of the
-    /// data folder the journal lies in, and the game-over box shows how each moved.
+    /// A cast lost the ratings: the journal holds none. They come from the accounts database of
+    /// the data folder the journal lies in (or the accounts log of a folder an earlier version
+    /// wrote, not yet imported), and the game-over box shows how each moved.
     @Test func theCastShowsTheRatingsTheAccountsRecorded() throws {
         let path = try Self.journal(modified: 1_795_000_000)
         let folder = (path as NSString).deletingLastPathComponent
@@ -96,5 +97,12 @@ import Testing
                              body: .gameOver(MatchResult(reason: .noSetsLeft, by: nil, scores: [108, 356], winner: .second), seed: 5))
         guard case .gameOver(_, _, let shown) = ReplayCast.withRatings(over, ratings[1]).body else { Issue.record("not a game over"); return }
         #expect(shown == ratings[1])
+        // A server's first start imports the log: the database answers, read only.
+        let file = folder + "/accounts/" + StoreLocation.sqliteFileName
+        _ = try SQLAccountStore.open(.sqliteFile(file), dataFolder: folder, policy: .standard, wallSeconds: 1, log: .silent)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/accounts/accounts.jsonl"))
+        let written = try FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date
+        #expect(replay.recordedRatings() == ratings)
+        #expect(try FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date == written, "read only")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import SetNet
 import SetRules
 import SetServer
+import SetTestSupport
 import SetWire
 import Testing
 
@@ -21,12 +22,13 @@ extension AccountTests {
     /// The answer to a `snapshot` request: the phase it shows, or the error code it got.
     func snapshotAnswer(_ client: TestClient) throws -> String { try client.snapshotAnswer() }
 
-    /// While the accounts log cannot be written, a spectator's next read, a `snapshot` request
+    /// While the accounts store cannot commit, a spectator's next read, a `snapshot` request
     /// and a resume with `lastSeq` tell nothing of the game over or its ratings; once the record
-    /// is on disk the spectator is told, with the ratings, and snapshots show them.
-    @Test func nobodyLearnsOfAGameOverBeforeItsRecordIsOnDisk() throws {
-        let faults = JournalFaults()
-        let server = try server(data: temporaryDirectory(), accountFaults: faults)
+    /// is committed the spectator is told, with the ratings, and snapshots show them.
+    @Test(arguments: TestStoreKind.allCases) func nobodyLearnsOfAGameOverBeforeItsRecordIsCommitted(kind: TestStoreKind) throws {
+        guard let accounts = try TestAccounts.make(kind) else { return }
+        let faults = StoreFaults()
+        let server = try server(data: temporaryDirectory(), accounts: accounts, storeFaults: faults)
         defer { server.stop() }
         let ann = try join(server, "ann", key: Self.annKey)
         let bob = try join(server, "bob", key: Self.bobKey)
@@ -59,7 +61,7 @@ extension AccountTests {
         #expect(try snapshotAnswer(wat) == "snapshot over ratings 2")
     }
 
-    /// A kill once the game's end is in its journal and its record in the accounts log: a player
+    /// A kill once the game's end is in its journal and its record in the store: a player
     /// resuming with `lastSeq` from the restarted server is sent the `game_over` line it was sent
     /// before, byte for byte, ratings and all.
     @Test func aGameOverResentAfterARestartIsTheLineSentBefore() throws {
@@ -82,13 +84,14 @@ extension AccountTests {
         #expect(back.lastLine == sent)
     }
 
-    /// A kill while the record could not be written, and a restart while it still cannot be: the
-    /// restored match tells nothing of the game over (a spectator's join is refused) until the
-    /// log takes the record; then a resume with `lastSeq` gets the game over with its ratings.
-    @Test func aRestoredGameOverWaitsForTheRecordTheRestartCouldNotWrite() throws {
+    /// A kill while the record could not be committed, and a restart while it still cannot be:
+    /// the restored match tells nothing of the game over (a spectator's join is refused) until
+    /// the store takes the record; then a resume with `lastSeq` gets the game over with its ratings.
+    @Test(arguments: TestStoreKind.allCases) func aRestoredGameOverWaitsForTheRecordTheRestartCouldNotCommit(kind: TestStoreKind) throws {
+        guard let accounts = try TestAccounts.make(kind) else { return }
         let data = temporaryDirectory()
-        let faults = JournalFaults()
-        var first: TestServer? = try server(data: data, accountFaults: faults)
+        let faults = StoreFaults()
+        var first: TestServer? = try server(data: data, accounts: accounts, storeFaults: faults)
         let (ann, bob) = try duelAfterOneTurn(first!)
         let lastSeq = bob.view!.seq, token = try #require(bob.token)
         faults.failing = true
@@ -96,7 +99,7 @@ extension AccountTests {
         #expect(try nothingPending(ann))
         try kill(&first, data: data, clients: (ann, bob))
 
-        let second = try server(data: data, accountFaults: faults)
+        let second = try server(data: data, accounts: accounts, storeFaults: faults)
         defer { second.stop() }
         let wat = try TestClient.greeted(second)
         wat.send(.join(JoinRequest(role: .spectator, name: "wat", match: "m")))

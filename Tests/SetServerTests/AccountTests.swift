@@ -2,6 +2,7 @@ import Foundation
 import SetNet
 import SetRules
 import SetServer
+import SetTestSupport
 import SetWire
 import Testing
 
@@ -13,11 +14,8 @@ import Testing
 
     func temporaryDirectory() -> String { temporaryFolder("setgame-accounts") }
 
-    func server(data: String? = nil, accountFaults: JournalFaults? = nil) throws -> TestServer {
-        try TestServer {
-            $0.dataDirectory = data
-            $0.accountFaults = accountFaults
-        }
+    func server(data: String? = nil) throws -> TestServer {
+        try TestServer { $0.dataDirectory = data }
     }
 
     /// Connects and joins with an account key (nil: a guest); returns the client once its snapshot came.
@@ -175,12 +173,13 @@ import Testing
         #expect(history.fields["games"]?.arrayValue?.first?.objectValue?["result"]?.stringValue == "aborted")
     }
 
-    /// While the accounts log cannot be written (a full disk), nobody hears the game is over;
-    /// once the record is on disk, everyone does, with the ratings it holds.
-    @Test func theRecordIsOnDiskBeforeGameOverReachesAnyone() throws {
+    /// While the accounts store cannot commit (a full disk, a lost database), nobody hears the
+    /// game is over; once the record is committed, everyone does, with the ratings it holds.
+    @Test(arguments: TestStoreKind.allCases) func theRecordIsCommittedBeforeGameOverReachesAnyone(kind: TestStoreKind) throws {
+        guard let accounts = try TestAccounts.make(kind) else { return }
         let data = temporaryDirectory()
-        let faults = JournalFaults()
-        let server = try server(data: data, accountFaults: faults)
+        let faults = StoreFaults()
+        let server = try server(data: data, accounts: accounts, storeFaults: faults)
         defer { server.stop() }
         let ann = try join(server, "ann", key: Self.annKey)
         let bob = try join(server, "bob", key: Self.bobKey)
@@ -196,16 +195,16 @@ import Testing
         let over = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
         guard case .gameOver(_, _, let ratings) = over.body else { return }
         #expect(ratings.count == 2)
-        let log = try String(contentsOfFile: data + "/accounts/accounts.jsonl", encoding: .utf8)
-        #expect(log.contains("\"type\":\"game\"") && log.contains("\"rated\":true"))
+        #expect(try accounts.games(data: data) == [true])
     }
 
-    /// A crash between the journal's write and the accounts log's: the record is written from the
+    /// A crash between the journal's write and the store's commit: the record is written from the
     /// restored journal at the next start, and counted once.
-    @Test func aGameTheAccountsLogMissedIsRecoveredFromItsJournal() throws {
+    @Test(arguments: TestStoreKind.allCases) func aGameTheStoreMissedIsRecoveredFromItsJournal(kind: TestStoreKind) throws {
+        guard let accounts = try TestAccounts.make(kind) else { return }
         let data = temporaryDirectory()
-        let faults = JournalFaults()
-        var first: TestServer? = try server(data: data, accountFaults: faults)
+        let faults = StoreFaults()
+        var first: TestServer? = try server(data: data, accounts: accounts, storeFaults: faults)
         let ann = try join(first!, "ann", key: Self.annKey)
         let bob = try join(first!, "bob", key: Self.bobKey)
         try ann.awaitSeq(bob.view!.seq)
@@ -221,13 +220,14 @@ import Testing
         try? FileManager.default.removeItem(atPath: data + "/finished")
         try FileManager.default.moveItem(atPath: data + "/m.saved", toPath: data + "/m.jsonl")
 
-        let second = try server(data: data)
+        let second = try server(data: data, accounts: accounts)
         defer { second.stop() }
         #expect(second.logLines.all.contains { $0.contains("recorded m game 1") }, "\(second.logLines.all)")
         let eve = try join(second, "eve", key: nil, match: "other")
         let profile = try ask(eve, .profile(name: "bob"))
         #expect(profile.fields["wins"]?.intValue == 1)
         #expect(profile.fields["ratings"]?.objectValue?["classic"] != nil)
+        #expect(try accounts.games(data: data) == [true])
     }
 
     @Test func aSeatWaitForfeitIsALoss() throws {
@@ -249,14 +249,15 @@ import Testing
 
     /// A kill after both writes (the journal's end of game, then its record) leaves the journal
     /// at the top of the folder: the restart restores the finished match and records nothing twice.
-    @Test func aKillAfterBothWritesRecordsTheGameOnce() throws {
+    @Test(arguments: TestStoreKind.allCases) func aKillAfterBothWritesRecordsTheGameOnce(kind: TestStoreKind) throws {
+        guard let accounts = try TestAccounts.make(kind) else { return }
         let data = temporaryDirectory()
-        var first: TestServer? = try server(data: data)
+        var first: TestServer? = try server(data: data, accounts: accounts)
         let (ann, bob, ratings) = try duelAnnResigns(first!)
         #expect(ratings.count == 2)
         try kill(&first, data: data, clients: (ann, bob))
 
-        let second = try server(data: data)
+        let second = try server(data: data, accounts: accounts)
         defer { second.stop() }
         #expect(second.restoredMatches == ["m"])
         #expect(!second.logLines.all.contains { $0.contains("recorded m") })
@@ -267,8 +268,7 @@ import Testing
         let eve = try join(second, "eve", key: nil, match: "other")
         let profile = try ask(eve, .profile(name: "bob"))
         #expect(profile.fields["games"]?.intValue == 1)
-        let log = try String(contentsOfFile: data + "/accounts/accounts.jsonl", encoding: .utf8)
-        #expect(log.components(separatedBy: "\"type\":\"game\"").count == 2)
+        #expect(try accounts.games(data: data) == [true])
     }
 
     /// A leaderboard ranks every account: it costs what a page of the lobby does.
@@ -284,12 +284,13 @@ import Testing
         #expect(try eve.awaitError(.rateLimited).code == .rateLimited)
     }
 
-    /// A game of guests alone is written to the log too, and waits for it the same way; once
-    /// written it is not kept in memory (nobody can ask about it).
-    @Test func aGuestsGameWaitsForItsRecordTooAndIsNotKept() throws {
+    /// A game of guests alone goes to the store too, and waits for it the same way; the store
+    /// does not keep it (nobody can ask about it).
+    @Test(arguments: TestStoreKind.allCases) func aGuestsGameWaitsForTheStoreTooAndIsNotKept(kind: TestStoreKind) throws {
+        guard let accounts = try TestAccounts.make(kind) else { return }
         let data = temporaryDirectory()
-        let faults = JournalFaults()
-        let server = try server(data: data, accountFaults: faults)
+        let faults = StoreFaults()
+        let server = try server(data: data, accounts: accounts, storeFaults: faults)
         defer { server.stop() }
         let ann = try join(server, "ann", key: nil)
         let bob = try join(server, "bob", key: nil)
@@ -301,8 +302,7 @@ import Testing
         faults.failing = false
         server.advance(by: 1_000)
         _ = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
-        let log = try String(contentsOfFile: data + "/accounts/accounts.jsonl", encoding: .utf8)
-        #expect(log.contains("\"type\":\"game\"") && log.contains("\"rated\":false"))
+        #expect(try accounts.games(data: data).isEmpty)
         bob.send(.account(.history(name: "bob", after: nil, limit: nil)))
         #expect(try bob.awaitError(.noSuchPlayer).code == .noSuchPlayer)
     }

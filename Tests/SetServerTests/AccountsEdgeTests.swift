@@ -23,9 +23,9 @@ import Testing
 
     func greeted(_ server: GatedServer) throws -> TestClient { try TestClient.greeted(port: server.port) }
 
-    @Test(arguments: GatedStore.Engine.allCases) func aDuelGoesOnAndAJoinWaitsForItsAccountWhileTheStoreHangs(engine: GatedStore.Engine) throws {
+    @Test func aDuelGoesOnAndAJoinWaitsForItsAccountWhileTheStoreHangs() throws {
         let gate = StoreGate()
-        let server = try GatedServer(gate: gate, engine: engine)
+        let server = try GatedServer(gate: gate)
         defer { gate.open(); server.stop() }
         let ann = try join(server, "ann", key: nil, match: "a")
         let bob = try join(server, "bob", key: nil, match: "a")
@@ -57,9 +57,9 @@ import Testing
         withExtendedLifetime((ann, bob)) {}
     }
 
-    @Test(arguments: GatedStore.Engine.allCases) func aGameOverIsToldToNobodyUntilItsRecordIsCommittedAndSnapshotsWaitForIt(engine: GatedStore.Engine) throws {
+    @Test func aGameOverIsToldToNobodyUntilItsRecordIsCommittedAndSnapshotsWaitForIt() throws {
         let gate = StoreGate()
-        let server = try GatedServer(gate: gate, engine: engine)
+        let server = try GatedServer(gate: gate)
         defer { gate.open(); server.stop() }
         let ann = try join(server, "ann", key: Self.annKey)
         let bob = try join(server, "bob", key: Self.bobKey)
@@ -104,9 +104,9 @@ import Testing
         _ = try back.waitFor("pong") { if case .pong = $0 { true } else { nil } }
     }
 
-    @Test(arguments: GatedStore.Engine.allCases) func aStoreThatCannotCommitDelaysTheResultSaysSoAndDeliversItOnceItCan(engine: GatedStore.Engine) throws {
+    @Test func aStoreThatCannotCommitDelaysTheResultSaysSoAndDeliversItOnceItCan() throws {
         let gate = StoreGate()
-        let server = try GatedServer(gate: gate, engine: engine)
+        let server = try GatedServer(gate: gate)
         defer { server.stop() }
         let ann = try join(server, "ann", key: Self.annKey)
         let bob = try join(server, "bob", key: Self.bobKey)
@@ -130,9 +130,9 @@ import Testing
         #expect(gate.recordCalls == 2, "one failed try, one that committed")
     }
 
-    @Test(arguments: GatedStore.Engine.allCases) func aConnectionClosedWhileItsLookupWaitsIsNeitherSeatedNorGivenAnAccount(engine: GatedStore.Engine) throws {
+    @Test func aConnectionClosedWhileItsLookupWaitsIsNeitherSeatedNorGivenAnAccount() throws {
         let gate = StoreGate()
-        let server = try GatedServer(gate: gate, engine: engine)
+        let server = try GatedServer(gate: gate)
         defer { gate.open(); server.stop() }
         gate.close()
         let cat = try greeted(server)
@@ -153,9 +153,9 @@ import Testing
         #expect(gate.createCalls == 0)
     }
 
-    @Test(arguments: GatedStore.Engine.allCases) func oneConnectionCannotFillTheStoresQueue(engine: GatedStore.Engine) throws {
+    @Test func oneConnectionCannotFillTheStoresQueue() throws {
         let gate = StoreGate()
-        let server = try GatedServer(gate: gate, engine: engine)
+        let server = try GatedServer(gate: gate)
         defer { gate.open(); server.stop() }
         let eve = try join(server, "eve", key: nil)
         gate.close()
@@ -226,19 +226,12 @@ final class StoreGate: Sendable {
 final class GatedStore: AccountStore {
     private let gate: StoreGate
 
-    /// The store behind the gate: today's engine through its adapter, or SQLite in memory.
-    enum Engine: CaseIterable, Sendable {
-        case book, sqlite
-    }
-
+    /// The store behind the gate: SQLite in memory.
     private let inner: AccountStore
 
-    init(gate: StoreGate, engine: Engine) throws {
+    init(gate: StoreGate) throws {
         self.gate = gate
-        switch engine {
-        case .book: inner = BookAccountStore(try Accounts(directory: nil, faults: nil, log: .silent))
-        case .sqlite: inner = try SQLAccountStore.open(.memory, dataFolder: nil, policy: .standard, wallSeconds: 1, log: .silent)
-        }
+        inner = try SQLAccountStore.open(.memory, dataFolder: nil, policy: .standard, wallSeconds: 1, log: .silent)
     }
 
     func account(for identity: PlayerIdentity) throws(StoreError) -> StoredAccount? {
@@ -305,7 +298,7 @@ final class GatedServer: Sendable {
     let running: RunningServer
     let clock = ManualTime(1_000)
 
-    init(gate: StoreGate, engine: GatedStore.Engine) throws {
+    init(gate: StoreGate) throws {
         var config = ServerConfig()
         config.port = 0
         config.seeds = .counting(from: 1)
@@ -313,7 +306,7 @@ final class GatedServer: Sendable {
         config.list.cacheMs = 0
         config.spectators.crowdRoundMs = 0
         config.perAddress.connectsPerSecond = 1_000_000
-        running = RunningServer(try Server(config: config, clock: clock, log: .silent, store: try GatedStore(gate: gate, engine: engine)))
+        running = RunningServer(try Server(config: config, clock: clock, log: .silent, store: try GatedStore(gate: gate)))
     }
 
     var port: UInt16 { running.port }

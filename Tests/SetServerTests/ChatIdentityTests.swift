@@ -1,4 +1,5 @@
 import Foundation
+import SetDatabase
 import SetNet
 import SetRules
 import SetServer
@@ -39,9 +40,9 @@ import Testing
         #expect(try eli.say("f") == nil)
     }
 
-    /// The operator reads an account's identity in the accounts log and writes it into
-    /// `silenced`: the log's own spelling and the bare digest both reach that account, and only it.
-    @Test func anOperatorSilencesAnAccountByTheIdentityTheAccountsLogShows() throws {
+    /// The operator reads an account's identity in the accounts database and writes it into
+    /// `silenced`: the database's own spelling and the bare digest both reach that account, and only it.
+    @Test func anOperatorSilencesAnAccountByTheIdentityTheAccountsDatabaseShows() throws {
         let data = NSTemporaryDirectory() + "setgame-chat-\(UUID().uuidString)"
         let server = try TestServer { $0.dataDirectory = data }
         defer { server.stop() }
@@ -50,11 +51,7 @@ import Testing
         try ann.awaitSeq(bob.view!.seq)
         #expect(try ann.say("before") == nil)
 
-        let log = try String(contentsOfFile: data + "/accounts/accounts.jsonl", encoding: .utf8)
-        let records = log.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-        let identity = try #require(records.first { $0["type"] as? String == "account" && $0["name"] as? String == "ann" }?["identity"] as? String)
+        let identity = try #require(try dataFolderAccounts(data).query("SELECT identity FROM accounts WHERE name = 'ann'", []).first?.text(0))
         #expect(identity.hasPrefix("key:"))
         let silenced = data + "/silenced"
         let lines = ["account \(identity)", "account \(identity.dropFirst(4))", "account \(identity.dropFirst(4).uppercased())"]

@@ -8,11 +8,19 @@ import Testing
 /// encoder makes of the reply as Protocol.md describes it, built here from the stored records.
 @Suite struct HistoryPageTests {
     let hex = String(repeating: "0123456789abcdef", count: 4)
+    static let names = ["ann \"the\" \\ 🂡", "bot-hard"]
+    static let bots = [false, true]
 
-    func book() -> AccountBook {
-        var book = AccountBook()
-        book.apply(.created(id: 0, identity: .accountKey(digest: "a"), name: "ann \"the\" \\ 🂡", bot: false, wallSeconds: 1))
-        book.apply(.created(id: 1, identity: .sshKey(fingerprint: "SHA256:b"), name: "bot-hard", bot: true, wallSeconds: 2))
+    /// A store holding two accounts and the games of `games()`, in order.
+    func store() throws -> SQLAccountStore {
+        let store = try SQLAccountStore.open(.memory, dataFolder: nil, policy: .standard, wallSeconds: 1, log: .silent)
+        try store.insertAccount(id: 0, identity: .accountKey(digest: "a"), name: Self.names[0], bot: false, wallSeconds: 1)
+        try store.insertAccount(id: 1, identity: .sshKey(fingerprint: "SHA256:b"), name: Self.names[1], bot: true, wallSeconds: 2)
+        for game in games() { try store.insert(game, policy: .standard) }
+        return store
+    }
+
+    func games() -> [GameRecord] {
         let rating = { (value: Double, deviation: Double) in Rating(rating: value, deviation: deviation, volatility: 0.06) }
         func player(_ account: Int?, _ name: String, _ points: Int, rated: Bool, deviation: Double = 60) -> GameRecord.Player {
             GameRecord.Player(account: account, name: name, points: points, sets: points / 3, setTimes: [4_000],
@@ -32,15 +40,14 @@ import Testing
                        reason: .resigned, winner: .second, players: [player(1, "bot-hard", 0, rated: false), player(0, "ann", 0, rated: false)],
                        endedAt: 9, durationMs: 1, wallSeconds: 9, journal: "duel-9.jsonl"),
         ]
-        for game in games { book.apply(.game(game)) }
-        return book
+        return games
     }
 
-    /// The reply as the generic encoder would write it, from the records the store gives back.
-    func expected(_ book: AccountBook, account id: Int, indexes: [Int], next: String?, requestID: JSONValue?) -> [UInt8] {
-        let account = book.accounts[id]
+    /// The reply as the generic encoder would write it, from the records the store was given.
+    func expected(account id: Int, indexes: [Int], next: String?, requestID: JSONValue?) -> [UInt8] {
+        let games = games()
         let entries: [JSONValue] = indexes.map { index in
-            let game = book.games[index]
+            let game = games[index]
             let seat = game.players.firstIndex { $0.account == id } ?? 0
             let result = switch game.score(of: seat) {
             case .win: "win"
@@ -56,7 +63,7 @@ import Testing
                 "players": .array(game.players.map { player in
                     var members: [String: JSONValue] = ["name": .string(player.name), "points": .int(Int64(player.points)),
                                                         "sets": .int(Int64(player.sets))]
-                    if let account = player.account.flatMap(book.account) { members["bot"] = .bool(account.bot) } else { members["guest"] = .bool(true) }
+                    if let account = player.account { members["bot"] = .bool(Self.bots[account]) } else { members["guest"] = .bool(true) }
                     if let before = player.before, let after = player.after {
                         members["ratingBefore"] = .int(Int64(before.rounded))
                         members["ratingAfter"] = .int(Int64(after.rounded))
@@ -66,32 +73,32 @@ import Testing
                 }),
             ])
         }
-        var fields: [String: JSONValue] = ["name": .string(account.name), "games": .array(entries)]
+        var fields: [String: JSONValue] = ["name": .string(Self.names[id]), "games": .array(entries)]
         if let next { fields["next"] = .string(next) }
         return ServerMessageCoding.genericLine(.accountInfo(AccountInfo(.history, fields), id: requestID))
     }
 
     @Test func aPageIsTheLineTheGenericEncoderMakes() throws {
-        let book = book()
-        let line = try AccountReplies.history("ANN \"the\" \\ 🂡", after: nil, limit: 20, id: .int(7), in: book).get()
-        #expect(line == expected(book, account: 0, indexes: [3, 2, 1, 0], next: nil, requestID: .int(7)))
-        let bots = try AccountReplies.history("bot-hard", after: nil, limit: 20, id: nil, in: book).get()
-        #expect(bots == expected(book, account: 1, indexes: [3, 0], next: nil, requestID: nil))
+        let store = try store()
+        let line = try store.history("ANN \"the\" \\ 🂡", after: nil, limit: 20, id: .int(7)).get()
+        #expect(line == expected(account: 0, indexes: [3, 2, 1, 0], next: nil, requestID: .int(7)))
+        let bots = try store.history("bot-hard", after: nil, limit: 20, id: nil).get()
+        #expect(bots == expected(account: 1, indexes: [3, 0], next: nil, requestID: nil))
     }
 
     @Test func pagesFollowTheirCursor() throws {
-        let book = book()
-        let first = try AccountReplies.history("ann \"the\" \\ 🂡", after: nil, limit: 3, id: .string("q"), in: book).get()
-        #expect(first == expected(book, account: 0, indexes: [3, 2, 1], next: "1", requestID: .string("q")))
-        let second = try AccountReplies.history("ann \"the\" \\ 🂡", after: "1", limit: 3, id: nil, in: book).get()
-        #expect(second == expected(book, account: 0, indexes: [0], next: nil, requestID: nil))
-        #expect(throws: WireError.self) { try AccountReplies.history("ann \"the\" \\ 🂡", after: "5", limit: 3, id: nil, in: book).get() }
-        #expect(throws: WireError.self) { try AccountReplies.history("nobody", after: nil, limit: 3, id: nil, in: book).get() }
+        let store = try store()
+        let first = try store.history("ann \"the\" \\ 🂡", after: nil, limit: 3, id: .string("q")).get()
+        #expect(first == expected(account: 0, indexes: [3, 2, 1], next: "1", requestID: .string("q")))
+        let second = try store.history("ann \"the\" \\ 🂡", after: "1", limit: 3, id: nil).get()
+        #expect(second == expected(account: 0, indexes: [0], next: nil, requestID: nil))
+        #expect(throws: WireError.self) { try store.history("ann \"the\" \\ 🂡", after: "5", limit: 3, id: nil).get() }
+        #expect(throws: WireError.self) { try store.history("nobody", after: nil, limit: 3, id: nil).get() }
     }
 
     /// What the line says, read back as a client reads it: rounded ratings and the provisional mark.
     @Test func aRatedGameShowsRoundedRatingsAndTheProvisionalMark() throws {
-        let line = try AccountReplies.history("bot-hard", after: "1", limit: 1, id: nil, in: book()).get()
+        let line = try store().history("bot-hard", after: "1", limit: 1, id: nil).get()
         guard case .success(.accountInfo(let info, _)) = ServerMessageCoding.decode(Array(line.dropLast())) else {
             Issue.record("not an account reply: \(String(decoding: line, as: UTF8.self))")
             return

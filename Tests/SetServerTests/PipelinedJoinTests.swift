@@ -46,9 +46,9 @@ import Testing
         }
     }
 
-    @Test(arguments: GatedStore.Engine.allCases) func aJoinSnapshotAndPingWrittenTogetherAreAnsweredInOrder(engine: GatedStore.Engine) throws {
+    @Test func aJoinSnapshotAndPingWrittenTogetherAreAnsweredInOrder() throws {
         let gate = StoreGate()
-        let server = try GatedServer(gate: gate, engine: engine)
+        let server = try GatedServer(gate: gate)
         defer { gate.open(); server.stop() }
         gate.close()
         let cat = try greeted(server)
@@ -60,9 +60,9 @@ import Testing
         #expect(cat.view?.player(.first)?.name == "cat")
     }
 
-    @Test(arguments: GatedStore.Engine.allCases) func atMostThirtyTwoRequestsWaitBehindAJoinTheRestAreRefusedAtOnce(engine: GatedStore.Engine) throws {
+    @Test func atMostThirtyTwoRequestsWaitBehindAJoinTheRestAreRefusedAtOnce() throws {
         let gate = StoreGate()
-        let server = try GatedServer(gate: gate, engine: engine)
+        let server = try GatedServer(gate: gate)
         defer { gate.open(); server.stop() }
         gate.close()
         let cat = try greeted(server)
@@ -78,9 +78,9 @@ import Testing
         #expect(try answers(cat, count: expected.count) == expected)
     }
 
-    @Test(arguments: GatedStore.Engine.allCases) func aRefusedJoinIsAnsweredFirstThenTheRetryWrittenBehindIt(engine: GatedStore.Engine) throws {
+    @Test func aRefusedJoinIsAnsweredFirstThenTheRetryWrittenBehindIt() throws {
         let gate = StoreGate()
-        let server = try GatedServer(gate: gate, engine: engine)
+        let server = try GatedServer(gate: gate)
         defer { gate.open(); server.stop() }
         // Another account owns the name "cat".
         let owner = try TestClient.joined(port: server.port, name: "cat", key: AccountsEdgeTests.annKey, match: "x")
@@ -100,9 +100,9 @@ import Testing
         withExtendedLifetime(owner) {}
     }
 
-    @Test(arguments: GatedStore.Engine.allCases) func aConnectionClosedWhileItsRequestsWaitHasThemDropped(engine: GatedStore.Engine) throws {
+    @Test func aConnectionClosedWhileItsRequestsWaitHasThemDropped() throws {
         let gate = StoreGate()
-        let server = try GatedServer(gate: gate, engine: engine)
+        let server = try GatedServer(gate: gate)
         defer { gate.open(); server.stop() }
         let ann = try TestClient.joined(port: server.port, name: "ann", key: nil)
         let bob = try TestClient.joined(port: server.port, name: "bob", key: nil)

@@ -47,7 +47,6 @@ import Testing
         let data = NSTemporaryDirectory() + "setgame-record-allowance-\(UUID().uuidString)"
         let server = try TestServer { $0.dataDirectory = data }
         defer { server.stop() }
-        let log = data + "/accounts/accounts.jsonl"
         func join(_ number: Int, name: String? = nil) throws -> TestClient {
             let client = try TestClient(port: server.port)
             _ = try client.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
@@ -59,10 +58,11 @@ import Testing
         for number in 0..<20 {
             _ = try join(number).waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
         }
-        let size = try #require(FileManager.default.attributesOfItem(atPath: log)[.size] as? Int)
+        let accounts = try accountRows(data)
+        #expect(accounts.count == 20)
         let refused = try join(20).awaitError(.accountLimit)
         #expect(refused.details["retryAfterMs"] == .int(60_000) && !refused.fatal, "\(refused)")
-        #expect(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int == size, "a refusal writes nothing")
+        #expect(try accountRows(data) == accounts, "a refusal writes nothing")
         // Renames: five for one account, then refused.
         for round in 1...5 {
             _ = try join(0, name: "p0-\(round)").waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }

@@ -3,57 +3,68 @@ import SetRatings
 import SetRules
 @testable import SetServer
 import SetTestSupport
+import SetWire
 import Testing
 
 /// The upgrade: a data folder the accounts log's engine wrote (its log, a snapshot, records after
-/// it) is imported whole into an empty store on first start, and the old files are set aside.
+/// it), frozen in `Fixtures/` before that engine was deleted, is imported whole into an empty
+/// store on first start, and the old files are set aside.
 @Suite struct SQLImportTests {
-    @Test(arguments: TestStoreKind.allCases)
-    func aDataFolderOfTheCurrentVersionIsImportedWhole(kind: TestStoreKind) throws {
-        guard let target = try TestDatabase.make(kind) else { return }
-        let folder = NSTemporaryDirectory() + "setgame-import-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let directory = JournalDirectory(path: folder, log: .silent)
-        try directory.prepareChecked()
-        let policy = SQLStoreDifferentialTests.policy
-        do {
-            // Written by today's engine: a snapshot part-way, then more records after it.
-            let writer = try Accounts(directory: directory, faults: nil, log: .silent, snapshotAfter: 1, policy: policy)
-            var history = RandomHistory(old: writer, store: nil, policy: policy, seed: 11)
-            try history.play(steps: 200)
-            writer.checkpoint()
-            writer.finishSnapshots()
-            try history.play(steps: 200)
-        }
-        let logPath = "\(directory.accountsPath)/\(AccountLog.fileName)"
-        #expect(FileManager.default.fileExists(atPath: "\(directory.accountsPath)/\(AccountSnapshot.fileName)"))
-        let logged = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n").map { line in
-            try AccountRecord.decode(Array(line.utf8))
-        }
-        let old = try Accounts(directory: directory, faults: nil, log: .silent, policy: policy)
+    /// A copy of the data folder the old engine wrote and froze in `Fixtures/old-data-folder`
+    /// (its log, a snapshot part way, records after it).
+    static func oldDataFolder() throws -> String {
+        let folder = temporaryFolder("setgame-import")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "\(AccountFixture.folder)/old-data-folder/accounts", toPath: folder + "/accounts")
+        return folder
+    }
 
+    /// The frozen folder is imported whole: every answer is the one the old engine gave reading
+    /// that folder, every game exactly as the log holds it, and the old files are set aside.
+    @Test(arguments: TestStoreKind.allCases)
+    func theFrozenFolderOfTheOldEngineIsImportedWhole(kind: TestStoreKind) throws {
+        guard let target = try TestDatabase.make(kind) else { return }
+        let folder = try Self.oldDataFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let logPath = "\(folder)/accounts/\(AccountLogFile.fileName)"
+        let logged = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n").map { line in
+            try AccountLogRecord.decode(Array(line.utf8))
+        }
         let lines = ServerLogLines()
         let location: StoreLocation = kind == .sqlite ? .sqliteFile(target.location) : .postgres(target.location)
-        let store = try SQLAccountStore.open(location, dataFolder: folder, policy: policy, wallSeconds: 77, log: lines.log)
-        var random = SplitMix64(seed: 5)
-        try SQLStoreDifferentialTests.compareEveryAnswer(old, store, names: old.book.accounts.map(\.name), random: &random)
-        // Every game exactly as the log holds it: ratings to the last digit, every set's time.
+        let store = try SQLAccountStore.open(location, dataFolder: folder, policy: SQLStoreDifferentialTests.policy, wallSeconds: 77, log: lines.log)
+        let answers = try AccountFixture.lines("old-data-folder-answers.jsonl")
+        #expect(try AccountFixture.replay(answers, into: store, policy: SQLStoreDifferentialTests.policy) > 0)
         var games = 0
-        for case .game(let game) in logged where AccountBook.concernsAccounts(game) {
+        for case .game(let game) in logged where game.concernsAccounts {
             games += 1
             #expect(try store.game(commitment: game.commitment) == game)
         }
         #expect(games > 100)
-        for account in old.book.accounts { #expect(try store.account(id: account.id)?.ratings == account.ratings) }
+        let accounts = logged.filter { if case .created = $0 { true } else { false } }.count
         #expect(!FileManager.default.fileExists(atPath: logPath))
         #expect(FileManager.default.fileExists(atPath: logPath + ".imported-77"))
-        #expect(FileManager.default.fileExists(atPath: "\(directory.accountsPath)/\(AccountSnapshot.fileName).imported-77"))
-        #expect(lines.all.contains { $0.contains("imported \(old.book.accounts.count) accounts and \(games) games") && $0.contains("accounts.jsonl.imported-77") },
+        #expect(FileManager.default.fileExists(atPath: "\(folder)/accounts/\(AccountLogFile.snapshotFileName).imported-77"))
+        #expect(lines.all.contains { $0.contains("imported \(accounts) accounts and \(games) games") && $0.contains("accounts.jsonl.imported-77") },
                 "\(lines.all)")
-        // A second start finds nothing to import and changes nothing.
-        let again = ServerLogLines()
-        let reopened = try SQLAccountStore.open(location, dataFolder: folder, policy: policy, wallSeconds: 78, log: again.log)
-        let reread = try reopened.account(id: 0), first = try store.account(id: 0)
-        #expect(again.all.isEmpty && reread == first)
+    }
+
+    /// `serve --data DIR` on a folder the current release wrote: its first start imports the
+    /// accounts log into DIR/accounts/accounts.sqlite3 and says so in the log; players keep
+    /// their ratings.
+    @Test func aServerStartedOnAnOldFolderImportsItAndSaysSo() throws {
+        let folder = try Self.oldDataFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let answers = try AccountFixture.lines("old-data-folder-answers.jsonl")
+        let profile = try #require(answers.first { $0["ask"] == "profile" && $0["answer"]?.objectValue?["info"] != nil })
+        let name = try #require(profile["name"]?.stringValue)
+        let server = try TestServer { $0.dataDirectory = folder }
+        defer { server.stop() }
+        #expect(server.logLines.all.contains { $0.contains("imported") && $0.contains("accounts.jsonl.imported-") }, "\(server.logLines.all)")
+        #expect(FileManager.default.fileExists(atPath: "\(folder)/accounts/\(StoreLocation.sqliteFileName)"))
+        let client = try TestClient.greeted(server)
+        client.send(.account(.profile(name: name)), id: "q")
+        let info = try client.waitFor("profile") { if case .accountInfo(let info, _) = $0 { info } else { nil } }
+        #expect(JSONWriter.bytes(.object(info.fields)) == JSONWriter.bytes(profile["answer"]?.objectValue?["info"]?.objectValue?["fields"] ?? .null))
     }
 }

@@ -4,22 +4,22 @@ import SetTestSupport
 import SetWire
 import Testing
 
-/// The server opens the SQL store `config.store` names: a rated duel's ratings are in the
-/// SQLite file, and outlive a restart; a data folder whose accounts are in the accounts log of
-/// an earlier version (`serve` without `--store`) is imported when it restarts with one.
+/// The server keeps its accounts in the SQLite file of its data folder, by default (`serve
+/// --data DIR`) as when `--store` names it: a rated duel's ratings are in the file, and outlive
+/// a restart.
 @Suite(.serialized) struct SQLStoreServerTests {
-    @Test(arguments: [false, true]) func aRatedDuelOnTheSQLiteStoreOutlivesARestart(playedOnTheAccountsLog: Bool) throws {
+    @Test(arguments: [false, true]) func aRatedDuelOnTheSQLiteStoreOutlivesARestart(storeNamed: Bool) throws {
         let data = NSTemporaryDirectory() + "setgame-sql-server-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: data + "/accounts", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: data) }
         let file = data + "/accounts/" + StoreLocation.sqliteFileName
-        func server(store: Bool = true) throws -> TestServer {
+        func server() throws -> TestServer {
             try TestServer {
                 $0.dataDirectory = data
-                $0.store = store ? .sqliteFile(file) : nil
+                $0.store = storeNamed ? .sqliteFile(file) : nil
             }
         }
-        var first: TestServer? = try server(store: !playedOnTheAccountsLog)
+        var first: TestServer? = try server()
         func join(_ server: TestServer, _ name: String, key: String?, match: String) throws -> TestClient {
             let client = try TestClient(port: server.port)
             _ = try client.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
@@ -37,7 +37,7 @@ import Testing
         let over = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
         guard case .gameOver(_, _, let ratings) = over.body else { return }
         #expect(ratings.count == 2)
-        #expect(FileManager.default.fileExists(atPath: file) != playedOnTheAccountsLog)
+        #expect(try dataFolderAccounts(data).query("SELECT name FROM accounts ORDER BY id", []).map { try $0.text(0) } == ["ann", "bob"])
         withExtendedLifetime((ann, bob)) { first?.stop() }
         first = nil
 
@@ -49,9 +49,6 @@ import Testing
         #expect(profile.fields["wins"]?.intValue == 1)
         let bobAfter = try #require(ratings.first { $0.seat == .second }).after
         #expect(profile.fields["ratings"]?.objectValue?["classic"]?.objectValue?["rating"]?.intValue.map(Int.init) == bobAfter)
-        if playedOnTheAccountsLog {
-            let kept = try FileManager.default.contentsOfDirectory(atPath: data + "/accounts")
-            #expect(kept.contains { $0.hasPrefix("accounts.jsonl.imported-") } && !kept.contains("accounts.jsonl"), "\(kept)")
-        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data + "/accounts").allSatisfy { $0.hasPrefix(StoreLocation.sqliteFileName) })
     }
 }

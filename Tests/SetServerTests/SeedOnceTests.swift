@@ -46,7 +46,7 @@ import Testing
         #expect(try dealt(second, match: "two") == SeedCommitment.commitment(for: 100))
     }
 
-    /// With its state file gone, the folder still knows the seeds of the games its accounts log
+    /// With its state file gone, the folder still knows the seeds of the games its accounts store
     /// holds, and passes over them.
     @Test func aLostStateFileStillDealsNoRecordedSeed() throws {
         let data = temporaryDirectory()

@@ -1,7 +1,7 @@
 import SetRatings
 import SetRules
 
-/// One finished game as the accounts log keeps it: who played under what names, the result,
+/// One finished game as the accounts store keeps it: who played under what names, the result,
 /// the points and sets of each seat, how long it took, how ratings moved, and which journal
 /// holds its every move.
 struct GameRecord: Equatable {
@@ -29,7 +29,7 @@ struct GameRecord: Equatable {
     var match: String
     var game: Int
     /// The game's seed commitment: unique per game, so a record is never written twice (a
-    /// restart recovers a game the journal holds but this log does not by it).
+    /// restart recovers a game the journal holds but the store does not by it).
     var commitment: String
     var mode: Mode
     var variant: Variant
@@ -54,6 +54,10 @@ struct GameRecord: Equatable {
         for seat in game.players.indices { (game.players[seat].before, game.players[seat].after) = (nil, nil) }
         return game
     }
+
+    /// Whether any seat was an account's: a game of guests alone moved no rating, and nobody
+    /// can ask about it, so it is not kept.
+    var concernsAccounts: Bool { players.contains { $0.account != nil } }
 
     /// 1, ½ or 0 for a seat of a counted duel; nil when nothing counts.
     func score(of seat: Int) -> Score? {

@@ -1,6 +1,6 @@
 import SetRules
 
-/// What one address (and its network) and one account may add to the accounts log: new accounts
+/// What one address (and its network) and one account may add to the accounts store: new accounts
 /// and renames, each a record synced to disk for good. Token buckets on the server's clock, so a
 /// flood of joins grows the log by a few hundred bytes a minute at most (issue 32 item 6) while a
 /// household, a classroom behind one address or a player trying names is never held up.

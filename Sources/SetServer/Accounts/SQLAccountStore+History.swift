@@ -4,7 +4,8 @@ import SetRules
 import SetWire
 
 // A player's history, one page from its numbered games, written straight into the reply's line
-// with keys in order (`JSONObjectWriter`), as `HistoryPage` wrote it from the accounts log's book.
+// with keys in order (`JSONObjectWriter`): byte for byte the line the generic encoder makes
+// (`HistoryPageTests`).
 extension SQLAccountStore {
     func history(_ name: String, after: String?, limit: Int, id: JSONValue?) throws(StoreError) -> Result<[UInt8], WireError> {
         try Self.storing { () throws(DatabaseError) in

@@ -22,10 +22,12 @@ extension SQLAccountStore {
                     var game = GameRecord(of: finished, ratings: ratings, pairGamesInWindow: pairGames, wallSeconds: wallSeconds,
                                           journal: journal, policy: policy)
                     // A game of guests alone moved no rating and nobody can ask about it.
-                    guard AccountBook.concernsAccounts(game) else { return nil }
+                    guard game.concernsAccounts else { return nil }
                     // Never seen while the rater keeps to `RatingBounds`; if it ever is, the game
-                    // is kept unrated rather than lost, as the accounts log did.
-                    if game.rated, AccountRecord.game(game).refusal(of: AccountRecord.game(game).encoded()) != nil { game = game.unrated }
+                    // is kept unrated rather than lost.
+                    if game.rated, game.players.contains(where: { player in
+                        [player.before, player.after].contains { !($0.map(RatingBounds.contains) ?? false) }
+                    }) { game = game.unrated }
                     try insert(game, policy: policy)
                     return game
                 }

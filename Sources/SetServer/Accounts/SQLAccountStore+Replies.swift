@@ -4,7 +4,7 @@ import SetRules
 import SetWire
 
 // The answers to account questions from the tables, field for field the ones the accounts log's
-// book gave (`AccountReplies`): a differential test holds the two to the same bytes.
+// engine gave before issue 34 deleted it: a differential test holds them to its frozen answers.
 extension SQLAccountStore {
     func profile(_ name: String) throws(StoreError) -> Result<AccountInfo, WireError> {
         try Self.storing { () throws(DatabaseError) in

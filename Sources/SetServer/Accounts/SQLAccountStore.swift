@@ -17,6 +17,12 @@ final class SQLAccountStore: AccountStore {
         }
     }
 
+    /// A store that only reads `database`, as it is: its schema is not brought up to date (a
+    /// reader beside a running server, `setgame replay`).
+    init(reading database: Database) {
+        self.database = database
+    }
+
     /// A database's error as the store says it: only a name or an identity taken is the
     /// caller's to act on; anything else means the store cannot be counted on now.
     static func storing<T>(_ body: () throws(DatabaseError) -> T) throws(StoreError) -> T {
@@ -32,7 +38,7 @@ final class SQLAccountStore: AccountStore {
     func account(for identity: PlayerIdentity) throws(StoreError) -> StoredAccount? {
         guard identity != .guest else { return nil }
         return try Self.storing { () throws(DatabaseError) in
-            try storedAccount(database.row("SELECT \(Self.accountColumns) FROM accounts WHERE identity = $1", .text(AccountRecord.text(identity))))
+            try storedAccount(database.row("SELECT \(Self.accountColumns) FROM accounts WHERE identity = $1", .text(identity.storedText)))
         }
     }
 
@@ -56,7 +62,7 @@ final class SQLAccountStore: AccountStore {
     private func storedAccount(_ row: Row?) throws(DatabaseError) -> StoredAccount? {
         guard let row else { return nil }
         let id: Int = try row.int(0)
-        guard let identity = AccountRecord.identity(try row.text(1)) else {
+        guard let identity = PlayerIdentity(storedText: try row.text(1)) else {
             throw DatabaseError(.invalidStatement, "account \(id) has an identity that is not a key or an ssh key")
         }
         return StoredAccount(id: id, identity: identity, name: try row.text(2), bot: try row.bool(3), createdWall: try row.int(4),
@@ -77,7 +83,7 @@ final class SQLAccountStore: AccountStore {
         return try Self.storing { () throws(DatabaseError) in
             try racing { () throws(DatabaseError) in
                 try database.transaction { () throws(DatabaseError) -> Result<StoredAccount, StoreError> in
-                    if try database.row("SELECT 1 FROM accounts WHERE identity = $1", .text(AccountRecord.text(identity))) != nil {
+                    if try database.row("SELECT 1 FROM accounts WHERE identity = $1", .text(identity.storedText)) != nil {
                         return .failure(.identityTaken)
                     }
                     if try accountRow(named: name) != nil { return .failure(.nameTaken) }
@@ -123,7 +129,7 @@ final class SQLAccountStore: AccountStore {
 
     func insertAccount(id: Int, identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64) throws(DatabaseError) {
         try database.execute("INSERT INTO accounts (id, identity, name, bot, created_wall) VALUES ($1, $2, $3, $4, $5)",
-                             .int(id), .text(AccountRecord.text(identity)), .text(name), .bool(bot), .int(wallSeconds))
+                             .int(id), .text(identity.storedText), .text(name), .bool(bot), .int(wallSeconds))
         try claimSkeleton(of: id, name)
     }
 

@@ -118,7 +118,7 @@ enum NameSuggestion {
     static func free(like name: String, for claimant: NameClaimant, reserved: ReservedNames, sitting: Set<String>,
                      in store: AccountStore) throws(StoreError) -> String {
         func isFree(_ candidate: String) throws(StoreError) -> Bool {
-            guard !sitting.contains(AccountBook.key(candidate)), reserved.allows(candidate, to: claimant) else { return false }
+            guard !sitting.contains(PlayerName.skeleton(candidate)), reserved.allows(candidate, to: claimant) else { return false }
             return try store.account(named: candidate) == nil
         }
         let stem = reserved.allows(name, to: claimant) ? name : reserved.unreserved(name)

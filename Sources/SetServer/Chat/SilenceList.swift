@@ -5,7 +5,7 @@ import SetRules
 ///     address 203.0.113.9
 ///     ssh SHA256:Zm9vYmFy…
 ///     account 9f86d081884c7d65…   (the account key's SHA-256, as the server keeps it)
-///     account key:9f86d081884c7d65…   (an account's `identity` as the accounts log spells it)
+///     account key:9f86d081884c7d65…   (an account's `identity` as the accounts database spells it)
 ///
 /// Blank lines and lines starting with `#` are ignored; a line of another shape is noted for the
 /// log and ignored. Pure, so a thread other than the loop's can parse a large file.
@@ -32,8 +32,8 @@ struct SilenceList: Sendable {
             case "address": addresses.insert(value)
             case "ssh": identities.insert(.sshKey(fingerprint: value))
             // The log's own spelling (`key:…`, `ssh:SHA256:…`) is taken as it is, so an operator
-            // may copy an account's `identity` from `accounts.jsonl` unchanged.
-            case "account": identities.insert(AccountRecord.identity(value).map(Self.folded) ?? .accountKey(digest: value.lowercased()))
+            // may copy an account's `identity` from the accounts database unchanged.
+            case "account": identities.insert(PlayerIdentity(storedText: value).map(Self.folded) ?? .accountKey(digest: value.lowercased()))
             default: notes.append("chat: \(path) line \(number + 1) names no address, ssh or account; ignored")
             }
         }

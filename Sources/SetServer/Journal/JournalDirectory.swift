@@ -21,7 +21,7 @@ struct JournalDirectory {
 
     var finishedPath: String { path + "/finished" }
     var damagedPath: String { path + "/damaged" }
-    /// The accounts log's folder: apart from the journals, which are every `.jsonl` at the top.
+    /// The accounts database's folder: apart from the journals, which are every `.jsonl` at the top.
     var accountsPath: String { path + "/accounts" }
 
     /// Takes the folder for this process alone, with `flock`: two servers on one folder would

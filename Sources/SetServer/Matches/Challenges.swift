@@ -10,7 +10,7 @@ package final class Challenges {
     struct Presence {
         var connection: ConnectionID
         var entry: LobbyEntry
-        /// The name folded as accounts compare names (`AccountBook.key`).
+        /// The name folded as accounts compare names (`PlayerName.skeleton`).
         var key: String
         var identity: PlayerIdentity
     }
@@ -87,7 +87,7 @@ package final class Challenges {
     /// A new challenge from a listed connection to the player listed as `name`.
     func challenge(from connection: ConnectionID, to name: String, variant: Variant?, at now: Instant) -> Result<Open, WireError> {
         guard let challenger = present[connection] else { return .failure(Self.notListed) }
-        let key = AccountBook.key(name)
+        let key = PlayerName.skeleton(name)
         if key == challenger.key { return .failure(WireError(.challengeSelf, "You cannot challenge yourself; name another player.")) }
         guard let challenged = present.values.first(where: { $0.key == key }) else {
             return .failure(WireError(.playerNotHere, "Nobody called \"\(name)\" is in the lobby now."))
@@ -112,7 +112,7 @@ package final class Challenges {
     /// Takes the open challenge from `name` to the listed `connection` off the books, to accept or decline it.
     func answer(by connection: ConnectionID, from name: String) -> Result<Open, WireError> {
         guard let answering = present[connection] else { return .failure(Self.notListed) }
-        let key = AccountBook.key(name)
+        let key = PlayerName.skeleton(name)
         guard let found = open[key], found.challengedKey == answering.key else {
             return .failure(WireError(.noSuchChallenge, "\(name) has no open challenge for you: it was answered, withdrawn or it expired."))
         }

@@ -82,9 +82,9 @@ final class Lobby {
     /// Who sits under `name` (case folded) in the match a join for a new seat would be seated in:
     /// the one it names, the one its reserved token keeps, or the duel it would be paired into.
     func holder(of name: String, joining request: JoinRequest) -> SeatHolder? {
-        let key = AccountBook.key(name)
+        let key = PlayerName.skeleton(name)
         guard let room = existingRoom(for: request),
-              let seat = room.host.seats.lazy.compactMap({ $0 }).first(where: { AccountBook.key($0.name) == key }) else { return nil }
+              let seat = room.host.seats.lazy.compactMap({ $0 }).first(where: { PlayerName.skeleton($0.name) == key }) else { return nil }
         return seat.account.map { .account(id: $0.id) } ?? .guest
     }
 
@@ -92,7 +92,7 @@ final class Lobby {
     /// suggested instead of a refused one is none of them.
     func seatedNames(joining request: JoinRequest) -> Set<String> {
         guard let room = existingRoom(for: request) else { return [] }
-        return Set(room.host.seats.compactMap { $0.map { AccountBook.key($0.name) } })
+        return Set(room.host.seats.compactMap { $0.map { PlayerName.skeleton($0.name) } })
     }
 
     /// Whether a player's join takes a new seat (its name must then be free to it), rather than

@@ -26,7 +26,7 @@ extension Server {
             decideAdmission(of: request, sitting: { _ in nil }, id: id, from: connection) { [unowned self] _, lookup in
                 let rating = lookup.account?.rating(variant)
                 let entry = LobbyEntry(name: join.name, variant: variant, rating: rating?.rounded, provisional: rating?.isProvisional ?? false)
-                let presence = Challenges.Presence(connection: connection.id, entry: entry, key: AccountBook.key(join.name),
+                let presence = Challenges.Presence(connection: connection.id, entry: entry, key: PlayerName.skeleton(join.name),
                                                    identity: connection.identity)
                 if case .failure(let error) = challenges.enter(presence) { return fail(connection, error, id: id) }
                 connection.name = join.name

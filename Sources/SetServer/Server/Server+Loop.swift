@@ -67,7 +67,6 @@ extension Server {
         accounts.stop()
         nodes?.stop()
         lobby.closeJournals()
-        accounts.checkpoint()
         MatchJournal.drain()
         FinishedJournals.drain()
         admission.close()

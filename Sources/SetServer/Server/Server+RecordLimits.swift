@@ -1,6 +1,6 @@
 import SetWire
 
-// The accounts log's allowance at the server's edge: a join that would make or rename an
+// The accounts store's allowance at the server's edge: a join that would make or rename an
 // account past its address's, network's or account's allowance is refused before anything is
 // written (issue 32 item 6).
 extension Server {

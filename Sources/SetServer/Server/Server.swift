@@ -86,22 +86,22 @@ package final class Server {
             throw .doorSocket(path: config.door.socket ?? "", error)
         }
         control = ServerControl(loop: loop)
-        let store: AccountStore
-        do throws(SystemCallError) {
-            if let given { store = given } else if let location = config.store {
-                do throws(StoreError) {
-                    // An empty database is filled from what the data folder holds (an earlier version's accounts log, or the SQLite file of a server moving to PostgreSQL).
-                    store = try SQLAccountStore.open(location, dataFolder: config.dataDirectory, policy: .standard, wallSeconds: Int64(time(nil)), log: log)
-                } catch {
-                    throw SystemCallError("opening the accounts store", code: 0, reason: error.description)
-                }
-            } else {
-                store = BookAccountStore(try Accounts(directory: journals, faults: config.accountFaults, log: log))
+        var store: AccountStore
+        if let given {
+            store = given
+        } else {
+            // Without --store: the SQLite file in the data folder, or SQLite in memory. An empty
+            // database is filled from what the data folder holds (an earlier version's accounts
+            // log, or the SQLite file of a server moving to PostgreSQL).
+            let location = config.store ?? .standard(dataFolder: config.dataDirectory)
+            do throws(StoreError) {
+                store = try SQLAccountStore.open(location, dataFolder: config.dataDirectory, policy: .standard, wallSeconds: Int64(time(nil)), log: log)
+            } catch {
+                lock?.release()
+                throw .dataDirectory(path: location.description, reason: "opening the accounts store: \(error)")
             }
-        } catch {
-            lock?.release()
-            throw .dataDirectory(path: config.store?.description ?? config.dataDirectory ?? "", reason: error.description)
         }
+        if let faults = config.accounts.faults { store = FaultyStore(store, faults: faults) }
         if let directory = journals {
             state = ServerState(in: directory)
             // Accounts first: a replayed game over is told with its record's ratings, as it was.
@@ -178,7 +178,7 @@ package final class Server {
 /// Hands out seeds as `SeedSource` says; used only on the loop thread. Counting goes on across
 /// restarts when the server keeps a data folder, and never deals a seed that folder dealt
 /// before: not one its state file counted past (`ServerState.nextSeed`), nor one whose game its
-/// accounts log holds (the state file lost or set aside), so each game's commitment is its own.
+/// accounts store holds (the state file lost or set aside), so each game's commitment is its own.
 private final class SeedCounter {
     private var source: SeedSource
     private let state: ServerState?

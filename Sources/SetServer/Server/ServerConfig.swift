@@ -47,14 +47,14 @@ package struct ServerConfig: Sendable, Equatable {
     package var lagCompensationMs: Int64 = 0
     /// The cap `setgame serve` uses unless told otherwise.
     package static let defaultLagCompensationMs: Int64 = 200
-    /// Where the accounts are kept, and the faults tests inject into the accounts log.
+    /// Where the accounts are kept, and the faults tests inject into the accounts store.
     package var accounts = AccountsSettings()
-    /// Tests inject one to make the accounts log's writes fail as a full disk would.
-    package var accountFaults: JournalFaults? {
+    /// Tests inject one to make the accounts store's changes fail as a full disk would.
+    package var storeFaults: StoreFaults? {
         get { accounts.faults }
         set { accounts.faults = newValue }
     }
-    /// Where the accounts are kept in SQL (`AccountsSettings.store`).
+    /// Where the accounts are kept (`AccountsSettings.store`).
     package var store: StoreLocation? {
         get { accounts.store }
         set { accounts.store = newValue }
@@ -162,12 +162,11 @@ package struct AddressLimits: Sendable, Equatable {
 
 /// Where a server keeps its accounts.
 package struct AccountsSettings: Equatable, Sendable {
-    /// Where the accounts are kept in SQL (`--store`): a SQLite file, PostgreSQL or memory. Nil:
-    /// the accounts log in the data folder (or memory without one), until a folder's log is
-    /// imported into SQLite on its first start.
+    /// Where the accounts are kept (`--store`): a SQLite file, PostgreSQL or memory. Nil: the
+    /// SQLite file in the data folder (`StoreLocation.standard`), or SQLite in memory without one.
     package var store: StoreLocation?
-    /// Tests inject one to make the accounts log's writes fail as a full disk would.
-    package var faults: JournalFaults?
+    /// Tests inject one to make the accounts store's changes fail as a full disk would.
+    package var faults: StoreFaults?
     /// This server's place among several sharing a PostgreSQL store (`--node`), kept with the
     /// store it depends on.
     package var cluster = ClusterSettings()

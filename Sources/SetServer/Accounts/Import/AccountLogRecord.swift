@@ -2,9 +2,10 @@ import SetRatings
 import SetRules
 import SetWire
 
-/// One line of the accounts log (`accounts.jsonl`): an account made, a name taken, a game
-/// finished. Ratings are never stored apart: they are what the game records say they became.
-enum AccountRecord: Equatable {
+/// One line of the accounts log an earlier version kept (`accounts.jsonl`), as the import reads
+/// it: an account made, a name taken, a game finished. Ratings were never stored apart: they
+/// are what the game records say they became.
+enum AccountLogRecord: Equatable {
     case created(id: Int, identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64)
     case renamed(id: Int, name: String)
     case game(GameRecord)
@@ -13,86 +14,14 @@ enum AccountRecord: Equatable {
         var reason: String
     }
 
-    func encoded() -> [UInt8] {
-        var bytes = JSONWriter.bytes(json)
-        bytes.append(0x0A)
-        return bytes
-    }
-
-    var json: JSONValue {
-        switch self {
-        case .created(let id, let identity, let name, let bot, let wall):
-            var members: [String: JSONValue] = ["type": "account", "id": .int(Int64(id)), "identity": .string(Self.text(identity)),
-                                                "name": .string(name), "wall": .int(wall)]
-            if bot { members["bot"] = .bool(true) }
-            return .object(members)
-        case .renamed(let id, let name): return ["type": "rename", "id": .int(Int64(id)), "name": .string(name)]
-        case .game(let game):
-            var members: [String: JSONValue] = [
-                "type": "game", "match": .string(game.match), "game": .int(Int64(game.game)), "commitment": .string(game.commitment),
-                "mode": .string(game.mode.rawValue), "variant": .string(game.variant.rawValue), "rated": .bool(game.rated),
-                "outcome": .string(game.outcome.rawValue), "reason": .string(game.reason.rawValue),
-                "players": .array(game.players.map(Self.json)), "endedAt": .int(game.endedAt), "durationMs": .int(game.durationMs),
-                "wall": .int(game.wallSeconds), "journal": .string(game.journal)]
-            if let winner = game.winner { members["winner"] = .int(Int64(winner.rawValue)) }
-            return .object(members)
-        }
-    }
-
-    private static func json(_ player: GameRecord.Player) -> JSONValue {
-        var members: [String: JSONValue] = ["name": .string(player.name), "points": .int(Int64(player.points)), "sets": .int(Int64(player.sets)),
-                                            "setTimes": .array(player.setTimes.map { .int(Int64($0)) })]
-        if let account = player.account { members["account"] = .int(Int64(account)) }
-        if let before = player.before { members["before"] = json(before) }
-        if let after = player.after { members["after"] = json(after) }
-        return .object(members)
-    }
-
-    /// Full precision: a rating rebuilt from the log must equal the one computed live.
-    private static func json(_ rating: Rating) -> JSONValue {
-        ["r": .string(String(rating.rating)), "rd": .string(String(rating.deviation)), "vol": .string(String(rating.volatility))]
-    }
-
-    static func text(_ identity: PlayerIdentity) -> String {
-        switch identity {
-        case .guest: "guest"
-        case .sshKey(let fingerprint): "ssh:" + fingerprint
-        case .accountKey(let digest): "key:" + digest
-        }
-    }
-
-    static func identity(_ text: String) -> PlayerIdentity? {
-        if text.hasPrefix("ssh:") { return .sshKey(fingerprint: String(text.dropFirst(4))) }
-        if text.hasPrefix("key:") { return .accountKey(digest: String(text.dropFirst(4))) }
-        return nil
-    }
-
-    /// Why the log's reader would refuse this record as written (nil: it reads it back): the
-    /// writer asks before writing, so no record the next start refuses is ever written.
-    func refusal(of bytes: [UInt8]) -> String? {
-        do throws(Unreadable) {
-            _ = try Self.decode(Array(bytes.dropLast()))
-            return nil
-        } catch {
-            return error.reason
-        }
-    }
-
-    /// Reads one line; anything not exactly a record the server writes is unreadable. A game
-    /// line is read straight from its bytes (`GameLine`) when it can be; any line it declines is
-    /// parsed into a JSON tree first, which gives the same record or says what is wrong.
-    static func decode(_ line: [UInt8]) throws(Unreadable) -> AccountRecord {
-        if let game = line.withUnsafeBufferPointer(GameLine.record) { return .game(game) }
-        return try decodeParsed(line)
-    }
-
-    /// Reads one line through a JSON tree: every record, and every refusal's reason.
-    static func decodeParsed(_ line: [UInt8]) throws(Unreadable) -> AccountRecord {
+    /// Reads one line through a JSON tree; anything not exactly a record the old server wrote is
+    /// unreadable, and the error says what is wrong.
+    static func decode(_ line: [UInt8]) throws(Unreadable) -> AccountLogRecord {
         guard let document = try? JSONParser.parse(line), let members = document.objectValue else { throw Unreadable(reason: "not a JSON object") }
         let f = Fields(members: members)
         switch try f.string("type") {
         case "account":
-            guard let identity = identity(try f.string("identity")) else { throw Unreadable(reason: "an account without a key or ssh identity") }
+            guard let identity = PlayerIdentity(storedText: try f.string("identity")) else { throw Unreadable(reason: "an account without a key or ssh identity") }
             return .created(id: try f.int("id"), identity: identity, name: try f.name("name"), bot: members["bot"]?.boolValue ?? false,
                             wallSeconds: Int64(try f.int("wall")))
         case "rename": return .renamed(id: try f.int("id"), name: try f.name("name"))
@@ -134,15 +63,7 @@ enum AccountRecord: Equatable {
 
     /// Whether a log may name a player so: as a client may ask to be named.
     static func isName(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8(printableASCIIName) ?? ClientMessageDecoder.isAcceptable(name: text, maxLength: ClientMessageDecoder.maxNameLength)
-    }
-
-    /// `isAcceptable(name:)`'s verdict on a name of printable ASCII, found on its bytes (its
-    /// Unicode properties cost a tenth of a start without a snapshot); nil for any other name.
-    static func printableASCIIName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
-        guard bytes.count <= ClientMessageDecoder.maxNameLength, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
-        return bytes.first.map { $0 != 0x20 } == true && bytes.last != 0x20
+        ClientMessageDecoder.isAcceptable(name: text, maxLength: ClientMessageDecoder.maxNameLength)
     }
 
     /// A rating as the log may hold one (`RatingBounds`, the rule the rater keeps to), nil for
@@ -170,7 +91,7 @@ enum AccountRecord: Equatable {
 
         func name(_ key: String) throws(Unreadable) -> String {
             let text = try string(key)
-            guard AccountRecord.isName(text) else {
+            guard AccountLogRecord.isName(text) else {
                 throw Unreadable(reason: "\"\(key)\" is not a player's name")
             }
             return text
@@ -180,7 +101,7 @@ enum AccountRecord: Equatable {
             guard let value = members[key] else { return nil }
             guard let fields = value.objectValue,
                   let r = fields["r"]?.stringValue.flatMap(Double.init), let rd = fields["rd"]?.stringValue.flatMap(Double.init),
-                  let vol = fields["vol"]?.stringValue.flatMap(Double.init), let rating = AccountRecord.rating(r, rd, vol) else {
+                  let vol = fields["vol"]?.stringValue.flatMap(Double.init), let rating = AccountLogRecord.rating(r, rd, vol) else {
                 throw Unreadable(reason: "\"\(key)\" is not a rating")
             }
             return rating

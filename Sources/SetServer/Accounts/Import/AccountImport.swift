@@ -9,9 +9,9 @@ import SetRatings
 /// are renamed aside (`….imported-<wall seconds>`), kept for the operator to delete.
 ///
 /// The log alone is complete: the snapshot only spared a start parsing it, so it is not read.
-/// The log is read as a start of the old server read it (`AccountLog.read`): a torn last line
-/// is left out, a record the book refuses is passed over, damage ends the read, and the log
-/// says each.
+/// The log is read as a start of the old server read it (`AccountLogFile.read`): a torn last
+/// line is left out, a record the old server refused is passed over, damage ends the read, and
+/// the log says each.
 enum AccountImport {
     struct Summary: Equatable {
         var accounts = 0
@@ -24,7 +24,7 @@ enum AccountImport {
     @discardableResult
     static func run(from accountsFolder: String, into store: SQLAccountStore, policy: RatingPolicy, wallSeconds: Int64,
                     log: ServerLog) throws(StoreError) -> Summary? {
-        let path = "\(accountsFolder)/\(AccountLog.fileName)"
+        let path = "\(accountsFolder)/\(AccountLogFile.fileName)"
         guard access(path, F_OK) == 0 else { return nil }
         let database = store.database
         let empty = try SQLAccountStore.storing { () throws(DatabaseError) in
@@ -34,31 +34,26 @@ enum AccountImport {
             log("accounts: \(path) is not imported: the database already holds accounts (move the file away to silence this)")
             return nil
         }
+        log("accounts: importing \(path), which an earlier version wrote, into the database (once)")
         var summary = Summary()
         var problem: JournalFile.Problem?
         try SQLAccountStore.storing { () throws(DatabaseError) in
             try database.transaction { () throws(DatabaseError) in
                 // PostgreSQL may run the transaction again: each run counts from nothing.
                 (summary, problem) = (Summary(), nil)
-                var book = AccountBook()
                 var failure: DatabaseError?
                 do throws(JournalFile.Problem) {
-                    _ = try DurableLog.read(path: path, decode: { line in
-                        do throws(AccountRecord.Unreadable) { return .success(try AccountRecord.decode(line)) } catch {
-                            return .failure(DurableLog.BadLine(reason: error.reason))
-                        }
-                    }, check: { book.problem(with: $0) }, skip: { line, reason in
+                    try AccountLogFile.read(path, skip: { line, reason in
                         summary.skipped += 1
                         log("accounts import: record \(line) of \(path) is left out: \(reason)")
-                    }, { _, record throws(JournalFile.Problem) in
-                        book.apply(record)
+                    }) { record throws(JournalFile.Problem) in
                         do throws(DatabaseError) {
                             try copy(record, into: store, policy: policy, summary: &summary)
                         } catch {
                             failure = error
                             throw .unreadable("the database refused a record: \(error)")
                         }
-                    })
+                    }
                 } catch {
                     if let failure { throw failure }
                     problem = error
@@ -66,7 +61,7 @@ enum AccountImport {
             }
         }
         if let problem { log("accounts import: \(path) is damaged (\(problem)); the records before the damage are imported") }
-        let aside = [AccountLog.fileName, AccountSnapshot.fileName].compactMap { name -> String? in
+        let aside = [AccountLogFile.fileName, AccountLogFile.snapshotFileName].compactMap { name -> String? in
             let file = "\(accountsFolder)/\(name)"
             guard access(file, F_OK) == 0 else { return nil }
             let target = DamagedFiles.unused("\(file).imported-\(wallSeconds)", "")
@@ -77,7 +72,7 @@ enum AccountImport {
         return summary
     }
 
-    private static func copy(_ record: AccountRecord, into store: SQLAccountStore, policy: RatingPolicy, summary: inout Summary) throws(DatabaseError) {
+    private static func copy(_ record: AccountLogRecord, into store: SQLAccountStore, policy: RatingPolicy, summary: inout Summary) throws(DatabaseError) {
         switch record {
         case .created(let id, let identity, let name, let bot, let wall):
             try store.insertAccount(id: id, identity: identity, name: name, bot: bot, wallSeconds: wall)
@@ -86,7 +81,7 @@ enum AccountImport {
             try store.renameAccount(id, to: name)
         case .game(let game):
             // A game of guests alone stayed in the log only: nobody can ask about it.
-            guard AccountBook.concernsAccounts(game) else { return }
+            guard game.concernsAccounts else { return }
             try store.insert(game, policy: policy)
             summary.games += 1
         }

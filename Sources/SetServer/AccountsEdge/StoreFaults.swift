@@ -1,0 +1,70 @@
+import SetRatings
+import SetRules
+import SetWire
+import Synchronization
+
+/// A switch tests throw to make the accounts store fail as a full disk or a lost database does:
+/// while it is on, every change (an account made, a rename, a game recorded) throws
+/// `StoreError.unavailable` and changes nothing; questions are still answered.
+package final class StoreFaults: Sendable, Equatable {
+    private let on = Atomic<Bool>(false)
+
+    package init() {}
+
+    /// The same switch: a copy of a config shares its switch with the original, another does not.
+    package static func == (lhs: StoreFaults, rhs: StoreFaults) -> Bool { lhs === rhs }
+
+    /// Whether changes fail now.
+    package var failing: Bool {
+        get { on.load(ordering: .acquiring) }
+        set { on.store(newValue, ordering: .releasing) }
+    }
+}
+
+/// The server's store when a test gave it `StoreFaults`: the real one, whose changes fail while
+/// the switch is on.
+final class FaultyStore: AccountStore {
+    private let inner: AccountStore
+    private let faults: StoreFaults
+
+    init(_ inner: AccountStore, faults: StoreFaults) {
+        (self.inner, self.faults) = (inner, faults)
+    }
+
+    private func change<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        if faults.failing { throw .unavailable("the test's store cannot commit") }
+        return try body()
+    }
+
+    func account(for identity: PlayerIdentity) throws(StoreError) -> StoredAccount? { try inner.account(for: identity) }
+
+    func account(named name: String) throws(StoreError) -> StoredAccount? { try inner.account(named: name) }
+
+    func account(id: Int) throws(StoreError) -> StoredAccount? { try inner.account(id: id) }
+
+    func create(_ identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64) throws(StoreError) -> StoredAccount {
+        try change { () throws(StoreError) in try inner.create(identity, name: name, bot: bot, wallSeconds: wallSeconds) }
+    }
+
+    func rename(_ id: Int, to name: String) throws(StoreError) -> StoredAccount {
+        try change { () throws(StoreError) in try inner.rename(id, to: name) }
+    }
+
+    func record(_ finished: FinishedGame, journal: String, wallSeconds: Int64, policy: RatingPolicy) throws(StoreError) -> GameRecord? {
+        try change { () throws(StoreError) in try inner.record(finished, journal: journal, wallSeconds: wallSeconds, policy: policy) }
+    }
+
+    func game(commitment: String) throws(StoreError) -> GameRecord? { try inner.game(commitment: commitment) }
+
+    func profile(_ name: String) throws(StoreError) -> Result<AccountInfo, WireError> { try inner.profile(name) }
+
+    func history(_ name: String, after: String?, limit: Int, id: JSONValue?) throws(StoreError) -> Result<[UInt8], WireError> {
+        try inner.history(name, after: after, limit: limit, id: id)
+    }
+
+    func crosstable(_ name: String, _ other: String) throws(StoreError) -> Result<AccountInfo, WireError> { try inner.crosstable(name, other) }
+
+    func leaderboard(_ variant: Variant, after: String?, limit: Int) throws(StoreError) -> Result<AccountInfo, WireError> {
+        try inner.leaderboard(variant, after: after, limit: limit)
+    }
+}
