@@ -153,6 +153,21 @@ import Testing
         #expect(gate.createCalls == 0)
     }
 
+    @Test func aStoreThatCannotAnswerIsToldWithoutItsAddressWhichGoesToTheLogOnly() throws {
+        let gate = StoreGate()
+        let lines = ServerLogLines()
+        let server = try GatedServer(gate: gate, log: lines.log)
+        defer { server.stop() }
+        let eve = try join(server, "eve", key: nil)
+        gate.unreachableForQuestions = true
+        eve.send(.account(.profile(name: "eve")))
+        let refusal = try eve.awaitError(.journalFailed)
+        #expect(!refusal.message.contains("postgresql"))
+        #expect(!refusal.message.contains("10.1.2.3"))
+        #expect(refusal.message.contains("cannot reach its accounts"))
+        #expect(lines.all.contains { $0.contains(StoreGate.secretReason) })
+    }
+
     @Test func oneConnectionCannotFillTheStoresQueue() throws {
         let gate = StoreGate()
         let server = try GatedServer(gate: gate)
@@ -180,6 +195,7 @@ final class StoreGate: Sendable {
     private let entered = DispatchSemaphore(value: 0)
     private let released = DispatchSemaphore(value: 0)
     private let failing = Atomic<Bool>(false)
+    private let unreachable = Atomic<Bool>(false)
     private let records = Atomic<Int>(0)
     private let creates = Atomic<Int>(0)
 
@@ -200,8 +216,18 @@ final class StoreGate: Sendable {
         set { failing.store(newValue, ordering: .releasing) }
     }
 
+    /// Whether questions throw `.unavailable` with a reason naming the database's address, as a
+    /// PostgreSQL that is down does.
+    var unreachableForQuestions: Bool {
+        get { unreachable.load(ordering: .acquiring) }
+        set { unreachable.store(newValue, ordering: .releasing) }
+    }
+
     var recordCalls: Int { records.load(ordering: .acquiring) }
     var createCalls: Int { creates.load(ordering: .acquiring) }
+
+    /// What an unreachable store says about itself: for the server's log, never for a player.
+    static let secretReason = "connection to postgresql://setgame@10.1.2.3:5432/accounts refused"
 
     /// Waits (a call's worth, at most 10 s) until a store call is held at the gate.
     func awaitHeld() -> Bool { entered.wait(timeout: .now() + 10) == .success }
@@ -274,6 +300,7 @@ final class GatedStore: AccountStore {
 
     func profile(_ name: String) throws(StoreError) -> Result<AccountInfo, WireError> {
         gate.pass()
+        if gate.unreachableForQuestions { throw .unavailable(StoreGate.secretReason) }
         return try inner.profile(name)
     }
 
@@ -298,7 +325,7 @@ final class GatedServer: Sendable {
     let running: RunningServer
     let clock = ManualTime(1_000)
 
-    init(gate: StoreGate) throws {
+    init(gate: StoreGate, log: ServerLog = .silent) throws {
         var config = ServerConfig()
         config.port = 0
         config.seeds = .counting(from: 1)
@@ -306,7 +333,7 @@ final class GatedServer: Sendable {
         config.list.cacheMs = 0
         config.spectators.crowdRoundMs = 0
         config.perAddress.connectsPerSecond = 1_000_000
-        running = RunningServer(try Server(config: config, clock: clock, log: .silent, store: try GatedStore(gate: gate)))
+        running = RunningServer(try Server(config: config, clock: clock, log: log, store: try GatedStore(gate: gate)))
     }
 
     var port: UInt16 { running.port }
