@@ -6,7 +6,7 @@ import SetWire
 import Synchronization
 
 /// The server's accounts edge, owned by the loop: every call to the accounts store goes to its
-/// worker thread (`StoreWorker`), and each answer comes back through the loop's inbox to the
+/// worker thread (a `SerialWorker`), and each answer comes back through the loop's inbox to the
 /// continuation that asked, on the loop. Nothing on the loop ever waits for the store; only the
 /// server's start and stop, when no loop runs, use it directly (`synchronously`).
 final class AccountsEdge {
@@ -18,7 +18,7 @@ final class AccountsEdge {
     var wallSeconds: () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     /// At most this many account questions wait for the store from one connection, and from all.
     let questionBound: (perConnection: Int, total: Int)
-    private let worker: StoreWorker
+    private let worker: SerialWorker<AccountStore>
     private let clock: TimeSource
     private let log: ServerLog
     private var inbox: LoopInbox<Int>?
@@ -37,7 +37,7 @@ final class AccountsEdge {
 
     init(store: AccountStore, loop: EventLoop, clock: TimeSource, log: ServerLog, policy: RatingPolicy = .standard,
          questionBound: (perConnection: Int, total: Int) = (32, 512)) {
-        worker = StoreWorker(store: store)
+        worker = SerialWorker(store, threadName: "setgame.accounts")
         self.clock = clock
         self.log = log
         self.policy = policy
@@ -50,7 +50,7 @@ final class AccountsEdge {
     /// Calls the store at once, on the calling thread: only while no worker runs (the server's
     /// start, before its loop, and its stop, after).
     func synchronously<Answer>(_ call: (AccountStore) throws(StoreError) -> Answer) throws(StoreError) -> Answer {
-        try worker.withStore(call)
+        try worker.withSubject(call)
     }
 
     /// Hands the store to the worker thread: from now on every call goes through `ask`.
@@ -73,7 +73,7 @@ final class AccountsEdge {
                                then answer: @escaping (Result<Answer, StoreError>) -> Void) {
         guard let inbox else { return }
         lastTicket += 1
-        let ticket = lastTicket, slot = AnswerSlot<Answer>()
+        let ticket = lastTicket, slot = AnswerSlot<Answer, StoreError>(missing: .unavailable("the worker left no answer"))
         waiting[ticket] = { answer(slot.take()) }
         worker.submit { store in
             slot.put(Result { () throws(StoreError) -> Answer in try call(store) })
@@ -186,15 +186,4 @@ private struct UnsavedGame {
     /// Requests that wait for the game's end to be told (`afterRecord`).
     var waiting: [() -> Void] = []
     var triedAt = Instant(milliseconds: 0)
-}
-
-/// Where the worker leaves one answer for the loop.
-private final class AnswerSlot<Answer: Sendable>: Sendable {
-    private let answer = Mutex<Result<Answer, StoreError>?>(nil)
-
-    func put(_ result: Result<Answer, StoreError>) { answer.withLock { $0 = result } }
-
-    func take() -> Result<Answer, StoreError> {
-        answer.withLock { $0.take() } ?? .failure(.unavailable("the worker left no answer"))
-    }
 }

@@ -3,7 +3,7 @@ import SetRules
 import SetWire
 
 /// The nodes sharing one store, and where each match lives, over the `nodes`, `match_homes` and
-/// `waiting` tables (migration 2). Called only from its worker thread (`NodeWorker`), one call at
+/// `waiting` tables (migration 2). Called only from its worker thread (a `SerialWorker`), one call at
 /// a time; every time is wall-clock milliseconds handed in.
 final class NodeDirectory {
     let database: Database

@@ -11,7 +11,7 @@ import SetWire
 final class NodeEdge {
     let settings: ClusterSettings
     let me: NodeIdentity
-    private let worker: NodeWorker
+    private let worker: SerialWorker<NodeDirectory>
     private let clock: TimeSource
     private let log: ServerLog
     /// Wall-clock milliseconds at the server clock's zero: leases are wall times all nodes share.
@@ -42,13 +42,13 @@ final class NodeEdge {
         self.log = log
         let database = try PostgresDatabase(url: url)
         try Migrations.run(SQLAccountSchema.migrations, on: database, wallSeconds: Int64(time(nil)))
-        let worker = NodeWorker(directory: NodeDirectory(database: database, me: me, faults: settings.faults))
+        let worker = SerialWorker(NodeDirectory(database: database, me: me, faults: settings.faults), threadName: "setgame.nodes")
         self.worker = worker
         let now = clock.now()
         let wallBase = settings.wallBaseMs ?? (Int64(Date().timeIntervalSince1970 * 1000) - now.milliseconds)
         self.wallBase = wallBase
         let wall = wallBase + now.milliseconds
-        lease = try worker.withDirectory { directory throws(DatabaseError) in try directory.register(at: wall, leaseMs: settings.leaseMs) }
+        lease = try worker.withSubject { directory throws(DatabaseError) in try directory.register(at: wall, leaseMs: settings.leaseMs) }
         nextRenewal = now.adding(settings.renewEveryMs)
         inbox = loop.inbox { [unowned self] (tickets: [Int]) in
             for ticket in tickets { waiting.removeValue(forKey: ticket)?() }
@@ -88,7 +88,7 @@ final class NodeEdge {
                                then answer: @escaping (Result<Answer, DatabaseError>) -> Void) {
         guard let inbox else { return }
         lastTicket += 1
-        let ticket = lastTicket, slot = NodeAnswerSlot<Answer>()
+        let ticket = lastTicket, slot = AnswerSlot<Answer, DatabaseError>(missing: DatabaseError(.unavailable, "the node worker left no answer"))
         waiting[ticket] = { answer(slot.take()) }
         worker.submit { directory in
             slot.put(Result { () throws(DatabaseError) -> Answer in try call(directory) })
