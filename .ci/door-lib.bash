@@ -1,8 +1,9 @@
-# Shared by .ci/e2e/door.sh and .ci/door-bench: a server with its door socket and a second sshd
-# with contrib/sshd_config.setgame (paths substituted) on a free loopback port, the two door
-# logins, and a cleanup on exit. Sourced after lib.sh, with bin, root and prefix set; it sets
-# work, tcp_port, ssh_port, ssh_opts and the helpers door and pane. door_serve_options: more serve
-# options (the benchmarks lift the other per-address limits).
+# Shared by .ci/e2e/door.sh, door-nodes.sh and the door benches: a server with its door socket and
+# a second sshd with contrib/sshd_config.setgame (paths substituted) on a free loopback port, the
+# two door logins, and a cleanup on exit (with the script's door_extra_cleanup, if it has one).
+# Sourced after lib.sh, with bin, root and prefix set; it sets work, tcp_port, ssh_port, ssh_opts
+# and the helpers door and pane. door_serve_options: more serve options (the benchmarks lift the
+# other per-address limits; door-nodes.sh makes the server node a of a shared store).
 door_connections_per_address=${door_connections_per_address:-3}
 [ "$(id -u)" = 0 ] || { echo "the door checks need root for sshd and its users; skipped"; exit 0; }
 sshd=/usr/sbin/sshd
@@ -28,6 +29,8 @@ cleanup() {
     for s in $(tmux ls -F '#S' 2>/dev/null | grep "^$prefix-" || true); do tmux kill-session -t "$s" 2>/dev/null || true; done
     [ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null || true
     [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+    # A script's own servers (door-nodes.sh: node b and its PostgreSQL), when it defines this.
+    if declare -F door_extra_cleanup >/dev/null; then door_extra_cleanup; fi
     rm -rf "$work" "$keys_dir"
 }
 trap cleanup EXIT

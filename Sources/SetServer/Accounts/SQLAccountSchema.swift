@@ -91,5 +91,7 @@ enum SQLAccountSchema {
         },
         // A door player handed to the node holding their match (Handoffs/HandoffTicket.swift).
         DoorHandoff.migration,
+        // Where the door's player came from, counted there by the node seating the ticket.
+        DoorHandoff.addressMigration,
     ]
 }
