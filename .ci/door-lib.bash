@@ -55,9 +55,15 @@ install -d -o set -m 700 "$work/door-state"
 "$bin" serve --port 0 --data "$work/data" --door-socket "$work/door.sock" --door-user set,guest --connections-per-address "$door_connections_per_address" ${door_serve_options:-} \
     --seat-wait-ms 120000 >"$work/server.log" 2>&1 &
 server_pid=$!
-for _ in $(seq 150); do [ -S "$work/door.sock" ] && break; sleep 0.2; done
+# The socket may be made a moment before the line saying the TCP port is written: wait for both.
+tcp_port=""
+for _ in $(seq 150); do
+    tcp_port=$(sed -n 's/^setgame serving on 127.0.0.1:\([0-9]*\)$/\1/p' "$work/server.log")
+    [ -S "$work/door.sock" ] && [ -n "$tcp_port" ] && break
+    sleep 0.2
+done
 [ -S "$work/door.sock" ] || { cat "$work/server.log" >&2; fail "the server made no door socket"; }
-tcp_port=$(sed -n 's/^setgame serving on 127.0.0.1:\([0-9]*\)$/\1/p' "$work/server.log")
+[ -n "$tcp_port" ] || { cat "$work/server.log" >&2; fail "the server did not say its TCP port"; }
 
 # sshd with the contrib config, paths substituted.
 ssh_port=$(free_port)
