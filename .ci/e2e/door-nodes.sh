@@ -50,7 +50,7 @@ match=$(wire name b tue a b)
 ssh-keygen -q -t ed25519 -N '' -C '' -f "$work/kay"
 s_kay=$(pane kay 80 24); s_zed=$(pane zed 80 24)
 run_in "$s_kay" kay "$(door kay "join $match" "-b 127.0.0.5")"
-for _ in $(seq 150); do grep -q "came through the door on another node from 127\.0\.0\.5 as key-" "$work/b.log" && break; sleep 0.2; done
+for _ in $(seq 300); do grep -q "came through the door on another node from 127\.0\.0\.5 as key-" "$work/b.log" && break; sleep 0.2; done
 line=$(grep "came through the door on another node from 127\.0\.0\.5 as key-" "$work/b.log" | head -1) \
     || { tail -20 "$work/b.log" >&2; fail "node b did not seat the key, counted at its ssh address 127.0.0.5"; }
 kay_name=${line##* as }

@@ -44,14 +44,16 @@ import Testing
 
     // MARK: Across nodes
 
-    /// Node b, holding at most `perAddress` connections of one address.
-    static func nodeB(_ database: TestDatabase, perAddress: Int) throws -> TestServer {
+    /// Node b, holding at most `perAddress` connections of one address, and letting each address
+    /// open `connectsPerSecond` new ones a second (twice as many at once).
+    static func nodeB(_ database: TestDatabase, perAddress: Int? = nil, connectsPerSecond: Int? = nil) throws -> TestServer {
         try TestServer {
             $0.store = .postgres(database.location)
             $0.cluster.node = "b"
             $0.cluster.advertise = "127.0.0.1:0"
             $0.cluster.wallBaseMs = NodeServerTests.wallBase
             $0.perAddress.connections = perAddress
+            if let connectsPerSecond { $0.perAddress.connectsPerSecond = connectsPerSecond }
         }
     }
 
@@ -97,5 +99,27 @@ import Testing
         // Another address through the same door host is let in: it is counted apart.
         let neighbour = try HandoffTicketTests.ticketJoin(b, match: match, ticket: other)
         #expect(try NodeServerTests.joined(neighbour) == (.player, match, .second))
+    }
+
+    @Test func theDoorHostsConnectAllowanceIsNotSpentOnItsPlayers() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        let path = try HandoffTicketTests.doorPath()
+        // One new connection a second, two at once; b's clock stands still, so nothing refills.
+        let a = try HandoffTicketTests.node("a", database, door: path), b = try Self.nodeB(database, connectsPerSecond: 1)
+        defer { a.stop(); b.stop() }
+        let match = NodeServerTests.matchName(on: "b", among: ["a", "b"]), other = NodeServerTests.matchName(on: "b", among: ["a", "b"], prefix: "n")
+        let players: [(match: String, address: String, key: Character)] = [(match, "203.0.113.5", "B"), (match, "203.0.113.6", "C"),
+                                                                           (other, "203.0.113.7", "D")]
+        let tickets = try players.map { ($0.match, try Self.ticket(path, key: $0.key, address: $0.address, match: $0.match)) }
+        // Three door players from the one door host, more than its allowance: each pays at its own address.
+        for (match, ticket) in tickets {
+            let seated = try HandoffTicketTests.ticketJoin(b, match: match, ticket: ticket)
+            #expect(try NodeServerTests.joined(seated).1 == match)
+        }
+        // The door host's own connections still pay: two at once, and the third is refused.
+        _ = try NodeServerTests.greeted(b)
+        _ = try NodeServerTests.greeted(b)
+        let third = try TestClient(port: b.port)
+        #expect(try third.awaitError(.addressLimit).message.contains("connects too often"))
     }
 }

@@ -53,6 +53,9 @@ extension Server {
                     if let refusal = admission.addressRefusal(for: address, what: "a door player handed over for") {
                         return fail(connection, refusal, id: id)
                     }
+                    // The door host paid for this connection on accepting it; the player's
+                    // address has paid now, so the door's many players never spend its allowance.
+                    connections.addresses.refundConnect(to: connection.address)
                     connections.move(connection, to: address)
                 }
                 // As if the door had said it here: the door may not speak again on it, and the
