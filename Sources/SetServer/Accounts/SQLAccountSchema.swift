@@ -91,5 +91,7 @@ enum SQLAccountSchema {
         },
         // A door player handed to the node holding their match (Handoffs/HandoffTicket.swift).
         DoorHandoff.migration,
+        // A match row lives by its node's lease; only an unmade placement expires (Cluster/MatchPlacement.swift).
+        MatchPlacement.migration,
     ]
 }
