@@ -104,17 +104,22 @@ import Testing
         try connection.execute("INSERT INTO nodes (name, address, lease_until, started) VALUES ('b', '127.0.0.2:7380', 11000, 1000)")
         try connection.execute("""
             INSERT INTO match_homes (match, node, lease_until, mode, variant, state, seats, players, spectators)
-            VALUES ('made', 'b', 11000, 'duel', 'classic', 'waiting', 1, '[]', 0), ('unmade', 'b', 12000, 'duel', 'classic', 'waiting', 0, '[]', 0)
+            VALUES ('made', 'b', 11000, 'duel', 'classic', 'waiting', 1, '[]', 0), ('stale', 'b', 12000, 'duel', 'classic', 'waiting', 0, '[]', 0),
+                   ('fresh', 'b', 20000, 'duel', 'classic', 'waiting', 0, '[]', 0)
             """)
         #expect(try Migrations.run(SQLAccountSchema.migrations, on: connection, wallSeconds: 0) == 4)
         let b = NodeDirectory(database: connection, me: NodeIdentity(name: "b", address: "127.0.0.2:7380"), faults: nil)
         _ = try b.register(at: 13_000, leaseMs: 10_000)
-        // Its first renewal on this version writes every listing it holds: "made" is made, "unmade" past its old lease is forgotten.
+        // Its first renewal on this version writes every listing it holds: "made" is made, "stale"
+        // (past its old lease) is forgotten, and "fresh", placed by another node for a player on
+        // their way, waits until its old lease ends.
         var first = NodeSync(now: 13_000, leaseMs: 10_000, listings: [Self.listing("made")], gone: [], waiting: nil)
         first.held = ["made"]
         _ = try b.renew(first)
         #expect(try b.home(of: "made") == MatchHome(node: "b", address: "127.0.0.2:7380", lease: NodeLease(until: 23_000)))
-        #expect(try b.home(of: "unmade") == nil)
-        #expect(try b.stillPlaced(["made"]).isEmpty)
+        #expect(try b.home(of: "stale") == nil)
+        #expect(try b.stillPlaced(["made", "fresh"]) == ["fresh"])
+        _ = try b.renew(NodeSync(now: 20_000, leaseMs: 10_000, listings: [], gone: [], waiting: nil))
+        #expect(try b.home(of: "fresh") == nil)
     }
 }

@@ -12,7 +12,7 @@ enum MatchPlacement {
     /// version, still running during a rolling upgrade, renew and expire their own rows by it.
     /// An existing row counts as placed until its old lease: its node clears that when it writes
     /// its listings at its first renewal after starting on this version (every listing is new to
-    /// a node that just started).
+    /// a node that just started), and a row placed for a player still on their way waits for them.
     static let migration = Migration(version: 4, summary: "match_homes.placed_until: a match row lives by its node's lease; only a placement no player made expires") { _ in
         ["ALTER TABLE match_homes ADD COLUMN placed_until BIGINT",
          "UPDATE match_homes SET placed_until = lease_until",
