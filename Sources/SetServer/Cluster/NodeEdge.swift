@@ -6,7 +6,8 @@ import SetWire
 
 /// The loop's side of the node directory (`serve --node`): its calls go to the worker thread and
 /// come back through the loop's inbox, as the accounts edge's do. It keeps this node's lease
-/// (renewed every `renewEveryMs`, with the matches' leases and listings), and the other nodes'
+/// (renewed every `renewEveryMs`, with the matches' changed listings), the rows it placed for each
+/// client address that no player made yet (`PlacementShares`), and the other nodes'
 /// listings for `list`.
 final class NodeEdge {
     let settings: ClusterSettings
@@ -38,7 +39,7 @@ final class NodeEdge {
     private(set) var placements = PlacementShares()
 
     /// Opens the directory on its own connection to the store and registers this node (its row
-    /// made, or taken back after a restart with its matches' leases): before the loop runs.
+    /// made, or taken back after a restart, and its matches with it): before the loop runs.
     init(settings: ClusterSettings, me: NodeIdentity, url: String, loop: EventLoop, clock: TimeSource, log: ServerLog) throws(DatabaseError) {
         self.settings = settings
         self.me = me

@@ -90,7 +90,7 @@ extension Server {
         nodes?.lapsedRefusal(room.host.name)
     }
 
-    /// Renews this node's lease (and its matches' leases and listings) when due.
+    /// Renews this node's lease (its matches live by it) and writes their changed listings, when due.
     func renewNodeLease(at now: Instant) {
         guard let nodes else { return }
         nodes.renewIfDue(at: now, changes: lobby.changes, listings: { lobby.rooms.values.map(\.host.listing.storedSummary) },
