@@ -100,14 +100,14 @@ import Testing
     @Test func aDatabaseOfTheLastVersionMigratesItsMatchRows() throws {
         guard let database = try TestDatabase.make(.postgres) else { return }
         let connection = try PostgresDatabase(url: database.location)
-        try Migrations.run(Array(SQLAccountSchema.migrations.prefix(3)), on: connection, wallSeconds: 0)
+        try Migrations.run(Array(SQLAccountSchema.migrations.prefix(4)), on: connection, wallSeconds: 0)
         try connection.execute("INSERT INTO nodes (name, address, lease_until, started) VALUES ('b', '127.0.0.2:7380', 11000, 1000)")
         try connection.execute("""
             INSERT INTO match_homes (match, node, lease_until, mode, variant, state, seats, players, spectators)
             VALUES ('made', 'b', 11000, 'duel', 'classic', 'waiting', 1, '[]', 0), ('stale', 'b', 12000, 'duel', 'classic', 'waiting', 0, '[]', 0),
                    ('fresh', 'b', 20000, 'duel', 'classic', 'waiting', 0, '[]', 0)
             """)
-        #expect(try Migrations.run(SQLAccountSchema.migrations, on: connection, wallSeconds: 0) == 4)
+        #expect(try Migrations.run(SQLAccountSchema.migrations, on: connection, wallSeconds: 0) == 5)
         let b = NodeDirectory(database: connection, me: NodeIdentity(name: "b", address: "127.0.0.2:7380"), faults: nil)
         _ = try b.register(at: 13_000, leaseMs: 10_000)
         // Its first renewal on this version writes every listing it holds: "made" is made, "stale"

@@ -7,13 +7,13 @@ import SetDatabase
 /// `placed_until` is the deadline for that; the owning node clears it (NULL) when it writes the
 /// match's listing, and deletes its rows still placed past their deadline.
 enum MatchPlacement {
-    /// Migration 4 of the accounts database (`SQLAccountSchema`). `lease_until` stays and is
+    /// Migration 5 of the accounts database (`SQLAccountSchema`). `lease_until` stays and is
     /// still filled in when a row is made, though no node reads it any more: nodes of the last
     /// version, still running during a rolling upgrade, renew and expire their own rows by it.
     /// An existing row counts as placed until its old lease: its node clears that when it writes
     /// its listings at its first renewal after starting on this version (every listing is new to
     /// a node that just started), and a row placed for a player still on their way waits for them.
-    static let migration = Migration(version: 4, summary: "match_homes.placed_until: a match row lives by its node's lease; only a placement no player made expires") { _ in
+    static let migration = Migration(version: 5, summary: "match_homes.placed_until: a match row lives by its node's lease; only a placement no player made expires") { _ in
         ["ALTER TABLE match_homes ADD COLUMN placed_until BIGINT",
          "UPDATE match_homes SET placed_until = lease_until",
          "CREATE INDEX match_homes_placed ON match_homes (node, placed_until) WHERE placed_until IS NOT NULL"]

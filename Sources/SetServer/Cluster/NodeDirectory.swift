@@ -27,11 +27,14 @@ final class NodeDirectory {
     /// matches whose rows name it are alive again with it.
     func register(at now: Int64, leaseMs: Int64) throws(DatabaseError) -> NodeLease {
         try reach()
-        let lease = NodeLease.renewed(at: now, for: leaseMs)
-        try database.execute("""
-            INSERT INTO nodes (name, address, lease_until, started) VALUES ($1, $2, $3, $4)
-            ON CONFLICT (name) DO UPDATE SET address = excluded.address, lease_until = excluded.lease_until, started = excluded.started
-            """, .text(me.name), .text(me.address), .int(lease.until), .int(now))
+        var lease = NodeLease.renewed(at: now, for: leaseMs)
+        try database.transaction { () throws(DatabaseError) in
+            try database.execute("""
+                INSERT INTO nodes (name, address, lease_until, started) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (name) DO UPDATE SET address = excluded.address, lease_until = excluded.lease_until, started = excluded.started
+                """, .text(me.name), .text(me.address), .int(lease.until), .int(now))
+            lease.draining = try isDraining()
+        }
         return lease
     }
 
@@ -41,10 +44,14 @@ final class NodeDirectory {
     /// transaction.
     func renew(_ sync: NodeSync) throws(DatabaseError) -> NodeLease {
         try reach()
-        let lease = NodeLease.renewed(at: sync.now, for: sync.leaseMs)
+        var lease = NodeLease.renewed(at: sync.now, for: sync.leaseMs)
         try database.transaction { () throws(DatabaseError) in
-            try database.execute("UPDATE nodes SET lease_until = $1, address = $2 WHERE name = $3",
-                                 .int(lease.until), .text(me.address), .text(me.name))
+            // Made again if an operator forgot this node while it was cut off (`setgame nodes forget`).
+            try database.execute("""
+                INSERT INTO nodes (name, address, lease_until, started) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (name) DO UPDATE SET lease_until = excluded.lease_until, address = excluded.address
+                """, .text(me.name), .text(me.address), .int(lease.until), .int(sync.now))
+            lease.draining = try isDraining()
             // Listings first: writing one makes its match (clears a placement) before the sweep below.
             for listing in sync.listings { try write(listing, lease: lease) }
             for name in sync.gone { try database.execute("DELETE FROM match_homes WHERE match = $1 AND node = $2", .text(name), .text(me.name)) }
@@ -64,6 +71,11 @@ final class NodeDirectory {
             }
         }
         return lease
+    }
+
+    /// Whether an operator drains this node (`setgame nodes drain`), as its row says.
+    private func isDraining() throws(DatabaseError) -> Bool {
+        try database.row("SELECT draining FROM nodes WHERE name = $1", .text(me.name)).map { row throws(DatabaseError) in try row.int(0) as Int64 } ?? 0 != 0
     }
 
     /// A listing row of this node's: made if the match has none, updated if the row is this
@@ -98,14 +110,23 @@ final class NodeDirectory {
         return try database.query("SELECT name FROM nodes WHERE lease_until > $1 ORDER BY name", .int(now)).map { row throws(DatabaseError) in try row.text(0) }
     }
 
+    /// The nodes a new match may be placed on at `now`, by name: those not drained that are alive,
+    /// and this one (it serves, or it would not be asked); this one alone if every node is drained.
+    func placeableNodes(at now: Int64) throws(DatabaseError) -> [String] {
+        try reach()
+        let nodes = try database.query("SELECT name FROM nodes WHERE (lease_until > $1 OR name = $2) AND draining = 0 ORDER BY name",
+                                       .int(now), .text(me.name))
+            .map { row throws(DatabaseError) in try row.text(0) }
+        return nodes.isEmpty ? [me.name] : nodes
+    }
+
     /// Where a new match named `match` lives: the node its row names if it has one; else the node
-    /// rendezvous hashing picks among the live ones, claimed by inserting the row, placed until
-    /// a lease from now (a row another node inserted first wins, and is what is answered).
+    /// rendezvous hashing picks among the placeable ones (alive, not drained), claimed by inserting
+    /// the row, placed until a lease from now (a row another node inserted first wins, and is what
+    /// is answered).
     func place(_ match: String, at now: Int64, leaseMs: Int64) throws(DatabaseError) -> Placement {
         if let home = try home(of: match) { return .found(home) }
-        var live = try liveNodes(at: now)
-        if !live.contains(me.name) { live.append(me.name) }
-        let chosen = Rendezvous.home(of: match, among: live) ?? me.name
+        let chosen = Rendezvous.home(of: match, among: try placeableNodes(at: now)) ?? me.name
         let deadline = now + leaseMs
         let inserted = try database.row("""
             INSERT INTO match_homes (match, node, lease_until, placed_until, mode, variant, state, seats, players, spectators)
@@ -136,7 +157,7 @@ final class NodeDirectory {
         try reach()
         guard let row = try database.row("""
             SELECT w.match, n.name, n.address FROM waiting w JOIN nodes n ON n.name = w.node
-            WHERE w.variant = $1 AND w.node <> $2 AND n.lease_until > $3 ORDER BY w.since, w.match LIMIT 1
+            WHERE w.variant = $1 AND w.node <> $2 AND n.lease_until > $3 AND n.draining = 0 ORDER BY w.since, w.match LIMIT 1
             """, .text(variant.rawValue), .text(me.name), .int(now)) else { return nil }
         return WaitingDuel(match: try row.text(0), node: try row.text(1), address: try row.text(2))
     }
