@@ -49,6 +49,24 @@ import Testing
         #expect(try b.otherListings(at: 17_000).isEmpty)
     }
 
+    @Test func aRunningNodeRenewsWithoutRewritingItsMatchRows() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        let a = try NodeServerTests.node("a", database)
+        defer { a.stop() }
+        let names = (0..<3).map { NodeServerTests.matchName(on: "a", among: ["a"], prefix: "r\($0)-") }
+        let clients = try names.map { name in try TestClient.joined(a, name: "ann", match: name) }
+        _ = polled({ try? database.database.query("SELECT match FROM match_homes WHERE node = 'a' AND seats = 1").count }, until: { $0 == 3 })
+        let before = try Self.rowVersions("a", database)
+        let lease = { try? database.database.row("SELECT lease_until FROM nodes WHERE name = 'a'")?.int(0) as Int64? }
+        for step in 1...3 {
+            a.advance(by: 2_000)
+            _ = polled(lease, until: { ($0 ?? 0) >= NodeServerTests.wallBase + 1_000 + Int64(step) * 2_000 + 10_000 })
+        }
+        #expect(lease() == NodeServerTests.wallBase + 17_000)
+        #expect(try Self.rowVersions("a", database) == before, "a renewal rewrote match rows")
+        withExtendedLifetime(clients) {}
+    }
+
     @Test func anUnclaimedPlacementExpiresAfterALeaseAndAClaimedOneLivesAsLongAsItsNode() throws {
         guard let database = try TestDatabase.make(.postgres) else { return }
         let a = try Directories.directory("a", database), b = try Directories.directory("b", database)
