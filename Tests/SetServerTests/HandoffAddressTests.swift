@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test(arguments: TestStoreKind.allCases)
-    func aRowWrittenBeforeMigration5HasNoAddress(kind: TestStoreKind) throws {
+    func aRowWrittenBeforeMigration6HasNoAddress(kind: TestStoreKind) throws {
         guard let database = try TestDatabase.make(kind) else { return }
         let store = try HandoffTicketTests.store(database)
         // As a node of the version before writes it: without the column.

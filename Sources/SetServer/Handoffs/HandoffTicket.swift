@@ -14,7 +14,7 @@ package struct DoorHandoff: Equatable, Sendable {
     package var match: String
     /// Where the door said its player came from (the `door` line's `address`): the node that
     /// seats the ticket counts the connection there, not at the door host's address it arrives
-    /// from. Nil only in a row written by a node older than migration 5.
+    /// from. Nil only in a row written by a node older than migration 6.
     package var address: String?
 
     package init(identity: PlayerIdentity, name: String, match: String, address: String?) {
@@ -58,9 +58,9 @@ package struct DoorHandoff: Equatable, Sendable {
          "CREATE INDEX handoffs_expiry ON handoffs (expires_wall_ms)"]
     }
 
-    /// Migration 5: the attested address beside each ticket. Nullable, so nodes of the version
+    /// Migration 6: the attested address beside each ticket. Nullable, so nodes of the version
     /// before (which neither write nor read it) can share the store while the new one rolls out.
-    static let addressMigration = Migration(version: 5, summary: "handoffs.address: where the door's player came from") { _ in
+    static let addressMigration = Migration(version: 6, summary: "handoffs.address: where the door's player came from") { _ in
         ["ALTER TABLE handoffs ADD COLUMN address TEXT"]
     }
 }
