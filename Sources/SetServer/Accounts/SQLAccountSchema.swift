@@ -98,5 +98,7 @@ enum SQLAccountSchema {
         },
         // A match row lives by its node's lease; only an unmade placement expires (Cluster/MatchPlacement.swift).
         MatchPlacement.migration,
+        // Where the door's player came from, counted there by the node seating the ticket.
+        DoorHandoff.addressMigration,
     ]
 }
