@@ -40,7 +40,8 @@ final class NodeDirectory {
 
     /// Renews this node's lease and the leases of the matches it holds, writes what changed of
     /// their listings, forgets the matches it no longer holds (and rows placed on it that no
-    /// player came to make within a lease), and replaces its waiting duels: one transaction.
+    /// player came to make within a lease): one transaction. (Waiting duels are written as
+    /// they are decided, `NodeDirectory+Waiting`.)
     func renew(_ sync: NodeSync) throws(DatabaseError) -> NodeLease {
         try reach()
         let lease = NodeLease.renewed(at: sync.now, for: sync.leaseMs)
@@ -54,13 +55,6 @@ final class NodeDirectory {
             for listing in sync.listings { try write(listing, lease: lease) }
             for name in sync.gone { try database.execute("DELETE FROM match_homes WHERE match = $1 AND node = $2", .text(name), .text(me.name)) }
             try database.execute("DELETE FROM match_homes WHERE node = $1 AND lease_until <= $2", .text(me.name), .int(sync.now))
-            if let waiting = sync.waiting {
-                try database.execute("DELETE FROM waiting WHERE node = $1", .text(me.name))
-                for duel in waiting {
-                    try database.execute("INSERT INTO waiting (match, node, variant, since) VALUES ($1, $2, $3, $4) ON CONFLICT (match) DO NOTHING",
-                                         .text(duel.match), .text(me.name), .text(duel.variant.rawValue), .int(sync.now))
-                }
-            }
         }
         return lease
     }
@@ -168,6 +162,4 @@ struct NodeSync: Sendable {
     var gone: [String]
     /// Every match this node holds: their rows' leases are renewed.
     var held: [String] = []
-    /// The node's unnamed duels waiting for a player, when they changed (nil: as they were).
-    var waiting: [(match: String, variant: Variant)]?
 }
