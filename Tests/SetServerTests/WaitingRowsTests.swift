@@ -15,6 +15,8 @@ struct WaitingRowsTests {
         #expect(rows.isUnmade("duel-a-1"))
         // Its player is still joining: the row waits for the duel to be made.
         #expect(rows.settle(state: { state[$0] ?? .absent }, joining: { $0 == 7 }) == [])
+        // Made and filled in one turn, before a settling: a decision keeps it no more.
+        #expect(rows.keeping(.classic) { _ in .closed } == [])
         state["duel-a-1"] = .open
         #expect(rows.settle(state: { state[$0] ?? .absent }, joining: { _ in false }) == [])
         #expect(rows.rows["duel-a-1"] == .made(.classic))

@@ -57,8 +57,10 @@ struct WaitingRows {
     func keeping(_ variant: Variant, state: (String) -> DuelState) -> [String] {
         rows.filter { name, row in
             guard row.variant == variant else { return false }
-            if case .made = row { return state(name) == .open }
-            return true
+            switch (row, state(name)) {
+            case (_, .open), (.asked, .absent), (.unmade, .absent): return true
+            case (_, .closed), (.made, .absent): return false
+            }
         }.keys.sorted()
     }
 
