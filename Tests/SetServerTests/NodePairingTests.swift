@@ -156,4 +156,19 @@ import Testing
         let (danOnA, danDuel, danSeat) = try Self.follow(try Self.answer(dan), name: "dan", nodes: [a, b])
         #expect(danOnA != nil && danDuel == bobDuel && danSeat == .second)
     }
+
+    @Test func aPlayerWhoseNewAccountIsWrittenAsTheySitKeepsTheirDuelsRowMeanwhile() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        let (a, b, faults) = try Self.twoNodes(database)
+        defer { faults.forEach { $0.renewalsHeld = false }; a.stop(); b.stop() }
+        let ann = try Nodes.greeted(a)
+        var join = JoinRequest(name: "ann")
+        join.account = String(repeating: "a1", count: 32)  // a key the store has not seen: written before she sits
+        ann.send(.join(join))
+        let (_, duel, _) = try Nodes.joined(ann)
+        #expect(try Self.rows(database) == [duel])
+        let bob = try Nodes.greeted(b)
+        bob.send(.join(JoinRequest(name: "bob")))
+        #expect(try Nodes.redirect(bob).match == duel)
+    }
 }

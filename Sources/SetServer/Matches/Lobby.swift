@@ -333,9 +333,10 @@ final class Lobby {
     /// Whether an unnamed player of `variant` would be paired here now, without the store.
     func hasOpenDuel(_ variant: Variant) -> Bool { pairableDuel(variant) != nil }
 
-    /// Whether the duel named `name` waits here for a second player who may sit now.
+    /// Whether the duel named `name` waits here for a second player who may sit now. A duel
+    /// nobody sits in yet is not made: its first seat is being taken (an account written first).
     func pairingState(of name: String) -> WaitingRows.DuelState {
-        guard let room = rooms[name] else { return .absent }
+        guard let room = rooms[name], room.host.seats.contains(where: { $0 != nil }) else { return .absent }
         let host = room.host
         let open = host.mode == .duel && host.phase == .waiting && host.seats.contains(where: { $0 == nil }) && host.hasPresentPlayer
         return open ? .open : .closed
