@@ -166,6 +166,8 @@ import Testing
         join.account = String(repeating: "a1", count: 32)  // a key the store has not seen: written before she sits
         ann.send(.join(join))
         let (_, duel, _) = try Nodes.joined(ann)
+        // The duel the store decided, not one decided again after its row was lost meanwhile.
+        #expect(duel == "duel-a-1")
         #expect(try Self.rows(database) == [duel])
         let bob = try Nodes.greeted(b)
         bob.send(.join(JoinRequest(name: "bob")))
