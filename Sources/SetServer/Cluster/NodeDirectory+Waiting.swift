@@ -6,7 +6,8 @@ import SetRules
 // exists before its player is told they wait; only its own node deletes it (filled, left, stopped).
 extension NodeDirectory {
     /// Decides, in one transaction, where an unnamed player of `variant` arriving here plays: in
-    /// the oldest duel waiting on a live node (this node's first), or, when none waits, in a new
+    /// the oldest duel waiting on a live node (this node's first; a drained node's last, for it is
+    /// to take no new players, but never hidden: two players would wait), or, when none waits, in a new
     /// duel here named `candidate`, whose row is written. This node's rows of `variant` not in
     /// `keeping` (their duels filled or left) are deleted first. The store runs it SERIALIZABLE and
     /// runs it again when another node's decision crossed it, so two decisions never both write.
@@ -17,7 +18,7 @@ extension NodeDirectory {
                                  .text(me.name), .text(variant.rawValue), .text(Self.textArray(keeping)))
             if let row = try database.row("""
                 SELECT w.match, n.name, n.address FROM waiting w JOIN nodes n ON n.name = w.node
-                WHERE w.variant = $1 AND n.lease_until > $2 ORDER BY w.node = $3 DESC, w.since, w.match LIMIT 1
+                WHERE w.variant = $1 AND n.lease_until > $2 ORDER BY w.node = $3 DESC, n.draining, w.since, w.match LIMIT 1
                 """, .text(variant.rawValue), .int(now), .text(me.name)) {
                 return .join(WaitingDuel(match: try row.text(0), node: try row.text(1), address: try row.text(2)))
             }
