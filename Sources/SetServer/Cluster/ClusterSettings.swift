@@ -8,7 +8,7 @@ package struct ClusterSettings: Sendable, Equatable {
     package var node: String?
     /// Where clients reach this node (`HOST:PORT`), as other nodes redirect them.
     package var advertise: String?
-    /// How often the node renews its lease and its matches' leases.
+    /// How often the node renews its lease (its matches live by it).
     package var renewEveryMs: Int64 = 2_000
     /// How long a renewal keeps the node (and its matches) alive.
     package var leaseMs: Int64 = 10_000
