@@ -98,11 +98,7 @@ import Testing
         try Self.roster(database).drain("a", true, at: NodeServerTests.wallBase)
         node.advance(by: 2_000)
         // The renewal answers on the node's worker: ask until it has (a result, not a time).
-        var report = try HealthTests.health(client, id: "0")
-        for attempt in 1...200 where report.lease != .draining {
-            Thread.sleep(forTimeInterval: 0.05)
-            report = try HealthTests.health(client, id: "\(attempt)")
-        }
+        let report = polled({ try? HealthTests.health(client, id: UUID().uuidString) }, until: { $0?.lease == .draining })
         #expect(report == HealthReport(ready: false, store: .ok, node: "a", lease: .draining))
         #expect(client.lastLine?.contains(#""lease":"draining""#) == true)
     }

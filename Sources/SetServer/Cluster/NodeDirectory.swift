@@ -9,6 +9,9 @@ final class NodeDirectory {
     let database: Database
     let me: NodeIdentity
     private let faults: NodeFaults?
+    /// This server's mark on its node's row (`nodes.started`): the wall time it registered at,
+    /// moved on by one if the row already had it. Each renewal checks the row still has it.
+    private(set) var startMark: Int64 = 0
 
     init(database: Database, me: NodeIdentity, faults: NodeFaults?) {
         self.database = database
@@ -29,11 +32,13 @@ final class NodeDirectory {
         try reach()
         var lease = NodeLease.renewed(at: now, for: leaseMs)
         try database.transaction { () throws(DatabaseError) in
+            let mark = try holder()?.started == now ? now + 1 : now
             try database.execute("""
                 INSERT INTO nodes (name, address, lease_until, started) VALUES ($1, $2, $3, $4)
                 ON CONFLICT (name) DO UPDATE SET address = excluded.address, lease_until = excluded.lease_until, started = excluded.started
-                """, .text(me.name), .text(me.address), .int(lease.until), .int(now))
+                """, .text(me.name), .text(me.address), .int(lease.until), .int(mark))
             lease.draining = try isDraining()
+            startMark = mark
         }
         return lease
     }
@@ -46,12 +51,17 @@ final class NodeDirectory {
         try reach()
         var lease = NodeLease.renewed(at: sync.now, for: sync.leaseMs)
         try database.transaction { () throws(DatabaseError) in
-            // Made again if an operator forgot this node while it was cut off (`setgame nodes forget`).
-            try database.execute("""
+            // Made again if an operator forgot this node while it was cut off (`setgame nodes
+            // forget`); renewed only while the row bears this server's mark (NodeDirectory+Name).
+            guard let row = try database.row("""
                 INSERT INTO nodes (name, address, lease_until, started) VALUES ($1, $2, $3, $4)
                 ON CONFLICT (name) DO UPDATE SET lease_until = excluded.lease_until, address = excluded.address
-                """, .text(me.name), .text(me.address), .int(lease.until), .int(sync.now))
-            lease.draining = try isDraining()
+                WHERE nodes.started = excluded.started
+                RETURNING draining
+                """, .text(me.name), .text(me.address), .int(lease.until), .int(startMark)) else {
+                throw DatabaseError(.uniqueViolation, "another server registered as node \(me.name): this one no longer holds the name, and serves none of its matches")
+            }
+            lease.draining = try row.int(0) as Int64 != 0
             // Listings first: writing one makes its match (clears a placement) before the sweep below.
             for listing in sync.listings { try write(listing, lease: lease) }
             for name in sync.gone { try database.execute("DELETE FROM match_homes WHERE match = $1 AND node = $2", .text(name), .text(me.name)) }

@@ -54,7 +54,15 @@ final class NodeEdge {
         let wallBase = settings.wallBaseMs ?? (Int64(Date().timeIntervalSince1970 * 1000) - now.milliseconds)
         self.wallBase = wallBase
         let wall = wallBase + now.milliseconds
-        lease = try worker.withSubject { directory throws(DatabaseError) in try directory.register(at: wall, leaseMs: settings.leaseMs) }
+        lease = try worker.withSubject { directory throws(DatabaseError) in
+            var said = false
+            try directory.awaitName(at: wall, watchMs: settings.nameWatchMs) { stepMs in
+                if !said { log("node \(me.name): the name's lease in the store still runs; watching \(settings.nameWatchMs) ms for another server renewing it") }
+                said = true
+                Thread.sleep(forTimeInterval: Double(stepMs) / 1_000)
+            }
+            return try directory.register(at: wall, leaseMs: settings.leaseMs)
+        }
         // Rows a previous run left (killed before it could take them out) wait for nobody now.
         try worker.withSubject { directory throws(DatabaseError) in try directory.forgetWaiting() }
         nextRenewal = now.adding(settings.renewEveryMs)
@@ -68,7 +76,11 @@ final class NodeEdge {
     /// Takes this node's waiting duels out of the store (nobody is sent to a stopping node to be
     /// paired), then ends the worker once what was asked is done.
     func stop() {
-        worker.submit { directory in try? directory.forgetWaiting() }
+        let wall = wallNow
+        worker.submit { directory in
+            try? directory.forgetWaiting()
+            try? directory.release(at: wall)
+        }
         worker.stop()
     }
 
@@ -136,6 +148,11 @@ final class NodeEdge {
                 if sync.held != nil { sentHeld = true }
                 if lapsedSaid { log("node \(me.name) renewed its lease: serving its matches again") }
                 lapsedSaid = false
+            case .failure(let error) where error.code == .uniqueViolation:
+                // Another server holds this node's name now: it serves the matches, this one none.
+                lease = NodeLease(until: 0)
+                if !lapsedSaid { log("node \(me.name) stops serving its matches: \(error.message)") }
+                lapsedSaid = true
             case .failure(let error):
                 if case .lapsed = ownLease, !lapsedSaid {
                     lapsedSaid = true
