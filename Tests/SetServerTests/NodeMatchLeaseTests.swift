@@ -30,7 +30,7 @@ import Testing
         _ = try a.register(at: 1_000, leaseMs: 10_000)
         _ = try b.register(at: 1_000, leaseMs: 10_000)
         let names = (1...200).map { "duel-a-\($0)" }
-        var sync = NodeSync(now: 1_000, leaseMs: 10_000, listings: names.map { Self.listing($0) }, gone: [], waiting: nil)
+        var sync = NodeSync(now: 1_000, leaseMs: 10_000, listings: names.map { Self.listing($0) }, gone: [])
         sync.held = names
         _ = try a.renew(sync)
         let before = try Self.rowVersions("a", database)
@@ -38,7 +38,7 @@ import Testing
 
         // Renewals with nothing changed, the first one telling every match held (as after a start).
         for (index, now) in [3_000, 5_000, 7_000].enumerated() {
-            var quiet = NodeSync(now: Int64(now), leaseMs: 10_000, listings: [], gone: [], waiting: nil)
+            var quiet = NodeSync(now: Int64(now), leaseMs: 10_000, listings: [], gone: [])
             if index == 0 { quiet.held = names }
             #expect(try a.renew(quiet) == NodeLease(until: Int64(now) + 10_000))
         }
@@ -78,16 +78,16 @@ import Testing
         #expect(try a.place(sunday, at: 2_000, leaseMs: 10_000).home.node == "b")
         #expect(try a.place("friday", at: 2_500, leaseMs: 10_000) == .found(MatchHome(node: "b", address: "127.0.0.2:7380", lease: NodeLease(until: 11_000))))
         #expect(try a.stillPlaced(["friday", sunday, "nowhere"]) == ["friday", sunday])
-        _ = try b.renew(NodeSync(now: 3_000, leaseMs: 10_000, listings: [Self.listing("friday")], gone: [], waiting: nil))
+        _ = try b.renew(NodeSync(now: 3_000, leaseMs: 10_000, listings: [Self.listing("friday")], gone: []))
         #expect(try a.stillPlaced(["friday", sunday]) == [sunday])
 
-        _ = try b.renew(NodeSync(now: 11_999, leaseMs: 10_000, listings: [], gone: [], waiting: nil))
+        _ = try b.renew(NodeSync(now: 11_999, leaseMs: 10_000, listings: [], gone: []))
         #expect(try a.home(of: sunday) != nil)
-        _ = try b.renew(NodeSync(now: 12_000, leaseMs: 10_000, listings: [], gone: [], waiting: nil))
+        _ = try b.renew(NodeSync(now: 12_000, leaseMs: 10_000, listings: [], gone: []))
         #expect(try a.home(of: sunday) == nil)
         // The claimed one lives on with its node, renewal after renewal, far past any lease of its own.
         for now in stride(from: 14_000, through: 60_000, by: 2_000) {
-            _ = try b.renew(NodeSync(now: Int64(now), leaseMs: 10_000, listings: [], gone: [], waiting: nil))
+            _ = try b.renew(NodeSync(now: Int64(now), leaseMs: 10_000, listings: [], gone: []))
         }
         #expect(try a.home(of: "friday") == MatchHome(node: "b", address: "127.0.0.2:7380", lease: NodeLease(until: 70_000)))
         // Until its node lapses: then it is away (its row kept for the node's return), and listed nowhere.
@@ -100,14 +100,14 @@ import Testing
         let a = try Directories.directory("a", database), b = try Directories.directory("b", database)
         _ = try a.register(at: 1_000, leaseMs: 10_000)
         _ = try b.register(at: 1_000, leaseMs: 10_000)
-        _ = try b.renew(NodeSync(now: 1_000, leaseMs: 10_000, listings: [Self.listing("kept"), Self.listing("ended")], gone: [], waiting: nil))
+        _ = try b.renew(NodeSync(now: 1_000, leaseMs: 10_000, listings: [Self.listing("kept"), Self.listing("ended")], gone: []))
         // b is away; it comes back with only "kept" (its journal of "ended" was finished meanwhile).
-        _ = try a.renew(NodeSync(now: 20_000, leaseMs: 10_000, listings: [], gone: [], waiting: nil))
+        _ = try a.renew(NodeSync(now: 20_000, leaseMs: 10_000, listings: [], gone: []))
         #expect(try a.place("friday", at: 20_000, leaseMs: 10_000).home.node == "a", "b is away: a new match goes to a")
         let fresh = NodeServerTests.matchName(on: "b", among: ["a", "b"], prefix: "fresh")
         _ = try b.register(at: 21_000, leaseMs: 10_000)
         #expect(try a.place(fresh, at: 21_500, leaseMs: 10_000).home.node == "b")
-        var first = NodeSync(now: 22_000, leaseMs: 10_000, listings: [Self.listing("kept")], gone: [], waiting: nil)
+        var first = NodeSync(now: 22_000, leaseMs: 10_000, listings: [Self.listing("kept")], gone: [])
         first.held = ["kept"]
         _ = try b.renew(first)
         #expect(try a.home(of: "kept")?.node == "b")
@@ -131,13 +131,13 @@ import Testing
         // Its first renewal on this version writes every listing it holds: "made" is made, "stale"
         // (past its old lease) is forgotten, and "fresh", placed by another node for a player on
         // their way, waits until its old lease ends.
-        var first = NodeSync(now: 13_000, leaseMs: 10_000, listings: [Self.listing("made")], gone: [], waiting: nil)
+        var first = NodeSync(now: 13_000, leaseMs: 10_000, listings: [Self.listing("made")], gone: [])
         first.held = ["made"]
         _ = try b.renew(first)
         #expect(try b.home(of: "made") == MatchHome(node: "b", address: "127.0.0.2:7380", lease: NodeLease(until: 23_000)))
         #expect(try b.home(of: "stale") == nil)
         #expect(try b.stillPlaced(["made", "fresh"]) == ["fresh"])
-        _ = try b.renew(NodeSync(now: 20_000, leaseMs: 10_000, listings: [], gone: [], waiting: nil))
+        _ = try b.renew(NodeSync(now: 20_000, leaseMs: 10_000, listings: [], gone: []))
         #expect(try b.home(of: "fresh") == nil)
     }
 }

@@ -7,7 +7,8 @@ import SetWire
 import Testing
 
 /// `setgame nodes` on a real PostgreSQL: a drained node keeps its matches and takes no new ones
-/// (placements and quick pairings go elsewhere, and its `health` says not ready); a node is
+/// (placements go elsewhere, quick pairings too while a duel waits elsewhere, and its `health`
+/// says not ready); a node is
 /// forgotten only once its lease has ended, and then its matches' names are free again.
 @Suite(.serialized) struct NodeRosterTests {
     static func roster(_ database: TestDatabase) throws -> NodeRoster {
@@ -24,34 +25,45 @@ import Testing
         let listing = MatchListing(name: held, mode: .duel, phase: .playing,
                                    players: [PlayerInfo(seat: .first, name: "ann", present: true, score: 0, rating: nil, provisional: false)],
                                    spectators: 0, variant: .classic)
-        var sync = NodeSync(now: 2_000, leaseMs: 10_000, listings: [listing], gone: [], waiting: nil)
+        var sync = NodeSync(now: 2_000, leaseMs: 10_000, listings: [listing], gone: [])
         sync.held = [held]
         _ = try b.renew(sync)
         return (a, b, held)
+    }
+
+    /// The duel a pairing decision sends its player to; nil: they wait.
+    static func match(_ decision: PairingDecision) -> String? {
+        if case .join(let duel) = decision { duel.match } else { nil }
     }
 
     @Test func aDrainedNodeKeepsItsMatchesAndTakesNoNewOnes() throws {
         guard let database = try TestDatabase.make(.postgres) else { return }
         let (a, b, held) = try Self.twoNodes(database)
         let roster = try Self.roster(database)
-        _ = try b.renew(NodeSync(now: 2_500, leaseMs: 10_000, listings: [], gone: [], waiting: [(match: "duel-b-1", variant: .classic)]))
+        #expect(try b.pair(.classic, candidate: "duel-b-1", keeping: [], at: 2_500) == .wait(match: "duel-b-1"))
         try roster.drain("b", true, at: 3_000)
-        #expect(try b.renew(NodeSync(now: 3_000, leaseMs: 10_000, listings: [], gone: [], held: [held], waiting: nil)).draining)
+        #expect(try b.renew(NodeSync(now: 3_000, leaseMs: 10_000, listings: [], gone: [], held: [held])).draining)
 
         // Names the hash gives b now go to a, from either node; b's match stays b's.
         let names = (0..<40).map { "new\($0)" }.filter { Rendezvous.home(of: $0, among: ["a", "b"]) == "b" }
         #expect(!names.isEmpty)
         for name in names { #expect(try [a, b][name.count % 2].place(name, at: 3_500, leaseMs: 10_000).home.node == "a") }
         #expect(try a.place(held, at: 3_500, leaseMs: 10_000).home.node == "b")
-        // Nobody is sent to b's waiting duel.
-        #expect(try a.waitingDuel(.classic, at: 3_500) == nil)
         #expect(try roster.nodes(at: 3_500).map(\.state) == [.serving, .draining(sinceMs: 3_000)])
+        // b's waiting duel is offered last: a newer one on a node not drained goes first; but it is
+        // never hidden, or its player and the next would both wait.
+        let c = try NodeDirectoryTests.directory("c", database)
+        _ = try c.register(at: 3_000, leaseMs: 600)  // gone by 4,000: the placements below are a's and b's
+        try database.database.execute("INSERT INTO waiting (match, node, variant, since) VALUES ('duel-c-1', 'c', 'classic', 3400)")
+        #expect(Self.match(try a.pair(.classic, candidate: "duel-a-1", keeping: [], at: 3_500)) == "duel-c-1")
+        try database.database.execute("DELETE FROM waiting WHERE node = 'c'")
+        #expect(Self.match(try a.pair(.classic, candidate: "duel-a-2", keeping: [], at: 3_500)) == "duel-b-1")
 
         try roster.drain("b", false, at: 4_000)
-        #expect(try !b.renew(NodeSync(now: 4_000, leaseMs: 10_000, listings: [], gone: [], held: [held], waiting: nil)).draining)
+        #expect(try !b.renew(NodeSync(now: 4_000, leaseMs: 10_000, listings: [], gone: [], held: [held])).draining)
         let later = (40..<80).map { "new\($0)" }.first { Rendezvous.home(of: $0, among: ["a", "b"]) == "b" }!
         #expect(try a.place(later, at: 4_500, leaseMs: 10_000).home.node == "b")
-        #expect(try a.waitingDuel(.classic, at: 4_500)?.match == "duel-b-1")
+        #expect(Self.match(try a.pair(.classic, candidate: "duel-a-3", keeping: [], at: 4_500)) == "duel-b-1")
     }
 
     @Test func aNodeIsForgottenOnlyOnceItsLeaseEndedAndItsNamesAreFreeAgain() throws {
@@ -67,7 +79,7 @@ import Testing
         #expect(throws: NodeRosterError(.unknownNode, "the store knows no node named z")) { _ = try roster.forget("z", at: 20_000) }
 
         // a renews past b's lease; b never does again.
-        _ = try a.renew(NodeSync(now: 10_000, leaseMs: 10_000, listings: [], gone: [], waiting: nil))
+        _ = try a.renew(NodeSync(now: 10_000, leaseMs: 10_000, listings: [], gone: []))
         #expect(try roster.nodes(at: 12_500).map(\.state) == [.serving, .away(sinceMs: 12_000)])
         #expect(try a.home(of: held)?.node == "b")
         #expect(try roster.forget("b", at: 12_500) == [held])

@@ -45,10 +45,11 @@ package struct NodeIdentity: Sendable, Equatable, Hashable {
     }
 }
 
-/// A switch tests flip to cut a node off from its store: every call of its node directory
-/// fails as an unreachable database would, until it is flipped back.
+/// Switches tests flip: one cuts a node off from its store (every call of its node directory
+/// fails as an unreachable database would, until it is flipped back), one holds its renewals back.
 package final class NodeFaults: Sendable, Equatable {
     private let cut = Atomic<Bool>(false)
+    private let held = Atomic<Bool>(false)
 
     package init() {}
 
@@ -59,6 +60,13 @@ package final class NodeFaults: Sendable, Equatable {
     package var unreachable: Bool {
         get { cut.load(ordering: .acquiring) }
         set { cut.store(newValue, ordering: .releasing) }
+    }
+
+    /// Whether the node's lease renewals are held back now: none starts until this is cleared,
+    /// as when a renewal is late behind a slow store. Its lease, matches and listings wait.
+    package var renewalsHeld: Bool {
+        get { held.load(ordering: .acquiring) }
+        set { held.store(newValue, ordering: .releasing) }
     }
 }
 

@@ -44,9 +44,9 @@ final class NodeDirectory {
     }
 
     /// Renews this node's lease (its matches live by it: no match row is written for that),
-    /// writes what changed of their listings, forgets the matches it no longer holds and rows
-    /// placed on it that no player came to make in time, and replaces its waiting duels: one
-    /// transaction.
+    /// writes what changed of their listings, and forgets the matches it no longer holds and rows
+    /// placed on it that no player came to make in time: one transaction. (Waiting duels are
+    /// written as they are decided, `NodeDirectory+Waiting`.)
     func renew(_ sync: NodeSync) throws(DatabaseError) -> NodeLease {
         try reach()
         var lease = NodeLease.renewed(at: sync.now, for: sync.leaseMs)
@@ -72,13 +72,6 @@ final class NodeDirectory {
                                      .text(me.name), .text(names))
             }
             try database.execute("DELETE FROM match_homes WHERE node = $1 AND placed_until <= $2", .text(me.name), .int(sync.now))
-            if let waiting = sync.waiting {
-                try database.execute("DELETE FROM waiting WHERE node = $1", .text(me.name))
-                for duel in waiting {
-                    try database.execute("INSERT INTO waiting (match, node, variant, since) VALUES ($1, $2, $3, $4) ON CONFLICT (match) DO NOTHING",
-                                         .text(duel.match), .text(me.name), .text(duel.variant.rawValue), .int(sync.now))
-                }
-            }
         }
         return lease
     }
@@ -156,22 +149,6 @@ final class NodeDirectory {
         return Set(try rows.map { row throws(DatabaseError) in try row.text(0) })
     }
 
-    /// Takes this node's waiting duels out of the store.
-    func forgetWaiting() throws(DatabaseError) {
-        try reach()
-        try database.execute("DELETE FROM waiting WHERE node = $1", .text(me.name))
-    }
-
-    /// The oldest duel of `variant` waiting for a player on another live node, if any.
-    func waitingDuel(_ variant: Variant, at now: Int64) throws(DatabaseError) -> WaitingDuel? {
-        try reach()
-        guard let row = try database.row("""
-            SELECT w.match, n.name, n.address FROM waiting w JOIN nodes n ON n.name = w.node
-            WHERE w.variant = $1 AND w.node <> $2 AND n.lease_until > $3 AND n.draining = 0 ORDER BY w.since, w.match LIMIT 1
-            """, .text(variant.rawValue), .text(me.name), .int(now)) else { return nil }
-        return WaitingDuel(match: try row.text(0), node: try row.text(1), address: try row.text(2))
-    }
-
     /// The listings of every match on other live nodes, each with its node's address.
     func otherListings(at now: Int64) throws(DatabaseError) -> [MatchListing] {
         try reach()
@@ -197,13 +174,6 @@ struct MatchHome: Equatable, Sendable {
     var node: String
     var address: String
     var lease: NodeLease
-}
-
-/// A duel no one named, waiting for a second player on another node.
-struct WaitingDuel: Equatable, Sendable {
-    var match: String
-    var node: String
-    var address: String
 }
 
 extension MatchListing {
@@ -233,6 +203,4 @@ struct NodeSync: Sendable {
     /// Every match this node holds, sent once after the node starts: the rows of matches it had
     /// made and holds no more (ended while it was away) are forgotten. Nil: as they were.
     var held: [String]?
-    /// The node's unnamed duels waiting for a player, when they changed (nil: as they were).
-    var waiting: [(match: String, variant: Variant)]?
 }

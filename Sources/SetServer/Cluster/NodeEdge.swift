@@ -26,9 +26,10 @@ final class NodeEdge {
     private var nextRenewal: Instant
     /// The lobby's change count the last renewal was made at: a change renews at once.
     private var renewedAtChange = -1
-    /// The listings and waiting duels the store holds for this node, as last written.
+    /// The listings the store holds for this node, as last written.
     private var written: [String: MatchListing] = [:]
-    private var writtenWaiting: [String: Variant] = [:]
+    /// This node's rows in the store's `waiting` table (`Server+Pairing`).
+    var waitingRows = WaitingRows()
     /// Other nodes' matches for `list`, and when they were read (server clock).
     private var remote: (listings: [MatchListing], readAt: Instant?) = ([], nil)
     private var listWaiters: [([MatchListing]) -> Void] = []
@@ -62,6 +63,8 @@ final class NodeEdge {
             }
             return try directory.register(at: wall, leaseMs: settings.leaseMs)
         }
+        // Rows a previous run left (killed before it could take them out) wait for nobody now.
+        try worker.withSubject { directory throws(DatabaseError) in try directory.forgetWaiting() }
         nextRenewal = now.adding(settings.renewEveryMs)
         inbox = loop.inbox { [unowned self] (tickets: [Int]) in
             for ticket in tickets { waiting.removeValue(forKey: ticket)?() }
@@ -119,17 +122,16 @@ final class NodeEdge {
     var nextDeadline: Instant { nextRenewal }
 
     /// Renews the lease when due, or at once when the lobby changed (`changes` moved): a new
-    /// match's row and a waiting duel reach the store before the next period.
-    func renewIfDue(at now: Instant, changes: Int, listings: () -> [MatchListing], waitingDuels: () -> [String: Variant]) {
+    /// match's row reaches the store before the next period.
+    func renewIfDue(at now: Instant, changes: Int, listings: () -> [MatchListing]) {
         guard !renewing, now >= nextRenewal || changes != renewedAtChange else { return }
-        renewing = true
         nextRenewal = now.adding(settings.renewEveryMs)
+        if settings.faults?.renewalsHeld == true { return }  // a test makes this renewal late
+        renewing = true
         let current = Dictionary(listings().map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let duels = waitingDuels()
         let changed = current.values.filter { written[$0.name] != $0 }
         let gone = written.keys.filter { current[$0] == nil }
-        var next = NodeSync(now: wallNow, leaseMs: settings.leaseMs, listings: changed, gone: Array(gone),
-                            waiting: duels == writtenWaiting ? nil : duels.map { (match: $0.key, variant: $0.value) }.sorted { $0.match < $1.match })
+        var next = NodeSync(now: wallNow, leaseMs: settings.leaseMs, listings: changed, gone: Array(gone))
         if !sentHeld { next.held = current.keys.sorted() }
         let sync = next
         ask({ directory throws(DatabaseError) in try directory.renew(sync) }) { [unowned self] result in
@@ -142,7 +144,6 @@ final class NodeEdge {
                 }
                 lease = renewed
                 written = current
-                writtenWaiting = duels
                 renewedAtChange = changes
                 if sync.held != nil { sentHeld = true }
                 if lapsedSaid { log("node \(me.name) renewed its lease: serving its matches again") }

@@ -203,7 +203,10 @@ final class Lobby {
                 return .success(room)
             }
             if let refusal = refusal(creatingFor: address, mode: request.mode) { return .failure(refusal) }
-            return create(name: name, mode: request.mode, variant: request.variant ?? .classic, by: address)
+            let created = create(name: name, mode: request.mode, variant: request.variant ?? .classic, by: address)
+            // The duel a node's store decided an unnamed player waits in pairs this node's next ones too.
+            if request.mode == .duel, isPairingName(name), case .success(let room) = created { openDuels[room.host.variant] = name }
+            return created
         }
         // Pairing seats a newcomer only with someone who is there to play, in the variant asked for.
         let variant = request.variant ?? .classic
@@ -314,10 +317,28 @@ final class Lobby {
     /// The match a seat token here belongs to.
     func matchName(ofToken token: String) -> String? { seatsByToken[token]?.match }
 
-    /// The unnamed duels waiting here for a second player, by name.
-    var waitingDuels: [String: Variant] {
-        var duels: [String: Variant] = [:]
-        for variant in openDuels.keys { if let room = pairableDuel(variant) { duels[room.host.name] = variant } }
-        return duels
+    /// Whether `name` is one this node gives the duels it makes for players who name no match
+    /// ("duel-a-3" on node `a`): a join naming one that cannot seat them is paired afresh.
+    func isPairingName(_ name: String) -> Bool {
+        guard let node, reservedMatches[name] == nil else { return false }
+        let prefix = "duel-\(node)-"
+        guard name.hasPrefix(prefix) else { return false }
+        let number = name.dropFirst(prefix.count)
+        return !number.isEmpty && number.allSatisfy { $0 >= "0" && $0 <= "9" }
+    }
+
+    /// A fresh name for a duel this node makes for a player who named no match.
+    func newDuelName() -> String { uniqueName(Mode.duel.rawValue) }
+
+    /// Whether an unnamed player of `variant` would be paired here now, without the store.
+    func hasOpenDuel(_ variant: Variant) -> Bool { pairableDuel(variant) != nil }
+
+    /// Whether the duel named `name` waits here for a second player who may sit now. A duel
+    /// nobody sits in yet is not made: its first seat is being taken (an account written first).
+    func pairingState(of name: String) -> WaitingRows.DuelState {
+        guard let room = rooms[name], room.host.seats.contains(where: { $0 != nil }) else { return .absent }
+        let host = room.host
+        let open = host.mode == .duel && host.phase == .waiting && host.seats.contains(where: { $0 == nil }) && host.hasPresentPlayer
+        return open ? .open : .closed
     }
 }

@@ -59,6 +59,10 @@ extension Server {
             case .success(let written): account = written
             }
             accounts.noteOwner(connection.id, account != nil)
+            // A node's duel this player was paired into may have filled while the account was written.
+            if let unnamed = pairingJoin(join) {
+                return pairAcrossNodes(unnamed, id: id, from: connection) { [unowned self] in admitToSeat($0, id: id, from: connection) }
+            }
             guard lobby.rooms[room.host.name] === room else {
                 return fail(connection, WireError(.noSuchMatch, "The match you were joining ended before your seat was ready; join again."), id: id)
             }

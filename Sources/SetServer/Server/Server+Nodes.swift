@@ -5,19 +5,21 @@ import SetWire
 // Several servers sharing one PostgreSQL store (`serve --node`, Protocol.md "Several servers
 // (nodes)"): a join or watch for a match another node holds is redirected there, a match whose
 // node is away is `node_away`, a new named match is placed before it is made here, an unnamed
-// duel pairs with one waiting on another node, and `list` shows every live node's matches.
+// player is paired through the store (`Server+Pairing`), and `list` shows every live node's matches.
 // Without `--node` every call here goes straight on.
 extension Server {
     /// Goes on with `join` here (`proceed`) unless its match lives elsewhere: then the client is
     /// told where (`redirect`), or that its node is away. A lookup in the store is made off the
-    /// loop; the connection is `.admitting` meanwhile.
-    func routeAcrossNodes(_ join: JoinRequest, id: JSONValue?, from connection: Connection, proceed: @escaping () -> Void) {
-        guard let nodes else { return proceed() }
+    /// loop; the connection is `.admitting` meanwhile. A player who names no match is paired
+    /// through the store (`Server+Pairing`), and `proceed` gets the join naming their duel here.
+    func routeAcrossNodes(_ join: JoinRequest, id: JSONValue?, from connection: Connection, proceed: @escaping (JoinRequest) -> Void) {
+        guard let nodes else { return proceed(join) }
+        if let unnamed = pairingJoin(join) { return pairAcrossNodes(unnamed, id: id, from: connection, proceed: proceed) }
         if lobby.holdsHere(join) {
             if let match = join.match ?? join.token.flatMap(lobby.matchName(ofToken:)), let refusal = nodes.lapsedRefusal(match) {
                 return fail(connection, refusal, id: id)
             }
-            return proceed()
+            return proceed(join)
         }
         // A seat token resumes a seat where it was taken: it places nothing.
         if let match = join.match, join.role == .player, join.token == nil {
@@ -32,36 +34,26 @@ extension Server {
             return
         }
         connection.session = .admitting
-        let wall = nodes.wallNow
         if let match = join.match {
             nodes.ask({ directory throws(DatabaseError) in try directory.home(of: match) }) { [unowned self] result in
                 answerRoute(of: join, match: match, result, id: id, connection: connection, proceed: proceed)
             }
             return
         }
-        // A player who names no match: a duel waiting on another node pairs them there.
-        let variant = join.variant ?? .classic
-        nodes.ask({ directory throws(DatabaseError) in try directory.waitingDuel(variant, at: wall) }) { [unowned self] result in
-            guard admitting(connection) else { return }
-            connection.session = .greeted
-            switch result {
-            case .success(let duel?): redirect(connection, to: Redirect(match: duel.match, address: duel.address), id: id, joining: join)
-            case .success(nil), .failure: proceed()  // no one waits elsewhere (or the store cannot say): a duel here
-            }
-        }
+        proceed(join)  // nothing else is asked of the store
     }
 
     /// Goes on with a join for `match` as the store answered where it lives: here, elsewhere
     /// (`redirect`), on a node that is away, or nowhere yet (`proceed`: no such match).
     private func answerRoute(of join: JoinRequest, match: String, _ result: Result<MatchHome?, DatabaseError>, id: JSONValue?,
-                             connection: Connection, proceed: @escaping () -> Void) {
+                             connection: Connection, proceed: @escaping (JoinRequest) -> Void) {
         guard admitting(connection), let nodes else { return }
         connection.session = .greeted
         switch result {
         case .failure(let error): fail(connection, unreachable(error, match: match), id: id)
-        case .success(nil): proceed()
+        case .success(nil): proceed(join)
         case .success(let home?):
-            guard home.node != nodes.me.name else { return proceed() }
+            guard home.node != nodes.me.name else { return proceed(join) }
             guard home.lease.isAlive(at: nodes.wallNow) else {
                 return fail(connection, NodeEdge.away(match: match, node: home.node, retryAfterMs: home.lease.retryAfterMs(at: nodes.wallNow)), id: id)
             }
@@ -90,11 +82,12 @@ extension Server {
         nodes?.lapsedRefusal(room.host.name)
     }
 
-    /// Renews this node's lease (its matches live by it) and writes their changed listings, when due.
+    /// Renews this node's lease (its matches live by it) and writes their changed listings, when
+    /// due, and takes out of the store the waiting rows of duels that filled or emptied.
     func renewNodeLease(at now: Instant) {
         guard let nodes else { return }
-        nodes.renewIfDue(at: now, changes: lobby.changes, listings: { lobby.rooms.values.map(\.host.listing.storedSummary) },
-                         waitingDuels: { lobby.waitingDuels })
+        nodes.renewIfDue(at: now, changes: lobby.changes, listings: { lobby.rooms.values.map(\.host.listing.storedSummary) })
+        settleWaitingRows()
     }
 
     /// Answers a `list` page: this server's matches, and every other live node's.

@@ -74,7 +74,7 @@ extension Server {
         if join.role == .spectator, let refusal = watchingRefusal(join.name, claimant: connection.nameClaimant) {
             return fail(connection, refusal, id: id)
         }
-        routeAcrossNodes(join, id: id, from: connection) { [unowned self] in
+        routeAcrossNodes(join, id: id, from: connection) { [unowned self] join in
             guard lobby.takesNewSeat(join) else { return seat(join, admission: .guest, id: id, from: connection, at: clock.now()) }
             admitToSeat(join, id: id, from: connection)
         }
@@ -83,6 +83,10 @@ extension Server {
     /// Seats a join whose account admission is decided (a resume or a watcher needs none): a new
     /// seat whose admission writes waits for the store (`writeAccount`) before it is taken.
     func seat(_ join: JoinRequest, admission: SeatAdmission, id: JSONValue?, from connection: Connection, at now: Instant) {
+        // The duel a node's player was paired into may have filled or emptied while their account was looked up.
+        if let unnamed = pairingJoin(join) {
+            return pairAcrossNodes(unnamed, id: id, from: connection) { [unowned self] in admitToSeat($0, id: id, from: connection) }
+        }
         let seating = lobby.seating(for: join, address: connection.address)
         // A joiner is sent a snapshot or the events it missed: none may tell of a game over
         // whose record is not in the store yet: it waits until it is told.

@@ -1,0 +1,92 @@
+import SetDatabase
+import SetRules
+import SetWire
+
+// Pairing players who name no match across nodes (Protocol.md "Several servers (nodes)"). A
+// player this node cannot pair at once with a duel waiting here is paired by the store, in one
+// transaction (`NodeDirectory.pair`): sent to the oldest duel of their variant waiting on a live
+// node, or made to wait in a new duel here whose row is written before they are told they wait.
+// A row goes when its duel fills or empties (`settleWaitingRows`, the next turn of the loop). A
+// player who reaches a duel that filled or emptied meanwhile is paired afresh, as if unnamed.
+extension Server {
+    /// The join to pair through the store, when `join` must be: a player's duel join with no
+    /// token, naming no match while no duel waits here for them, or naming a duel this node made
+    /// for pairing that cannot seat them now (filled, or gone). Nil: go on as asked.
+    func pairingJoin(_ join: JoinRequest) -> JoinRequest? {
+        guard let nodes, join.role == .player, join.mode == .duel, join.token == nil, join.ticket == nil else { return nil }
+        guard let name = join.match else { return lobby.hasOpenDuel(join.variant ?? .classic) ? nil : join }
+        guard lobby.isPairingName(name) else { return nil }
+        switch lobby.pairingState(of: name) {
+        case .open: return nil
+        case .absent where nodes.waitingRows.isUnmade(name): return nil  // the store sent them to make it
+        case .absent, .closed:
+            var unnamed = join
+            unnamed.match = nil
+            return unnamed
+        }
+    }
+
+    /// Asks the store where an unnamed player goes (off the loop; the connection is `.admitting`
+    /// meanwhile): `proceed` with the join naming the duel here they sit or wait in, or a
+    /// `redirect` to the node their duel waits on.
+    func pairAcrossNodes(_ join: JoinRequest, id: JSONValue?, from connection: Connection, proceed: @escaping (JoinRequest) -> Void) {
+        guard let nodes else { return proceed(join) }
+        if case .lapsed = nodes.ownLease { return fail(connection, nodes.cannotPair, id: id) }
+        let variant = join.variant ?? .classic
+        let candidate = lobby.newDuelName()
+        nodes.waitingRows.asked(candidate, variant: variant)
+        let keeping = nodes.waitingRows.keeping(variant, state: lobby.pairingState(of:))
+        let wall = nodes.wallNow
+        connection.session = .admitting
+        nodes.ask({ directory throws(DatabaseError) in
+            try directory.pair(variant, candidate: candidate, keeping: keeping, at: wall)
+        }) { [unowned self] result in
+            let wrote = if case .success(.wait) = result { true } else { false }
+            nodes.waitingRows.answered(candidate, wrote: wrote, by: connection.id)
+            guard admitting(connection) else { return }
+            connection.session = .greeted
+            var paired = join
+            paired.variant = variant
+            switch result {
+            case .failure(let error):
+                logQuietly("pairing-unreachable", "node \(nodes.me.name) cannot pair an unnamed player: \(error)")
+                fail(connection, nodes.cannotPair, id: id)
+            case .success(.wait(let match)):
+                paired.match = match
+                proceed(paired)
+            case .success(.join(let duel)) where duel.node == nodes.me.name:
+                paired.match = duel.match
+                proceed(paired)
+            case .success(.join(let duel)):
+                redirect(connection, to: Redirect(match: duel.match, address: duel.address), id: id, joining: join)
+            }
+        }
+    }
+
+    /// Takes out of the store the rows of this node's duels that filled or emptied, and of those
+    /// decided that nobody made: nobody is sent to them.
+    func settleWaitingRows() {
+        guard let nodes, !nodes.waitingRows.rows.isEmpty else { return }
+        let gone = nodes.waitingRows.settle(state: lobby.pairingState(of:)) { [unowned self] id in
+            guard let connection = connections[id], case .admitting = connection.session else { return false }
+            return true
+        }
+        if !gone.isEmpty { nodes.forgetWaiting(gone) }
+    }
+}
+
+extension NodeEdge {
+    /// Deletes this node's rows for `matches` off the loop; a row left by a failure is deleted by
+    /// this node's next pairing decision, which keeps only the rows of duels still waiting.
+    func forgetWaiting(_ matches: [String]) {
+        ask({ directory throws(DatabaseError) in try directory.forgetWaiting(matches) }) { _ in }
+    }
+
+    /// The refusal for a player this node cannot pair now: its store did not answer, or its
+    /// lease lapsed. `node_away` naming this node, retried after its renewal period.
+    var cannotPair: WireError {
+        let retryAfterMs = max(1_000, settings.renewEveryMs)
+        return WireError(.nodeAway, "This server (\(me.name)) cannot reach the store that pairs players right now; try again in \((retryAfterMs + 999) / 1000) s.",
+                         details: ["node": .string(me.name), "retryAfterMs": .int(retryAfterMs)])
+    }
+}
