@@ -248,8 +248,12 @@ echo "readme-nodes: eve at c.play.example.org watches $match (deck $deck)"
 stop_node "$layers/b.pid" KILL
 away=$(python3 "$helper" away c.play.example.org:7380 "$match") || exit 1
 echo "readme-nodes: b killed; $match at c: $away"
-# fay's client was on b: it says so and keeps trying b, where the match comes back.
+# fay's client was on b: it says so and keeps trying b, where the match comes back. gus, coming
+# to watch through c meanwhile, is told b is away and waits, however long b takes.
 wait_for fay "Connection lost: retrying in" 60
+tmux new-session -d -s gus -x 80 -y 24
+run_in gus gus "$layers/checkout/.build/release/setgame watch c.play.example.org:7380 $match"
+wait_for gus "(b) is away: asking again in" 60
 run_on b "$node" "$layers/b.pid"
 ready b
 resumed=$(python3 "$helper" resume a.play.example.org:7380 "$match" "$(cat "$layers/dan/token")") || exit 1
@@ -259,5 +263,6 @@ for _ in $(seq 300); do tmux capture-pane -p -t fay | grep -qE "Connection lost|
 tmux capture-pane -p -t fay | grep -qE "Connection lost|offline" && { tmux capture-pane -p -t fay >&2; fail "fay's client did not get back to b"; }
 wait_for_cards fay 12 60
 wait_for fay "deck $deck" 60
-echo "readme-nodes: b started again as printed: dan and fay back in $match"
+wait_for gus "deck $deck" 60
+echo "readme-nodes: b started again as printed: dan and fay back in $match, gus (who came meanwhile) watching"
 echo "readme-nodes: the README's \"$section\" ran as printed"
