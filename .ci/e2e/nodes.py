@@ -1,7 +1,7 @@
 """Several servers (issue 35) over the real binary: three nodes on one throwaway PostgreSQL, each
 on its own loopback address. Players follow redirects here as every client of this project does
 (connect to the address, send the same join again), and `setgame join` follows one on its own."""
-import atexit, json, os, signal, socket, subprocess, sys, tempfile, time
+import atexit, hashlib, json, os, signal, socket, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e_support import BIN, STARTED, fail, find_set  # noqa: E402
@@ -239,4 +239,45 @@ for _ in range(100):
 else:
     fail(f"bob's profile on c: {profile}")
 print("nodes: the rated game's result is in bob's profile, read on c")
-print("nodes: three nodes on one PostgreSQL: pairing, redirects, a spectator, a kill, a database restart")
+
+# 7. An operator drains c (`setgame nodes drain`): its health says not ready, and a new match
+# the hash gives c is placed on another node; resumed, c takes them again.
+def rendezvous(match, among):
+    weight = lambda node: int.from_bytes(hashlib.sha256(match.encode() + b"\0" + node.encode()).digest()[:8], "big")
+    return max(among, key=lambda node: (weight(node), node))
+
+
+def nodes_cli(*words):
+    return subprocess.run([BIN, "nodes", *words, "--store", pg_url], capture_output=True, text=True, timeout=DEADLINE_S)
+
+
+def check(node):
+    return subprocess.run([BIN, "serve", "--check", "--address", node.address], capture_output=True, text=True, timeout=DEADLINE_S)
+
+
+drained = nodes_cli("drain", "c")
+if drained.returncode != 0:
+    fail(f"setgame nodes drain c: {drained.stderr}")
+for _ in range(100):
+    probe = check(c)
+    if probe.returncode == 1 and "lease draining" in probe.stdout:
+        break
+    time.sleep(0.1)
+else:
+    fail(f"c never said it drains: {probe.stdout} {probe.stderr}")
+listing = nodes_cli().stdout
+if not any(line.split()[:1] == ["c"] and "draining" in line for line in listing.splitlines()):
+    fail(f"setgame nodes does not show c draining: {listing}")
+fresh = next(f"drain{i}" for i in range(1000) if rendezvous(f"drain{i}", ["a", "b", "c"]) == "c")
+fay, _, _, _ = join(c.address, {"type": "join", "name": "fay", "match": fresh})
+if fay.address == c.address:
+    fail(f"{fresh} was placed on the drained node c")
+nodes_cli("resume", "c")
+for _ in range(100):
+    if check(c).returncode == 0:
+        break
+    time.sleep(0.1)
+else:
+    fail("c never said it is ready again after resume")
+print(f"nodes: c drained (health not ready, {fresh} placed on {fay.address} instead), then resumed")
+print("nodes: three nodes on one PostgreSQL: pairing, redirects, a spectator, a kill, a database restart, a drain")

@@ -30,18 +30,6 @@ package enum FileCalls {
         return nil
     }
 
-    /// Fills all of `buffer` from `fd`, going on after a short read; false when the file ends
-    /// first or a read fails.
-    package static func read(into buffer: UnsafeMutableRawBufferPointer, from fd: Int32) -> Bool {
-        var offset = 0
-        while offset < buffer.count {
-            guard case .done(let count) = SystemCall.run({ Glibc.read(fd, buffer.baseAddress! + offset, buffer.count - offset) }),
-                  count > 0 else { return false }
-            offset += count
-        }
-        return true
-    }
-
     /// Fills all of `buffer` from `fd` at `offset` (`pread`: the file position stays), going on
     /// after a short read; false when the file ends first or a read fails.
     package static func read(into buffer: UnsafeMutableRawBufferPointer, from fd: Int32, at offset: off_t) -> Bool {

@@ -13,6 +13,9 @@ package enum LeaseHealth: String, CaseIterable, Sendable {
     case held
     /// The lease ran out (the node could not renew it): its matches wait until it is renewed.
     case lapsed
+    /// Held, but an operator drains the node (`setgame nodes drain`): its matches play on and it
+    /// takes no new ones, so a load balancer should send it nobody new.
+    case draining
 }
 
 /// The answer to `health`.
@@ -25,9 +28,9 @@ package struct HealthReport: Hashable, Sendable {
     package var lease: LeaseHealth?
 
     /// A report whose readiness follows from its parts: listening (it answered), its store
-    /// reachable, and, for a node, its lease held.
+    /// reachable, and, for a node, its lease held and no drain asked.
     package init(store: StoreHealth, node: String? = nil, lease: LeaseHealth? = nil) {
-        self.init(ready: store == .ok && lease != .lapsed, store: store, node: node, lease: lease)
+        self.init(ready: store == .ok && lease != .lapsed && lease != .draining, store: store, node: node, lease: lease)
     }
 
     /// A report as read from the wire, `ready` as the server said it.

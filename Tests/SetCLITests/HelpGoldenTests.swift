@@ -20,6 +20,7 @@ struct HelpGoldenTests {
           profile      Show a player's ratings per mode, games, wins, losses and set times on a server.
           history      List a player's finished games on a server, newest first (without NAME: your own).
           leaderboard  List a server's best established players of one mode.
+          nodes        List the servers (nodes) sharing a PostgreSQL store; drain one before removing it, forget one gone for good.
           replay       Print a match from its journal move by move, and check each revealed seed against its commitment.
           bench        Measure a server under load: duels of instant bots plus spectators over loopback. 'setgame bench rules' times the rules alone.
           rules        Print the rules of Set and of a duel, with the timings and points in force.
@@ -224,6 +225,17 @@ struct HelpGoldenTests {
               --after CURSOR  the page after the one that printed this cursor
               --json          print the server's answer as one JSON object, for programs
               -h, --help      show this help
+
+            """#,
+        .nodes: #"""
+            usage: setgame nodes [ACTION] [NAME] [options]
+
+            List the servers (nodes) sharing a PostgreSQL store; drain one before removing it, forget one gone for good.
+
+              ACTION       list (default), drain NAME, resume NAME or forget NAME
+              NAME         the node drained, resumed or forgotten
+              --store URL  the nodes' store: postgresql://USER@HOST:PORT/DB (a password from PGPASSWORD or ~/.pgpass)
+              -h, --help   show this help
 
             """#,
         .replay: #"""

@@ -91,5 +91,10 @@ enum SQLAccountSchema {
         },
         // A door player handed to the node holding their match (Handoffs/HandoffTicket.swift).
         DoorHandoff.migration,
+        // An operator's drain of a node (`setgame nodes drain`, Cluster/NodeRoster.swift): 0 when
+        // the node takes new matches, else the wall-clock milliseconds the drain was asked at.
+        Migration(version: 4, summary: "nodes.draining: a node an operator drains takes no new matches") { _ in
+            ["ALTER TABLE nodes ADD COLUMN draining BIGINT NOT NULL DEFAULT 0"]
+        },
     ]
 }

@@ -27,12 +27,13 @@ final class NodeDirectory {
     /// renews the leases of the matches whose rows name it.
     func register(at now: Int64, leaseMs: Int64) throws(DatabaseError) -> NodeLease {
         try reach()
-        let lease = NodeLease.renewed(at: now, for: leaseMs)
+        var lease = NodeLease.renewed(at: now, for: leaseMs)
         try database.transaction { () throws(DatabaseError) in
             try database.execute("""
                 INSERT INTO nodes (name, address, lease_until, started) VALUES ($1, $2, $3, $4)
                 ON CONFLICT (name) DO UPDATE SET address = excluded.address, lease_until = excluded.lease_until, started = excluded.started
                 """, .text(me.name), .text(me.address), .int(lease.until), .int(now))
+            lease.draining = try isDraining()
             try database.execute("UPDATE match_homes SET lease_until = $1 WHERE node = $2", .int(lease.until), .text(me.name))
         }
         return lease
@@ -43,10 +44,14 @@ final class NodeDirectory {
     /// player came to make within a lease), and replaces its waiting duels: one transaction.
     func renew(_ sync: NodeSync) throws(DatabaseError) -> NodeLease {
         try reach()
-        let lease = NodeLease.renewed(at: sync.now, for: sync.leaseMs)
+        var lease = NodeLease.renewed(at: sync.now, for: sync.leaseMs)
         try database.transaction { () throws(DatabaseError) in
-            try database.execute("UPDATE nodes SET lease_until = $1, address = $2 WHERE name = $3",
-                                 .int(lease.until), .text(me.address), .text(me.name))
+            // Made again if an operator forgot this node while it was cut off (`setgame nodes forget`).
+            try database.execute("""
+                INSERT INTO nodes (name, address, lease_until, started) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (name) DO UPDATE SET lease_until = excluded.lease_until, address = excluded.address
+                """, .text(me.name), .text(me.address), .int(lease.until), .int(sync.now))
+            lease.draining = try isDraining()
             // Names are 1–32 of A–Z a–z 0–9 - _ . (the wire allows no other), each quoted: safe in an array literal.
             let held = "{" + sync.held.map { "\"\($0)\"" }.joined(separator: ",") + "}"
             try database.execute("UPDATE match_homes SET lease_until = $1 WHERE node = $2 AND match = ANY($3::text[])",
@@ -63,6 +68,11 @@ final class NodeDirectory {
             }
         }
         return lease
+    }
+
+    /// Whether an operator drains this node (`setgame nodes drain`), as its row says.
+    private func isDraining() throws(DatabaseError) -> Bool {
+        try database.row("SELECT draining FROM nodes WHERE name = $1", .text(me.name)).map { row throws(DatabaseError) in try row.int(0) as Int64 } ?? 0 != 0
     }
 
     /// A listing row of this node's: made if the match has none, updated if the row is this
@@ -97,14 +107,22 @@ final class NodeDirectory {
         return try database.query("SELECT name FROM nodes WHERE lease_until > $1 ORDER BY name", .int(now)).map { row throws(DatabaseError) in try row.text(0) }
     }
 
+    /// The nodes a new match may be placed on at `now`, by name: those not drained that are alive,
+    /// and this one (it serves, or it would not be asked); this one alone if every node is drained.
+    func placeableNodes(at now: Int64) throws(DatabaseError) -> [String] {
+        try reach()
+        let nodes = try database.query("SELECT name FROM nodes WHERE (lease_until > $1 OR name = $2) AND draining = 0 ORDER BY name",
+                                       .int(now), .text(me.name))
+            .map { row throws(DatabaseError) in try row.text(0) }
+        return nodes.isEmpty ? [me.name] : nodes
+    }
+
     /// Where a new match named `match` lives: the node its row names if it has one; else the node
-    /// rendezvous hashing picks among the live ones, claimed by inserting the row (a row another
-    /// node inserted first wins, and is what is answered).
+    /// rendezvous hashing picks among the placeable ones (alive, not drained), claimed by inserting
+    /// the row (a row another node inserted first wins, and is what is answered).
     func place(_ match: String, at now: Int64, leaseMs: Int64) throws(DatabaseError) -> MatchHome {
         if let home = try home(of: match) { return home }
-        var live = try liveNodes(at: now)
-        if !live.contains(me.name) { live.append(me.name) }
-        let chosen = Rendezvous.home(of: match, among: live) ?? me.name
+        let chosen = Rendezvous.home(of: match, among: try placeableNodes(at: now)) ?? me.name
         // The chosen node's lease is the row's until that node renews it with its listing.
         let lease = chosen == me.name ? NodeLease.renewed(at: now, for: leaseMs).until : now + leaseMs
         try database.execute("""
@@ -126,7 +144,7 @@ final class NodeDirectory {
         try reach()
         guard let row = try database.row("""
             SELECT w.match, n.name, n.address FROM waiting w JOIN nodes n ON n.name = w.node
-            WHERE w.variant = $1 AND w.node <> $2 AND n.lease_until > $3 ORDER BY w.since, w.match LIMIT 1
+            WHERE w.variant = $1 AND w.node <> $2 AND n.lease_until > $3 AND n.draining = 0 ORDER BY w.since, w.match LIMIT 1
             """, .text(variant.rawValue), .text(me.name), .int(now)) else { return nil }
         return WaitingDuel(match: try row.text(0), node: try row.text(1), address: try row.text(2))
     }

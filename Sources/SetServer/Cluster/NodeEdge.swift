@@ -119,6 +119,10 @@ final class NodeEdge {
             renewing = false
             switch result {
             case .success(let renewed):
+                if renewed.draining != lease.draining {
+                    log(renewed.draining ? "node \(me.name) is drained: it keeps its matches, takes no new ones, and says it is not ready"
+                                         : "node \(me.name) is no longer drained: it takes new matches again")
+                }
                 lease = renewed
                 written = current
                 writtenWaiting = duels

@@ -3,6 +3,9 @@
 struct NodeLease: Equatable, Sendable {
     /// Wall-clock milliseconds at which the lease ends.
     var until: Int64
+    /// An operator drains the node (`setgame nodes drain`): it keeps its matches and takes no new
+    /// ones. Read back from the node's row at each renewal.
+    var draining = false
 
     func isAlive(at now: Int64) -> Bool { until > now }
 

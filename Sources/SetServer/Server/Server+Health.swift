@@ -36,7 +36,7 @@ extension Server {
     var nodeHealth: (name: String, lease: LeaseHealth)? {
         guard let nodes else { return nil }
         return switch nodes.ownLease {
-        case .held: (nodes.me.name, .held)
+        case .held(let lease): (nodes.me.name, lease.draining ? .draining : .held)
         case .lapsed: (nodes.me.name, .lapsed)
         }
     }
