@@ -42,9 +42,6 @@ package struct ClientOptions: Hashable, Sendable {
     package var pingInterval = ClientSession.pingInterval
     /// How long the welcome or a pong may be owed before the server is given up on.
     package var unansweredLimit = ClientSession.unansweredLimit
-    /// How long a join answered `node_away` keeps asking: a program a few times; the screen, where
-    /// a person watches the countdown and can quit, until the node is back.
-    package var awayNodePatience = ClientSession.AwayNodePatience.tries(ClientSession.maxNodeAwayRetries)
 
     // The screen.
     /// Cards also show their colour as a letter.

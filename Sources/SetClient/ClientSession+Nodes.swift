@@ -47,7 +47,7 @@ extension ClientSession {
         return [.log("\(redirect.match) lives on \(place.description); following the server there"), .redirected(to: place)]
     }
 
-    /// How long a join answered `node_away` keeps asking (`ClientOptions.awayNodePatience`).
+    /// How long a join answered `node_away` keeps asking (`awayNodePatience`).
     package enum AwayNodePatience: Hashable, Sendable {
         /// This many times, then the refusal is passed on: a bot or the bench, with nobody to quit it.
         case tries(Int)
@@ -57,9 +57,9 @@ extension ClientSession {
     }
 
     /// A join answered `node_away`: wait as the server says (at least a second), then ask again,
-    /// as often as the options' patience allows before passing the refusal on.
+    /// as often as the session's patience allows before passing the refusal on.
     mutating func wait(for error: WireError, at now: Int64) -> [SessionEffect] {
-        if case .tries(let most) = options.awayNodePatience, nodeAwayRetries >= most {
+        if case .tries(let most) = awayNodePatience, nodeAwayRetries >= most {
             nodeAway = nil
             return [.refused(error)]
         }

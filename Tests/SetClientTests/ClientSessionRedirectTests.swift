@@ -107,9 +107,8 @@ import Testing
     /// A person at the screen waits for a node the orchestrator restarts, however long: once its
     /// lease has lapsed every wait is a second, and a few tries gave up within five.
     @Test func aPatientSessionKeepsAskingAnAwayNodeUntilItIsBack() {
-        var options = ClientOptions(name: "ann", match: "m")
-        options.awayNodePatience = .untilQuit
-        var session = Self.joining(options)
+        var session = Self.joining()
+        session.awayNodePatience = .untilQuit
         var now: Int64 = 0
         for _ in 0..<(ClientSession.maxNodeAwayRetries * 20) {
             let effects = session.receive(Self.nodeAway(retryAfterMs: 1_000), at: now)

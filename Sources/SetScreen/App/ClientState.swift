@@ -119,11 +119,10 @@ package struct ClientState: Equatable, Sendable {
     package init(options: ClientOptions, size: TerminalSize, token: String? = nil, seed: UInt64 = 0x5E7) {
         self.options = options
         self.size = size
+        session = ClientSession(options, token: token)
         // A person watches this screen: a node that is away is waited for, with its countdown,
         // until they quit, where a program gives up after a few tries.
-        var sessionOptions = options
-        sessionOptions.awayNodePatience = .untilQuit
-        session = ClientSession(sessionOptions, token: token)
+        session.awayNodePatience = .untilQuit
         awaitingStart = options.localStart != nil
         soloRecords = options.records.map(SoloRecords.init)
         motion = Motion(enabled: options.animation, seed: seed)
