@@ -1,8 +1,9 @@
-# Shared by .ci/e2e/door.sh and .ci/door-bench: a server with its door socket and a second sshd
-# with contrib/sshd_config.setgame (paths substituted) on a free loopback port, the two door
-# logins, and a cleanup on exit. Sourced after lib.sh, with bin, root and prefix set; it sets
-# work, tcp_port, ssh_port, ssh_opts and the helpers door and pane. door_serve_options: more serve
-# options (the benchmarks lift the other per-address limits).
+# Shared by .ci/e2e/door.sh, door-nodes.sh and the door benches: a server with its door socket and
+# a second sshd with contrib/sshd_config.setgame (paths substituted) on a free loopback port, the
+# two door logins, and a cleanup on exit (with the script's door_extra_cleanup, if it has one).
+# Sourced after lib.sh, with bin, root and prefix set; it sets work, tcp_port, ssh_port, ssh_opts
+# and the helpers door and pane. door_serve_options: more serve options (the benchmarks lift the
+# other per-address limits; door-nodes.sh makes the server node a of a shared store).
 door_connections_per_address=${door_connections_per_address:-3}
 [ "$(id -u)" = 0 ] || { echo "the door checks need root for sshd and its users; skipped"; exit 0; }
 sshd=/usr/sbin/sshd
@@ -28,6 +29,8 @@ cleanup() {
     for s in $(tmux ls -F '#S' 2>/dev/null | grep "^$prefix-" || true); do tmux kill-session -t "$s" 2>/dev/null || true; done
     [ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null || true
     [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+    # A script's own servers (door-nodes.sh: node b and its PostgreSQL), when it defines this.
+    if declare -F door_extra_cleanup >/dev/null; then door_extra_cleanup; fi
     rm -rf "$work" "$keys_dir"
 }
 trap cleanup EXIT
@@ -52,9 +55,15 @@ install -d -o set -m 700 "$work/door-state"
 "$bin" serve --port 0 --data "$work/data" --door-socket "$work/door.sock" --door-user set,guest --connections-per-address "$door_connections_per_address" ${door_serve_options:-} \
     --seat-wait-ms 120000 >"$work/server.log" 2>&1 &
 server_pid=$!
-for _ in $(seq 150); do [ -S "$work/door.sock" ] && break; sleep 0.2; done
+# The socket may be made a moment before the line saying the TCP port is written: wait for both.
+tcp_port=""
+for _ in $(seq 150); do
+    tcp_port=$(sed -n 's/^setgame serving on 127.0.0.1:\([0-9]*\)$/\1/p' "$work/server.log")
+    [ -S "$work/door.sock" ] && [ -n "$tcp_port" ] && break
+    sleep 0.2
+done
 [ -S "$work/door.sock" ] || { cat "$work/server.log" >&2; fail "the server made no door socket"; }
-tcp_port=$(sed -n 's/^setgame serving on 127.0.0.1:\([0-9]*\)$/\1/p' "$work/server.log")
+[ -n "$tcp_port" ] || { cat "$work/server.log" >&2; fail "the server did not say its TCP port"; }
 
 # sshd with the contrib config, paths substituted.
 ssh_port=$(free_port)

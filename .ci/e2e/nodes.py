@@ -224,6 +224,12 @@ after = scores(ann)
 if sum(after) <= sum(before):
     fail(f"a set acknowledged after PostgreSQL's restart is missing: {after} (before {before})")
 print(f"nodes: PostgreSQL restarted under play: nothing acknowledged lost, scores {after}")
+# Each node's first health question after the restart is answered on a new connection: ready.
+for node in nodes.values():
+    probe = subprocess.run([BIN, "serve", "--check", "--address", node.address], capture_output=True, text=True, timeout=DEADLINE_S)
+    if probe.returncode != 0:
+        fail(f"node {node.name}'s first health after PostgreSQL's restart: {probe.stdout} {probe.stderr}")
+print("nodes: every node's first health after the restart says ready")
 
 # 6. A rated game's end, read on another node.
 ann.send({"type": "resign"})
@@ -280,4 +286,15 @@ for _ in range(100):
 else:
     fail("c never said it is ready again after resume")
 print(f"nodes: c drained (health not ready, {fresh} placed on {fay.address} instead), then resumed")
-print("nodes: three nodes on one PostgreSQL: pairing, redirects, a spectator, a kill, a database restart, a drain")
+
+# 8. A second server started under b's name while b serves (another machine, another folder): it
+# watches b's row for one lease, sees b renew it, and refuses to start; b serves on.
+twin = subprocess.run([BIN, "serve", "--host", HOSTS["b"], "--port", str(free_port(HOSTS["b"])), "--data", os.path.join(work, "twin"),
+                       "--store", pg_url, "--node", "b", "--advertise", f"{HOSTS['b']}:1"], capture_output=True, text=True, timeout=60)
+if twin.returncode == 0 or "another server is node b" not in twin.stderr + twin.stdout:
+    fail(f"a second server under b's name: exit {twin.returncode}, {twin.stdout} {twin.stderr}")
+probe = check(b)
+if probe.returncode != 0:
+    fail(f"b stopped serving after a second server tried its name: {probe.stdout}")
+print("nodes: a second server under b's name refused to start; b serves on")
+print("nodes: three nodes on one PostgreSQL: pairing, redirects, a spectator, a kill, a database restart, a drain, a twin")

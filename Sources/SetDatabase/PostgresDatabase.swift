@@ -2,8 +2,11 @@ import CPostgres
 import Glibc
 
 /// A PostgreSQL database through the system's libpq, for a store several servers share. A lost
-/// connection (a restart, a network cut) fails the call it broke with `.unavailable` and is made
-/// again at the next call; the caller decides when to try again.
+/// connection (a restart, a network cut) is made again at the next call. A call that finds it
+/// lost is tried once more on a new one when that cannot do anything twice: a read outside a
+/// transaction, or a transaction's BEGIN (after a restart the first call on an idle connection
+/// would otherwise fail every time, and every node's `health` with it). Anything else fails with
+/// `.unavailable`, and the caller decides when to try again.
 package final class PostgresDatabase: Database {
     package let dialect = SQLDialect.postgres
     /// `postgresql://USER@HOST:PORT/DB`, as libpq reads it.
@@ -74,6 +77,21 @@ package final class PostgresDatabase: Database {
     }
 
     private func run(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) -> [Row] {
+        do {
+            return try runOnce(sql, values)
+        } catch {
+            guard error.code == .unavailable, !isConnected, Self.isSafeToRepeat(sql, inTransaction: inTransaction) else { throw error }
+            return try runOnce(sql, values)
+        }
+    }
+
+    /// Whether `sql`, having found its connection lost, may run again on a new one: it changed
+    /// nothing (a read outside a transaction) or the transaction it begins has not begun.
+    package static func isSafeToRepeat(_ sql: String, inTransaction: Bool) -> Bool {
+        sql.hasPrefix("BEGIN") || (!inTransaction && sql.hasPrefix("SELECT"))
+    }
+
+    private func runOnce(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) -> [Row] {
         if !isConnected {
             // Reconnecting inside a transaction would run the rest of it outside one.
             guard !inTransaction || sql.hasPrefix("BEGIN") else { throw DatabaseError(.unavailable, "the connection was lost") }

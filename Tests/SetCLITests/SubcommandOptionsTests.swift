@@ -16,12 +16,13 @@ struct SubcommandOptionsTests {
             let arguments = switch subcommand {
             case .replay: ["replay", "m.jsonl"]
             case .profile: ["profile", "127.0.0.1", "ann"]
+            case .nodes: ["nodes", "--store", "postgresql://setgame@127.0.0.1:5432/setgame"]
             default: [subcommand.rawValue]
             }
             let command = try Commands.parse(arguments)
             let matches = switch (subcommand, command) {
             case (.play, .play), (.serve, .serve), (.bot, .bot), (.replay, .replay), (.bench, .bench),
-                 (.rules, .rules), (.cards, .cards), (.door, .door): true
+                 (.rules, .rules), (.cards, .cards), (.door, .door), (.nodes, .nodes): true
             case (.join, .join(let options)): options.role == .player
             case (.watch, .join(let options)): options.role == .spectator
             case (.profile, .account(let asked)): asked.query.type == .profile

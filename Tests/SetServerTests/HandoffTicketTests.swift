@@ -25,7 +25,7 @@ import Testing
     @Test func aTicketSeatsOnceForItsMatchBeforeItExpires() throws {
         guard let database = try TestDatabase.make(.postgres) else { return }
         let store = try Self.store(database)
-        let handoff = DoorHandoff(identity: .sshKey(fingerprint: Self.fingerprint), name: Self.keyName, match: "duel-1")
+        let handoff = DoorHandoff(identity: .sshKey(fingerprint: Self.fingerprint), name: Self.keyName, match: "duel-1", address: "203.0.113.5")
         let ticket = DoorHandoff.makeTicket()
         #expect(Redirect.isTicket(ticket))
         try store.mint(ticket, for: handoff, expiresWallMs: Self.wall + DoorHandoff.lifetimeMs, nowWallMs: Self.wall)
@@ -38,7 +38,7 @@ import Testing
     @Test func anExpiredTicketSeatsNobodyAndIsClearedByTheNextMint() throws {
         guard let database = try TestDatabase.make(.postgres) else { return }
         let store = try Self.store(database)
-        let guest = DoorHandoff(identity: .guest, name: "guest-7", match: "m")
+        let guest = DoorHandoff(identity: .guest, name: "guest-7", match: "m", address: "2001:db8::7")
         let ticket = DoorHandoff.makeTicket()
         try store.mint(ticket, for: guest, expiresWallMs: Self.wall + DoorHandoff.lifetimeMs, nowWallMs: Self.wall)
         #expect(try store.redeem(ticket, match: "m", nowWallMs: Self.wall + DoorHandoff.lifetimeMs) == nil, "expired at its instant")

@@ -31,15 +31,15 @@ import Testing
         _ = try a.register(at: 1_000, leaseMs: 10_000)
         _ = try b.register(at: 1_000, leaseMs: 10_000)
         // "friday" hashes to b, "saturday" to a (Protocol.md's transcript).
-        #expect(try a.place("friday", at: 2_000, leaseMs: 10_000) == MatchHome(node: "b", address: "127.0.0.2:7380", lease: NodeLease(until: 11_000)))
-        #expect(try b.place("saturday", at: 2_000, leaseMs: 10_000).node == "a")
+        #expect(try a.place("friday", at: 2_000, leaseMs: 10_000).home == MatchHome(node: "b", address: "127.0.0.2:7380", lease: NodeLease(until: 11_000)))
+        #expect(try b.place("saturday", at: 2_000, leaseMs: 10_000).home.node == "a")
         // b already holds a row for a match the hash would give a: the row wins.
         try database.database.execute("""
             INSERT INTO match_homes (match, node, lease_until, mode, variant, state, seats, players, spectators)
             VALUES ('cup', 'b', 11000, 'duel', 'classic', 'waiting', 0, '[]', 0)
             """)
         #expect(Rendezvous.home(of: "cup", among: ["a", "b"]) == "a")
-        #expect(try a.place("cup", at: 2_000, leaseMs: 10_000).node == "b")
+        #expect(try a.place("cup", at: 2_000, leaseMs: 10_000) == .found(MatchHome(node: "b", address: "127.0.0.2:7380", lease: NodeLease(until: 11_000))))
         #expect(try a.home(of: "nowhere") == nil)
     }
 
@@ -79,11 +79,12 @@ import Testing
         let a = try Self.directory("a", database), b = try Self.directory("b", database)
         _ = try a.register(at: 1_000, leaseMs: 10_000)
         _ = try b.register(at: 1_000, leaseMs: 10_000)
-        #expect(try a.place("friday", at: 2_000, leaseMs: 10_000).node == "b")
-        #expect(try b.place("demo", at: 2_000, leaseMs: 10_000).node == "b")
-        // b made demo (a player came) but never friday; a renewal a lease later forgets friday only.
+        #expect(try a.place("friday", at: 2_000, leaseMs: 10_000).home.node == "b")
+        #expect(try b.place("demo", at: 2_000, leaseMs: 10_000).home.node == "b")
+        // b made demo (a player came: its listing is written) but never friday; a renewal a lease later forgets friday only.
+        let demo = MatchListing(name: "demo", mode: .duel, phase: .waiting, players: [], spectators: 0, variant: .classic)
+        _ = try b.renew(NodeSync(now: 3_000, leaseMs: 10_000, listings: [demo], gone: [], waiting: nil))
         var sync = NodeSync(now: 11_000, leaseMs: 10_000, listings: [], gone: [], waiting: nil)
-        sync.held = ["demo"]
         _ = try b.renew(sync)
         #expect(try a.home(of: "friday") != nil)
         sync.now = 12_000

@@ -77,12 +77,12 @@ import Testing
         eve.send(.join(JoinRequest(role: .spectator, name: "eve", match: match)))
         #expect(try eve.awaitError(.nodeAway).details["node"] == .string("a"))
 
-        // Restarted on its folder (and its clock caught up with B's), it renews its match's lease.
+        // Restarted on its folder (and its clock caught up with B's), it renews its lease, and so its match's.
         let again = try Nodes.node("a", database, data: data)
         defer { again.stop() }
         #expect(again.restoredMatches == [match])
         again.advance(by: 12_000)
-        _ = polled({ try? database.database.row("SELECT lease_until FROM match_homes WHERE match = $1", .text(match))?.int(0) as Int64? },
+        _ = polled({ try? database.database.row("SELECT lease_until FROM nodes WHERE name = 'a'")?.int(0) as Int64? },
                    until: { ($0 ?? 0) > Nodes.wallBase + 13_000 })
         let eveAgain = try Nodes.greeted(b)
         eveAgain.send(.join(JoinRequest(role: .spectator, name: "eve", match: match)))

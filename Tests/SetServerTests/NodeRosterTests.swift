@@ -20,7 +20,7 @@ import Testing
         _ = try a.register(at: 1_000, leaseMs: 10_000)
         _ = try b.register(at: 1_000, leaseMs: 10_000)
         let held = NodeServerTests.matchName(on: "b", among: ["a", "b"], prefix: "held")
-        #expect(try b.place(held, at: 1_500, leaseMs: 10_000).node == "b")
+        #expect(try b.place(held, at: 1_500, leaseMs: 10_000).home.node == "b")
         let listing = MatchListing(name: held, mode: .duel, phase: .playing,
                                    players: [PlayerInfo(seat: .first, name: "ann", present: true, score: 0, rating: nil, provisional: false)],
                                    spectators: 0, variant: .classic)
@@ -41,8 +41,8 @@ import Testing
         // Names the hash gives b now go to a, from either node; b's match stays b's.
         let names = (0..<40).map { "new\($0)" }.filter { Rendezvous.home(of: $0, among: ["a", "b"]) == "b" }
         #expect(!names.isEmpty)
-        for name in names { #expect(try [a, b][name.count % 2].place(name, at: 3_500, leaseMs: 10_000).node == "a") }
-        #expect(try a.place(held, at: 3_500, leaseMs: 10_000).node == "b")
+        for name in names { #expect(try [a, b][name.count % 2].place(name, at: 3_500, leaseMs: 10_000).home.node == "a") }
+        #expect(try a.place(held, at: 3_500, leaseMs: 10_000).home.node == "b")
         // Nobody is sent to b's waiting duel.
         #expect(try a.waitingDuel(.classic, at: 3_500) == nil)
         #expect(try roster.nodes(at: 3_500).map(\.state) == [.serving, .draining(sinceMs: 3_000)])
@@ -50,7 +50,7 @@ import Testing
         try roster.drain("b", false, at: 4_000)
         #expect(try !b.renew(NodeSync(now: 4_000, leaseMs: 10_000, listings: [], gone: [], held: [held], waiting: nil)).draining)
         let later = (40..<80).map { "new\($0)" }.first { Rendezvous.home(of: $0, among: ["a", "b"]) == "b" }!
-        #expect(try a.place(later, at: 4_500, leaseMs: 10_000).node == "b")
+        #expect(try a.place(later, at: 4_500, leaseMs: 10_000).home.node == "b")
         #expect(try a.waitingDuel(.classic, at: 4_500)?.match == "duel-b-1")
     }
 
@@ -74,7 +74,7 @@ import Testing
         #expect(try roster.nodes(at: 12_500).map(\.name) == ["a"])
         #expect(try a.home(of: held) == nil)
         // The name is placed afresh on a live node, no longer answered away.
-        #expect(try a.place(held, at: 13_000, leaseMs: 10_000).node == "a")
+        #expect(try a.place(held, at: 13_000, leaseMs: 10_000).home.node == "a")
     }
 
     @Test func aDrainedNodeSaysItIsNotReadyAtItsNextRenewal() throws {
@@ -86,11 +86,7 @@ import Testing
         try Self.roster(database).drain("a", true, at: NodeServerTests.wallBase)
         node.advance(by: 2_000)
         // The renewal answers on the node's worker: ask until it has (a result, not a time).
-        var report = try HealthTests.health(client, id: "0")
-        for attempt in 1...200 where report.lease != .draining {
-            Thread.sleep(forTimeInterval: 0.05)
-            report = try HealthTests.health(client, id: "\(attempt)")
-        }
+        let report = polled({ try? HealthTests.health(client, id: UUID().uuidString) }, until: { $0?.lease == .draining })
         #expect(report == HealthReport(ready: false, store: .ok, node: "a", lease: .draining))
         #expect(client.lastLine?.contains(#""lease":"draining""#) == true)
     }

@@ -96,5 +96,9 @@ enum SQLAccountSchema {
         Migration(version: 4, summary: "nodes.draining: a node an operator drains takes no new matches") { _ in
             ["ALTER TABLE nodes ADD COLUMN draining BIGINT NOT NULL DEFAULT 0"]
         },
+        // A match row lives by its node's lease; only an unmade placement expires (Cluster/MatchPlacement.swift).
+        MatchPlacement.migration,
+        // Where the door's player came from, counted there by the node seating the ticket.
+        DoorHandoff.addressMigration,
     ]
 }

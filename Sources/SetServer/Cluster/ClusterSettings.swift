@@ -9,10 +9,14 @@ package struct ClusterSettings: Sendable, Equatable {
     package var node: String?
     /// Where clients reach this node (`HOST:PORT`), as other nodes redirect them.
     package var advertise: String?
-    /// How often the node renews its lease and its matches' leases.
+    /// How often the node renews its lease (its matches live by it).
     package var renewEveryMs: Int64 = 2_000
     /// How long a renewal keeps the node (and its matches) alive.
     package var leaseMs: Int64 = 10_000
+    /// How long a node starting under a name whose lease still runs watches for its holder's
+    /// renewal before taking the name (NodeDirectory+Name): one lease, so a holder alive renews
+    /// several times meanwhile, and one that does not has stopped serving by then.
+    package var nameWatchMs: Int64 = 10_000
     /// The wall-clock milliseconds at the server clock's zero; nil: read from the system at start.
     /// Leases are wall-clock times every node compares, so tests give every node the same base
     /// and move each node's clock on its own.

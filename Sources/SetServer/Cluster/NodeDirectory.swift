@@ -9,6 +9,9 @@ final class NodeDirectory {
     let database: Database
     let me: NodeIdentity
     private let faults: NodeFaults?
+    /// This server's mark on its node's row (`nodes.started`): the wall time it registered at,
+    /// moved on by one if the row already had it. Each renewal checks the row still has it.
+    private(set) var startMark: Int64 = 0
 
     init(database: Database, me: NodeIdentity, faults: NodeFaults?) {
         self.database = database
@@ -17,48 +20,58 @@ final class NodeDirectory {
     }
 
     /// Fails as an unreachable store would while the test's switch says so.
-    private func reach() throws(DatabaseError) {
+    func reach() throws(DatabaseError) {
         if faults?.unreachable == true { throw DatabaseError(.unavailable, "the store is unreachable from node \(me.name) (a test cut it off)") }
     }
 
     // MARK: Leases
 
-    /// Writes this node's row (made or taken back after a restart) with a fresh lease, and
-    /// renews the leases of the matches whose rows name it.
+    /// Writes this node's row (made or taken back after a restart) with a fresh lease: the
+    /// matches whose rows name it are alive again with it.
     func register(at now: Int64, leaseMs: Int64) throws(DatabaseError) -> NodeLease {
         try reach()
         var lease = NodeLease.renewed(at: now, for: leaseMs)
         try database.transaction { () throws(DatabaseError) in
+            let mark = try holder()?.started == now ? now + 1 : now
             try database.execute("""
                 INSERT INTO nodes (name, address, lease_until, started) VALUES ($1, $2, $3, $4)
                 ON CONFLICT (name) DO UPDATE SET address = excluded.address, lease_until = excluded.lease_until, started = excluded.started
-                """, .text(me.name), .text(me.address), .int(lease.until), .int(now))
+                """, .text(me.name), .text(me.address), .int(lease.until), .int(mark))
             lease.draining = try isDraining()
-            try database.execute("UPDATE match_homes SET lease_until = $1 WHERE node = $2", .int(lease.until), .text(me.name))
+            startMark = mark
         }
         return lease
     }
 
-    /// Renews this node's lease and the leases of the matches it holds, writes what changed of
-    /// their listings, forgets the matches it no longer holds (and rows placed on it that no
-    /// player came to make within a lease), and replaces its waiting duels: one transaction.
+    /// Renews this node's lease (its matches live by it: no match row is written for that),
+    /// writes what changed of their listings, forgets the matches it no longer holds and rows
+    /// placed on it that no player came to make in time, and replaces its waiting duels: one
+    /// transaction.
     func renew(_ sync: NodeSync) throws(DatabaseError) -> NodeLease {
         try reach()
         var lease = NodeLease.renewed(at: sync.now, for: sync.leaseMs)
         try database.transaction { () throws(DatabaseError) in
-            // Made again if an operator forgot this node while it was cut off (`setgame nodes forget`).
-            try database.execute("""
+            // Made again if an operator forgot this node while it was cut off (`setgame nodes
+            // forget`); renewed only while the row bears this server's mark (NodeDirectory+Name).
+            guard let row = try database.row("""
                 INSERT INTO nodes (name, address, lease_until, started) VALUES ($1, $2, $3, $4)
                 ON CONFLICT (name) DO UPDATE SET lease_until = excluded.lease_until, address = excluded.address
-                """, .text(me.name), .text(me.address), .int(lease.until), .int(sync.now))
-            lease.draining = try isDraining()
-            // Names are 1–32 of A–Z a–z 0–9 - _ . (the wire allows no other), each quoted: safe in an array literal.
-            let held = "{" + sync.held.map { "\"\($0)\"" }.joined(separator: ",") + "}"
-            try database.execute("UPDATE match_homes SET lease_until = $1 WHERE node = $2 AND match = ANY($3::text[])",
-                                 .int(lease.until), .text(me.name), .text(held))
+                WHERE nodes.started = excluded.started
+                RETURNING draining
+                """, .text(me.name), .text(me.address), .int(lease.until), .int(startMark)) else {
+                throw DatabaseError(.uniqueViolation, "another server registered as node \(me.name): this one no longer holds the name, and serves none of its matches")
+            }
+            lease.draining = try row.int(0) as Int64 != 0
+            // Listings first: writing one makes its match (clears a placement) before the sweep below.
             for listing in sync.listings { try write(listing, lease: lease) }
             for name in sync.gone { try database.execute("DELETE FROM match_homes WHERE match = $1 AND node = $2", .text(name), .text(me.name)) }
-            try database.execute("DELETE FROM match_homes WHERE node = $1 AND lease_until <= $2", .text(me.name), .int(sync.now))
+            if let held = sync.held {
+                // Names are 1–32 of A–Z a–z 0–9 - _ . (the wire allows no other), each quoted: safe in an array literal.
+                let names = "{" + held.map { "\"\($0)\"" }.joined(separator: ",") + "}"
+                try database.execute("DELETE FROM match_homes WHERE node = $1 AND placed_until IS NULL AND NOT (match = ANY($2::text[]))",
+                                     .text(me.name), .text(names))
+            }
+            try database.execute("DELETE FROM match_homes WHERE node = $1 AND placed_until <= $2", .text(me.name), .int(sync.now))
             if let waiting = sync.waiting {
                 try database.execute("DELETE FROM waiting WHERE node = $1", .text(me.name))
                 for duel in waiting {
@@ -76,13 +89,13 @@ final class NodeDirectory {
     }
 
     /// A listing row of this node's: made if the match has none, updated if the row is this
-    /// node's, left alone if another node holds the name.
+    /// node's (which makes a match placed on it), left alone if another node holds the name.
     private func write(_ listing: MatchListing, lease: NodeLease) throws(DatabaseError) {
         let players = JSONWriter.string(ServerMessageCoding.encode(listing)["players"] ?? .array([]))
         try database.execute("""
-            INSERT INTO match_homes (match, node, lease_until, mode, variant, state, seats, players, spectators)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-            ON CONFLICT (match) DO UPDATE SET lease_until = excluded.lease_until, mode = excluded.mode, variant = excluded.variant,
+            INSERT INTO match_homes (match, node, lease_until, placed_until, mode, variant, state, seats, players, spectators)
+            VALUES ($1, $2, $3, NULL, $4, $5, $6, $7, $8, $9)
+            ON CONFLICT (match) DO UPDATE SET placed_until = NULL, mode = excluded.mode, variant = excluded.variant,
                 state = excluded.state, seats = excluded.seats, players = excluded.players, spectators = excluded.spectators
             WHERE match_homes.node = excluded.node
             """, .text(listing.name), .text(me.name), .int(lease.until), .text(listing.mode.rawValue), .text(listing.variant.rawValue),
@@ -119,18 +132,28 @@ final class NodeDirectory {
 
     /// Where a new match named `match` lives: the node its row names if it has one; else the node
     /// rendezvous hashing picks among the placeable ones (alive, not drained), claimed by inserting
-    /// the row (a row another node inserted first wins, and is what is answered).
-    func place(_ match: String, at now: Int64, leaseMs: Int64) throws(DatabaseError) -> MatchHome {
-        if let home = try home(of: match) { return home }
+    /// the row, placed until a lease from now (a row another node inserted first wins, and is what
+    /// is answered).
+    func place(_ match: String, at now: Int64, leaseMs: Int64) throws(DatabaseError) -> Placement {
+        if let home = try home(of: match) { return .found(home) }
         let chosen = Rendezvous.home(of: match, among: try placeableNodes(at: now)) ?? me.name
-        // The chosen node's lease is the row's until that node renews it with its listing.
-        let lease = chosen == me.name ? NodeLease.renewed(at: now, for: leaseMs).until : now + leaseMs
-        try database.execute("""
-            INSERT INTO match_homes (match, node, lease_until, mode, variant, state, seats, players, spectators)
-            VALUES ($1, $2, $3, 'duel', 'classic', 'waiting', 0, '[]', 0) ON CONFLICT (match) DO NOTHING
-            """, .text(match), .text(chosen), .int(lease))
+        let deadline = now + leaseMs
+        let inserted = try database.row("""
+            INSERT INTO match_homes (match, node, lease_until, placed_until, mode, variant, state, seats, players, spectators)
+            VALUES ($1, $2, $3, $3, 'duel', 'classic', 'waiting', 0, '[]', 0) ON CONFLICT (match) DO NOTHING RETURNING match
+            """, .text(match), .text(chosen), .int(deadline)) != nil
         guard let home = try home(of: match) else { throw DatabaseError(.unavailable, "the row of \(match) vanished as it was placed") }
-        return home
+        return inserted ? .placed(home, until: deadline) : .found(home)
+    }
+
+    /// Which of `matches` are still placed, not yet made into a match by a player on their node
+    /// (a match made, or a row forgotten, is not among them).
+    func stillPlaced(_ matches: [String]) throws(DatabaseError) -> Set<String> {
+        try reach()
+        guard !matches.isEmpty else { return [] }
+        let names = "{" + matches.map { "\"\($0)\"" }.joined(separator: ",") + "}"
+        let rows = try database.query("SELECT match FROM match_homes WHERE match = ANY($1::text[]) AND placed_until IS NOT NULL", .text(names))
+        return Set(try rows.map { row throws(DatabaseError) in try row.text(0) })
     }
 
     /// Takes this node's waiting duels out of the store.
@@ -207,8 +230,9 @@ struct NodeSync: Sendable {
     var listings: [MatchListing]
     /// Matches this node no longer holds.
     var gone: [String]
-    /// Every match this node holds: their rows' leases are renewed.
-    var held: [String] = []
+    /// Every match this node holds, sent once after the node starts: the rows of matches it had
+    /// made and holds no more (ended while it was away) are forgotten. Nil: as they were.
+    var held: [String]?
     /// The node's unnamed duels waiting for a player, when they changed (nil: as they were).
     var waiting: [(match: String, variant: Variant)]?
 }

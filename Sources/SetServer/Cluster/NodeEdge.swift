@@ -6,7 +6,8 @@ import SetWire
 
 /// The loop's side of the node directory (`serve --node`): its calls go to the worker thread and
 /// come back through the loop's inbox, as the accounts edge's do. It keeps this node's lease
-/// (renewed every `renewEveryMs`, with the matches' leases and listings), and the other nodes'
+/// (renewed every `renewEveryMs`, with the matches' changed listings), the rows it placed for each
+/// client address that no player made yet (`PlacementShares`), and the other nodes'
 /// listings for `list`.
 final class NodeEdge {
     let settings: ClusterSettings
@@ -32,9 +33,13 @@ final class NodeEdge {
     private var remote: (listings: [MatchListing], readAt: Instant?) = ([], nil)
     private var listWaiters: [([MatchListing]) -> Void] = []
     private var lapsedSaid = false
+    /// Whether a renewal since the start told the store every match this node holds.
+    private var sentHeld = false
+    /// The rows this node placed for each client address that no player has made a match yet.
+    private(set) var placements = PlacementShares()
 
     /// Opens the directory on its own connection to the store and registers this node (its row
-    /// made, or taken back after a restart with its matches' leases): before the loop runs.
+    /// made, or taken back after a restart, and its matches with it): before the loop runs.
     init(settings: ClusterSettings, me: NodeIdentity, url: String, loop: EventLoop, clock: TimeSource, log: ServerLog) throws(DatabaseError) {
         self.settings = settings
         self.me = me
@@ -48,7 +53,15 @@ final class NodeEdge {
         let wallBase = settings.wallBaseMs ?? (Int64(Date().timeIntervalSince1970 * 1000) - now.milliseconds)
         self.wallBase = wallBase
         let wall = wallBase + now.milliseconds
-        lease = try worker.withSubject { directory throws(DatabaseError) in try directory.register(at: wall, leaseMs: settings.leaseMs) }
+        lease = try worker.withSubject { directory throws(DatabaseError) in
+            var said = false
+            try directory.awaitName(at: wall, watchMs: settings.nameWatchMs) { stepMs in
+                if !said { log("node \(me.name): the name's lease in the store still runs; watching \(settings.nameWatchMs) ms for another server renewing it") }
+                said = true
+                Thread.sleep(forTimeInterval: Double(stepMs) / 1_000)
+            }
+            return try directory.register(at: wall, leaseMs: settings.leaseMs)
+        }
         nextRenewal = now.adding(settings.renewEveryMs)
         inbox = loop.inbox { [unowned self] (tickets: [Int]) in
             for ticket in tickets { waiting.removeValue(forKey: ticket)?() }
@@ -60,7 +73,11 @@ final class NodeEdge {
     /// Takes this node's waiting duels out of the store (nobody is sent to a stopping node to be
     /// paired), then ends the worker once what was asked is done.
     func stop() {
-        worker.submit { directory in try? directory.forgetWaiting() }
+        let wall = wallNow
+        worker.submit { directory in
+            try? directory.forgetWaiting()
+            try? directory.release(at: wall)
+        }
         worker.stop()
     }
 
@@ -113,7 +130,7 @@ final class NodeEdge {
         let gone = written.keys.filter { current[$0] == nil }
         var next = NodeSync(now: wallNow, leaseMs: settings.leaseMs, listings: changed, gone: Array(gone),
                             waiting: duels == writtenWaiting ? nil : duels.map { (match: $0.key, variant: $0.value) }.sorted { $0.match < $1.match })
-        next.held = current.keys.sorted()
+        if !sentHeld { next.held = current.keys.sorted() }
         let sync = next
         ask({ directory throws(DatabaseError) in try directory.renew(sync) }) { [unowned self] result in
             renewing = false
@@ -127,14 +144,60 @@ final class NodeEdge {
                 written = current
                 writtenWaiting = duels
                 renewedAtChange = changes
+                if sync.held != nil { sentHeld = true }
                 if lapsedSaid { log("node \(me.name) renewed its lease: serving its matches again") }
                 lapsedSaid = false
+            case .failure(let error) where error.code == .uniqueViolation:
+                // Another server holds this node's name now: it serves the matches, this one none.
+                lease = NodeLease(until: 0)
+                if !lapsedSaid { log("node \(me.name) stops serving its matches: \(error.message)") }
+                lapsedSaid = true
             case .failure(let error):
                 if case .lapsed = ownLease, !lapsedSaid {
                     lapsedSaid = true
                     log("node \(me.name) cannot renew its lease (\(error)): it lapsed, and its matches wait until it renews")
                 }
             }
+        }
+        settlePlacements()
+    }
+
+    // MARK: Placing
+
+    /// Whether `address` may have another new named match placed in the store now; if not, the
+    /// `rate_limited` refusal, saying when a share comes back at the latest.
+    func placementRefusal(for address: String, cap: Int) -> WireError? {
+        let now = wallNow, held = placements.held(by: address, at: now)
+        guard held >= cap else { return nil }
+        let retryAfterMs = max(1_000, placements.nextFreedMs(for: address, at: now) ?? settings.renewEveryMs)
+        return WireError(.rateLimited, """
+            Your address has \(held) new matches placed that no player has started yet, the most one address may have; \
+            start one, or try again in \((retryAfterMs + 999) / 1000) s.
+            """, details: ["retryAfterMs": .int(retryAfterMs)])
+    }
+
+    /// Places the new named match `match` for `address` (its share held while the store is asked);
+    /// `then` runs on the loop with where it lives.
+    func place(_ match: String, for address: String, then answer: @escaping (Result<MatchHome, DatabaseError>) -> Void) {
+        let wall = wallNow, leaseMs = settings.leaseMs
+        placements.asking(match, by: address)
+        ask({ directory throws(DatabaseError) in try directory.place(match, at: wall, leaseMs: leaseMs) }) { [unowned self] result in
+            switch result {
+            case .success(.placed(_, let until)): placements.answered(match, by: address, placedUntil: until)
+            case .success(.found), .failure: placements.answered(match, by: address, placedUntil: nil)
+            }
+            answer(result.map(\.home))
+        }
+    }
+
+    /// Asks the store which placements were made into matches since, and frees their shares
+    /// (and those past their deadline); asked after a renewal, which writes this node's own.
+    private func settlePlacements() {
+        let asked = placements.placedMatches
+        guard !asked.isEmpty else { return }
+        ask({ directory throws(DatabaseError) in try directory.stillPlaced(asked) }) { [unowned self] result in
+            // A store that cannot answer frees nothing early; deadlines still do.
+            placements.settle(asked: asked, stillPlaced: (try? result.get()) ?? Set(asked), at: wallNow)
         }
     }
 

@@ -33,6 +33,12 @@ struct AddressLedger {
         return allowed
     }
 
+    /// Gives `address` back the new connection it was charged for one that turned out to be
+    /// another address's (a door player seated by a handoff ticket, who pays at their own).
+    mutating func refundConnect(to address: String) {
+        allowances[address]?.bucket.refund()
+    }
+
     /// Drops the allowances of addresses quiet long enough to have refilled them, once there are
     /// many: a crowd of one-time visitors must not grow the table for ever.
     mutating func forgetQuietAllowances(at now: Instant) {

@@ -26,4 +26,9 @@ struct RateLimiter {
         milliTokens -= price
         return true
     }
+
+    /// Gives back one message `allow` spent for something that turned out to be another's to pay.
+    mutating func refund() {
+        milliTokens = min(capacity, milliTokens + 1_000)
+    }
 }

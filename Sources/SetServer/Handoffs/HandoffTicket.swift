@@ -2,7 +2,7 @@ import SetDatabase
 import SetWire
 
 /// A door player handed from the node the ssh door reached to the node holding their match
-/// (Protocol.md, "DoorHandoff tickets"): the redirecting node writes who the door vouched for under
+/// (Protocol.md, "Handoff tickets"): the redirecting node writes who the door vouched for under
 /// a ticket nobody can guess, and the node that takes the join seats that identity once, for
 /// that match, within `lifetimeMs`. Nothing else on a TCP connection can claim a door identity.
 package struct DoorHandoff: Equatable, Sendable {
@@ -12,11 +12,16 @@ package struct DoorHandoff: Equatable, Sendable {
     package var name: String
     /// The only match the ticket seats in.
     package var match: String
+    /// Where the door said its player came from (the `door` line's `address`): the node that
+    /// seats the ticket counts the connection there, not at the door host's address it arrives
+    /// from. Nil only in a row written by a node older than migration 6.
+    package var address: String?
 
-    package init(identity: PlayerIdentity, name: String, match: String) {
+    package init(identity: PlayerIdentity, name: String, match: String, address: String?) {
         self.identity = identity
         self.name = name
         self.match = match
+        self.address = address
     }
 
     /// How long a ticket can be used: the client connects at once; a slow link gets a few seconds.
@@ -52,6 +57,12 @@ package struct DoorHandoff: Equatable, Sendable {
         ["CREATE TABLE handoffs (ticket TEXT PRIMARY KEY, identity TEXT NOT NULL, name TEXT NOT NULL, match TEXT NOT NULL, expires_wall_ms BIGINT NOT NULL)",
          "CREATE INDEX handoffs_expiry ON handoffs (expires_wall_ms)"]
     }
+
+    /// Migration 6: the attested address beside each ticket. Nullable, so nodes of the version
+    /// before (which neither write nor read it) can share the store while the new one rolls out.
+    static let addressMigration = Migration(version: 6, summary: "handoffs.address: where the door's player came from") { _ in
+        ["ALTER TABLE handoffs ADD COLUMN address TEXT"]
+    }
 }
 
 /// Unpadded base64url (RFC 4648 §5): letters, digits, '-' and '_'.
@@ -86,9 +97,10 @@ extension SQLAccountStore: HandoffStore {
         try Self.storing { () throws(DatabaseError) in
             try database.transaction { () throws(DatabaseError) in
                 try database.execute("DELETE FROM handoffs WHERE expires_wall_ms <= $1", .int(nowWallMs))
-                try database.execute("INSERT INTO handoffs (ticket, identity, name, match, expires_wall_ms) VALUES ($1, $2, $3, $4, $5)",
-                                     .text(ticket), .text(DoorHandoff.text(handoff.identity)), .text(handoff.name),
-                                     .text(handoff.match), .int(expiresWallMs))
+                try database.execute("""
+                    INSERT INTO handoffs (ticket, identity, name, match, expires_wall_ms, address) VALUES ($1, $2, $3, $4, $5, $6)
+                    """, .text(ticket), .text(DoorHandoff.text(handoff.identity)), .text(handoff.name),
+                    .text(handoff.match), .int(expiresWallMs), handoff.address.map(SQLValue.text) ?? .null)
             }
         }
     }
@@ -97,10 +109,10 @@ extension SQLAccountStore: HandoffStore {
         try Self.storing { () throws(DatabaseError) -> DoorHandoff? in
             // One statement: checked and consumed together, so two joins with one ticket seat once.
             guard let row = try database.row("""
-                DELETE FROM handoffs WHERE ticket = $1 AND match = $2 AND expires_wall_ms > $3 RETURNING identity, name
+                DELETE FROM handoffs WHERE ticket = $1 AND match = $2 AND expires_wall_ms > $3 RETURNING identity, name, address
                 """, .text(ticket), .text(match), .int(nowWallMs)) else { return nil }
             guard let identity = DoorHandoff.identity(try row.text(0)) else { return nil }
-            return DoorHandoff(identity: identity, name: try row.text(1), match: match)
+            return DoorHandoff(identity: identity, name: try row.text(1), match: match, address: try row.optionalText(2))
         }
     }
 }

@@ -19,27 +19,23 @@ extension Server {
             }
             return proceed()
         }
+        // A seat token resumes a seat where it was taken: it places nothing.
+        if let match = join.match, join.role == .player, join.token == nil {
+            // A placement writes a row before any match exists: one address holds only so many.
+            if let refusal = nodes.placementRefusal(for: connection.address, cap: config.addressLimits.placements) {
+                return fail(connection, refusal, id: id)
+            }
+            connection.session = .admitting
+            nodes.place(match, for: connection.address) { [unowned self] result in
+                answerRoute(of: join, match: match, result.map(Optional.some), id: id, connection: connection, proceed: proceed)
+            }
+            return
+        }
         connection.session = .admitting
-        let wall = nodes.wallNow, leaseMs = nodes.settings.leaseMs
+        let wall = nodes.wallNow
         if let match = join.match {
-            // A seat token resumes a seat where it was taken: it places nothing.
-            let places = join.role == .player && join.token == nil
-            nodes.ask({ directory throws(DatabaseError) -> MatchHome? in
-                if places { return try directory.place(match, at: wall, leaseMs: leaseMs) }
-                return try directory.home(of: match)
-            }) { [unowned self] result in
-                guard admitting(connection) else { return }
-                connection.session = .greeted
-                switch result {
-                case .failure(let error): fail(connection, unreachable(error, match: match), id: id)
-                case .success(nil): proceed()
-                case .success(let home?):
-                    guard home.node != nodes.me.name else { return proceed() }
-                    guard home.lease.isAlive(at: nodes.wallNow) else {
-                        return fail(connection, NodeEdge.away(match: match, node: home.node, retryAfterMs: home.lease.retryAfterMs(at: nodes.wallNow)), id: id)
-                    }
-                    redirect(connection, to: Redirect(match: match, address: home.address), id: id, joining: join)
-                }
+            nodes.ask({ directory throws(DatabaseError) in try directory.home(of: match) }) { [unowned self] result in
+                answerRoute(of: join, match: match, result, id: id, connection: connection, proceed: proceed)
             }
             return
         }
@@ -52,6 +48,24 @@ extension Server {
             case .success(let duel?): redirect(connection, to: Redirect(match: duel.match, address: duel.address), id: id, joining: join)
             case .success(nil), .failure: proceed()  // no one waits elsewhere (or the store cannot say): a duel here
             }
+        }
+    }
+
+    /// Goes on with a join for `match` as the store answered where it lives: here, elsewhere
+    /// (`redirect`), on a node that is away, or nowhere yet (`proceed`: no such match).
+    private func answerRoute(of join: JoinRequest, match: String, _ result: Result<MatchHome?, DatabaseError>, id: JSONValue?,
+                             connection: Connection, proceed: @escaping () -> Void) {
+        guard admitting(connection), let nodes else { return }
+        connection.session = .greeted
+        switch result {
+        case .failure(let error): fail(connection, unreachable(error, match: match), id: id)
+        case .success(nil): proceed()
+        case .success(let home?):
+            guard home.node != nodes.me.name else { return proceed() }
+            guard home.lease.isAlive(at: nodes.wallNow) else {
+                return fail(connection, NodeEdge.away(match: match, node: home.node, retryAfterMs: home.lease.retryAfterMs(at: nodes.wallNow)), id: id)
+            }
+            redirect(connection, to: Redirect(match: match, address: home.address), id: id, joining: join)
         }
     }
 
@@ -76,7 +90,7 @@ extension Server {
         nodes?.lapsedRefusal(room.host.name)
     }
 
-    /// Renews this node's lease (and its matches' leases and listings) when due.
+    /// Renews this node's lease (its matches live by it) and writes their changed listings, when due.
     func renewNodeLease(at now: Instant) {
         guard let nodes else { return }
         nodes.renewIfDue(at: now, changes: lobby.changes, listings: { lobby.rooms.values.map(\.host.listing.storedSummary) },

@@ -74,7 +74,8 @@ package struct ServerConfig: Sendable, Equatable {
         AddressLimits(connections: perAddress.connections ?? max(4, limits.maxConnections / AddressShares.share),
                       matches: perAddress.matches ?? max(4, maxMatches / AddressShares.share),
                       waitingMatches: perAddress.waitingMatches ?? AddressShares.waitingDefault,
-                      connectsPerSecond: perAddress.connectsPerSecond ?? AddressShares.connectsPerSecondDefault)
+                      connectsPerSecond: perAddress.connectsPerSecond ?? AddressShares.connectsPerSecondDefault,
+                      placements: perAddress.placements ?? AddressShares.placementsDefault)
     }
 }
 
@@ -133,17 +134,23 @@ package struct AddressShares: Sendable, Equatable {
     package var matches: Int?
     package var waitingMatches: Int?
     package var connectsPerSecond: Int?
+    package var placements: Int?
     /// One address may hold at most 1/16 of the connections and of the matches.
     package static let share = 16
     package static let waitingDefault = 8
     /// New connections one address may open a second, in bursts of twice as many.
     package static let connectsPerSecondDefault = 20
+    /// New named matches a node placed in the shared store for one address that no player made
+    /// yet: as many as the duels one address may have waiting.
+    package static let placementsDefault = waitingDefault
 
-    package init(connections: Int? = nil, matches: Int? = nil, waitingMatches: Int? = nil, connectsPerSecond: Int? = nil) {
+    package init(connections: Int? = nil, matches: Int? = nil, waitingMatches: Int? = nil, connectsPerSecond: Int? = nil,
+                 placements: Int? = nil) {
         self.connections = connections
         self.matches = matches
         self.waitingMatches = waitingMatches
         self.connectsPerSecond = connectsPerSecond
+        self.placements = placements
     }
 }
 
@@ -158,6 +165,10 @@ package struct AddressLimits: Sendable, Equatable {
     /// New connections a second (bursts of twice as many): a connect-and-leave loop is turned
     /// away at the door, for the cost of an accept, instead of costing a welcome and a join each.
     package var connectsPerSecond: Int
+    /// Rows placed in the shared store for new named matches that no player has made yet (a
+    /// node's `join` naming a match no node holds, `serve --node`): each one is written before
+    /// any match exists, so an address with many names could fill the store with rows nobody plays.
+    package var placements: Int = AddressShares.placementsDefault
 }
 
 /// Where a server keeps its accounts.
