@@ -21,6 +21,16 @@ grep -q 'would listen on 0.0.0.0:7380' "$out/unit.txt" || fail "unexpected --che
 grep -q 'LimitNOFILE=' "$root/contrib/setgame.service" || fail "the unit sets no LimitNOFILE"
 echo "unit: $(head -1 "$out/unit.txt")"
 
+# The unit's ExecStart for one of several nodes (commented out), checked the same way.
+node_start=$(sed -n 's/^#ExecStart=//p' "$root/contrib/setgame.service")
+[ -n "$node_start" ] || fail "no node ExecStart (commented) in contrib/setgame.service"
+read -r -a words <<<"$node_start"
+words[0]="$bin"
+for i in "${!words[@]}"; do [ "${words[$i]}" = /var/lib/setgame ] && words[$i]="$out/node-data"; done
+"${words[@]}" --check >"$out/node.txt" || fail "the unit's node command line is not valid: $(cat "$out/node.txt")"
+grep -q 'node a, where the other nodes send its players: a.play.example.org:7380' "$out/node.txt" || fail "unexpected --check output: $(cat "$out/node.txt")"
+echo "unit, as a node: $(tail -1 "$out/node.txt")"
+
 # --check must refuse what serve would refuse.
 if "$bin" serve --log-format xml --check >/dev/null 2>&1; then fail "--check accepted a bad --log-format"; fi
 

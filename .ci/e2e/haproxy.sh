@@ -39,7 +39,7 @@ front=$(free_port)
 
 # The example, its servers and its public port swapped for ours, checked often, with a stats socket to ask.
 sed -e "s/a\.play\.example\.org:7380/127.0.0.1:$ready/; s/b\.play\.example\.org:7380/127.0.0.1:$away/; s/c\.play\.example\.org:7380/127.0.0.1:$nobody/" \
-    -e "s/bind :7380/bind 127.0.0.1:$front/; s/inter 5s/inter 200ms/; s/maxconn 60000/maxconn 1000/" \
+    -e "s/bind :7380/bind 127.0.0.1:$front/; s/inter 5s/inter 200ms/" \
     -e "s#^global\$#global\n    stats socket $out/haproxy.sock level admin#" "$root/contrib/haproxy.cfg" >"$out/haproxy.cfg"
 grep -q "127.0.0.1:$nobody" "$out/haproxy.cfg" && grep -q "bind 127.0.0.1:$front" "$out/haproxy.cfg" || fail "could not adapt contrib/haproxy.cfg"
 haproxy -c -q -f "$out/haproxy.cfg" || fail "haproxy refuses contrib/haproxy.cfg"

@@ -88,6 +88,7 @@ package enum Commands {
             OptionSpec("messages-per-second", "N", "each connection's rate limit; bursts of twice as many (default 50)"),
             OptionSpec("connections-per-address", "N", "connections one IP address may hold (default max-connections/16)"),
             OptionSpec("matches-per-address", "N", "live matches one IP address may have created (default max-matches/16)"),
+            OptionSpec("waiting-per-address", "N", "of those, duels waiting for a second player (default 8; behind a proxy, as many as --matches-per-address)"),
             OptionSpec("connect-rate-per-address", "N", "new connections one IP address may open a second, bursts of twice as many (default 20)"),
             OptionSpec("placements-per-address", "N", "new named matches a node places in the store for one IP address before a player starts them (default 8)"),
             OptionSpec("keep-finished", "N", "finished journals kept in DIR/finished, newest first (default 10000)"),
@@ -245,6 +246,7 @@ package enum Commands {
         config.maxMatches = try values.number("max-matches", in: 1...1_000_000) ?? config.maxMatches
         config.perAddress.connections = try values.number("connections-per-address", in: 1...1_000_000)
         config.perAddress.matches = try values.number("matches-per-address", in: 1...1_000_000)
+        config.perAddress.waitingMatches = try values.number("waiting-per-address", in: 1...1_000_000)
         config.perAddress.connectsPerSecond = try values.number("connect-rate-per-address", in: 1...1_000_000)
         config.perAddress.placements = try values.number("placements-per-address", in: 1...1_000_000)
         config.finished.keep = try values.number("keep-finished", in: 0...10_000_000) ?? config.finished.keep

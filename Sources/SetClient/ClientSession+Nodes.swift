@@ -47,14 +47,23 @@ extension ClientSession {
         return [.log("\(redirect.match) lives on \(place.description); following the server there"), .redirected(to: place)]
     }
 
+    /// How long a join answered `node_away` keeps asking (`awayNodePatience`).
+    package enum AwayNodePatience: Hashable, Sendable {
+        /// This many times, then the refusal is passed on: a bot or the bench, with nobody to quit it.
+        case tries(Int)
+        /// Until the person quits: a node's restart by its orchestrator can take a minute, and a
+        /// lapsed lease makes every wait a second, so a few tries would give up within seconds.
+        case untilQuit
+    }
+
     /// A join answered `node_away`: wait as the server says (at least a second), then ask again,
-    /// a few times before passing the refusal on.
+    /// as often as the session's patience allows before passing the refusal on.
     mutating func wait(for error: WireError, at now: Int64) -> [SessionEffect] {
-        guard nodeAwayRetries < Self.maxNodeAwayRetries else {
+        if case .tries(let most) = awayNodePatience, nodeAwayRetries >= most {
             nodeAway = nil
             return [.refused(error)]
         }
-        nodeAwayRetries += 1
+        if nodeAwayRetries < .max { nodeAwayRetries += 1 }
         let asked = error.details["retryAfterMs"]?.intValue ?? Self.leastNodeAwayWait
         let wait = NodeAwayWait(error: error, retryAt: now.saturatingAdding(max(Self.leastNodeAwayWait, asked)))
         nodeAway = wait

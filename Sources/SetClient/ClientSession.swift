@@ -85,6 +85,9 @@ package struct ClientSession: Hashable, Sendable {
     package internal(set) var nodeAway: NodeAwayWait?
     /// Joins sent again after `node_away` since the last join was answered.
     package internal(set) var nodeAwayRetries = 0
+    /// How long a join answered `node_away` keeps asking: a program (a bot, the bench) a few
+    /// times; the screen, where a person watches the countdown and can quit, until the node is back.
+    package var awayNodePatience = AwayNodePatience.tries(ClientSession.maxNodeAwayRetries)
 
     package init(_ options: ClientOptions, token: String? = nil, takeOver: Bool = false) {
         self.options = options

@@ -16,6 +16,8 @@ package struct Migration: Sendable {
 /// Brings a database's schema up to date: reads `schema_version` and applies each later
 /// migration, each in its own transaction, so a failure leaves the schema at the last whole step.
 package enum Migrations {
+    /// The advisory lock servers making `schema_version` on one PostgreSQL take in turn.
+    static let postgresLockKey: Int64 = 0x5E7_6A3E
     /// Applies what is missing of `migrations` (ordered by version, from 1) and returns the version
     /// the database is at; a database newer than the list is refused rather than written wrongly.
     @discardableResult
@@ -23,9 +25,15 @@ package enum Migrations {
         guard migrations.map(\.version) == Array(1..<migrations.count + 1) else {
             throw DatabaseError(.migration, "migrations must be numbered 1, 2, 3, … in order")
         }
-        try database.execute("""
-            CREATE TABLE IF NOT EXISTS schema_version (version BIGINT PRIMARY KEY, summary TEXT NOT NULL, applied_wall BIGINT NOT NULL)
-            """)
+        try database.transaction { () throws(DatabaseError) in
+            // PostgreSQL's IF NOT EXISTS is no guard against a second server making the same table
+            // at the same moment (nodes started together on a new database): one waits for the
+            // other's lock, then finds the table made.
+            if database.dialect == .postgres { _ = try database.row("SELECT pg_advisory_xact_lock($1)", .int(Self.postgresLockKey)) }
+            try database.execute("""
+                CREATE TABLE IF NOT EXISTS schema_version (version BIGINT PRIMARY KEY, summary TEXT NOT NULL, applied_wall BIGINT NOT NULL)
+                """)
+        }
         var current = try version(of: database)
         guard current <= migrations.count else {
             throw DatabaseError(.migration, "the database is at schema version \(current), newer than this program's \(migrations.count)")

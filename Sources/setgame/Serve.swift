@@ -42,6 +42,10 @@ private func check(_ config: ServerConfig, log: ServerLog) -> Int32 {
     writeOut("at most \(fitted.limits.maxConnections) connections and \(fitted.maxMatches) matches; "
              + "per address \(shares.connections) connections (\(shares.connectsPerSecond) new a second), "
              + "\(shares.matches) matches, \(shares.waitingMatches) waiting duels")
+    // Not the store's address: it may hold a password. `--check --address` asks a running node.
+    if let node = config.cluster.node, let advertise = config.cluster.advertise {
+        writeOut("node \(node), where the other nodes send its players: \(advertise)")
+    }
     return 0
 }
 

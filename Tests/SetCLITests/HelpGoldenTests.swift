@@ -109,6 +109,7 @@ struct HelpGoldenTests {
               --messages-per-second N              each connection's rate limit; bursts of twice as many (default 50)
               --connections-per-address N          connections one IP address may hold (default max-connections/16)
               --matches-per-address N              live matches one IP address may have created (default max-matches/16)
+              --waiting-per-address N              of those, duels waiting for a second player (default 8; behind a proxy, as many as --matches-per-address)
               --connect-rate-per-address N         new connections one IP address may open a second, bursts of twice as many (default 20)
               --placements-per-address N           new named matches a node places in the store for one IP address before a player starts them (default 8)
               --keep-finished N                    finished journals kept in DIR/finished, newest first (default 10000)

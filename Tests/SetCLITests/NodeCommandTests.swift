@@ -23,6 +23,10 @@ import Testing
         #expect(throws: UsageError("--node needs --advertise HOST:PORT, where clients reach this node", command: "serve")) {
             try Commands.parse(["serve", "--store", "postgresql://setgame@10.0.0.9:5432/setgame", "--node", "a"])
         }
+        #expect(throws: UsageError("--advertise takes HOST:PORT, a name or address clients can reach (letters, digits, '.', '-'; IPv6 in []), "
+                                   + "not 'bad host:7380'", command: "serve")) {
+            try Commands.parse(["serve", "--store", "postgresql://setgame@10.0.0.9:5432/setgame", "--node", "a", "--advertise", "bad host:7380"])
+        }
         #expect(throws: UsageError("--advertise needs --node", command: "serve")) {
             try Commands.parse(["serve", "--advertise", "10.0.0.1:7380"])
         }

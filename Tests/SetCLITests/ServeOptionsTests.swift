@@ -8,14 +8,18 @@ struct ServeOptionsTests {
     @Test func hostingOptionsParse() throws {
         let command = try Commands.parse(["serve", "--host", "0.0.0.0", "--data", "/var/lib/setgame", "--log-format", "json",
                                           "--keep-finished", "500", "--keep-finished-days", "7", "--connections-per-address", "32",
-                                          "--matches-per-address", "8", "--max-matches", "1000", "--placements-per-address", "40", "--check"])
+                                          "--matches-per-address", "8", "--max-matches", "1000", "--waiting-per-address", "6", "--placements-per-address", "40", "--check"])
         guard case .serve(let options) = command else { Issue.record("not serve: \(command)"); return }
         #expect(options.logFormat == .json && options.check)
         #expect(options.config.finished.keep == 500 && options.config.finished.maxAgeDays == 7)
         #expect(options.config.perAddress.connections == 32 && options.config.perAddress.matches == 8 && options.config.maxMatches == 1_000)
+        // Behind a proxy every player waiting for a friend comes from its address: the eight a
+        // node allowed one address were every waiting duel of every player it had.
+        #expect(options.config.perAddress.waitingMatches == 6)
         #expect(options.config.perAddress.placements == 40 && options.config.addressLimits.placements == 40)
         guard case .serve(let defaults) = try Commands.parse(["serve"]) else { Issue.record("not serve"); return }
         #expect(defaults.logFormat == .text && !defaults.check && defaults.config.perAddress.connections == nil)
+        #expect(defaults.config.perAddress.waitingMatches == nil && defaults.config.addressLimits.waitingMatches == AddressShares.waitingDefault)
         #expect(defaults.config.addressLimits.placements == 8)
         #expect(defaults.config.finished.keep == 10_000 && defaults.config.finished.maxAgeDays == 30)
         #expect(defaults.config.chat.mode == .on)

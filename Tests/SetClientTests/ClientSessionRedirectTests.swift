@@ -103,4 +103,18 @@ import Testing
         guard case .error(let error, _) = Self.nodeAway(retryAfterMs: 0) else { return }
         #expect(session.receive(Self.nodeAway(retryAfterMs: 0), at: now) == [.refused(error)])
     }
+
+    /// A person at the screen waits for a node the orchestrator restarts, however long: once its
+    /// lease has lapsed every wait is a second, and a few tries gave up within five.
+    @Test func aPatientSessionKeepsAskingAnAwayNodeUntilItIsBack() {
+        var session = Self.joining()
+        session.awayNodePatience = .untilQuit
+        var now: Int64 = 0
+        for _ in 0..<(ClientSession.maxNodeAwayRetries * 20) {
+            let effects = session.receive(Self.nodeAway(retryAfterMs: 1_000), at: now)
+            guard case .nodeAway = effects.first else { Issue.record("gave up at \(now) ms: \(effects)"); return }
+            now += 1_000
+            #expect(session.tick(at: now).first == .send(.join(JoinRequest(name: "ann", match: "m"))))
+        }
+    }
 }

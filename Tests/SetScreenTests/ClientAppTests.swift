@@ -120,6 +120,29 @@ import Testing
         #expect(app.tick(at: wake).contains(.send(.list())))
     }
 
+    /// `setgame join` through a live node while the match's node restarts: the countdown, and the
+    /// join again, for as long as it takes (a lapsed lease makes every wait a second; five tries
+    /// gave up within five seconds, with exit status 1); `q` still leaves at once.
+    @Test func aJoinWaitsForAnAwayNodeUntilItIsBackOrThePersonQuits() {
+        var options = ClientFixtures.configuration(role: .player)
+        options.match = "m"
+        var app = ClientApp(state: ClientState(options: options, size: TerminalSize(columns: 80, rows: 24)))
+        _ = app.start(at: 0)
+        _ = app.connected(at: 0)
+        _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        let away = ServerMessage.error(WireError(.nodeAway, "The server holding m (b) is away; try again in 1 s.",
+                                                 details: ["match": .string("m"), "node": .string("b"), "retryAfterMs": .int(1_000)]), id: nil)
+        var now: Int64 = 0
+        for _ in 0..<60 {
+            let effects = app.receive(away, at: now)
+            #expect(!effects.contains { if case .quit = $0 { true } else { false } }, "gave up at \(now) ms")
+            #expect(app.compose(at: now).textLines.joined().contains("(b) is away: asking again in 1 s"))
+            now += 1_000
+            #expect(app.tick(at: now).contains { if case .send(.join) = $0 { true } else { false } })
+        }
+        #expect(app.input(.key(.character("q")), at: now).contains { if case .quit = $0 { true } else { false } })
+    }
+
     @Test func aLostConnectionRetriesWithBackoffAndResumesTheSeat() {
         var app = ClientFixtures.app(ClientFixtures.view())
         _ = app.connectionLost("reset", at: 10_000)

@@ -61,10 +61,24 @@ import Testing
         settings.advertise = nil
         #expect(settings.problem(store: postgres) == "--node needs --advertise HOST:PORT, where clients reach this node")
         settings.advertise = "10.0.0.1"
-        #expect(settings.problem(store: postgres) == "--advertise takes HOST:PORT, not '10.0.0.1'")
+        #expect(settings.problem(store: postgres)
+                == "--advertise takes HOST:PORT, a name or address clients can reach (letters, digits, '.', '-'; IPv6 in []), not '10.0.0.1'")
         settings.advertise = "10.0.0.1:7380"
         settings.node = "Node A"
         #expect(settings.problem(store: postgres) == "a node's name is 1–16 of a–z, 0–9 and -, not 'Node A'")
+    }
+
+    /// Every player redirected to a node goes where it advertises: an address a client refuses
+    /// (a space, a control character, a name too long) or cannot look up is refused at start.
+    @Test func anAdvertisedAddressIsOneClientsCanReach() {
+        for good in ["a.play.example.org:7380", "10.0.0.1:7380", "[::1]:7380", "[2001:db8::7]:7380", "node-a:0", "A.Example.ORG:1"] {
+            #expect(ClusterSettings.isAcceptable(advertise: good), "\(good)")
+        }
+        let long = String(repeating: "a", count: 254) + ":7380"
+        for bad in ["bad host:7380", "a;rm -rf:7380", "h\u{1B}[2J:7380", "héllo:7380", "a:b:7380", "[::1:7380", ":7380", "a:", "a:99999",
+                    "a/b:7380", "a_b:7380", long, "[a-b]:7380"] {
+            #expect(!ClusterSettings.isAcceptable(advertise: bad), "\(bad)")
+        }
     }
 
     @Test func anAddressAdvertisedWithPortZeroTakesThePortBound() {

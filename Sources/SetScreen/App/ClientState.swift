@@ -120,6 +120,9 @@ package struct ClientState: Equatable, Sendable {
         self.options = options
         self.size = size
         session = ClientSession(options, token: token)
+        // A person watches this screen: a node that is away is waited for, with its countdown,
+        // until they quit, where a program gives up after a few tries.
+        session.awayNodePatience = .untilQuit
         awaitingStart = options.localStart != nil
         soloRecords = options.records.map(SoloRecords.init)
         motion = Motion(enabled: options.animation, seed: seed)

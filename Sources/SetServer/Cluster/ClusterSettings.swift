@@ -1,3 +1,4 @@
+import SetWire
 import Synchronization
 
 /// This server's place among several that share one PostgreSQL store (`serve --node NAME
@@ -78,12 +79,29 @@ extension ClusterSettings {
         guard Self.isAcceptable(nodeName: node) else { return "a node's name is 1–16 of a–z, 0–9 and -, not '\(node)'" }
         guard case .postgres = store else { return "--node needs a PostgreSQL --store (postgresql://…) that the nodes share" }
         guard let advertise, !advertise.isEmpty else { return "--node needs --advertise HOST:PORT, where clients reach this node" }
-        guard let colon = advertise.lastIndex(of: ":"), colon != advertise.startIndex,
-              UInt16(advertise[advertise.index(after: colon)...]) != nil else {
-            return "--advertise takes HOST:PORT, not '\(advertise)'"
+        guard Self.isAcceptable(advertise: advertise) else {
+            return "--advertise takes HOST:PORT, a name or address clients can reach (letters, digits, '.', '-'; IPv6 in []), not '\(advertise)'"
         }
         guard renewEveryMs > 0, leaseMs > renewEveryMs else { return "a node's lease must outlast its renewal period" }
         return nil
+    }
+
+    /// An address every client follows a redirect to (`ServerPlace(address:)` takes it, port 0
+    /// standing for the port bound), whose host is a DNS name or an IP address: anything else
+    /// would send every player redirected here to an address they refuse or cannot look up.
+    package static func isAcceptable(advertise: String) -> Bool {
+        guard let colon = advertise.lastIndex(of: ":"), UInt16(advertise[advertise.index(after: colon)...]) != nil,
+              case .tcp(let host, _)? = ServerPlace(address: advertise[..<colon] + ":1") else { return false }
+        let bracketed = advertise.hasPrefix("[")
+        return host.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "."): true
+            case UInt8(ascii: "-"): !bracketed
+            case UInt8(ascii: ":"): bracketed
+            default: false
+            }
+        }
     }
 
     /// 1–16 of `a–z 0–9 -`: it goes into the names of the matches the node makes.
