@@ -17,6 +17,53 @@ def fail(message):
     sys.exit(1)
 
 
+class Connection:
+    """One raw connection speaking the protocol, and its view of the match kept from snapshots
+    and events (its table, deck and last seq) and its seat token; its first line must be `welcome`."""
+
+    def __init__(self, address, timeout_s=30):
+        host, port = address.rsplit(":", 1)
+        self.address = address
+        self.sock = socket.create_connection((host, int(port)), timeout=timeout_s)
+        self.file = self.sock.makefile("rb")
+        self.view, self.token, self.next_id = None, None, 0
+        if self.read()["type"] != "welcome":
+            fail(f"{address}: no welcome first")
+
+    def send(self, message):
+        self.sock.sendall((json.dumps(message) + "\n").encode())
+
+    def read(self):
+        line = self.file.readline()
+        if not line:
+            raise EOFError(f"{self.address} closed the connection")
+        message = json.loads(line)
+        if message["type"] == "snapshot":
+            self.view = message
+        elif message["type"] == "joined":
+            self.token = message.get("token", self.token)
+        elif message["type"] == "event" and self.view is not None:
+            self.view["seq"] = message["seq"]
+            if message["kind"] in ("table", "game_started"):
+                self.view["table"] = message["table"]
+                self.view["deck"] = message.get("deck", self.view.get("deck"))
+        return message
+
+    def until(self, predicate):
+        while True:
+            message = self.read()
+            if predicate(message):
+                return message
+
+    def request(self, message):
+        """Sends with an id; the answer that carries it (an ack, an error, a profile, a list page)."""
+        self.next_id += 1
+        self.send(dict(message, id=self.next_id))
+        return self.until(lambda m: m["type"] in ("ack", "error", "profile", "matches") and m.get("id") == self.next_id)
+
+    def close(self):
+        self.sock.close()
+
 class Server:
     """`setgame serve` on `data`, its stderr appended to `log`; `port` 0 picks a free one."""
 

@@ -1,10 +1,10 @@
 """Several servers (issue 35) over the real binary: three nodes on one throwaway PostgreSQL, each
 on its own loopback address. Players follow redirects here as every client of this project does
 (connect to the address, send the same join again), and `setgame join` follows one on its own."""
-import atexit, hashlib, json, os, signal, socket, subprocess, sys, tempfile, time
+import atexit, hashlib, os, signal, socket, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import BIN, STARTED, fail, find_set  # noqa: E402
+from e2e_support import BIN, STARTED, Connection, fail, find_set  # noqa: E402
 
 CI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 KEYS = {"ann": "a1" * 32, "bob": "b2" * 32}
@@ -51,50 +51,9 @@ class Node:
         self.proc.wait()
 
 
-class Conn:
-    """One connection, its view of the match kept from snapshots and events."""
-
+class Conn(Connection):
     def __init__(self, address):
-        host, port = address.rsplit(":", 1)
-        self.address = address
-        self.sock = socket.create_connection((host, int(port)), timeout=DEADLINE_S)
-        self.file = self.sock.makefile("rb")
-        self.view, self.token, self.next_id = None, None, 0
-        if self.read()["type"] != "welcome":
-            fail(f"{address}: no welcome first")
-
-    def send(self, message):
-        self.sock.sendall((json.dumps(message) + "\n").encode())
-
-    def read(self):
-        line = self.file.readline()
-        if not line:
-            raise EOFError(f"{self.address} closed the connection")
-        message = json.loads(line)
-        if message["type"] == "snapshot":
-            self.view = message
-        elif message["type"] == "joined":
-            self.token = message.get("token", self.token)
-        elif message["type"] == "event" and self.view is not None:
-            self.view["seq"] = message["seq"]
-            if message["kind"] in ("table", "game_started"):
-                self.view["table"] = message["table"]
-        return message
-
-    def until(self, predicate):
-        while True:
-            message = self.read()
-            if predicate(message):
-                return message
-
-    def request(self, message):
-        """Sends with an id; the ack or error that answers it."""
-        self.next_id += 1
-        self.send(dict(message, id=self.next_id))
-        return self.until(lambda m: m["type"] in ("ack", "error", "profile", "matches") and m.get("id") == self.next_id)
-
-    def close(self):
-        self.sock.close()
+        super().__init__(address, timeout_s=DEADLINE_S)
 
 
 def join(address, request, expect_hops=None):

@@ -42,27 +42,7 @@ export TMUX_TMPDIR="$layers"
 
 # blocks SECTION: the README's fenced blocks under "## SECTION", into $layers/SECTION.N.
 blocks() {
-    python3 - "$root/README.md" "$layers/$1" "$1" <<'PY'
-import sys
-readme, prefix, section = sys.argv[1], sys.argv[2], sys.argv[3]
-inside, block, count = False, None, 0
-for line in open(readme, encoding="utf-8"):
-    if line.startswith("## "):
-        inside = line[3:].strip() == section
-        continue
-    if not inside:
-        continue
-    if line.startswith("```"):
-        if block is None:
-            block = []
-        else:
-            count += 1
-            open(f"{prefix}.{count}", "w", encoding="utf-8").write("".join(block))
-            block = None
-    elif block is not None:
-        block.append(line)
-print(count)
-PY
+    python3 "$root/.ci/e2e/readme_blocks.py" "$root/README.md" "$layers/$1" "$1"
 }
 # block SECTION TEXT: the path of SECTION's one block holding TEXT.
 block() {

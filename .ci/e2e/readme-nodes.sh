@@ -70,28 +70,7 @@ ln -s "$root/contrib" "$layers/checkout/contrib"
 
 # blocks: the section's fenced blocks, into $layers/block.N; block TEXT: the one holding TEXT.
 section="From one server to three"
-count=$(python3 - "$root/README.md" "$layers/block" "$section" <<'PY'
-import sys
-readme, prefix, section = sys.argv[1], sys.argv[2], sys.argv[3]
-inside, block, count = False, None, 0
-for line in open(readme, encoding="utf-8"):
-    if line.startswith("## "):
-        inside = line[3:].strip() == section
-        continue
-    if not inside:
-        continue
-    if line.startswith("```"):
-        if block is None:
-            block = []
-        else:
-            count += 1
-            open(f"{prefix}.{count}", "w", encoding="utf-8").write("".join(block))
-            block = None
-    elif block is not None:
-        block.append(line)
-print(count)
-PY
-)
+count=$(python3 "$root/.ci/e2e/readme_blocks.py" "$root/README.md" "$layers/block" "$section")
 [ "$count" = 6 ] || fail "README, \"$section\": expected six blocks (database, store, node, new machine, readiness, haproxy), found $count"
 block() {
     local found

@@ -10,52 +10,16 @@ pane cannot tell the script. Subcommands:
 import hashlib, json, os, socket, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import fail, find_set  # noqa: E402
+from e2e_support import Connection, fail, find_set  # noqa: E402
 
 DEADLINE_S = 60
 # The keys cards take on a first table, in table order (SetScreen's CardLabels).
 LABELS = "1234567890abefgimnotuvwxyz"
 
 
-class Conn:
-    """One connection and its view of the match, kept from snapshots and events."""
-
+class Conn(Connection):
     def __init__(self, address):
-        host, port = address.rsplit(":", 1)
-        self.address = address
-        self.sock = socket.create_connection((host, int(port)), timeout=DEADLINE_S)
-        self.file = self.sock.makefile("rb")
-        self.view, self.token, self.next_id = None, None, 0
-        if self.read()["type"] != "welcome":
-            fail(f"{address}: no welcome first")
-
-    def send(self, message):
-        self.sock.sendall((json.dumps(message) + "\n").encode())
-
-    def read(self):
-        line = self.file.readline()
-        if not line:
-            raise EOFError(f"{self.address} closed the connection")
-        message = json.loads(line)
-        if message["type"] == "snapshot":
-            self.view = message
-        elif message["type"] == "joined":
-            self.token = message.get("token", self.token)
-        elif message["type"] == "event" and self.view is not None:
-            if message["kind"] in ("table", "game_started"):
-                self.view["table"], self.view["deck"] = message["table"], message["deck"]
-        return message
-
-    def until(self, predicate):
-        while True:
-            message = self.read()
-            if predicate(message):
-                return message
-
-    def request(self, message):
-        self.next_id += 1
-        self.send(dict(message, id=self.next_id))
-        return self.until(lambda m: m["type"] in ("ack", "error") and m.get("id") == self.next_id)
+        super().__init__(address, timeout_s=DEADLINE_S)
 
 
 def join(address, request):
