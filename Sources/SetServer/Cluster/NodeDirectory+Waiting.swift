@@ -41,10 +41,6 @@ extension NodeDirectory {
         try database.execute("DELETE FROM waiting WHERE node = $1", .text(me.name))
     }
 
-    /// Names are 1–32 of A–Z a–z 0–9 - _ . (the wire allows no other), each quoted: safe in an array literal.
-    private static func textArray(_ names: [String]) -> String {
-        "{" + names.map { "\"\($0)\"" }.joined(separator: ",") + "}"
-    }
 }
 
 /// A duel no one named, waiting for a second player on a node.

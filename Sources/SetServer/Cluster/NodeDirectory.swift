@@ -19,6 +19,12 @@ final class NodeDirectory {
         self.faults = faults
     }
 
+    /// Match names as a PostgreSQL text array literal. Names are 1–32 of A–Z a–z 0–9 - _ . (the
+    /// wire allows no other), each quoted: safe in an array literal.
+    static func textArray(_ names: [String]) -> String {
+        "{" + names.map { "\"\($0)\"" }.joined(separator: ",") + "}"
+    }
+
     /// Fails as an unreachable store would while the test's switch says so.
     func reach() throws(DatabaseError) {
         if faults?.unreachable == true { throw DatabaseError(.unavailable, "the store is unreachable from node \(me.name) (a test cut it off)") }
@@ -66,10 +72,8 @@ final class NodeDirectory {
             for listing in sync.listings { try write(listing, lease: lease) }
             for name in sync.gone { try database.execute("DELETE FROM match_homes WHERE match = $1 AND node = $2", .text(name), .text(me.name)) }
             if let held = sync.held {
-                // Names are 1–32 of A–Z a–z 0–9 - _ . (the wire allows no other), each quoted: safe in an array literal.
-                let names = "{" + held.map { "\"\($0)\"" }.joined(separator: ",") + "}"
                 try database.execute("DELETE FROM match_homes WHERE node = $1 AND placed_until IS NULL AND NOT (match = ANY($2::text[]))",
-                                     .text(me.name), .text(names))
+                                     .text(me.name), .text(Self.textArray(held)))
             }
             try database.execute("DELETE FROM match_homes WHERE node = $1 AND placed_until <= $2", .text(me.name), .int(sync.now))
         }
@@ -144,8 +148,7 @@ final class NodeDirectory {
     func stillPlaced(_ matches: [String]) throws(DatabaseError) -> Set<String> {
         try reach()
         guard !matches.isEmpty else { return [] }
-        let names = "{" + matches.map { "\"\($0)\"" }.joined(separator: ",") + "}"
-        let rows = try database.query("SELECT match FROM match_homes WHERE match = ANY($1::text[]) AND placed_until IS NOT NULL", .text(names))
+        let rows = try database.query("SELECT match FROM match_homes WHERE match = ANY($1::text[]) AND placed_until IS NOT NULL", .text(Self.textArray(matches)))
         return Set(try rows.map { row throws(DatabaseError) in try row.text(0) })
     }
 
