@@ -12,6 +12,8 @@ pids=()
 pg_dir=""
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    # Servers started by `serve` inside $(…) are not in pids (a subshell's array): found by folder.
+    pkill -f -- "--data $out/" 2>/dev/null || true
     [ -n "$pg_dir" ] && "$root/.ci/postgres.sh" stop "$pg_dir"
     rm -rf "$out"
 }
