@@ -48,13 +48,17 @@ extension SQLAccountStore {
     /// Writes a decided game and everything it moves: its rows, each account's list, counts,
     /// set times, and for a rated game each rating with its standing (`policy` says who is listed).
     func insert(_ game: GameRecord, policy: RatingPolicy) throws(DatabaseError) {
-        let gameID: Int = try database.row("SELECT COALESCE(MAX(id), -1) + 1 FROM games")?.int(0) ?? 0
-        try database.execute("""
+        // The database hands out the id (`DatabaseIDs`): two overlapping commits never share one.
+        guard let inserted = try database.row("""
             INSERT INTO games (id, commitment, match, game, mode, variant, rated, outcome, reason, winner, ended_at, duration_ms, wall, journal)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-            """, .int(gameID), .text(game.commitment), .text(game.match), .int(game.game), .text(game.mode.rawValue),
+            VALUES (\(DatabaseIDs.nextID(in: "games", database.dialect)), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+            RETURNING id
+            """, .text(game.commitment), .text(game.match), .int(game.game), .text(game.mode.rawValue),
             .text(game.variant.rawValue), .bool(game.rated), .text(game.outcome.rawValue), .text(game.reason.rawValue),
-            .optional(game.winner?.rawValue), .int(game.endedAt), .int(game.durationMs), .int(game.wallSeconds), .text(game.journal))
+            .optional(game.winner?.rawValue), .int(game.endedAt), .int(game.durationMs), .int(game.wallSeconds), .text(game.journal)) else {
+            throw DatabaseError(.invalidStatement, "the insert of game \(game.commitment) returned no id")
+        }
+        let gameID: Int = try inserted.int(0)
         for (seat, player) in game.players.enumerated() {
             try database.execute("""
                 INSERT INTO game_seats (game_id, seat, account_id, name, points, sets, set_times, before_rating, before_deviation,
