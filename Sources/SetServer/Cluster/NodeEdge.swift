@@ -64,12 +64,12 @@ final class NodeEdge {
         let wall = wallBase + now.milliseconds
         lease = try worker.withSubject { directory throws(DatabaseError) in
             var said = false
-            try directory.awaitName(at: wall, watchMs: settings.nameWatchMs) { stepMs in
+            let found = try directory.awaitName(at: wall, watchMs: settings.nameWatchMs) { stepMs in
                 if !said { log("node \(me.name): the name's lease in the store still runs; watching \(settings.nameWatchMs) ms for another server renewing it") }
                 said = true
                 Thread.sleep(forTimeInterval: Double(stepMs) / 1_000)
             }
-            return try directory.register(at: wall, leaseMs: settings.leaseMs)
+            return try directory.register(at: wall, leaseMs: settings.leaseMs, claiming: found)
         }
         // Rows a previous run left (killed before it could take them out) wait for nobody now.
         try playerLane.withSubject { directory throws(DatabaseError) in try directory.forgetWaiting() }
