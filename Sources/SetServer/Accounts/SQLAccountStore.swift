@@ -23,13 +23,17 @@ final class SQLAccountStore: AccountStore {
         self.database = database
     }
 
-    /// A database's error as the store says it: only a name or an identity taken is the
-    /// caller's to act on; anything else means the store cannot be counted on now.
+    /// A database's error as the store says it, its kind kept: a statement the database refused
+    /// (`invalidStatement`: a constraint, a missing table) is `rejected`, which trying again
+    /// cannot mend; anything else means the store cannot be counted on now, and may be tried again.
     static func storing<T>(_ body: () throws(DatabaseError) -> T) throws(StoreError) -> T {
         do throws(DatabaseError) {
             return try body()
         } catch {
-            throw .unavailable(error.description)
+            switch error.code {
+            case .invalidStatement: throw .rejected(error.description)
+            case .unavailable, .uniqueViolation, .serializationFailure, .migration: throw .unavailable(error.description)
+            }
         }
     }
 

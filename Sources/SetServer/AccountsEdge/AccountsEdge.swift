@@ -140,7 +140,8 @@ final class AccountsEdge {
 
     /// Records a finished game off the loop, retried with a backoff on the server's clock while
     /// the store is unavailable. `delayed` runs on the loop the first time the store could not
-    /// commit it; `committed` once it did (`recordState` then finds the record).
+    /// commit it; `committed` once it did (`recordState` then finds the record), or once the
+    /// store refused it for good (`StoreError.rejected`: it is published unrated, with no record).
     func record(_ finished: FinishedGame, journal: String, delayed: @escaping () -> Void, committed: @escaping () -> Void) {
         let commitment = finished.commitment
         guard unsaved[commitment] == nil, self.committed[commitment] == nil else { return }
@@ -193,6 +194,14 @@ final class AccountsEdge {
                 unsaved[commitment] = nil
                 self.committed[commitment] = .some(record)
                 if game.failures > 0 { log("wrote the record of \(finished.match) game \(finished.game) after \(game.failures) failed tries: its game over is told") }
+                game.committed()
+                game.waiting.forEach { $0() }
+            case .failure(.rejected(let reason)):
+                // Trying again would fail the same way: the game stands unrated and unrecorded,
+                // and what waited behind it is told, so the match goes on.
+                unsaved[commitment] = nil
+                self.committed[commitment] = .some(nil)
+                log("the accounts store refused the record of \(finished.match) game \(finished.game) (\(reason)): it is published unrated and not recorded; the match goes on")
                 game.committed()
                 game.waiting.forEach { $0() }
             case .failure(let error):
