@@ -59,12 +59,16 @@ enum StoreError: Error, Equatable, CustomStringConvertible {
     /// The database cannot be reached or cannot commit (a full disk, a lost connection, a
     /// restart): nothing was changed; the caller may try again.
     case unavailable(String)
+    /// The database refused the statement itself (a constraint, a table an operator changed, a
+    /// bug): trying again would fail the same way. The reason names the statement and the error.
+    case rejected(String)
 
     var description: String {
         switch self {
         case .nameTaken: "the name is taken"
         case .identityTaken: "the identity has an account"
         case .unavailable(let reason): "the accounts store is unavailable: \(reason)"
+        case .rejected(let reason): "the accounts store refused the change: \(reason)"
         }
     }
 }

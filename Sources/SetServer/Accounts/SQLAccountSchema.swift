@@ -100,5 +100,7 @@ enum SQLAccountSchema {
         MatchPlacement.migration,
         // Where the door's player came from, counted there by the node seating the ticket.
         DoorHandoff.addressMigration,
+        // Ids handed out by the database, never MAX(id) + 1 (Accounts/DatabaseIDs.swift).
+        DatabaseIDs.migration,
     ]
 }
