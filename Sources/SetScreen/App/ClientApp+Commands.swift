@@ -27,12 +27,8 @@ extension ClientApp {
     /// nobody else to be unfair to.
     mutating func perform(_ command: ClientCommand, at now: Int64) -> [ClientEffect] {
         let wasHeld = holdsBotNow
-        var effects = performCommand(command, at: now)
-        let isHeld = holdsBotNow
-        if state.options.holdsBot, state.options.mode == .duel, wasHeld != isHeld, !effects.contains(where: \.isQuit) {
-            effects.append(.holdLocal(isHeld))
-        }
-        return effects
+        let effects = performCommand(command, at: now)
+        return effects + botHoldChange(from: wasHeld, effects: effects)
     }
 
     /// The boxes a player reads rather than plays through: a local bot must not score meanwhile.
@@ -199,7 +195,7 @@ extension ClientApp {
     private var scoresLine: String {
         guard let view = state.view else { return "" }
         let players = view.players.sorted { a, _ in state.isPlayer && a.seat == state.seat }
-        return players.map { "\(state.who($0.seat)) \($0.score)" }.joined(separator: ", ")
+        return players.map { "\(state.who($0.seat)) \($0.score.scoreText)" }.joined(separator: ", ")
     }
 
     /// Touches a card. In a duel only the window holder selects, so touching with no window open

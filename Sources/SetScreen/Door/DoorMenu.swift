@@ -56,7 +56,7 @@ package struct DoorMenu: Equatable, Sendable {
     /// Who the player is, in the title ("key-AbC123", "guest-4821").
     package private(set) var name: String
     /// The game this key left unfinished, in a few words ("your quick duel"); nil when none waits.
-    package let waiting: String?
+    package private(set) var waiting: String?
     /// Whether the player may choose a name: a key keeps one, a guest has nothing to keep it by.
     package let canRename: Bool
     /// The name being typed; nil while the player is not typing one.
@@ -90,6 +90,14 @@ package struct DoorMenu: Equatable, Sendable {
     package mutating func renamed(to name: String) {
         self.name = name
         note = "You play as \(name) from now on."
+    }
+
+    /// The menu again after a game it started: the game left waiting, if any, offered first, and
+    /// `note` (the new rating) under the items.
+    package mutating func returned(waiting: String?, note: String?) {
+        self.waiting = waiting
+        if waiting != nil { selected = .resume } else if selected == .resume { selected = .quickDuel }
+        self.note = note
     }
 
     /// Takes one key or click; returns the choice once one is made.
