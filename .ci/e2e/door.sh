@@ -32,10 +32,10 @@ as_friend() {
     chown setgame-friend "$friend_home/.ssh/config"
     chmod 600 "$friend_home/.ssh/config"
 }
-# friend_pane NAME: an 80×24 tmux session whose shell is the friend's.
+# friend_pane NAME [COLUMNS ROWS]: a tmux session whose shell is the friend's, 80×24 unless told.
 friend_pane() {
     local name=$prefix-$1
-    tmux new-session -d -s "$name" -x 80 -y 24 \
+    tmux new-session -d -s "$name" -x "${2:-80}" -y "${3:-24}" \
         "exec runuser -u setgame-friend -- env -i HOME=$friend_home TERM=\$TERM PATH=/usr/bin:/bin bash --noprofile --norc"
     echo "$name"
 }
@@ -70,18 +70,30 @@ echo "menu: leaving the game came back to the menu, quitting it ended the ssh se
 
 # 2. Two keys duel each other; 3. a third watches.
 # 120 columns: the scoreboard's labelled round trips ("ping 8ms") leave no room for "1 watching" at 100.
-s_bob=$(pane bob 120 32); s_cat=$(pane cat 120 32); s_dan=$(pane dan 120 32)
+s_bob=$(pane bob 120 32); s_cat=$(pane cat 120 32); s_dan=$(friend_pane dan 120 32)
 run_in "$s_bob" bob "$(door bob "join friday")"
 wait_for "$s_bob" "friday" 30
 run_in "$s_cat" cat "$(door cat "join friday")"
 wait_for_cards "$s_bob" 12 30
 wait_for_cards "$s_cat" 12 30
 echo "duel: two keys play friday"
-run_in "$s_dan" dan "$(door dan "watch friday")"
+# The watch line bob's help shows, pasted by a friend: first by habit without its -t, when the
+# door says what to type instead, on a line of its own; that line, pasted as shown, watches.
+tmux send-keys -t "$s_bob" '?'
+wait_for "$s_bob" "Anyone can watch with:" 30
+watch=$(tmux capture-pane -p -t "$s_bob" | grep -oE "ssh -t -p $ssh_port set@127\.0\.0\.1 watch friday" | head -1)
+[ -n "$watch" ] || { tmux capture-pane -p -t "$s_bob" >&2; fail "bob's help showed no door command to watch"; }
+tmux send-keys -t "$s_bob" Escape
+as_friend dan 127.0.0.1
+run_in "$s_dan" bare "${watch/ -t / }"
+expect_status "$s_dan" bare 1 30
+told=$(tmux capture-pane -p -t "$s_dan" | grep -A1 "needs a terminal, which ssh gives a command only with -t; type:" | tail -1 | sed 's/^ *//; s/ *$//')
+[ "$told" = "$watch" ] || { tmux capture-pane -p -t "$s_dan" >&2; fail "without -t the door told: '$told'"; }
+run_in "$s_dan" dan "$told"
 wait_for "$s_dan" "1 watching" 30
 wait_for "$s_dan" "╰───" 30
 wait_for "$s_bob" "1 watching" 30
-echo "watch: a third key watches friday"
+echo "watch: a third key watches friday with the help's watch line as pasted; without -t the door said what to type"
 
 # 4. Bob drops (his ssh client is killed) and the same command takes his seat back.
 bob_ssh=$(pgrep -f -- "-i $work/bob " | head -1)
@@ -221,22 +233,6 @@ out=$(ssh -T $ssh_opts -i "$work/gus" -b 127.0.0.7 set@127.0.0.1 profile fayzer 
 echo "$out" | grep -q "^fayzer: " || fail "profile fayzer printed: $out"
 echo "$out" | grep -q "Could not chdir" && [ "$(getent passwd set | cut -d: -f6)" = / ] && fail "a login could not change into its home: $out"
 echo "invite: pasted by a second key, it started their duel in $match; the chosen name is on both screens and in profile"
-# The help's watch line, typed by habit without its -t: the door says what to type instead, on a
-# line of its own; that line, pasted as shown, watches.
-tmux send-keys -t "$s_fay" '?'
-wait_for "$s_fay" "Anyone can watch with:" 30
-watch=$(tmux capture-pane -p -t "$s_fay" | grep -oE "ssh -t -p $ssh_port set@127\.0\.0\.1 watch $match" | head -1)
-[ -n "$watch" ] || { tmux capture-pane -p -t "$s_fay" >&2; fail "the help showed no door command to watch"; }
-tmux send-keys -t "$s_fay" Escape
-s_kay=$(friend_pane kay)
-run_in "$s_kay" bare "${watch/ -t / }"
-expect_status "$s_kay" bare 1 30
-told=$(tmux capture-pane -p -t "$s_kay" | grep -A1 "needs a terminal, which ssh gives a command only with -t; type:" | tail -1 | sed 's/^ *//; s/ *$//')
-[ "$told" = "$watch" ] || { tmux capture-pane -p -t "$s_kay" >&2; fail "without -t the door told: '$told'"; }
-run_in "$s_kay" told "$told"
-wait_for "$s_kay" "fayzer" 30
-wait_for "$s_kay" "╰───" 30
-echo "watch: the help's watch line works as pasted; without -t the door said what to type, which worked as pasted"
 
 # 9. Fayzer drops; a plain ssh offers the waiting game first, and Enter takes the seat back.
 fay_ssh=$(pgrep -f -- "-i $work/fay " | head -1)
