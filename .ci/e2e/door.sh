@@ -17,26 +17,35 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 prefix=setgame-door-$$
 . "$root/.ci/door-lib.bash"
 
-# A friend who pastes what the door prints: a login of their own whose ~/.ssh/config holds what
-# any ssh user's may (their key; here also a new host key accepted and a source address of their
-# own), so that a printed line runs verbatim in their shell, with nothing added: no -tt.
+# A friend who pastes what the door prints: a login of this run's own whose ~/.ssh/config holds
+# what any ssh user's may (their key; here also a new host key accepted and a source address of
+# their own), so that a printed line runs verbatim in their shell, with nothing added: no -tt.
+# ssh reads ~/.ssh from the login's home in /etc/passwd, not $HOME: hence a login, made and
+# removed by this run.
+friend=sgf$$
 friend_home="$work/friend"
-id setgame-friend >/dev/null 2>&1 || useradd --system --no-create-home --home-dir "$friend_home" --shell /bin/bash setgame-friend
-install -d -o setgame-friend -m 700 "$friend_home" "$friend_home/.ssh"
+useradd --system --no-create-home --home-dir "$friend_home" --shell /bin/bash "$friend"
+door_extra_cleanup() {
+    # Its panes are gone with the sessions; what they started may take a moment to end.
+    for _ in $(seq 25); do pgrep -u "$friend" >/dev/null || break; sleep 0.2; done
+    userdel "$friend" 2>/dev/null || true
+}
+install -d -o "$friend" -m 700 "$friend_home" "$friend_home/.ssh"
 chmod 1777 "$pane_marks"   # the friend's shell writes its commands' statuses there
 # as_friend KEY ADDRESS: the friend's ssh brings KEY, from ADDRESS, from now on.
 as_friend() {
-    install -o setgame-friend -m 600 "$work/$1" "$friend_home/.ssh/id_ed25519"
+    install -o "$friend" -m 600 "$work/$1" "$friend_home/.ssh/id_ed25519"
     printf 'Host *\n  StrictHostKeyChecking no\n  UserKnownHostsFile /dev/null\n  LogLevel ERROR\n  IdentitiesOnly yes\n  BindAddress %s\n' "$2" \
         >"$friend_home/.ssh/config"
-    chown setgame-friend "$friend_home/.ssh/config"
+    chown "$friend" "$friend_home/.ssh/config"
     chmod 600 "$friend_home/.ssh/config"
 }
-# friend_pane NAME [COLUMNS ROWS]: a tmux session whose shell is the friend's, 80×24 unless told.
+# friend_pane NAME [COLUMNS ROWS]: a tmux session whose shell is the friend's, 80×24 unless told
+# (setpriv execs the shell itself, so the session's end hangs it up, and its ssh with it).
 friend_pane() {
     local name=$prefix-$1
     tmux new-session -d -s "$name" -x "${2:-80}" -y "${3:-24}" \
-        "exec runuser -u setgame-friend -- env -i HOME=$friend_home TERM=\$TERM PATH=/usr/bin:/bin bash --noprofile --norc"
+        "exec setpriv --reuid=$friend --regid=$friend --init-groups env -i HOME=$friend_home TERM=\$TERM PATH=/usr/bin:/bin bash --noprofile --norc"
     echo "$name"
 }
 # pane_flags SESSION: the pane's cursor shown, mouse reports, SGR mouse reports (1 0 0: as a shell has them).

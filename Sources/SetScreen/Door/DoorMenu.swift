@@ -253,7 +253,10 @@ package struct DoorMenu: Equatable, Sendable {
         let below = first + shown.count + 1
         let help = draft != nil ? "Type your name, Enter keep it, Esc give up" : "Up/Down choose, Left/Right change, Enter go, q quit"
         screen.write(help, column: margin, row: below, style: CellStyle(dim: true))
-        if let note { screen.write(note, column: margin, row: below + 2, style: CellStyle(bold: true)) }
+        // Wrapped at spaces to the screen's width: a server's refusal ran past 60 columns, cut.
+        for (index, line) in Notice.wrap(note ?? "", width: size.columns - margin - 1).enumerated() where below + 2 + index < size.rows {
+            screen.write(line, column: margin, row: below + 2 + index, style: CellStyle(bold: true))
+        }
         return screen
     }
 }
