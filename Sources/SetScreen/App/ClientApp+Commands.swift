@@ -137,6 +137,11 @@ extension ClientApp {
         case .start:
             guard state.awaitingStart else { return [] }
             state.awaitingStart = false
+            // A solo game is dealt as it is joined, so no `game_started` reaches this client: its
+            // time (the daily deal's "played in") runs from this key, on the server's clock.
+            if state.gameStartedAt == nil, state.joinedAfresh, state.view?.phase == .playing {
+                state.gameStartedAt = state.clock.serverTime(at: now)
+            }
             state.note("go!", .good, at: now)
             return [.startLocal]
         case .openChat:

@@ -29,6 +29,7 @@ extension ClientApp {
             return [requestList(at: now)]
         case .joined(let match, let seat, let resumed, let first):
             state.connection = .live
+            state.joinedAfresh = !resumed
             if resumed && first && state.isPlayer {
                 state.note(state.options.resumeNote ?? "your seat is back", .good, at: now, for: 3 * Notice.lifetime)
             }

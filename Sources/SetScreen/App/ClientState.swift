@@ -111,6 +111,9 @@ package struct ClientState: Equatable, Sendable {
     var chatHistoryShown = false
     /// When the current game was dealt (server ms), as this client saw it: how long it took.
     var gameStartedAt: Int64?
+    /// Whether the last join took a new seat rather than resuming one: a solo game it found
+    /// dealt was dealt for it, and its time runs from the start box's key.
+    var joinedAfresh = false
     /// When the newest shown chat line was heard (local time), for the folded strip to fade.
     var chatHeardAt: Int64?
     /// A local solo game's personal records; nil where none are kept.
