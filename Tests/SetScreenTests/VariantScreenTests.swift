@@ -13,6 +13,20 @@ import Testing
         return view
     }
 
+    /// The chain's cards lie in the strip: apart from the table, inside its area, each showing
+    /// its label; no line of names stands in for them.
+    func expectChainInTheStrip(_ app: ClientApp, _ chain: [Card]) throws {
+        let rects = try #require(ChainStrip.rects(layout: app.layout, count: chain.count))
+        let table = try #require(app.layout.table)
+        let screen = app.compose(at: 0)
+        #expect(!screen.textLines.joined().contains("chain: "))
+        for (index, rect) in rects.enumerated() {
+            #expect(table.cardRects.allSatisfy { !$0.intersects(rect) } && app.layout.tableArea.contains(rect))
+            let label = try #require(app.state.labels.label(of: chain[index]))
+            #expect(String((0..<label.count).map { screen[rect.column + 1 + $0, rect.row].character }) == label)
+        }
+    }
+
     func selects(_ effects: [ClientEffect]) -> [Card] {
         effects.compactMap { if case .send(.act(.select(let card), _)) = $0 { card } else { nil } }
     }
@@ -108,16 +122,8 @@ import Testing
         fifteen.variant = .chain
         fifteen.chain = chain
         let app = ClientFixtures.app(fifteen, size: TerminalSize(columns: 80, rows: 24))
-        let rects = try #require(ChainStrip.rects(layout: app.layout, count: 3))
+        try expectChainInTheStrip(app, chain)
         let table = try #require(app.layout.table)
-        let screen = app.compose(at: 0)
-        #expect(!screen.textLines.joined().contains("chain: "))
-        for (index, rect) in rects.enumerated() {
-            #expect(table.cardRects.allSatisfy { !$0.intersects(rect) })
-            let label = try #require(app.state.labels.label(of: chain[index]))
-            let drawn = String((0..<label.count).map { screen[rect.column + 1 + $0, rect.row].character })
-            #expect(drawn == label)
-        }
         var classic = fifteen
         classic.variant = .classic
         classic.chain = []
@@ -136,15 +142,7 @@ import Testing
         eight.deck = 0
         eight.chain = chain
         var app = ClientFixtures.app(eight, size: TerminalSize(columns: 80, rows: 24))
-        let rects = try #require(ChainStrip.rects(layout: app.layout, count: 3))
-        let table = try #require(app.layout.table)
-        let screen = app.compose(at: 0)
-        #expect(!screen.textLines.joined().contains("chain: "))
-        for (index, rect) in rects.enumerated() {
-            #expect(table.cardRects.allSatisfy { !$0.intersects(rect) } && app.layout.tableArea.contains(rect))
-            let label = try #require(app.state.labels.label(of: chain[index]))
-            #expect(String((0..<label.count).map { screen[rect.column + 1 + $0, rect.row].character }) == label)
-        }
+        try expectChainInTheStrip(app, chain)
         let over = MatchResult(reason: .noSetsLeft, by: nil, scores: [30], winner: .first)
         _ = app.receive(ClientFixtures.event(.gameOver(over, seed: 1), seq: 6), at: 10)
         let end = app.compose(at: 5_000).textLines.joined(separator: "\n")
