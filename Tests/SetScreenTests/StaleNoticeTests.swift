@@ -44,4 +44,15 @@ import Testing
         let status = app.compose(at: 101).textLines[1]
         #expect(!status.contains("your seat is back"), "'\(status)'")
     }
+
+    /// News of the same thing replaces the stale one: "bob left · bob is back" stood side by
+    /// side, the older saying the opposite of the newer (issue 45).
+    @Test func aPlayerBackReplacesTheNewsThatTheyLeft() {
+        var app = ClientFixtures.app(ClientFixtures.view(), size: Self.standard)
+        _ = app.receive(ClientFixtures.event(.presence(seat: .second, present: false, forfeitAt: 120_000), seq: 6), at: 10)
+        #expect(app.compose(at: 11).textLines[1].contains("bob left"))
+        _ = app.receive(ClientFixtures.event(.presence(seat: .second, present: true, forfeitAt: nil), seq: 7), at: 20)
+        let status = app.compose(at: 21).textLines[1]
+        #expect(status.contains("bob is back") && !status.contains("left"), "'\(status)'")
+    }
 }

@@ -41,7 +41,7 @@ extension ClientApp {
             // A bot beside us leaves only to pause the game for the help: that is no news.
             if state.options.holdsBot && !present { break }
             state.note(present ? "\(state.name(of: seat)) is back" : "\(state.name(of: seat)) left",
-                       present ? .good : .bad, at: now)
+                       present ? .good : .bad, at: now, about: "presence \(seat.rawValue)")
         case .resumed:
             state.note("play resumes", .good, at: now)
         case .spectators:
