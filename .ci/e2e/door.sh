@@ -9,6 +9,10 @@
 # second key, starts their duel under that name (and in `profile`); a dropped key's plain ssh goes
 # back to its game from the menu; another key cannot take the name; the menu shows a standing and
 # the lobby; help pauses a bot duel; from "Who is here" one key challenges another, which accepts; no login says "Could not chdir" and no player sees a log path.
+# Issue 45: every printed command (the invitation, the help's watch line) is run verbatim by a
+# friend's own login with a stock ssh, no -tt added; without -t the door says what to type, which
+# works as pasted; leaving a game comes back to the menu (with the new rating after a rated game);
+# README's `reset` puts a killed ssh's terminal back; SIGUSR1 to the door restores the screen.
 # Needs root (sshd, useradd) and openssh-server/openssh-client (CI installs them).
 set -euo pipefail
 bin="${SETGAME:?path to the setgame binary}"
