@@ -18,9 +18,9 @@ package struct ClusterSettings: Sendable, Equatable {
     /// renewal before taking the name (NodeDirectory+Name): one lease, so a holder alive renews
     /// several times meanwhile, and one that does not has stopped serving by then.
     package var nameWatchMs: Int64 = 10_000
-    /// The wall-clock milliseconds at the server clock's zero; nil: read from the system at start.
-    /// Leases are wall-clock times every node compares, so tests give every node the same base
-    /// and move each node's clock on its own.
+    /// The lease clock's milliseconds at the server clock's zero; nil: the database's clock, read
+    /// at start (`DatabaseClock`), never this machine's. Tests give every node the same base and
+    /// move each node's clock on its own.
     package var wallBaseMs: Int64?
     /// At most this many calls wait in the node's player lane (placements, pairings, listings,
     /// tickets); more are answered `unavailable` at once rather than queued without end.

@@ -20,7 +20,8 @@ final class NodeEdge {
     private let playerLane: SerialWorker<NodeDirectory>
     private let clock: TimeSource
     private let log: ServerLog
-    /// Wall-clock milliseconds at the server clock's zero: leases are wall times all nodes share.
+    /// The database's clock at the server clock's zero (`DatabaseClock`): leases are times on it
+    /// that every node shares, whatever its own machine's wall clock says.
     private let wallBase: Int64
     private var inbox: LoopInbox<Int>?
     private var waiting: [Int: () -> Void] = [:]
@@ -54,12 +55,15 @@ final class NodeEdge {
         self.log = log
         let database = try PostgresDatabase(url: url)
         try Migrations.run(SQLAccountSchema.migrations, on: database, wallSeconds: Int64(time(nil)))
+        let sent = clock.now().milliseconds
+        let wallBase = if let given = settings.wallBaseMs { given } else {
+            DatabaseClock.base(databaseMs: try DatabaseClock.read(database), sentMs: sent, answeredMs: clock.now().milliseconds)
+        }
         let worker = SerialWorker(NodeDirectory(database: database, me: me, faults: settings.faults), threadName: "setgame.nodes.lease")
         leaseLane = worker
         playerLane = SerialWorker(NodeDirectory(database: try PostgresDatabase(url: url), me: me, faults: settings.faults),
                                   threadName: "setgame.nodes.player", capacity: settings.playerLaneCapacity)
         let now = clock.now()
-        let wallBase = settings.wallBaseMs ?? (Int64(Date().timeIntervalSince1970 * 1000) - now.milliseconds)
         self.wallBase = wallBase
         let wall = wallBase + now.milliseconds
         lease = try worker.withSubject { directory throws(DatabaseError) in
@@ -100,7 +104,7 @@ final class NodeEdge {
         }
     }
 
-    /// Wall-clock milliseconds now, on the server's clock.
+    /// The database's clock now, in milliseconds since 1970, counted on by the server's clock.
     var wallNow: Int64 { wallBase + clock.now().milliseconds }
 
     /// Whether this node may serve its matches now.
