@@ -10,6 +10,8 @@ struct RaceState {
     var lastClaim: RaceEntry?
     /// When that window opened (a held claim's, when its race was decided).
     var lastClaimOpenedAt: Instant?
+    /// The seq of that window's `window_opened`: a claim that saw it is for the table after.
+    var lastClaimSeq: Int?
     /// Each seat's claim windows lost minus won: whether its round trip may count in a race.
     var ledger: RaceLedger
     /// Each seat's round trip as last announced (lag compensation on), for snapshots.
