@@ -61,6 +61,30 @@ import Testing
         #expect(stale.messages.isEmpty && stale.journal.isEmpty && host.match?.window == nil)
     }
 
+    /// Bob answers pings 300 ms late (credited the whole 200 ms cap) but is near: he claims the
+    /// new table 51 ms after ann's window opened, saying he saw it. A real 300 ms round trip could
+    /// not have shown it to him yet: he forfeits his banked credit, his claim counts on arrival,
+    /// and ann's, sent earlier, takes the window. An honest far player claims a real round trip later and keeps his credit.
+    @Test func aClaimThatSawTheTableSoonerThanItsRoundTripAllowsIsCreditedNothing() throws {
+        let feigned = ClaimLag(capMs: 200, roundTripMs: [1, 300])
+        var cheat = Self.duel(.classic)
+        let opened = try Self.annTakesASet(&cheat, lag: feigned, from: 3_000)
+        _ = cheat.act(.claim, by: .first, at: Self.at(opened + 41), lag: feigned, seen: cheat.seq, id: .int(1), seeds: MatchHostTests.noDeal)
+        let quick = cheat.act(.claim, by: .second, at: Self.at(opened + 51), lag: feigned, seen: cheat.seq, id: .int(2),
+                              seeds: MatchHostTests.noDeal)
+        guard case .refused(let error) = quick.reply else { return #expect(Bool(false), "\(quick.reply)") }
+        #expect(error.code == .claimTaken && cheat.match?.window?.holder == .first)
+        #expect(!cheat.races.ledger.hasCredit(.second), "the windows bob banked are forfeited")
+
+        let far = ClaimLag(capMs: 200, roundTripMs: [1, 160])
+        var honest = Self.duel(.classic)
+        let shown = try Self.annTakesASet(&honest, lag: far, from: 3_000)
+        _ = honest.act(.claim, by: .first, at: Self.at(shown + 41), lag: far, seen: honest.seq, id: .int(1), seeds: MatchHostTests.noDeal)
+        // Sent ≈ shown + 200 − 160 = shown + 40, after the table reached him: before ann's.
+        let fair = honest.act(.claim, by: .second, at: Self.at(shown + 200), lag: far, seen: honest.seq, id: .int(2), seeds: MatchHostTests.noDeal)
+        #expect(fair.reply == .accepted(seq: honest.seq) && honest.match?.window?.holder == .second, "\(fair.reply)")
+    }
+
     /// The load bots' duel, scripted: two instant players take turns by table change, each claiming
     /// the moment it has seen the last event, in one millisecond, to the end of a Junior, a
     /// Set-Chain, an UltraSet and a classic game. No request of theirs is refused.

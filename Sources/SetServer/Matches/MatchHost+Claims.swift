@@ -12,6 +12,7 @@ extension MatchHost {
     /// A claim's `seen` is the last event its sender had received (see `staleClaimRefusal`).
     mutating func act(_ action: Action, by seat: Seat, at now: Instant, lag measured: ClaimLag = .off, seen: Int? = nil,
                       id: JSONValue? = nil, seeds: () -> UInt64) -> HostOutput<ActReply> {
+        if action == .claim, sawSoonerThanItsRoundTrip(seat, at: now, measured: measured, seen: seen) { races.ledger.forfeit(seat) }
         let lag = races.ledger.limiting(measured)
         guard lag.isOn, mode == .duel, stalledAt == nil, pausedAt == nil, case .playing(let running) = lifecycle else {
             return perform(action, by: seat, at: now, lag: lag, seeds: seeds)
@@ -142,6 +143,18 @@ extension MatchHost {
             guard sentAt <= openedAt else { return nil }
         }
         return .claimTaken(holder: winner.seat, leadMs: max(0, sentAt.milliseconds(since: winner.sentAt)))
+    }
+
+    /// Whether a claim says it saw the last claim window open (`seen`) although its measured
+    /// round trip (up to the cap) puts its pressing before that opening: its sender is nearer than
+    /// its pongs make it look. Its seat forfeits the windows of credit it banked (`RaceLedger.
+    /// forfeit`), so this claim and the next count on arrival. Without this a player feigning
+    /// distance, who could before be refused such a claim as one for a taken table, would now
+    /// have it credited; an honest far player's claim comes a real round trip after the window,
+    /// and keeps its credit.
+    func sawSoonerThanItsRoundTrip(_ seat: Seat, at now: Instant, measured: ClaimLag, seen: Int?) -> Bool {
+        guard let seen, let openedSeq = races.lastClaimSeq, seen >= openedSeq, let openedAt = races.lastClaimOpenedAt else { return false }
+        return measured.entry(seat, at: now).sentAt < openedAt
     }
 
     /// Performs the actions that waited behind a hold, each answered to its sender.
