@@ -74,7 +74,8 @@ import Testing
                               seeds: MatchHostTests.noDeal)
         guard case .refused(let error) = quick.reply else { return #expect(Bool(false), "\(quick.reply)") }
         #expect(error.code == .claimTaken && cheat.match?.window?.holder == .first)
-        #expect(!cheat.races.ledger.hasCredit(.second), "the windows bob banked are forfeited")
+        // Bob had banked 2 (his start and ann's first window); forfeited to 0, then ann's window earned 1.
+        #expect(cheat.races.ledger.balance == [-1, 1], "the windows bob banked are forfeited: \(cheat.races.ledger.balance)")
 
         let far = ClaimLag(capMs: 200, roundTripMs: [1, 160])
         var honest = Self.duel(.classic)
