@@ -86,6 +86,21 @@ import Testing
         #expect(fair.reply == .accepted(seq: honest.seq) && honest.match?.window?.holder == .second, "\(fair.reply)")
     }
 
+    /// A claim that saw a window open arrived a whole round trip after it at least: its gap bounds
+    /// the seat's credit from then on, whatever its pongs say; the smallest of the last 8 counts.
+    @Test func aClaimsGapAfterTheWindowItSawBoundsItsSeatsCredit() throws {
+        let feigned = ClaimLag(capMs: 200, roundTripMs: [1, 300])
+        var host = Self.duel(.classic)
+        let opened = try Self.annTakesASet(&host, lag: feigned, from: 3_000)
+        _ = host.act(.claim, by: .second, at: Self.at(opened + 70), lag: feigned, seen: host.seq, seeds: MatchHostTests.noDeal)
+        #expect(host.races.claimGapsMs == [[], [70]])
+        #expect(host.races.bounded(feigned).credit(.second) == 70 && host.races.bounded(feigned).credit(.first) == 1)
+        var gaps = RaceState(seats: 2)
+        for ms in Int64(1)...9 { gaps.noteGap(.first, 100 * ms) }
+        #expect(gaps.claimGapsMs[0] == (2...9).map { 100 * $0 } && gaps.bounded(ClaimLag(capMs: 200, roundTripMs: [500, 0])).credit(.first) == 200)
+        #expect(gaps.bounded(ClaimLag(capMs: 500, roundTripMs: [500, 0])).credit(.first) == 200)
+    }
+
     /// The load bots' duel, scripted: two instant players take turns by table change, each claiming
     /// the moment it has seen the last event, in one millisecond, to the end of a Junior, a
     /// Set-Chain, an UltraSet and a classic game. No request of theirs is refused.

@@ -13,7 +13,10 @@ extension MatchHost {
     mutating func act(_ action: Action, by seat: Seat, at now: Instant, lag measured: ClaimLag = .off, seen: Int? = nil,
                       id: JSONValue? = nil, seeds: () -> UInt64) -> HostOutput<ActReply> {
         if action == .claim, sawSoonerThanItsRoundTrip(seat, at: now, measured: measured, seen: seen) { races.ledger.forfeit(seat) }
-        let lag = races.ledger.limiting(measured)
+        if action == .claim, let seen, let openedSeq = races.lastClaimSeq, seen >= openedSeq, let openedAt = races.lastClaimOpenedAt {
+            races.noteGap(seat, now.milliseconds(since: openedAt))
+        }
+        let lag = races.ledger.limiting(races.bounded(measured))
         guard lag.isOn, mode == .duel, stalledAt == nil, pausedAt == nil, case .playing(let running) = lifecycle else {
             return perform(action, by: seat, at: now, lag: lag, seeds: seeds)
         }
