@@ -10,15 +10,15 @@ extension SQLAccountStore {
     /// `allowingEmpty` (`--empty-store`) lets a missing SQLite file be made anew beside journals.
     static func open(_ location: StoreLocation, dataFolder: String?, policy: RatingPolicy, wallSeconds: Int64,
                      log: ServerLog, allowingEmpty: Bool = false) throws(StoreError) -> SQLAccountStore {
+        if case .sqliteFile(let path) = location, let missing = StoreCheck.missingFile(path, dataFolder: dataFolder) {
+            guard allowingEmpty else { throw .unavailable(missing) }
+            log("\(path) is missing beside this folder's journals: starting an EMPTY accounts store, as --empty-store asks; "
+                + "every account, rating and finished game it held is gone from this server")
+        }
         let database: Database = try storing { () throws(DatabaseError) -> Database in
             switch location {
             case .memory: return try SQLiteDatabase(path: nil)
             case .sqliteFile(let path):
-                if let missing = StoreCheck.missingFile(path, dataFolder: dataFolder) {
-                    guard allowingEmpty else { throw DatabaseError(.unavailable, missing) }
-                    log("\(path) is missing beside this folder's journals: starting an EMPTY accounts store, as --empty-store asks; "
-                        + "every account, rating and finished game it held is gone from this server")
-                }
                 try prepareFile(path)
                 return try SQLiteDatabase(path: path)
             case .postgres(let url): return try PostgresDatabase(url: url)

@@ -105,7 +105,8 @@ package final class Server {
                 store = sql
             } catch {
                 lock?.release()
-                throw .store(location: location.shown, reason: "\(error)")
+                let reason = if case .unavailable(let why) = error { why } else { error.description }
+                throw .store(location: location.shown, reason: reason)
             }
         }
         if let faults = config.accounts.faults { store = FaultyStore(store, faults: faults) }
