@@ -29,6 +29,8 @@ final class BenchPlayer {
     /// Both players count table changes alike, and take turns by it.
     private var tableChanges = 0
     private var toSelect: [Card] = []
+    /// The seq of the last event of its match it received: what its claims say they saw.
+    var lastSeq: Int?
     /// Requests awaiting their acks, in the order sent: id and send time (0 until written).
     private(set) var outstanding: [(id: Int, sentAt: UInt64)] = []
     var nextActionAt: UInt64 = 0
@@ -72,6 +74,7 @@ final class BenchPlayer {
             chain = view.chain
             table = view.table
             deck = view.deck
+            lastSeq = max(lastSeq ?? 0, view.seq)
             window = view.window
             phase = view.phase
         case .event(let event):
@@ -151,6 +154,12 @@ final class BenchPlayer {
             return .claim
         }
         return deck > 0 ? .deal : nil
+    }
+
+    /// The request for `action`: a claim says the last event it saw, so the server knows it was
+    /// made for the table on show however quickly it follows the rival's set.
+    func request(_ action: Action) -> ClientMessage {
+        .act(action, seat: nil, seen: action == .claim ? lastSeq : nil)
     }
 
     func sent(id: Int) { outstanding.append((id, 0)) }

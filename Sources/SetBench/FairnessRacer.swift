@@ -23,14 +23,14 @@ final class RaceTally: Sendable {
     var total: Int { counts.reduce(0, +) }
 }
 
-/// One player of a fairness run: it drives the shared `ClientSession` over a blocking socket, and
+/// One player of a fairness run: it drives the shared `ClientSession` over the shared line
+/// connection (`LineSocket`), waiting on it with `poll` for its think times, and
 /// whenever a new table is on show with no window open it claims after its think time (the same
 /// spread for both racers), then takes a set if the window is its own. It answers the server's
 /// echo pings as any client does, through the session.
 final class FairnessRacer {
-    private let fd: Int32
+    private let socket: LineSocket
     private var session: ClientSession
-    private var reader = LineReader(maxLineBytes: 1 << 20)
     private var random: SplitMix64
     private let thinkMs: ClosedRange<Int64>
     private let tally: RaceTally
@@ -48,8 +48,8 @@ final class FairnessRacer {
 
     init(port: UInt16, name: String, match: String, thinkMs: ClosedRange<Int64>, seed: UInt64, tally: RaceTally,
          pongDelayMs: Int64 = 0) throws(SystemCallError) {
-        fd = try Sockets.connect(host: "127.0.0.1", port: port)
-        Sockets.setNoDelay(fd)
+        socket = try LineSocket.connect(host: "127.0.0.1", port: port)
+        Sockets.setNoDelay(socket.fd)
         var options = ClientOptions(name: name, match: match, mode: .duel, pings: .keepAlive)
         options.joinsAtOnce = true
         session = ClientSession(options)
@@ -59,26 +59,27 @@ final class FairnessRacer {
         self.pongDelayMs = pongDelayMs
     }
 
-    deinit { Glibc.close(fd) }
-
     private var now: Int64 { clock.now().milliseconds }
 
     /// Plays until `done` says so or the connection ends.
     func run(until done: @Sendable () -> Bool) {
         perform(session.connected(at: now))
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while !done() {
             let wait = [claimAt, latePongs.first?.due].compactMap { $0 }.map { max(0, $0 - now) }.min() ?? 50
-            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            var ready = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
             if poll(&ready, 1, Int32(min(wait, 50))) > 0 {
-                let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-                guard count > 0 else { return }
-                for line in reader.feed(buffer[0..<count]) {
-                    guard case .complete(let bytes) = line, case .success(let message) = ServerMessageCoding.decode(bytes) else { continue }
-                    perform(session.receive(message, at: now))
+                switch socket.read() {
+                case .nothing: break
+                case .endOfStream, .failed: return
+                case .lines(let lines):
+                    for line in lines {
+                        guard case .complete(let bytes) = line, case .success(let message) = ServerMessageCoding.decode(bytes) else { continue }
+                        perform(session.receive(message, at: now))
+                    }
+                    react()
                 }
-                react()
             }
+            guard socket.isOpen else { return }
             perform(session.tick(at: now))
             while let late = latePongs.first, now >= late.due {
                 latePongs.removeFirst()
@@ -88,7 +89,7 @@ final class FairnessRacer {
                 claimAt = nil
                 claimedTable = raceTable
                 debug("claims")
-                send(.act(.claim, seat: nil))
+                send(session.request(.claim))
             }
         }
     }
@@ -150,7 +151,6 @@ final class FairnessRacer {
     }
 
     private func send(_ message: ClientMessage) {
-        let line = ClientMessageEncoder.line(ClientRequest(message))
-        _ = line.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        socket.write(ClientMessageEncoder.line(ClientRequest(message)))
     }
 }

@@ -217,7 +217,10 @@ package final class LoadGenerator {
         switch fields.type {
         case "redirect": return redirectPlayer(index, line)
         case "event":
-            if let seq = fields.int("seq") { arrived(player.match, seq, at: now) }
+            if let seq = fields.int("seq") {
+                arrived(player.match, seq, at: now)
+                player.lastSeq = seq
+            }
             if let kind = fields.kind, player.needsDecoding(kind: kind) { decode(line, into: player) }
         case "ack":
             if let id = fields.int("id"), let sent = player.replied(to: id), let seq = fields.int("seq") {
@@ -296,7 +299,7 @@ package final class LoadGenerator {
         for action in actions {
             nextID += 1
             player.sent(id: nextID)
-            send(.act(action, seat: nil), id: nextID, on: player.connection)
+            send(player.request(action), id: nextID, on: player.connection)
         }
     }
 

@@ -78,6 +78,7 @@ package enum Commands {
             OptionSpec("port", "PORT", "TCP port (default 7380; 0 picks a free one and prints it)"),
             OptionSpec("data", "DIR", "where match journals are kept"),
             OptionSpec("store", "URL", "the accounts database: a SQLite file, or postgresql://USER@HOST:PORT/DB to share one (default: DIR/accounts/accounts.sqlite3, or memory)"),
+            OptionSpec("empty-store", nil, "start with an empty accounts store although DIR holds journals and its accounts.sqlite3 is missing"),
             OptionSpec("node", "NAME", "be one of several servers sharing the PostgreSQL --store (Protocol.md, \"Several servers (nodes)\")"),
             OptionSpec("advertise", "HOST:PORT", "where clients reach this node; other nodes send them here (needs --node)"),
             OptionSpec("seed", "N", "deal game n from seed N+n-1 instead of at random (for demos and tests)"),
@@ -234,6 +235,7 @@ package enum Commands {
             }
             config.store = location
         }
+        config.accounts.allowsEmptyStore = values.flag("empty-store")
         config.cluster.node = values.text("node")
         config.cluster.advertise = values.text("advertise")
         if let problem = config.cluster.problem(store: config.store) { throw UsageError(problem, command: serve.name) }

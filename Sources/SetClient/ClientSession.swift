@@ -152,12 +152,13 @@ package struct ClientSession: Hashable, Sendable {
         return stage == .joining ? [.send(joinMessage)] : []
     }
 
-    /// The request that carries a move of ours (the server knows our seat).
     /// A chat line to say in our own room (the server knows which that is).
     package func say(_ text: String) -> ClientMessage { .chat(room: nil, text: text) }
 
+    /// The request that carries a move of ours (the server knows our seat); a claim says the last
+    /// event we had when it was made (`seen`): the table it claims.
     package func request(_ action: Action) -> ClientMessage {
-        .act(action, seat: nil)
+        .act(action, seat: nil, seen: action == .claim ? view?.seq : nil)
     }
 
     // MARK: Time

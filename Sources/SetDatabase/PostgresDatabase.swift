@@ -215,7 +215,7 @@ package final class PostgresDatabase: Database {
     }
 
     /// The address without a password, for logs.
-    static func redacted(_ url: String) -> String {
+    package static func redacted(_ url: String) -> String {
         let parts = url.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, let scheme = parts[0].firstIndex(of: "/"), let colon = parts[0][scheme...].firstIndex(of: ":") else { return url }
         return parts[0][..<colon] + ":***@" + parts[1]

@@ -10,6 +10,8 @@ package final class SQLiteDatabase: Database {
     /// Prepared statements by their text: the store asks the same few questions again and again.
     private var statements: [String: OpaquePointer] = [:]
     private var inTransaction = false
+    /// Set by `close()`: the connection is gone and every later call says unavailable.
+    private var isClosed = false
 
     /// How long a statement waits for another connection's write lock before it reports the
     /// database unavailable.
@@ -39,8 +41,17 @@ package final class SQLiteDatabase: Database {
         try execute("PRAGMA foreign_keys=ON", [])
     }
 
-    deinit {
+    deinit { close() }
+
+    /// Folds the WAL into the file and truncates it, then closes the connection (SQLite removes
+    /// `-wal` and `-shm` as the last one closes): after a clean stop the `.sqlite3` file alone
+    /// holds every commit. Calls after it say unavailable.
+    package func close() {
+        guard !isClosed else { return }
+        if path != nil { _ = try? query("PRAGMA wal_checkpoint(TRUNCATE)", []) }
+        isClosed = true
         for statement in statements.values { sqlite3_finalize(statement) }
+        statements = [:]
         sqlite3_close_v2(connection)
     }
 
@@ -69,6 +80,7 @@ package final class SQLiteDatabase: Database {
     }
 
     private func run(_ sql: String, _ values: [SQLValue], collecting: Bool) throws(DatabaseError) -> [Row] {
+        guard !isClosed else { throw DatabaseError(.unavailable, "\(path ?? "the database in memory") is closed") }
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)

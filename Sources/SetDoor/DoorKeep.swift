@@ -35,6 +35,12 @@ package struct DoorKeep {
             try? FileManager.default.removeItem(atPath: path)
             return
         }
-        try? Data((text + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        // Made 0600 before it holds anything, then renamed into place: what a key keeps is its
+        // own, as everything else in the door's state folder is (`Data.write` would follow the umask).
+        let temporary = path + ".new"
+        try? FileManager.default.removeItem(atPath: temporary)
+        guard FileManager.default.createFile(atPath: temporary, contents: Data((text + "\n").utf8),
+                                             attributes: [.posixPermissions: 0o600]) else { return }
+        if rename(temporary, path) != 0 { try? FileManager.default.removeItem(atPath: temporary) }
     }
 }

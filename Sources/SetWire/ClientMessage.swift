@@ -62,8 +62,10 @@ package enum ClientMessage: Hashable, Sendable {
     /// Ask for one page of the live matches: at most `limit` of them, after the `cursor` a
     /// previous page returned as `next` (nil: the first page).
     case list(after: String? = nil, limit: Int? = nil)
-    /// A move in the match; `seat`, when given, must be the sender's own.
-    case act(Action, seat: Seat?)
+    /// A move in the match; `seat`, when given, must be the sender's own. A claim's `seen` is the
+    /// `seq` of the last event of the match its sender had received when it pressed: the table it
+    /// claims (nil: the server judges by the sender's round trip, as before `seen` existed).
+    case act(Action, seat: Seat?, seen: Int? = nil)
     case snapshot
     /// `time` is the client's own clock, echoed back so it can measure the round trip.
     case ping(time: Int64?)

@@ -89,7 +89,9 @@ package enum ClientMessageDecoder {
                 throw fields.missing("card", "the card to touch, by id 0-80")
             }
             return .act(.select(card), seat: try fields.seat("seat"))
-        case .claim: return .act(.claim, seat: try fields.seat("seat"))
+        case .claim:
+            let seen = try fields.int("seen", in: 0...Int64(Int32.max), "the seq of the last event you had received").map { Int($0) }
+            return .act(.claim, seat: try fields.seat("seat"), seen: seen)
         case .deal: return .act(.deal, seat: try fields.seat("seat"))
         case .hint: return .act(.hint, seat: try fields.seat("seat"))
         case .pass: return .act(.pass, seat: try fields.seat("seat"))
@@ -233,10 +235,11 @@ package enum ClientMessageEncoder {
             if let match = door.match { members["match"] = .string(match) }
         case .pong(let time):
             members = ["type": .string(RequestType.pong.rawValue), "time": .int(time)]
-        case .act(let action, let seat):
+        case .act(let action, let seat, let seen):
             members = ["type": .string(RequestType(action).rawValue)]
             if case .select(let card) = action { members["card"] = .int(Int64(card.id)) }
             if let seat { members["seat"] = .int(Int64(seat.rawValue)) }
+            if let seen { members["seen"] = .int(Int64(seen)) }
         case .chat(let room, let text):
             members = ["type": .string(RequestType.chat.rawValue), "text": .string(text)]
             if let room { members["room"] = .string(room.rawValue) }

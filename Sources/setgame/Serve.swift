@@ -34,6 +34,10 @@ private func check(_ config: ServerConfig, log: ServerLog) -> Int32 {
         printError("setgame serve: cannot use the data folder \(data): \(problem)")
         return 1
     }
+    if let problem = Server.storeProblem(config) {
+        printError("setgame serve: cannot open the store: \(problem)")
+        return 1
+    }
     // Not fatal, since serve sets such files aside by itself, but an operator should know.
     for note in config.dataDirectory.map(Server.dataDirectoryNotes) ?? [] { printError("setgame serve: \(note)") }
     let shares = fitted.addressLimits

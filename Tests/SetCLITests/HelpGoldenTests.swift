@@ -99,6 +99,7 @@ struct HelpGoldenTests {
               --port PORT                          TCP port (default 7380; 0 picks a free one and prints it)
               --data DIR                           where match journals are kept
               --store URL                          the accounts database: a SQLite file, or postgresql://USER@HOST:PORT/DB to share one (default: DIR/accounts/accounts.sqlite3, or memory)
+              --empty-store                        start with an empty accounts store although DIR holds journals and its accounts.sqlite3 is missing
               --node NAME                          be one of several servers sharing the PostgreSQL --store (Protocol.md, "Several servers (nodes)")
               --advertise HOST:PORT                where clients reach this node; other nodes send them here (needs --node)
               --seed N                             deal game n from seed N+n-1 instead of at random (for demos and tests)

@@ -18,6 +18,15 @@ struct StoreOptionTests {
         #expect(StoreLocation(argument: "memory") == .memory)
     }
 
+    /// `--empty-store` is the operator's explicit word that a missing store beside journals may
+    /// start empty; without it such a start is refused.
+    @Test func emptyStoreIsAskedForByName() throws {
+        guard case .serve(let asked) = try Commands.parse(["serve", "--data", "/d", "--empty-store"]),
+              case .serve(let plain) = try Commands.parse(["serve", "--data", "/d", "--store", ":memory:"]) else { Issue.record("not serve"); return }
+        #expect(asked.config.accounts.allowsEmptyStore && !plain.config.accounts.allowsEmptyStore)
+        #expect(plain.config.store == .memory)
+    }
+
     @Test func anotherSchemeIsAUsageError() {
         #expect(throws: UsageError("--store takes postgresql://USER@HOST:PORT/DB or a SQLite file's path, not 'mysql://x/y'", command: "serve")) {
             try Commands.parse(["serve", "--store", "mysql://x/y"])

@@ -9,7 +9,8 @@ import Testing
     @Test func touchingACardWithNoWindowClaimsThenSelects() {
         var app = ClientFixtures.app(ClientFixtures.view())
         let first = app.input(.key(.character("1")), at: 0)
-        #expect(first == [.send(.act(.claim, seat: nil)), .send(.act(.select(Card.all[0]), seat: nil))])
+        // The claim says the last event the client had: the fixture's view is at seq 5.
+        #expect(first == [.send(.act(.claim, seat: nil, seen: 5)), .send(.act(.select(Card.all[0]), seat: nil))])
         #expect(app.state.shownSelection == [Card.all[0]], "shown at once, before the server answers")
         // The claim is on its way: the next touch must not claim again.
         #expect(app.input(.key(.character("2")), at: 1) == [.send(.act(.select(Card.all[1]), seat: nil))])

@@ -55,6 +55,6 @@ import Testing
         #expect(!app.state.claimPending)
         // Once the new card has landed face up, its label is its own.
         #expect(app.input(.key(.character("1")), at: 10_000 + Motion.flourishDuration + Motion.enterDuration)
-                == [.send(.act(.claim, seat: nil)), .send(.act(.select(Card.all[12]), seat: nil))])
+                == [.send(.act(.claim, seat: nil, seen: 7)), .send(.act(.select(Card.all[12]), seat: nil))])
     }
 }

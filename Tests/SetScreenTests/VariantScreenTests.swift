@@ -28,7 +28,7 @@ import Testing
     }
 
     func selects(_ effects: [ClientEffect]) -> [Card] {
-        effects.compactMap { if case .send(.act(.select(let card), _)) = $0 { card } else { nil } }
+        effects.compactMap { if case .send(.act(.select(let card), _, _)) = $0 { card } else { nil } }
     }
 
     /// UltraSet's second chance asks for its own pick: it said "find a set".

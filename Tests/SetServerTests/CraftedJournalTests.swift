@@ -120,7 +120,11 @@ import Testing
         good[0]["name"] = "good"
         try write(good, to: "\(data)/good.jsonl")
 
-        let server = try TestServer { $0.dataDirectory = data }
+        // Crafted journals and no accounts store: an empty one is asked for.
+        let server = try TestServer {
+            $0.dataDirectory = data
+            $0.accounts.allowsEmptyStore = true
+        }
         defer { server.stop() }
         let log = server.logLines.all.joined(separator: "\n")
         #expect(log.contains("restored good"))

@@ -90,8 +90,8 @@ import Testing
                 case .account(.leaderboard): return .accepted
                 case .account(.history(nil, _, _, _)): return .error(.missingField)
                 case .account: return .error(.noSuchPlayer)
-                case .act(_, .some(.second)): return .error(.notYourSeat)
-                case .act(let action, _):
+                case .act(_, .some(.second), _): return .error(.notYourSeat)
+                case .act(let action, _, _):
                     var trial = referee
                     guard let refusal = trial.apply(action, by: .first, at: referee.startedAt).refusal else { return .accepted }
                     return .error(ErrorCode(refusal))

@@ -50,7 +50,7 @@ import Testing
             case .ping: requests.insert(.ping)
             case .door: requests.insert(.door)
             case .pong: requests.insert(.pong)
-            case .act(let action, _): requests.insert(RequestType(action))
+            case .act(let action, _, _): requests.insert(RequestType(action))
             case .chat: requests.insert(.chat)
             case .account(let query): if let type = RequestType(rawValue: query.type.rawValue) { requests.insert(type) }
             case .lobby(let asked): requests.insert(asked.type)

@@ -57,7 +57,11 @@ import Testing
         withExtendedLifetime((ann, bob)) { first?.stop() }
         first = nil
 
-        let second = try TestServer { $0.dataDirectory = folder }  // its manual clock starts at 1000 again
+        // A crash image keeps the journals and the lease, not the accounts: it may start empty.
+        let second = try TestServer {  // its manual clock starts at 1000 again
+            $0.dataDirectory = folder
+            $0.accounts.allowsEmptyStore = crash
+        }
         defer { second.stop() }
         let annBack = try resume(second, name: "ann", token: tokens.0, lastSeq: seqs.0) { #expect($0 > seen) }
         let bobBack = try resume(second, name: "bob", token: tokens.1, lastSeq: seqs.1)

@@ -7,8 +7,14 @@ extension SQLAccountStore {
     /// from what the data folder holds: the SQLite file of a server moving to PostgreSQL
     /// (`AccountCopy`), the accounts log of an earlier version (`AccountImport`).
     /// `dataFolder` is the server's `--data` folder, nil for none.
+    /// `allowingEmpty` (`--empty-store`) lets a missing SQLite file be made anew beside journals.
     static func open(_ location: StoreLocation, dataFolder: String?, policy: RatingPolicy, wallSeconds: Int64,
-                     log: ServerLog) throws(StoreError) -> SQLAccountStore {
+                     log: ServerLog, allowingEmpty: Bool = false) throws(StoreError) -> SQLAccountStore {
+        if case .sqliteFile(let path) = location, let missing = StoreCheck.missingFile(path, dataFolder: dataFolder) {
+            guard allowingEmpty else { throw .unavailable(missing) }
+            log("\(path) is missing beside this folder's journals: starting an EMPTY accounts store, as --empty-store asks; "
+                + "every account, rating and finished game it held is gone from this server")
+        }
         let database: Database = try storing { () throws(DatabaseError) -> Database in
             switch location {
             case .memory: return try SQLiteDatabase(path: nil)
@@ -56,4 +62,8 @@ extension SQLAccountStore {
         guard fd >= 0 else { throw DatabaseError(.unavailable, "cannot open \(path): \(String(cString: strerror(errno)))") }
         Glibc.close(fd)
     }
+
+    /// Folds the WAL into the file and closes it (`SQLiteDatabase.close`); for a server's stop,
+    /// once nothing calls the store any more.
+    func close() { (database as? SQLiteDatabase)?.close() }
 }

@@ -40,6 +40,14 @@ struct RaceLedger: Equatable {
         return limited
     }
 
+    /// `seat` was caught nearer than its pongs make it look (a claim that saw a window open
+    /// sooner than its round trip allows): the windows it banked are forfeited, so its round trip
+    /// counts again only once its rival has taken more windows than it has since.
+    mutating func forfeit(_ seat: Seat) {
+        guard balance.indices.contains(seat.rawValue) else { return }
+        balance[seat.rawValue] = min(balance[seat.rawValue], 0)
+    }
+
     /// `seat`'s claim opened a claim window: it spends one, every other seat earns one.
     mutating func opened(by seat: Seat) {
         for index in balance.indices {

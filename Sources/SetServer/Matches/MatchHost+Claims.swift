@@ -9,14 +9,19 @@ import SetWire
 extension MatchHost {
     /// Applies a seat's action, or holds it in a claim race; a held request's answer comes later
     /// as a `HostMessage.answer` to its seat, with `id`.
-    mutating func act(_ action: Action, by seat: Seat, at now: Instant, lag measured: ClaimLag = .off, id: JSONValue? = nil,
-                      seeds: () -> UInt64) -> HostOutput<ActReply> {
-        let lag = races.ledger.limiting(measured)
+    /// A claim's `seen` is the last event its sender had received (see `staleClaimRefusal`).
+    mutating func act(_ action: Action, by seat: Seat, at now: Instant, lag measured: ClaimLag = .off, seen: Int? = nil,
+                      id: JSONValue? = nil, seeds: () -> UInt64) -> HostOutput<ActReply> {
+        if action == .claim, sawSoonerThanItsRoundTrip(seat, at: now, measured: measured, seen: seen) { races.ledger.forfeit(seat) }
+        if action == .claim, let seen, let openedSeq = races.lastClaimSeq, seen >= openedSeq, let openedAt = races.lastClaimOpenedAt {
+            races.noteGap(seat, now.milliseconds(since: openedAt))
+        }
+        let lag = races.ledger.limiting(races.bounded(measured))
         guard lag.isOn, mode == .duel, stalledAt == nil, pausedAt == nil, case .playing(let running) = lifecycle else {
             return perform(action, by: seat, at: now, lag: lag, seeds: seeds)
         }
         if action == .claim, running.window == nil, races.heldClaim?.claim.seat != seat,
-           let stale = staleClaimRefusal(by: seat, at: now, measured: measured) {
+           let stale = staleClaimRefusal(by: seat, at: now, measured: measured, seen: seen) {
             return HostOutput(reply: .refused(WireError(stale, playerNames: playerNames)))
         }
         if races.heldClaim != nil { return actBehindHold(action, by: seat, at: now, lag: lag, id: id, seeds: seeds) }
@@ -111,21 +116,48 @@ extension MatchHost {
     private mutating func claimOpenedWindow(_ claim: RaceEntry, at now: Instant) {
         races.lastClaim = claim
         races.lastClaimOpenedAt = now
+        races.lastClaimSeq = seq
         races.ledger.opened(by: claim.seat)
     }
 
-    /// A rival's claim sent, by its measured round trip (up to the cap), no later than the last
-    /// claim window opened was pressed before its sender could have seen that window: it was
-    /// for a table already taken, even if that window has closed since. It is refused as a lost
-    /// race, never given a window on a table its sender had not yet seen, and never raced against
-    /// a claim for the table that came after. The measured round trip is used, not the credit: a
-    /// player who feigns distance sees the table sooner than it claims to, and any claim it
-    /// sends within its feigned round trip of the rival's window is one it could not have sent.
-    func staleClaimRefusal(by seat: Seat, at now: Instant, measured: ClaimLag) -> RuleRefusal? {
+    /// A rival's claim made before its sender saw the last claim window open was for a table
+    /// already taken, even if that window has closed since: it is refused as a lost race, never
+    /// given a window on a table its sender had not seen, and never raced against a claim for the
+    /// table that came after.
+    ///
+    /// A claim that says what it saw (`seen`, the seq of the last event its sender had received)
+    /// is judged by that fact: it is for a taken table exactly when `seen` is before the window's
+    /// `window_opened`. A claim sent after its sender saw the new table is a claim for the new
+    /// table however quickly it follows. (A `seen` the match never sent only makes the claim as
+    /// fresh as the newest event, which it may claim anyway.)
+    ///
+    /// A claim without `seen` is judged by time: pressed no later than the window opened, by its
+    /// measured round trip (up to the cap). The measured round trip is used, not the credit: a
+    /// player who feigns distance sees the table sooner than it claims to, and any claim it sends
+    /// within its feigned round trip of the rival's window is one it could not have sent. A
+    /// quick client that follows a taken set within its round trip is refused by this estimate:
+    /// hence `seen`.
+    func staleClaimRefusal(by seat: Seat, at now: Instant, measured: ClaimLag, seen: Int? = nil) -> RuleRefusal? {
         guard let winner = races.lastClaim, winner.seat != seat, let openedAt = races.lastClaimOpenedAt else { return nil }
         let sentAt = measured.entry(seat, at: now).sentAt
-        guard sentAt <= openedAt else { return nil }
+        if let seen {
+            guard let openedSeq = races.lastClaimSeq, seen < openedSeq else { return nil }
+        } else {
+            guard sentAt <= openedAt else { return nil }
+        }
         return .claimTaken(holder: winner.seat, leadMs: max(0, sentAt.milliseconds(since: winner.sentAt)))
+    }
+
+    /// Whether a claim says it saw the last claim window open (`seen`) although its measured
+    /// round trip (up to the cap) puts its pressing before that opening: its sender is nearer than
+    /// its pongs make it look. Its seat forfeits the windows of credit it banked (`RaceLedger.
+    /// forfeit`), so this claim and the next count on arrival. Without this a player feigning
+    /// distance, who could before be refused such a claim as one for a taken table, would now
+    /// have it credited; an honest far player's claim comes a real round trip after the window,
+    /// and keeps its credit.
+    func sawSoonerThanItsRoundTrip(_ seat: Seat, at now: Instant, measured: ClaimLag, seen: Int?) -> Bool {
+        guard let seen, let openedSeq = races.lastClaimSeq, seen >= openedSeq, let openedAt = races.lastClaimOpenedAt else { return false }
+        return measured.entry(seat, at: now).sentAt < openedAt
     }
 
     /// Performs the actions that waited behind a hold, each answered to its sender.

@@ -26,9 +26,11 @@ extension MatchRoom {
     /// A seat's action.
     /// `lag` is what the server measured of the seats' delays, for a claim race (lag compensation);
     /// `id` is the request's, for an answer given later when the action waits behind a held claim.
-    func act(_ action: Action, by seat: Seat, at now: Instant, lag: ClaimLag = .off, id: JSONValue? = nil) -> RoomOutcome<ActReply> {
+    /// `seen` is a claim's last event seen by its sender, which tells which table it claims.
+    func act(_ action: Action, by seat: Seat, at now: Instant, lag: ClaimLag = .off, seen: Int? = nil,
+             id: JSONValue? = nil) -> RoomOutcome<ActReply> {
         change(at: now, undone: .refused(MatchHost.journalStalled)) { host, seeds in
-            host.act(action, by: seat, at: now, lag: lag, id: id, seeds: seeds)
+            host.act(action, by: seat, at: now, lag: lag, seen: seen, id: id, seeds: seeds)
         }
     }
 

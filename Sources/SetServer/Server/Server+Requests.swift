@@ -25,8 +25,8 @@ extension Server {
             self.join(join, id: request.id, from: connection, at: now)
         case .snapshot:
             snapshot(id: request.id, for: connection, at: now)
-        case .act(let action, let seat):
-            act(action, claimedSeat: seat, id: request.id, from: connection, at: now)
+        case .act(let action, let seat, let seen):
+            act(action, claimedSeat: seat, seen: seen, id: request.id, from: connection, at: now)
         case .chat(let room, let text):
             chat(text, in: room, id: request.id, from: connection, at: now)
         case .door(let attestation):
@@ -173,7 +173,7 @@ extension Server {
                    "\(connection.label) joined\(join.token != nil ? " with a token" : "")\(host.phase == .playing ? "; \(host.name) is playing" : "")")
     }
 
-    private func act(_ action: Action, claimedSeat: Seat?, id: JSONValue?, from connection: Connection, at now: Instant) {
+    private func act(_ action: Action, claimedSeat: Seat?, seen: Int?, id: JSONValue?, from connection: Connection, at now: Instant) {
         let room: MatchRoom, seat: Seat
         switch connection.session {
         case .greeted, .admitting: return fail(connection, notJoined, id: id)
@@ -187,7 +187,7 @@ extension Server {
             return fail(connection, WireError(.notYourSeat, "You sit in seat \(seat.rawValue), not seat \(claimedSeat.rawValue)."), id: id)
         }
         let phaseBefore = room.host.phase, gameBefore = room.host.game
-        let outcome = room.act(action, by: seat, at: now, lag: claimLag(in: room), id: id)
+        let outcome = room.act(action, by: seat, at: now, lag: claimLag(in: room), seen: seen, id: id)
         apply(outcome, of: room)
         switch outcome.reply {
         case .refused(let refusal): fail(connection, refusal, id: id)

@@ -35,6 +35,9 @@ package final class Server {
     let finished: FinishedJournals?
     /// The `flock` on the data folder, held while the server runs.
     let folderLock: FolderLock?
+    /// The store this server opened (not one a test gave it), closed at stop: a SQLite file is
+    /// left complete, with no `-wal` beside it.
+    let openedStore: SQLAccountStore?
     /// New accounts and renames each address, network and account may still write.
     var recordAllowance: RecordAllowance
     /// The store probe `health` requests share (`Server+Health`).
@@ -88,6 +91,7 @@ package final class Server {
         }
         control = ServerControl(loop: loop)
         var store: AccountStore
+        var opened: SQLAccountStore?
         if let given {
             store = given
         } else {
@@ -96,10 +100,14 @@ package final class Server {
             // log, or the SQLite file of a server moving to PostgreSQL).
             let location = config.store ?? .standard(dataFolder: config.dataDirectory)
             do throws(StoreError) {
-                store = try SQLAccountStore.open(location, dataFolder: config.dataDirectory, policy: .standard, wallSeconds: Int64(time(nil)), log: log)
+                let sql = try SQLAccountStore.open(location, dataFolder: config.dataDirectory, policy: .standard, wallSeconds: Int64(time(nil)),
+                                                   log: log, allowingEmpty: config.accounts.allowsEmptyStore)
+                opened = sql
+                store = sql
             } catch {
                 lock?.release()
-                throw .dataDirectory(path: location.description, reason: "opening the accounts store: \(error)")
+                let reason = if case .unavailable(let why) = error { why } else { error.description }
+                throw .store(location: location.shown, reason: reason)
             }
         }
         // The records lane's own connection (`AccountsEdge`); a store a test gave, or one in
@@ -131,6 +139,7 @@ package final class Server {
         }
         restoredMatches = restored.map(\.host.name)
         folderLock = lock
+        openedStore = opened
         self.clock = RestoredClock.clock(base: clock, state: state, journals: restored.map(\.host.lastActivity))
         accounts = AccountsEdge(store: handoff.withLock { $0.take()! }, records: records, loop: loop, clock: self.clock, log: log)
         do throws(ServerStartError) { nodes = try NodeEdge.open(config, boundPort: listener.port, loop: loop, clock: self.clock, log: log) } catch {

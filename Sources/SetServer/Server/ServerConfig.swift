@@ -178,6 +178,9 @@ package struct AccountsSettings: Equatable, Sendable {
     package var store: StoreLocation?
     /// Tests inject one to make the accounts store's changes fail as a full disk would.
     package var faults: StoreFaults?
+    /// `--empty-store`: start a new, empty SQLite store although the data folder holds journals
+    /// (`StoreCheck.missingFile`); without it such a start is refused.
+    package var allowsEmptyStore = false
     /// This server's place among several sharing a PostgreSQL store (`--node`), kept with the
     /// store it depends on.
     package var cluster = ClusterSettings()

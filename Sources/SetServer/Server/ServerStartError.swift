@@ -5,6 +5,8 @@ import SetNet
 package enum ServerStartError: Error, CustomStringConvertible, Sendable {
     /// The `--data` folder cannot be created or written.
     case dataDirectory(path: String, reason: String)
+    /// The accounts store cannot be opened, or is refused (`location` is shown without a password).
+    case store(location: String, reason: String)
     /// Another server holds the `--data` folder's lock.
     case dataDirectoryInUse(path: String)
     /// The listening socket (or the event loop) could not be set up.
@@ -17,6 +19,7 @@ package enum ServerStartError: Error, CustomStringConvertible, Sendable {
     package var description: String {
         switch self {
         case .dataDirectory(let path, let reason): "cannot use the data folder \(path): \(reason)"
+        case .store(let location, let reason): "cannot open the store \(location): \(reason)"
         case .dataDirectoryInUse(let path):
             "the data folder \(path) is in use by another setgame serve; stop that one first, or give this one another --data"
         case .network(let host, let port, let error): "cannot listen on \(host):\(port): \(error)"

@@ -37,13 +37,14 @@ enum AccountImport {
         log("accounts: importing \(path), which an earlier version wrote, into the database (once)")
         var summary = Summary()
         var problem: JournalFile.Problem?
+        var tornBytes = 0
         try SQLAccountStore.storing { () throws(DatabaseError) in
             try database.transaction { () throws(DatabaseError) in
                 // PostgreSQL may run the transaction again: each run counts from nothing.
-                (summary, problem) = (Summary(), nil)
+                (summary, problem, tornBytes) = (Summary(), nil, 0)
                 var failure: DatabaseError?
                 do throws(JournalFile.Problem) {
-                    try AccountLogFile.read(path, skip: { line, reason in
+                    tornBytes = try AccountLogFile.read(path, skip: { line, reason in
                         summary.skipped += 1
                         log("accounts import: record \(line) of \(path) is left out: \(reason)")
                     }) { record throws(JournalFile.Problem) in
@@ -63,6 +64,9 @@ enum AccountImport {
             }
         }
         if let problem { log("accounts import: \(path) is damaged (\(problem)); the records before the damage are imported") }
+        if tornBytes > 0 {
+            log("accounts import: the last line of \(path) is torn (\(tornBytes) bytes without an end, as a crash mid-write leaves it) and is left out")
+        }
         let aside = [AccountLogFile.fileName, AccountLogFile.snapshotFileName].compactMap { name -> String? in
             let file = "\(accountsFolder)/\(name)"
             guard access(file, F_OK) == 0 else { return nil }

@@ -11,20 +11,21 @@ enum AccountLogFile {
     static let snapshotFileName = "accounts.snapshot"
 
     /// Reads the log at `path` as a start of the old server read it: every record decoded and
-    /// checked in order (`AccountLogCheck`), a torn last line left out, a record that does not
-    /// fit passed over (`skip` says which and why), damage ending the read (thrown, after the
-    /// records before it were given to `each`).
+    /// checked in order (`AccountLogCheck`), a torn last line left out (its bytes returned), a
+    /// record that does not fit passed over (`skip` says which and why), damage ending the read
+    /// (thrown, after the records before it were given to `each`).
+    @discardableResult
     static func read(_ path: String, skip: @escaping (Int, String) -> Void,
-                     _ each: (AccountLogRecord) throws(JournalFile.Problem) -> Void) throws(JournalFile.Problem) {
+                     _ each: (AccountLogRecord) throws(JournalFile.Problem) -> Void) throws(JournalFile.Problem) -> Int {
         var check = AccountLogCheck()
-        _ = try DurableLog.read(path: path, decode: { line in
+        return try DurableLog.read(path: path, decode: { line in
             do throws(AccountLogRecord.Unreadable) { return .success(try AccountLogRecord.decode(line)) } catch {
                 return .failure(DurableLog.BadLine(reason: error.reason))
             }
         }, check: { check.problem(with: $0) }, skip: skip, { _, record throws(JournalFile.Problem) in
             check.apply(record)
             try each(record)
-        })
+        }).droppedTail
     }
 
     /// The games of the log in `accountsFolder` by commitment, up to any damage; nil without a log.
@@ -32,18 +33,21 @@ enum AccountLogFile {
         let path = "\(accountsFolder)/\(fileName)"
         guard access(path, R_OK) == 0 else { return nil }
         var games: [String: GameRecord] = [:]
-        try? read(path, skip: { _, _ in }) { record in
+        _ = try? read(path, skip: { _, _ in }) { record in
             if case .game(let game) = record, game.concernsAccounts { games[game.commitment] = game }
         }
         return games
     }
 }
 
-/// What the old server checked of each record as its log was read, so an import takes exactly
-/// the records that server would have: ids in order, one account per identity, a name owned
-/// once, games of known accounts recorded once.
+/// What the old server checked of each record as its log was read, so an import takes the
+/// records that server would have: ids rising, one account per identity, a name owned once,
+/// games of known accounts recorded once. Ids may skip one a damaged record took with it: that
+/// record costs itself (and what only it could explain), never the accounts after it.
 struct AccountLogCheck {
-    private var names: [String] = []
+    /// Each account's name by id.
+    private var names: [Int: String] = [:]
+    private var lastID: Int?
     private var identities: Swift.Set<PlayerIdentity> = []
     /// Each name's skeleton (`PlayerName.skeleton`) and the account that first owned it.
     private var owners: [String: Int] = [:]
@@ -53,21 +57,22 @@ struct AccountLogCheck {
     /// compared equal may hold two names of one skeleton, and only the same name (case folded)
     /// was refused.
     private func strictOwner(of name: String) -> Int? {
-        owners[PlayerName.skeleton(name)].flatMap { names[$0].lowercased() == name.lowercased() ? $0 : nil }
+        owners[PlayerName.skeleton(name)].flatMap { names[$0]?.lowercased() == name.lowercased() ? $0 : nil }
     }
 
     /// Why `record` cannot follow the ones applied so far (nil: it can).
     func problem(with record: AccountLogRecord) -> String? {
         switch record {
         case .created(let id, let identity, let name, _, _):
-            if id != names.count { return "account \(id) follows account \(names.count - 1)" }
+            if let lastID, id <= lastID { return "account \(id) follows account \(lastID)" }
+            if id < 0 { return "a negative account id" }
             if identities.contains(identity) { return "a second account for one identity" }
             if strictOwner(of: name) != nil { return "the name \"\(name)\" is owned already" }
         case .renamed(let id, let name):
-            if !names.indices.contains(id) { return "a rename of unknown account \(id)" }
+            if names[id] == nil { return "a rename of unknown account \(id)" }
             if let owner = strictOwner(of: name), owner != id { return "the name \"\(name)\" is owned already" }
         case .game(let game):
-            if game.players.contains(where: { $0.account.map { !names.indices.contains($0) } ?? false }) { return "a game of an unknown account" }
+            if game.players.contains(where: { $0.account.map { names[$0] == nil } ?? false }) { return "a game of an unknown account" }
             if game.concernsAccounts && games.contains(game.commitment) { return "game \(game.commitment) recorded twice" }
         }
         return nil
@@ -76,14 +81,14 @@ struct AccountLogCheck {
     /// Takes a record `problem(with:)` accepted.
     mutating func apply(_ record: AccountLogRecord) {
         switch record {
-        case .created(_, let identity, let name, _, _):
+        case .created(let id, let identity, let name, _, _):
             let key = PlayerName.skeleton(name)
-            if owners[key] == nil { owners[key] = names.count }
-            names.append(name)
+            if owners[key] == nil { owners[key] = id }
+            names[id] = name
+            lastID = id
             identities.insert(identity)
         case .renamed(let id, let name):
-            let old = PlayerName.skeleton(names[id])
-            if owners[old] == id { owners[old] = nil }
+            if let old = names[id].map(PlayerName.skeleton), owners[old] == id { owners[old] = nil }
             names[id] = name
             let key = PlayerName.skeleton(name)
             if owners[key] == nil { owners[key] = id }
