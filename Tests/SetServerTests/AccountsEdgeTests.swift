@@ -260,6 +260,8 @@ final class GatedStore: AccountStore {
         inner = try SQLAccountStore.open(.memory, dataFolder: nil, policy: .standard, wallSeconds: 1, log: .silent)
     }
 
+    func close() { inner.close() }
+
     func account(for identity: PlayerIdentity) throws(StoreError) -> StoredAccount? {
         gate.pass()
         return try inner.account(for: identity)

@@ -10,6 +10,8 @@ import SetWire
 /// A change is committed before the call returns; a store that cannot commit throws
 /// `StoreError.unavailable` and has changed nothing.
 protocol AccountStore: AnyObject {
+    /// Ends the store's connection (a SQLite file's last one folds its write-ahead log in).
+    func close()
     /// The account an identity owns, if any.
     func account(for identity: PlayerIdentity) throws(StoreError) -> StoredAccount?
     /// The account that owns `name`, compared by skeleton (`PlayerName.skeleton`): "Ann", "ann"

@@ -45,9 +45,15 @@ final class AccountsEdge {
     /// a store that does not answer does not hold the exit past Kubernetes' 30 s grace.
     static let stopWaitMs: Int64 = 5_000
 
+    /// Whether `stop()` closes the store's connections: the server's own store, not one a test
+    /// gave it and reads after the stop.
+    private let closesStore: Bool
+
     /// `records`, a second connection to the same store, gives finished games a lane of their own.
     init(store: sending AccountStore, records: sending AccountStore? = nil, loop: EventLoop, clock: TimeSource, log: ServerLog,
-         policy: RatingPolicy = .standard, questionBound: (perConnection: Int, total: Int) = (32, 512), laneCapacity: Int = 4_096) {
+         policy: RatingPolicy = .standard, questionBound: (perConnection: Int, total: Int) = (32, 512), laneCapacity: Int = 4_096,
+         closesStore: Bool = false) {
+        self.closesStore = closesStore
         playerLane = SerialWorker(store, threadName: "setgame.accounts.player", capacity: laneCapacity)
         if let records {
             recordsLane = SerialWorker(records, threadName: "setgame.accounts.records")
@@ -81,6 +87,12 @@ final class AccountsEdge {
     @discardableResult
     func stop() -> Bool {
         let bound = Duration.milliseconds(Self.stopWaitMs)
+        // Each lane's connection is closed as its last call: the last to close folds SQLite's
+        // write-ahead log into the file, so the file alone is complete after a clean stop.
+        if closesStore {
+            recordsLane?.submit { $0.close() }
+            playerLane.submit { $0.close() }
+        }
         let records = recordsLane?.stop(waitingAtMost: bound) ?? true
         let player = playerLane.stop(waitingAtMost: bound)
         if !(records && player) { log("the accounts store did not answer within \(Self.stopWaitMs) ms; stopping without its last calls") }

@@ -31,6 +31,8 @@ final class FaultyStore: AccountStore {
         (self.inner, self.faults) = (inner, faults)
     }
 
+    func close() { inner.close() }
+
     private func change<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         if faults.failing { throw .unavailable("the test's store cannot commit") }
         return try body()

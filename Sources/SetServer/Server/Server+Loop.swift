@@ -65,7 +65,6 @@ extension Server {
         connections.closeAll(saying: ServerMessageCoding.line(.goodbye(reason: "The server is shutting down.")))
         // Records asked for are committed (a game over they hold back is told after a restart).
         accounts.stop()
-        openedStore?.close()
         nodes?.stop()
         lobby.closeJournals()
         MatchJournal.drain()

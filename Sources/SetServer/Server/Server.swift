@@ -35,9 +35,6 @@ package final class Server {
     let finished: FinishedJournals?
     /// The `flock` on the data folder, held while the server runs.
     let folderLock: FolderLock?
-    /// The store this server opened (not one a test gave it), closed at stop: a SQLite file is
-    /// left complete, with no `-wal` beside it.
-    let openedStore: SQLAccountStore?
     /// New accounts and renames each address, network and account may still write.
     var recordAllowance: RecordAllowance
     /// The store probe `health` requests share (`Server+Health`).
@@ -91,7 +88,6 @@ package final class Server {
         }
         control = ServerControl(loop: loop)
         var store: AccountStore
-        var opened: SQLAccountStore?
         if let given {
             store = given
         } else {
@@ -100,10 +96,8 @@ package final class Server {
             // log, or the SQLite file of a server moving to PostgreSQL).
             let location = config.store ?? .standard(dataFolder: config.dataDirectory)
             do throws(StoreError) {
-                let sql = try SQLAccountStore.open(location, dataFolder: config.dataDirectory, policy: .standard, wallSeconds: Int64(time(nil)),
-                                                   log: log, allowingEmpty: config.accounts.allowsEmptyStore)
-                opened = sql
-                store = sql
+                store = try SQLAccountStore.open(location, dataFolder: config.dataDirectory, policy: .standard, wallSeconds: Int64(time(nil)),
+                                                 log: log, allowingEmpty: config.accounts.allowsEmptyStore)
             } catch {
                 lock?.release()
                 let reason = if case .unavailable(let why) = error { why } else { error.description }
@@ -112,8 +106,9 @@ package final class Server {
         }
         // The records lane's own connection (`AccountsEdge`); a store a test gave, or one in
         // memory, has one connection, which both lanes share.
+        let ownsStore = given == nil
         var records: AccountStore? = nil
-        if given == nil, let second = try? SQLAccountStore.another(config.store ?? .standard(dataFolder: config.dataDirectory)) {
+        if ownsStore, let second = try? SQLAccountStore.another(config.store ?? .standard(dataFolder: config.dataDirectory)) {
             records = second
         }
         if let faults = config.accounts.faults {
@@ -139,9 +134,9 @@ package final class Server {
         }
         restoredMatches = restored.map(\.host.name)
         folderLock = lock
-        openedStore = opened
         self.clock = RestoredClock.clock(base: clock, state: state, journals: restored.map(\.host.lastActivity))
-        accounts = AccountsEdge(store: handoff.withLock { $0.take()! }, records: records, loop: loop, clock: self.clock, log: log)
+        accounts = AccountsEdge(store: handoff.withLock { $0.take()! }, records: records, loop: loop, clock: self.clock, log: log,
+                                closesStore: ownsStore)
         do throws(ServerStartError) { nodes = try NodeEdge.open(config, boundPort: listener.port, loop: loop, clock: self.clock, log: log) } catch {
             lock?.release()
             throw error
