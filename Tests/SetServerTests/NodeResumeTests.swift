@@ -27,6 +27,11 @@ import Testing
         let seated = try Self.joined(ann)
         let token = try #require(seated.token)
         #expect(TokenMatch.match(of: token) == match, "the token names its match")
+        // Dealt, so the seat waits for her (a waiting match whose only player leaves is freed).
+        let bob = try NodeServerTests.greeted(b)
+        bob.send(.join(JoinRequest(name: "bob", match: match)))
+        _ = try Self.joined(bob)
+        _ = try ann.awaitEvent("game started") { if case .gameStarted = $0 { true } else { false } }
         ann.hangUp()
         // B writes its match's row once it has seated her.
         _ = polled({ try? database.database.row("SELECT node FROM match_homes WHERE match = $1", .text(match))?.text(0) },
