@@ -9,7 +9,10 @@ package struct NodeAwayWait: Hashable, Sendable {
     package var retryAt: Int64
 
     /// Whole seconds until the retry, rounded up, for a countdown.
-    package func secondsLeft(at now: Int64) -> Int64 { max(0, retryAt.saturatingSubtracting(now).saturatingAdding(999) / 1_000) }
+    package func secondsLeft(at now: Int64) -> Int64 { Self.secondsLeft(until: retryAt, at: now) }
+
+    /// Whole seconds from `now` until `time`, rounded up, for a countdown.
+    static func secondsLeft(until time: Int64, at now: Int64) -> Int64 { max(0, time.saturatingSubtracting(now).saturatingAdding(999) / 1_000) }
 
     /// The node's name, as the server gave it.
     package var node: String? { error.details["node"]?.stringValue }
@@ -32,7 +35,7 @@ package struct UnreachableWait: Hashable, Sendable {
     }
 
     /// Whole seconds until the retry, rounded up.
-    package func secondsLeft(at now: Int64) -> Int64 { max(0, retryAt.saturatingSubtracting(now).saturatingAdding(999) / 1_000) }
+    package func secondsLeft(at now: Int64) -> Int64 { NodeAwayWait.secondsLeft(until: retryAt, at: now) }
 }
 
 // Several servers (Protocol.md, "Several servers (nodes)"): a `redirect` moves the session to the
