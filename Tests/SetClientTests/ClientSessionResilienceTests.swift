@@ -96,6 +96,20 @@ import Testing
         #expect(wait.retryAt == 3_700 && wait.secondsLeft(at: 1_700) == 2)
     }
 
+    /// A node whose address takes the connection but never greets (a stopped process, a black
+    /// hole): the welcome's wait ends it, and it is left as one that refused.
+    @Test func aRedirectsNodeThatNeverGreetsIsLeftAfterTheWelcomesWait() {
+        var session = Self.redirected()
+        session.connected(at: 0)
+        #expect(session.tick(at: ClientSession.unansweredLimit) == [.gaveUp(.silent(ms: ClientSession.unansweredLimit))])
+        #expect(!session.greetedHere)
+        guard case .unreachable(let wait) = session.lost("no answer within 30 s", at: ClientSession.unansweredLimit).last else {
+            Issue.record("not left")
+            return
+        }
+        #expect(wait.address == "127.0.0.1:1" && session.redirectedPlace == nil)
+    }
+
     @Test func aNodeThatDropsAfterItsWelcomeIsNotLeft() {
         var session = Self.redirected()
         session.connected(at: 10)
