@@ -153,6 +153,26 @@ take_a_set(ann, bob)
 before = scores(ann)
 a.kill()
 ann.close(), bob.close(), eve.close()
+# Issue 42, item 8: `setgame watch` through c is sent to a's dead address while a's lease runs: it
+# counts down on screen and asks c again (never "Connection refused" and exit 1), and watches the
+# duel once a is back.
+watcher = f"setgame-nodes-watch-{os.getpid()}"
+subprocess.run(["tmux", "new-session", "-d", "-s", watcher, "-x", "100", "-y", "30",
+                f"env XDG_STATE_HOME={work}/wes {BIN} watch {c.address} {duel} --name wes --no-animation; sleep 60"], check=True)
+atexit.register(lambda: subprocess.run(["tmux", "kill-session", "-t", watcher], capture_output=True))
+
+
+def pane(name):
+    return subprocess.run(["tmux", "capture-pane", "-p", "-t", name], capture_output=True, text=True).stdout
+
+
+for _ in range(100):
+    if "retrying in" in pane(watcher):
+        break
+    time.sleep(0.1)
+else:
+    fail(f"setgame watch sent to the killed node showed no countdown:\n{pane(watcher)}")
+print("nodes: setgame watch sent to the killed node counts down and asks again")
 # Until a's lease runs out (10 s) the others still send players there, where nothing listens;
 # then they say it is away.
 for _ in range(150):
@@ -171,6 +191,14 @@ bob, joined_bob, _, _ = join(a.address, {"type": "join", "name": "bob", "token":
 if not (joined["resumed"] and joined_bob["resumed"]) or scores(ann) != before:
     fail(f"after a's restart: resumed {joined['resumed']}/{joined_bob['resumed']}, scores {scores(ann)} (before {before})")
 print(f"nodes: a killed (node_away {away['retryAfterMs']} ms at c) and restarted: the duel resumed with its tokens, scores {before}")
+for _ in range(300):
+    shown = pane(watcher)
+    if "ann" in shown and "retrying in" not in shown and "asking again" not in shown:
+        break
+    time.sleep(0.1)
+else:
+    fail(f"setgame watch did not come back to the duel once a restarted:\n{pane(watcher)}")
+print("nodes: setgame watch came back to the duel on the restarted node")
 
 # 5. PostgreSQL restarted under play: every acknowledged set is still there.
 subprocess.run([os.path.join(CI, "postgres.sh"), "restart", pg_dir], check=True)

@@ -51,6 +51,8 @@ final class BotPlayer {
     var onJoined: (String) -> Void = { _ in }
     /// Called with each connection the bot opens after a redirect, for its runner to hear it.
     var onConnection: (LineSocket) -> Void = { _ in }
+    /// When the bot connects again after a redirect's node did not answer; nil while it need not.
+    private(set) var reconnectAt: Instant?
 
     /// A bot sends a few short lines a second: this much waiting means the server stopped reading.
     static let maxQueuedBytes = 64 * 1024
@@ -74,7 +76,8 @@ final class BotPlayer {
         connection.flush()
     }
 
-    var isOpen: Bool { connection.isOpen }
+    /// Connected, or waiting to connect again.
+    var isOpen: Bool { connection.isOpen || reconnectAt != nil }
     var view: MatchView? { session.view }
     /// The seat token the server gave it.
     var token: String? { session.token }
@@ -88,7 +91,32 @@ final class BotPlayer {
 
     /// Pings when due, and gives up on a server that owes an answer for too long.
     func keepAlive(at now: Instant) {
+        if let due = reconnectAt, now >= due {
+            reconnectAt = nil
+            connect(to: session.redirectedPlace ?? firstPlace, at: now)
+        }
         perform(session.tick(at: now.milliseconds), at: now)
+    }
+
+    /// The server the bot was given.
+    private var firstPlace: ServerPlace { options.route.map(ServerPlace.door) ?? .tcp(host: options.host, port: options.port) }
+
+    /// Its connection ended for `reason`: a redirect's node that never answered is tried again
+    /// later, through the server first given, as the session's patience allows (true: the bot goes
+    /// on); any other end is the bot's.
+    func connectionEnded(_ reason: String, at now: Instant) -> Bool {
+        guard failure == nil else { return false }
+        for effect in session.lost(reason, at: now.milliseconds) {
+            switch effect {
+            case .unreachable(let wait):
+                reconnectAt = Instant(milliseconds: wait.retryAt)
+                return true
+            case .gaveUp(let end):
+                fail(end.reason)
+            default: break
+            }
+        }
+        return false
     }
 
     private func perform(_ effects: [SessionEffect], at now: Instant) {
@@ -113,13 +141,16 @@ final class BotPlayer {
                     fail("the server ended the connection: \(ServerText.printable(error.message)) (\(error.code.rawValue))")
                 }
             case .goodbye(let reason): closedReason = ServerText.printable(reason)
+            case .gaveUp(.silent(let ms)) where !session.greetedHere && session.redirectedPlace != nil:
+                // A node that never greeted us: the connection's end says what follows.
+                connection.close("no answer within \(ms / 1_000) s")
             case .gaveUp(let end): fail(end.reason)
             case .redirected(let place): move(to: place, at: now)
             case .eventApplied(let event, _):
                 // A short "gg" as each game ends, as people say it.
                 if case .gameOver = event.body, brain != nil { request(session.say(Self.goodGame)) }
             case .saveToken, .welcomed, .readyToChoose, .viewReplaced, .setsOnTable, .roundTrips, .listed, .pong, .log, .chatHeard,
-                 .lobbyListed, .challenge, .nodeAway:
+                 .lobbyListed, .challenge, .nodeAway, .unreachable:
                 break
             }
         }
@@ -132,13 +163,23 @@ final class BotPlayer {
         old.onClose = { _ in }
         old.onLine = { _ in }
         old.close("redirected to \(place.description)")
+        connect(to: place, at: now)
+    }
+
+    /// Opens a connection to `place` without waiting for it (the session's wait for the welcome
+    /// bounds it), hands it to the runner, and joins on it. One that cannot even start is told to
+    /// the session as a connection that ended at once.
+    private func connect(to place: ServerPlace, at now: Instant) {
+        let next: LineSocket
         do {
-            connection = try LineSocket.connect(to: place, maxQueuedBytes: Self.maxQueuedBytes)
-            try connection.serve(on: loop)
+            next = try LineSocket.connect(to: place, waitForConnection: false, maxQueuedBytes: Self.maxQueuedBytes)
+            try next.serve(on: loop)
         } catch {
-            connection = old
-            return fail("cannot connect to \(place.description), where the server sent it: \(error)")
+            let reason = "cannot connect to \(place.description): \(error)"
+            if !connectionEnded(reason, at: now) { fail(reason) }
+            return
         }
+        connection = next
         onConnection(connection)
         perform(session.connected(at: now.milliseconds), at: now)
     }
@@ -172,7 +213,7 @@ final class BotPlayer {
 
     /// The next instant the bot has something to do: its brain's next move or the session's next ping.
     var nextWakeUp: Instant? {
-        [brain?.nextWakeUp, session.nextWake.map(Instant.init(milliseconds:))].compactMap { $0 }.min()
+        [brain?.nextWakeUp, session.nextWake.map(Instant.init(milliseconds:)), reconnectAt].compactMap { $0 }.min()
     }
 
     private func request(_ message: ClientMessage) {

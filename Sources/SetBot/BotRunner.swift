@@ -121,6 +121,7 @@ final class BotRunnerCore {
     private func hear(_ bot: BotPlayer, on connection: LineSocket) {
         connection.onLine = { [unowned self, unowned bot] line in bot.receive(line, at: self.clock.now()) }
         connection.onClose = { [unowned self, unowned bot] reason in
+            if bot.connectionEnded(reason, at: self.clock.now()) { return }
             bot.noteClosed(reason)
             self.onBotClosed("\(bot.options.name): \(bot.closedReason ?? reason)")
             if self.bots.allSatisfy({ !$0.isOpen }) { self.loop.stop() }
@@ -138,10 +139,14 @@ final class BotRunnerCore {
         if bots.allSatisfy({ !$0.isOpen || ($0.view?.seq ?? -1) >= seq }) { loop.stop() }
     }
 
+    /// The longest the loop sleeps: a bot whose every wait was lost (its end told to nobody) must
+    /// not park the run in `epoll_wait` for good.
+    static let longestWaitMs: Int64 = 1_000
+
     private func waitMilliseconds() -> Int32 {
         let now = clock.now()
-        guard let next = bots.filter(\.isOpen).compactMap(\.nextWakeUp).min() else { return -1 }
-        return Int32(clamping: max(0, next.milliseconds(since: now)))
+        guard let next = bots.filter(\.isOpen).compactMap(\.nextWakeUp).min() else { return Int32(Self.longestWaitMs) }
+        return Int32(clamping: min(Self.longestWaitMs, max(0, next.milliseconds(since: now))))
     }
 
     private func tick() {
@@ -151,6 +156,8 @@ final class BotRunnerCore {
             bot.keepAlive(at: now)
             bot.connection.flush()
         }
+        // A bot that failed without its connection telling (a connect that could not start) ends the run too.
+        if bots.allSatisfy({ !$0.isOpen }) { loop.stop() }
         stopIfCaughtUp()
     }
 }

@@ -32,6 +32,9 @@ package struct ClientOptions: Hashable, Sendable {
     /// instead of passing the refusal on: for a client whose player chose no name (the ssh
     /// door's `key-…` and `guest-…`), so nobody waits on a name forever.
     package var takesSuggestedName = false
+    /// The kept token is for a seat reserved for this player (an accepted challenge's): a
+    /// `bad_token` ends the session, since a fresh seat would be a public one.
+    package var reservedSeat = false
 
     // The protocol's pace.
     package var pings: ClientSession.PingPolicy

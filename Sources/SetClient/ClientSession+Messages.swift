@@ -15,6 +15,7 @@ extension ClientSession {
             nextPingAt = now.saturatingAdding(options.pingInterval)
             awaitingAnswerSince = nil
             if options.pings == .measuring { effects.append(ping(at: now)) }
+            greetedHere = true
             if isChoosing {
                 stage = .choosing
                 effects.append(.readyToChoose)
@@ -111,9 +112,7 @@ extension ClientSession {
     private mutating func handle(_ error: WireError, at now: Int64) -> [SessionEffect] {
         switch error.code {
         case .badToken:
-            // The server forgot the seat (it restarted, or the match ended): take a fresh one.
-            token = nil
-            return [.saveToken(nil), .send(joinMessage), .log("seat token refused; joining afresh")]
+            return tokenRefused(error)
         case .noSuchMatch where options.role == .spectator:
             matchName = nil
             view = nil

@@ -85,6 +85,11 @@ package struct ClientSession: Hashable, Sendable {
     package internal(set) var nodeAway: NodeAwayWait?
     /// Joins sent again after `node_away` since the last join was answered.
     package internal(set) var nodeAwayRetries = 0
+    /// Whether the server greeted us on this connection: one that ended before is a node that
+    /// never answered (`lost(_:at:)`).
+    package internal(set) var greetedHere = false
+    /// Connections tried again after a redirect's node did not answer, since the last join was answered.
+    package internal(set) var unreachableRetries = 0
     /// How long a join answered `node_away` keeps asking: a program (a bot, the bench) a few
     /// times; the screen, where a person watches the countdown and can quit, until the node is back.
     package var awayNodePatience = AwayNodePatience.tries(ClientSession.maxNodeAwayRetries)
@@ -103,6 +108,7 @@ package struct ClientSession: Hashable, Sendable {
     @discardableResult
     package mutating func connected(at now: Int64) -> [SessionEffect] {
         stage = .greeting
+        greetedHere = false
         awaitingSnapshot = false
         nodeAway = nil
         awaitingAnswerSince = now  // the welcome is owed
@@ -125,9 +131,8 @@ package struct ClientSession: Hashable, Sendable {
             return .join(request)
         }
         let resuming = token != nil
-        // A ticket is good for one match only: the join that carries it names the match, resuming or not.
-        let namesMatch = !resuming || ticket != nil
-        var request = JoinRequest(role: .player, name: options.name, match: namesMatch ? redirectedMatch ?? options.match : nil,
+        // A resume names its match (`resumeMatch`): a node that does not hold it redirects.
+        var request = JoinRequest(role: .player, name: options.name, match: redirectedMatch ?? (resuming ? resumeMatch : options.match),
                                   mode: options.mode, token: token, lastSeq: resuming ? view?.seq : nil,
                                   takeOver: resuming && takeOver, variant: resuming ? nil : options.variant)
         request.account = options.account

@@ -51,6 +51,9 @@ package enum SessionEffect: Hashable, Sendable {
     /// The node holding the match is away: the session sends the join again at `wait.retryAt`
     /// (show the countdown).
     case nodeAway(NodeAwayWait)
+    /// A node a redirect named did not answer: the driver connects again at `wait.retryAt`, to
+    /// the server it was first given (`redirectedPlace` is nil again); show the countdown.
+    case unreachable(UnreachableWait)
 }
 
 /// Why a session gave up on its server.
@@ -64,6 +67,8 @@ package enum SessionEnd: Hashable, Sendable {
     case redirectLoop(count: Int, address: String)
     /// A redirect to something that is not HOST:PORT.
     case badRedirect(address: String)
+    /// The node a redirect named did not answer, this many times in a row (the patience of a program).
+    case unreachable(address: String, reason: String, tries: Int)
 
     /// A sentence for people.
     package var reason: String {
@@ -74,6 +79,8 @@ package enum SessionEnd: Hashable, Sendable {
         case .redirectLoop(let count, let address):
             "the servers sent this client on \(count) times without seating it (last to \(ServerText.printable(address))): a redirect loop"
         case .badRedirect(let address): "the server redirected to \"\(ServerText.printable(address))\", which is not HOST:PORT"
+        case .unreachable(let address, let reason, let tries):
+            "the server holding the match (\(ServerText.printable(address))) did not answer after \(tries + 1) tries: \(ServerText.printable(reason))"
         }
     }
 }

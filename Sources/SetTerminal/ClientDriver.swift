@@ -15,6 +15,11 @@ final class ClientDriver {
     let route: UnixRoute?
     /// The connection, while there is one.
     private(set) var socket: LineSocket?
+    /// When a connect still under way is given up: a node killed, or an address that drops
+    /// packets, must not hold the client for the kernel's two minutes.
+    private(set) var connectDeadline: Int64?
+    /// The longest a connect may take.
+    static let connectTimeoutMs: Int64 = 10_000
     /// Performs every effect but connecting, sending and disconnecting.
     var onEffect: (ClientEffect) -> Void = { _ in }
 
@@ -42,13 +47,19 @@ final class ClientDriver {
     func start() { update { $0.start(at: $1) } }
 
     /// Does what is due now: pings, reconnection, notices ending.
-    func tick() { update { $0.tick(at: $1) } }
+    func tick() {
+        if let deadline = connectDeadline, now >= deadline, let socket, socket.isConnecting {
+            connectDeadline = nil
+            lose("cannot connect: no answer within \(Self.connectTimeoutMs / 1_000) s")
+        }
+        update { $0.tick(at: $1) }
+    }
 
     /// When the loop must look at the clock again, in milliseconds from now; -1 when only input
     /// can change anything.
     func waitMilliseconds(alsoAt extra: Int64? = nil) -> Int32 {
         let now = self.now
-        guard let wake = [app.nextWake(at: now), extra].compactMap({ $0 }).min() else { return -1 }
+        guard let wake = [app.nextWake(at: now), extra, connectDeadline].compactMap({ $0 }).min() else { return -1 }
         return Int32(clamping: max(0, wake - now))
     }
 
@@ -81,8 +92,10 @@ final class ClientDriver {
         self.socket = socket
         // Callbacks of a socket that is no longer the current one (replaced, or closed by us) are
         // nobody's news.
+        connectDeadline = socket.isConnecting ? now + Self.connectTimeoutMs : nil
         socket.onConnected = { [unowned self, unowned socket] in
             guard self.socket === socket else { return }
+            self.connectDeadline = nil
             self.update { $0.connected(at: $1) }
         }
         socket.onLine = { [unowned self, unowned socket] line in

@@ -33,6 +33,8 @@ package enum LobbyClient {
             next.match = match
             next.variant = nil
             next.watchCommand = watchCommand(match)
+            // Its seat is the challenge's alone: a token refused for good ends the game, no public seat.
+            next.reservedSeat = true
             return (next, token)
         case .watch(let match):
             next.role = .spectator

@@ -58,7 +58,7 @@ import Testing
         _ = session.receive(.joined(role: .player, match: "m", mode: .duel, seat: .first, token: "tok", resumed: false, id: nil), at: 2)
         session.disconnected()
         session.connected(at: 3)
-        #expect(session.joinMessage == .join(JoinRequest(name: "key-ab12", token: "tok")), "a ticket is used once; the token resumes")
+        #expect(session.joinMessage == .join(JoinRequest(name: "key-ab12", match: "m", token: "tok")), "a ticket is used once; the token resumes")
     }
 
     @Test func aFourthRedirectForOneRequestIsALoopNotAMove() {

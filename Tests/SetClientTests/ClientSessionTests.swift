@@ -59,8 +59,8 @@ import Testing
         #expect(session.tick(at: 60_000).isEmpty, "nothing is sent or owed while offline")
         session.connected(at: 61_000)
         let effects = session.receive(Self.welcome, at: 61_000)
-        #expect(effects.last == .send(.join(JoinRequest(name: "ann", token: "tok", lastSeq: 5))),
-                "a resume names neither the match nor the variant: the token says which seat")
+        #expect(effects.last == .send(.join(JoinRequest(name: "ann", match: "m", token: "tok", lastSeq: 5))),
+                "a resume names its match (any node sends it on), not the variant: the token says which seat")
     }
 
     @Test func aKeptTokenWithTakeOverAsksForTheSeatEvenIfHeld() {
@@ -68,7 +68,7 @@ import Testing
         session.connected(at: 0)
         #expect(session.receive(Self.welcome, at: 0) == [
             .welcomed(serverTime: 1_000, limits: ServerLimits()),
-            .send(.join(JoinRequest(name: "bot", token: "kept", takeOver: true)))])
+            .send(.join(JoinRequest(name: "bot", match: "m", token: "kept", takeOver: true)))])
     }
 
     @Test func aRefusedTokenIsForgottenAndAFreshSeatAskedFor() {
@@ -92,7 +92,7 @@ import Testing
         ours.connected(at: 1_000)
         _ = ours.receive(Self.welcome, at: 1_000)
         #expect(ours.receive(.error(inUse, id: nil), at: 1_000) == [
-            .send(.join(JoinRequest(name: "ann", token: "tok", lastSeq: 5, takeOver: true))),
+            .send(.join(JoinRequest(name: "ann", match: "m", token: "tok", lastSeq: 5, takeOver: true))),
             .log("seat still held by our old connection; taking it over")])
     }
 

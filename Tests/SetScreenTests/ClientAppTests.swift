@@ -156,7 +156,7 @@ import Testing
         _ = app.tick(at: retryAt)
         _ = app.connected(at: retryAt)
         let join = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: retryAt)
-        #expect(join.contains(.send(.join(JoinRequest(name: "alice", token: "tok", lastSeq: 5)))))
+        #expect(join.contains(.send(.join(JoinRequest(name: "alice", match: "duel-1", token: "tok", lastSeq: 5)))))
         #expect(app.state.view?.table.count == 12, "the table stays on screen meanwhile")
     }
 

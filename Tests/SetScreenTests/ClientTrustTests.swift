@@ -112,7 +112,7 @@ import Testing
         _ = app.connected(at: 10_000)
         _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 10_000)
         let effects = app.receive(.error(WireError(.seatInUse, "alice is still connected"), id: nil), at: 10_000)
-        #expect(effects.first == .send(.join(JoinRequest(name: "alice", token: "tok", lastSeq: 5, takeOver: true))))
+        #expect(effects.first == .send(.join(JoinRequest(name: "alice", match: "duel-1", token: "tok", lastSeq: 5, takeOver: true))))
         #expect(app.state.overlay == nil)
     }
 

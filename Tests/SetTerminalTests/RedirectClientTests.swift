@@ -111,4 +111,25 @@ import Testing
         client.pump(peer)
         #expect(client.app.state.connection == .live && client.app.state.session.nodeAway == nil && client.quit == nil)
     }
+
+    /// Issue 42, item 8: a node killed with -9 is still where other nodes redirect until its lease
+    /// lapses. The client counts down on screen, goes back to the server it was given (which
+    /// redirects afresh, or says `node_away` once the lease lapsed), and sends the same join there.
+    @Test func aRedirectToANodeThatRefusesCountsDownAndGoesBackToTheFirstServer() throws {
+        let a = try FakeServer()
+        let (client, peer, join) = try joining(a)
+        peer.send(FakeLines.redirect(match: "m", to: 1))
+        #expect(client.pump { if case .lost = client.app.state.connection { true } else { client.quit != nil } }, "the refusal was seen")
+        #expect(client.quit == nil, "not \"Connection refused\" and exit 1")
+        guard case .lost(_, let retryAt, _) = client.app.state.connection else { Issue.record("no countdown"); return }
+        let row = StatusLines.status(client.app.state, at: client.now).main.map(\.text).joined()
+        #expect(row.contains("Connection lost: retrying in 1 s"), "the countdown is on screen: \(row)")
+        #expect(client.app.redirectedPlace == nil)
+        client.advance(to: retryAt)
+        let back = try a.accept()
+        client.pumpConnected()
+        back.send(FakeLines.welcome())
+        client.pump(back)
+        #expect(back.await("join") == join, "the same join, to the server first given")
+    }
 }

@@ -58,7 +58,7 @@ extension ClientApp {
             return [.log("goodbye: \(ServerText.printable(reason))")]
         case .gaveUp(let end):
             switch end {
-            case .unsupportedProtocol, .redirectLoop, .badRedirect: return [.disconnect, .quit(status: 1, message: "setgame: \(end.reason)")]
+            case .unsupportedProtocol, .redirectLoop, .badRedirect, .unreachable: return [.disconnect, .quit(status: 1, message: "setgame: \(end.reason)")]
             case .silent: return [.disconnect] + connectionLost(end.reason, at: now)
             }
         case .redirected(let place):
@@ -66,6 +66,8 @@ extension ClientApp {
             // (`connect` closes this connection first and opens one to the session's new place).
             state.connection = .connecting(attempt: 0)
             return [.connect, .log("redirected to \(place.description)")]
+        case .unreachable:
+            break  // told by `connectionLost`, which the session's `lost` answers it to
         case .nodeAway(let wait):
             // The status row counts down to the retry (`StatusLines`).
             return [.log("node away: \(ServerText.printable(wait.error.message)); asking again in \(wait.secondsLeft(at: now)) s")]
@@ -116,7 +118,8 @@ extension ClientApp {
             // after any loss, and a join that never was gives up with the server's words.
             guard state.everJoined else { return [.quit(status: 1, message: "setgame: \(ServerText.printable(error.message))")] }
             return [.disconnect] + connectionLost(ServerText.printable(error.message), at: now)
-        case .matchFull, .modeMismatch, .unsupportedVersion, .replaced, .missingField, .badField:
+        case .matchFull, .modeMismatch, .unsupportedVersion, .replaced, .missingField, .badField, .badToken:
+            // `bad_token` reaches here only for a reserved seat (a challenge's): it is gone for good.
             // Printed on the real terminal after the screen is restored: nothing in it may steer it.
             return [.quit(status: 1, message: "setgame: \(ServerText.printable(error.message))")]
         case .claimTaken:

@@ -42,7 +42,18 @@ package struct ClientApp: Sendable {
 
     /// The connection failed or was lost.
     package mutating func connectionLost(_ reason: String, at now: Int64) -> [ClientEffect] {
-        state.session.disconnected()
+        // A redirect's node that never answered: the session counts down, then the driver
+        // connects to the server it was first given (joined or not).
+        for effect in state.session.lost(reason, at: now) {
+            switch effect {
+            case .unreachable(let wait):
+                state.connection = .lost(reason: "\(wait.address): \(reason)", retryAt: wait.retryAt, attempt: 0)
+                state.claimPending = false
+                return [.log("\(wait.address) did not answer (\(reason)); connecting again in \(wait.secondsLeft(at: now)) s")]
+            case .gaveUp(let end): return [.quit(status: 1, message: "setgame: \(end.reason)")]
+            default: break
+            }
+        }
         guard state.everJoined else {
             return [.quit(status: 1, message: "setgame: \(reason)")]
         }

@@ -24,7 +24,7 @@ struct JournalValidation {
             guard ClientMessageDecoder.isAcceptable(name: name, maxLength: ClientMessageDecoder.maxNameLength) else {
                 throw problem("player name \"\(ServerText.printable(name, limit: 40))\" is not 1-\(ClientMessageDecoder.maxNameLength) printable characters")
             }
-            guard Self.isHex(token, digits: 32) else { throw problem("a seat token is not 32 hex digits") }
+            guard Self.isSeatToken(token) else { throw problem("a seat token is not 32 hex digits, after its match's name and `~` or alone") }
         case .game(let number, _, let commitment, _):
             guard number == games + 1 else { throw problem("game \(number) follows game \(games)") }
             guard Self.isHex(commitment, digits: 64) else { throw problem("a commitment is not 64 hex digits") }
@@ -51,6 +51,13 @@ struct JournalValidation {
     }
 
     private func problem(_ reason: String) -> JournalRecord.Unreadable { JournalRecord.Unreadable(reason: reason) }
+
+    /// 32 hex digits, after a match's name and `~` (`TokenMatch`) or alone (a private match's, or
+    /// a journal written before tokens named their match).
+    static func isSeatToken(_ token: String) -> Bool {
+        guard let separator = token.firstIndex(of: TokenMatch.separator) else { return isHex(token, digits: 32) }
+        return TokenMatch.match(of: token) != nil && isHex(String(token[token.index(after: separator)...]), digits: 32)
+    }
 
     private static func isHex(_ text: String, digits: Int) -> Bool {
         text.utf8.count == digits && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }

@@ -149,7 +149,7 @@ final class Lobby {
         if let name = request.match, reservedMatches[name] != nil {
             return .failure(WireError(.matchFull, "Match \"\(name)\" is private: its seats are kept for the players it was started for."))
         }
-        return findOrCreate(request, address: address).map { .take($0, token: SeatToken.make()) }
+        return findOrCreate(request, address: address).map { .take($0, token: SeatToken.make(for: $0.host.name)) }
     }
 
     /// A player took a seat: its token may resume it, and a duel that began pairs nobody else.

@@ -1,3 +1,5 @@
+import SetWire
+
 /// Secret seat tokens: 128 bits from the system's cryptographic generator, as 32 hex digits.
 package enum SeatToken {
     /// A fresh token nobody can guess.
@@ -5,6 +7,12 @@ package enum SeatToken {
         var generator = SystemRandomNumberGenerator()
         let high = generator.next(), low = generator.next()
         return hex(high) + hex(low)
+    }
+
+    /// A fresh token for a seat in `match`, naming it (`TokenMatch`): a resume sent to any node
+    /// finds its match from the token alone.
+    package static func make(for match: String) -> String {
+        TokenMatch.token(match: match, secret: make())
     }
 
     private static func hex(_ value: UInt64) -> String {

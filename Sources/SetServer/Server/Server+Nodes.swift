@@ -14,6 +14,11 @@ extension Server {
     /// through the store (`Server+Pairing`), and `proceed` gets the join naming their duel here.
     func routeAcrossNodes(_ join: JoinRequest, id: JSONValue?, from connection: Connection, proceed: @escaping (JoinRequest) -> Void) {
         guard let nodes else { return proceed(join) }
+        // A resume that names no match goes where its token's match lives (the token names it):
+        // a node that does not hold that match redirects there, never `bad_token` for a seat held
+        // on another node.
+        var join = join
+        if join.role == .player, join.match == nil, let token = join.token, let named = TokenMatch.match(of: token) { join.match = named }
         if let unnamed = pairingJoin(join) { return pairAcrossNodes(unnamed, id: id, from: connection, proceed: proceed) }
         if lobby.holdsHere(join) {
             if let match = join.match ?? join.token.flatMap(lobby.matchName(ofToken:)), let refusal = nodes.lapsedRefusal(match) {
