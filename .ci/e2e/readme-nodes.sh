@@ -87,7 +87,7 @@ balancer=$(block "haproxy.cfg")
 # Their shapes, so a block that changes is looked at here again.
 grep -q -- "--node" "$store" && fail "README: the store's block starts a node (it must start a's server alone)"
 for option in "--data /var/lib/setgame" "--advertise \"\$(hostname -s).play.example.org:7380\"" "--store postgresql://setgame@db.example.org:5432/setgame" \
-    "--connections-per-address" "--matches-per-address" "--waiting-per-address" "--placements-per-address" " &"; do
+    "--proxy-from" " &"; do
     grep -qF -- "$option" "$node" || fail "README: the node's block lost '$option': $(cat "$node")"
 done
 grep -qF ".build/release/setgame" "$newcomer" || fail "README: the new machine's block installs no binary"

@@ -26,6 +26,7 @@ extension Server {
             apply(room.announceSpectators(at: now), of: room)
         }
         admission.resumeIfDue(at: now)
+        if !admission.pendingProxies.isEmpty { admission.expireProxyHeaders(at: now) }
         accounts.retryDue(at: now)
         renewNodeLease(at: now)
         if timers.challengeExpiryDue(at: now) { announceExpiredChallenges(at: now) }

@@ -122,8 +122,8 @@ package final class Server {
             lock?.release()
             throw error
         }
-        // The house bots' names are kept where a door runs them.
-        accounts.reservedNames = ReservedNames(houseBots: config.door.socket != nil)
+        // The house bots' names are kept on every node, door or not: the names are the service's.
+        accounts.reservedNames = ReservedNames(houseBots: config.keepsHouseBotNames)
         journals?.restart(restored, at: self.clock.now())
         port = listener.port
         recordAllowance = RecordAllowance(limits: config.recordLimits)

@@ -64,8 +64,16 @@ package struct ServerConfig: Sendable, Equatable {
         get { accounts.cluster }
         set { accounts.cluster = newValue }
     }
+    /// The addresses of proxies whose connections begin with a PROXY v2 header
+    /// (`--proxy-from`): each is counted under the client address it carries. Nobody else's
+    /// header is read.
+    package var proxies: Set<String> = []
     /// New accounts and renames an address, its network and an account may write (issue 32).
     package var recordLimits = RecordLimits()
+    /// Whether the house bots' names (`bot-easy`, ...) are kept for the door's house bots. True
+    /// on every server, door or not, since nodes share one store of names (issue 42 item 5);
+    /// false only on `setgame play`'s own table, whose bot is the only player besides its owner.
+    package var keepsHouseBotNames = true
 
     package init() {}
 
