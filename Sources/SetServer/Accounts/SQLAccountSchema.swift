@@ -100,5 +100,7 @@ enum SQLAccountSchema {
         MatchPlacement.migration,
         // Where the door's player came from, counted there by the node seating the ticket.
         DoorHandoff.addressMigration,
+        // The new-account and rename ration, shared by every node (Accounts/RecordRation.swift).
+        RecordRation.migration,
     ]
 }
