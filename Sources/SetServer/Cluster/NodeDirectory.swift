@@ -81,7 +81,7 @@ final class NodeDirectory {
     }
 
     /// Whether an operator drains this node (`setgame nodes drain`), as its row says.
-    private func isDraining() throws(DatabaseError) -> Bool {
+    func isDraining() throws(DatabaseError) -> Bool {
         try database.row("SELECT draining FROM nodes WHERE name = $1", .text(me.name)).map { row throws(DatabaseError) in try row.int(0) as Int64 } ?? 0 != 0
     }
 
