@@ -237,8 +237,8 @@ struct HelpGoldenTests {
 
             List the servers (nodes) sharing a PostgreSQL store; drain one before removing it, forget one gone for good.
 
-              ACTION       list (default), drain NAME, resume NAME or forget NAME
-              NAME         the node drained, resumed or forgotten
+              ACTION       list (default), drain NAME, resume NAME, forget NAME, silence ENTRY, unsilence ENTRY or silenced
+              NAME         the node drained, resumed or forgotten; or the chat entry silenced for every node ('address 203.0.113.9', 'ssh SHA256:…', 'account HEX')
               --store URL  the nodes' store: postgresql://USER@HOST:PORT/DB (a password from PGPASSWORD or ~/.pgpass)
               -h, --help   show this help
 

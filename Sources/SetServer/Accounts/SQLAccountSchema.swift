@@ -102,5 +102,7 @@ enum SQLAccountSchema {
         DoorHandoff.addressMigration,
         // The new-account and rename ration, shared by every node (Accounts/RecordRation.swift).
         RecordRation.migration,
+        // Who the operator silenced, for every node (Chat/SilencedStore.swift).
+        SilencedStore.migration,
     ]
 }

@@ -76,7 +76,7 @@ package struct NodeRoster {
         return standing
     }
 
-    private func store<T>(_ body: () throws(DatabaseError) -> T) throws(NodeRosterError) -> T {
+    func store<T>(_ body: () throws(DatabaseError) -> T) throws(NodeRosterError) -> T {
         do { return try body() } catch { throw NodeRosterError(.store, "the store failed: \(error)") }
     }
 }
@@ -112,6 +112,7 @@ package struct NodeRosterError: Error, Equatable, CustomStringConvertible {
         case store = "store_failed"
         case unknownNode = "unknown_node"
         case nodeAlive = "node_alive"
+        case badEntry = "bad_entry"
     }
 
     package let code: Code

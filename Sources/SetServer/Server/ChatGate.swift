@@ -40,12 +40,13 @@ final class ChatGate {
     /// Chat lines said while the silenced file is being read, judged by its new list.
     private var waiting: [WaitingChatLine] = []
 
-    init(policy: ChatPolicy, dataDirectory: String?, loop: EventLoop, log: ThrottledLog) {
+    /// `watchesFile`: false on a node, whose list is the store's (`putInForce`).
+    init(policy: ChatPolicy, dataDirectory: String?, loop: EventLoop, log: ThrottledLog, watchesFile: Bool = true) {
         self.policy = policy
         self.loop = loop
         self.log = log
         allowance = ChatAllowance(lines: policy.linesPerWindow, windowMs: policy.windowMs)
-        silence = ChatSilence(path: policy.silencedFile ?? dataDirectory.map { "\($0)/silenced" })
+        silence = ChatSilence(path: watchesFile ? policy.silencedFile ?? dataDirectory.map { "\($0)/silenced" } : nil)
         reader = SilenceReader(file: policy.silencedReader ?? .disk)
     }
 
@@ -88,6 +89,9 @@ final class ChatGate {
         }
         return .pass(line)
     }
+
+    /// Puts the service's list, read from the store, in force (a node's).
+    func putInForce(_ list: SilenceList) { silence.finishReading(list) }
 
     /// Puts a finished reading of the silenced file in force, and hands back the lines that
     /// waited for it, in the order they came, to be judged again now; none while it is read.
