@@ -104,5 +104,7 @@ enum SQLAccountSchema {
         RecordRation.migration,
         // Who the operator silenced, for every node (Chat/SilencedStore.swift).
         SilencedStore.migration,
+        // Which node counts each account's chat lines (Chat/ChatLeases.swift).
+        ChatBudgetStore.migration,
     ]
 }

@@ -148,6 +148,8 @@ package final class Server {
         // A node's silenced list is the service's, in the store: its file is imported, not watched.
         chatGate = ChatGate(policy: config.chat, dataDirectory: nodes == nil ? config.dataDirectory : nil, loop: loop, log: quietLog,
                             watchesFile: nodes == nil)
+        // A node counts an account's chat lines only while it holds its budget (`ChatLeases`).
+        if nodes != nil { chatGate.leases = ChatLeases(windowMs: config.chat.windowMs) }
         wireParts()
         importSilencedFile()
         recoverGames(of: restored)
