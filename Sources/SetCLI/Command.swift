@@ -259,7 +259,7 @@ package enum Commands {
             ?? config.recordLimits.accountsPerNetwork.burst
         config.recordLimits.renamesPerAddress.burst = try values.number("renames-per-address", in: 1...1_000_000)
             ?? config.recordLimits.renamesPerAddress.burst
-        config.proxies = try proxies(values.text("proxy-from"))
+        config.perAddress.proxies = try proxies(values.text("proxy-from"))
         config.finished.keep = try values.number("keep-finished", in: 0...10_000_000) ?? config.finished.keep
         config.finished.maxAgeDays = try values.number("keep-finished-days", in: 0...36_500) ?? config.finished.maxAgeDays
         config.door.socket = values.text("door-socket")

@@ -38,7 +38,7 @@ package struct LocalTable: Sendable {
         var config = config
         config.dataDirectory = kept.dataDirectory
         // The table's own bot sits under its level's name: no door's house bot needs it here.
-        config.keepsHouseBotNames = false
+        config.accounts.keepsHouseBotNames = false
         config.reservedMatches[kept.match] = ReservedMatch(tokens: [playerToken, botToken], mode: kept.mode, variant: kept.variant)
         let server: Server
         do { server = try start(config, preferring: kept.lastPort, log: log) } catch { throw .start(error) }

@@ -151,7 +151,7 @@ import Testing
     }
 
     @Test func setgamePlaysOwnTableLetsItsBotKeepItsName() throws {
-        let server = try TestServer { $0.keepsHouseBotNames = false }
+        let server = try TestServer { $0.accounts.keepsHouseBotNames = false }
         defer { server.stop() }
         let client = try TestClient.greeted(server)
         #expect(try join(client, "bot-easy", key: nil) == nil)

@@ -17,7 +17,7 @@ import Testing
     /// A server that reads headers from `proxies`, and lets one address hold one connection.
     static func server(proxies: Set<String>) throws -> TestServer {
         try TestServer { config in
-            config.proxies = proxies
+            config.perAddress.proxies = proxies
             config.perAddress.connections = 1
         }
     }

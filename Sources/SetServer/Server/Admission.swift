@@ -116,7 +116,7 @@ final class Admission {
     /// A TCP client: one from a named proxy first says whose connection it is (`Admission+Proxy`).
     private func admitClient(_ socket: LineSocket) {
         let peer = DescriptorLimit.peerAddress(socket.fd)
-        guard config.proxies.contains(peer) else { return admitClient(socket, address: peer) }
+        guard config.perAddress.proxies.contains(peer) else { return admitClient(socket, address: peer) }
         // Waiting headers count against the connection limit, so a proxy cannot hold more.
         guard connections.count + pendingProxies.count < config.limits.maxConnections else {
             socket.close()

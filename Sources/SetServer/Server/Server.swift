@@ -125,7 +125,7 @@ package final class Server {
             throw error
         }
         // The house bots' names are kept on every node, door or not: the names are the service's.
-        accounts.reservedNames = ReservedNames(houseBots: config.keepsHouseBotNames)
+        accounts.reservedNames = ReservedNames(houseBots: config.accounts.keepsHouseBotNames)
         journals?.restart(restored, at: self.clock.now())
         port = listener.port
         recordAllowance = RecordAllowance(limits: config.recordLimits)
