@@ -91,6 +91,9 @@ echo "$profile" | grep -qE "^  classic +1[0-9]{3}\?? +RD [0-9]+, 1 rated game" |
 own=$(ssh -T $ssh_opts -i "$work/kay" -b 127.0.0.5 set@127.0.0.1 profile </dev/null 2>&1) || fail "ssh … profile: $own"
 echo "$own" | grep -q "^$kay_name: 1 game, 1 win" || fail "the key's own profile through the door: $own"
 echo "door-nodes: the rated game is in $kay_name's profile on a, and through the door"
+# Leaving the finished game comes back to the door's menu, with the rating the store now holds.
+tmux send-keys -t "$s_kay" q
+wait_for "$s_kay" "Your Classic rating: " 30
 tmux send-keys -t "$s_kay" q
 expect_status "$s_kay" kay 0 30
-echo "door-nodes: an ssh player on node a played a rated duel held by node b"
+echo "door-nodes: an ssh player on node a played a rated duel held by node b, and its menu said the new rating"

@@ -9,6 +9,10 @@
 # second key, starts their duel under that name (and in `profile`); a dropped key's plain ssh goes
 # back to its game from the menu; another key cannot take the name; the menu shows a standing and
 # the lobby; help pauses a bot duel; from "Who is here" one key challenges another, which accepts; no login says "Could not chdir" and no player sees a log path.
+# Issue 45: every printed command (the invitation, the help's watch line) is run verbatim by a
+# friend's own login with a stock ssh, no -tt added; without -t the door says what to type, which
+# works as pasted; leaving a game comes back to the menu (with the new rating after a rated game);
+# README's `reset` puts a killed ssh's terminal back; SIGUSR1 to the door restores the screen.
 # Needs root (sshd, useradd) and openssh-server/openssh-client (CI installs them).
 set -euo pipefail
 bin="${SETGAME:?path to the setgame binary}"
@@ -16,6 +20,40 @@ bin="${SETGAME:?path to the setgame binary}"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 prefix=setgame-door-$$
 . "$root/.ci/door-lib.bash"
+
+# A friend who pastes what the door prints: a login of this run's own whose ~/.ssh/config holds
+# what any ssh user's may (their key; here also a new host key accepted and a source address of
+# their own), so that a printed line runs verbatim in their shell, with nothing added: no -tt.
+# ssh reads ~/.ssh from the login's home in /etc/passwd, not $HOME: hence a login, made and
+# removed by this run.
+friend=sgf$$
+friend_home="$work/friend"
+useradd --system --no-create-home --home-dir "$friend_home" --shell /bin/bash "$friend"
+door_extra_cleanup() {
+    # Its panes are gone with the sessions; what they started may take a moment to end.
+    for _ in $(seq 25); do pgrep -u "$friend" >/dev/null || break; sleep 0.2; done
+    userdel "$friend" 2>/dev/null || true
+}
+install -d -o "$friend" -m 700 "$friend_home" "$friend_home/.ssh"
+chmod 1777 "$pane_marks"   # the friend's shell writes its commands' statuses there
+# as_friend KEY ADDRESS: the friend's ssh brings KEY, from ADDRESS, from now on.
+as_friend() {
+    install -o "$friend" -m 600 "$work/$1" "$friend_home/.ssh/id_ed25519"
+    printf 'Host *\n  StrictHostKeyChecking no\n  UserKnownHostsFile /dev/null\n  LogLevel ERROR\n  IdentitiesOnly yes\n  BindAddress %s\n' "$2" \
+        >"$friend_home/.ssh/config"
+    chown "$friend" "$friend_home/.ssh/config"
+    chmod 600 "$friend_home/.ssh/config"
+}
+# friend_pane NAME [COLUMNS ROWS]: a tmux session whose shell is the friend's, 80×24 unless told
+# (setpriv execs the shell itself, so the session's end hangs it up, and its ssh with it).
+friend_pane() {
+    local name=$prefix-$1
+    tmux new-session -d -s "$name" -x "${2:-80}" -y "${3:-24}" \
+        "exec setpriv --reuid=$friend --regid=$friend --init-groups env -i HOME=$friend_home TERM=\$TERM PATH=/usr/bin:/bin bash --noprofile --norc"
+    echo "$name"
+}
+# pane_flags SESSION: the pane's cursor shown, mouse reports, SGR mouse reports (1 0 0: as a shell has them).
+pane_flags() { tmux display -p -t "$1" '#{cursor_flag} #{mouse_standard_flag} #{mouse_sgr_flag}'; }
 
 # wait_log PATTERN: waits up to 30 s for the server's log to hold a line matching PATTERN.
 wait_log() {
@@ -36,30 +74,52 @@ echo "menu: reached it, and a duel against the bot was dealt"
 echo "menu: the bot is the door's bot-easy account, listed as a bot"
 tmux send-keys -t "$s_menu" q
 tmux send-keys -t "$s_menu" y 2>/dev/null || true
+# Leaving the game comes back to the door's menu, which offers it back; q there ends the session.
+wait_for "$s_menu" "0. Back to your duel against the easy bot" 30
+tmux send-keys -t "$s_menu" q
 expect_status "$s_menu" menu 0 30
 tmux capture-pane -p -t "$s_menu" | grep -q "log in\|door-state\|client.log" && fail "the door showed the player its log path: $(tmux capture-pane -p -t "$s_menu")"
-echo "menu: quitting ended the ssh session, and no log path was shown"
+echo "menu: leaving the game came back to the menu, quitting it ended the ssh session, and no log path was shown"
 
 # 2. Two keys duel each other; 3. a third watches.
 # 120 columns: the scoreboard's labelled round trips ("ping 8ms") leave no room for "1 watching" at 100.
-s_bob=$(pane bob 120 32); s_cat=$(pane cat 120 32); s_dan=$(pane dan 120 32)
+s_bob=$(pane bob 120 32); s_cat=$(pane cat 120 32); s_dan=$(friend_pane dan 120 32)
 run_in "$s_bob" bob "$(door bob "join friday")"
 wait_for "$s_bob" "friday" 30
 run_in "$s_cat" cat "$(door cat "join friday")"
 wait_for_cards "$s_bob" 12 30
 wait_for_cards "$s_cat" 12 30
 echo "duel: two keys play friday"
-run_in "$s_dan" dan "$(door dan "watch friday")"
+# The watch line bob's help shows, pasted by a friend: first by habit without its -t, when the
+# door says what to type instead, on a line of its own; that line, pasted as shown, watches.
+tmux send-keys -t "$s_bob" '?'
+wait_for "$s_bob" "Anyone can watch with:" 30
+watch=$(tmux capture-pane -p -t "$s_bob" | grep -oE "ssh -t -p $ssh_port set@127\.0\.0\.1 watch friday" | head -1)
+[ -n "$watch" ] || { tmux capture-pane -p -t "$s_bob" >&2; fail "bob's help showed no door command to watch"; }
+tmux send-keys -t "$s_bob" Escape
+as_friend dan 127.0.0.1
+run_in "$s_dan" bare "${watch/ -t / }"
+expect_status "$s_dan" bare 1 30
+told=$(tmux capture-pane -p -t "$s_dan" | grep -A1 "needs a terminal, which ssh gives a command only with -t; type:" | tail -1 | sed 's/^ *//; s/ *$//')
+[ "$told" = "$watch" ] || { tmux capture-pane -p -t "$s_dan" >&2; fail "without -t the door told: '$told'"; }
+run_in "$s_dan" dan "$told"
 wait_for "$s_dan" "1 watching" 30
 wait_for "$s_dan" "╰───" 30
 wait_for "$s_bob" "1 watching" 30
-echo "watch: a third key watches friday"
+echo "watch: a third key watches friday with the help's watch line as pasted; without -t the door said what to type"
 
 # 4. Bob drops (his ssh client is killed) and the same command takes his seat back.
 bob_ssh=$(pgrep -f -- "-i $work/bob " | head -1)
 [ -n "$bob_ssh" ] || fail "no ssh client for bob"
 kill -9 "$bob_ssh"
 expect_status "$s_bob" bob 137 30
+# The killed ssh left bob's terminal as the game had it (no cursor, mouse reports on); what README
+# says to type puts it back.
+[ "$(pane_flags "$s_bob")" = "0 1 1" ] || fail "bob's terminal after the kill: $(pane_flags "$s_bob"), expected the game's modes"
+run_in "$s_bob" reset "reset"
+expect_status "$s_bob" reset 0 30
+[ "$(pane_flags "$s_bob")" = "1 0 0" ] || fail "README's reset left bob's terminal at $(pane_flags "$s_bob")"
+echo "drop: README's reset put the killed ssh's terminal back"
 wait_for "$s_cat" "away" 30
 run_in "$s_bob" bob2 "$(door bob "join friday")"
 wait_for_cards "$s_bob" 12 30
@@ -88,6 +148,14 @@ PY
 )
 echo "$out" | grep -q '"code":"no_such_player"' || fail "the guest $guest_name has an account: $out"
 echo "guest: $guest_name has no account"
+# A signal the door did not expect (SIGUSR1's default ends a process) still puts the screen back.
+guest_door=$(pgrep -u guest -x setgame | head -1)
+[ -n "$guest_door" ] || fail "no door process for the guest"
+[ "$(pane_flags "$s_guest")" = "0 1 1" ] || fail "the guest's game has the terminal at $(pane_flags "$s_guest")"
+kill -USR1 "$guest_door"
+wait_status "$s_guest" guest 30 >/dev/null
+[ "$(pane_flags "$s_guest")" = "1 0 0" ] || fail "SIGUSR1 to the door left the guest's terminal at $(pane_flags "$s_guest")"
+echo "signal: the door stopped by SIGUSR1 put the guest's terminal back"
 
 # 6. Nothing but the game: a shell, a forward, an agent, an injected variable.
 set +e
@@ -156,19 +224,20 @@ echo "limits: 127.0.0.2 and 127.0.0.3 were held to their shares apart"
 # 8. At 80×24. A key chooses a name, waits for a quick duel, and pastes nothing: the friend does.
 # Each key comes from an address of its own (127.0.0.1's share is spent on bob, cat and dan).
 for k in fay gus hal; do ssh-keygen -q -t ed25519 -N '' -C '' -f "$work/$k"; done
-s_fay=$(pane fay 80 24); s_gus=$(pane gus 80 24); s_hal=$(pane hal 80 24)
+s_fay=$(pane fay 80 24); s_gus=$(friend_pane gus); s_hal=$(pane hal 80 24)
 run_in "$s_fay" fay "$(door fay "" "-b 127.0.0.5")"
 wait_for "$s_fay" "You play as key-" 30
 tmux send-keys -t "$s_fay" 7 f a y z e r Enter
 wait_for "$s_fay" "You play as fayzer from now on." 30
 tmux send-keys -t "$s_fay" 1
 wait_for "$s_fay" "A friend can join with:" 30
-invite=$(tmux capture-pane -p -t "$s_fay" | grep -oE "ssh -p $ssh_port set@127\.0\.0\.1 join [A-Za-z0-9._-]+" | head -1)
+invite=$(tmux capture-pane -p -t "$s_fay" | grep -oE "ssh -t -p $ssh_port set@127\.0\.0\.1 join [A-Za-z0-9._-]+" | head -1)
 [ -n "$invite" ] || { tmux capture-pane -p -t "$s_fay" >&2; fail "the waiting screen showed no door command to join"; }
 match=${invite##* }
 echo "invite: fayzer's waiting screen shows '$invite'"
-# The friend's own ssh brings their key (here: options before the pasted words); the words are as shown.
-run_in "$s_gus" gus "ssh -tt ${ssh_opts/-p $ssh_port/} -i $work/gus -b 127.0.0.6 ${invite#ssh }"
+# The friend pastes the line as shown into a stock ssh (their key is their ssh's own): verbatim.
+as_friend gus 127.0.0.6
+run_in "$s_gus" gus "$invite"
 wait_for_cards "$s_fay" 12 30
 wait_for_cards "$s_gus" 12 30
 wait_for "$s_gus" "fayzer" 30
@@ -233,6 +302,15 @@ tmux send-keys -t "$s_hal" Escape
 for _ in $(seq 300); do [ "$(bot_score)" -gt "$after" ] 2>/dev/null && break; sleep 0.2; done
 [ "$(bot_score)" -gt "$after" ] || { tmux capture-pane -p -t "$s_hal" >&2; fail "the bot did not play on after the help closed"; }
 echo "pause: help held the door's bot at $before points; closed, it played on"
+# Resigned from the leave box, the rated game ends and the door's menu says the new rating.
+tmux send-keys -t "$s_hal" q
+wait_for "$s_hal" "Leave the match?" 30
+tmux send-keys -t "$s_hal" x
+wait_for "$s_hal" "Your Classic rating: " 30
+wait_for "$s_hal" "8. Your profile, your games, the leaderboard" 5
+tmux send-keys -t "$s_hal" q
+expect_status "$s_hal" hal 0 30
+echo "after: the resigned game came back to the menu with hal's new rating"
 # 12. Who is here, at 80×24: a key waits in the lobby; a second key opens it, sees the first
 # (listed by the server under its door name), challenges it; the first accepts; both play it.
 for k in ivy jo; do ssh-keygen -q -t ed25519 -N '' -C '' -f "$work/$k"; done

@@ -76,11 +76,12 @@ ssh_opts="-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLeve
 tmux new-session -d -s door-ann -x 80 -y 24
 tmux new-session -d -s door-bob -x 80 -y 24
 run_in door-ann ann "ssh -tt $ssh_opts -i $layers/ann -p 2222 set@127.0.0.1 join"
-# The invitation a waiting key is shown, pasted by a second key (with its key and options).
+# The invitation a waiting key is shown, pasted by a second key: its own key and options go in
+# after `ssh`, and nothing else (the invitation's own -t asks for the terminal; no -tt added).
 wait_for door-ann "A friend can join with:" 30
-invitation=$(tmux capture-pane -p -t door-ann | grep -oE "ssh -p 2222 set@127\.0\.0\.1 join [A-Za-z0-9._-]+" | head -1)
+invitation=$(tmux capture-pane -p -t door-ann | grep -oE "ssh -t -p 2222 set@127\.0\.0\.1 join [A-Za-z0-9._-]+" | head -1)
 [ -n "$invitation" ] || { tmux capture-pane -p -t door-ann >&2; fail "the waiting key was shown no door command to join"; }
-run_in door-bob bob "${invitation/ssh /ssh -tt $ssh_opts -i $layers/bob }"
+run_in door-bob bob "${invitation/ssh /ssh $ssh_opts -i $layers/bob }"
 wait_for_cards door-ann 12 30
 wait_for_cards door-bob 12 30
 echo "door: the waiting key's invitation, pasted by a second key, dealt their duel"

@@ -56,21 +56,33 @@ package enum AccountReport {
             let me = players.indices.contains(seat) ? players[seat] : [:]
             let other = players.indices.contains(1 - seat) ? players[1 - seat] : nil
             let date = Date(timeIntervalSince1970: TimeInterval(int(g["wall"])))
-            var line = "  \(stamp(date)) \(pad(text(g["variant"]), 7)) \(pad(text(g["result"]), 7))"
+            // The match's name, which `replay` and a friend's `watch` take: the opponent's name
+            // and then the match's give way, in that order, before the line is cut at 80 columns.
+            var match = text(g["match"]), opponent = ""
+            var score: String, rest = ""
             if g["result"]?.stringValue == "self" {
-                line += " \(int(me["points"])):\(int(other?["points"])) against itself"
+                score = " \(int(me["points"])):\(int(other?["points"])) against itself"
             } else if let other {
-                let marker = other["bot"]?.boolValue == true ? " [bot]" : other["guest"]?.boolValue == true ? " (guest)" : ""
-                line += " \(int(me["points"])):\(int(other["points"])) vs \(String(text(other["name"]).prefix(10)))\(marker)"
+                score = " \(int(me["points"])):\(int(other["points"])) vs "
+                opponent = String(text(other["name"]).prefix(10))
+                rest = other["bot"]?.boolValue == true ? " [bot]" : other["guest"]?.boolValue == true ? " (guest)" : ""
             } else {
-                line += " \(int(me["points"])) points"
+                score = " \(int(me["points"])) points"
             }
             if let before = me["ratingBefore"]?.intValue, let after = me["ratingAfter"]?.intValue {
                 let change = RatingChange(seat: .first, before: Int(before), after: Int(after), provisional: me["provisional"]?.boolValue == true)
-                line += "  \(change.shown)"
+                rest += "  \(change.shown)"
             } else if g["rated"]?.boolValue != true {
-                line += "  unrated"
+                rest += "  unrated"
             }
+            var over = 2 + 10 + 1 + match.count + 1 + 7 + 1 + 7 + score.count + opponent.count + rest.count - 80
+            if over > 0, opponent.count > 4 {
+                let cut = min(over, opponent.count - 4)
+                opponent = String(opponent.prefix(opponent.count - cut))
+                over -= cut
+            }
+            if over > 0, match.count > 4 { match = String(match.prefix(max(3, match.count - over - 1))) + "…" }
+            let line = "  \(stamp(date)) \(match) \(pad(text(g["variant"]), 7)) \(pad(text(g["result"]), 7))" + score + opponent + rest
             lines.append(line)
         }
         if let next = f["next"]?.stringValue { lines.append("more: --after \(next)") }

@@ -59,9 +59,9 @@ extension Commands {
 /// Runs `setgame nodes` against the store and prints what it found or did.
 package enum NodesClient {
     package static func run(_ command: NodesCommand) -> Int32 {
-        let now = Int64(Date().timeIntervalSince1970 * 1_000)
         do {
-            let roster = try NodeRoster.open(url: command.storeURL, wallSeconds: now / 1_000)
+            let roster = try NodeRoster.open(url: command.storeURL, wallSeconds: Int64(Date().timeIntervalSince1970))
+            let now = try roster.now()
             switch command.action {
             case .list:
                 NodesReport.lines(try roster.nodes(at: now), now: now).forEach { print($0) }

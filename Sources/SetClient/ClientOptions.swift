@@ -59,9 +59,9 @@ package struct ClientOptions: Hashable, Sendable {
     /// the words before it.
     package var watchCommand: String?
     package var watchLead = "Anyone can watch with:"
-    /// Set by `setgame door`: the ssh command that reaches it (`ssh -p 2222 set@HOST`), which the
-    /// commands shown to a friend start with: a friend pastes them into their shell, where
-    /// `setgame` and the server's address mean nothing.
+    /// Set by `setgame door`: the ssh command that reaches it with a terminal (`ssh -t -p 2222
+    /// set@HOST`), which the commands shown to a friend start with: a friend pastes them into
+    /// their shell, where `setgame` and the server's address mean nothing.
     package var door: String?
     /// A line under the invitation (the door: how a friend without an ssh key gets in).
     package var inviteNote: String?

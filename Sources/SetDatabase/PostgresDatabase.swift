@@ -15,13 +15,18 @@ package final class PostgresDatabase: Database {
     private var inTransaction = false
     /// The connection's prepared statements by their text (`PreparedStatements`).
     private var statements = PreparedStatements()
+    /// The bounds on every wait (`PostgresDeadlines`).
+    package let deadlines: PostgresDeadlines
+    /// Until when (monotonic ms) calls fail at once: a call or a connection ran out of time.
+    private var quietUntil: Int64 = 0
 
-    /// Connects to `url`; unavailable when the server cannot be reached.
-    package init(url: String) throws(DatabaseError) {
+    /// Connects to `url`; unavailable when the server cannot be reached within `deadlines`.
+    package init(url: String, deadlines: PostgresDeadlines = .standard) throws(DatabaseError) {
         guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
             throw DatabaseError(.invalidStatement, "\(url) is not a postgresql:// address")
         }
         self.url = url
+        self.deadlines = deadlines
         try connect()
     }
 
@@ -35,10 +40,16 @@ package final class PostgresDatabase: Database {
         connection = nil
         // Prepared statements belong to the session: a new connection has none.
         statements = PreparedStatements()
-        guard let made = PQconnectdb(url) else { throw DatabaseError(.unavailable, "libpq could not allocate a connection") }
+        let now = PostgresDeadlines.nowMs()
+        guard now >= quietUntil else {
+            throw DatabaseError(.unavailable, "\(Self.redacted(url)) did not answer in time a moment ago; not asked again yet")
+        }
+        guard let made = Self.connect(url, deadlines) else { throw DatabaseError(.unavailable, "libpq could not allocate a connection") }
         guard PQstatus(made) == CONNECTION_OK else {
             let message = Self.trimmed(PQerrorMessage(made))
             PQfinish(made)
+            // A refusal is quick and the server may be back at once; a wait that ran out is not.
+            if PostgresDeadlines.nowMs() - now >= 1_000 { quietUntil = PostgresDeadlines.nowMs() + Int64(deadlines.quietMs) }
             throw DatabaseError(.unavailable, "cannot connect to \(Self.redacted(url)): \(message)")
         }
         // Notices ("relation already exists, skipping") are not errors: libpq would print them.
@@ -110,10 +121,12 @@ package final class PostgresDatabase: Database {
         defer { for copy in copies { free(copy) } }
         let pointers = copies.map { UnsafePointer<CChar>($0) }
         let name = try preparedName(of: sql, count: values.count, on: connection)
-        let result = pointers.withUnsafeBufferPointer { parameters in
-            if let name { PQexecPrepared(connection, name, Int32(values.count), parameters.baseAddress, nil, nil, 0) }
-            else { PQexecParams(connection, sql, Int32(values.count), nil, parameters.baseAddress, nil, nil, 0) }
+        let sent = pointers.withUnsafeBufferPointer { parameters in
+            if let name { PQsendQueryPrepared(connection, name, Int32(values.count), parameters.baseAddress, nil, nil, 0) }
+            else { PQsendQueryParams(connection, sql, Int32(values.count), nil, parameters.baseAddress, nil, nil, 0) }
         }
+        guard sent != 0 else { throw lost(sql) }
+        let result = try answer(to: sql, on: connection)
         defer { PQclear(result) }
         guard let result else { throw lost(sql) }
         switch PQresultStatus(result) {
@@ -129,11 +142,24 @@ package final class PostgresDatabase: Database {
     private func preparedName(of sql: String, count: Int, on connection: OpaquePointer) throws(DatabaseError) -> String? {
         if let name = statements.names[sql] { return name }
         guard let name = statements.nameForNew(sql) else { return nil }
-        guard let result = PQprepare(connection, name, sql, Int32(count), nil) else { throw lost(sql) }
+        guard PQsendPrepare(connection, name, sql, Int32(count), nil) != 0, let result = try answer(to: sql, on: connection) else { throw lost(sql) }
         defer { PQclear(result) }
         guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw failure(result, sql) }
         statements.names[sql] = name
         return name
+    }
+
+    /// The answer to what was just sent, within the call's deadline; past it the connection is
+    /// dropped (the server rolls back what it began) and calls fail at once for a moment.
+    private func answer(to sql: String, on connection: OpaquePointer) throws(DatabaseError) -> OpaquePointer? {
+        switch Self.awaitResult(on: connection, until: PostgresDeadlines.nowMs() + Int64(deadlines.callMs)) {
+        case .answered(let result): return result
+        case .timedOut:
+            PQfinish(connection)
+            self.connection = nil
+            quietUntil = PostgresDeadlines.nowMs() + Int64(deadlines.quietMs)
+            throw DatabaseError(.unavailable, "no answer within \(deadlines.callMs) ms; the connection is made again at the next call, in: " + String(sql.prefix(120)))
+        }
     }
 
     private func rows(of result: OpaquePointer) -> [Row] {

@@ -61,9 +61,13 @@ package enum Door {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { if fingerprint == nil { try? FileManager.default.removeItem(atPath: folder) } }
         let user = environment["USER"] ?? "set"
+        let doorAddress = DoorAddress.of(user: user, sshConnection: environment["SSH_CONNECTION"], configured: options.address)
+        if request.needsTerminal, !TerminalSession.hasTerminal {
+            LineOutput.write(DoorRequest.noTerminal(environment["SSH_ORIGINAL_COMMAND"], address: doorAddress), to: STDERR_FILENO)
+            return 1
+        }
         var session = DoorSession(options: options, identity: identity, name: name, folder: folder, base: base,
-                                  address: DoorAddress.of(user: user, sshConnection: environment["SSH_CONNECTION"], configured: options.address),
-                                  report: report)
+                                  address: doorAddress, report: report)
         return session.run(request)
     }
 

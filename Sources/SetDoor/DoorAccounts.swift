@@ -12,9 +12,10 @@ enum DoorAccounts {
         }
     }
 
-    /// Whether the server would let this player go by `name`: asked as coming into its lobby,
-    /// which checks a name as a new seat does (another account's, or one kept for the house).
-    static func checkName(_ name: String, route: UnixRoute) -> Result<Void, DoorAnswerError> {
+    /// Makes `name` this player's: asked as coming into the server's lobby, which checks a name as
+    /// a new seat does (another account's, or one kept for the house) and, for a key, makes it the
+    /// key's account's name at once, so no other key can choose it meanwhile.
+    static func claimName(_ name: String, route: UnixRoute) -> Result<Void, DoorAnswerError> {
         request(.lobby(.enter(JoinRequest(name: name))), route: route) { message in
             if case .lobby = message { return () }
             return nil

@@ -14,14 +14,22 @@ package struct DoorAddress: Equatable, Sendable {
         self.port = port
     }
 
-    /// The ssh command that opens this door, without a door command after it.
-    package var command: String {
-        let host = self.host.contains(":") ? "[\(self.host)]" : self.host
-        return (port == 22 ? "ssh " : "ssh -p \(port) ") + "\(user)@\(host)"
-    }
+    /// The ssh command that opens this door, without a door command after it: a plain `ssh`
+    /// with no command asks sshd for a terminal itself.
+    package var command: String { ssh(terminal: false) }
 
-    /// The door's command for `words` (`join duel-1`, `watch friday`), as a friend pastes it.
-    package func command(_ words: String) -> String { command + " " + words }
+    /// The ssh command that opens this door with a terminal asked for (`ssh -t …`): a stock `ssh`
+    /// given a command asks for none, and every door command but the standings needs one.
+    package var terminalCommand: String { ssh(terminal: true) }
+
+    /// The door's command for `words` (`join duel-1`, `watch friday`), as a friend pastes it: with
+    /// `-t`, so that it works as printed.
+    package func command(_ words: String) -> String { terminalCommand + " " + words }
+
+    private func ssh(terminal: Bool) -> String {
+        let host = self.host.contains(":") ? "[\(self.host)]" : self.host
+        return "ssh " + (terminal ? "-t " : "") + (port == 22 ? "" : "-p \(port) ") + "\(user)@\(host)"
+    }
 
     /// Where this session came in: the `--address` given (`HOST`, `HOST:PORT` or `[V6]:PORT`;
     /// its port defaults to the one sshd saw), else `SSH_CONNECTION`'s third and fourth fields.

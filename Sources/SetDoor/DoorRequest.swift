@@ -14,6 +14,24 @@ package enum DoorRequest: Equatable, Sendable {
     /// `profile [NAME]`, `history`, `leaderboard [--mode M]`: a standing, printed.
     case standing(DoorStanding)
 
+    /// Whether the request runs the full-screen client, which needs the terminal that a stock
+    /// `ssh` given a command asks for only with `-t`; the standings are printed lines.
+    package var needsTerminal: Bool {
+        switch self {
+        case .menu, .watch, .play: true
+        case .standing: false
+        }
+    }
+
+    /// What a request that needs a terminal and came without one is told: the same command with
+    /// `-t`, on a line of its own to copy whole. `words` is the ssh command's words as sshd passed them.
+    package static func noTerminal(_ words: String?, address: DoorAddress?) -> [String] {
+        let words = (words ?? "").split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        let lead = "setgame: this needs a terminal, which ssh gives a command only with -t"
+        guard let address else { return [lead + ": add -t to your ssh command."] }
+        return [lead + "; type:", "  " + (words.isEmpty ? address.terminalCommand : address.command(words))]
+    }
+
     /// The one line a refused command gets.
     package static let usage = "usage: ssh HOST [watch [MATCH] | join [MATCH] [--mode M] | play [--mode M] [--level L] [--solo]"
         + " | profile [NAME] | history | leaderboard [--mode M]]"

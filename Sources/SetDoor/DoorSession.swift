@@ -40,29 +40,40 @@ package struct DoorSession {
 
     var route: UnixRoute { UnixRoute(path: options.socket, greeting: identity.attestation) }
 
+    /// Runs what the ssh command asked for. A game (the menu's, or a shortcut's) that ends well
+    /// comes back to the menu, with the new rating: `q` leaves the game, not the door. One that
+    /// failed ends the session with its status, its words left on the screen.
     mutating func run(_ request: DoorRequest) -> Int32 {
+        var menu = DoorMenu(name: name, levels: DoorGame.levels.map(\.rawValue), waiting: nil, canRename: identity.fingerprint != nil)
         switch request {
         case .standing(let standing): return printStanding(standing)
-        case .watch, .play: return play(request, colours: .full)
+        case .watch, .play:
+            let status = play(request, colours: .full)
+            guard status == 0 else { return status }
+            menu.returned(waiting: keep?.game?.summary, note: afterGame(request))
         case .menu:
-            guard let (chosen, colours) = menu() else { return 0 }
-            return play(chosen, colours: colours)
+            menu.returned(waiting: keep?.game?.summary, note: nil)
         }
+        while let (chosen, colours) = choose(in: &menu) {
+            let status = play(chosen, colours: colours)
+            guard status == 0 else { return status }
+            menu.returned(waiting: keep?.game?.summary, note: afterGame(chosen))
+        }
+        return 0
     }
 
     /// The menu until the player picks a game (nil: they quit). A rename or a look at the
     /// standings comes back to it.
-    private mutating func menu() -> (DoorRequest, DoorMenu.Colours)? {
-        let waiting = keep?.game
-        var menu = DoorMenu(name: name, levels: DoorGame.levels.map(\.rawValue), waiting: waiting?.summary,
-                            canRename: identity.fingerprint != nil)
+    private mutating func choose(in menu: inout DoorMenu) -> (DoorRequest, DoorMenu.Colours)? {
         while true {
             let (choice, left) = MenuTerminal.choose(menu, logPath: folder + "/door.log")
             menu = left
             let variant: Variant? = left.variant == .classic ? nil : left.variant
             switch choice {
             case .quit: return nil
-            case .resume: return waiting.map { (.play($0), left.colours) }
+            case .resume:
+                guard let waiting = keep?.game else { continue }
+                return (.play(waiting), left.colours)
             case .quickDuel: return (.play(DoorGame(opponent: .anyone(match: nil), variant: variant)), left.colours)
             case .bot(let level):
                 return (.play(DoorGame(opponent: .bot(BotLevel(rawValue: level) ?? DoorGame.defaultLevel), variant: variant)), left.colours)
@@ -76,15 +87,33 @@ package struct DoorSession {
         }
     }
 
+    /// The menu's line after a game: the key's rating in the game's variant as it stands now;
+    /// nil after a solo game, a watch, or for a guest (no account, no rating).
+    private func afterGame(_ request: DoorRequest) -> String? {
+        guard identity.fingerprint != nil, case .play(let game) = request, game.opponent != .nobody else { return nil }
+        let variant = game.variant ?? .classic
+        guard case .success(let info) = DoorAccounts.ask(.profile(name: name), route: route) else { return nil }
+        return Self.ratingNote(info, variant: variant)
+    }
+
+    /// "Your Classic rating: 1512 (3 rated games)." from a profile answer; nil when it has none.
+    package static func ratingNote(_ info: AccountInfo, variant: Variant) -> String? {
+        guard let rating = info.fields["ratings"]?.objectValue?[variant.rawValue]?.objectValue,
+              let value = rating["rating"]?.intValue else { return nil }
+        let mark = rating["provisional"]?.boolValue == true ? "?" : ""
+        let games = rating["games"]?.intValue.map { $0 == 1 ? " (1 rated game)" : " (\($0) rated games)" } ?? ""
+        return "Your \(variant.title) rating: \(value)\(mark)\(games)."
+    }
+
     /// Takes `wanted` as this key's name from now on when the server's accounts have no other
-    /// owner for it; the server renames the key's account (ratings kept) at its next join.
+    /// owner for it: the server renames the key's account (ratings kept) as it answers.
     private mutating func rename(to wanted: String, in menu: inout DoorMenu) {
         guard ClientMessageDecoder.isAcceptable(name: wanted, maxLength: ClientMessageDecoder.maxNameLength) else {
             menu.note = "A name is 1 to \(ClientMessageDecoder.maxNameLength) letters, digits or marks, no spaces at either end."
             return
         }
         // The server's own rule, with its reason: another account's name, or one kept for the house.
-        if case .failure(let refusal) = DoorAccounts.checkName(wanted, route: route) {
+        if case .failure(let refusal) = DoorAccounts.claimName(wanted, route: route) {
             menu.note = refusal.message
             return
         }
@@ -171,7 +200,7 @@ package struct DoorSession {
         client.route = route
         client.command = "ssh"
         client.noColor = colours == .none
-        client.door = address?.command
+        client.door = address?.terminalCommand
         // The keys' login lets in only a friend with a key; the guests' lets in anyone.
         if let address, address.user != options.guestUser {
             client.inviteNote = "No ssh key? \(options.guestUser)@ in place of \(address.user)@."

@@ -1,72 +1,125 @@
 import Foundation
 import Synchronization
 
-/// One thread that makes every call on a subject the loop must not wait for (the accounts store,
-/// the node directory): calls run one at a time, in the order they were submitted, so the
-/// subject needs no lock of its own and a slow call delays only the calls queued behind it,
-/// never the loop.
+/// One thread that makes every call on a subject the loop must not wait for (a lane of the store
+/// gateway: a connection to the accounts store or the node directory): calls run one at a time,
+/// in the order they were submitted, so the subject needs no lock of its own and a slow call
+/// delays only the calls queued behind it, never the loop.
 ///
-/// `@unchecked Sendable` because the subject is not: it is used only by the thread that set the
-/// worker up until `start()` (the server's start, before its loop runs), then only by the
-/// worker's thread until `stop()` returns, then by the stopping thread again. `withSubject`
-/// checks the owner's side in debug builds.
-package final class SerialWorker<Subject>: @unchecked Sendable {
+/// The subject is handed over, not shared: it is `sending` into the worker, kept in a `Mutex`
+/// until `start()`, then taken out by the worker's thread, which keeps it until it ends (and lets
+/// it go there: a connection is closed by the thread that used it). Whoever holds it is the only
+/// one who can reach it, and the compiler checks it; `withSubject` once the thread took it is a
+/// programming error that traps in every build.
+package final class SerialWorker<Subject>: Sendable {
     package typealias Call = @Sendable (Subject) -> Void
 
-    private let subject: Subject
+    /// The subject until the worker thread takes it.
+    private let parked: Mutex<Subject?>
     private let threadName: String
-    private let queue = Mutex<(calls: [Call], stopping: Bool)>(([], false))
+    /// At most this many calls wait at once; `submit` refuses more.
+    private let capacity: Int
+    private let queue = Mutex<Queue>(Queue())
     private let ready = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
-    /// Whether the worker thread owns the subject; read and written only by the owning thread.
-    private var running = false
 
-    /// `threadName` names the thread in a debugger and in `top -H`.
-    package init(_ subject: Subject, threadName: String) {
-        self.subject = subject
+    private struct Queue {
+        var calls: [Call] = []
+        /// Where the next call is in `calls` (taken calls are dropped in bulk, not one by one).
+        var head = 0
+        var running = false
+        var stopping = false
+
+        var waiting: Int { calls.count - head }
+    }
+
+    /// `threadName` names the thread in a debugger and in `top -H`; `capacity` bounds the calls
+    /// that wait (a lane that sheds load when full).
+    package init(_ subject: sending Subject, threadName: String, capacity: Int = .max) {
+        parked = Mutex(subject)
         self.threadName = threadName
+        self.capacity = capacity
     }
 
-    /// The subject, for the thread that owns it while no worker thread runs (startup, shutdown).
-    package func withSubject<Answer, Failure: Error>(_ body: (Subject) throws(Failure) -> Answer) throws(Failure) -> Answer {
-        assert(!running, "\(threadName): the subject is used on another thread while its worker runs")
-        return try body(subject)
+    /// The subject, for the thread setting the worker up, before `start()` (a server's start).
+    package func withSubject<Answer: Sendable, Failure: Error>(_ body: (Subject) throws(Failure) -> Answer) throws(Failure) -> Answer {
+        try parked.withLock { (held: inout sending Subject?) throws(Failure) -> Answer in
+            guard let subject = held else { preconditionFailure("\(threadName): the subject is used while its worker thread holds it") }
+            return try body(subject)
+        }
     }
 
-    /// Starts the worker thread; from now on only it calls the subject.
+    /// Starts the worker thread, which takes the subject: from now on only it calls it.
     package func start() {
-        guard !running else { return }
-        running = true
+        let first = queue.withLock { queue in
+            guard !queue.running else { return false }
+            (queue.running, queue.stopping) = (true, false)
+            return true
+        }
+        guard first else { return }
         let thread = Thread { [self] in work() }
         thread.name = threadName
         thread.start()
     }
 
-    /// Queues `call`; it runs after every call queued before it. Any thread.
-    package func submit(_ call: @escaping Call) {
-        queue.withLock { $0.calls.append(call) }
-        ready.signal()
+    /// How many calls wait now (not the one running).
+    package var waiting: Int { queue.withLock { $0.waiting } }
+
+    /// Queues `call`; it runs after every call queued before it. Any thread. False, and `call`
+    /// is dropped, when `capacity` calls wait already or the worker is stopping.
+    @discardableResult
+    package func submit(_ call: @escaping Call) -> Bool {
+        let queued = queue.withLock { queue in
+            guard !queue.stopping, queue.waiting < capacity else { return false }
+            queue.calls.append(call)
+            return true
+        }
+        if queued { ready.signal() }
+        return queued
     }
 
-    /// Runs the calls already queued, then ends the worker thread and returns once it has ended.
-    package func stop() {
-        guard running else { return }
-        queue.withLock { $0.stopping = true }
+    /// Runs the calls already queued, then ends the worker thread and returns true once it has
+    /// ended. With `waitingAtMost`, returns false when the thread has not ended by then (a call
+    /// stuck on a store that does not answer): the process may exit without it.
+    @discardableResult
+    package func stop(waitingAtMost bound: Duration? = nil) -> Bool {
+        let wasRunning = queue.withLock { queue in
+            defer { queue.stopping = true }
+            return queue.running && !queue.stopping
+        }
+        guard wasRunning else { return true }
         ready.signal()
-        stopped.wait()
-        running = false
+        guard let bound else {
+            stopped.wait()
+            return true
+        }
+        let (seconds, attoseconds) = bound.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        return stopped.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
     }
 
     private func work() {
+        guard let subject = parked.withLock({ (held: inout sending Subject?) -> sending Subject? in held.take() }) else { return }
         while true {
             ready.wait()
-            let next: Call? = queue.withLock { queue in queue.calls.isEmpty ? nil : queue.calls.removeFirst() }
+            let next: Call? = queue.withLock { queue in
+                guard queue.head < queue.calls.count else { return nil }
+                let call = queue.calls[queue.head]
+                queue.head += 1
+                if queue.head > 1_024, queue.head * 2 > queue.calls.count {
+                    queue.calls.removeFirst(queue.head)
+                    queue.head = 0
+                }
+                return call
+            }
             if let next {
                 next(subject)
                 continue
             }
-            if queue.withLock({ $0.stopping && $0.calls.isEmpty }) { break }
+            if queue.withLock({ $0.stopping && $0.waiting == 0 }) { break }
         }
+        withExtendedLifetime(subject) {}
+        queue.withLock { $0.running = false }
         stopped.signal()
     }
 }

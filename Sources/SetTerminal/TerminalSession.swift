@@ -32,8 +32,12 @@ package final class TerminalSession {
     /// reads it).
     let signalFD: Int32
 
-    /// Signals that end the program politely: the loop quits, restores, then re-raises.
-    static let politeSignals: [Int32] = [SIGTERM, SIGHUP, SIGINT, SIGQUIT]
+    /// Signals that end the program politely: the loop quits, restores, then re-raises. Every
+    /// signal whose default ends the process and that may be caught is here (SIGPIPE is ignored
+    /// for sockets; SIGKILL and SIGSTOP cannot be caught): whatever stops the door, the player's
+    /// terminal gets its screen, cursor and mouse back (issue 45).
+    static let politeSignals: [Int32] = [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+                                         SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT, SIGIO]
     /// Signals of a crash: restore from the handler itself, then die as before.
     static let fatalSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
 

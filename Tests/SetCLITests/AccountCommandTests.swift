@@ -33,7 +33,15 @@ import Testing
                                "rated": true, "reason": "resigned", "result": "loss", "seat": 0, "variant": "classic", "wall": 1_795_632_343]
         let history = AccountReport.lines(AccountInfo(.history, ["name": .string(long), "games": [game], "next": "20"]))
         #expect(history.count == 3 && history.allSatisfy { $0.count <= 80 }, "\(history)")
-        #expect(history[1].contains("2026-11-25") && history[1].contains("1500 → 1338?, -162"), "\(history)")
+        #expect(history[1].contains("2026-11-25 m classic") && history[1].contains("1500 → 1338?, -162"), "\(history)")
+        // Issue 45: each line names its match; a long name gives way before the rating change.
+        var named = game.objectValue!
+        named["match"] = .string("challenge-1234567")
+        let lines = AccountReport.lines(AccountInfo(.history, ["name": "ann", "games": [.object(named)]]))
+        #expect(lines[1].count == 80 && lines[1].contains(" chal… ") && lines[1].hasSuffix("1500 → 1338?, -162"), "\(lines)")
+        named["players"] = [["bot": false, "name": "ann", "points": 3, "sets": 1], ["bot": true, "name": "bot-easy", "points": 0, "sets": 0]]
+        let short = AccountReport.lines(AccountInfo(.history, ["name": "ann", "games": [.object(named)]]))
+        #expect(short[1].contains(" challenge-1234567 classic loss    3:0 vs bot-easy [bot]"), "\(short)")
         let profile = AccountReport.lines(AccountInfo(.profile, [
             "name": "bob", "bot": true, "games": 3, "wins": 2, "losses": 1, "draws": 0, "bestSetMs": 4_200, "medianSetMs": 9_100,
             "ratings": ["classic": ["rating": 1662, "deviation": 290, "provisional": true, "games": 3]]]))

@@ -7,7 +7,8 @@ import Testing
 
 /// The door menu's "7. Your name" asks the server, over the door's socket as the player's key,
 /// whether the name is free to it: a name kept for the house (`guest-…`, `bot-…`) or another
-/// account's is refused with the server's reason when typed, not at the next game.
+/// account's is refused with the server's reason when typed, not at the next game; a name one key
+/// chose is its own at once.
 @Suite struct DoorNameCheckTests {
     static let fingerprint = "SHA256:" + String(repeating: "B", count: 42) + "Q"
 
@@ -41,19 +42,27 @@ import Testing
             DoorAttestation(fingerprint: Self.fingerprint, address: "127.0.0.1")))))
         // The profile check the menu made before could not see a name kept for the house.
         for name in ["guest-12", "bot-easy", "key-abc"] {
-            guard case .failure(let refusal) = DoorAccounts.checkName(name, route: route) else {
+            guard case .failure(let refusal) = DoorAccounts.claimName(name, route: route) else {
                 Issue.record("\(name) was taken")
                 continue
             }
             #expect(refusal.code == .nameTaken, "\(name): \(refusal)")
             #expect(!refusal.message.isEmpty)
         }
-        guard case .failure(let taken) = DoorAccounts.checkName("ANN", route: route) else {
+        guard case .failure(let taken) = DoorAccounts.claimName("ANN", route: route) else {
             Issue.record("another account's name was taken")
             return
         }
         #expect(taken.code == .nameTaken && taken.message.contains("ANN"), "\(taken)")
-        #expect(try DoorAccounts.checkName("sol", route: route).get() == ())
+        #expect(try DoorAccounts.claimName("sol", route: route).get() == ())
+        // The name is the key's from its choice: another key is refused it before either plays.
+        let other = UnixRoute(path: config.door.socket!, greeting: ClientMessageEncoder.line(ClientRequest(.door(
+            DoorAttestation(fingerprint: "SHA256:" + String(repeating: "C", count: 42) + "Q", address: "127.0.0.1")))))
+        guard case .failure(let chosen) = DoorAccounts.claimName("Sol", route: other) else {
+            Issue.record("a second key took the name the first had chosen")
+            return
+        }
+        #expect(chosen.code == .nameTaken && chosen.message.contains("belongs to another player"), "\(chosen)")
         withExtendedLifetime(ann) {}
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SetDoor
 import SetRules
+import SetWire
 import Testing
 
 /// The ssh command a player gives the door, and what sshd tells it about them: pure, so every
@@ -78,7 +79,7 @@ import Testing
     @Test func theDoorsAddressIsWhereSshdWasReached() {
         let seen = "198.51.100.7 51234 203.0.113.5 2222"
         #expect(DoorAddress.of(user: "set", sshConnection: seen, configured: nil)?.command("join duel-1")
-                == "ssh -p 2222 set@203.0.113.5 join duel-1")
+                == "ssh -t -p 2222 set@203.0.113.5 join duel-1")
         #expect(DoorAddress.of(user: "guest", sshConnection: "198.51.100.7 51234 203.0.113.5 22", configured: nil)?.command
                 == "ssh guest@203.0.113.5")
         #expect(DoorAddress.of(user: "set", sshConnection: "2001:db8::7 5 2001:db8::1 2222", configured: nil)?.command
@@ -87,6 +88,27 @@ import Testing
         #expect(DoorAddress.of(user: "set", sshConnection: seen, configured: "play.example.org:22")?.command == "ssh set@play.example.org")
         #expect(DoorAddress.of(user: "set", sshConnection: nil, configured: nil) == nil)
         #expect(DoorAddress.split("bad host") == nil && DoorAddress.split("h:0") == nil && DoorAddress.split("h:x") == nil)
+    }
+
+    /// A command that needs a terminal and came without one (a stock `ssh` given a command asks
+    /// for none) is told the same command with `-t`; the standings need none.
+    @Test func withoutATerminalThePlayerIsToldWhatToType() {
+        let address = DoorAddress(user: "set", host: "127.0.0.1", port: 29222)
+        #expect(DoorRequest.noTerminal("join  duel-6", address: address)
+                == ["setgame: this needs a terminal, which ssh gives a command only with -t; type:", "  ssh -t -p 29222 set@127.0.0.1 join duel-6"])
+        #expect(DoorRequest.noTerminal(nil, address: address).last == "  ssh -t -p 29222 set@127.0.0.1")
+        #expect(DoorRequest.noTerminal("watch", address: nil) == ["setgame: this needs a terminal, which ssh gives a command only with -t: add -t to your ssh command."])
+        let terminals = [DoorRequest.menu, .watch(match: nil), .play(DoorGame(opponent: .nobody))].map(\.needsTerminal)
+        #expect(terminals == [true, true, true])
+        #expect(!DoorRequest.standing(.history).needsTerminal)
+    }
+
+    /// The menu a door game returns to says the key's rating in that game's variant as it is now.
+    @Test func theMenuAfterAGameSaysTheNewRating() {
+        let info = AccountInfo(.profile, ["ratings": .object(["junior": .object([
+            "rating": .int(1512), "provisional": .bool(true), "games": .int(3)])])])
+        #expect(DoorSession.ratingNote(info, variant: .junior) == "Your Junior rating: 1512? (3 rated games).")
+        #expect(DoorSession.ratingNote(info, variant: .classic) == nil)
     }
 
     /// A key's name and the game it left waiting survive the session, in its own folder.
@@ -117,8 +139,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let key = Self.session(fingerprint: "SHA256:2JrayI8q1lIJ9K6sVsLruHHkcwc3+nnr+iG9noAwsbI", folder: folder)
         let duel = key.clientOptions(.play(DoorGame(opponent: .anyone(match: "friday"))), colours: .full)
-        #expect(duel.door == "ssh -p 2222 set@203.0.113.5")
-        #expect(duel.watchCommand == "ssh -p 2222 set@203.0.113.5 watch friday")
+        // A stock ssh given a command asks for no terminal: every command shown says -t.
+        #expect(duel.door == "ssh -t -p 2222 set@203.0.113.5")
+        #expect(duel.watchCommand == "ssh -t -p 2222 set@203.0.113.5 watch friday")
         #expect(!duel.showsLogPath)
         #expect(duel.rejoinHint == "ssh in again to come back" && duel.quitNote == nil)
         #expect(duel.inviteNote == "No ssh key? guest@ in place of set@.")
@@ -130,7 +153,7 @@ import Testing
         #expect(chosen.name == "fayzer" && !chosen.takesSuggestedName, "a chosen name is not swapped for another")
         let guest = Self.session(fingerprint: nil, folder: folder).clientOptions(.play(DoorGame(opponent: .anyone(match: nil))), colours: .none)
         #expect(guest.quitNote == "A guest's seat is not kept: leaving gives this game up.")
-        #expect(guest.door == "ssh -p 2222 guest@203.0.113.5" && guest.noColor)
+        #expect(guest.door == "ssh -t -p 2222 guest@203.0.113.5" && guest.noColor)
         #expect(guest.inviteNote == nil, "a guest's invitation lets anyone in already")
     }
 }

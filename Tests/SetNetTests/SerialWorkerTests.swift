@@ -28,12 +28,45 @@ import Testing
         #expect(seen.allSatisfy { !$0.mainThread })
     }
 
-    @Test func theSubjectIsTheCallersBeforeTheWorkerStartsAndAfterItStops() throws {
+    @Test func theSubjectIsTheCallersBeforeTheWorkerStartsThenTheThreads() throws {
         let worker = SerialWorker([1, 2, 3], threadName: "test.worker")
         #expect(worker.withSubject { $0.count } == 3)
+        let sum = Mutex(0)
         worker.start()
-        worker.stop()
-        #expect(worker.withSubject { $0.reduce(0, +) } == 6)
+        worker.submit { numbers in sum.withLock { $0 = numbers.reduce(0, +) } }
+        #expect(worker.stop())
+        #expect(sum.withLock { $0 } == 6)
+    }
+
+    /// A lane sheds what it cannot queue: past its capacity `submit` refuses, and nothing refused runs.
+    @Test func aBoundedWorkerRefusesCallsPastItsCapacity() {
+        let ran = Mutex(0)
+        let worker = SerialWorker((), threadName: "test.bounded", capacity: 3)
+        let gate = DispatchSemaphore(value: 0)
+        let holding = DispatchSemaphore(value: 0)
+        worker.start()
+        #expect(worker.submit { _ in holding.signal(); gate.wait() })
+        holding.wait()  // the first call runs (and waits): the queue is empty again
+        let accepted = (0..<5).map { _ in worker.submit { _ in ran.withLock { $0 += 1 } } }
+        #expect(accepted == [true, true, true, false, false])
+        #expect(worker.waiting == 3)
+        gate.signal()
+        #expect(worker.stop())
+        #expect(ran.withLock { $0 } == 3)
+    }
+
+    /// A stop waits a bounded time for a call that does not return (a store that stopped
+    /// answering), and says it did not end.
+    @Test func aStopWaitsAtMostItsBoundForACallThatDoesNotReturn() {
+        let worker = SerialWorker((), threadName: "test.stuck")
+        let gate = DispatchSemaphore(value: 0)
+        let holding = DispatchSemaphore(value: 0)
+        worker.start()
+        worker.submit { _ in holding.signal(); gate.wait() }
+        holding.wait()
+        #expect(!worker.stop(waitingAtMost: .milliseconds(50)))
+        #expect(!worker.submit { _ in })
+        gate.signal()
     }
 
     @Test func anAnswerSlotGivesWhatWasPutOrItsMissingFailure() throws {

@@ -34,6 +34,34 @@ import Testing
         #expect(lines[16...].allSatisfy { $0.isEmpty })
     }
 
+    /// A game chosen in the menu comes back to it: the game left waiting offered first, the new
+    /// rating under the items; once nothing waits, the way back is gone.
+    @Test func aGameComesBackToTheMenuWithItsRating() {
+        var menu = Self.menu()
+        menu.returned(waiting: "your quick duel", note: "Your Classic rating: 1512 (1 rated game).")
+        var lines = Self.trimmed(menu.render(size: TerminalSize(columns: 80, rows: 24)))
+        #expect(lines[4] == "   > 0. Back to your quick duel")
+        #expect(lines.contains("    Your Classic rating: 1512 (1 rated game)."))
+        menu.returned(waiting: nil, note: nil)
+        lines = Self.trimmed(menu.render(size: TerminalSize(columns: 80, rows: 24)))
+        #expect(lines[4] == "   > 1. Quick duel: play whoever is waiting")
+        #expect(!lines.contains { $0.contains("Back to") || $0.contains("rating") })
+    }
+
+    /// A note longer than the screen is wide (the server's reason for refusing a name) is
+    /// wrapped, never cut at the edge (issue 45, at 60 columns and below).
+    @Test func aLongNoteIsWrappedAt60Columns() {
+        var menu = Self.menu()
+        let reason = "The name \"fayzer\" belongs to another player here; try \"fayzer2\"."
+        menu.note = reason
+        for columns in [60, 40] {
+            let lines = Self.trimmed(menu.render(size: TerminalSize(columns: columns, rows: 24)))
+            let shown = lines.drop { !$0.contains("The name") }.prefix { !$0.isEmpty }
+            #expect(shown.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") == reason, "\(columns): \(lines)")
+            #expect(shown.allSatisfy { $0.count < columns })
+        }
+    }
+
     /// At the smallest terminal the items move up under the title, the way back to a waiting
     /// game included, and a click finds the line drawn under it.
     @Test func itFitsAtTheSmallestTerminal() {

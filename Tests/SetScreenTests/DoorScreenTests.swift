@@ -151,6 +151,19 @@ import Testing
         #expect(app.input(.key(.character("?")), at: 48_000).isEmpty, "and is not held again this game")
     }
 
+    /// A seat that leaves ends its window as if passed: the bot, holding its claim when help
+    /// opens, steps out only once its window is over, so reading the help never costs it 10 nor
+    /// hands the player a second chance (issue 45).
+    @Test func aBotHoldingItsClaimStepsOutOnlyWhenItsWindowIsOver() {
+        var app = Self.app(Self.configuration(botBeside: true), view: Self.doorDuel())
+        let claim = Window(kind: .claim, holder: .second, opened: Instant(milliseconds: 1_000), deadline: Instant(milliseconds: 6_000))
+        _ = app.receive(Self.event(.rules(.windowOpened(claim)), seq: 6), at: 0)
+        #expect(app.input(.key(.character("?")), at: 0).isEmpty, "the bot keeps its seat while its claim is open")
+        #expect(app.state.overlay == .help)
+        #expect(app.receive(Self.event(.rules(.windowClosed(claim, .decided)), seq: 7), at: 0) == [.holdLocal(true)])
+        #expect(app.input(.key(.escape), at: 0) == [.holdLocal(false)])
+    }
+
     // MARK: Item 6, words
 
     @Test func theLeaveBoxSaysItsSentenceWholeAt80x24() {

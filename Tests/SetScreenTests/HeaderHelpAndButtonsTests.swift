@@ -102,7 +102,7 @@ import Testing
         #expect(header.displayWidth <= size.columns)
         // Each player's score right after the name (and rating), in that order.
         let mine = try #require(header.range(of: ratings ? " 1500? 42" : " 42"), "\(header)")
-        let theirs = try #require(header.range(of: ratings ? " 1623 -17" : " -17"), "\(header)")
+        let theirs = try #require(header.range(of: ratings ? " 1623 −17" : " −17"), "\(header)")
         #expect(mine.upperBound <= theirs.lowerBound, "\(header)")
         #expect(header.contains("Bartho") && header.contains("Maxim"), "\(header)")
         let whole = header.contains(Self.longNames.0) && header.contains(Self.longNames.1)
@@ -111,7 +111,7 @@ import Testing
 
     @Test func namesThatFitAreNotCut() {
         let header = Self.screen(ClientFixtures.app(Self.duel(ratings: true), size: TerminalSize(columns: 120, rows: 40)))[0]
-        #expect(header.contains(Self.longNames.0 + " (you) 1500? 42") && header.contains(Self.longNames.1 + " 1623 -17"), "\(header)")
+        #expect(header.contains(Self.longNames.0 + " (you) 1500? 42") && header.contains(Self.longNames.1 + " 1623 −17"), "\(header)")
         #expect(!header.contains("…"))
     }
 

@@ -99,4 +99,18 @@ import SetWire
         #expect(screen.contains("the daily deal of 2026-11-27 (UTC) · played in 4:07"), "\(screen)")
         #expect(Overlays.clock(3_723_000) == "1:02:03" && Overlays.clock(59_999) == "0:59")
     }
+
+    /// A solo daily deal is dealt as it is joined: no `game_started` reaches the client, and the
+    /// end box had no "played in" (issue 45). Its time runs from the start box's key.
+    @Test func aSoloDailyDealTimesItsGameFromTheStartKey() {
+        var app = ClientFixtures.app(ClientFixtures.view(mode: .solo), size: TerminalSize(columns: 80, rows: 24))
+        app.state.options.daily = "2026-11-27"
+        app.state.awaitingStart = true
+        _ = app.perform(.start, at: 5_000)
+        let began = app.state.clock.serverTime(at: 5_000)
+        let result = MatchResult(reason: .noSetsLeft, by: nil, scores: [240], winner: nil)
+        _ = app.receive(ClientFixtures.event(.gameOver(result, seed: 9), seq: 6, time: began + 247_000), at: 6_000)
+        let screen = app.compose(at: 6_001).textLines.joined(separator: "\n")
+        #expect(screen.contains("the daily deal of 2026-11-27 (UTC) · played in 4:07"), "\(screen)")
+    }
 }

@@ -13,6 +13,20 @@ import Testing
         return view
     }
 
+    /// The chain's cards lie in the strip: apart from the table, inside its area, each showing
+    /// its label; no line of names stands in for them.
+    func expectChainInTheStrip(_ app: ClientApp, _ chain: [Card]) throws {
+        let rects = try #require(ChainStrip.rects(layout: app.layout, count: chain.count))
+        let table = try #require(app.layout.table)
+        let screen = app.compose(at: 0)
+        #expect(!screen.textLines.joined().contains("chain: "))
+        for (index, rect) in rects.enumerated() {
+            #expect(table.cardRects.allSatisfy { !$0.intersects(rect) } && app.layout.tableArea.contains(rect))
+            let label = try #require(app.state.labels.label(of: chain[index]))
+            #expect(String((0..<label.count).map { screen[rect.column + 1 + $0, rect.row].character }) == label)
+        }
+    }
+
     func selects(_ effects: [ClientEffect]) -> [Card] {
         effects.compactMap { if case .send(.act(.select(let card), _)) = $0 { card } else { nil } }
     }
@@ -108,22 +122,41 @@ import Testing
         fifteen.variant = .chain
         fifteen.chain = chain
         let app = ClientFixtures.app(fifteen, size: TerminalSize(columns: 80, rows: 24))
-        let rects = try #require(ChainStrip.rects(layout: app.layout, count: 3))
+        try expectChainInTheStrip(app, chain)
         let table = try #require(app.layout.table)
-        let screen = app.compose(at: 0)
-        #expect(!screen.textLines.joined().contains("chain: "))
-        for (index, rect) in rects.enumerated() {
-            #expect(table.cardRects.allSatisfy { !$0.intersects(rect) })
-            let label = try #require(app.state.labels.label(of: chain[index]))
-            let drawn = String((0..<label.count).map { screen[rect.column + 1 + $0, rect.row].character })
-            #expect(drawn == label)
-        }
         var classic = fifteen
         classic.variant = .classic
         classic.chain = []
         #expect(ClientFixtures.app(classic, size: TerminalSize(columns: 80, rows: 24)).layout.table?.cardSize == table.cardSize
                     || ClientFixtures.app(classic, size: TerminalSize(columns: 80, rows: 24)).layout.deckPile == nil,
                 "without a chain nothing changes: the pile still comes only for free")
+    }
+
+    /// Set-Chain at 80×24 with 8 cards left and the deck empty (issue 45): the chain stays cards in
+    /// the strip, not a line of names cut at the screen's edge, and none of it is left around
+    /// the game-over box.
+    @Test func withEightCardsLeftTheChainKeepsItsStripAndLeavesAtGameOver() throws {
+        let chain = Array(Card.all.suffix(3))
+        var eight = ClientFixtures.view(cards: 8, mode: .solo)
+        eight.variant = .chain
+        eight.deck = 0
+        eight.chain = chain
+        var app = ClientFixtures.app(eight, size: TerminalSize(columns: 80, rows: 24))
+        try expectChainInTheStrip(app, chain)
+        let over = MatchResult(reason: .noSetsLeft, by: nil, scores: [30], winner: .first)
+        _ = app.receive(ClientFixtures.event(.gameOver(over, seed: 1), seq: 6), at: 10)
+        let end = app.compose(at: 5_000).textLines.joined(separator: "\n")
+        #expect(!end.contains("chain") && !end.contains("▞▀▚"), "the chain's open ovals are gone: \(end)")
+    }
+
+    /// Where no strip fits, the line of names fits the screen: each card shortened to its number,
+    /// glyph and colour rather than the last ones cut at the edge.
+    @Test func theLineOfNamesFitsTheScreen() {
+        let chain = [Card(.three, .striped, .purple, .squiggle), Card(.two, .striped, .purple, .squiggle), Card(.one, .striped, .purple, .squiggle)]
+        let app = ClientFixtures.app(view(.chain, chain: chain), size: TerminalSize(columns: 100, rows: 10))
+        #expect(ChainStrip.rects(layout: app.layout, count: 3) == nil, "the case at hand: no strip")
+        let line = app.compose(at: 0).textLines.first { $0.contains("chain: ") } ?? ""
+        #expect(line.contains("3◧ purple") && line.trimmingCharacters(in: .whitespaces).hasSuffix("1◧ purple"), "'\(line)'")
     }
 
     /// A hint whose set uses a chain card marks it in the line of names too: a hint that points

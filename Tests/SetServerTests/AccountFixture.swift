@@ -1,4 +1,5 @@
 import Foundation
+import SetDatabase
 import SetRatings
 import SetRules
 @testable import SetServer
@@ -108,6 +109,27 @@ enum AccountFixture {
 
     static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
 
+    /// The key cursor of the page the old engine's counted cursor `counted` named (anything not
+    /// a count is passed on, to be refused as it was).
+    static func keyCursor(after counted: String, _ variant: Variant, in store: SQLAccountStore) throws(DatabaseError) -> String {
+        guard let count = Int(counted), count > 0 else { return counted }
+        let rows = try store.database.query("""
+            SELECT rating, account_id FROM ratings WHERE variant = $1 AND listed = 1 ORDER BY rating DESC, account_id LIMIT $2
+            """, .text(variant.rawValue), .int(count))
+        guard let last = rows.last else { return LeaderboardCursor.start.text }
+        return LeaderboardCursor(rank: rows.count, key: (try last.double(0), try last.int(1))).text
+    }
+
+    /// A leaderboard answer with its `next` cursor cut to its rank, as the old engine's count was.
+    static func rankCursor(_ answer: JSONValue) -> JSONValue {
+        guard case .object(var top) = answer, case .object(var info)? = top["info"], case .object(var fields)? = info["fields"],
+              let next = fields["next"]?.stringValue, let cursor = LeaderboardCursor(next) else { return answer }
+        fields["next"] = .string(String(cursor.rank))
+        info["fields"] = .object(fields)
+        top["info"] = .object(info)
+        return .object(top)
+    }
+
     // MARK: Holding a store to them
 
     /// Tells `store` every step and asks it every question of the lines, in order; each answer
@@ -164,8 +186,11 @@ enum AccountFixture {
                                           id: line["id"].flatMap { $0 == .null ? nil : $0 }))
         case "crosstable": return json(try store.crosstable(try text("name"), try text("other")))
         case "leaderboard":
-            return json(try store.leaderboard(try #require(Variant(rawValue: try text("variant"))), after: line["after"]?.stringValue,
-                                              limit: try int("limit")))
+            // The old engine's cursors counted rows; the store's are keys (`LeaderboardCursor`).
+            // The same page is asked for, and the answer's cursor is compared by its rank.
+            let variant = try #require(Variant(rawValue: try text("variant")))
+            let after = try line["after"]?.stringValue.map { counted throws(DatabaseError) in try keyCursor(after: counted, variant, in: store) }
+            return rankCursor(json(try store.leaderboard(variant, after: after, limit: try int("limit"))))
         default:
             Issue.record("a fixture line of no known kind: \(line)")
             return .null

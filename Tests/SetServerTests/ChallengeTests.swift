@@ -251,4 +251,23 @@ import Testing
         _ = try own.waitFor("lobby") { if case .lobby = $0 { true } else { nil } }
         withExtendedLifetime(owner) {}
     }
+
+    /// A name a key takes in the lobby (the door's "Your name") is its account's at once: a
+    /// second key asking for it before the first ever played is refused as another's (issue 45).
+    @Test func aNameTakenInTheLobbyIsTheAccountsBeforeAnyGame() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let first = try TestClient(port: server.port)
+        var mine = JoinRequest(name: "zed")
+        mine.account = String(repeating: "c3", count: 32)
+        first.send(.lobby(.enter(mine)))
+        _ = try first.waitFor("lobby") { if case .lobby = $0 { true } else { nil } }
+        first.hangUp()
+        let second = try TestClient(port: server.port)
+        var theirs = JoinRequest(name: "Zed")
+        theirs.account = String(repeating: "d4", count: 32)
+        second.send(.lobby(.enter(theirs)))
+        // Not "someone is in the lobby as zed": the account owns the name, whoever is listed.
+        #expect(try second.awaitError(.nameTaken).message.contains("belongs to another player here"))
+    }
 }

@@ -5,6 +5,7 @@ import SetRules
 import SetTestSupport
 import SetWire
 import Testing
+import Synchronization
 
 /// One server per node name: a server starting under a name whose holder still renews it refuses
 /// to start; one whose holder stopped renewing takes the name, and the old holder, if it comes
@@ -82,5 +83,42 @@ import Testing
         let report = polled({ try? HealthTests.health(client, id: UUID().uuidString) }, until: { $0?.lease == .lapsed })
         #expect(report == HealthReport(ready: false, store: .ok, node: "a", lease: .lapsed))
         #expect(first.logLines.all.contains { $0.contains("node a stops serving its matches: another server registered as node a") })
+    }
+}
+
+/// Two servers started at the same instant under one name (issue 42 item 10): exactly one takes it.
+@Suite(.serialized) struct NodeNameClaimTests {
+    @Test func ofTwoServersStartingTogetherUnderOneNameExactlyOneTakesItAndTheOtherCannotRenew() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        let first = try NodeDirectoryTests.directory("a", database), second = try NodeDirectoryTests.directory("a", database)
+        // Both look at the same moment: nobody holds the name.
+        let seenByFirst = try first.awaitName(at: 1_000, watchMs: 10_000) { _ in Issue.record("no row: nothing to watch") }
+        let seenBySecond = try second.awaitName(at: 1_000, watchMs: 10_000) { _ in Issue.record("no row: nothing to watch") }
+        #expect(seenByFirst == nil && seenBySecond == nil)
+        _ = try first.register(at: 1_000, leaseMs: 10_000, claiming: seenByFirst)
+        #expect(throws: DatabaseError.self) { _ = try second.register(at: 1_000, leaseMs: 10_000, claiming: seenBySecond) }
+        // The winner serves: its renewals go on, and the row bears its mark.
+        #expect(try first.renew(NodeSync(now: 2_000, leaseMs: 10_000, listings: [], gone: [])).until == 12_000)
+        #expect(try first.holder() == NameHolder(started: 1_000, leaseUntil: 12_000))
+        #expect(throws: DatabaseError.self) { _ = try second.renew(NodeSync(now: 2_000, leaseMs: 10_000, listings: [], gone: [])) }
+    }
+
+    /// Two servers racing on two threads, each on its own connection: one takes the name.
+    @Test func twoRegistrationsRacingOnTwoConnectionsLeaveOneWinner() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        for round in 0..<5 {
+            let name = "race\(round)"
+            let outcomes = Mutex<[Bool]>([])
+            let group = DispatchGroup()
+            for _ in 0..<2 {
+                nonisolated(unsafe) let directory = try NodeDirectoryTests.directory(name, database)
+                DispatchQueue.global().async(group: group) {
+                    let taken = (try? directory.register(at: 1_000, leaseMs: 10_000, claiming: nil)) != nil
+                    outcomes.withLock { $0.append(taken) }
+                }
+            }
+            group.wait()
+            #expect(outcomes.withLock { $0 }.filter { $0 }.count == 1)
+        }
     }
 }

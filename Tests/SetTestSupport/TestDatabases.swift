@@ -162,7 +162,28 @@ package final class ThrowawayPostgres: Sendable {
         try pgctl(["restart", "-w", "-m", "fast", "-o", "-k \(folder) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off", "-l", folder + "/log"])
     }
 
+    /// Stops the server's processes with SIGSTOP, as a hung host would be: connections stay
+    /// open, the kernel still takes their bytes, and nothing answers.
+    package func freeze() { signalAll(SIGSTOP) }
+
+    /// Lets the processes `freeze` stopped go on.
+    package func thaw() { signalAll(SIGCONT) }
+
+    /// The postmaster (from its pid file) and every process it started.
+    private func signalAll(_ signal: Int32) {
+        guard let text = try? String(contentsOfFile: "\(folder)/data/postmaster.pid", encoding: .utf8),
+              let postmaster = text.split(separator: "\n").first.flatMap({ pid_t($0) }) else { return }
+        let children = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == postmaster ? pid : nil
+        }
+        for pid in [postmaster] + children { kill(pid, signal) }
+    }
+
     package func stop() {
+        thaw()
         try? pgctl(["stop", "-m", "immediate"])
         try? FileManager.default.removeItem(atPath: folder)
     }

@@ -6,10 +6,27 @@ extension ClientApp {
     /// How long before its seat would forfeit a held bot comes back.
     static let botReturnMarginMs: Int64 = 15_000
 
-    /// Whether the bot beside us is held off now: a box the player reads is open, and its seat
-    /// wait has not run low this game.
+    /// Whether the bot beside us is held off now: a box the player reads is open, its seat wait
+    /// has not run low this game, and it holds no window. A seat that leaves ends its window as
+    /// if passed (a claim costs 10 and hands us a second chance): the bot steps out only once
+    /// its window is over, so a pause never changes the score (issue 45).
     var holdsBotNow: Bool {
         Self.holdsLocalBot(state.overlay) && !(state.botHoldSpent != nil && state.botHoldSpent == state.view?.game)
+            && !botHoldsWindow
+    }
+
+    /// Whether the open window is the other seat's: the bot's, beside us.
+    var botHoldsWindow: Bool {
+        guard let window = state.view?.window, let me = state.seat else { return false }
+        return window.holder != me
+    }
+
+    /// The bot held or let go when `holdsBotNow` changed from `wasHeld` (a box opened or closed,
+    /// the bot's window ended); nothing otherwise, or when the client is quitting.
+    func botHoldChange(from wasHeld: Bool, effects: [ClientEffect]) -> [ClientEffect] {
+        let isHeld = holdsBotNow
+        guard state.options.holdsBot, state.options.mode == .duel, wasHeld != isHeld, !effects.contains(where: \.isQuit) else { return [] }
+        return [.holdLocal(isHeld)]
     }
 
     /// Called on each tick: brings a held door bot back once its seat wait runs low.

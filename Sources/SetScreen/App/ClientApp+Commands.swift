@@ -27,12 +27,8 @@ extension ClientApp {
     /// nobody else to be unfair to.
     mutating func perform(_ command: ClientCommand, at now: Int64) -> [ClientEffect] {
         let wasHeld = holdsBotNow
-        var effects = performCommand(command, at: now)
-        let isHeld = holdsBotNow
-        if state.options.holdsBot, state.options.mode == .duel, wasHeld != isHeld, !effects.contains(where: \.isQuit) {
-            effects.append(.holdLocal(isHeld))
-        }
-        return effects
+        let effects = performCommand(command, at: now)
+        return effects + botHoldChange(from: wasHeld, effects: effects)
     }
 
     /// The boxes a player reads rather than plays through: a local bot must not score meanwhile.
@@ -141,6 +137,11 @@ extension ClientApp {
         case .start:
             guard state.awaitingStart else { return [] }
             state.awaitingStart = false
+            // A solo game is dealt as it is joined, so no `game_started` reaches this client: its
+            // time (the daily deal's "played in") runs from this key, on the server's clock.
+            if state.gameStartedAt == nil, state.joinedAfresh, state.view?.phase == .playing {
+                state.gameStartedAt = state.clock.serverTime(at: now)
+            }
             state.note("go!", .good, at: now)
             return [.startLocal]
         case .openChat:
@@ -199,7 +200,7 @@ extension ClientApp {
     private var scoresLine: String {
         guard let view = state.view else { return "" }
         let players = view.players.sorted { a, _ in state.isPlayer && a.seat == state.seat }
-        return players.map { "\(state.who($0.seat)) \($0.score)" }.joined(separator: ", ")
+        return players.map { "\(state.who($0.seat)) \($0.score.scoreText)" }.joined(separator: ", ")
     }
 
     /// Touches a card. In a duel only the window holder selects, so touching with no window open

@@ -29,6 +29,10 @@ extension ClientApp {
             state.hint = []
             state.flash = nil
             state.resultHidden = false
+            // A new game is new: its cards are labelled 1, 2, 3 … in table order, not by the
+            // slots the last game's cards held, and the last game's news ("your seat is back") goes.
+            state.labels = LabelBook()
+            state.notices.removeAll()
             state.note(start.game > 1 ? "game \(start.game): new cards" : "the game is on", .good, at: now)
         case .playerJoined(let seat, let name, _, _):
             if seat != state.seat || !state.isPlayer { state.note("\(name) joined", .good, at: now) }
@@ -37,7 +41,7 @@ extension ClientApp {
             // A bot beside us leaves only to pause the game for the help: that is no news.
             if state.options.holdsBot && !present { break }
             state.note(present ? "\(state.name(of: seat)) is back" : "\(state.name(of: seat)) left",
-                       present ? .good : .bad, at: now)
+                       present ? .good : .bad, at: now, about: "presence \(seat.rawValue)")
         case .resumed:
             state.note("play resumes", .good, at: now)
         case .spectators:
@@ -105,7 +109,7 @@ extension ClientApp {
     /// One line about how a game ended.
     func resultLine(_ result: MatchResult) -> String {
         guard let view = state.view else { return "game over" }
-        if view.mode == .solo { return "game over: \(result.scores.first ?? 0) points" }
+        if view.mode == .solo { return "game over: \((result.scores.first ?? 0).scoreText) points" }
         switch result.reason {
         case .resigned, .forfeited:
             let loser = result.by.map(state.who) ?? "someone"

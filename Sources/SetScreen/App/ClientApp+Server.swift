@@ -7,10 +7,12 @@ import SetWire
 extension ClientApp {
     /// Takes one server message.
     package mutating func receive(_ message: ServerMessage, at now: Int64) -> [ClientEffect] {
+        let wasHeld = holdsBotNow
         var effects: [ClientEffect] = []
         for effect in state.session.receive(message, at: now) { effects += perform(effect, at: now) }
         relayout(at: now)
-        return effects
+        // The bot's window ended while a box was open: it steps out now.
+        return effects + botHoldChange(from: wasHeld, effects: effects)
     }
 
     /// Carries out one of the session's effects on the screen; returns what the shell must do.
@@ -27,6 +29,7 @@ extension ClientApp {
             return [requestList(at: now)]
         case .joined(let match, let seat, let resumed, let first):
             state.connection = .live
+            state.joinedAfresh = !resumed
             if resumed && first && state.isPlayer {
                 state.note(state.options.resumeNote ?? "your seat is back", .good, at: now, for: 3 * Notice.lifetime)
             }
@@ -78,6 +81,8 @@ extension ClientApp {
             state.pendingEntry = .scatter
             state.hint = []
             state.flash = nil
+            // Another game's cards take labels afresh, in table order.
+            state.labels = LabelBook()
         }
         state.claimPending = false
         state.mySelection = view.selectionSeat == state.seat && state.isPlayer ? view.selection : []

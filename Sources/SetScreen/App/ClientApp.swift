@@ -136,10 +136,12 @@ package struct ClientApp: Sendable {
         // Chat rows only while a game is played: the waiting and result boxes use the whole table area.
         let chat = state.view?.phase == .playing && !state.session.chat.shown.isEmpty ? ChatStrip.mostLines : 0
         return ScreenLayout(size: state.size, cardCount: count, buttons: buttons(for: state), deck: true, chatRows: chat,
-                            strip: needsStrip(state), deckEmpty: state.view?.deck == 0)
+                            strip: needsStrip(state), deckEmpty: state.view?.deck == 0 && !needsStrip(state))
     }
 
-    /// Whether the screen needs the strip beside the table: Set-Chain's chain lies there.
+    /// Whether the screen needs the strip beside the table: Set-Chain's chain lies there. While
+    /// it does, the cards keep a deal's size as the deck empties: grown two rows tall, they left
+    /// the chain no room beside them.
     static func needsStrip(_ state: ClientState) -> Bool {
         guard !state.isPicking, let view = state.view, view.variant == .chain else { return false }
         return !ChainStrip.cards(view).isEmpty

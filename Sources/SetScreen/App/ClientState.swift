@@ -111,6 +111,9 @@ package struct ClientState: Equatable, Sendable {
     var chatHistoryShown = false
     /// When the current game was dealt (server ms), as this client saw it: how long it took.
     var gameStartedAt: Int64?
+    /// Whether the last join took a new seat rather than resuming one: a solo game it found
+    /// dealt was dealt for it, and its time runs from the start box's key.
+    var joinedAfresh = false
     /// When the newest shown chat line was heard (local time), for the folded strip to fade.
     var chatHeardAt: Int64?
     /// A local solo game's personal records; nil where none are kept.
@@ -149,11 +152,11 @@ package struct ClientState: Equatable, Sendable {
     func notice(at now: Int64) -> Notice? { notices.last { $0.until > now } }
 
     mutating func note(_ text: String, _ tone: Notice.Tone = .info, at now: Int64, for lifetime: Int64 = Notice.lifetime,
-                       during window: Window? = nil) {
+                       during window: Window? = nil, about topic: String? = nil) {
         // The same words again replace the older copy: three refused deals read "no room …" once,
-        // not three times side by side.
-        notices.removeAll { $0.text == text }
-        notices.append(Notice(text, tone: tone, until: now + lifetime, window: window))
+        // not three times side by side; news of the same thing replaces what it makes stale.
+        notices.removeAll { $0.text == text || (topic != nil && $0.topic == topic) }
+        notices.append(Notice(text, tone: tone, until: now + lifetime, window: window, topic: topic))
         if notices.count > 4 { notices.removeFirst(notices.count - 4) }
     }
 

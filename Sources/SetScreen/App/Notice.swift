@@ -14,12 +14,16 @@ struct Notice: Hashable, Sendable {
     var until: Int64
     /// The window the news is about ("bob holds the window"): shown only while it is open.
     var window: Window?
+    /// What the news is about ("bob's presence"): newer news of it replaces this, so "bob left ·
+    /// bob is back" never stand side by side.
+    var topic: String?
 
-    init(_ text: String, tone: Tone = .info, until: Int64, window: Window? = nil) {
+    init(_ text: String, tone: Tone = .info, until: Int64, window: Window? = nil, topic: String? = nil) {
         self.text = text
         self.tone = tone
         self.until = until
         self.window = window
+        self.topic = topic
     }
 
     /// How long a notice stays up.

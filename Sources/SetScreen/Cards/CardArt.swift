@@ -16,6 +16,14 @@ enum SymbolTier: Hashable, Sendable {
         (TerminalSize(columns: 9, rows: 4), .drawn(width: 4, height: 8, gap: 2)),
     ]
 
+    /// Whether the symbols' pixels tell the shadings apart by 0.35 of their ink at least
+    /// (CardLegibilityTests). Four pixels wide (11×6 cards) they cannot: every row's outline
+    /// leaves striped within 0.27 of solid or open, so the card's bottom border says it in a word.
+    var carriesShading: Bool {
+        guard case .drawn(let width, _, _) = self else { return true }
+        return width >= 6
+    }
+
     /// The tier for a card's inside (the rect without its border).
     static func forInterior(_ interior: TerminalSize) -> SymbolTier {
         if interior.columns >= 13 && interior.rows >= 6 {
@@ -100,6 +108,10 @@ enum CardArt {
             canvas.fill(interior, with: back.pattern, style: back.style)
         } else {
             drawSymbols(of: card, in: interior, on: &canvas, theme: theme)
+            if !SymbolTier.forInterior(interior.size).carriesShading {
+                canvas.write(String(shadingWord(card.shading).prefix(max(0, box.width - 4))), column: 1, row: box.endRow - 1,
+                             style: theme.ink(for: card.colour))
+            }
             if theme.showsColourLetters {
                 canvas.put(Theme.letter(for: card.colour), column: box.endColumn - 2, row: box.endRow - 1,
                            style: CellStyle(foreground: theme.ink(for: card.colour).foreground, bold: true))
@@ -125,6 +137,15 @@ enum CardArt {
         let rows = cardSize.height - 2
         guard cardSize.height >= 6 else { return symbols }
         return symbols * max(2, rows - 2)
+    }
+
+    /// The word a card too small for its shading's pixels says it in, on its bottom border.
+    static func shadingWord(_ shading: Shading) -> String {
+        switch shading {
+        case .solid: "solid"
+        case .striped: "striped"
+        case .open: "open"
+        }
     }
 
     /// The single glyph for a symbol on compact cards (48 cards and more at 80×24): shading reads

@@ -56,7 +56,7 @@ package struct DoorMenu: Equatable, Sendable {
     /// Who the player is, in the title ("key-AbC123", "guest-4821").
     package private(set) var name: String
     /// The game this key left unfinished, in a few words ("your quick duel"); nil when none waits.
-    package let waiting: String?
+    package private(set) var waiting: String?
     /// Whether the player may choose a name: a key keeps one, a guest has nothing to keep it by.
     package let canRename: Bool
     /// The name being typed; nil while the player is not typing one.
@@ -90,6 +90,14 @@ package struct DoorMenu: Equatable, Sendable {
     package mutating func renamed(to name: String) {
         self.name = name
         note = "You play as \(name) from now on."
+    }
+
+    /// The menu again after a game it started: the game left waiting, if any, offered first, and
+    /// `note` (the new rating) under the items.
+    package mutating func returned(waiting: String?, note: String?) {
+        self.waiting = waiting
+        if waiting != nil { selected = .resume } else if selected == .resume { selected = .quickDuel }
+        self.note = note
     }
 
     /// Takes one key or click; returns the choice once one is made.
@@ -245,7 +253,10 @@ package struct DoorMenu: Equatable, Sendable {
         let below = first + shown.count + 1
         let help = draft != nil ? "Type your name, Enter keep it, Esc give up" : "Up/Down choose, Left/Right change, Enter go, q quit"
         screen.write(help, column: margin, row: below, style: CellStyle(dim: true))
-        if let note { screen.write(note, column: margin, row: below + 2, style: CellStyle(bold: true)) }
+        // Wrapped at spaces to the screen's width: a server's refusal ran past 60 columns, cut.
+        for (index, line) in Notice.wrap(note ?? "", width: size.columns - margin - 1).enumerated() where below + 2 + index < size.rows {
+            screen.write(line, column: margin, row: below + 2 + index, style: CellStyle(bold: true))
+        }
         return screen
     }
 }

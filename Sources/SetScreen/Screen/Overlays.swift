@@ -50,7 +50,7 @@ enum Overlays {
     /// What a new game throws away: this game's score and the cards still to play.
     static func newGameNote(_ state: ClientState) -> String {
         guard let view = state.view, let me = state.seat, let score = view.player(me)?.score else { return "This game is thrown away." }
-        return "This game (\(score) point\(abs(score) == 1 ? "" : "s"), \(view.deck) cards in the deck) is thrown away."
+        return "This game (\(score.scoreText) point\(abs(score) == 1 ? "" : "s"), \(view.deck) cards in the deck) is thrown away."
     }
 
     /// What leaving keeps, said truthfully: the local game's own note, else the server's wait.
@@ -160,7 +160,7 @@ enum Overlays {
         var lines: [[Span]] = []
         if let result = view.result {
             lines.append([Span(resultHeadline(state, view: view, result: result), CellStyle(bold: true))])
-            let scores = rankedPlayers(state, view: view, result: result).map { "\($0.name) \($0.score)" }.joined(separator: "   ")
+            let scores = rankedPlayers(state, view: view, result: result).map { "\($0.name) \($0.score.scoreText)" }.joined(separator: "   ")
             lines.append([Span(scores)])
             let reason = switch result.reason {
             case .noSetsLeft: "the deck is empty and no set is left"
@@ -252,7 +252,7 @@ enum Overlays {
 
     static func resultHeadline(_ state: ClientState, view: MatchView, result: MatchResult) -> String {
         // A spectator of a solo game (or of its replay) is not the one who scored.
-        if view.mode == .solo { return "\(state.isPlayer ? "You" : state.name(of: .first)) scored \(result.scores.first ?? 0)" }
+        if view.mode == .solo { return "\(state.isPlayer ? "You" : state.name(of: .first)) scored \((result.scores.first ?? 0).scoreText)" }
         if isAborted(view, result: result) { return "Aborted: no set was taken" }
         guard let winner = result.winner else { return "A tie!" }
         if state.isPlayer && winner == state.seat { return "You win!" }

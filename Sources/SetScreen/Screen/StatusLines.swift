@@ -31,7 +31,7 @@ enum StatusLines {
                 // An account's rating, as lichess shows it beside the name; `?` while provisional.
                 if rated, let rating = player.rating { left.append(Span(" \(rating)\(player.provisional ? "?" : "")", theme.quiet)) }
                 left.append(Span(" ", nameStyle))
-                left.append(Span("\(player.score)", CellStyle(bold: true)))
+                left.append(Span(player.score.scoreText, CellStyle(bold: true)))
                 if !player.present {
                     left.append(Span(" away", theme.quiet))
                 } else if let rtt = view.roundTripMs.indices.contains(seat.rawValue) ? view.roundTripMs[seat.rawValue] : nil {

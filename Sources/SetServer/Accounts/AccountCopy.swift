@@ -30,6 +30,8 @@ enum AccountCopy {
             try target.transaction { () throws(DatabaseError) in
                 rows = 0  // PostgreSQL may run the transaction again
                 for table in tables { rows += try copy(table, from: source, to: target) }
+                // The ids were copied as they were: the ones the database hands out next follow them.
+                for table in ["accounts", "games"] { try DatabaseIDs.catchUp(table, on: target) }
             }
             copied = true
         }

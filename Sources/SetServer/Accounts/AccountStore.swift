@@ -74,14 +74,17 @@ enum StoreError: Error, Equatable, CustomStringConvertible {
     /// The record's address, network or account has spent its ration for now (`RecordCharge`,
     /// counted for every node): nothing was written; a token comes in `waitMs`.
     case overAllowance(waitMs: Int64)
+    /// The database refused the statement itself (a constraint, a table an operator changed, a
+    /// bug): trying again would fail the same way. The reason names the statement and the error.
+    case rejected(String)
 
     var description: String {
         switch self {
         case .overAllowance(let waitMs): "over the ration of account records for \(waitMs) ms"
-
         case .nameTaken: "the name is taken"
         case .identityTaken: "the identity has an account"
         case .unavailable(let reason): "the accounts store is unavailable: \(reason)"
+        case .rejected(let reason): "the accounts store refused the change: \(reason)"
         }
     }
 }

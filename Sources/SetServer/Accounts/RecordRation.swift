@@ -25,9 +25,9 @@ struct RecordCharge: Sendable, Equatable {
 /// wrote lately (its bucket's level and when), in PostgreSQL, where nodes share it. A SQLite store
 /// serves one server, whose own `RecordAllowance` is the whole ration, as before.
 enum RecordRation {
-    /// Migration 7: the buckets, as `TokenBucket` counts them (milliseconds of refill), at a
+    /// Migration 8: the buckets, as `TokenBucket` counts them (milliseconds of refill), at a
     /// time on the database's clock (milliseconds since 1970).
-    static let migration = Migration(version: 7, summary: "record_allowances: the new-account and rename ration of every address, network and account, for all nodes") { _ in
+    static let migration = Migration(version: 8, summary: "record_allowances: the new-account and rename ration of every address, network and account, for all nodes") { _ in
         ["CREATE TABLE record_allowances (key TEXT PRIMARY KEY, level_ms BIGINT NOT NULL, at_ms BIGINT NOT NULL)"]
     }
 

@@ -100,6 +100,8 @@ enum SQLAccountSchema {
         MatchPlacement.migration,
         // Where the door's player came from, counted there by the node seating the ticket.
         DoorHandoff.addressMigration,
+        // Ids handed out by the database, never MAX(id) + 1 (Accounts/DatabaseIDs.swift).
+        DatabaseIDs.migration,
         // The new-account and rename ration, shared by every node (Accounts/RecordRation.swift).
         RecordRation.migration,
         // Who the operator silenced, for every node (Chat/SilencedStore.swift).

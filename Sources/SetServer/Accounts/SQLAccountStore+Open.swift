@@ -28,6 +28,19 @@ extension SQLAccountStore {
         return store
     }
 
+    /// Another connection to the store at `location`, already opened and brought up to date by
+    /// `open`: the records lane's (`AccountsEdge`). Nil for a store in memory, which has one.
+    static func another(_ location: StoreLocation) throws(StoreError) -> SQLAccountStore? {
+        let database: Database? = try storing { () throws(DatabaseError) -> Database? in
+            switch location {
+            case .memory: nil
+            case .sqliteFile(let path): try SQLiteDatabase(path: path)
+            case .postgres(let url): try PostgresDatabase(url: url)
+            }
+        }
+        return database.map { SQLAccountStore(reading: $0) }
+    }
+
     /// Makes the file's folder, and the file itself readable by its owner alone (SQLite would
     /// make it as the umask says, and its WAL takes the file's mode): accounts hold identities.
     private static func prepareFile(_ path: String) throws(DatabaseError) {

@@ -13,8 +13,14 @@ extension SQLAccountStore {
                     if let kept = try gameRow(commitment: finished.commitment) { return kept }
                     var ratings: [Int: Rating] = [:]
                     for seated in finished.seats {
-                        guard let id = seated.account, try database.row("SELECT 1 FROM accounts WHERE id = $1", .int(id)) != nil else { continue }
-                        ratings[id] = try self.ratings(of: id)[finished.variant] ?? .initial
+                        // Whether the account exists, and its rating in the variant: one round trip.
+                        guard let id = seated.account, let row = try database.row("""
+                            SELECT r.rating, r.deviation, r.volatility FROM accounts a
+                            LEFT JOIN ratings r ON r.account_id = a.id AND r.variant = $2 WHERE a.id = $1
+                            """, .int(id), .text(finished.variant.rawValue)) else { continue }
+                        ratings[id] = try row.optionalDouble(0).map { rating throws(DatabaseError) in
+                            Rating(rating: rating, deviation: try row.double(1), volatility: try row.double(2))
+                        } ?? .initial
                     }
                     let pairGames = try GameRecord.pair(of: finished).map { (first, second) throws(DatabaseError) in
                         try ratedGames(of: first, against: second, since: wallSeconds - policy.pairWindowSeconds)
@@ -48,22 +54,30 @@ extension SQLAccountStore {
     /// Writes a decided game and everything it moves: its rows, each account's list, counts,
     /// set times, and for a rated game each rating with its standing (`policy` says who is listed).
     func insert(_ game: GameRecord, policy: RatingPolicy) throws(DatabaseError) {
-        let gameID: Int = try database.row("SELECT COALESCE(MAX(id), -1) + 1 FROM games")?.int(0) ?? 0
-        try database.execute("""
+        // The database hands out the id (`DatabaseIDs`): two overlapping commits never share one.
+        guard let inserted = try database.row("""
             INSERT INTO games (id, commitment, match, game, mode, variant, rated, outcome, reason, winner, ended_at, duration_ms, wall, journal)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-            """, .int(gameID), .text(game.commitment), .text(game.match), .int(game.game), .text(game.mode.rawValue),
+            VALUES (\(DatabaseIDs.nextID(in: "games", database.dialect)), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+            RETURNING id
+            """, .text(game.commitment), .text(game.match), .int(game.game), .text(game.mode.rawValue),
             .text(game.variant.rawValue), .bool(game.rated), .text(game.outcome.rawValue), .text(game.reason.rawValue),
-            .optional(game.winner?.rawValue), .int(game.endedAt), .int(game.durationMs), .int(game.wallSeconds), .text(game.journal))
-        for (seat, player) in game.players.enumerated() {
+            .optional(game.winner?.rawValue), .int(game.endedAt), .int(game.durationMs), .int(game.wallSeconds), .text(game.journal)) else {
+            throw DatabaseError(.invalidStatement, "the insert of game \(game.commitment) returned no id")
+        }
+        let gameID: Int = try inserted.int(0)
+        // Every seat in one statement: a round trip fewer per seat.
+        let seatValues: [[SQLValue]] = game.players.enumerated().map { seat, player in
+            [.int(gameID), .int(seat), .optional(player.account), .text(player.name), .int(player.points), .int(player.sets),
+             .text(player.setTimes.map(String.init).joined(separator: ",")), .optional(player.before?.rating),
+             .optional(player.before?.deviation), .optional(player.before?.volatility), .optional(player.after?.rating),
+             .optional(player.after?.deviation), .optional(player.after?.volatility)]
+        }
+        if !seatValues.isEmpty {
             try database.execute("""
                 INSERT INTO game_seats (game_id, seat, account_id, name, points, sets, set_times, before_rating, before_deviation,
                     before_volatility, after_rating, after_deviation, after_volatility)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-                """, .int(gameID), .int(seat), .optional(player.account), .text(player.name), .int(player.points), .int(player.sets),
-                .text(player.setTimes.map(String.init).joined(separator: ",")), .optional(player.before?.rating),
-                .optional(player.before?.deviation), .optional(player.before?.volatility), .optional(player.after?.rating),
-                .optional(player.after?.deviation), .optional(player.after?.volatility))
+                VALUES \(Self.placeholders(rows: seatValues.count, columns: 13))
+                """, seatValues.flatMap { $0 })
         }
         for (seat, player) in game.players.enumerated() {
             guard let id = player.account else { continue }
@@ -76,12 +90,11 @@ extension SQLAccountStore {
             let opponent = game.players.count == 2 ? game.players[1 - seat].account : nil
             let score = playedItself ? nil : game.score(of: seat)
             let result = playedItself ? "self" : score.map(Self.resultText) ?? game.outcome.rawValue
-            let number: Int = try database.row("SELECT games FROM accounts WHERE id = $1", .int(id))?.int(0) ?? 0
+            // Numbered by the account's count of games, read in the same statement.
             try database.execute("""
                 INSERT INTO account_games (account_id, number, game_id, seat, opponent_id, result, rated, wall)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-                """, .int(id), .int(number), .int(gameID), .int(seat), .optional(opponent), .text(result), .bool(game.rated),
-                .int(game.wallSeconds))
+                SELECT id, games, $2, $3, $4, $5, $6, $7 FROM accounts WHERE id = $1
+                """, .int(id), .int(gameID), .int(seat), .optional(opponent), .text(result), .bool(game.rated), .int(game.wallSeconds))
             try database.execute("""
                 UPDATE accounts SET games = games + 1, wins = wins + $2, losses = losses + $3, draws = draws + $4,
                     self_games = self_games + $5 WHERE id = $1
@@ -90,6 +103,11 @@ extension SQLAccountStore {
                 try rate(id, in: game.variant, to: after, against: opponent, wall: game.wallSeconds, policy: policy)
             }
         }
+    }
+
+    /// `($1, $2, …), (…)`: the placeholders of `rows` rows of `columns` values each.
+    static func placeholders(rows: Int, columns: Int) -> String {
+        (0..<rows).map { row in "(" + (1...columns).map { "$\(row * columns + $0)" }.joined(separator: ", ") + ")" }.joined(separator: ", ")
     }
 
     static func resultText(_ score: Score) -> String {
@@ -114,10 +132,10 @@ extension SQLAccountStore {
         }
         standing.add(opponent: opponent, wall: wall, keeping: policy.leaderboardOpponents)
         var opponents: Int = try kept?.int(3) ?? 0
-        if let opponent, try database.row("SELECT 1 FROM rated_opponents WHERE account_id = $1 AND variant = $2 AND opponent_id = $3",
-                                          .int(id), .text(variant.rawValue), .int(opponent)) == nil {
-            try database.execute("INSERT INTO rated_opponents (account_id, variant, opponent_id) VALUES ($1, $2, $3)",
-                                 .int(id), .text(variant.rawValue), .int(opponent))
+        // A new opponent is inserted and counted; one already there returns no row: one round trip.
+        if let opponent, try database.row("""
+            INSERT INTO rated_opponents (account_id, variant, opponent_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING opponent_id
+            """, .int(id), .text(variant.rawValue), .int(opponent)) != nil {
             opponents += 1
         }
         let values: [SQLValue] = [.int(id), .text(variant.rawValue), .double(rating.rating), .double(rating.deviation), .double(rating.volatility),
@@ -145,12 +163,12 @@ extension SQLAccountStore {
             let tenths = (ms + 50) / 100
             buckets[tenths < 255 ? tenths * 100 : ms, default: 0] += 1
         }
-        for (ms, count) in buckets.sorted(by: { $0.key < $1.key }) {
-            try database.execute("""
-                INSERT INTO set_times (account_id, ms, sets) VALUES ($1, $2, $3)
-                ON CONFLICT (account_id, ms) DO UPDATE SET sets = set_times.sets + excluded.sets
-                """, .int(id), .int(ms), .int(count))
-        }
+        // Every bucket in one statement, not one round trip each.
+        let rows = buckets.sorted(by: { $0.key < $1.key }).map { ms, count -> [SQLValue] in [.int(id), .int(ms), .int(count)] }
+        try database.execute("""
+            INSERT INTO set_times (account_id, ms, sets) VALUES \(Self.placeholders(rows: rows.count, columns: 3))
+            ON CONFLICT (account_id, ms) DO UPDATE SET sets = set_times.sets + excluded.sets
+            """, rows.flatMap { $0 })
         try database.execute("UPDATE accounts SET best_set_ms = $2 WHERE id = $1 AND (best_set_ms IS NULL OR best_set_ms > $2)",
                              .int(id), .int(best))
     }

@@ -66,29 +66,40 @@ extension SQLAccountStore {
         }
     }
 
+    /// A page of the variant's listed players, best first, after the cursor's row (by key, not
+    /// by offset: ties in rating are ordered by account id, so a page boundary inside a tie
+    /// neither repeats nor skips anyone).
     func leaderboard(_ variant: Variant, after: String?, limit: Int) throws(StoreError) -> Result<AccountInfo, WireError> {
-        var offset = 0
+        var cursor = LeaderboardCursor.start
         if let after {
-            guard let skip = Int(after), skip >= 0 else { return .failure(AccountReplies.badCursor) }
-            offset = skip
+            guard let given = LeaderboardCursor(after) else { return .failure(AccountReplies.badCursor) }
+            cursor = given
         }
         let wanted = max(0, min(limit, 1_000_000))
         let rows = try Self.storing { () throws(DatabaseError) in
-            try database.query("""
-                SELECT a.name, a.bot, r.rating, r.deviation FROM ratings r JOIN accounts a ON a.id = r.account_id
-                WHERE r.variant = $1 AND r.listed = 1 ORDER BY r.rating DESC, r.account_id LIMIT $2 OFFSET $3
-                """, .text(variant.rawValue), .int(wanted + 1), .int(offset))
+            let columns = "SELECT a.name, a.bot, r.rating, r.deviation, r.account_id FROM ratings r JOIN accounts a ON a.id = r.account_id"
+            guard let key = cursor.key else {
+                return try database.query("""
+                    \(columns) WHERE r.variant = $1 AND r.listed = 1 ORDER BY r.rating DESC, r.account_id LIMIT $2
+                    """, .text(variant.rawValue), .int(wanted + 1))
+            }
+            return try database.query("""
+                \(columns) WHERE r.variant = $1 AND r.listed = 1 AND (r.rating < $3 OR (r.rating = $3 AND r.account_id > $4))
+                ORDER BY r.rating DESC, r.account_id LIMIT $2
+                """, .text(variant.rawValue), .int(wanted + 1), .double(key.rating), .int(key.account))
         }
         var players: [JSONValue] = []
+        var last = cursor
         for (index, row) in rows.prefix(wanted).enumerated() {
             try Self.storing { () throws(DatabaseError) in
                 let rating = Rating(rating: try row.double(2), deviation: try row.double(3), volatility: Rating.initial.volatility)
-                players.append(["rank": .int(Int64(offset + index + 1)), "name": .string(try row.text(0)), "bot": .bool(try row.bool(1)),
+                players.append(["rank": .int(Int64(cursor.rank + index + 1)), "name": .string(try row.text(0)), "bot": .bool(try row.bool(1)),
                                 "rating": .int(Int64(rating.rounded)), "deviation": .int(Int64(rating.deviation.rounded()))])
+                last = LeaderboardCursor(rank: cursor.rank + index + 1, key: (rating.rating, try row.int(4)))
             }
         }
         var fields: [String: JSONValue] = ["variant": .string(variant.rawValue), "players": .array(players)]
-        if rows.count > wanted { fields["next"] = .string(String(offset + players.count)) }
+        if rows.count > wanted { fields["next"] = .string(last.text) }
         return .success(AccountInfo(.leaderboard, fields))
     }
 }

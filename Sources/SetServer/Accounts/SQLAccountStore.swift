@@ -23,13 +23,17 @@ final class SQLAccountStore: AccountStore {
         self.database = database
     }
 
-    /// A database's error as the store says it: only a name or an identity taken is the
-    /// caller's to act on; anything else means the store cannot be counted on now.
+    /// A database's error as the store says it, its kind kept: a statement the database refused
+    /// (`invalidStatement`: a constraint, a missing table) is `rejected`, which trying again
+    /// cannot mend; anything else means the store cannot be counted on now, and may be tried again.
     static func storing<T>(_ body: () throws(DatabaseError) -> T) throws(StoreError) -> T {
         do throws(DatabaseError) {
             return try body()
         } catch {
-            throw .unavailable(error.description)
+            switch error.code {
+            case .invalidStatement: throw .rejected(error.description)
+            case .unavailable, .uniqueViolation, .serializationFailure, .migration: throw .unavailable(error.description)
+            }
         }
     }
 
@@ -88,8 +92,7 @@ final class SQLAccountStore: AccountStore {
                     }
                     if try accountRow(named: name) != nil { return .failure(.nameTaken) }
                     if let waitMs = try RecordRation.charge(charge, in: database) { return .failure(.overAllowance(waitMs: waitMs)) }
-                    let id = try nextAccountID()
-                    try insertAccount(id: id, identity: identity, name: name, bot: bot, wallSeconds: wallSeconds)
+                    let id = try insertAccount(identity: identity, name: name, bot: bot, wallSeconds: wallSeconds)
                     return .success(StoredAccount(id: id, identity: identity, name: name, bot: bot, createdWall: wallSeconds, ratings: VariantRatings()))
                 }
             }
@@ -125,10 +128,20 @@ final class SQLAccountStore: AccountStore {
         }
     }
 
-    func nextAccountID() throws(DatabaseError) -> Int {
-        try database.row("SELECT COALESCE(MAX(id), -1) + 1 FROM accounts")?.int(0) ?? 0
+    /// Inserts a new account under the id the database hands out (`DatabaseIDs`), and returns it.
+    func insertAccount(identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64) throws(DatabaseError) -> Int {
+        guard let row = try database.row("""
+            INSERT INTO accounts (id, identity, name, bot, created_wall) VALUES (\(DatabaseIDs.nextID(in: "accounts", database.dialect)), $1, $2, $3, $4)
+            RETURNING id
+            """, .text(identity.storedText), .text(name), .bool(bot), .int(wallSeconds)) else {
+            throw DatabaseError(.invalidStatement, "the insert of an account returned no id")
+        }
+        let id: Int = try row.int(0)
+        try claimSkeleton(of: id, name)
+        return id
     }
 
+    /// Inserts an account under an id it already had (an import from the old account log).
     func insertAccount(id: Int, identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64) throws(DatabaseError) {
         try database.execute("INSERT INTO accounts (id, identity, name, bot, created_wall) VALUES ($1, $2, $3, $4, $5)",
                              .int(id), .text(identity.storedText), .text(name), .bool(bot), .int(wallSeconds))

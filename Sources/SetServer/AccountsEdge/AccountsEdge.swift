@@ -5,10 +5,14 @@ import SetRules
 import SetWire
 import Synchronization
 
-/// The server's accounts edge, owned by the loop: every call to the accounts store goes to its
-/// worker thread (a `SerialWorker`), and each answer comes back through the loop's inbox to the
-/// continuation that asked, on the loop. Nothing on the loop ever waits for the store; only the
-/// server's start and stop, when no loop runs, use it directly (`synchronously`).
+/// The server's accounts edge, owned by the loop: every call to the accounts store goes to a lane
+/// of the store gateway (a `SerialWorker`, a thread with its own connection), and each answer
+/// comes back through the loop's inbox to the continuation that asked, on the loop. The *records*
+/// lane commits finished games (retried with a backoff); the *player* lane answers admissions
+/// and questions, and is bounded: a call it cannot queue is answered `unavailable` at once. A
+/// store in memory has one connection, and both lanes are one. Nothing on the loop ever waits for
+/// the store; only the server's start and stop, when no loop runs, use it directly
+/// (`synchronously`).
 final class AccountsEdge {
     /// The names kept for what the server hands out; the server says whether it has a door.
     var reservedNames = ReservedNames(houseBots: false)
@@ -18,7 +22,9 @@ final class AccountsEdge {
     var wallSeconds: () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     /// At most this many account questions wait for the store from one connection, and from all.
     let questionBound: (perConnection: Int, total: Int)
-    private let worker: SerialWorker<AccountStore>
+    private let playerLane: SerialWorker<AccountStore>
+    /// The records' own lane; nil: they go to the player lane (a store with one connection).
+    private let recordsLane: SerialWorker<AccountStore>?
     private let clock: TimeSource
     private let log: ServerLog
     private var inbox: LoopInbox<Int>?
@@ -35,9 +41,19 @@ final class AccountsEdge {
     /// Records committed and not yet published, by commitment (`recordState` takes them).
     private var committed: [String: GameRecord?] = [:]
 
-    init(store: AccountStore, loop: EventLoop, clock: TimeSource, log: ServerLog, policy: RatingPolicy = .standard,
-         questionBound: (perConnection: Int, total: Int) = (32, 512)) {
-        worker = SerialWorker(store, threadName: "setgame.accounts")
+    /// How long a stopping server waits for each lane's last call (a record being committed):
+    /// a store that does not answer does not hold the exit past Kubernetes' 30 s grace.
+    static let stopWaitMs: Int64 = 5_000
+
+    /// `records`, a second connection to the same store, gives finished games a lane of their own.
+    init(store: sending AccountStore, records: sending AccountStore? = nil, loop: EventLoop, clock: TimeSource, log: ServerLog,
+         policy: RatingPolicy = .standard, questionBound: (perConnection: Int, total: Int) = (32, 512), laneCapacity: Int = 4_096) {
+        playerLane = SerialWorker(store, threadName: "setgame.accounts.player", capacity: laneCapacity)
+        if let records {
+            recordsLane = SerialWorker(records, threadName: "setgame.accounts.records")
+        } else {
+            recordsLane = nil
+        }
         self.clock = clock
         self.log = log
         self.policy = policy
@@ -49,16 +65,27 @@ final class AccountsEdge {
 
     /// Calls the store at once, on the calling thread: only while no worker runs (the server's
     /// start, before its loop, and its stop, after).
-    func synchronously<Answer>(_ call: (AccountStore) throws(StoreError) -> Answer) throws(StoreError) -> Answer {
-        try worker.withSubject(call)
+    func synchronously<Answer: Sendable>(_ call: (AccountStore) throws(StoreError) -> Answer) throws(StoreError) -> Answer {
+        try playerLane.withSubject(call)
     }
 
-    /// Hands the store to the worker thread: from now on every call goes through `ask`.
-    func start() { worker.start() }
+    /// Hands the store to the lanes' threads: from now on every call goes through `ask`.
+    func start() {
+        playerLane.start()
+        recordsLane?.start()
+    }
 
     /// Lets the calls already asked finish (a record among them is committed, though its answer
-    /// is never heard), then ends the worker; the store is the caller's again.
-    func stop() { worker.stop() }
+    /// is never heard), then ends the lanes, waiting at most `stopWaitMs` for each. True when
+    /// both ended and the store is the caller's again.
+    @discardableResult
+    func stop() -> Bool {
+        let bound = Duration.milliseconds(Self.stopWaitMs)
+        let records = recordsLane?.stop(waitingAtMost: bound) ?? true
+        let player = playerLane.stop(waitingAtMost: bound)
+        if !(records && player) { log("the accounts store did not answer within \(Self.stopWaitMs) ms; stopping without its last calls") }
+        return records && player
+    }
 
     func noteOwner(_ connection: ConnectionID, _ owns: Bool) {
         if owns { owners.insert(connection) } else { owners.remove(connection) }
@@ -68,17 +95,26 @@ final class AccountsEdge {
 
     // MARK: Asking
 
-    /// Calls the store off the loop; `then` runs on the loop with the answer.
-    func ask<Answer: Sendable>(_ call: @escaping @Sendable (AccountStore) throws(StoreError) -> Answer,
+    /// The gateway's lanes to the accounts store.
+    enum Lane { case records, player }
+
+    /// Calls the store off the loop, on `lane` (the player lane unless said); `then` runs on the
+    /// loop with the answer, `unavailable` (through the inbox, never inside this call) when the
+    /// player lane holds as many calls as it queues.
+    func ask<Answer: Sendable>(on lane: Lane = .player, _ call: @escaping @Sendable (AccountStore) throws(StoreError) -> Answer,
                                then answer: @escaping (Result<Answer, StoreError>) -> Void) {
         guard let inbox else { return }
         lastTicket += 1
         let ticket = lastTicket, slot = AnswerSlot<Answer, StoreError>(missing: .unavailable("the worker left no answer"))
         waiting[ticket] = { answer(slot.take()) }
-        worker.submit { store in
+        let worker = lane == .records ? recordsLane ?? playerLane : playerLane
+        let queued = worker.submit { store in
             slot.put(Result { () throws(StoreError) -> Answer in try call(store) })
             inbox.post(ticket)
         }
+        guard !queued else { return }
+        slot.put(.failure(.unavailable("\(worker.waiting) calls wait for the accounts store already")))
+        inbox.post(ticket)
     }
 
     /// An account question from `connection`, asked unless it (or everyone together) already
@@ -104,7 +140,8 @@ final class AccountsEdge {
 
     /// Records a finished game off the loop, retried with a backoff on the server's clock while
     /// the store is unavailable. `delayed` runs on the loop the first time the store could not
-    /// commit it; `committed` once it did (`recordState` then finds the record).
+    /// commit it; `committed` once it did (`recordState` then finds the record), or once the
+    /// store refused it for good (`StoreError.rejected`: it is published unrated, with no record).
     func record(_ finished: FinishedGame, journal: String, delayed: @escaping () -> Void, committed: @escaping () -> Void) {
         let commitment = finished.commitment
         guard unsaved[commitment] == nil, self.committed[commitment] == nil else { return }
@@ -150,13 +187,21 @@ final class AccountsEdge {
         game.triedAt = clock.now()
         unsaved[commitment] = game
         let policy = policy, finished = game.finished, journal = game.journal, wall = game.wallSeconds
-        ask({ store throws(StoreError) in try store.record(finished, journal: journal, wallSeconds: wall, policy: policy) }) { [unowned self] result in
+        ask(on: .records, { store throws(StoreError) in try store.record(finished, journal: journal, wallSeconds: wall, policy: policy) }) { [unowned self] result in
             guard var game = unsaved[commitment] else { return }
             switch result {
             case .success(let record):
                 unsaved[commitment] = nil
                 self.committed[commitment] = .some(record)
                 if game.failures > 0 { log("wrote the record of \(finished.match) game \(finished.game) after \(game.failures) failed tries: its game over is told") }
+                game.committed()
+                game.waiting.forEach { $0() }
+            case .failure(.rejected(let reason)):
+                // Trying again would fail the same way: the game stands unrated and unrecorded,
+                // and what waited behind it is told, so the match goes on.
+                unsaved[commitment] = nil
+                self.committed[commitment] = .some(nil)
+                log("the accounts store refused the record of \(finished.match) game \(finished.game) (\(reason)): it is published unrated and not recorded; the match goes on")
                 game.committed()
                 game.waiting.forEach { $0() }
             case .failure(let error):

@@ -76,8 +76,8 @@ private extension ChatLeases.Standing {
 
 /// The lease rows of the accounts' chat budgets, in the store the nodes share.
 enum ChatBudgetStore {
-    /// Migration 9: which node holds each account's chat budget, until when (database clock).
-    static let migration = Migration(version: 9, summary: "chat_budgets: the node counting each account's chat lines, for every node") { _ in
+    /// Migration 10: which node holds each account's chat budget, until when (database clock).
+    static let migration = Migration(version: 10, summary: "chat_budgets: the node counting each account's chat lines, for every node") { _ in
         ["CREATE TABLE chat_budgets (identity TEXT PRIMARY KEY, node TEXT NOT NULL, until_ms BIGINT NOT NULL)"]
     }
 

@@ -9,8 +9,8 @@ package enum SilencedStore {
     /// How often a node asks whether the list changed: a silence holds on every node within it.
     package static let pollMs: Int64 = 2_000
 
-    /// Migration 8: the entries and their version.
-    static let migration = Migration(version: 8, summary: "silenced: who the operator silenced, for every node") { _ in
+    /// Migration 9: the entries and their version.
+    static let migration = Migration(version: 9, summary: "silenced: who the operator silenced, for every node") { _ in
         ["CREATE TABLE silenced (entry TEXT PRIMARY KEY)",
          "CREATE TABLE silenced_version (id INTEGER PRIMARY KEY, version BIGINT NOT NULL)",
          "INSERT INTO silenced_version (id, version) VALUES (1, 0)"]

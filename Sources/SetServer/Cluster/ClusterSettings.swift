@@ -1,3 +1,4 @@
+import Dispatch
 import SetWire
 import Synchronization
 
@@ -17,10 +18,16 @@ package struct ClusterSettings: Sendable, Equatable {
     /// renewal before taking the name (NodeDirectory+Name): one lease, so a holder alive renews
     /// several times meanwhile, and one that does not has stopped serving by then.
     package var nameWatchMs: Int64 = 10_000
-    /// The wall-clock milliseconds at the server clock's zero; nil: read from the system at start.
-    /// Leases are wall-clock times every node compares, so tests give every node the same base
-    /// and move each node's clock on its own.
+    /// The lease clock's milliseconds at the server clock's zero; nil: the database's clock, read
+    /// at start (`DatabaseClock`), never this machine's. Tests give every node the same base and
+    /// move each node's clock on its own.
     package var wallBaseMs: Int64?
+    /// At most this many calls wait in the node's player lane (placements, pairings, listings,
+    /// tickets); more are answered `unavailable` at once rather than queued without end.
+    package var playerLaneCapacity = 4_096
+    /// How long a stopping node waits for each lane's last call: a store that does not answer
+    /// (a stopped PostgreSQL) does not hold the exit past Kubernetes' 30 s grace.
+    package var stopWaitMs: Int64 = 5_000
     /// Tests inject one to make the node's store unreachable, as a network split would.
     package var faults: NodeFaults?
 
@@ -51,6 +58,7 @@ package struct NodeIdentity: Sendable, Equatable, Hashable {
 package final class NodeFaults: Sendable, Equatable {
     private let cut = Atomic<Bool>(false)
     private let held = Atomic<Bool>(false)
+    private let playerGate = Mutex<DispatchSemaphore?>(nil)
 
     package init() {}
 
@@ -68,6 +76,20 @@ package final class NodeFaults: Sendable, Equatable {
     package var renewalsHeld: Bool {
         get { held.load(ordering: .acquiring) }
         set { held.store(newValue, ordering: .releasing) }
+    }
+
+    /// Holds every call of the node's player lane until `releasePlayerLane()`, as a store slow
+    /// to answer player work would: the calls queue behind the one held.
+    package func holdPlayerLane() { playerGate.withLock { $0 = DispatchSemaphore(value: 0) } }
+
+    /// Lets the player lane's calls run again.
+    package func releasePlayerLane() { playerGate.withLock { $0.take() }?.signal() }
+
+    /// Waits while the player lane is held (on the lane's thread).
+    func passPlayerLane() {
+        guard let gate = playerGate.withLock({ $0 }) else { return }
+        gate.wait()
+        gate.signal()  // the next held call passes too
     }
 }
 

@@ -32,20 +32,36 @@ final class NodeDirectory {
 
     // MARK: Leases
 
-    /// Writes this node's row (made or taken back after a restart) with a fresh lease: the
-    /// matches whose rows name it are alive again with it.
+    /// Writes this node's row (made or taken back after a restart) with a fresh lease, taking the
+    /// name as the row is now: the matches whose rows name it are alive again with it.
     func register(at now: Int64, leaseMs: Int64) throws(DatabaseError) -> NodeLease {
+        try register(at: now, leaseMs: leaseMs, claiming: try holder())
+    }
+
+    /// Takes this node's name over `found`, the row as this server last saw it (nil: none), in
+    /// one statement: the row is written only if it is still as found, so of two servers starting
+    /// under one name at the same instant exactly one takes it, and the other throws
+    /// `uniqueViolation` (and serves nothing, writes no row, deletes none).
+    func register(at now: Int64, leaseMs: Int64, claiming found: NameHolder?) throws(DatabaseError) -> NodeLease {
         try reach()
         var lease = NodeLease.renewed(at: now, for: leaseMs)
+        let mark = found?.started == now ? now + 1 : now
         try database.transaction { () throws(DatabaseError) in
-            let mark = try holder()?.started == now ? now + 1 : now
-            try database.execute("""
+            guard let row = try database.row("""
                 INSERT INTO nodes (name, address, lease_until, started) VALUES ($1, $2, $3, $4)
                 ON CONFLICT (name) DO UPDATE SET address = excluded.address, lease_until = excluded.lease_until, started = excluded.started
-                """, .text(me.name), .text(me.address), .int(lease.until), .int(mark))
-            lease.draining = try isDraining()
-            startMark = mark
+                WHERE nodes.started = $5 AND nodes.lease_until = $6
+                RETURNING draining
+                """, .text(me.name), .text(me.address), .int(lease.until), .int(mark),
+                found.map { .int($0.started) } ?? .null, found.map { .int($0.leaseUntil) } ?? .null) else {
+                throw DatabaseError(.uniqueViolation, """
+                    another server took the name node \(me.name) as this one started: two servers under one name would play its \
+                    matches twice; this one stops (give it another --node)
+                    """)
+            }
+            lease.draining = try row.int(0) as Int64 != 0
         }
+        startMark = mark
         return lease
     }
 

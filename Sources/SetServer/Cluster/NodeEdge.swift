@@ -4,18 +4,24 @@ import SetNet
 import SetRules
 import SetWire
 
-/// The loop's side of the node directory (`serve --node`): its calls go to the worker thread and
-/// come back through the loop's inbox, as the accounts edge's do. It keeps this node's lease
-/// (renewed every `renewEveryMs`, with the matches' changed listings), the rows it placed for each
-/// client address that no player made yet (`PlacementShares`), and the other nodes'
-/// listings for `list`.
+/// The loop's side of the node directory (`serve --node`): its calls go to one of two lanes of the
+/// store gateway, each a thread with its own connection, and come back through the loop's inbox,
+/// as the accounts edge's do. The *lease* lane renews this node's lease (every `renewEveryMs`, with
+/// the matches' changed listings) and nothing else, so a renewal never waits behind player work;
+/// the *player* lane (placements, pairings, listings, tickets) is bounded and sheds calls with
+/// `unavailable` when full. The edge keeps the rows it placed for each client address that no
+/// player made yet (`PlacementShares`), and the other nodes' listings for `list`.
 final class NodeEdge {
     let settings: ClusterSettings
     let me: NodeIdentity
-    private let worker: SerialWorker<NodeDirectory>
+    /// Renewals only (and, at the stop, this node's own rows given back).
+    private let leaseLane: SerialWorker<NodeDirectory>
+    /// Everything a player's request asks of the directory.
+    private let playerLane: SerialWorker<NodeDirectory>
     private let clock: TimeSource
     private let log: ServerLog
-    /// Wall-clock milliseconds at the server clock's zero: leases are wall times all nodes share.
+    /// The database's clock at the server clock's zero (`DatabaseClock`): leases are times on it
+    /// that every node shares, whatever its own machine's wall clock says.
     private let wallBase: Int64
     private var inbox: LoopInbox<Int>?
     private var waiting: [Int: () -> Void] = [:]
@@ -39,8 +45,9 @@ final class NodeEdge {
     /// The rows this node placed for each client address that no player has made a match yet.
     private(set) var placements = PlacementShares()
 
-    /// Opens the directory on its own connection to the store and registers this node (its row
-    /// made, or taken back after a restart, and its matches with it): before the loop runs.
+    /// Opens the directory's two lanes, each on its own connection to the store, and registers
+    /// this node (its row made, or taken back after a restart, and its matches with it): before
+    /// the loop runs.
     init(settings: ClusterSettings, me: NodeIdentity, url: String, loop: EventLoop, clock: TimeSource, log: ServerLog) throws(DatabaseError) {
         self.settings = settings
         self.me = me
@@ -48,43 +55,56 @@ final class NodeEdge {
         self.log = log
         let database = try PostgresDatabase(url: url)
         try Migrations.run(SQLAccountSchema.migrations, on: database, wallSeconds: Int64(time(nil)))
-        let worker = SerialWorker(NodeDirectory(database: database, me: me, faults: settings.faults), threadName: "setgame.nodes")
-        self.worker = worker
+        let sent = clock.now().milliseconds
+        let wallBase = if let given = settings.wallBaseMs { given } else {
+            DatabaseClock.base(databaseMs: try DatabaseClock.read(database), sentMs: sent, answeredMs: clock.now().milliseconds)
+        }
+        let worker = SerialWorker(NodeDirectory(database: database, me: me, faults: settings.faults), threadName: "setgame.nodes.lease")
+        leaseLane = worker
+        playerLane = SerialWorker(NodeDirectory(database: try PostgresDatabase(url: url), me: me, faults: settings.faults),
+                                  threadName: "setgame.nodes.player", capacity: settings.playerLaneCapacity)
         let now = clock.now()
-        let wallBase = settings.wallBaseMs ?? (Int64(Date().timeIntervalSince1970 * 1000) - now.milliseconds)
         self.wallBase = wallBase
         let wall = wallBase + now.milliseconds
         lease = try worker.withSubject { directory throws(DatabaseError) in
             var said = false
-            try directory.awaitName(at: wall, watchMs: settings.nameWatchMs) { stepMs in
+            let found = try directory.awaitName(at: wall, watchMs: settings.nameWatchMs) { stepMs in
                 if !said { log("node \(me.name): the name's lease in the store still runs; watching \(settings.nameWatchMs) ms for another server renewing it") }
                 said = true
                 Thread.sleep(forTimeInterval: Double(stepMs) / 1_000)
             }
-            return try directory.register(at: wall, leaseMs: settings.leaseMs)
+            return try directory.register(at: wall, leaseMs: settings.leaseMs, claiming: found)
         }
         // Rows a previous run left (killed before it could take them out) wait for nobody now.
-        try worker.withSubject { directory throws(DatabaseError) in try directory.forgetWaiting() }
+        try playerLane.withSubject { directory throws(DatabaseError) in try directory.forgetWaiting() }
         nextRenewal = now.adding(settings.renewEveryMs)
         inbox = loop.inbox { [unowned self] (tickets: [Int]) in
             for ticket in tickets { waiting.removeValue(forKey: ticket)?() }
         }
     }
 
-    func start() { worker.start() }
+    func start() {
+        leaseLane.start()
+        playerLane.start()
+    }
 
     /// Takes this node's waiting duels out of the store (nobody is sent to a stopping node to be
-    /// paired), then ends the worker once what was asked is done.
+    /// paired) and gives its lease back, on the lease lane (the player lane may be full), then
+    /// ends both lanes, waiting at most `ClusterSettings.stopWaitMs` for each: a store that does
+    /// not answer does not hold the server's exit.
     func stop() {
         let wall = wallNow
-        worker.submit { directory in
+        leaseLane.submit { directory in
             try? directory.forgetWaiting()
             try? directory.release(at: wall)
         }
-        worker.stop()
+        let bound = Duration.milliseconds(settings.stopWaitMs)
+        for (lane, name) in [(playerLane, "player"), (leaseLane, "lease")] where !lane.stop(waitingAtMost: bound) {
+            log("node \(me.name): the store did not answer the \(name) lane's last call within \(settings.stopWaitMs) ms; stopping without it")
+        }
     }
 
-    /// Wall-clock milliseconds now, on the server's clock.
+    /// The database's clock now, in milliseconds since 1970, counted on by the server's clock.
     var wallNow: Int64 { wallBase + clock.now().milliseconds }
 
     /// Whether this node may serve its matches now.
@@ -103,27 +123,54 @@ final class NodeEdge {
                          details: ["match": .string(match), "node": .string(node), "retryAfterMs": .int(retryAfterMs)])
     }
 
-    /// Calls the directory off the loop; `then` runs on the loop with the answer.
+    /// Calls the directory off the loop, on the player lane; `then` runs on the loop with the
+    /// answer, `unavailable` at once (through the inbox, never inside this call) when the lane
+    /// holds `ClusterSettings.playerLaneCapacity` calls already.
     func ask<Answer: Sendable>(_ call: @escaping @Sendable (NodeDirectory) throws(DatabaseError) -> Answer,
                                then answer: @escaping (Result<Answer, DatabaseError>) -> Void) {
+        ask(on: .player, call, then: answer)
+    }
+
+    /// How many calls wait in the player lane now (not the one running).
+    var playerLaneWaiting: Int { playerLane.waiting }
+
+    /// The gateway's lanes to the directory.
+    enum Lane { case lease, player }
+
+    private func ask<Answer: Sendable>(on lane: Lane, _ call: @escaping @Sendable (NodeDirectory) throws(DatabaseError) -> Answer,
+                                       then answer: @escaping (Result<Answer, DatabaseError>) -> Void) {
         guard let inbox else { return }
         lastTicket += 1
         let ticket = lastTicket, slot = AnswerSlot<Answer, DatabaseError>(missing: DatabaseError(.unavailable, "the node worker left no answer"))
         waiting[ticket] = { answer(slot.take()) }
-        worker.submit { directory in
+        let worker = lane == .lease ? leaseLane : playerLane
+        let faults = settings.faults
+        let queued = worker.submit { directory in
+            if lane == .player { faults?.passPlayerLane() }
             slot.put(Result { () throws(DatabaseError) -> Answer in try call(directory) })
             inbox.post(ticket)
         }
+        guard !queued else { return }
+        slot.put(.failure(DatabaseError(.unavailable, "node \(me.name) has \(worker.waiting) store calls waiting, the most it queues; try again shortly")))
+        inbox.post(ticket)
     }
 
     // MARK: Renewing
 
-    /// When the loop must wake for the next renewal.
-    var nextDeadline: Instant { nextRenewal }
+    /// When the loop must wake for the next renewal, or to say the lease lapsed.
+    var nextDeadline: Instant {
+        guard !lapsedSaid else { return nextRenewal }
+        return min(nextRenewal, Instant(milliseconds: lease.until - wallBase))
+    }
 
     /// Renews the lease when due, or at once when the lobby changed (`changes` moved): a new
-    /// match's row reaches the store before the next period.
+    /// match's row reaches the store before the next period. A lease that lapsed is logged once
+    /// (and again once it is regained), whatever held its renewal.
     func renewIfDue(at now: Instant, changes: Int, listings: () -> [MatchListing]) {
+        if case .lapsed = ownLease, !lapsedSaid {
+            lapsedSaid = true
+            log("node \(me.name)'s lease lapsed (no renewal reached the store in time): its matches wait until it renews")
+        }
         guard !renewing, now >= nextRenewal || changes != renewedAtChange else { return }
         nextRenewal = now.adding(settings.renewEveryMs)
         if settings.faults?.renewalsHeld == true { return }  // a test makes this renewal late
@@ -134,7 +181,7 @@ final class NodeEdge {
         var next = NodeSync(now: wallNow, leaseMs: settings.leaseMs, listings: changed, gone: Array(gone))
         if !sentHeld { next.held = current.keys.sorted() }
         let sync = next
-        ask({ directory throws(DatabaseError) in try directory.renew(sync) }) { [unowned self] result in
+        ask(on: .lease, { directory throws(DatabaseError) in try directory.renew(sync) }) { [unowned self] result in
             renewing = false
             switch result {
             case .success(let renewed):

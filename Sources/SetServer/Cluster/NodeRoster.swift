@@ -3,8 +3,8 @@ import SetDatabase
 /// What an operator does to the nodes sharing a store (`setgame nodes`), straight on the store,
 /// with no node running: list them, drain one before it is taken away for good (it keeps its
 /// matches and takes no new ones), and forget one that will never come back (its unfinished
-/// matches are gone with its data folder; their names are free again). Every time is wall-clock
-/// milliseconds handed in.
+/// matches are gone with its data folder; their names are free again). Every time is handed in,
+/// on the database's clock (`now()`).
 package struct NodeRoster {
     let database: Database
 
@@ -74,6 +74,12 @@ package struct NodeRoster {
             throw NodeRosterError(.unknownNode, "the store knows no node named \(name)")
         }
         return standing
+    }
+
+    /// The database's clock now: the one the nodes' leases are times on (`DatabaseClock`), so a
+    /// lease is judged the same here as by the nodes, whatever this machine's clock says.
+    package func now() throws(NodeRosterError) -> Int64 {
+        try store { () throws(DatabaseError) in try DatabaseClock.read(database) }
     }
 
     func store<T>(_ body: () throws(DatabaseError) -> T) throws(NodeRosterError) -> T {

@@ -23,7 +23,10 @@ extension Server {
             // name another account owns, or one kept for the house, is refused.
             let request = JoinRequest(name: join.name, variant: variant).withAccount(join.account)
             identify(connection, by: request)
-            decideAdmission(of: request, sitting: { _ in nil }, id: id, from: connection) { [unowned self] _, lookup in
+            decideAdmission(of: request, sitting: { _ in nil }, id: id, from: connection) { [unowned self] admission, lookup in
+                // A new name is made the account's now, as a seat's is: the door's "Your name"
+                // asks this way, and two keys must not both be told a name is theirs (issue 45).
+                guard !admission.writes else { return claimLobbyName(admission, of: request, id: id, from: connection) }
                 let rating = lookup.account?.rating(variant)
                 let entry = LobbyEntry(name: join.name, variant: variant, rating: rating?.rounded, provisional: rating?.isProvisional ?? false)
                 let presence = Challenges.Presence(connection: connection.id, entry: entry, key: PlayerName.skeleton(join.name),
@@ -67,6 +70,27 @@ extension Server {
             notice.token = challengerToken
             tell(notice, to: [answered.challenger.connection])
             log("challenge: \(answered.challenger.entry.name) and \(answered.challengedName) play \(match)")
+        }
+    }
+
+    /// Makes or renames the account a lobby entry comes under, off the loop, then enters it
+    /// again: the name is the account's from then on, for every key and node that asks.
+    private func claimLobbyName(_ admission: SeatAdmission, of request: JoinRequest, id: JSONValue?, from connection: Connection) {
+        connection.session = .admitting
+        let wall = accounts.wallSeconds(), charge = recordCharge(for: admission, from: connection)
+        accounts.ask({ store throws(StoreError) in
+            try AccountWrite.perform(admission, wallSeconds: wall, charging: charge, in: store)
+        }) { [unowned self] result in
+            guard admitting(connection) else { return }
+            connection.session = .greeted
+            switch result {
+            case .failure(.nameTaken):
+                refuseName(NameRefusal(name: request.name, because: "belongs to another player here"), of: request, id: id, to: connection)
+            case .failure(.overAllowance(let waitMs)):
+                fail(connection, recordLimitError(admission.recordKind, from: connection, waitMs: waitMs), id: id)
+            case .failure(let error): fail(connection, storeRefusal(error), id: id)
+            case .success: answerLobby(.enter(request), id: id, from: connection, at: clock.now())
+            }
         }
     }
 

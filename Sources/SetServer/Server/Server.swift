@@ -2,6 +2,7 @@ import Glibc
 import SetNet
 import SetRules
 import SetWire
+import Synchronization
 
 /// The authoritative match server: one epoll loop on one thread owns every socket, match and
 /// timer. It is not `Sendable`: it belongs to the thread that runs it (`runOnNewThread` hands it
@@ -49,7 +50,7 @@ package final class Server {
     }
 
     /// `store`: the accounts store to use instead of the one `config` names (tests).
-    init(config: ServerConfig, clock: TimeSource, log: ServerLog, store given: AccountStore?) throws(ServerStartError) {
+    init(config: ServerConfig, clock: TimeSource, log: ServerLog, store given: sending AccountStore?) throws(ServerStartError) {
         Sockets.ignoreBrokenPipes()
         if let problem = config.cluster.problem(store: config.store) { throw .cluster(problem) }
         self.config = Self.fitToDescriptors(config, log: log)
@@ -103,14 +104,28 @@ package final class Server {
                 throw .dataDirectory(path: location.description, reason: "opening the accounts store: \(error)")
             }
         }
-        if let faults = config.accounts.faults { store = FaultyStore(store, faults: faults) }
+        // The records lane's own connection (`AccountsEdge`); a store a test gave, or one in
+        // memory, has one connection, which both lanes share.
+        var records: AccountStore? = nil
+        if given == nil, let second = try? SQLAccountStore.another(config.store ?? .standard(dataFolder: config.dataDirectory)) {
+            records = second
+        }
+        if let faults = config.accounts.faults {
+            store = FaultyStore(store, faults: faults)
+            records = records.map { FaultyStore($0, faults: faults) }
+        }
+        // The store goes to the accounts edge's lanes once the journals are replayed; meanwhile
+        // the replay reaches it through this handoff, which keeps it the edge's alone after.
+        let handoff = Mutex<AccountStore?>(store)
         if let directory = journals {
             state = ServerState(in: directory)
             // Accounts first: a replayed game over is told with its record's ratings, as it was.
             // The loop does not run yet: the store is called here, on this thread.
             let wall = Int64(time(nil))
             restored = directory.restoreAll(seatWaitMs: config.limits.seatWaitMs, spectatorAnnounceMs: config.spectators.announceMs,
-                                            recorded: { Self.recovered($0, in: store, wallSeconds: wall, log: log) })
+                                            recorded: { finished in
+                                                handoff.withLock { Self.recovered(finished, in: $0!, wallSeconds: wall, log: log) }
+                                            })
             finished = FinishedJournals(path: directory.finishedPath, keep: config.finished.keep, maxAgeDays: config.finished.maxAgeDays)
             finished?.prune()
         } else {
@@ -119,7 +134,7 @@ package final class Server {
         restoredMatches = restored.map(\.host.name)
         folderLock = lock
         self.clock = RestoredClock.clock(base: clock, state: state, journals: restored.map(\.host.lastActivity))
-        accounts = AccountsEdge(store: store, loop: loop, clock: self.clock, log: log)
+        accounts = AccountsEdge(store: handoff.withLock { $0.take()! }, records: records, loop: loop, clock: self.clock, log: log)
         do throws(ServerStartError) { nodes = try NodeEdge.open(config, boundPort: listener.port, loop: loop, clock: self.clock, log: log) } catch {
             lock?.release()
             throw error

@@ -58,6 +58,8 @@ enum AccountImport {
                     if let failure { throw failure }
                     problem = error
                 }
+                // The old log's ids were written as they were: new ones follow them.
+                try DatabaseIDs.catchUp("accounts", on: database)
             }
         }
         if let problem { log("accounts import: \(path) is damaged (\(problem)); the records before the damage are imported") }
