@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # contrib/haproxy.cfg in front of real servers on loopback: haproxy accepts it, and its health
 # check (welcome, then `health`) keeps a ready node in and takes out both a node whose PostgreSQL
-# is down (alive, not ready) and one nobody listens on; a player through haproxy reaches a node.
+# is down (alive, not ready) and one nobody listens on; a player through haproxy reaches a node,
+# and 24 players from 24 addresses each make an account through it: the nodes read haproxy's
+# PROXY v2 header (--proxy-from) and count each by its own address, not haproxy's.
 set -euo pipefail
 bin="${SETGAME:?path to the setgame binary}"
 . "$(dirname "$0")/../lib.sh"
@@ -32,8 +34,8 @@ serve() {  # NAME ARG...: starts a server on a free port; prints the port
 }
 
 read -r pg_url pg_dir < <("$root/.ci/postgres.sh" start)
-ready=$(serve ready --store memory)
-away=$(serve away --store "$pg_url")
+ready=$(serve ready --store memory --proxy-from 127.0.0.1)
+away=$(serve away --store "$pg_url" --proxy-from 127.0.0.1)
 "$root/.ci/postgres.sh" stop "$pg_dir"  # the second node is alive, and its store is away
 pg_dir=""
 nobody=$(free_port)
@@ -72,4 +74,26 @@ echo "haproxy: $expected (ready node in; a node without its store and an absent 
 # A player through haproxy's port: the ready node's welcome and its answer to health.
 said=$("$bin" serve --check --address "127.0.0.1:$front") || fail "through haproxy: $said"
 echo "haproxy: through 127.0.0.1:$front: $said"
+
+# 24 new accounts from 24 addresses (127.0.0.2-25) through haproxy: one address may make 20 at
+# once, so without the PROXY header (all from haproxy's 127.0.0.1) 4 would be refused account_limit.
+python3 - "$front" <<'PY' || fail "24 players from 24 addresses were not all admitted through haproxy"
+import json, socket, sys
+front = int(sys.argv[1])
+players = []
+for n in range(2, 26):
+    s = socket.socket()
+    s.settimeout(20)
+    s.bind((f"127.0.0.{n}", 0))
+    s.connect(("127.0.0.1", front))
+    f = s.makefile("rb")
+    assert json.loads(f.readline())["type"] == "welcome"
+    s.sendall((json.dumps({"type": "join", "name": f"p{n}", "match": f"m{n}", "account": f"{n:02x}" * 32}) + "\n").encode())
+    answer = json.loads(f.readline())
+    if answer["type"] != "joined":
+        sys.exit(f"127.0.0.{n}: {answer}")
+    players.append((s, f))
+print(f"haproxy: {len(players)} players from {len(players)} addresses made their accounts and sat down")
+PY
+grep -q "account-limit\|refused a join" "$out/ready.txt" && fail "the node refused a join: $(grep 'refused' "$out/ready.txt")"
 echo "haproxy ok"

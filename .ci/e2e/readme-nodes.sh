@@ -2,9 +2,11 @@
 # The README's "From one server to three", run as printed (issue 35): its six blocks, each on the
 # machine it names, with nothing in them edited. Machines a, b and c are network, mount and host-
 # name namespaces of their own (10.35.0.1–3, each with its own /etc, /var, /usr/local and /run,
-# `hostname -s` saying a, b or c); the database's machine and the balancer's are the namespace
-# around them (10.35.0.254), where a throwaway PostgreSQL listens on db.example.org:5432 with a
-# `postgres` superuser, and the players are. /etc/hosts names them all, so nothing is looked up.
+# `hostname -s` saying a, b or c); the balancer's machine is one too (lb, 10.35.0.253,
+# play.example.org), so the nodes tell its connections (PROXY v2, --proxy-from) from the players';
+# the database's machine is the namespace around them (10.35.0.254), where a throwaway PostgreSQL
+# listens on db.example.org:5432 with a `postgres` superuser, and the players are. /etc/hosts
+# names them all, so nothing is looked up.
 # Each block runs from a folder holding `.build/release/setgame` (the binary under test) and
 # `contrib/` (the checkout's). Before the section, a is one server holding a rated game in
 # SQLite; after it, as a player would: the ratings as they were, `setgame join` at 80x24 through a
@@ -57,7 +59,8 @@ cat >>/etc/hosts <<'HOSTS'
 10.35.0.1 a.play.example.org
 10.35.0.2 b.play.example.org
 10.35.0.3 c.play.example.org
-10.35.0.254 db.example.org play.example.org
+10.35.0.253 play.example.org
+10.35.0.254 db.example.org
 HOSTS
 export TMUX_TMPDIR="$layers"
 . "$root/.ci/lib.sh"
@@ -87,7 +90,7 @@ balancer=$(block "haproxy.cfg")
 # Their shapes, so a block that changes is looked at here again.
 grep -q -- "--node" "$store" && fail "README: the store's block starts a node (it must start a's server alone)"
 for option in "--data /var/lib/setgame" "--advertise \"\$(hostname -s).play.example.org:7380\"" "--store postgresql://setgame@db.example.org:5432/setgame" \
-    "--connections-per-address" "--matches-per-address" "--waiting-per-address" "--placements-per-address" " &"; do
+    "--proxy-from" " &"; do
     grep -qF -- "$option" "$node" || fail "README: the node's block lost '$option': $(cat "$node")"
 done
 grep -qF ".build/release/setgame" "$newcomer" || fail "README: the new machine's block installs no binary"
@@ -130,6 +133,7 @@ machine() {
 machine a 1
 machine b 2
 machine c 3
+machine lb 253
 
 # ready MACHINE: waits until the README's readiness line exits 0 there.
 ready() {
@@ -188,7 +192,7 @@ for m in b c; do
     run_on "$m" "$node" "$layers/$m.pid"
 done
 for m in a b c; do ready "$m"; echo "readme-nodes: $m ready ($(cat "$layers/ready.$m"))"; done
-run_on db "$balancer"
+run_on lb "$balancer"
 for _ in $(seq 300); do "$layers/checkout/.build/release/setgame" serve --check --address play.example.org:7380 >"$layers/ready.lb" 2>&1 && break; sleep 0.2; done || true
 "$layers/checkout/.build/release/setgame" serve --check --address play.example.org:7380 >"$layers/ready.lb" 2>&1 || fail "through play.example.org: $(cat "$layers/ready.lb")"
 echo "readme-nodes: play.example.org (haproxy) ready: $(cat "$layers/ready.lb")"

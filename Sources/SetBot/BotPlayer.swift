@@ -26,6 +26,9 @@ package struct BotOptions: Sendable, Equatable {
     package var account: String?
     /// Whether its games are unrated.
     package var casual = false
+    /// Whether it joins under the server's `suggestion` when its name is taken or kept (a name
+    /// nobody chose: `setgame bot` without `--name`, whose level's name the house bot keeps).
+    package var takesSuggestedName = false
 
     package init() {}
 }
@@ -68,6 +71,7 @@ final class BotPlayer {
         client.account = options.account
         client.casual = options.casual
         client.bot = true
+        client.takesSuggestedName = options.takesSuggestedName
         session = ClientSession(client, token: options.token, takeOver: options.token != nil)
         connection = try LineSocket.connect(to: options.route.map(ServerPlace.door) ?? .tcp(host: options.host, port: options.port),
                                             maxQueuedBytes: Self.maxQueuedBytes)

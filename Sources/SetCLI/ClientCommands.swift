@@ -141,6 +141,8 @@ extension Commands {
         options.match = values.text("match")
         options.level = try level(values)
         options.name = values.text("name") ?? CommandDefaults.botName(options.level)
+        // The level's name is the house bot's on every server: a name nobody asked for gives way.
+        options.takesSuggestedName = values.text("name") == nil
         options.seed = try values.number("seed", in: UInt64.min...UInt64.max) ?? defaults.clockSeed
         options.variant = try variant(values)
         options.casual = values.flag("casual")

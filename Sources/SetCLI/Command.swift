@@ -92,6 +92,10 @@ package enum Commands {
             OptionSpec("waiting-per-address", "N", "of those, duels waiting for a second player (default 8; behind a proxy, as many as --matches-per-address)"),
             OptionSpec("connect-rate-per-address", "N", "new connections one IP address may open a second, bursts of twice as many (default 20)"),
             OptionSpec("placements-per-address", "N", "new named matches a node places in the store for one IP address before a player starts them (default 8)"),
+            OptionSpec("accounts-per-address", "N", "new accounts one IP address may make at once, then one a minute (default 20)"),
+            OptionSpec("accounts-per-network", "N", "new accounts one /24 (IPv4) or /48 (IPv6) may make at once, then one every 30 s (default 40)"),
+            OptionSpec("renames-per-address", "N", "renames one IP address may make at once, then one a minute (default 20)"),
+            OptionSpec("proxy-from", "ADDR[,ADDR]", "proxies (haproxy send-proxy-v2) whose connections begin with a PROXY v2 header: their players count by the address it carries"),
             OptionSpec("keep-finished", "N", "finished journals kept in DIR/finished, newest first (default 10000)"),
             OptionSpec("keep-finished-days", "D", "finished journals older than this are deleted (default 30)"),
             OptionSpec("door-socket", "PATH", "also listen on this Unix socket for the ssh door (setgame door; README, \"Open an ssh door\")"),
@@ -251,6 +255,13 @@ package enum Commands {
         config.perAddress.waitingMatches = try values.number("waiting-per-address", in: 1...1_000_000)
         config.perAddress.connectsPerSecond = try values.number("connect-rate-per-address", in: 1...1_000_000)
         config.perAddress.placements = try values.number("placements-per-address", in: 1...1_000_000)
+        config.recordLimits.accountsPerAddress.burst = try values.number("accounts-per-address", in: 1...1_000_000)
+            ?? config.recordLimits.accountsPerAddress.burst
+        config.recordLimits.accountsPerNetwork.burst = try values.number("accounts-per-network", in: 1...1_000_000)
+            ?? config.recordLimits.accountsPerNetwork.burst
+        config.recordLimits.renamesPerAddress.burst = try values.number("renames-per-address", in: 1...1_000_000)
+            ?? config.recordLimits.renamesPerAddress.burst
+        config.perAddress.proxies = try proxies(values.text("proxy-from"))
         config.finished.keep = try values.number("keep-finished", in: 0...10_000_000) ?? config.finished.keep
         config.finished.maxAgeDays = try values.number("keep-finished-days", in: 0...36_500) ?? config.finished.maxAgeDays
         config.door.socket = values.text("door-socket")
@@ -278,6 +289,21 @@ package enum Commands {
             command.logFormat = chosen
         }
         return command
+    }
+
+    /// The proxies `--proxy-from` names: numeric IPv4 addresses, as the server sees its peers.
+    static func proxies(_ text: String?) throws(UsageError) -> Set<String> {
+        guard let text else { return [] }
+        var proxies: Set<String> = []
+        for address in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            let octets = address.split(separator: ".", omittingEmptySubsequences: false)
+                .compactMap { part in part.count <= 3 && part.utf8.allSatisfy { (48...57).contains($0) } ? UInt8(part) : nil }
+            guard octets.count == 4, address.split(separator: ".", omittingEmptySubsequences: false).count == 4 else {
+                throw UsageError("--proxy-from takes numeric IPv4 addresses separated by commas, not '\(address)'", command: serve.name)
+            }
+            proxies.insert(octets.map(String.init).joined(separator: "."))
+        }
+        return proxies
     }
 
     /// Rule settings from the rule options present, validated.

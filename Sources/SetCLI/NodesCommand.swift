@@ -12,6 +12,10 @@ package struct NodesCommand: Equatable, Sendable {
         case drain(String, Bool)
         /// Forget a node that is away for good, with its unfinished matches.
         case forget(String)
+        /// Silence an entry of the service's silenced list (`address 203.0.113.9`), or lift it.
+        case silence(String, Bool)
+        /// Print the service's silenced list.
+        case silenced
     }
 
     package var action: Action
@@ -26,8 +30,8 @@ package struct NodesCommand: Equatable, Sendable {
 extension Commands {
     package static let nodes = CommandSpec(
         "nodes", "List the servers (nodes) sharing a PostgreSQL store; drain one before removing it, forget one gone for good.",
-        positionals: [PositionalSpec("ACTION", "list (default), drain NAME, resume NAME or forget NAME"),
-                      PositionalSpec("NAME", "the node drained, resumed or forgotten")],
+        positionals: [PositionalSpec("ACTION", "list (default), drain NAME, resume NAME, forget NAME, silence ENTRY, unsilence ENTRY or silenced"),
+                      PositionalSpec("NAME", "the node drained, resumed or forgotten; or the chat entry silenced for every node ('address 203.0.113.9', 'ssh SHA256:…', 'account HEX')")],
         options: [OptionSpec("store", "URL", "the nodes' store: postgresql://USER@HOST:PORT/DB (a password from PGPASSWORD or ~/.pgpass)")])
 
     static func nodesCommand(_ parsed: ParsedArguments) throws(UsageError) -> NodesCommand {
@@ -41,8 +45,12 @@ extension Commands {
         case ("drain", 2): action = .drain(words[1], true)
         case ("resume", 2): action = .drain(words[1], false)
         case ("forget", 2): action = .forget(words[1])
+        case ("silence", 2): action = .silence(words[1], true)
+        case ("unsilence", 2): action = .silence(words[1], false)
+        case ("silenced", 1): action = .silenced
         case ("drain", _), ("resume", _), ("forget", _): throw UsageError("nodes \(words[0]) needs one node NAME", command: nodes.name)
-        default: throw UsageError("nodes takes list, drain NAME, resume NAME or forget NAME, not '\(words.joined(separator: " "))'", command: nodes.name)
+        case ("silence", _), ("unsilence", _): throw UsageError("nodes \(words[0]) needs one ENTRY, quoted: 'address 203.0.113.9'", command: nodes.name)
+        default: throw UsageError("nodes takes list, drain NAME, resume NAME, forget NAME, silence ENTRY, unsilence ENTRY or silenced, not '\(words.joined(separator: " "))'", command: nodes.name)
         }
         return NodesCommand(action: action, storeURL: url)
     }
@@ -65,6 +73,13 @@ package enum NodesClient {
                 let matches = try roster.forget(name, at: now)
                 print("forgot node \(name)" + (matches.isEmpty ? "; it held no unfinished match"
                                                                 : " and its \(matches.count) unfinished match(es), gone for good: \(matches.joined(separator: ", "))"))
+            case .silence(let entry, let silencing):
+                let changed = try roster.silence(entry, silencing)
+                print(silencing ? (changed ? "silenced \(entry) on every node within \(SilencedStore.pollMs / 1_000) s" : "\(entry) was silenced already")
+                                : (changed ? "lifted the silence of \(entry) on every node within \(SilencedStore.pollMs / 1_000) s" : "\(entry) was not silenced"))
+            case .silenced:
+                let entries = try roster.silenced()
+                (entries.isEmpty ? ["nobody is silenced"] : entries).forEach { print($0) }
             }
             return 0
         } catch {

@@ -37,6 +37,8 @@ package struct LocalTable: Sendable {
         let botToken = keptBot?.token ?? SeatToken.make()
         var config = config
         config.dataDirectory = kept.dataDirectory
+        // The table's own bot sits under its level's name: no door's house bot needs it here.
+        config.accounts.keepsHouseBotNames = false
         config.reservedMatches[kept.match] = ReservedMatch(tokens: [playerToken, botToken], mode: kept.mode, variant: kept.variant)
         let server: Server
         do { server = try start(config, preferring: kept.lastPort, log: log) } catch { throw .start(error) }

@@ -34,12 +34,12 @@ package final class LineSocket {
     /// CLOCK_REALTIME nanoseconds (see `LineSocket.realtimeNanoseconds`).
     package private(set) var arrivalNanoseconds: UInt64 = 0
     /// Every byte read so far.
-    package private(set) var bytesRead = 0
+    package internal(set) var bytesRead = 0
     /// Where "host:port" was asked for, for a socket that connected itself.
     let target: String?
     var reader: LineReader
     var outbound = OutboundBuffer()
-    private let readBuffer: ReadBuffer
+    let readBuffer: ReadBuffer
     /// The loop watching the socket, if one is.
     var loop: EventLoop?
     /// Whether the loop is asked to say when the socket has room: a write found it full.

@@ -113,6 +113,10 @@ struct HelpGoldenTests {
               --waiting-per-address N              of those, duels waiting for a second player (default 8; behind a proxy, as many as --matches-per-address)
               --connect-rate-per-address N         new connections one IP address may open a second, bursts of twice as many (default 20)
               --placements-per-address N           new named matches a node places in the store for one IP address before a player starts them (default 8)
+              --accounts-per-address N             new accounts one IP address may make at once, then one a minute (default 20)
+              --accounts-per-network N             new accounts one /24 (IPv4) or /48 (IPv6) may make at once, then one every 30 s (default 40)
+              --renames-per-address N              renames one IP address may make at once, then one a minute (default 20)
+              --proxy-from ADDR[,ADDR]             proxies (haproxy send-proxy-v2) whose connections begin with a PROXY v2 header: their players count by the address it carries
               --keep-finished N                    finished journals kept in DIR/finished, newest first (default 10000)
               --keep-finished-days D               finished journals older than this are deleted (default 30)
               --door-socket PATH                   also listen on this Unix socket for the ssh door (setgame door; README, "Open an ssh door")
@@ -234,8 +238,8 @@ struct HelpGoldenTests {
 
             List the servers (nodes) sharing a PostgreSQL store; drain one before removing it, forget one gone for good.
 
-              ACTION       list (default), drain NAME, resume NAME or forget NAME
-              NAME         the node drained, resumed or forgotten
+              ACTION       list (default), drain NAME, resume NAME, forget NAME, silence ENTRY, unsilence ENTRY or silenced
+              NAME         the node drained, resumed or forgotten; or the chat entry silenced for every node ('address 203.0.113.9', 'ssh SHA256:…', 'account HEX')
               --store URL  the nodes' store: postgresql://USER@HOST:PORT/DB (a password from PGPASSWORD or ~/.pgpass)
               -h, --help   show this help
 

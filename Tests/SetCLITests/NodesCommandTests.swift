@@ -9,6 +9,8 @@ import Testing
     @Test func eachActionParsesWithTheStore() throws {
         let cases: [([String], NodesCommand.Action)] = [
             ([], .list), (["list"], .list), (["drain", "c"], .drain("c", true)), (["resume", "c"], .drain("c", false)), (["forget", "c"], .forget("c")),
+            (["silence", "address 203.0.113.9"], .silence("address 203.0.113.9", true)),
+            (["unsilence", "address 203.0.113.9"], .silence("address 203.0.113.9", false)), (["silenced"], .silenced),
         ]
         for (words, action) in cases {
             #expect(try Commands.parse(["nodes"] + words + ["--store", Self.store]) == .nodes(NodesCommand(action: action, storeURL: Self.store)))
@@ -25,7 +27,10 @@ import Testing
         #expect(throws: UsageError("nodes forget needs one node NAME", command: "nodes")) {
             try Commands.parse(["nodes", "forget", "--store", Self.store])
         }
-        #expect(throws: UsageError("nodes takes list, drain NAME, resume NAME or forget NAME, not 'retire c'", command: "nodes")) {
+        #expect(throws: UsageError("nodes silence needs one ENTRY, quoted: 'address 203.0.113.9'", command: "nodes")) {
+            try Commands.parse(["nodes", "silence", "--store", Self.store])
+        }
+        #expect(throws: UsageError("nodes takes list, drain NAME, resume NAME, forget NAME, silence ENTRY, unsilence ENTRY or silenced, not 'retire c'", command: "nodes")) {
             try Commands.parse(["nodes", "retire", "c", "--store", Self.store])
         }
     }

@@ -18,6 +18,7 @@ struct ServeOptionsTests {
         #expect(options.config.perAddress.waitingMatches == 6)
         #expect(options.config.perAddress.placements == 40 && options.config.addressLimits.placements == 40)
         guard case .serve(let defaults) = try Commands.parse(["serve"]) else { Issue.record("not serve"); return }
+        #expect(defaults.config.perAddress.proxies.isEmpty && defaults.config.recordLimits == RecordLimits())
         #expect(defaults.logFormat == .text && !defaults.check && defaults.config.perAddress.connections == nil)
         #expect(defaults.config.perAddress.waitingMatches == nil && defaults.config.addressLimits.waitingMatches == AddressShares.waitingDefault)
         #expect(defaults.config.addressLimits.placements == 8)
@@ -26,6 +27,22 @@ struct ServeOptionsTests {
         for mode in ChatMode.allCases {
             guard case .serve(let chosen) = try Commands.parse(["serve", "--chat", mode.rawValue]) else { Issue.record("not serve"); return }
             #expect(chosen.config.chat.mode == mode)
+        }
+    }
+
+    @Test func everyPerAddressAllowanceHasASettingAndProxiesAreNamed() throws {
+        let command = try Commands.parse(["serve", "--accounts-per-address", "300", "--accounts-per-network", "600", "--renames-per-address", "90",
+                                          "--proxy-from", "10.0.0.5,127.0.0.1"])
+        guard case .serve(let options) = command else { Issue.record("not serve: \(command)"); return }
+        #expect(options.config.recordLimits.accountsPerAddress == RecordLimits.Bucket(burst: 300, everyMs: 60_000))
+        #expect(options.config.recordLimits.accountsPerNetwork == RecordLimits.Bucket(burst: 600, everyMs: 30_000))
+        #expect(options.config.recordLimits.renamesPerAddress == RecordLimits.Bucket(burst: 90, everyMs: 60_000))
+        #expect(options.config.perAddress.proxies == ["10.0.0.5", "127.0.0.1"])
+        for bad in ["localhost", "10.0.0", "10.0.0.256", "10.0.0.5,", "+1.2.3.4", "::1"] {
+            #expect(throws: UsageError("--proxy-from takes numeric IPv4 addresses separated by commas, not '\(bad.hasSuffix(",") ? "" : bad)'",
+                                       command: "serve"), "\(bad)") {
+                try Commands.parse(["serve", "--proxy-from", bad])
+            }
         }
     }
 

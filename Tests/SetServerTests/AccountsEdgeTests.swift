@@ -277,15 +277,15 @@ final class GatedStore: AccountStore {
         return try inner.account(id: id)
     }
 
-    func create(_ identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64) throws(StoreError) -> StoredAccount {
+    func create(_ identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64, charging charge: RecordCharge) throws(StoreError) -> StoredAccount {
         gate.pass()
         gate.countCreate()
-        return try inner.create(identity, name: name, bot: bot, wallSeconds: wallSeconds)
+        return try inner.create(identity, name: name, bot: bot, wallSeconds: wallSeconds, charging: charge)
     }
 
-    func rename(_ id: Int, to name: String) throws(StoreError) -> StoredAccount {
+    func rename(_ id: Int, to name: String, charging charge: RecordCharge) throws(StoreError) -> StoredAccount {
         gate.pass()
-        return try inner.rename(id, to: name)
+        return try inner.rename(id, to: name, charging: charge)
     }
 
     func record(_ finished: FinishedGame, journal: String, wallSeconds: Int64, policy: RatingPolicy) throws(StoreError) -> GameRecord? {

@@ -136,9 +136,22 @@ import Testing
         withExtendedLifetime((player, guest, key)) {}
     }
 
-    @Test func withoutADoorTheBotNamesAreAnyones() throws {
-        // `setgame play`'s own server and a server without a door run no house bots.
+    @Test func withoutADoorTheBotNamesAreStillTheHouseBots() throws {
+        // Nodes share one store of names: a node without a door keeps them as one with a door
+        // does (issue 42 item 5), so a TCP account cannot take `bot-easy` for the door's house bot.
         let server = try TestServer()
+        defer { server.stop() }
+        let client = try TestClient.greeted(server)
+        for name in ["bot-easy", "BOT-NORMAL", "b\u{043E}t-hard"] {
+            let refused = try #require(try join(client, name, key: Self.annKey), "\(name)")
+            #expect(refused.code == .nameTaken, "\(name)")
+        }
+        #expect(try !hasAccount(server, "bot-easy"))
+        #expect(try join(client, "bot-medium", key: Self.annKey) == nil, "only the house bots' own names are kept")
+    }
+
+    @Test func setgamePlaysOwnTableLetsItsBotKeepItsName() throws {
+        let server = try TestServer { $0.accounts.keepsHouseBotNames = false }
         defer { server.stop() }
         let client = try TestClient.greeted(server)
         #expect(try join(client, "bot-easy", key: nil) == nil)

@@ -21,9 +21,11 @@ protocol AccountStore: AnyObject {
     /// Makes an account for an identity met for the first time. Throws `.nameTaken` when the
     /// name's skeleton is owned and `.identityTaken` when the identity has an account: another
     /// server sharing the store may have made either since the caller looked.
-    func create(_ identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64) throws(StoreError) -> StoredAccount
-    /// Gives an account a new name; `.nameTaken` when another account owns its skeleton.
-    func rename(_ id: Int, to name: String) throws(StoreError) -> StoredAccount
+    /// `charge` is spent in the same transaction (`.overAllowance` when it cannot be).
+    func create(_ identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64, charging charge: RecordCharge) throws(StoreError) -> StoredAccount
+    /// Gives an account a new name; `.nameTaken` when another account owns its skeleton; `charge`
+    /// as for `create`.
+    func rename(_ id: Int, to name: String, charging charge: RecordCharge) throws(StoreError) -> StoredAccount
     /// Records a finished game and moves both ratings in one transaction, reading the ratings
     /// and the pair's rated games of the day inside it (`GameRecord.init(of:…)` decides), so two
     /// servers finishing games of one player at once both count. Idempotent by commitment: a
@@ -40,6 +42,16 @@ protocol AccountStore: AnyObject {
 }
 
 /// An account as the store returns it: a copy, true when it was read.
+extension AccountStore {
+    /// Makes an account, charged nothing (imports, tests).
+    func create(_ identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64) throws(StoreError) -> StoredAccount {
+        try create(identity, name: name, bot: bot, wallSeconds: wallSeconds, charging: .none)
+    }
+
+    /// Renames an account, charged nothing (tests).
+    func rename(_ id: Int, to name: String) throws(StoreError) -> StoredAccount { try rename(id, to: name, charging: .none) }
+}
+
 struct StoredAccount: Equatable, Sendable {
     let id: Int
     let identity: PlayerIdentity
@@ -61,12 +73,16 @@ enum StoreError: Error, Equatable, CustomStringConvertible {
     /// The database cannot be reached or cannot commit (a full disk, a lost connection, a
     /// restart): nothing was changed; the caller may try again.
     case unavailable(String)
+    /// The record's address, network or account has spent its ration for now (`RecordCharge`,
+    /// counted for every node): nothing was written; a token comes in `waitMs`.
+    case overAllowance(waitMs: Int64)
     /// The database refused the statement itself (a constraint, a table an operator changed, a
     /// bug): trying again would fail the same way. The reason names the statement and the error.
     case rejected(String)
 
     var description: String {
         switch self {
+        case .overAllowance(let waitMs): "over the ration of account records for \(waitMs) ms"
         case .nameTaken: "the name is taken"
         case .identityTaken: "the identity has an account"
         case .unavailable(let reason): "the accounts store is unavailable: \(reason)"

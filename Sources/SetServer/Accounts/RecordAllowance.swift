@@ -45,8 +45,28 @@ struct RecordAllowance {
     let limits: RecordLimits
     private var buckets: [Key: TokenBucket] = [:]
 
-    private enum Key: Hashable {
+    /// What one bucket counts.
+    enum Key: Hashable {
         case accountsOfAddress(String), accountsOfNetwork(String), renamesOfAccount(Int), renamesOfAddress(String)
+
+        /// The bucket's key in the store's `record_allowances` (`RecordRation`).
+        var stored: String {
+            switch self {
+            case .accountsOfAddress(let address): "accounts-address:\(address)"
+            case .accountsOfNetwork(let network): "accounts-network:\(network)"
+            case .renamesOfAccount(let account): "renames-account:\(account)"
+            case .renamesOfAddress(let address): "renames-address:\(address)"
+            }
+        }
+    }
+
+    /// The buckets a record of `kind` from `address` counts against, with their limits.
+    static func keys(for kind: AccountRecordKind, from address: String, limits: RecordLimits) -> [(Key, RecordLimits.Bucket)] {
+        switch kind {
+        case .create: [(.accountsOfAddress(address), limits.accountsPerAddress),
+                       (.accountsOfNetwork(network(of: address)), limits.accountsPerNetwork)]
+        case .rename(let account): [(.renamesOfAccount(account), limits.renamesPerAccount), (.renamesOfAddress(address), limits.renamesPerAddress)]
+        }
     }
 
     init(limits: RecordLimits) { self.limits = limits }
@@ -55,11 +75,7 @@ struct RecordAllowance {
     /// only says whether it would); otherwise spends nothing and gives the milliseconds until
     /// all of them will (at least 1).
     mutating func allow(_ kind: AccountRecordKind, from address: String, at now: Instant, spend: Bool = true) -> Int64? {
-        let keys: [(Key, RecordLimits.Bucket)] = switch kind {
-        case .create: [(.accountsOfAddress(address), limits.accountsPerAddress),
-                       (.accountsOfNetwork(Self.network(of: address)), limits.accountsPerNetwork)]
-        case .rename(let account): [(.renamesOfAccount(account), limits.renamesPerAccount), (.renamesOfAddress(address), limits.renamesPerAddress)]
-        }
+        let keys = Self.keys(for: kind, from: address, limits: limits)
         var filled = keys.map { key, limit in (key, (buckets[key] ?? TokenBucket(limit, at: now)).refilled(at: now)) }
         let wait = filled.map { $0.1.waitMs }.max() ?? 0
         guard wait == 0 else { return wait }
@@ -81,17 +97,24 @@ struct RecordAllowance {
 
 /// One bucket, its level counted in milliseconds of refill (a token is `everyMs` of them), so
 /// refills are exact in integers.
-private struct TokenBucket {
+struct TokenBucket {
     let capacity: Int64
     let everyMs: Int64
     var level: Int64
     var last: Instant
 
+    /// A full bucket.
     init(_ limit: RecordLimits.Bucket, at now: Instant) {
         everyMs = max(1, limit.everyMs)
         capacity = Int64(max(1, limit.burst)).multipliedReportingOverflow(by: everyMs).partialValue
         level = capacity
         last = now
+    }
+
+    /// A bucket as the store kept it: `level` at `last` (never above what `limit` holds now).
+    init(_ limit: RecordLimits.Bucket, level: Int64, at last: Instant) {
+        self.init(limit, at: last)
+        self.level = min(capacity, level)
     }
 
     func refilled(at now: Instant) -> TokenBucket {

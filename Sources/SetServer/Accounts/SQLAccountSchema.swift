@@ -102,5 +102,11 @@ enum SQLAccountSchema {
         DoorHandoff.addressMigration,
         // Ids handed out by the database, never MAX(id) + 1 (Accounts/DatabaseIDs.swift).
         DatabaseIDs.migration,
+        // The new-account and rename ration, shared by every node (Accounts/RecordRation.swift).
+        RecordRation.migration,
+        // Who the operator silenced, for every node (Chat/SilencedStore.swift).
+        SilencedStore.migration,
+        // Which node counts each account's chat lines (Chat/ChatLeases.swift).
+        ChatBudgetStore.migration,
     ]
 }

@@ -82,7 +82,7 @@ final class SQLAccountStore: AccountStore {
         return ratings
     }
 
-    func create(_ identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64) throws(StoreError) -> StoredAccount {
+    func create(_ identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64, charging charge: RecordCharge) throws(StoreError) -> StoredAccount {
         guard identity != .guest else { throw .unavailable("a guest has no account") }
         return try Self.storing { () throws(DatabaseError) in
             try racing { () throws(DatabaseError) in
@@ -91,6 +91,7 @@ final class SQLAccountStore: AccountStore {
                         return .failure(.identityTaken)
                     }
                     if try accountRow(named: name) != nil { return .failure(.nameTaken) }
+                    if let waitMs = try RecordRation.charge(charge, in: database) { return .failure(.overAllowance(waitMs: waitMs)) }
                     let id = try insertAccount(identity: identity, name: name, bot: bot, wallSeconds: wallSeconds)
                     return .success(StoredAccount(id: id, identity: identity, name: name, bot: bot, createdWall: wallSeconds, ratings: VariantRatings()))
                 }
@@ -98,12 +99,13 @@ final class SQLAccountStore: AccountStore {
         }.get()
     }
 
-    func rename(_ id: Int, to name: String) throws(StoreError) -> StoredAccount {
+    func rename(_ id: Int, to name: String, charging charge: RecordCharge) throws(StoreError) -> StoredAccount {
         try Self.storing { () throws(DatabaseError) in
             try racing { () throws(DatabaseError) in
                 try database.transaction { () throws(DatabaseError) -> Result<StoredAccount, StoreError> in
                     guard var account = try accountRow(id: id) else { return .failure(.unavailable("there is no account \(id)")) }
                     if let owner = try accountRow(named: name), owner.id != id { return .failure(.nameTaken) }
+                    if let waitMs = try RecordRation.charge(charge, in: database) { return .failure(.overAllowance(waitMs: waitMs)) }
                     try renameAccount(id, to: name)
                     account.name = name
                     return .success(account)

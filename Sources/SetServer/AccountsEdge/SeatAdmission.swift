@@ -95,14 +95,16 @@ enum JoinDecision: Equatable {
 /// The write an admitted join makes before its seat is taken; runs on the accounts worker. An
 /// identity another server gave an account meanwhile takes that account (renamed if it must).
 enum AccountWrite {
-    static func perform(_ admission: SeatAdmission, wallSeconds: Int64, in store: AccountStore) throws(StoreError) -> StoredAccount? {
+    /// `charge`: what the record costs its address, network or account, for every node.
+    static func perform(_ admission: SeatAdmission, wallSeconds: Int64, charging charge: RecordCharge,
+                        in store: AccountStore) throws(StoreError) -> StoredAccount? {
         switch admission {
         case .guest: return nil
         case .existing(let account): return account
-        case .renaming(let account, let name): return try store.rename(account.id, to: name)
+        case .renaming(let account, let name): return try store.rename(account.id, to: name, charging: charge)
         case .creating(let identity, let name, let bot):
             do {
-                return try store.create(identity, name: name, bot: bot, wallSeconds: wallSeconds)
+                return try store.create(identity, name: name, bot: bot, wallSeconds: wallSeconds, charging: charge)
             } catch .identityTaken {
                 guard let made = try store.account(for: identity) else { throw .unavailable("the identity's account cannot be read") }
                 return made.name == name ? made : try store.rename(made.id, to: name)

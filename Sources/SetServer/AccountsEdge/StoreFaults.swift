@@ -44,12 +44,12 @@ final class FaultyStore: AccountStore {
 
     func account(id: Int) throws(StoreError) -> StoredAccount? { try inner.account(id: id) }
 
-    func create(_ identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64) throws(StoreError) -> StoredAccount {
-        try change { () throws(StoreError) in try inner.create(identity, name: name, bot: bot, wallSeconds: wallSeconds) }
+    func create(_ identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64, charging charge: RecordCharge) throws(StoreError) -> StoredAccount {
+        try change { () throws(StoreError) in try inner.create(identity, name: name, bot: bot, wallSeconds: wallSeconds, charging: charge) }
     }
 
-    func rename(_ id: Int, to name: String) throws(StoreError) -> StoredAccount {
-        try change { () throws(StoreError) in try inner.rename(id, to: name) }
+    func rename(_ id: Int, to name: String, charging charge: RecordCharge) throws(StoreError) -> StoredAccount {
+        try change { () throws(StoreError) in try inner.rename(id, to: name, charging: charge) }
     }
 
     func record(_ finished: FinishedGame, journal: String, wallSeconds: Int64, policy: RatingPolicy) throws(StoreError) -> GameRecord? {

@@ -96,6 +96,11 @@ final class NodeDirectory {
         return lease
     }
 
+    /// Whether an operator drains this node (`setgame nodes drain`), as its row says.
+    func isDraining() throws(DatabaseError) -> Bool {
+        try database.row("SELECT draining FROM nodes WHERE name = $1", .text(me.name)).map { row throws(DatabaseError) in try row.int(0) as Int64 } ?? 0 != 0
+    }
+
     /// A listing row of this node's: made if the match has none, updated if the row is this
     /// node's (which makes a match placed on it), left alone if another node holds the name.
     private func write(_ listing: MatchListing, lease: NodeLease) throws(DatabaseError) {

@@ -82,7 +82,7 @@ package struct NodeRoster {
         try store { () throws(DatabaseError) in try DatabaseClock.read(database) }
     }
 
-    private func store<T>(_ body: () throws(DatabaseError) -> T) throws(NodeRosterError) -> T {
+    func store<T>(_ body: () throws(DatabaseError) -> T) throws(NodeRosterError) -> T {
         do { return try body() } catch { throw NodeRosterError(.store, "the store failed: \(error)") }
     }
 }
@@ -118,6 +118,7 @@ package struct NodeRosterError: Error, Equatable, CustomStringConvertible {
         case store = "store_failed"
         case unknownNode = "unknown_node"
         case nodeAlive = "node_alive"
+        case badEntry = "bad_entry"
     }
 
     package let code: Code

@@ -34,6 +34,8 @@ final class Admission {
     let doorUIDs: Set<UInt32>
     /// Accepting pauses briefly when the process runs out of descriptors, instead of spinning.
     private(set) var pausedUntil: Instant?
+    /// Connections from named proxies waiting for their PROXY v2 header (`Admission+Proxy`).
+    var pendingProxies: [Int32: PendingProxyHeader] = [:]
 
     init(listener: Listener, doorListener: Listener?, config: ServerConfig, loop: EventLoop, clock: TimeSource, log: ThrottledLog,
          connections: ConnectionTable) {
@@ -77,6 +79,7 @@ final class Admission {
 
     /// Stops watching and closes both entrances, on shutdown.
     func close() {
+        closeProxyWaits()
         if pausedUntil == nil { stopWatching() }
         listener.close()
         doorListener?.close()
@@ -110,9 +113,20 @@ final class Admission {
         }
     }
 
-    /// A TCP client, held to the connection limit and its address's share and rate.
+    /// A TCP client: one from a named proxy first says whose connection it is (`Admission+Proxy`).
     private func admitClient(_ socket: LineSocket) {
-        let address = DescriptorLimit.peerAddress(socket.fd)
+        let peer = DescriptorLimit.peerAddress(socket.fd)
+        guard config.perAddress.proxies.contains(peer) else { return admitClient(socket, address: peer) }
+        // Waiting headers count against the connection limit, so a proxy cannot hold more.
+        guard connections.count + pendingProxies.count < config.limits.maxConnections else {
+            socket.close()
+            return log.quietly("full", "refused a connection from proxy \(peer): \(connections.count) connections is the limit")
+        }
+        awaitProxyHeader(socket, from: peer)
+    }
+
+    /// A TCP client counted under `address`, held to the connection limit and its address's share and rate.
+    func admitClient(_ socket: LineSocket, address: String) {
         if connections.count >= config.limits.maxConnections {
             refuse(socket, WireError(.serverFull, "The server is full; try again later.", fatal: true))
             return log.quietly("full", "refused a connection: \(connections.count) connections is the limit")

@@ -26,6 +26,9 @@ final class ChatGate {
         case pass(String)
         /// It waits for the silenced file's reading, and is judged again once it is read.
         case waiting
+        /// It waits for a claim of its account's chat budget (`ChatLeases`), which the server
+        /// makes; judged again once it is answered.
+        case claiming(PlayerIdentity)
         case refused(WireError)
     }
 
@@ -39,13 +42,18 @@ final class ChatGate {
     private let reader: SilenceReader
     /// Chat lines said while the silenced file is being read, judged by its new list.
     private var waiting: [WaitingChatLine] = []
+    /// On a node: which accounts' chat budgets this node holds (`ChatLeases`); nil on a server alone.
+    var leases: ChatLeases?
+    /// Lines waiting for a claim of their account's budget.
+    private var claimWaiting: [PlayerIdentity: [WaitingChatLine]] = [:]
 
-    init(policy: ChatPolicy, dataDirectory: String?, loop: EventLoop, log: ThrottledLog) {
+    /// `watchesFile`: false on a node, whose list is the store's (`putInForce`).
+    init(policy: ChatPolicy, dataDirectory: String?, loop: EventLoop, log: ThrottledLog, watchesFile: Bool = true) {
         self.policy = policy
         self.loop = loop
         self.log = log
         allowance = ChatAllowance(lines: policy.linesPerWindow, windowMs: policy.windowMs)
-        silence = ChatSilence(path: policy.silencedFile ?? dataDirectory.map { "\($0)/silenced" })
+        silence = ChatSilence(path: watchesFile ? policy.silencedFile ?? dataDirectory.map { "\($0)/silenced" } : nil)
         reader = SilenceReader(file: policy.silencedReader ?? .disk)
     }
 
@@ -80,14 +88,42 @@ final class ChatGate {
         if connection.chatRepeat.repeats(line, at: now, windowMs: allowance.windowMs) {
             return .refused(WireError(.chatRepeated, "You said that a moment ago; it was not said again."))
         }
+        if hasAccount, let decision = leases?.decide(connection.identity, at: now) {
+            switch decision {
+            case .judgeHere: break
+            case .refuse(let retryAfterMs): return .refused(limited(retryAfterMs))
+            case .claim, .wait:
+                let line = WaitingChatLine(text: text, room: requested, id: id, connection: connection.id)
+                guard claimWaiting[connection.identity, default: []].count < Self.mostWaitingPerClaim else { return .refused(limited(1_000)) }
+                claimWaiting[connection.identity, default: []].append(line)
+                return decision == .claim ? .claiming(connection.identity) : .waiting
+            }
+        }
         let counter = ChatCounter(identity: connection.identity, hasAccount: hasAccount, address: connection.address)
         if let retryAfterMs = allowance.allow(by: counter, at: now) {
-            return .refused(WireError(
-                .chatLimited, "At most \(allowance.lines) lines per \(allowance.windowMs / 1_000) seconds; this one was not said.",
-                details: ["retryAfterMs": .int(retryAfterMs)]))
+            return .refused(limited(retryAfterMs))
         }
         return .pass(line)
     }
+
+    /// The most lines of one account that wait for a claim of its budget.
+    static let mostWaitingPerClaim = 16
+
+    /// `chat_limited`, a line said again in `retryAfterMs`.
+    private func limited(_ retryAfterMs: Int64) -> WireError {
+        WireError(.chatLimited, "At most \(allowance.lines) lines per \(allowance.windowMs / 1_000) seconds; this one was not said.",
+                  details: ["retryAfterMs": .int(retryAfterMs)])
+    }
+
+    /// A claim of `identity`'s budget was answered (nil: the store could not): the lines that
+    /// waited for it, to be judged again now.
+    func claimed(_ identity: PlayerIdentity, _ answer: ChatBudgetStore.Claim?, at now: Instant) -> [WaitingChatLine] {
+        leases?.claimed(identity, answer, at: now)
+        return claimWaiting.removeValue(forKey: identity) ?? []
+    }
+
+    /// Puts the service's list, read from the store, in force (a node's).
+    func putInForce(_ list: SilenceList) { silence.finishReading(list) }
 
     /// Puts a finished reading of the silenced file in force, and hands back the lines that
     /// waited for it, in the order they came, to be judged again now; none while it is read.

@@ -46,12 +46,17 @@ extension Server {
     func writeAccount(_ admission: SeatAdmission, for join: JoinRequest, in room: MatchRoom, token: String, id: JSONValue?,
                       from connection: Connection) {
         connection.session = .admitting
-        let wall = accounts.wallSeconds()
-        accounts.ask({ store throws(StoreError) in try AccountWrite.perform(admission, wallSeconds: wall, in: store) }) { [unowned self] result in
+        let wall = accounts.wallSeconds(), charge = recordCharge(for: admission, from: connection)
+        accounts.ask({ store throws(StoreError) in
+            try AccountWrite.perform(admission, wallSeconds: wall, charging: charge, in: store)
+        }) { [unowned self] result in
             guard admitting(connection) else { return }
             connection.session = .greeted
             let account: StoredAccount?
             switch result {
+            case .failure(.overAllowance(let waitMs)):
+                // Spent through other nodes: the ration is the service's (issue 42 item 2).
+                return fail(connection, recordLimitError(admission.recordKind, from: connection, waitMs: waitMs), id: id)
             case .failure(.nameTaken):
                 // Another server sharing the store took the name since it was looked up.
                 return refuseName(NameRefusal(name: join.name, because: "belongs to another player here"), of: join, id: id, to: connection)

@@ -77,13 +77,17 @@ extension Server {
     /// again: the name is the account's from then on, for every key and node that asks.
     private func claimLobbyName(_ admission: SeatAdmission, of request: JoinRequest, id: JSONValue?, from connection: Connection) {
         connection.session = .admitting
-        let wall = accounts.wallSeconds()
-        accounts.ask({ store throws(StoreError) in try AccountWrite.perform(admission, wallSeconds: wall, in: store) }) { [unowned self] result in
+        let wall = accounts.wallSeconds(), charge = recordCharge(for: admission, from: connection)
+        accounts.ask({ store throws(StoreError) in
+            try AccountWrite.perform(admission, wallSeconds: wall, charging: charge, in: store)
+        }) { [unowned self] result in
             guard admitting(connection) else { return }
             connection.session = .greeted
             switch result {
             case .failure(.nameTaken):
                 refuseName(NameRefusal(name: request.name, because: "belongs to another player here"), of: request, id: id, to: connection)
+            case .failure(.overAllowance(let waitMs)):
+                fail(connection, recordLimitError(admission.recordKind, from: connection, waitMs: waitMs), id: id)
             case .failure(let error): fail(connection, storeRefusal(error), id: id)
             case .success: answerLobby(.enter(request), id: id, from: connection, at: clock.now())
             }

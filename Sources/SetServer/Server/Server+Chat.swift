@@ -1,3 +1,4 @@
+import SetDatabase
 import SetRules
 import SetWire
 
@@ -18,6 +19,7 @@ extension Server {
         switch chatGate.judge(text, in: requested, id: id, from: connection, hasAccount: hasAccount, at: now) {
         case .refused(let error): return fail(connection, error, id: id)
         case .waiting: return
+        case .claiming(let identity): return claimChatBudget(of: identity)
         case .pass(let said): line = said
         }
         let outcome = room.chat(text, in: requested, by: speaker, at: now)
@@ -38,6 +40,26 @@ extension Server {
         for line in waiting {
             guard let connection = connections[line.connection] else { continue }
             chat(line.text, in: line.room, id: line.id, from: connection, at: now)
+        }
+    }
+
+    /// Claims an account's chat budget for this node (`ChatLeases`), off the loop, and judges the
+    /// lines that waited for it once it is answered.
+    func claimChatBudget(of identity: PlayerIdentity) {
+        guard let nodes else { return }
+        let node = nodes.me.name, stored = identity.storedText
+        nodes.ask({ directory throws(DatabaseError) in
+            try directory.reach()
+            return try ChatBudgetStore.claim(stored, for: node, leaseMs: ChatLeases.leaseMs, in: directory.database)
+        }) { [unowned self] result in
+            if case .failure(let error) = result {
+                logQuietly("chat-budget", "chat: an account's chat budget cannot be claimed (\(error)); this node counts its lines alone for now")
+            }
+            let now = clock.now()
+            for line in chatGate.claimed(identity, try? result.get(), at: now) {
+                guard let connection = connections[line.connection] else { continue }
+                chat(line.text, in: line.room, id: line.id, from: connection, at: now)
+            }
         }
     }
 

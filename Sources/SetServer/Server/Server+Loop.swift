@@ -11,6 +11,7 @@ extension Server {
         if let output = connections.dirty.waitMilliseconds(at: now) { next = min(next, now.adding(output)) }
         if let retry = accounts.nextRetry { next = min(next, retry) }
         if let renewal = nodes?.nextDeadline { next = min(next, renewal) }
+        if nodes != nil, !silencedPoll.asking { next = min(next, silencedPoll.next) }
         // Often enough to renew the clock's lease before the clock reaches it (`ServerState`).
         return Int32(max(0, min(ServerState.renewEveryMs, next.milliseconds(since: now))))
     }
@@ -26,10 +27,12 @@ extension Server {
             apply(room.announceSpectators(at: now), of: room)
         }
         admission.resumeIfDue(at: now)
+        if !admission.pendingProxies.isEmpty { admission.expireProxyHeaders(at: now) }
         accounts.retryDue(at: now)
         renewNodeLease(at: now)
         if timers.challengeExpiryDue(at: now) { announceExpiredChallenges(at: now) }
         takeSilenceReading()
+        pollSilenced(at: now)
         if let slot = timers.dueMeasureSlot(at: now) { measureRoundTrips(slot: slot, at: now) }
         if timers.sweepDue(at: now) { sweep(at: now) }
         if timers.pruneDue(at: now) { finished?.pruneInBackground(log: log) }

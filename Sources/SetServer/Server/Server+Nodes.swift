@@ -20,6 +20,10 @@ extension Server {
         var join = join
         if join.role == .player, join.match == nil, let token = join.token, let named = TokenMatch.match(of: token) { join.match = named }
         if let unnamed = pairingJoin(join) { return pairAcrossNodes(unnamed, id: id, from: connection, proceed: proceed) }
+        // A drained node makes no new match of any kind: a solo game naming none would be one.
+        if nodes.lease.draining, join.role == .player, join.mode == .solo, join.match == nil, join.token == nil {
+            return fail(connection, nodes.drainedRefusal, id: id)
+        }
         if lobby.holdsHere(join) {
             if let match = join.match ?? join.token.flatMap(lobby.matchName(ofToken:)), let refusal = nodes.lapsedRefusal(match) {
                 return fail(connection, refusal, id: id)

@@ -59,6 +59,8 @@ extension Server {
                 proceed(paired)
             case .success(.join(let duel)):
                 redirect(connection, to: Redirect(match: duel.match, address: duel.address), id: id, joining: join)
+            case .success(.drained):
+                fail(connection, nodes.drainedRefusal, id: id)
             }
         }
     }
@@ -80,6 +82,13 @@ extension NodeEdge {
     /// this node's next pairing decision, which keeps only the rows of duels still waiting.
     func forgetWaiting(_ matches: [String]) {
         ask({ directory throws(DatabaseError) in try directory.forgetWaiting(matches) }) { _ in }
+    }
+
+    /// The refusal for a new match of any kind on a drained node that has no other node to send
+    /// its player to: `server_full`, for this node takes no new matches until it is resumed.
+    var drainedRefusal: WireError {
+        WireError(.serverFull, "This server (\(me.name)) is being drained: it makes no new matches; try another server.",
+                  details: ["node": .string(me.name)])
     }
 
     /// The refusal for a player this node cannot pair now: its store did not answer, or its

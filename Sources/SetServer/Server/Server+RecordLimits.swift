@@ -8,9 +8,14 @@ extension Server {
     /// written (`spendAllowance`): a join refused for another reason costs nothing.
     func recordRefusal(_ kind: AccountRecordKind, from connection: Connection) -> WireError? {
         guard let waitMs = recordAllowance.allow(kind, from: connection.address, at: clock.now(), spend: false) else { return nil }
+        return recordLimitError(kind, from: connection, waitMs: waitMs)
+    }
+
+    /// `account_limit` for a record of `kind` that may be written in `waitMs`, said in the log.
+    func recordLimitError(_ kind: AccountRecordKind?, from connection: Connection, waitMs: Int64) -> WireError {
         let seconds = (waitMs + 999) / 1_000
         let message = switch kind {
-        case .create: "Your address has made as many new accounts as it may for now; try again in \(seconds) s, or play as a guest."
+        case .create, nil: "Your address has made as many new accounts as it may for now; try again in \(seconds) s, or play as a guest."
         case .rename: "This account or address has changed names as often as it may for now; join under your current name, or try again in \(seconds) s."
         }
         logQuietly("account-limit", "refused a join from \(connection.address): over its allowance of account records")
@@ -19,12 +24,25 @@ extension Server {
 
     /// Spends what the record an admitted join wrote costs its address, network or account.
     func spendAllowance(for admission: SeatAdmission, from connection: Connection) {
-        let kind: AccountRecordKind
-        switch admission {
-        case .guest, .existing: return
-        case .creating: kind = .create
-        case .renaming(let account, _): kind = .rename(account: account.id)
-        }
+        guard let kind = admission.recordKind else { return }
         _ = recordAllowance.allow(kind, from: connection.address, at: clock.now())
+    }
+
+    /// What the record an admission writes costs in the store, for every node (PostgreSQL; a
+    /// SQLite store is one server's, and its `recordAllowance` is the whole ration).
+    func recordCharge(for admission: SeatAdmission, from connection: Connection) -> RecordCharge {
+        guard let kind = admission.recordKind else { return .none }
+        return RecordCharge.of(kind, from: connection.address, limits: config.recordLimits)
+    }
+}
+
+extension SeatAdmission {
+    /// The record this admission writes, if any.
+    var recordKind: AccountRecordKind? {
+        switch self {
+        case .guest, .existing: nil
+        case .creating: .create
+        case .renaming(let account, _): .rename(account: account.id)
+        }
     }
 }

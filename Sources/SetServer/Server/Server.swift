@@ -39,6 +39,8 @@ package final class Server {
     var recordAllowance: RecordAllowance
     /// The store probe `health` requests share (`Server+Health`).
     var health = HealthProbe()
+    /// The service's silenced list as this node last read it (`Server+Silenced`).
+    var silencedPoll = SilencedPoll()
 
     /// Binds the listening socket at once, so `port` is known before `run()`. With a data
     /// directory, every unfinished match in it is then restored, paused until its players return,
@@ -141,8 +143,8 @@ package final class Server {
             lock?.release()
             throw error
         }
-        // The house bots' names are kept where a door runs them.
-        accounts.reservedNames = ReservedNames(houseBots: config.door.socket != nil)
+        // The house bots' names are kept on every node, door or not: the names are the service's.
+        accounts.reservedNames = ReservedNames(houseBots: config.accounts.keepsHouseBotNames)
         journals?.restart(restored, at: self.clock.now())
         port = listener.port
         recordAllowance = RecordAllowance(limits: config.recordLimits)
@@ -162,8 +164,13 @@ package final class Server {
         admission = Admission(listener: listener, doorListener: doorListener, config: config, loop: loop, clock: self.clock,
                               log: quietLog, connections: connections)
         timers = ServerTimers(measuringRoundTrips: config.lagCompensationMs > 0, at: self.clock.now())
-        chatGate = ChatGate(policy: config.chat, dataDirectory: config.dataDirectory, loop: loop, log: quietLog)
+        // A node's silenced list is the service's, in the store: its file is imported, not watched.
+        chatGate = ChatGate(policy: config.chat, dataDirectory: nodes == nil ? config.dataDirectory : nil, loop: loop, log: quietLog,
+                            watchesFile: nodes == nil)
+        // A node counts an account's chat lines only while it holds its budget (`ChatLeases`).
+        if nodes != nil { chatGate.leases = ChatLeases(windowMs: config.chat.windowMs) }
         wireParts()
+        importSilencedFile()
         recoverGames(of: restored)
         restored.forEach(schedule)
         restored.forEach(noteSpectators)

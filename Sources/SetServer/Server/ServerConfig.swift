@@ -135,6 +135,10 @@ package struct AddressShares: Sendable, Equatable {
     package var waitingMatches: Int?
     package var connectsPerSecond: Int?
     package var placements: Int?
+    /// The addresses of proxies whose connections begin with a PROXY v2 header
+    /// (`--proxy-from`): each is counted under the client address it carries, for every limit
+    /// here and every account-record allowance. Nobody else's header is read.
+    package var proxies: Set<String> = []
     /// One address may hold at most 1/16 of the connections and of the matches.
     package static let share = 16
     package static let waitingDefault = 8
@@ -184,6 +188,10 @@ package struct AccountsSettings: Equatable, Sendable {
     /// This server's place among several sharing a PostgreSQL store (`--node`), kept with the
     /// store it depends on.
     package var cluster = ClusterSettings()
+    /// Whether the house bots' names (`bot-easy`, ...) are kept for the door's house bots. True
+    /// on every server, door or not, since nodes share one store of names (issue 42 item 5);
+    /// false only on `setgame play`'s own table, whose bot is the only player besides its owner.
+    package var keepsHouseBotNames = true
 
     package init() {}
 }
