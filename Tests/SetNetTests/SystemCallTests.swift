@@ -102,7 +102,9 @@ import Testing
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources").standardized
         let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
         #expect(files.count > 50, "found the sources at \(sources.path)")
-        let waived: Swift.Set = ["SetNet/SystemCall.swift"]
+        // SetDatabase sits below SetNet (it cannot call `SystemCall`), and its one poll loop
+        // (a statement awaited with its deadline) computes the time left again on each turn.
+        let waived: Swift.Set = ["SetNet/SystemCall.swift", "SetDatabase/PostgresDeadlines.swift"]
         let retrying = try files.filter { file in
             guard !waived.contains(file) else { return false }
             return try String(contentsOfFile: sources.path + "/" + file, encoding: .utf8).contains("EINTR")

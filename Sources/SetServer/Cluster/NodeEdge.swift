@@ -28,10 +28,8 @@ final class NodeEdge {
     private var lastTicket = 0
     /// This node's lease as last written to the store.
     private(set) var lease: NodeLease
-    private var renewing = false
-    private var nextRenewal: Instant
-    /// The lobby's change count the last renewal was made at: a change renews at once.
-    private var renewedAtChange = -1
+    /// Where the lease's renewals stand.
+    private var renewal: RenewalState
     /// The listings the store holds for this node, as last written.
     private var written: [String: MatchListing] = [:]
     /// This node's rows in the store's `waiting` table (`Server+Pairing`).
@@ -39,9 +37,6 @@ final class NodeEdge {
     /// Other nodes' matches for `list`, and when they were read (server clock).
     private var remote: (listings: [MatchListing], readAt: Instant?) = ([], nil)
     private var listWaiters: [([MatchListing]) -> Void] = []
-    private var lapsedSaid = false
-    /// Whether a renewal since the start told the store every match this node holds.
-    private var sentHeld = false
     /// The rows this node placed for each client address that no player has made a match yet.
     private(set) var placements = PlacementShares()
 
@@ -77,7 +72,7 @@ final class NodeEdge {
         }
         // Rows a previous run left (killed before it could take them out) wait for nobody now.
         try playerLane.withSubject { directory throws(DatabaseError) in try directory.forgetWaiting() }
-        nextRenewal = now.adding(settings.renewEveryMs)
+        renewal = RenewalState(due: now.adding(settings.renewEveryMs))
         inbox = loop.inbox { [unowned self] (tickets: [Int]) in
             for ticket in tickets { waiting.removeValue(forKey: ticket)?() }
         }
@@ -159,30 +154,30 @@ final class NodeEdge {
 
     /// When the loop must wake for the next renewal, or to say the lease lapsed.
     var nextDeadline: Instant {
-        guard !lapsedSaid else { return nextRenewal }
-        return min(nextRenewal, Instant(milliseconds: lease.until - wallBase))
+        guard !renewal.lapseSaid else { return renewal.due }
+        return min(renewal.due, Instant(milliseconds: lease.until - wallBase))
     }
 
     /// Renews the lease when due, or at once when the lobby changed (`changes` moved): a new
     /// match's row reaches the store before the next period. A lease that lapsed is logged once
     /// (and again once it is regained), whatever held its renewal.
     func renewIfDue(at now: Instant, changes: Int, listings: () -> [MatchListing]) {
-        if case .lapsed = ownLease, !lapsedSaid {
-            lapsedSaid = true
+        if case .lapsed = ownLease, !renewal.lapseSaid {
+            renewal.lapseSaid = true
             log("node \(me.name)'s lease lapsed (no renewal reached the store in time): its matches wait until it renews")
         }
-        guard !renewing, now >= nextRenewal || changes != renewedAtChange else { return }
-        nextRenewal = now.adding(settings.renewEveryMs)
+        guard !renewal.inFlight, now >= renewal.due || changes != renewal.atChange else { return }
+        renewal.due = now.adding(settings.renewEveryMs)
         if settings.faults?.renewalsHeld == true { return }  // a test makes this renewal late
-        renewing = true
+        renewal.inFlight = true
         let current = Dictionary(listings().map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let changed = current.values.filter { written[$0.name] != $0 }
         let gone = written.keys.filter { current[$0] == nil }
         var next = NodeSync(now: wallNow, leaseMs: settings.leaseMs, listings: changed, gone: Array(gone))
-        if !sentHeld { next.held = current.keys.sorted() }
+        if !renewal.sentHeld { next.held = current.keys.sorted() }
         let sync = next
         ask(on: .lease, { directory throws(DatabaseError) in try directory.renew(sync) }) { [unowned self] result in
-            renewing = false
+            renewal.inFlight = false
             switch result {
             case .success(let renewed):
                 if renewed.draining != lease.draining {
@@ -191,18 +186,18 @@ final class NodeEdge {
                 }
                 lease = renewed
                 written = current
-                renewedAtChange = changes
-                if sync.held != nil { sentHeld = true }
-                if lapsedSaid { log("node \(me.name) renewed its lease: serving its matches again") }
-                lapsedSaid = false
+                renewal.atChange = changes
+                if sync.held != nil { renewal.sentHeld = true }
+                if renewal.lapseSaid { log("node \(me.name) renewed its lease: serving its matches again") }
+                renewal.lapseSaid = false
             case .failure(let error) where error.code == .uniqueViolation:
                 // Another server holds this node's name now: it serves the matches, this one none.
                 lease = NodeLease(until: 0)
-                if !lapsedSaid { log("node \(me.name) stops serving its matches: \(error.message)") }
-                lapsedSaid = true
+                if !renewal.lapseSaid { log("node \(me.name) stops serving its matches: \(error.message)") }
+                renewal.lapseSaid = true
             case .failure(let error):
-                if case .lapsed = ownLease, !lapsedSaid {
-                    lapsedSaid = true
+                if case .lapsed = ownLease, !renewal.lapseSaid {
+                    renewal.lapseSaid = true
                     log("node \(me.name) cannot renew its lease (\(error)): it lapsed, and its matches wait until it renews")
                 }
             }
@@ -280,4 +275,18 @@ extension NodeEdge {
             throw .cluster("cannot register node \(me.name) in the store: \(error)")
         }
     }
+}
+
+/// Where a node's lease renewals stand, on the loop.
+private struct RenewalState {
+    /// When the next renewal is due.
+    var due: Instant
+    /// Whether a renewal is in the store's hands now.
+    var inFlight = false
+    /// The lobby's change count the last renewal was made at: a change renews at once.
+    var atChange = -1
+    /// Whether the lapse of the lease was logged (it is said once, and its return once).
+    var lapseSaid = false
+    /// Whether a renewal since the start told the store every match this node holds.
+    var sentHeld = false
 }
