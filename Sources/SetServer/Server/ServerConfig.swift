@@ -25,6 +25,8 @@ package struct ServerConfig: Sendable, Equatable {
     package var serverName = "setgame"
     /// What one client address may hold; nil fields take their share of the server-wide limit.
     package var perAddress = AddressShares()
+    /// How many the lobby lists, in all and from one address.
+    package var lobbySize = LobbySize()
     /// How many finished journals `finished/` keeps, and for how long.
     package var finished = FinishedKeeping()
     /// How the match list is served.
