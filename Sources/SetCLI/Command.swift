@@ -91,6 +91,8 @@ package enum Commands {
             OptionSpec("waiting-per-address", "N", "of those, duels waiting for a second player (default 8; behind a proxy, as many as --matches-per-address)"),
             OptionSpec("connect-rate-per-address", "N", "new connections one IP address may open a second, bursts of twice as many (default 20)"),
             OptionSpec("placements-per-address", "N", "new named matches a node places in the store for one IP address before a player starts them (default 8)"),
+            OptionSpec("lobby-size", "N", "players the lobby lists at once (default 200)"),
+            OptionSpec("lobby-per-address", "N", "of those, from one IP address (default 20)"),
             OptionSpec("keep-finished", "N", "finished journals kept in DIR/finished, newest first (default 10000)"),
             OptionSpec("keep-finished-days", "D", "finished journals older than this are deleted (default 30)"),
             OptionSpec("door-socket", "PATH", "also listen on this Unix socket for the ssh door (setgame door; README, \"Open an ssh door\")"),
@@ -249,6 +251,8 @@ package enum Commands {
         config.perAddress.waitingMatches = try values.number("waiting-per-address", in: 1...1_000_000)
         config.perAddress.connectsPerSecond = try values.number("connect-rate-per-address", in: 1...1_000_000)
         config.perAddress.placements = try values.number("placements-per-address", in: 1...1_000_000)
+        config.lobbySize.cap = try values.number("lobby-size", in: 1...1_000_000) ?? config.lobbySize.cap
+        config.lobbySize.perAddress = try values.number("lobby-per-address", in: 1...1_000_000) ?? config.lobbySize.perAddress
         config.finished.keep = try values.number("keep-finished", in: 0...10_000_000) ?? config.finished.keep
         config.finished.maxAgeDays = try values.number("keep-finished-days", in: 0...36_500) ?? config.finished.maxAgeDays
         config.door.socket = values.text("door-socket")

@@ -32,6 +32,10 @@ package struct ClientOptions: Hashable, Sendable {
     /// instead of passing the refusal on: for a client whose player chose no name (the ssh
     /// door's `key-…` and `guest-…`), so nobody waits on a name forever.
     package var takesSuggestedName = false
+    /// The seat token is for a match kept for its two players (an accepted challenge's): a
+    /// refused token ends the join; it is never retried as a fresh seat, which would make the
+    /// private match a public one under its name.
+    package var tokenOnly = false
 
     // The protocol's pace.
     package var pings: ClientSession.PingPolicy

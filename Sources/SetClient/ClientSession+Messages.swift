@@ -110,6 +110,9 @@ extension ClientSession {
     /// The errors that are the session's own business; the rest go to the driver.
     private mutating func handle(_ error: WireError, at now: Int64) -> [SessionEffect] {
         switch error.code {
+        case .badToken where options.tokenOnly:
+            token = nil
+            return [.saveToken(nil), .refused(error)]
         case .badToken:
             // The server forgot the seat (it restarted, or the match ended): take a fresh one.
             token = nil

@@ -32,6 +32,7 @@ package enum LobbyClient {
             // The match plays the challenge's variant; the token alone takes the seat.
             next.match = match
             next.variant = nil
+            next.tokenOnly = true
             next.watchCommand = watchCommand(match)
             return (next, token)
         case .watch(let match):

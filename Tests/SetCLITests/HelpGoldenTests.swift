@@ -112,6 +112,8 @@ struct HelpGoldenTests {
               --waiting-per-address N              of those, duels waiting for a second player (default 8; behind a proxy, as many as --matches-per-address)
               --connect-rate-per-address N         new connections one IP address may open a second, bursts of twice as many (default 20)
               --placements-per-address N           new named matches a node places in the store for one IP address before a player starts them (default 8)
+              --lobby-size N                       players the lobby lists at once (default 200)
+              --lobby-per-address N                of those, from one IP address (default 20)
               --keep-finished N                    finished journals kept in DIR/finished, newest first (default 10000)
               --keep-finished-days D               finished journals older than this are deleted (default 30)
               --door-socket PATH                   also listen on this Unix socket for the ssh door (setgame door; README, "Open an ssh door")
