@@ -251,8 +251,8 @@ package enum Commands {
         config.perAddress.waitingMatches = try values.number("waiting-per-address", in: 1...1_000_000)
         config.perAddress.connectsPerSecond = try values.number("connect-rate-per-address", in: 1...1_000_000)
         config.perAddress.placements = try values.number("placements-per-address", in: 1...1_000_000)
-        config.lobbySize.cap = try values.number("lobby-size", in: 1...1_000_000) ?? config.lobbySize.cap
-        config.lobbySize.perAddress = try values.number("lobby-per-address", in: 1...1_000_000) ?? config.lobbySize.perAddress
+        config.perAddress.lobby.cap = try values.number("lobby-size", in: 1...1_000_000) ?? config.perAddress.lobby.cap
+        config.perAddress.lobby.perAddress = try values.number("lobby-per-address", in: 1...1_000_000) ?? config.perAddress.lobby.perAddress
         config.finished.keep = try values.number("keep-finished", in: 0...10_000_000) ?? config.finished.keep
         config.finished.maxAgeDays = try values.number("keep-finished-days", in: 0...36_500) ?? config.finished.maxAgeDays
         config.door.socket = values.text("door-socket")

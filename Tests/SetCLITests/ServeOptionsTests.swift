@@ -22,7 +22,7 @@ struct ServeOptionsTests {
         #expect(defaults.logFormat == .text && !defaults.check && defaults.config.perAddress.connections == nil)
         #expect(defaults.config.perAddress.waitingMatches == nil && defaults.config.addressLimits.waitingMatches == AddressShares.waitingDefault)
         #expect(defaults.config.addressLimits.placements == 8)
-        #expect(options.config.lobbySize == LobbySize(cap: 300, perAddress: 5) && defaults.config.lobbySize == LobbySize(cap: 200, perAddress: 20))
+        #expect(options.config.perAddress.lobby == LobbySize(cap: 300, perAddress: 5) && defaults.config.perAddress.lobby == LobbySize(cap: 200, perAddress: 20))
         #expect(defaults.config.finished.keep == 10_000 && defaults.config.finished.maxAgeDays == 30)
         #expect(defaults.config.chat.mode == .on)
         for mode in ChatMode.allCases {

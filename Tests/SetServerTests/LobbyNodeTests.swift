@@ -86,12 +86,15 @@ import Testing
     /// The names `list` through `server` shows, asked until `names` are all among them (the
     /// lobby's node writes its rows at its next renewal), for at most 10 s.
     static func listed(_ names: [String], through server: TestServer) throws -> Set<String> {
-        let lister = try Nodes.greeted(server)
+        var lister = try Nodes.greeted(server)
         var listed: Set<String> = []
         let deadline = Date().addingTimeInterval(10)
         var attempt: Int64 = 0
         while !listed.isSuperset(of: names), Date() < deadline {
             attempt += 1
+            // A list costs 5 of a connection's rate (on the server's clock, which stands still here).
+            if attempt % 15 == 0 { lister = try Nodes.greeted(server) }
+            if attempt > 1 { Thread.sleep(forTimeInterval: 0.2) }
             lister.send(.list(), id: .int(attempt))
             listed = Set(try lister.waitFor("list") { message -> [MatchListing]? in
                 if case .matches(let listings, _, .int(attempt)?) = message { return listings }
@@ -158,5 +161,23 @@ import Testing
         let (_, role, watched) = try Self.join(JoinRequest(role: .spectator, name: "w", match: names[1]), through: c, nodes: nodes)
         #expect(role == .spectator && watched == names[1])
         withExtendedLifetime((annSeat, bobBack, second)) {}
+    }
+
+    /// While the lobby's node is away, every other node answers `node_away` for the lobby, as
+    /// it would for a match there.
+    @Test func whileTheLobbysNodeIsAwayTheOthersSaySo() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        let nodes = try Self.threeNodes(database)
+        let home = Self.lobbyNode(nodes)
+        defer { nodes.filter { $0 !== home }.forEach { $0.stop() } }  // a server stops once
+        let other = try #require(nodes.first { $0 !== home })
+        let (ann, moved) = try Self.enter("ann", through: other, nodes: nodes)
+        #expect(moved)
+        home.stop()  // its lease is given up: it is away from now on
+        let late = try Nodes.greeted(other)
+        late.send(.lobby(.enter(JoinRequest(name: "bob"))))
+        let away = try late.awaitError(.nodeAway)
+        #expect(away.details["match"] == .string(Server.lobbyRoom))
+        withExtendedLifetime(ann) {}
     }
 }

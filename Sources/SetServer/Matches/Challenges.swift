@@ -58,6 +58,10 @@ package final class Challenges {
     private var accepted = 0
     /// Moves whenever the list of who is here changes: the server pushes the list when it moved.
     private(set) var version = 0
+    /// The `version` last pushed to the listed connections.
+    var pushedVersion = 0
+    /// On a node: whether the lobby's row in the store names this node (`Server+LobbyNode`).
+    var heldHere = false
 
     /// Lists a connection (again), refused when another identity is listed under the same name,
     /// when the lobby is full, or when the connection's address holds its share of it. A

@@ -144,8 +144,8 @@ extension Server {
     /// since the last one sent: a newcomer shows at once, not at each client's next refresh.
     private func pushLobbyIfChanged(except skipped: ConnectionID?) {
         let challenges = lobby.challenges
-        guard challenges.version != lobbyPushedVersion else { return }
-        lobbyPushedVersion = challenges.version
+        guard challenges.version != challenges.pushedVersion else { return }
+        challenges.pushedVersion = challenges.version
         let line = ServerMessageCoding.line(.lobby(challenges.entries(), id: nil))
         for id in challenges.listed where id != skipped {
             if let connection = connections[id], !connection.closeWhenFlushed { enqueue(line, to: connection) }

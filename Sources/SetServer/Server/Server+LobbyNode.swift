@@ -26,7 +26,7 @@ extension Server {
                 answerLobby(.enter(entered), id: id, from: connection, at: clock.now())
             }
         }
-        guard !hostsLobby else {
+        guard !lobby.challenges.heldHere else {
             if let refusal = nodes.lapsedRefusal(Self.lobbyRoom) { return fail(connection, refusal, id: id) }
             return proceed()
         }
@@ -43,8 +43,8 @@ extension Server {
             case .success(let placement):
                 let home = placement.home
                 if home.node == nodes.me.name {
-                    if !hostsLobby { log("node \(nodes.me.name) holds the lobby") }
-                    hostsLobby = true
+                    if !lobby.challenges.heldHere { log("node \(nodes.me.name) holds the lobby") }
+                    lobby.challenges.heldHere = true
                     return proceed()
                 }
                 guard home.lease.isAlive(at: nodes.wallNow) else {
@@ -69,7 +69,7 @@ extension Server {
     /// The lobby's row for this node's renewals while it holds the lobby: it keeps the row (and
     /// clears its placement) as a match's listing does; with no seats, no node lists it.
     var lobbyListing: [MatchListing] {
-        hostsLobby ? [MatchListing(name: Self.lobbyRoom, mode: .duel, phase: .waiting, players: [], spectators: 0)] : []
+        lobby.challenges.heldHere ? [MatchListing(name: Self.lobbyRoom, mode: .duel, phase: .waiting, players: [], spectators: 0)] : []
     }
 
     /// Writes the home row of `match`, made here for an accepted challenge, placed on this node

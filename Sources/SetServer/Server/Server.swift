@@ -38,10 +38,6 @@ package final class Server {
     var recordAllowance: RecordAllowance
     /// The store probe `health` requests share (`Server+Health`).
     var health = HealthProbe()
-    /// The lobby's version (`Challenges.version`) last pushed to its connections.
-    var lobbyPushedVersion = 0
-    /// On a node: whether the lobby's row in the store names this node (`Server+LobbyNode`).
-    var hostsLobby = false
 
     /// Binds the listening socket at once, so `port` is known before `run()`. With a data
     /// directory, every unfinished match in it is then restored, paused until its players return,
@@ -140,7 +136,7 @@ package final class Server {
         lobby.reservedMatches = config.reservedMatches
         lobby.awaitsRecords = true
         lobby.node = nodes?.me.name
-        lobby.challenges.size = config.lobbySize
+        lobby.challenges.size = config.perAddress.lobby
         lobby.adopt(restored)
         quietLog = ThrottledLog(log, clock: self.clock)
         connections = ConnectionTable(loop: loop, clock: self.clock, limits: config.limits, crowdRoundMs: config.spectators.crowdRoundMs,

@@ -25,8 +25,6 @@ package struct ServerConfig: Sendable, Equatable {
     package var serverName = "setgame"
     /// What one client address may hold; nil fields take their share of the server-wide limit.
     package var perAddress = AddressShares()
-    /// How many the lobby lists, in all and from one address.
-    package var lobbySize = LobbySize()
     /// How many finished journals `finished/` keeps, and for how long.
     package var finished = FinishedKeeping()
     /// How the match list is served.
@@ -137,6 +135,8 @@ package struct AddressShares: Sendable, Equatable {
     package var waitingMatches: Int?
     package var connectsPerSecond: Int?
     package var placements: Int?
+    /// The lobby's size, and the share of it one address may hold.
+    package var lobby = LobbySize()
     /// One address may hold at most 1/16 of the connections and of the matches.
     package static let share = 16
     package static let waitingDefault = 8
