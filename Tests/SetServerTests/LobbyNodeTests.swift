@@ -16,14 +16,16 @@ import Testing
 
     /// Three nodes whose `list` reads the other nodes' rows afresh each time.
     static func threeNodes(_ database: TestDatabase) throws -> [TestServer] {
-        try ["a", "b", "c"].map { name in
-            try TestServer {
-                $0.store = .postgres(database.location)
-                $0.cluster.node = name
-                $0.cluster.advertise = "127.0.0.1:0"
-                $0.cluster.wallBaseMs = Nodes.wallBase
-                $0.list.cacheMs = 0
-            }
+        try ["a", "b", "c"].map { try node($0, database) }
+    }
+
+    static func node(_ name: String, _ database: TestDatabase) throws -> TestServer {
+        try TestServer {
+            $0.store = .postgres(database.location)
+            $0.cluster.node = name
+            $0.cluster.advertise = "127.0.0.1:0"
+            $0.cluster.wallBaseMs = Nodes.wallBase
+            $0.list.cacheMs = 0
         }
     }
 
@@ -59,14 +61,6 @@ import Testing
         there.send(.lobby(.enter(join)), id: "e")
         _ = try there.waitFor("the lobby") { if case .lobby(_, .string("e")?) = $0 { true } else { nil } }
         return (there, true)
-    }
-
-    static func accepted(_ client: TestClient) throws -> ChallengeNotice {
-        try client.waitFor("accepted") { message -> ChallengeNotice? in
-            if case .error(let error, _) = message { Issue.record("refused: \(error.message)") }
-            if case .challenge(let notice, _) = message, notice.state == .accepted { return notice }
-            return nil
-        }
     }
 
     /// A join (or watch) through `server`, following one redirect; the client and its `joined`.
@@ -137,11 +131,11 @@ import Testing
         ann.send(.lobby(.challenge(name: "amy", variant: nil)))
         _ = try ChallengeTests.notice(amy)
         amy.send(.lobby(.accept(from: "ann")))
-        let first = try Self.accepted(amy), firstChallenger = try Self.accepted(ann)
+        let first = try LobbyShareTests.accepted(amy), firstChallenger = try LobbyShareTests.accepted(ann)
         bob.send(.lobby(.challenge(name: "ben", variant: nil)))
         _ = try ChallengeTests.notice(ben)
         ben.send(.lobby(.accept(from: "bob")))
-        let second = try Self.accepted(ben), secondChallenger = try Self.accepted(bob)
+        let second = try LobbyShareTests.accepted(ben), secondChallenger = try LobbyShareTests.accepted(bob)
         let names = [try #require(first.match), try #require(second.match)]
         #expect(names[0] != names[1])
         #expect(names.allSatisfy { $0.hasPrefix("challenge-\(Rendezvous.home(of: Server.lobbyRoom, among: ["a", "b", "c"])!)-") })
@@ -178,6 +172,28 @@ import Testing
         late.send(.lobby(.enter(JoinRequest(name: "bob"))))
         let away = try late.awaitError(.nodeAway)
         #expect(away.details["match"] == .string(Server.lobbyRoom))
+        withExtendedLifetime(ann) {}
+    }
+
+    /// The lobby's node restarted takes the lobby back, empty: presence is live connections,
+    /// nothing is restored, and the other nodes send newcomers to its new address.
+    @Test func aRestartedLobbyNodeHoldsTheLobbyAgainEmpty() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        let nodes = try Self.threeNodes(database)
+        let home = Self.lobbyNode(nodes)
+        let other = try #require(nodes.first { $0 !== home })
+        let (ann, _) = try Self.enter("ann", through: other, nodes: nodes)
+        home.stop()
+        let again = try Self.node(try #require(Rendezvous.home(of: Server.lobbyRoom, among: ["a", "b", "c"])), database)
+        defer { (nodes.filter { $0 !== home } + [again]).forEach { $0.stop() } }
+        let (bob, moved) = try Self.enter("bob", through: other, nodes: nodes.filter { $0 !== home } + [again])
+        #expect(moved)
+        bob.send(.lobby(.enter(JoinRequest(name: "bob"))), id: "again")
+        let entries = try bob.waitFor("the lobby") { message -> [LobbyEntry]? in
+            if case .lobby(let entries, .string("again")?) = message { return entries }
+            return nil
+        }
+        #expect(entries.map(\.name) == ["bob"])
         withExtendedLifetime(ann) {}
     }
 }

@@ -23,6 +23,27 @@ import Testing
         }
     }
 
+    /// The `accepted` challenge line `client` is told.
+    static func accepted(_ client: TestClient) throws -> ChallengeNotice {
+        try client.waitFor("accepted") { message -> ChallengeNotice? in
+            if case .error(let error, _) = message { Issue.record("refused: \(error.message)") }
+            if case .challenge(let notice, _) = message, notice.state == .accepted { return notice }
+            return nil
+        }
+    }
+
+    /// `join` sent on a fresh connection; the snapshot it was seated with.
+    static func seated(_ server: TestServer, _ join: JoinRequest) throws -> (TestClient, MatchView) {
+        let client = try TestClient.greeted(server)
+        client.send(.join(join))
+        let view = try client.waitFor("snapshot") { message -> MatchView? in
+            if case .error(let error, _) = message { Issue.record("refused: \(error.code)") }
+            if case .snapshot(let view) = message { return view }
+            return nil
+        }
+        return (client, view)
+    }
+
     /// Issue 42 item 3: one connection renaming itself before each challenge, 77 times in 10 s,
     /// reaches its victim at most 3 times (the allowance is counted by address and connection).
     @Test func renamingDoesNotRefillTheChallengeAllowance() throws {
@@ -88,10 +109,7 @@ import Testing
             return nil
         }
         #expect(answered.state == .accepted && told.match == answered.match && told.token == answered.token)
-        let anns = try ann.waitFor("the accept") { message -> ChallengeNotice? in
-            if case .challenge(let notice, _) = message, notice.state == .accepted { return notice }
-            return nil
-        }
+        let anns = try Self.accepted(ann)
         #expect(anns.match == answered.match && anns.token != answered.token)
     }
 
@@ -122,14 +140,9 @@ import Testing
         let (ann, _) = try Lobby.inLobby(server, "ann")
         let (bob, _) = try Lobby.inLobby(server, "bob")
         let bobs = try Lobby.accepted((ann, "ann"), (bob, "bob"))
-        let anns = try ann.waitFor("accepted") { message -> ChallengeNotice? in
-            if case .challenge(let notice, _) = message, notice.state == .accepted { return notice }
-            return nil
-        }
+        let anns = try Self.accepted(ann)
         let match = try #require(bobs.match)
-        let annSeat = try TestClient.greeted(server)
-        annSeat.send(.join(JoinRequest(name: "ann", match: match, token: anns.token)))
-        _ = try annSeat.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
+        let (annSeat, _) = try Self.seated(server, JoinRequest(name: "ann", match: match, token: anns.token))
         let watcher = try TestClient.greeted(server)
         watcher.send(.join(JoinRequest(role: .spectator, name: "w", match: match)))
         _ = try watcher.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
@@ -141,22 +154,11 @@ import Testing
             return nil
         }
         // The match must still be there for bob's token, and for hers.
-        let bobSeat = try TestClient.greeted(server)
-        bobSeat.send(.join(JoinRequest(name: "bob", match: match, token: bobs.token)))
-        let view = try bobSeat.waitFor("snapshot") { message -> MatchView? in
-            if case .error(let error, _) = message { Issue.record("refused: \(error.code)") }
-            if case .snapshot(let view) = message { return view }
-            return nil
-        }
+        let (bobSeat, view) = try Self.seated(server, JoinRequest(name: "bob", match: match, token: bobs.token))
         #expect(view.match == match)
-        let annBack = try TestClient.greeted(server)
-        annBack.send(.join(JoinRequest(name: "ann", match: match, token: anns.token)))
-        let resumed = try annBack.waitFor("snapshot") { message -> MatchView? in
-            if case .error(let error, _) = message { Issue.record("refused: \(error.code)") }
-            if case .snapshot(let view) = message { return view }
-            return nil
-        }
+        let (annBack, resumed) = try Self.seated(server, JoinRequest(name: "ann", match: match, token: anns.token))
         #expect(resumed.phase == .playing)
+        withExtendedLifetime((bobSeat, annBack)) {}
     }
 
     /// Issue 45 item 9: a newcomer shows at once: the lobby is pushed to everyone listed when
