@@ -105,6 +105,7 @@ final class LobbyLoop {
     func disconnect() {
         guard let socket else { return }
         self.socket = nil
+        socket.onClose = { _ in }  // our own close is no loss of the server (a redirect moves on)
         socket.close("closed by the client")
     }
 
