@@ -91,6 +91,7 @@ package final class Challenges {
     /// Drops the connections that closed or sat down somewhere; returns the open challenges
     /// that went with them (either side gone), so whoever is left can be told they expired.
     func keep(only isListed: (ConnectionID) -> Bool) -> [Open] {
+        guard !present.isEmpty else { return [] }  // asked every loop turn: an empty lobby costs nothing
         let before = present.count
         for id in present.keys where !isListed(id) { present[id] = nil }
         if present.count != before { version += 1 }
