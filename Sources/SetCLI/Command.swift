@@ -96,6 +96,8 @@ package enum Commands {
             OptionSpec("accounts-per-network", "N", "new accounts one /24 (IPv4) or /48 (IPv6) may make at once, then one every 30 s (default 40)"),
             OptionSpec("renames-per-address", "N", "renames one IP address may make at once, then one a minute (default 20)"),
             OptionSpec("proxy-from", "ADDR[,ADDR]", "proxies (haproxy send-proxy-v2) whose connections begin with a PROXY v2 header: their players count by the address it carries"),
+            OptionSpec("lobby-size", "N", "players the lobby lists at once (default 200)"),
+            OptionSpec("lobby-per-address", "N", "of those, from one IP address (default 20)"),
             OptionSpec("keep-finished", "N", "finished journals kept in DIR/finished, newest first (default 10000)"),
             OptionSpec("keep-finished-days", "D", "finished journals older than this are deleted (default 30)"),
             OptionSpec("door-socket", "PATH", "also listen on this Unix socket for the ssh door (setgame door; README, \"Open an ssh door\")"),
@@ -262,6 +264,8 @@ package enum Commands {
         config.recordLimits.renamesPerAddress.burst = try values.number("renames-per-address", in: 1...1_000_000)
             ?? config.recordLimits.renamesPerAddress.burst
         config.perAddress.proxies = try proxies(values.text("proxy-from"))
+        config.perAddress.lobby.cap = try values.number("lobby-size", in: 1...1_000_000) ?? config.perAddress.lobby.cap
+        config.perAddress.lobby.perAddress = try values.number("lobby-per-address", in: 1...1_000_000) ?? config.perAddress.lobby.perAddress
         config.finished.keep = try values.number("keep-finished", in: 0...10_000_000) ?? config.finished.keep
         config.finished.maxAgeDays = try values.number("keep-finished-days", in: 0...36_500) ?? config.finished.maxAgeDays
         config.door.socket = values.text("door-socket")

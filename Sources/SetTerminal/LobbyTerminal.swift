@@ -91,9 +91,21 @@ final class LobbyLoop {
         }
     }
 
+    /// Follows the lobby to the node that holds it (`HOST:PORT`, as a redirect names it).
+    private func moveTo(_ address: String) {
+        disconnect()
+        guard let colon = address.lastIndex(of: ":"), let port = UInt16(address[address.index(after: colon)...]) else {
+            return perform([.finish(.failed("setgame: the lobby was redirected to \"\(ServerText.printable(address))\", which is not HOST:PORT"))])
+        }
+        do { try connect(.tcp(host: String(address[..<colon]), port: port)) } catch {
+            perform(lobby.connectionLost("cannot reach the lobby at \(address): \(error)"))
+        }
+    }
+
     func disconnect() {
         guard let socket else { return }
         self.socket = nil
+        socket.onClose = { _ in }  // our own close is no loss of the server (a redirect moves on)
         socket.close("closed by the client")
     }
 
@@ -135,6 +147,7 @@ final class LobbyLoop {
             switch effect {
             case .send(let message): socket?.write(ClientMessageEncoder.line(ClientRequest(message)))
             case .finish(let outcome): if self.outcome == nil { self.outcome = outcome }
+            case .reconnect(let address): moveTo(address)
             }
         }
     }

@@ -117,6 +117,8 @@ struct HelpGoldenTests {
               --accounts-per-network N             new accounts one /24 (IPv4) or /48 (IPv6) may make at once, then one every 30 s (default 40)
               --renames-per-address N              renames one IP address may make at once, then one a minute (default 20)
               --proxy-from ADDR[,ADDR]             proxies (haproxy send-proxy-v2) whose connections begin with a PROXY v2 header: their players count by the address it carries
+              --lobby-size N                       players the lobby lists at once (default 200)
+              --lobby-per-address N                of those, from one IP address (default 20)
               --keep-finished N                    finished journals kept in DIR/finished, newest first (default 10000)
               --keep-finished-days D               finished journals older than this are deleted (default 30)
               --door-socket PATH                   also listen on this Unix socket for the ssh door (setgame door; README, "Open an ssh door")

@@ -26,11 +26,11 @@ import Testing
             "",
             "  Players here",
             "  > 1.  bob              Classic    1712",
-            "    2.  cy               UltraSet   unrated",
+            "    2.  cy               UltraSet   new",
             "  Open seats",
             "    3.  friday         dee 1623?  UltraSet",
             "  Live duels",
-            "    4.  duel-4         fayzer 1712 12 vs guest-4821 9  2 watching",
+            "    4.  duel-4         fayzer 1712 12 vs guest-4821 new 9  2 watching",
         ] + Array(repeating: "", count: 12) + [
             "  bob (1712) challenges you to Junior, 59 s left: a accept, n decline",
             "  Up/Down or a number: pick. Enter: challenge the player, take the seat or watch",
@@ -49,9 +49,42 @@ import Testing
                                   LobbyEntry(name: "guest-7", variant: .classic)], id: nil), at: 0)
         let lines = Self.text(lobby, 80, 24)
         #expect(lines.contains("  > 1.  bob              Classic    1500?"))
-        #expect(lines.contains("    2.  guest-7          Classic    unrated"))
+        #expect(lines.contains("    2.  guest-7          Classic    new"))
         #expect(lines.contains("      nobody else yet: d waits for the next comer") == false)
         #expect(Self.text(LobbyState(me: "ann"), 80, 24).contains("      nobody else yet: d waits for the next comer"))
+    }
+
+    /// Issue 45 item 9: one way to show a rating everywhere: a provisional challenger's
+    /// challenge says "1500?" as the list does, and a guest's says "new", not "(unrated)".
+    @Test func aChallengeShowsTheRatingAsTheListDoes() {
+        var lobby = LobbyState(me: "ann")
+        _ = lobby.receive(.welcome(server: "setgame", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        _ = lobby.receive(.lobby([LobbyEntry(name: "bob", variant: .classic, rating: 1500, provisional: true),
+                                  LobbyEntry(name: "gus", variant: .classic)], id: nil), at: 0)
+        for (from, rating) in [("bob", 1500 as Int?), ("gus", nil)] {
+            _ = lobby.receive(.challenge(ChallengeNotice(from: from, to: "ann", variant: .classic, state: .open, expiresAt: 60_000,
+                                                         rating: rating), id: nil), at: 0)
+        }
+        let lines = Self.text(lobby, 100, 24, at: 0)
+        #expect(lines.contains("  bob (1500?) challenges you to Classic, 60 s left: a accept, n decline"))
+        #expect(lines.contains("  gus (new) challenges you to Classic, 60 s left: next after this one"))
+    }
+
+    /// Issue 45 item 9: notices in the order they happened. Ann declined bob, then bob
+    /// challenged again: the new challenge shows below (after) the decline, not above it.
+    @Test func noticesShowInTheOrderTheyHappened() throws {
+        var lobby = LobbyState(me: "ann")
+        _ = lobby.receive(.welcome(server: "setgame", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        let open = ChallengeNotice(from: "bob", to: "ann", variant: .classic, state: .open, expiresAt: 60_000, rating: 1712)
+        _ = lobby.receive(.challenge(open, id: nil), at: 0)
+        var declined = open
+        (declined.state, declined.expiresAt, declined.rating) = (.declined, nil, nil)
+        _ = lobby.receive(.challenge(declined, id: nil), at: 100)
+        _ = lobby.receive(.challenge(open, id: nil), at: 200)
+        let lines = Self.text(lobby, 100, 24, at: 200)
+        let decline = try #require(lines.firstIndex(of: "  You declined bob's challenge."))
+        let again = try #require(lines.firstIndex(of: "  bob (1712) challenges you to Classic, 60 s left: a accept, n decline"))
+        #expect(decline < again)
     }
 
     /// Every word on screen is whole, or ends where "…" says it was cut: the words are those the

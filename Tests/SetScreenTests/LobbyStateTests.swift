@@ -161,3 +161,23 @@ enum LobbyFixtures {
                                    spectators: 2)
     static let solo = MatchListing(name: "solo-1", mode: .solo, phase: .playing, players: [], spectators: 0)
 }
+
+extension LobbyStateTests {
+    /// The lobby is one room for the service: a `redirect` to its node is followed (a new
+    /// connection there, the lobby entered again, with a door's ticket once), a few times at most.
+    @Test func aRedirectMovesTheLobbyToItsNodeAndEntersThereAgain() {
+        var lobby = Self.listed(account: "k1")
+        #expect(lobby.receive(.redirect(Redirect(match: "~lobby", address: "10.0.0.2:7380", ticket: "t1"), id: nil), at: 2_000)
+                == [.reconnect(address: "10.0.0.2:7380")])
+        var enter = JoinRequest(name: "ann", variant: .junior)
+        enter.account = "k1"
+        enter.ticket = "t1"
+        let effects = lobby.receive(.welcome(server: "setgame", versions: [1], time: 3_000, limits: ServerLimits()), at: 2_100)
+        #expect(effects.first == .send(.lobby(.enter(enter))))
+        for _ in 1..<LobbyState.maxRedirects { _ = lobby.receive(.redirect(Redirect(match: "~lobby", address: "a:1"), id: nil), at: 2_200) }
+        guard case .finish(.failed)? = lobby.receive(.redirect(Redirect(match: "~lobby", address: "a:1"), id: nil), at: 2_300).first else {
+            Issue.record("a fourth redirect in a row ends the lobby")
+            return
+        }
+    }
+}

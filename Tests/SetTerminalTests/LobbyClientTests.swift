@@ -38,6 +38,7 @@ import Testing
         let challenge = try #require(LobbyClient.game(after: .play(match: "challenge-3", token: "t0k", variant: .chain),
                                                       from: Self.options, watchCommand: watch))
         #expect(challenge.options.match == "challenge-3" && challenge.options.variant == nil && challenge.token == "t0k")
+        #expect(challenge.options.reservedSeat && !seat.options.reservedSeat, "a refused challenge token is final")
         // The token is kept under the key the game's client reads it from.
         #expect(challenge.options.seatKey == "127.0.0.1:7380 duel challenge-3 ann")
 

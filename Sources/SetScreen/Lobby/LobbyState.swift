@@ -20,6 +20,9 @@ package enum LobbyOutcome: Hashable, Sendable {
 package enum LobbyEffect: Hashable, Sendable {
     case send(ClientMessage)
     case finish(LobbyOutcome)
+    /// The lobby lives on another node: close this connection and open one to `address`
+    /// (`HOST:PORT`); the lobby is entered there again.
+    case reconnect(address: String)
 }
 
 /// One line of the lobby a player can pick.
@@ -69,6 +72,18 @@ package struct LobbyState: Hashable, Sendable {
     /// Server time minus local time, from the welcome: turns `expiresAt` into seconds left.
     package private(set) var serverOffset: Int64 = 0
     package private(set) var nextRefreshAt: Int64 = 0
+    /// Lobby redirects followed since the lobby last answered (`maxRedirects` at most).
+    package private(set) var redirectsFollowed = 0
+    /// A door connection's handoff ticket from the last redirect, for the next `lobby` only.
+    package private(set) var ticket: String?
+    /// The most redirects followed in a row before giving up.
+    package static let maxRedirects = 3
+    /// Counts what happened, so notices show in the order they happened (`noteOrder`, `incomingOrder`).
+    package private(set) var happenings = 0
+    /// When `note` was set, in `happenings`.
+    package private(set) var noteOrder = 0
+    /// When each incoming challenge came, by challenger (lowercased), in `happenings`.
+    package private(set) var incomingOrder: [String: Int] = [:]
 
     package init(me: String, account: String? = nil, variant: Variant = .classic) {
         self.me = me
@@ -122,13 +137,23 @@ package struct LobbyState: Hashable, Sendable {
             return refresh(at: now)
         case .lobby(let entries, _):
             players = entries
+            redirectsFollowed = 0
+        case .redirect(let redirect, _):
+            // The lobby is one room for the whole service, held by one node: go there.
+            redirectsFollowed += 1
+            guard redirectsFollowed <= Self.maxRedirects else {
+                return finish(.failed("setgame: the lobby was redirected \(redirectsFollowed) times in a row, last to \(redirect.address)"))
+            }
+            ticket = redirect.ticket
+            stage = .greeting
+            return [.reconnect(address: redirect.address)]
         case .matches(let listings, _, _):
             matches = listings
         case .challenge(let notice, _):
             return heard(notice)
         case .error(let error, _):
             if error.fatal { return finish(.failed(error.message)) }
-            note = error.message
+            say(error.message)
         case .ping(let time, true):
             return [.send(.pong(time: time))]
         case .goodbye(let reason):
@@ -150,22 +175,31 @@ package struct LobbyState: Hashable, Sendable {
         case .open:
             if mine {
                 outgoing = notice
-                note = "You challenged \(notice.to) to \(notice.variant.title); waiting for the answer."
+                say("You challenged \(notice.to) to \(notice.variant.title); waiting for the answer.")
             } else {
                 incoming.removeAll { $0.from.lowercased() == notice.from.lowercased() }
                 incoming.append(notice)
+                happenings += 1
+                incomingOrder[notice.from.lowercased()] = happenings
             }
         case .accepted:
             guard let match = notice.match, let token = notice.token else { return [] }
             return finish(.play(match: match, token: token, variant: notice.variant))
         case .declined:
             forget(notice)
-            note = mine ? "\(notice.to) declined your challenge." : "You declined \(notice.from)'s challenge."
+            say(mine ? "\(notice.to) declined your challenge." : "You declined \(notice.from)'s challenge.")
         case .expired:
             forget(notice)
-            note = mine ? "Your challenge to \(notice.to) expired unanswered." : "\(notice.from)'s challenge expired."
+            say(mine ? "Your challenge to \(notice.to) expired unanswered." : "\(notice.from)'s challenge expired.")
         }
         return []
+    }
+
+    /// A notice in words, placed after everything that happened before it.
+    private mutating func say(_ words: String) {
+        happenings += 1
+        note = words
+        noteOrder = happenings
     }
 
     private mutating func forget(_ notice: ChallengeNotice) {
@@ -199,6 +233,8 @@ package struct LobbyState: Hashable, Sendable {
         nextRefreshAt = now + Self.refreshMs
         var enter = JoinRequest(name: me, variant: variant)
         enter.account = account
+        enter.ticket = ticket
+        ticket = nil
         return [.send(.lobby(.enter(enter))), .send(.list())]
     }
 
@@ -213,13 +249,13 @@ package struct LobbyState: Hashable, Sendable {
         case .enter, .character(" "): return act(on: pickedRow)
         case .character("c"):
             guard case .player? = pickedRow else {
-                note = "Pick a player first (Up/Down or their number), then c."
+                say("Pick a player first (Up/Down or their number), then c.")
                 return []
             }
             return act(on: pickedRow)
         case .character("w"):
             guard case .live? = pickedRow else {
-                note = "Pick a live duel first (Up/Down or its number), then w."
+                say("Pick a live duel first (Up/Down or its number), then w.")
                 return []
             }
             return act(on: pickedRow)
@@ -251,14 +287,14 @@ package struct LobbyState: Hashable, Sendable {
     private mutating func act(on row: LobbyRow?) -> [LobbyEffect] {
         switch row {
         case nil:
-            note = "Nobody to pick yet: d for a quick duel, r to look again."
+            say("Nobody to pick yet: d for a quick duel, r to look again.")
             return []
         case .player(let entry)?:
             if let outgoing {
-                note = "Your challenge to \(outgoing.to) is still open; wait for its answer."
+                say("Your challenge to \(outgoing.to) is still open; wait for its answer.")
                 return []
             }
-            note = "Challenging \(entry.name)…"
+            say("Challenging \(entry.name)…")
             return [.send(.lobby(.challenge(name: entry.name, variant: nil)))]
         case .openSeat(let listing)?: return finish(.join(match: listing.name))
         case .live(let listing)?: return finish(.watch(match: listing.name))
@@ -268,7 +304,7 @@ package struct LobbyState: Hashable, Sendable {
     /// Accepts or declines the oldest challenge to this player.
     private mutating func answer(accept: Bool) -> [LobbyEffect] {
         guard let first = incoming.first else {
-            note = "Nobody has challenged you."
+            say("Nobody has challenged you.")
             return []
         }
         return [.send(.lobby(accept ? .accept(from: first.from) : .decline(from: first.from)))]

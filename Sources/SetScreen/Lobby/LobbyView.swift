@@ -16,20 +16,25 @@ package enum LobbyView {
         screen.write(fit("Who is here: you are \(state.me), \(state.variant.title)", inner), column: margin, row: 0,
                      style: CellStyle(bold: true))
 
-        var bottom: [(String, CellStyle)] = []
+        // The notices in the order they happened: the newest last, just above the keys.
+        var notices: [(order: Int, lines: [(String, CellStyle)])] = []
         for (index, notice) in state.incoming.enumerated() where index < 2 {
-            let rating = notice.rating.map { " (\($0))" } ?? " (unrated)"
-            let text = "\(notice.from)\(rating) challenges you to \(notice.variant.title), \(state.secondsLeft(notice, at: now)) s left:"
-                + (index == 0 ? " a accept, n decline" : " next after this one")
-            bottom += wrap(text, inner).map { ($0, CellStyle(bold: true, reverse: index == 0)) }
+            let provisional = state.players.first { $0.name.lowercased() == notice.from.lowercased() }?.provisional ?? false
+            let text = "\(notice.from) (\(rating(notice.rating, provisional: provisional))) challenges you to \(notice.variant.title), "
+                + "\(state.secondsLeft(notice, at: now)) s left:" + (index == 0 ? " a accept, n decline" : " next after this one")
+            notices.append((state.incomingOrder[notice.from.lowercased()] ?? 0,
+                            wrap(text, inner).map { ($0, CellStyle(bold: true, reverse: index == 0)) }))
         }
-        if state.incoming.count > 2 { bottom.append(("and \(state.incoming.count - 2) more challenges", CellStyle(bold: true))) }
+        if state.incoming.count > 2 {
+            notices.append((state.incomingOrder.values.max() ?? 0, [("and \(state.incoming.count - 2) more challenges", CellStyle(bold: true))]))
+        }
         if let outgoing = state.outgoing {
-            bottom += wrap("Waiting for \(outgoing.to) to answer your \(outgoing.variant.title) challenge, "
-                           + "\(state.secondsLeft(outgoing, at: now)) s left.", inner).map { ($0, CellStyle(bold: true)) }
+            notices.append((state.noteOrder, wrap("Waiting for \(outgoing.to) to answer your \(outgoing.variant.title) challenge, "
+                                                  + "\(state.secondsLeft(outgoing, at: now)) s left.", inner).map { ($0, CellStyle(bold: true)) }))
         } else if let note = state.note {
-            bottom += wrap(note, inner).map { ($0, CellStyle(bold: true)) }
+            notices.append((state.noteOrder, wrap(note, inner).map { ($0, CellStyle(bold: true)) }))
         }
+        var bottom = notices.sorted { $0.order < $1.order }.flatMap(\.lines)
         bottom += wrap(keys, inner).map { ($0, CellStyle(dim: true)) }
         // The list keeps at least three rows; the keys give way first on a tiny screen.
         let listTop = size.rows >= 12 ? 2 : 1
@@ -86,17 +91,21 @@ package enum LobbyView {
         return (lines, pickedLine)
     }
 
-    /// "ann             Classic    1712?": no rating (a guest, or no rated game yet) says
-    /// "unrated", a provisional one ends in "?".
-    static func player(_ entry: LobbyEntry) -> String {
-        let rating = entry.rating.map { "\($0)" + (entry.provisional ? "?" : "") } ?? "unrated"
-        return pad(entry.name, 16) + " " + pad(entry.variant.title, 10) + " " + rating
+    /// A rating as the lobby shows it everywhere (Protocol.md, "The lobby and challenges"):
+    /// "1712", "1500?" while provisional, "new" with none (a guest, or no game in the variant).
+    static func rating(_ rating: Int?, provisional: Bool) -> String {
+        rating.map { "\($0)" + (provisional ? "?" : "") } ?? "new"
     }
 
-    /// "ann 1623? 30 vs bob 12": each player's rating where they have one, then the score.
+    /// "ann             Classic    1712?".
+    static func player(_ entry: LobbyEntry) -> String {
+        pad(entry.name, 16) + " " + pad(entry.variant.title, 10) + " " + rating(entry.rating, provisional: entry.provisional)
+    }
+
+    /// "ann 1623? 30 vs bob new 12": each player's rating, then the score.
     static func players(_ listing: MatchListing) -> String {
         listing.players.map { player in
-            player.name + (player.rating.map { " \($0)\(player.provisional ? "?" : "")" } ?? "")
+            player.name + " " + rating(player.rating, provisional: player.provisional)
                 + (listing.phase == .waiting ? "" : " \(player.score)")
         }.joined(separator: " vs ")
     }

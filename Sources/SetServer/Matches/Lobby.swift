@@ -142,7 +142,11 @@ final class Lobby {
                 // token (a client sends a token without the match it names, as a resume).
                 var request = request
                 (request.match, request.mode, request.variant) = (name, match.mode, match.variant)
-                return findOrCreate(request, address: address).map { .take($0, token: token) }
+                return findOrCreate(request, address: address).map { room in
+                    // One occasion's match (an accepted challenge) waits for both its players.
+                    if match.unclaimedUntil != nil { room.keptForTokens = true }
+                    return .take(room, token: token)
+                }
             }
             return resuming(token: token, request: request)
         }
@@ -294,7 +298,7 @@ final class Lobby {
     func retireAbandoned(at now: Instant) {
         for room in rooms.values where room.isEmpty && room.host.phase != .playing
             && now.milliseconds(since: room.host.lastActivity) > seatWaitMs {
-            remove(room, room.idleness)
+            remove(room, room.keptForTokens && room.host.phase == .waiting ? .abandoned : room.idleness)
         }
     }
 

@@ -55,6 +55,9 @@ final class MatchRoom {
 
     /// Whether both seats of this duel were taken from the address that created it (`Lobby.seated`).
     var pairedWithItself = false
+    /// A match made for two seat tokens (an accepted challenge): while it waits for its second
+    /// player it is kept even when nobody is connected, so the first to sit may leave.
+    var keptForTokens = false
     /// Whether an input that may free the match came while it held a finished game back: it is
     /// freed, if idle, once that game is told.
     private var idlesOncePublished = false
@@ -65,6 +68,8 @@ final class MatchRoom {
     /// Any other goes once nobody is connected to it, unless it is being played (its players may
     /// resume).
     var idleness: Idleness {
+        // Kept for its two tokens until its game begins, or for a seat wait (`Lobby.retireAbandoned`).
+        if keptForTokens && host.phase == .waiting { return .inUse }
         let holdsSeats = host.holdsSeats && (host.hasMove || !pairedWithItself)
         if !holdsSeats && !host.hasPresentPlayer { return .abandoned }
         return isEmpty && host.phase != .playing ? .finished : .inUse

@@ -2,14 +2,19 @@ import SetRules
 import SetWire
 
 // The lobby's list and its challenges (Protocol.md, "The lobby and challenges"): the state is
-// `Challenges`; here the server checks names against the accounts and tells the people.
+// `Challenges`; here the server checks names against the accounts and tells the people. On
+// nodes, every request first reaches the lobby's node (`Server+LobbyNode`).
 extension Server {
     func answerLobby(_ request: LobbyRequest, id: JSONValue?, from connection: Connection, at now: Instant) {
-        let challenges = lobby.challenges
-        challenges.keep { listed in
-            guard let other = connections[listed], case .greeted = other.session else { return false }
-            return true
+        routeLobby(request, id: id, from: connection) { [unowned self] in
+            answerLobbyHere(request, id: id, from: connection, at: clock.now())
         }
+    }
+
+    /// Answers a lobby request on the node that holds the lobby (or on a server that is no node).
+    private func answerLobbyHere(_ request: LobbyRequest, id: JSONValue?, from connection: Connection, at now: Instant) {
+        let challenges = lobby.challenges
+        settleLobby()
         // What expired is told first, so an answer to it finds nothing and says so afterwards.
         announceExpiredChallenges(at: now)
         defer { timers.challengeExpiry = challenges.nextExpiry }
@@ -30,9 +35,14 @@ extension Server {
                 let rating = lookup.account?.rating(variant)
                 let entry = LobbyEntry(name: join.name, variant: variant, rating: rating?.rounded, provisional: rating?.isProvisional ?? false)
                 let presence = Challenges.Presence(connection: connection.id, entry: entry, key: PlayerName.skeleton(join.name),
-                                                   identity: connection.identity)
-                if case .failure(let error) = challenges.enter(presence) { return fail(connection, error, id: id) }
+                                                   identity: connection.identity, address: connection.address)
+                switch challenges.enter(presence) {
+                case .failure(let error): return fail(connection, error, id: id)
+                case .success(let withdrawn):
+                    if let withdrawn { tellExpired(withdrawn) }
+                }
                 connection.name = join.name
+                pushLobbyIfChanged(except: connection.id)  // the answer below is the newest list for the one who asked
                 send(.lobby(challenges.entries(), id: id), to: connection)
             }
         case .challenge(let name, let variant):
@@ -42,7 +52,8 @@ extension Server {
                 let notice = ChallengeNotice(from: open.challenger.entry.name, to: open.challengedName, variant: open.variant, state: .open,
                                              expiresAt: open.expiresAt.milliseconds, rating: open.challenger.entry.rating)
                 send(.challenge(notice, id: id), to: connection)
-                tell(notice, to: challenges.connections(named: open.challengedKey))
+                tell(notice, to: challenges.connections(named: open.challenger.key).filter { $0 != connection.id }
+                     + challenges.connections(named: open.challengedKey))
             }
         case .accept(let from), .decline(let from):
             let answered: Challenges.Open
@@ -50,27 +61,52 @@ extension Server {
             case .failure(let error): return fail(connection, error, id: id)
             case .success(let found): answered = found
             }
-            var notice = ChallengeNotice(from: answered.challenger.entry.name, to: answered.challengedName, variant: answered.variant,
-                                         state: .declined)
             guard case .accept = request else {
+                let notice = ChallengeNotice(from: answered.challenger.entry.name, to: answered.challengedName, variant: answered.variant,
+                                             state: .declined)
                 send(.challenge(notice, id: id), to: connection)
-                return tell(notice, to: [answered.challenger.connection])
+                return tell(notice, to: bothSides(of: answered).filter { $0 != connection.id })
             }
-            // A private match for the two: only their tokens take its seats (as `setgame play`'s).
-            // It is kept until it is played, or for a seat wait if nobody comes to make it.
-            lobby.dropLapsedReservations(at: now)
-            let match = challenges.nextMatchName { lobby.rooms[$0] == nil && lobby.reservedMatches[$0] == nil }
-            let challengerToken = SeatToken.make(), challengedToken = SeatToken.make()
-            lobby.reservedMatches[match] = ReservedMatch(tokens: [challengerToken, challengedToken], mode: .duel, variant: answered.variant,
-                                                         unclaimedUntil: Instant(milliseconds: now.milliseconds + lobby.seatWaitMs))
-            notice.state = .accepted
-            notice.match = match
-            notice.token = challengedToken
-            send(.challenge(notice, id: id), to: connection)
+            accept(answered, id: id, by: connection, at: now)
+        }
+    }
+
+    /// Makes an accepted challenge's private duel here, its home row written first on a node (so
+    /// every node lists it, sends its spectators and its players here), then tells both sides on
+    /// every connection each is listed on. Only the two tokens take its seats (as `setgame
+    /// play`'s); it is kept for them for a seat wait, even if the first to sit leaves meanwhile.
+    private func accept(_ answered: Challenges.Open, id: JSONValue?, by connection: Connection, at now: Instant) {
+        lobby.dropLapsedReservations(at: now)
+        let match = lobby.challenges.nextMatchName(node: lobby.node) { lobby.rooms[$0] == nil && lobby.reservedMatches[$0] == nil }
+        let challengerToken = SeatToken.make(), challengedToken = SeatToken.make()
+        let until = Instant(milliseconds: now.milliseconds + lobby.seatWaitMs)
+        lobby.reservedMatches[match] = ReservedMatch(tokens: [challengerToken, challengedToken], mode: .duel, variant: answered.variant,
+                                                     unclaimedUntil: until)
+        let told = { [unowned self] in
+            var notice = ChallengeNotice(from: answered.challenger.entry.name, to: answered.challengedName, variant: answered.variant,
+                                         state: .accepted, match: match, token: challengedToken)
+            if connections[connection.id] === connection { send(.challenge(notice, id: id), to: connection) }
+            tell(notice, to: lobby.challenges.connections(named: answered.challengedKey).filter { $0 != connection.id })
             notice.token = challengerToken
-            tell(notice, to: [answered.challenger.connection])
+            tell(notice, to: lobby.challenges.connections(named: answered.challenger.key).filter { $0 != connection.id })
             log("challenge: \(answered.challenger.entry.name) and \(answered.challengedName) play \(match)")
         }
+        guard nodes != nil else { return told() }
+        writeHome(of: match, forMs: lobby.seatWaitMs) { [unowned self] error in
+            guard let error else { return told() }
+            lobby.reservedMatches[match] = nil
+            log("challenge: the store did not take \(match)'s row: \(error)")
+            let refusal = NodeEdge.away(match: match, node: lobby.node ?? "", retryAfterMs: 1_000)
+            if connections[connection.id] === connection { fail(connection, refusal, id: id) }
+            tell(ChallengeNotice(from: answered.challenger.entry.name, to: answered.challengedName, variant: answered.variant, state: .expired),
+                 to: lobby.challenges.connections(named: answered.challenger.key))
+        }
+    }
+
+    /// Every connection listed under either side of a challenge.
+    private func bothSides(of challenge: Challenges.Open) -> [ConnectionID] {
+        let challenges = lobby.challenges
+        return challenges.connections(named: challenge.challenger.key) + challenges.connections(named: challenge.challengedKey)
     }
 
     /// Makes or renames the account a lobby entry comes under, off the loop, then enters it
@@ -97,13 +133,47 @@ extension Server {
     /// Tells both sides of each challenge whose minute is up, on every connection each is listed
     /// on (Protocol.md: `state` `expired`); the loop calls it when `timers` says one is due.
     func announceExpiredChallenges(at now: Instant) {
-        let challenges = lobby.challenges
-        for gone in challenges.expire(at: now) {
-            let notice = ChallengeNotice(from: gone.challenger.entry.name, to: gone.challengedName, variant: gone.variant, state: .expired,
-                                         expiresAt: gone.expiresAt.milliseconds)
-            tell(notice, to: challenges.connections(named: gone.challenger.key) + challenges.connections(named: gone.challengedKey))
+        for gone in lobby.challenges.expire(at: now) { tellExpired(gone) }
+        timers.challengeExpiry = lobby.challenges.nextExpiry
+    }
+
+    /// Tells whoever is still listed on either side that a challenge is over unanswered.
+    private func tellExpired(_ gone: Challenges.Open) {
+        let notice = ChallengeNotice(from: gone.challenger.entry.name, to: gone.challengedName, variant: gone.variant, state: .expired,
+                                     expiresAt: gone.expiresAt.milliseconds)
+        tell(notice, to: bothSides(of: gone))
+    }
+
+    /// Once per loop turn: drops from the lobby the connections that closed or sat down (the
+    /// challenges they had open or were asked are told `expired` to whoever is left), then
+    /// pushes the list to every lobby connection if it changed since it was last sent.
+    func settleLobbyTurn() {
+        settleLobby()
+        pushLobbyIfChanged(except: nil)
+    }
+
+    private func settleLobby() {
+        let gone = lobby.challenges.keep { listed in
+            guard let other = connections[listed], !other.closeWhenFlushed else { return false }
+            switch other.session {
+            case .greeted, .admitting: return true
+            case .player, .spectator: return false
+            }
         }
-        timers.challengeExpiry = challenges.nextExpiry
+        for challenge in gone { tellExpired(challenge) }
+        if !gone.isEmpty { timers.challengeExpiry = lobby.challenges.nextExpiry }
+    }
+
+    /// One `lobby` line (no `id`) to every listed connection but `except`, when the list moved
+    /// since the last one sent: a newcomer shows at once, not at each client's next refresh.
+    private func pushLobbyIfChanged(except skipped: ConnectionID?) {
+        let challenges = lobby.challenges
+        guard challenges.version != challenges.pushedVersion else { return }
+        challenges.pushedVersion = challenges.version
+        let line = ServerMessageCoding.line(.lobby(challenges.entries(), id: nil))
+        for id in challenges.listed where id != skipped {
+            if let connection = connections[id], !connection.closeWhenFlushed { enqueue(line, to: connection) }
+        }
     }
 
     private func tell(_ notice: ChallengeNotice, to recipients: [ConnectionID]) {

@@ -33,7 +33,9 @@ extension Server {
     /// the door's player the ticket names, under its name, and anything else is `bad_ticket`.
     /// It counts at the address the row says the door attested, under that address's limits (as
     /// `Admission.attest` does on the door's node), not at the door host's it came from.
-    func redeem(_ ticket: String, of join: JoinRequest, id: JSONValue?, from connection: Connection) {
+    /// `proceed` goes on with the player's request instead of a join (a lobby handed over).
+    func redeem(_ ticket: String, of join: JoinRequest, id: JSONValue?, from connection: Connection,
+                proceed: ((JoinRequest) -> Void)? = nil) {
         guard connection.door == .none, let match = join.match else { return fail(connection, Self.badTicket, id: id) }
         connection.session = .admitting
         let now = accounts.wallSeconds() * 1_000
@@ -72,6 +74,7 @@ extension Server {
                 seated.ticket = nil
                 seated.account = nil
                 seated.name = handoff.name
+                if let proceed { return proceed(seated) }
                 self.join(seated, id: id, from: connection, at: clock.now())
             }
         }

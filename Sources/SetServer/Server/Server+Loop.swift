@@ -38,6 +38,7 @@ extension Server {
         if timers.pruneDue(at: now) { finished?.pruneInBackground(log: log) }
         answerHeld()
         connections.closePending()
+        settleLobbyTurn()
         connections.flushDirty()
     }
 

@@ -157,6 +157,7 @@ package final class Server {
         lobby.reservedMatches = config.reservedMatches
         lobby.awaitsRecords = true
         lobby.node = nodes?.me.name
+        lobby.challenges.size = config.perAddress.lobby
         lobby.adopt(restored)
         quietLog = ThrottledLog(log, clock: self.clock)
         connections = ConnectionTable(loop: loop, clock: self.clock, limits: config.limits, crowdRoundMs: config.spectators.crowdRoundMs,

@@ -139,6 +139,8 @@ package struct AddressShares: Sendable, Equatable {
     /// (`--proxy-from`): each is counted under the client address it carries, for every limit
     /// here and every account-record allowance. Nobody else's header is read.
     package var proxies: Set<String> = []
+    /// The lobby's size, and the share of it one address may hold.
+    package var lobby = LobbySize()
     /// One address may hold at most 1/16 of the connections and of the matches.
     package static let share = 16
     package static let waitingDefault = 8

@@ -1,0 +1,34 @@
+import SetNet
+import SetServer
+import SetTestSupport
+import SetWire
+import Testing
+@testable import SetScreen
+@testable import SetTerminal
+
+/// The lobby screen's shell on real sockets: the lobby is one room for the service, so a
+/// `redirect` from the node first reached moves the lobby to the node holding it, where the
+/// player is listed; closing the first connection is not taken for the server's loss.
+@Suite(.serialized) struct LobbyLoopTests {
+    @Test func aLobbyRedirectIsFollowedToTheLobbysNode() throws {
+        let first = try FakeServer()
+        var config = ServerConfig()
+        config.port = 0
+        let lobbyNode = try RunningServer(config: config)
+        defer { lobbyNode.stop() }
+        let loop = try EventLoop()
+        let clock = ManualTime(1_000)
+        let keyboard = KeyboardReader(loop: loop, clock: clock, signalFD: -1)
+        let shell = LobbyLoop(lobby: LobbyState(me: "ann"), keyboard: keyboard, clock: clock,
+                              size: TerminalSize(columns: 80, rows: 24)) { _ in }
+        try shell.connect(.tcp(host: "127.0.0.1", port: first.port))
+        defer { shell.disconnect() }
+        let peer = try first.accept()
+        peer.send(FakeLines.welcome())
+        #expect(runLoop(loop) { shell.lobby.stage == .listed })
+        #expect(peer.await("lobby") != nil)
+        peer.send(FakeLines.redirect(match: "~lobby", to: lobbyNode.port))
+        #expect(runLoop(loop) { shell.lobby.players.contains { $0.name == "ann" } || shell.outcome != nil })
+        #expect(shell.outcome == nil && shell.lobby.players.map(\.name) == ["ann"])
+    }
+}
