@@ -105,7 +105,7 @@ import Testing
                                 players: [PlayerInfo(seat: .first, name: "fayzer", present: true, score: 12, rating: 1712),
                                           PlayerInfo(seat: .second, name: "guest-4821", present: true, score: 9)], spectators: 0)
         _ = app.receive(.matches([live], next: nil, id: nil), at: 0)
-        #expect(Self.text(app).contains("fayzer 1712 12 vs guest-4821 9"))
+        #expect(Self.text(app).contains("fayzer 1712 12 vs guest-4821 new 9"))
     }
 
     // MARK: Item 3, a way back only to a game that waits

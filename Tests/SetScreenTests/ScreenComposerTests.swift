@@ -154,7 +154,7 @@ import Testing
         _ = app.receive(.matches([MatchListing(name: "duel-1", mode: .duel, phase: .playing, players: ClientFixtures.players, spectators: 0),
                                   MatchListing(name: "duel-2", mode: .duel, phase: .waiting, players: [], spectators: 1)], next: nil, id: nil), at: 0)
         let screen = app.compose(at: 0).textLines
-        #expect(screen.contains { $0.contains("1  duel-1") && $0.contains("alice 42 vs bob 17") })
+        #expect(screen.contains { $0.contains("1  duel-1") && $0.contains("alice new 42 vs bob new 17") })
         #expect(screen.contains { $0.contains("2  duel-2") })
         _ = app.input(.key(.down), at: 0)
         let joined = app.input(.key(.enter), at: 0)

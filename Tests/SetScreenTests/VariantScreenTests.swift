@@ -194,7 +194,7 @@ import Testing
                                                spectators: 0, variant: .ultra),
                                   MatchListing(name: "c", mode: .duel, phase: .waiting, players: [], spectators: 0)], next: nil, id: nil), at: 0)
         let screen = app.compose(at: 0).textLines
-        #expect(screen.contains { $0.contains("1  u") && $0.contains("UltraSet  alice 42 vs bob 17") })
+        #expect(screen.contains { $0.contains("1  u") && $0.contains("UltraSet  alice new 42 vs bob new 17") })
         #expect(screen.contains { $0.contains("2  c") && !$0.contains("Classic") })
     }
 
