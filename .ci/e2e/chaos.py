@@ -4,7 +4,7 @@ every ~15 s, PostgreSQL is restarted once and stopped (SIGSTOP) for 5 s once. Th
 finishes its duel, the nodes stop, and the checks read the clients' logs, the journals of the
 three data folders and the store. Settings (environment): CHAOS_SEED (replays a run's schedule),
 CHAOS_SECONDS (120), CHAOS_DUELS (200), CHAOS_CHALLENGES (12), CHAOS_KILL_EVERY (15)."""
-import asyncio, atexit, glob, json, os, random, signal, socket, subprocess, sys, tempfile, time
+import asyncio, atexit, os, random, shutil, signal, socket, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e_support import BIN, STARTED  # noqa: E402
@@ -235,7 +235,14 @@ async def challenge_between(run, a, b, accept, entry, rng):
     record = run.record
     if not (await a.enter() and await b.enter()):
         return
-    reply = await a.wire.request({"type": "challenge", "name": b.name}, answers=("challenge", "error"))
+    for _ in range(3):
+        reply = await a.wire.request({"type": "challenge", "name": b.name}, answers=("challenge", "error"))
+        if reply is not None or not a.wire.closed:
+            break
+        # A killed node took the challenger's connection with the request: back in the lobby, again.
+        record.count("challenges cut by a closed connection (made again)")
+        if not await a.enter():
+            return
     if reply is None or reply["type"] == "error":
         entry["outcome"] = f"refused: {reply}"
         record.find("challenge", f"{a.name} at {a.wire.label} challenged {b.name}, listed at {b.wire.label}: {reply}")
@@ -315,3 +322,4 @@ if failures:
     print(f"FAIL: chaos (CHAOS_SEED={SEED}): {failures} finding(s) above", file=sys.stderr)
     sys.exit(1)
 print("chaos: every check passed")
+shutil.rmtree(work, ignore_errors=True)

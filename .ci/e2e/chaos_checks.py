@@ -71,9 +71,12 @@ def check(run, work, pg_url, psql):
     print(f"chaos: {len(told)} finished games told to the players; {len(rows)} games in the store")
 
     # 3. Every player back in its seat: each one's match finished (or it sits in it).
+    game_zero = {end["player"] for end in record.ends if not end["game"]}
     for player in run.players:
-        if player.state not in ("finished", "seated"):
-            findings.append(("seat", f"{player.name} in {player.match}: ended {player.state}"))
+        if player.state != "finished" or player.name in game_zero:
+            kind = "unended" if player.state == "seated" else "seat"
+            findings.append((kind, f"{player.name} in {player.match}: ended {player.state}; it saw, last:\n    "
+                                   + "\n    ".join(player.trace)))
     unfinished = sum(1 for p in run.players if p.state == "seated")
     print(f"chaos: {len(run.players)} players: {sum(1 for p in run.players if p.state == 'finished')} finished, "
           f"{unfinished} seated, {len(run.players) - unfinished - sum(1 for p in run.players if p.state == 'finished')} neither")

@@ -3,7 +3,7 @@ by its id (or by the message a request without one is answered with) and keeps a
 request and answer, and the players built on it: a duel player at human pace that follows
 redirects, waits out node_away and comes back to its seat after its node is killed, the same
 player through the door socket, and a player in the lobby."""
-import asyncio, json, os, random, sys, time
+import asyncio, collections, json, os, random, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e_support import find_set  # noqa: E402
@@ -143,6 +143,11 @@ class Player:
         self.account, self.token, self.source, self.resign_after = account, token, source, resign_after
         self.wire, self.view, self.seat, self.state = None, {}, None, "new"
         self.sets, self.ticket = 0, None
+        # The last lines this player saw, in short: printed for a player the checks find fault with.
+        self.trace = collections.deque(maxlen=40)
+
+    def note(self, text):
+        self.trace.append(f"{time.monotonic() - self.record.t0:6.1f}s {text}")
 
     # -- the connection
     def join_line(self):
@@ -195,19 +200,25 @@ class Player:
             kind = reply["type"]
             if kind == "joined":
                 self.wire, self.token, self.seat = wire, reply.get("token", self.token), reply.get("seat")
-                self.record.seated_at.setdefault(self.match, set()).add(wire.label.split("@", 1)[1])
+                self.note(f"joined at {wire.label}: {reply}")
                 snapshot = await wire.wait(snapshot_entry, REPLY_S)
                 if snapshot is None:
                     if not wire.closed:
                         self.record.find("unanswered", f"{self.name}: joined {self.match} but no snapshot followed")
                     continue
                 self.on_snapshot(snapshot)
-                self.state = "seated"
+                if snapshot.get("game"):
+                    # Where the dealt game was played: an undealt duel a killed node forgot may
+                    # be placed anew elsewhere.
+                    self.record.seated_at.setdefault(self.match, set()).add(wire.label.split("@", 1)[1])
+                if self.state != "finished":
+                    self.state = "seated"
                 return True
             if snapshot_entry in wire.pending:
                 wire.pending.remove(snapshot_entry)
             wire.close()
             code = reply.get("code")
+            self.note(f"at {wire.label}: {reply}")
             if kind == "redirect":
                 hops += 1
                 if hops > 3:
@@ -248,6 +259,7 @@ class Player:
 
     # -- what the server tells
     def on_snapshot(self, snapshot):
+        self.note(f"snapshot seq {snapshot.get('seq')} state {snapshot.get('state')} game {snapshot.get('game')}")
         self.view = snapshot
         if snapshot.get("state") == "over" and snapshot.get("result"):
             self.finish(snapshot.get("game"), snapshot["result"], None)
@@ -258,6 +270,8 @@ class Player:
             self.on_snapshot(message)
         elif kind == "event":
             view, event = self.view, message.get("kind")
+            if event not in ("selection", "spectators"):
+                self.note(f"event {message['seq']} {event}" + (f" game {message.get('game')}" if event == "game_started" else ""))
             view["seq"] = message["seq"]
             if event == "game_started":
                 view.update(table=message["table"], deck=message["deck"], state="playing", game=message["game"], window=None)
@@ -275,6 +289,7 @@ class Player:
                 view["state"] = "over"
                 self.finish(view.get("game"), message["result"], message.get("ratings"))
         elif kind == "error" and message.get("fatal"):
+            self.note(f"fatal {message}")
             self.record.count(f"fatal {message.get('code')}")
 
     def finish(self, game, result, ratings):
@@ -286,6 +301,8 @@ class Player:
     # -- playing
     async def act(self, action):
         reply = await self.wire.request(action)
+        if reply is None or reply["type"] == "error":
+            self.note(f"{action['type']}: {reply and reply.get('code')}")
         if reply is not None and reply["type"] == "ack":
             self.record.acks.append({"match": self.match, "seq": reply["seq"], "action": action["type"], "seat": self.seat,
                                      "card": action.get("card"), "player": self.name, "at": self.wire.label})
