@@ -218,7 +218,7 @@ async def challenge(run, index, delay):
     both play the private duel) or lets it expire (then both are told)."""
     await asyncio.sleep(delay)
     rng = random.Random(SEED * 7919 + index)
-    a, b = (LobbyClient(run, f"ch{index}{s}", random.Random(rng.random()), source=f"127.18.{2 * index + k}.9")
+    a, b = (LobbyClient(run, f"ch{index}{s}", random.Random(rng.random()), account_key(rng), source=f"127.18.{2 * index + k}.9")
             for k, s in enumerate("ab"))
     accept = rng.random() < 0.7
     entry = {"index": index, "from": a.name, "to": b.name, "outcome": "not made"}
@@ -261,8 +261,10 @@ async def challenge_between(run, a, b, accept, entry, rng):
                 record.find("challenge", f"{a.name} was never told {b.name} accepted (match {reply.get('match')})")
             else:
                 match = reply["match"]
-                players = [Player(run, a.name, match, random.Random(rng.random()), token=told_a["token"], resign_after=2),
-                           Player(run, b.name, match, random.Random(rng.random()), token=reply["token"])]
+                players = [Player(run, a.name, match, random.Random(rng.random()), account=a.account, token=told_a["token"],
+                                  source=a.source, resign_after=2, private=True),
+                           Player(run, b.name, match, random.Random(rng.random()), account=b.account, token=reply["token"], source=b.source,
+                                  private=True)]
                 run.players.extend(players)
                 a.wire.close(), b.wire.close()
                 await asyncio.gather(*(p.play() for p in players))
@@ -289,7 +291,7 @@ async def main(run):
     tasks += [asyncio.ensure_future(challenge(run, i, min(SECONDS * 0.5, 60) * i / max(CHALLENGES, 1))) for i in range(CHALLENGES)]
     tasks.append(asyncio.ensure_future(door_duels(run)))
     await chaos(run)
-    run.wrapping = True
+    run.wrapping, run.wrapped_at = True, time.monotonic()
     run.say(f"chaos over after {time.monotonic() - began:.0f} s: every duel left is ended (its resigner resigns), within {SETTLE_S} s")
     done, pending = await asyncio.wait(tasks, timeout=SETTLE_S + RETURN_S)
     run.stopping = True

@@ -47,28 +47,29 @@ def check(run, work, pg_url, psql):
     print(f"chaos: {len(record.acks)} acknowledged actions checked against {sum(len(c) for c in kept.values())} journals: "
           f"{lost} lost, {doubled} doubled")
 
-    # 2. Every finished game a client was told of is recorded exactly once (rated when both seats
-    # are accounts); no game is recorded twice.
+    # 2. Every finished game a client was told of is recorded exactly once (when a seat is an
+    # account: guests' games are not kept); rated when both seats are accounts, unless no set was
+    # taken (then `aborted`, GameRecord+Decision.swift); no game is recorded twice.
     rows = {}
-    for line in psql("SELECT match, game, rated, count(*) FROM games GROUP BY match, game, rated").splitlines():
-        match, game, rated, count = line.split("|")
-        rows.setdefault((match, int(game)), []).append((int(rated), int(count)))
+    for line in psql("SELECT match, game, rated, outcome, count(*) FROM games GROUP BY match, game, rated, outcome").splitlines():
+        match, game, rated, outcome, count = line.split("|")
+        rows.setdefault((match, int(game)), []).append((int(rated), outcome, int(count)))
     told = {}
     for end in record.ends:
         told.setdefault((end["match"], end["game"]), []).append(end)
     for key, ends in sorted(told.items(), key=str):
         got = rows.get(key, [])
-        total = sum(count for _, count in got)
-        rated_expected = not key[0].startswith("challenge") and (key[0].startswith("door") or all(e["accounts"] for e in ends))
-        if total != 1:
+        total = sum(count for _, _, count in got)
+        if total != (1 if any(e["accounts"] for e in ends) else 0):
             findings.append(("result", f"{key[0]} game {key[1]} ended ({ends[0]['reason']}, told to {len(ends)}) "
-                                       f"but the store has {total} rows"))
-        elif rated_expected and got[0][0] != 1:
-            findings.append(("result", f"{key[0]} game {key[1]}: two accounts, but recorded unrated"))
+                                       f"but the store has {total} rows: {got}"))
+        elif total and all(e["accounts"] for e in ends) and got[0][0] != 1 and got[0][1] != "aborted":
+            findings.append(("result", f"{key[0]} game {key[1]}: two accounts and a set taken, but recorded unrated: {got}"))
     for key, got in rows.items():
-        if sum(count for _, count in got) > 1 and key not in told:
-            findings.append(("result", f"{key[0]} game {key[1]} recorded {sum(c for _, c in got)} times"))
-    print(f"chaos: {len(told)} finished games told to the players; {len(rows)} games in the store")
+        if sum(count for _, _, count in got) > 1 and key not in told:
+            findings.append(("result", f"{key[0]} game {key[1]} recorded {sum(c for _, _, c in got)} times"))
+    print(f"chaos: {len(told)} finished games told to the players; {len(rows)} games in the store, "
+          f"{sum(c for got in rows.values() for r, _, c in got if r)} rated")
 
     # 3. Every player back in its seat: each one's match finished (or it sits in it).
     game_zero = {end["player"] for end in record.ends if not end["game"]}

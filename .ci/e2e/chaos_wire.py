@@ -138,11 +138,12 @@ class Player:
     a set it finds), comes back to its seat with its token after a drop, and resigns once its
     duel has seen `resign_after` sets, or once told to wrap up."""
 
-    def __init__(self, run, name, match, rng, account=None, token=None, source=None, resign_after=None):
+    def __init__(self, run, name, match, rng, account=None, token=None, source=None, resign_after=None, private=False):
         self.run, self.record, self.name, self.match, self.rng = run, run.record, name, match, rng
+        self.private = private  # a challenge's duel: only its tokens seat anyone
         self.account, self.token, self.source, self.resign_after = account, token, source, resign_after
         self.wire, self.view, self.seat, self.state = None, {}, None, "new"
-        self.sets, self.ticket = 0, None
+        self.sets, self.ticket, self.has_account = 0, None, account is not None
         # The last lines this player saw, in short: printed for a player the checks find fault with.
         self.trace = collections.deque(maxlen=40)
 
@@ -171,7 +172,7 @@ class Player:
     async def take_seat(self):
         """Joins (or resumes) through any node until seated: True, or False with a finding."""
         deadline = time.monotonic() + RETURN_S
-        address, hops, take_over, ticket = self.entry(), 0, False, None
+        address, hops, take_over, self.ticket = self.entry(), 0, False, None
         while time.monotonic() < deadline and not self.run.stopping:
             if self.wire is not None:
                 self.wire.close()
@@ -181,17 +182,17 @@ class Player:
             except (OSError, ConnectionError, asyncio.TimeoutError):
                 self.record.count("connections refused (node down)")
                 await asyncio.sleep(0.5)
-                address, hops, ticket = self.entry(), 0, None
+                address, hops, self.ticket = self.entry(), 0, None
                 continue
             line = self.join_line()
             if take_over:
                 line["takeOver"] = True
-            if ticket:
-                line["ticket"] = ticket
+            if self.ticket:
+                line["ticket"] = self.ticket
             # The snapshot follows `joined` at once: claimed now, before the reader can pass it on.
             snapshot_entry = wire.expect(lambda m: m.get("type") == "snapshot")
             reply = await self.send_join(wire, line)
-            ticket = None
+            self.ticket = None  # used once, whatever the answer
             if reply is None:
                 wire.close()
                 await asyncio.sleep(0.5)
@@ -225,7 +226,7 @@ class Player:
                     self.record.find("redirect", f"{self.name}: a redirect loop for {self.match}: {reply}")
                     hops, address = 0, self.entry()
                     continue
-                address, ticket = reply["address"], reply.get("ticket")
+                address, self.ticket = reply["address"], reply.get("ticket")
             elif code == "node_away":
                 self.record.count("node_away answers")
                 await asyncio.sleep(min(max(reply.get("retryAfterMs", 1000), 1000), 10000) / 1000)
@@ -238,6 +239,10 @@ class Player:
                 # A join that needs the accounts store while it is unreachable: "try later".
                 self.record.count("journal_failed answers to a join")
                 await asyncio.sleep(1)
+            elif code == "bad_token" and self.private:
+                self.record.find("seat", f"{self.name}: bad_token for the challenge duel {self.match} at {wire.label}")
+                self.state = "lost"
+                return False
             elif code == "bad_token" and self.view.get("state", "waiting") == "waiting" and not self.view.get("game"):
                 # A duel not yet dealt keeps no journal (Protocol.md, "Dropping out"): its node's
                 # crash forgets it, and its name is free again. Its player joins it anew.
@@ -296,7 +301,7 @@ class Player:
         if self.state != "finished":
             self.state = "finished"
             self.record.ends.append({"match": self.match, "game": game, "player": self.name, "reason": result.get("reason"),
-                                     "ratings": ratings is not None, "accounts": self.account is not None})
+                                     "ratings": ratings is not None, "accounts": self.has_account})
 
     # -- playing
     async def act(self, action):
@@ -319,6 +324,10 @@ class Player:
                 continue
             await asyncio.sleep(self.rng.uniform(2.0, 6.0))
             view = self.view
+            if self.run.wrapping and view.get("state") == "waiting" and time.monotonic() > self.run.wrapped_at + 60:
+                self.record.find("unended", f"{self.name}: still waiting in {self.match} for an opponent 60 s after the chaos")
+                self.state = "abandoned"
+                return
             if self.wire.closed or view.get("state") != "playing" or self.state == "finished":
                 continue
             if self.run.wrapping or (self.resign_after is not None and self.sets >= self.resign_after):
@@ -353,13 +362,15 @@ class DoorPlayer(Player):
 
     def __init__(self, run, fingerprint, *args, **kwargs):
         super().__init__(run, *args, **kwargs)
-        self.fingerprint = fingerprint
+        self.fingerprint, self.has_account = fingerprint, True  # the key is its account
 
     def entry(self):
         """Through the door every time: the door's node hands the player on, with a ticket."""
         return self.run.door_address
 
     async def connect(self, address):
+        if self.ticket is None:
+            address = self.run.door_address  # TCP without a ticket cannot seat a door player
         if address.startswith("unix:"):
             wire = await Wire.open(self.record, self.name, address, self.on_message)
             wire.send({"type": "door", "fingerprint": self.fingerprint, "address": "203.0.113.7"})
@@ -370,8 +381,9 @@ class DoorPlayer(Player):
 class LobbyClient:
     """A player listed in the lobby through a random node; listed again through another after a drop."""
 
-    def __init__(self, run, name, rng, source=None):
+    def __init__(self, run, name, rng, account, source=None):
         self.run, self.record, self.name, self.rng, self.source = run, run.record, name, rng, source
+        self.account = account
         self.wire, self.told = None, []
 
     def on_message(self, message):
@@ -386,7 +398,7 @@ class LobbyClient:
             except (OSError, ConnectionError, asyncio.TimeoutError):
                 await asyncio.sleep(0.5)
                 continue
-            reply = await self.wire.request({"type": "lobby", "name": self.name}, answers=("lobby", "error"))
+            reply = await self.wire.request({"type": "lobby", "name": self.name, "account": self.account}, answers=("lobby", "error"))
             if reply is not None and reply["type"] == "lobby":
                 return True
             if reply is not None:
