@@ -8,7 +8,7 @@ import asyncio, atexit, os, random, shutil, signal, socket, subprocess, sys, tem
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e_support import BIN, STARTED  # noqa: E402
-from chaos_wire import RETURN_S, DoorPlayer, LobbyClient, Player, Record  # noqa: E402
+from chaos_wire import RETURN_S, DoorPlayer, LobbyClient, Player, Record, Wire  # noqa: E402
 
 CI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SEED = int(os.environ.get("CHAOS_SEED") or random.SystemRandom().randrange(1 << 32))
@@ -281,6 +281,25 @@ async def challenge_between(run, a, b, accept, entry, rng):
         record.find("challenge", f"{a.name}→{b.name}: {entry['outcome']}")
 
 
+async def prober(run):
+    """Until the wrap-up, a `profile` and a `health` asked of a random node each second (issue 42:
+    with PostgreSQL stopped they got no answer at all): each is answered within REPLY_S."""
+    rng = random.Random(SEED ^ 0x9E0BE)
+    while not run.wrapping:
+        address = run.random_address(rng)
+        try:
+            wire = await Wire.open(run.record, "prober", address, lambda m: None, source="127.17.0.9")
+        except (OSError, ConnectionError, asyncio.TimeoutError):
+            await asyncio.sleep(1)
+            continue
+        for request in ({"type": "profile", "name": f"p{rng.randrange(max(DUELS, 1))}a"}, {"type": "health"}):
+            reply = await wire.request(request, answers=("profile", "health", "error"))
+            if reply is not None:
+                run.record.count(f"{request['type']} answered ({reply.get('code') or reply['type']})")
+        wire.close()
+        await asyncio.sleep(1)
+
+
 async def main(run):
     began = time.monotonic()
     await asyncio.gather(*(asyncio.to_thread(n.start) for n in run.nodes.values()))
@@ -290,6 +309,7 @@ async def main(run):
     # Challenges left to expire need their 60 s (and the telling) inside the run's settling time.
     tasks += [asyncio.ensure_future(challenge(run, i, min(SECONDS * 0.5, 60) * i / max(CHALLENGES, 1))) for i in range(CHALLENGES)]
     tasks.append(asyncio.ensure_future(door_duels(run)))
+    tasks.append(asyncio.ensure_future(prober(run)))
     await chaos(run)
     run.wrapping, run.wrapped_at = True, time.monotonic()
     run.say(f"chaos over after {time.monotonic() - began:.0f} s: every duel left is ended (its resigner resigns), within {SETTLE_S} s")
