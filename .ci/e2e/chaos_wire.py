@@ -27,8 +27,8 @@ class Record:
 
 
 class Wire:
-    """One connection: a reader task hands each answer to the request waiting for it and every
-    other message to `on_message`; a request unanswered for REPLY_S on an open connection is a
+    """One connection: a reader task gives every message, in the order read, to `on_message`
+    (which keeps the view), then hands an answer to the request waiting for it; a request unanswered for REPLY_S on an open connection is a
     finding, and the connection is then closed."""
 
     def __init__(self, record, label, reader, writer, on_message):
@@ -62,14 +62,15 @@ class Wire:
                 message = json.loads(line)
                 if message.get("type") == "ping":
                     self.send({"type": "pong", "time": message["time"]})
+                # The view follows the stream here, in order: a waiting request's coroutine runs
+                # only later, after the messages read with its answer (a snapshot, then events).
+                self.on_message(message)
                 for entry in list(self.pending):
                     if entry[0](message):
                         self.pending.remove(entry)
                         if not entry[1].done():
                             entry[1].set_result(message)
                         break
-                else:
-                    self.on_message(message)
         except (OSError, ValueError, asyncio.IncompleteReadError):
             pass
         finally:
@@ -207,7 +208,6 @@ class Player:
                     if not wire.closed:
                         self.record.find("unanswered", f"{self.name}: joined {self.match} but no snapshot followed")
                     continue
-                self.on_snapshot(snapshot)
                 if snapshot.get("game"):
                     # Where the dealt game was played: an undealt duel a killed node forgot may
                     # be placed anew elsewhere.
