@@ -248,6 +248,7 @@ async def challenge_between(run, a, b, accept, entry, rng):
         record.find("challenge", f"{a.name} at {a.wire.label} challenged {b.name}, listed at {b.wire.label}: {reply}")
         return
     entry["outcome"] = "open"
+    where = f"listed at {a.wire.label.split('@')[1]} and {b.wire.label.split('@')[1]}"
     opened = await b.told_of(lambda m: m.get("state") == "open" and m.get("from") == a.name, 20)
     if opened is None:
         record.find("challenge", f"{b.name} ({b.wire.label}) was never told of {a.name}'s challenge")
@@ -277,7 +278,8 @@ async def challenge_between(run, a, b, accept, entry, rng):
     if all(told):
         entry["outcome"] = "expired, both told"
     else:
-        entry["outcome"] = f"neither played nor told expired ({a.name} told: {told[0] is not None}, {b.name}: {told[1] is not None})"
+        entry["outcome"] = (f"neither played nor told expired ({a.name} told: {told[0] is not None}, {b.name}: "
+                            f"{told[1] is not None}; {where} when made, in the lobby again {a.entries + b.entries - 2} times since)")
         record.find("challenge", f"{a.name}→{b.name}: {entry['outcome']}")
 
 

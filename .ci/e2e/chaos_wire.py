@@ -383,7 +383,7 @@ class LobbyClient:
 
     def __init__(self, run, name, rng, account, source=None):
         self.run, self.record, self.name, self.rng, self.source = run, run.record, name, rng, source
-        self.account = account
+        self.account, self.entries = account, 0
         self.wire, self.told = None, []
 
     def on_message(self, message):
@@ -400,6 +400,7 @@ class LobbyClient:
                 continue
             reply = await self.wire.request({"type": "lobby", "name": self.name, "account": self.account}, answers=("lobby", "error"))
             if reply is not None and reply["type"] == "lobby":
+                self.entries += 1
                 return True
             if reply is not None:
                 self.record.find("lobby", f"{self.name}: lobby refused at {self.wire.label}: {reply}")
