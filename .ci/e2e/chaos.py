@@ -8,7 +8,8 @@ import asyncio, atexit, os, random, shutil, signal, socket, subprocess, sys, tem
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e_support import BIN, STARTED  # noqa: E402
-from chaos_wire import RETURN_S, DoorPlayer, LobbyClient, Player, Record, Wire  # noqa: E402
+from chaos_wire import RETURN_S, Record, Wire  # noqa: E402
+from chaos_players import DoorPlayer, LobbyClient, Player  # noqa: E402
 
 CI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SEED = int(os.environ.get("CHAOS_SEED") or random.SystemRandom().randrange(1 << 32))

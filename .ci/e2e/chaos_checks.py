@@ -101,7 +101,8 @@ def check(run, work, pg_url, psql):
     # of kind "unanswered", made as the clients went).
     outcomes = {}
     for entry in run.challenges:
-        outcomes[entry["outcome"].split(":")[0]] = outcomes.get(entry["outcome"].split(":")[0], 0) + 1
+        kind = entry["outcome"].split(":")[0].split(" (")[0]
+        outcomes[kind] = outcomes.get(kind, 0) + 1
     print(f"chaos: challenges: {outcomes}")
     print(f"chaos: the clients counted: {dict(sorted(record.counts.items()))}")
     for node in run.nodes.values():
