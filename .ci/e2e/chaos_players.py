@@ -216,7 +216,8 @@ class Player:
                 if view.get("deck"):
                     await self.act({"type": "deal"})
                 continue
-            reply = await self.act({"type": "claim"})
+            # `seen`: the table it claims is the one it saw (Protocol.md, "Fair claim races").
+            reply = await self.act({"type": "claim", "seen": view.get("seq", 0)})
             if reply is None or reply["type"] != "ack":
                 continue
             for card in cards:
@@ -276,6 +277,12 @@ class LobbyClient:
             if reply is not None and reply["type"] == "lobby":
                 self.entries += 1
                 return True
+            if reply is not None and reply.get("code") == "journal_failed":
+                # The accounts store unreachable (PostgreSQL restarting or stopped): "try later".
+                self.record.count("journal_failed answers to a lobby")
+                self.wire.close()
+                await asyncio.sleep(1)
+                continue
             if reply is not None:
                 self.record.find("lobby", f"{self.name}: lobby refused at {self.wire.label}: {reply}")
                 return False
