@@ -33,6 +33,18 @@ package final class StopSignals: Sendable {
         if caught.withLock({ $0 }) { action() }
     }
 
+    /// Sleeps `milliseconds` unless a signal comes first; false when one came (before or during).
+    package func sleep(milliseconds: Int64) -> Bool {
+        var left = milliseconds
+        while left > 0 {
+            if caught.withLock({ $0 }) { return false }
+            let step = min(left, 100)
+            usleep(UInt32(step) * 1_000)
+            left -= step
+        }
+        return !caught.withLock { $0 }
+    }
+
     private func fire() {
         caught.withLock { $0 = true }
         let action = handler.withLock { $0 }

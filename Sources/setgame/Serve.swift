@@ -13,7 +13,9 @@ func serve(_ options: ServeCommand) -> Int32 {
     if options.check { return check(config, log: log) }
     let server: Server
     do {
-        server = try Server(config: config, log: log)
+        server = try StartPatience().start({ () throws(ServerStartError) in try Server(config: config, log: log) }, log: log) { ms in
+            signals.sleep(milliseconds: ms)
+        }
     } catch {
         printError("setgame serve: \(error)")
         return 1

@@ -271,6 +271,8 @@ extension NodeEdge {
             let edge = try NodeEdge(settings: config.cluster, me: me, url: url, loop: loop, clock: clock, log: log)
             log("node \(me.name) registered at \(me.address); its lease is renewed every \(config.cluster.renewEveryMs) ms for \(config.cluster.leaseMs) ms")
             return edge
+        } catch where error.code == .unavailable {
+            throw .storeUnreachable("node \(me.name) cannot register: \(error)")
         } catch {
             throw .cluster("cannot register node \(me.name) in the store: \(error)")
         }

@@ -102,6 +102,7 @@ package final class Server {
                                                  log: log, allowingEmpty: config.accounts.allowsEmptyStore)
             } catch {
                 lock?.release()
+                if case .unavailable(let why) = error, case .postgres = location { throw .storeUnreachable("\(location.shown): \(why)") }
                 let reason = if case .unavailable(let why) = error { why } else { error.description }
                 throw .store(location: location.shown, reason: reason)
             }

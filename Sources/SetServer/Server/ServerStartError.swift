@@ -13,8 +13,11 @@ package enum ServerStartError: Error, CustomStringConvertible, Sendable {
     case network(host: String, port: UInt16, SystemCallError)
     /// The ssh door's Unix socket could not be set up.
     case doorSocket(path: String, SystemCallError)
-    /// `--node` without what a node needs, or the shared store unreachable as it registers.
+    /// `--node` without what a node needs, or its name refused in the shared store.
     case cluster(String)
+    /// The shared PostgreSQL store cannot be reached now (it is restarting, or not up yet):
+    /// worth trying again (`StartPatience`), unlike everything above.
+    case storeUnreachable(String)
 
     package var description: String {
         switch self {
@@ -25,7 +28,13 @@ package enum ServerStartError: Error, CustomStringConvertible, Sendable {
         case .network(let host, let port, let error): "cannot listen on \(host):\(port): \(error)"
         case .doorSocket(let path, let error): "cannot open the door socket \(path): \(error)"
         case .cluster(let reason): "cannot serve as a node: \(reason)"
+        case .storeUnreachable(let reason): "the store cannot be reached now: \(reason)"
         }
+    }
+
+    /// Whether starting again a little later may succeed: only a store that cannot be reached.
+    package var isWorthRetrying: Bool {
+        if case .storeUnreachable = self { true } else { false }
     }
 
     /// Runs a socket call of the start-up, naming the address if it fails.
