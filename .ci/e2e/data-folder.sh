@@ -13,6 +13,9 @@ trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$out"' EXIT
 # start DIR [ARGS...]: serve on DIR in the background until it says where it listens.
 start() {
     local dir=$1; shift
+    # The last server's "serving on" must not be read as this one's: the redirection below
+    # empties the file only once the child runs, after this shell may already have looked.
+    rm -f "$out/stdout" "$out/stderr"
     "$bin" serve --port 0 --data "$dir" "$@" >"$out/stdout" 2>"$out/stderr" &
     server=$!
     for _ in $(seq 300); do grep -q 'serving on' "$out/stdout" 2>/dev/null && return; sleep 0.1; done
