@@ -209,13 +209,26 @@ import Testing
         #expect(Self.text(app).contains("Your seat waits 2 minutes, then counts as forfeited"))
     }
 
-    @Test func resignAndLeaveLeaves() {
+    /// Resigned from the leave box, a duel's client leaves once the game's end is told: the
+    /// server tells it once the record is committed, so the profile the door (or the player)
+    /// asks next counts the game (issue 45: the door's menu missed the new rating).
+    @Test func resignAndLeaveLeavesOnceTheEndIsTold() {
         var app = ClientFixtures.app(ClientFixtures.view())
         _ = app.input(.key(.character("q")), at: 0)
-        let effects = app.input(.key(.character("x")), at: 0)
+        #expect(app.input(.key(.character("x")), at: 0) == [.send(.act(.resign, seat: nil)), .saveToken(nil)])
+        #expect(app.tick(at: 1_000).allSatisfy { !$0.isQuit }, "not before the end is told")
+        let over = MatchResult(reason: .resigned, by: .first, scores: [42, 17], winner: .second)
         // Issue 23: the terminal keeps the result once the screen is gone.
-        #expect(effects == [.send(.act(.resign, seat: nil)), .saveToken(nil),
-                            .quit(status: 0, message: "setgame: you resigned: bob wins · you 42, bob 17")])
+        #expect(app.receive(ClientFixtures.event(.gameOver(over, seed: 9), seq: 6), at: 1_200).contains(
+            .quit(status: 0, message: "setgame: you resigned: bob wins · you 42, bob 17")))
+    }
+
+    @Test func resignAndLeaveLeavesAnywayWhenTheEndIsLate() {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        _ = app.input(.key(.character("q")), at: 0)
+        _ = app.input(.key(.character("x")), at: 0)
+        #expect(app.nextWake(at: 0) ?? .max <= ClientApp.resignedLeaveWaitMs)
+        #expect(app.tick(at: ClientApp.resignedLeaveWaitMs) == [.quit(status: 0, message: "setgame: you resigned: bob wins · you 42, bob 17")])
     }
 
     // MARK: The end of a game

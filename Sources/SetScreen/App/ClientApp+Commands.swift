@@ -76,9 +76,15 @@ extension ClientApp {
             // Asked from the leave box: resign, then leave, as its key says.
             let leaving = state.overlay == .confirmQuit
             state.overlay = nil
+            let message = resignedLine
             let resign = act(.resign)
             guard leaving else { return resign }
-            return resign + (state.token != nil ? [.saveToken(nil)] : []) + [.quit(status: 0, message: resignedLine)]
+            let forget: [ClientEffect] = state.token != nil ? [.saveToken(nil)] : []
+            // A duel under way ends with its record: leave once that is told, so whatever the
+            // player asks next (a profile, the door's menu) already counts the game.
+            guard message != nil, state.connection == .live else { return resign + forget + [.quit(status: 0, message: message)] }
+            state.leavingAfterResign = LeavingAfterResign(deadline: now + Self.resignedLeaveWaitMs, message: message)
+            return resign + forget
         case .rematch:
             if state.options.mode == .duel && state.view?.phase == .playing {
                 state.note("a rematch can be asked for when the game is over", .info, at: now)
@@ -188,6 +194,10 @@ extension ClientApp {
     }
 
     /// What the terminal keeps of a resignation once the screen is gone: resigning loses the match.
+    /// The longest a client that resigned from the leave box waits for the game's end to be
+    /// told before it leaves anyway (a store slow to commit the record does not hold it).
+    static let resignedLeaveWaitMs: Int64 = 3_000
+
     private var resignedLine: String? {
         guard state.isPlayer, let view = state.view, view.mode == .duel, view.phase == .playing, let me = state.seat else { return nil }
         if Overlays.noSetTaken(view, scores: view.players.map(\.score)) {

@@ -20,6 +20,10 @@ extension ClientApp {
             state.mySelection = []
             state.hint = []
             state.note(resultLine(result), .info, at: now)
+            if let leaving = state.leavingAfterResign {
+                state.leavingAfterResign = nil
+                return [.quit(status: 0, message: leaving.message)]
+            }
             if state.isPlayer && before.mode == .solo, let records = state.soloRecords?.finish(result) { return [.saveRecords(records)] }
         case .gameStarted(let start):
             state.gameStartedAt = state.view?.time

@@ -69,6 +69,10 @@ package struct ClientApp: Sendable {
 
     /// Does what is due at `now`: pings, reconnection, list refreshes, expiring notices.
     package mutating func tick(at now: Int64) -> [ClientEffect] {
+        if let leaving = state.leavingAfterResign, now >= leaving.deadline || state.connection != .live {
+            state.leavingAfterResign = nil
+            return [.quit(status: 0, message: leaving.message)]
+        }
         var effects: [ClientEffect] = []
         switch state.connection {
         case .lost(_, let retryAt, let attempt) where now >= retryAt:
@@ -95,6 +99,7 @@ package struct ClientApp: Sendable {
     /// when nothing will until an input arrives.
     package func nextWake(at now: Int64) -> Int64? {
         var times = screenChanges(at: now)
+        if let leaving = state.leavingAfterResign { times.append(leaving.deadline) }
         switch state.connection {
         case .live, .joining:
             if let wake = state.session.nextWake { times.append(wake) }

@@ -118,6 +118,10 @@ package struct ClientState: Equatable, Sendable {
     var chatHeardAt: Int64?
     /// A local solo game's personal records; nil where none are kept.
     var soloRecords: SoloRecords?
+    /// Resigned from the leave box: the client leaves once the game's end is told (the server
+    /// tells it once its record is committed, so a profile asked next shows the game), or at the
+    /// deadline (local time) if it is not; `message` is what it prints on leaving.
+    var leavingAfterResign: LeavingAfterResign?
 
     package init(options: ClientOptions, size: TerminalSize, token: String? = nil, seed: UInt64 = 0x5E7) {
         self.options = options
@@ -196,4 +200,12 @@ package struct ClientState: Equatable, Sendable {
         guard isPlayer, let view, let holder = view.selectionSeat, holder != seat else { return [] }
         return view.selection
     }
+}
+
+/// A client that resigned from the leave box and leaves once the game's end is told.
+struct LeavingAfterResign: Hashable, Sendable {
+    /// Local time at which it leaves anyway.
+    var deadline: Int64
+    /// What it prints on leaving.
+    var message: String?
 }
