@@ -54,7 +54,7 @@ package enum LobbyClient {
             return TerminalClient.run(options)
         }
         let account = TerminalClient.appOptions(options).account
-        let lobby = LobbyState(me: options.name, account: account, variant: options.variant ?? .classic)
+        let lobby = LobbyApp(me: options.name, account: account, variant: options.variant ?? .classic)
         let outcome = LobbyTerminal.run(lobby, at: .tcp(host: options.host, port: options.port), logPath: directory + "/client.log",
                                         showsLogPath: options.showsLogPath)
         if case .failed(let message) = outcome {

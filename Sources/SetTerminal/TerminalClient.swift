@@ -89,7 +89,7 @@ package enum TerminalClient {
 /// when nothing moves, wakes ~30 times a second only while cards fly, ~10 times for a countdown,
 /// and every 5 s to ping.
 final class ClientRunLoop {
-    let driver: ClientDriver
+    let driver: ClientDriver<ClientApp>
     let keyboard: KeyboardReader
     let session: TerminalSession
     let options: ClientOptions

@@ -6,9 +6,10 @@ import Testing
 @testable import SetScreen
 @testable import SetTerminal
 
-/// The lobby screen's shell on real sockets: the lobby is one room for the service, so a
-/// `redirect` from the node first reached moves the lobby to the node holding it, where the
-/// player is listed; closing the first connection is not taken for the server's loss.
+/// The lobby screen's shell on real sockets, its protocol the one session's: the lobby is one
+/// room for the service, so a `redirect` from the node first reached moves the lobby to the node
+/// holding it, where the player is listed; closing the first connection is not taken for the
+/// server's loss.
 @Suite(.serialized) struct LobbyLoopTests {
     @Test func aLobbyRedirectIsFollowedToTheLobbysNode() throws {
         let first = try FakeServer()
@@ -18,11 +19,10 @@ import Testing
         defer { lobbyNode.stop() }
         let loop = try EventLoop()
         let clock = ManualTime(1_000)
-        let keyboard = KeyboardReader(loop: loop, clock: clock, signalFD: -1)
-        let shell = LobbyLoop(lobby: LobbyState(me: "ann"), keyboard: keyboard, clock: clock,
-                              size: TerminalSize(columns: 80, rows: 24)) { _ in }
-        try shell.connect(.tcp(host: "127.0.0.1", port: first.port))
-        defer { shell.disconnect() }
+        let shell = LobbyLoop(app: LobbyApp(me: "ann"), place: .tcp(host: "127.0.0.1", port: first.port), loop: loop, clock: clock,
+                              signalFD: -1, size: TerminalSize(columns: 80, rows: 24)) { _ in }
+        shell.start()
+        defer { shell.driver.disconnect() }
         let peer = try first.accept()
         peer.send(FakeLines.welcome())
         #expect(runLoop(loop) { shell.lobby.stage == .listed })
