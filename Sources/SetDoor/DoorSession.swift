@@ -140,7 +140,7 @@ package struct DoorSession {
     /// led to; nil goes back to the menu, with what went wrong in `note`.
     private func lobby(variant: Variant, note: inout String?) -> DoorRequest? {
         let state = LobbyApp(me: name, variant: variant)
-        let outcome = LobbyTerminal.run(state, at: .door(route), logPath: folder + "/door.log", showsLogPath: false)
+        let outcome = LobbyTerminal.run(state, at: .door(route), logPath: folder + "/door.log", showsLogPath: false).outcome
         switch outcome {
         case .quit: return nil
         case .failed(let message):

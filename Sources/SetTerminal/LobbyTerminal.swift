@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SetClient
 import SetNet
 import SetScreen
 import SetWire
@@ -16,26 +17,27 @@ package enum LobbyTerminal {
         case door(UnixRoute)
     }
 
-    /// The player's way out of the lobby; `.quit` when there is no terminal or the session ends.
-    package static func run(_ lobby: LobbyApp, at place: Place, logPath: String, showsLogPath: Bool) -> LobbyOutcome {
+    /// The player's way out of the lobby (`.quit` when there is no terminal or the session ends),
+    /// and the session the game goes on with.
+    package static func run(_ lobby: LobbyApp, at place: Place, logPath: String, showsLogPath: Bool) -> (outcome: LobbyOutcome, session: ClientSession) {
         Sockets.ignoreBrokenPipes()
         let session: TerminalSession
         do { session = try TerminalSession(logPath: logPath, showsLogPath: showsLogPath) } catch {
-            return .failed("setgame: \(error)")
+            return (.failed("setgame: \(error)"), lobby.session)
         }
         defer { session.end() }
         let loop: EventLoop
-        do { loop = try EventLoop() } catch { return .failed("setgame: \(error)") }
+        do { loop = try EventLoop() } catch { return (.failed("setgame: \(error)"), lobby.session) }
         let shell = LobbyLoop(app: lobby, place: place, loop: loop, clock: MonotonicTime(), signalFD: session.signalFD,
                               size: TerminalSession.size()) { session.write($0) }
-        do { try shell.keyboard.start() } catch { return .failed("setgame: \(error)") }
+        do { try shell.keyboard.start() } catch { return (.failed("setgame: \(error)"), lobby.session) }
         defer {
             shell.keyboard.stop()
             shell.driver.disconnect()
         }
         shell.start()
         loop.run(timeout: shell.waitMilliseconds, tick: shell.tick)
-        return shell.outcome ?? .quit
+        return (shell.outcome ?? .quit, shell.driver.app.session)
     }
 }
 

@@ -64,3 +64,27 @@ import Testing
         #expect(app.tick(at: 3_000).prefix(2) == [.send(.lobby(.enter(JoinRequest(name: "ann", variant: .junior)))), .send(.list())])
     }
 }
+
+extension LobbyAppTests {
+    /// The game goes on with the lobby's session: the seat's token and the lobby's node, where
+    /// the duel was made, so its first join is the reserved seat's resume there.
+    @Test func theGameGoesOnWithTheLobbysSessionToTheReservedSeat() {
+        var app = Self.listed()
+        _ = app.receive(.redirect(Redirect(match: "~lobby", address: "127.0.0.9:7380"), id: nil), at: 100)
+        _ = app.connected(at: 110)
+        _ = app.receive(Self.welcome, at: 110)
+        let notice = ChallengeNotice(from: "bob", to: "ann", variant: .chain, state: .accepted, match: "challenge-b-1", token: "tok")
+        _ = app.receive(.challenge(notice, id: nil), at: 200)
+        var options = ClientOptions(name: "ann", match: "challenge-b-1")
+        options.reservedSeat = true
+        var state = ClientState(options: options, size: TerminalSize(columns: 80, rows: 24), token: "tok")
+        state.continueSession(app.session)
+        var game = ClientApp(state: state)
+        #expect(game.redirectedPlace == .tcp(host: "127.0.0.9", port: 7380), "the lobby's node, not the first server")
+        _ = game.start(at: 300)
+        _ = game.connected(at: 300)
+        let effects = game.receive(Self.welcome, at: 310)
+        #expect(effects.contains(.send(.join(JoinRequest(name: "ann", match: "challenge-b-1", token: "tok")))))
+        #expect(!effects.contains { if case .send(.lobby) = $0 { true } else { false } }, "the lobby is over")
+    }
+}

@@ -74,7 +74,8 @@ package struct LobbyApp: DrivenClient {
     }
 
     /// The session's effects: shown by the screen, sent, followed. Once the lobby is left the rest
-    /// is the game's: an accepted challenge's seat is taken by the game's client with its token.
+    /// is the game's: the game goes on with this session (`ClientState.continueSession`) and
+    /// sends the accepted challenge's join on its own connection.
     private mutating func perform(_ effects: [SessionEffect], at now: Int64) -> [ClientEffect] {
         var out: [ClientEffect] = []
         for effect in effects {
