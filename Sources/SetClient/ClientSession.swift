@@ -175,7 +175,8 @@ package struct ClientSession: Hashable, Sendable {
 
     // MARK: Time
 
-    /// Pings when due, refreshes the lobby's lists when due, and gives up on a server that owes an answer for too long.
+    /// Pings when due, refreshes the lobby's lists when due, and gives up on a server that owes an
+    /// answer for too long.
     package mutating func tick(at now: Int64) -> [SessionEffect] {
         guard stage != .offline else { return [] }
         let retried = retryAfterNodeAway(at: now)
