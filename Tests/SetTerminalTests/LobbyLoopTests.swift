@@ -31,4 +31,29 @@ import Testing
         #expect(runLoop(loop) { shell.lobby.players.contains { $0.name == "ann" } || shell.outcome != nil })
         #expect(shell.outcome == nil && shell.lobby.players.map(\.name) == ["ann"])
     }
+
+    /// `node_away` for the lobby over a real socket: the screen says so, and once the session's
+    /// wait is over (on the injected clock) the lobby is asked for again on the same connection.
+    @Test func aLobbyNodeAwayIsWaitedOutAndTheLobbyAskedForAgain() throws {
+        let server = try FakeServer()
+        let loop = try EventLoop()
+        let clock = ManualTime(1_000)
+        let shell = LobbyLoop(app: LobbyApp(me: "ann"), place: .tcp(host: "127.0.0.1", port: server.port), loop: loop, clock: clock,
+                              signalFD: -1, size: TerminalSize(columns: 80, rows: 24)) { _ in }
+        shell.start()
+        defer { shell.driver.disconnect() }
+        let peer = try server.accept()
+        peer.send(FakeLines.welcome())
+        #expect(runLoop(loop) { shell.lobby.stage == .listed })
+        #expect(peer.await("lobby") != nil)
+        peer.send(FakeLines.nodeAway(match: "~lobby", node: "b", retryAfterMs: 2_000))
+        #expect(runLoop(loop) { shell.lobby.note?.contains("is away") == true })
+        clock.advance(by: 2_000)
+        #expect(runLoop(loop) {
+            shell.tick()
+            return shell.driver.app.session.nodeAway == nil
+        })
+        #expect(peer.await("lobby") != nil, "the lobby asked for again after the wait")
+        #expect(shell.outcome == nil)
+    }
 }
