@@ -1,3 +1,4 @@
+import SetClient
 import SetRules
 import SetWire
 import Testing
@@ -155,4 +156,21 @@ enum LobbyFixtures {
                                              PlayerInfo(seat: .second, name: "guest-4821", present: true, score: 9)],
                                    spectators: 2)
     static let solo = MatchListing(name: "solo-1", mode: .solo, phase: .playing, players: [], spectators: 0)
+}
+
+extension LobbyStateTests {
+    /// A node's name and a redirect's address are the server's words: a terminal escape in them
+    /// reaches the lobby's note as safe text.
+    @Test func theServersWordsInAWaitAreShownAsSafeText() throws {
+        var lobby = Self.listed()
+        var session = ClientSession(ClientOptions(name: "ann", match: "m"))
+        session.connected(at: 0)
+        _ = session.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        let away = WireError(.nodeAway, "Away.", details: ["node": .string("b\u{1b}[2J")])
+        _ = session.receive(.error(away, id: nil), at: 1_000)
+        _ = lobby.take(.nodeAway(try #require(session.nodeAway)), at: 1_000)
+        #expect(lobby.note?.contains("\u{1b}") == false && lobby.note?.contains("is away") == true)
+        _ = lobby.take(.unreachable(UnreachableWait(address: "10.0.0.9:1\u{1b}]0;x\u{7}", reason: "refused", retryAt: 3_000)), at: 1_000)
+        #expect(lobby.note?.contains("\u{1b}") == false && lobby.note?.contains("did not answer") == true)
+    }
 }

@@ -137,9 +137,12 @@ package struct LobbyState: Hashable, Sendable {
             if error.fatal { return finish(.failed(error.message)) }
             say(error.message)
         case .nodeAway(let wait):
-            say("The lobby's server\(wait.node.map { " (\($0))" } ?? "") is away; asking again in \(wait.secondsLeft(at: now)) s.")
+            // The node's name and the redirect's address are the server's words: shown as safe text.
+            let node = wait.node.map { " (\(ServerText.printable($0)))" } ?? ""
+            say("The lobby's server\(node) is away; asking again in \(wait.secondsLeft(at: now)) s.")
         case .unreachable(let wait):
-            say("The lobby's server (\(wait.address)) did not answer; trying again in \(wait.secondsLeft(at: now)) s.")
+            let address = ServerText.printable(wait.address)
+            say("The lobby's server (\(address)) did not answer; trying again in \(wait.secondsLeft(at: now)) s.")
         case .gaveUp(let end):
             return finish(.failed("setgame: \(end.reason)"))
         case .goodbye(let reason):
