@@ -16,7 +16,9 @@ extension ClientSession {
             awaitingAnswerSince = nil
             if options.pings == .measuring { effects.append(ping(at: now)) }
             greetedHere = true
-            if isChoosing {
+            if inLobby {
+                effects += lobbyEntered(at: now)
+            } else if isChoosing {
                 stage = .choosing
                 effects.append(.readyToChoose)
             } else if stage == .joining {
@@ -57,9 +59,10 @@ extension ClientSession {
             everJoined = true
             return [.listed(listings, next: next)]
         case .lobby(let entries, _):
+            if inLobby { arrived() }
             return [.lobbyListed(entries)]
         case .challenge(let notice, _):
-            return [.challenge(notice)]
+            return heard(notice)
         case .ack, .accountInfo, .health:
             // A session asks no account questions: the CLI's profile and history ask on their own (and
             // its health probe too).
@@ -119,7 +122,7 @@ extension ClientSession {
             isChoosing = true
             if stage == .joining { stage = .choosing }
             return [.refused(error)]
-        case .nameTaken where !everJoined && options.takesSuggestedName && suggestionsTaken < Self.maxSuggestionsTaken:
+        case .nameTaken where !inLobby && !everJoined && options.takesSuggestedName && suggestionsTaken < Self.maxSuggestionsTaken:
             guard let suggestion = error.details["suggestion"]?.stringValue, suggestion != options.name else { return [.refused(error)] }
             options.name = suggestion
             suggestionsTaken += 1

@@ -108,9 +108,10 @@ extension ClientSession {
 
     /// The join again once a node-away wait is over; nothing while it is not.
     mutating func retryAfterNodeAway(at now: Int64) -> [SessionEffect] {
-        guard let wait = nodeAway, now >= wait.retryAt, stage == .joining else { return [] }
+        guard let wait = nodeAway, now >= wait.retryAt, stage == .joining || stage == .lobby else { return [] }
         nodeAway = nil
-        return [.send(joinMessage), .log("asking again for \(wait.match ?? "the match")")]
+        let again = stage == .lobby ? refreshLobby(at: now) : [.send(joinMessage)]
+        return again + [.log("asking again for \(wait.match ?? "the match")")]
     }
 
     /// `bad_token`. A join that named its match (`resumeMatch`) is redirected by every node but

@@ -28,6 +28,8 @@ package struct ClientSession: Hashable, Sendable {
         /// The join was sent and not answered yet.
         case joining
         case joined
+        /// Greeted and listed in the lobby (or asking to be): no match joined yet.
+        case lobby
     }
 
     /// The usual ping interval: well within the server's 60 s idle timeout.
@@ -93,6 +95,11 @@ package struct ClientSession: Hashable, Sendable {
     /// How long a join answered `node_away` keeps asking: a program (a bot, the bench) a few
     /// times; the screen, where a person watches the countdown and can quit, until the node is back.
     package var awayNodePatience = AwayNodePatience.tries(ClientSession.maxNodeAwayRetries)
+    /// The session's goal is the lobby, not a match (`enterLobby`): greeted, it enters the lobby
+    /// and keeps its lists fresh until an accepted challenge gives it a seat.
+    package internal(set) var inLobby = false
+    /// When the lobby's lists are asked for again.
+    package internal(set) var nextLobbyRefreshAt: Int64 = 0
 
     package init(_ options: ClientOptions, token: String? = nil, takeOver: Bool = false) {
         self.options = options
@@ -112,7 +119,7 @@ package struct ClientSession: Hashable, Sendable {
         awaitingSnapshot = false
         nodeAway = nil
         awaitingAnswerSince = now  // the welcome is owed
-        guard options.joinsAtOnce && !isChoosing else { return [] }
+        guard options.joinsAtOnce && !isChoosing && !inLobby else { return [] }
         stage = .joining
         return [.send(joinMessage)]
     }
@@ -168,7 +175,8 @@ package struct ClientSession: Hashable, Sendable {
 
     // MARK: Time
 
-    /// Pings when due, and gives up on a server that owes an answer for too long.
+    /// Pings when due, refreshes the lobby's lists when due, and gives up on a server that owes an
+    /// answer for too long.
     package mutating func tick(at now: Int64) -> [SessionEffect] {
         guard stage != .offline else { return [] }
         let retried = retryAfterNodeAway(at: now)
@@ -177,16 +185,17 @@ package struct ClientSession: Hashable, Sendable {
             stage = .offline
             return [.gaveUp(.silent(ms: options.unansweredLimit))]
         }
-        guard now >= nextPingAt else { return [] }
+        let refreshed = stage == .lobby && nodeAway == nil && now >= nextLobbyRefreshAt ? refreshLobby(at: now) : []
+        guard now >= nextPingAt else { return refreshed }
         nextPingAt = now.saturatingAdding(options.pingInterval)
-        if options.pings == .keepAlive && awaitingAnswerSince != nil { return [] }
-        return [ping(at: now)]
+        if options.pings == .keepAlive && awaitingAnswerSince != nil { return refreshed }
+        return refreshed + [ping(at: now)]
     }
 
     /// When `tick` next has something to do; nil while offline.
     package var nextWake: Int64? {
         guard stage != .offline else { return nil }
-        let retry = nodeAway?.retryAt ?? Int64.max
+        let retry = min(nodeAway?.retryAt ?? Int64.max, stage == .lobby && nodeAway == nil ? nextLobbyRefreshAt : Int64.max)
         guard let since = awaitingAnswerSince else { return min(nextPingAt, retry) }
         return min(nextPingAt, since.saturatingAdding(options.unansweredLimit), retry)
     }

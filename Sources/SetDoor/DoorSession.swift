@@ -139,8 +139,8 @@ package struct DoorSession {
     /// this key's door name (the socket's first line vouches for the key). Returns the game it
     /// led to; nil goes back to the menu, with what went wrong in `note`.
     private func lobby(variant: Variant, note: inout String?) -> DoorRequest? {
-        let state = LobbyState(me: name, variant: variant)
-        let outcome = LobbyTerminal.run(state, at: .door(route), logPath: folder + "/door.log", showsLogPath: false)
+        let state = LobbyApp(me: name, variant: variant)
+        let outcome = LobbyTerminal.run(state, at: .door(route), logPath: folder + "/door.log", showsLogPath: false).outcome
         switch outcome {
         case .quit: return nil
         case .failed(let message):

@@ -2,11 +2,12 @@ import SetNet
 import SetScreen
 import SetWire
 
-/// Drives a client app on an `EventLoop`: its connection to the server, and time read from a
-/// `TimeSource`. The terminal adds its keyboard, signals and screen to the same loop; tests drive
-/// it bare, on a clock they set. Effects that are not the socket's go to `onEffect`.
-final class ClientDriver {
-    private(set) var app: ClientApp
+/// Drives a client app (the game's `ClientApp`, the lobby's `LobbyApp`) on an `EventLoop`: its
+/// connection to the server, and time read from a `TimeSource`. The terminal adds its keyboard,
+/// signals and screen to the same loop; tests drive it bare, on a clock they set. Effects that
+/// are not the socket's go to `onEffect`.
+final class ClientDriver<App: DrivenClient> {
+    private(set) var app: App
     let loop: EventLoop
     let clock: any TimeSource
     let serverHost: String
@@ -18,12 +19,10 @@ final class ClientDriver {
     /// When a connect still under way is given up: a node killed, or an address that drops
     /// packets, must not hold the client for the kernel's two minutes.
     private(set) var connectDeadline: Int64?
-    /// The longest a connect may take.
-    static let connectTimeoutMs: Int64 = 10_000
     /// Performs every effect but connecting, sending and disconnecting.
     var onEffect: (ClientEffect) -> Void = { _ in }
 
-    init(app: ClientApp, loop: EventLoop, clock: any TimeSource, host: String, port: UInt16, route: UnixRoute? = nil) {
+    init(app: App, loop: EventLoop, clock: any TimeSource, host: String, port: UInt16, route: UnixRoute? = nil) {
         self.route = route
         self.app = app
         self.loop = loop
@@ -36,13 +35,13 @@ final class ClientDriver {
     var now: Int64 { clock.now().milliseconds }
 
     /// Gives the app one happening at `now` and performs what it returns.
-    func update(_ happening: (inout ClientApp, Int64) -> [ClientEffect]) {
+    func update(_ happening: (inout App, Int64) -> [ClientEffect]) {
         let now = self.now
         perform(happening(&app, now))
     }
 
     /// Changes the app without effects (a resize).
-    func change(_ change: (inout ClientApp, Int64) -> Void) { change(&app, now) }
+    func change(_ change: (inout App, Int64) -> Void) { change(&app, now) }
 
     func start() { update { $0.start(at: $1) } }
 
@@ -50,7 +49,7 @@ final class ClientDriver {
     func tick() {
         if let deadline = connectDeadline, now >= deadline, let socket, socket.isConnecting {
             connectDeadline = nil
-            lose("cannot connect: no answer within \(Self.connectTimeoutMs / 1_000) s")
+            lose("cannot connect: no answer within \(ClientSocketLimits.connectTimeoutMs / 1_000) s")
         }
         update { $0.tick(at: $1) }
     }
@@ -92,7 +91,7 @@ final class ClientDriver {
         self.socket = socket
         // Callbacks of a socket that is no longer the current one (replaced, or closed by us) are
         // nobody's news.
-        connectDeadline = socket.isConnecting ? now + Self.connectTimeoutMs : nil
+        connectDeadline = socket.isConnecting ? now + ClientSocketLimits.connectTimeoutMs : nil
         socket.onConnected = { [unowned self, unowned socket] in
             guard self.socket === socket else { return }
             self.connectDeadline = nil
@@ -136,4 +135,6 @@ enum ClientSocketLimits {
     /// keys and the pings make while an honest server is merely slow.
     static let maxQueuedBytes = 64 * 1024
     static let maxLineBytes = 1 << 20
+    /// The longest a connect may take.
+    static let connectTimeoutMs: Int64 = 10_000
 }

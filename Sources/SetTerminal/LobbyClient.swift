@@ -54,8 +54,8 @@ package enum LobbyClient {
             return TerminalClient.run(options)
         }
         let account = TerminalClient.appOptions(options).account
-        let lobby = LobbyState(me: options.name, account: account, variant: options.variant ?? .classic)
-        let outcome = LobbyTerminal.run(lobby, at: .tcp(host: options.host, port: options.port), logPath: directory + "/client.log",
+        let lobby = LobbyApp(me: options.name, account: account, variant: options.variant ?? .classic)
+        let (outcome, session) = LobbyTerminal.run(lobby, at: .tcp(host: options.host, port: options.port), logPath: directory + "/client.log",
                                         showsLogPath: options.showsLogPath)
         if case .failed(let message) = outcome {
             TerminalClient.printWrapped([ServerText.printable(message)], to: STDERR_FILENO, command: options.command)
@@ -63,6 +63,8 @@ package enum LobbyClient {
         }
         guard let (next, token) = game(after: outcome, from: options, watchCommand: watchCommand) else { return 0 }
         if let token { store.set(token, for: next.seatKey) }
-        return TerminalClient.run(next)
+        // An accepted challenge goes on with the lobby's session (its token, the lobby's node).
+        guard case .play = outcome else { return TerminalClient.run(next) }
+        return TerminalClient.run(next, continuing: session)
     }
 }

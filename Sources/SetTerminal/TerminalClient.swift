@@ -9,8 +9,8 @@ import SetWire
 package enum TerminalClient {
     /// Runs the client until the user quits; returns the exit status (0 after a normal quit, 1
     /// when the server could not be reached or a fatal error ended the session). The terminal is
-    /// restored on every way out.
-    package static func run(_ options: ClientOptions) -> Int32 {
+    /// restored on every way out. `lobby`: the lobby's session an accepted challenge goes on with.
+    package static func run(_ options: ClientOptions, continuing lobby: ClientSession? = nil) -> Int32 {
         Sockets.ignoreBrokenPipes()
         let directory = options.resolvedStateDirectory
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
@@ -28,8 +28,9 @@ package enum TerminalClient {
             return 1
         }
         let seed = UInt64(truncatingIfNeeded: MonotonicTime.rawNanoseconds())
-        let state = ClientState(options: Self.appOptions(options), size: TerminalSession.size(),
+        var state = ClientState(options: Self.appOptions(options), size: TerminalSession.size(),
                                 token: options.role == .player ? store.token(for: options.seatKey) : nil, seed: seed)
+        if let lobby { state.continueSession(lobby) }
         let outcome: (status: Int32, message: String?, signal: Int32?)
         do {
             outcome = try ClientRunLoop(app: ClientApp(state: state), session: session, options: options, store: store).run()
@@ -89,7 +90,7 @@ package enum TerminalClient {
 /// when nothing moves, wakes ~30 times a second only while cards fly, ~10 times for a countdown,
 /// and every 5 s to ping.
 final class ClientRunLoop {
-    let driver: ClientDriver
+    let driver: ClientDriver<ClientApp>
     let keyboard: KeyboardReader
     let session: TerminalSession
     let options: ClientOptions

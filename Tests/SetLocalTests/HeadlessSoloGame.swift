@@ -16,7 +16,7 @@ import Testing
 final class HeadlessSoloGame {
     let kept: KeptGame
     let table: LocalTable
-    let driver: ClientDriver
+    let driver: ClientDriver<ClientApp>
     let clock = ManualTime(1_000)
     let loop: EventLoop
 

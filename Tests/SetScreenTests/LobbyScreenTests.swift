@@ -16,7 +16,7 @@ import Testing
         var lobby = LobbyStateTests.listed()
         let open = ChallengeNotice(from: "bob", to: "ann", variant: .junior, state: .open, expiresAt: 61_000 + LobbyStateTests.offset,
                                    rating: 1712)
-        _ = lobby.receive(.challenge(open, id: nil), at: 1_500)
+        _ = lobby.take(.challenge(open), at: 1_500)
         return lobby
     }
 
@@ -45,8 +45,8 @@ import Testing
 
     @Test func aProvisionalRatingIsMarkedAndAGuestHasNone() {
         var lobby = LobbyState(me: "ann")
-        _ = lobby.receive(.lobby([LobbyEntry(name: "bob", variant: .classic, rating: 1500, provisional: true),
-                                  LobbyEntry(name: "guest-7", variant: .classic)], id: nil), at: 0)
+        _ = lobby.take(.lobbyListed([LobbyEntry(name: "bob", variant: .classic, rating: 1500, provisional: true),
+                                  LobbyEntry(name: "guest-7", variant: .classic)]), at: 0)
         let lines = Self.text(lobby, 80, 24)
         #expect(lines.contains("  > 1.  bob              Classic    1500?"))
         #expect(lines.contains("    2.  guest-7          Classic    new"))
@@ -58,12 +58,12 @@ import Testing
     /// challenge says "1500?" as the list does, and a guest's says "new", not "(unrated)".
     @Test func aChallengeShowsTheRatingAsTheListDoes() {
         var lobby = LobbyState(me: "ann")
-        _ = lobby.receive(.welcome(server: "setgame", versions: [1], time: 0, limits: ServerLimits()), at: 0)
-        _ = lobby.receive(.lobby([LobbyEntry(name: "bob", variant: .classic, rating: 1500, provisional: true),
-                                  LobbyEntry(name: "gus", variant: .classic)], id: nil), at: 0)
+        _ = lobby.take(.welcomed(serverTime: 0, limits: ServerLimits()), at: 0)
+        _ = lobby.take(.lobbyListed([LobbyEntry(name: "bob", variant: .classic, rating: 1500, provisional: true),
+                                  LobbyEntry(name: "gus", variant: .classic)]), at: 0)
         for (from, rating) in [("bob", 1500 as Int?), ("gus", nil)] {
-            _ = lobby.receive(.challenge(ChallengeNotice(from: from, to: "ann", variant: .classic, state: .open, expiresAt: 60_000,
-                                                         rating: rating), id: nil), at: 0)
+            _ = lobby.take(.challenge(ChallengeNotice(from: from, to: "ann", variant: .classic, state: .open, expiresAt: 60_000,
+                                                         rating: rating)), at: 0)
         }
         let lines = Self.text(lobby, 100, 24, at: 0)
         #expect(lines.contains("  bob (1500?) challenges you to Classic, 60 s left: a accept, n decline"))
@@ -74,13 +74,13 @@ import Testing
     /// challenged again: the new challenge shows below (after) the decline, not above it.
     @Test func noticesShowInTheOrderTheyHappened() throws {
         var lobby = LobbyState(me: "ann")
-        _ = lobby.receive(.welcome(server: "setgame", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        _ = lobby.take(.welcomed(serverTime: 0, limits: ServerLimits()), at: 0)
         let open = ChallengeNotice(from: "bob", to: "ann", variant: .classic, state: .open, expiresAt: 60_000, rating: 1712)
-        _ = lobby.receive(.challenge(open, id: nil), at: 0)
+        _ = lobby.take(.challenge(open), at: 0)
         var declined = open
         (declined.state, declined.expiresAt, declined.rating) = (.declined, nil, nil)
-        _ = lobby.receive(.challenge(declined, id: nil), at: 100)
-        _ = lobby.receive(.challenge(open, id: nil), at: 200)
+        _ = lobby.take(.challenge(declined), at: 100)
+        _ = lobby.take(.challenge(open), at: 200)
         let lines = Self.text(lobby, 100, 24, at: 200)
         let decline = try #require(lines.firstIndex(of: "  You declined bob's challenge."))
         let again = try #require(lines.firstIndex(of: "  bob (1712) challenges you to Classic, 60 s left: a accept, n decline"))
@@ -92,9 +92,9 @@ import Testing
     @Test(arguments: [(80, 24), (40, 12), (30, 10), (160, 50), (200, 60)])
     func nothingIsCutInsideAWord(columns: Int, rows: Int) {
         var lobby = Self.challenged()
-        _ = lobby.receive(.lobby([LobbyEntry(name: "ann", variant: .junior),
+        _ = lobby.take(.lobbyListed([LobbyEntry(name: "ann", variant: .junior),
                                   LobbyEntry(name: "an-extraordinarily-long-n", variant: .chain, rating: 2101),
-                                  LobbyEntry(name: "bob", variant: .classic, rating: 1712)], id: nil), at: 1_600)
+                                  LobbyEntry(name: "bob", variant: .classic, rating: 1712)]), at: 1_600)
         let whole = Set(Self.text(lobby, 400, 80).flatMap { $0.split(separator: " ").map(String.init) })
         // Where there is room, every name and word is whole (a name wider than its column too).
         #expect(whole.isSuperset(of: ["an-extraordinarily-long-n", "2101", "Set-Chain", "Junior,", "decline"]), "\(whole.sorted())")
@@ -116,7 +116,7 @@ import Testing
     @Test func aLongListScrollsToKeepThePickInSight() {
         var lobby = LobbyState(me: "ann")
         let many = (1...40).map { LobbyEntry(name: "p\($0)", variant: .classic, rating: 1400 + $0) }
-        _ = lobby.receive(.lobby(many, id: nil), at: 0)
+        _ = lobby.take(.lobbyListed(many), at: 0)
         let top = Self.text(lobby, 80, 24)
         #expect(top.contains("  > 1.  p1               Classic    1401"))
         #expect(top.contains { $0.hasPrefix("    ↓ ") && $0.hasSuffix(" more") })

@@ -1,3 +1,4 @@
+import SetClient
 import SetRules
 import SetWire
 import Testing
@@ -12,29 +13,22 @@ import Testing
     /// ann, listed, with bob (rated), cy (a guest) and a waiting and a live duel.
     static func listed(account: String? = nil) -> LobbyState {
         var lobby = LobbyState(me: "ann", account: account, variant: .junior)
-        _ = lobby.receive(.welcome(server: "setgame", versions: [1], time: 1_000 + offset, limits: ServerLimits()), at: 1_000)
-        _ = lobby.receive(.lobby([LobbyEntry(name: "ann", variant: .junior), LobbyEntry(name: "bob", variant: .classic, rating: 1712),
-                                  LobbyEntry(name: "cy", variant: .ultra)], id: nil), at: 1_000)
-        _ = lobby.receive(.matches([LobbyFixtures.waiting, LobbyFixtures.live], next: nil, id: nil), at: 1_000)
+        _ = lobby.take(.welcomed(serverTime: 1_000 + offset, limits: ServerLimits()), at: 1_000)
+        _ = lobby.take(.lobbyListed([LobbyEntry(name: "ann", variant: .junior), LobbyEntry(name: "bob", variant: .classic, rating: 1712),
+                                  LobbyEntry(name: "cy", variant: .ultra)]), at: 1_000)
+        _ = lobby.take(.listed([LobbyFixtures.waiting, LobbyFixtures.live], next: nil), at: 1_000)
         return lobby
     }
 
-    static func enter(_ name: String, account: String? = nil) -> LobbyEffect {
-        var join = JoinRequest(name: name, variant: .junior)
-        join.account = account
-        return .send(.lobby(.enter(join)))
-    }
-
-    @Test func theWelcomeAsksForBothListsAndTheyRefreshEveryFiveSeconds() {
+    /// The session (`ClientSession`, its lobby stage) speaks the protocol; the screen is told
+    /// it was greeted, and its `r` asks the session for the lists at once.
+    @Test func theWelcomeListsTheScreenAndRAsksTheSessionForTheListsAgain() {
         var lobby = LobbyState(me: "ann", account: "k1", variant: .junior)
-        #expect(lobby.tick(at: 0).isEmpty)
-        let first = lobby.receive(.welcome(server: "setgame", versions: [1], time: 500_000, limits: ServerLimits()), at: 1_000)
-        #expect(first == [Self.enter("ann", account: "k1"), .send(.list())])
-        #expect(lobby.nextWake(at: 1_000) == 1_000 + LobbyState.refreshMs)
-        #expect(lobby.tick(at: 5_999).isEmpty)
-        #expect(lobby.tick(at: 6_000) == [Self.enter("ann", account: "k1"), .send(.list())])
-        #expect(lobby.input(.key(.character("r")), at: 7_000) == [Self.enter("ann", account: "k1"), .send(.list())])
-        #expect(lobby.nextWake(at: 7_000) == 12_000)
+        #expect(lobby.input(.key(.character("r")), at: 0).isEmpty, "not greeted yet")
+        #expect(lobby.take(.welcomed(serverTime: 500_000, limits: ServerLimits()), at: 1_000).isEmpty)
+        #expect(lobby.stage == .listed && lobby.serverOffset == 499_000)
+        #expect(lobby.nextWake(at: 1_000) == nil, "the session keeps the lists fresh; nothing counts down")
+        #expect(lobby.input(.key(.character("r")), at: 7_000) == [.refresh])
     }
 
     @Test func rowsAreTheOtherPlayersThenOpenSeatsThenLiveDuels() {
@@ -61,15 +55,15 @@ import Testing
     @Test func thePickStaysOnThePlayerWhenARefreshReordersTheList() {
         var lobby = Self.listed()
         _ = lobby.input(.key(.character("2")), at: 2_000)
-        _ = lobby.receive(.lobby([LobbyEntry(name: "al", variant: .classic), LobbyEntry(name: "ann", variant: .junior),
-                                  LobbyEntry(name: "cy", variant: .ultra)], id: nil), at: 3_000)
+        _ = lobby.take(.lobbyListed([LobbyEntry(name: "al", variant: .classic), LobbyEntry(name: "ann", variant: .junior),
+                                  LobbyEntry(name: "cy", variant: .ultra)]), at: 3_000)
         #expect(lobby.pickedRow == .player(LobbyEntry(name: "cy", variant: .ultra)))
     }
 
     @Test func anIncomingChallengeIsShownWithItsSecondsLeftAndAccepted() {
         var lobby = Self.listed()
         let open = ChallengeNotice(from: "bob", to: "ann", variant: .junior, state: .open, expiresAt: 61_000 + Self.offset, rating: 1712)
-        #expect(lobby.receive(.challenge(open, id: nil), at: 2_000).isEmpty)
+        #expect(lobby.take(.challenge(open), at: 2_000).isEmpty)
         #expect(lobby.incoming == [open])
         #expect(lobby.secondsLeft(open, at: 2_000) == 59)
         #expect(lobby.secondsLeft(open, at: 60_500) == 1)
@@ -78,7 +72,7 @@ import Testing
         #expect(lobby.input(.key(.character("a")), at: 3_000) == [.send(.lobby(.accept(from: "bob")))])
         var accepted = open
         (accepted.state, accepted.match, accepted.token, accepted.expiresAt) = (.accepted, "challenge-1", "t0k", nil)
-        #expect(lobby.receive(.challenge(accepted, id: nil), at: 3_100) == [.finish(.play(match: "challenge-1", token: "t0k", variant: .junior))])
+        #expect(lobby.take(.challenge(accepted), at: 3_100) == [.finish(.play(match: "challenge-1", token: "t0k", variant: .junior))])
         #expect(lobby.stage == .over)
         #expect(lobby.input(.key(.character("d")), at: 3_200).isEmpty)
     }
@@ -86,11 +80,11 @@ import Testing
     @Test func aDeclineClearsThePromptOnBothSides() {
         var lobby = Self.listed()
         let open = ChallengeNotice(from: "bob", to: "ann", variant: .classic, state: .open, expiresAt: 61_000 + Self.offset)
-        _ = lobby.receive(.challenge(open, id: nil), at: 2_000)
+        _ = lobby.take(.challenge(open), at: 2_000)
         #expect(lobby.input(.key(.character("n")), at: 2_000) == [.send(.lobby(.decline(from: "bob")))])
         var declined = open
         declined.state = .declined
-        _ = lobby.receive(.challenge(declined, id: nil), at: 2_100)
+        _ = lobby.take(.challenge(declined), at: 2_100)
         #expect(lobby.incoming.isEmpty)
         #expect(lobby.note == "You declined bob's challenge.")
         #expect(lobby.input(.key(.character("a")), at: 2_200).isEmpty)
@@ -100,28 +94,28 @@ import Testing
     @Test func myChallengeWaitsThenIsAcceptedOrExpires() {
         var lobby = Self.listed()
         let mine = ChallengeNotice(from: "ann", to: "bob", variant: .junior, state: .open, expiresAt: 61_000 + Self.offset)
-        _ = lobby.receive(.challenge(mine, id: nil), at: 2_000)
+        _ = lobby.take(.challenge(mine), at: 2_000)
         #expect(lobby.outgoing == mine)
         // A second challenge waits for the first's answer.
         #expect(lobby.input(.key(.enter), at: 2_500).isEmpty)
         var expired = mine
         expired.state = .expired
-        _ = lobby.receive(.challenge(expired, id: nil), at: 61_000)
+        _ = lobby.take(.challenge(expired), at: 61_000)
         #expect(lobby.outgoing == nil)
         #expect(lobby.note == "Your challenge to bob expired unanswered.")
-        _ = lobby.receive(.challenge(mine, id: nil), at: 62_000)
+        _ = lobby.take(.challenge(mine), at: 62_000)
         var accepted = mine
         (accepted.state, accepted.match, accepted.token) = (.accepted, "challenge-2", "mine")
-        #expect(lobby.receive(.challenge(accepted, id: nil), at: 63_000) == [.finish(.play(match: "challenge-2", token: "mine", variant: .junior))])
+        #expect(lobby.take(.challenge(accepted), at: 63_000) == [.finish(.play(match: "challenge-2", token: "mine", variant: .junior))])
     }
 
     @Test func aChallengeTheServerNeverEndsIsDroppedASecondAfterItsTime() {
         var lobby = Self.listed()
         let open = ChallengeNotice(from: "bob", to: "ann", variant: .classic, state: .open, expiresAt: 61_000 + Self.offset)
-        _ = lobby.receive(.challenge(open, id: nil), at: 2_000)
-        _ = lobby.tick(at: 61_999)
+        _ = lobby.take(.challenge(open), at: 2_000)
+        lobby.tick(at: 61_999)
         #expect(lobby.incoming == [open])
-        _ = lobby.tick(at: 62_000)
+        lobby.tick(at: 62_000)
         #expect(lobby.incoming.isEmpty)
     }
 
@@ -141,12 +135,14 @@ import Testing
         var lost = Self.listed()
         #expect(lost.connectionLost("reset") == [.finish(.failed("setgame: lost the server (reset)"))])
         var refused = Self.listed()
-        #expect(refused.receive(.error(WireError(.serverFull, "Full.", fatal: true), id: nil), at: 2_000) == [.finish(.failed("Full."))])
+        #expect(refused.take(.refused(WireError(.serverFull, "Full.", fatal: true)), at: 2_000) == [.finish(.failed("Full."))])
         var noted = Self.listed()
-        #expect(noted.receive(.error(WireError(.playerNotHere, "Nobody called \"zed\" is in the lobby now."), id: nil), at: 2_000).isEmpty)
+        #expect(noted.take(.refused(WireError(.playerNotHere, "Nobody called \"zed\" is in the lobby now.")), at: 2_000).isEmpty)
         #expect(noted.note == "Nobody called \"zed\" is in the lobby now.")
-        var pinged = Self.listed()
-        #expect(pinged.receive(.ping(time: 5, echo: true), at: 2_000) == [.send(.pong(time: 5))])
+        var gone = Self.listed()
+        #expect(gone.take(.gaveUp(.silent(ms: 30_000)), at: 2_000) == [.finish(.failed("setgame: the server did not answer for 30 s"))])
+        var never = LobbyState(me: "ann")
+        #expect(never.connectionLost("refused") == [.finish(.failed("setgame: cannot reach the server (refused)"))])
     }
 }
 
@@ -163,21 +159,18 @@ enum LobbyFixtures {
 }
 
 extension LobbyStateTests {
-    /// The lobby is one room for the service: a `redirect` to its node is followed (a new
-    /// connection there, the lobby entered again, with a door's ticket once), a few times at most.
-    @Test func aRedirectMovesTheLobbyToItsNodeAndEntersThereAgain() {
-        var lobby = Self.listed(account: "k1")
-        #expect(lobby.receive(.redirect(Redirect(match: "~lobby", address: "10.0.0.2:7380", ticket: "t1"), id: nil), at: 2_000)
-                == [.reconnect(address: "10.0.0.2:7380")])
-        var enter = JoinRequest(name: "ann", variant: .junior)
-        enter.account = "k1"
-        enter.ticket = "t1"
-        let effects = lobby.receive(.welcome(server: "setgame", versions: [1], time: 3_000, limits: ServerLimits()), at: 2_100)
-        #expect(effects.first == .send(.lobby(.enter(enter))))
-        for _ in 1..<LobbyState.maxRedirects { _ = lobby.receive(.redirect(Redirect(match: "~lobby", address: "a:1"), id: nil), at: 2_200) }
-        guard case .finish(.failed)? = lobby.receive(.redirect(Redirect(match: "~lobby", address: "a:1"), id: nil), at: 2_300).first else {
-            Issue.record("a fourth redirect in a row ends the lobby")
-            return
-        }
+    /// A node's name and a redirect's address are the server's words: a terminal escape in them
+    /// reaches the lobby's note as safe text.
+    @Test func theServersWordsInAWaitAreShownAsSafeText() throws {
+        var lobby = Self.listed()
+        var session = ClientSession(ClientOptions(name: "ann", match: "m"))
+        session.connected(at: 0)
+        _ = session.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        let away = WireError(.nodeAway, "Away.", details: ["node": .string("b\u{1b}[2J")])
+        _ = session.receive(.error(away, id: nil), at: 1_000)
+        _ = lobby.take(.nodeAway(try #require(session.nodeAway)), at: 1_000)
+        #expect(lobby.note?.contains("\u{1b}") == false && lobby.note?.contains("is away") == true)
+        _ = lobby.take(.unreachable(UnreachableWait(address: "10.0.0.9:1\u{1b}]0;x\u{7}", reason: "refused", retryAt: 3_000)), at: 1_000)
+        #expect(lobby.note?.contains("\u{1b}") == false && lobby.note?.contains("did not answer") == true)
     }
 }

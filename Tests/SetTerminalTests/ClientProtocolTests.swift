@@ -13,7 +13,7 @@ import Testing
 /// A client app wired to a real socket on the shell's own driver (`ClientDriver`), minus the
 /// terminal; its time is a clock the test moves.
 final class HeadlessClient {
-    let driver: ClientDriver
+    let driver: ClientDriver<ClientApp>
     let clock: ManualTime
 
     init(name: String, role: Role = .player, match: String? = nil, port: UInt16, loop: EventLoop, clock: ManualTime) {

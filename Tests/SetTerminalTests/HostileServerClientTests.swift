@@ -12,7 +12,7 @@ import Testing
 /// The client app on a real socket with a clock the test sets: the terminal shell's own driver
 /// and loop (`ClientDriver`), minus the terminal, so time-outs are tested without sleeping.
 final class ScriptedClient {
-    let driver: ClientDriver
+    let driver: ClientDriver<ClientApp>
     let clock = ManualTime(0)
     private(set) var quit: (status: Int32, message: String?)?
     private(set) var logs: [String] = []

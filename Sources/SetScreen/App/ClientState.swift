@@ -135,6 +135,17 @@ package struct ClientState: Equatable, Sendable {
         motion = Motion(enabled: options.animation, seed: seed)
     }
 
+    /// Goes on with the lobby's session after its accepted challenge: the seat's token and the
+    /// node the lobby lives on (where its duels are made), under this screen's options; the
+    /// game's connection sends the join there.
+    package mutating func continueSession(_ lobby: ClientSession) {
+        var continued = lobby
+        continued.options = session.options
+        continued.awayNodePatience = session.awayNodePatience
+        continued.disconnected()
+        session = continued
+    }
+
     /// Whether I play (rather than watch).
     var isPlayer: Bool { options.role == .player }
 

@@ -1,3 +1,4 @@
+import SetClient
 import SetRules
 import SetWire
 
@@ -16,13 +17,13 @@ package enum LobbyOutcome: Hashable, Sendable {
     case failed(String)
 }
 
-/// What the lobby asks its shell to do.
+/// What the lobby screen asks its shell to do; the shell's `ClientSession` speaks the protocol.
 package enum LobbyEffect: Hashable, Sendable {
+    /// Send this lobby request (a challenge, an accept, a decline) on the session's connection.
     case send(ClientMessage)
     case finish(LobbyOutcome)
-    /// The lobby lives on another node: close this connection and open one to `address`
-    /// (`HOST:PORT`); the lobby is entered there again.
-    case reconnect(address: String)
+    /// Ask for both lists now (`ClientSession.refreshLobby`).
+    case refresh
 }
 
 /// One line of the lobby a player can pick.
@@ -36,21 +37,20 @@ package enum LobbyRow: Hashable, Sendable {
 }
 
 /// The lobby screen's state machine: who is here, what waits and what is played, the
-/// challenges to and from this player, and the keys that act on them. Pure: server messages,
-/// keys and local times (milliseconds, monotonic) in, effects out; `LobbyView` draws it.
+/// challenges to and from this player, and the keys that act on them. Pure: the session's
+/// effects (`ClientSession` in its lobby stage speaks the protocol: the welcome, the lists'
+/// refresh, pings, redirects, `node_away`), keys and local times (milliseconds, monotonic) in,
+/// effects out; `LobbyView` draws it.
 package struct LobbyState: Hashable, Sendable {
     /// Where the lobby stands with the server.
     package enum Stage: Hashable, Sendable {
         /// Waiting for the welcome.
         case greeting
-        /// Listed (or asking to be): the lists refresh every `refreshMs`.
+        /// Listed (or asking to be): the session refreshes the lists.
         case listed
         /// An outcome was returned; nothing more happens.
         case over
     }
-
-    /// How often the lists are asked for again, on the client's clock.
-    package static let refreshMs: Int64 = 5_000
 
     /// Who this player is in the lobby, with the account key (nil: a guest) and variant they came for.
     package let me: String
@@ -71,13 +71,6 @@ package struct LobbyState: Hashable, Sendable {
     package private(set) var note: String?
     /// Server time minus local time, from the welcome: turns `expiresAt` into seconds left.
     package private(set) var serverOffset: Int64 = 0
-    package private(set) var nextRefreshAt: Int64 = 0
-    /// Lobby redirects followed since the lobby last answered (`maxRedirects` at most).
-    package private(set) var redirectsFollowed = 0
-    /// A door connection's handoff ticket from the last redirect, for the next `lobby` only.
-    package private(set) var ticket: String?
-    /// The most redirects followed in a row before giving up.
-    package static let maxRedirects = 3
     /// Counts what happened, so notices show in the order they happened (`noteOrder`, `incomingOrder`).
     package private(set) var happenings = 0
     /// When `note` was set, in `happenings`.
@@ -127,38 +120,36 @@ package struct LobbyState: Hashable, Sendable {
 
     // MARK: The server
 
-    /// The server speaks; returns what to do about it.
-    package mutating func receive(_ message: ServerMessage, at now: Int64) -> [LobbyEffect] {
+    /// What the session did or heard; returns what to do about it.
+    package mutating func take(_ effect: SessionEffect, at now: Int64) -> [LobbyEffect] {
         guard stage != .over else { return [] }
-        switch message {
-        case .welcome(_, _, let time, _):
+        switch effect {
+        case .welcomed(let time, _):
             serverOffset = time - now
             stage = .listed
-            return refresh(at: now)
-        case .lobby(let entries, _):
+        case .lobbyListed(let entries):
             players = entries
-            redirectsFollowed = 0
-        case .redirect(let redirect, _):
-            // The lobby is one room for the whole service, held by one node: go there.
-            redirectsFollowed += 1
-            guard redirectsFollowed <= Self.maxRedirects else {
-                return finish(.failed("setgame: the lobby was redirected \(redirectsFollowed) times in a row, last to \(redirect.address)"))
-            }
-            ticket = redirect.ticket
-            stage = .greeting
-            return [.reconnect(address: redirect.address)]
-        case .matches(let listings, _, _):
+        case .listed(let listings, _):
             matches = listings
-        case .challenge(let notice, _):
+        case .challenge(let notice):
             return heard(notice)
-        case .error(let error, _):
+        case .refused(let error), .seatInUse(let error):
             if error.fatal { return finish(.failed(error.message)) }
             say(error.message)
-        case .ping(let time, true):
-            return [.send(.pong(time: time))]
+        case .nodeAway(let wait):
+            // The node's name and the redirect's address are the server's words: shown as safe text.
+            let node = wait.node.map { " (\(ServerText.printable($0)))" } ?? ""
+            say("The lobby's server\(node) is away; asking again in \(wait.secondsLeft(at: now)) s.")
+        case .unreachable(let wait):
+            let address = ServerText.printable(wait.address)
+            say("The lobby's server (\(address)) did not answer; trying again in \(wait.secondsLeft(at: now)) s.")
+        case .gaveUp(let end):
+            return finish(.failed("setgame: \(end.reason)"))
         case .goodbye(let reason):
             return finish(.failed(reason))
-        default: break
+        case .send, .saveToken, .readyToChoose, .joined, .viewReplaced, .eventApplied, .roundTrips, .setsOnTable, .chatHeard,
+             .pong, .log, .redirected:
+            break
         }
         return []
     }
@@ -166,6 +157,8 @@ package struct LobbyState: Hashable, Sendable {
     /// The connection is gone: the lobby cannot go on without it.
     package mutating func connectionLost(_ reason: String) -> [LobbyEffect] {
         guard stage != .over else { return [] }
+        // Never greeted: the server was not reached at all.
+        if stage == .greeting { return finish(.failed("setgame: cannot reach the server (\(reason))")) }
         return finish(.failed("setgame: lost the server (\(reason))"))
     }
 
@@ -209,33 +202,20 @@ package struct LobbyState: Hashable, Sendable {
 
     // MARK: Time
 
-    /// What is due at `now`: the lists again every `refreshMs`, and challenges whose time is up
-    /// dropped here too, in case the server's word is slow.
-    package mutating func tick(at now: Int64) -> [LobbyEffect] {
-        guard stage == .listed else { return [] }
+    /// What is due at `now`: challenges whose time is up dropped here too, in case the server's
+    /// word is slow (the session refreshes the lists).
+    package mutating func tick(at now: Int64) {
+        guard stage == .listed else { return }
         // A second after the server's own expiry: its notice, when it comes, says why.
         let grace: Int64 = 1_000
         incoming.removeAll { ($0.expiresAt ?? .max) + grace <= now + serverOffset }
         if let outgoing, (outgoing.expiresAt ?? .max) + grace <= now + serverOffset { self.outgoing = nil }
-        return now >= nextRefreshAt ? refresh(at: now) : []
     }
 
-    /// When `tick` next has something to do: the next refresh, or the next second of a
-    /// countdown on screen.
+    /// When `tick` next has something to do: the next second of a countdown on screen.
     package func nextWake(at now: Int64) -> Int64? {
-        guard stage == .listed else { return nil }
-        let counting = !incoming.isEmpty || outgoing != nil
-        return counting ? min(nextRefreshAt, now + 1_000) : nextRefreshAt
-    }
-
-    /// Asks for both lists now.
-    private mutating func refresh(at now: Int64) -> [LobbyEffect] {
-        nextRefreshAt = now + Self.refreshMs
-        var enter = JoinRequest(name: me, variant: variant)
-        enter.account = account
-        enter.ticket = ticket
-        ticket = nil
-        return [.send(.lobby(.enter(enter))), .send(.list())]
+        guard stage == .listed, !incoming.isEmpty || outgoing != nil else { return nil }
+        return now + 1_000
     }
 
     // MARK: Keys
@@ -264,7 +244,7 @@ package struct LobbyState: Hashable, Sendable {
         case .character("n"), .character("x"): return answer(accept: false)
         case .character("r"):
             note = nil
-            return stage == .listed ? refresh(at: now) : []
+            return stage == .listed ? [.refresh] : []
         case .escape, .character("q"), .ctrl("c"), .ctrl("d"): return finish(.quit)
         case .character(let typed):
             guard let number = typed.wholeNumberValue, number >= 1, number <= rows.count else { return [] }
