@@ -69,7 +69,9 @@ import Testing
         view.players[1].score = 0
         var app = ClientFixtures.app(view, size: Self.small)
         _ = app.input(.key(.character("q")), at: 0)
-        let effects = app.input(.key(.character("x")), at: 0)
+        _ = app.input(.key(.character("x")), at: 0)
+        // It leaves once the end is told (or at the deadline), saying what became of the game.
+        let effects = app.tick(at: ClientApp.resignedLeaveWaitMs)
         #expect(effects.last == .quit(status: 0, message: "setgame: you resigned before any set: the game is aborted, unrated"), "\(effects)")
     }
 }
