@@ -53,11 +53,11 @@ protocol JoinWorld<Room> {
     func recordRefusal(_ kind: AccountRecordKind) -> WireError?
 }
 
-/// Where a join leads in the lobby: `Lobby.Seating` over any room.
+/// Where a join leads in the lobby (`Lobby.Seating` is this over `MatchRoom`).
 enum JoinSeating<Room> {
     /// A spectator watches the match.
     case watch(Room)
-    /// A player takes a new seat with a fresh token.
+    /// A player takes a new seat with a fresh token (`Lobby.seated` records it once taken).
     case take(Room, token: String)
     /// A seat token brings its player back to the seat.
     case resume(Room, Seat, token: String)
