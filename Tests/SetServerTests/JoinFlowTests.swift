@@ -18,6 +18,7 @@ import Testing
         var cannotPair = WireError(.nodeAway, "cannot pair")
         var identity = PlayerIdentity.guest
         var claimant = NameClaimant.client
+        var doorBotMatch: String?
         var reservedNames = ReservedNames(houseBots: false)
         /// Matches this node holds.
         var here: Set<String> = []
@@ -241,5 +242,18 @@ import Testing
         world.mustPair = { $0.match == nil ? $0 : nil }
         let paired = Self.run(JoinRequest(name: "ann"), in: world, answers: [.paired(.success(.drained))])
         #expect(Self.code(paired[1]) == .serverFull)
+    }
+
+    @Test func aDoorBotMatchSeatsOnlyItsOwnConnectionsAndAWatcherIsLentNoReservedName() {
+        let botMatch = "bot-" + String(repeating: "b", count: 12)
+        var world = World()
+        world.seatingAnswer = .success(.take(botMatch, token: "t"))
+        let join = JoinRequest(name: "mallory", match: botMatch)
+        #expect(Self.code(Self.run(join, in: world)[0]) == .matchFull)
+        world.doorBotMatch = botMatch
+        guard case .lookUp = Self.run(join, in: world)[0] else { return #expect(Bool(false)) }
+        let watcher = Self.run(JoinRequest(role: .spectator, name: "guest-1234", match: "m"), in: World())
+        guard case .refuse(.error(let error)) = watcher[0] else { return #expect(Bool(false), "\(watcher)") }
+        #expect(error.code == .nameTaken && error.details["suggestion"] != nil)
     }
 }

@@ -34,7 +34,29 @@ struct JoinFlow<Room> {
 
     /// The join's first step, once the connection may join and has its identity.
     mutating func start(_ join: JoinRequest, in world: some JoinWorld<Room>) -> JoinEffect<Room> {
-        route(join, in: world)
+        if let refusal = Self.botMatchRefusal(join, in: world) ?? Self.watchingRefusal(join, in: world) {
+            return finish(.refuse(.error(refusal)))
+        }
+        return route(join, in: world)
+    }
+
+    /// Why a join may not take a new seat in the door bot match it names: such a match seats
+    /// only the connections the door started for it (the player and its house bot), so nobody
+    /// else can wait there for a key's bot (whose match name anyone can compute).
+    static func botMatchRefusal(_ join: JoinRequest, in world: some JoinWorld<Room>) -> WireError? {
+        guard join.role == .player, join.token == nil, let name = join.match, DoorAttestation.isBotMatch(name) else { return nil }
+        guard world.doorBotMatch != name else { return nil }
+        return WireError(.matchFull, "Match \"\(name)\" is a door bot match: its seats are kept for the ssh player it was started for and their bot; watch it instead.")
+    }
+
+    /// Why a watcher may not watch under its name, if it may not: a spectator's name is lent, but
+    /// not one the server hands out (its chat line would pass for the door's guest, key or bot).
+    static func watchingRefusal(_ join: JoinRequest, in world: some JoinWorld<Room>) -> WireError? {
+        let reserved = world.reservedNames, name = join.name
+        guard join.role == .spectator, !reserved.allows(name, to: world.claimant) else { return nil }
+        let suggestion = reserved.unreserved(name)
+        return WireError(.nameTaken, "The name \"\(name)\" \(reserved.reason(name)); try \"\(suggestion)\".",
+                         details: ["suggestion": .string(suggestion)])
     }
 
     /// The next step, with what the effect last returned asked for.

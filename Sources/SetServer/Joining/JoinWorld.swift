@@ -45,6 +45,8 @@ protocol JoinWorld<Room> {
     func holder(of name: String, joining join: JoinRequest) -> SeatHolder?
     /// Who the joining connection is (its account key or door key, or a guest).
     var identity: PlayerIdentity { get }
+    /// The door bot match the door started the joining connection for, if it did.
+    var doorBotMatch: String? { get }
     /// Who the joining connection is when it asks for a name.
     var claimant: NameClaimant { get }
     /// The names the server keeps for what it hands out.

@@ -15,6 +15,7 @@ struct ServerJoinWorld: JoinWorld {
     var cannotPair: WireError { server.nodes?.cannotPair ?? WireError(.nodeAway, "This server cannot pair players right now.") }
     var identity: PlayerIdentity { connection.identity }
     var claimant: NameClaimant { connection.nameClaimant }
+    var doorBotMatch: String? { if case .attested(let attestation) = connection.door { attestation.match } else { nil } }
     var reservedNames: ReservedNames { server.accounts.reservedNames }
 
     func pairingJoin(_ join: JoinRequest) -> JoinRequest? { server.pairingJoin(join) }

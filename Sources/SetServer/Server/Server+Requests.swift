@@ -70,10 +70,6 @@ extension Server {
         // looked up, and made or renamed, off the loop (`JoinFlow`), and only once the seat
         // is sure: a refused join writes nothing.
         identify(connection, by: join)
-        if let refusal = botMatchRefusal(join, on: connection) { return fail(connection, refusal, id: id) }
-        if join.role == .spectator, let refusal = watchingRefusal(join.name, claimant: connection.nameClaimant) {
-            return fail(connection, refusal, id: id)
-        }
         var flow = JoinFlow<MatchRoom>()
         let first = flow.start(join, in: ServerJoinWorld(server: self, connection: connection))
         perform(first, of: flow, id: id, from: connection, at: now)
