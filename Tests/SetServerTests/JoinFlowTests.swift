@@ -184,6 +184,9 @@ import Testing
         let placed = Self.run(JoinRequest(name: "ann", match: "new"), in: world,
                               answers: [.home(.success(MatchHome(node: "a", address: "x", lease: Self.alive)))])
         guard case .place("new") = placed[0], case .lookUp = placed[1] else { return #expect(Bool(false), "\(placed)") }
+        var placing = JoinFlow<String>()
+        _ = placing.start(JoinRequest(name: "ann", match: "new"), in: world)
+        guard case .placing(_, "new") = placing.stage else { return #expect(Bool(false), "\(placing.stage)") }
         world.placementCap = WireError(.rateLimited, "too many")
         #expect(Self.code(Self.run(JoinRequest(name: "ann", match: "new"), in: world)[0]) == .rateLimited)
     }

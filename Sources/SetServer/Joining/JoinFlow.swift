@@ -10,8 +10,10 @@ import SetWire
 struct JoinFlow<Room> {
     /// Where the join is, and what each stage waits for.
     enum Stage {
-        /// Asking the node directory where a named match lives (a lookup, or a placement).
+        /// Asking the node directory where a named match lives.
         case routing(JoinRequest, match: String)
+        /// Placing a new named match in the node directory (here, or where another node made it).
+        case placing(JoinRequest, match: String)
         /// Asking the store which duel an unnamed player goes to; `then` is where it goes on.
         case pairing(JoinRequest, variant: Variant, then: AfterPairing)
         /// Asking the accounts store for the player's account and its name's owner.
@@ -62,7 +64,7 @@ struct JoinFlow<Room> {
     /// The next step, with what the effect last returned asked for.
     mutating func handle(_ input: JoinInput, in world: some JoinWorld<Room>) -> JoinEffect<Room> {
         switch (stage, input) {
-        case (.routing(let join, let match), .home(let answer)):
+        case (.routing(let join, let match), .home(let answer)), (.placing(let join, let match), .home(let answer)):
             return routed(join, match: match, answer, in: world)
         case (.pairing(let join, let variant, let then), .paired(let answer)):
             return paired(join, variant: variant, answer, then: then, in: world)
@@ -97,11 +99,14 @@ struct JoinFlow<Room> {
             return proceed(join, in: world)
         }
         guard let match = join.match else { return proceed(join, in: world) }
-        stage = .routing(join, match: match)
         // A seat token resumes a seat where it was taken: it places nothing.
-        guard join.role == .player, join.token == nil else { return .findHome(match) }
+        guard join.role == .player, join.token == nil else {
+            stage = .routing(join, match: match)
+            return .findHome(match)
+        }
         // A placement writes a row before any match exists: one address holds only so many.
         if let refusal = world.placementRefusal() { return finish(.refuse(.error(refusal))) }
+        stage = .placing(join, match: match)
         return .place(match)
     }
 
