@@ -10,22 +10,8 @@ enum SeatHolder: Equatable {
 /// All matches on the server by name, the pairing of players who name no match, and the seat
 /// tokens that let a player resume.
 final class Lobby {
-    /// Where a join request leads; the server then gives the room its input.
-    enum Seating {
-        /// A spectator watches the match.
-        case watch(MatchRoom)
-        /// A player takes a new seat with a fresh token (`seated` records it once taken).
-        case take(MatchRoom, token: String)
-        /// A seat token brings its player back to the seat.
-        case resume(MatchRoom, Seat, token: String)
-
-        /// The match the join would enter.
-        var room: MatchRoom {
-            switch self {
-            case .watch(let room), .take(let room, _), .resume(let room, _, _): room
-            }
-        }
-    }
+    /// Where a join request leads (`JoinSeating`); the server then gives the room its input.
+    typealias Seating = JoinSeating<MatchRoom>
 
     private(set) var rooms: [String: MatchRoom] = [:]
     private var seatsByToken: [String: (match: String, seat: Seat)] = [:]

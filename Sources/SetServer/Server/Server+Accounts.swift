@@ -73,16 +73,6 @@ extension Server {
     /// What the players of a finished game hear while the store cannot take its record.
     static let resultWaits = WireError(.journalFailed, "The server cannot save this game's result to its accounts right now; it is told as soon as it is saved, and nothing is lost.")
 
-    /// Why `claimant` may not watch under `name`, if it may not: a spectator's name is lent, but
-    /// not one the server hands out (its chat line would pass for the door's guest, key or bot).
-    func watchingRefusal(_ name: String, claimant: NameClaimant) -> WireError? {
-        let reserved = accounts.reservedNames
-        guard !reserved.allows(name, to: claimant) else { return nil }
-        let suggestion = reserved.unreserved(name)
-        return WireError(.nameTaken, "The name \"\(name)\" \(reserved.reason(name)); try \"\(suggestion)\".",
-                         details: ["suggestion": .string(suggestion)])
-    }
-
     /// Answers an account question off the loop: the reply goes to the connection when the
     /// store answers, if it is still open. One connection, and all together, may have only so
     /// many questions waiting (`AccountsEdge.questionBound`).

@@ -1,19 +1,12 @@
 import SetRules
 import SetWire
 
-// A join that takes a new seat, through the accounts edge: the account and the name's owner are
-// looked up off the loop; the admission is decided on the loop with the match as it is when the
-// answer comes; a new account or name is written off the loop, and the seat taken when it is.
-// Meanwhile the connection is `.admitting`, and what it sends waits for the answer (`answerHeld`);
-// an answer for a connection closed meanwhile is dropped.
+// The accounts edge of a new name (a seat's is decided by `JoinFlow`, the lobby's here): the
+// account and the name's owner are looked up off the loop; the admission is decided on the loop
+// with the state as it is when the answer comes. Meanwhile the connection is `.admitting`, and
+// what it sends waits for the answer (`answerHeld`); an answer for a connection closed meanwhile
+// is dropped.
 extension Server {
-    /// Looks up the joining player's account and its name's owner, then decides its admission.
-    func admitToSeat(_ join: JoinRequest, id: JSONValue?, from connection: Connection) {
-        decideAdmission(of: join, sitting: { self.lobby.holder(of: $0, joining: join) }, id: id, from: connection) { [unowned self] admission, _ in
-            seat(join, admission: admission, id: id, from: connection, at: clock.now())
-        }
-    }
-
     /// The step every new name goes through (a seat, the lobby's list): the account and the
     /// name's owner looked up off the loop, the admission decided on the loop when they come.
     /// A refusal is answered here; `admitted` gets the admission and what the lookup found.
@@ -38,44 +31,6 @@ extension Server {
             case .limited(let error): fail(connection, error, id: id)
             case .nameRefused(let refusal): refuseName(refusal, of: join, id: id, to: connection)
             }
-        }
-    }
-
-    /// Makes or renames the account an admitted join takes its seat with, then takes the seat,
-    /// seating checked again: the match may have filled, gone, or seated the name meanwhile.
-    func writeAccount(_ admission: SeatAdmission, for join: JoinRequest, in room: MatchRoom, token: String, id: JSONValue?,
-                      from connection: Connection) {
-        connection.session = .admitting
-        let wall = accounts.wallSeconds(), charge = recordCharge(for: admission, from: connection)
-        accounts.ask({ store throws(StoreError) in
-            try AccountWrite.perform(admission, wallSeconds: wall, charging: charge, in: store)
-        }) { [unowned self] result in
-            guard admitting(connection) else { return }
-            connection.session = .greeted
-            let account: StoredAccount?
-            switch result {
-            case .failure(.overAllowance(let waitMs)):
-                // Spent through other nodes: the ration is the service's (issue 42 item 2).
-                return fail(connection, recordLimitError(admission.recordKind, from: connection, waitMs: waitMs), id: id)
-            case .failure(.nameTaken):
-                // Another server sharing the store took the name since it was looked up.
-                return refuseName(NameRefusal(name: join.name, because: "belongs to another player here"), of: join, id: id, to: connection)
-            case .failure(let error): return fail(connection, storeRefusal(error), id: id)
-            case .success(let written): account = written
-            }
-            accounts.noteOwner(connection.id, account != nil)
-            // A node's duel this player was paired into may have filled while the account was written.
-            if let unnamed = pairingJoin(join) {
-                return pairAcrossNodes(unnamed, id: id, from: connection) { [unowned self] in admitToSeat($0, id: id, from: connection) }
-            }
-            guard lobby.rooms[room.host.name] === room else {
-                return fail(connection, WireError(.noSuchMatch, "The match you were joining ended before your seat was ready; join again."), id: id)
-            }
-            if let refusal = room.host.seatRefusal(requested: join.seat) { return fail(connection, refusal, id: id) }
-            if let holder = lobby.holder(of: join.name, joining: join), holder != account.map({ .account(id: $0.id) }) {
-                return refuseName(NameRefusal(name: join.name, because: "is another player's in that match"), of: join, id: id, to: connection)
-            }
-            takeSeat(join, in: room, token: token, account: account, admission: admission, id: id, from: connection, at: clock.now())
         }
     }
 

@@ -26,45 +26,6 @@ extension Server {
         }
     }
 
-    /// Asks the store where an unnamed player goes (off the loop; the connection is `.admitting`
-    /// meanwhile): `proceed` with the join naming the duel here they sit or wait in, or a
-    /// `redirect` to the node their duel waits on.
-    func pairAcrossNodes(_ join: JoinRequest, id: JSONValue?, from connection: Connection, proceed: @escaping (JoinRequest) -> Void) {
-        guard let nodes else { return proceed(join) }
-        if case .lapsed = nodes.ownLease { return fail(connection, nodes.cannotPair, id: id) }
-        let variant = join.variant ?? .classic
-        let candidate = lobby.newDuelName()
-        nodes.waitingRows.asked(candidate, variant: variant)
-        let keeping = nodes.waitingRows.keeping(variant, state: lobby.pairingState(of:))
-        let wall = nodes.wallNow
-        connection.session = .admitting
-        nodes.ask({ directory throws(DatabaseError) in
-            try directory.pair(variant, candidate: candidate, keeping: keeping, at: wall)
-        }) { [unowned self] result in
-            let wrote = if case .success(.wait) = result { true } else { false }
-            nodes.waitingRows.answered(candidate, wrote: wrote, by: connection.id)
-            guard admitting(connection) else { return }
-            connection.session = .greeted
-            var paired = join
-            paired.variant = variant
-            switch result {
-            case .failure(let error):
-                logQuietly("pairing-unreachable", "node \(nodes.me.name) cannot pair an unnamed player: \(error)")
-                fail(connection, nodes.cannotPair, id: id)
-            case .success(.wait(let match)):
-                paired.match = match
-                proceed(paired)
-            case .success(.join(let duel)) where duel.node == nodes.me.name:
-                paired.match = duel.match
-                proceed(paired)
-            case .success(.join(let duel)):
-                redirect(connection, to: Redirect(match: duel.match, address: duel.address), id: id, joining: join)
-            case .success(.drained):
-                fail(connection, nodes.drainedRefusal, id: id)
-            }
-        }
-    }
-
     /// Takes out of the store the rows of this node's duels that filled or emptied, and of those
     /// decided that nobody made: nobody is sent to them.
     func settleWaitingRows() {

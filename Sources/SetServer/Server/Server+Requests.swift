@@ -67,58 +67,12 @@ extension Server {
         // A new seat (a reserved token's first one too) is taken under a name its account owns
         // (or no account owns, for a guest) and nobody else sits under in that match; a seat
         // resumed by its token keeps the name and account it was taken with. The account is
-        // looked up, and made or renamed, off the loop (`admitToSeat`), and only once the seat
+        // looked up, and made or renamed, off the loop (`JoinFlow`), and only once the seat
         // is sure: a refused join writes nothing.
         identify(connection, by: join)
-        if let refusal = botMatchRefusal(join, on: connection) { return fail(connection, refusal, id: id) }
-        if join.role == .spectator, let refusal = watchingRefusal(join.name, claimant: connection.nameClaimant) {
-            return fail(connection, refusal, id: id)
-        }
-        routeAcrossNodes(join, id: id, from: connection) { [unowned self] join in
-            guard lobby.takesNewSeat(join) else { return seat(join, admission: .guest, id: id, from: connection, at: clock.now()) }
-            admitToSeat(join, id: id, from: connection)
-        }
-    }
-
-    /// Seats a join whose account admission is decided (a resume or a watcher needs none): a new
-    /// seat whose admission writes waits for the store (`writeAccount`) before it is taken.
-    func seat(_ join: JoinRequest, admission: SeatAdmission, id: JSONValue?, from connection: Connection, at now: Instant) {
-        // The duel a node's player was paired into may have filled or emptied while their account was looked up.
-        if let unnamed = pairingJoin(join) {
-            return pairAcrossNodes(unnamed, id: id, from: connection) { [unowned self] in admitToSeat($0, id: id, from: connection) }
-        }
-        let seating = lobby.seating(for: join, address: connection.address)
-        // A joiner is sent a snapshot or the events it missed: none may tell of a game over
-        // whose record is not in the store yet: it waits until it is told.
-        if case .success(let found) = seating, found.room.isHoldingBack {
-            let waits = waitForRecord(of: found.room, joining: connection) { [unowned self] in
-                seat(join, admission: admission, id: id, from: connection, at: clock.now())
-            }
-            if !waits { fail(connection, MatchRoom.recordUnwritten, id: id) }
-            return
-        }
-        switch seating {
-        case .failure(let error):
-            fail(connection, error, id: id)
-        case .success(.watch(let room)):
-            connection.session = .spectator(room)
-            learnAccount(of: connection)
-            let outcome = room.watch(connection.id, at: now)
-            admit(connection, to: room, as: join, seat: nil, token: nil, resumed: false, replaced: nil, id: id, outcome: outcome, at: now)
-        case .success(.resume(let room, let seat, let token)):
-            connection.session = .player(room, seat)
-            accounts.noteOwner(connection.id, room.host.seats[seat.rawValue]?.account != nil)
-            let outcome = room.resume(seat, connection: connection.id, at: now)
-            admit(connection, to: room, as: join, seat: seat, token: token, resumed: true, replaced: outcome.reply.replaced,
-                  id: id, outcome: outcome, at: now)
-            measureRoundTrip(of: connection, at: now)
-        case .success(.take(let room, let token)):
-            if let refusal = room.host.seatRefusal(requested: join.seat) { return fail(connection, refusal, id: id) }
-            guard admission.writes else {
-                return takeSeat(join, in: room, token: token, account: admission.account, admission: admission, id: id, from: connection, at: now)
-            }
-            writeAccount(admission, for: join, in: room, token: token, id: id, from: connection)
-        }
+        var flow = JoinFlow<MatchRoom>()
+        let first = flow.start(join, in: ServerJoinWorld(server: self, connection: connection))
+        perform(first, of: flow, id: id, from: connection, at: now)
     }
 
     /// Takes a new seat in `room` with the account its admission gave (written already).
@@ -143,7 +97,7 @@ extension Server {
     }
 
     /// Tells a connection it joined, with what it missed, and everyone else what its joining caused.
-    private func admit<Reply>(_ connection: Connection, to room: MatchRoom, as join: JoinRequest, seat: Seat?, token: String?,
+    func admit<Reply>(_ connection: Connection, to room: MatchRoom, as join: JoinRequest, seat: Seat?, token: String?,
                               resumed: Bool, replaced: ConnectionID?, id: JSONValue?, outcome: RoomOutcome<Reply>, at now: Instant) {
         let host = room.host
         let role: Role = seat == nil ? .spectator : .player
