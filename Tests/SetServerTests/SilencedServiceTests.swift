@@ -46,7 +46,11 @@ import Testing
         let a = try Nodes.node("a", database, data: data)
         defer { a.stop() }
         #expect(try Self.sayUntil(ann, on: b, .chatSilenced), "b silences by the list a put in the store")
-        #expect(FileManager.default.fileExists(atPath: data + "/silenced.imported") && !FileManager.default.fileExists(atPath: data + "/silenced"))
+        // a renames its file once the store answered it, which b may have read a moment before.
+        let renamed = { FileManager.default.fileExists(atPath: data + "/silenced.imported") && !FileManager.default.fileExists(atPath: data + "/silenced") }
+        let deadline = Date().addingTimeInterval(30)
+        while !renamed() && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(renamed())
         #expect(try NodeRosterTests.roster(database).silenced() == ["address 127.0.0.1"])
 
         #expect(try NodeRosterTests.roster(database).silence("address   127.0.0.1", false))
