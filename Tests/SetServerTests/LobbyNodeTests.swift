@@ -157,6 +157,36 @@ import Testing
         withExtendedLifetime((annSeat, bobBack, second)) {}
     }
 
+    /// An accept whose duel's row the store does not take (here a row another node holds under
+    /// the duel's name) ends the challenge: told `expired` to both sides, the one who accepted
+    /// with its `id`, never a `node_away` for a challenge that is gone.
+    @Test func anAcceptWhoseDuelIsNotWrittenIsToldExpiredToBothSides() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        let nodes = try Self.threeNodes(database)
+        defer { nodes.forEach { $0.stop() } }
+        let home = try #require(Rendezvous.home(of: Server.lobbyRoom, among: ["a", "b", "c"]))
+        try database.database.execute("""
+            INSERT INTO match_homes (match, node, lease_until, placed_until, mode, variant, state, seats, players, spectators)
+            VALUES ($1, 'z', 9000000000000, 9000000000000, 'duel', 'classic', 'waiting', 0, '[]', 0)
+            """, .text("challenge-\(home)-1"))
+        let (ann, _) = try Self.enter("ann", through: nodes[0], nodes: nodes)
+        let (amy, _) = try Self.enter("amy", through: nodes[1], nodes: nodes)
+        ann.send(.lobby(.challenge(name: "amy", variant: nil)))
+        _ = try ChallengeTests.notice(amy)
+        amy.send(.lobby(.accept(from: "ann")), id: "yes")
+        let answer = try amy.waitFor("the accept's answer") { message -> ChallengeNotice? in
+            if case .error(let error, _) = message { Issue.record("refused: \(error.message)") }
+            if case .challenge(let notice, .string("yes")?) = message { return notice }
+            return nil
+        }
+        #expect(answer.state == .expired && answer.from == "ann")
+        let told = try ann.waitFor("the expiry") { message -> ChallengeNotice? in
+            if case .challenge(let notice, _) = message, notice.state == .expired { return notice }
+            return nil
+        }
+        #expect(told.from == "ann" && told.to == "amy")
+    }
+
     /// While the lobby's node is away, every other node answers `node_away` for the lobby, as
     /// it would for a match there.
     @Test func whileTheLobbysNodeIsAwayTheOthersSaySo() throws {

@@ -96,10 +96,12 @@ extension Server {
             guard let error else { return told() }
             lobby.reservedMatches[match] = nil
             log("challenge: the store did not take \(match)'s row: \(error)")
-            let refusal = NodeEdge.away(match: match, node: lobby.node ?? "", retryAfterMs: 1_000)
-            if connections[connection.id] === connection { fail(connection, refusal, id: id) }
-            tell(ChallengeNotice(from: answered.challenger.entry.name, to: answered.challengedName, variant: answered.variant, state: .expired),
-                 to: lobby.challenges.connections(named: answered.challenger.key))
+            // The challenge is used up and no duel was made: it ended unanswered, told to both
+            // sides as an expiry is (the one who accepted gets it as the answer, with its `id`).
+            let notice = ChallengeNotice(from: answered.challenger.entry.name, to: answered.challengedName, variant: answered.variant,
+                                         state: .expired, expiresAt: answered.expiresAt.milliseconds)
+            if connections[connection.id] === connection { send(.challenge(notice, id: id), to: connection) }
+            tell(notice, to: bothSides(of: answered).filter { $0 != connection.id })
         }
     }
 
