@@ -256,12 +256,12 @@ class DoorPlayer(Player):
 class LobbyClient:
     """A player listed in the lobby: it enters through a random node, follows the `redirect` to the
     lobby's node (at most 3 hops), waits out `node_away` (its `retryAfterMs`, clamped to 30 s), and
-    enters again after a drop. `lost` counts the lobby connections that closed under it: the lobby's
-    node was killed, and with it every open challenge ended (Protocol.md, "Across nodes")."""
+    enters again after a drop: a lobby connection that closed under it means the lobby's node was
+    killed, and with it every open challenge ended (Protocol.md, "Across nodes")."""
 
     def __init__(self, run, name, rng, account, source=None):
         self.run, self.record, self.name, self.rng, self.source = run, run.record, name, rng, source
-        self.account, self.entries, self.lost = account, 0, 0
+        self.account, self.entries = account, 0
         self.wire, self.told = None, []
 
     def on_message(self, message):
