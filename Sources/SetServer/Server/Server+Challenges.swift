@@ -80,9 +80,11 @@ extension Server {
         let match = lobby.challenges.nextMatchName(node: lobby.node) { lobby.rooms[$0] == nil && lobby.reservedMatches[$0] == nil }
         let challengerToken = SeatToken.make(), challengedToken = SeatToken.make()
         let until = Instant(milliseconds: now.milliseconds + lobby.seatWaitMs)
-        lobby.reservedMatches[match] = ReservedMatch(tokens: [challengerToken, challengedToken], mode: .duel, variant: answered.variant,
-                                                     unclaimedUntil: until)
+        let reserved = ReservedMatch(tokens: [challengerToken, challengedToken], mode: .duel, variant: answered.variant, unclaimedUntil: until)
+        // Reserved (and kept in the data folder) once its row is the store's, so this node's
+        // renewals never write the row first and make the claim below fail.
         let told = { [unowned self] in
+            lobby.reservedMatches[match] = reserved
             var notice = ChallengeNotice(from: answered.challenger.entry.name, to: answered.challengedName, variant: answered.variant,
                                          state: .accepted, match: match, token: challengedToken)
             if connections[connection.id] === connection { send(.challenge(notice, id: id), to: connection) }
@@ -94,7 +96,6 @@ extension Server {
         guard nodes != nil else { return told() }
         writeHome(of: match, forMs: lobby.seatWaitMs) { [unowned self] error in
             guard let error else { return told() }
-            lobby.reservedMatches[match] = nil
             log("challenge: the store did not take \(match)'s row: \(error)")
             // The challenge is used up and no duel was made: it ended unanswered, told to both
             // sides as an expiry is (the one who accepted gets it as the answer, with its `id`).
