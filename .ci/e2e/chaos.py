@@ -1,7 +1,8 @@
 """A chaos run (issue 42) over the real binary: three nodes on one throwaway PostgreSQL, duels at
 human pace, lobby challenges and a door player, while a random node is killed -9 and restarted
 every ~15 s, PostgreSQL is restarted once and stopped (SIGSTOP) for 5 s once. Then every player
-finishes its duel, the nodes stop, and the checks read the clients' logs, the journals of the
+finishes its duel (a challenge the lobby's node took with it when killed is made again, as
+Protocol.md lets a client know it ended), the nodes stop, and the checks read the clients' logs, the journals of the
 three data folders and the store. Settings (environment): CHAOS_SEED (replays a run's schedule),
 CHAOS_SECONDS (120), CHAOS_DUELS (200), CHAOS_CHALLENGES (12), CHAOS_KILL_EVERY (15)."""
 import asyncio, atexit, os, random, shutil, signal, socket, subprocess, sys, tempfile, time
@@ -232,56 +233,95 @@ async def challenge(run, index, delay):
                 side.wire.close()
 
 
+LOBBY_LOST = "lobby lost"
+TRIES = 4  # a challenge made again after each kill of the lobby's node took it
+
+
 async def challenge_between(run, a, b, accept, entry, rng):
-    record = run.record
-    if not (await a.enter() and await b.enter()):
-        return
-    for _ in range(3):
-        reply = await a.wire.request({"type": "challenge", "name": b.name}, answers=("challenge", "error"))
-        if reply is not None or not a.wire.closed:
-            break
-        # A killed node took the challenger's connection with the request: back in the lobby, again.
-        record.count("challenges cut by a closed connection (made again)")
-        if not await a.enter():
+    """Makes the challenge, and again (at most TRIES times in all) whenever the lobby's node was
+    killed while it was open: a lobby restart ends every open challenge, and a client whose lobby
+    connection closed knows its open challenges ended (Protocol.md, "Across nodes")."""
+    for attempt in range(TRIES):
+        for side in (a, b):
+            if side.dropped() and not await side.enter():
+                entry["outcome"] = "not made (lobby not entered)"
+                return
+        outcome = await one_challenge(run, a, b, accept, entry, rng, attempt)
+        if outcome != LOBBY_LOST:
             return
-    if reply is None or reply["type"] == "error":
+        run.record.count("challenges ended by a kill of the lobby's node (made again)")
+    entry["outcome"] = f"ended with the lobby's node {TRIES} times"
+    run.record.find("challenge", f"{a.name}→{b.name}: {entry['outcome']}")
+
+
+async def one_challenge(run, a, b, accept, entry, rng, attempt):
+    """One challenge from a to b on the lobby both are listed in: played, told expired to both, or
+    LOBBY_LOST when a lobby connection closed under it before either."""
+    record = run.record
+    lost = lambda: a.dropped() or b.dropped()  # noqa: E731
+    seen_a, seen_b = len(a.told), len(b.told)
+    if attempt:
+        # The challenge the lobby's restart ended is gone for good: nobody can accept it now.
+        reply = await b.wire.request({"type": "accept", "from": a.name}, answers=("challenge", "error"))
+        if reply is None:
+            return LOBBY_LOST
+        if reply.get("code") != "no_such_challenge":
+            record.find("challenge", f"{b.name} accepted {a.name}'s challenge after the lobby's node restarted: {reply}")
+    reply = await a.wire.request({"type": "challenge", "name": b.name}, answers=("challenge", "error"))
+    if reply is None or (reply["type"] == "error" and lost()):
+        return LOBBY_LOST
+    if reply["type"] == "error" or reply.get("state") != "open":
         entry["outcome"] = f"refused: {reply}"
         record.find("challenge", f"{a.name} at {a.wire.label} challenged {b.name}, listed at {b.wire.label}: {reply}")
-        return
+        return entry["outcome"]
     entry["outcome"] = "open"
-    where = f"listed at {a.wire.label.split('@')[1]} and {b.wire.label.split('@')[1]}"
-    opened = await b.told_of(lambda m: m.get("state") == "open" and m.get("from") == a.name, 20)
+    opened = await b.told_of(lambda m: m.get("state") == "open" and m.get("from") == a.name, 20, seen_b)
     if opened is None:
+        if lost():
+            return LOBBY_LOST
         record.find("challenge", f"{b.name} ({b.wire.label}) was never told of {a.name}'s challenge")
     if accept and opened is not None:
         reply = await b.wire.request({"type": "accept", "from": a.name}, answers=("challenge", "error"))
-        if reply is None or reply["type"] == "error" or reply.get("state") != "accepted":
-            record.find("challenge", f"{b.name} accepting {a.name}'s challenge at {b.wire.label}: {reply}")
-        else:
-            told_a = await a.told_of(lambda m: m.get("state") == "accepted" and m.get("to") == b.name, 20)
+        if reply is None:
+            return LOBBY_LOST
+        if reply["type"] == "challenge" and reply.get("state") == "accepted":
+            told_a = await a.told_of(lambda m: m.get("state") == "accepted" and m.get("to") == b.name, 20, seen_a)
             if told_a is None:
+                if a.dropped():
+                    # Killed before the challenger heard: it holds no token, its challenge ended with the lobby.
+                    return LOBBY_LOST
                 record.find("challenge", f"{a.name} was never told {b.name} accepted (match {reply.get('match')})")
-            else:
-                match = reply["match"]
-                players = [Player(run, a.name, match, random.Random(rng.random()), account=a.account, token=told_a["token"],
-                                  source=a.source, resign_after=2, private=True),
-                           Player(run, b.name, match, random.Random(rng.random()), account=b.account, token=reply["token"], source=b.source,
-                                  private=True)]
-                run.players.extend(players)
-                a.wire.close(), b.wire.close()
-                await asyncio.gather(*(p.play() for p in players))
-                entry["outcome"] = "played" if all(p.state == "finished" for p in players) else f"not played: {[p.state for p in players]}"
-                if entry["outcome"] != "played":
-                    record.find("challenge", f"{a.name}–{b.name} in {match}: {entry['outcome']}")
-                return
-    # Not accepted: both sides are told it expired, at its expiresAt (60 s), on their listed connections.
-    told = [await side.told_of(lambda m: m.get("state") == "expired" and m.get("from") == a.name, 90) for side in (a, b)]
+                return "accept untold"
+            match = reply["match"]
+            players = [Player(run, a.name, match, random.Random(rng.random()), account=a.account, token=told_a["token"],
+                              source=a.source, resign_after=2, private=True),
+                       Player(run, b.name, match, random.Random(rng.random()), account=b.account, token=reply["token"],
+                              source=b.source, private=True)]
+            run.players.extend(players)
+            a.wire.close(), b.wire.close()
+            await asyncio.gather(*(p.play() for p in players))
+            entry["outcome"] = "played" if all(p.state == "finished" for p in players) else f"not played: {[p.state for p in players]}"
+            if entry["outcome"] != "played":
+                record.find("challenge", f"{a.name}–{b.name} in {match}: {entry['outcome']}")
+            return entry["outcome"]
+        if not (reply["type"] == "challenge" and reply.get("state") == "expired"):
+            if lost():
+                return LOBBY_LOST
+            record.find("challenge", f"{b.name} accepting {a.name}'s challenge at {b.wire.label}: {reply}")
+            return "accept refused"
+        # The store could not take the duel's row: the challenge ended, told expired to both sides.
+        record.count("accepts answered expired (the duel's row not written)")
+    # Not accepted (or its duel not made): both sides are told it expired, on their listed connections.
+    told = [await side.told_of(lambda m: m.get("state") == "expired" and m.get("from") == a.name, 90, seen)
+            for side, seen in ((a, seen_a), (b, seen_b))]
     if all(told):
         entry["outcome"] = "expired, both told"
+    elif lost():
+        return LOBBY_LOST
     else:
-        entry["outcome"] = (f"neither played nor told expired ({a.name} told: {told[0] is not None}, {b.name}: "
-                            f"{told[1] is not None}; {where} when made, in the lobby again {a.entries + b.entries - 2} times since)")
+        entry["outcome"] = f"neither played nor told expired ({a.name} told: {told[0] is not None}, {b.name}: {told[1] is not None})"
         record.find("challenge", f"{a.name}→{b.name}: {entry['outcome']}")
+    return entry["outcome"]
 
 
 async def prober(run):

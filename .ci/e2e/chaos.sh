@@ -13,7 +13,8 @@ seconds=${CHAOS_SECONDS:-120}
 here=$(cd "$(dirname "$0")" && pwd)
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 pid=""
-trap '[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; wait 2>/dev/null || true' EXIT INT TERM
+# `|| true`: under `set -e` a failed kill (the run already over) would turn a pass into status 1.
+trap '{ [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; } || true; wait 2>/dev/null || true' EXIT INT TERM
 # The chaos, the settling (150 s), a seat's return (90 s) and the checks, with room to spare.
 timeout --signal=TERM --kill-after=30 $((${seconds%.*} + 480)) python3 "$here/chaos.py" &
 pid=$!

@@ -254,7 +254,10 @@ class DoorPlayer(Player):
 
 
 class LobbyClient:
-    """A player listed in the lobby through a random node; listed again through another after a drop."""
+    """A player listed in the lobby: it enters through a random node, follows the `redirect` to the
+    lobby's node (at most 3 hops), waits out `node_away` (its `retryAfterMs`, clamped to 30 s), and
+    enters again after a drop: a lobby connection that closed under it means the lobby's node was
+    killed, and with it every open challenge ended (Protocol.md, "Across nodes")."""
 
     def __init__(self, run, name, rng, account, source=None):
         self.run, self.record, self.name, self.rng, self.source = run, run.record, name, rng, source
@@ -267,39 +270,64 @@ class LobbyClient:
 
     async def enter(self, deadline_s=RETURN_S):
         deadline = time.monotonic() + deadline_s
+        address, hops = self.run.random_address(self.rng), 0
         while time.monotonic() < deadline and not self.run.stopping:
+            if self.wire is not None:
+                self.wire.close()
             try:
-                self.wire = await Wire.open(self.record, self.name, self.run.random_address(self.rng), self.on_message, self.source)
+                self.wire = await Wire.open(self.record, self.name, address, self.on_message, self.source)
             except (OSError, ConnectionError, asyncio.TimeoutError):
                 await asyncio.sleep(0.5)
+                address, hops = self.run.random_address(self.rng), 0
                 continue
-            reply = await self.wire.request({"type": "lobby", "name": self.name, "account": self.account}, answers=("lobby", "error"))
-            if reply is not None and reply["type"] == "lobby":
+            reply = await self.wire.request({"type": "lobby", "name": self.name, "account": self.account},
+                                            answers=("lobby", "redirect", "error"))
+            if reply is None:
+                await asyncio.sleep(0.5)
+                address, hops = self.run.random_address(self.rng), 0
+                continue
+            if reply["type"] == "lobby":
                 self.entries += 1
                 return True
-            if reply is not None and reply.get("code") == "journal_failed":
+            if reply["type"] == "redirect":
+                hops += 1
+                if reply.get("match") != "~lobby" or hops > 3:
+                    self.record.find("redirect", f"{self.name}: lobby redirected {hops} times, last at {self.wire.label}: {reply}")
+                    address, hops = self.run.random_address(self.rng), 0
+                else:
+                    self.record.count("lobby redirects followed")
+                    address = reply["address"]
+                continue
+            code = reply.get("code")
+            if code == "node_away":
+                self.record.count("node_away answers to a lobby")
+                await asyncio.sleep(min(max(reply.get("retryAfterMs", 1000), 1000), 30000) / 1000)
+                address, hops = self.run.random_address(self.rng), 0
+                continue
+            if code == "journal_failed":
                 # The accounts store unreachable (PostgreSQL restarting or stopped): "try later".
                 self.record.count("journal_failed answers to a lobby")
-                self.wire.close()
                 await asyncio.sleep(1)
                 continue
-            if reply is not None:
-                self.record.find("lobby", f"{self.name}: lobby refused at {self.wire.label}: {reply}")
-                return False
+            self.record.find("lobby", f"{self.name}: lobby refused at {self.wire.label}: {reply}")
+            return False
         self.record.find("lobby", f"{self.name}: could not enter the lobby within {deadline_s:.0f} s")
         return False
 
-    async def told_of(self, predicate, timeout):
-        """The first challenge line `predicate` accepts, told on any of this client's connections
-        within `timeout` (re-entering the lobby through another node after a drop), or None."""
+    def dropped(self):
+        """Whether its lobby connection closed under it (the harness closes it only at the end)."""
+        return self.wire is None or self.wire.closed
+
+    async def told_of(self, predicate, timeout, since=0):
+        """The first challenge line from `since` on that `predicate` accepts, told on this
+        client's lobby connection within `timeout`; None when none came, or when the connection
+        closed first (the lobby's node killed: what was open there ended with it)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            found = next((m for m in self.told if predicate(m)), None)
+            found = next((m for m in self.told[since:] if predicate(m)), None)
             if found is not None:
                 return found
-            if self.wire is None or self.wire.closed:
-                self.record.count("lobby connections dropped")
-                if not await self.enter(max(1.0, deadline - time.monotonic())):
-                    return None
+            if self.dropped():
+                return None
             await asyncio.sleep(0.2)
         return None

@@ -19,8 +19,9 @@ import Testing
         try ["a", "b", "c"].map { try node($0, database) }
     }
 
-    static func node(_ name: String, _ database: TestDatabase) throws -> TestServer {
+    static func node(_ name: String, _ database: TestDatabase, data: String? = nil) throws -> TestServer {
         try TestServer {
+            $0.dataDirectory = data
             $0.store = .postgres(database.location)
             $0.cluster.node = name
             $0.cluster.advertise = "127.0.0.1:0"
@@ -155,6 +156,62 @@ import Testing
         let (_, role, watched) = try Self.join(JoinRequest(role: .spectator, name: "w", match: names[1]), through: c, nodes: nodes)
         #expect(role == .spectator && watched == names[1])
         withExtendedLifetime((annSeat, bobBack, second)) {}
+    }
+
+    /// An accept whose duel's row the store does not take (here a row another node holds under
+    /// the duel's name) ends the challenge: told `expired` to both sides, the one who accepted
+    /// with its `id`, never a `node_away` for a challenge that is gone.
+    @Test func anAcceptWhoseDuelIsNotWrittenIsToldExpiredToBothSides() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        let nodes = try Self.threeNodes(database)
+        defer { nodes.forEach { $0.stop() } }
+        let home = try #require(Rendezvous.home(of: Server.lobbyRoom, among: ["a", "b", "c"]))
+        try database.database.execute("""
+            INSERT INTO match_homes (match, node, lease_until, placed_until, mode, variant, state, seats, players, spectators)
+            VALUES ($1, 'z', 9000000000000, 9000000000000, 'duel', 'classic', 'waiting', 0, '[]', 0)
+            """, .text("challenge-\(home)-1"))
+        let (ann, _) = try Self.enter("ann", through: nodes[0], nodes: nodes)
+        let (amy, _) = try Self.enter("amy", through: nodes[1], nodes: nodes)
+        ann.send(.lobby(.challenge(name: "amy", variant: nil)))
+        _ = try ChallengeTests.notice(amy)
+        amy.send(.lobby(.accept(from: "ann")), id: "yes")
+        let answer = try amy.waitFor("the accept's answer") { message -> ChallengeNotice? in
+            if case .error(let error, _) = message { Issue.record("refused: \(error.message)") }
+            if case .challenge(let notice, .string("yes")?) = message { return notice }
+            return nil
+        }
+        #expect(answer.state == .expired && answer.from == "ann")
+        let told = try ann.waitFor("the expiry") { message -> ChallengeNotice? in
+            if case .challenge(let notice, _) = message, notice.state == .expired { return notice }
+            return nil
+        }
+        #expect(told.from == "ann" && told.to == "amy")
+    }
+
+    /// An accepted challenge's duel that neither player had sat in when its node (the lobby's)
+    /// went down keeps both seats when the node is back on its data folder: each token is seated
+    /// through another node, not refused `bad_token` before its seat wait passed.
+    @Test func anAcceptedDuelKeepsItsSeatsThroughItsNodesRestart() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        let home = try #require(Rendezvous.home(of: Server.lobbyRoom, among: ["a", "b", "c"]))
+        let data = temporaryFolder("setgame-reserved")
+        let nodes = try ["a", "b", "c"].map { try Self.node($0, database, data: $0 == home ? data : nil) }
+        let lobbyNode = Self.lobbyNode(nodes), other = try #require(nodes.first { $0 !== lobbyNode })
+        let (ann, _) = try Self.enter("ann", through: other, nodes: nodes)
+        let (amy, _) = try Self.enter("amy", through: other, nodes: nodes)
+        ann.send(.lobby(.challenge(name: "amy", variant: nil)))
+        _ = try ChallengeTests.notice(amy)
+        amy.send(.lobby(.accept(from: "ann")))
+        let amyTold = try LobbyShareTests.accepted(amy), annTold = try LobbyShareTests.accepted(ann)
+        lobbyNode.stop()
+        let again = try Self.node(home, database, data: data)
+        let live = nodes.filter { $0 !== lobbyNode } + [again]
+        defer { live.forEach { $0.stop() } }
+        let match = try #require(amyTold.match)
+        let (amySeat, _, amyMatch) = try Self.join(JoinRequest(name: "amy", match: match, token: amyTold.token), through: other, nodes: live)
+        let (annSeat, _, annMatch) = try Self.join(JoinRequest(name: "ann", match: match, token: annTold.token), through: other, nodes: live)
+        #expect(amyMatch == match && annMatch == match)
+        withExtendedLifetime((amySeat, annSeat)) {}
     }
 
     /// While the lobby's node is away, every other node answers `node_away` for the lobby, as

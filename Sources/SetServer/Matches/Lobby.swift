@@ -28,8 +28,16 @@ final class Lobby {
     private var creator: [String: String] = [:]
     private var createdBy: [String: Set<String>] = [:]
     var spectatorAnnounceMs: Int64 = 1_000
-    /// Matches whose seats only their tokens may take (`ServerConfig.reservedMatches`).
-    var reservedMatches: [String: ReservedMatch] = [:]
+    /// Matches whose seats only their tokens may take (`ServerConfig.reservedMatches`). The
+    /// accepted challenges' ones are kept in the data folder as they change, so a restart keeps
+    /// their seats (`ReservedDuelsFile`); a change is one for the node's listings too.
+    var reservedMatches: [String: ReservedMatch] = [:] {
+        didSet {
+            guard reservedMatches != oldValue else { return }
+            changes += 1
+            if let journals { ReservedDuelsFile(folder: journals.path).write(reservedMatches) }
+        }
+    }
     let list: MatchList
     /// Who is listed in the lobby, and their challenges.
     let challenges = Challenges()

@@ -80,9 +80,11 @@ extension Server {
         let match = lobby.challenges.nextMatchName(node: lobby.node) { lobby.rooms[$0] == nil && lobby.reservedMatches[$0] == nil }
         let challengerToken = SeatToken.make(), challengedToken = SeatToken.make()
         let until = Instant(milliseconds: now.milliseconds + lobby.seatWaitMs)
-        lobby.reservedMatches[match] = ReservedMatch(tokens: [challengerToken, challengedToken], mode: .duel, variant: answered.variant,
-                                                     unclaimedUntil: until)
+        let reserved = ReservedMatch(tokens: [challengerToken, challengedToken], mode: .duel, variant: answered.variant, unclaimedUntil: until)
+        // Reserved (and kept in the data folder) once its row is the store's, so this node's
+        // renewals never write the row first and make the claim below fail.
         let told = { [unowned self] in
+            lobby.reservedMatches[match] = reserved
             var notice = ChallengeNotice(from: answered.challenger.entry.name, to: answered.challengedName, variant: answered.variant,
                                          state: .accepted, match: match, token: challengedToken)
             if connections[connection.id] === connection { send(.challenge(notice, id: id), to: connection) }
@@ -94,12 +96,13 @@ extension Server {
         guard nodes != nil else { return told() }
         writeHome(of: match, forMs: lobby.seatWaitMs) { [unowned self] error in
             guard let error else { return told() }
-            lobby.reservedMatches[match] = nil
             log("challenge: the store did not take \(match)'s row: \(error)")
-            let refusal = NodeEdge.away(match: match, node: lobby.node ?? "", retryAfterMs: 1_000)
-            if connections[connection.id] === connection { fail(connection, refusal, id: id) }
-            tell(ChallengeNotice(from: answered.challenger.entry.name, to: answered.challengedName, variant: answered.variant, state: .expired),
-                 to: lobby.challenges.connections(named: answered.challenger.key))
+            // The challenge is used up and no duel was made: it ended unanswered, told to both
+            // sides as an expiry is (the one who accepted gets it as the answer, with its `id`).
+            let notice = ChallengeNotice(from: answered.challenger.entry.name, to: answered.challengedName, variant: answered.variant,
+                                         state: .expired, expiresAt: answered.expiresAt.milliseconds)
+            if connections[connection.id] === connection { send(.challenge(notice, id: id), to: connection) }
+            tell(notice, to: bothSides(of: answered).filter { $0 != connection.id })
         }
     }
 

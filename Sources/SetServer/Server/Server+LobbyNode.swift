@@ -66,10 +66,13 @@ extension Server {
         return JoinRequest(name: connection.name, match: Self.lobbyRoom)
     }
 
-    /// The lobby's row for this node's renewals while it holds the lobby: it keeps the row (and
-    /// clears its placement) as a match's listing does; with no seats, no node lists it.
+    /// The rows this node's renewals keep besides its matches': the lobby's while it holds it,
+    /// and each accepted challenge's duel no player has made yet (so a restart, which keeps its
+    /// seats, keeps the row that sends its players here). With no seats, no node lists them.
     var lobbyListing: [MatchListing] {
-        lobby.challenges.heldHere ? [MatchListing(name: Self.lobbyRoom, mode: .duel, phase: .waiting, players: [], spectators: 0)] : []
+        let rows = (lobby.challenges.heldHere ? [Self.lobbyRoom] : [])
+            + lobby.reservedMatches.filter { $0.value.unclaimedUntil != nil && lobby.rooms[$0.key] == nil }.keys.sorted()
+        return rows.map { MatchListing(name: $0, mode: .duel, phase: .waiting, players: [], spectators: 0) }
     }
 
     /// Writes the home row of `match`, made here for an accepted challenge, placed on this node

@@ -27,6 +27,7 @@ extension Server {
     /// due, and takes out of the store the waiting rows of duels that filled or emptied.
     func renewNodeLease(at now: Instant) {
         guard let nodes else { return }
+        lobby.dropLapsedReservations(at: now)
         nodes.renewIfDue(at: now, changes: lobby.changes, listings: { lobby.rooms.values.map(\.host.listing.storedSummary) + lobbyListing })
         settleWaitingRows()
     }

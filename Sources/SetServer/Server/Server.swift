@@ -155,7 +155,9 @@ package final class Server {
                       journals: journals, listCacheMs: config.list.cacheMs, nextSeed: seeds.next)
         lobby.addressLimits = config.addressLimits
         lobby.spectatorAnnounceMs = config.spectators.announceMs
-        lobby.reservedMatches = config.reservedMatches
+        // The accepted challenges' duels no player had made when the last run stopped.
+        let kept = journals.map { ReservedDuelsFile(folder: $0.path).read() } ?? [:]
+        lobby.reservedMatches = config.reservedMatches.merging(kept) { given, _ in given }
         lobby.awaitsRecords = true
         lobby.node = nodes?.me.name
         lobby.challenges.size = config.perAddress.lobby
