@@ -79,18 +79,6 @@ import Testing
         #expect(session.token == nil)
     }
 
-    /// Issue 42 item 1: a reserved match's (an accepted challenge's) refused token is final:
-    /// never retried as a fresh seat, which would open the private match to anyone.
-    @Test func aRefusedTokenForAKeptMatchEndsTheJoin() {
-        var options = ClientOptions(name: "ann", match: "challenge-a-1", pings: .keepAlive)
-        options.reservedSeat = true
-        var session = ClientSession(options, token: "tok")
-        session.connected(at: 0)
-        _ = session.receive(Self.welcome, at: 0)
-        let refusal = WireError(.badToken, "no")
-        #expect(session.receive(.error(refusal, id: nil), at: 0) == [.saveToken(nil), .refused(refusal)])
-    }
-
     @Test func aSeatInUseIsTakenOverOnlyWhenAgreedOrOurOwn() {
         var fresh = ClientSession(.init(name: "ann"), token: "kept")
         fresh.connected(at: 0)
