@@ -87,13 +87,12 @@ final class AccountsEdge {
     @discardableResult
     func stop() -> Bool {
         let bound = Duration.milliseconds(Self.stopWaitMs)
-        // Each lane's connection is closed as its last call: the last to close folds SQLite's
-        // write-ahead log into the file, so the file alone is complete after a clean stop.
-        if closesStore {
-            recordsLane?.submit { $0.close() }
-            playerLane.submit { $0.close() }
-        }
+        // Each lane's connection is closed as its last call, one lane after the other: the last
+        // SQLite connection to close folds the write-ahead log into the file, so the file alone is
+        // complete after a clean stop; two closing at once could each leave it to the other.
+        if closesStore { recordsLane?.submit { $0.close() } }
         let records = recordsLane?.stop(waitingAtMost: bound) ?? true
+        if closesStore { playerLane.submit { $0.close() } }
         let player = playerLane.stop(waitingAtMost: bound)
         if !(records && player) { log("the accounts store did not answer within \(Self.stopWaitMs) ms; stopping without its last calls") }
         return records && player
