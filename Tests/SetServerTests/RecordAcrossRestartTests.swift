@@ -42,6 +42,8 @@ import Testing
         config.seeds = .counting(from: 1)
         config.perAddress.connectsPerSecond = 1_000_000
         config.store = .postgres(postgres.url)
+        // The test moves the clock by minutes: nobody is dropped for idleness meanwhile.
+        config.limits.idleTimeoutMs = 24 * 3_600_000
         let server = RunningServer(try Server(config: config, clock: clock, log: lines.log))
         defer { server.stop() }
         let ann = try TestClient.joined(port: server.port, name: "ann", key: Self.annKey, match: "m")
@@ -77,8 +79,19 @@ import Testing
     @Test func aRecordTheStoreCannotTakeForItsPatienceIsPublishedUnratedAndTheOperatorIsTold() throws {
         let gate = StoreGate()
         let lines = ServerLogLines()
-        let server = try GatedServer(gate: gate, log: lines.log)
+        let clock = ManualTime(1_000)
+        var config = ServerConfig()
+        config.port = 0
+        config.seeds = .counting(from: 1)
+        config.perAddress.connectsPerSecond = 1_000_000
+        // The test moves the clock by ten minutes: nobody is dropped for idleness meanwhile.
+        config.limits.idleTimeoutMs = 24 * 3_600_000
+        let server = RunningServer(try Server(config: config, clock: clock, log: lines.log, store: try GatedStore(gate: gate)))
         defer { server.stop() }
+        func advance(by milliseconds: Int64) {
+            clock.advance(by: milliseconds)
+            server.control.wake()
+        }
         let ann = try TestClient.joined(port: server.port, name: "ann", key: Self.annKey, match: "m")
         let bob = try TestClient.joined(port: server.port, name: "bob", key: Self.bobKey, match: "m")
         try ann.awaitSeq(bob.view!.seq)
@@ -87,19 +100,20 @@ import Testing
         gate.failingRecords = true
         ann.send(.act(.resign, seat: nil))
         for client in [ann, bob] { _ = try client.awaitError(.journalFailed) }
-        var waited: Int64 = 0
-        while waited < AccountsEdge.recordPatienceMs {
-            let calls = gate.recordCalls
-            server.advance(by: 30_000)
-            waited += 30_000
-            try Self.eventually("the record is tried again") { gate.recordCalls > calls }
+        // A try every 30 s of the server's clock: the one 10 minutes after the first failed
+        // try (the 21st) gives up.
+        for retry in 1...(AccountsEdge.recordPatienceMs / 30_000) {
+            #expect(!bob.received.contains { if case .event(let event) = $0, case .gameOver = event.body { true } else { false } })
+            advance(by: 30_000)
+            try Self.eventually("try \(retry + 1) of the record") { gate.recordCalls == retry + 1 }
         }
-        let calls = gate.recordCalls
-        server.advance(by: 30_000)
         let over = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
         guard case .gameOver(_, _, let ratings) = over.body else { return }
         #expect(ratings.isEmpty, "given up: unrated")
-        #expect(gate.recordCalls == calls + 1, "and tried no more")
+        advance(by: 30_000)
+        bob.send(.ping(time: nil))
+        _ = try bob.waitFor("pong") { if case .pong = $0 { true } else { nil } }
+        #expect(gate.recordCalls == 21, "and tried no more")
         #expect(lines.all.contains { $0.contains("OPERATOR") && $0.contains("given up") && $0.contains("not recorded") })
         withExtendedLifetime(ann) {}
     }
