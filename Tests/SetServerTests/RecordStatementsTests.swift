@@ -6,9 +6,10 @@ import SetRules
 import SetTestSupport
 import Testing
 
-/// A finished game's record in few round trips (issue 43 item 3): the rows it writes are the rows
-/// the one-statement-per-row version wrote (frozen in `Fixtures/record-rows-seed1.txt` by that
-/// version, over the differential history), and a rated duel costs a handful of statements.
+/// A finished game's record in few round trips (issue 43 item 3; `RecordRoundTripTests` counts
+/// them): the rows it writes are the rows the version before wrote (frozen in
+/// `Fixtures/record-rows-seed1.txt` by that version, over the differential history), and a record
+/// whose commit was not heard is found when told again, never written twice.
 @Suite struct RecordStatementsTests {
     static let fixture = AccountFixture.folder + "/record-rows-seed1.txt"
 
@@ -46,32 +47,9 @@ import Testing
     }
 
     @Test(arguments: TestStoreKind.allCases)
-    func aRatedDuelIsRecordedInAFewRoundTrips(kind: TestStoreKind) throws {
-        guard let subject = try StoreUnderTest.make(kind) else { return }
-        let counting = CountingDatabase(subject.database.database)
-        let store = SQLAccountStore(reading: counting)
-        let ann = try store.create(.accountKey(digest: "a"), name: "ann", bot: false, wallSeconds: 1)
-        let bob = try store.create(.accountKey(digest: "b"), name: "bob", bot: false, wallSeconds: 1)
-        for number in 1...3 {
-            counting.statements = 0
-            let record = try store.record(SQLStoreTests.duel(ann.id, bob.id, commitment: "c\(number)"), journal: "m.jsonl",
-                                          wallSeconds: 5 + Int64(number), policy: .standard)
-            #expect(record?.rated == true)
-            // BEGIN, the facts, the game, its seats, the lists, the counts, the set times, the
-            // opponents, the ratings, COMMIT; the version before took 24.
-            #expect(counting.statements <= 10, "game \(number) took \(counting.statements) round trips")
-        }
-        // Told again (its answer was lost), the game is found, not written twice.
-        let again = try store.record(SQLStoreTests.duel(ann.id, bob.id, commitment: "c3"), journal: "m.jsonl", wallSeconds: 99, policy: .standard)
-        #expect(again?.wallSeconds == 8)
-        #expect(try subject.database.database.row("SELECT COUNT(*) FROM games")?.int(0) == 3)
-        #expect(try subject.database.database.row("SELECT games FROM accounts WHERE id = $1", .int(ann.id))?.int(0) == 3)
-    }
-
-    @Test(arguments: TestStoreKind.allCases)
     func aRecordWhoseCommitWasNotHeardIsFoundWhenToldAgainNotWrittenTwice(kind: TestStoreKind) throws {
         guard let subject = try StoreUnderTest.make(kind) else { return }
-        let losing = CountingDatabase(subject.database.database)
+        let losing = RecordRoundTripTests.Counting(subject.database.database)
         let store = SQLAccountStore(reading: losing)
         let ann = try store.create(.accountKey(digest: "a"), name: "ann", bot: false, wallSeconds: 1)
         let bob = try store.create(.accountKey(digest: "b"), name: "bob", bot: false, wallSeconds: 1)
@@ -84,39 +62,5 @@ import Testing
         #expect(try subject.database.database.row("SELECT COUNT(*) FROM games")?.int(0) == 1)
         #expect(try subject.database.database.query("SELECT games FROM accounts ORDER BY id").map { try $0.int(0) as Int } == [1, 1])
         #expect(try subject.database.database.row("SELECT rated_games FROM ratings WHERE account_id = $1", .int(ann.id))?.int(0) == 1)
-    }
-}
-
-/// A database that counts the statements sent to it: each is a round trip to PostgreSQL, a
-/// transaction's BEGIN and COMMIT counted as two.
-final class CountingDatabase: Database {
-    let inner: Database
-    var statements = 0
-    /// The next transaction commits, then says unavailable, as a connection lost before the
-    /// answer to its COMMIT came would.
-    var losesCommitAnswer = false
-
-    init(_ inner: Database) { self.inner = inner }
-
-    var dialect: SQLDialect { inner.dialect }
-
-    func execute(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) {
-        statements += 1
-        try inner.execute(sql, values)
-    }
-
-    func query(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) -> [Row] {
-        statements += 1
-        return try inner.query(sql, values)
-    }
-
-    func transaction<T>(_ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T {
-        statements += 2
-        let result = try inner.transaction(body)
-        if losesCommitAnswer {
-            losesCommitAnswer = false
-            throw DatabaseError(.unavailable, "the connection was lost before the answer to COMMIT came")
-        }
-        return result
     }
 }
