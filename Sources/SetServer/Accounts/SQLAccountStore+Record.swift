@@ -180,6 +180,8 @@ extension SQLAccountStore {
             standing.games = (kept?.games ?? 0) + 1
             standing.firstWall = min(kept?.firstWall ?? .max, game.wallSeconds)
             standing.lastWall = max(kept?.lastWall ?? .min, game.wallSeconds)
+            // The rule reads only how many different opponents, up to its number: the count kept
+            // (`ratings.opponents`, one per `rated_opponents` row) says it without reading the rows.
             standing.opponents = Array(0..<min(opponents, policy.leaderboardOpponents))
             ratings.append([.int(part.account), .text(game.variant.rawValue), .double(after.rating), .double(after.deviation),
                             .double(after.volatility), .int(standing.games), .int(opponents), .int(standing.firstWall),
