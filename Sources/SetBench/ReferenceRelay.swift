@@ -20,7 +20,8 @@ package final class ReferenceRelay: Sendable {
     package let port: UInt16
     private let listener: Int32
     private let stopping = Atomic<Bool>(false)
-    private let finished = Mutex<Bool>(false)
+    /// Whether a thread serves it, and whether that thread has closed everything.
+    private let state = Mutex<(started: Bool, finished: Bool)>((false, false))
 
     /// Listens on 127.0.0.1 at a port of the kernel's choosing; `start` serves it.
     package init() throws(SystemCallError) {
@@ -33,21 +34,35 @@ package final class ReferenceRelay: Sendable {
     /// comparison is one core against one core).
     package func start(cpu: Int32? = nil) {
         let listener = listener
+        let first = state.withLock { state in
+            defer { state.started = true }
+            return !state.started
+        }
+        guard first else { return }
         let thread = Thread { [self] in
             if let cpu { _ = setgame_pin_to_cpu(0, cpu) }
             var loop = RelayLoop(listener: listener)
             loop.run(until: { self.stopping.load(ordering: .acquiring) })
             loop.closeAll()
             Glibc.close(listener)
-            finished.withLock { $0 = true }
+            state.withLock { $0.finished = true }
         }
         thread.start()
     }
 
-    /// Asks the relay to stop and waits until it has closed every socket and its listener.
+    /// Asks the relay to stop and waits until it has closed every socket and its listener (a
+    /// relay never started closes its listener here).
     package func stop() {
         stopping.store(true, ordering: .releasing)
-        while !finished.withLock({ $0 }) { usleep(1_000) }
+        let started = state.withLock { state in
+            defer { state.started = true }
+            return state.started
+        }
+        guard started else {
+            Glibc.close(listener)
+            return
+        }
+        while !state.withLock({ $0.finished }) { usleep(1_000) }
     }
 }
 

@@ -1,3 +1,4 @@
+import Glibc
 import SetNet
 
 /// What the relay's load measured.
@@ -37,6 +38,8 @@ package final class RelayLoad {
     private var joined = 0
     private var dirty: [LineSocket] = []
     private var measuring = false
+    /// Why a connection ended before the load began: waiting for every member ends there.
+    private var lost: String?
     private var result = RelayResult()
 
     /// `lineBytes` is the size of each line, its newline included (at least 16).
@@ -67,7 +70,9 @@ package final class RelayLoad {
                 let socket = try LineSocket.connect(host: "127.0.0.1", port: port, from: "127.4.\(n / 250 % 256).\(1 + n % 250)",
                                                     readBuffer: readBuffer)
                 socket.onLine = { [unowned self] _ in self.arrived(room, seat) }
-                socket.onClose = { [unowned self] _ in if self.measuring { self.result.drops += 1 } }
+                socket.onClose = { [unowned self] reason in
+                    if self.measuring { self.result.drops += 1 } else if self.lost == nil { self.lost = reason }
+                }
                 try socket.serve(on: loop)
                 socket.write(Array("\(room)\n".utf8))
                 sockets.append(socket)
@@ -76,7 +81,11 @@ package final class RelayLoad {
             inFlight.append([0, 0])
         }
         result.connections = rooms * (2 + spectators)
-        runUntil { self.joined == self.result.connections }
+        runUntil { self.joined == self.result.connections || self.lost != nil }
+        if let lost {
+            for socket in members.joined() { socket.close("done") }
+            throw SystemCallError("joining the relay", code: ECONNRESET, reason: "a connection ended before the load began: \(lost)")
+        }
         measuring = true
         let start = MonotonicTime.rawNanoseconds()
         let end = start + UInt64(seconds * 1e9)

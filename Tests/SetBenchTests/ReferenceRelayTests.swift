@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import SetNet
 import SetWire
@@ -83,6 +84,19 @@ private final class RelayClient {
         #expect(result.connections == 12)
         #expect(result.drops == 0)
         #expect(result.linesDelivered >= 3_000)
+    }
+
+    @Test func aLoadWhoseRelayDropsAMemberStopsWithTheReasonInsteadOfWaiting() throws {
+        // A "relay" that takes one connection and closes it: that member will never be placed.
+        let listener = try Sockets.listen(host: "127.0.0.1", port: 0)
+        defer { Glibc.close(listener) }
+        let port = Sockets.localPort(listener)
+        Thread {
+            let fd = accept(listener, nil, nil)
+            if fd >= 0 { Glibc.close(fd) }
+        }.start()
+        let load = try RelayLoad(port: port, rooms: 2, spectators: 1, lineBytes: 100)
+        #expect(throws: SystemCallError.self) { try load.run(seconds: 60) }
     }
 
     @Test func aLoadLineIsTheSizeAsked() {
