@@ -80,17 +80,22 @@ def main():
     lines.sort(key=lambda line: line[1])
     logins = [tuple(int(x) / 1e9 for x in row.split()) for row in open(times) if row.strip()]
     rows = [[] for _ in STAGES]
+    steps = [[] for _ in STAGES]
     totals = []
     for start, end in logins:
         totals.append((end - start) * 1000)
+        previous = start
         for i, at in enumerate(stages(lines, socket, start, end)):
             if at is not None:
                 rows[i].append((at - start) * 1000)
-    print(f"where the time goes, ms from starting ssh (median of {len(logins)} logins through an sshd under strace):")
-    for label, values in zip(STAGES, rows):
-        figure = f"{statistics.median(values):7.0f}" if values else "      -"
+                steps[i].append((at - previous) * 1000)
+                previous = at
+    print(f"where the time goes (medians of {len(logins)} logins through an sshd under strace), ms from"
+          " starting ssh, and since the stage before in the same login:")
+    for label, values, step in zip(STAGES, rows, steps):
+        figure = f"{statistics.median(values):7.0f} {statistics.median(step):+6.0f}" if values else "      -      -"
         print(f"  {figure}  {label}")
-    print(f"  {statistics.median(totals):7.0f}  the bench sees the twelve cards in place (tmux)")
+    print(f"  {statistics.median(totals):7.0f}         the bench sees the twelve cards in place (tmux)")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,6 @@ grep -v '^usermod:' "$out"
 grep -qE '^ssh to twelve cards in place, 2 logins of a solo game: median [0-9.]+ ms, p90 [0-9]+ ms' "$out" || fail "no timed logins"
 grep -qE "^ssh to a refused command's exit: median" "$out" || fail "no refused commands"
 # Every stage of the breakdown was found in the trace (a dash is a stage it did not see).
-[ "$(grep -cE '^ +[0-9]+  ' "$out")" = 10 ] || { cat "$out" >&2; fail "the breakdown misses a stage"; }
+[ "$(grep -cE '^ +[0-9]+ +[+-]?[0-9]*  ' "$out")" = 10 ] || { cat "$out" >&2; fail "the breakdown misses a stage"; }
 grep -qE '^2 bot duels through the door at once: [0-9]+ door processes' "$out" || fail "no memory figure"
 echo "door-bench: ok"
