@@ -39,7 +39,8 @@ package struct ClientOptions: Hashable, Sendable {
     // The protocol's pace.
     package var pings: ClientSession.PingPolicy
     /// Send the join as soon as the connection opens, before the welcome: a bot's caller may
-    /// count on the match existing once the bot is added. The terminal waits for the welcome.
+    /// count on the match existing once the bot is added; the ssh door, whose server is its own
+    /// host's, saves the round trip. The terminal over TCP waits for the welcome.
     package var joinsAtOnce = false
     /// How often to ping: the server closes connections silent for 60 s.
     package var pingInterval = ClientSession.pingInterval

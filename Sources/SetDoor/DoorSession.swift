@@ -206,6 +206,9 @@ package struct DoorSession {
             client.inviteNote = "No ssh key? \(options.guestUser)@ in place of \(address.user)@."
         }
         client.showsLogPath = false
+        // The join goes with the door's first line, not a round trip later: the server is this
+        // host's own and the line is its word, and a login waits for nothing it need not.
+        client.joinsAtOnce = true
         // A player who chose no name (a key's `key-…`, a guest's number another guest sits under)
         // takes the server's suggestion when it is taken; a chosen name is the player's to change.
         client.takesSuggestedName = keep?.name == nil

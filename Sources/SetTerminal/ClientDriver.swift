@@ -16,6 +16,9 @@ final class ClientDriver<App: DrivenClient> {
     let route: UnixRoute?
     /// The connection, while there is one.
     private(set) var socket: LineSocket?
+    /// Connections closed while one of their own callbacks may still run (a redirect read in a
+    /// batch of lines, a close), kept until the next tick: the callbacks hold them unowned.
+    private var retired: [LineSocket] = []
     /// When a connect still under way is given up: a node killed, or an address that drops
     /// packets, must not hold the client for the kernel's two minutes.
     private(set) var connectDeadline: Int64?
@@ -47,6 +50,7 @@ final class ClientDriver<App: DrivenClient> {
 
     /// Does what is due now: pings, reconnection, notices ending.
     func tick() {
+        retired.removeAll()
         if let deadline = connectDeadline, now >= deadline, let socket, socket.isConnecting {
             connectDeadline = nil
             lose("cannot connect: no answer within \(ClientSocketLimits.connectTimeoutMs / 1_000) s")
@@ -104,6 +108,7 @@ final class ClientDriver<App: DrivenClient> {
         }
         socket.onClose = { [unowned self, unowned socket] reason in
             guard self.socket === socket else { return }
+            self.retired.append(socket)
             self.socket = nil
             self.update { $0.connectionLost(reason, at: $1) }
         }
@@ -120,6 +125,7 @@ final class ClientDriver<App: DrivenClient> {
     func disconnect() {
         guard let socket else { return }
         self.socket = nil
+        retired.append(socket)
         socket.close("closed by the client")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SetClient
 import SetDoor
 import SetRules
 import SetWire
@@ -155,6 +156,35 @@ import Testing
         #expect(guest.quitNote == "A guest's seat is not kept: leaving gives this game up.")
         #expect(guest.door == "ssh -t -p 2222 guest@203.0.113.5" && guest.noColor)
         #expect(guest.inviteNote == nil, "a guest's invitation lets anyone in already")
+    }
+}
+
+/// A login waits for no round trip it need not: the door's client sends its join as the
+/// connection opens, with the door's first line, not after the server's welcome.
+@Suite struct DoorJoinTests {
+    @Test func everyGameOfTheDoorJoinsAsTheConnectionOpens() {
+        let folder = NSTemporaryDirectory() + "door-join-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let requests: [DoorRequest] = [.play(DoorGame(opponent: .nobody)), .play(DoorGame(opponent: .anyone(match: "friday"))),
+                                       .play(DoorGame(opponent: .bot(.hard))), .watch(match: "friday")]
+        for fingerprint in ["SHA256:2JrayI8q1lIJ9K6sVsLruHHkcwc3+nnr+iG9noAwsbI", nil] {
+            let door = DoorRequestTests.session(fingerprint: fingerprint, folder: folder)
+            for request in requests {
+                var session = ClientSession(door.clientOptions(request, colours: .full))
+                let effects = session.connected(at: 0)
+                guard case .send(.join(let join))? = effects.first, effects.count == 1 else {
+                    Issue.record("\(request): the connection opened with \(effects), not the join")
+                    continue
+                }
+                #expect(join.name == (fingerprint == nil ? "guest-4821" : "key-2Bi5wK"))
+            }
+        }
+    }
+
+    @Test func watchingWithoutAMatchStillWaitsToChoose() {
+        let door = DoorRequestTests.session(fingerprint: nil, folder: NSTemporaryDirectory() + "door-join-none")
+        var session = ClientSession(door.clientOptions(.watch(match: nil), colours: .full))
+        #expect(session.connected(at: 0).isEmpty, "the list of matches comes first; no join is sent")
     }
 }
 

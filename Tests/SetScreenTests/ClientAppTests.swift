@@ -121,6 +121,24 @@ import Testing
         #expect(app.tick(at: wake).contains(.send(.list())))
     }
 
+    /// The door's client joins as the connection opens: the join leaves with it, and the
+    /// welcome that follows sends no second one (it was lost here once, and the door hung on
+    /// "Joining…").
+    @Test func aSessionThatJoinsAtOnceSendsItsJoinOnConnectingAndOnlyThen() {
+        var options = ClientFixtures.configuration(role: .player, mode: .solo)
+        options.joinsAtOnce = true
+        var app = ClientApp(state: ClientState(options: options, size: TerminalSize(columns: 80, rows: 24)))
+        _ = app.start(at: 0)
+        let joins = { (effects: [ClientEffect]) in effects.filter { if case .send(.join) = $0 { true } else { false } }.count }
+        #expect(joins(app.connected(at: 0)) == 1)
+        #expect(joins(app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 1)) == 0)
+        var waiting = ClientApp(state: ClientState(options: ClientFixtures.configuration(role: .player, mode: .solo),
+                                                   size: TerminalSize(columns: 80, rows: 24)))
+        _ = waiting.start(at: 0)
+        #expect(joins(waiting.connected(at: 0)) == 0, "over TCP the terminal waits for the welcome")
+        #expect(joins(waiting.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 1)) == 1)
+    }
+
     /// `setgame join` through a live node while the match's node restarts: the countdown, and the
     /// join again, for as long as it takes (a lapsed lease makes every wait a second; five tries
     /// gave up within five seconds, with exit status 1); `q` still leaves at once.

@@ -23,14 +23,15 @@ import Testing
         #expect(!motion.isAnimating(at: landed))
     }
 
-    @Test func anArrivalFliesInAtOnceAndQuickly() {
+    @Test func anArrivalIsInPlaceAtOnce() {
         var motion = Motion(enabled: true, seed: 1)
         motion.retarget(Self.targets, bounds: Self.bounds, entry: .arrival, deckPile: nil, at: 1_000)
-        #expect(motion.tracks.values.map(\.start).min() == 1_000, "no pause before the first card")
-        let landed = 1_000 + 2 * Motion.arrivalStagger + Motion.arrivalDuration
-        for (card, rect) in Self.targets { #expect(rects(motion, at: landed)[card] == rect) }
-        #expect(!motion.isAnimating(at: landed))
-        #expect(landed < 1_000 + Motion.scatterPause + Motion.enterDuration, "sooner than any scatter")
+        // The first frame already draws every card where it belongs: nothing flies, nothing waits.
+        for (card, rect) in Self.targets {
+            #expect(rects(motion, at: 1_000)[card] == rect)
+            #expect(motion.isShowing(card, at: 1_000))
+        }
+        #expect(!motion.isAnimating(at: 1_000))
     }
 
     @Test func theSameSeedFliesTheSameWay() {
@@ -107,22 +108,27 @@ import Testing
 
     @Test func theAppAnimatesOnlyWhileSomethingMoves() {
         var app = ClientFixtures.app(ClientFixtures.view(), animation: true, at: 0)
-        #expect(app.nextWake(at: 10) == 43, "30 fps while the first table flies in")
+        #expect(app.nextWake(at: 10) == app.state.nextPingAt, "the first table is in place: no frame is due")
+        var next = ClientFixtures.view(seq: 9)
+        next.game = 2
+        next.table = Array(Card.all[12..<24])
+        _ = app.receive(.snapshot(next), at: 1_000)
+        #expect(app.nextWake(at: 1_010) == 1_043, "30 fps while a new game flies in")
         _ = app.tick(at: 5_000)
         // Idle: only the next ping wakes the loop.
         #expect(app.nextWake(at: 5_000) == app.state.nextPingAt)
     }
 
-    @Test func theSessionsFirstTableArrivesQuicklyAndALaterGameScatters() {
+    @Test func theSessionsFirstTableIsInPlaceAtOnceAndALaterGameScatters() {
         var app = ClientFixtures.app(ClientFixtures.view(), animation: true, at: 0)
-        let twelve = 11 * Motion.arrivalStagger + Motion.arrivalDuration
-        #expect(app.state.view!.table.allSatisfy { app.state.motion.isShowing($0, at: twelve) }, "all twelve in place")
-        #expect(!app.state.motion.isAnimating(at: twelve))
+        #expect(app.state.view!.table.allSatisfy { app.state.motion.isShowing($0, at: 0) }, "all twelve in the first frame")
+        #expect(!app.state.motion.isAnimating(at: 0))
         var next = ClientFixtures.view(seq: 9)
         next.game = 2
         next.table = Array(Card.all[12..<24])
         _ = app.receive(.snapshot(next), at: 10_000)
-        #expect(!next.table.contains { app.state.motion.isShowing($0, at: 10_000 + twelve) }, "a new game still flies in at its pace")
+        #expect(!next.table.contains { app.state.motion.isShowing($0, at: 10_000) }, "a new game still flies in at its pace")
+        #expect(app.state.motion.isAnimating(at: 10_000))
     }
 
     @Test func aTakenSetFliesToTheTakersScoreOverEverythingAndTheNewCardsWait() {

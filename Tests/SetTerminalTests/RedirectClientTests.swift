@@ -47,6 +47,25 @@ import Testing
         #expect(client.quit == nil && client.logs.contains("redirected to 127.0.0.1:\(b.port)"))
     }
 
+    /// A redirect read in one batch with more lines (the door's join goes with its first line, so
+    /// a node's answers can come together): what follows it belongs to the connection the client
+    /// has just closed and is nobody's news. Reading it trapped once ("an unowned reference …
+    /// already destroyed"): the door crashed following its duel to another node.
+    @Test func linesAfterARedirectInTheSameReadAreLeftAndTheJoinGoesOn() throws {
+        let a = try FakeServer(), b = try FakeServer()
+        let (client, peer, join) = try joining(a)
+        // Not the socket itself: a reference held here would keep it alive, as nothing else does.
+        let before = client.socket.map(ObjectIdentifier.init)
+        peer.send(FakeLines.redirect(to: b.port) + "\n" + FakeLines.welcome() + "\n" + FakeLines.welcome())
+        #expect(client.pump { client.socket.map(ObjectIdentifier.init) != before }, "the client moved to another connection")
+        let moved = try b.accept()
+        client.pumpConnected()
+        moved.send(FakeLines.welcome())
+        client.pump(moved)
+        #expect(moved.await("join") == join, "the same join, sent to the node named")
+        #expect(client.quit == nil)
+    }
+
     @Test func aDropAfterARedirectResumesOnTheNewNodeWithTheToken() throws {
         let a = try FakeServer(), b = try FakeServer()
         let (client, peer, _) = try joining(a)

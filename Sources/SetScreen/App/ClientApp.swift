@@ -35,9 +35,9 @@ package struct ClientApp: Sendable {
     /// never comes here, and waiting for it would drop every event for good.
     package mutating func connected(at now: Int64) -> [ClientEffect] {
         state.connection = .joining
-        state.session.connected(at: now)
         state.claimPending = false
-        return [.log("connected")]
+        // A session that joins as the connection opens (the door's) sends its join from here.
+        return [.log("connected")] + state.session.connected(at: now).flatMap { perform($0, at: now) }
     }
 
     /// The connection failed or was lost.

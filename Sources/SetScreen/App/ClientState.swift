@@ -94,7 +94,7 @@ package struct ClientState: Equatable, Sendable {
     var labels = LabelBook()
     /// How the next new cards arrive.
     var pendingEntry = Motion.Entry.scatter
-    /// Whether this session has laid out a table yet: its first arrives quickly (`Motion.Entry.arrival`).
+    /// Whether this session has laid out a table yet: its first is drawn in place (`Motion.Entry.arrival`).
     var tableShown = false
     var nextListAt: Int64 = 0
     /// A local match waits for the player's first key before it begins.
