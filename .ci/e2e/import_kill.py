@@ -66,8 +66,11 @@ writer = {}
 def feed():
     # Accounts and half the games, then the pipe is held open: the import waits for the rest.
     writer["pipe"] = open(pipe, "w")
-    writer["pipe"].writelines(lines[:ACCOUNTS + GAMES // 2])
-    writer["pipe"].flush()
+    try:
+        writer["pipe"].writelines(lines[:ACCOUNTS + GAMES // 2])
+        writer["pipe"].flush()
+    except BrokenPipeError:
+        pass  # killed while this was still being read
 
 
 threading.Thread(target=feed, daemon=True).start()
@@ -78,7 +81,10 @@ while "accounts import: 5,000 games" not in open(os.path.join(killed, "serve.log
     time.sleep(0.05)
 server.kill()
 server.wait()
-writer["pipe"].close()
+try:
+    writer["pipe"].close()
+except BrokenPipeError:
+    pass
 if not os.path.exists(pipe) or "accounts: imported" in open(os.path.join(killed, "serve.log")).read():
     fail("the import finished before it was killed")
 
