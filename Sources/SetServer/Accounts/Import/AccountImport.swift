@@ -88,6 +88,8 @@ enum AccountImport {
                     // The old log's ids were written as they were: new ones follow them.
                     try DatabaseIDs.catchUp("accounts", on: database)
                     try DatabaseIDs.catchUp("games", on: database)
+                    // The commit writes the whole transaction out at once: a step the progress lines cannot divide.
+                    log("accounts import: every row is written; committing")
                 }
             }
         }
