@@ -76,6 +76,14 @@ import Testing
         // New ids follow the imported ones, as after the import one by one.
         let next = try store.insertAccount(identity: .accountKey(digest: String(repeating: "e", count: 64)), name: "newcomer", bot: false, wallSeconds: 3)
         #expect(next == 41)
+        let lines = OldAccountLog.lines()
+        guard case .game(var game) = try AccountLogRecord.decode(Array(try #require(lines.last { $0.contains("\"rated\":true") }).utf8)) else {
+            Issue.record("no rated game in the log")
+            return
+        }
+        game.commitment = "after the import"
+        try store.insert(game, policy: policy)
+        #expect(try bulk.database.row("SELECT id FROM games WHERE commitment = $1", .text(game.commitment))?.int(0) == summary.games as Int)
     }
 
     /// A clock that moves `step` milliseconds each time it is read.
