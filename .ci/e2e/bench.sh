@@ -5,6 +5,9 @@ set -euo pipefail
 bin="${SETGAME:?path to the setgame binary}"
 "$bin" bench --matches 20 --duration 5
 "$bin" bench --matches 20 --duration 3 --pace 0 --json | python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["errors"]==0 and r["drops"]==0 and r["actions"]>0, r; print("bench --pace 0:", r["actions"], "actions, 0 errors")'
+# The reference relay beside the server (issue 43): the same rooms, 0 errors and drops on both,
+# lines delivered by both and a ratio reported; no speed is asserted.
+"$bin" bench --matches 20 --duration 2 --pace 0 --relay --json | python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["errors"]==0 and r["drops"]==0 and r["relayDrops"]==0 and r["relayLinesDelivered"]>0 and r["relayRatio"]>0, r; print("bench --relay:", r["eventsDelivered"], "server deliveries,", r["relayLinesDelivered"], "relay lines, ratio", r["relayRatio"])'
 for mode in junior chain ultra; do
     "$bin" bench --mode "$mode" --matches 10 --duration 2 --pace 0 --json | python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["errors"]==0 and r["drops"]==0 and r["actions"]>0, r; print("bench --mode '"$mode"':", r["actions"], "actions, 0 errors")'
 done

@@ -42,7 +42,7 @@ package enum Bench {
             }
         }
         defer { server?.stop() }
-        let report: BenchReport
+        var report: BenchReport
         do {
             let load = try LoadGenerator(config).run(progress: say)
             let stats = server.flatMap { ProcessStats.read(pid: $0.pid) }
@@ -51,8 +51,29 @@ package enum Bench {
             warn("setgame bench: \(error)")
             return 1
         }
+        if options.relay {
+            // The server is stopped first: the relay gets its core as the server had it.
+            server?.stop()
+            say("the reference relay: the same rooms, lines of \(Int(report.bytesPerEvent.rounded())) bytes, \(config.durationSeconds) s")
+            do {
+                report.relay = try runRelay(config, lineBytes: Int(report.bytesPerEvent.rounded()))
+            } catch {
+                warn("setgame bench: the relay: \(error)")
+                return 1
+            }
+        }
         out(options.json ? report.json : report.table)
-        return report.load.errors.isEmpty && report.load.drops == 0 ? 0 : 1
+        let relayClean = report.relay.map { $0.drops == 0 && $0.linesDelivered > 0 } ?? true
+        return report.load.errors.isEmpty && report.load.drops == 0 && relayClean ? 0 : 1
+    }
+
+    /// The reference relay on the server's core (when there are two), loaded with `config`'s rooms.
+    static func runRelay(_ config: BenchConfig, lineBytes: Int) throws(SystemCallError) -> RelayResult {
+        let relay = try ReferenceRelay()
+        relay.start(cpu: ProcessInfo.processInfo.activeProcessorCount >= 2 ? 0 : nil)
+        defer { relay.stop() }
+        return try RelayLoad(port: relay.port, rooms: config.matches, spectators: config.spectatorsPerMatch,
+                             lineBytes: max(lineBytes, 16)).run(seconds: config.durationSeconds)
     }
 
     /// `setgame bench rules`: the pure rules, timed.

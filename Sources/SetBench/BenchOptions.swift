@@ -16,6 +16,8 @@ package struct BenchOptions: Equatable, Sendable {
     package var abuse: AbuseKind?
     /// Race a near and a far player instead (`--fairness`).
     package var fairness: FairnessOptions?
+    /// After the server's run, run the reference relay on the same rooms and report the ratio.
+    package var relay = false
 
     package init() {}
 }

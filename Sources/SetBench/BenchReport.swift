@@ -8,18 +8,27 @@ package struct BenchReport: Sendable {
     /// Nil when the server was not started by the bench (`--server`).
     package var server: ProcessStats?
     package var machine: String
+    /// The reference relay's run on the same rooms (`--relay`), when there was one.
+    package var relay: RelayResult?
 
-    package init(config: BenchConfig, load: LoadResult, server: ProcessStats?, machine: String) {
+    package init(config: BenchConfig, load: LoadResult, server: ProcessStats?, machine: String, relay: RelayResult? = nil) {
         self.config = config
         self.load = load
         self.server = server
         self.machine = machine
+        self.relay = relay
     }
 
     var actionsPerSecond: Double { Double(load.actions) / max(load.seconds, 0.001) }
     var deliveriesPerSecond: Double { Double(load.eventsDelivered) / max(load.seconds, 0.001) }
     var bytesPerEvent: Double { Double(load.bytesReceived) / Double(max(load.eventsDelivered, 1)) }
     var errorCount: Int { load.errors.values.reduce(0, +) }
+    /// The server's delivered lines per second as a share of the relay's, measured in the same
+    /// command; nil without a relay run or when the relay delivered nothing.
+    var relayRatio: Double? {
+        guard let relay, relay.linesDelivered > 0 else { return nil }
+        return deliveriesPerSecond / relay.linesPerSecond
+    }
 
     /// A human-readable table.
     package var table: String {
@@ -51,6 +60,10 @@ package struct BenchReport: Sendable {
                     + " \(String(share.connections).leftPad(12)) \(perSecond.leftPad(10)) \(String(share.errors.values.reduce(0, +)).leftPad(7))"
                     + " \(String(share.drops).leftPad(6)) \(String(share.redirects).leftPad(10))  \(ms(share.actionLatency.p50)) / \(ms(share.actionLatency.p99))"
             }
+        }
+        if let relay {
+            lines += ["", "reference relay          \(relay.linesDelivered) lines delivered  (\(String(format: "%.0f", relay.linesPerSecond))/s) over \(relay.connections) connections, \(relay.drops) drops",
+                      "server / relay           \(relayRatio.map { String(format: "%.3f", $0) } ?? "-")× the relay's delivered lines per second"]
         }
         if let server {
             lines += ["", "server CPU               \(String(format: "%.2f", server.cpuSeconds)) s  (\(String(format: "%.0f", 100 * server.cpuSeconds / max(load.seconds, 0.001)))% of one core over the run, setup included)",
@@ -91,6 +104,12 @@ package struct BenchReport: Sendable {
                             "redirects": .int(Int64(share.redirects)), "actionLatency": latency(share.actionLatency),
                             "pingLatency": latency(share.pingLatency)])
         })
+        if let relay {
+            members["relayLinesDelivered"] = .int(Int64(relay.linesDelivered))
+            members["relayLinesPerSecond"] = .double(relay.linesPerSecond.rounded())
+            members["relayDrops"] = .int(Int64(relay.drops))
+            members["relayRatio"] = relayRatio.map { .double(($0 * 1000).rounded() / 1000) } ?? .null
+        }
         if let server {
             members["serverCpuSeconds"] = .double((server.cpuSeconds * 100).rounded() / 100)
             members["serverPeakRssMiB"] = .double((server.peakRSSMiB * 10).rounded() / 10)

@@ -128,6 +128,7 @@ package enum Commands {
             modeOption("the variant every duel plays"),
             OptionSpec("abuse", AbuseKind.allCases.map(\.rawValue).joined(separator: "|"),
                        "measure one duel alone, then while this abuse runs against the same server"),
+            OptionSpec("relay", nil, "then carry the same lines over a bare epoll relay in the same rooms: the server's deliveries as a share of it"),
             OptionSpec("fairness", nil, "claim races between a near and a far player, compensation on and off: win shares"),
             OptionSpec("races", "N", "with --fairness: races counted per setting (default 200)"),
             OptionSpec("delay-ms", "MS", "with --fairness: the far player's delay each way (default 80)"),
@@ -204,6 +205,7 @@ package enum Commands {
             options.durationSeconds = seconds
         }
         options.json = values.flag("json")
+        options.relay = values.flag("relay")
         options.variant = try variant(values) ?? .classic
         if let abuse = values.text("abuse") {
             guard let kind = AbuseKind(rawValue: abuse) else {

@@ -34,6 +34,7 @@ extension DurableLog {
         private struct Disk {
             var failing = false
             var roomLeft: Int?
+            var cutBackFailing = false
         }
 
         private let state = Mutex(Disk())
@@ -52,6 +53,12 @@ extension DurableLog {
         package var roomLeft: Int? {
             get { state.withLock { $0.roomLeft } }
             set { state.withLock { $0.roomLeft = newValue } }
+        }
+
+        /// Whether cutting a failed append back fails now (as a file system gone read-only would).
+        package var cutBackFailing: Bool {
+            get { state.withLock { $0.cutBackFailing } }
+            set { state.withLock { $0.cutBackFailing = newValue } }
         }
 
         /// How many of `count` bytes an append may write now (the room left is used up by them).

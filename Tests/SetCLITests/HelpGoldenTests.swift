@@ -271,6 +271,7 @@ struct HelpGoldenTests {
               --server HOST:PORT,...                  load these servers instead of starting one: duels go to each in turn, a redirect is followed
               --mode MODE                             the variant every duel plays: classic, junior, chain, ultra
               --abuse list|lobby|spectators|fds|chat  measure one duel alone, then while this abuse runs against the same server
+              --relay                                 then carry the same lines over a bare epoll relay in the same rooms: the server's deliveries as a share of it
               --fairness                              claim races between a near and a far player, compensation on and off: win shares
               --races N                               with --fairness: races counted per setting (default 200)
               --delay-ms MS                           with --fairness: the far player's delay each way (default 80)

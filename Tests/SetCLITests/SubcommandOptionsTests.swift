@@ -124,6 +124,16 @@ struct SubcommandOptionsTests {
         #expect(throws: UsageError("'' is not HOST[:PORT]", command: "bench")) { try Commands.parse(["bench", "--server", "127.0.0.1:7390,"]) }
     }
 
+    /// `--relay` runs the reference relay after the server's run; without it there is none.
+    @Test func benchRunsTheReferenceRelayOnlyWhenAsked() throws {
+        guard case .bench(let relayed) = try Commands.parse(["bench", "--pace", "0", "--relay"]),
+              case .bench(let plain) = try Commands.parse(["bench", "--pace", "0"]) else {
+            Issue.record("not bench"); return
+        }
+        #expect(relayed.relay && relayed.paceMs == 0)
+        #expect(!plain.relay)
+    }
+
     /// `--feign-lag-ms` adds one race: a near cheat answering pings late against an honest near
     /// racer, compensation on; without it the four link settings are raced alone.
     @Test func benchFairnessRacesACheatFeigningLagOnlyWhenAsked() throws {

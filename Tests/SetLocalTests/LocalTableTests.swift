@@ -52,6 +52,39 @@ import Testing
         second.stop()
     }
 
+    /// The leave box says the game is kept: so it is when the player leaves before anyone moved
+    /// and its bot goes too. Both seats come from one address, as a client dealing itself a duel
+    /// does (whose match goes once both leave, unmoved), but this match is reserved for its two
+    /// tokens: it keeps its deal for the next `setgame play`.
+    @Test func aDealtGameLeftBeforeAnyMoveIsStillKept() throws {
+        let state = "/tmp/setgame-local-\(UInt32.random(in: 0...UInt32.max))"
+        defer { _ = try? FileManager.default.removeItem(atPath: state) }
+        let kept = KeptGame(stateDirectory: state, mode: .duel, player: "ann")
+        let store = SeatTokenStore(directory: state)
+        let first = try LocalTable.open(kept, store: store, config: ServerConfig(), log: .silent)
+        let ann = try connect(first)
+        _ = try ask(ann, #"{"type":"join","name":"ann","token":"\#(first.playerToken)"}"#)
+        let eve = try connect(first)
+        defer { eve.socket.close() }
+        #expect(try ask(eve, #"{"type":"join","role":"spectator","name":"eve","match":"duel"}"#).contains(#""type":"joined""#))
+        let bot = seatBot(kept, port: first.port, token: first.botToken)
+        _ = try eve.awaitEvent("the deal") { if case .gameStarted = $0 { true } else { false } }
+        let dealt = try #require(eve.view?.table)
+        ann.socket.close()
+        _ = try eve.awaitEvent("ann gone") { $0.isPresence(of: .first, present: false) }
+        bot.bot.stop()
+        _ = try eve.awaitEvent("the bot gone") { $0.isPresence(of: .second, present: false) }
+        first.stop()
+
+        let second = try LocalTable.open(kept, store: store, config: ServerConfig(), log: .silent)
+        defer { second.stop() }
+        #expect(second.resumed, "the unmoved deal was kept")
+        let back = try connect(second)
+        defer { back.socket.close() }
+        _ = try ask(back, #"{"type":"join","name":"ann","token":"\#(first.playerToken)"}"#, until: #""type":"snapshot""#)
+        #expect(back.view?.table == dealt, "the same twelve cards")
+    }
+
     @Test func theReservedMatchIsOfTheKeptGamesModeAndVariant() throws {
         let state = "/tmp/setgame-local-\(UInt32.random(in: 0...UInt32.max))"
         defer { _ = try? FileManager.default.removeItem(atPath: state) }

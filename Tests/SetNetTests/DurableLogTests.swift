@@ -142,12 +142,18 @@ import Testing
     /// before the next append, which would otherwise bury them mid-file.
     @Test func anAppendFirstCutsWhatAnEarlierFailureLeft() throws {
         let path = temporaryFolder() + "/left.jsonl"
-        let log = try DurableLog(path: path, opening: .new)
+        let faults = DurableLog.Faults()
+        let log = try DurableLog(path: path, opening: .new, faults: faults)
         #expect(log.append(Array("{\"a\":1}\n".utf8)) == nil)
-        let other = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        try #require(other >= 0)
-        #expect(FileCalls.append(Array("{\"hal".utf8), to: other) == nil)
-        Glibc.close(other)
+        faults.roomLeft = 4
+        faults.cutBackFailing = true
+        let failed = try #require(log.append(Array("{\"half\":1}\n".utf8)))
+        #expect(failed.step == .write && contents(path) == "{\"a\":1}\n{\"ha", "the cut back failed: four bytes stand")
+        // While the cut still fails, nothing is added after them.
+        faults.roomLeft = nil
+        let stuck = try #require(log.append(Array("{\"b\":2}\n".utf8)))
+        #expect(stuck.step == .cutBack && contents(path) == "{\"a\":1}\n{\"ha")
+        faults.cutBackFailing = false
         #expect(log.append(Array("{\"b\":2}\n".utf8)) == nil)
         #expect(contents(path) == "{\"a\":1}\n{\"b\":2}\n")
     }

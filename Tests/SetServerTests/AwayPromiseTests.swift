@@ -79,9 +79,3 @@ import Testing
         _ = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
     }
 }
-
-extension EventBody {
-    func isPresence(of seat: Seat, present: Bool) -> Bool {
-        if case .presence(seat, present, _) = self { true } else { false }
-    }
-}

@@ -22,9 +22,17 @@ import Testing
         // A duel waiting anywhere is still the first choice, b's own too.
         #expect(try a.pair(.classic, candidate: "duel-a-1", keeping: [], at: 3_600) == .wait(match: "duel-a-1"))
         #expect(NodeRosterTests.match(try b.pair(.classic, candidate: "duel-b-3", keeping: [], at: 3_700)) == "duel-a-1")
+        // A new named match goes to a, b being drained.
+        #expect(try b.placeMatch("saturday", at: 3_800, leaseMs: 10_000)?.home.node == "a")
         // Every node drained: nowhere.
         try roster.drain("a", true, at: 4_000)
         #expect(try b.pair(.junior, candidate: "duel-b-4", keeping: [], at: 4_500) == .drained)
+        // Nor a new named match: it is placed nowhere (a drained node does not fall back on
+        // itself), while a match that exists is still found, and the lobby still has a home.
+        #expect(try b.placeMatch("sunday", at: 4_600, leaseMs: 10_000) == nil)
+        #expect(try database.database.query("SELECT 1 FROM match_homes WHERE match = 'sunday'").isEmpty, "no row written")
+        #expect(try b.placeMatch("saturday", at: 4_600, leaseMs: 10_000) == .found(try #require(try b.home(of: "saturday"))))
+        #expect(try b.place(Server.lobbyRoom, at: 4_600, leaseMs: 10_000).home.node == "b")
     }
 
     @Test func throughADrainedNodeAnUnnamedDuelIsPlayedElsewhereAndASoloIsRefused() throws {
@@ -52,5 +60,16 @@ import Testing
         let solo = try Nodes.greeted(b)
         let refused = try #require(try solo.joinOutcome(JoinRequest(name: "sol", mode: .solo)))
         #expect(refused.code == .serverFull)
+        // A new named match through b goes to a; with a drained too, it is refused, not made on b.
+        let named = Nodes.matchName(on: "b", among: ["a", "b"], prefix: "named")
+        let cy = try Nodes.greeted(b)
+        cy.send(.join(JoinRequest(name: "cy", match: named)))
+        #expect(try Nodes.redirect(cy).address == "127.0.0.1:\(a.port)")
+        try NodeRosterTests.roster(database).drain("a", true, at: Nodes.wallBase)
+        let other = Nodes.matchName(on: "b", among: ["a", "b"], prefix: "other")
+        let dee = try Nodes.greeted(b)
+        let nowhere = try #require(try dee.joinOutcome(JoinRequest(name: "dee", match: other)), "a new match with every node drained")
+        #expect(nowhere.code == .serverFull)
+        #expect(try database.database.query("SELECT 1 FROM match_homes WHERE match = $1", .text(other)).isEmpty, "placed nowhere")
     }
 }

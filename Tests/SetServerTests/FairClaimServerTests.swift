@@ -33,6 +33,33 @@ import Testing
         return (ann, bob)
     }
 
+    /// Round trips are measured again in each connection's own slice of the 2 s interval (200
+    /// slices of 10 ms): within two intervals of the clock, a seated player is pinged again.
+    @Test func aSeatedPlayerIsMeasuredAgainInItsSliceOfTheInterval() throws {
+        // Hundreds of our own pings: within the rate limit.
+        let server = try TestServer {
+            $0.lagCompensationMs = 200
+            $0.limits.messagesPerSecond = 100_000
+            $0.limits.messageBurst = 200_000
+        }
+        defer { server.stop() }
+        let (ann, _) = try measuredDuel(server)
+        var pingedAgain = false
+        for _ in 0..<400 where !pingedAgain {
+            server.advance(by: 10)
+            // Our own ping makes the server take a turn at the new time; its slice may ping first.
+            ann.send(.ping(time: 5))
+            pingedAgain = try ann.waitFor("pong or echo ping") { message in
+                switch message {
+                case .ping(_, true): true
+                case .pong(_, 5, _): false
+                default: nil
+                }
+            }
+        }
+        #expect(pingedAgain)
+    }
+
     @Test func theFarPlayersEarlierClaimWinsThoughItArrivesLater() throws {
         let server = try TestServer { $0.lagCompensationMs = 200 }
         defer { server.stop() }

@@ -184,6 +184,10 @@ import Testing
         let placed = Self.run(JoinRequest(name: "ann", match: "new"), in: world,
                               answers: [.home(.success(MatchHome(node: "a", address: "x", lease: Self.alive)))])
         guard case .place("new") = placed[0], case .lookUp = placed[1] else { return #expect(Bool(false), "\(placed)") }
+        // Placed nowhere (every node drained): refused, not made here.
+        let nowhere = Self.run(JoinRequest(name: "ann", match: "new"), in: world, answers: [.home(.success(nil))])
+        guard case .refuse(.error(let drained)) = nowhere[1] else { return #expect(Bool(false), "\(nowhere)") }
+        #expect(drained == world.drainedRefusal)
         var placing = JoinFlow<String>()
         _ = placing.start(JoinRequest(name: "ann", match: "new"), in: world)
         guard case .placing(_, "new") = placing.stage else { return #expect(Bool(false), "\(placing.stage)") }

@@ -42,6 +42,25 @@ import Testing
         withExtendedLifetime((bob, cy)) {}
     }
 
+    /// Leases that ran out go as budgets are claimed: the table holds the accounts chatting
+    /// lately, not every account that ever said a line.
+    @Test func aClaimRemovesLeasesThatRanOut() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        let store = database.database
+        for sql in ChatBudgetStore.migration.statements(.postgres) { try store.execute(sql) }
+        let now = try store.query("SELECT (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT")[0].int(0) as Int64
+        for n in 0..<(ChatBudgetStore.pruneLimit + 5) {
+            try store.execute("INSERT INTO chat_budgets (identity, node, until_ms) VALUES ($1, 'b', $2)", .text("gone-\(n)"), .int(now - 1_000))
+        }
+        try store.execute("INSERT INTO chat_budgets (identity, node, until_ms) VALUES ('live', 'b', $1)", .int(now + 60_000))
+        #expect(try ChatBudgetStore.claim("ann", for: "a", leaseMs: ChatLeases.leaseMs, in: store) == .held(remainingMs: ChatLeases.leaseMs))
+        let left = Set(try store.query("SELECT identity FROM chat_budgets").map { row throws(DatabaseError) in try row.text(0) })
+        #expect(left.filter { $0.hasPrefix("gone-") }.count == 5, "at most pruneLimit run-out leases go with one claim")
+        #expect(left.isSuperset(of: ["live", "ann"]), "a running lease stays, and the claim is written")
+        #expect(try ChatBudgetStore.claim("ann", for: "a", leaseMs: ChatLeases.leaseMs, in: store) == .held(remainingMs: ChatLeases.leaseMs))
+        #expect(try store.query("SELECT 1 FROM chat_budgets WHERE identity LIKE 'gone-%'").isEmpty, "the next claim takes the rest")
+    }
+
     @Test func aNodeJudgesOnlyWhileItsLeaseLeavesAWholeWindowAndClaimsAgainAfter() {
         var leases = ChatLeases(windowMs: 10_000)
         let ann = PlayerIdentity.accountKey(digest: "aa"), start = Instant(milliseconds: 1_000)

@@ -63,6 +63,32 @@ import Testing
         // A clock that went back (another node's statement) neither refills nor rewinds the stamp.
         #expect(RecordRation.spend(charge, stored: later, now: 104_000) == .wait(ms: 5_000))
     }
+    /// Rows of buckets that filled up again are pruned as records are charged: the table holds
+    /// who wrote lately, not every address that ever made an account.
+    @Test func aChargeRemovesRowsOfBucketsThatHaveFilledUpAgain() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        let store = database.database
+        for sql in RecordRation.migration.statements(.postgres) { try store.execute(sql) }
+        var limits = RecordLimits()
+        limits.accountsPerAddress = RecordLimits.Bucket(burst: 2, everyMs: 60_000)
+        limits.accountsPerNetwork = RecordLimits.Bucket(burst: 3, everyMs: 60_000)
+        limits.renamesPerAccount = RecordLimits.Bucket(burst: 1, everyMs: 60_000)
+        limits.renamesPerAddress = RecordLimits.Bucket(burst: 1, everyMs: 60_000)
+        #expect(limits.longestRefillMs == 180_000, "the network's: 3 tokens of a minute")
+        let now = try store.query("SELECT (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT")[0].int(0) as Int64
+        for n in 0..<(RecordRation.pruneLimit + 10) {
+            try store.execute("INSERT INTO record_allowances (key, level_ms, at_ms) VALUES ($1, 0, $2)", .text("old-\(n)"), .int(now - 200_000))
+        }
+        try store.execute("INSERT INTO record_allowances (key, level_ms, at_ms) VALUES ('recent', 0, $1)", .int(now - 100_000))
+        let charge = RecordCharge.of(.create, from: "192.0.2.7", limits: limits)
+        #expect(try store.transaction { () throws(DatabaseError) in try RecordRation.charge(charge, in: store) } == nil)
+        let keys = Set(try store.query("SELECT key FROM record_allowances").map { row throws(DatabaseError) in try row.text(0) })
+        #expect(keys.filter { $0.hasPrefix("old-") }.count == 10, "at most pruneLimit full rows go with one charge")
+        #expect(keys.contains("recent"), "a bucket still filling stays")
+        #expect(keys.isSuperset(of: charge.items.map(\.key)), "the charged buckets are written")
+        #expect(try store.transaction { () throws(DatabaseError) in try RecordRation.charge(charge, in: store) } == nil)
+        #expect(try store.query("SELECT 1 FROM record_allowances WHERE key LIKE 'old-%'").isEmpty, "the next charge takes the rest")
+    }
 }
 
 /// The house bots' names are the service's (issue 42 item 5): a TCP account through a node with

@@ -180,3 +180,10 @@ package final class TestClient {
         return (ann, bob)
     }
 }
+
+extension EventBody {
+    /// Whether this is `seat`'s player leaving (`present` false) or coming back.
+    package func isPresence(of seat: Seat, present: Bool) -> Bool {
+        if case .presence(seat, present, _) = self { true } else { false }
+    }
+}

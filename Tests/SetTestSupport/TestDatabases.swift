@@ -162,6 +162,15 @@ package final class ThrowawayPostgres: Sendable {
         try pgctl(["restart", "-w", "-m", "fast", "-o", "-k \(folder) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off", "-l", folder + "/log"])
     }
 
+    /// `pg_ctl stop -m fast`: every connection is cut and none is taken until `resume`, which
+    /// starts it again on the same port and folder.
+    package func halt() throws { try pgctl(["stop", "-w", "-m", "fast"]) }
+
+    /// Starts a server `halt` stopped.
+    package func resume() throws {
+        try pgctl(["start", "-w", "-o", "-k \(folder) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off", "-l", folder + "/log"])
+    }
+
     /// Stops the server's processes with SIGSTOP, as a hung host would be: connections stay
     /// open, the kernel still takes their bytes, and nothing answers.
     package func freeze() { signalAll(SIGSTOP) }

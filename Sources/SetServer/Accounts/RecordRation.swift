@@ -12,12 +12,26 @@ struct RecordCharge: Sendable, Equatable {
     }
 
     var items: [Item] = []
+    /// How long an untouched bucket of any kind takes to fill up again under these limits: a
+    /// row last spent longer ago than this is a full bucket, the same as no row at all.
+    var refillsWithinMs: Int64 = .max
 
     static let none = RecordCharge()
 
     /// What a record of `kind` from `address` costs under `limits`.
     static func of(_ kind: AccountRecordKind, from address: String, limits: RecordLimits) -> RecordCharge {
-        RecordCharge(items: RecordAllowance.keys(for: kind, from: address, limits: limits).map { Item(key: $0.0.stored, limit: $0.1) })
+        RecordCharge(items: RecordAllowance.keys(for: kind, from: address, limits: limits).map { Item(key: $0.0.stored, limit: $0.1) },
+                     refillsWithinMs: limits.longestRefillMs)
+    }
+}
+
+extension RecordLimits {
+    /// The longest any of these buckets takes to refill from empty.
+    var longestRefillMs: Int64 {
+        [accountsPerAddress, accountsPerNetwork, renamesPerAccount, renamesPerAddress].map { bucket in
+            let (ms, overflow) = Int64(max(1, bucket.burst)).multipliedReportingOverflow(by: max(1, bucket.everyMs))
+            return overflow ? .max : ms
+        }.max() ?? .max
     }
 }
 
@@ -25,6 +39,10 @@ struct RecordCharge: Sendable, Equatable {
 /// wrote lately (its bucket's level and when), in PostgreSQL, where nodes share it. A SQLite store
 /// serves one server, whose own `RecordAllowance` is the whole ration, as before.
 enum RecordRation {
+    /// At most this many full buckets' rows go with each charge: a bounded cost per record, and
+    /// still far more than one record's few rows, so the table shrinks to what is in use.
+    static let pruneLimit = 64
+
     /// Migration 8: the buckets, as `TokenBucket` counts them (milliseconds of refill), at a
     /// time on the database's clock (milliseconds since 1970).
     static let migration = Migration(version: 8, summary: "record_allowances: the new-account and rename ration of every address, network and account, for all nodes") { _ in
@@ -61,7 +79,9 @@ enum RecordRation {
     /// Charges `charge` inside the open transaction, on PostgreSQL: one read of its rows with
     /// the database's clock, one write of them spent. Nil: spent; otherwise the wait, and nothing
     /// was written. Two nodes charging one bucket at once conflict, and the transaction is run
-    /// again (SERIALIZABLE), so every token is spent once.
+    /// again (SERIALIZABLE), so every token is spent once. A spending charge also removes a few
+    /// rows that have filled up again (`pruneLimit`), so the table holds the addresses and
+    /// accounts that wrote lately, not every one that ever did.
     static func charge(_ charge: RecordCharge, in database: Database) throws(DatabaseError) -> Int64? {
         guard database.dialect == .postgres, !charge.items.isEmpty else { return nil }
         var columns = ["(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT"]
@@ -88,6 +108,9 @@ enum RecordRation {
             }
             try database.execute("INSERT INTO record_allowances (key, level_ms, at_ms) VALUES \(tuples.joined(separator: ", ")) "
                                  + "ON CONFLICT (key) DO UPDATE SET level_ms = excluded.level_ms, at_ms = excluded.at_ms", values)
+            try database.execute("""
+                DELETE FROM record_allowances WHERE key IN (SELECT key FROM record_allowances WHERE at_ms < $1 LIMIT \(pruneLimit))
+                """, .int(now.saturatingSubtracting(charge.refillsWithinMs)))
             return nil
         }
     }

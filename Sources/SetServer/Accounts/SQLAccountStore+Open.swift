@@ -35,12 +35,13 @@ extension SQLAccountStore {
     }
 
     /// Another connection to the store at `location`, already opened and brought up to date by
-    /// `open`: the records lane's (`AccountsEdge`). Nil for a store in memory, which has one.
-    static func another(_ location: StoreLocation) throws(StoreError) -> SQLAccountStore? {
+    /// `open`: the records lane's, or (`readOnly`, which SQLite opens read-only) the questions
+    /// lane's (`AccountsEdge`). Nil for a store in memory, which has one.
+    static func another(_ location: StoreLocation, readOnly: Bool = false) throws(StoreError) -> SQLAccountStore? {
         let database: Database? = try storing { () throws(DatabaseError) -> Database? in
             switch location {
             case .memory: nil
-            case .sqliteFile(let path): try SQLiteDatabase(path: path)
+            case .sqliteFile(let path): try SQLiteDatabase(path: path, readOnly: readOnly)
             case .postgres(let url): try PostgresDatabase(url: url)
             }
         }

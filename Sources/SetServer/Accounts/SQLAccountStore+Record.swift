@@ -10,23 +10,16 @@ extension SQLAccountStore {
         try Self.storing { () throws(DatabaseError) in
             try racing { () throws(DatabaseError) in
                 try database.transaction { () throws(DatabaseError) -> GameRecord? in
-                    if let kept = try gameRow(commitment: finished.commitment) { return kept }
-                    var ratings: [Int: Rating] = [:]
-                    for seated in finished.seats {
-                        // Whether the account exists, and its rating in the variant: one round trip.
-                        guard let id = seated.account, let row = try database.row("""
-                            SELECT r.rating, r.deviation, r.volatility FROM accounts a
-                            LEFT JOIN ratings r ON r.account_id = a.id AND r.variant = $2 WHERE a.id = $1
-                            """, .int(id), .text(finished.variant.rawValue)) else { continue }
-                        ratings[id] = try row.optionalDouble(0).map { rating throws(DatabaseError) in
-                            Rating(rating: rating, deviation: try row.double(1), volatility: try row.double(2))
-                        } ?? .initial
-                    }
-                    let pairGames = try GameRecord.pair(of: finished).map { (first, second) throws(DatabaseError) in
-                        try ratedGames(of: first, against: second, since: wallSeconds - policy.pairWindowSeconds)
-                    } ?? 0
-                    var game = GameRecord(of: finished, ratings: ratings, pairGamesInWindow: pairGames, wallSeconds: wallSeconds,
-                                          journal: journal, policy: policy)
+                    let pair = GameRecord.pair(of: finished)
+                    // Whether the game is kept already, each seat's account that exists with its
+                    // rating and standing, and the pair's rated games: one round trip.
+                    let facts = try recordFacts(accounts: finished.seats.compactMap(\.account), variant: finished.variant,
+                                                commitment: finished.commitment, pair: pair,
+                                                since: wallSeconds - policy.pairWindowSeconds)
+                    // Told again (a commit whose answer was lost): the game as it was kept, never twice.
+                    if facts.keptGame, let kept = try gameRow(commitment: finished.commitment) { return kept }
+                    var game = GameRecord(of: finished, ratings: facts.accounts.mapValues { $0.rating ?? .initial },
+                                          pairGamesInWindow: facts.pairGames, wallSeconds: wallSeconds, journal: journal, policy: policy)
                     // A game of guests alone moved no rating and nobody can ask about it.
                     guard game.concernsAccounts else { return nil }
                     // Never seen while the rater keeps to `RatingBounds`; if it ever is, the game
@@ -34,7 +27,7 @@ extension SQLAccountStore {
                     if game.rated, game.players.contains(where: { player in
                         [player.before, player.after].contains { !($0.map(RatingBounds.contains) ?? false) }
                     }) { game = game.unrated }
-                    try insert(game, policy: policy)
+                    try insert(game, policy: policy, facts: facts)
                     return game
                 }
             }
@@ -45,15 +38,41 @@ extension SQLAccountStore {
         try Self.storing { () throws(DatabaseError) in try gameRow(commitment: commitment) }
     }
 
-    /// Rated games `first` played against `second` at or after `since` (wall seconds).
-    func ratedGames(of first: Int, against second: Int, since: Int64) throws(DatabaseError) -> Int {
-        try database.row("SELECT COUNT(*) FROM account_games WHERE account_id = $1 AND opponent_id = $2 AND rated = 1 AND wall >= $3",
-                         .int(first), .int(second), .int(since))?.int(0) ?? 0
+    /// What a record's decision and its writes read, in one statement: which of `accounts` exist,
+    /// each with its rating and standing in `variant` and whether it played the other of `pair`
+    /// rated before; whether a game with `commitment` is kept; the pair's rated games since `since`.
+    func recordFacts(accounts: [Int], variant: Variant, commitment: String, pair: (Int, Int)?, since: Int64) throws(DatabaseError) -> RecordFacts {
+        var facts = RecordFacts()
+        let ids = Array(Swift.Set(accounts)).sorted()
+        guard !ids.isEmpty else { return facts }
+        let rows = try database.query("""
+            SELECT a.id, r.rating, r.deviation, r.volatility, r.rated_games, r.first_wall, r.last_wall, r.opponents,
+                EXISTS (SELECT 1 FROM rated_opponents o WHERE o.account_id = a.id AND o.variant = $1 AND o.opponent_id = CAST($3 AS BIGINT) + CAST($4 AS BIGINT) - a.id),
+                (SELECT COUNT(*) FROM games WHERE commitment = $2),
+                (SELECT COUNT(*) FROM account_games p WHERE p.account_id = $3 AND p.opponent_id = $4 AND p.rated = 1 AND p.wall >= $5)
+            FROM accounts a LEFT JOIN ratings r ON r.account_id = a.id AND r.variant = $1
+            WHERE a.id IN (\((0..<ids.count).map { "$\($0 + 6)" }.joined(separator: ", ")))
+            """, [.text(variant.rawValue), .text(commitment), .optional(pair?.0), .optional(pair?.1), .int(since)] + ids.map { .int($0) })
+        for row in rows {
+            var account = RecordFacts.Account()
+            if let rating = try row.optionalDouble(1) {
+                account.rating = Rating(rating: rating, deviation: try row.double(2), volatility: try row.double(3))
+                account.standing = RecordFacts.Kept(games: try row.int(4), firstWall: try row.int(5), lastWall: try row.int(6),
+                                                    opponents: try row.int(7))
+            }
+            account.playedOpponent = try row.bool(8)
+            facts.accounts[try row.int(0)] = account
+            facts.keptGame = try row.int(9) as Int > 0
+            facts.pairGames = pair == nil ? 0 : try row.int(10)
+        }
+        return facts
     }
 
     /// Writes a decided game and everything it moves: its rows, each account's list, counts,
-    /// set times, and for a rated game each rating with its standing (`policy` says who is listed).
-    func insert(_ game: GameRecord, policy: RatingPolicy) throws(DatabaseError) {
+    /// set times, and for a rated game each rating with its standing (`policy` says who is listed),
+    /// in a few statements whatever the seats. `facts` are what the decision read (read here
+    /// when nil: the import's games).
+    func insert(_ game: GameRecord, policy: RatingPolicy, facts given: RecordFacts? = nil) throws(DatabaseError) {
         // The database hands out the id (`DatabaseIDs`): two overlapping commits never share one.
         guard let inserted = try database.row("""
             INSERT INTO games (id, commitment, match, game, mode, variant, rated, outcome, reason, winner, ended_at, duration_ms, wall, journal)
@@ -79,29 +98,17 @@ extension SQLAccountStore {
                 VALUES \(Self.placeholders(rows: seatValues.count, columns: 13))
                 """, seatValues.flatMap { $0 })
         }
-        for (seat, player) in game.players.enumerated() {
-            guard let id = player.account else { continue }
-            try addSetTimes(player.setTimes, to: id)
-            // One account in both seats (two terminals, one key) played itself: the game is its
-            // once, and neither a win nor a loss.
-            let seats = game.players.indices.filter { game.players[$0].account == id }
-            guard seats.first == seat else { continue }
-            let playedItself = seats.count == 2
-            let opponent = game.players.count == 2 ? game.players[1 - seat].account : nil
-            let score = playedItself ? nil : game.score(of: seat)
-            let result = playedItself ? "self" : score.map(Self.resultText) ?? game.outcome.rawValue
-            // Numbered by the account's count of games, read in the same statement.
-            try database.execute("""
-                INSERT INTO account_games (account_id, number, game_id, seat, opponent_id, result, rated, wall)
-                SELECT id, games, $2, $3, $4, $5, $6, $7 FROM accounts WHERE id = $1
-                """, .int(id), .int(gameID), .int(seat), .optional(opponent), .text(result), .bool(game.rated), .int(game.wallSeconds))
-            try database.execute("""
-                UPDATE accounts SET games = games + 1, wins = wins + $2, losses = losses + $3, draws = draws + $4,
-                    self_games = self_games + $5 WHERE id = $1
-                """, .int(id), .bool(score == .win), .bool(score == .loss), .bool(score == .draw), .bool(playedItself))
-            if game.rated, let after = player.after {
-                try rate(id, in: game.variant, to: after, against: opponent, wall: game.wallSeconds, policy: policy)
+        let parts = RecordedPart.parts(of: game)
+        guard !parts.isEmpty else { return }
+        try addToLists(parts, gameID: gameID, game: game)
+        try addSetTimes(parts)
+        if game.rated {
+            var facts = given
+            if facts == nil {
+                facts = try recordFacts(accounts: parts.map(\.account), variant: game.variant, commitment: game.commitment,
+                                        pair: game.ratedPair, since: .max)
             }
+            try rate(parts, in: game, facts: facts ?? RecordFacts(), policy: policy)
         }
     }
 
@@ -118,59 +125,95 @@ extension SQLAccountStore {
         }
     }
 
-    /// Moves an account's rating in a variant and its standing after a rated game.
-    private func rate(_ id: Int, in variant: Variant, to rating: Rating, against opponent: Int?, wall: Int64,
-                      policy: RatingPolicy) throws(DatabaseError) {
-        var standing = Standing()
-        let kept = try database.row("SELECT rated_games, first_wall, last_wall, opponents FROM ratings WHERE account_id = $1 AND variant = $2",
-                                    .int(id), .text(variant.rawValue))
-        if let kept {
-            (standing.games, standing.firstWall, standing.lastWall) = (try kept.int(0), try kept.int(1), try kept.int(2))
-            standing.opponents = try database.query("""
-                SELECT opponent_id FROM rated_opponents WHERE account_id = $1 AND variant = $2 ORDER BY opponent_id LIMIT $3
-                """, .int(id), .text(variant.rawValue), .int(policy.leaderboardOpponents)).map { (row) throws(DatabaseError) -> Int in try row.int(0) }
+    /// Each account's entry in its list of games, numbered by its count of games read in the same
+    /// statement, and its counts and best set time: two statements for every account of the game.
+    private func addToLists(_ parts: [RecordedPart], gameID: Int, game: GameRecord) throws(DatabaseError) {
+        let entries: [[SQLValue]] = parts.map { part in
+            [.int(part.account), .int(gameID), .int(part.seat), .optional(part.opponent), .text(part.result), .bool(game.rated),
+             .int(game.wallSeconds)]
         }
-        standing.add(opponent: opponent, wall: wall, keeping: policy.leaderboardOpponents)
-        var opponents: Int = try kept?.int(3) ?? 0
-        // A new opponent is inserted and counted; one already there returns no row: one round trip.
-        if let opponent, try database.row("""
-            INSERT INTO rated_opponents (account_id, variant, opponent_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING opponent_id
-            """, .int(id), .text(variant.rawValue), .int(opponent)) != nil {
-            opponents += 1
+        try database.execute("""
+            INSERT INTO account_games (account_id, number, game_id, seat, opponent_id, result, rated, wall)
+            SELECT a.id, a.games, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7
+            FROM accounts a JOIN (VALUES \(Self.casted(rows: entries.count, types: ["BIGINT", "BIGINT", "INTEGER", "BIGINT", "TEXT", "INTEGER", "BIGINT"])))
+                AS v ON a.id = v.column1
+            """, entries.flatMap { $0 })
+        let counts: [[SQLValue]] = parts.map { part in
+            [.int(part.account), .bool(part.score == .win), .bool(part.score == .loss), .bool(part.score == .draw), .bool(part.playedItself),
+             .optional(part.bestSetMs)]
         }
-        let values: [SQLValue] = [.int(id), .text(variant.rawValue), .double(rating.rating), .double(rating.deviation), .double(rating.volatility),
-                                  .int(standing.games), .int(opponents), .int(standing.firstWall), .int(standing.lastWall),
-                                  .bool(policy.isListed(rating, standing))]
-        if kept == nil {
-            try database.execute("""
-                INSERT INTO ratings (account_id, variant, rating, deviation, volatility, rated_games, opponents, first_wall, last_wall, listed)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-                """, values)
-        } else {
-            try database.execute("""
-                UPDATE ratings SET rating = $3, deviation = $4, volatility = $5, rated_games = $6, opponents = $7, first_wall = $8,
-                    last_wall = $9, listed = $10 WHERE account_id = $1 AND variant = $2
-                """, values)
-        }
+        try database.execute("""
+            UPDATE accounts SET games = accounts.games + 1, wins = accounts.wins + v.column2, losses = accounts.losses + v.column3,
+                draws = accounts.draws + v.column4, self_games = accounts.self_games + v.column5,
+                best_set_ms = CASE WHEN v.column6 IS NOT NULL AND (accounts.best_set_ms IS NULL OR accounts.best_set_ms > v.column6)
+                    THEN v.column6 ELSE accounts.best_set_ms END
+            FROM (VALUES \(Self.casted(rows: counts.count, types: ["BIGINT", "BIGINT", "BIGINT", "BIGINT", "BIGINT", "BIGINT"]))) AS v
+            WHERE accounts.id = v.column1
+            """, counts.flatMap { $0 })
     }
 
-    /// Counts a seat's set times in its account's histogram (`SetTimes`' rounding) and best.
-    private func addSetTimes(_ times: [Int], to id: Int) throws(DatabaseError) {
-        guard let best = times.map({ max(0, $0) }).min() else { return }
-        var buckets: [Int: Int] = [:]
-        for time in times {
-            let ms = max(0, time)
-            let tenths = (ms + 50) / 100
-            buckets[tenths < 255 ? tenths * 100 : ms, default: 0] += 1
+    /// `(CAST($1 AS T1), …), (…)`: rows of a `VALUES` list whose columns PostgreSQL cannot type
+    /// from a target column (a join or an update reads them).
+    static func casted(rows: Int, types: [String]) -> String {
+        (0..<rows).map { row in
+            "(" + types.enumerated().map { "CAST($\(row * types.count + $0.offset + 1) AS \($0.element))" }.joined(separator: ", ") + ")"
+        }.joined(separator: ", ")
+    }
+
+    /// Moves each account's rating in the game's variant and its standing after a rated game: its
+    /// new opponents in one statement, every rating in one more.
+    private func rate(_ parts: [RecordedPart], in game: GameRecord, facts: RecordFacts, policy: RatingPolicy) throws(DatabaseError) {
+        var newOpponents: [[SQLValue]] = []
+        var ratings: [[SQLValue]] = []
+        for part in parts {
+            guard let after = game.players[part.seat].after else { continue }
+            let known = facts.accounts[part.account]
+            let kept = known?.standing
+            var opponents = kept?.opponents ?? 0
+            if let opponent = part.opponent, known?.playedOpponent != true {
+                newOpponents.append([.int(part.account), .text(game.variant.rawValue), .int(opponent)])
+                opponents += 1
+            }
+            // The standing the leaderboard rule reads: its opponents are the different ones, up
+            // to the number the rule asks for.
+            var standing = Standing()
+            standing.games = (kept?.games ?? 0) + 1
+            standing.firstWall = min(kept?.firstWall ?? .max, game.wallSeconds)
+            standing.lastWall = max(kept?.lastWall ?? .min, game.wallSeconds)
+            // The rule reads only how many different opponents, up to its number: the count kept
+            // (`ratings.opponents`, one per `rated_opponents` row) says it without reading the rows.
+            standing.opponents = Array(0..<min(opponents, policy.leaderboardOpponents))
+            ratings.append([.int(part.account), .text(game.variant.rawValue), .double(after.rating), .double(after.deviation),
+                            .double(after.volatility), .int(standing.games), .int(opponents), .int(standing.firstWall),
+                            .int(standing.lastWall), .bool(policy.isListed(after, standing))])
         }
-        // Every bucket in one statement, not one round trip each.
-        let rows = buckets.sorted(by: { $0.key < $1.key }).map { ms, count -> [SQLValue] in [.int(id), .int(ms), .int(count)] }
+        if !newOpponents.isEmpty {
+            try database.execute("""
+                INSERT INTO rated_opponents (account_id, variant, opponent_id) VALUES \(Self.placeholders(rows: newOpponents.count, columns: 3))
+                ON CONFLICT DO NOTHING
+                """, newOpponents.flatMap { $0 })
+        }
+        guard !ratings.isEmpty else { return }
+        try database.execute("""
+            INSERT INTO ratings (account_id, variant, rating, deviation, volatility, rated_games, opponents, first_wall, last_wall, listed)
+            VALUES \(Self.placeholders(rows: ratings.count, columns: 10))
+            ON CONFLICT (account_id, variant) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,
+                volatility = excluded.volatility, rated_games = excluded.rated_games, opponents = excluded.opponents,
+                first_wall = excluded.first_wall, last_wall = excluded.last_wall, listed = excluded.listed
+            """, ratings.flatMap { $0 })
+    }
+
+    /// Counts every seat's set times in its account's histogram (`SetTimes`' rounding), every
+    /// account's in one statement.
+    private func addSetTimes(_ parts: [RecordedPart]) throws(DatabaseError) {
+        let rows = parts.flatMap { part in
+            part.setTimeBuckets.map { ms, count -> [SQLValue] in [.int(part.account), .int(ms), .int(count)] }
+        }
+        guard !rows.isEmpty else { return }
         try database.execute("""
             INSERT INTO set_times (account_id, ms, sets) VALUES \(Self.placeholders(rows: rows.count, columns: 3))
             ON CONFLICT (account_id, ms) DO UPDATE SET sets = set_times.sets + excluded.sets
             """, rows.flatMap { $0 })
-        try database.execute("UPDATE accounts SET best_set_ms = $2 WHERE id = $1 AND (best_set_ms IS NULL OR best_set_ms > $2)",
-                             .int(id), .int(best))
     }
 
     /// The game dealt with this commitment, as it was recorded (exact ratings and set times).

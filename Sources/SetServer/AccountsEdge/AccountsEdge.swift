@@ -8,9 +8,11 @@ import Synchronization
 /// The server's accounts edge, owned by the loop: every call to the accounts store goes to a lane
 /// of the store gateway (a `SerialWorker`, a thread with its own connection), and each answer
 /// comes back through the loop's inbox to the continuation that asked, on the loop. The *records*
-/// lane commits finished games (retried with a backoff); the *player* lane answers admissions
-/// and questions, and is bounded: a call it cannot queue is answered `unavailable` at once. A
-/// store in memory has one connection, and both lanes are one. Nothing on the loop ever waits for
+/// lane commits finished games (retried with a backoff); the *player* lane answers admissions;
+/// the *questions* lane (profile, history, crosstable, leaderboard) reads on a connection of its
+/// own, read-only on SQLite, so a question never waits behind a record or an admission. The
+/// player and questions lanes are bounded: a call they cannot queue is answered `unavailable` at
+/// once. A store in memory has one connection, and the lanes are one. Nothing on the loop ever waits for
 /// the store; only the server's start and stop, when no loop runs, use it directly
 /// (`synchronously`).
 final class AccountsEdge {
@@ -25,6 +27,8 @@ final class AccountsEdge {
     private let playerLane: SerialWorker<AccountStore>
     /// The records' own lane; nil: they go to the player lane (a store with one connection).
     private let recordsLane: SerialWorker<AccountStore>?
+    /// The questions' own lane; nil: they go to the player lane.
+    private let questionsLane: SerialWorker<AccountStore>?
     private let clock: TimeSource
     private let log: ServerLog
     private var inbox: LoopInbox<Int>?
@@ -41,6 +45,11 @@ final class AccountsEdge {
     /// Records committed and not yet published, by commitment (`recordState` takes them).
     private var committed: [String: GameRecord?] = [:]
 
+    /// How long a finished game's record is tried again while the store cannot take it (a
+    /// PostgreSQL restarted or away): past this from its first failed try, it is given up as a
+    /// record the store refuses is, and the operator is told in the log.
+    static let recordPatienceMs: Int64 = 600_000
+
     /// How long a stopping server waits for each lane's last call (a record being committed):
     /// a store that does not answer does not hold the exit past Kubernetes' 30 s grace.
     static let stopWaitMs: Int64 = 5_000
@@ -49,8 +58,10 @@ final class AccountsEdge {
     /// gave it and reads after the stop.
     private let closesStore: Bool
 
-    /// `records`, a second connection to the same store, gives finished games a lane of their own.
-    init(store: sending AccountStore, records: sending AccountStore? = nil, loop: EventLoop, clock: TimeSource, log: ServerLog,
+    /// `records`, a second connection to the same store, gives finished games a lane of their own;
+    /// `questions`, a third (read-only on SQLite), gives account questions theirs.
+    init(store: sending AccountStore, records: sending AccountStore? = nil, questions: sending AccountStore? = nil, loop: EventLoop,
+         clock: TimeSource, log: ServerLog,
          policy: RatingPolicy = .standard, questionBound: (perConnection: Int, total: Int) = (32, 512), laneCapacity: Int = 4_096,
          closesStore: Bool = false) {
         self.closesStore = closesStore
@@ -59,6 +70,11 @@ final class AccountsEdge {
             recordsLane = SerialWorker(records, threadName: "setgame.accounts.records")
         } else {
             recordsLane = nil
+        }
+        if let questions {
+            questionsLane = SerialWorker(questions, threadName: "setgame.accounts.questions", capacity: laneCapacity)
+        } else {
+            questionsLane = nil
         }
         self.clock = clock
         self.log = log
@@ -79,23 +95,27 @@ final class AccountsEdge {
     func start() {
         playerLane.start()
         recordsLane?.start()
+        questionsLane?.start()
     }
 
     /// Lets the calls already asked finish (a record among them is committed, though its answer
     /// is never heard), then ends the lanes, waiting at most `stopWaitMs` for each. True when
-    /// both ended and the store is the caller's again.
+    /// every lane ended and the store is the caller's again.
     @discardableResult
     func stop() -> Bool {
         let bound = Duration.milliseconds(Self.stopWaitMs)
         // Each lane's connection is closed as its last call, one lane after the other: the last
         // SQLite connection to close folds the write-ahead log into the file, so the file alone is
-        // complete after a clean stop; two closing at once could each leave it to the other.
+        // complete after a clean stop; two closing at once could each leave it to the other. The
+        // questions' connection goes first: a read-only one cannot fold the log.
+        if closesStore { questionsLane?.submit { $0.close() } }
+        let questions = questionsLane?.stop(waitingAtMost: bound) ?? true
         if closesStore { recordsLane?.submit { $0.close() } }
         let records = recordsLane?.stop(waitingAtMost: bound) ?? true
         if closesStore { playerLane.submit { $0.close() } }
         let player = playerLane.stop(waitingAtMost: bound)
-        if !(records && player) { log("the accounts store did not answer within \(Self.stopWaitMs) ms; stopping without its last calls") }
-        return records && player
+        if !(questions && records && player) { log("the accounts store did not answer within \(Self.stopWaitMs) ms; stopping without its last calls") }
+        return questions && records && player
     }
 
     func noteOwner(_ connection: ConnectionID, _ owns: Bool) {
@@ -107,18 +127,22 @@ final class AccountsEdge {
     // MARK: Asking
 
     /// The gateway's lanes to the accounts store.
-    enum Lane { case records, player }
+    enum Lane { case records, player, questions }
 
     /// Calls the store off the loop, on `lane` (the player lane unless said); `then` runs on the
     /// loop with the answer, `unavailable` (through the inbox, never inside this call) when the
-    /// player lane holds as many calls as it queues.
+    /// lane holds as many calls as it queues.
     func ask<Answer: Sendable>(on lane: Lane = .player, _ call: @escaping @Sendable (AccountStore) throws(StoreError) -> Answer,
                                then answer: @escaping (Result<Answer, StoreError>) -> Void) {
         guard let inbox else { return }
         lastTicket += 1
         let ticket = lastTicket, slot = AnswerSlot<Answer, StoreError>(missing: .unavailable("the worker left no answer"))
         waiting[ticket] = { answer(slot.take()) }
-        let worker = lane == .records ? recordsLane ?? playerLane : playerLane
+        let worker = switch lane {
+        case .records: recordsLane ?? playerLane
+        case .player: playerLane
+        case .questions: questionsLane ?? playerLane
+        }
         let queued = worker.submit { store in
             slot.put(Result { () throws(StoreError) -> Answer in try call(store) })
             inbox.post(ticket)
@@ -128,9 +152,9 @@ final class AccountsEdge {
         inbox.post(ticket)
     }
 
-    /// An account question from `connection`, asked unless it (or everyone together) already
-    /// has as many waiting as `questionBound` allows: false then, and nothing is asked, so one
-    /// client cannot fill the worker's queue.
+    /// An account question from `connection`, asked on the questions lane unless it (or everyone
+    /// together) already has as many waiting as `questionBound` allows: false then, and nothing
+    /// is asked, so one client cannot fill the worker's queue. `call` only reads.
     func askQuestion<Answer: Sendable>(from connection: ConnectionID,
                                        _ call: @escaping @Sendable (AccountStore) throws(StoreError) -> Answer,
                                        then answer: @escaping (Result<Answer, StoreError>) -> Void) -> Bool {
@@ -138,7 +162,7 @@ final class AccountsEdge {
         guard mine < questionBound.perConnection, questionsInAll < questionBound.total else { return false }
         questionsWaiting[connection] = mine + 1
         questionsInAll += 1
-        ask(call) { [unowned self] result in
+        ask(on: .questions, call) { [unowned self] result in
             questionsInAll -= 1
             let left = (questionsWaiting[connection] ?? 1) - 1
             questionsWaiting[connection] = left > 0 ? left : nil
@@ -152,7 +176,8 @@ final class AccountsEdge {
     /// Records a finished game off the loop, retried with a backoff on the server's clock while
     /// the store is unavailable. `delayed` runs on the loop the first time the store could not
     /// commit it; `committed` once it did (`recordState` then finds the record), or once the
-    /// store refused it for good (`StoreError.rejected`: it is published unrated, with no record).
+    /// store refused it for good (`StoreError.rejected`) or could not take it for
+    /// `recordPatienceMs`: it is published unrated, with no record.
     func record(_ finished: FinishedGame, journal: String, delayed: @escaping () -> Void, committed: @escaping () -> Void) {
         let commitment = finished.commitment
         guard unsaved[commitment] == nil, self.committed[commitment] == nil else { return }
@@ -191,6 +216,14 @@ final class AccountsEdge {
     /// most half a minute.
     static func backoffMs(after failures: Int) -> Int64 { min(500 << Int64(min(failures - 1, 10)), 30_000) }
 
+    /// Publishes a game whose record will not be written: unrated, in nobody's history.
+    private func giveUp(_ commitment: String, _ game: UnsavedGame) {
+        unsaved[commitment] = nil
+        committed[commitment] = .some(nil)
+        game.committed()
+        game.waiting.forEach { $0() }
+    }
+
     private func attempt(_ commitment: String) {
         guard var game = unsaved[commitment] else { return }
         // The backoff counts from the try, not from its answer: the next try is as due, on the
@@ -210,13 +243,14 @@ final class AccountsEdge {
             case .failure(.rejected(let reason)):
                 // Trying again would fail the same way: the game stands unrated and unrecorded,
                 // and what waited behind it is told, so the match goes on.
-                unsaved[commitment] = nil
-                self.committed[commitment] = .some(nil)
+                giveUp(commitment, game)
                 log("the accounts store refused the record of \(finished.match) game \(finished.game) (\(reason)): it is published unrated and not recorded; the match goes on")
-                game.committed()
-                game.waiting.forEach { $0() }
+            case .failure(let error) where game.failedSince.map({ game.triedAt.milliseconds(since: $0) >= Self.recordPatienceMs }) ?? false:
+                giveUp(commitment, game)
+                log("OPERATOR: the accounts store could not take the record of \(finished.match) game \(finished.game) for \(Self.recordPatienceMs / 1_000) s (\(error)): it is given up, published unrated and not recorded; the match goes on")
             case .failure(let error):
                 game.failures += 1
+                if game.failedSince == nil { game.failedSince = game.triedAt }
                 let waiting = game.waiting
                 game.waiting = []
                 unsaved[commitment] = game
@@ -242,4 +276,6 @@ private struct UnsavedGame {
     /// Requests that wait for the game's end to be told (`afterRecord`).
     var waiting: [() -> Void] = []
     var triedAt = Instant(milliseconds: 0)
+    /// When its first failed try was made; nil while none failed.
+    var failedSince: Instant?
 }

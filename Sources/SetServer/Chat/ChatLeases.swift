@@ -76,6 +76,9 @@ private extension ChatLeases.Standing {
 
 /// The lease rows of the accounts' chat budgets, in the store the nodes share.
 enum ChatBudgetStore {
+    /// At most this many run-out leases are removed with each claim (a bounded cost per claim).
+    static let pruneLimit = 64
+
     /// Migration 10: which node holds each account's chat budget, until when (database clock).
     static let migration = Migration(version: 10, summary: "chat_budgets: the node counting each account's chat lines, for every node") { _ in
         ["CREATE TABLE chat_budgets (identity TEXT PRIMARY KEY, node TEXT NOT NULL, until_ms BIGINT NOT NULL)"]
@@ -106,6 +109,11 @@ enum ChatBudgetStore {
                 INSERT INTO chat_budgets (identity, node, until_ms) VALUES ($1, $2, $3)
                 ON CONFLICT (identity) DO UPDATE SET node = excluded.node, until_ms = excluded.until_ms
                 """, .text(identity), .text(node), .int(now + leaseMs))
+            // A lease that ran out is the same as no row: a few go with each claim, so the table
+            // holds the accounts chatting lately, not every one that ever did.
+            try database.execute("""
+                DELETE FROM chat_budgets WHERE identity IN (SELECT identity FROM chat_budgets WHERE until_ms <= $1 LIMIT \(pruneLimit))
+                """, .int(now))
             return .held(remainingMs: leaseMs)
         }
     }

@@ -134,22 +134,37 @@ final class NodeDirectory {
     }
 
     /// The nodes a new match may be placed on at `now`, by name: those not drained that are alive,
-    /// and this one (it serves, or it would not be asked); this one alone if every node is drained.
+    /// and this one unless it is drained (it serves, or it would not be asked). Empty: every node
+    /// is drained.
     func placeableNodes(at now: Int64) throws(DatabaseError) -> [String] {
         try reach()
-        let nodes = try database.query("SELECT name FROM nodes WHERE (lease_until > $1 OR name = $2) AND draining = 0 ORDER BY name",
-                                       .int(now), .text(me.name))
+        return try database.query("SELECT name FROM nodes WHERE (lease_until > $1 OR name = $2) AND draining = 0 ORDER BY name",
+                                  .int(now), .text(me.name))
             .map { row throws(DatabaseError) in try row.text(0) }
-        return nodes.isEmpty ? [me.name] : nodes
     }
 
     /// Where a new match named `match` lives: the node its row names if it has one; else the node
     /// rendezvous hashing picks among the placeable ones (alive, not drained), claimed by inserting
     /// the row, placed until a lease from now (a row another node inserted first wins, and is what
-    /// is answered).
+    /// is answered). Nil: the match is new and every node is drained, so none makes it.
+    func placeMatch(_ match: String, at now: Int64, leaseMs: Int64) throws(DatabaseError) -> Placement? {
+        if let home = try home(of: match) { return .found(home) }
+        let nodes = try placeableNodes(at: now)
+        guard !nodes.isEmpty else { return nil }
+        return try claim(match, on: Rendezvous.home(of: match, among: nodes) ?? me.name, at: now, leaseMs: leaseMs)
+    }
+
+    /// Where a room that must live somewhere (the lobby) is: as `placeMatch`, but on this node when
+    /// every node is drained, since a drain stops new matches, not the service.
     func place(_ match: String, at now: Int64, leaseMs: Int64) throws(DatabaseError) -> Placement {
         if let home = try home(of: match) { return .found(home) }
         let chosen = Rendezvous.home(of: match, among: try placeableNodes(at: now)) ?? me.name
+        return try claim(match, on: chosen, at: now, leaseMs: leaseMs)
+    }
+
+    /// Claims `match` for `node` by inserting its row, placed until a lease from `now`; a row
+    /// another node inserted first wins, and is what is answered.
+    private func claim(_ match: String, on chosen: String, at now: Int64, leaseMs: Int64) throws(DatabaseError) -> Placement {
         let deadline = now + leaseMs
         let inserted = try database.row("""
             INSERT INTO match_homes (match, node, lease_until, placed_until, mode, variant, state, seats, players, spectators)

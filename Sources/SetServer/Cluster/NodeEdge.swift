@@ -220,16 +220,16 @@ final class NodeEdge {
     }
 
     /// Places the new named match `match` for `address` (its share held while the store is asked);
-    /// `then` runs on the loop with where it lives.
-    func place(_ match: String, for address: String, then answer: @escaping (Result<MatchHome, DatabaseError>) -> Void) {
+    /// `then` runs on the loop with where it lives, nil when every node is drained.
+    func place(_ match: String, for address: String, then answer: @escaping (Result<MatchHome?, DatabaseError>) -> Void) {
         let wall = wallNow, leaseMs = settings.leaseMs
         placements.asking(match, by: address)
-        ask({ directory throws(DatabaseError) in try directory.place(match, at: wall, leaseMs: leaseMs) }) { [unowned self] result in
+        ask({ directory throws(DatabaseError) in try directory.placeMatch(match, at: wall, leaseMs: leaseMs) }) { [unowned self] result in
             switch result {
-            case .success(.placed(_, let until)): placements.answered(match, by: address, placedUntil: until)
-            case .success(.found), .failure: placements.answered(match, by: address, placedUntil: nil)
+            case .success(.placed(_, let until)?): placements.answered(match, by: address, placedUntil: until)
+            case .success(.found), .success(nil), .failure: placements.answered(match, by: address, placedUntil: nil)
             }
-            answer(result.map(\.home))
+            answer(result.map { $0?.home })
         }
     }
 

@@ -51,7 +51,8 @@ enum JoinRefusal: Equatable {
 
 /// An answer to a `JoinEffect`, fed back to the flow.
 enum JoinInput {
-    /// Where a named match lives (nil: nowhere yet), from `.findHome` or `.place`.
+    /// Where a named match lives, from `.findHome` (nil: nowhere yet) or `.place` (nil: every node
+    /// is drained, so a new match lives nowhere).
     case home(Result<MatchHome?, DatabaseError>)
     /// Where an unnamed player goes, from `.pair`.
     case paired(Result<PairingDecision, DatabaseError>)

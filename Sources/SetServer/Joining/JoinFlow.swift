@@ -64,6 +64,9 @@ struct JoinFlow<Room> {
     /// The next step, with what the effect last returned asked for.
     mutating func handle(_ input: JoinInput, in world: some JoinWorld<Room>) -> JoinEffect<Room> {
         switch (stage, input) {
+        case (.placing, .home(.success(nil))):
+            // A new match, and every node is drained: none makes it.
+            return finish(.refuse(.error(world.drainedRefusal)))
         case (.routing(let join, let match), .home(let answer)), (.placing(let join, let match), .home(let answer)):
             return routed(join, match: match, answer, in: world)
         case (.pairing(let join, let variant, let then), .paired(let answer)):

@@ -154,11 +154,15 @@ final class Lobby {
     /// A duel whose two seats were both taken from the address that created it is paired with
     /// itself: until someone moves it goes once both are gone (`MatchRoom.idleness`), so one
     /// client cannot hold matches for the seat wait; players from two addresses keep a dealt duel.
+    /// A match the server reserved for two tokens (`setgame play`'s, whose player and bot share
+    /// an address) was made by no client: it keeps its deal, as its leave box promises.
     func seated(_ room: MatchRoom, _ seat: Seat, token: String, address: String) {
         let host = room.host
         seatsByToken[token] = (host.name, seat)
         changes += 1
-        if host.mode == .duel, host.match != nil, creator[host.name] == address { room.pairedWithItself = true }
+        if host.mode == .duel, host.match != nil, creator[host.name] == address, reservedMatches[host.name] == nil {
+            room.pairedWithItself = true
+        }
         if openDuels[host.variant] == host.name && host.phase != .waiting { openDuels[host.variant] = nil }
     }
 

@@ -19,6 +19,9 @@ final class ConnectionTable {
     /// Where spectators' shared feeds are found when their round comes.
     let lobby: Lobby
     private var byID: [ConnectionID: Connection] = [:]
+    /// The ids in each round-trip slice (`id % ServerTimers.measureSlots`), so a slice's turn
+    /// visits its own share, not every connection (a sweep of them all showed in the profile).
+    private var bySlot = [Set<ConnectionID>](repeating: [], count: ServerTimers.measureSlots)
     private var lastID = 0
     /// Each client address's share: what it holds open, and its allowance of new connections.
     var addresses = AddressLedger()
@@ -50,6 +53,14 @@ final class ConnectionTable {
 
     var all: Dictionary<ConnectionID, Connection>.Values { byID.values }
 
+    /// The open connections of one round-trip slice.
+    func inSlot(_ slot: Int) -> [Connection] {
+        guard bySlot.indices.contains(slot) else { return [] }
+        return bySlot[slot].compactMap { byID[$0] }
+    }
+
+    private static func slot(of id: ConnectionID) -> Int { id % ServerTimers.measureSlots }
+
     /// Registers an accepted socket as a connection counted under `address`; nil if the loop
     /// would not watch it (the socket is closed).
     func open(_ socket: LineSocket, address: String) -> Connection? {
@@ -63,6 +74,7 @@ final class ConnectionTable {
             return nil
         }
         byID[connection.id] = connection
+        bySlot[Self.slot(of: connection.id)].insert(connection.id)
         addresses.opened(address)
         return connection
     }
@@ -94,6 +106,7 @@ final class ConnectionTable {
             next += 1
             closing.remove(id)
             guard let connection = byID.removeValue(forKey: id) else { continue }
+            bySlot[Self.slot(of: id)].remove(id)
             if connection.lingerOnClose { linger(connection.socket) } else { connection.socket.close() }
             addresses.closed(connection.address)
             // Comings and goings that leave nothing behind are logged at most once a second; a
@@ -115,6 +128,7 @@ final class ConnectionTable {
             connection.socket.close()
         }
         byID.removeAll()
+        for slot in bySlot.indices { bySlot[slot].removeAll() }
         for entry in lingering.values { entry.socket.close("shutting down") }
     }
 

@@ -28,7 +28,7 @@ extension Server {
         case .place(let match):
             guard let nodes else { return }
             connection.session = .admitting
-            nodes.place(match, for: connection.address) { answer(.home($0.map(Optional.some)), {}) }
+            nodes.place(match, for: connection.address) { answer(.home($0), {}) }
         case .pair(let variant):
             guard let nodes else { return }
             let candidate = lobby.newDuelName()

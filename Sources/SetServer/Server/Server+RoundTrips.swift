@@ -21,9 +21,7 @@ extension Server {
 
     /// Pings the duel players of one slice whose round trip is due a fresh sample.
     func measureRoundTrips(slot: Int, at now: Instant) {
-        for connection in connections.all where Int(connection.id % ConnectionID(ServerTimers.measureSlots)) == slot {
-            measureRoundTrip(of: connection, at: now)
-        }
+        for connection in connections.inSlot(slot) { measureRoundTrip(of: connection, at: now) }
     }
 
     /// What a claim race in `room` may use now: the cap and each seat's median round trip.

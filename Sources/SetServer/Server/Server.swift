@@ -107,16 +107,19 @@ package final class Server {
                 throw .store(location: location.shown, reason: reason)
             }
         }
-        // The records lane's own connection (`AccountsEdge`); a store a test gave, or one in
-        // memory, has one connection, which both lanes share.
+        // The records lane's and the questions lane's own connections (`AccountsEdge`); a store
+        // a test gave, or one in memory, has one connection, which the lanes share.
         let ownsStore = given == nil
-        var records: AccountStore? = nil
-        if ownsStore, let second = try? SQLAccountStore.another(config.store ?? .standard(dataFolder: config.dataDirectory)) {
-            records = second
+        var records: AccountStore? = nil, questions: AccountStore? = nil
+        if ownsStore {
+            let location = config.store ?? .standard(dataFolder: config.dataDirectory)
+            records = try? SQLAccountStore.another(location)
+            questions = try? SQLAccountStore.another(location, readOnly: true)
         }
         if let faults = config.accounts.faults {
             store = FaultyStore(store, faults: faults)
             records = records.map { FaultyStore($0, faults: faults) }
+            questions = questions.map { FaultyStore($0, faults: faults) }
         }
         // The store goes to the accounts edge's lanes once the journals are replayed; meanwhile
         // the replay reaches it through this handoff, which keeps it the edge's alone after.
@@ -138,7 +141,7 @@ package final class Server {
         restoredMatches = restored.map(\.host.name)
         folderLock = lock
         self.clock = RestoredClock.clock(base: clock, state: state, journals: restored.map(\.host.lastActivity))
-        accounts = AccountsEdge(store: handoff.withLock { $0.take()! }, records: records, loop: loop, clock: self.clock, log: log,
+        accounts = AccountsEdge(store: handoff.withLock { $0.take()! }, records: records, questions: questions, loop: loop, clock: self.clock, log: log,
                                 closesStore: ownsStore)
         do throws(ServerStartError) { nodes = try NodeEdge.open(config, boundPort: listener.port, loop: loop, clock: self.clock, log: log) } catch {
             lock?.release()
