@@ -55,13 +55,13 @@ def cpu(pid):
 
 
 def stamps(log_path):
-    """The times of the import's progress lines, in seconds."""
-    times = []
+    """The import's lines (progress and the commit's) with their times, in seconds."""
+    lines = []
     with open(log_path) as f:
         for line in f:
-            if "accounts import:" in line and (" of " in line or "games/s" in line):
-                times.append(datetime.strptime(line.split(" ", 1)[0], "%Y-%m-%dT%H:%M:%S.%fZ").timestamp())
-    return times
+            if "accounts import:" in line and (" of " in line or "games/s" in line or "committing" in line):
+                lines.append((datetime.strptime(line.split(" ", 1)[0], "%Y-%m-%dT%H:%M:%S.%fZ").timestamp(), line.split(" ", 1)[1].strip()))
+    return lines
 
 
 def import_once(data, store):
@@ -80,8 +80,9 @@ def import_once(data, store):
     said = open(serve_log).read()
     if "accounts: imported" not in said:
         raise SystemExit(f"no import was logged: {said[-3000:]}")
-    times = [began] + stamps(serve_log) + [began + took]
-    return took, used, max(b - a for a, b in zip(times, times[1:])), len(times) - 2, said
+    lines = [(began, "the start")] + stamps(serve_log) + [(began + took, "the first line after the import")]
+    gap, before, after = max((b[0] - a[0], a[1], b[1]) for a, b in zip(lines, lines[1:]))
+    return took, used, (gap, before, after), len(lines) - 2, said
 
 
 class Postgres:
@@ -133,7 +134,8 @@ def main():
                 size = os.path.getsize(location) >> 20
             load = os.getloadavg()[0]
             print(f"{store}: {games:,} games imported in {took:.1f} s ({games / took:,.0f} games/s), server CPU {used:.1f} s, "
-                  f"{lines} progress lines, longest gap {gap:.1f} s, database {size} MiB, load {load:.1f}", flush=True)
+                  f"{lines} progress lines, longest gap {gap[0]:.1f} s, database {size} MiB, load {load:.1f}\n  (the longest gap: from "
+                  f"\"{gap[1]}\" to \"{gap[2]}\")", flush=True)
             if counted != games or f"and {games} games" not in said:
                 print(f"FAIL: {store} holds {counted} games of {games}")
                 failed = True
