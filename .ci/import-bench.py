@@ -117,33 +117,35 @@ def main():
         write_log(log_path, accounts, games)
         print(f"log: {accounts:,} accounts, {games:,} games, {os.path.getsize(log_path) >> 20} MiB, written in {time.time() - began:.0f} s",
               flush=True)
-    failed = False
-    for store in STORES:
-        data = os.path.join(work, store)
-        os.makedirs(os.path.join(data, "accounts"), mode=0o700)
-        os.link(log_path, os.path.join(data, "accounts", "accounts.jsonl"))
-        postgres = Postgres() if store == "postgresql" else None
-        try:
-            location = postgres.url if postgres else os.path.join(data, "accounts", "accounts.sqlite3")
-            took, used, gap, lines, said = import_once(data, location)
-            if postgres:
-                counted, size = postgres.count("games"), postgres.size()
-            else:
-                with sqlite3.connect(location) as db:
-                    counted = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-                size = os.path.getsize(location) >> 20
-            load = os.getloadavg()[0]
-            print(f"{store}: {games:,} games imported in {took:.1f} s ({games / took:,.0f} games/s), server CPU {used:.1f} s, "
-                  f"{lines} progress lines, longest gap {gap[0]:.1f} s, database {size} MiB, load {load:.1f}\n  (the longest gap: from "
-                  f"\"{gap[1]}\" to \"{gap[2]}\")", flush=True)
-            if counted != games or f"and {games} games" not in said:
-                print(f"FAIL: {store} holds {counted} games of {games}")
-                failed = True
-        finally:
-            if postgres:
-                postgres.stop()
-            shutil.rmtree(data, ignore_errors=True)
-    shutil.rmtree(work, ignore_errors=True)
+    try:
+        failed = False
+        for store in STORES:
+            data = os.path.join(work, store)
+            os.makedirs(os.path.join(data, "accounts"), mode=0o700)
+            os.link(log_path, os.path.join(data, "accounts", "accounts.jsonl"))
+            postgres = Postgres() if store == "postgresql" else None
+            try:
+                location = postgres.url if postgres else os.path.join(data, "accounts", "accounts.sqlite3")
+                took, used, gap, lines, said = import_once(data, location)
+                if postgres:
+                    counted, size = postgres.count("games"), postgres.size()
+                else:
+                    with sqlite3.connect(location) as db:
+                        counted = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+                    size = os.path.getsize(location) >> 20
+                load = os.getloadavg()[0]
+                print(f"{store}: {games:,} games imported in {took:.1f} s ({games / took:,.0f} games/s), server CPU {used:.1f} s, "
+                      f"{lines} progress lines, longest gap {gap[0]:.1f} s, database {size} MiB, load {load:.1f}\n  (the longest gap: from "
+                      f"\"{gap[1]}\" to \"{gap[2]}\")", flush=True)
+                if counted != games or f"and {games} games" not in said:
+                    print(f"FAIL: {store} holds {counted} games of {games}")
+                    failed = True
+            finally:
+                if postgres:
+                    postgres.stop()
+                shutil.rmtree(data, ignore_errors=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     sys.exit(1 if failed else 0)
 
 

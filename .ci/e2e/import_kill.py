@@ -2,7 +2,7 @@
 tables then equal those of a clean import of the same log (SQLite). The log is given through a
 named pipe, so the import is certainly midway when it is killed: it has written its first batch
 (its first progress line says so) and waits for the rest of the log, which never comes."""
-import importlib.util, os, signal, sqlite3, subprocess, sys, tempfile, threading, time
+import atexit, importlib.util, os, shutil, signal, sqlite3, subprocess, sys, tempfile, threading, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("import_bench", os.path.join(HERE, "..", "import-bench.py"))
@@ -13,6 +13,17 @@ TABLES = {"accounts": "id", "ratings": "account_id, variant", "rated_opponents":
           "game_seats": "game_id, seat", "account_games": "account_id, number", "set_times": "account_id, ms"}
 GAMES, ACCOUNTS = 12_000, 300
 work = tempfile.mkdtemp(prefix="setgame-import-kill-")
+servers = []
+
+
+@atexit.register
+def cleanup():
+    # A failed check leaves no server behind, nor its folder.
+    for server in servers:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    shutil.rmtree(work, ignore_errors=True)
 
 
 def fail(message):
@@ -22,8 +33,10 @@ def fail(message):
 
 def serve(data):
     """Starts serve on `data`; its log goes to data/serve.log."""
-    return subprocess.Popen([BIN, "serve", "--port", "0", "--data", data], stdout=subprocess.PIPE,
-                            stderr=open(os.path.join(data, "serve.log"), "a"), text=True)
+    server = subprocess.Popen([BIN, "serve", "--port", "0", "--data", data], stdout=subprocess.PIPE,
+                              stderr=open(os.path.join(data, "serve.log"), "a"), text=True)
+    servers.append(server)
+    return server
 
 
 def import_whole(data):
@@ -99,4 +112,3 @@ for table in TABLES:
         fail(f"{table}: {len(got[table])} rows after the kill and a restart, {len(expected[table])} after a clean import")
 print(f"import killed midway with -9, then done again whole at the next start: every table equals a clean import's "
       f"({sum(len(rows) for rows in got.values()):,} rows)")
-subprocess.call(["rm", "-rf", work])
