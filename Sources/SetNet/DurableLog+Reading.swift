@@ -51,7 +51,8 @@ extension DurableLog {
         guard case .done(let opened) = SystemCall.run({ Int(open(path, O_RDONLY | O_CLOEXEC)) }) else { throw unreadable(errno) }
         let fd = Int32(opened)
         defer { Glibc.close(fd) }
-        guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else { throw unreadable(errno) }
+        // A pass from the start does not seek: a log given through a pipe cannot.
+        guard offset == 0 || lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else { throw unreadable(errno) }
         var summary = ReadSummary()
         var line: [UInt8] = []
         var lineTooLong = false

@@ -8,6 +8,13 @@ import SetRatings
 /// account, name, rating and game as the log says it, in one transaction; then the old files
 /// are renamed aside (`….imported-<wall seconds>`), kept for the operator to delete.
 ///
+/// A million games fit in a minute (issue 43): each game's own rows are written a batch at a
+/// time, many to a statement (`ImportTally`, `ImportWriter`); what games move (counts,
+/// standings, set times) is summed in memory and written once at the end; SQLite keeps the
+/// transaction in a large page cache; the log says how far it is (`ImportProgress`). A crash
+/// midway commits nothing: the next start finds the store empty and the log in place, and
+/// imports it again.
+///
 /// The log alone is complete: the snapshot only spared a start parsing it, so it is not read.
 /// The log is read as a start of the old server read it (`AccountLogFile.read`): a torn last
 /// line is left out, a record the old server refused is passed over, damage ends the read, and
@@ -23,7 +30,8 @@ enum AccountImport {
     /// nil when there was nothing to import.
     @discardableResult
     static func run(from accountsFolder: String, into store: SQLAccountStore, policy: RatingPolicy, wallSeconds: Int64,
-                    log: ServerLog) throws(StoreError) -> Summary? {
+                    log: ServerLog, clock: TimeSource = MonotonicTime(), batchGames: Int = batchGames,
+                    maxParameters: Int = ImportWriter.maxParameters) throws(StoreError) -> Summary? {
         let path = "\(accountsFolder)/\(AccountLogFile.fileName)"
         guard access(path, F_OK) == 0 else { return nil }
         let database = store.database
@@ -38,29 +46,51 @@ enum AccountImport {
         var summary = Summary()
         var problem: JournalFile.Problem?
         var tornBytes = 0
+        let total = ImportProgress.games(in: path)
         try SQLAccountStore.storing { () throws(DatabaseError) in
-            try database.transaction { () throws(DatabaseError) in
-                // PostgreSQL may run the transaction again: each run counts from nothing.
-                (summary, problem, tornBytes) = (Summary(), nil, 0)
-                var failure: DatabaseError?
-                do throws(JournalFile.Problem) {
-                    tornBytes = try AccountLogFile.read(path, skip: { line, reason in
-                        summary.skipped += 1
-                        log("accounts import: record \(line) of \(path) is left out: \(reason)")
-                    }) { record throws(JournalFile.Problem) in
-                        do throws(DatabaseError) {
-                            try copy(record, into: store, policy: policy, summary: &summary)
-                        } catch {
-                            failure = error
-                            throw .unreadable("the database refused a record: \(error)")
+            try withImportCache(on: database) { () throws(DatabaseError) in
+                try database.transaction { () throws(DatabaseError) in
+                    // PostgreSQL may run the transaction again: each run counts from nothing.
+                    (summary, problem, tornBytes) = (Summary(), nil, 0)
+                    var progress = ImportProgress(total: total, at: clock.now())
+                    var tally = ImportTally(policy: policy)
+                    var writer = ImportWriter(database: database, maxParameters: maxParameters)
+                    let report = { if let line = progress.games(summary.games, at: clock.now()) { log(line) } }
+                    writer.tick = report
+                    var failure: DatabaseError?
+                    do throws(JournalFile.Problem) {
+                        tornBytes = try AccountLogFile.read(path, skip: { line, reason in
+                            summary.skipped += 1
+                            log("accounts import: record \(line) of \(path) is left out: \(reason)")
+                        }) { record throws(JournalFile.Problem) in
+                            tally.take(record)
+                            if case .created = record { summary.accounts += 1 }
+                            guard tally.pending.games.count >= batchGames else { return }
+                            do throws(DatabaseError) {
+                                try writer.write(tally.takeRows())
+                                summary.games = tally.games
+                                report()
+                            } catch {
+                                failure = error
+                                throw .unreadable("the database refused a record: \(error)")
+                            }
                         }
+                    } catch {
+                        if let failure { throw failure }
+                        problem = error
                     }
-                } catch {
-                    if let failure { throw failure }
-                    problem = error
+                    try writer.write(tally.takeRows())
+                    summary.games = tally.games
+                    var accountsDone = 0
+                    let accountCount = tally.accounts.count
+                    writer.tick = { if let line = progress.totals(accountsDone, of: accountCount, at: clock.now()) { log(line) } }
+                    try writeTotals(of: tally, with: &writer) { accountsDone = $0 }
+                    // The old log's ids were written as they were: new ones follow them.
+                    try DatabaseIDs.catchUp("accounts", on: database)
+                    try DatabaseIDs.catchUp("games", on: database)
+                    // The commit writes the whole transaction out at once: a step the progress lines cannot divide.
+                    log("accounts import: every row is written; committing")
                 }
-                // The old log's ids were written as they were: new ones follow them.
-                try DatabaseIDs.catchUp("accounts", on: database)
             }
         }
         if let problem { log("accounts import: \(path) is damaged (\(problem)); the records before the damage are imported") }
@@ -78,18 +108,38 @@ enum AccountImport {
         return summary
     }
 
-    private static func copy(_ record: AccountLogRecord, into store: SQLAccountStore, policy: RatingPolicy, summary: inout Summary) throws(DatabaseError) {
-        switch record {
-        case .created(let id, let identity, let name, let bot, let wall):
-            try store.insertAccount(id: id, identity: identity, name: name, bot: bot, wallSeconds: wall)
-            summary.accounts += 1
-        case .renamed(let id, let name):
-            try store.renameAccount(id, to: name)
-        case .game(let game):
-            // A game of guests alone stayed in the log only: nobody can ask about it.
-            guard game.concernsAccounts else { return }
-            try store.insert(game, policy: policy)
-            summary.games += 1
+    /// Games tallied before their rows are written: a few seconds' work, so a progress line
+    /// never waits long and PostgreSQL's statements stay well inside its statement timeout.
+    static let batchGames = 5_000
+
+    /// Writes what every game moved, once: each account's name and counts, each rating with its
+    /// standing, each set-time count.
+    private static func writeTotals(of tally: ImportTally, with writer: inout ImportWriter,
+                                    done: (Int) -> Void) throws(DatabaseError) {
+        try writer.updateAccounts(tally.accountTotals())
+        try writer.insert(ImportWriter.ratings, tally.ratingRows())
+        let ids = tally.accountIDs
+        var rows: [[SQLValue]] = []
+        for (index, id) in ids.enumerated() {
+            rows += tally.setTimeRows(of: id)
+            guard rows.count >= 10_000 || index == ids.count - 1 else { continue }
+            try writer.insert(ImportWriter.setTimes, rows)
+            rows.removeAll(keepingCapacity: true)
+            done(index + 1)
         }
     }
+
+    /// Runs `body` with a page cache of `importCacheKiB` on a SQLite connection (the import's
+    /// transaction then stays in memory rather than spilling to the WAL and reading it back),
+    /// and the connection's own cache size again after.
+    private static func withImportCache(on database: Database, _ body: () throws(DatabaseError) -> Void) throws(DatabaseError) {
+        guard database.dialect == .sqlite, let kept = try database.row("PRAGMA cache_size")?.values.first else { return try body() }
+        try database.execute("PRAGMA cache_size = -\(importCacheKiB)")
+        defer { try? database.execute("PRAGMA cache_size = \(kept)") }
+        try body()
+    }
+
+    /// 1 GiB, taken only as the import fills it: a million games' hot pages (the indexes that
+    /// take rows out of order) fit in it.
+    static let importCacheKiB = 1 << 20
 }

@@ -1,0 +1,95 @@
+import SetDatabase
+
+/// Writes the bulk import's rows (`ImportTally`) many to a statement: a multi-row INSERT per
+/// table, and the accounts' totals as one UPDATE … FROM (VALUES …) per chunk, on SQLite and
+/// PostgreSQL alike. Each statement's text is made once per size, so both engines keep it
+/// prepared (SQLite's statement cache, `PreparedStatements`) and a chunk costs only its binding.
+struct ImportWriter {
+    let database: Database
+    /// Values one statement binds at most: under SQLite's 32,766 and PostgreSQL's 65,535.
+    static let maxParameters = 30_000
+    let maxParameters: Int
+    /// Called after each statement: the progress lines' chance to speak during long writes.
+    var tick: () -> Void = {}
+    private var texts: [String: String] = [:]
+
+    init(database: Database, maxParameters: Int = Self.maxParameters) {
+        (self.database, self.maxParameters) = (database, maxParameters)
+    }
+
+    static let accounts = ("accounts", ["id", "identity", "name", "bot", "created_wall"])
+    static let games = ("games", ["id", "commitment", "match", "game", "mode", "variant", "rated", "outcome", "reason", "winner",
+                                  "ended_at", "duration_ms", "wall", "journal"])
+    static let seats = ("game_seats", ["game_id", "seat", "account_id", "name", "points", "sets", "set_times", "before_rating",
+                                       "before_deviation", "before_volatility", "after_rating", "after_deviation", "after_volatility"])
+    static let accountGames = ("account_games", ["account_id", "number", "game_id", "seat", "opponent_id", "result", "rated", "wall"])
+    static let ratedOpponents = ("rated_opponents", ["account_id", "variant", "opponent_id"])
+    static let ratings = ("ratings", ["account_id", "variant", "rating", "deviation", "volatility", "rated_games", "opponents",
+                                      "first_wall", "last_wall", "listed"])
+    static let setTimes = ("set_times", ["account_id", "ms", "sets"])
+
+    /// Writes one batch of a game's own rows, accounts first (the others refer to them).
+    mutating func write(_ rows: ImportTally.Rows) throws(DatabaseError) {
+        try insert(Self.accounts, rows.accounts)
+        try insert(Self.games, rows.games)
+        try insert(Self.seats, rows.seats)
+        try insert(Self.accountGames, rows.accountGames)
+        try insert(Self.ratedOpponents, rows.ratedOpponents)
+    }
+
+    /// Inserts `rows` into `table`, as many to a statement as `maxParameters` allows.
+    mutating func insert(_ table: (String, [String]), _ rows: [[SQLValue]]) throws(DatabaseError) {
+        let (name, columns) = table
+        let dialect = database.dialect
+        try chunked(rows, columns: columns.count) { count in
+            let row = "(" + Array(repeating: "%", count: columns.count).joined(separator: ", ") + ")"
+            return Self.numbered(dialect, "INSERT INTO \(name) (\(columns.joined(separator: ", "))) VALUES " + Array(repeating: row, count: count).joined(separator: ", "))
+        }
+    }
+
+    /// Sets each account's final name, skeleton, counts and best set (`ImportTally.accountTotals`).
+    mutating func updateAccounts(_ rows: [[SQLValue]]) throws(DatabaseError) {
+        // VALUES names its columns column1, column2, … on both engines; the casts give
+        // PostgreSQL the types its parameters would otherwise lack.
+        let dialect = database.dialect
+        let types = ["BIGINT", "TEXT", "TEXT", "BIGINT", "BIGINT", "BIGINT", "BIGINT", "BIGINT", "BIGINT"]
+        try chunked(rows, columns: types.count) { count in
+            let row = "(" + types.map { "CAST(% AS \($0))" }.joined(separator: ", ") + ")"
+            let values = Array(repeating: row, count: count)
+            return Self.numbered(dialect, """
+                UPDATE accounts SET name = v.column2, name_skeleton = v.column3, games = v.column4, wins = v.column5, losses = v.column6,
+                    draws = v.column7, self_games = v.column8, best_set_ms = v.column9
+                FROM (VALUES \(values.joined(separator: ", "))) AS v WHERE accounts.id = v.column1
+                """)
+        }
+    }
+
+    /// `sql` with each `%` its next parameter: `$1`, `$2`, … on PostgreSQL; on SQLite a bare `?`
+    /// each, numbered in order, since SQLite looks up each `?NNN` among those before it, which
+    /// made preparing a statement of 30,000 take seconds.
+    private static func numbered(_ dialect: SQLDialect, _ sql: String) -> String {
+        var result = ""
+        var next = 0
+        for character in sql {
+            guard character == "%" else { result.append(character); continue }
+            next += 1
+            result += dialect == .sqlite ? "?" : "$\(next)"
+        }
+        return result
+    }
+
+    /// Runs the statement `text(rows)` makes over `rows`, a chunk at a time.
+    private mutating func chunked(_ rows: [[SQLValue]], columns: Int, _ text: (Int) -> String) throws(DatabaseError) {
+        let size = max(1, maxParameters / columns)
+        var start = 0
+        while start < rows.count {
+            let end = min(rows.count, start + size)
+            let key = text(1) + "×\(end - start)"
+            let sql = texts[key] ?? text(end - start)
+            texts[key] = sql
+            try database.execute(sql, rows[start..<end].flatMap { $0 })
+            tick()
+            start = end
+        }
+    }
+}
