@@ -60,6 +60,9 @@ package final class RelayLoad {
         return head + [UInt8](repeating: UInt8(ascii: "x"), count: max(0, bytes - head.count - tail.count)) + tail
     }
 
+    /// How long the relay has to place every member before the load gives up on it.
+    static let placeWithinNanoseconds: UInt64 = 30_000_000_000
+
     /// Connects every room, waits until the relay has placed each member, measures for
     /// `seconds` (or until `stopAfterLines` were delivered), and returns what was delivered.
     package func run(seconds: Double, stopAfterLines: Int? = nil) throws(SystemCallError) -> RelayResult {
@@ -81,10 +84,15 @@ package final class RelayLoad {
             inFlight.append([0, 0])
         }
         result.connections = rooms * (2 + spectators)
-        runUntil { self.joined == self.result.connections || self.lost != nil }
-        if let lost {
+        // Bounded: a relay that never answers a member (it never accepted it, or its close was
+        // lost in a write that failed first) stops the load with a reason, not a wait for good.
+        let placeBy = MonotonicTime.rawNanoseconds() + Self.placeWithinNanoseconds
+        runUntil { self.joined == self.result.connections || self.lost != nil || MonotonicTime.rawNanoseconds() >= placeBy }
+        if lost != nil || joined < result.connections {
             for socket in members.joined() { socket.close("done") }
-            throw SystemCallError("joining the relay", code: ECONNRESET, reason: "a connection ended before the load began: \(lost)")
+            let reason = lost.map { "a connection ended before the load began: \($0)" }
+                ?? "the relay placed \(joined) of \(result.connections) connections within \(Self.placeWithinNanoseconds / 1_000_000_000) s"
+            throw SystemCallError("joining the relay", code: lost == nil ? ETIMEDOUT : ECONNRESET, reason: reason)
         }
         measuring = true
         let start = MonotonicTime.rawNanoseconds()
