@@ -25,6 +25,7 @@ import atexit, json, os, random, shutil, signal, socket, subprocess, sys, tempfi
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "e2e"))
 from e2e_support import Player, find_set  # noqa: E402
+from old_account_log import write_log  # noqa: E402
 
 BIN = os.path.abspath(os.environ.get("SETGAME", ".build/release/setgame"))
 accounts = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
@@ -57,25 +58,9 @@ def on_core(core, command):
 
 # The log, written once; each store's data folder gets a hard link to it (the import renames it aside).
 log_path = os.path.join(work, "accounts.jsonl")
-ratings = [None] * accounts
-seat = ('{"account":%d,"after":{"r":"%r","rd":"%r","vol":"0.06"},"before":{"r":"%r","rd":"%r","vol":"0.06"},'
-        '"name":"p%d","points":%d,"sets":%d,"setTimes":[%s]}')
 began = time.time()
-with open(log_path, "w") as log:
-    for i in range(accounts):
-        log.write('{"id":%d,"identity":"key:%064x","name":"p%d","type":"account","wall":1795000000}\n' % (i, i, i))
-    for g in range(games):
-        a = random.randrange(accounts)
-        b = (a + 1 + random.randrange(accounts - 1)) % accounts
-        ra, rb = ratings[a] or (1500.0, 350.0), ratings[b] or (1500.0, 350.0)
-        na, nb = (ra[0] + 8.25, max(45.0, ra[1] * 0.97)), (rb[0] - 8.25, max(45.0, rb[1] * 0.97))
-        ratings[a], ratings[b] = na, nb
-        times = lambda n: ",".join(str(random.randrange(1000, 20000)) for _ in range(n))
-        log.write('{"commitment":"%064x","durationMs":300000,"endedAt":%d,"game":1,"journal":"duel-%d.jsonl","match":"duel-%d",'
-                  '"mode":"duel","outcome":"win","players":[%s,%s],"rated":true,"reason":"no_sets_left","type":"game",'
-                  '"variant":"classic","wall":%d,"winner":0}\n'
-                  % (random.getrandbits(256), g * 1000, g, g, seat % (a, na[0], na[1], ra[0], ra[1], a, 28, 14, times(14)),
-                     seat % (b, nb[0], nb[1], rb[0], rb[1], b, 22, 11, times(11)), 1795000000 + g))
+# No renames: the questions below ask for players by the names the log gave them.
+write_log(log_path, accounts, games, rename_every=0)
 print(f"log: {accounts:,} accounts, {games:,} games, {os.path.getsize(log_path) >> 20} MiB, written in {time.time() - began:.0f} s", flush=True)
 
 

@@ -12,40 +12,16 @@ SETGAME_TEST_POSTGRES names (a database of its own is made and dropped), else a 
 (`.ci/postgres.sh`). LOG=PATH keeps the written log there and reuses it when it exists. It exits
 1 when an import fails or a count is off, never for a speed.
 """
-import os, random, re, shutil, signal, sqlite3, subprocess, sys, tempfile, time
+import os, re, shutil, signal, sqlite3, subprocess, sys, tempfile, time
 from datetime import datetime
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from old_account_log import write_log  # noqa: E402
 BIN = os.path.abspath(os.environ.get("SETGAME", ".build/release/setgame"))
 games = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
 accounts = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
 STORES = os.environ.get("STORES", "sqlite,postgresql").split(",")
-
-
-def write_log(path, accounts, games, seed=1):
-    """An old accounts log: accounts, then rated duels (a rename every 500 games), as the old server wrote them."""
-    rng = random.Random(seed)
-    ratings = [(1500.0, 350.0)] * accounts
-    seat = ('{"account":%d,"after":{"r":"%r","rd":"%r","vol":"0.06"},"before":{"r":"%r","rd":"%r","vol":"0.06"},'
-            '"name":"p%d","points":%d,"sets":%d,"setTimes":[%s]}')
-    # Set times drawn from a pool: the generator stays fast, each account's times still spread.
-    pool = {n: [",".join(str(rng.randrange(1000, 20000)) for _ in range(n)) for _ in range(997)] for n in (11, 14)}
-    with open(path, "w") as log:
-        for i in range(accounts):
-            log.write('{"id":%d,"identity":"key:%064x","name":"p%d","type":"account","wall":1795000000}\n' % (i, i, i))
-        for g in range(games):
-            a = rng.randrange(accounts)
-            b = (a + 1 + rng.randrange(accounts - 1)) % accounts
-            ra, rb = ratings[a], ratings[b]
-            na, nb = (ra[0] + 8.25, max(45.0, ra[1] * 0.97)), (rb[0] - 8.25, max(45.0, rb[1] * 0.97))
-            ratings[a], ratings[b] = na, nb
-            log.write('{"commitment":"%064x","durationMs":300000,"endedAt":%d,"game":1,"journal":"duel-%d.jsonl","match":"duel-%d",'
-                      '"mode":"duel","outcome":"win","players":[%s,%s],"rated":true,"reason":"no_sets_left","type":"game",'
-                      '"variant":"classic","wall":%d,"winner":0}\n'
-                      % (rng.getrandbits(256), g * 1000, g, g, seat % (a, na[0], na[1], ra[0], ra[1], a, 28, 14, rng.choice(pool[14])),
-                         seat % (b, nb[0], nb[1], rb[0], rb[1], b, 22, 11, rng.choice(pool[11])), 1795000000 + g))
-            if g % 500 == 499:
-                log.write('{"id":%d,"name":"r%d","type":"rename"}\n' % (a, g))
 
 
 def cpu(pid):

@@ -2,12 +2,11 @@
 tables then equal those of a clean import of the same log (SQLite). The log is given through a
 named pipe, so the import is certainly midway when it is killed: it has written its first batch
 (its first progress line says so) and waits for the rest of the log, which never comes."""
-import atexit, importlib.util, os, shutil, signal, sqlite3, subprocess, sys, tempfile, threading, time
+import atexit, os, shutil, signal, sqlite3, subprocess, sys, tempfile, threading, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location("import_bench", os.path.join(HERE, "..", "import-bench.py"))
-bench = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(bench)
+sys.path.insert(0, os.path.join(HERE, ".."))
+from old_account_log import write_log  # noqa: E402
 BIN = os.environ["SETGAME"]
 TABLES = {"accounts": "id", "ratings": "account_id, variant", "rated_opponents": "account_id, variant, opponent_id", "games": "id",
           "game_seats": "game_id, seat", "account_games": "account_id, number", "set_times": "account_id, ms"}
@@ -61,7 +60,7 @@ def folder(name):
 
 
 log_path = os.path.join(work, "accounts.jsonl")
-bench.write_log(log_path, ACCOUNTS, GAMES, seed=3)
+write_log(log_path, ACCOUNTS, GAMES, seed=3)
 lines = open(log_path).read().splitlines(keepends=True)
 clean = folder("clean")
 os.link(log_path, os.path.join(clean, "accounts", "accounts.jsonl"))
