@@ -11,6 +11,8 @@ let package = Package(
         .target(name: "SetRules"),
         // Glicko-2, pure: no I/O, no clock.
         .target(name: "SetRatings"),
+        // Arenas, pure: scoring, standings, pairing, phases; time comes in, no I/O.
+        .target(name: "SetArena"),
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         // The operating system's database clients (Debian: libsqlite3-dev, libpq-dev), as Glibc is.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -35,6 +37,7 @@ let package = Package(
         .target(name: "SetTestSupport", dependencies: ["SetNet", "SetServer", "SetDatabase", "SetWire", "SetRules", "SetBot"], path: "Tests/SetTestSupport"),
         .testTarget(name: "SetRulesTests", dependencies: ["SetRules"]),
         .testTarget(name: "SetRatingsTests", dependencies: ["SetRatings"]),
+        .testTarget(name: "SetArenaTests", dependencies: ["SetArena", "SetRules"]),
         .testTarget(name: "SetWireTests", dependencies: ["SetWire", "SetRules"]),
         .testTarget(name: "SetClientTests", dependencies: ["SetClient", "SetWire", "SetRules"]),
         .testTarget(name: "SetNetTests", dependencies: ["SetNet", "SetWire", "SetRules"]),
