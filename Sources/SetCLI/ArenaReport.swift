@@ -38,8 +38,10 @@ package enum ArenaReport {
         return ["Opened \(view.arena): \(view.variant.rawValue) \(view.rated ? "rated" : "casual"), \(minutes(view.endsAt - view.startsAt)), \(start)."]
     }
 
+    /// To the nearest minute (the answer comes a few milliseconds after the welcome's time),
+    /// and at least one while any time is left.
     static func minutes(_ ms: Int64) -> String {
-        let whole = max(0, (ms + 59_999) / 60_000)
+        let whole = ms <= 0 ? 0 : max(1, (ms + 30_000) / 60_000)
         return whole == 1 ? "1 minute" : "\(whole) minutes"
     }
 }
