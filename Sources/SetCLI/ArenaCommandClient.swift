@@ -1,4 +1,3 @@
-import Foundation
 import SetNet
 import SetWire
 
@@ -8,12 +7,9 @@ package enum ArenaCommandClient {
     package static func run(_ command: ArenaCommand, print: (String) -> Void = { Swift.print($0) }) -> Int32 {
         Sockets.ignoreBrokenPipes()
         let socket: LineSocket
-        do {
-            let fd = try Sockets.connect(host: command.host, port: command.port)
-            Sockets.setReceiveTimeout(fd, milliseconds: 10_000)
-            socket = LineSocket(adopting: fd, maxLineBytes: 1 << 20, maxQueuedBytes: .max)
-        } catch {
-            return fail("cannot reach \(command.host):\(command.port): \(error)")
+        switch AccountClient.questionSocket(host: command.host, port: command.port) {
+        case .success(let connected): socket = connected
+        case .failure(let error): return fail(error.message)
         }
         defer { socket.close() }
         socket.send(ClientMessageEncoder.line(ClientRequest(id: "a", .arena(command.request))))
@@ -39,8 +35,5 @@ package enum ArenaCommandClient {
         }
     }
 
-    private static func fail(_ message: String) -> Int32 {
-        FileHandle.standardError.write(Data("setgame: \(message)\n".utf8))
-        return 1
-    }
+    private static func fail(_ message: String) -> Int32 { AccountClient.fail(message) }
 }
