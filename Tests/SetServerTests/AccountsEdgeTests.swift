@@ -1,4 +1,5 @@
 import Foundation
+import SetArena
 import SetNet
 import SetRatings
 import SetRules
@@ -334,6 +335,21 @@ final class GatedStore: AccountStore {
     func arenas(endingAfter wall: Int64) throws(StoreError) -> [StoredArena] {
         gate.pass()
         return try inner.arenas(endingAfter: wall)
+    }
+
+    func saveArenaPlayer(_ player: StoredArenaPlayer, in arena: String) throws(StoreError) {
+        gate.pass()
+        try inner.saveArenaPlayer(player, in: arena)
+    }
+
+    func dealArenaGame(_ game: ArenaGame, tokens: [String], in arena: String) throws(StoreError) -> Bool {
+        gate.pass()
+        return try inner.dealArenaGame(game, tokens: tokens, in: arena)
+    }
+
+    func finishArenaGame(_ game: ArenaGame, _ end: ArenaGameEnd, in arena: String) throws(StoreError) -> Bool {
+        gate.pass()
+        return try inner.finishArenaGame(game, end, in: arena)
     }
 }
 

@@ -5,8 +5,8 @@ import SetWire
 import Testing
 
 /// Issue 44: what any server answers about arenas from its store, over real sockets: an arena
-/// created and listed, its name taken, its creator's allowance, its results; and the requests of
-/// the arena's room, not built yet, refused without writing anything.
+/// created and listed, its name taken, its creator's allowance, its results (the room's own
+/// requests: ArenaRoomTests).
 @Suite struct ArenaRequestTests {
     static func client(_ server: TestServer) throws -> TestClient {
         let client = try TestClient(port: server.port)
@@ -66,18 +66,5 @@ import Testing
         #expect(limited.code == .rateLimited)
         guard case .error(let none, _) = try Self.answer(try Self.client(server), .results(arena: "a3"), id: "r") else { Issue.record("a3 exists"); return }
         #expect(none.code == .noSuchArena)
-    }
-
-    @Test func theRoomsRequestsAreRefusedUntilItIsBuilt() throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let ann = try Self.client(server)
-        _ = try Self.answer(ann, .create(ArenaCreation(arena: "friday", minutes: 10)), id: "c")
-        for (index, request) in [ArenaRequest.join(ArenaJoinRequest(arena: "friday", name: "ann")), .pause, .resume, .leave].enumerated() {
-            guard case .error(let refused, _) = try Self.answer(ann, request, id: "j\(index)") else { Issue.record("\(request) answered"); return }
-            #expect(refused.code == .unknownType)
-        }
-        guard case .arenaResults(let results, _) = try Self.answer(ann, .results(arena: "friday"), id: "r") else { Issue.record("no results"); return }
-        #expect(results.standings.isEmpty, "nobody was written")
     }
 }

@@ -1,3 +1,4 @@
+import SetArena
 import SetRatings
 import SetRules
 import SetWire
@@ -45,6 +46,12 @@ protocol AccountStore: AnyObject {
     func arena(named name: String) throws(StoreError) -> StoredArena?
     /// The arenas that end after `wall` (wall-clock milliseconds), the first to start first.
     func arenas(endingAfter wall: Int64) throws(StoreError) -> [StoredArena]
+    /// Writes an arena player's row (a join, a pause, a leave).
+    func saveArenaPlayer(_ player: StoredArenaPlayer, in arena: String) throws(StoreError)
+    /// Writes a dealt duel with its two seat tokens before anyone is told; false: its number is taken.
+    func dealArenaGame(_ game: ArenaGame, tokens: [String], in arena: String) throws(StoreError) -> Bool
+    /// Counts a duel's end once; false: it was counted already.
+    func finishArenaGame(_ game: ArenaGame, _ end: ArenaGameEnd, in arena: String) throws(StoreError) -> Bool
 }
 
 /// An account as the store returns it: a copy, true when it was read.

@@ -1,3 +1,4 @@
+import SetArena
 import SetRatings
 import SetRules
 import SetWire
@@ -77,4 +78,16 @@ final class FaultyStore: AccountStore {
     func arena(named name: String) throws(StoreError) -> StoredArena? { try inner.arena(named: name) }
 
     func arenas(endingAfter wall: Int64) throws(StoreError) -> [StoredArena] { try inner.arenas(endingAfter: wall) }
+
+    func saveArenaPlayer(_ player: StoredArenaPlayer, in arena: String) throws(StoreError) {
+        try change { () throws(StoreError) in try inner.saveArenaPlayer(player, in: arena) }
+    }
+
+    func dealArenaGame(_ game: ArenaGame, tokens: [String], in arena: String) throws(StoreError) -> Bool {
+        try change { () throws(StoreError) in try inner.dealArenaGame(game, tokens: tokens, in: arena) }
+    }
+
+    func finishArenaGame(_ game: ArenaGame, _ end: ArenaGameEnd, in arena: String) throws(StoreError) -> Bool {
+        try change { () throws(StoreError) in try inner.finishArenaGame(game, end, in: arena) }
+    }
 }

@@ -1,3 +1,4 @@
+import SetArena
 import SetDatabase
 import SetWire
 
@@ -51,5 +52,17 @@ extension SQLAccountStore {
             }
             return arenas
         }
+    }
+
+    func saveArenaPlayer(_ player: StoredArenaPlayer, in arena: String) throws(StoreError) {
+        try Self.storing { () throws(DatabaseError) in try ArenaStore.put(player, in: arena, database: database) }
+    }
+
+    func dealArenaGame(_ game: ArenaGame, tokens: [String], in arena: String) throws(StoreError) -> Bool {
+        try Self.storing { () throws(DatabaseError) in try ArenaStore.deal(game, tokens: tokens, in: arena, database: database) }
+    }
+
+    func finishArenaGame(_ game: ArenaGame, _ end: ArenaGameEnd, in arena: String) throws(StoreError) -> Bool {
+        try Self.storing { () throws(DatabaseError) in try ArenaStore.finish(game.number, end, of: game, in: arena, database: database) }
     }
 }

@@ -67,6 +67,7 @@ extension Server {
             }
         }, committed: { [unowned self] in
             apply(room.publishedOutcome(committed: committedRecord), of: room)
+            countArenaGame(finished)
         })
     }
 

@@ -36,33 +36,14 @@ extension Server {
                 return .success(ServerMessageCoding.line(.arenaResults(stored.results(at: wall, offset: offset), id: id)))
             })
         case .join, .pause, .resume, .leave:
-            fail(connection, WireError(.unknownType, "This server does not seat arena players yet (\"\(request.type.rawValue)\")."), id: id)
+            answerArenaRoom(request, id: id, from: connection, at: now)
         }
     }
 }
 
 extension StoredArena {
     /// The arena's phase on the wire at wall time `wall`.
-    func state(at wall: Int64) -> ArenaState {
-        switch arena(at: wall).phase {
-        case .starting: .starting
-        case .running: .running
-        case .finished: .finished
-        }
-    }
-
-    /// Its standings as the wire shows them (`performance` in results only).
-    func entries(at wall: Int64, withPerformance: Bool) -> [ArenaEntry] {
-        ArenaStandings.ordered(arena(at: wall).players.values).enumerated().map { index, player in
-            var paused = false
-            if case .paused = player.presence { paused = true }
-            return ArenaEntry(rank: index + 1, name: player.name, score: player.record.score, games: player.record.games,
-                              wins: player.record.wins, streak: player.record.streak, fire: player.record.fire,
-                              rating: player.entrant.rating, provisional: player.entrant.provisional, bot: player.entrant.bot,
-                              paused: paused, playing: player.playing.map { ArenaStore.match(arena: name, game: $0) },
-                              performance: withPerformance ? player.performance : nil)
-        }
-    }
+    func state(at wall: Int64) -> ArenaState { ArenaState(arena(at: wall).phase) }
 
     func summary(at wall: Int64, offset: Int64) -> ArenaSummary {
         let standings = ArenaStandings.ordered(arena(at: wall).players.values)
@@ -73,18 +54,13 @@ extension StoredArena {
     }
 
     func view(at wall: Int64, offset: Int64) -> ArenaView {
-        let now = arena(at: wall)
-        return ArenaView(arena: name, variant: variant, rated: rated, state: state(at: wall), startsAt: max(0, startsAt - offset),
-                         endsAt: max(0, endsAt - offset), standings: entries(at: wall, withPerformance: false),
-                         boards: now.boards.map { game in
-                             ArenaBoard(match: ArenaStore.match(arena: name, game: game.number), players: game.players,
-                                        scores: game.players.map { now.players[$0]?.record.score ?? 0 })
-                         })
+        ArenaView.of(name: name, variant: variant, rated: rated, arena: arena(at: wall), offset: offset)
     }
 
     func results(at wall: Int64, offset: Int64) -> ArenaResults {
-        let standings = ArenaStandings.ordered(arena(at: wall).players.values)
-        return ArenaResults(arena: name, variant: variant, rated: rated, state: state(at: wall), endsAt: max(0, endsAt - offset),
-                            standings: entries(at: wall, withPerformance: true), winners: ArenaStandings.winners(standings))
+        let now = arena(at: wall)
+        return ArenaResults(arena: name, variant: variant, rated: rated, state: ArenaState(now.phase), endsAt: max(0, endsAt - offset),
+                            standings: ArenaEntry.standings(of: now, arena: name, withPerformance: true),
+                            winners: ArenaStandings.winners(now.standings))
     }
 }
