@@ -74,6 +74,8 @@ final class ArenaRoom {
 /// The arenas this server holds, and which one each connection follows.
 final class ArenaRooms {
     private(set) var rooms: [String: ArenaRoom] = [:]
+    /// The arenas whose rows name this node (on nodes; a server that is no node holds every one).
+    var held: Set<String> = []
     private var following: [ConnectionID: String] = [:]
 
     subscript(name: String) -> ArenaRoom? { rooms[name] }

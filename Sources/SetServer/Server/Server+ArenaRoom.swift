@@ -11,7 +11,7 @@ extension Server {
     /// Answers a request of the arena's room.
     func answerArenaRoom(_ request: ArenaRequest, id: JSONValue?, from connection: Connection, at now: Instant) {
         switch request {
-        case .join(let join): joinArena(join, id: id, from: connection)
+        case .join(let join): routeArena(join, id: id, from: connection)
         case .pause, .resume, .leave:
             guard let room = arenaRooms.room(of: connection.id), let player = room.members[connection.id]?.player else {
                 return fail(connection, WireError(.notInArena, "This connection has not joined an arena as a player."), id: id)
@@ -31,6 +31,26 @@ extension Server {
             }
         case .list, .create, .results:
             answerArena(request, id: id, from: connection, at: now)
+        }
+    }
+
+    /// On nodes, an `arena_join` reaches the arena's node first, as the lobby's requests do: a
+    /// door's ticket is redeemed, another node's arena redirected to it, or `node_away`.
+    private func routeArena(_ join: ArenaJoinRequest, id: JSONValue?, from connection: Connection) {
+        let room = ArenaRoom.room(join.arena)
+        var asked = JoinRequest(name: join.name, match: room)
+        asked.account = join.account
+        if nodes != nil, let ticket = join.ticket {
+            return redeem(ticket, of: asked, id: id, from: connection) { [unowned self] player in
+                var redeemed = join
+                redeemed.ticket = nil
+                redeemed.name = player.name
+                routeArena(redeemed, id: id, from: connection)
+            }
+        }
+        routePlaced(room, held: arenaRooms.held.contains(join.arena), joining: asked, id: id, from: connection,
+                    hold: { [unowned self] in arenaRooms.held.insert(join.arena) }) { [unowned self] in
+            joinArena(join, id: id, from: connection)
         }
     }
 
@@ -141,10 +161,29 @@ extension Server {
         let arena = room.name, match = ArenaStore.match(arena: arena, game: game.number)
         room.dealing += 1
         accounts.ask({ store throws(StoreError) in try store.dealArenaGame(game, tokens: tokens, in: arena) }) { [unowned self] result in
-            room.dealing -= 1
-            defer { if room.dealing == 0 { pushArena(room) } }
+            defer {
+                room.dealing -= 1
+                if room.dealing == 0 { pushArena(room) }
+            }
             guard case .success(true) = result else {
                 log("arena \(room.name): \(match) was not written (\(result)); its players are free again")
+                room.arena.cancel(game: game.number)
+                return room.changed()
+            }
+            tellPairing(game, match: match, tokens: tokens, in: room)
+        }
+    }
+
+    /// Reserves a stored duel here (its home row written first on nodes, as an accepted
+    /// challenge's) and tells each player their own token.
+    private func tellPairing(_ game: ArenaGame, match: String, tokens: [String], in room: ArenaRoom) {
+        room.dealing += 1
+        writeHome(of: match, forMs: lobby.seatWaitMs) { [unowned self] error in
+            room.dealing -= 1
+            defer { if room.dealing == 0 { pushArena(room) } }
+            if let error {
+                // Stored but told to nobody: its players are free here; the row is never counted.
+                log("arena \(room.name): the store did not take \(match)'s home row: \(error)")
                 room.arena.cancel(game: game.number)
                 return room.changed()
             }
