@@ -3,9 +3,8 @@ import SetRules
 import SetWire
 
 // Arenas (Protocol.md, "Arenas", issue 44). What any node answers from the store is here:
-// `arenas`, `arena_create` and `arena_results`. The room that holds an arena on its node, and
-// so `arena_join`, `arena_pause`, `arena_resume` and `arena_leave`, is not built yet: those are
-// refused as a type this server does not serve, and nothing is written.
+// `arenas`, `arena_create` and `arena_results`; the room that holds an arena on its node
+// (`arena_join`, `arena_pause`, `arena_resume`, `arena_leave`) is `Server+ArenaRoom`.
 extension Server {
     /// How long a finished arena stays in `arenas`.
     static let finishedArenasListedMs: Int64 = 3_600_000
@@ -29,6 +28,8 @@ extension Server {
                 try store.createArena(asked).map { ServerMessageCoding.line(.arena($0.view(at: wall, offset: offset), id: id)) }
             })
         case .results(let name):
+            // An arena held here runs on this server's clock (its timers): its phase is the room's.
+            let (wall, offset) = arenaRooms[name].map { ($0.time(at: now), $0.offset) } ?? (wall, offset)
             answerFromStore(id: id, from: connection, { store throws(StoreError) in
                 guard let stored = try store.arena(named: name) else {
                     return .failure(WireError(.noSuchArena, "No arena is named \(name)."))
