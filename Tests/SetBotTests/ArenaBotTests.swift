@@ -1,3 +1,4 @@
+import Foundation
 import SetBot
 import SetRules
 import SetServer
@@ -38,6 +39,7 @@ import Testing
             $0.limits.idleTimeoutMs = 600_000
         }
         defer { server.stop() }
+        defer { if ProcessInfo.processInfo.environment["ARENA_LOG"] != nil { print(server.logLines.all.joined(separator: "\n")) } }
         guard case .arena = try Self.answer(try Self.greeted(server), .create(ArenaCreation(arena: "short", minutes: 1, startsInS: 60))) else {
             Issue.record("not created")
             return
@@ -63,6 +65,7 @@ import Testing
             #expect(Set(notices.map(\.match)).count == 2 && matches.isDisjoint(with: notices.map(\.match)), "round \(round)")
             matches.formUnion(notices.map(\.match))
             if round == 3 { server.advance(by: 60_000) }  // the end: these two duels finish and count
+            let r = round
             bots = try BotsOnAThread(zip(names, notices).enumerated().map { index, pair in
                 var options = BotOptions()
                 options.port = server.port
@@ -73,6 +76,9 @@ import Testing
                 options.asksForRematch = false
                 options.seed = UInt64(round * 10 + index)
                 return options
+            }, prepare: { runner in
+                runner.onBotClosed = { name in print("round \(r): bot \(name) closed") }
+                runner.onBotJoined = { name, match, _ in print("round \(r): bot \(name) joined \(match)") }
             })
         }
         let final = try players[0].waitFor("the final standings") { message -> ArenaView? in
