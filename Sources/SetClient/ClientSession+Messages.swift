@@ -63,6 +63,10 @@ extension ClientSession {
             return [.lobbyListed(entries)]
         case .challenge(let notice, _):
             return heard(notice)
+        case .arenas(let summaries, _): return [.arena(.listed(summaries))]
+        case .arena(let view, _): return [.arena(.state(view))]
+        case .arenaPairing(let notice): return [.arena(.paired(notice))]
+        case .arenaResults(let results, _): return [.arena(.results(results))]
         case .ack, .accountInfo, .health:
             // A session asks no account questions: the CLI's profile and history ask on their own (and
             // its health probe too).

@@ -157,6 +157,14 @@ package enum ServerMessage: Hashable, Sendable {
     case health(HealthReport, id: JSONValue?)
     /// The answer to a `join` for a match another server (node) holds: send the same join there.
     case redirect(Redirect, id: JSONValue?)
+    /// The arenas listed: the answer to `arenas`.
+    case arenas([ArenaSummary], id: JSONValue?)
+    /// An arena's whole state: the answer to an arena request, and pushed on every change.
+    case arena(ArenaView, id: JSONValue?)
+    /// A duel dealt to this player in their arena.
+    case arenaPairing(ArenaPairingNotice)
+    /// An arena's standings with performance, and its winners.
+    case arenaResults(ArenaResults, id: JSONValue?)
 }
 
 /// Where a match lives when another server (node) sharing the store holds it.

@@ -1,4 +1,5 @@
 import Foundation
+import SetArena
 import SetNet
 import SetRatings
 import SetRules
@@ -319,6 +320,36 @@ final class GatedStore: AccountStore {
     func leaderboard(_ variant: Variant, after: String?, limit: Int) throws(StoreError) -> Result<AccountInfo, WireError> {
         gate.pass()
         return try inner.leaderboard(variant, after: after, limit: limit)
+    }
+
+    func createArena(_ request: ArenaCreateRequest) throws(StoreError) -> Result<StoredArena, WireError> {
+        gate.pass()
+        return try inner.createArena(request)
+    }
+
+    func arena(named name: String) throws(StoreError) -> StoredArena? {
+        gate.pass()
+        return try inner.arena(named: name)
+    }
+
+    func arenas(endingAfter wall: Int64) throws(StoreError) -> [StoredArena] {
+        gate.pass()
+        return try inner.arenas(endingAfter: wall)
+    }
+
+    func saveArenaPlayer(_ player: StoredArenaPlayer, in arena: String) throws(StoreError) {
+        gate.pass()
+        try inner.saveArenaPlayer(player, in: arena)
+    }
+
+    func dealArenaGame(_ game: ArenaGame, tokens: [String], in arena: String) throws(StoreError) -> Bool {
+        gate.pass()
+        return try inner.dealArenaGame(game, tokens: tokens, in: arena)
+    }
+
+    func finishArenaGame(_ game: ArenaGame, _ end: ArenaGameEnd, in arena: String) throws(StoreError) -> Bool {
+        gate.pass()
+        return try inner.finishArenaGame(game, end, in: arena)
     }
 }
 

@@ -83,6 +83,9 @@ import Testing
                 // A seated connection is in no lobby.
                 case .lobby(.enter): return .error(.alreadyJoined)
                 case .lobby: return .error(.notInLobby)
+                // A seated connection follows no arena.
+                case .arena(.pause), .arena(.resume), .arena(.leave): return .error(.notInArena)
+                case .arena: return .error(.unknownType)
                 case .ping, .pong, .list, .snapshot, .health: return .accepted
                 // No seed line is a chat, and no mutation makes one (it needs a "text").
                 case .chat: return .accepted

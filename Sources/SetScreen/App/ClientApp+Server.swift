@@ -38,7 +38,7 @@ extension ClientApp {
             adopt(previous: previous, at: now)
         case .eventApplied(let event, let before):
             return react(to: event.body, before: before, at: now)
-        case .lobbyListed, .challenge:
+        case .lobbyListed, .challenge, .arena:
             break  // a table's client is not in the lobby
         case .setsOnTable, .roundTrips:
             break  // in the session's view, drawn with the next frame

@@ -147,7 +147,7 @@ package struct LobbyState: Hashable, Sendable {
             return finish(.failed("setgame: \(end.reason)"))
         case .goodbye(let reason):
             return finish(.failed(reason))
-        case .send, .saveToken, .readyToChoose, .joined, .viewReplaced, .eventApplied, .roundTrips, .setsOnTable, .chatHeard,
+        case .send, .saveToken, .readyToChoose, .joined, .viewReplaced, .eventApplied, .roundTrips, .setsOnTable, .chatHeard, .arena,
              .pong, .log, .redirected:
             break
         }

@@ -1,3 +1,4 @@
+import SetArena
 import SetRatings
 import SetRules
 import SetWire
@@ -39,6 +40,18 @@ protocol AccountStore: AnyObject {
     func history(_ name: String, after: String?, limit: Int, id: JSONValue?) throws(StoreError) -> Result<[UInt8], WireError>
     func crosstable(_ name: String, _ other: String) throws(StoreError) -> Result<AccountInfo, WireError>
     func leaderboard(_ variant: Variant, after: String?, limit: Int) throws(StoreError) -> Result<AccountInfo, WireError>
+    /// Arenas (issue 44, `ArenaStore`): a new one within its creator's allowances, or why not.
+    func createArena(_ request: ArenaCreateRequest) throws(StoreError) -> Result<StoredArena, WireError>
+    /// The arena named so, with its players and games (nil: none).
+    func arena(named name: String) throws(StoreError) -> StoredArena?
+    /// The arenas that end after `wall` (wall-clock milliseconds), the first to start first.
+    func arenas(endingAfter wall: Int64) throws(StoreError) -> [StoredArena]
+    /// Writes an arena player's row (a join, a pause, a leave).
+    func saveArenaPlayer(_ player: StoredArenaPlayer, in arena: String) throws(StoreError)
+    /// Writes a dealt duel with its two seat tokens before anyone is told; false: its number is taken.
+    func dealArenaGame(_ game: ArenaGame, tokens: [String], in arena: String) throws(StoreError) -> Bool
+    /// Counts a duel's end once; false: it was counted already.
+    func finishArenaGame(_ game: ArenaGame, _ end: ArenaGameEnd, in arena: String) throws(StoreError) -> Bool
 }
 
 /// An account as the store returns it: a copy, true when it was read.

@@ -1,3 +1,4 @@
+import SetArena
 import SetRatings
 import SetRules
 import SetWire
@@ -68,5 +69,25 @@ final class FaultyStore: AccountStore {
 
     func leaderboard(_ variant: Variant, after: String?, limit: Int) throws(StoreError) -> Result<AccountInfo, WireError> {
         try inner.leaderboard(variant, after: after, limit: limit)
+    }
+
+    func createArena(_ request: ArenaCreateRequest) throws(StoreError) -> Result<StoredArena, WireError> {
+        try change { () throws(StoreError) in try inner.createArena(request) }
+    }
+
+    func arena(named name: String) throws(StoreError) -> StoredArena? { try inner.arena(named: name) }
+
+    func arenas(endingAfter wall: Int64) throws(StoreError) -> [StoredArena] { try inner.arenas(endingAfter: wall) }
+
+    func saveArenaPlayer(_ player: StoredArenaPlayer, in arena: String) throws(StoreError) {
+        try change { () throws(StoreError) in try inner.saveArenaPlayer(player, in: arena) }
+    }
+
+    func dealArenaGame(_ game: ArenaGame, tokens: [String], in arena: String) throws(StoreError) -> Bool {
+        try change { () throws(StoreError) in try inner.dealArenaGame(game, tokens: tokens, in: arena) }
+    }
+
+    func finishArenaGame(_ game: ArenaGame, _ end: ArenaGameEnd, in arena: String) throws(StoreError) -> Bool {
+        try change { () throws(StoreError) in try inner.finishArenaGame(game, end, in: arena) }
     }
 }

@@ -67,6 +67,7 @@ extension Server {
             }
         }, committed: { [unowned self] in
             apply(room.publishedOutcome(committed: committedRecord), of: room)
+            countArenaGame(finished)
         })
     }
 
@@ -78,9 +79,16 @@ extension Server {
     /// many questions waiting (`AccountsEdge.questionBound`).
     func answer(_ query: AccountQuery, id: JSONValue?, from connection: Connection) {
         let identity = connection.identity
-        let asked = accounts.askQuestion(from: connection.id, { store throws(StoreError) in
+        answerFromStore(id: id, from: connection) { store throws(StoreError) in
             try Self.reply(to: query, id: id, identity: identity, in: store)
-        }) { [unowned self] result in
+        }
+    }
+
+    /// Asks the store off the loop, as an account question (bounded per connection), and sends
+    /// the line it answers, or its refusal (account questions, and arenas' from the store).
+    func answerFromStore(id: JSONValue?, from connection: Connection,
+                         _ call: @escaping @Sendable (AccountStore) throws(StoreError) -> Result<[UInt8], WireError>) {
+        let asked = accounts.askQuestion(from: connection.id, call) { [unowned self] result in
             guard connections[connection.id] === connection, !connection.closeWhenFlushed else { return }
             switch result {
             case .success(.success(let line)): enqueue(line, to: connection)
@@ -128,8 +136,8 @@ extension ClientMessage {
     /// cost more against the rate limit.
     var isPaged: Bool {
         switch self {
-        case .list, .account(.leaderboard), .lobby(.enter): true
-        case .join, .act, .snapshot, .ping, .pong, .chat, .door, .account, .lobby, .health: false
+        case .list, .account(.leaderboard), .lobby(.enter), .arena(.list), .arena(.results), .arena(.create): true
+        case .join, .act, .snapshot, .ping, .pong, .chat, .door, .account, .lobby, .health, .arena: false
         }
     }
 }

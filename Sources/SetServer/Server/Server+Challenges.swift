@@ -31,7 +31,11 @@ extension Server {
             decideAdmission(of: request, sitting: { _ in nil }, id: id, from: connection) { [unowned self] admission, lookup in
                 // A new name is made the account's now, as a seat's is: the door's "Your name"
                 // asks this way, and two keys must not both be told a name is theirs (issue 45).
-                guard !admission.writes else { return claimLobbyName(admission, of: request, id: id, from: connection) }
+                guard !admission.writes else {
+                    return claimName(admission, of: request, id: id, from: connection) { [unowned self] in
+                        answerLobby(.enter(request), id: id, from: connection, at: clock.now())
+                    }
+                }
                 let rating = lookup.account?.rating(variant)
                 let entry = LobbyEntry(name: join.name, variant: variant, rating: rating?.rounded, provisional: rating?.isProvisional ?? false)
                 let presence = Challenges.Presence(connection: connection.id, entry: entry, key: PlayerName.skeleton(join.name),
@@ -112,9 +116,10 @@ extension Server {
         return challenges.connections(named: challenge.challenger.key) + challenges.connections(named: challenge.challengedKey)
     }
 
-    /// Makes or renames the account a lobby entry comes under, off the loop, then enters it
-    /// again: the name is the account's from then on, for every key and node that asks.
-    private func claimLobbyName(_ admission: SeatAdmission, of request: JoinRequest, id: JSONValue?, from connection: Connection) {
+    /// Makes or renames the account a lobby entry (or an arena player) comes under, off the loop,
+    /// then asks again (`retry`): the name is the account's from then on, for every key and node.
+    func claimName(_ admission: SeatAdmission, of request: JoinRequest, id: JSONValue?, from connection: Connection,
+                   retry: @escaping () -> Void) {
         connection.session = .admitting
         let wall = accounts.wallSeconds(), charge = recordCharge(for: admission, from: connection)
         accounts.ask({ store throws(StoreError) in
@@ -128,7 +133,7 @@ extension Server {
             case .failure(.overAllowance(let waitMs)):
                 fail(connection, recordLimitError(admission.recordKind, from: connection, waitMs: waitMs), id: id)
             case .failure(let error): fail(connection, storeRefusal(error), id: id)
-            case .success: answerLobby(.enter(request), id: id, from: connection, at: clock.now())
+            case .success: retry()
             }
         }
     }

@@ -26,32 +26,45 @@ extension Server {
                 answerLobby(.enter(entered), id: id, from: connection, at: clock.now())
             }
         }
-        guard !lobby.challenges.heldHere else {
-            if let refusal = nodes.lapsedRefusal(Self.lobbyRoom) { return fail(connection, refusal, id: id) }
+        routePlaced(Self.lobbyRoom, held: lobby.challenges.heldHere, joining: lobbyJoin(request, connection), id: id, from: connection,
+                    hold: { [unowned self] in
+                        if !lobby.challenges.heldHere { log("node \(nodes.me.name) holds the lobby") }
+                        lobby.challenges.heldHere = true
+                    }, proceed: proceed)
+    }
+
+    /// Goes on with a request of a placed room (`~lobby`, `~arena-NAME`) here (`proceed`) when
+    /// this node holds it (`held`), or once its row names this node (placed now if no row does:
+    /// `hold` marks it held). Otherwise the client is redirected to the room's node (`joining`:
+    /// the join its door ticket stands for), or told it is away.
+    func routePlaced(_ room: String, held: Bool, joining: JoinRequest, id: JSONValue?, from connection: Connection,
+                     hold: @escaping () -> Void, proceed: @escaping () -> Void) {
+        guard let nodes else { return proceed() }
+        guard !held else {
+            if let refusal = nodes.lapsedRefusal(room) { return fail(connection, refusal, id: id) }
             return proceed()
         }
         // A connection in a match is answered here (`already_joined`, `not_in_lobby`): it asks nothing of the store.
         guard case .greeted = connection.session else { return proceed() }
         connection.session = .admitting
         let wall = nodes.wallNow, leaseMs = nodes.settings.leaseMs
-        nodes.ask({ directory throws(DatabaseError) in try directory.place(Self.lobbyRoom, at: wall, leaseMs: leaseMs) }) { [unowned self] result in
+        nodes.ask({ directory throws(DatabaseError) in try directory.place(room, at: wall, leaseMs: leaseMs) }) { [unowned self] result in
             guard admitting(connection) else { return }
             connection.session = .greeted
             switch result {
             case .failure:
-                fail(connection, NodeEdge.away(match: Self.lobbyRoom, node: nodes.me.name, retryAfterMs: max(1_000, nodes.settings.renewEveryMs)), id: id)
+                fail(connection, NodeEdge.away(match: room, node: nodes.me.name, retryAfterMs: max(1_000, nodes.settings.renewEveryMs)), id: id)
             case .success(let placement):
                 let home = placement.home
                 if home.node == nodes.me.name {
-                    if !lobby.challenges.heldHere { log("node \(nodes.me.name) holds the lobby") }
-                    lobby.challenges.heldHere = true
+                    hold()
                     return proceed()
                 }
                 guard home.lease.isAlive(at: nodes.wallNow) else {
-                    return fail(connection, NodeEdge.away(match: Self.lobbyRoom, node: home.node, retryAfterMs: home.lease.retryAfterMs(at: nodes.wallNow)),
+                    return fail(connection, NodeEdge.away(match: room, node: home.node, retryAfterMs: home.lease.retryAfterMs(at: nodes.wallNow)),
                                 id: id)
                 }
-                redirect(connection, to: Redirect(match: Self.lobbyRoom, address: home.address), id: id, joining: lobbyJoin(request, connection))
+                redirect(connection, to: Redirect(match: room, address: home.address), id: id, joining: joining)
             }
         }
     }
@@ -66,11 +79,11 @@ extension Server {
         return JoinRequest(name: connection.name, match: Self.lobbyRoom)
     }
 
-    /// The rows this node's renewals keep besides its matches': the lobby's while it holds it,
+    /// The rows this node's renewals keep besides its matches': the lobby's and the arenas' while it holds them,
     /// and each accepted challenge's duel no player has made yet (so a restart, which keeps its
     /// seats, keeps the row that sends its players here). With no seats, no node lists them.
     var lobbyListing: [MatchListing] {
-        let rows = (lobby.challenges.heldHere ? [Self.lobbyRoom] : [])
+        let rows = (lobby.challenges.heldHere ? [Self.lobbyRoom] : []) + arenaRooms.held.sorted().map(ArenaRoom.room)
             + lobby.reservedMatches.filter { $0.value.unclaimedUntil != nil && lobby.rooms[$0.key] == nil }.keys.sorted()
         return rows.map { MatchListing(name: $0, mode: .duel, phase: .waiting, players: [], spectators: 0) }
     }

@@ -31,6 +31,7 @@ extension Server {
         accounts.retryDue(at: now)
         renewNodeLease(at: now)
         if timers.challengeExpiryDue(at: now) { announceExpiredChallenges(at: now) }
+        if timers.arenaDeadlineDue(at: now) { advanceArenas(at: now) }
         takeSilenceReading()
         pollSilenced(at: now)
         if let slot = timers.dueMeasureSlot(at: now) { measureRoundTrips(slot: slot, at: now) }
@@ -39,6 +40,7 @@ extension Server {
         answerHeld()
         connections.closePending()
         settleLobbyTurn()
+        settleArenasTurn()
         connections.flushDirty()
     }
 

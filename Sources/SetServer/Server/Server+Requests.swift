@@ -35,6 +35,7 @@ extension Server {
             answer(query, id: request.id, from: connection)
         case .lobby(let asked): answerLobby(asked, id: request.id, from: connection, at: now)
         case .health: answerHealth(id: request.id, from: connection, at: now)
+        case .arena(let asked): answerArena(asked, id: request.id, from: connection, at: now)
         }
     }
 

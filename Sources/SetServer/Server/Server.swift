@@ -24,6 +24,8 @@ package final class Server {
     let quietLog: ThrottledLog
     let loop: EventLoop
     let lobby: Lobby
+    /// The arenas held here (`Server+ArenaRoom`).
+    let arenaRooms = ArenaRooms()
     /// Accounts, names, ratings and finished games: the store, called off the loop (`AccountsEdge/`).
     let accounts: AccountsEdge
     /// This node's lease and where other nodes' matches live, when it is one of several (`Cluster/`).

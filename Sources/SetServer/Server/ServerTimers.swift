@@ -34,6 +34,8 @@ final class ServerTimers {
     private var nextPrune: Instant
     /// When the lobby's next open challenge expires, to be announced then (`Challenges`).
     var challengeExpiry: Instant?
+    /// When the next held arena starts or ends (`ArenaRoom`), to pair or stop pairing then.
+    var arenaDeadline: Instant?
 
     init(measuringRoundTrips measuring: Bool, at now: Instant) {
         self.measuring = measuring
@@ -65,6 +67,7 @@ final class ServerTimers {
         if let other { next = min(next, other) }
         if let due = announcements.earliest { next = min(next, due) }
         if let expiry = challengeExpiry { next = min(next, expiry) }
+        if let arena = arenaDeadline { next = min(next, arena) }
         if measuring { next = min(next, nextMeasure) }
         return next
     }
@@ -89,6 +92,11 @@ final class ServerTimers {
     /// Whether an open challenge's time is up at `now`.
     func challengeExpiryDue(at now: Instant) -> Bool {
         challengeExpiry.map { $0 <= now } ?? false
+    }
+
+    /// Whether a held arena's start or end has come at `now`.
+    func arenaDeadlineDue(at now: Instant) -> Bool {
+        arenaDeadline.map { $0 <= now } ?? false
     }
 
     /// The slice of connections due its round-trip pings now, if one is.

@@ -1,0 +1,142 @@
+import SetArena
+import SetRules
+import SetWire
+
+/// One arena held on this server (its room `~arena-NAME`): the pure `Arena` as the store holds
+/// it, and the connections joined to it (as players) or watching it.
+final class ArenaRoom {
+    /// A connection following the arena: the player it joined as, or nil when it only watches.
+    struct Member: Equatable {
+        var player: String?
+    }
+
+    let name: String
+    let variant: Variant
+    let rated: Bool
+    /// The store's wall clock minus this server's, fixed when the room was loaded: the arena
+    /// then runs on the server's clock (its timers, an injected clock in tests).
+    let offset: Int64
+    var arena: Arena
+    private(set) var members: [ConnectionID: Member] = [:]
+    /// Bumped on every change to the standings or boards; `pushedVersion` is the last one pushed.
+    private(set) var version = 0
+    var pushedVersion = 0
+    /// Duels being written to the store: the state is pushed once none is.
+    var dealing = 0
+
+    init(_ stored: StoredArena, at wall: Int64, offset: Int64) {
+        name = stored.name
+        variant = stored.variant
+        rated = stored.rated
+        self.offset = offset
+        arena = stored.arena(at: wall)
+    }
+
+    /// The arena's time (wall-clock milliseconds) at the server's `now`.
+    func time(at now: Instant) -> Int64 { now.milliseconds + offset }
+
+    /// When its phase changes next, on the server's clock.
+    var nextDeadline: Instant? { arena.nextDeadline.map { Instant(milliseconds: $0 - offset) } }
+
+    /// The room's name in the store's `match_homes` (no match name has a `~`).
+    static func room(_ arena: String) -> String { "~arena-\(arena)" }
+
+    func changed() { version += 1 }
+
+    func follow(_ connection: ConnectionID, as player: String?) {
+        members[connection] = Member(player: player)
+        changed()
+    }
+
+    func unfollow(_ connection: ConnectionID) {
+        members[connection] = nil
+    }
+
+    /// The connections joined as `player`.
+    func connections(of player: String) -> [ConnectionID] {
+        members.filter { $0.value.player == player }.keys.sorted()
+    }
+
+    /// What it stored for this player now: who they are and why they are not paired.
+    func stored(_ player: String) -> StoredArenaPlayer? {
+        guard let found = arena.players[player] else { return nil }
+        var pause: ArenaPause?
+        if case .paused(let why) = found.presence { pause = why }
+        return StoredArenaPlayer(entrant: found.entrant, pause: pause)
+    }
+
+    /// Its whole state on the wire (`offset`: the store's wall clock minus this server's).
+    func view() -> ArenaView {
+        ArenaView.of(name: name, variant: variant, rated: rated, arena: arena, offset: offset)
+    }
+}
+
+/// The arenas this server holds, and which one each connection follows.
+final class ArenaRooms {
+    private(set) var rooms: [String: ArenaRoom] = [:]
+    /// The arenas whose rows name this node (on nodes; a server that is no node holds every one).
+    var held: Set<String> = []
+    private var following: [ConnectionID: String] = [:]
+
+    subscript(name: String) -> ArenaRoom? { rooms[name] }
+
+    func hold(_ room: ArenaRoom) { rooms[room.name] = room }
+
+    /// The arena `connection` follows, if any.
+    func room(of connection: ConnectionID) -> ArenaRoom? { following[connection].flatMap { rooms[$0] } }
+
+    func follow(_ room: ArenaRoom, by connection: ConnectionID, as player: String?) {
+        if let before = following[connection], before != room.name { rooms[before]?.unfollow(connection) }
+        following[connection] = room.name
+        room.follow(connection, as: player)
+    }
+
+    /// Stops `connection` following its arena; returns the room and the player it was joined as.
+    @discardableResult
+    func unfollow(_ connection: ConnectionID) -> (ArenaRoom, String?)? {
+        guard let name = following.removeValue(forKey: connection), let room = rooms[name] else { return nil }
+        let member = room.members[connection]
+        room.unfollow(connection)
+        return (room, member?.player)
+    }
+
+    /// Every connection following some arena.
+    var followers: [ConnectionID] { Array(following.keys) }
+}
+
+extension ArenaView {
+    /// An arena's whole state on the wire, its times moved to this server's clock by `offset`.
+    static func of(name: String, variant: Variant, rated: Bool, arena: Arena, offset: Int64) -> ArenaView {
+        ArenaView(arena: name, variant: variant, rated: rated, state: ArenaState(arena.phase), startsAt: max(0, arena.startsAt - offset),
+                  endsAt: max(0, arena.endsAt - offset), standings: ArenaEntry.standings(of: arena, arena: name, withPerformance: false),
+                  boards: arena.boards.map { game in
+                      ArenaBoard(match: ArenaStore.match(arena: name, game: game.number), players: game.players,
+                                 scores: game.players.map { arena.players[$0]?.record.score ?? 0 })
+                  })
+    }
+}
+
+extension ArenaState {
+    init(_ phase: ArenaPhase) {
+        switch phase {
+        case .starting: self = .starting
+        case .running: self = .running
+        case .finished: self = .finished
+        }
+    }
+}
+
+extension ArenaEntry {
+    /// An arena's standings as the wire shows them (`performance` in results only).
+    static func standings(of arena: Arena, arena name: String, withPerformance: Bool) -> [ArenaEntry] {
+        arena.standings.enumerated().map { index, player in
+            var paused = false
+            if case .paused = player.presence { paused = true }
+            return ArenaEntry(rank: index + 1, name: player.name, score: player.record.score, games: player.record.games,
+                              wins: player.record.wins, streak: player.record.streak, fire: player.record.fire,
+                              rating: player.entrant.rating, provisional: player.entrant.provisional, bot: player.entrant.bot,
+                              paused: paused, playing: player.playing.map { ArenaStore.match(arena: name, game: $0) },
+                              performance: withPerformance ? player.performance : nil)
+        }
+    }
+}
