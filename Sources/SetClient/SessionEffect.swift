@@ -31,6 +31,16 @@ package enum SessionEffect: Hashable, Sendable {
     case lobbyListed([LobbyEntry])
     /// A challenge made, answered or accepted that this player is a side of.
     case challenge(ChallengeNotice)
+    /// The arenas running and starting soon, as the server answered `arenas`.
+    case arenaListed([ArenaListing])
+    /// An arena's state, answered or pushed (kept in `ClientSession.arena` when it is ours).
+    case arenaChanged(ArenaState)
+    /// The arena dealt this player a duel; the session goes on to its seat.
+    case arenaPaired(ArenaPairing)
+    /// An arena's results, as the server answered `arena_results`.
+    case arenaResults(ArenaResults)
+    /// The arena's duel is over: the session is back in the arena between duels.
+    case backToArena
     /// A pong: the server's time and the time we sent the ping it answers, for clock sync.
     case pong(serverTime: Int64, sentAt: Int64?)
     /// The kept seat is still held by another connection, and taking it over was not agreed:

@@ -82,6 +82,8 @@ package enum ClientMessage: Hashable, Sendable {
     case lobby(LobbyRequest)
     /// Whether the server can take players now (`HealthReport`), for probes.
     case health
+    /// Arenas: the list, opening one, joining, pausing, leaving, results.
+    case arena(ArenaRequest)
 }
 
 /// What `setgame door` tells the server about the player behind an ssh session: the key sshd

@@ -108,6 +108,7 @@ package enum ClientMessageDecoder {
         case .leaderboard: return .account(try accountQuery(.leaderboard, fields))
         case .lobby, .challenge, .accept, .decline: return .lobby(try lobby(type, fields))
         case .health: return .health
+        case .arenas, .arenaCreate, .arenaJoin, .arenaPause, .arenaResume, .arenaLeave, .arenaResults: return .arena(try arena(type, fields))
         }
     }
 
@@ -246,6 +247,7 @@ package enum ClientMessageEncoder {
         case .account(let query): members = encode(query)
         case .lobby(let asked): members = encode(asked)
         case .health: members = ["type": .string(RequestType.health.rawValue)]
+        case .arena(let asked): members = encode(asked)
         }
         if let id = request.id { members["id"] = id }
         return .object(members)

@@ -52,6 +52,15 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     // Several servers (nodes).
     /// A join's handoff ticket is unknown, used, expired or for another match (fatal).
     case badTicket = "bad_ticket"
+    // Arenas.
+    /// No arena of that name (never made, or long gone).
+    case noSuchArena = "no_such_arena"
+    /// `arena_create` for a name an arena already has.
+    case arenaExists = "arena_exists"
+    /// The arena is finished: nobody joins it now.
+    case arenaOver = "arena_over"
+    /// `arena_pause`, `arena_resume` or `arena_leave` from a connection not joined to an arena.
+    case notInArena = "not_in_arena"
     // Limits.
     case rateLimited = "rate_limited"
     case slowConsumer = "slow_consumer"

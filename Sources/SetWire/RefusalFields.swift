@@ -49,7 +49,7 @@ enum RefusalFields {
              .rateLimited, .slowConsumer, .serverFull, .addressLimit, .accountLimit, .idleTimeout, .serverShuttingDown, .journalFailed,
              .chatOff, .chatRoomClosed, .chatLimited, .chatRepeated, .chatSilenced,
              .notInLobby, .challengeSelf, .playerNotHere, .challengeOpen, .challengeLimited, .noSuchChallenge,
-             .nodeAway, .badTicket:
+             .nodeAway, .badTicket, .noSuchArena, .arenaExists, .arenaOver, .notInArena:
             return nil
         }
     }

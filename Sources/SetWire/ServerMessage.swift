@@ -157,6 +157,14 @@ package enum ServerMessage: Hashable, Sendable {
     case health(HealthReport, id: JSONValue?)
     /// The answer to a `join` for a match another server (node) holds: send the same join there.
     case redirect(Redirect, id: JSONValue?)
+    /// The arenas running and starting soon: the answer to `arenas`.
+    case arenas([ArenaListing], id: JSONValue?)
+    /// An arena's whole state: the answer to an arena request, and pushed (no id) on every change.
+    case arena(ArenaState, id: JSONValue?)
+    /// The arena dealt this player a duel: join its match with the token.
+    case arenaPairing(ArenaPairing, id: JSONValue?)
+    /// An arena's standings with each player's performance, and its winner(s).
+    case arenaResults(ArenaResults, id: JSONValue?)
 }
 
 /// Where a match lives when another server (node) sharing the store holds it.

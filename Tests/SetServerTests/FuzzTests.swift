@@ -83,6 +83,7 @@ import Testing
                 // A seated connection is in no lobby.
                 case .lobby(.enter): return .error(.alreadyJoined)
                 case .lobby: return .error(.notInLobby)
+                case .arena: return .error(.noSuchArena)
                 case .ping, .pong, .list, .snapshot, .health: return .accepted
                 // No seed line is a chat, and no mutation makes one (it needs a "text").
                 case .chat: return .accepted

@@ -55,6 +55,7 @@ import Testing
             case .account(let query): if let type = RequestType(rawValue: query.type.rawValue) { requests.insert(type) }
             case .lobby(let asked): requests.insert(asked.type)
             case .health: requests.insert(.health)
+            case .arena(let asked): requests.insert(asked.type)
             }
         }
         for line in Self.blocks("server").joined() {

@@ -40,6 +40,8 @@ extension ClientApp {
             return react(to: event.body, before: before, at: now)
         case .lobbyListed, .challenge:
             break  // a table's client is not in the lobby
+        case .arenaListed, .arenaChanged, .arenaPaired, .arenaResults, .backToArena:
+            break  // the arena's own screen (`ArenaApp`) shows these
         case .setsOnTable, .roundTrips:
             break  // in the session's view, drawn with the next frame
         case .chatHeard(_, let shown):

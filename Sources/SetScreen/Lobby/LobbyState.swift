@@ -148,7 +148,7 @@ package struct LobbyState: Hashable, Sendable {
         case .goodbye(let reason):
             return finish(.failed(reason))
         case .send, .saveToken, .readyToChoose, .joined, .viewReplaced, .eventApplied, .roundTrips, .setsOnTable, .chatHeard,
-             .pong, .log, .redirected:
+             .pong, .log, .redirected, .arenaListed, .arenaChanged, .arenaPaired, .arenaResults, .backToArena:
             break
         }
         return []

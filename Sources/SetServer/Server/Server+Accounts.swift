@@ -128,8 +128,8 @@ extension ClientMessage {
     /// cost more against the rate limit.
     var isPaged: Bool {
         switch self {
-        case .list, .account(.leaderboard), .lobby(.enter): true
-        case .join, .act, .snapshot, .ping, .pong, .chat, .door, .account, .lobby, .health: false
+        case .list, .account(.leaderboard), .lobby(.enter), .arena(.list): true
+        case .join, .act, .snapshot, .ping, .pong, .chat, .door, .account, .lobby, .health, .arena: false
         }
     }
 }
