@@ -32,7 +32,7 @@ package enum SessionEffect: Hashable, Sendable {
     /// A challenge made, answered or accepted that this player is a side of.
     case challenge(ChallengeNotice)
     /// The arenas running and starting soon, as the server answered `arenas`.
-    case arenaListed([ArenaListing])
+    case arenaListed([ArenaSummary])
     /// An arena's state, answered or pushed (kept in `ClientSession.arena` when it is ours).
     case arenaChanged(ArenaState)
     /// The arena dealt this player a duel; the session goes on to its seat.

@@ -3,11 +3,19 @@ import SetRules
 // Arena messages to and from JSON (the contract in Protocol.md, "Arenas").
 
 extension ClientMessageDecoder {
+    /// An arena's name is shorter than a match's: its duels are `arena-NAME-N`.
+    package static let maxArenaNameLength = 20
+
+    /// 1–20 of `A–Z a–z 0–9 - _`.
+    package static func isAcceptable(arenaName: String) -> Bool {
+        isAcceptable(matchName: arenaName) && arenaName.utf8.count <= maxArenaNameLength && !arenaName.contains(".")
+    }
+
     /// An arena request of `type`.
     static func arena(_ type: RequestType, _ fields: FieldReader) throws(WireError) -> ArenaRequest {
         func arenaName() throws(WireError) -> String {
             guard let name = try fields.string("arena") else { throw fields.missing("arena", "an arena's name") }
-            guard isAcceptable(matchName: name) else { throw fields.bad("arena", "1-\(maxMatchNameLength) letters, digits, '-', '_' or '.'") }
+            guard isAcceptable(arenaName: name) else { throw fields.bad("arena", "1-\(maxArenaNameLength) letters, digits, '-' or '_'") }
             return name
         }
         func flag(_ key: String) throws(WireError) -> Bool? {
@@ -20,7 +28,7 @@ extension ClientMessageDecoder {
             guard let minutes = try fields.int("minutes", in: 1...180, "a number of minutes from 1 to 180") else {
                 throw fields.missing("minutes", "a number of minutes from 1 to 180")
             }
-            guard let variant = try fields.choice("variant", Variant.self) else { throw fields.missing("variant", "a variant") }
+            let variant = try fields.choice("variant", Variant.self) ?? .classic
             return .create(ArenaCreate(arena: try arenaName(), minutes: Int(minutes), variant: variant, rated: try flag("rated") ?? true,
                                        startsInS: Int(try fields.int("startsInS", in: 0...3_600, "seconds from 0 to 3600") ?? 0),
                                        account: try accountKey(fields)))
@@ -66,7 +74,7 @@ extension ClientMessageEncoder {
 }
 
 extension ServerMessageCoding {
-    static func encode(_ listings: [ArenaListing], id: JSONValue?) -> JSONValue {
+    static func encode(_ listings: [ArenaSummary], id: JSONValue?) -> JSONValue {
         with(id, ["type": .string(ServerMessageType.arenas.rawValue), "arenas": .array(listings.map { listing in
             var members: [String: JSONValue] = [
                 "arena": .string(listing.arena), "variant": .string(listing.variant.rawValue), "rated": .bool(listing.rated),
@@ -114,9 +122,9 @@ extension ServerMessageCoding {
     }
 
     static func arenas(_ f: FieldReader, id: JSONValue?) throws(WireError) -> ServerMessage {
-        var listings: [ArenaListing] = []
+        var listings: [ArenaSummary] = []
         for g in try objects(f, "arenas") {
-            listings.append(ArenaListing(
+            listings.append(ArenaSummary(
                 arena: try arenaText(g, "arena"), variant: try g.choice("variant", Variant.self) ?? .classic, rated: g.value("rated")?.boolValue ?? true,
                 phase: try g.required("state", "an arena state") { k throws(WireError) in try g.choice(k, ArenaPhase.self) },
                 startsAt: try g.serverTimeRequired("startsAt"), endsAt: try g.serverTimeRequired("endsAt"),

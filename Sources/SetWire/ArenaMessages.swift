@@ -63,7 +63,7 @@ package enum ArenaPhase: String, CaseIterable, Sendable {
 }
 
 /// One line of the `arenas` list.
-package struct ArenaListing: Hashable, Sendable {
+package struct ArenaSummary: Hashable, Sendable {
     package var arena: String
     package var variant: Variant
     package var rated: Bool

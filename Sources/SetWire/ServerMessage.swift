@@ -158,7 +158,7 @@ package enum ServerMessage: Hashable, Sendable {
     /// The answer to a `join` for a match another server (node) holds: send the same join there.
     case redirect(Redirect, id: JSONValue?)
     /// The arenas running and starting soon: the answer to `arenas`.
-    case arenas([ArenaListing], id: JSONValue?)
+    case arenas([ArenaSummary], id: JSONValue?)
     /// An arena's whole state: the answer to an arena request, and pushed (no id) on every change.
     case arena(ArenaState, id: JSONValue?)
     /// The arena dealt this player a duel: join its match with the token.

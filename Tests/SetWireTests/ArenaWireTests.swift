@@ -32,10 +32,12 @@ import Testing
     }
 
     @Test func aCreateTakesTheContractsDefaultsAndBounds() {
-        #expect(Self.decoded(#"{"type":"arena_create","arena":"a","minutes":1,"variant":"classic"}"#)
+        #expect(Self.decoded(#"{"type":"arena_create","arena":"a","minutes":1}"#)
                 == .arena(.create(ArenaCreate(arena: "a", minutes: 1, variant: .classic, rated: true, startsInS: 0))))
         for bad in [#"{"type":"arena_create","arena":"a","minutes":181,"variant":"classic"}"#,
                     #"{"type":"arena_create","arena":"a b","minutes":5,"variant":"classic"}"#,
+                    #"{"type":"arena_create","arena":"a.b","minutes":5}"#,
+                    #"{"type":"arena_results","arena":"abcdefghijklmnopqrstu"}"#,
                     #"{"type":"arena_create","arena":"a","minutes":5,"variant":"classic","startsInS":3601}"#,
                     #"{"type":"arena_join","arena":"a"}"#] {
             guard case .failure(let error) = ClientMessageDecoder.decode(Array(bad.utf8)) else {
@@ -66,7 +68,7 @@ import Testing
             ArenaPairing(arena: "friday", match: "arena-friday-a-3", token: "0123456789abcdef0123456789abcdef", opponent: "bob"), id: nil)))
         let list = #"{"type":"arenas","arenas":[{"arena":"friday","variant":"classic","rated":true,"state":"starting","startsAt":1000,"endsAt":601000,"players":12}]}"#
         #expect(ServerMessageCoding.decode(Array(list.utf8)) == .success(.arenas(
-            [ArenaListing(arena: "friday", variant: .classic, rated: true, phase: .starting, startsAt: 1_000, endsAt: 601_000, players: 12)], id: nil)))
+            [ArenaSummary(arena: "friday", variant: .classic, rated: true, phase: .starting, startsAt: 1_000, endsAt: 601_000, players: 12)], id: nil)))
         let results = #"{"type":"arena_results","arena":"friday","variant":"classic","rated":true,"state":"finished","endsAt":601000,"standings":[{"rank":1,"name":"ann","score":13,"games":7,"wins":5,"streak":0,"fire":false,"performance":1810}],"winners":["ann"]}"#
         guard case .success(.arenaResults(let final, nil)) = ServerMessageCoding.decode(Array(results.utf8)) else {
             Issue.record("not results")
