@@ -115,11 +115,12 @@ package enum ArenaView {
             }
         }
 
-        /// Cells, the separating space included; the last column takes the rest.
+        /// Cells, the separating space included; the last column takes the rest (the name's is
+        /// the most it takes: it gives way on a narrow screen, `nameWidth`).
         var width: Int {
             switch self {
             case .rank: 4
-            case .name: 17
+            case .name: 25
             case .score: 6
             case .streak: 7
             case .games: 6
@@ -133,10 +134,20 @@ package enum ArenaView {
         static func fitting(_ width: Int, final: Bool) -> [Column] {
             var columns: [Column] = final ? [.rank, .name, .score, .games, .rating, .performance]
                 : [.rank, .name, .score, .streak, .games, .rating, .playing]
-            for dropped in [Column.games, .rating, .streak, .performance] where columns.map(\.width).reduce(0, +) > width {
+            for dropped in [Column.games, .rating, .streak, .performance, .playing]
+            where columns.map(\.width).reduce(0, +) - Column.name.width + minName > width {
                 columns.removeAll { $0 == dropped }
             }
             return columns
+        }
+
+        /// The fewest cells a name gets before a column is dropped.
+        static let minName = 11
+
+        /// The name column's cells at `width`: what the other columns leave, at most `Column.name.width`.
+        static func nameWidth(_ columns: [Column], in width: Int) -> Int {
+            let others = columns.filter { $0 != .name }.map(\.width).reduce(0, +)
+            return max(2, min(Column.name.width, width - others))
         }
     }
 
@@ -145,7 +156,8 @@ package enum ArenaView {
     static func tableLines(_ screen: ArenaScreen, columns: [Column], room: Int, width: Int) -> [LobbyView.Line] {
         guard room > 0 else { return [] }
         let entries = screen.results?.standings ?? screen.arena?.standings ?? []
-        var lines = [LobbyView.Line(text: LobbyView.fit(row(columns.map(\.heading), columns), width), style: CellStyle(dim: true))]
+        let nameWidth = Column.nameWidth(columns, in: width)
+        var lines = [LobbyView.Line(text: cut(row(columns.map(\.heading), columns, nameWidth: nameWidth), width), style: CellStyle(dim: true))]
         if entries.isEmpty {
             lines.append(LobbyView.Line(text: LobbyView.fit("nobody has joined yet", width), style: CellStyle(dim: true)))
             return Array(lines.prefix(room))
@@ -153,22 +165,26 @@ package enum ArenaView {
         let shown = room - 1
         guard shown > 0 else { return lines }
         let mineIndex = entries.firstIndex { screen.isMe($0.name) }
-        var picked = Array(entries.indices.prefix(shown))
-        if let mineIndex, mineIndex >= shown, shown >= 3 {
-            picked = Array(entries.indices.prefix(shown - 2)) + [-1, mineIndex]
-        } else if let mineIndex, mineIndex >= shown {
-            picked = Array(entries.indices.prefix(shown - 1)) + [mineIndex]
-        } else if entries.count > shown, shown >= 2 {
+        // Rows by index in the standings; -1 is a "… N more" row for those left out there.
+        var picked: [Int]
+        if entries.count <= shown {
+            picked = Array(entries.indices)
+        } else if let mine = mineIndex, mine >= shown - 1 {
+            let tail = mine == entries.count - 1 ? [-1, mine] : [-1, mine, -1]
+            picked = shown > tail.count ? Array(entries.indices.prefix(shown - tail.count)) + tail : (shown >= 2 ? [0, mine] : [mine])
+        } else {
             picked = Array(entries.indices.prefix(shown - 1)) + [-1]
         }
-        for index in picked {
+        for (position, index) in picked.enumerated() {
             guard index >= 0 else {
-                let more = index == -1 && picked.last != -1 ? "  …" : "  … \(entries.count - shown + 1) more"
-                lines.append(LobbyView.Line(text: more, style: CellStyle(dim: true)))
+                // The rows this gap stands for: up to the next one shown, or to the end.
+                let next = picked.dropFirst(position + 1).first ?? entries.count
+                let skipped = next - (picked[..<position].last ?? -1) - 1
+                lines.append(LobbyView.Line(text: LobbyView.fit("  … \(skipped) more", width), style: CellStyle(dim: true)))
                 continue
             }
             let entry = entries[index]
-            let text = LobbyView.fit(row(columns.map { cell($0, entry, screen) }, columns), width)
+            let text = cut(row(columns.map { cell($0, entry, screen) }, columns, nameWidth: nameWidth), width)
             lines.append(LobbyView.Line(text: screen.isMe(entry.name) ? text.padding(toLength: width) : text,
                                         style: screen.isMe(entry.name) ? CellStyle(bold: true, reverse: true) : .plain))
         }
@@ -176,17 +192,27 @@ package enum ArenaView {
     }
 
     /// One row: each text in its column, cut with "…" when longer; the last column takes what is left.
-    static func row(_ texts: [String], _ columns: [Column]) -> String {
+    static func row(_ texts: [String], _ columns: [Column], nameWidth: Int) -> String {
         var line = ""
         for (index, (text, column)) in zip(texts, columns).enumerated() {
             if index == columns.count - 1 {
                 line += text
             } else {
-                let cut = LobbyView.fit(text, column.width - 1)
-                line += cut.padding(toLength: column.width)
+                let width = column == .name ? nameWidth : column.width
+                line += cut(text, width - 1).padding(toLength: width)
             }
         }
         return line
+    }
+
+    /// `text` in `width` cells: whole, or its first cells and "…" (a table cuts inside a word: its
+    /// columns stay where they are).
+    static func cut(_ text: String, _ width: Int) -> String {
+        guard text.displayWidth > width else { return text }
+        guard width > 1 else { return width == 1 ? "…" : "" }
+        var head = DisplayWidth.prefix(text, cells: width - 1)
+        while head.last == " " { head.removeLast() }
+        return head + "…"
     }
 
     /// What a player's line says in `column`.
