@@ -70,6 +70,7 @@ extension ClientSession {
             goal.state = state
             goal.joinedHere = true
             arena = goal
+            everJoined = true  // a lost connection is retried from now on, as a seated one is
             if stage == .arena { arrived() }  // the join's redirects and waits are over
         }
         return [.arenaChanged(state)]

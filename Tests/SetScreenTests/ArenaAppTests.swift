@@ -59,6 +59,16 @@ import Testing
         #expect(effects.last == .quit(status: 1, message: "No arena is called nope."))
     }
 
+    @Test func aLostConnectionBetweenDuelsIsMadeAgainAndTheArenaJoinedThere() {
+        var app = Self.app()
+        #expect(app.connectionLost("reset by peer", at: 1_000).allSatisfy { !$0.isQuit }, "joined once: retried, not given up")
+        var effects: [ClientEffect] = []
+        for now in stride(from: Int64(1_000), through: 10_000, by: 250) where !effects.contains(.connect) { effects += app.tick(at: now) }
+        #expect(effects.contains(.connect))
+        _ = app.connected(at: 10_000)
+        #expect(app.receive(Self.welcome, at: 10_010).contains(.send(.arena(.join(arena: "friday", name: "ann", account: "k1")))))
+    }
+
     @Test func theClockWakesTheScreenEachSecondBetweenDuels() {
         let app = Self.app()
         #expect((app.nextWake(at: 1_234) ?? .max) <= 2_000)
