@@ -11,6 +11,8 @@ let package = Package(
         .target(name: "SetRules"),
         // Glicko-2, pure: no I/O, no clock.
         .target(name: "SetRatings"),
+        // Arenas, pure: scoring, standings, pairing, phases; time comes in, no I/O.
+        .target(name: "SetArena"),
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         // The operating system's database clients (Debian: libsqlite3-dev, libpq-dev), as Glibc is.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -19,7 +21,7 @@ let package = Package(
         .target(name: "SetDatabase", dependencies: ["CSQLite", "CPostgres"]),
         .target(name: "SetWire", dependencies: ["SetRules"]),
         .target(name: "SetNet", dependencies: ["CLinux", "SetRules", "SetWire"]),
-        .target(name: "SetServer", dependencies: ["SetRules", "SetRatings", "SetWire", "SetNet", "SetDatabase"]),
+        .target(name: "SetServer", dependencies: ["SetRules", "SetRatings", "SetArena", "SetWire", "SetNet", "SetDatabase"]),
         .target(name: "SetClient", dependencies: ["SetRules", "SetWire"]),
         .target(name: "SetBot", dependencies: ["SetRules", "SetWire", "SetNet", "SetClient"]),
         .target(name: "SetBench", dependencies: ["CLinux", "SetRules", "SetWire", "SetNet", "SetBot", "SetClient"]),
@@ -35,10 +37,11 @@ let package = Package(
         .target(name: "SetTestSupport", dependencies: ["SetNet", "SetServer", "SetDatabase", "SetWire", "SetRules", "SetBot"], path: "Tests/SetTestSupport"),
         .testTarget(name: "SetRulesTests", dependencies: ["SetRules"]),
         .testTarget(name: "SetRatingsTests", dependencies: ["SetRatings"]),
+        .testTarget(name: "SetArenaTests", dependencies: ["SetArena", "SetRules"]),
         .testTarget(name: "SetWireTests", dependencies: ["SetWire", "SetRules"]),
         .testTarget(name: "SetClientTests", dependencies: ["SetClient", "SetWire", "SetRules"]),
         .testTarget(name: "SetNetTests", dependencies: ["SetNet", "SetWire", "SetRules"]),
-        .testTarget(name: "SetServerTests", dependencies: ["SetTestSupport", "SetServer", "SetDatabase", "SetWire", "SetNet", "SetRules"],
+        .testTarget(name: "SetServerTests", dependencies: ["SetTestSupport", "SetServer", "SetArena", "SetDatabase", "SetWire", "SetNet", "SetRules"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SetBotTests", dependencies: ["SetTestSupport", "SetBot", "SetServer", "SetWire", "SetNet", "SetRules"]),
         .testTarget(name: "SetBenchTests", dependencies: ["SetTestSupport", "SetBench", "SetServer", "SetNet", "SetWire", "SetRules"]),

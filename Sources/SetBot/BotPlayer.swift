@@ -154,7 +154,7 @@ final class BotPlayer {
                 // A short "gg" as each game ends, as people say it.
                 if case .gameOver = event.body, brain != nil { request(session.say(Self.goodGame)) }
             case .saveToken, .welcomed, .readyToChoose, .viewReplaced, .setsOnTable, .roundTrips, .listed, .pong, .log, .chatHeard,
-                 .lobbyListed, .challenge, .nodeAway, .unreachable, .arenaListed, .arenaChanged, .arenaPaired, .arenaResults, .backToArena:
+                 .lobbyListed, .challenge, .nodeAway, .unreachable, .arena:
                 break
             }
         }

@@ -8,9 +8,9 @@ package struct ArenaGoal: Hashable, Sendable {
     /// Follow the arena's state without playing.
     package var watch: Bool
     /// The duel the arena dealt, from its pairing until its `game_over`.
-    package var pairing: ArenaPairing?
+    package var pairing: ArenaPairingNotice?
     /// The arena as the server last told it.
-    package var state: ArenaState?
+    package var state: ArenaView?
     /// Whether this connection's `arena_join` was answered: a connection made for a duel (a
     /// reconnect, a redirect to the duel's node) joins the arena again once the duel is over.
     package var joinedHere = false
@@ -35,11 +35,11 @@ extension ClientSession {
         }
     }
 
-    /// The `arena_join` as it stands now: this player's name, account and kind, and a door
-    /// connection's handoff ticket from the redirect that led here.
+    /// The `arena_join` as it stands now: this player's name, account and kind. (A door
+    /// connection's handoff ticket is not sent: `arena_join` has no `ticket` yet; asked of the arena helper.)
     package var arenaJoinMessage: ClientMessage? {
         guard let arena else { return nil }
-        return .arena(.join(arena: arena.name, name: options.name, account: options.account, bot: options.bot, watch: arena.watch, ticket: ticket))
+        return .arena(.join(ArenaJoinRequest(arena: arena.name, name: options.name, account: options.account, bot: options.bot, watch: arena.watch)))
     }
 
     /// Not paired until `resumeArena`; nothing outside the arena stage.
@@ -65,7 +65,7 @@ extension ClientSession {
     }
 
     /// An `arena` line: kept as the arena's state when it is ours.
-    mutating func heard(_ state: ArenaState) -> [SessionEffect] {
+    mutating func heard(_ state: ArenaView) -> [SessionEffect] {
         if var goal = arena, goal.name == state.arena {
             goal.state = state
             goal.joinedHere = true
@@ -73,12 +73,12 @@ extension ClientSession {
             everJoined = true  // a lost connection is retried from now on, as a seated one is
             if stage == .arena { arrived() }  // the join's redirects and waits are over
         }
-        return [.arenaChanged(state)]
+        return [.arena(.state(state))]
     }
 
     /// An `arena_pairing`: the session takes the seat reserved for this player in the dealt duel,
     /// on this connection, as an accepted challenge's (a node that does not hold it redirects).
-    mutating func heard(_ pairing: ArenaPairing) -> [SessionEffect] {
+    mutating func heard(_ pairing: ArenaPairingNotice) -> [SessionEffect] {
         guard var goal = arena, !goal.watch, goal.name == pairing.arena else {
             return [.log("a pairing for \(pairing.arena), which this session does not play in")]
         }
@@ -93,7 +93,7 @@ extension ClientSession {
         awaitingSnapshot = false
         token = pairing.token
         takeOver = false
-        let told: [SessionEffect] = [.arenaPaired(pairing), .saveToken(pairing.token)]
+        let told: [SessionEffect] = [.arena(.paired(pairing)), .saveToken(pairing.token)]
         guard stage != .offline, stage != .greeting else { return told }
         stage = .joining
         return told + [.send(joinMessage)]
@@ -112,6 +112,6 @@ extension ClientSession {
         takeOver = false
         let joinAgain = stage == .offline || stage == .greeting || goal.joinedHere ? [] : arenaEntered()
         if stage != .offline && stage != .greeting { stage = .arena }
-        return [.saveToken(nil), .backToArena] + joinAgain
+        return [.saveToken(nil), .arena(.duelOver)] + joinAgain
     }
 }

@@ -65,6 +65,10 @@ extension ClientSession {
             return [.lobbyListed(entries)]
         case .challenge(let notice, _):
             return heard(notice)
+        case .arenas(let summaries, _): return [.arena(.listed(summaries))]
+        case .arena(let view, _): return heard(view)
+        case .arenaPairing(let notice): return heard(notice)
+        case .arenaResults(let results, _): return [.arena(.results(results))]
         case .ack, .accountInfo, .health:
             // A session asks no account questions: the CLI's profile and history ask on their own (and
             // its health probe too).
@@ -93,14 +97,7 @@ extension ClientSession {
             return [.goodbye(reason)]
         case .redirect(let redirect, _):
             return follow(redirect)
-        case .arenas(let listings, _):
-            return [.arenaListed(listings)]
-        case .arena(let state, _):
-            return heard(state)
-        case .arenaPairing(let pairing, _):
-            return heard(pairing)
-        case .arenaResults(let results, _):
-            return [.arenaResults(results)]
+
         case .chat(let line):
             guard line.match == matchName else { return [] }
             chat.hear(line)

@@ -31,16 +31,8 @@ package enum SessionEffect: Hashable, Sendable {
     case lobbyListed([LobbyEntry])
     /// A challenge made, answered or accepted that this player is a side of.
     case challenge(ChallengeNotice)
-    /// The arenas running and starting soon, as the server answered `arenas`.
-    case arenaListed([ArenaSummary])
-    /// An arena's state, answered or pushed (kept in `ClientSession.arena` when it is ours).
-    case arenaChanged(ArenaState)
-    /// The arena dealt this player a duel; the session goes on to its seat.
-    case arenaPaired(ArenaPairing)
-    /// An arena's results, as the server answered `arena_results`.
-    case arenaResults(ArenaResults)
-    /// The arena's duel is over: the session is back in the arena between duels.
-    case backToArena
+    /// Something about arenas: their list, an arena's state, a duel dealt, results.
+    case arena(ArenaHeard)
     /// A pong: the server's time and the time we sent the ping it answers, for clock sync.
     case pong(serverTime: Int64, sentAt: Int64?)
     /// The kept seat is still held by another connection, and taking it over was not agreed:
@@ -93,4 +85,19 @@ package enum SessionEnd: Hashable, Sendable {
             "the server holding the match (\(ServerText.printable(address))) did not answer after \(tries + 1) tries: \(ServerText.printable(reason))"
         }
     }
+}
+
+/// What the server said about arenas (Protocol.md, "Arenas"), handed to whoever shows it.
+package enum ArenaHeard: Hashable, Sendable {
+    /// The answer to `arenas`.
+    case listed([ArenaSummary])
+    /// An arena's whole state, answered or pushed.
+    case state(ArenaView)
+    /// A duel dealt to this player: join its match with the token.
+    case paired(ArenaPairingNotice)
+    /// An arena's standings with performance, and its winners.
+    case results(ArenaResults)
+    /// The arena's duel is over (its `game_over`, or its seat refused for good): the session is
+    /// back in the arena between duels.
+    case duelOver
 }

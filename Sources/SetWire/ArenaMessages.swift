@@ -1,20 +1,51 @@
 import SetRules
 
-/// A request about arenas (issue 44): the list, opening one, joining, pausing, leaving, results.
+/// What `arena_create` asks for (Protocol.md, "Arenas").
+package struct ArenaCreation: Hashable, Sendable {
+    package var arena: String
+    package var minutes: Int
+    package var variant: Variant
+    package var rated: Bool
+    package var startsInS: Int
+    /// The creator's account key, for the per-account allowance (nil: a guest).
+    package var account: String?
+
+    package init(arena: String, minutes: Int, variant: Variant = .classic, rated: Bool = true, startsInS: Int = 0, account: String? = nil) {
+        self.arena = arena
+        self.minutes = minutes
+        self.variant = variant
+        self.rated = rated
+        self.startsInS = startsInS
+        self.account = account
+    }
+}
+
+/// What `arena_join` asks for: to play under `name` (with the account, as `join` takes it), or
+/// with `watch` only to follow the arena's state.
+package struct ArenaJoinRequest: Hashable, Sendable {
+    package var arena: String
+    package var name: String
+    package var account: String?
+    package var bot: Bool
+    package var watch: Bool
+
+    package init(arena: String, name: String, account: String? = nil, bot: Bool = false, watch: Bool = false) {
+        self.arena = arena
+        self.name = name
+        self.account = account
+        self.bot = bot
+        self.watch = watch
+    }
+}
+
+/// A request about arenas: timed tournaments any player may join.
 package enum ArenaRequest: Hashable, Sendable {
-    /// The arenas running and starting soon.
     case list
-    /// Open an arena; the creator is not joined by it.
-    case create(ArenaCreate)
-    /// Play in the arena (or, `watch`, follow its state without playing); a redirect's `ticket`
-    /// goes with it on the door's socket, as the lobby's does.
-    case join(arena: String, name: String, account: String? = nil, bot: Bool = false, watch: Bool = false, ticket: String? = nil)
-    /// Not paired until `resume`.
+    case create(ArenaCreation)
+    case join(ArenaJoinRequest)
     case pause
     case resume
-    /// No longer listed as joined; the points stay in the standings.
     case leave
-    /// The final (or current) standings with each player's performance.
     case results(arena: String)
 
     /// The request's `type` on the wire.
@@ -29,65 +60,29 @@ package enum ArenaRequest: Hashable, Sendable {
         case .results: .arenaResults
         }
     }
-}
 
-/// What `arena_create` asks for.
-package struct ArenaCreate: Hashable, Sendable {
-    package var arena: String
-    /// 1–180.
-    package var minutes: Int
-    package var variant: Variant
-    package var rated = true
-    /// 0–3600.
-    package var startsInS = 0
-    package var account: String?
-
-    package init(arena: String, minutes: Int, variant: Variant, rated: Bool = true, startsInS: Int = 0, account: String? = nil) {
-        self.arena = arena
-        self.minutes = minutes
-        self.variant = variant
-        self.rated = rated
-        self.startsInS = startsInS
-        self.account = account
+    /// 1–20 of `A–Z a–z 0–9 - _`: `arena-NAME-N` stays a match name for any game number.
+    package static func isAcceptable(arenaName: String) -> Bool {
+        !arenaName.isEmpty && arenaName.utf8.count <= maxNameLength
+            && arenaName.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
+            }
     }
+
+    /// The longest arena name.
+    package static let maxNameLength = 20
+    /// `minutes`' range.
+    package static let minutesRange: ClosedRange<Int64> = 1...180
+    /// `startsInS`' range.
+    package static let startsInRange: ClosedRange<Int64> = 0...3_600
 }
 
-/// Where an arena stands on its clock.
-package enum ArenaPhase: String, CaseIterable, Sendable {
-    /// Open to join; no pairing before `startsAt`.
-    case starting
-    /// Pairing free players until `endsAt`.
-    case running
-    /// The clock reached zero and every game under way has counted: the standings are final.
-    case finished
+/// Where an arena is in its life, from its clock.
+package enum ArenaState: String, CaseIterable, Hashable, Sendable {
+    case starting, running, finished
 }
 
-/// One line of the `arenas` list.
-package struct ArenaSummary: Hashable, Sendable {
-    package var arena: String
-    package var variant: Variant
-    package var rated: Bool
-    package var phase: ArenaPhase
-    /// Server times, milliseconds.
-    package var startsAt: Int64
-    package var endsAt: Int64
-    package var players: Int
-    /// The leader's name; nil while nobody has scored.
-    package var leader: String?
-
-    package init(arena: String, variant: Variant, rated: Bool, phase: ArenaPhase, startsAt: Int64, endsAt: Int64, players: Int, leader: String? = nil) {
-        self.arena = arena
-        self.variant = variant
-        self.rated = rated
-        self.phase = phase
-        self.startsAt = startsAt
-        self.endsAt = endsAt
-        self.players = players
-        self.leader = leader
-    }
-}
-
-/// One player's line in an arena's standings.
+/// One line of an arena's standings.
 package struct ArenaEntry: Hashable, Sendable {
     package var rank: Int
     package var name: String
@@ -98,18 +93,19 @@ package struct ArenaEntry: Hashable, Sendable {
     package var streak: Int
     /// The next win counts double.
     package var fire: Bool
-    /// Nil: a guest, as in the lobby.
+    /// Rating at the arena's start (nil: a guest or none yet), with `provisional` as the lobby's.
     package var rating: Int?
     package var provisional: Bool
     package var bot: Bool
     package var paused: Bool
-    /// The duel this player is in now; nil while free.
+    /// The duel they play now (nil: free).
     package var playing: String?
-    /// Final standings only (`arena_results`): the rating the player's results were worth.
+    /// In results only: their performance (nil: no played game).
     package var performance: Int?
 
-    package init(rank: Int, name: String, score: Int, games: Int = 0, wins: Int = 0, streak: Int = 0, fire: Bool = false, rating: Int? = nil,
-                 provisional: Bool = false, bot: Bool = false, paused: Bool = false, playing: String? = nil, performance: Int? = nil) {
+    package init(rank: Int, name: String, score: Int = 0, games: Int = 0, wins: Int = 0, streak: Int = 0, fire: Bool = false,
+                 rating: Int? = nil, provisional: Bool = false, bot: Bool = false, paused: Bool = false, playing: String? = nil,
+                 performance: Int? = nil) {
         self.rank = rank
         self.name = name
         self.score = score
@@ -126,7 +122,7 @@ package struct ArenaEntry: Hashable, Sendable {
     }
 }
 
-/// A duel under way in an arena: its match, its two players and their scores in it.
+/// A duel under way in an arena, with its players' arena scores.
 package struct ArenaBoard: Hashable, Sendable {
     package var match: String
     package var players: [String]
@@ -139,24 +135,48 @@ package struct ArenaBoard: Hashable, Sendable {
     }
 }
 
-/// An arena's whole state: the answer to a join, pause, resume or leave, and pushed on change.
-package struct ArenaState: Hashable, Sendable {
+/// An arena as `arenas` lists it.
+package struct ArenaSummary: Hashable, Sendable {
     package var arena: String
     package var variant: Variant
     package var rated: Bool
-    package var phase: ArenaPhase
+    package var state: ArenaState
+    package var startsAt: Int64
+    package var endsAt: Int64
+    package var players: Int
+    /// The first in the standings, once someone scored.
+    package var leader: String?
+
+    package init(arena: String, variant: Variant, rated: Bool, state: ArenaState, startsAt: Int64, endsAt: Int64, players: Int, leader: String? = nil) {
+        self.arena = arena
+        self.variant = variant
+        self.rated = rated
+        self.state = state
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.players = players
+        self.leader = leader
+    }
+}
+
+/// An arena's whole state: the answer to `arena_join` and friends, and pushed on every change.
+package struct ArenaView: Hashable, Sendable {
+    package var arena: String
+    package var variant: Variant
+    package var rated: Bool
+    package var state: ArenaState
     package var startsAt: Int64
     package var endsAt: Int64
     package var standings: [ArenaEntry]
     /// The duels under way, top board first.
     package var boards: [ArenaBoard]
 
-    package init(arena: String, variant: Variant, rated: Bool, phase: ArenaPhase, startsAt: Int64, endsAt: Int64,
+    package init(arena: String, variant: Variant, rated: Bool, state: ArenaState, startsAt: Int64, endsAt: Int64,
                  standings: [ArenaEntry] = [], boards: [ArenaBoard] = []) {
         self.arena = arena
         self.variant = variant
         self.rated = rated
-        self.phase = phase
+        self.state = state
         self.startsAt = startsAt
         self.endsAt = endsAt
         self.standings = standings
@@ -164,8 +184,8 @@ package struct ArenaState: Hashable, Sendable {
     }
 }
 
-/// The duel an arena dealt this player: join `match` with `token`.
-package struct ArenaPairing: Hashable, Sendable {
+/// A duel dealt to this player: join `match` with `token`.
+package struct ArenaPairingNotice: Hashable, Sendable {
     package var arena: String
     package var match: String
     package var token: String
@@ -179,21 +199,21 @@ package struct ArenaPairing: Hashable, Sendable {
     }
 }
 
-/// An arena's results: its standings (each with `performance`) and the winner(s).
+/// An arena's standings with each player's performance, and its winners.
 package struct ArenaResults: Hashable, Sendable {
     package var arena: String
     package var variant: Variant
     package var rated: Bool
-    package var phase: ArenaPhase
+    package var state: ArenaState
     package var endsAt: Int64
     package var standings: [ArenaEntry]
     package var winners: [String]
 
-    package init(arena: String, variant: Variant, rated: Bool, phase: ArenaPhase, endsAt: Int64, standings: [ArenaEntry], winners: [String]) {
+    package init(arena: String, variant: Variant, rated: Bool, state: ArenaState, endsAt: Int64, standings: [ArenaEntry], winners: [String]) {
         self.arena = arena
         self.variant = variant
         self.rated = rated
-        self.phase = phase
+        self.state = state
         self.endsAt = endsAt
         self.standings = standings
         self.winners = winners

@@ -82,7 +82,7 @@ package enum ClientMessage: Hashable, Sendable {
     case lobby(LobbyRequest)
     /// Whether the server can take players now (`HealthReport`), for probes.
     case health
-    /// Arenas: the list, opening one, joining, pausing, leaving, results.
+    /// Arenas: listing, creating, joining, pausing, leaving, results.
     case arena(ArenaRequest)
 }
 

@@ -49,18 +49,18 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     case challengeLimited = "challenge_limited"
     /// No open challenge from that name to this player: never made, answered, or expired.
     case noSuchChallenge = "no_such_challenge"
-    // Several servers (nodes).
-    /// A join's handoff ticket is unknown, used, expired or for another match (fatal).
-    case badTicket = "bad_ticket"
-    // Arenas.
-    /// No arena of that name (never made, or long gone).
+    // Arenas (Protocol.md, "Arenas").
+    /// No arena has that name.
     case noSuchArena = "no_such_arena"
-    /// `arena_create` for a name an arena already has.
+    /// `arena_create` named an arena that exists.
     case arenaExists = "arena_exists"
-    /// The arena is finished: nobody joins it now.
+    /// A player's `arena_join` to a finished arena.
     case arenaOver = "arena_over"
     /// `arena_pause`, `arena_resume` or `arena_leave` from a connection not joined to an arena.
     case notInArena = "not_in_arena"
+    // Several servers (nodes).
+    /// A join's handoff ticket is unknown, used, expired or for another match (fatal).
+    case badTicket = "bad_ticket"
     // Limits.
     case rateLimited = "rate_limited"
     case slowConsumer = "slow_consumer"

@@ -13,10 +13,14 @@ package enum RequestType: String, CaseIterable, Sendable {
     case lobby, challenge, accept, decline
     /// Whether the server can take players now (Protocol.md, "Health").
     case health
-    /// Arenas (Protocol.md, "Arenas").
+    /// Arenas: timed tournaments (Protocol.md, "Arenas").
     case arenas
-    case arenaCreate = "arena_create", arenaJoin = "arena_join", arenaPause = "arena_pause", arenaResume = "arena_resume"
-    case arenaLeave = "arena_leave", arenaResults = "arena_results"
+    case arenaCreate = "arena_create"
+    case arenaJoin = "arena_join"
+    case arenaPause = "arena_pause"
+    case arenaResume = "arena_resume"
+    case arenaLeave = "arena_leave"
+    case arenaResults = "arena_results"
 
     /// The type that carries `action`.
     package init(_ action: Action) {
@@ -35,8 +39,8 @@ package enum RequestType: String, CaseIterable, Sendable {
     package func action(touching card: Card?) -> Action? {
         switch self {
         case .join, .list, .snapshot, .ping, .pong, .chat, .door, .profile, .history, .crosstable, .leaderboard,
-             .lobby, .challenge, .accept, .decline, .health,
-             .arenas, .arenaCreate, .arenaJoin, .arenaPause, .arenaResume, .arenaLeave, .arenaResults: nil
+             .lobby, .challenge, .accept, .decline, .health, .arenas, .arenaCreate, .arenaJoin, .arenaPause, .arenaResume,
+             .arenaLeave, .arenaResults: nil
         case .select: card.map(Action.select)
         case .claim: .claim
         case .deal: .deal
@@ -62,7 +66,8 @@ package enum ServerMessageType: String, CaseIterable, Sendable {
     case redirect
     /// Arenas (Protocol.md, "Arenas").
     case arenas, arena
-    case arenaPairing = "arena_pairing", arenaResults = "arena_results"
+    case arenaPairing = "arena_pairing"
+    case arenaResults = "arena_results"
 }
 
 /// An event's `kind`.

@@ -157,13 +157,13 @@ package enum ServerMessage: Hashable, Sendable {
     case health(HealthReport, id: JSONValue?)
     /// The answer to a `join` for a match another server (node) holds: send the same join there.
     case redirect(Redirect, id: JSONValue?)
-    /// The arenas running and starting soon: the answer to `arenas`.
+    /// The arenas listed: the answer to `arenas`.
     case arenas([ArenaSummary], id: JSONValue?)
-    /// An arena's whole state: the answer to an arena request, and pushed (no id) on every change.
-    case arena(ArenaState, id: JSONValue?)
-    /// The arena dealt this player a duel: join its match with the token.
-    case arenaPairing(ArenaPairing, id: JSONValue?)
-    /// An arena's standings with each player's performance, and its winner(s).
+    /// An arena's whole state: the answer to an arena request, and pushed on every change.
+    case arena(ArenaView, id: JSONValue?)
+    /// A duel dealt to this player in their arena.
+    case arenaPairing(ArenaPairingNotice)
+    /// An arena's standings with performance, and its winners.
     case arenaResults(ArenaResults, id: JSONValue?)
 }
 

@@ -53,9 +53,9 @@ package enum ServerMessageCoding {
                                                 "address": .string(redirect.address)]
             if let ticket = redirect.ticket { members["ticket"] = .string(ticket) }
             return with(id, members)
-        case .arenas(let listings, let id): return encode(listings, id: id)
-        case .arena(let state, let id): return encode(state, id: id)
-        case .arenaPairing(let pairing, let id): return encode(pairing, id: id)
+        case .arenas(let summaries, let id): return encode(summaries, id: id)
+        case .arena(let view, let id): return encode(view, id: id)
+        case .arenaPairing(let notice): return encode(notice)
         case .arenaResults(let results, let id): return encode(results, id: id)
         case .accountInfo(let info, let id):
             var members = info.fields
@@ -261,7 +261,7 @@ package enum ServerMessageCoding {
         case .redirect: return .redirect(Redirect(match: try text("match"), address: try text("address"), ticket: try f.string("ticket")), id: id)
         case .arenas: return try arenas(f, id: id)
         case .arena: return try arena(f, id: id)
-        case .arenaPairing: return try arenaPairing(f, id: id)
+        case .arenaPairing: return try arenaPairing(f)
         case .arenaResults: return try arenaResults(f, id: id)
         }
     }

@@ -8,11 +8,11 @@ import Testing
 /// seat and back to the arena after `game_over`; its redirect and `node_away` handled as a join's.
 @Suite struct ClientSessionArenaTests {
     static let welcome = ClientSessionTests.welcome
-    static let join = SessionEffect.send(.arena(.join(arena: "friday", name: "ann", account: "k1")))
-    static let pairing = ArenaPairing(arena: "friday", match: "arena-friday-3", token: "tok", opponent: "bob")
+    static let join = SessionEffect.send(.arena(.join(ArenaJoinRequest(arena: "friday", name: "ann", account: "k1"))))
+    static let pairing = ArenaPairingNotice(arena: "friday", match: "arena-friday-3", token: "tok", opponent: "bob")
 
-    static func state(_ phase: ArenaPhase = .running) -> ArenaState {
-        ArenaState(arena: "friday", variant: .classic, rated: true, phase: phase, startsAt: 1_000, endsAt: 601_000,
+    static func state(_ phase: ArenaState = .running) -> ArenaView {
+        ArenaView(arena: "friday", variant: .classic, rated: true, state: phase, startsAt: 1_000, endsAt: 601_000,
                    standings: [ArenaEntry(rank: 1, name: "ann", score: 0), ArenaEntry(rank: 2, name: "bob", score: 0)])
     }
 
@@ -37,7 +37,7 @@ import Testing
     /// The session paired and seated in the duel, shown its view.
     static func playing() -> ClientSession {
         var session = inArena()
-        _ = session.receive(.arenaPairing(pairing, id: nil), at: 100)
+        _ = session.receive(.arenaPairing(pairing), at: 100)
         _ = session.receive(.joined(role: .player, match: "arena-friday-3", mode: .duel, seat: .first, token: "tok", resumed: true, id: nil), at: 110)
         _ = session.receive(.snapshot(ClientSessionTests.view(seq: 5, match: "arena-friday-3")), at: 120)
         return session
@@ -54,11 +54,11 @@ import Testing
         #expect(session.connected(at: 0).isEmpty, "the arena waits for the welcome")
         #expect(session.receive(Self.welcome, at: 10) == [.welcomed(serverTime: 1_000, limits: ServerLimits()), Self.join])
         #expect(session.stage == .arena)
-        #expect(session.receive(.arena(Self.state(), id: nil), at: 20) == [.arenaChanged(Self.state())])
+        #expect(session.receive(.arena(Self.state(), id: nil), at: 20) == [.arena(.state(Self.state()))])
         #expect(session.arena?.state == Self.state() && session.arena?.joinedHere == true)
         var other = Self.state()
         other.arena = "monday"
-        #expect(session.receive(.arena(other, id: nil), at: 30) == [.arenaChanged(other)])
+        #expect(session.receive(.arena(other, id: nil), at: 30) == [.arena(.state(other))])
         #expect(session.arena?.state == Self.state(), "another arena's state is passed on, not kept as ours")
     }
 
@@ -74,21 +74,21 @@ import Testing
 
     @Test func aPairingGoesOnToTheReservedSeatAndGameOverComesBack() {
         var session = Self.inArena()
-        #expect(session.receive(.arenaPairing(Self.pairing, id: nil), at: 100)
-                == [.arenaPaired(Self.pairing), .saveToken("tok"), Self.seatJoin()])
+        #expect(session.receive(.arenaPairing(Self.pairing), at: 100)
+                == [.arena(.paired(Self.pairing)), .saveToken("tok"), Self.seatJoin()])
         #expect(session.stage == .joining && session.inArenaDuel && session.options.reservedSeat)
         session = Self.playing()
         #expect(session.stage == .joined && session.matchName == "arena-friday-3")
         let pushed = Self.state()
-        #expect(session.receive(.arena(pushed, id: nil), at: 200) == [.arenaChanged(pushed)], "pushes go on during the duel")
+        #expect(session.receive(.arena(pushed, id: nil), at: 200) == [.arena(.state(pushed))], "pushes go on during the duel")
         #expect(session.stage == .joined)
         let effects = session.receive(Self.gameOver, at: 9_000)
-        #expect(effects.suffix(2) == [.saveToken(nil), .backToArena], "no arena_join: this connection is still joined")
+        #expect(effects.suffix(2) == [.saveToken(nil), .arena(.duelOver)], "no arena_join: this connection is still joined")
         #expect(effects.count == 3)
         #expect(session.stage == .arena && !session.inArenaDuel && session.token == nil && !session.options.reservedSeat)
         #expect(session.view?.result?.winner == .first, "the last duel's end stays for the screen")
-        let next = ArenaPairing(arena: "friday", match: "arena-friday-4", token: "tok2", opponent: "cy")
-        #expect(session.receive(.arenaPairing(next, id: nil), at: 9_500).last.map {
+        let next = ArenaPairingNotice(arena: "friday", match: "arena-friday-4", token: "tok2", opponent: "cy")
+        #expect(session.receive(.arenaPairing(next), at: 9_500).last.map {
             if case .send(.join(let join)) = $0 { join.match == "arena-friday-4" && join.token == "tok2" } else { false }
         } == true)
     }
@@ -101,19 +101,19 @@ import Testing
         resume.account = "k1"
         #expect(session.receive(Self.welcome, at: 1_010).last == .send(.join(resume)), "the seat is resumed, not the arena joined")
         _ = session.receive(.joined(role: .player, match: "arena-friday-3", mode: .duel, seat: .first, token: "tok", resumed: true, id: nil), at: 1_020)
-        #expect(session.receive(Self.gameOver, at: 9_000).suffix(3) == [.saveToken(nil), .backToArena, Self.join])
+        #expect(session.receive(Self.gameOver, at: 9_000).suffix(3) == [.saveToken(nil), .arena(.duelOver), Self.join])
         #expect(session.stage == .arena)
     }
 
     @Test func aDuelSeatRefusedForGoodIsBackToTheArena() {
         var session = Self.inArena()
-        _ = session.receive(.arenaPairing(Self.pairing, id: nil), at: 100)
+        _ = session.receive(.arenaPairing(Self.pairing), at: 100)
         let refused = WireError(.badToken, "That seat is gone.")
-        #expect(session.receive(.error(refused, id: nil), at: 200) == [.saveToken(nil), .refused(refused), .saveToken(nil), .backToArena])
+        #expect(session.receive(.error(refused, id: nil), at: 200) == [.saveToken(nil), .refused(refused), .saveToken(nil), .arena(.duelOver)])
         #expect(session.stage == .arena && !session.inArenaDuel)
     }
 
-    @Test func theArenasRedirectIsFollowedWithItsTicketAndNodeAwayWaits() throws {
+    @Test func theArenasRedirectIsFollowedAndNodeAwayWaits() throws {
         var session = Self.inArena()
         session.disconnected()
         session.connected(at: 0)
@@ -122,13 +122,13 @@ import Testing
         #expect(moved.last == .redirected(to: .tcp(host: "127.0.0.2", port: 7381)))
         #expect(session.connected(at: 20).isEmpty)
         let again = session.receive(Self.welcome, at: 30)
-        #expect(again.last == .send(.arena(.join(arena: "friday", name: "ann", account: "k1", ticket: ticket))))
+        #expect(again.last == .send(.arena(.join(ArenaJoinRequest(arena: "friday", name: "ann", account: "k1")))))
         let away = WireError(.nodeAway, "The server holding ~arena-friday (b) is away.",
                              details: ["match": "~arena-friday", "node": "b", "retryAfterMs": .int(2_000)])
         let wait = try #require(session.receive(.error(away, id: nil), at: 40).first)
         #expect(wait == .nodeAway(try #require(session.nodeAway)))
         #expect(session.tick(at: 2_039).allSatisfy { $0 != Self.join })
-        #expect(session.tick(at: 2_040).first == .send(.arena(.join(arena: "friday", name: "ann", account: "k1", ticket: ticket))))
+        #expect(session.tick(at: 2_040).first == .send(.arena(.join(ArenaJoinRequest(arena: "friday", name: "ann", account: "k1")))))
         _ = session.receive(.arena(Self.state(), id: nil), at: 2_050)
         #expect(session.ticket == nil && session.redirectsFollowed == 0, "the arena answered: the move is over")
     }

@@ -9,7 +9,7 @@ import Testing
 /// session; an unknown arena ends the program with the server's words.
 @Suite struct ArenaAppTests {
     static let welcome = ServerMessage.welcome(server: "t", versions: [1], time: 30_000, limits: ServerLimits())
-    static let pairing = ArenaPairing(arena: "friday", match: "arena-friday-3", token: "tok", opponent: "bob")
+    static let pairing = ArenaPairingNotice(arena: "friday", match: "arena-friday-3", token: "tok", opponent: "bob")
 
     static func app() -> ArenaApp {
         var options = ClientOptions(name: "ann")
@@ -18,7 +18,7 @@ import Testing
         #expect(app.start(at: 0) == [.connect])
         _ = app.connected(at: 0)
         let joined = app.receive(welcome, at: 0)
-        #expect(joined.contains(.send(.arena(.join(arena: "friday", name: "ann", account: "k1")))))
+        #expect(joined.contains(.send(.arena(.join(ArenaJoinRequest(arena: "friday", name: "ann", account: "k1"))))))
         _ = app.receive(.arena(ArenaScreenTests.state(), id: nil), at: 0)
         return app
     }
@@ -28,7 +28,7 @@ import Testing
     @Test func theStandingsThenTheDuelThenTheStandingsAgain() {
         var app = Self.app()
         #expect(Self.text(app).contains("Arena friday · Classic, rated · 7:30 left"))
-        let paired = app.receive(.arenaPairing(Self.pairing, id: nil), at: 100)
+        let paired = app.receive(.arenaPairing(Self.pairing), at: 100)
         #expect(paired.contains(.saveToken("tok")))
         #expect(paired.contains { if case .send(.join(let join)) = $0 { join.match == "arena-friday-3" && join.token == "tok" } else { false } })
         _ = app.receive(.joined(role: .player, match: "arena-friday-3", mode: .duel, seat: .first, token: "tok", resumed: true, id: nil), at: 110)
@@ -66,7 +66,7 @@ import Testing
         for now in stride(from: Int64(1_000), through: 10_000, by: 250) where !effects.contains(.connect) { effects += app.tick(at: now) }
         #expect(effects.contains(.connect))
         _ = app.connected(at: 10_000)
-        #expect(app.receive(Self.welcome, at: 10_010).contains(.send(.arena(.join(arena: "friday", name: "ann", account: "k1")))))
+        #expect(app.receive(Self.welcome, at: 10_010).contains(.send(.arena(.join(ArenaJoinRequest(arena: "friday", name: "ann", account: "k1"))))))
     }
 
     @Test func theClockWakesTheScreenEachSecondBetweenDuels() {

@@ -13,7 +13,7 @@ import Testing
                         "ned", "oz", "pat", "quinn", "ros", "sam", "tia", "uma", "val", "wes"]
 
     /// A running arena of 23 players, ann 14th, with 7:30 left at local time 0 (server 30,000).
-    static func state(ann rank: Int = 14, phase: ArenaPhase = .running) -> ArenaState {
+    static func state(ann rank: Int = 14, phase: ArenaState = .running) -> ArenaView {
         var standings: [ArenaEntry] = []
         var others = names.makeIterator()
         for position in 1...23 {
@@ -25,20 +25,20 @@ import Testing
                                         bot: name == "gus", paused: name == "hal",
                                         playing: position <= 2 ? "arena-friday-3" : (name == "cy" || name == "ann" ? "arena-friday-4" : nil)))
         }
-        return ArenaState(arena: "friday", variant: .classic, rated: true, phase: phase, startsAt: 0, endsAt: 480_000, standings: standings,
+        return ArenaView(arena: "friday", variant: .classic, rated: true, state: phase, startsAt: 0, endsAt: 480_000, standings: standings,
                           boards: [ArenaBoard(match: "arena-friday-3", players: ["fayzer", "bob"], scores: [7, 5]),
                                    ArenaBoard(match: "arena-friday-4", players: ["cy", "ann"], scores: [2, 3])])
     }
 
-    static func screen(_ state: ArenaState = state()) -> ArenaScreen {
+    static func screen(_ state: ArenaView = state()) -> ArenaScreen {
         var screen = ArenaScreen(me: "ann", arena: "friday")
         _ = screen.take(.welcomed(serverTime: 30_000, limits: ServerLimits()), at: 0)
-        _ = screen.take(.arenaChanged(state), at: 0)
+        _ = screen.take(.arena(.state(state)), at: 0)
         return screen
     }
 
     static func text(_ screen: ArenaScreen, _ columns: Int, _ rows: Int, at now: Int64 = 0) -> [String] {
-        DoorMenuTests.trimmed(ArenaView.render(screen, size: TerminalSize(columns: columns, rows: rows), at: now))
+        DoorMenuTests.trimmed(ArenaStandingsView.render(screen, size: TerminalSize(columns: columns, rows: rows), at: now))
     }
 
     static let keys = "  p pause, l leave the arena (your points stay), q quit"
@@ -89,7 +89,7 @@ import Testing
     }
 
     @Test func theOwnLineIsHighlightedAcrossTheWidth() throws {
-        let buffer = ArenaView.render(Self.screen(), size: TerminalSize(columns: 80, rows: 24), at: 0)
+        let buffer = ArenaStandingsView.render(Self.screen(), size: TerminalSize(columns: 80, rows: 24), at: 0)
         let row = try #require(DoorMenuTests.trimmed(buffer).firstIndex { $0.hasPrefix("  14  ann") })
         #expect(buffer[2, row].style.reverse && buffer[79, row].style.reverse)
         #expect(!buffer[2, row - 1].style.reverse, "only the player's own line")
@@ -127,11 +127,11 @@ import Testing
 
     @Test func theFinalStandingsShowTheWinnersAndPerformance() {
         var screen = Self.screen(Self.state(phase: .finished))
-        var results = ArenaResults(arena: "friday", variant: .classic, rated: true, phase: .finished, endsAt: 480_000,
+        var results = ArenaResults(arena: "friday", variant: .classic, rated: true, state: .finished, endsAt: 480_000,
                                    standings: Self.state().standings, winners: ["fayzer"])
         results.standings[0].performance = 2_010
         results.standings[13].performance = 1_450
-        _ = screen.take(.arenaResults(results), at: 0)
+        _ = screen.take(.arena(.results(results)), at: 0)
         let lines = Self.text(screen, 80, 24)
         #expect(Array(lines[0...4]) == [
             "  Arena friday is over · Classic, rated · final standings",
@@ -146,9 +146,9 @@ import Testing
 
     @Test func aFinishedArenaAsksForItsResultsOnce() {
         var screen = ArenaScreen(me: "ann", arena: "friday")
-        _ = screen.take(.arenaChanged(Self.state()), at: 0)
-        #expect(screen.take(.arenaChanged(Self.state(phase: .finished)), at: 0) == [.send(.arena(.results(arena: "friday")))])
-        #expect(screen.take(.arenaChanged(Self.state(phase: .finished)), at: 0).isEmpty)
+        _ = screen.take(.arena(.state(Self.state())), at: 0)
+        #expect(screen.take(.arena(.state(Self.state(phase: .finished))), at: 0) == [.send(.arena(.results(arena: "friday")))])
+        #expect(screen.take(.arena(.state(Self.state(phase: .finished))), at: 0).isEmpty)
     }
 
     @Test func keysPauseResumeLeaveAndQuit() {
@@ -156,7 +156,7 @@ import Testing
         #expect(screen.input(.key(.character("p")), at: 0) == [.pause])
         var paused = Self.state()
         paused.standings[13].paused = true
-        _ = screen.take(.arenaChanged(paused), at: 0)
+        _ = screen.take(.arena(.state(paused)), at: 0)
         #expect(Self.text(screen, 80, 24).last == "  p resume, l leave the arena (your points stay), q quit")
         #expect(Self.text(screen, 80, 24)[1] == "  You: #14 of 23, 2 points · paused.")
         #expect(screen.input(.key(.character("p")), at: 0) == [.resume])
@@ -168,15 +168,15 @@ import Testing
 
     @Test func aDuelIsPlayedAndItsEndIsToldBackInTheStandings() {
         var screen = Self.screen()
-        let pairing = ArenaPairing(arena: "friday", match: "arena-friday-9", token: "tok", opponent: "bob")
-        _ = screen.take(.arenaPaired(pairing), at: 0)
+        let pairing = ArenaPairingNotice(arena: "friday", match: "arena-friday-9", token: "tok", opponent: "bob")
+        _ = screen.take(.arena(.paired(pairing)), at: 0)
         #expect(screen.stage == .playing(pairing))
         #expect(screen.input(.key(.character("l")), at: 0).isEmpty, "the duel's screen has the keys")
         _ = screen.take(.joined(match: "arena-friday-9", seat: .second, resumed: false, first: false), at: 0)
         let over = WireEvent(match: "arena-friday-9", seq: 9, time: 0, body: .gameOver(
             MatchResult(reason: .noSetsLeft, by: nil, scores: [9, 12], winner: .second), seed: 1))
         _ = screen.take(.eventApplied(over, before: ClientFixtures.view(seq: 8)), at: 0)
-        _ = screen.take(.backToArena, at: 0)
+        _ = screen.take(.arena(.duelOver), at: 0)
         #expect(screen.stage == .between)
         #expect(Self.text(screen, 80, 24).suffix(2) == ["  You beat bob 12–9.", Self.keys])
     }

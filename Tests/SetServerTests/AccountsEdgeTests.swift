@@ -320,6 +320,21 @@ final class GatedStore: AccountStore {
         gate.pass()
         return try inner.leaderboard(variant, after: after, limit: limit)
     }
+
+    func createArena(_ request: ArenaCreateRequest) throws(StoreError) -> Result<StoredArena, WireError> {
+        gate.pass()
+        return try inner.createArena(request)
+    }
+
+    func arena(named name: String) throws(StoreError) -> StoredArena? {
+        gate.pass()
+        return try inner.arena(named: name)
+    }
+
+    func arenas(endingAfter wall: Int64) throws(StoreError) -> [StoredArena] {
+        gate.pass()
+        return try inner.arenas(endingAfter: wall)
+    }
 }
 
 /// A real server on a loopback port whose accounts store is a `GatedStore`, with a clock the test moves.

@@ -83,7 +83,8 @@ import Testing
                 // A seated connection is in no lobby.
                 case .lobby(.enter): return .error(.alreadyJoined)
                 case .lobby: return .error(.notInLobby)
-                case .arena: return .error(.noSuchArena)
+                // The server holds no arenas yet (Server+Arena).
+                case .arena: return .error(.unknownType)
                 case .ping, .pong, .list, .snapshot, .health: return .accepted
                 // No seed line is a chat, and no mutation makes one (it needs a "text").
                 case .chat: return .accepted

@@ -38,10 +38,8 @@ extension ClientApp {
             adopt(previous: previous, at: now)
         case .eventApplied(let event, let before):
             return react(to: event.body, before: before, at: now)
-        case .lobbyListed, .challenge:
+        case .lobbyListed, .challenge, .arena:
             break  // a table's client is not in the lobby
-        case .arenaListed, .arenaChanged, .arenaPaired, .arenaResults, .backToArena:
-            break  // the arena's own screen (`ArenaApp`) shows these
         case .setsOnTable, .roundTrips:
             break  // in the session's view, drawn with the next frame
         case .chatHeard(_, let shown):

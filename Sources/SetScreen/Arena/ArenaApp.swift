@@ -70,7 +70,7 @@ package struct ArenaApp: DrivenClient {
 
     /// The frame to show at `now`: the duel's while it is played, the standings otherwise.
     package func compose(at now: Int64) -> ScreenBuffer {
-        isPlaying ? game.compose(at: now) : ArenaView.render(screen, size: game.state.size, at: now)
+        isPlaying ? game.compose(at: now) : ArenaStandingsView.render(screen, size: game.state.size, at: now)
     }
 
     /// One of the session's effects: shown by both screens (the game's keeps its clock, seat and

@@ -32,7 +32,7 @@ package struct ArenaScreen: Hashable, Sendable {
         /// Joined, between duels (or waiting for the start).
         case between
         /// Playing the dealt duel: the match screen shows.
-        case playing(ArenaPairing)
+        case playing(ArenaPairingNotice)
         /// An outcome was returned; nothing more happens.
         case over
     }
@@ -41,7 +41,7 @@ package struct ArenaScreen: Hashable, Sendable {
     package let arenaName: String
     package private(set) var stage = Stage.greeting
     /// The arena as the server last told it.
-    package private(set) var arena: ArenaState?
+    package private(set) var arena: ArenaView?
     /// The final standings, once the arena finished and they were asked for.
     package private(set) var results: ArenaResults?
     /// Server time minus local time, from the welcome: turns `endsAt` into minutes left.
@@ -66,13 +66,13 @@ package struct ArenaScreen: Hashable, Sendable {
     package var mine: ArenaEntry? { (results?.standings ?? arena?.standings)?.first { isMe($0.name) } }
 
     /// Whether the arena is over: its final standings show.
-    package var finished: Bool { arena?.phase == .finished || results != nil }
+    package var finished: Bool { arena?.state == .finished || results != nil }
 
     /// Whole minutes and seconds left on the arena's clock (before its start: until the start).
-    package func clock(at now: Int64) -> (phase: ArenaPhase, secondsLeft: Int64)? {
+    package func clock(at now: Int64) -> (state: ArenaState, secondsLeft: Int64)? {
         guard let arena else { return nil }
         let serverNow = now + serverOffset
-        switch arena.phase {
+        switch arena.state {
         case .starting: return (.starting, max(0, (arena.startsAt - serverNow + 999) / 1_000))
         case .running: return (.running, max(0, (arena.endsAt - serverNow + 999) / 1_000))
         case .finished: return (.finished, 0)
@@ -87,18 +87,18 @@ package struct ArenaScreen: Hashable, Sendable {
         switch effect {
         case .welcomed(let time, _):
             serverOffset = time - now
-        case .arenaChanged(let state):
+        case .arena(.state(let state)):
             guard state.arena == arenaName else { return [] }
             arena = state
             if stage == .greeting { stage = .between }
-            if state.phase == .finished, !askedResults, case .between = stage {
+            if state.state == .finished, !askedResults, case .between = stage {
                 askedResults = true
                 return [.send(.arena(.results(arena: arenaName)))]
             }
-        case .arenaResults(let final):
+        case .arena(.results(let final)):
             guard final.arena == arenaName else { return [] }
             results = final
-        case .arenaPaired(let pairing):
+        case .arena(.paired(let pairing)):
             stage = .playing(pairing)
             seat = nil
             note = nil
@@ -107,9 +107,9 @@ package struct ArenaScreen: Hashable, Sendable {
         case .eventApplied(let event, let before):
             guard case .playing(let pairing) = stage, case .gameOver(let result, _, _) = event.body else { return [] }
             lastDuel = Self.words(result, seat: seat ?? before.players.first { isMe($0.name) }?.seat, opponent: pairing.opponent)
-        case .backToArena:
+        case .arena(.duelOver):
             stage = .between
-            if arena?.phase == .finished, !askedResults {
+            if arena?.state == .finished, !askedResults {
                 askedResults = true
                 return [.send(.arena(.results(arena: arenaName)))]
             }
@@ -125,7 +125,7 @@ package struct ArenaScreen: Hashable, Sendable {
         case .goodbye(let reason):
             return finish(.failed(reason))
         case .send, .saveToken, .readyToChoose, .viewReplaced, .roundTrips, .setsOnTable, .chatHeard, .pong, .log, .redirected,
-             .listed, .lobbyListed, .challenge, .arenaListed:
+             .listed, .lobbyListed, .challenge, .arena(.listed):
             break
         }
         return []

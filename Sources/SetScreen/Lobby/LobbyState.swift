@@ -147,8 +147,8 @@ package struct LobbyState: Hashable, Sendable {
             return finish(.failed("setgame: \(end.reason)"))
         case .goodbye(let reason):
             return finish(.failed(reason))
-        case .send, .saveToken, .readyToChoose, .joined, .viewReplaced, .eventApplied, .roundTrips, .setsOnTable, .chatHeard,
-             .pong, .log, .redirected, .arenaListed, .arenaChanged, .arenaPaired, .arenaResults, .backToArena:
+        case .send, .saveToken, .readyToChoose, .joined, .viewReplaced, .eventApplied, .roundTrips, .setsOnTable, .chatHeard, .arena,
+             .pong, .log, .redirected:
             break
         }
         return []

@@ -39,6 +39,12 @@ protocol AccountStore: AnyObject {
     func history(_ name: String, after: String?, limit: Int, id: JSONValue?) throws(StoreError) -> Result<[UInt8], WireError>
     func crosstable(_ name: String, _ other: String) throws(StoreError) -> Result<AccountInfo, WireError>
     func leaderboard(_ variant: Variant, after: String?, limit: Int) throws(StoreError) -> Result<AccountInfo, WireError>
+    /// Arenas (issue 44, `ArenaStore`): a new one within its creator's allowances, or why not.
+    func createArena(_ request: ArenaCreateRequest) throws(StoreError) -> Result<StoredArena, WireError>
+    /// The arena named so, with its players and games (nil: none).
+    func arena(named name: String) throws(StoreError) -> StoredArena?
+    /// The arenas that end after `wall` (wall-clock milliseconds), the first to start first.
+    func arenas(endingAfter wall: Int64) throws(StoreError) -> [StoredArena]
 }
 
 /// An account as the store returns it: a copy, true when it was read.

@@ -108,5 +108,7 @@ enum SQLAccountSchema {
         SilencedStore.migration,
         // Which node counts each account's chat lines (Chat/ChatLeases.swift).
         ChatBudgetStore.migration,
+        // Arenas, their players and their games (Arenas/ArenaStore.swift).
+        ArenaStore.migration,
     ]
 }

@@ -69,4 +69,12 @@ final class FaultyStore: AccountStore {
     func leaderboard(_ variant: Variant, after: String?, limit: Int) throws(StoreError) -> Result<AccountInfo, WireError> {
         try inner.leaderboard(variant, after: after, limit: limit)
     }
+
+    func createArena(_ request: ArenaCreateRequest) throws(StoreError) -> Result<StoredArena, WireError> {
+        try change { () throws(StoreError) in try inner.createArena(request) }
+    }
+
+    func arena(named name: String) throws(StoreError) -> StoredArena? { try inner.arena(named: name) }
+
+    func arenas(endingAfter wall: Int64) throws(StoreError) -> [StoredArena] { try inner.arenas(endingAfter: wall) }
 }

@@ -128,7 +128,7 @@ extension ClientMessage {
     /// cost more against the rate limit.
     var isPaged: Bool {
         switch self {
-        case .list, .account(.leaderboard), .lobby(.enter), .arena(.list): true
+        case .list, .account(.leaderboard), .lobby(.enter), .arena(.list), .arena(.results), .arena(.create): true
         case .join, .act, .snapshot, .ping, .pong, .chat, .door, .account, .lobby, .health, .arena: false
         }
     }

@@ -35,9 +35,7 @@ extension Server {
             answer(query, id: request.id, from: connection)
         case .lobby(let asked): answerLobby(asked, id: request.id, from: connection, at: now)
         case .health: answerHealth(id: request.id, from: connection, at: now)
-        case .arena:
-            // The client's side of arenas came first (issue 44); the arena room answers these once it lands.
-            fail(connection, WireError(.noSuchArena, "This server holds no arenas."), id: request.id)
+        case .arena(let asked): answerArena(asked, id: request.id, from: connection, at: now)
         }
     }
 

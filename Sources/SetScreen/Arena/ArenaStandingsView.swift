@@ -6,7 +6,7 @@ import SetWire
 /// always in sight), the top boards, the last duel's end and the keys; once over, the final
 /// standings with the winner(s) and each player's performance. Columns give way on a narrow
 /// screen, names are cut with "…", nothing overlaps. Pure: state, size and local time in, a grid out.
-package enum ArenaView {
+package enum ArenaStandingsView {
     /// The arena at `size` as it stands at local time `now`.
     package static func render(_ screen: ArenaScreen, size: TerminalSize, at now: Int64) -> ScreenBuffer {
         var buffer = ScreenBuffer(size: size)
