@@ -18,12 +18,9 @@ package enum AccountClient {
             query = .history(name: nil, account: key, after: after, limit: limit)
         }
         let socket: LineSocket
-        do {
-            let fd = try Sockets.connect(host: command.host, port: command.port)
-            Sockets.setReceiveTimeout(fd, milliseconds: 10_000)
-            socket = LineSocket(adopting: fd, maxLineBytes: 1 << 20, maxQueuedBytes: .max)
-        } catch {
-            return fail("cannot reach \(command.host):\(command.port): \(error)")
+        switch questionSocket(host: command.host, port: command.port) {
+        case .success(let connected): socket = connected
+        case .failure(let error): return fail(error.message)
         }
         defer { socket.close() }
         socket.send(ClientMessageEncoder.line(ClientRequest(id: "q", .account(query))))
@@ -46,7 +43,21 @@ package enum AccountClient {
         }
     }
 
-    private static func fail(_ message: String) -> Int32 {
+    /// Why a question's connection could not be made.
+    struct Unreachable: Error { var message: String }
+
+    /// A connection for one question and its answer (answers of up to 1 MiB a line, 10 s each).
+    static func questionSocket(host: String, port: UInt16) -> Result<LineSocket, Unreachable> {
+        do {
+            let fd = try Sockets.connect(host: host, port: port)
+            Sockets.setReceiveTimeout(fd, milliseconds: 10_000)
+            return .success(LineSocket(adopting: fd, maxLineBytes: 1 << 20, maxQueuedBytes: .max))
+        } catch {
+            return .failure(Unreachable(message: "cannot reach \(host):\(port): \(error)"))
+        }
+    }
+
+    static func fail(_ message: String) -> Int32 {
         FileHandle.standardError.write(Data("setgame: \(message)\n".utf8))
         return 1
     }

@@ -27,6 +27,8 @@ package enum Command: Equatable, Sendable {
     case door(DoorOptions)
     /// `profile`, `history` or `leaderboard`.
     case account(AccountCommand)
+    /// `arena`: list, open, or print the standings of an arena.
+    case arena(ArenaCommand)
     /// `nodes`: the nodes sharing a store, drained or forgotten by an operator.
     case nodes(NodesCommand)
     case replay(ReplayOptions)
@@ -171,6 +173,7 @@ package enum Commands {
         case .profile: return .account(try accountCommand(parsed, .profile))
         case .history: return .account(try accountCommand(parsed, .history))
         case .leaderboard: return .account(try accountCommand(parsed, .leaderboard))
+        case .arena: return .arena(try arenaCommand(parsed))
         case .nodes: return .nodes(try nodesCommand(parsed))
         case .bench: return try benchCommand(parsed)
         case .cards: return .cards(try cardsOptions(parsed))

@@ -2,7 +2,7 @@
 /// a new command cannot fall through to another's handling.
 package enum Subcommand: String, CaseIterable, Sendable {
     // In the order the overview lists them.
-    case play, serve, join, watch, bot, door, profile, history, leaderboard, nodes, replay, bench, rules, cards
+    case play, serve, join, watch, bot, door, profile, history, leaderboard, arena, nodes, replay, bench, rules, cards
 
     /// Its options, arguments and help.
     package var spec: CommandSpec {
@@ -16,6 +16,7 @@ package enum Subcommand: String, CaseIterable, Sendable {
         case .profile: Commands.profile
         case .history: Commands.history
         case .leaderboard: Commands.leaderboard
+        case .arena: Commands.arena
         case .nodes: Commands.nodes
         case .replay: Commands.replay
         case .bench: Commands.bench

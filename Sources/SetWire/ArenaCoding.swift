@@ -32,8 +32,10 @@ extension ClientMessageDecoder {
             guard isAcceptable(name: name, maxLength: maxNameLength), PlayerName.isVisible(name) else {
                 throw fields.bad("name", "1-\(maxNameLength) printable characters that show")
             }
+            let ticket = try fields.string("ticket")
+            if let ticket, !Redirect.isTicket(ticket) { throw fields.bad("ticket", "a handoff ticket, 43 base64url characters") }
             return .join(ArenaJoinRequest(arena: arena, name: name, account: try accountKey(fields), bot: try flag("bot", false),
-                                          watch: try flag("watch", false)))
+                                          watch: try flag("watch", false), ticket: ticket))
         case .arenaPause: return .pause
         case .arenaResume: return .resume
         case .arenaLeave: return .leave
@@ -58,6 +60,7 @@ extension ClientMessageEncoder {
             if let account = join.account { members["account"] = .string(account) }
             if join.bot { members["bot"] = .bool(true) }
             if join.watch { members["watch"] = .bool(true) }
+            if let ticket = join.ticket { members["ticket"] = .string(ticket) }
         case .results(let arena): members = ["arena": .string(arena)]
         }
         members["type"] = .string(request.type.rawValue)

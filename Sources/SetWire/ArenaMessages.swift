@@ -28,13 +28,16 @@ package struct ArenaJoinRequest: Hashable, Sendable {
     package var account: String?
     package var bot: Bool
     package var watch: Bool
+    /// On the door socket, a redirect's one-use handoff ticket (as a `join` carries it).
+    package var ticket: String?
 
-    package init(arena: String, name: String, account: String? = nil, bot: Bool = false, watch: Bool = false) {
+    package init(arena: String, name: String, account: String? = nil, bot: Bool = false, watch: Bool = false, ticket: String? = nil) {
         self.arena = arena
         self.name = name
         self.account = account
         self.bot = bot
         self.watch = watch
+        self.ticket = ticket
     }
 }
 

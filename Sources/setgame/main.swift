@@ -37,6 +37,8 @@ case .door(let options):
     exit(Door.run(options, report: AccountReport.lines))
 case .account(let command):
     exit(AccountClient.run(command))
+case .arena(let command):
+    exit(ArenaCommandClient.run(command))
 case .nodes(let command):
     exit(NodesClient.run(command))
 case .replay(let options):

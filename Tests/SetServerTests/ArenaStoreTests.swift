@@ -2,6 +2,7 @@ import SetArena
 import SetDatabase
 @testable import SetServer
 import SetTestSupport
+import SetWire
 import Testing
 
 /// Issue 44 step 2: an arena's rows on a real SQLite file and a real PostgreSQL. The standings
@@ -26,6 +27,22 @@ import Testing
         #expect(loaded.variant == .junior && !loaded.rated && loaded.startsAt == 1_000 && loaded.endsAt == 61_000)
         #expect(try ArenaStore.names(endingAfter: 5_000, in: database) == ["friday"])
         #expect(try ArenaStore.load("nothing", in: database) == nil)
+    }
+
+    /// Three arenas an hour from one account, whatever addresses it comes from; then an hour later
+    /// again. Nothing is written for a refused one.
+    @Test(arguments: TestStoreKind.allCases)
+    func oneAccountCreatesThreeArenasAnHourFromAnyAddress(kind: TestStoreKind) throws {
+        guard let subject = try Self.open(kind) else { return }
+        func create(_ name: String, from address: String, at wall: Int64) throws -> Result<StoredArena, WireError> {
+            try subject.store.createArena(ArenaCreateRequest(creation: ArenaCreation(arena: name, minutes: 1), address: address,
+                                                             accountDigest: "d1", wall: wall, startsAt: wall, endsAt: wall + 60_000))
+        }
+        for index in 0..<3 { #expect(try create("a\(index)", from: "10.0.0.\(index)", at: 1_000).map(\.name) == .success("a\(index)")) }
+        guard case .failure(let limited) = try create("a3", from: "10.0.0.9", at: 2_000) else { Issue.record("a fourth was made"); return }
+        #expect(limited.code == .rateLimited)
+        #expect(try subject.store.arena(named: "a3") == nil)
+        #expect(try create("a3", from: "10.0.0.9", at: 1_000 + ArenaCreateRequest.allowanceMs + 1).map(\.name) == .success("a3"))
     }
 
     /// Played as a node plays it: each pairing written before it is told, each end counted once

@@ -28,10 +28,15 @@ import Testing
         #expect(Self.code(#"{"type":"arena_join","arena":"friday"}"#) == .missingField)
         #expect(Self.code(#"{"type":"arena_join","arena":"friday","name":"ann","watch":"yes"}"#) == .badField)
         #expect(Self.code(#"{"type":"arena_results"}"#) == .missingField)
+        #expect(Self.code(#"{"type":"arena_join","arena":"friday","name":"ann","ticket":"short"}"#) == .badField)
     }
 
     @Test func aJoinCarriesBotAndWatch() throws {
         let request = try Self.decode(#"{"type":"arena_join","arena":"friday","name":"bot-1","bot":true,"watch":true}"#).get()
         #expect(request.message == .arena(.join(ArenaJoinRequest(arena: "friday", name: "bot-1", bot: true, watch: true))))
+        let ticket = String(repeating: "A", count: 43)
+        let handed = try Self.decode(#"{"type":"arena_join","arena":"friday","name":"ann","ticket":"\#(ticket)"}"#).get()
+        #expect(handed.message == .arena(.join(ArenaJoinRequest(arena: "friday", name: "ann", ticket: ticket))))
+        #expect(try Self.decode(String(decoding: ClientMessageEncoder.line(handed).dropLast(), as: UTF8.self)).get() == handed)
     }
 }

@@ -78,9 +78,16 @@ extension Server {
     /// many questions waiting (`AccountsEdge.questionBound`).
     func answer(_ query: AccountQuery, id: JSONValue?, from connection: Connection) {
         let identity = connection.identity
-        let asked = accounts.askQuestion(from: connection.id, { store throws(StoreError) in
+        answerFromStore(id: id, from: connection) { store throws(StoreError) in
             try Self.reply(to: query, id: id, identity: identity, in: store)
-        }) { [unowned self] result in
+        }
+    }
+
+    /// Asks the store off the loop, as an account question (bounded per connection), and sends
+    /// the line it answers, or its refusal (account questions, and arenas' from the store).
+    func answerFromStore(id: JSONValue?, from connection: Connection,
+                         _ call: @escaping @Sendable (AccountStore) throws(StoreError) -> Result<[UInt8], WireError>) {
+        let asked = accounts.askQuestion(from: connection.id, call) { [unowned self] result in
             guard connections[connection.id] === connection, !connection.closeWhenFlushed else { return }
             switch result {
             case .success(.success(let line)): enqueue(line, to: connection)

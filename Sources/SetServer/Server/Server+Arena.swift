@@ -17,7 +17,7 @@ extension Server {
         let offset = wall - now.milliseconds
         switch request {
         case .list:
-            ask(about: request, id: id, from: connection, { store throws(StoreError) in
+            answerFromStore(id: id, from: connection, { store throws(StoreError) in
                 let listed = try store.arenas(endingAfter: wall - Self.finishedArenasListedMs)
                 return .success(ServerMessageCoding.line(.arenas(listed.map { $0.summary(at: wall, offset: offset) }, id: id)))
             })
@@ -25,11 +25,11 @@ extension Server {
             let startsAt = wall + Int64(creation.startsInS) * 1_000
             let asked = ArenaCreateRequest(creation: creation, address: connection.address, accountDigest: creation.account.map(SHA256.hex),
                                            wall: wall, startsAt: startsAt, endsAt: startsAt + Int64(creation.minutes) * 60_000)
-            ask(about: request, id: id, from: connection, { store throws(StoreError) in
+            answerFromStore(id: id, from: connection, { store throws(StoreError) in
                 try store.createArena(asked).map { ServerMessageCoding.line(.arena($0.view(at: wall, offset: offset), id: id)) }
             })
         case .results(let name):
-            ask(about: request, id: id, from: connection, { store throws(StoreError) in
+            answerFromStore(id: id, from: connection, { store throws(StoreError) in
                 guard let stored = try store.arena(named: name) else {
                     return .failure(WireError(.noSuchArena, "No arena is named \(name)."))
                 }
@@ -38,23 +38,6 @@ extension Server {
         case .join, .pause, .resume, .leave:
             fail(connection, WireError(.unknownType, "This server does not seat arena players yet (\"\(request.type.rawValue)\")."), id: id)
         }
-    }
-
-    /// Asks the store off the loop, as an account question (the same bound per connection),
-    /// and sends the line it answers, or its refusal.
-    private func ask(about request: ArenaRequest, id: JSONValue?, from connection: Connection,
-                     _ call: @escaping @Sendable (AccountStore) throws(StoreError) -> Result<[UInt8], WireError>) {
-        let asked = accounts.askQuestion(from: connection.id, call) { [unowned self] result in
-            guard connections[connection.id] === connection, !connection.closeWhenFlushed else { return }
-            switch result {
-            case .success(.success(let line)): enqueue(line, to: connection)
-            case .success(.failure(let error)): fail(connection, error, id: id)
-            case .failure(let error): fail(connection, storeUnreachable(error, "ask again later"), id: id)
-            }
-        }
-        guard !asked else { return }
-        fail(connection, WireError(.rateLimited, "Too many questions are waiting for an answer; this one was dropped, ask again in a moment."),
-             id: id)
     }
 }
 

@@ -1,0 +1,51 @@
+import SetCLI
+import SetTestSupport
+import SetWire
+import Testing
+
+/// `setgame arena` (issue 44): parsed into its request, answered by a real server over
+/// loopback, printed within 80 columns.
+@Suite(.serialized) struct ArenaCommandTests {
+    @Test func eachFormParsesIntoItsRequest() throws {
+        #expect(try Commands.parse(["arena", "example.org:7400"], defaults: .test) == .arena(ArenaCommand(host: "example.org", port: 7400, action: .list)))
+        #expect(try Commands.parse(["arena", "example.org", "friday", "--results", "--json"], defaults: .test)
+            == .arena(ArenaCommand(host: "example.org", port: 7380, action: .results(arena: "friday"), json: true)))
+        #expect(try Commands.parse(["arena", "--create", "fri", "--minutes", "10", "--mode", "junior", "--casual", "--starts-in", "60"], defaults: .test)
+            == .arena(ArenaCommand(host: "127.0.0.1", port: 7380,
+                                   action: .create(ArenaCreation(arena: "fri", minutes: 10, variant: .junior, rated: false, startsInS: 60)))))
+        for wrong in [["arena", "--create", "fri"], ["arena", "--create", "fri.day", "--minutes", "5"], ["arena", "--create", "f", "--minutes", "181"],
+                      ["arena", "h", "friday"], ["arena", "--results"], ["arena", "--minutes", "5"], ["arena", "--casual"],
+                      ["arena", "h", "x", "--create", "y", "--minutes", "5"]] {
+            #expect(throws: UsageError.self, "\(wrong)") { try Commands.parse(wrong, defaults: .test) }
+        }
+    }
+
+    @Test func anArenaIsOpenedListedAndItsStandingsPrinted() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        var printed: [String] = []
+        let create = ArenaCommand(host: "127.0.0.1", port: server.port,
+                                  action: .create(ArenaCreation(arena: "friday", minutes: 10, variant: .junior, startsInS: 120)))
+        #expect(ArenaCommandClient.run(create) { printed.append($0) } == 0)
+        #expect(printed == ["Opened friday: junior rated, 10 minutes, starts in 2 minutes."])
+        printed = []
+        #expect(ArenaCommandClient.run(ArenaCommand(host: "127.0.0.1", port: server.port, action: .list)) { printed.append($0) } == 0)
+        #expect(printed.count == 1 && printed[0].hasPrefix("friday  junior rated  starts in ") && printed[0].hasSuffix("0 players"), "\(printed)")
+        printed = []
+        #expect(ArenaCommandClient.run(ArenaCommand(host: "127.0.0.1", port: server.port, action: .results(arena: "friday"))) { printed.append($0) } == 0)
+        #expect(printed == ["friday  junior rated  starting", "Nobody has joined."])
+        #expect(ArenaCommandClient.run(ArenaCommand(host: "127.0.0.1", port: server.port, action: .results(arena: "nothing"))) { printed.append($0) } == 1)
+    }
+
+    @Test func standingsReadAt80Columns() {
+        let long = String(repeating: "x", count: 24)
+        let results = ArenaResults(arena: String(repeating: "a", count: 20), variant: .classic, rated: true, state: .finished, endsAt: 1,
+                                   standings: [ArenaEntry(rank: 1, name: long, score: 1_234, games: 456, wins: 400, streak: 0, bot: true, performance: 2_999),
+                                               ArenaEntry(rank: 2, name: "bob", score: 2)],
+                                   winners: [long])
+        let lines = ArenaReport.lines(results)
+        #expect(lines.count == 4 && lines.allSatisfy { $0.count <= 80 }, "\(lines)")
+        #expect(lines.last == "Won by \(long).")
+        #expect(ArenaReport.lines([], now: 0) == ["No arenas are running or starting."])
+    }
+}
