@@ -35,11 +35,11 @@ extension ClientSession {
         }
     }
 
-    /// The `arena_join` as it stands now: this player's name, account and kind. (A door
-    /// connection's handoff ticket is not sent: `arena_join` has no `ticket` yet; asked of the arena helper.)
+    /// The `arena_join` as it stands now: this player's name, account and kind, and a door
+    /// connection's handoff ticket from the redirect that led here.
     package var arenaJoinMessage: ClientMessage? {
         guard let arena else { return nil }
-        return .arena(.join(ArenaJoinRequest(arena: arena.name, name: options.name, account: options.account, bot: options.bot, watch: arena.watch)))
+        return .arena(.join(ArenaJoinRequest(arena: arena.name, name: options.name, account: options.account, bot: options.bot, watch: arena.watch, ticket: ticket)))
     }
 
     /// Not paired until `resumeArena`; nothing outside the arena stage.

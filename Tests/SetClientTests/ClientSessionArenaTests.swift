@@ -113,7 +113,7 @@ import Testing
         #expect(session.stage == .arena && !session.inArenaDuel)
     }
 
-    @Test func theArenasRedirectIsFollowedAndNodeAwayWaits() throws {
+    @Test func theArenasRedirectIsFollowedWithItsTicketAndNodeAwayWaits() throws {
         var session = Self.inArena()
         session.disconnected()
         session.connected(at: 0)
@@ -122,13 +122,13 @@ import Testing
         #expect(moved.last == .redirected(to: .tcp(host: "127.0.0.2", port: 7381)))
         #expect(session.connected(at: 20).isEmpty)
         let again = session.receive(Self.welcome, at: 30)
-        #expect(again.last == .send(.arena(.join(ArenaJoinRequest(arena: "friday", name: "ann", account: "k1")))))
+        #expect(again.last == .send(.arena(.join(ArenaJoinRequest(arena: "friday", name: "ann", account: "k1", ticket: ticket)))))
         let away = WireError(.nodeAway, "The server holding ~arena-friday (b) is away.",
                              details: ["match": "~arena-friday", "node": "b", "retryAfterMs": .int(2_000)])
         let wait = try #require(session.receive(.error(away, id: nil), at: 40).first)
         #expect(wait == .nodeAway(try #require(session.nodeAway)))
         #expect(session.tick(at: 2_039).allSatisfy { $0 != Self.join })
-        #expect(session.tick(at: 2_040).first == .send(.arena(.join(ArenaJoinRequest(arena: "friday", name: "ann", account: "k1")))))
+        #expect(session.tick(at: 2_040).first == .send(.arena(.join(ArenaJoinRequest(arena: "friday", name: "ann", account: "k1", ticket: ticket)))))
         _ = session.receive(.arena(Self.state(), id: nil), at: 2_050)
         #expect(session.ticket == nil && session.redirectsFollowed == 0, "the arena answered: the move is over")
     }
