@@ -14,7 +14,7 @@ extension ClientSession {
         inLobby = true
         switch stage {
         case .offline, .greeting: return []
-        case .choosing, .joining, .joined, .lobby: return lobbyEntered(at: now)
+        case .choosing, .joining, .joined, .lobby, .arena: return lobbyEntered(at: now)
         }
     }
 

@@ -18,6 +18,8 @@ extension ClientSession {
             greetedHere = true
             if inLobby {
                 effects += lobbyEntered(at: now)
+            } else if arena != nil && !inArenaDuel {
+                effects += arenaEntered()
             } else if isChoosing {
                 stage = .choosing
                 effects.append(.readyToChoose)
@@ -64,8 +66,8 @@ extension ClientSession {
         case .challenge(let notice, _):
             return heard(notice)
         case .arenas(let summaries, _): return [.arena(.listed(summaries))]
-        case .arena(let view, _): return [.arena(.state(view))]
-        case .arenaPairing(let notice): return [.arena(.paired(notice))]
+        case .arena(let view, _): return heard(view)
+        case .arenaPairing(let notice): return heard(notice)
         case .arenaResults(let results, _): return [.arena(.results(results))]
         case .ack, .accountInfo, .health:
             // A session asks no account questions: the CLI's profile and history ask on their own (and
@@ -95,6 +97,7 @@ extension ClientSession {
             return [.goodbye(reason)]
         case .redirect(let redirect, _):
             return follow(redirect)
+
         case .chat(let line):
             guard line.match == matchName else { return [] }
             chat.hear(line)
@@ -112,21 +115,25 @@ extension ClientSession {
         let before = current
         current.apply(event)
         view = current
-        return [.eventApplied(event, before: before)]
+        guard inArenaDuel, case .gameOver = event.body else { return [.eventApplied(event, before: before)] }
+        return [.eventApplied(event, before: before)] + backToArena()
     }
 
     /// The errors that are the session's own business; the rest go to the driver.
     private mutating func handle(_ error: WireError, at now: Int64) -> [SessionEffect] {
         switch error.code {
         case .badToken:
-            return tokenRefused(error)
+            let refused = tokenRefused(error)
+            return inArenaDuel ? refused + backToArena() : refused
+        case .noSuchMatch where inArenaDuel && stage == .joining, .matchOver where inArenaDuel && stage == .joining:
+            return [.refused(error)] + backToArena()
         case .noSuchMatch where options.role == .spectator:
             matchName = nil
             view = nil
             isChoosing = true
             if stage == .joining { stage = .choosing }
             return [.refused(error)]
-        case .nameTaken where !inLobby && !everJoined && options.takesSuggestedName && suggestionsTaken < Self.maxSuggestionsTaken:
+        case .nameTaken where !inLobby && arena == nil && !everJoined && options.takesSuggestedName && suggestionsTaken < Self.maxSuggestionsTaken:
             guard let suggestion = error.details["suggestion"]?.stringValue, suggestion != options.name else { return [.refused(error)] }
             options.name = suggestion
             suggestionsTaken += 1

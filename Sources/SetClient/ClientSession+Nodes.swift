@@ -108,9 +108,13 @@ extension ClientSession {
 
     /// The join again once a node-away wait is over; nothing while it is not.
     mutating func retryAfterNodeAway(at now: Int64) -> [SessionEffect] {
-        guard let wait = nodeAway, now >= wait.retryAt, stage == .joining || stage == .lobby else { return [] }
+        guard let wait = nodeAway, now >= wait.retryAt, stage == .joining || stage == .lobby || stage == .arena else { return [] }
         nodeAway = nil
-        let again = stage == .lobby ? refreshLobby(at: now) : [.send(joinMessage)]
+        let again: [SessionEffect] = switch stage {
+        case .lobby: refreshLobby(at: now)
+        case .arena: arenaEntered()
+        default: [.send(joinMessage)]
+        }
         return again + [.log("asking again for \(wait.match ?? "the match")")]
     }
 

@@ -30,6 +30,8 @@ package struct ClientSession: Hashable, Sendable {
         case joined
         /// Greeted and listed in the lobby (or asking to be): no match joined yet.
         case lobby
+        /// Greeted and joined to an arena (or asking to be), between its duels.
+        case arena
     }
 
     /// The usual ping interval: well within the server's 60 s idle timeout.
@@ -100,6 +102,8 @@ package struct ClientSession: Hashable, Sendable {
     package internal(set) var inLobby = false
     /// When the lobby's lists are asked for again.
     package internal(set) var nextLobbyRefreshAt: Int64 = 0
+    /// The arena the session plays in or watches (`enterArena`); nil for any other session.
+    package internal(set) var arena: ArenaGoal?
 
     package init(_ options: ClientOptions, token: String? = nil, takeOver: Bool = false) {
         self.options = options
@@ -119,7 +123,8 @@ package struct ClientSession: Hashable, Sendable {
         awaitingSnapshot = false
         nodeAway = nil
         awaitingAnswerSince = now  // the welcome is owed
-        guard options.joinsAtOnce && !isChoosing && !inLobby else { return [] }
+        arena?.joinedHere = false
+        guard options.joinsAtOnce && !isChoosing && !inLobby && (arena == nil || inArenaDuel) else { return [] }
         stage = .joining
         return [.send(joinMessage)]
     }

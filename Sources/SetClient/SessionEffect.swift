@@ -97,4 +97,7 @@ package enum ArenaHeard: Hashable, Sendable {
     case paired(ArenaPairingNotice)
     /// An arena's standings with performance, and its winners.
     case results(ArenaResults)
+    /// The arena's duel is over (its `game_over`, or its seat refused for good): the session is
+    /// back in the arena between duels.
+    case duelOver
 }

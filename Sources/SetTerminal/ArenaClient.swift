@@ -1,0 +1,120 @@
+import Foundation
+import Glibc
+import SetClient
+import SetNet
+import SetScreen
+import SetWire
+
+/// `setgame arena HOST NAME` as a person sees it: the arena's standings between duels and each
+/// dealt duel's own screen, on one connection (`ArenaApp` on `ClientDriver`), keys and the
+/// server's lines and the clock in, only the changed cells out, the terminal restored on the way
+/// out. The arena's CLI calls `run` for a player joining by name.
+package enum ArenaClient {
+    /// Runs the arena `arena` for `options.name` on `options.host:port` until the player leaves
+    /// or quits; returns the exit status.
+    package static func run(_ options: ClientOptions, arena: String) -> Int32 {
+        Sockets.ignoreBrokenPipes()
+        let directory = options.resolvedStateDirectory
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let session: TerminalSession
+        do { session = try TerminalSession(logPath: directory + "/client.log", showsLogPath: options.showsLogPath) } catch {
+            FileHandle.standardError.write(Data("setgame: \(error)\n".utf8))
+            return 1
+        }
+        var message: String?
+        let status: Int32 = {
+            defer { session.end() }
+            let loop: EventLoop
+            do { loop = try EventLoop() } catch {
+                message = "setgame: \(error)"
+                return 1
+            }
+            let app = ArenaApp(arena: arena, options: TerminalClient.appOptions(options), size: TerminalSession.size())
+            let shell = ArenaLoop(app: app, host: options.host, port: options.port, loop: loop, clock: MonotonicTime(),
+                                  signalFD: session.signalFD) { session.write($0) }
+            do { try shell.keyboard.start() } catch {
+                message = "setgame: \(error)"
+                return 1
+            }
+            defer {
+                shell.keyboard.stop()
+                shell.driver.disconnect()
+            }
+            shell.start()
+            loop.run(timeout: shell.waitMilliseconds, tick: shell.tick)
+            message = shell.quitMessage
+            return shell.status
+        }()
+        if let message { FileHandle.standardError.write(Data((ServerText.printable(message) + "\n").utf8)) }
+        return status
+    }
+}
+
+/// The arena on an `EventLoop`: the keyboard through the `KeyboardReader` the game and the lobby
+/// use, the connection through the game's `ClientDriver`; `.quit` ends the loop.
+final class ArenaLoop {
+    let driver: ClientDriver<ArenaApp>
+    let keyboard: KeyboardReader
+    private var interrupted = false
+    private var lastFrame: ScreenBuffer?
+    private let write: (String) -> Void
+    /// How the program ends: the app's quit, or 0 when the terminal went away.
+    private(set) var status: Int32 = 0
+    private(set) var quitMessage: String?
+    private var quitting = false
+
+    init(app: ArenaApp, host: String, port: UInt16, loop: EventLoop, clock: any TimeSource, signalFD: Int32, write: @escaping (String) -> Void) {
+        driver = ClientDriver(app: app, loop: loop, clock: clock, host: host, port: port)
+        keyboard = KeyboardReader(loop: loop, clock: clock, signalFD: signalFD)
+        self.write = write
+        driver.onEffect = { [unowned self] effect in
+            switch effect {
+            case .log(let text): FileHandle.standardError.write(Data("setgame arena: \(ServerText.printable(text))\n".utf8))
+            case .quit(let status, let message):
+                self.quitting = true
+                self.status = status
+                self.quitMessage = message
+            default: break
+            }
+        }
+        keyboard.onHappening = { [unowned self] happening in self.handle(happening) }
+    }
+
+    private var over: Bool { quitting || interrupted }
+
+    func start() {
+        driver.start()
+        draw()
+    }
+
+    func waitMilliseconds() -> Int32 {
+        guard !over else { return 0 }
+        return driver.waitMilliseconds(alsoAt: keyboard.escapeDeadline)
+    }
+
+    func tick() {
+        if !over { keyboard.tick() }
+        if !over { driver.tick() }
+        if over { return keyboard.loop.stop() }
+        draw()
+    }
+
+    func draw() {
+        let frame = driver.app.compose(at: driver.now)
+        let diff = FrameRenderer.frameDiff(from: lastFrame, to: frame)
+        if !diff.isEmpty { write(diff) }
+        lastFrame = frame
+    }
+
+    private func handle(_ happening: TerminalHappening) {
+        guard !over else { return }
+        switch happening {
+        case .input(let event): driver.update { $0.input(event, at: $1) }
+        case .resized(let size): driver.update { app, now in
+            app.resize(to: size, at: now)
+            return []
+        }
+        case .signalled, .closed: interrupted = true
+        }
+    }
+}
