@@ -190,6 +190,8 @@ extension Server {
             }
             let until = Instant(milliseconds: clock.now().milliseconds + lobby.seatWaitMs)
             lobby.reservedMatches[match] = ReservedMatch(tokens: Set(tokens), mode: .duel, variant: room.variant, unclaimedUntil: until)
+            room.seatWaits[game.number] = until
+            timers.arenaDeadline = arenaRooms.rooms.values.compactMap(\.nextDeadline).min()
             for (index, player) in game.players.enumerated() {
                 let notice = ArenaPairingNotice(arena: room.name, match: match, token: tokens[index], opponent: game.players[1 - index])
                 let line = ServerMessageCoding.line(.arenaPairing(notice))
@@ -208,17 +210,35 @@ extension Server {
             let seated = finished.seats.indices.contains(seat.rawValue) ? finished.seats[seat.rawValue].name : ""
             return game.players.contains(seated) ? seated : game.players[min(seat.rawValue, 1)]
         })
-        accounts.ask(on: .records, { store throws(StoreError) in try store.finishArenaGame(game, end, in: name) }) { [unowned self] result in
-            if case .failure(let error) = result { log("arena \(name): \(finished.match)'s end was not written: \(error)") }
-            guard case .success(true) = result else { return }
-            settle(room.arena.end(game: number, end, at: room.time(at: clock.now())), in: room, answered: nil)
+        room.seatWaits[number] = nil
+        count(game, end, in: room)
+    }
+
+    /// The timer: each held arena moved to the server's clock (a start pairs, an end stops
+    /// pairing), and each told duel nobody sat in within its seat wait forfeited by both.
+    func advanceArenas(at now: Instant) {
+        timers.arenaDeadline = nil
+        for room in arenaRooms.rooms.values {
+            for (number, until) in room.seatWaits where until <= now {
+                room.seatWaits[number] = nil
+                let match = ArenaStore.match(arena: room.name, game: number)
+                // Someone sat: the match itself forfeits an absent seat, and its record counts.
+                guard lobby.rooms[match] == nil, let game = room.arena.games[number] else { continue }
+                lobby.reservedMatches[match] = nil
+                count(game, .noShow(absent: Swift.Set(game.players)), in: room)
+            }
+            settle(room.arena.advance(to: room.time(at: now)), in: room, answered: nil)
         }
     }
 
-    /// The timer: each held arena moved to the server's clock (a start pairs, an end stops pairing).
-    func advanceArenas(at now: Instant) {
-        timers.arenaDeadline = nil
-        for room in arenaRooms.rooms.values { settle(room.arena.advance(to: room.time(at: now)), in: room, answered: nil) }
+    /// Writes a duel's end to the store (once), then scores it and pairs whoever is free.
+    private func count(_ game: ArenaGame, _ end: ArenaGameEnd, in room: ArenaRoom) {
+        let name = room.name
+        accounts.ask(on: .records, { store throws(StoreError) in try store.finishArenaGame(game, end, in: name) }) { [unowned self] result in
+            if case .failure(let error) = result { log("arena \(name): game \(game.number)'s end was not written: \(error)") }
+            guard case .success(true) = result else { return }
+            settle(room.arena.end(game: game.number, end, at: room.time(at: clock.now())), in: room, answered: nil)
+        }
     }
 
     /// Once per loop turn: a closed connection stops following its arena, and its player is paused
