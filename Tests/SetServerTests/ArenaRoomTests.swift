@@ -142,4 +142,29 @@ import Testing
         let (_, watched) = try Self.joined(server, "tuesday", "wat", watch: true)
         #expect(watched.state == .finished)
     }
+
+    /// A told duel nobody sits in within the seat wait is lost by both (a no-show); twice in a
+    /// row, and both are paused. The arena's ends are the store's.
+    @Test func aDuelNobodySitsInIsLostByBothAndTwiceTheyArePaused() throws {
+        let server = try TestServer { $0.limits.seatWaitMs = 30_000 }
+        defer { server.stop() }
+        try Self.create(server, "wednesday")
+        let (ann, _) = try Self.joined(server, "wednesday", "ann")
+        let (bob, _) = try Self.joined(server, "wednesday", "bob")
+        defer { _ = bob }
+        #expect(try Self.pairing(ann).match == "arena-wednesday-1")
+        server.advance(by: 30_000)
+        // Nobody else to offer them: paired again at once.
+        #expect(try Self.pairing(ann).match == "arena-wednesday-2")
+        let once = try Self.pushed(ann, "the first no-show") { Self.entry($0, "ann")?.games == 1 }
+        #expect(once.standings.map(\.score) == [0, 0] && once.standings.allSatisfy { !$0.paused })
+        server.advance(by: 30_000)
+        let twice = try Self.pushed(ann, "the second no-show") { Self.entry($0, "ann")?.games == 2 }
+        #expect(twice.standings.allSatisfy { $0.paused && $0.games == 2 && $0.score == 0 } && twice.boards.isEmpty)
+        guard case .arenaResults(let stored, _) = try Asked.answer(try Asked.client(server), .results(arena: "wednesday"), id: "r") else {
+            Issue.record("no results")
+            return
+        }
+        #expect(stored.standings.map(\.games) == [2, 2], "both ends are the store's")
+    }
 }

@@ -23,6 +23,8 @@ final class ArenaRoom {
     var pushedVersion = 0
     /// Duels being written to the store: the state is pushed once none is.
     var dealing = 0
+    /// Each told duel nobody has sat in yet, by number: when its seat wait ends (server clock).
+    var seatWaits: [Int: Instant] = [:]
 
     init(_ stored: StoredArena, at wall: Int64, offset: Int64) {
         name = stored.name
@@ -35,8 +37,11 @@ final class ArenaRoom {
     /// The arena's time (wall-clock milliseconds) at the server's `now`.
     func time(at now: Instant) -> Int64 { now.milliseconds + offset }
 
-    /// When its phase changes next, on the server's clock.
-    var nextDeadline: Instant? { arena.nextDeadline.map { Instant(milliseconds: $0 - offset) } }
+    /// When its phase changes next, or a told duel's seat wait ends, on the server's clock.
+    var nextDeadline: Instant? {
+        let phase = arena.nextDeadline.map { Instant(milliseconds: $0 - offset) }
+        return ([phase].compactMap { $0 } + seatWaits.values).min()
+    }
 
     /// The room's name in the store's `match_homes` (no match name has a `~`).
     static func room(_ arena: String) -> String { "~arena-\(arena)" }

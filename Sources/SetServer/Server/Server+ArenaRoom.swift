@@ -6,7 +6,8 @@ import SetWire
 // `arena_pause`, `arena_resume` and `arena_leave`, the `arena` line pushed on every change, the
 // pairings (written to the store with both reserved seats before anyone is told), each duel's
 // result counted once its record is committed, and the arena's start and end on the server's
-// timers. The arena's rules are `SetArena.Arena`'s; here they are stored and told.
+// timers. The arena's rules are `SetArena.Arena`'s; here they are stored and told. Its writes go
+// on the records lane, in order with the games' records whose results they count.
 extension Server {
     /// Answers a request of the arena's room.
     func answerArenaRoom(_ request: ArenaRequest, id: JSONValue?, from connection: Connection, at now: Instant) {
@@ -128,7 +129,7 @@ extension Server {
     private func saveArenaPlayer(_ name: String, of room: ArenaRoom, then: @escaping () -> Void) {
         guard let row = room.stored(name) else { return then() }
         let arena = room.name
-        accounts.ask({ store throws(StoreError) in try store.saveArenaPlayer(row, in: arena) }) { [unowned self] result in
+        accounts.ask(on: .records, { store throws(StoreError) in try store.saveArenaPlayer(row, in: arena) }) { [unowned self] result in
             if case .failure(let error) = result { log("arena \(room.name): \(name)'s row was not written: \(error)") }
             then()
         }
@@ -160,7 +161,7 @@ extension Server {
         let tokens = [SeatToken.make(), SeatToken.make()]
         let arena = room.name, match = ArenaStore.match(arena: arena, game: game.number)
         room.dealing += 1
-        accounts.ask({ store throws(StoreError) in try store.dealArenaGame(game, tokens: tokens, in: arena) }) { [unowned self] result in
+        accounts.ask(on: .records, { store throws(StoreError) in try store.dealArenaGame(game, tokens: tokens, in: arena) }) { [unowned self] result in
             defer {
                 room.dealing -= 1
                 if room.dealing == 0 { pushArena(room) }
@@ -189,6 +190,8 @@ extension Server {
             }
             let until = Instant(milliseconds: clock.now().milliseconds + lobby.seatWaitMs)
             lobby.reservedMatches[match] = ReservedMatch(tokens: Set(tokens), mode: .duel, variant: room.variant, unclaimedUntil: until)
+            room.seatWaits[game.number] = until
+            timers.arenaDeadline = arenaRooms.rooms.values.compactMap(\.nextDeadline).min()
             for (index, player) in game.players.enumerated() {
                 let notice = ArenaPairingNotice(arena: room.name, match: match, token: tokens[index], opponent: game.players[1 - index])
                 let line = ServerMessageCoding.line(.arenaPairing(notice))
@@ -207,17 +210,35 @@ extension Server {
             let seated = finished.seats.indices.contains(seat.rawValue) ? finished.seats[seat.rawValue].name : ""
             return game.players.contains(seated) ? seated : game.players[min(seat.rawValue, 1)]
         })
-        accounts.ask({ store throws(StoreError) in try store.finishArenaGame(game, end, in: name) }) { [unowned self] result in
-            if case .failure(let error) = result { log("arena \(name): \(finished.match)'s end was not written: \(error)") }
-            guard case .success(true) = result else { return }
-            settle(room.arena.end(game: number, end, at: room.time(at: clock.now())), in: room, answered: nil)
+        room.seatWaits[number] = nil
+        count(game, end, in: room)
+    }
+
+    /// The timer: each held arena moved to the server's clock (a start pairs, an end stops
+    /// pairing), and each told duel nobody sat in within its seat wait forfeited by both.
+    func advanceArenas(at now: Instant) {
+        timers.arenaDeadline = nil
+        for room in arenaRooms.rooms.values {
+            for (number, until) in room.seatWaits where until <= now {
+                room.seatWaits[number] = nil
+                let match = ArenaStore.match(arena: room.name, game: number)
+                // Someone sat: the match itself forfeits an absent seat, and its record counts.
+                guard lobby.rooms[match] == nil, let game = room.arena.games[number] else { continue }
+                lobby.reservedMatches[match] = nil
+                count(game, .noShow(absent: Swift.Set(game.players)), in: room)
+            }
+            settle(room.arena.advance(to: room.time(at: now)), in: room, answered: nil)
         }
     }
 
-    /// The timer: each held arena moved to the server's clock (a start pairs, an end stops pairing).
-    func advanceArenas(at now: Instant) {
-        timers.arenaDeadline = nil
-        for room in arenaRooms.rooms.values { settle(room.arena.advance(to: room.time(at: now)), in: room, answered: nil) }
+    /// Writes a duel's end to the store (once), then scores it and pairs whoever is free.
+    private func count(_ game: ArenaGame, _ end: ArenaGameEnd, in room: ArenaRoom) {
+        let name = room.name
+        accounts.ask(on: .records, { store throws(StoreError) in try store.finishArenaGame(game, end, in: name) }) { [unowned self] result in
+            if case .failure(let error) = result { log("arena \(name): game \(game.number)'s end was not written: \(error)") }
+            guard case .success(true) = result else { return }
+            settle(room.arena.end(game: game.number, end, at: room.time(at: clock.now())), in: room, answered: nil)
+        }
     }
 
     /// Once per loop turn: a closed connection stops following its arena, and its player is paused
