@@ -128,9 +128,12 @@ private struct RelayLoop {
     }
 
     private mutating func read(_ fd: Int32) {
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
-        guard count > 0 else { return drop(fd) }
+        let count: Int
+        switch buffer.withUnsafeMutableBytes({ bytes in SystemCall.run { Glibc.read(fd, bytes.baseAddress, bytes.count) } }) {
+        case .wouldBlock: return
+        case .failed, .done(0): return drop(fd)
+        case .done(let read): count = read
+        }
         guard let last = buffer[..<count].lastIndex(of: 0x0A) else {
             peers[Int(fd)].carry.append(contentsOf: buffer[..<count])
             return
@@ -177,15 +180,14 @@ private struct RelayLoop {
         peers[index].out = []
         defer { peers[index] = peer }
         while peer.sent < peer.out.count {
-            let written = peer.out.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + peer.sent, $0.count - peer.sent) }
-            if written > 0 {
+            let sent = peer.sent
+            switch peer.out.withUnsafeBytes({ bytes in SystemCall.run { Glibc.write(fd, bytes.baseAddress! + sent, bytes.count - sent) } }) {
+            case .done(let written) where written > 0:
                 peer.sent += written
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else if written < 0 && errno == EAGAIN {
+            case .wouldBlock:
                 if !peer.watchingWritable { watch(fd, writable: true, &peer) }
                 return
-            } else {
+            case .done, .failed:
                 peer.out = []
                 peer.sent = 0
                 return
