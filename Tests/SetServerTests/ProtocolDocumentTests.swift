@@ -29,6 +29,8 @@ import Testing
         line.replacingOccurrences(of: #""token":"([A-Za-z0-9._-]+~)?[0-9a-f]{32}""#, with: #""token":"$1TOKEN""#, options: .regularExpression)
             // A history's dates are the wall clock's, which no example can pin.
             .replacingOccurrences(of: #""wall":[0-9]+"#, with: #""wall":WALL"#, options: .regularExpression)
+            // So are an arena's start and end (the store's wall clock moved to the server's).
+            .replacingOccurrences(of: #""(startsAt|endsAt)":[0-9]+"#, with: #""$1":WALL"#, options: .regularExpression)
     }
 
     @Test func theDocumentHasExamplesOfEveryKind() {
@@ -97,6 +99,9 @@ import Testing
         let server = try TestServer { $0.seeds = .counting(from: 42) }
         defer { server.stop() }
         var clients: [String: TestClient] = [:]
+        // The token each client was last told by an `arena_pairing`: its `join` sends it where the
+        // document writes `TOKEN`.
+        var told: [String: String] = [:]
         var recorded: [String] = []
         defer {
             if let path = ProcessInfo.processInfo.environment["SETGAME_RECORD_TRANSCRIPT"] {
@@ -117,11 +122,13 @@ import Testing
             let client = try clients[label] ?? TestClient(port: server.port)
             clients[label] = client
             if line.dropFirst().first == ">" {
-                client.sendRaw(body + "\n")
+                let sent = told[label].map { body.replacingOccurrences(of: #""token":"TOKEN""#, with: #""token":"\#($0)""#) } ?? body
+                client.sendRaw(sent + "\n")
                 recorded.append(line)
             } else {
-                _ = try client.next("line for \(label)")
+                let heard = try client.next("line for \(label)")
                 let actual = try #require(client.lastLine)
+                if case .arenaPairing(let notice) = heard { told[label] = notice.token }
                 recorded.append("\(label)< \(actual)")
                 if body != "?" { #expect(Self.normalised(actual) == Self.normalised(body)) }
             }

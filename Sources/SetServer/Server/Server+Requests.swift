@@ -58,6 +58,8 @@ extension Server {
     }
 
     func join(_ join: JoinRequest, id: JSONValue?, from connection: Connection, at now: Instant) {
+        // An arena player's connection goes from a finished duel to the next pairing's.
+        leaveFinishedArenaDuel(of: connection, at: now)
         switch connection.session {
         case .greeted: break
         // A connection whose join is being answered holds its requests (`answerHeld`): no join comes then.

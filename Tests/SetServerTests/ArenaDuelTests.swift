@@ -1,0 +1,81 @@
+import SetRules
+import SetServer
+import SetTestSupport
+import SetWire
+import Testing
+
+/// Issue 44: an arena player plays each duel on their arena connection, over real sockets: it
+/// joins the duel with the pairing's token, hears the arena's pushes while it plays, is back
+/// between duels after the duel's `game_over` (the next pairing's `join` on the same connection
+/// is taken), and closing it in a duel pauses the player once the duel ends.
+@Suite struct ArenaDuelTests {
+    typealias Room = ArenaRoomTests
+
+    /// Sits `client` in the duel `notice` names, on the same connection; returns its snapshot.
+    static func sit(_ client: TestClient, _ name: String, in notice: ArenaPairingNotice) throws -> MatchView {
+        client.send(.join(JoinRequest(name: name, match: notice.match, token: notice.token)))
+        return try client.waitFor("\(name)'s seat in \(notice.match)") { message in
+            if case .error(let error, _) = message { Issue.record("\(name) refused: \(error.code)") }
+            if case .snapshot(let view) = message { return view } else { return nil }
+        }
+    }
+
+    @Test func eachDuelIsPlayedOnTheArenaConnection() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        try Room.create(server, "thursday", minutes: 10, startsInS: 60)
+        let (ann, _) = try Room.joined(server, "thursday", "ann")
+        let (bob, _) = try Room.joined(server, "thursday", "bob")
+        server.advance(by: 60_000)
+        let first = try Room.pairing(ann), bobsFirst = try Room.pairing(bob)
+        _ = try Self.sit(ann, "ann", in: first)
+        let seated = try Self.sit(bob, "bob", in: bobsFirst)
+        #expect(seated.phase == .playing && seated.match == "arena-thursday-1")
+
+        // While they play, the arena's changes reach the players' connections.
+        let (cat, _) = try Room.joined(server, "thursday", "cat")
+        let heard = try Room.pushed(ann, "cat's arrival during the duel") { $0.standings.count == 3 }
+        #expect(heard.boards.map(\.match) == ["arena-thursday-1"])
+        cat.hangUp()
+        _ = try Room.pushed(bob, "cat paused") { Room.entry($0, "cat")?.paused == true }
+
+        ann.send(.act(.resign, seat: nil))
+        _ = try ann.awaitEvent("ann's game over") { if case .gameOver = $0 { true } else { false } }
+        // Back between duels, without a new `arena_join`: paired again, and the join is taken.
+        let second = try Room.pairing(ann), bobsSecond = try Room.pairing(bob)
+        #expect(second.match == "arena-thursday-2" && second.opponent == "bob")
+        let counted = try Room.pushed(ann, "the first duel counted") { Room.entry($0, "bob")?.score == 2 }
+        #expect(Room.entry(counted, "ann")?.paused == false)
+        let again = try Self.sit(ann, "ann", in: second)
+        #expect(again.match == "arena-thursday-2")
+        #expect(try Self.sit(bob, "bob", in: bobsSecond).phase == .playing)
+
+        // Still the arena's member: closing the connection in the duel pauses ann, taking hold
+        // when the duel ends (as any pause asked during a duel), so nobody is paired again.
+        ann.hangUp()
+        bob.send(.act(.resign, seat: nil))
+        let paused = try Room.pushed(bob, "ann paused") { Room.entry($0, "ann")?.paused == true }
+        #expect(Room.entry(paused, "ann")?.games == 2 && Room.entry(paused, "ann")?.score == 2 && paused.boards.isEmpty)
+    }
+
+    /// A connection in a duel that is not over, or joined to no arena, may not join another.
+    @Test func aDuelUnderWayOrOutsideAnArenaKeepsItsSeat() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        try Room.create(server, "saturday", minutes: 10, startsInS: 60)
+        let (ann, _) = try Room.joined(server, "saturday", "ann")
+        let (bob, _) = try Room.joined(server, "saturday", "bob")
+        server.advance(by: 60_000)
+        let anns = try Room.pairing(ann), bobs = try Room.pairing(bob)
+        _ = try Self.sit(ann, "ann", in: anns)
+        _ = try Self.sit(bob, "bob", in: bobs)
+        ann.send(.join(JoinRequest(name: "ann", match: "elsewhere")))
+        #expect(try ann.awaitError(.alreadyJoined).code == .alreadyJoined)
+
+        let (one, two) = try TestClient.duel(server, match: "plain")
+        one.send(.act(.resign, seat: nil))
+        _ = try two.awaitEvent("the plain duel over") { if case .gameOver = $0 { true } else { false } }
+        two.send(.join(JoinRequest(name: "two", match: "another")))
+        #expect(try two.awaitError(.alreadyJoined).code == .alreadyJoined, "no arena: a finished seat is kept")
+    }
+}
