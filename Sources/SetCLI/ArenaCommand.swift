@@ -1,3 +1,4 @@
+import SetClient
 import SetRules
 import SetWire
 
@@ -35,9 +36,10 @@ package struct ArenaCommand: Equatable, Sendable {
 
 extension Commands {
     package static let arena = CommandSpec(
-        "arena", "List a server's arenas (timed tournaments), open one with --create, or print one's standings with --results.",
-        positionals: [address, PositionalSpec("NAME", "the arena, with --results")],
+        "arena", "List a server's arenas (timed tournaments), join one by NAME, open one with --create, or print one's standings with --results.",
+        positionals: [address, PositionalSpec("NAME", "the arena to join, or with --results the one whose standings to print")],
         options: [
+            OptionSpec("name", "NAME", "joining: your name (default: your login name)"),
             OptionSpec("results", nil, "print NAME's standings: final once it is over, with the winners and each player's performance"),
             OptionSpec("create", "NAME", "open an arena: 1-20 letters, digits, '-' or '_'"),
             OptionSpec("minutes", "M", "with --create: how long it runs, 1-180"),
@@ -45,9 +47,10 @@ extension Commands {
             casualOption,
             OptionSpec("starts-in", "S", "with --create: seconds until it starts, 0-3600 (default 0)"),
             jsonOption,
-        ])
+        ] + display)
 
-    static func arenaCommand(_ parsed: ParsedArguments) throws(UsageError) -> ArenaCommand {
+    /// `arena`: a request to the server (`ArenaCommand`), or a person joining NAME (`arenaJoin`).
+    static func arenaCommand(_ parsed: ParsedArguments, defaults: CommandDefaults) throws(UsageError) -> Command {
         let values = OptionValues(parsed, command: arena.name)
         let server = try values.address()
         let named = parsed.positionals.dropFirst().first
@@ -56,6 +59,10 @@ extension Commands {
                 throw UsageError("'\(name)' is not an arena's name (1-\(ArenaRequest.maxNameLength) letters, digits, '-' or '_')", command: arena.name)
             }
             return name
+        }
+        let joining = named != nil && values.text("create") == nil && !values.flag("results")
+        for option in ["name", "colorblind", "no-animation"] where !joining && (values.text(option) != nil || values.flag(option)) {
+            throw UsageError("--\(option) goes with joining an arena by its NAME", command: arena.name)
         }
         let action: ArenaCommand.Action
         if let created = values.text("create") {
@@ -68,17 +75,21 @@ extension Commands {
                 throw UsageError("--\(option) goes with --create", command: arena.name)
             }
             if values.flag("casual") { throw UsageError("--casual goes with --create", command: arena.name) }
+            if let named, !values.flag("results") {
+                if values.flag("json") { throw UsageError("--json goes with --results, --create or a list", command: arena.name) }
+                // A person joins as `join` does: their name, display options and kept account key.
+                var options = ClientOptions(host: server.host, port: server.port, name: values.text("name") ?? defaults.loginName,
+                                            colorblind: values.flag("colorblind"), animation: !values.flag("no-animation"))
+                options.command = defaults.command
+                return .arenaJoin(options, arena: try checked(named))
+            }
             if let named {
-                // Joining as a person is the arena screen's; this version prints standings only.
-                guard values.flag("results") else {
-                    throw UsageError("joining an arena from the terminal is not in this version: add --results to see its standings", command: arena.name)
-                }
                 action = .results(arena: try checked(named))
             } else {
                 if values.flag("results") { throw UsageError("--results needs the arena's NAME", command: arena.name) }
                 action = .list
             }
         }
-        return ArenaCommand(host: server.host, port: server.port, action: action, json: values.flag("json"))
+        return .arena(ArenaCommand(host: server.host, port: server.port, action: action, json: values.flag("json")))
     }
 }

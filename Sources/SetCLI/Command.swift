@@ -29,6 +29,8 @@ package enum Command: Equatable, Sendable {
     case account(AccountCommand)
     /// `arena`: list, open, or print the standings of an arena.
     case arena(ArenaCommand)
+    /// `arena HOST NAME`: a person joins the arena NAME and plays its duels.
+    case arenaJoin(ClientOptions, arena: String)
     /// `nodes`: the nodes sharing a store, drained or forgotten by an operator.
     case nodes(NodesCommand)
     case replay(ReplayOptions)
@@ -174,7 +176,7 @@ package enum Commands {
         case .profile: return .account(try accountCommand(parsed, .profile))
         case .history: return .account(try accountCommand(parsed, .history))
         case .leaderboard: return .account(try accountCommand(parsed, .leaderboard))
-        case .arena: return .arena(try arenaCommand(parsed))
+        case .arena: return try arenaCommand(parsed, defaults: defaults)
         case .nodes: return .nodes(try nodesCommand(parsed))
         case .bench: return try benchCommand(parsed)
         case .cards: return .cards(try cardsOptions(parsed))

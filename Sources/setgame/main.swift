@@ -39,6 +39,8 @@ case .account(let command):
     exit(AccountClient.run(command))
 case .arena(let command):
     exit(ArenaCommandClient.run(command))
+case .arenaJoin(let options, let arena):
+    exit(ArenaClient.run(options, arena: arena))
 case .nodes(let command):
     exit(NodesClient.run(command))
 case .replay(let options):

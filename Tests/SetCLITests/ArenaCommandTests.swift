@@ -1,4 +1,5 @@
 import SetCLI
+import SetClient
 import SetTestSupport
 import SetWire
 import Testing
@@ -13,8 +14,19 @@ import Testing
         #expect(try Commands.parse(["arena", "--create", "fri", "--minutes", "10", "--mode", "junior", "--casual", "--starts-in", "60"], defaults: .test)
             == .arena(ArenaCommand(host: "127.0.0.1", port: 7380,
                                    action: .create(ArenaCreation(arena: "fri", minutes: 10, variant: .junior, rated: false, startsInS: 60)))))
+        // A person joins by NAME, with the client options `join` has.
+        var person = ClientOptions(host: "example.org", port: 7380, name: "ann", colorblind: true, animation: false)
+        person.command = "setgame"
+        #expect(try Commands.parse(["arena", "example.org", "friday", "--name", "ann", "--colorblind", "--no-animation"], defaults: .test)
+            == .arenaJoin(person, arena: "friday"))
+        guard case .arenaJoin(let login, "friday") = try Commands.parse(["arena", "h", "friday"], defaults: .test) else {
+            Issue.record("NAME alone does not join")
+            return
+        }
+        #expect(login.name == "login" && login.colorblind == false && login.animation && login.match == nil && login.role == .player)
         for wrong in [["arena", "--create", "fri"], ["arena", "--create", "fri.day", "--minutes", "5"], ["arena", "--create", "f", "--minutes", "181"],
-                      ["arena", "h", "friday"], ["arena", "--results"], ["arena", "--minutes", "5"], ["arena", "--casual"],
+                      ["arena", "h", "friday", "--json"], ["arena", "h", "--name", "ann"], ["arena", "h", "x", "--results", "--colorblind"],
+                      ["arena", "h", "friday.x"], ["arena", "--results"], ["arena", "--minutes", "5"], ["arena", "--casual"],
                       ["arena", "h", "x", "--create", "y", "--minutes", "5"]] {
             #expect(throws: UsageError.self, "\(wrong)") { try Commands.parse(wrong, defaults: .test) }
         }

@@ -20,7 +20,7 @@ struct HelpGoldenTests {
           profile      Show a player's ratings per mode, games, wins, losses and set times on a server.
           history      List a player's finished games on a server, newest first (without NAME: your own).
           leaderboard  List a server's best established players of one mode.
-          arena        List a server's arenas (timed tournaments), open one with --create, or print one's standings with --results.
+          arena        List a server's arenas (timed tournaments), join one by NAME, open one with --create, or print one's standings with --results.
           nodes        List the servers (nodes) sharing a PostgreSQL store; drain one before removing it, forget one gone for good.
           replay       Print a match from its journal move by move, and check each revealed seed against its commitment.
           bench        Measure a server under load: duels of instant bots plus spectators over loopback. 'setgame bench rules' times the rules alone.
@@ -239,18 +239,21 @@ struct HelpGoldenTests {
         .arena: #"""
             usage: setgame arena [HOST[:PORT]] [NAME] [options]
 
-            List a server's arenas (timed tournaments), open one with --create, or print one's standings with --results.
+            List a server's arenas (timed tournaments), join one by NAME, open one with --create, or print one's standings with --results.
 
-              HOST[:PORT]    the server (default 127.0.0.1:7380)
-              NAME           the arena, with --results
-              --results      print NAME's standings: final once it is over, with the winners and each player's performance
-              --create NAME  open an arena: 1-20 letters, digits, '-' or '_'
-              --minutes M    with --create: how long it runs, 1-180
-              --mode MODE    with --create: the variant (default classic): classic, junior, chain, ultra
-              --casual       unrated games: a duel between two accounts is rated otherwise
-              --starts-in S  with --create: seconds until it starts, 0-3600 (default 0)
-              --json         print the server's answer as one JSON object, for programs
-              -h, --help     show this help
+              HOST[:PORT]     the server (default 127.0.0.1:7380)
+              NAME            the arena to join, or with --results the one whose standings to print
+              --name NAME     joining: your name (default: your login name)
+              --results       print NAME's standings: final once it is over, with the winners and each player's performance
+              --create NAME   open an arena: 1-20 letters, digits, '-' or '_'
+              --minutes M     with --create: how long it runs, 1-180
+              --mode MODE     with --create: the variant (default classic): classic, junior, chain, ultra
+              --casual        unrated games: a duel between two accounts is rated otherwise
+              --starts-in S   with --create: seconds until it starts, 0-3600 (default 0)
+              --json          print the server's answer as one JSON object, for programs
+              --colorblind    also show each card's colour as a letter
+              --no-animation  cards appear and leave without moving
+              -h, --help      show this help
 
             """#,
         .nodes: #"""
