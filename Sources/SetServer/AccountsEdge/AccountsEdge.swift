@@ -154,15 +154,16 @@ final class AccountsEdge {
 
     /// An account question from `connection`, asked on the questions lane unless it (or everyone
     /// together) already has as many waiting as `questionBound` allows: false then, and nothing
-    /// is asked, so one client cannot fill the worker's queue. `call` only reads.
-    func askQuestion<Answer: Sendable>(from connection: ConnectionID,
+    /// is asked, so one client cannot fill the worker's queue. `call` only reads, unless it is
+    /// asked on another `lane` (the questions lane's SQLite connection is read-only).
+    func askQuestion<Answer: Sendable>(from connection: ConnectionID, on lane: Lane = .questions,
                                        _ call: @escaping @Sendable (AccountStore) throws(StoreError) -> Answer,
                                        then answer: @escaping (Result<Answer, StoreError>) -> Void) -> Bool {
         let mine = questionsWaiting[connection] ?? 0
         guard mine < questionBound.perConnection, questionsInAll < questionBound.total else { return false }
         questionsWaiting[connection] = mine + 1
         questionsInAll += 1
-        ask(on: .questions, call) { [unowned self] result in
+        ask(on: lane, call) { [unowned self] result in
             questionsInAll -= 1
             let left = (questionsWaiting[connection] ?? 1) - 1
             questionsWaiting[connection] = left > 0 ? left : nil

@@ -86,9 +86,9 @@ extension Server {
 
     /// Asks the store off the loop, as an account question (bounded per connection), and sends
     /// the line it answers, or its refusal (account questions, and arenas' from the store).
-    func answerFromStore(id: JSONValue?, from connection: Connection,
+    func answerFromStore(id: JSONValue?, from connection: Connection, on lane: AccountsEdge.Lane = .questions,
                          _ call: @escaping @Sendable (AccountStore) throws(StoreError) -> Result<[UInt8], WireError>) {
-        let asked = accounts.askQuestion(from: connection.id, call) { [unowned self] result in
+        let asked = accounts.askQuestion(from: connection.id, on: lane, call) { [unowned self] result in
             guard connections[connection.id] === connection, !connection.closeWhenFlushed else { return }
             switch result {
             case .success(.success(let line)): enqueue(line, to: connection)

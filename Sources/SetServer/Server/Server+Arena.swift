@@ -24,7 +24,8 @@ extension Server {
             let startsAt = wall + Int64(creation.startsInS) * 1_000
             let asked = ArenaCreateRequest(creation: creation, address: connection.address, accountDigest: creation.account.map(SHA256.hex),
                                            wall: wall, startsAt: startsAt, endsAt: startsAt + Int64(creation.minutes) * 60_000)
-            answerFromStore(id: id, from: connection, { store throws(StoreError) in
+            // A write: on the records lane, as the arena's other writes (the questions lane only reads).
+            answerFromStore(id: id, from: connection, on: .records, { store throws(StoreError) in
                 try store.createArena(asked).map { ServerMessageCoding.line(.arena($0.view(at: wall, offset: offset), id: id)) }
             })
         case .results(let name):
