@@ -20,16 +20,22 @@ import Testing
         }
     }
 
+    /// ann and bob joined to `arena`, which then starts, each sat in the first duel on their
+    /// arena connection; bob's snapshot of it.
+    static func firstDuel(_ server: TestServer, _ arena: String) throws -> (ann: TestClient, bob: TestClient, MatchView) {
+        try Room.create(server, arena, minutes: 10, startsInS: 60)
+        let (ann, _) = try Room.joined(server, arena, "ann")
+        let (bob, _) = try Room.joined(server, arena, "bob")
+        server.advance(by: 60_000)
+        let anns = try Room.pairing(ann), bobs = try Room.pairing(bob)
+        _ = try Self.sit(ann, "ann", in: anns)
+        return (ann, bob, try Self.sit(bob, "bob", in: bobs))
+    }
+
     @Test func eachDuelIsPlayedOnTheArenaConnection() throws {
         let server = try TestServer()
         defer { server.stop() }
-        try Room.create(server, "thursday", minutes: 10, startsInS: 60)
-        let (ann, _) = try Room.joined(server, "thursday", "ann")
-        let (bob, _) = try Room.joined(server, "thursday", "bob")
-        server.advance(by: 60_000)
-        let first = try Room.pairing(ann), bobsFirst = try Room.pairing(bob)
-        _ = try Self.sit(ann, "ann", in: first)
-        let seated = try Self.sit(bob, "bob", in: bobsFirst)
+        let (ann, bob, seated) = try Self.firstDuel(server, "thursday")
         #expect(seated.phase == .playing && seated.match == "arena-thursday-1")
 
         // While they play, the arena's changes reach the players' connections.
@@ -62,13 +68,8 @@ import Testing
     @Test func aDuelUnderWayOrOutsideAnArenaKeepsItsSeat() throws {
         let server = try TestServer()
         defer { server.stop() }
-        try Room.create(server, "saturday", minutes: 10, startsInS: 60)
-        let (ann, _) = try Room.joined(server, "saturday", "ann")
-        let (bob, _) = try Room.joined(server, "saturday", "bob")
-        server.advance(by: 60_000)
-        let anns = try Room.pairing(ann), bobs = try Room.pairing(bob)
-        _ = try Self.sit(ann, "ann", in: anns)
-        _ = try Self.sit(bob, "bob", in: bobs)
+        let (ann, _, seated) = try Self.firstDuel(server, "saturday")
+        #expect(seated.phase == .playing)
         ann.send(.join(JoinRequest(name: "ann", match: "elsewhere")))
         #expect(try ann.awaitError(.alreadyJoined).code == .alreadyJoined)
 

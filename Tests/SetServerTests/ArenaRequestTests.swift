@@ -1,3 +1,4 @@
+import Foundation
 import SetRules
 import SetServer
 import SetTestSupport
@@ -22,6 +23,18 @@ import Testing
             default: nil
             }
         }
+    }
+
+    /// A server on a data folder answers account questions on a read-only SQLite connection:
+    /// `arena_create`, a write, is not asked there.
+    @Test func anArenaIsCreatedInADataFoldersStore() throws {
+        let folder = try DataFolderStoreTests.folder("arena-create")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try TestServer { $0.dataDirectory = folder }
+        defer { server.stop() }
+        let made = try Self.answer(try Self.client(server), .create(ArenaCreation(arena: "filed", minutes: 5)), id: "c")
+        guard case .arena(let view, _) = made else { Issue.record("not created: \(made)"); return }
+        #expect(view.arena == "filed" && view.state == .running)
     }
 
     @Test func anArenaIsCreatedListedAndItsResultsAsked() throws {
