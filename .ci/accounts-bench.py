@@ -24,7 +24,7 @@ import atexit, json, os, random, shutil, signal, socket, subprocess, sys, tempfi
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "e2e"))
-from e2e_support import Player, find_set  # noqa: E402
+from e2e_support import JoinRefused, Player, find_set  # noqa: E402
 from old_account_log import write_log  # noqa: E402
 
 BIN = os.path.abspath(os.environ.get("SETGAME", ".build/release/setgame"))
@@ -171,9 +171,13 @@ def farm(port, played, stopping):
         match = "rated-%d-%d" % (port, number)
         number += 1
         began = time.perf_counter()
+        first = None
         try:
-            first, second = Player(port, "r%d" % a, match, account=keys[a]), Player(port, "r%d" % b, match, account=keys[b])
-        except (SystemExit, OSError, EOFError):
+            first = Player(port, "r%d" % a, match, account=keys[a], refusals_raise=True)
+            second = Player(port, "r%d" % b, match, account=keys[b], refusals_raise=True)
+        except (JoinRefused, OSError, EOFError):
+            if first:
+                first.close()
             played.append("refused")  # a join refused while the database was down: no game began
             time.sleep(0.05)
             continue

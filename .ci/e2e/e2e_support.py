@@ -87,11 +87,16 @@ class Server:
             fail("serve did not exit 0 on SIGTERM")
 
 
+class JoinRefused(Exception):
+    """A join the server answered with an error, for a caller that expects some (`refusals_raise`)."""
+
+
 class Player:
     """A player on its own connection: joins `match` (or resumes its seat with `token`), as an
-    account when given its key, and keeps its view of the match up to date from the events."""
+    account when given its key, and keeps its view of the match up to date from the events. A
+    refused join fails the check, or raises `JoinRefused` with `refusals_raise`."""
 
-    def __init__(self, port, name, match, token=None, account=None):
+    def __init__(self, port, name, match, token=None, account=None, refusals_raise=False):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         self.file = self.sock.makefile("rb")
         self.view, self.token, self.seat, self.next_id = None, token, None, 0
@@ -106,6 +111,9 @@ class Player:
         while self.view is None:
             reply = self.read()
             if reply["type"] == "error":
+                if refusals_raise:
+                    self.sock.close()
+                    raise JoinRefused(reply.get("code"))
                 fail(f"{name} could not join: {reply}")
 
     def send(self, message):
