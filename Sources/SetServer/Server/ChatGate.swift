@@ -20,6 +20,9 @@ final class ChatGate {
     /// the list in force, so a flood during a slow reading holds no memory.
     static let mostWaitingChatLines = 1_000
 
+    /// The service's silenced list as this node last read it from the store (`Server+Silenced`).
+    var silencedPoll = SilencedPoll()
+
     /// What becomes of a line at the gate.
     enum Verdict: Equatable {
         /// It may be said, as this (made printable, measured).

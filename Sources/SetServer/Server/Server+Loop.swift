@@ -11,7 +11,7 @@ extension Server {
         if let output = connections.dirty.waitMilliseconds(at: now) { next = min(next, now.adding(output)) }
         if let retry = accounts.nextRetry { next = min(next, retry) }
         if let renewal = nodes?.nextDeadline { next = min(next, renewal) }
-        if nodes != nil, !silencedPoll.asking { next = min(next, silencedPoll.next) }
+        if nodes != nil, !chatGate.silencedPoll.asking { next = min(next, chatGate.silencedPoll.next) }
         // Often enough to renew the clock's lease before the clock reaches it (`ServerState`).
         return Int32(max(0, min(ServerState.renewEveryMs, next.milliseconds(since: now))))
     }

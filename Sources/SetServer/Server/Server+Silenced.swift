@@ -18,21 +18,21 @@ struct SilencedPoll {
 extension Server {
     /// Asks the store for the list when it is due and not already asked.
     func pollSilenced(at now: Instant) {
-        guard let nodes, !silencedPoll.asking, now >= silencedPoll.next else { return }
-        silencedPoll.asking = true
-        let known = silencedPoll.version
+        guard let nodes, !chatGate.silencedPoll.asking, now >= chatGate.silencedPoll.next else { return }
+        chatGate.silencedPoll.asking = true
+        let known = chatGate.silencedPoll.version
         nodes.ask({ directory throws(DatabaseError) in
             try directory.reach()
             return try SilencedStore.read(newerThan: known, in: directory.database)
         }) { [unowned self] result in
-            silencedPoll.asking = false
-            silencedPoll.next = clock.now().adding(SilencedStore.pollMs)
+            chatGate.silencedPoll.asking = false
+            chatGate.silencedPoll.next = clock.now().adding(SilencedStore.pollMs)
             switch result {
             case .failure(let error): logQuietly("silenced-unreachable", "chat: the store's silenced list cannot be read: \(error); the list in force stays")
             case .success(nil): break
             case .success(let read?):
-                if read.version != silencedPoll.version { log("chat: the store's silenced list (version \(read.version)): \(read.list.notes.last ?? "")") }
-                silencedPoll.version = read.version
+                if read.version != chatGate.silencedPoll.version { log("chat: the store's silenced list (version \(read.version)): \(read.list.notes.last ?? "")") }
+                chatGate.silencedPoll.version = read.version
                 chatGate.putInForce(read.list)
             }
         }
@@ -54,7 +54,7 @@ extension Server {
                 let moved = rename(path, path + ".imported") == 0
                 log("chat: \(path) put in the store's silenced list for every node (\(added) new of \(entries.count))"
                     + (moved ? "; renamed \(path).imported: `setgame nodes silence` changes the list now" : "; it could not be renamed"))
-                silencedPoll.next = .zero
+                chatGate.silencedPoll.next = .zero
             }
         }
     }

@@ -41,8 +41,6 @@ package final class Server {
     var recordAllowance: RecordAllowance
     /// The store probe `health` requests share (`Server+Health`).
     var health = HealthProbe()
-    /// The service's silenced list as this node last read it (`Server+Silenced`).
-    var silencedPoll = SilencedPoll()
 
     /// Binds the listening socket at once, so `port` is known before `run()`. With a data
     /// directory, every unfinished match in it is then restored, paused until its players return,

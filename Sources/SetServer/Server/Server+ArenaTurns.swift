@@ -1,0 +1,147 @@
+import SetArena
+import SetRules
+import SetWire
+
+// The arena room's turns on the server that holds it: a step of the arena settled (its players
+// saved, its pairings dealt), each pairing written with both reserved seats before its players
+// are told, each duel's result counted once its record is committed, and the arena's start and
+// end on the server's timers (`Server+ArenaRoom` answers the room's requests).
+extension Server {
+    /// After a step: deals its pairings, pushes the state if it changed (once the duels dealt
+    /// are stored: a board is shown only once its players may be told), and sets the timer.
+    func settle(_ step: ArenaStep, in room: ArenaRoom, answered: ConnectionID?) {
+        if step.changed { room.changed() }
+        for game in step.pairings { deal(game, in: room) }
+        if room.dealing == 0 { pushArena(room) }
+        timers.arenaDeadline = arenaRooms.rooms.values.compactMap(\.nextDeadline).min()
+    }
+
+    /// One `arena` line (no `id`) to every connection following the room, when it changed since
+    /// the last push.
+    func pushArena(_ room: ArenaRoom) {
+        guard room.version != room.pushedVersion else { return }
+        room.pushedVersion = room.version
+        let line = ServerMessageCoding.line(.arena(room.view(), id: nil))
+        for id in room.members.keys {
+            if let connection = connections[id], !connection.closeWhenFlushed { enqueue(line, to: connection) }
+        }
+    }
+
+    /// Writes a dealt duel with both its seats to the store, then reserves its match here and
+    /// tells each player their token; a duel the store did not take is undone, told to nobody.
+    private func deal(_ game: ArenaGame, in room: ArenaRoom) {
+        let tokens = [SeatToken.make(), SeatToken.make()]
+        let arena = room.name, match = ArenaStore.match(arena: arena, game: game.number)
+        room.dealing += 1
+        accounts.ask(on: .records, { store throws(StoreError) in try store.dealArenaGame(game, tokens: tokens, in: arena) }) { [unowned self] result in
+            defer {
+                room.dealing -= 1
+                if room.dealing == 0 { pushArena(room) }
+            }
+            guard case .success(true) = result else {
+                log("arena \(room.name): \(match) was not written (\(result)); its players are free again")
+                room.arena.cancel(game: game.number)
+                return room.changed()
+            }
+            tellPairing(game, match: match, tokens: tokens, in: room)
+        }
+    }
+
+    /// Reserves a stored duel here (its home row written first on nodes, as an accepted
+    /// challenge's) and tells each player their own token.
+    private func tellPairing(_ game: ArenaGame, match: String, tokens: [String], in room: ArenaRoom) {
+        room.dealing += 1
+        writeHome(of: match, forMs: lobby.seatWaitMs) { [unowned self] error in
+            room.dealing -= 1
+            defer { if room.dealing == 0 { pushArena(room) } }
+            if let error {
+                // Stored but told to nobody: its players are free here; the row is never counted.
+                log("arena \(room.name): the store did not take \(match)'s home row: \(error)")
+                room.arena.cancel(game: game.number)
+                return room.changed()
+            }
+            let until = Instant(milliseconds: clock.now().milliseconds + lobby.seatWaitMs)
+            lobby.reservedMatches[match] = ReservedMatch(tokens: Set(tokens), mode: .duel, variant: room.variant, unclaimedUntil: until)
+            room.seatWaits[game.number] = until
+            timers.arenaDeadline = arenaRooms.rooms.values.compactMap(\.nextDeadline).min()
+            for (index, player) in game.players.enumerated() {
+                let notice = ArenaPairingNotice(arena: room.name, match: match, token: tokens[index], opponent: game.players[1 - index])
+                let line = ServerMessageCoding.line(.arenaPairing(notice))
+                for id in room.connections(of: player) { if let connection = connections[id] { enqueue(line, to: connection) } }
+            }
+            log("arena \(room.name): \(game.players.joined(separator: " and ")) play \(match)")
+        }
+    }
+
+    /// Counts an arena duel's first game once its record is committed: the arena's node writes
+    /// the end, then scores it and pairs whoever is free.
+    func countArenaGame(_ finished: FinishedGame) {
+        guard let (name, number) = ArenaStore.parse(match: finished.match), let room = arenaRooms[name],
+              let game = room.arena.games[number] else { return }
+        let end: ArenaGameEnd = .played(winner: finished.result.winner.map { seat in
+            let seated = finished.seats.indices.contains(seat.rawValue) ? finished.seats[seat.rawValue].name : ""
+            return game.players.contains(seated) ? seated : game.players[min(seat.rawValue, 1)]
+        })
+        room.seatWaits[number] = nil
+        count(game, end, in: room)
+    }
+
+    /// The timer: each held arena moved to the server's clock (a start pairs, an end stops
+    /// pairing), and each told duel nobody sat in within its seat wait forfeited by both.
+    func advanceArenas(at now: Instant) {
+        timers.arenaDeadline = nil
+        for room in arenaRooms.rooms.values {
+            for (number, until) in room.seatWaits where until <= now {
+                room.seatWaits[number] = nil
+                let match = ArenaStore.match(arena: room.name, game: number)
+                // Someone sat: the match itself forfeits an absent seat, and its record counts.
+                guard lobby.rooms[match] == nil, let game = room.arena.games[number] else { continue }
+                lobby.reservedMatches[match] = nil
+                count(game, .noShow(absent: Swift.Set(game.players)), in: room)
+            }
+            settle(room.arena.advance(to: room.time(at: now)), in: room, answered: nil)
+        }
+    }
+
+    /// Writes a duel's end to the store (once), then scores it and pairs whoever is free.
+    private func count(_ game: ArenaGame, _ end: ArenaGameEnd, in room: ArenaRoom) {
+        let name = room.name
+        accounts.ask(on: .records, { store throws(StoreError) in try store.finishArenaGame(game, end, in: name) }) { [unowned self] result in
+            if case .failure(let error) = result { log("arena \(name): game \(game.number)'s end was not written: \(error)") }
+            guard case .success(true) = result else { return }
+            settle(room.arena.end(game: game.number, end, at: room.time(at: clock.now())), in: room, answered: nil)
+        }
+    }
+
+    /// Once per loop turn: a closed connection stops following its arena, and its player is paused
+    /// (they come back with `arena_join`), written to the store.
+    func settleArenasTurn() {
+        for id in arenaRooms.followers {
+            if let connection = connections[id], !connection.closeWhenFlushed { continue }
+            guard let (room, player) = arenaRooms.unfollow(id) else { continue }
+            guard let player, room.connections(of: player).isEmpty else { continue }
+            let step = room.arena.pause(player, .asked, at: room.time(at: clock.now()))
+            saveArenaPlayer(player, of: room) { [unowned self] in settle(step, in: room, answered: nil) }
+        }
+    }
+}
+
+extension ArenaRefusal {
+    /// The refusal on the wire.
+    func wire(_ arena: String) -> WireError {
+        switch self {
+        case .over: WireError(.arenaOver, "The arena \(arena) is over; watch it or ask for its results.")
+        case .notInArena: WireError(.notInArena, "This connection has not joined the arena \(arena) as a player.")
+        case .unknownGame: WireError(.noSuchMatch, "The arena \(arena) waits for no such game.")
+        }
+    }
+}
+
+extension ArenaStore {
+    /// The arena and game number of an arena duel's match name (`arena-NAME-N`), or nil.
+    static func parse(match: String) -> (String, Int)? {
+        guard match.hasPrefix("arena-"), let dash = match.lastIndex(of: "-"), let number = Int(match[match.index(after: dash)...]) else { return nil }
+        let name = match[match.index(match.startIndex, offsetBy: 6)..<dash]
+        return name.isEmpty ? nil : (String(name), number)
+    }
+}
