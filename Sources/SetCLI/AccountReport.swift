@@ -42,7 +42,19 @@ package enum AccountReport {
         if let best = f["bestSetMs"]?.intValue, let median = f["medianSetMs"]?.intValue {
             lines.append("  sets: best \(seconds(best)), median \(seconds(median))")
         }
-        return lines
+        return lines + arenas(f["arenas"]?.arrayValue ?? [])
+    }
+
+    /// A profile's arenas, newest first: when each ends or ended, its name, variant, whether it
+    /// was rated, its state, and the player's place among its players, score and games.
+    private static func arenas(_ arenas: [JSONValue]) -> [String] {
+        guard !arenas.isEmpty else { return [] }
+        return ["  arenas, newest first:"] + arenas.compactMap(\.objectValue).map { a in
+            let date = Date(timeIntervalSince1970: TimeInterval(int(a["wall"])))
+            return "  \(stamp(date)) \(pad(text(a["arena"]), 20)) \(pad(text(a["variant"]), 7)) "
+                + "\(pad(a["rated"]?.boolValue == true ? "rated" : "casual", 6)) \(pad(text(a["state"]), 8)) "
+                + "\(int(a["rank"]))/\(int(a["players"]))  \(plural(int(a["score"]), "pt")), \(plural(int(a["games"]), "game"))"
+        }
     }
 
     private static func history(_ f: [String: JSONValue]) -> [String] {

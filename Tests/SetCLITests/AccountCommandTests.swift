@@ -60,6 +60,23 @@ import Testing
         #expect(board.allSatisfy { $0.count <= 80 })
     }
 
+    /// Issue 44: a profile lists the account's arenas, newest first, each on a line of its own
+    /// within 80 columns: when it ends or ended, its name, variant, rated or casual, its state,
+    /// the player's place among its players, score and games.
+    @Test func aProfileListsItsArenas() {
+        let arena = { (name: String, rated: Bool, state: String, rank: Int64, players: Int64, score: Int64, games: Int64) -> JSONValue in
+            ["arena": .string(name), "variant": "classic", "rated": .bool(rated), "state": .string(state), "rank": .int(rank),
+             "players": .int(players), "score": .int(score), "games": .int(games), "wall": 1_795_000_000]
+        }
+        let profile = AccountReport.lines(AccountInfo(.profile, [
+            "name": "ann", "bot": false, "games": 9, "wins": 5, "losses": 4, "draws": 0, "ratings": [:],
+            "arenas": [arena("tuesday", true, "finished", 1, 12, 14, 7), arena(String(repeating: "x", count: 20), false, "running", 200, 200, 1, 1)]]))
+        #expect(profile == ["ann: 9 games, 5 wins, 4 losses, 0 draws", "  no rated games yet", "  arenas, newest first:",
+                            "  2026-11-18 tuesday              classic rated  finished 1/12  14 pts, 7 games",
+                            "  2026-11-18 xxxxxxxxxxxxxxxxxxxx classic casual running  200/200  1 pt, 1 game"], "\(profile)")
+        #expect(profile.allSatisfy { $0.count <= 80 })
+    }
+
     /// "3 games, 2 wins, 0 losses, 0 draws" said nothing of the third game: the profile says what
     /// games without a win, loss or draw are.
     @Test func aProfileSaysWhatItsGamesWithoutAResultWere() {

@@ -337,6 +337,11 @@ final class GatedStore: AccountStore {
         return try inner.arenas(endingAfter: wall)
     }
 
+    func profileArenas(ofAccountNamed name: String, limit: Int) throws(StoreError) -> [ProfileArena] {
+        gate.pass()
+        return try inner.profileArenas(ofAccountNamed: name, limit: limit)
+    }
+
     func saveArenaPlayer(_ player: StoredArenaPlayer, in arena: String) throws(StoreError) {
         gate.pass()
         try inner.saveArenaPlayer(player, in: arena)

@@ -46,6 +46,8 @@ protocol AccountStore: AnyObject {
     func arena(named name: String) throws(StoreError) -> StoredArena?
     /// The arenas that end after `wall` (wall-clock milliseconds), the first to start first.
     func arenas(endingAfter wall: Int64) throws(StoreError) -> [StoredArena]
+    /// The newest arenas (at most `limit`) the account named `name` joined, for its profile.
+    func profileArenas(ofAccountNamed name: String, limit: Int) throws(StoreError) -> [ProfileArena]
     /// Writes an arena player's row (a join, a pause, a leave).
     func saveArenaPlayer(_ player: StoredArenaPlayer, in arena: String) throws(StoreError)
     /// Writes a dealt duel with its two seat tokens before anyone is told; false: its number is taken.

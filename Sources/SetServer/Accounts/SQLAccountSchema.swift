@@ -110,5 +110,7 @@ enum SQLAccountSchema {
         ChatBudgetStore.migration,
         // Arenas, their players and their games (Arenas/ArenaStore.swift).
         ArenaStore.migration,
+        // The account each arena player joined as, for its profile (Arenas/ArenaProfiles.swift).
+        ArenaProfiles.migration,
     ]
 }

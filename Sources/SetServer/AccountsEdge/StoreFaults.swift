@@ -79,6 +79,10 @@ final class FaultyStore: AccountStore {
 
     func arenas(endingAfter wall: Int64) throws(StoreError) -> [StoredArena] { try inner.arenas(endingAfter: wall) }
 
+    func profileArenas(ofAccountNamed name: String, limit: Int) throws(StoreError) -> [ProfileArena] {
+        try inner.profileArenas(ofAccountNamed: name, limit: limit)
+    }
+
     func saveArenaPlayer(_ player: StoredArenaPlayer, in arena: String) throws(StoreError) {
         try change { () throws(StoreError) in try inner.saveArenaPlayer(player, in: arena) }
     }

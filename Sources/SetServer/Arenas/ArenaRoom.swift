@@ -25,6 +25,10 @@ final class ArenaRoom {
     var dealing = 0
     /// Each told duel nobody has sat in yet, by number: when its seat wait ends (server clock).
     var seatWaits: [Int: Instant] = [:]
+    /// Each told duel's seat tokens, in its players' order, until its seat wait ends: who sat in it.
+    var seatTokens: [Int: [String]] = [:]
+    /// The account each player joined as (a guest is not here), written with their row.
+    var accounts: [String: Int] = [:]
 
     init(_ stored: StoredArena, at wall: Int64, offset: Int64) {
         name = stored.name
@@ -67,7 +71,7 @@ final class ArenaRoom {
         guard let found = arena.players[player] else { return nil }
         var pause: ArenaPause?
         if case .paused(let why) = found.presence { pause = why }
-        return StoredArenaPlayer(entrant: found.entrant, pause: pause)
+        return StoredArenaPlayer(entrant: found.entrant, pause: pause, account: accounts[player])
     }
 
     /// Its whole state on the wire (`offset`: the store's wall clock minus this server's).

@@ -37,10 +37,13 @@ package struct StoredArena: Hashable, Sendable {
 package struct StoredArenaPlayer: Hashable, Sendable {
     package var entrant: ArenaEntrant
     package var pause: ArenaPause?
+    /// The account they joined as (nil: a guest, or not known to this write): its profile lists the arena.
+    package var account: Int?
 
-    package init(entrant: ArenaEntrant, pause: ArenaPause? = nil) {
+    package init(entrant: ArenaEntrant, pause: ArenaPause? = nil, account: Int? = nil) {
         self.entrant = entrant
         self.pause = pause
+        self.account = account
     }
 }
 
@@ -106,11 +109,12 @@ package enum ArenaStore {
         let entrant = player.entrant
         try database.execute(
             """
-            INSERT INTO arena_players (arena, name, rating, provisional, bot, pause) VALUES ($1, $2, $3, $4, $5, $6)
-            ON CONFLICT (arena, name) DO UPDATE SET bot = excluded.bot, pause = excluded.pause
+            INSERT INTO arena_players (arena, name, rating, provisional, bot, pause, account_id) VALUES ($1, $2, $3, $4, $5, $6, $7)
+            ON CONFLICT (arena, name) DO UPDATE SET bot = excluded.bot, pause = excluded.pause,
+                account_id = COALESCE(excluded.account_id, arena_players.account_id)
             """,
             .text(arena), .text(entrant.name), entrant.rating.map { .int(Int64($0)) } ?? .null, .int(entrant.provisional ? 1 : 0),
-            .int(entrant.bot ? 1 : 0), player.pause.map { .text($0.rawValue) } ?? .null)
+            .int(entrant.bot ? 1 : 0), player.pause.map { .text($0.rawValue) } ?? .null, player.account.map { .int(Int64($0)) } ?? .null)
     }
 
     /// Writes a dealt duel with its two seat tokens; false when its number is taken already.
@@ -139,11 +143,12 @@ package enum ArenaStore {
             guard let row = try database.row("SELECT variant, rated, starts_at, ends_at FROM arenas WHERE name = $1", .text(name)) else { return nil }
             var stored = StoredArena(name: name, variant: Variant(rawValue: try row.text(0)) ?? .classic, rated: try row.bool(1),
                                      startsAt: try row.int(2), endsAt: try row.int(3), players: [], ended: [], underWay: [])
-            for player in try database.query("SELECT name, rating, provisional, bot, pause FROM arena_players WHERE arena = $1 ORDER BY name",
-                                             .text(name)) {
+            for player in try database.query(
+                "SELECT name, rating, provisional, bot, pause, account_id FROM arena_players WHERE arena = $1 ORDER BY name", .text(name)) {
                 let entrant = ArenaEntrant(name: try player.text(0), rating: try player.optionalInt(1), provisional: try player.bool(2),
                                            bot: try player.bool(3))
-                stored.players.append(StoredArenaPlayer(entrant: entrant, pause: try player.optionalText(4).flatMap(ArenaPause.init)))
+                stored.players.append(StoredArenaPlayer(entrant: entrant, pause: try player.optionalText(4).flatMap(ArenaPause.init),
+                                                        account: try player.optionalInt(5)))
             }
             for game in try database.query(
                 "SELECT number, first, second, tokens, outcome FROM arena_games WHERE arena = $1 ORDER BY counted, number", .text(name)) {

@@ -19,7 +19,8 @@ struct ReservedDuelsFile {
         return members.compactMapValues { entry in
             guard let tokens = entry["tokens"]?.arrayValue?.compactMap(\.stringValue), let mode = entry["mode"]?.stringValue.flatMap(Mode.init),
                   let variant = entry["variant"]?.stringValue.flatMap(Variant.init), let until = entry["until"]?.intValue else { return nil }
-            return ReservedMatch(tokens: Set(tokens), mode: mode, variant: variant, unclaimedUntil: Instant(milliseconds: until))
+            return ReservedMatch(tokens: Set(tokens), mode: mode, variant: variant, unclaimedUntil: Instant(milliseconds: until),
+                                 rated: entry["rated"]?.boolValue ?? true)
         }
     }
 
@@ -28,8 +29,11 @@ struct ReservedDuelsFile {
         var members: [String: JSONValue] = [:]
         for (name, match) in reserved {
             guard let until = match.unclaimedUntil else { continue }
-            members[name] = .object(["tokens": .array(match.tokens.sorted().map { .string($0) }), "mode": .string(match.mode.rawValue),
-                                     "variant": .string(match.variant.rawValue), "until": .int(until.milliseconds)])
+            var entry: [String: JSONValue] = ["tokens": .array(match.tokens.sorted().map { .string($0) }), "mode": .string(match.mode.rawValue),
+                                              "variant": .string(match.variant.rawValue), "until": .int(until.milliseconds)]
+            // Only a casual arena's duel says so: a file of an older version reads as rated.
+            if !match.rated { entry["rated"] = .bool(false) }
+            members[name] = .object(entry)
         }
         let fresh = path + ".new"
         // Owner-readable only, as journals are: it holds seat tokens.

@@ -79,8 +79,12 @@ extension Server {
     /// many questions waiting (`AccountsEdge.questionBound`).
     func answer(_ query: AccountQuery, id: JSONValue?, from connection: Connection) {
         let identity = connection.identity
+        // A profile's arenas are in the state they have at the store's wall time, or, for one
+        // held here, at the room's own (its timers run on this server's clock).
+        let wall = nodes?.wallNow ?? accounts.wallSeconds() * 1_000
+        let held = arenaRooms.rooms.mapValues { $0.time(at: clock.now()) }
         answerFromStore(id: id, from: connection) { store throws(StoreError) in
-            try Self.reply(to: query, id: id, identity: identity, in: store)
+            try Self.reply(to: query, id: id, identity: identity, arenasAt: { held[$0] ?? wall }, in: store)
         }
     }
 
@@ -101,11 +105,17 @@ extension Server {
     }
 
     /// The reply line to an account question; runs on the accounts worker.
-    private static func reply(to query: AccountQuery, id: JSONValue?, identity: PlayerIdentity,
+    private static func reply(to query: AccountQuery, id: JSONValue?, identity: PlayerIdentity, arenasAt: (String) -> Int64,
                               in store: AccountStore) throws(StoreError) -> Result<[UInt8], WireError> {
         let line = { (info: AccountInfo) in ServerMessageCoding.line(.accountInfo(info, id: id)) }
         switch query {
-        case .profile(let name): return try store.profile(name).map(line)
+        case .profile(let name):
+            let answered = try store.profile(name)
+            guard case .success(var info) = answered else { return answered.map(line) }
+            // Present once the account joined an arena, so an older profile reads as it did.
+            let arenas = try store.profileArenas(ofAccountNamed: name, limit: ArenaProfiles.listed)
+            if !arenas.isEmpty { info.fields["arenas"] = .array(arenas.map { $0.line(at: arenasAt($0.arena.name)) }) }
+            return .success(line(info))
         case .history(let name, let key, let after, let limit):
             let asker = key.map { PlayerIdentity.accountKey(digest: SHA256.hex($0)) } ?? identity
             var named = name

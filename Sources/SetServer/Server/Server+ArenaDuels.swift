@@ -9,11 +9,16 @@ import SetWire
 extension Server {
     /// Leaves the finished arena duel `connection` sits in, when it is joined to that duel's
     /// arena as a player: its session is then `.greeted`, ready for the next pairing's `join`.
+    /// A duel its opponent never sat in is finished too once the arena counted it a no-show.
     func leaveFinishedArenaDuel(of connection: Connection, at now: Instant) {
-        guard case .player(let room, _) = connection.session, room.host.phase == .over,
-              let (arena, _) = ArenaStore.parse(match: room.host.name),
+        guard case .player(let room, _) = connection.session, let (arena, number) = ArenaStore.parse(match: room.host.name),
               let followed = arenaRooms.room(of: connection.id), followed.name == arena,
               followed.members[connection.id]?.player != nil else { return }
+        switch room.host.phase {
+        case .over: break
+        case .waiting: guard followed.arena.games[number] == nil else { return }
+        case .playing: return
+        }
         connection.session = .greeted
         apply(room.leave(connection.id, at: now), of: room)
     }

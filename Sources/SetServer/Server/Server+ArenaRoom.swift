@@ -83,6 +83,7 @@ extension Server {
             guard !admission.writes else {
                 return claimName(admission, of: request, id: id, from: connection) { [unowned self] in joinArena(join, id: id, from: connection) }
             }
+            if let account = lookup.account { room.accounts[join.name] = account.id }
             let rating = lookup.account?.rating(room.variant)
             enter(join, rating.map { ($0.rounded, $0.isProvisional) }, into: room, id: id, from: connection)
         }

@@ -61,8 +61,10 @@ extension Server {
                 return room.changed()
             }
             let until = Instant(milliseconds: clock.now().milliseconds + lobby.seatWaitMs)
-            lobby.reservedMatches[match] = ReservedMatch(tokens: Set(tokens), mode: .duel, variant: room.variant, unclaimedUntil: until)
+            lobby.reservedMatches[match] = ReservedMatch(tokens: Set(tokens), mode: .duel, variant: room.variant,
+                                                         unclaimedUntil: until, rated: room.rated)
             room.seatWaits[game.number] = until
+            room.seatTokens[game.number] = tokens
             timers.arenaDeadline = arenaRooms.rooms.values.compactMap(\.nextDeadline).min()
             for (index, player) in game.players.enumerated() {
                 let notice = ArenaPairingNotice(arena: room.name, match: match, token: tokens[index], opponent: game.players[1 - index])
@@ -83,24 +85,48 @@ extension Server {
             return game.players.contains(seated) ? seated : game.players[min(seat.rawValue, 1)]
         })
         room.seatWaits[number] = nil
+        room.seatTokens[number] = nil
         count(game, end, in: room)
     }
 
     /// The timer: each held arena moved to the server's clock (a start pairs, an end stops
-    /// pairing), and each told duel nobody sat in within its seat wait forfeited by both.
+    /// pairing), and each told duel a player did not sit in within its seat wait a no-show of
+    /// the absent (both, or one: the one who came wins it).
     func advanceArenas(at now: Instant) {
         timers.arenaDeadline = nil
         for room in arenaRooms.rooms.values {
             for (number, until) in room.seatWaits where until <= now {
                 room.seatWaits[number] = nil
+                let tokens = room.seatTokens.removeValue(forKey: number)
                 let match = ArenaStore.match(arena: room.name, game: number)
-                // Someone sat: the match itself forfeits an absent seat, and its record counts.
-                guard lobby.rooms[match] == nil, let game = room.arena.games[number] else { continue }
-                lobby.reservedMatches[match] = nil
-                count(game, .noShow(absent: Swift.Set(game.players)), in: room)
+                guard let game = room.arena.games[number] else { continue }
+                guard let duel = lobby.rooms[match] else {
+                    lobby.reservedMatches[match] = nil
+                    count(game, .noShow(absent: Swift.Set(game.players)), in: room)
+                    continue
+                }
+                // Both sat: the game is theirs, and its record counts.
+                guard duel.host.phase == .waiting else { continue }
+                let absent = Self.absent(from: game, tokens: tokens, in: duel.host)
+                // The absent seat is closed: its token takes it no more, and the waiting duel
+                // stays private until the one who came leaves it (their next pairing's `join`).
+                lobby.reservedMatches[match]?.tokens.subtract(absent.map(\.token))
+                count(game, .noShow(absent: Swift.Set(absent.map(\.player))), in: room)
             }
             settle(room.arena.advance(to: room.time(at: now)), in: room, answered: nil)
         }
+    }
+
+    /// The players of a told duel who did not sit in it, with their tokens: by the seat tokens
+    /// dealt, or (a duel this server did not deal) by the names seated.
+    static func absent(from game: ArenaGame, tokens: [String]?, in host: MatchHost) -> [(player: String, token: String)] {
+        let seated = host.seats.compactMap { $0 }
+        guard let tokens, tokens.count == game.players.count else {
+            let names = Swift.Set(seated.map { PlayerName.skeleton($0.name) })
+            return game.players.filter { !names.contains(PlayerName.skeleton($0)) }.map { ($0, "") }
+        }
+        let taken = Swift.Set(seated.map(\.token))
+        return zip(game.players, tokens).filter { !taken.contains($0.1) }.map { ($0.0, $0.1) }
     }
 
     /// Writes a duel's end to the store (once), then scores it and pairs whoever is free.

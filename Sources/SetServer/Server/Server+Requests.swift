@@ -83,7 +83,10 @@ extension Server {
                   id: JSONValue?, from connection: Connection, at now: Instant) {
         spendAllowance(for: admission, from: connection)
         accounts.noteOwner(connection.id, account != nil)
-        let seatAccount = account.map { SeatAccount(id: $0.id, casual: join.casual) }
+        // A casual arena's duel is reserved unrated: its seats are casual whatever the join asks,
+        // and the journal keeps it so, for a restart and a replay.
+        let unrated = lobby.reservedMatches[room.host.name]?.rated == false
+        let seatAccount = account.map { SeatAccount(id: $0.id, casual: join.casual || unrated) }
         let outcome = room.join(name: join.name, token: token, connection: connection.id, seat: join.seat, account: seatAccount,
                                 rating: account?.rating(room.host.variant), at: now)
         switch outcome.reply {

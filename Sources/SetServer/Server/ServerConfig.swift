@@ -119,12 +119,15 @@ package struct ReservedMatch: Sendable, Equatable {
     /// by then, and goes with its match: a thousand accepted challenges nobody joins must not
     /// stay in memory. Nil: kept while the server runs (`setgame play`'s own match).
     package var unclaimedUntil: Instant?
+    /// False for a casual arena's duel: every seat is taken casual, so the game moves no rating.
+    package var rated: Bool
 
-    package init(tokens: Set<String>, mode: Mode, variant: Variant = .classic, unclaimedUntil: Instant? = nil) {
+    package init(tokens: Set<String>, mode: Mode, variant: Variant = .classic, unclaimedUntil: Instant? = nil, rated: Bool = true) {
         self.tokens = tokens
         self.mode = mode
         self.variant = variant
         self.unclaimedUntil = unclaimedUntil
+        self.rated = rated
     }
 }
 

@@ -1,0 +1,143 @@
+import SetRules
+import SetServer
+import SetTestSupport
+import SetWire
+import Testing
+
+/// Issue 44: an arena's duels and its players' accounts, over real sockets: a casual arena's
+/// duel between two accounts moves no rating and a rated one moves both, each counted in the
+/// arena; each account's `profile` lists its arenas; a duel only one player sits in is the
+/// absent player's no-show and the win of the one who came.
+@Suite struct ArenaAccountTests {
+    typealias Room = ArenaRoomTests
+    typealias Asked = ArenaRequestTests
+
+    /// A new connection joined to `arena` as `name` with the account `key`.
+    static func joined(_ server: TestServer, _ arena: String, _ name: String, key: String) throws -> TestClient {
+        let client = try Asked.client(server)
+        let answer = try Asked.answer(client, .join(ArenaJoinRequest(arena: arena, name: name, account: key)), id: "j-\(name)")
+        guard case .arena = answer else { throw ClientTimedOut(waitingFor: "\(name)'s arena, got \(answer)") }
+        return client
+    }
+
+    /// Sits `client` with its account in the duel `notice` names, on its arena connection.
+    static func sit(_ client: TestClient, _ name: String, key: String, in notice: ArenaPairingNotice) throws {
+        var join = JoinRequest(name: name, match: notice.match, token: notice.token)
+        join.account = key
+        client.send(.join(join))
+        _ = try client.waitFor("\(name)'s seat in \(notice.match)") { message in
+            if case .error(let error, _) = message { Issue.record("\(name) refused: \(error.code)") }
+            if case .snapshot = message { return true } else { return nil }
+        }
+    }
+
+    /// ann and bob, two accounts, play `arena`'s first duel: ann takes a set (a game with no
+    /// set is aborted, rated or not) and resigns. The game over's rating changes, and bob's
+    /// arena connection once bob's win is counted in the arena.
+    static func annResigns(in arena: String, rated: Bool, _ server: TestServer) throws -> ([RatingChange], TestClient) {
+        let made = try Asked.answer(try Asked.client(server), .create(ArenaCreation(arena: arena, minutes: 10, rated: rated, startsInS: 60)),
+                                    id: "c")
+        guard case .arena(let view, _) = made, view.rated == rated else { throw ClientTimedOut(waitingFor: "arena \(arena), got \(made)") }
+        let ann = try Self.joined(server, arena, "ann", key: AccountTests.annKey)
+        let bob = try Self.joined(server, arena, "bob", key: AccountTests.bobKey)
+        server.advance(by: 60_000)
+        let anns = try Room.pairing(ann), bobs = try Room.pairing(bob)
+        try Self.sit(ann, "ann", key: AccountTests.annKey, in: anns)
+        try Self.sit(bob, "bob", key: AccountTests.bobKey, in: bobs)
+        try ann.awaitSeq(bob.view!.seq)
+        try playScriptedTurn(ann, bob)
+        ann.send(.act(.resign, seat: nil))
+        let over = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+        guard case .gameOver(_, _, let ratings) = over.body else { return ([], bob) }
+        let counted = try Room.pushed(bob, "bob's win counted") { Room.entry($0, "bob")?.score == 2 }
+        #expect(Room.entry(counted, "ann")?.games == 1, "the duel counts in the arena, rated or not")
+        withExtendedLifetime(ann) {}
+        return (ratings, bob)
+    }
+
+    static func profile(_ client: TestClient, _ name: String) throws -> [String: JSONValue] {
+        client.send(.account(.profile(name: name)), id: .string("p-\(name)"))
+        return try client.waitFor("\(name)'s profile") { message in
+            if case .accountInfo(let info, .string("p-\(name)")?) = message { return info.fields }
+            if case .error(let error, .string("p-\(name)")?) = message { Issue.record("\(error.code): \(error.message)"); return [:] }
+            return nil
+        }
+    }
+
+    @Test func aCasualArenasDuelMovesNoRating() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (ratings, bob) = try Self.annResigns(in: "casual", rated: false, server)
+        #expect(ratings.isEmpty, "published unrated")
+        for name in ["ann", "bob"] {
+            let profile = try Self.profile(bob, name)
+            #expect(profile["ratings"]?.objectValue?.isEmpty == true, "\(name)'s rating is as it was: \(profile)")
+            #expect(profile["games"]?.intValue == 1)
+        }
+    }
+
+    @Test func aRatedArenasDuelMovesBothRatings() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (ratings, bob) = try Self.annResigns(in: "rated", rated: true, server)
+        #expect(ratings.count == 2)
+        #expect(ratings.first { $0.seat == .second }.map { $0.after > $0.before } == true)
+        let classic = try Self.profile(bob, "bob")["ratings"]?.objectValue?["classic"]?.objectValue
+        #expect(classic?["rating"]?.intValue == ratings.first { $0.seat == .second }.map { Int64($0.after) })
+    }
+
+    /// Each account's profile lists the arenas it joined, with its place, score and games there.
+    @Test func aProfileListsItsArenas() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (_, bob) = try Self.annResigns(in: "listed", rated: false, server)
+        let profile = try Self.profile(bob, "bob")
+        let arenas = profile["arenas"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        #expect(arenas.count == 1, "\(profile)")
+        let line = try #require(arenas.first)
+        #expect(line["arena"] == "listed" && line["variant"] == "classic" && line["rated"] == .bool(false) && line["state"] == "running")
+        #expect(line["rank"]?.intValue == 1 && line["score"]?.intValue == 2 && line["games"]?.intValue == 1 && line["players"]?.intValue == 2)
+        #expect((line["wall"]?.intValue ?? 0) > 1_000_000_000, "the end, in Unix seconds")
+        let anns = try Self.profile(bob, "ann")["arenas"]?.arrayValue?.first?.objectValue
+        #expect(anns?["rank"]?.intValue == 2 && anns?["score"]?.intValue == 0 && anns?["games"]?.intValue == 1)
+    }
+
+    /// ann sits in her duels, bob never does: each is bob's no-show and ann's win, and after two
+    /// in a row bob is paused. ann's arena connection leaves each such duel for the next.
+    @Test func aDuelOnlyOneSitsInIsTheAbsentPlayersNoShow() throws {
+        // bob stays connected (and so not paused) however long the clock runs: only his no-shows pause him.
+        let server = try TestServer { $0.limits.seatWaitMs = 30_000; $0.limits.idleTimeoutMs = 3_600_000 }
+        defer { server.stop() }
+        try Room.create(server, "oneseat", minutes: 10, startsInS: 60)
+        let (ann, _) = try Room.joined(server, "oneseat", "ann")
+        let (bob, _) = try Room.joined(server, "oneseat", "bob")
+        server.advance(by: 60_000)
+        let first = try Room.pairing(ann), bobs = try Room.pairing(bob)
+        _ = try ArenaDuelTests.sit(ann, "ann", in: first)
+        server.advance(by: 30_000)
+        let second = try Room.pairing(ann)
+        #expect(second.match == "arena-oneseat-2")
+        let once = try Room.pushed(ann, "bob's first no-show") { Room.entry($0, "bob")?.games == 1 }
+        #expect(Room.entry(once, "ann")?.score == 2 && Room.entry(once, "bob")?.score == 0, "the one who came wins")
+        #expect(once.standings.allSatisfy { !$0.paused })
+        // The absent seat is closed: bob's token no longer takes it, so no game starts in it.
+        let late = try TestClient.greeted(port: server.port)
+        late.send(.join(JoinRequest(name: "bob", match: bobs.match, token: bobs.token)))
+        let refused = try late.waitFor("bob's late join answered") { message -> String? in
+            if case .snapshot = message { return "seated" }
+            if case .error(let error, _) = message { return error.code.rawValue } else { return nil }
+        }
+        #expect(refused == ErrorCode.badToken.rawValue)
+        // ann's arena connection leaves the duel nobody else came to for her next one.
+        _ = try ArenaDuelTests.sit(ann, "ann", in: second)
+        server.advance(by: 30_000)
+        let twice = try Room.pushed(ann, "bob's second no-show") { Room.entry($0, "bob")?.games == 2 }
+        #expect(Room.entry(twice, "bob")?.paused == true && Room.entry(twice, "ann")?.paused == false, "two no-shows in a row pause")
+        #expect(Room.entry(twice, "ann")?.score == 4 && Room.entry(twice, "ann")?.games == 2)
+        guard case .arenaResults(let stored, _) = try Asked.answer(try Asked.client(server), .results(arena: "oneseat"), id: "r") else {
+            Issue.record("no results")
+            return
+        }
+        #expect(stored.standings.map(\.name) == ["ann", "bob"] && stored.standings.map(\.score) == [4, 0], "recounted from the store")
+    }
+}
