@@ -1,9 +1,10 @@
 """Arenas over the real binary: opened, listed and read back by `setgame arena`, and kept
-through a kill -9 of the server (the arena row is committed before the answer is sent)."""
+through a kill -9 of the server (the arena row is committed before the answer is sent); an
+account that joined it finds it in `setgame profile`."""
 import json, os, sqlite3, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import BIN, fail, Server  # noqa: E402
+from e2e_support import BIN, Connection, fail, Server  # noqa: E402
 
 
 def arena(port, *arguments, status=0):
@@ -35,10 +36,25 @@ listed = json.loads(arena(server.port, "--json"))
 if [a["arena"] for a in listed["arenas"]] != ["friday"]:
     fail(f"after kill -9, listed: {listed}")
 arena(server.port, "nothing", "--results", status=1)
+# An account that joined it finds it in its profile, printed by `setgame profile`.
+ann = Connection(f"127.0.0.1:{server.port}")
+ann.send({"type": "arena_join", "arena": "friday", "name": "ann", "account": "a1" * 32, "id": "j"})
+joined = ann.until(lambda m: m.get("id") == "j")
+if joined["type"] != "arena":
+    fail(f"ann's arena_join: {joined}")
+profile = subprocess.run([BIN, "profile", f"127.0.0.1:{server.port}", "ann"], capture_output=True, text=True, timeout=20)
+lines = profile.stdout.splitlines()
+if profile.returncode != 0 or "  arenas, newest first:" not in lines or not any(
+        line.endswith(" friday               junior  rated  starting 1/1  0 pts, 0 games") for line in lines):
+    fail(f"ann's profile: {profile.stdout}{profile.stderr}")
+ann.close()
 server.stop()
 db = sqlite3.connect(f"file:{os.path.join(data, 'accounts', 'accounts.sqlite3')}?mode=ro", uri=True)
 rows = db.execute("SELECT name, variant, rated FROM arenas").fetchall()
+players = db.execute("SELECT arena, name, account_id IS NOT NULL FROM arena_players").fetchall()
 db.close()
 if rows != [("friday", "junior", 1)]:
     fail(f"the store holds {rows}")
+if players != [("friday", "ann", 1)]:
+    fail(f"the store's arena players: {players}")
 print("arena: ok")
