@@ -108,10 +108,9 @@ import Testing
         // bob stays connected (and so not paused) however long the clock runs: only his no-shows pause him.
         let server = try TestServer { $0.limits.seatWaitMs = 30_000; $0.limits.idleTimeoutMs = 3_600_000 }
         defer { server.stop() }
-        try Room.create(server, "oneseat", minutes: 10, startsInS: 60)
+        try Room.create(server, "oneseat")
         let (ann, _) = try Room.joined(server, "oneseat", "ann")
         let (bob, _) = try Room.joined(server, "oneseat", "bob")
-        server.advance(by: 60_000)
         let first = try Room.pairing(ann), bobs = try Room.pairing(bob)
         _ = try ArenaDuelTests.sit(ann, "ann", in: first)
         server.advance(by: 30_000)
