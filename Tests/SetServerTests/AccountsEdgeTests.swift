@@ -342,6 +342,11 @@ final class GatedStore: AccountStore {
         return try inner.profileArenas(ofAccountNamed: name, limit: limit)
     }
 
+    func keepFinalPlaces(_ places: [ArenaPlace], in arena: String) throws(StoreError) {
+        gate.pass()
+        try inner.keepFinalPlaces(places, in: arena)
+    }
+
     func saveArenaPlayer(_ player: StoredArenaPlayer, in arena: String) throws(StoreError) {
         gate.pass()
         try inner.saveArenaPlayer(player, in: arena)

@@ -1,3 +1,4 @@
+import SetDatabase
 import SetRules
 import SetServer
 import SetTestSupport
@@ -100,6 +101,26 @@ import Testing
         #expect((line["wall"]?.intValue ?? 0) > 1_000_000_000, "the end, in Unix seconds")
         let anns = try Self.profile(bob, "ann")["arenas"]?.arrayValue?.first?.objectValue
         #expect(anns?["rank"]?.intValue == 2 && anns?["score"]?.intValue == 0 && anns?["games"]?.intValue == 1)
+    }
+
+    /// Once the arena's standings are final (its clock ran out and its last duel ended: here
+    /// the second duel, which nobody sat in), its node keeps each player's final place in the
+    /// store, which the profile then reads without a recount.
+    @Test func theFinalPlacesAreKeptWhenTheArenaIsOver() throws {
+        let folder = temporaryFolder("setgame-arena-final")
+        let server = try TestServer { $0.dataDirectory = folder; $0.limits.idleTimeoutMs = 3_600_000 }
+        defer { server.stop() }
+        let (_, bob) = try Self.annResigns(in: "kept", rated: false, server)
+        server.advance(by: 10 * 60_000)
+        _ = try Room.pushed(bob, "the final standings") { $0.state == .finished && $0.boards.isEmpty }
+        let database = try SQLiteDatabase(path: folder + "/accounts/accounts.sqlite3")
+        let kept = try polled({
+            try database.query("SELECT name, final_rank, final_score, final_games FROM arena_players WHERE arena = 'kept' ORDER BY name")
+                .map { row throws(DatabaseError) in "\(try row.text(0)) \(try row.optionalInt(1) ?? 0) \(try row.optionalInt(2) ?? 0) \(try row.optionalInt(3) ?? 0)" }
+        }, until: { $0 == ["ann 2 0 2", "bob 1 2 2"] })
+        #expect(kept == ["ann 2 0 2", "bob 1 2 2"])
+        let line = try Self.profile(bob, "bob")["arenas"]?.arrayValue?.first?.objectValue
+        #expect(line?["state"] == "finished" && line?["rank"]?.intValue == 1 && line?["games"]?.intValue == 2)
     }
 
     /// ann sits in her duels, bob never does: each is bob's no-show and ann's win, and after two

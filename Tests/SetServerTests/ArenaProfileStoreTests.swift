@@ -8,7 +8,8 @@ import Testing
 /// Issue 44: the arenas an account's `profile` lists, on a real SQLite file and a real
 /// PostgreSQL: the newest ten by their end, each with the player's place recounted from the
 /// stored games; linked by the account (a rename keeps them, a guest of the same name is not
-/// the account), whatever later writes of the player's row say.
+/// the account), whatever later writes of the player's row say; a finished arena's final places
+/// are read as kept.
 @Suite struct ArenaProfileStoreTests {
     @Test(arguments: TestStoreKind.allCases)
     func aProfileListsTheAccountsNewestArenas(kind: TestStoreKind) throws {
@@ -36,12 +37,18 @@ import Testing
         try store.saveArenaPlayer(player("ann", account: nil, pause: .asked), in: "a12")
 
         let listed = try store.profileArenas(ofAccountNamed: "ANN", limit: ArenaProfiles.listed)
-        #expect(listed.map(\.arena.name) == (3...12).reversed().map { "a\($0)" }, "the newest ten, newest first")
+        #expect(listed.map(\.name) == (3...12).reversed().map { "a\($0)" }, "the newest ten, newest first")
         let newest = try #require(listed.first).line(at: 12 * 60_000 + 1)
         #expect(newest == .object(["arena": "a12", "variant": "junior", "rated": false, "state": "finished", "rank": 1, "score": 2,
                                    "games": 1, "players": 3, "wall": 720]))
         #expect(listed.last?.line(at: 0).objectValue?["state"] == "running")
         #expect(listed.last?.line(at: 0).objectValue?["games"] == 0)
+
+        // Once the places are kept, a finished arena's line is read from them, not recounted
+        // (its games gone here, to tell the two apart).
+        try store.keepFinalPlaces(ArenaPlace.standings(of: try #require(try store.arena(named: "a12")).arena(at: 12 * 60_000 + 1)), in: "a12")
+        try database.execute("DELETE FROM arena_games WHERE arena = 'a12'")
+        #expect(try store.profileArenas(ofAccountNamed: "ann", limit: 1).first?.line(at: 0) == newest, "kept as it was final")
 
         // bob played under another name: it is his account's arena.
         let bobs = try store.profileArenas(ofAccountNamed: "bob", limit: 10)

@@ -48,6 +48,8 @@ protocol AccountStore: AnyObject {
     func arenas(endingAfter wall: Int64) throws(StoreError) -> [StoredArena]
     /// The newest arenas (at most `limit`) the account named `name` joined, for its profile.
     func profileArenas(ofAccountNamed name: String, limit: Int) throws(StoreError) -> [ProfileArena]
+    /// Keeps each player's final place in an arena whose standings are final, for profiles.
+    func keepFinalPlaces(_ places: [ArenaPlace], in arena: String) throws(StoreError)
     /// Writes an arena player's row (a join, a pause, a leave).
     func saveArenaPlayer(_ player: StoredArenaPlayer, in arena: String) throws(StoreError)
     /// Writes a dealt duel with its two seat tokens before anyone is told; false: its number is taken.

@@ -83,6 +83,10 @@ final class FaultyStore: AccountStore {
         try inner.profileArenas(ofAccountNamed: name, limit: limit)
     }
 
+    func keepFinalPlaces(_ places: [ArenaPlace], in arena: String) throws(StoreError) {
+        try change { () throws(StoreError) in try inner.keepFinalPlaces(places, in: arena) }
+    }
+
     func saveArenaPlayer(_ player: StoredArenaPlayer, in arena: String) throws(StoreError) {
         try change { () throws(StoreError) in try inner.saveArenaPlayer(player, in: arena) }
     }

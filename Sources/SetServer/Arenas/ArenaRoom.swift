@@ -29,6 +29,8 @@ final class ArenaRoom {
     var seatTokens: [Int: [String]] = [:]
     /// The account each player joined as (a guest is not here), written with their row.
     var accounts: [String: Int] = [:]
+    /// Whether the final places were handed to the store (once the standings are final).
+    var finalKept = false
 
     init(_ stored: StoredArena, at wall: Int64, offset: Int64) {
         name = stored.name

@@ -114,7 +114,7 @@ extension Server {
             guard case .success(var info) = answered else { return answered.map(line) }
             // Present once the account joined an arena, so an older profile reads as it did.
             let arenas = try store.profileArenas(ofAccountNamed: name, limit: ArenaProfiles.listed)
-            if !arenas.isEmpty { info.fields["arenas"] = .array(arenas.map { $0.line(at: arenasAt($0.arena.name)) }) }
+            if !arenas.isEmpty { info.fields["arenas"] = .array(arenas.map { $0.line(at: arenasAt($0.name)) }) }
             return .success(line(info))
         case .history(let name, let key, let after, let limit):
             let asker = key.map { PlayerIdentity.accountKey(digest: SHA256.hex($0)) } ?? identity

@@ -14,6 +14,17 @@ extension Server {
         for game in step.pairings { deal(game, in: room) }
         if room.dealing == 0 { pushArena(room) }
         timers.arenaDeadline = arenaRooms.rooms.values.compactMap(\.nextDeadline).min()
+        if room.arena.isFinal && !room.finalKept { keepFinalPlaces(of: room) }
+    }
+
+    /// Writes every player's final place once the standings are final, for their profiles (a
+    /// profile recounts an arena whose places are not kept, so a failed write costs only time).
+    private func keepFinalPlaces(of room: ArenaRoom) {
+        room.finalKept = true
+        let places = ArenaPlace.standings(of: room.arena), name = room.name
+        accounts.ask(on: .records, { store throws(StoreError) in try store.keepFinalPlaces(places, in: name) }) { [unowned self] result in
+            if case .failure(let error) = result { log("arena \(name): the final places were not kept: \(error)") }
+        }
     }
 
     /// One `arena` line (no `id`) to every connection following the room, when it changed since
