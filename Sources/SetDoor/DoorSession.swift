@@ -127,7 +127,7 @@ package struct DoorSession {
     private func standingPage(_ variant: Variant) -> [String] {
         var lines: [String] = []
         if identity.fingerprint != nil {
-            lines += answer(.profile(name: name), unknown: "\(name): no games here yet.")
+            lines += answer(.profile(name: name), unknown: "\(name): no games here yet.", shown: Self.menuProfile)
             lines += [""] + answer(.history(name: nil, after: nil, limit: 5), unknown: "").prefix(6)
             lines.append("")
         }
@@ -185,10 +185,22 @@ package struct DoorSession {
         }
     }
 
-    /// An account answer's lines, or what went wrong in words; `unknown` when the player has none.
-    private func answer(_ query: AccountQuery, unknown: String) -> [String] {
+    /// The profile as the menu's standing page shows it, above the games and the leaderboard on
+    /// one screen: its newest arenas only (`ssh … profile` prints them all).
+    package static func menuProfile(_ info: AccountInfo) -> AccountInfo {
+        var shown = info
+        if let arenas = info.fields["arenas"]?.arrayValue, arenas.count > menuArenas { shown.fields["arenas"] = .array(Array(arenas.prefix(menuArenas))) }
+        return shown
+    }
+
+    /// How many arenas the menu's standing page lists.
+    static let menuArenas = 3
+
+    /// An account answer's lines (of what `shown` keeps of it), or what went wrong in words;
+    /// `unknown` when the player has none.
+    private func answer(_ query: AccountQuery, unknown: String, shown: (AccountInfo) -> AccountInfo = { $0 }) -> [String] {
         switch DoorAccounts.ask(query, route: route) {
-        case .success(let info): return report(info)
+        case .success(let info): return report(shown(info))
         case .failure(let error): return error.code == .noSuchPlayer ? [unknown] : [error.message]
         }
     }
