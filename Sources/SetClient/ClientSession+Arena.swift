@@ -73,6 +73,12 @@ extension ClientSession {
             everJoined = true  // a lost connection is retried from now on, as a seated one is
             if stage == .arena { arrived() }  // the join's redirects and waits are over
         }
+        // A duel whose opponent never sat: once the arena counted it (their no-show) it no longer
+        // has this player playing it, and no `game_over` comes: back between duels.
+        if let pairing = arena?.pairing, pairing.arena == state.arena, view?.match == pairing.match, view?.phase == .waiting,
+           let me = state.standings.first(where: { $0.name == options.name }), me.playing != pairing.match {
+            return [.arena(.state(state))] + backToArena()
+        }
         return [.arena(.state(state))]
     }
 

@@ -105,6 +105,25 @@ import Testing
         #expect(session.stage == .arena)
     }
 
+    /// A duel the opponent never sat in ends with no `game_over`: once the arena's state no
+    /// longer has the player in it (the opponent's no-show counted), the session is back between
+    /// duels; while it still has them there, the seat waits.
+    @Test func aDuelNobodyElseSatInIsBackToTheArenaOnceCounted() {
+        var session = Self.inArena()
+        _ = session.receive(.arenaPairing(Self.pairing), at: 100)
+        _ = session.receive(.joined(role: .player, match: "arena-friday-3", mode: .duel, seat: .first, token: "tok", resumed: false, id: nil), at: 110)
+        var waiting = ClientSessionTests.view(seq: 1, match: "arena-friday-3")
+        waiting.phase = .waiting
+        _ = session.receive(.snapshot(waiting), at: 120)
+        var dealt = Self.state()
+        dealt.standings[0].playing = "arena-friday-3"
+        #expect(session.receive(.arena(dealt, id: nil), at: 130) == [.arena(.state(dealt))])
+        #expect(session.stage == .joined && session.inArenaDuel)
+        let counted = Self.state()
+        #expect(session.receive(.arena(counted, id: nil), at: 200) == [.arena(.state(counted)), .saveToken(nil), .arena(.duelOver)])
+        #expect(session.stage == .arena && !session.inArenaDuel)
+    }
+
     @Test func aDuelSeatRefusedForGoodIsBackToTheArena() {
         var session = Self.inArena()
         _ = session.receive(.arenaPairing(Self.pairing), at: 100)
