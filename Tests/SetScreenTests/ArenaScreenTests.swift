@@ -181,6 +181,24 @@ import Testing
         #expect(Self.text(screen, 80, 24).suffix(2) == ["  You beat bob 12–9.", Self.keys])
     }
 
+    /// A duel the opponent never sat in ends with no game: the standings say so, not the last
+    /// duel's words.
+    @Test func aDuelTheOpponentNeverCameToIsToldSo() {
+        var screen = Self.screen()
+        let first = ArenaPairingNotice(arena: "friday", match: "arena-friday-9", token: "tok", opponent: "bob")
+        _ = screen.take(.arena(.paired(first)), at: 0)
+        let over = WireEvent(match: "arena-friday-9", seq: 9, time: 0, body: .gameOver(
+            MatchResult(reason: .noSetsLeft, by: nil, scores: [9, 12], winner: .second), seed: 1))
+        _ = screen.take(.joined(match: "arena-friday-9", seat: .second, resumed: false, first: false), at: 0)
+        _ = screen.take(.eventApplied(over, before: ClientFixtures.view(seq: 8)), at: 0)
+        _ = screen.take(.arena(.duelOver), at: 0)
+        let second = ArenaPairingNotice(arena: "friday", match: "arena-friday-10", token: "tok2", opponent: "cy")
+        _ = screen.take(.arena(.paired(second)), at: 0)
+        _ = screen.take(.arena(.duelOver), at: 0)
+        #expect(screen.stage == .between)
+        #expect(Self.text(screen, 80, 24).suffix(2) == ["  cy did not come: the duel is yours.", Self.keys])
+    }
+
     @Test func aDuelsEndInWords() {
         let lost = MatchResult(reason: .resigned, by: .first, scores: [3, 5], winner: .second)
         #expect(ArenaScreen.words(lost, seat: .first, opponent: "bob") == "bob beat you 5–3 (you resigned).")

@@ -102,12 +102,15 @@ package struct ArenaScreen: Hashable, Sendable {
             stage = .playing(pairing)
             seat = nil
             note = nil
+            lastDuel = nil  // told again at this duel's end
         case .joined(_, let seat, _, _):
             self.seat = seat
         case .eventApplied(let event, let before):
             guard case .playing(let pairing) = stage, case .gameOver(let result, _, _) = event.body else { return [] }
             lastDuel = Self.words(result, seat: seat ?? before.players.first { isMe($0.name) }?.seat, opponent: pairing.opponent)
         case .arena(.duelOver):
+            // Over with no game: the opponent never sat, and the arena counted their no-show.
+            if case .playing(let pairing) = stage, lastDuel == nil { lastDuel = "\(pairing.opponent) did not come: the duel is yours." }
             stage = .between
             if arena?.state == .finished, !askedResults {
                 askedResults = true
