@@ -6,4 +6,6 @@
 set -euo pipefail
 bin="${SETGAME:?path to the setgame binary}"
 export SETGAME="$bin"
-exec python3 "$(dirname "$0")/arena.py"
+python3 "$(dirname "$0")/arena.py"
+# The profile's arenas benchmark, once at a small size so it cannot rot (no timing is checked).
+exec python3 "$(dirname "$0")/arena_profile_bench.py" 2 10 20 1
