@@ -44,7 +44,7 @@ extension Commands {
         positionals: [address, PositionalSpec("MATCH", "the match to watch")],
         options: [
             OptionSpec("name", "NAME", "your name in the spectators' chat (default: your login name)"),
-            OptionSpec("arena", "NAME", "follow that arena's top board, the next when it ends, the standings between (no MATCH)"),
+            OptionSpec("arena", "NAME", "follow that arena's top board, then the next (a TV; no MATCH)"),
         ] + display)
 
     /// `watch`: a match (or the list to pick one from), or with `--arena` the arena's TV.

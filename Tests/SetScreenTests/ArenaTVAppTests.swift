@@ -47,7 +47,7 @@ import Testing
         guard case .join(let request) = join else { Issue.record("\(joins)"); return }
         #expect(request.role == .spectator && request.match == "arena-friday-3" && request.token == nil)
         let lines = Self.text(app)
-        #expect(lines[0] == "TV friday · fayzer #1 vs bob #2 · 7:30 left · q quit")
+        #expect(lines[0] == "TV friday · duel 3: fayzer #1 vs bob #2 · 7:30 left · q quit")
         #expect(lines.dropFirst().contains { $0.contains("alice") && $0.contains("42") }, "the duel's own screen (its scoreboard) under the title")
     }
 
@@ -57,12 +57,12 @@ import Testing
         let over = WireEvent(match: ArenaTVTests.top.match, seq: 6, time: 9_000, body: .gameOver(
             MatchResult(reason: .noSetsLeft, by: nil, scores: [12, 9], winner: .first), seed: 7))
         #expect(app.receive(.event(over), on: .board, at: 9_000).allSatisfy { $0.effect != .connect })
-        #expect(Self.text(app, at: 9_000)[0] == "TV friday · fayzer #1 vs bob #2 · next board in 3 s · q quit")
+        #expect(Self.text(app, at: 9_000)[0] == "TV friday · duel 3: fayzer #1 vs bob #2 · next board in 3 s · q quit")
         #expect(app.nextWake(at: 9_000) ?? .max <= 9_000 + ArenaTV.lingerMs)
         let next = app.tick(at: 9_000 + ArenaTV.lingerMs)
         #expect(next.contains(ArenaTVEffect(.board, .disconnect)) && next.contains(ArenaTVEffect(.board, .connect)))
         #expect(Self.watching(&app, ArenaTVTests.second.match, at: 12_000).contains { if case .join(let join) = $0 { join.match == "arena-friday-4" } else { false } })
-        #expect(Self.text(app, at: 12_000)[0].hasPrefix("TV friday · cy #3 vs ann #14"))
+        #expect(Self.text(app, at: 12_000)[0].hasPrefix("TV friday · duel 4: cy #3 vs ann #14"))
     }
 
     @Test func withNoBoardTheStandingsShowAndQuitLeaves() {
@@ -107,7 +107,7 @@ import Testing
                 let frame = app.compose(at: 0)
                 let lines = frame.textLines
                 #expect(lines.count == rows && frame.size == size, "\(columns)×\(rows)")
-                let title = "TV friday · fayzer #1 vs bob #2 · 7:30 left · q quit"
+                let title = "TV friday · duel 3: fayzer #1 vs bob #2 · 7:30 left · q quit"
                 let first = lines[0].replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression)
                 #expect(first == title || (first.hasSuffix("…") && title.hasPrefix(String(first.dropLast()))), "\(columns)×\(rows): \(first)")
                 app.resize(to: TerminalSize(columns: columns, rows: rows), at: 0)

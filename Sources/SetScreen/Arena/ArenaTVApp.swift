@@ -168,13 +168,16 @@ package struct ArenaTVApp: Sendable {
         return frame
     }
 
-    /// "TV friday · ann #1 vs bob #2 · 7:32 left"; "· next board in 3 s" while a finished duel lingers.
+    /// "TV friday · duel 3: ann #1 vs bob #2 · 7:32 left · q quit" (the arena's game number, the
+    /// players' ranks); "· next board in 3 s" while a finished duel lingers.
     func title(_ board: ArenaBoard, at now: Int64) -> String {
         let ranks = board.players.map { name in
             let rank = (screen.arena?.standings ?? []).first { $0.name.lowercased() == name.lowercased() }?.rank
             return name + (rank.map { " #\($0)" } ?? "")
         }
-        var text = "TV \(screen.arenaName) · " + ranks.joined(separator: " vs ")
+        let prefix = "arena-\(screen.arenaName)-"
+        let number = board.match.hasPrefix(prefix) ? "duel \(board.match.dropFirst(prefix.count)): " : ""
+        var text = "TV \(screen.arenaName) · \(number)" + ranks.joined(separator: " vs ")
         if case .ended(_, let until) = tv.showing {
             text += " · next board in \(max(0, (until - now + 999) / 1_000)) s"
         } else if case (.running, let left)? = screen.clock(at: now) {
