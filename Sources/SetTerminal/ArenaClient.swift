@@ -10,16 +10,23 @@ import SetWire
 /// server's lines and the clock in, only the changed cells out, the terminal restored on the way
 /// out. The arena's CLI calls `run` for a player joining by name.
 package enum ArenaClient {
-    /// Runs the arena `arena` for `options.name` on `options.host:port` until the player leaves
-    /// or quits; returns the exit status.
+    /// Runs the arena `arena` for `options.name` on `options.host:port` (or the door's socket)
+    /// until the player leaves or quits; returns the exit status.
     package static func run(_ options: ClientOptions, arena: String) -> Int32 {
+        let (status, message) = play(options, arena: arena)
+        if let message { FileHandle.standardError.write(Data((ServerText.printable(message) + "\n").utf8)) }
+        return status
+    }
+
+    /// Runs the arena as `run` does; returns the exit status and the words to show after it (the
+    /// door's menu shows them, the command prints them).
+    package static func play(_ options: ClientOptions, arena: String) -> (status: Int32, message: String?) {
         Sockets.ignoreBrokenPipes()
         let directory = options.resolvedStateDirectory
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let session: TerminalSession
         do { session = try TerminalSession(logPath: directory + "/client.log", showsLogPath: options.showsLogPath) } catch {
-            FileHandle.standardError.write(Data("setgame: \(error)\n".utf8))
-            return 1
+            return (1, "setgame: \(error)")
         }
         var message: String?
         let status: Int32 = {
@@ -30,7 +37,7 @@ package enum ArenaClient {
                 return 1
             }
             let app = ArenaApp(arena: arena, options: TerminalClient.appOptions(options), size: TerminalSession.size())
-            let shell = ArenaLoop(app: app, host: options.host, port: options.port, loop: loop, clock: MonotonicTime(),
+            let shell = ArenaLoop(app: app, host: options.host, port: options.port, route: options.route, loop: loop, clock: MonotonicTime(),
                                   signalFD: session.signalFD) { session.write($0) }
             do { try shell.keyboard.start() } catch {
                 message = "setgame: \(error)"
@@ -45,8 +52,7 @@ package enum ArenaClient {
             message = shell.quitMessage
             return shell.status
         }()
-        if let message { FileHandle.standardError.write(Data((ServerText.printable(message) + "\n").utf8)) }
-        return status
+        return (status, message)
     }
 }
 
@@ -63,8 +69,9 @@ final class ArenaLoop {
     private(set) var quitMessage: String?
     private var quitting = false
 
-    init(app: ArenaApp, host: String, port: UInt16, loop: EventLoop, clock: any TimeSource, signalFD: Int32, write: @escaping (String) -> Void) {
-        driver = ClientDriver(app: app, loop: loop, clock: clock, host: host, port: port)
+    init(app: ArenaApp, host: String, port: UInt16, route: UnixRoute? = nil, loop: EventLoop, clock: any TimeSource, signalFD: Int32,
+         write: @escaping (String) -> Void) {
+        driver = ClientDriver(app: app, loop: loop, clock: clock, host: host, port: port, route: route)
         keyboard = KeyboardReader(loop: loop, clock: clock, signalFD: signalFD)
         self.write = write
         driver.onEffect = { [unowned self] effect in
