@@ -21,38 +21,19 @@ package enum ArenaClient {
     /// Runs the arena as `run` does; returns the exit status and the words to show after it (the
     /// door's menu shows them, the command prints them).
     package static func play(_ options: ClientOptions, arena: String) -> (status: Int32, message: String?) {
-        Sockets.ignoreBrokenPipes()
-        let directory = options.resolvedStateDirectory
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let session: TerminalSession
-        do { session = try TerminalSession(logPath: directory + "/client.log", showsLogPath: options.showsLogPath) } catch {
-            return (1, "setgame: \(error)")
-        }
-        var message: String?
-        let status: Int32 = {
-            defer { session.end() }
-            let loop: EventLoop
-            do { loop = try EventLoop() } catch {
-                message = "setgame: \(error)"
-                return 1
-            }
+        FullScreen.run(options) { loop, session in
             let app = ArenaApp(arena: arena, options: TerminalClient.appOptions(options), size: TerminalSession.size())
             let shell = ArenaLoop(app: app, host: options.host, port: options.port, route: options.route, loop: loop, clock: MonotonicTime(),
                                   signalFD: session.signalFD) { session.write($0) }
-            do { try shell.keyboard.start() } catch {
-                message = "setgame: \(error)"
-                return 1
-            }
+            do { try shell.keyboard.start() } catch { return (1, "setgame: \(error)") }
             defer {
                 shell.keyboard.stop()
                 shell.driver.disconnect()
             }
             shell.start()
             loop.run(timeout: shell.waitMilliseconds, tick: shell.tick)
-            message = shell.quitMessage
-            return shell.status
-        }()
-        return (status, message)
+            return (shell.status, shell.quitMessage)
+        }
     }
 }
 

@@ -11,35 +11,16 @@ import SetWire
 package enum ArenaTVClient {
     /// Runs the TV of arena `arena` on `options`' server until the viewer quits; returns the exit status.
     package static func run(_ options: ClientOptions, arena: String) -> Int32 {
-        Sockets.ignoreBrokenPipes()
-        let directory = options.resolvedStateDirectory
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let session: TerminalSession
-        do { session = try TerminalSession(logPath: directory + "/client.log", showsLogPath: options.showsLogPath) } catch {
-            FileHandle.standardError.write(Data("setgame: \(error)\n".utf8))
-            return 1
-        }
-        var message: String?
-        let status: Int32 = {
-            defer { session.end() }
-            let loop: EventLoop
-            do { loop = try EventLoop() } catch {
-                message = "setgame: \(error)"
-                return 1
-            }
+        let (status, message) = FullScreen.run(options) { loop, session in
             let app = ArenaTVApp(arena: arena, options: options.withColourFrom(environment: ProcessEnvironment.variables), size: TerminalSession.size())
             let shell = ArenaTVLoop(app: app, home: options.route.map(ServerPlace.door) ?? .tcp(host: options.host, port: options.port),
                                     loop: loop, clock: MonotonicTime(), signalFD: session.signalFD) { session.write($0) }
-            do { try shell.keyboard.start() } catch {
-                message = "setgame: \(error)"
-                return 1
-            }
+            do { try shell.keyboard.start() } catch { return (1, "setgame: \(error)") }
             defer { shell.stop() }
             shell.start()
             loop.run(timeout: shell.waitMilliseconds, tick: shell.tick)
-            message = shell.quitMessage
-            return shell.status
-        }()
+            return (shell.status, shell.quitMessage)
+        }
         if let message { FileHandle.standardError.write(Data((ServerText.printable(message) + "\n").utf8)) }
         return status
     }

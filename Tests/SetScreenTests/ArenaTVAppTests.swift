@@ -65,6 +65,20 @@ import Testing
         #expect(Self.text(app, at: 12_000)[0].hasPrefix("TV friday · duel 4: cy #3 vs ann #14"))
     }
 
+    /// The duel lives on another node: its spectator follows the redirect on the board's own
+    /// connection, while the arena's stays where it is.
+    @Test func theBoardFollowsARedirectToItsNode() {
+        var (app, _) = Self.tv([ArenaTVTests.top])
+        _ = app.connected(.board, at: 0)
+        _ = app.receive(Self.welcome, on: .board, at: 0)
+        let moved = app.receive(.redirect(Redirect(match: ArenaTVTests.top.match, address: "127.0.0.2:7400", ticket: nil), id: nil), on: .board, at: 5)
+        #expect(moved.contains(ArenaTVEffect(.board, .connect)) && !moved.contains { $0.channel == .arena })
+        #expect(app.redirectedPlace(.board) == .tcp(host: "127.0.0.2", port: 7400) && app.redirectedPlace(.arena) == nil)
+        _ = app.connected(.board, at: 10)
+        let joins = Self.sends(app.receive(Self.welcome, on: .board, at: 10), on: .board)
+        #expect(joins.contains { if case .join(let join) = $0 { join.match == ArenaTVTests.top.match && join.role == .spectator } else { false } })
+    }
+
     @Test func withNoBoardTheStandingsShowAndQuitLeaves() {
         var (app, effects) = Self.tv([])
         #expect(!effects.contains { $0.channel == .board })
