@@ -32,7 +32,7 @@ package enum ArenaClient {
             }
             shell.start()
             loop.run(timeout: shell.waitMilliseconds, tick: shell.tick)
-            return (shell.status, shell.quitMessage)
+            return (shell.end.status, shell.end.message)
         }
     }
 }
@@ -42,13 +42,10 @@ package enum ArenaClient {
 final class ArenaLoop {
     let driver: ClientDriver<ArenaApp>
     let keyboard: KeyboardReader
-    private var interrupted = false
     private var lastFrame: ScreenBuffer?
     private let write: (String) -> Void
     /// How the program ends: the app's quit, or 0 when the terminal went away.
-    private(set) var status: Int32 = 0
-    private(set) var quitMessage: String?
-    private var quitting = false
+    private(set) var end = ProgramEnd.running
 
     init(app: ArenaApp, host: String, port: UInt16, route: UnixRoute? = nil, loop: EventLoop, clock: any TimeSource, signalFD: Int32,
          write: @escaping (String) -> Void) {
@@ -58,17 +55,14 @@ final class ArenaLoop {
         driver.onEffect = { [unowned self] effect in
             switch effect {
             case .log(let text): FileHandle.standardError.write(Data("setgame arena: \(ServerText.printable(text))\n".utf8))
-            case .quit(let status, let message):
-                self.quitting = true
-                self.status = status
-                self.quitMessage = message
+            case .quit(let status, let message): self.end.quit(status: status, message: message)
             default: break
             }
         }
         keyboard.onHappening = { [unowned self] happening in self.handle(happening) }
     }
 
-    private var over: Bool { quitting || interrupted }
+    private var over: Bool { end.over }
 
     func start() {
         driver.start()
@@ -102,7 +96,7 @@ final class ArenaLoop {
             app.resize(to: size, at: now)
             return []
         }
-        case .signalled, .closed: interrupted = true
+        case .signalled, .closed: end.interrupt()
         }
     }
 }

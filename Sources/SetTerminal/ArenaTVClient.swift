@@ -19,7 +19,7 @@ package enum ArenaTVClient {
             defer { shell.stop() }
             shell.start()
             loop.run(timeout: shell.waitMilliseconds, tick: shell.tick)
-            return (shell.status, shell.quitMessage)
+            return (shell.end.status, shell.end.message)
         }
         if let message { FileHandle.standardError.write(Data((ServerText.printable(message) + "\n").utf8)) }
         return status
@@ -37,13 +37,10 @@ final class ArenaTVLoop {
     /// The server the TV was given; a redirect names another per channel.
     let home: ServerPlace
     private let connections: [ArenaTVChannel: ClientConnection]
-    private var interrupted = false
     private var lastFrame: ScreenBuffer?
     private let write: (String) -> Void
     /// How the program ends: the app's quit, or 0 when the terminal went away.
-    private(set) var status: Int32 = 0
-    private(set) var quitMessage: String?
-    private var quitting = false
+    private(set) var end = ProgramEnd.running
 
     init(app: ArenaTVApp, home: ServerPlace, loop: EventLoop, clock: any TimeSource, signalFD: Int32, write: @escaping (String) -> Void) {
         self.app = app
@@ -62,7 +59,7 @@ final class ArenaTVLoop {
     }
 
     var now: Int64 { clock.now().milliseconds }
-    private var over: Bool { quitting || interrupted }
+    private var over: Bool { end.over }
 
     func start() {
         update { app, now in app.start(at: now) }
@@ -109,11 +106,7 @@ final class ArenaTVLoop {
             case .disconnect: connection.disconnect()
             case .send(let message): connection.send(message)
             case .log(let text): FileHandle.standardError.write(Data("setgame tv: \(ServerText.printable(text))\n".utf8))
-            case .quit(let status, let message):
-                guard !quitting else { continue }
-                quitting = true
-                self.status = status
-                quitMessage = message
+            case .quit(let status, let message): end.quit(status: status, message: message)
             case .saveToken, .startLocal, .holdLocal, .saveRecords: break
             }
         }
@@ -124,7 +117,7 @@ final class ArenaTVLoop {
         switch happening {
         case .input(let event): update { $0.input(event, at: $1) }
         case .resized(let size): app.resize(to: size, at: now)
-        case .signalled, .closed: interrupted = true
+        case .signalled, .closed: end.interrupt()
         }
     }
 }

@@ -21,3 +21,23 @@ enum FullScreen {
         return program(loop, session)
     }
 }
+
+/// Where a full-screen program's loop stands: running, or over because the app quit (with its
+/// status and words) or the terminal went away or was signalled (status 0). The first end counts.
+enum ProgramEnd: Equatable {
+    case running
+    case quit(status: Int32, message: String?)
+    case interrupted
+
+    var over: Bool { self != .running }
+    var status: Int32 { if case .quit(let status, _) = self { status } else { 0 } }
+    var message: String? { if case .quit(_, let message) = self { message } else { nil } }
+
+    mutating func quit(status: Int32, message: String?) {
+        if self == .running { self = .quit(status: status, message: message) }
+    }
+
+    mutating func interrupt() {
+        if self == .running { self = .interrupted }
+    }
+}
