@@ -89,6 +89,20 @@ import Testing
         #expect(app.input(.key(.character("q")), at: 0) == [ArenaTVEffect(.arena, .quit(status: 0, message: nil))])
     }
 
+    /// Once the arena is over and its last duel too: its results asked for on the arena's
+    /// connection, and the final standings with the winner shown.
+    @Test func theFinalStandingsOnceTheArenaIsOver() {
+        var (app, _) = Self.tv([])
+        let over = app.receive(.arena(ArenaTVTests.arena([], phase: .finished), id: nil), on: .arena, at: 100)
+        #expect(Self.sends(over, on: .arena) == [.arena(.results(arena: "friday"))] && app.tv.showing == .final)
+        let results = ArenaResults(arena: "friday", variant: .classic, rated: true, state: .finished, endsAt: 480_000,
+                                   standings: ArenaTVTests.arena([]).standings, winners: ["fayzer"])
+        _ = app.receive(.arenaResults(results, id: nil), on: .arena, at: 200)
+        let lines = Self.text(app, at: 200)
+        #expect(Array(lines[0...1]) == ["  Arena friday is over · Classic, rated · final standings", "  Winner: fayzer"])
+        #expect(lines.last == "  q quit")
+    }
+
     @Test func aBoardRefusedEndsTheBoardNotTheTV() {
         var (app, _) = Self.tv([ArenaTVTests.top])
         _ = app.connected(.board, at: 0)
