@@ -89,6 +89,17 @@ import Testing
         #expect(app.input(.key(.character("q")), at: 0) == [ArenaTVEffect(.arena, .quit(status: 0, message: nil))])
     }
 
+    /// The viewer's name belongs to an account: the board's spectator takes the server's suggestion.
+    @Test func aTakenNameGivesWayToTheSuggestionOnTheBoard() {
+        var (app, _) = Self.tv([ArenaTVTests.top])
+        _ = app.connected(.board, at: 0)
+        _ = app.receive(Self.welcome, on: .board, at: 0)
+        let taken = WireError(.nameTaken, "taken", details: ["suggestion": .string("viv2")])
+        let again = Self.sends(app.receive(.error(taken, id: nil), on: .board, at: 5), on: .board)
+        #expect(again.contains { if case .join(let join) = $0 { join.name == "viv2" && join.role == .spectator } else { false } })
+        #expect(app.board != nil && app.outcome == nil)
+    }
+
     /// Once the arena is over and its last duel too: its results asked for on the arena's
     /// connection, and the final standings with the winner shown.
     @Test func theFinalStandingsOnceTheArenaIsOver() {

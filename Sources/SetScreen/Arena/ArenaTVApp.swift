@@ -221,6 +221,9 @@ package struct ArenaTVApp: Sendable {
             spectator.variant = nil
             spectator.account = nil
             spectator.watchCommand = nil
+            // A viewer's name is only for the duel's chat: one another account owns gives way to
+            // the server's suggestion, rather than leaving every board unwatched.
+            spectator.takesSuggestedName = true
             var app = ClientApp(state: ClientState(options: spectator, size: Self.boardSize(size)))
             let started = app.start(at: now)
             board = app
