@@ -83,16 +83,25 @@ import Testing
     /// A duel told and not sat in when the node went down: both are `playing` it after the
     /// restart and paired with nobody else; its seats wait a whole seat wait from the restart
     /// (each token seats its player), and a duel nobody sits in is lost by both, counted once.
+    /// Its seats come from the store alone: this server keeps no data folder.
     @Test(arguments: TestStoreKind.allCases) func aDuelToldAndNotSatInKeepsItsSeatsThroughTheRestart(kind: TestStoreKind) throws {
         guard let accounts = try TestAccounts.make(kind) else { return }
-        let data = temporaryFolder("setgame-arena-restart")
-        var first: TestServer? = try Self.server(data, accounts)
+        let file = temporaryFolder("setgame-arena-restart") + "/accounts.sqlite3"
+        func server() throws -> TestServer {
+            try TestServer {
+                $0.store = accounts.store ?? .sqliteFile(file)
+                $0.limits.seatWaitMs = Self.seatWaitMs
+            }
+        }
+        var first: TestServer? = try server()
         let (ann, anns, bob, _) = try Self.dealt(first!, "tuesday")
         #expect(anns.match == "arena-tuesday-1")
+        // Two thirds of its seat wait pass before the node goes down.
+        first!.advance(by: 20_000)
         withExtendedLifetime((ann, bob)) { first?.stop() }
         first = nil
 
-        let second = try Self.server(data, accounts)
+        let second = try server()
         defer { second.stop() }
         // Two newcomers are paired with each other: ann and bob still play their duel.
         let (cat, atStart) = try Room.joined(second, "tuesday", "cat")
@@ -103,7 +112,8 @@ import Testing
         #expect(cats.opponent == "dan" && cats.match == "arena-tuesday-2")
         withExtendedLifetime(dan) {}
 
-        // Most of a seat wait later ann's token still seats her (the wait counts from the restart).
+        // Most of a seat wait after the restart (past the wait counted from the deal) ann's token
+        // still seats her: the wait counts from the restart.
         second.advance(by: Self.seatWaitMs - 1_000)
         let annBack = try TestClient(port: second.port)
         annBack.send(.join(JoinRequest(name: "ann", match: anns.match, token: anns.token)))
