@@ -1,6 +1,6 @@
 import Foundation
 import SetRules
-import SetServer
+@testable import SetServer
 import SetTestSupport
 import SetWire
 import Testing
@@ -166,5 +166,41 @@ import Testing
         #expect(answer.boards.isEmpty, "the answer showed \(answer.boards.map(\.match)) before it was stored")
         #expect(answer.standings.allSatisfy { $0.playing == nil })
         withExtendedLifetime((ann, bob)) {}
+    }
+}
+
+/// On nodes: the arena's node, restarted on its data folder, holds the arena again by itself
+/// (its placement names it) with the duel it had dealt, which nobody sits in and is forfeited
+/// a seat wait after the restart, though nobody joined the arena again.
+@Suite(.serialized) struct ArenaNodeRestartTests {
+    @Test func anArenasNodeRestartedHoldsItsDealtDuelsAgain() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        let names = ["a", "b", "c"], home = try #require(Rendezvous.home(of: "~arena-sunday", among: names))
+        let data = temporaryFolder("setgame-arena-node")
+        let nodes = try names.map { try LobbyNodeTests.node($0, database, data: $0 == home ? data : nil) }
+        let arenaNode = nodes[names.firstIndex(of: home)!], other = try #require(nodes.first { $0 !== arenaNode })
+        guard case .arena = try ArenaRequestTests.answer(try ArenaRequestTests.client(other), .create(ArenaCreation(arena: "sunday", minutes: 10)),
+                                                          id: "c") else {
+            Issue.record("not created")
+            return
+        }
+        let (ann, _, _) = try ArenaNodeTests.join("sunday", "ann", through: other, nodes: nodes)
+        let (bob, _, _) = try ArenaNodeTests.join("sunday", "bob", through: other, nodes: nodes)
+        #expect(try ArenaRoomTests.pairing(ann).match == "arena-sunday-1")
+        withExtendedLifetime((ann, bob)) { arenaNode.stop() }
+
+        let again = try LobbyNodeTests.node(home, database, data: data)
+        let live = nodes.filter { $0 !== arenaNode } + [again]
+        defer { live.forEach { $0.stop() } }
+        for _ in 0..<400 where !again.logLines.all.contains(where: { $0.contains("arena sunday is held here with 1 duels dealt") }) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        again.advance(by: ServerLimits().seatWaitMs)
+        var games: [Int] = []
+        for _ in 0..<400 where games != [1, 1] {
+            games = try ArenaRestartTests.results(other, "sunday").standings.map(\.games)
+            if games != [1, 1] { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        #expect(games == [1, 1], "the duel dealt before the restart was forfeited by both, counted once")
     }
 }
