@@ -98,10 +98,11 @@ import Testing
         defer { servers.forEach { $0.stop() } }
         let client = try ArenaRequestTests.client(servers[0])
         var listed: [ArenaSummary] = []
-        for attempt in 0..<400 where listed.isEmpty {
+        // Each slot's arena is made on its own: wait until the next one (a period ahead) is listed.
+        for attempt in 0..<400 where !listed.contains(where: { $0.state == .starting }) {
             guard case .arenas(let arenas, _) = try ArenaRequestTests.answer(client, .list, id: "l\(attempt)") else { continue }
             listed = arenas.filter { $0.arena.hasPrefix("tick-") }
-            if listed.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+            if !listed.contains(where: { $0.state == .starting }) { Thread.sleep(forTimeInterval: 0.05) }
         }
         let after = Int64(Date().timeIntervalSince1970 * 1_000)
         let possible = Set((schedule.slots(at: before) + schedule.slots(at: after)).map(\.name))
