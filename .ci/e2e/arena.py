@@ -1,7 +1,7 @@
 """Arenas over the real binary: opened, listed and read back by `setgame arena`, and kept
 through a kill -9 of the server (the arena row is committed before the answer is sent); a duel
 under way when the server is killed with -9 is finished after the restart and counts once."""
-import json, os, sqlite3, subprocess, sys, tempfile
+import json, os, sqlite3, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e_support import BIN, Connection, fail, Server  # noqa: E402
@@ -112,4 +112,17 @@ if shown != expected or expected != {"bob": (2, 1), "ann": (0, 1)}:
     fail(f"the standings {shown} are not the recount {expected}")
 if {e["name"]: (e["score"], e["games"]) for e in counted["standings"]} != expected:
     fail(f"the arena's pushed standings {counted['standings']} are not the recount {expected}")
+
+# Arenas on a schedule: `serve --arena-schedule` makes the next slot's arena, listed before it starts.
+scheduled = tempfile.mkdtemp(prefix="setgame-arena-schedule-")
+server = Server(scheduled, log=os.path.join(scheduled, "serve.log"), arguments=["--arena-schedule", "tick=10:5:junior"])
+for _ in range(200):
+    ticks = [a for a in json.loads(arena(server.port, "--json"))["arenas"] if a["arena"].startswith("tick-")]
+    if any(a["state"] == "starting" for a in ticks):
+        break
+    time.sleep(0.1)
+server.stop()
+if not ticks or not all(a["variant"] == "junior" and len(a["arena"]) == len("tick-2611291400") for a in ticks) \
+        or not any(a["state"] == "starting" for a in ticks):
+    fail(f"the scheduled arenas listed: {ticks}")
 print("arena: ok")

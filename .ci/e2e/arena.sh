@@ -3,7 +3,7 @@
 # it and prints its standings; the server is killed with -9 and restarted on its data folder, and
 # the arena is still there, once, read back by the CLI and from the SQLite store. A second arena
 # is killed -9 in the middle of a duel: the duel is finished after the restart and the standings
-# equal a recount of the stored games.
+# equal a recount of the stored games. A server with --arena-schedule lists its next slot's arena.
 set -euo pipefail
 bin="${SETGAME:?path to the setgame binary}"
 export SETGAME="$bin"
