@@ -6,6 +6,7 @@
 # counted at its ssh client's address (the ticket's row says it, not the door host's). A second
 # player joins on b over TCP; both are dealt twelve cards at 80×24; the key takes a set; the other
 # resigns; the game is rated, and the key's profile, asked on a, shows it under the key's account.
+# From a's menu the key joins an arena whose room lives on b, redirected there with a ticket.
 # An attacker on b cannot sit as the key: a made-up ticket, the key's own ticket replayed, the
 # key's door name without a ticket or as the account, a door line over TCP are each refused.
 # Needs root (sshd, useradd), OpenSSH and PostgreSQL (CI installs them).
@@ -97,3 +98,24 @@ wait_for "$s_kay" "Your Classic rating: " 30
 tmux send-keys -t "$s_kay" q
 expect_status "$s_kay" kay 0 30
 echo "door-nodes: an ssh player on node a played a rated duel held by node b, and its menu said the new rating"
+
+# 6. An arena from the door's menu across nodes (issue 44): its room lives on b; the key picks it
+# in a's menu, a redirects the door's arena_join to b with a ticket, and b takes it under the
+# key's door name: the key's own line is in the standings it is shown.
+arena_room=$(wire name b "~arena-dn" a b)
+arena=${arena_room#"~arena-"}
+"$bin" arena "127.0.0.1:$tcp_port" --create "$arena" --minutes 10 --starts-in 600 >"$work/arena-created" \
+    || fail "arena --create: $(cat "$work/arena-created")"
+run_in "$s_kay" kay-arena "$(door kay "" "-b 127.0.0.5")"
+wait_for "$s_kay" "a. Arenas: timed tournaments to join" 30
+tmux send-keys -t "$s_kay" a
+wait_for "$s_kay" "1. $arena · Classic, rated · starts in" 30
+tmux send-keys -t "$s_kay" 1
+wait_for "$s_kay" "You: #1 of 1" 30
+tmux capture-pane -p -t "$s_kay" | grep -qF "1   $kay_name" || { tmux capture-pane -p -t "$s_kay" >&2; fail "the standings do not list the key as $kay_name"; }
+grep -q "sent to $b_address for ~arena-$arena" "$work/server.log" || fail "node a did not redirect the door's arena_join to b"
+tmux send-keys -t "$s_kay" q
+wait_for "$s_kay" "a. Arenas: timed tournaments to join" 30
+tmux send-keys -t "$s_kay" q
+expect_status "$s_kay" kay-arena 0 30
+echo "door-nodes: the key joined an arena living on b from a's door menu (redirected with a ticket), under its door name"

@@ -8,7 +8,8 @@
 # shares apart. At 80×24: a key chooses a name, waits, and the invitation it is shown, pasted by a
 # second key, starts their duel under that name (and in `profile`); a dropped key's plain ssh goes
 # back to its game from the menu; another key cannot take the name; the menu shows a standing and
-# the lobby; help pauses a bot duel; from "Who is here" one key challenges another, which accepts; no login says "Could not chdir" and no player sees a log path.
+# the lobby; help pauses a bot duel; from "Who is here" one key challenges another, which accepts; a key joins an arena from
+# the menu and plays its duel on the door's socket; no login says "Could not chdir" and no player sees a log path.
 # Issue 45: every printed command (the invitation, the help's watch line) is run verbatim by a
 # friend's own login with a stock ssh, no -tt added; without -t the door says what to type, which
 # works as pasted; leaving a game comes back to the menu (with the new rating after a rated game);
@@ -349,4 +350,56 @@ wait_for_cards "$s_ivy" 12 30
 wait_for_cards "$s_jo" 12 30
 wait_log "challenge: key-.* and $ivy_name play challenge-" || { tail "$work/server.log" >&2; fail "the server made no match of the challenge"; }
 echo "lobby: a key challenged another from Who is here; accepted, both screens dealt their duel"
+# 13. Arenas from the menu (issue 44): a key lists the arenas, picks one by its digit, joins it under
+# its door name and plays its dealt duel on the door's socket against a protocol player; the duel
+# counts in the standings, and q comes back to the menu.
+# By now 127.0.0.1 holds its share of connections: the arena's creator and its protocol player
+# come from an address of their own.
+from_address() {
+    local address=$1; shift
+    python3 - "$address" "$@" <<'PY'
+import runpy, socket, sys
+address = sys.argv[1]
+plain = socket.create_connection
+socket.create_connection = lambda where, timeout=None, source_address=None: plain(where, timeout, (address, 0))
+sys.argv = sys.argv[2:]
+runpy.run_path(sys.argv[0], run_name="__main__")
+PY
+}
+cat >"$work/arena_create.py" <<PY
+import sys
+sys.path.insert(0, "$root/.ci/e2e")
+from e2e_support import Connection, fail
+creator = Connection("127.0.0.1:$tcp_port")
+creator.send({"type": "arena_create", "arena": "doorarena", "minutes": 10, "startsInS": 20, "id": "c"})
+answer = creator.until(lambda m: m.get("id") == "c")
+if answer["type"] != "arena":
+    fail(f"arena_create was answered {answer}")
+PY
+from_address 127.0.0.12 "$work/arena_create.py" || fail "the arena was not created"
+ssh-keygen -q -t ed25519 -N '' -C '' -f "$work/kim"
+s_kim=$(pane kim 80 24)
+run_in "$s_kim" kim "$(door kim "" "-b 127.0.0.11")"
+wait_for "$s_kim" "You play as key-" 30
+kim_name=$(tmux capture-pane -p -t "$s_kim" | sed -nE 's/.*You play as (key-[A-Za-z0-9_-]+)\..*/\1/p' | head -1)
+[ -n "$kim_name" ] || fail "kim's menu did not say her name"
+from_address 127.0.0.12 "$root/.ci/e2e/arena_opponent.py" "$tcp_port" doorarena arenabob "$kim_name" "$work" 1 \
+    >"$work/arenabob.out" 2>"$work/arenabob.err" &
+arena_opponent=$!
+for _ in $(seq 150); do grep -qx joined "$work/arenabob.out" && break; sleep 0.2; done
+grep -qx joined "$work/arenabob.out" || fail "the arena's protocol player did not join: $(cat "$work/arenabob.err")"
+tmux send-keys -t "$s_kim" a
+wait_for "$s_kim" "1. doorarena · Classic, rated · starts in" 30
+tmux send-keys -t "$s_kim" 1
+wait_for "$s_kim" "You: #" 30
+wait_for_cards "$s_kim" 12 60
+touch "$work/go-1"
+wait_for "$s_kim" "You: #1 of 2, 2 points" 30
+wait "$arena_opponent" || fail "the arena's protocol player failed: $(cat "$work/arenabob.err")"
+grep -q "arena doorarena: .* play arena-doorarena-1" "$work/server.log" || fail "the server dealt no arena-doorarena-1"
+tmux send-keys -t "$s_kim" q
+wait_for "$s_kim" "a. Arenas: timed tournaments to join" 30
+tmux send-keys -t "$s_kim" q
+expect_status "$s_kim" kim 0 30
+echo "arenas: a key joined an arena from the menu, played its duel on the door's socket, counted, and came back to the menu"
 echo "door: all passed"

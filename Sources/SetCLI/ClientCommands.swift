@@ -42,7 +42,21 @@ extension Commands {
     package static let watch = CommandSpec(
         "watch", "Watch a live match as a spectator; without a match name, pick one from a list.",
         positionals: [address, PositionalSpec("MATCH", "the match to watch")],
-        options: [OptionSpec("name", "NAME", "your name in the spectators' chat (default: your login name)")] + display)
+        options: [
+            OptionSpec("name", "NAME", "your name in the spectators' chat (default: your login name)"),
+            OptionSpec("arena", "NAME", "follow that arena's top board, then the next (a TV; no MATCH)"),
+        ] + display)
+
+    /// `watch`: a match (or the list to pick one from), or with `--arena` the arena's TV.
+    static func watchCommand(_ parsed: ParsedArguments, defaults: CommandDefaults) throws(UsageError) -> Command {
+        let options = try clientOptions(parsed, role: .spectator, defaults: defaults)
+        guard let arena = parsed.values["arena"] else { return .join(options) }
+        guard options.match == nil else { throw UsageError("--arena follows the arena's top board: name no MATCH with it", command: watch.name) }
+        guard ArenaRequest.isAcceptable(arenaName: arena) else {
+            throw UsageError("'\(arena)' is not an arena's name (1-\(ArenaRequest.maxNameLength) letters, digits, '-' or '_')", command: watch.name)
+        }
+        return .arenaWatch(options, arena: arena)
+    }
 
     package static let bot = CommandSpec(
         "bot", "Run a bot player that joins a server over the protocol, like any client.",

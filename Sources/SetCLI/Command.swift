@@ -31,6 +31,8 @@ package enum Command: Equatable, Sendable {
     case arena(ArenaCommand)
     /// `arena HOST NAME`: a person joins the arena NAME and plays its duels.
     case arenaJoin(ClientOptions, arena: String)
+    /// `watch HOST --arena NAME`: the arena's TV, its top board as a spectator.
+    case arenaWatch(ClientOptions, arena: String)
     /// `nodes`: the nodes sharing a store, drained or forgotten by an operator.
     case nodes(NodesCommand)
     case replay(ReplayOptions)
@@ -171,7 +173,7 @@ package enum Commands {
         case .serve: return .serve(try serveCommand(parsed, defaults: defaults))
         case .play: return .play(try playOptions(parsed))
         case .join: return .join(try clientOptions(parsed, role: .player, defaults: defaults))
-        case .watch: return .join(try clientOptions(parsed, role: .spectator, defaults: defaults))
+        case .watch: return try watchCommand(parsed, defaults: defaults)
         case .bot: return .bot(try botOptions(parsed, defaults: defaults))
         case .door: return .door(try doorOptions(parsed))
         case .profile: return .account(try accountCommand(parsed, .profile))

@@ -22,6 +22,21 @@ enum DoorAccounts {
         }
     }
 
+    /// The arenas the server lists (running, starting, over within the hour), and the server's
+    /// time as its welcome said, which their clocks count from.
+    static func arenas(route: UnixRoute) -> Result<(arenas: [ArenaSummary], serverNow: Int64), DoorAnswerError> {
+        var serverNow: Int64 = 0
+        return request(.arena(.list), route: route) { message in
+            switch message {
+            case .welcome(_, _, let time, _):
+                serverNow = time
+                return nil
+            case .arenas(let summaries, _): return (summaries, serverNow)
+            default: return nil
+            }
+        }
+    }
+
     /// Sends one request and waits for the reply `answer` recognises, or an error.
     private static func request<Answer>(_ body: ClientMessage, route: UnixRoute,
                                         answer: (ServerMessage) -> Answer?) -> Result<Answer, DoorAnswerError> {

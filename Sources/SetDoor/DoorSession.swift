@@ -83,6 +83,12 @@ package struct DoorSession {
             case .standing: menu.page = standingPage(left.variant)
             case .lobby:
                 if let game = lobby(variant: left.variant, note: &menu.note) { return (game, left.colours) }
+            case .arenas:
+                switch DoorAccounts.arenas(route: route) {
+                case .success(let listed): menu.offer(listed.arenas, serverNow: listed.serverNow)
+                case .failure(let error): menu.note = error.message
+                }
+            case .arena(let name): menu.note = arena(name, colours: left.colours)
             }
         }
     }
@@ -155,6 +161,14 @@ package struct DoorSession {
             SeatTokenStore(directory: folder).set(token, for: "door \(game.command)")
             return .play(game)
         }
+    }
+
+    /// An arena chosen in the menu, played on this session's pty over the door's socket as the
+    /// door's player (its duels on the same connection, a redirect's ticket sent with the join
+    /// again); returns what the menu says after it: how it ended when the server ended it.
+    private func arena(_ name: String, colours: DoorMenu.Colours) -> String? {
+        let (status, message) = ArenaClient.play(clientOptions(.menu, colours: colours), arena: name)
+        return status == 0 ? nil : message.map { ServerText.printable($0) }
     }
 
     /// `ssh … profile`, `history`, `leaderboard`: the answer, printed; 1 when there is none.

@@ -10,43 +10,30 @@ import SetWire
 /// server's lines and the clock in, only the changed cells out, the terminal restored on the way
 /// out. The arena's CLI calls `run` for a player joining by name.
 package enum ArenaClient {
-    /// Runs the arena `arena` for `options.name` on `options.host:port` until the player leaves
-    /// or quits; returns the exit status.
+    /// Runs the arena `arena` for `options.name` on `options.host:port` (or the door's socket)
+    /// until the player leaves or quits; returns the exit status.
     package static func run(_ options: ClientOptions, arena: String) -> Int32 {
-        Sockets.ignoreBrokenPipes()
-        let directory = options.resolvedStateDirectory
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let session: TerminalSession
-        do { session = try TerminalSession(logPath: directory + "/client.log", showsLogPath: options.showsLogPath) } catch {
-            FileHandle.standardError.write(Data("setgame: \(error)\n".utf8))
-            return 1
-        }
-        var message: String?
-        let status: Int32 = {
-            defer { session.end() }
-            let loop: EventLoop
-            do { loop = try EventLoop() } catch {
-                message = "setgame: \(error)"
-                return 1
-            }
+        let (status, message) = play(options, arena: arena)
+        if let message { FileHandle.standardError.write(Data((ServerText.printable(message) + "\n").utf8)) }
+        return status
+    }
+
+    /// Runs the arena as `run` does; returns the exit status and the words to show after it (the
+    /// door's menu shows them, the command prints them).
+    package static func play(_ options: ClientOptions, arena: String) -> (status: Int32, message: String?) {
+        FullScreen.run(options) { loop, session in
             let app = ArenaApp(arena: arena, options: TerminalClient.appOptions(options), size: TerminalSession.size())
-            let shell = ArenaLoop(app: app, host: options.host, port: options.port, loop: loop, clock: MonotonicTime(),
+            let shell = ArenaLoop(app: app, host: options.host, port: options.port, route: options.route, loop: loop, clock: MonotonicTime(),
                                   signalFD: session.signalFD) { session.write($0) }
-            do { try shell.keyboard.start() } catch {
-                message = "setgame: \(error)"
-                return 1
-            }
+            do { try shell.keyboard.start() } catch { return (1, "setgame: \(error)") }
             defer {
                 shell.keyboard.stop()
                 shell.driver.disconnect()
             }
             shell.start()
             loop.run(timeout: shell.waitMilliseconds, tick: shell.tick)
-            message = shell.quitMessage
-            return shell.status
-        }()
-        if let message { FileHandle.standardError.write(Data((ServerText.printable(message) + "\n").utf8)) }
-        return status
+            return (shell.end.status, shell.end.message)
+        }
     }
 }
 
@@ -55,32 +42,27 @@ package enum ArenaClient {
 final class ArenaLoop {
     let driver: ClientDriver<ArenaApp>
     let keyboard: KeyboardReader
-    private var interrupted = false
     private var lastFrame: ScreenBuffer?
     private let write: (String) -> Void
     /// How the program ends: the app's quit, or 0 when the terminal went away.
-    private(set) var status: Int32 = 0
-    private(set) var quitMessage: String?
-    private var quitting = false
+    private(set) var end = ProgramEnd.running
 
-    init(app: ArenaApp, host: String, port: UInt16, loop: EventLoop, clock: any TimeSource, signalFD: Int32, write: @escaping (String) -> Void) {
-        driver = ClientDriver(app: app, loop: loop, clock: clock, host: host, port: port)
+    init(app: ArenaApp, host: String, port: UInt16, route: UnixRoute? = nil, loop: EventLoop, clock: any TimeSource, signalFD: Int32,
+         write: @escaping (String) -> Void) {
+        driver = ClientDriver(app: app, loop: loop, clock: clock, host: host, port: port, route: route)
         keyboard = KeyboardReader(loop: loop, clock: clock, signalFD: signalFD)
         self.write = write
         driver.onEffect = { [unowned self] effect in
             switch effect {
             case .log(let text): FileHandle.standardError.write(Data("setgame arena: \(ServerText.printable(text))\n".utf8))
-            case .quit(let status, let message):
-                self.quitting = true
-                self.status = status
-                self.quitMessage = message
+            case .quit(let status, let message): self.end.quit(status: status, message: message)
             default: break
             }
         }
         keyboard.onHappening = { [unowned self] happening in self.handle(happening) }
     }
 
-    private var over: Bool { quitting || interrupted }
+    private var over: Bool { end.over }
 
     func start() {
         driver.start()
@@ -114,7 +96,7 @@ final class ArenaLoop {
             app.resize(to: size, at: now)
             return []
         }
-        case .signalled, .closed: interrupted = true
+        case .signalled, .closed: end.interrupt()
         }
     }
 }

@@ -41,6 +41,8 @@ case .arena(let command):
     exit(ArenaCommandClient.run(command))
 case .arenaJoin(let options, let arena):
     exit(ArenaClient.run(options, arena: arena))
+case .arenaWatch(let options, let arena):
+    exit(ArenaTVClient.run(options, arena: arena))
 case .nodes(let command):
     exit(NodesClient.run(command))
 case .replay(let options):

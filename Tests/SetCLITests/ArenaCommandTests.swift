@@ -32,6 +32,17 @@ import Testing
         }
     }
 
+    /// `watch HOST --arena NAME`: the arena's TV, with the spectator's options; never with a MATCH.
+    @Test func watchArenaParsesIntoTheTV() throws {
+        var viewer = ClientOptions(host: "example.org", port: 7380, name: "viv", role: .spectator, colorblind: true, animation: true)
+        viewer.command = "setgame"
+        #expect(try Commands.parse(["watch", "example.org", "--arena", "friday", "--name", "viv", "--colorblind"], defaults: .test)
+            == .arenaWatch(viewer, arena: "friday"))
+        for wrong in [["watch", "h", "m1", "--arena", "friday"], ["watch", "h", "--arena", "fri.day"], ["watch", "h", "--arena"]] {
+            #expect(throws: UsageError.self, "\(wrong)") { try Commands.parse(wrong, defaults: .test) }
+        }
+    }
+
     @Test func anArenaIsOpenedListedAndItsStandingsPrinted() throws {
         let server = try TestServer()
         defer { server.stop() }

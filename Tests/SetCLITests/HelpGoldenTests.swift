@@ -180,6 +180,7 @@ struct HelpGoldenTests {
               HOST[:PORT]     the server (default 127.0.0.1:7380)
               MATCH           the match to watch
               --name NAME     your name in the spectators' chat (default: your login name)
+              --arena NAME    follow that arena's top board, then the next (a TV; no MATCH)
               --colorblind    also show each card's colour as a letter
               --no-animation  cards appear and leave without moving
               -h, --help      show this help

@@ -13,7 +13,7 @@ import Testing
 
     @Test func itsLinesAt80x24() {
         let lines = Self.trimmed(Self.menu().render(size: TerminalSize(columns: 80, rows: 24)))
-        #expect(Array(lines[0..<16]) == [
+        #expect(Array(lines[0..<17]) == [
             "",
             "    Set, over ssh",
             "    You play as key-2Jrayl.",
@@ -27,11 +27,12 @@ import Testing
             "     7. Your name             key-2Jrayl",
             "     8. Your profile, your games, the leaderboard",
             "     9. Who is here: players, challenges, open seats, live duels",
+            "     a. Arenas: timed tournaments to join",
             "     q. Quit",
             "",
             "    Up/Down choose, Left/Right change, Enter go, q quit",
         ])
-        #expect(lines[16...].allSatisfy { $0.isEmpty })
+        #expect(lines[17...].allSatisfy { $0.isEmpty })
     }
 
     /// A game chosen in the menu comes back to it: the game left waiting offered first, the new
@@ -63,16 +64,41 @@ import Testing
     }
 
     /// At the smallest terminal the items move up under the title, the way back to a waiting
-    /// game included, and a click finds the line drawn under it.
+    /// game included, and a click finds the line drawn under it; at 12 rows, where the title and
+    /// all twelve items do not fit, the items take the top row too.
     @Test func itFitsAtTheSmallestTerminal() {
         var menu = DoorMenu(name: "key-2Jrayl", levels: ["easy"], waiting: "your quick duel")
-        menu.rows = 12
-        let lines = menu.render(size: TerminalSize(columns: 40, rows: 12)).textLines
+        menu.rows = 13
+        var lines = menu.render(size: TerminalSize(columns: 40, rows: 13)).textLines
         #expect(lines[0].contains("Set, over ssh: you play as key-2Jrayl"))
         #expect(lines[1].contains("0. Back to your quick duel"))
         #expect(lines[2].contains("1. Quick duel"))
-        #expect(lines[11].contains("q. Quit"))
+        #expect(lines[12].contains("q. Quit"))
         #expect(menu.input(.mouse(MouseEvent(button: .left, kind: .press, column: 8, row: 4))) == .solo)
+        menu.rows = 12
+        lines = menu.render(size: TerminalSize(columns: 40, rows: 12)).textLines
+        #expect(lines[0].contains("0. Back to your quick duel") && lines[10].contains("a. Arenas") && lines[11].contains("q. Quit"))
+        #expect(menu.input(.mouse(MouseEvent(button: .left, kind: .press, column: 8, row: 5))) == .watch)
+    }
+
+    /// Arenas (issue 44): `a` asks for the list; the arenas running or starting are offered with
+    /// their clocks, a digit joins one, any other key goes back to the menu.
+    @Test func theArenasAreOfferedAndOneIsJoinedByItsDigit() {
+        var menu = Self.menu()
+        #expect(menu.input(.key(.character("a"))) == .arenas)
+        menu.offer([ArenaSummary(arena: "friday", variant: .junior, rated: true, state: .running, startsAt: 0, endsAt: 450_000, players: 12, leader: "ann"),
+                    ArenaSummary(arena: "done", variant: .classic, rated: true, state: .finished, startsAt: 0, endsAt: 10_000, players: 2),
+                    ArenaSummary(arena: "later", variant: .classic, rated: false, state: .starting, startsAt: 125_000, endsAt: 725_000, players: 1)],
+                   serverNow: 5_000)
+        let lines = Self.trimmed(menu.render(size: TerminalSize(columns: 80, rows: 24)))
+        #expect(Array(lines[3...4]) == ["    1. friday · Junior, rated · 7:25 left · 12 players, ann leads",
+                                        "    2. later · Classic, casual · starts in 2:00 · 1 player"])
+        #expect(lines[23] == "    1-2 join that arena, any other key: back")
+        #expect(menu.input(.key(.character("2"))) == .arena("later"))
+        #expect(menu.arenas == nil, "the menu again")
+        menu.offer([], serverNow: 0)
+        #expect(Self.trimmed(menu.render(size: TerminalSize(columns: 80, rows: 24)))[3] == "    No arenas are running or starting.")
+        #expect(menu.input(.key(.character("1"))) == nil && menu.arenas == nil, "none to join: back to the menu")
     }
 
     // MARK: Item 3, a game left waiting
@@ -94,7 +120,7 @@ import Testing
     @Test func aNameIsTypedInTheMenu() {
         var menu = Self.menu()
         #expect(menu.input(.key(.character("7"))) == nil)
-        #expect(menu.render(size: TerminalSize(columns: 80, rows: 24)).textLines[15].contains("Type your name"))
+        #expect(menu.render(size: TerminalSize(columns: 80, rows: 24)).textLines[16].contains("Type your name"))
         for character in "ann q" { #expect(menu.input(.key(.character(character))) == nil) }
         #expect(menu.input(.key(.backspace)) == nil)
         #expect(menu.input(.key(.backspace)) == nil, "q and j are letters while a name is typed, not keys")
@@ -104,7 +130,7 @@ import Testing
         let lines = Self.trimmed(menu.render(size: TerminalSize(columns: 80, rows: 24)))
         #expect(lines[2] == "    You play as ann.")
         #expect(lines[10] == "   > 7. Your name             ann")
-        #expect(lines[17] == "    You play as ann from now on.")
+        #expect(lines[18] == "    You play as ann from now on.")
         // Esc gives up a name being typed; the menu is as it was.
         #expect(menu.input(.key(.enter)) == nil)
         #expect(menu.input(.key(.character("x"))) == nil)

@@ -39,6 +39,8 @@ package struct ArenaScreen: Hashable, Sendable {
 
     package let me: String
     package let arenaName: String
+    /// Following the arena without playing in it (the TV): no keys but quitting.
+    package let watching: Bool
     package private(set) var stage = Stage.greeting
     /// The arena as the server last told it.
     package private(set) var arena: ArenaView?
@@ -54,9 +56,10 @@ package struct ArenaScreen: Hashable, Sendable {
     package private(set) var lastDuel: String?
     private var askedResults = false
 
-    package init(me: String, arena: String) {
+    package init(me: String, arena: String, watching: Bool = false) {
         self.me = me
         arenaName = arena
+        self.watching = watching
     }
 
     /// Whether a listed name is this player's (names compare without case, as the server's do).
@@ -161,7 +164,7 @@ package struct ArenaScreen: Hashable, Sendable {
         guard case .between = stage, case .key(let key) = event else { return [] }
         switch key {
         case .character("p"):
-            guard !finished else { return [] }
+            guard !finished, !watching else { return [] }
             if mine?.paused == true {
                 note = "Resuming: you will be paired again."
                 return [.resume]
@@ -169,6 +172,7 @@ package struct ArenaScreen: Hashable, Sendable {
             note = "Pausing: you will not be paired until you press p again."
             return [.pause]
         case .character("l"):
+            guard !watching else { return [] }
             guard !finished else { return finish(.quit) }
             return [.leave] + finish(.left)
         case .escape, .character("q"), .ctrl("c"), .ctrl("d"): return finish(.quit)

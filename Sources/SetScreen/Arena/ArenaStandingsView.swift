@@ -93,6 +93,7 @@ package enum ArenaStandingsView {
     /// The keys, in words.
     static func keys(_ screen: ArenaScreen) -> String {
         if screen.finished { return "q quit" }
+        if screen.watching { return "The top board shows once a duel is under way. q quit" }
         if case .playing = screen.stage { return "The duel is on: its screen has the keys." }
         let pause = screen.mine?.paused == true ? "p resume" : "p pause"
         return "\(pause), l leave the arena (your points stay), q quit"

@@ -8,13 +8,14 @@ import SetWire
 package struct DoorMenu: Equatable, Sendable {
     /// One line of the menu.
     package enum Item: Int, CaseIterable, Sendable {
-        case resume, quickDuel, botDuel, solo, variant, watch, colours, name, standing, lobby, quit
+        case resume, quickDuel, botDuel, solo, variant, watch, colours, name, standing, lobby, arenas, quit
 
         /// The key that picks it, shown before its line: digits stay the same whether or not a
         /// game waits, so a player's fingers (and scripts) learn them once.
         var key: Character {
             switch self {
             case .resume: "0"
+            case .arenas: "a"
             case .quit: "q"
             default: Character(String(rawValue))
             }
@@ -44,6 +45,10 @@ package struct DoorMenu: Equatable, Sendable {
         case standing
         /// The lobby: who is here, with ratings, to challenge or be challenged by; open seats and live duels.
         case lobby
+        /// The arenas running or starting, to pick one from (`offer` lists them).
+        case arenas
+        /// Join this arena and play its duels.
+        case arena(String)
         case quit
     }
 
@@ -65,6 +70,15 @@ package struct DoorMenu: Equatable, Sendable {
     package var note: String?
     /// A page shown instead of the items (a profile, the leaderboard); any key goes back.
     package var page: [String]?
+    /// The arenas offered after `.arenas`, with how long until each starts or ends (seconds);
+    /// a digit joins one, any other key goes back.
+    package private(set) var arenas: [OfferedArena]?
+
+    /// An arena offered to join: its name, and its line in words.
+    package struct OfferedArena: Hashable, Sendable {
+        package let name: String
+        package let line: String
+    }
 
     package init(name: String, levels: [String], waiting: String? = nil, canRename: Bool = true) {
         self.name = name
@@ -100,8 +114,36 @@ package struct DoorMenu: Equatable, Sendable {
         self.note = note
     }
 
+    /// Offers the arenas a player may join (running or starting), as the server listed them at
+    /// its time `serverNow`; none is a page that says so.
+    package mutating func offer(_ listed: [ArenaSummary], serverNow: Int64) {
+        arenas = listed.filter { $0.state != .finished }.prefix(9).map { summary in
+            let when = switch summary.state {
+            case .starting: "starts in \(Self.minutes(summary.startsAt - serverNow))"
+            case .running, .finished: "\(Self.minutes(summary.endsAt - serverNow)) left"
+            }
+            let leader = summary.leader.map { ", \(ServerText.printable($0)) leads" } ?? ""
+            let players = "\(summary.players) player\(summary.players == 1 ? "" : "s")"
+            return OfferedArena(name: summary.arena, line: "\(summary.arena) · \(summary.variant.title), \(summary.rated ? "rated" : "casual") · \(when) · \(players)\(leader)")
+        }
+    }
+
+    /// "7:05" from milliseconds, never below 0:00.
+    static func minutes(_ ms: Int64) -> String {
+        let seconds = max(0, (ms + 999) / 1_000)
+        return "\(seconds / 60):" + (seconds % 60 < 10 ? "0" : "") + "\(seconds % 60)"
+    }
+
     /// Takes one key or click; returns the choice once one is made.
     package mutating func input(_ event: InputEvent) -> Choice? {
+        if let offered = arenas {
+            guard case .key(let key) = event else { return nil }
+            arenas = nil
+            if case .character(let typed) = key, let digit = typed.wholeNumberValue, offered.indices.contains(digit - 1) {
+                return .arena(offered[digit - 1].name)
+            }
+            return nil
+        }
         if page != nil {
             if case .key = event { page = nil }
             return nil
@@ -169,7 +211,7 @@ package struct DoorMenu: Equatable, Sendable {
             let all = Colours.allCases
             let index = all.firstIndex(of: colours) ?? 0
             colours = all[(index + step + all.count) % all.count]
-        case .resume, .quickDuel, .solo, .watch, .name, .standing, .lobby, .quit: break
+        case .resume, .quickDuel, .solo, .watch, .name, .standing, .lobby, .arenas, .quit: break
         }
     }
 
@@ -183,6 +225,7 @@ package struct DoorMenu: Equatable, Sendable {
         case .watch: return .watch
         case .standing: return .standing
         case .lobby: return .lobby
+        case .arenas: return .arenas
         case .quit: return .quit
         case .name:
             draft = ""
@@ -206,6 +249,7 @@ package struct DoorMenu: Equatable, Sendable {
         case .name: draft.map { "Your name: \($0)_" } ?? "Your name             \(name)"
         case .standing: canRename ? "Your profile, your games, the leaderboard" : "The leaderboard"
         case .lobby: "Who is here: players, challenges, open seats, live duels"
+        case .arenas: "Arenas: timed tournaments to join"
         case .quit: "Quit"
         }
     }
@@ -215,8 +259,11 @@ package struct DoorMenu: Equatable, Sendable {
     package var rows = 24
 
     /// The first row of the items: the title and who you are come before, with room to breathe
-    /// where the terminal is tall enough, packed at its top where it is not (12 rows hold all).
-    var firstItemRow: Int { rows >= 16 ? 4 : 1 }
+    /// where the terminal is tall enough, packed at its top where it is not; on a terminal too
+    /// low for the title and every item (12 rows, a game waiting) the items start at the top.
+    var firstItemRow: Int { Self.firstItemRow(rows: rows, items: items.count) }
+
+    static func firstItemRow(rows: Int, items: Int) -> Int { rows >= 16 ? 4 : (rows > items ? 1 : 0) }
 
     func item(atRow row: Int) -> Item? {
         let shown = items
@@ -228,14 +275,28 @@ package struct DoorMenu: Equatable, Sendable {
     package func render(size: TerminalSize) -> ScreenBuffer {
         var screen = ScreenBuffer(size: size)
         let margin = size.columns >= 60 ? 4 : 1
-        let first = size.rows >= 16 ? 4 : 1
-        let title = page == nil && first == 1 ? "Set, over ssh: you play as \(name)" : "Set, over ssh"
-        screen.write(title, column: margin, row: first == 1 ? 0 : 1, style: CellStyle(bold: true))
+        let shown = items
+        let first = Self.firstItemRow(rows: size.rows, items: shown.count)
+        let title = page == nil && first <= 1 ? "Set, over ssh: you play as \(name)" : "Set, over ssh"
+        if first > 0 || page != nil || arenas != nil {
+            screen.write(title, column: margin, row: first <= 1 ? 0 : 1, style: CellStyle(bold: true))
+        }
+        if let arenas {
+            let top = first <= 1 ? 1 : 3
+            let lines = arenas.isEmpty ? ["No arenas are running or starting."]
+                : arenas.enumerated().map { "\($0.offset + 1). \($0.element.line)" }
+            for (index, line) in lines.enumerated() where top + index < size.rows - 1 {
+                screen.write(LobbyView.fit(line, size.columns - margin), column: margin, row: top + index)
+            }
+            let keys = arenas.isEmpty ? "Any key: back to the menu" : "1-\(arenas.count) join that arena, any other key: back"
+            screen.write(keys, column: margin, row: size.rows - 1, style: CellStyle(dim: true))
+            return screen
+        }
         if let page {
             // The answers are up to 80 columns wide, as `setgame profile` prints them: the margin
             // gives way before they are cut.
             let column = size.columns >= 80 + margin ? margin : 0
-            let top = first == 1 ? 1 : 3
+            let top = first <= 1 ? 1 : 3
             for (index, line) in page.enumerated() where top + index < size.rows - 1 {
                 screen.write(line, column: column, row: top + index)
             }
@@ -243,7 +304,6 @@ package struct DoorMenu: Equatable, Sendable {
             return screen
         }
         if first > 1 { screen.write("You play as \(name).", column: margin, row: 2) }
-        let shown = items
         for (index, item) in shown.enumerated() {
             let chosen = item == selected
             let line = "\(item.key). \(label(item))"
