@@ -15,6 +15,23 @@ wait_for() {
     done
 }
 
+# helper_says PID OUT ERR TEXT: waits until the background helper PID has printed the line TEXT
+# into OUT; fails the run with its ERR if it exits first or within 30 s.
+helper_says() {
+    local pid=$1 out=$2 err=$3 text=$4
+    for _ in $(seq 300); do
+        grep -qx -- "$text" "$out" && return 0
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    grep -qx -- "$text" "$out" || fail "the helper did not say '$text': $(cat "$err")"
+}
+
+# pane_has SESSION TEXT WHAT: the pane, captured now, shows TEXT; else fails with WHAT and the screen.
+pane_has() {
+    tmux capture-pane -p -t "$1" | grep -qF -- "$2" || { tmux capture-pane -p -t "$1" >&2; fail "$3"; }
+}
+
 # wait_gone PATTERN [SECONDS]: waits until no process matches PATTERN.
 wait_gone() {
     local pattern=$1 limit=${2:-15} waited=0

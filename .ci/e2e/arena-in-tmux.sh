@@ -14,21 +14,6 @@ serve_on_free_port
 opponent=
 trap 'if [ -n "$opponent" ]; then kill "$opponent" 2>/dev/null || true; fi; stop_served' EXIT
 
-# opponent_says TEXT: waits until the opponent has printed TEXT (it fails the run if it exits).
-opponent_says() {
-    for _ in $(seq 300); do
-        grep -qx "$1" "$state/bob.out" && return 0
-        kill -0 "$opponent" 2>/dev/null || break
-        sleep 0.1
-    done
-    grep -qx "$1" "$state/bob.out" || fail "the opponent did not say '$1': $(cat "$state/bob.err")"
-}
-
-# screen_has TEXT WHAT: the person's screen, captured now, shows TEXT.
-screen_has() {
-    tmux capture-pane -p -t arena-ann-$$ | grep -qF -- "$1" || { tmux capture-pane -p -t arena-ann-$$ >&2; fail "$2"; }
-}
-
 # Long enough to join and see the standings before it starts, even on a loaded machine.
 "$bin" arena "127.0.0.1:$port" --create e2e --minutes 10 --starts-in 15 >"$state/created" \
     || fail "arena --create: $(cat "$state/created")"
@@ -36,30 +21,30 @@ grep -q "^Opened e2e: classic rated, 10 minutes" "$state/created" || fail "arena
 
 python3 "$here/arena_opponent.py" "$port" e2e bob ann "$state" 2 >"$state/bob.out" 2>"$state/bob.err" &
 opponent=$!
-opponent_says joined
+helper_says "$opponent" "$state/bob.out" "$state/bob.err" joined
 
 tmux new-session -d -s arena-ann-$$ -x 80 -y 24
 run_in arena-ann-$$ ann "XDG_STATE_HOME=$state/ann $bin arena 127.0.0.1:$port e2e --name ann"
 # The standings, before the start: the person's own line, bob's, the title and the keys.
 wait_for arena-ann-$$ "You: #"
-screen_has "Arena e2e · Classic, rated · starts in" "no starting arena's title"
-screen_has "bob" "bob is not in ann's standings"
-screen_has "q quit" "the keys were cut at 80×24"
+pane_has arena-ann-$$ "Arena e2e · Classic, rated · starts in" "no starting arena's title"
+pane_has arena-ann-$$ "bob" "bob is not in ann's standings"
+pane_has arena-ann-$$ "q quit" "the keys were cut at 80×24"
 
 # The arena starts: the two are paired and the duel is dealt on ann's terminal.
 wait_for_cards arena-ann-$$ 12 60
 touch "$state/go-1"
 # bob resigns (paused meanwhile): the duel counts and ann is back at the standings, unpaired.
 wait_for arena-ann-$$ "You: #1 of 2, 2 points" 30
-screen_has "bob resigned" "the standings do not say how the duel ended"
-opponent_says "counted 1"
+pane_has arena-ann-$$ "bob resigned" "the standings do not say how the duel ended"
+helper_says "$opponent" "$state/bob.out" "$state/bob.err" "counted 1"
 
 # bob comes back: the second duel is dealt on ann's same arena connection.
 touch "$state/resume-2"
 wait_for_cards arena-ann-$$ 12 30
 touch "$state/go-2"
 wait_for arena-ann-$$ "You: #1 of 2, 4 points, 2 wins in a row" 30
-opponent_says "counted 2"
+helper_says "$opponent" "$state/bob.out" "$state/bob.err" "counted 2"
 wait "$opponent" || fail "the opponent failed: $(cat "$state/bob.err")"
 opponent=
 grep -q "arena e2e: ann and bob play arena-e2e-2" "$state/serve.log" || fail "the server dealt no arena-e2e-2 to ann and bob"

@@ -14,51 +14,36 @@ serve_on_free_port
 players=
 trap 'if [ -n "$players" ]; then kill "$players" 2>/dev/null || true; fi; stop_served' EXIT
 
-# players_say TEXT: waits until the players have printed TEXT (it fails the run if they exit).
-players_say() {
-    for _ in $(seq 300); do
-        grep -qx "$1" "$state/players.out" && return 0
-        kill -0 "$players" 2>/dev/null || break
-        sleep 0.1
-    done
-    grep -qx "$1" "$state/players.out" || fail "the players did not say '$1': $(cat "$state/players.err")"
-}
-
-# screen_has TEXT WHAT: the TV, captured now, shows TEXT.
-screen_has() {
-    tmux capture-pane -p -t arena-tv-$$ | grep -qF -- "$1" || { tmux capture-pane -p -t arena-tv-$$ >&2; fail "$2"; }
-}
-
 # Long enough for both players and the TV to come before it starts, even on a loaded machine.
 "$bin" arena "127.0.0.1:$port" --create tv --minutes 10 --starts-in 10 >"$state/created" \
     || fail "arena --create: $(cat "$state/created")"
 
 python3 "$here/arena_tv_players.py" "$port" tv "$state" 2 >"$state/players.out" 2>"$state/players.err" &
 players=$!
-players_say joined
+helper_says "$players" "$state/players.out" "$state/players.err" joined
 
 tmux new-session -d -s arena-tv-$$ -x 80 -y 24
 run_in arena-tv-$$ viv "XDG_STATE_HOME=$state/viv $bin watch 127.0.0.1:$port --arena tv --name viv"
 # Before the start: the standings, with both players and the TV's keys.
 wait_for arena-tv-$$ "The top board shows once a duel is under way. q quit"
-screen_has "Arena tv · Classic, rated · starts in" "no starting arena's title"
-screen_has "bob" "bob is not in the TV's standings"
+pane_has arena-tv-$$ "Arena tv · Classic, rated · starts in" "no starting arena's title"
+pane_has arena-tv-$$ "bob" "bob is not in the TV's standings"
 
 # The arena starts: the TV follows duel 1 as its spectator, under its title.
 wait_for arena-tv-$$ "TV tv · duel 1: ann #1 vs bob #2" 60
 wait_for arena-tv-$$ "arena-tv-1 · deck 69" 30
-players_say "dealt 1"
+helper_says "$players" "$state/players.out" "$state/players.err" "dealt 1"
 touch "$state/go-1"
-players_say "over 1"
+helper_says "$players" "$state/players.out" "$state/players.err" "over 1"
 # bob resigned: the next duel is dealt at once, and the TV switches to it after its linger.
 wait_for arena-tv-$$ "TV tv · duel 2: ann #1 vs bob #2" 30
 wait_for arena-tv-$$ "arena-tv-2 · deck 69" 30
-players_say "dealt 2"
+helper_says "$players" "$state/players.out" "$state/players.err" "dealt 2"
 touch "$state/go-2"
-players_say "over 2"
+helper_says "$players" "$state/players.out" "$state/players.err" "over 2"
 # Both paused in the last duel: no board, the standings, ann's two wins counted.
 wait_for arena-tv-$$ "The top board shows once a duel is under way. q quit" 30
-screen_has "1   ann                      4" "ann's two wins are not in the standings"
+pane_has arena-tv-$$ "1   ann                      4" "ann's two wins are not in the standings"
 touch "$state/done"
 wait "$players" || fail "the players failed: $(cat "$state/players.err")"
 players=

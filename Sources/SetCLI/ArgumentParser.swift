@@ -42,6 +42,8 @@ package struct CommandSpec: Sendable, Equatable {
 /// What the command line said, before any value is interpreted.
 package struct ParsedArguments: Sendable, Equatable {
     package var values: [String: String] = [:]
+    /// Every value of an option given more than once, in order (`values` keeps the last).
+    package var repeated: [String: [String]] = [:]
     package var flags: Set<String> = []
     package var positionals: [String] = []
     package var wantsHelp = false
@@ -101,6 +103,7 @@ package enum ArgumentParser {
             }
             guard !value.isEmpty else { throw fail("--\(name) needs a value (\(option.placeholder!))") }
             parsed.values[name] = value
+            parsed.repeated[name, default: []].append(value)
         }
         if !parsed.wantsHelp && parsed.positionals.count > spec.positionals.count {
             let extra = parsed.positionals[spec.positionals.count]

@@ -109,6 +109,7 @@ package enum Commands {
             OptionSpec("door-socket", "PATH", "also listen on this Unix socket for the ssh door (setgame door; README, \"Open an ssh door\")"),
             OptionSpec("door-user", "NAME[,NAME]", "the users whose door may use --door-socket (default: the user serving)"),
             OptionSpec("log-format", ServerLog.Format.allCases.map(\.rawValue).joined(separator: "|"), "text lines, or one JSON object per line for log collectors (default text)"),
+            OptionSpec("arena-schedule", "SPEC", "keep arenas on a schedule, SPEC PREFIX=EVERY:MINUTES:MODE (e.g. hourly=60:10:classic): one every EVERY minutes, MINUTES long, named PREFIX-YYMMDDHHMM after its start (UTC), listed a period (at most an hour) ahead; repeatable"),
             OptionSpec("chat", ChatMode.allCases.map(\.rawValue).joined(separator: "|"), "who may talk in a match: everyone, players only, or nobody (default on)"),
             OptionSpec("check", nil, "check the options and the data folder, print what would be served, and exit"),
             OptionSpec("address", "HOST:PORT", "with --check: ask the server running there whether it is ready (listening, its store reachable, a node's lease held); exit 0 if it is"),
@@ -291,6 +292,12 @@ package enum Commands {
                 throw UsageError("--chat takes \(inWords(ChatMode.allCases.map(\.rawValue))), not '\(mode)'", command: serve.name)
             }
             config.chat.mode = chosen
+        }
+        for text in values.texts("arena-schedule") {
+            switch ArenaSchedule.parse(text) {
+            case .success(let schedule): config.arenaSchedules.append(schedule)
+            case .failure(let problem): throw UsageError("--arena-schedule\(problem)", command: serve.name)
+            }
         }
         var command = ServeCommand(config: config, check: values.flag("check"))
         command.probe = try probe(values)

@@ -12,6 +12,9 @@ struct OptionValues {
 
     func text(_ name: String) -> String? { parsed.values[name] }
 
+    /// Every value of a repeatable option, in order.
+    func texts(_ name: String) -> [String] { parsed.repeated[name] ?? [] }
+
     func flag(_ name: String) -> Bool { parsed.flags.contains(name) }
 
     /// A whole number within `range`.

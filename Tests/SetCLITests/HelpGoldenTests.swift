@@ -125,6 +125,7 @@ struct HelpGoldenTests {
               --door-socket PATH                   also listen on this Unix socket for the ssh door (setgame door; README, "Open an ssh door")
               --door-user NAME[,NAME]              the users whose door may use --door-socket (default: the user serving)
               --log-format text|json               text lines, or one JSON object per line for log collectors (default text)
+              --arena-schedule SPEC                keep arenas on a schedule, SPEC PREFIX=EVERY:MINUTES:MODE (e.g. hourly=60:10:classic): one every EVERY minutes, MINUTES long, named PREFIX-YYMMDDHHMM after its start (UTC), listed a period (at most an hour) ahead; repeatable
               --chat on|players|off                who may talk in a match: everyone, players only, or nobody (default on)
               --check                              check the options and the data folder, print what would be served, and exit
               --address HOST:PORT                  with --check: ask the server running there whether it is ready (listening, its store reachable, a node's lease held); exit 0 if it is

@@ -60,6 +60,22 @@ struct ServeOptionsTests {
         }
     }
 
+    /// `--arena-schedule` is repeatable: each value one schedule, in order; a bad one is a usage error in words.
+    @Test func arenaSchedulesAreRepeatable() throws {
+        let command = try Commands.parse(["serve", "--arena-schedule", "hourly=60:10:classic", "--arena-schedule=kids=30:5:junior"])
+        guard case .serve(let options) = command else { Issue.record("not serve: \(command)"); return }
+        #expect(options.config.arenaSchedules == [ArenaSchedule(prefix: "hourly", everyMinutes: 60, minutes: 10, variant: .classic),
+                                                  ArenaSchedule(prefix: "kids", everyMinutes: 30, minutes: 5, variant: .junior)])
+        guard case .serve(let defaults) = try Commands.parse(["serve"]) else { Issue.record("not serve"); return }
+        #expect(defaults.config.arenaSchedules.isEmpty)
+        #expect(throws: UsageError("--arena-schedule takes PREFIX=EVERY:MINUTES:MODE (e.g. hourly=60:10:classic), not 'hourly'", command: "serve")) {
+            try Commands.parse(["serve", "--arena-schedule", "hourly"])
+        }
+        #expect(throws: UsageError("--arena-schedule's arenas last 1-180 minutes and no longer than the period (30), not 40", command: "serve")) {
+            try Commands.parse(["serve", "--arena-schedule", "h=30:40:classic"])
+        }
+    }
+
     @Test func benchTakesAnAbuse() throws {
         #expect(try Commands.parse(["bench", "--abuse", "lobby"]) == .bench({ var o = BenchOptions(); o.abuse = .lobby; return o }()))
         #expect(throws: UsageError("--abuse takes one of list, lobby, spectators, fds, chat, not 'ddos'", command: "bench")) {

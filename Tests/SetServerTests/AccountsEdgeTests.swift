@@ -347,6 +347,21 @@ final class GatedStore: AccountStore {
         try inner.keepFinalPlaces(places, in: arena)
     }
 
+    func createScheduledArena(_ slot: ArenaSchedule.Slot, variant: Variant, wall: Int64) throws(StoreError) -> Bool {
+        gate.pass()
+        return try inner.createScheduledArena(slot, variant: variant, wall: wall)
+    }
+
+    func arenasWithDuelsDealt() throws(StoreError) -> [String] {
+        gate.pass()
+        return try inner.arenasWithDuelsDealt()
+    }
+
+    func recordedArenaEnds(of arena: StoredArena) throws(StoreError) -> [Int: ArenaGameEnd] {
+        gate.pass()
+        return try inner.recordedArenaEnds(of: arena)
+    }
+
     func saveArenaPlayer(_ player: StoredArenaPlayer, in arena: String) throws(StoreError) {
         gate.pass()
         try inner.saveArenaPlayer(player, in: arena)

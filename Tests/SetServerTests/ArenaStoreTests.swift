@@ -109,5 +109,18 @@ import Testing
             VALUES (1, 'c', 'arena-x-3', 1, 'duel', 'classic', 1, 'win', 'no_sets_left', 1, 5, 5, 5, 'j')
             """)
         #expect(try ArenaStore.recordedEnd(of: game, in: "x", database: database) == .played(winner: "bob"))
+        // Seats are taken in the order the players sat: the winner is the name in the winning seat.
+        let later = ArenaGame(number: 4, players: ["ann", "bob"])
+        try database.execute(
+            """
+            INSERT INTO games (id, commitment, match, game, mode, variant, rated, outcome, reason, winner, ended_at, duration_ms, wall, journal)
+            VALUES (2, 'd', 'arena-x-4', 1, 'duel', 'classic', 1, 'win', 'no_sets_left', 1, 5, 5, 5, 'j')
+            """)
+        try database.execute(
+            """
+            INSERT INTO game_seats (game_id, seat, name, points, sets, set_times)
+            VALUES (2, 0, 'bob', 0, 0, ''), (2, 1, 'ann', 3, 1, '')
+            """)
+        #expect(try ArenaStore.recordedEnd(of: later, in: "x", database: database) == .played(winner: "ann"))
     }
 }

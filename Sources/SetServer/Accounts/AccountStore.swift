@@ -50,6 +50,12 @@ protocol AccountStore: AnyObject {
     func profileArenas(ofAccountNamed name: String, limit: Int) throws(StoreError) -> [ProfileArena]
     /// Keeps each player's final place in an arena whose standings are final, for profiles.
     func keepFinalPlaces(_ places: [ArenaPlace], in arena: String) throws(StoreError)
+    /// The arenas with a duel dealt and not counted yet (held again after a restart).
+    func arenasWithDuelsDealt() throws(StoreError) -> [String]
+    /// How each of `arena`'s dealt duels ended by its stored game record, for those with one.
+    func recordedArenaEnds(of arena: StoredArena) throws(StoreError) -> [Int: ArenaGameEnd]
+    /// Makes a scheduled slot's arena unless it exists (false then: another node made it).
+    func createScheduledArena(_ slot: ArenaSchedule.Slot, variant: Variant, wall: Int64) throws(StoreError) -> Bool
     /// Writes an arena player's row (a join, a pause, a leave).
     func saveArenaPlayer(_ player: StoredArenaPlayer, in arena: String) throws(StoreError)
     /// Writes a dealt duel with its two seat tokens before anyone is told; false: its number is taken.

@@ -87,6 +87,14 @@ final class FaultyStore: AccountStore {
         try change { () throws(StoreError) in try inner.keepFinalPlaces(places, in: arena) }
     }
 
+    func createScheduledArena(_ slot: ArenaSchedule.Slot, variant: Variant, wall: Int64) throws(StoreError) -> Bool {
+        try change { () throws(StoreError) in try inner.createScheduledArena(slot, variant: variant, wall: wall) }
+    }
+
+    func arenasWithDuelsDealt() throws(StoreError) -> [String] { try inner.arenasWithDuelsDealt() }
+
+    func recordedArenaEnds(of arena: StoredArena) throws(StoreError) -> [Int: ArenaGameEnd] { try inner.recordedArenaEnds(of: arena) }
+
     func saveArenaPlayer(_ player: StoredArenaPlayer, in arena: String) throws(StoreError) {
         try change { () throws(StoreError) in try inner.saveArenaPlayer(player, in: arena) }
     }

@@ -23,6 +23,8 @@ final class ArenaRoom {
     var pushedVersion = 0
     /// Duels being written to the store: the state is pushed once none is.
     var dealing = 0
+    /// The numbers of the duels dealt and not yet stored and told: no answer shows them.
+    var unstored: Swift.Set<Int> = []
     /// Each told duel nobody has sat in yet, by number: when its seat wait ends (server clock).
     var seatWaits: [Int: Instant] = [:]
     /// Each told duel's seat tokens, in its players' order, until its seat wait ends: who sat in it.
@@ -77,8 +79,12 @@ final class ArenaRoom {
     }
 
     /// Its whole state on the wire (`offset`: the store's wall clock minus this server's).
+    /// The duels not yet stored are left out (their players shown free), so a direct answer
+    /// never shows a board before its pairing is stored and told (pushes wait for that).
     func view() -> ArenaView {
-        ArenaView.of(name: name, variant: variant, rated: rated, arena: arena, offset: offset)
+        var shown = arena
+        for number in unstored { shown.cancel(game: number) }
+        return ArenaView.of(name: name, variant: variant, rated: rated, arena: shown, offset: offset)
     }
 }
 
@@ -88,6 +94,12 @@ final class ArenaRooms {
     /// The arenas whose rows name this node (on nodes; a server that is no node holds every one).
     var held: Set<String> = []
     private var following: [ConnectionID: String] = [:]
+    /// The arenas being held again after a restart, and the duels of theirs that ended before
+    /// they were: counted once they are.
+    var resuming: Set<String> = []
+    var unheldEnds: [String: [FinishedGame]] = [:]
+    /// The scheduled slots' arenas this server made or found made, while their slots are due.
+    var scheduled: Set<String> = []
 
     subscript(name: String) -> ArenaRoom? { rooms[name] }
 

@@ -174,14 +174,27 @@ package enum ArenaStore {
         }
     }
 
+    /// The arenas with a duel dealt and not counted yet: those a restarted node holds again.
+    static func namesWithDuelsDealt(in database: Database) throws(DatabaseError) -> [String] {
+        try database.query("SELECT DISTINCT arena FROM arena_games WHERE outcome IS NULL ORDER BY arena").map { row throws(DatabaseError) in
+            try row.text(0)
+        }
+    }
+
     /// How a dealt duel ended by its game record, if one is stored (its match is
     /// `arena-NAME-N`): a node that stopped between the record's commit and the count finds it
     /// here on restart, so the game is counted, once, and never lost.
     static func recordedEnd(of game: ArenaGame, in arena: String, database: Database) throws(DatabaseError) -> ArenaGameEnd? {
-        guard let row = try database.row("SELECT winner FROM games WHERE match = $1 ORDER BY id LIMIT 1",
-                                         .text(match(arena: arena, game: game.number))) else { return nil }
+        // The winner by the name in its seat: seats are taken in the order the players sat,
+        // not the pairing's.
+        guard let row = try database.row(
+            """
+            SELECT g.winner, s.name FROM games g LEFT JOIN game_seats s ON s.game_id = g.id AND s.seat = g.winner
+            WHERE g.match = $1 ORDER BY g.id LIMIT 1
+            """, .text(match(arena: arena, game: game.number))) else { return nil }
         guard let seat = try row.optionalInt(0) else { return .played(winner: nil) }
-        return .played(winner: game.players[seat == 0 ? 0 : 1])
+        let seated = try row.optionalText(1)
+        return .played(winner: seated.flatMap { game.players.contains($0) ? $0 : nil } ?? game.players[seat == 0 ? 0 : 1])
     }
 
     static func outcomeText(_ end: ArenaGameEnd, of game: ArenaGame) -> String {

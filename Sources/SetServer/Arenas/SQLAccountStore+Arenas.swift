@@ -1,5 +1,6 @@
 import SetArena
 import SetDatabase
+import SetRules
 import SetWire
 
 /// An `arena_create` as the store takes it: the request, where and when it came from.
@@ -51,6 +52,27 @@ extension SQLAccountStore {
                 if let arena = try ArenaStore.load(name, in: database) { arenas.append(arena) }
             }
             return arenas
+        }
+    }
+
+    func createScheduledArena(_ slot: ArenaSchedule.Slot, variant: Variant, wall: Int64) throws(StoreError) -> Bool {
+        try Self.storing { () throws(DatabaseError) in
+            try ArenaStore.create(slot.name, variant: variant, rated: true, startsAt: slot.startsAt, endsAt: slot.endsAt, wall: wall,
+                                  address: ArenaSchedule.creator, account: nil, in: database)
+        }
+    }
+
+    func arenasWithDuelsDealt() throws(StoreError) -> [String] {
+        try Self.storing { () throws(DatabaseError) in try ArenaStore.namesWithDuelsDealt(in: database) }
+    }
+
+    func recordedArenaEnds(of arena: StoredArena) throws(StoreError) -> [Int: ArenaGameEnd] {
+        try Self.storing { () throws(DatabaseError) -> [Int: ArenaGameEnd] in
+            var ends: [Int: ArenaGameEnd] = [:]
+            for (game, _) in arena.underWay {
+                if let end = try ArenaStore.recordedEnd(of: game, in: arena.name, database: database) { ends[game.number] = end }
+            }
+            return ends
         }
     }
 

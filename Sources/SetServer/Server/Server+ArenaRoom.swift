@@ -23,6 +23,8 @@ extension Server {
             case .resume: room.arena.resume(player, at: time)
             default: room.arena.pause(player, .left, at: time)
             }
+            // Its duels are dealt once the row is written: the answer before that shows none.
+            room.unstored.formUnion(step.pairings.map(\.number))
             if case .leave = request {
                 for other in room.connections(of: player) { arenaRooms.follow(room, by: other, as: nil) }
             }
@@ -96,6 +98,7 @@ extension Server {
                                    bot: join.bot)
         let step = room.arena.join(entrant, at: room.time(at: clock.now()))
         if let refusal = step.refusal { return fail(connection, refusal.wire(room.name), id: id) }
+        room.unstored.formUnion(step.pairings.map(\.number))
         connection.name = join.name
         arenaRooms.follow(room, by: connection.id, as: join.name)
         saveArenaPlayer(join.name, of: room) { [unowned self] in
@@ -104,23 +107,14 @@ extension Server {
         }
     }
 
-    /// Reads the arena from the store and holds it here, then `then` (on the loop).
+    /// Reads the arena from the store and holds it here (its dealt duels with it), then `then` (on the loop).
     private func loadArena(_ name: String, id: JSONValue?, from connection: Connection, then: @escaping () -> Void) {
-        let wall = nodes?.wallNow ?? accounts.wallSeconds() * 1_000, offset = wall - clock.now().milliseconds
-        accounts.ask({ store throws(StoreError) in try store.arena(named: name) }) { [unowned self] result in
+        loadHeldArena(name) { [unowned self] result in
             guard connections[connection.id] === connection else { return }
             switch result {
-            case .failure(let error): return fail(connection, storeRefusal(error), id: id)
-            case .success(nil): return fail(connection, WireError(.noSuchArena, "No arena is named \(name)."), id: id)
-            case .success(let stored?):
-                if arenaRooms[name] == nil {
-                    let room = ArenaRoom(stored, at: wall, offset: offset)
-                    arenaRooms.hold(room)
-                    log("arena \(name) is held here")
-                    // Games dealt before a restart and not ended are left to their seats' end.
-                    settle(room.arena.pairNow(at: room.time(at: clock.now())), in: room, answered: nil)
-                }
-                then()
+            case .failure(.store(let error)): fail(connection, storeRefusal(error), id: id)
+            case .failure(.none): fail(connection, WireError(.noSuchArena, "No arena is named \(name)."), id: id)
+            case .success: then()
             }
         }
     }

@@ -44,6 +44,7 @@ extension Server {
         let tokens = [SeatToken.make(), SeatToken.make()]
         let arena = room.name, match = ArenaStore.match(arena: arena, game: game.number)
         room.dealing += 1
+        room.unstored.insert(game.number)
         accounts.ask(on: .records, { store throws(StoreError) in try store.dealArenaGame(game, tokens: tokens, in: arena) }) { [unowned self] result in
             defer {
                 room.dealing -= 1
@@ -51,6 +52,7 @@ extension Server {
             }
             guard case .success(true) = result else {
                 log("arena \(room.name): \(match) was not written (\(result)); its players are free again")
+                room.unstored.remove(game.number)
                 room.arena.cancel(game: game.number)
                 return room.changed()
             }
@@ -64,6 +66,7 @@ extension Server {
         room.dealing += 1
         writeHome(of: match, forMs: lobby.seatWaitMs) { [unowned self] error in
             room.dealing -= 1
+            room.unstored.remove(game.number)
             defer { if room.dealing == 0 { pushArena(room) } }
             if let error {
                 // Stored but told to nobody: its players are free here; the row is never counted.
@@ -89,8 +92,13 @@ extension Server {
     /// Counts an arena duel's first game once its record is committed: the arena's node writes
     /// the end, then scores it and pairs whoever is free.
     func countArenaGame(_ finished: FinishedGame) {
-        guard let (name, number) = ArenaStore.parse(match: finished.match), let room = arenaRooms[name],
-              let game = room.arena.games[number] else { return }
+        guard let (name, number) = ArenaStore.parse(match: finished.match) else { return }
+        guard let room = arenaRooms[name] else {
+            // Its arena is being held again after a restart: counted once it is (`hold`).
+            if arenaRooms.resuming.contains(name) { arenaRooms.unheldEnds[name, default: []].append(finished) }
+            return
+        }
+        guard let game = room.arena.games[number] else { return }
         let end: ArenaGameEnd = .played(winner: finished.result.winner.map { seat in
             let seated = finished.seats.indices.contains(seat.rawValue) ? finished.seats[seat.rawValue].name : ""
             return game.players.contains(seated) ? seated : game.players[min(seat.rawValue, 1)]
@@ -141,7 +149,7 @@ extension Server {
     }
 
     /// Writes a duel's end to the store (once), then scores it and pairs whoever is free.
-    private func count(_ game: ArenaGame, _ end: ArenaGameEnd, in room: ArenaRoom) {
+    func count(_ game: ArenaGame, _ end: ArenaGameEnd, in room: ArenaRoom) {
         let name = room.name
         accounts.ask(on: .records, { store throws(StoreError) in try store.finishArenaGame(game, end, in: name) }) { [unowned self] result in
             if case .failure(let error) = result { log("arena \(name): game \(game.number)'s end was not written: \(error)") }

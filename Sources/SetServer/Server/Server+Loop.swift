@@ -32,6 +32,7 @@ extension Server {
         renewNodeLease(at: now)
         if timers.challengeExpiryDue(at: now) { announceExpiredChallenges(at: now) }
         if timers.arenaDeadlineDue(at: now) { advanceArenas(at: now) }
+        if timers.arenaScheduleDue(at: now) { keepArenaSchedule() }
         takeSilenceReading()
         pollSilenced(at: now)
         if let slot = timers.dueMeasureSlot(at: now) { measureRoundTrips(slot: slot, at: now) }

@@ -198,6 +198,8 @@ package final class Server {
     package func run() {
         accounts.start()
         nodes?.start()
+        resumeArenas()
+        keepArenaSchedule()
         log("listening on \(config.host):\(port)")
         if let path = admission.doorListener?.unixPath {
             log("door socket at \(path) for uids \(admission.doorUIDs.sorted().map(String.init).joined(separator: ","))")

@@ -47,6 +47,12 @@ package struct ServerConfig: Sendable, Equatable {
     package var lagCompensationMs: Int64 = 0
     /// The cap `setgame serve` uses unless told otherwise.
     package static let defaultLagCompensationMs: Int64 = 200
+    /// The arenas kept on a schedule (`serve --arena-schedule`, `ArenaSchedule`), kept with
+    /// the store that makes each once (`AccountsSettings.arenaSchedules`).
+    package var arenaSchedules: [ArenaSchedule] {
+        get { accounts.arenaSchedules }
+        set { accounts.arenaSchedules = newValue }
+    }
     /// Where the accounts are kept, and the faults tests inject into the accounts store.
     package var accounts = AccountsSettings()
     /// Tests inject one to make the accounts store's changes fail as a full disk would.
@@ -197,6 +203,8 @@ package struct AccountsSettings: Equatable, Sendable {
     /// on every server, door or not, since nodes share one store of names (issue 42 item 5);
     /// false only on `setgame play`'s own table, whose bot is the only player besides its owner.
     package var keepsHouseBotNames = true
+    /// The arenas kept on a schedule: the store's unique names make each slot's arena once.
+    package var arenaSchedules: [ArenaSchedule] = []
 
     package init() {}
 }

@@ -36,6 +36,8 @@ final class ServerTimers {
     var challengeExpiry: Instant?
     /// When the next held arena starts or ends (`ArenaRoom`), to pair or stop pairing then.
     var arenaDeadline: Instant?
+    /// When the next scheduled arena is due to be made (`ArenaSchedule`).
+    var arenaSchedule: Instant?
 
     init(measuringRoundTrips measuring: Bool, at now: Instant) {
         self.measuring = measuring
@@ -68,6 +70,7 @@ final class ServerTimers {
         if let due = announcements.earliest { next = min(next, due) }
         if let expiry = challengeExpiry { next = min(next, expiry) }
         if let arena = arenaDeadline { next = min(next, arena) }
+        if let schedule = arenaSchedule { next = min(next, schedule) }
         if measuring { next = min(next, nextMeasure) }
         return next
     }
@@ -92,6 +95,11 @@ final class ServerTimers {
     /// Whether an open challenge's time is up at `now`.
     func challengeExpiryDue(at now: Instant) -> Bool {
         challengeExpiry.map { $0 <= now } ?? false
+    }
+
+    /// Whether a scheduled arena is due to be made at `now`.
+    func arenaScheduleDue(at now: Instant) -> Bool {
+        arenaSchedule.map { $0 <= now } ?? false
     }
 
     /// Whether a held arena's start or end has come at `now`.

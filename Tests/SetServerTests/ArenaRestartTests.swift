@@ -1,0 +1,206 @@
+import Foundation
+import SetRules
+@testable import SetServer
+import SetTestSupport
+import SetWire
+import Testing
+
+/// Issue 44: an arena's dealt duels survive its node's restart, over real sockets, on the same
+/// data folder and store (the SQLite file of the data folder, and PostgreSQL). A duel under way
+/// resumes from its match journal and counts once; a duel told and not sat in keeps both seats
+/// for a seat wait from the restart, then is forfeited; its players stay `playing` meanwhile and
+/// are paired with nobody else.
+@Suite(.serialized) struct ArenaRestartTests {
+    typealias Room = ArenaRoomTests
+    typealias Asked = ArenaRequestTests
+
+    static let seatWaitMs: Int64 = 30_000
+
+    static func server(_ data: String, _ accounts: TestAccounts, faults: StoreFaults? = nil) throws -> TestServer {
+        try TestServer {
+            $0.dataDirectory = data
+            $0.store = accounts.store
+            $0.storeFaults = faults
+            $0.limits.seatWaitMs = Self.seatWaitMs
+        }
+    }
+
+    /// ann and bob joined to the running arena `arena` and told their first duel.
+    static func dealt(_ server: TestServer, _ arena: String) throws -> (TestClient, ArenaPairingNotice, TestClient, ArenaPairingNotice) {
+        try Room.create(server, arena)
+        let (ann, _) = try Room.joined(server, arena, "ann")
+        let (bob, _) = try Room.joined(server, arena, "bob")
+        return (ann, try Room.pairing(ann), bob, try Room.pairing(bob))
+    }
+
+    /// The arena's state as a watcher joining it now sees it, or the first push that satisfies `wanted`.
+    static func watched(_ server: TestServer, _ arena: String, _ what: String, _ wanted: @escaping (ArenaView) -> Bool) throws -> ArenaView {
+        let (watcher, first) = try Room.joined(server, arena, "w\(UUID().uuidString.prefix(6))", watch: true)
+        return wanted(first) ? first : try Room.pushed(watcher, what, wanted)
+    }
+
+    /// The arena's standings as the store holds them (`arena_results`, recounted from its games).
+    static func results(_ server: TestServer, _ arena: String) throws -> ArenaResults {
+        guard case .arenaResults(let results, _) = try Asked.answer(try Asked.client(server), .results(arena: arena), id: "r") else {
+            throw ClientTimedOut(waitingFor: "\(arena)'s results")
+        }
+        return results
+    }
+
+    /// A duel both players sat in before the restart resumes from its journal: its players take
+    /// their seats back with their tokens, and its end counts, once, though nobody joined the
+    /// arena after the restart before it ended.
+    @Test(arguments: TestStoreKind.allCases) func aDuelUnderWayResumesAndCountsOnce(kind: TestStoreKind) throws {
+        guard let accounts = try TestAccounts.make(kind) else { return }
+        let data = temporaryFolder("setgame-arena-restart")
+        var first: TestServer? = try Self.server(data, accounts)
+        let (ann, anns, bob, bobs) = try Self.dealt(first!, "monday")
+        _ = try ArenaDuelTests.sit(ann, "ann", in: anns)
+        let seated = try ArenaDuelTests.sit(bob, "bob", in: bobs)
+        #expect(seated.phase == .playing)
+        withExtendedLifetime((ann, bob)) { first?.stop() }
+        first = nil
+
+        let second = try Self.server(data, accounts)
+        defer { second.stop() }
+        #expect(second.restoredMatches == [anns.match])
+        let annBack = try TestClient(port: second.port), bobBack = try TestClient(port: second.port)
+        annBack.send(.join(JoinRequest(name: "ann", match: anns.match, token: anns.token)))
+        bobBack.send(.join(JoinRequest(name: "bob", match: bobs.match, token: bobs.token)))
+        _ = try annBack.waitFor("ann's seat back") { if case .snapshot = $0 { true } else { nil } }
+        _ = try bobBack.waitFor("bob's seat back") { if case .snapshot = $0 { true } else { nil } }
+        annBack.send(.act(.resign, seat: nil))
+        _ = try bobBack.awaitEvent("the duel over") { if case .gameOver = $0 { true } else { false } }
+
+        let counted = try Self.watched(second, "monday", "the duel counted") { Room.entry($0, "bob")?.games == 1 }
+        // Free again (and paired again: they did not pause), no longer in the first duel.
+        #expect(Room.entry(counted, "bob")?.score == 2 && Room.entry(counted, "ann")?.games == 1 && !counted.boards.map(\.match).contains(anns.match))
+        #expect(Room.entry(counted, "ann")?.playing != anns.match && Room.entry(counted, "bob")?.playing != anns.match)
+        let stored = try Self.results(second, "monday")
+        #expect(stored.standings.map(\.name) == ["bob", "ann"] && stored.standings.map(\.games) == [1, 1] && stored.standings[0].score == 2)
+    }
+
+    /// A duel told and not sat in when the node went down: both are `playing` it after the
+    /// restart and paired with nobody else; its seats wait a whole seat wait from the restart
+    /// (each token seats its player), and a duel nobody sits in is lost by both, counted once.
+    /// Its seats come from the store alone: this server keeps no data folder.
+    @Test(arguments: TestStoreKind.allCases) func aDuelToldAndNotSatInKeepsItsSeatsThroughTheRestart(kind: TestStoreKind) throws {
+        guard let accounts = try TestAccounts.make(kind) else { return }
+        let file = temporaryFolder("setgame-arena-restart") + "/accounts.sqlite3"
+        func server() throws -> TestServer {
+            try TestServer {
+                $0.store = accounts.store ?? .sqliteFile(file)
+                $0.limits.seatWaitMs = Self.seatWaitMs
+            }
+        }
+        var first: TestServer? = try server()
+        let (ann, anns, bob, _) = try Self.dealt(first!, "tuesday")
+        #expect(anns.match == "arena-tuesday-1")
+        // Two thirds of its seat wait pass before the node goes down.
+        first!.advance(by: 20_000)
+        withExtendedLifetime((ann, bob)) { first?.stop() }
+        first = nil
+
+        let second = try server()
+        defer { second.stop() }
+        // Two newcomers are paired with each other: ann and bob still play their duel.
+        let (cat, atStart) = try Room.joined(second, "tuesday", "cat")
+        #expect(Room.entry(atStart, "ann")?.playing == anns.match && Room.entry(atStart, "bob")?.playing == anns.match)
+        #expect(atStart.boards.map(\.match) == [anns.match])
+        let (dan, _) = try Room.joined(second, "tuesday", "dan")
+        let cats = try Room.pairing(cat)
+        #expect(cats.opponent == "dan" && cats.match == "arena-tuesday-2")
+        withExtendedLifetime(dan) {}
+
+        // Most of a seat wait after the restart (past the wait counted from the deal) ann's token
+        // still seats her: the wait counts from the restart.
+        second.advance(by: Self.seatWaitMs - 1_000)
+        let annBack = try TestClient(port: second.port)
+        annBack.send(.join(JoinRequest(name: "ann", match: anns.match, token: anns.token)))
+        _ = try annBack.waitFor("ann's seat after the restart") { message in
+            if case .error(let error, _) = message { Issue.record("ann refused: \(error.code)") }
+            if case .snapshot = message { return true } else { return nil }
+        }
+
+        // The second duel nobody sat in ends with the seat wait: lost by both, counted once.
+        second.advance(by: Self.seatWaitMs)
+        let forfeited = try Room.pushed(cat, "the second duel forfeited") { Room.entry($0, "cat")?.games == 1 }
+        #expect(Room.entry(forfeited, "dan")?.games == 1 && Room.entry(forfeited, "cat")?.score == 0)
+        let stored = try Self.results(second, "tuesday")
+        #expect(stored.standings.first { $0.name == "cat" }?.games == 1)
+    }
+
+    /// A duel dealt before the restart that nobody comes back to is forfeited by both once the
+    /// seat wait from the restart has passed, and both are free again.
+    @Test(arguments: TestStoreKind.allCases) func aDuelNobodyComesBackToIsLostByBothAfterTheRestart(kind: TestStoreKind) throws {
+        guard let accounts = try TestAccounts.make(kind) else { return }
+        let data = temporaryFolder("setgame-arena-restart")
+        var first: TestServer? = try Self.server(data, accounts)
+        let (ann, _, bob, _) = try Self.dealt(first!, "wednesday")
+        withExtendedLifetime((ann, bob)) { first?.stop() }
+        first = nil
+
+        let second = try Self.server(data, accounts)
+        defer { second.stop() }
+        let (watcher, before) = try Room.joined(second, "wednesday", "wat", watch: true)
+        #expect(before.boards.map(\.match) == ["arena-wednesday-1"])
+        second.advance(by: Self.seatWaitMs)
+        let lost = try Room.pushed(watcher, "the no-show counted") { Room.entry($0, "ann")?.games == 1 }
+        // Free again (and paired again: one no-show does not pause), no longer in the first duel.
+        #expect(!lost.boards.map(\.match).contains("arena-wednesday-1"))
+        #expect(lost.standings.allSatisfy { $0.games == 1 && $0.score == 0 && $0.playing != "arena-wednesday-1" })
+        #expect(try Self.results(second, "wednesday").standings.map(\.games) == [1, 1])
+    }
+
+    /// A join's answer never shows a duel before it is stored: while the store cannot take the
+    /// deal, bob's answer shows no board (the deal is undone, and nobody is told of it).
+    @Test func aJoinsAnswerShowsNoDuelTheStoreHasNotTaken() throws {
+        guard let accounts = try TestAccounts.make(.sqlite) else { return }
+        let faults = StoreFaults()
+        let server = try Self.server(temporaryFolder("setgame-arena-answer"), accounts, faults: faults)
+        defer { server.stop() }
+        try Room.create(server, "thursday")
+        let (ann, _) = try Room.joined(server, "thursday", "ann")
+        faults.failing = true
+        let (bob, answer) = try Room.joined(server, "thursday", "bob")
+        #expect(answer.boards.isEmpty, "the answer showed \(answer.boards.map(\.match)) before it was stored")
+        #expect(answer.standings.allSatisfy { $0.playing == nil })
+        withExtendedLifetime((ann, bob)) {}
+    }
+}
+
+/// On nodes: the arena's node, restarted on its data folder, holds the arena again by itself
+/// (its placement names it) with the duel it had dealt, which nobody sits in and is forfeited
+/// a seat wait after the restart, though nobody joined the arena again.
+@Suite(.serialized) struct ArenaNodeRestartTests {
+    @Test func anArenasNodeRestartedHoldsItsDealtDuelsAgain() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        let names = ["a", "b", "c"], home = try #require(Rendezvous.home(of: "~arena-sunday", among: names))
+        let data = temporaryFolder("setgame-arena-node")
+        let nodes = try names.map { try LobbyNodeTests.node($0, database, data: $0 == home ? data : nil) }
+        let arenaNode = nodes[names.firstIndex(of: home)!], other = try #require(nodes.first { $0 !== arenaNode })
+        guard case .arena = try ArenaRequestTests.answer(try ArenaRequestTests.client(other), .create(ArenaCreation(arena: "sunday", minutes: 10)),
+                                                          id: "c") else {
+            Issue.record("not created")
+            return
+        }
+        let (ann, _, _) = try ArenaNodeTests.join("sunday", "ann", through: other, nodes: nodes)
+        let (bob, _, _) = try ArenaNodeTests.join("sunday", "bob", through: other, nodes: nodes)
+        #expect(try ArenaRoomTests.pairing(ann).match == "arena-sunday-1")
+        withExtendedLifetime((ann, bob)) { arenaNode.stop() }
+
+        let again = try LobbyNodeTests.node(home, database, data: data)
+        let live = nodes.filter { $0 !== arenaNode } + [again]
+        defer { live.forEach { $0.stop() } }
+        for _ in 0..<400 where !again.logLines.all.contains(where: { $0.contains("arena sunday is held here with 1 duels dealt") }) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        again.advance(by: ServerLimits().seatWaitMs)
+        var games: [Int] = []
+        for _ in 0..<400 where games != [1, 1] {
+            games = try ArenaRestartTests.results(other, "sunday").standings.map(\.games)
+            if games != [1, 1] { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        #expect(games == [1, 1], "the duel dealt before the restart was forfeited by both, counted once")
+    }
+}
