@@ -42,18 +42,24 @@ import Testing
         let ann = try Self.joined(server, arena, "ann", key: AccountTests.annKey)
         let bob = try Self.joined(server, arena, "bob", key: AccountTests.bobKey)
         server.advance(by: 60_000)
-        let anns = try Room.pairing(ann), bobs = try Room.pairing(bob)
+        let ratings = try Self.playAnnResigns(ann, in: try Room.pairing(ann), bob, in: try Room.pairing(bob))
+        let counted = try Room.pushed(bob, "bob's win counted") { Room.entry($0, "bob")?.score == 2 }
+        #expect(Room.entry(counted, "ann")?.games == 1, "the duel counts in the arena, rated or not")
+        withExtendedLifetime(ann) {}
+        return (ratings, bob)
+    }
+
+    /// ann and bob, each on their client, sit with their accounts in the duel their pairings
+    /// name; ann takes a set and resigns. The game over's rating changes.
+    static func playAnnResigns(_ ann: TestClient, in anns: ArenaPairingNotice, _ bob: TestClient, in bobs: ArenaPairingNotice) throws -> [RatingChange] {
         try Self.sit(ann, "ann", key: AccountTests.annKey, in: anns)
         try Self.sit(bob, "bob", key: AccountTests.bobKey, in: bobs)
         try ann.awaitSeq(bob.view!.seq)
         try playScriptedTurn(ann, bob)
         ann.send(.act(.resign, seat: nil))
         let over = try bob.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
-        guard case .gameOver(_, _, let ratings) = over.body else { return ([], bob) }
-        let counted = try Room.pushed(bob, "bob's win counted") { Room.entry($0, "bob")?.score == 2 }
-        #expect(Room.entry(counted, "ann")?.games == 1, "the duel counts in the arena, rated or not")
-        withExtendedLifetime(ann) {}
-        return (ratings, bob)
+        guard case .gameOver(_, _, let ratings) = over.body else { throw ClientTimedOut(waitingFor: "game over, got \(over)") }
+        return ratings
     }
 
     static func profile(_ client: TestClient, _ name: String) throws -> [String: JSONValue] {

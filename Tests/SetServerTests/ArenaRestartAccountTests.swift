@@ -31,14 +31,7 @@ import Testing
         // Held again, its duel's seats reserved from the store.
         _ = try ArenaRestartTests.watched(second, "casual", "the dealt duel") { $0.boards.map(\.match) == [anns.match] }
         let annBack = try TestClient.greeted(port: second.port), bobBack = try TestClient.greeted(port: second.port)
-        try ArenaAccountTests.sit(annBack, "ann", key: AccountTests.annKey, in: anns)
-        try ArenaAccountTests.sit(bobBack, "bob", key: AccountTests.bobKey, in: bobs)
-        try annBack.awaitSeq(bobBack.view!.seq)
-        try playScriptedTurn(annBack, bobBack)
-        annBack.send(.act(.resign, seat: nil))
-        let over = try bobBack.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
-        guard case .gameOver(_, _, let ratings) = over.body else { return }
-        #expect(ratings.isEmpty, "still unrated after the restart")
+        #expect(try ArenaAccountTests.playAnnResigns(annBack, in: anns, bobBack, in: bobs).isEmpty, "still unrated after the restart")
         let counted = try ArenaRestartTests.watched(second, "casual", "bob's win counted") { Room.entry($0, "bob")?.score == 2 }
         #expect(Room.entry(counted, "ann")?.games == 1)
     }
