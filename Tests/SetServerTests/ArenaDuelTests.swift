@@ -79,4 +79,30 @@ import Testing
         two.send(.join(JoinRequest(name: "two", match: "another")))
         #expect(try two.awaitError(.alreadyJoined).code == .alreadyJoined, "no arena: a finished seat is kept")
     }
+
+    /// A player whose arena connection closed after their pairing was told, before they sat,
+    /// is told it again when they join the arena again: without the token, the duel would be
+    /// their no-show.
+    @Test func aPairingIsToldAgainToAPlayerWhoComesBackBeforeSitting() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        try Room.create(server, "sunday", minutes: 10, startsInS: 60)
+        let (ann, _) = try Room.joined(server, "sunday", "ann")
+        let (bob, _) = try Room.joined(server, "sunday", "bob")
+        server.advance(by: 60_000)
+        let told = try Room.pairing(ann), bobs = try Room.pairing(bob)
+        ann.hangUp()
+
+        // Her name is free once the server has seen the old connection close: asked until then.
+        var again: TestClient?
+        for _ in 0..<100 where again == nil {
+            let client = try Room.Asked.client(server)
+            let answer = try Room.Asked.answer(client, .join(ArenaJoinRequest(arena: "sunday", name: "ann")), id: "again")
+            if case .arena = answer { again = client } else { client.hangUp() }
+        }
+        let retold = try Room.pairing(try #require(again))
+        #expect(retold.match == told.match && retold.token == told.token && retold.opponent == "bob")
+        #expect(try Self.sit(try #require(again), "ann", in: retold).match == "arena-sunday-1")
+        #expect(try Self.sit(bob, "bob", in: bobs).phase == .playing)
+    }
 }

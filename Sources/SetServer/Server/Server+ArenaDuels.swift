@@ -1,3 +1,4 @@
+import SetArena
 import SetRules
 import SetWire
 
@@ -21,5 +22,24 @@ extension Server {
         }
         connection.session = .greeted
         apply(room.leave(connection.id, at: now), of: room)
+    }
+
+    /// The `arena_pairing` line telling `player` their seat in a told duel of `room`.
+    func pairingLine(_ game: ArenaGame, tokens: [String], for player: String, in room: ArenaRoom) -> [UInt8]? {
+        guard let index = game.players.firstIndex(of: player), tokens.indices.contains(index) else { return nil }
+        let match = ArenaStore.match(arena: room.name, game: game.number)
+        return ServerMessageCoding.line(.arenaPairing(ArenaPairingNotice(arena: room.name, match: match, token: tokens[index],
+                                                                         opponent: game.players[1 - index])))
+    }
+
+    /// Tells a player who joined the arena again (a new connection, or after its node restarted)
+    /// the seat of each duel told to them whose seat wait still runs: the connection that was told
+    /// may be gone, and without its token the duel would be their no-show.
+    func retellPairings(of player: String, to connection: Connection, in room: ArenaRoom) {
+        for (number, tokens) in room.seatTokens.sorted(by: { $0.key < $1.key }) {
+            guard let game = room.arena.games[number], let line = pairingLine(game, tokens: tokens, for: player, in: room) else { continue }
+            if case .player(let seated, _) = connection.session, seated.host.name == ArenaStore.match(arena: room.name, game: number) { continue }
+            enqueue(line, to: connection)
+        }
     }
 }

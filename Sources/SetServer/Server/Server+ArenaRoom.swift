@@ -102,7 +102,10 @@ extension Server {
         connection.name = join.name
         arenaRooms.follow(room, by: connection.id, as: join.name)
         saveArenaPlayer(join.name, of: room) { [unowned self] in
-            if connections[connection.id] === connection { send(.arena(room.view(), id: id), to: connection) }
+            if connections[connection.id] === connection {
+                send(.arena(room.view(), id: id), to: connection)
+                retellPairings(of: join.name, to: connection, in: room)
+            }
             settle(step, in: room, answered: connection.id)
         }
     }

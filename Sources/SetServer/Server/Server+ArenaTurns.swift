@@ -80,9 +80,8 @@ extension Server {
             room.seatWaits[game.number] = until
             room.seatTokens[game.number] = tokens
             timers.arenaDeadline = arenaRooms.rooms.values.compactMap(\.nextDeadline).min()
-            for (index, player) in game.players.enumerated() {
-                let notice = ArenaPairingNotice(arena: room.name, match: match, token: tokens[index], opponent: game.players[1 - index])
-                let line = ServerMessageCoding.line(.arenaPairing(notice))
+            for player in game.players {
+                guard let line = pairingLine(game, tokens: tokens, for: player, in: room) else { continue }
                 for id in room.connections(of: player) { if let connection = connections[id] { enqueue(line, to: connection) } }
             }
             log("arena \(room.name): \(game.players.joined(separator: " and ")) play \(match)")
