@@ -73,7 +73,7 @@ import Testing
         _ = try bobBack.awaitEvent("the duel over") { if case .gameOver = $0 { true } else { false } }
 
         let counted = try Self.watched(second, "monday", "the duel counted") { Room.entry($0, "bob")?.games == 1 }
-        // Free again (and paired again: they did not pause), no longer in the first duel.
+        // Out of the first duel (then paused: their arena connections went with the restart).
         #expect(Room.entry(counted, "bob")?.score == 2 && Room.entry(counted, "ann")?.games == 1 && !counted.boards.map(\.match).contains(anns.match))
         #expect(Room.entry(counted, "ann")?.playing != anns.match && Room.entry(counted, "bob")?.playing != anns.match)
         let stored = try Self.results(second, "monday")
@@ -167,6 +167,29 @@ import Testing
         #expect(answer.standings.allSatisfy { $0.playing == nil })
         withExtendedLifetime((ann, bob)) {}
     }
+
+    /// Players whose arena connections went with the restart are paused until they join again,
+    /// as a closed connection pauses, so nobody who is not back is paired into a no-show.
+    @Test(arguments: TestStoreKind.allCases) func itsPlayersArePausedUntilTheyJoinAgain(kind: TestStoreKind) throws {
+        guard let accounts = try TestAccounts.make(kind) else { return }
+        let data = temporaryFolder("setgame-arena-away")
+        var first: TestServer? = try Self.server(data, accounts)
+        try Room.create(first!, "friday", startsInS: 60)
+        let (ann, _) = try Room.joined(first!, "friday", "ann")
+        let (bob, _) = try Room.joined(first!, "friday", "bob")
+        withExtendedLifetime((ann, bob)) { first?.stop() }
+        first = nil
+
+        let second = try Self.server(data, accounts)
+        defer { second.stop() }
+        let held = try Self.watched(second, "friday", "the arena held again") { _ in true }
+        #expect(Room.entry(held, "ann")?.paused == true && Room.entry(held, "bob")?.paused == true)
+        let (annBack, _) = try Room.joined(second, "friday", "ann")
+        let (bobBack, back) = try Room.joined(second, "friday", "bob")
+        #expect(Room.entry(back, "ann")?.paused == false && Room.entry(back, "bob")?.paused == false)
+        second.advance(by: 60_000)
+        #expect(try Room.pairing(annBack).opponent == "bob" && Room.pairing(bobBack).opponent == "ann")
+    }
 }
 
 /// On nodes: the arena's node, restarted on its data folder, holds the arena again by itself
@@ -203,4 +226,5 @@ import Testing
         }
         #expect(games == [1, 1], "the duel dealt before the restart was forfeited by both, counted once")
     }
+
 }

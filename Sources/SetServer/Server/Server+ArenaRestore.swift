@@ -85,7 +85,21 @@ extension Server {
         // after it was read from the store).
         arenaRooms.resuming.remove(room.name)
         arenaRooms.unheldEnds.removeValue(forKey: room.name)?.forEach(countArenaGame)
+        pauseTheAbsent(of: room)
         settle(room.arena.pairNow(at: room.time(at: clock.now())), in: room, answered: nil)
+    }
+
+    /// Every player's arena connection went with the node that held the arena: each is paused,
+    /// as a closed connection pauses them (a duel under way first finishes), until they join
+    /// again, so nobody who is not back is paired into a no-show.
+    private func pauseTheAbsent(of room: ArenaRoom) {
+        let time = room.time(at: clock.now())
+        for (name, player) in room.arena.players.sorted(by: { $0.key < $1.key }) where room.connections(of: name).isEmpty {
+            if case .paused = player.presence { continue }
+            guard room.arena.pause(name, .asked, at: time).changed else { continue }
+            room.changed()
+            saveArenaPlayer(name, of: room) {}
+        }
     }
 }
 
