@@ -11,7 +11,8 @@ package final class PostgresDatabase: Database {
     package let dialect = SQLDialect.postgres
     /// `postgresql://USER@HOST:PORT/DB`, as libpq reads it.
     package let url: String
-    private var connection: OpaquePointer?
+    /// The connection (nil after a deadline passed); `PostgresDatabase+Copy` writes through it too.
+    var connection: OpaquePointer?
     private var inTransaction = false
     /// The connection's prepared statements by their text (`PreparedStatements`).
     private var statements = PreparedStatements()
@@ -103,12 +104,7 @@ package final class PostgresDatabase: Database {
     }
 
     private func runOnce(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) -> [Row] {
-        if !isConnected {
-            // Reconnecting inside a transaction would run the rest of it outside one.
-            guard !inTransaction || sql.hasPrefix("BEGIN") else { throw DatabaseError(.unavailable, "the connection was lost") }
-            try connect()
-        }
-        guard let connection else { throw DatabaseError(.unavailable, "no connection") }
+        let connection = try liveConnection(for: sql)
         let texts: [String?] = values.map { value in
             switch value {
             case .null: nil
@@ -136,6 +132,17 @@ package final class PostgresDatabase: Database {
         }
     }
 
+    /// The connection to run `sql` on, made again first when it was lost, but never inside a
+    /// transaction (the rest of it would run outside one).
+    func liveConnection(for sql: String) throws(DatabaseError) -> OpaquePointer {
+        if !isConnected {
+            guard !inTransaction || sql.hasPrefix("BEGIN") else { throw DatabaseError(.unavailable, "the connection was lost") }
+            try connect()
+        }
+        guard let connection else { throw DatabaseError(.unavailable, "no connection") }
+        return connection
+    }
+
     /// The name `sql` is prepared under on this connection, preparing it the first time (a parse
     /// and plan less per call: most of PostgreSQL's own time for the store's small statements);
     /// nil for a statement that is not kept (`PreparedStatements.keeps`).
@@ -151,7 +158,7 @@ package final class PostgresDatabase: Database {
 
     /// The answer to what was just sent, within the call's deadline; past it the connection is
     /// dropped (the server rolls back what it began) and calls fail at once for a moment.
-    private func answer(to sql: String, on connection: OpaquePointer) throws(DatabaseError) -> OpaquePointer? {
+    func answer(to sql: String, on connection: OpaquePointer) throws(DatabaseError) -> OpaquePointer? {
         switch Self.awaitResult(on: connection, until: PostgresDeadlines.nowMs() + Int64(deadlines.callMs)) {
         case .answered(let result): return result
         case .timedOut:
@@ -185,14 +192,14 @@ package final class PostgresDatabase: Database {
         }
     }
 
-    private func failure(_ result: OpaquePointer, _ sql: String) -> DatabaseError {
+    func failure(_ result: OpaquePointer, _ sql: String) -> DatabaseError {
         let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
         let message = Self.trimmed(PQresultErrorMessage(result)) + " in: " + String(sql.prefix(120))
         if !isConnected { return DatabaseError(.unavailable, message) }
         return DatabaseError(Self.code(of: state), message)
     }
 
-    private func lost(_ sql: String) -> DatabaseError {
+    func lost(_ sql: String) -> DatabaseError {
         DatabaseError(.unavailable, (connection.map { Self.trimmed(PQerrorMessage($0)) } ?? "no connection") + " in: " + String(sql.prefix(120)))
     }
 

@@ -1,9 +1,10 @@
 import SetDatabase
 
-/// Writes the bulk import's rows (`ImportTally`) many to a statement: a multi-row INSERT per
-/// table, and the accounts' totals as one UPDATE … FROM (VALUES …) per chunk, on SQLite and
-/// PostgreSQL alike. Each statement's text is made once per size, so both engines keep it
-/// prepared (SQLite's statement cache, `PreparedStatements`) and a chunk costs only its binding.
+/// Writes the bulk import's rows (`ImportTally`) many to a statement: on PostgreSQL a `COPY …
+/// FROM STDIN` per table and batch (`PostgresDatabase.copy`), on SQLite a multi-row INSERT; the
+/// accounts' totals as one UPDATE … FROM (VALUES …) per chunk on both. Each statement's text is
+/// made once per size, so both engines keep it prepared (SQLite's statement cache,
+/// `PreparedStatements`) and a chunk costs only its binding.
 struct ImportWriter {
     let database: Database
     /// Values one statement binds at most: under SQLite's 32,766 and PostgreSQL's 65,535.
@@ -37,9 +38,20 @@ struct ImportWriter {
         try insert(Self.ratedOpponents, rows.ratedOpponents)
     }
 
-    /// Inserts `rows` into `table`, as many to a statement as `maxParameters` allows.
+    /// Rows one COPY takes at most: each is a statement whose deadline the progress lines wait for.
+    static let copyRows = 50_000
+
+    /// Inserts `rows` into `table`: on PostgreSQL by COPY, `copyRows` at a time; on SQLite as many
+    /// to a statement as `maxParameters` allows.
     mutating func insert(_ table: (String, [String]), _ rows: [[SQLValue]]) throws(DatabaseError) {
         let (name, columns) = table
+        if let postgres = database as? PostgresDatabase {
+            for start in stride(from: 0, to: rows.count, by: Self.copyRows) {
+                try postgres.copy(into: name, columns: columns, rows: rows[start..<min(rows.count, start + Self.copyRows)])
+                tick()
+            }
+            return
+        }
         let dialect = database.dialect
         try chunked(rows, columns: columns.count) { count in
             let row = "(" + Array(repeating: "%", count: columns.count).joined(separator: ", ") + ")"
