@@ -8,12 +8,16 @@ extension PostgresDatabase {
     /// Rows sent to libpq at a time: a few hundred kilobytes, so a million rows never sit in one buffer.
     static let copyChunkBytes = 1 << 18
 
-    /// Writes `rows` (one value per column, in `columns`' order) into `table`; the number of rows
-    /// the server says it took. A failure (a unique violation, a lost connection) is the same
-    /// `DatabaseError` a statement's would be; inside a transaction, none of the rows are kept.
+    /// Writes rows into `table`: `values` holds them one after another, each its `columns`' values
+    /// in order. The number of rows the server says it took. A failure (a unique violation, a lost
+    /// connection) is the same `DatabaseError` a statement's would be; inside a transaction, none
+    /// of the rows are kept.
     @discardableResult
-    package func copy(into table: String, columns: [String], rows: some Sequence<[SQLValue]>) throws(DatabaseError) -> Int {
+    package func copy(into table: String, columns: [String], values: ArraySlice<SQLValue>) throws(DatabaseError) -> Int {
         let sql = "COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN"
+        guard !columns.isEmpty, values.count % columns.count == 0 else {
+            throw DatabaseError(.invalidStatement, "\(values.count) values are not rows of \(columns.count) columns in: \(sql)")
+        }
         let connection = try liveConnection(for: sql)
         guard PQsendQuery(connection, sql) != 0 else { throw lost(sql) }
         guard let started = try answer(to: sql, on: connection) else { throw lost(sql) }
@@ -24,8 +28,8 @@ extension PostgresDatabase {
         }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(Self.copyChunkBytes + 4_096)
-        for row in rows {
-            PostgresCopyText.append(row, to: &buffer)
+        for start in stride(from: values.startIndex, to: values.endIndex, by: columns.count) {
+            PostgresCopyText.append(values[start..<start + columns.count], to: &buffer)
             guard buffer.count >= Self.copyChunkBytes else { continue }
             try send(buffer, for: sql, on: connection)
             buffer.removeAll(keepingCapacity: true)
@@ -51,9 +55,9 @@ extension PostgresDatabase {
 /// statements' parameters write them, so a value reads back the same either way.
 package enum PostgresCopyText {
     /// Appends `row` as one line of COPY text to `buffer`.
-    package static func append(_ row: [SQLValue], to buffer: inout [UInt8]) {
-        for (index, value) in row.enumerated() {
-            if index > 0 { buffer.append(UInt8(ascii: "\t")) }
+    package static func append(_ row: ArraySlice<SQLValue>, to buffer: inout [UInt8]) {
+        for (index, value) in zip(row.indices, row) {
+            if index > row.startIndex { buffer.append(UInt8(ascii: "\t")) }
             switch value {
             case .null: buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "N")])
             case .int(let number): buffer.append(contentsOf: String(number).utf8)

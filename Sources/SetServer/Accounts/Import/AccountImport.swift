@@ -121,14 +121,14 @@ enum AccountImport {
     private static func writeTotals(of tally: ImportTally, with writer: inout ImportWriter,
                                     done: (Int) -> Void) throws(DatabaseError) {
         try writer.updateAccounts(tally.accountTotals())
-        try writer.insert(ImportWriter.ratings, tally.ratingRows())
+        try writer.insert(tally.ratingRows())
         let ids = tally.accountIDs
-        var rows: [[SQLValue]] = []
+        var rows = ImportRows(ImportWriter.setTimes)
         for (index, id) in ids.enumerated() {
-            rows += tally.setTimeRows(of: id)
+            tally.appendSetTimeRows(of: id, to: &rows)
             guard rows.count >= 10_000 || index == ids.count - 1 else { continue }
-            try writer.insert(ImportWriter.setTimes, rows)
-            rows.removeAll(keepingCapacity: true)
+            try writer.insert(rows)
+            rows.removeAll()
             done(index + 1)
         }
     }
