@@ -20,6 +20,8 @@ package final class PostgresDatabase: Database {
     package let deadlines: PostgresDeadlines
     /// Until when (monotonic ms) calls fail at once: a call or a connection ran out of time.
     private var quietUntil: Int64 = 0
+    /// The deadline of the calls inside `withCallDeadline`, in place of `deadlines.callMs`.
+    private var longCallMs: Int?
 
     /// Connects to `url`; unavailable when the server cannot be reached within `deadlines`.
     package init(url: String, deadlines: PostgresDeadlines = .standard) throws(DatabaseError) {
@@ -86,6 +88,15 @@ package final class PostgresDatabase: Database {
                 }
             }
         }
+    }
+
+    /// Runs `body` with each call's deadline `ms` rather than `deadlines.callMs`: for the few
+    /// statements that read a whole table once (an import's last steps), never for the store's
+    /// questions. The server's own `statement_timeout` is the caller's to raise (`SET LOCAL`).
+    package func withCallDeadline(ms: Int, _ body: () throws(DatabaseError) -> Void) throws(DatabaseError) {
+        longCallMs = ms
+        defer { longCallMs = nil }
+        try body()
     }
 
     private func run(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) -> [Row] {
@@ -159,13 +170,14 @@ package final class PostgresDatabase: Database {
     /// The answer to what was just sent, within the call's deadline; past it the connection is
     /// dropped (the server rolls back what it began) and calls fail at once for a moment.
     func answer(to sql: String, on connection: OpaquePointer) throws(DatabaseError) -> OpaquePointer? {
-        switch Self.awaitResult(on: connection, until: PostgresDeadlines.nowMs() + Int64(deadlines.callMs)) {
+        let callMs = longCallMs ?? deadlines.callMs
+        switch Self.awaitResult(on: connection, until: PostgresDeadlines.nowMs() + Int64(callMs)) {
         case .answered(let result): return result
         case .timedOut:
             PQfinish(connection)
             self.connection = nil
             quietUntil = PostgresDeadlines.nowMs() + Int64(deadlines.quietMs)
-            throw DatabaseError(.unavailable, "no answer within \(deadlines.callMs) ms; the connection is made again at the next call, in: " + String(sql.prefix(120)))
+            throw DatabaseError(.unavailable, "no answer within \(callMs) ms; the connection is made again at the next call, in: " + String(sql.prefix(120)))
         }
     }
 

@@ -52,9 +52,7 @@ enum AccountImport {
                 try database.transaction { () throws(DatabaseError) in
                     // PostgreSQL may run the transaction again: each run counts from nothing.
                     (summary, problem, tornBytes) = (Summary(), nil, 0)
-                    // PostgreSQL keeps its indexes: one rebuilt over a million games' rows could
-                    // outlast the deadline each of its statements keeps (`PostgresDeadlines`).
-                    let indexes = database.dialect == .sqlite ? try ImportIndexes.drop(on: AccountCopy.tables, in: database) : nil
+                    let setAside = try ImportSetAside.drop(on: AccountCopy.tables, in: database)
                     var progress = ImportProgress(total: total, at: clock.now())
                     var tally = ImportTally(policy: policy)
                     var writer = ImportWriter(database: database, maxParameters: maxParameters)
@@ -91,7 +89,8 @@ enum AccountImport {
                     // The old log's ids were written as they were: new ones follow them.
                     try DatabaseIDs.catchUp("accounts", on: database)
                     try DatabaseIDs.catchUp("games", on: database)
-                    try indexes?.build(in: database)
+                    log("accounts import: every row is written; making the indexes and checking the references")
+                    try setAside.restore(in: database)
                     // The commit writes the whole transaction out at once: a step the progress lines cannot divide.
                     log("accounts import: every row is written; committing")
                 }
