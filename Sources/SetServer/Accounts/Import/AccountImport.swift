@@ -89,8 +89,10 @@ enum AccountImport {
                     // The old log's ids were written as they were: new ones follow them.
                     try DatabaseIDs.catchUp("accounts", on: database)
                     try DatabaseIDs.catchUp("games", on: database)
-                    log("accounts import: every row is written; making the indexes and checking the references")
-                    try setAside.restore(in: database)
+                    // One statement each, some seconds at a million games: a line before each.
+                    try setAside.restore(in: database) { number in
+                        log("accounts import: every row is written; making the indexes and foreign keys again, \(number) of \(setAside.restore.count)")
+                    }
                     // The commit writes the whole transaction out at once: a step the progress lines cannot divide.
                     log("accounts import: every row is written; committing")
                 }

@@ -51,16 +51,23 @@ struct ImportSetAside: Equatable {
     /// some seconds at a million games, past the few every other statement keeps to.
     static let restoreMs = 600_000
 
-    /// Makes the indexes and foreign keys again over the rows now in their tables.
-    func restore(in database: Database) throws(DatabaseError) {
+    /// Makes the indexes and foreign keys again over the rows now in their tables; `before` is
+    /// told each one's number (from 1) before it is made, for the progress lines.
+    func restore(in database: Database, before: (Int) -> Void = { _ in }) throws(DatabaseError) {
         guard let postgres = database as? PostgresDatabase else {
-            for statement in restore { try database.execute(statement) }
+            for (index, statement) in restore.enumerated() {
+                before(index + 1)
+                try database.execute(statement)
+            }
             return
         }
         // SET LOCAL: the server's own limit goes back with the transaction's end.
         try postgres.execute("SET LOCAL statement_timeout = \(Self.restoreMs)")
         try postgres.withCallDeadline(ms: Self.restoreMs) { () throws(DatabaseError) in
-            for statement in restore { try postgres.execute(statement) }
+            for (index, statement) in restore.enumerated() {
+                before(index + 1)
+                try postgres.execute(statement)
+            }
         }
     }
 }
