@@ -11,7 +11,8 @@ package final class PostgresDatabase: Database {
     package let dialect = SQLDialect.postgres
     /// `postgresql://USER@HOST:PORT/DB`, as libpq reads it.
     package let url: String
-    private var connection: OpaquePointer?
+    /// The connection (nil after a deadline passed); `PostgresDatabase+Copy` writes through it too.
+    var connection: OpaquePointer?
     private var inTransaction = false
     /// The connection's prepared statements by their text (`PreparedStatements`).
     private var statements = PreparedStatements()
@@ -19,6 +20,8 @@ package final class PostgresDatabase: Database {
     package let deadlines: PostgresDeadlines
     /// Until when (monotonic ms) calls fail at once: a call or a connection ran out of time.
     private var quietUntil: Int64 = 0
+    /// The deadline of the calls inside `withCallDeadline`, in place of `deadlines.callMs`.
+    private var longCallMs: Int?
 
     /// Connects to `url`; unavailable when the server cannot be reached within `deadlines`.
     package init(url: String, deadlines: PostgresDeadlines = .standard) throws(DatabaseError) {
@@ -87,6 +90,15 @@ package final class PostgresDatabase: Database {
         }
     }
 
+    /// Runs `body` with each call's deadline `ms` rather than `deadlines.callMs`: for the few
+    /// statements that read a whole table once (an import's last steps), never for the store's
+    /// questions. The server's own `statement_timeout` is the caller's to raise (`SET LOCAL`).
+    package func withCallDeadline(ms: Int, _ body: () throws(DatabaseError) -> Void) throws(DatabaseError) {
+        longCallMs = ms
+        defer { longCallMs = nil }
+        try body()
+    }
+
     private func run(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) -> [Row] {
         do {
             return try runOnce(sql, values)
@@ -103,12 +115,7 @@ package final class PostgresDatabase: Database {
     }
 
     private func runOnce(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) -> [Row] {
-        if !isConnected {
-            // Reconnecting inside a transaction would run the rest of it outside one.
-            guard !inTransaction || sql.hasPrefix("BEGIN") else { throw DatabaseError(.unavailable, "the connection was lost") }
-            try connect()
-        }
-        guard let connection else { throw DatabaseError(.unavailable, "no connection") }
+        let connection = try liveConnection(for: sql)
         let texts: [String?] = values.map { value in
             switch value {
             case .null: nil
@@ -136,6 +143,17 @@ package final class PostgresDatabase: Database {
         }
     }
 
+    /// The connection to run `sql` on, made again first when it was lost, but never inside a
+    /// transaction (the rest of it would run outside one).
+    func liveConnection(for sql: String) throws(DatabaseError) -> OpaquePointer {
+        if !isConnected {
+            guard !inTransaction || sql.hasPrefix("BEGIN") else { throw DatabaseError(.unavailable, "the connection was lost") }
+            try connect()
+        }
+        guard let connection else { throw DatabaseError(.unavailable, "no connection") }
+        return connection
+    }
+
     /// The name `sql` is prepared under on this connection, preparing it the first time (a parse
     /// and plan less per call: most of PostgreSQL's own time for the store's small statements);
     /// nil for a statement that is not kept (`PreparedStatements.keeps`).
@@ -151,14 +169,15 @@ package final class PostgresDatabase: Database {
 
     /// The answer to what was just sent, within the call's deadline; past it the connection is
     /// dropped (the server rolls back what it began) and calls fail at once for a moment.
-    private func answer(to sql: String, on connection: OpaquePointer) throws(DatabaseError) -> OpaquePointer? {
-        switch Self.awaitResult(on: connection, until: PostgresDeadlines.nowMs() + Int64(deadlines.callMs)) {
+    func answer(to sql: String, on connection: OpaquePointer) throws(DatabaseError) -> OpaquePointer? {
+        let callMs = longCallMs ?? deadlines.callMs
+        switch Self.awaitResult(on: connection, until: PostgresDeadlines.nowMs() + Int64(callMs)) {
         case .answered(let result): return result
         case .timedOut:
             PQfinish(connection)
             self.connection = nil
             quietUntil = PostgresDeadlines.nowMs() + Int64(deadlines.quietMs)
-            throw DatabaseError(.unavailable, "no answer within \(deadlines.callMs) ms; the connection is made again at the next call, in: " + String(sql.prefix(120)))
+            throw DatabaseError(.unavailable, "no answer within \(callMs) ms; the connection is made again at the next call, in: " + String(sql.prefix(120)))
         }
     }
 
@@ -185,14 +204,14 @@ package final class PostgresDatabase: Database {
         }
     }
 
-    private func failure(_ result: OpaquePointer, _ sql: String) -> DatabaseError {
+    func failure(_ result: OpaquePointer, _ sql: String) -> DatabaseError {
         let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
         let message = Self.trimmed(PQresultErrorMessage(result)) + " in: " + String(sql.prefix(120))
         if !isConnected { return DatabaseError(.unavailable, message) }
         return DatabaseError(Self.code(of: state), message)
     }
 
-    private func lost(_ sql: String) -> DatabaseError {
+    func lost(_ sql: String) -> DatabaseError {
         DatabaseError(.unavailable, (connection.map { Self.trimmed(PQerrorMessage($0)) } ?? "no connection") + " in: " + String(sql.prefix(120)))
     }
 

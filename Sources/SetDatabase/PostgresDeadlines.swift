@@ -53,8 +53,8 @@ extension PostgresDatabase {
     }
 
     /// Waits for the answer to what was just sent on `connection`, until `deadlineMs` (monotonic):
-    /// the first result (the caller clears it), nil when the connection failed; `.timedOut` when
-    /// the deadline passed first.
+    /// the first result (the caller clears it), or a COPY's start, nil when the connection failed;
+    /// `.timedOut` when the deadline passed first.
     static func awaitResult(on connection: OpaquePointer, until deadlineMs: Int64) -> AwaitedResult {
         var first: OpaquePointer?
         while true {
@@ -73,6 +73,8 @@ extension PostgresDatabase {
                 }
             }
             guard let result = PQgetResult(connection) else { return .answered(first) }
+            // A COPY's start: the results pause until its rows are sent (libpq would repeat this one).
+            if PQresultStatus(result) == PGRES_COPY_IN && first == nil { return .answered(result) }
             if first == nil { first = result } else { PQclear(result) }
         }
     }

@@ -52,6 +52,7 @@ enum AccountImport {
                 try database.transaction { () throws(DatabaseError) in
                     // PostgreSQL may run the transaction again: each run counts from nothing.
                     (summary, problem, tornBytes) = (Summary(), nil, 0)
+                    let setAside = try ImportSetAside.drop(on: AccountCopy.tables, in: database)
                     var progress = ImportProgress(total: total, at: clock.now())
                     var tally = ImportTally(policy: policy)
                     var writer = ImportWriter(database: database, maxParameters: maxParameters)
@@ -88,6 +89,10 @@ enum AccountImport {
                     // The old log's ids were written as they were: new ones follow them.
                     try DatabaseIDs.catchUp("accounts", on: database)
                     try DatabaseIDs.catchUp("games", on: database)
+                    // One statement each, some seconds at a million games: a line before each.
+                    try setAside.restore(in: database) { number in
+                        log("accounts import: every row is written; making the indexes and foreign keys again, \(number) of \(setAside.restore.count)")
+                    }
                     // The commit writes the whole transaction out at once: a step the progress lines cannot divide.
                     log("accounts import: every row is written; committing")
                 }
@@ -117,14 +122,14 @@ enum AccountImport {
     private static func writeTotals(of tally: ImportTally, with writer: inout ImportWriter,
                                     done: (Int) -> Void) throws(DatabaseError) {
         try writer.updateAccounts(tally.accountTotals())
-        try writer.insert(ImportWriter.ratings, tally.ratingRows())
+        try writer.insert(tally.ratingRows())
         let ids = tally.accountIDs
-        var rows: [[SQLValue]] = []
+        var rows = ImportRows(ImportWriter.setTimes)
         for (index, id) in ids.enumerated() {
-            rows += tally.setTimeRows(of: id)
+            tally.appendSetTimeRows(of: id, to: &rows)
             guard rows.count >= 10_000 || index == ids.count - 1 else { continue }
-            try writer.insert(ImportWriter.setTimes, rows)
-            rows.removeAll(keepingCapacity: true)
+            try writer.insert(rows)
+            rows.removeAll()
             done(index + 1)
         }
     }

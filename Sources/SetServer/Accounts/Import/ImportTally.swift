@@ -43,11 +43,11 @@ struct ImportTally {
 
     /// Rows ready to be written, table by table; accounts first, as the others refer to them.
     struct Rows {
-        var accounts: [[SQLValue]] = []
-        var games: [[SQLValue]] = []
-        var seats: [[SQLValue]] = []
-        var accountGames: [[SQLValue]] = []
-        var ratedOpponents: [[SQLValue]] = []
+        var accounts = ImportRows(ImportWriter.accounts)
+        var games = ImportRows(ImportWriter.games)
+        var seats = ImportRows(ImportWriter.seats)
+        var accountGames = ImportRows(ImportWriter.accountGames)
+        var ratedOpponents = ImportRows(ImportWriter.ratedOpponents)
     }
 
     let policy: RatingPolicy
@@ -107,7 +107,7 @@ struct ImportTally {
                               .text(game.journal)])
         for (seat, player) in game.players.enumerated() {
             pending.seats.append([.int(gameID), .int(seat), .optional(player.account), .text(player.name), .int(player.points), .int(player.sets),
-                                  .text(player.setTimes.map(String.init).joined(separator: ",")), .optional(player.before?.rating),
+                                  .text(Self.commaSeparated(player.setTimes)), .optional(player.before?.rating),
                                   .optional(player.before?.deviation), .optional(player.before?.volatility), .optional(player.after?.rating),
                                   .optional(player.after?.deviation), .optional(player.after?.volatility)])
         }
@@ -146,6 +146,18 @@ struct ImportTally {
         rated[key] = entry
     }
 
+    /// `[1200, 3400]` as "1200,3400", as `SQLAccountStore.insert` writes a seat's set times, in one
+    /// string rather than one a time and an array of them.
+    static func commaSeparated(_ times: [Int]) -> String {
+        var text = ""
+        text.reserveCapacity(times.count * 6)
+        for (index, time) in times.enumerated() {
+            if index > 0 { text.append(",") }
+            text.append(String(time))
+        }
+        return text
+    }
+
     /// The histogram bucket of a set's time: by tenth of a second (kept as its milliseconds)
     /// up to 25.4 s, exact beyond, as `set_times` counts them.
     static func bucket(ofSetMs time: Int) -> Int {
@@ -168,37 +180,39 @@ struct ImportTally {
 extension ImportTally {
     /// Each account's final name, skeleton, counts and best set, in id order:
     /// `id, name, name_skeleton, games, wins, losses, draws, self_games, best_set_ms`.
-    func accountTotals() -> [[SQLValue]] {
-        accounts.sorted { $0.key < $1.key }.map { id, a in
-            [.int(id), .text(a.name), a.skeleton.map(SQLValue.text) ?? .null, .int(a.games), .int(a.wins), .int(a.losses), .int(a.draws),
-             .int(a.selfGames), .optional(a.bestSetMs)]
+    func accountTotals() -> ImportRows {
+        var rows = ImportRows(ImportWriter.accountTotals)
+        for (id, a) in accounts.sorted(by: { $0.key < $1.key }) {
+            rows.append([.int(id), .text(a.name), a.skeleton.map(SQLValue.text) ?? .null, .int(a.games), .int(a.wins), .int(a.losses),
+                         .int(a.draws), .int(a.selfGames), .optional(a.bestSetMs)])
         }
+        return rows
     }
 
     /// Each rating with its standing, as the `ratings` table holds them after the last rated game.
-    func ratingRows() -> [[SQLValue]] {
-        rated.sorted { $0.key < $1.key }.map { key, entry in
-            [.int(key.account), .text(key.variant.rawValue), .double(entry.rating.rating), .double(entry.rating.deviation),
-             .double(entry.rating.volatility), .int(entry.standing.games), .int(entry.opponents.count), .int(entry.standing.firstWall),
-             .int(entry.standing.lastWall), .bool(policy.isListed(entry.rating, entry.standing))]
+    func ratingRows() -> ImportRows {
+        var rows = ImportRows(ImportWriter.ratings)
+        for (key, entry) in rated.sorted(by: { $0.key < $1.key }) {
+            rows.append([.int(key.account), .text(key.variant.rawValue), .double(entry.rating.rating), .double(entry.rating.deviation),
+                         .double(entry.rating.volatility), .int(entry.standing.games), .int(entry.opponents.count), .int(entry.standing.firstWall),
+                         .int(entry.standing.lastWall), .bool(policy.isListed(entry.rating, entry.standing))])
         }
+        return rows
     }
 
     /// The ids of the accounts, in order.
     var accountIDs: [Int] { accounts.keys.sorted() }
 
-    /// One account's `set_times` rows (`account_id, ms, sets`), by time.
-    func setTimeRows(of id: Int) -> [[SQLValue]] {
-        guard let account = accounts[id] else { return [] }
-        var rows: [[SQLValue]] = []
+    /// Appends one account's `set_times` rows (`account_id, ms, sets`), by time, to `rows`.
+    func appendSetTimeRows(of id: Int, to rows: inout ImportRows) {
+        guard let account = accounts[id] else { return }
         var run: (bucket: Int, count: Int)?
         // Sorted, then counted run by run: cheaper than a dictionary per account.
         for bucket in account.setBuckets.sorted().lazy.map(Int.init) + account.largeBuckets.sorted() {
             if let held = run, held.bucket == bucket { run?.count += 1; continue }
-            if let held = run { rows.append([.int(id), .int(held.bucket), .int(held.count)]) }
+            if let held = run { rows.append(id, held.bucket, held.count) }
             run = (bucket, 1)
         }
-        if let held = run { rows.append([.int(id), .int(held.bucket), .int(held.count)]) }
-        return rows
+        if let held = run { rows.append(id, held.bucket, held.count) }
     }
 }

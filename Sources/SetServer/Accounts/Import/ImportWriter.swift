@@ -1,9 +1,10 @@
 import SetDatabase
 
-/// Writes the bulk import's rows (`ImportTally`) many to a statement: a multi-row INSERT per
-/// table, and the accounts' totals as one UPDATE … FROM (VALUES …) per chunk, on SQLite and
-/// PostgreSQL alike. Each statement's text is made once per size, so both engines keep it
-/// prepared (SQLite's statement cache, `PreparedStatements`) and a chunk costs only its binding.
+/// Writes the bulk import's rows (`ImportTally`) many to a statement: on PostgreSQL a `COPY …
+/// FROM STDIN` per table and batch (`PostgresDatabase.copy`), on SQLite a multi-row INSERT; the
+/// accounts' totals as one UPDATE … FROM (VALUES …) per chunk on both. Each statement's text is
+/// made once per size, so both engines keep it prepared (SQLite's statement cache,
+/// `PreparedStatements`) and a chunk costs only its binding.
 struct ImportWriter {
     let database: Database
     /// Values one statement binds at most: under SQLite's 32,766 and PostgreSQL's 65,535.
@@ -27,33 +28,46 @@ struct ImportWriter {
     static let ratings = ("ratings", ["account_id", "variant", "rating", "deviation", "volatility", "rated_games", "opponents",
                                       "first_wall", "last_wall", "listed"])
     static let setTimes = ("set_times", ["account_id", "ms", "sets"])
+    /// What `updateAccounts` sets, by id.
+    static let accountTotals = ("accounts", ["id", "name", "name_skeleton", "games", "wins", "losses", "draws", "self_games", "best_set_ms"])
 
     /// Writes one batch of a game's own rows, accounts first (the others refer to them).
     mutating func write(_ rows: ImportTally.Rows) throws(DatabaseError) {
-        try insert(Self.accounts, rows.accounts)
-        try insert(Self.games, rows.games)
-        try insert(Self.seats, rows.seats)
-        try insert(Self.accountGames, rows.accountGames)
-        try insert(Self.ratedOpponents, rows.ratedOpponents)
+        try insert(rows.accounts)
+        try insert(rows.games)
+        try insert(rows.seats)
+        try insert(rows.accountGames)
+        try insert(rows.ratedOpponents)
     }
 
-    /// Inserts `rows` into `table`, as many to a statement as `maxParameters` allows.
-    mutating func insert(_ table: (String, [String]), _ rows: [[SQLValue]]) throws(DatabaseError) {
-        let (name, columns) = table
+    /// Rows one COPY takes at most: each is a statement whose deadline the progress lines wait for.
+    static let copyRows = 50_000
+
+    /// Inserts `rows` into their table: on PostgreSQL by COPY, `copyRows` at a time; on SQLite as
+    /// many to a statement as `maxParameters` allows.
+    mutating func insert(_ rows: ImportRows) throws(DatabaseError) {
+        let (name, columns) = rows.table
+        if let postgres = database as? PostgresDatabase {
+            for start in stride(from: 0, to: rows.count, by: Self.copyRows) {
+                try postgres.copy(into: name, columns: columns, values: rows.values(ofRows: start..<min(rows.count, start + Self.copyRows)))
+                tick()
+            }
+            return
+        }
         let dialect = database.dialect
-        try chunked(rows, columns: columns.count) { count in
+        try chunked(rows) { count in
             let row = "(" + Array(repeating: "%", count: columns.count).joined(separator: ", ") + ")"
             return Self.numbered(dialect, "INSERT INTO \(name) (\(columns.joined(separator: ", "))) VALUES " + Array(repeating: row, count: count).joined(separator: ", "))
         }
     }
 
     /// Sets each account's final name, skeleton, counts and best set (`ImportTally.accountTotals`).
-    mutating func updateAccounts(_ rows: [[SQLValue]]) throws(DatabaseError) {
+    mutating func updateAccounts(_ rows: ImportRows) throws(DatabaseError) {
         // VALUES names its columns column1, column2, … on both engines; the casts give
         // PostgreSQL the types its parameters would otherwise lack.
         let dialect = database.dialect
         let types = ["BIGINT", "TEXT", "TEXT", "BIGINT", "BIGINT", "BIGINT", "BIGINT", "BIGINT", "BIGINT"]
-        try chunked(rows, columns: types.count) { count in
+        try chunked(rows) { count in
             let row = "(" + types.map { "CAST(% AS \($0))" }.joined(separator: ", ") + ")"
             let values = Array(repeating: row, count: count)
             return Self.numbered(dialect, """
@@ -79,15 +93,15 @@ struct ImportWriter {
     }
 
     /// Runs the statement `text(rows)` makes over `rows`, a chunk at a time.
-    private mutating func chunked(_ rows: [[SQLValue]], columns: Int, _ text: (Int) -> String) throws(DatabaseError) {
-        let size = max(1, maxParameters / columns)
+    private mutating func chunked(_ rows: ImportRows, _ text: (Int) -> String) throws(DatabaseError) {
+        let size = max(1, maxParameters / rows.table.columns.count)
         var start = 0
         while start < rows.count {
             let end = min(rows.count, start + size)
             let key = text(1) + "×\(end - start)"
             let sql = texts[key] ?? text(end - start)
             texts[key] = sql
-            try database.execute(sql, rows[start..<end].flatMap { $0 })
+            try database.execute(sql, Array(rows.values(ofRows: start..<end)))
             tick()
             start = end
         }
