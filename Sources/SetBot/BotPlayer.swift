@@ -29,8 +29,24 @@ package struct BotOptions: Sendable, Equatable {
     /// Whether it joins under the server's `suggestion` when its name is taken or kept (a name
     /// nobody chose: `setgame bot` without `--name`, whose level's name the house bot keeps).
     package var takesSuggestedName = false
+    /// The arena it plays in (`setgame bot --arena`): it joins the arena, plays each duel dealt to
+    /// it on the same connection, and ends once the arena's standings are final. Nil: one match.
+    package var arena: String?
 
     package init() {}
+}
+
+extension BotOptions {
+    /// `count` bots like this one, named NAME-1 to NAME-N and seeded apart; one keeps its name.
+    package func team(of count: Int) -> [BotOptions] {
+        guard count > 1 else { return [self] }
+        return (1...count).map { number in
+            var one = self
+            one.name = "\(name)-\(number)"
+            one.seed = seed &+ UInt64(number)
+            return one
+        }
+    }
 }
 
 /// One bot: an ordinary protocol client driving a `ClientSession`, as the terminal does. It sees
@@ -50,8 +66,14 @@ final class BotPlayer {
     private(set) var joinedMatch: String?
     /// Why the bot failed (a refused join, a fatal error, a silent server); nil while all is well.
     private(set) var failure: String?
-    /// Called once, when the server confirms the join.
+    /// An arena bot's arena as last heard: its final standings once the bot is done.
+    private(set) var arenaState: ArenaView?
+    /// Arena duels dealt to it so far: each has a brain of its own, seeded apart.
+    private(set) var duelsDealt = 0
+    /// Called once, when the server confirms the join (an arena bot: the arena's name, once).
     var onJoined: (String) -> Void = { _ in }
+    /// Called on an arena bot's events: each pairing, each duel's end, and the final standings.
+    var onArena: (ArenaHeard) -> Void = { _ in }
     /// Called with each connection the bot opens after a redirect, for its runner to hear it.
     var onConnection: (LineSocket) -> Void = { _ in }
     /// When the bot connects again after a redirect's node did not answer; nil while it need not.
@@ -73,6 +95,7 @@ final class BotPlayer {
         client.bot = true
         client.takesSuggestedName = options.takesSuggestedName
         session = ClientSession(client, token: options.token, takeOver: options.token != nil)
+        if let arena = options.arena { _ = session.enterArena(arena, at: now.milliseconds) }  // not connected yet: the welcome joins it
         connection = try LineSocket.connect(to: options.route.map(ServerPlace.door) ?? .tcp(host: options.host, port: options.port),
                                             maxQueuedBytes: Self.maxQueuedBytes)
         try connection.serve(on: loop)
@@ -128,18 +151,23 @@ final class BotPlayer {
             switch effect {
             case .send(let message): request(message)
             case .joined(let match, let seat, _, _):
-                guard joinedMatch == nil else { continue }
+                // An arena's duels come one after another, each with a brain of its own; a plain
+                // bot's later joins (a redirect, a resume) keep the seat and the brain it has.
+                guard joinedMatch == nil || (session.inArenaDuel && brain == nil) else { continue }
+                let first = joinedMatch == nil
                 joinedMatch = match
                 if let seat {
-                    brain = BotBrain(level: options.level, seat: seat, seed: options.seed, asksForRematch: options.asksForRematch)
+                    brain = BotBrain(level: options.level, seat: seat, seed: options.seed &+ UInt64(duelsDealt),
+                                     asksForRematch: options.asksForRematch && options.arena == nil)
                 }
-                onJoined(match)
+                if first && options.arena == nil { onJoined(match) }
+            case .arena(let heard): hear(heard)
             case .refused(let error) where Self.chatCodes.contains(error.code):
                 // Its "gg" was not said (chat off, a limit): nothing a bot needs to answer.
                 continue
             case .refused(let error), .seatInUse(let error):
                 errorsReceived += 1
-                if joinedMatch == nil {
+                if !hasJoined {
                     fail("the server refused to seat it: \(ServerText.printable(error.message)) (\(error.code.rawValue))")
                 } else if error.fatal {
                     fail("the server ended the connection: \(ServerText.printable(error.message)) (\(error.code.rawValue))")
@@ -154,9 +182,42 @@ final class BotPlayer {
                 // A short "gg" as each game ends, as people say it.
                 if case .gameOver = event.body, brain != nil { request(session.say(Self.goodGame)) }
             case .saveToken, .welcomed, .readyToChoose, .viewReplaced, .setsOnTable, .roundTrips, .listed, .pong, .log, .chatHeard,
-                 .lobbyListed, .challenge, .nodeAway, .unreachable, .arena:
+                 .lobbyListed, .challenge, .nodeAway, .unreachable:
                 break
             }
+        }
+    }
+
+    /// Whether the server took the bot in: its match, or its arena.
+    var hasJoined: Bool { joinedMatch != nil || arenaState != nil }
+
+    /// Whether its arena's standings are final: an arena bot's run is over.
+    var arenaIsOver: Bool { arenaState.map { $0.state == .finished && $0.boards.isEmpty } ?? false }
+
+    /// What the arena said: its state (the first joins, the final ends the bot), a duel dealt (a
+    /// fresh brain once seated), or the duel's end (the brain goes until the next one).
+    private func hear(_ heard: ArenaHeard) {
+        switch heard {
+        case .state(let state):
+            guard state.arena == options.arena else { return }
+            let first = arenaState == nil
+            arenaState = state
+            if first { onJoined(state.arena) }
+            if arenaIsOver {
+                onArena(heard)
+                closedReason = "the arena is over"
+                session.disconnected()
+                connection.close("the arena is over")
+            }
+        case .paired:
+            duelsDealt += 1
+            brain = nil
+            onArena(heard)
+        case .duelOver:
+            brain = nil
+            onArena(heard)
+        case .listed, .results:
+            break
         }
     }
 

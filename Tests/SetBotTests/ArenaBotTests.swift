@@ -3,6 +3,7 @@ import SetRules
 import SetServer
 import SetTestSupport
 import SetWire
+import Synchronization
 import Testing
 
 /// Issue 44: a short arena played to its end by instant bots on one server, over real sockets:
@@ -105,5 +106,80 @@ import Testing
         }
         #expect(Self.table(stored.standings) == Self.table(final.standings), "recounted from the stored games")
         #expect(stored.state == .finished && !stored.winners.isEmpty)
+    }
+}
+
+/// Issue 44: `setgame bot --arena`: bots that join the arena themselves (`"bot":true`), play each
+/// duel it deals them on their arena connection, come back between duels, and stop once the
+/// standings are final, over real sockets.
+@Suite(.serialized) struct ArenaBotsJoinTests {
+    /// Counts what the bots heard, across the runner's thread and the test's.
+    final class Heard: Sendable {
+        let joined = Mutex(Set<String>())
+        let duelsOver = Mutex(0)
+        let finals = Mutex([String: ArenaView]())
+    }
+
+    @Test func botsJoinAnArenaPlayItsDuelsAndStopWhenItIsOver() throws {
+        let server = try TestServer {
+            $0.limits.seatWaitMs = 3_600_000
+            $0.limits.idleTimeoutMs = 3_600_000
+        }
+        defer { server.stop() }
+        let made = try ArenaBotTests.answer(server, try ArenaBotTests.greeted(server),
+                                            .create(ArenaCreation(arena: "bots", minutes: 10, startsInS: 60)))
+        guard case .arena = made else {
+            Issue.record("not created: \(made)")
+            return
+        }
+        var options = BotOptions()
+        options.port = server.port
+        options.arena = "bots"
+        options.name = "b"
+        options.level = .instant
+        let team = options.team(of: 4)
+        #expect(team.map(\.name) == ["b-1", "b-2", "b-3", "b-4"] && Set(team.map(\.seed)).count == 4)
+        let heard = Heard()
+        let bots = try BotsOnAThread(team) { runner in
+            runner.onBotJoined = { name, _, _ in heard.joined.withLock { _ = $0.insert(name) } }
+            runner.onBotArena = { name, what in
+                switch what {
+                case .duelOver: heard.duelsOver.withLock { $0 += 1 }
+                case .state(let final): heard.finals.withLock { $0[name] = final }
+                default: break
+                }
+            }
+        }
+        defer { bots.stop() }
+        // Everyone in before the start, so the first round pairs all four.
+        let joined = polled({ heard.joined.withLock { $0.count } }, until: { $0 == 4 })
+        try #require(joined == 4, "the four bots joined the arena")
+        server.advance(by: 60_000)
+        // The duels have timers on the server's clock (which stands still otherwise): it moves
+        // while they play; after a few rounds it jumps past the arena's end, and the duels under
+        // way then finish and count.
+        var ended = false
+        for _ in 0..<3_000 where !bots.finished(waitMs: 20) {
+            if !ended && heard.duelsOver.withLock({ $0 }) >= 8 {
+                server.advance(by: 600_000)
+                ended = true
+            } else {
+                server.advance(by: 100)
+            }
+        }
+        #expect(bots.finished(waitMs: 0), "the bots stop by themselves once the standings are final")
+        #expect(bots.runner.failures.isEmpty, "\(bots.runner.failures)")
+        let finals = heard.finals.withLock { $0 }
+        #expect(Set(finals.keys) == Set(team.map(\.name)))
+        guard let final = finals["b-1"] else { return }
+        #expect(final.state == .finished && final.boards.isEmpty)
+        #expect(Set(finals.values.map { ArenaBotTests.table($0.standings) }).count == 1, "every bot saw the same final standings")
+        #expect(final.standings.allSatisfy { $0.bot && $0.games >= 2 }, "\(ArenaBotTests.table(final.standings))")
+        #expect(final.standings.map(\.games).reduce(0, +) == heard.duelsOver.withLock { $0 }, "each duel a bot finished counts once")
+        guard case .arenaResults(let stored, _) = try ArenaBotTests.answer(server, try ArenaBotTests.greeted(server), .results(arena: "bots")) else {
+            Issue.record("no results")
+            return
+        }
+        #expect(ArenaBotTests.table(stored.standings) == ArenaBotTests.table(final.standings), "recounted from the stored games")
     }
 }
