@@ -11,7 +11,7 @@ CI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 ARENA = "cibots"
 BOTS_PER_NODE = 6
 # One minute of arena, the duels under way then, and a loaded 2-core machine: only a hang waits this long.
-BOTS_DEADLINE_S = 600
+BOTS_DEADLINE_S = int(os.environ.get("ARENA_BOTS_DEADLINE_S", "600"))
 
 pg_url, pg_dir = subprocess.run([os.path.join(CI, "postgres.sh"), "start"], check=True, capture_output=True,
                                 text=True).stdout.split()
@@ -78,20 +78,22 @@ arena(a, "--create", ARENA, "--minutes", "1", "--starts-in", "5")
 bots = []
 for address, prefix in ((a, "a"), (b, "b")):
     state = os.path.join(work, "state-" + prefix)
-    bots.append(subprocess.Popen([BIN, "bot", address, "--arena", ARENA, "--count", str(BOTS_PER_NODE), "--name", prefix,
-                                  "--level", "instant", "--seed", "7"],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ, XDG_STATE_HOME=state)))
-    STARTED.append(bots[-1])
+    out, err = (open(os.path.join(work, f"bots-{prefix}.{kind}"), "w") for kind in ("out", "err"))
+    bots.append((subprocess.Popen([BIN, "bot", address, "--arena", ARENA, "--count", str(BOTS_PER_NODE), "--name", prefix,
+                                   "--level", "instant", "--seed", "7"],
+                                  stdout=out, stderr=err, env=dict(os.environ, XDG_STATE_HOME=state)), prefix))
+    STARTED.append(bots[-1][0])
 finished = {}
-for proc in bots:
+for proc, prefix in bots:
+    said = lambda kind: open(os.path.join(work, f"bots-{prefix}.{kind}")).read()
     try:
-        out, err = proc.communicate(timeout=BOTS_DEADLINE_S)
+        proc.wait(timeout=BOTS_DEADLINE_S)
     except subprocess.TimeoutExpired:
         proc.kill()
-        fail(f"the bots did not finish within {BOTS_DEADLINE_S} s (logs: {work})")
+        fail(f"the bots did not finish within {BOTS_DEADLINE_S} s (logs: {work}): {said('err')[-2000:]}")
     if proc.returncode != 0:
-        fail(f"setgame bot exited {proc.returncode}: {out}{err}")
-    for line in out.splitlines():
+        fail(f"setgame bot exited {proc.returncode}: {said('out')}{said('err')}")
+    for line in said("out").splitlines():
         if f" finished {ARENA}: rank " in line:
             finished[line.split(" ", 1)[0]] = line
 names = sorted(f"{p}-{n}" for p in "ab" for n in range(1, BOTS_PER_NODE + 1))
@@ -99,7 +101,10 @@ if sorted(finished) != names:
     fail(f"each bot says where it finished once the arena is over; heard from {sorted(finished)}")
 
 results = [json.loads(arena(address, ARENA, "--results", "--json")) for address in (a, b)]
-if results[0] != results[1]:
+# Times are each node's own clock, and `paused` follows the bots' connections closing: the rest is the standings.
+settled = lambda r: (r["state"], r["winners"], [(e["name"], e["score"], e["games"], e["wins"], e["streak"], e["fire"], e.get("performance"))
+                                                 for e in r["standings"]])
+if settled(results[0]) != settled(results[1]):
     fail(f"the nodes disagree:\n{results[0]}\n{results[1]}")
 final = results[0]
 if final["state"] != "finished" or sorted(e["name"] for e in final["standings"]) != names:

@@ -72,7 +72,7 @@ final class BotPlayer {
     private(set) var duelsDealt = 0
     /// Called once, when the server confirms the join (an arena bot: the arena's name, once).
     var onJoined: (String) -> Void = { _ in }
-    /// Called on an arena bot's events: each pairing, each duel's end, and the final standings.
+    /// Called on an arena bot's events: each pairing, each duel's end, and each state (the last final).
     var onArena: (ArenaHeard) -> Void = { _ in }
     /// Called with each connection the bot opens after a redirect, for its runner to hear it.
     var onConnection: (LineSocket) -> Void = { _ in }
@@ -165,6 +165,11 @@ final class BotPlayer {
             case .refused(let error) where Self.chatCodes.contains(error.code):
                 // Its "gg" was not said (chat off, a limit): nothing a bot needs to answer.
                 continue
+            case .refused(let error) where error.code == .rateLimited:
+                // Sent faster than the server takes (an instant bot against another): quiet for a
+                // while, so its lines, pings too, are read again rather than dropped.
+                errorsReceived += 1
+                quietUntil = now.adding(Self.quietAfterRateLimitMs)
             case .refused(let error), .seatInUse(let error):
                 errorsReceived += 1
                 if !hasJoined {
@@ -203,8 +208,8 @@ final class BotPlayer {
             let first = arenaState == nil
             arenaState = state
             if first { onJoined(state.arena) }
+            onArena(heard)
             if arenaIsOver {
-                onArena(heard)
                 closedReason = "the arena is over"
                 session.disconnected()
                 connection.close("the arena is over")
@@ -268,8 +273,17 @@ final class BotPlayer {
         connection.close(reason)
     }
 
+    /// How long a bot told `rate_limited` sends no move: the server's allowance refills meanwhile.
+    static let quietAfterRateLimitMs: Int64 = 1_000
+    /// Until when it sends no move, after `rate_limited`.
+    private(set) var quietUntil: Instant?
+
     /// Sends whatever the brain has due now.
     func act(at now: Instant) {
+        if let quiet = quietUntil {
+            guard now >= quiet else { return }
+            quietUntil = nil
+        }
         guard let view = session.view, var current = brain else { return }
         let actions = current.due(at: now, view: view)
         brain = current
@@ -278,7 +292,8 @@ final class BotPlayer {
 
     /// The next instant the bot has something to do: its brain's next move or the session's next ping.
     var nextWakeUp: Instant? {
-        [brain?.nextWakeUp, session.nextWake.map(Instant.init(milliseconds:)), reconnectAt].compactMap { $0 }.min()
+        [quietUntil.map { quiet in max(quiet, brain?.nextWakeUp ?? quiet) } ?? brain?.nextWakeUp,
+         session.nextWake.map(Instant.init(milliseconds:)), reconnectAt].compactMap { $0 }.min()
     }
 
     private func request(_ message: ClientMessage) {

@@ -59,7 +59,7 @@ package final class BotRunner: Sendable {
     }
 
     /// Called on the loop thread on an arena bot's arena events (`BotOptions.arena`): its name, and
-    /// each pairing, each duel's end and the final standings. Set it before `run()`.
+    /// each pairing, each duel's end and each state heard (the last one final). Set it before `run()`.
     package var onBotArena: @Sendable (String, ArenaHeard) -> Void {
         get { core.withLock { $0.onBotArena } }
         set { core.withLock { $0.onBotArena = newValue } }
@@ -90,6 +90,10 @@ package final class BotRunner: Sendable {
     /// Errors the server sent back to the bots: an honest bot gets only a few, from races.
     package var errorsReceived: Int { core.withLock { $0.bots.map(\.errorsReceived).reduce(0, +) } }
 
+    /// What the arena bots measured: pairing waits, and whether the standings shown agree; waits
+    /// for a run to end.
+    package var arenaTally: ArenaTally { core.withLock { $0.tally } }
+
     /// Each arena bot's arena as it last heard it, by name: the final standings once it is over;
     /// waits for a run to end.
     package var arenaStates: [String: ArenaView] {
@@ -119,6 +123,7 @@ final class BotRunnerCore {
     var onBotClosed: @Sendable (String) -> Void = { _ in }
     var onBotJoined: @Sendable (String, String, String?) -> Void = { _, _, _ in }
     var onBotArena: @Sendable (String, ArenaHeard) -> Void = { _, _ in }
+    private(set) var tally = ArenaTally()
 
     init(loop: EventLoop, clock: TimeSource, stopRequest: BotRunner.StopRequest) {
         self.loop = loop
@@ -129,7 +134,10 @@ final class BotRunnerCore {
     func add(_ options: BotOptions) throws(SystemCallError) {
         let bot = try BotPlayer(options, loop: loop, at: clock.now())
         bot.onJoined = { [unowned self, unowned bot] match in self.onBotJoined(bot.options.name, match, bot.token) }
-        bot.onArena = { [unowned self, unowned bot] heard in self.onBotArena(bot.options.name, heard) }
+        bot.onArena = { [unowned self, unowned bot] heard in
+            self.tally.heard(heard, by: bot.options.name, at: self.clock.now())
+            self.onBotArena(bot.options.name, heard)
+        }
         bot.onConnection = { [unowned self, unowned bot] connection in self.hear(bot, on: connection) }
         hear(bot, on: bot.connection)
         bots.append(bot)

@@ -30,11 +30,13 @@ func runBot(_ asked: BotOptions, count: Int = 1) -> Int32 {
         writeOut("\(name) (\(chosen.level.rawValue)) joined \(what)\(ServerText.printable(joined)) on \(chosen.host):\(chosen.port)")
     }
     runner.onBotArena = { name, heard in
-        guard case .state(let final) = heard, let entry = final.standings.first(where: { $0.name == name }) else { return }
+        guard case .state(let final) = heard, final.state == .finished, final.boards.isEmpty,
+              let entry = final.standings.first(where: { $0.name == name }) else { return }
         writeOut("\(name) finished \(ServerText.printable(final.arena)): rank \(entry.rank) of \(final.standings.count), "
             + "\(entry.score) points in \(entry.games) games")
     }
     signals.whenSignalled { runner.stop() }
     runner.run()
+    if chosen.arena != nil { writeOut(runner.arenaTally.summary) }
     return runner.failures.isEmpty ? 0 : 1
 }

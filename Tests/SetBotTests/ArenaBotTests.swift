@@ -145,7 +145,7 @@ import Testing
             runner.onBotArena = { name, what in
                 switch what {
                 case .duelOver: heard.duelsOver.withLock { $0 += 1 }
-                case .state(let final): heard.finals.withLock { $0[name] = final }
+                case .state(let last): heard.finals.withLock { $0[name] = last }
                 default: break
                 }
             }
@@ -169,6 +169,9 @@ import Testing
         }
         #expect(bots.finished(waitMs: 0), "the bots stop by themselves once the standings are final")
         #expect(bots.runner.failures.isEmpty, "\(bots.runner.failures)")
+        let tally = bots.runner.arenaTally
+        #expect(tally.disagreements == 0 && tally.statesSeen > 0, "\(tally.summary)")
+        #expect(tally.pairingWaitsMs.count >= heard.duelsOver.withLock { $0 } - 4, "each duel's end but the last four is followed by a pairing")
         let finals = heard.finals.withLock { $0 }
         #expect(Set(finals.keys) == Set(team.map(\.name)))
         guard let final = finals["b-1"] else { return }

@@ -25,6 +25,8 @@ final class ArenaRoom {
     var dealing = 0
     /// Each told duel nobody has sat in yet, by number: when its seat wait ends (server clock).
     var seatWaits: [Int: Instant] = [:]
+    /// The CPU its pairing and standings took here.
+    var cpu = ArenaCPU()
 
     init(_ stored: StoredArena, at wall: Int64, offset: Int64) {
         name = stored.name
