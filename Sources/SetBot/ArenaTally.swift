@@ -4,13 +4,15 @@ import SetWire
 
 /// What a run of arena bots measured (issue 44's goals), apart from any socket: how long each
 /// bot waited, after one of its duels ended, for its next pairing; and whether the standings every
-/// bot was shown agree (two bots shown a state with as many games counted were shown the same
-/// table, since an arena counts its games one at a time, in one order).
+/// bot was shown agree (two bots shown a state with as many players and games counted were shown
+/// the same table, since an arena takes its joins and counts its games one at a time, in one order).
 package struct ArenaTally: Sendable, Equatable {
     /// Each wait from a duel's end (its `game_over`) to the bot's next `arena_pairing`, in ms.
     package private(set) var pairingWaitsMs: [Int64] = []
-    /// The standings shown, by the number of games counted in them: rank, name and points.
-    private var tables: [Int: [String]] = [:]
+    /// The standings shown, by the players in them and the games counted in them (the arena's
+    /// joins and counts come in one order, so these say where in it a state was): rank, name, points.
+    private var tables: [Pair: [String]] = [:]
+    private struct Pair: Hashable, Sendable { var players: Int, games: Int }
     /// States shown whose table differed from another bot's with as many games counted.
     package private(set) var disagreements = 0
     /// Standings states heard, all bots together.
@@ -29,7 +31,7 @@ package struct ArenaTally: Sendable, Equatable {
             if let since = freeSince.removeValue(forKey: bot) { pairingWaitsMs.append(now.milliseconds(since: since)) }
         case .state(let state):
             statesSeen += 1
-            let counted = state.standings.map(\.games).reduce(0, +)
+            let counted = Pair(players: state.standings.count, games: state.standings.map(\.games).reduce(0, +))
             let table = state.standings.map { "\($0.rank) \($0.name) \($0.score) \($0.games) \($0.wins) \($0.streak)" }
             if let known = tables[counted] {
                 if known != table { disagreements += 1 }

@@ -44,6 +44,20 @@ import Testing
         }
     }
 
+    /// A server for instant bots on a clock the test moves: the seat wait and the idle allowance
+    /// outlast the moves, and no connection runs out of its message allowance. That allowance
+    /// refills on the server's clock: with the clock standing still a connection has its burst
+    /// (100 lines) for its whole life, and two instant bots racing for sets spend it within a duel
+    /// now and then (a claim and three picks at each new table, refused ones included); the
+    /// over-limit lines, their pings too, are dropped, and the duel stalls. That was the
+    /// "about one run in twenty" hang: with the clock frozen through play, every run of the
+    /// arena test below hung; with this allowance, they passed.
+    static func patient(_ config: inout ServerConfig) {
+        config.limits.seatWaitMs = 3_600_000
+        config.limits.idleTimeoutMs = 3_600_000
+        config.limits.messageBurst = 1 << 30
+    }
+
     /// The fields the pushed state and the stored results share.
     static func table(_ entries: [ArenaEntry]) -> [String] {
         entries.map { "\($0.rank) \($0.name) \($0.score) \($0.games) \($0.wins) \($0.streak) \($0.fire)" }
@@ -51,10 +65,7 @@ import Testing
 
     @Test func aShortArenaIsPlayedToItsEndByBots() throws {
         // The test moves the clock while bots play: the seat wait and the idle allowance outlast it.
-        let server = try TestServer {
-            $0.limits.seatWaitMs = 3_600_000
-            $0.limits.idleTimeoutMs = 3_600_000
-        }
+        let server = try TestServer(configure: Self.patient)
         defer { server.stop() }
         let made = try Self.answer(server, try Self.greeted(server), .create(ArenaCreation(arena: "short", minutes: 10, startsInS: 60)))
         guard case .arena = made else {
@@ -121,10 +132,7 @@ import Testing
     }
 
     @Test func botsJoinAnArenaPlayItsDuelsAndStopWhenItIsOver() throws {
-        let server = try TestServer {
-            $0.limits.seatWaitMs = 3_600_000
-            $0.limits.idleTimeoutMs = 3_600_000
-        }
+        let server = try TestServer(configure: ArenaBotTests.patient)
         defer { server.stop() }
         let made = try ArenaBotTests.answer(server, try ArenaBotTests.greeted(server),
                                             .create(ArenaCreation(arena: "bots", minutes: 10, startsInS: 60)))

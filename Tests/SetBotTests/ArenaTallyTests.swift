@@ -37,5 +37,8 @@ struct ArenaTallyTests {
         #expect(tally.disagreements == 0 && tally.statesSeen == 3)
         tally.heard(.state(Self.state([("bob", 2, 1), ("ann", 0, 1)])), by: "cat", at: Instant(milliseconds: 0))
         #expect(tally.disagreements == 1, "two tables after the same game counted")
+        tally.heard(.state(Self.state([("ann", 0, 0), ("bob", 0, 0)])), by: "ann", at: Instant(milliseconds: 0))
+        tally.heard(.state(Self.state([("ann", 0, 0), ("bob", 0, 0), ("cat", 0, 0)])), by: "bob", at: Instant(milliseconds: 0))
+        #expect(tally.disagreements == 1, "a player joined in between: another state, not a disagreement")
     }
 }
