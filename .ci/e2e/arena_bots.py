@@ -2,27 +2,18 @@
 standings each bot saw last, `setgame arena --results` through each node, and a recount of the
 stored games (psql, recounted here with the scoring of Protocol.md "Arenas"). Waits are for
 results (the processes' exits, the answers), with generous deadlines for a loaded machine."""
-import atexit, json, os, socket, subprocess, sys, tempfile
+import json, os, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import BIN, STARTED, fail  # noqa: E402
+from e2e_support import BIN, STARTED, fail, free_port, throwaway_postgres  # noqa: E402
 
-CI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 ARENA = "cibots"
 BOTS_PER_NODE = 6
 # One minute of arena, the duels under way then, and a loaded 2-core machine: only a hang waits this long.
 BOTS_DEADLINE_S = int(os.environ.get("ARENA_BOTS_DEADLINE_S", "600"))
 
-pg_url, pg_dir = subprocess.run([os.path.join(CI, "postgres.sh"), "start"], check=True, capture_output=True,
-                                text=True).stdout.split()
-atexit.register(lambda: subprocess.run([os.path.join(CI, "postgres.sh"), "stop", pg_dir]))
+pg_url = throwaway_postgres()
 work = tempfile.mkdtemp(prefix="setgame-arena-bots-")
-
-
-def free_port(host):
-    with socket.socket() as probe:
-        probe.bind((host, 0))
-        return probe.getsockname()[1]
 
 
 def node(name, host):

@@ -187,6 +187,9 @@ import Testing
         #expect(Set(finals.values.map { ArenaBotTests.table($0.standings) }).count == 1, "every bot saw the same final standings")
         #expect(final.standings.allSatisfy { $0.bot && $0.games >= 2 }, "\(ArenaBotTests.table(final.standings))")
         #expect(final.standings.map(\.games).reduce(0, +) == heard.duelsOver.withLock { $0 }, "each duel a bot finished counts once")
+        // The benchmark's figure: the arena's node tells, once, the CPU its pairing and standings took.
+        let told = server.logLines.all.filter { $0.contains("arena bots: final after \(final.standings.map(\.games).reduce(0, +) / 2) duels; its pairing and standings took ") }
+        #expect(told.count == 1, "\(server.logLines.all.suffix(5))")
         guard case .arenaResults(let stored, _) = try ArenaBotTests.answer(server, try ArenaBotTests.greeted(server), .results(arena: "bots")) else {
             Issue.record("no results")
             return
