@@ -170,6 +170,9 @@ final class BotPlayer {
                 // while, so its lines, pings too, are read again rather than dropped.
                 errorsReceived += 1
                 quietUntil = now.adding(Self.quietAfterRateLimitMs)
+                // The dropped line may be a join (an arena's next duel, sent right after a burst
+                // of moves): unanswered after the quiet, it is sent again, or the seat stays empty.
+                joinAgainAfterQuiet = session.stage == .joining
             case .refused(let error), .seatInUse(let error):
                 errorsReceived += 1
                 if !hasJoined {
@@ -277,12 +280,16 @@ final class BotPlayer {
     static let quietAfterRateLimitMs: Int64 = 1_000
     /// Until when it sends no move, after `rate_limited`.
     private(set) var quietUntil: Instant?
+    /// Whether the join goes again once the quiet is over, if still unanswered.
+    private var joinAgainAfterQuiet = false
 
     /// Sends whatever the brain has due now.
     func act(at now: Instant) {
         if let quiet = quietUntil {
             guard now >= quiet else { return }
             quietUntil = nil
+            if joinAgainAfterQuiet && session.stage == .joining { request(session.joinMessage) }
+            joinAgainAfterQuiet = false
         }
         guard let view = session.view, var current = brain else { return }
         let actions = current.due(at: now, view: view)
