@@ -199,3 +199,18 @@ def find_set(table):
                 if all((a + b + c) % 3 == 0 for a, b, c in zip(digits(table[i]), digits(table[j]), digits(table[k]))):
                     return [table[i], table[j], table[k]]
     return None
+
+
+def throwaway_postgres():
+    """A PostgreSQL of its own for this run (`.ci/postgres.sh`), stopped at exit: its URL."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "postgres.sh")
+    url, folder = subprocess.run([script, "start"], check=True, capture_output=True, text=True).stdout.split()
+    atexit.register(lambda: subprocess.run([script, "stop", folder]))
+    return url
+
+
+def free_port(host="127.0.0.1"):
+    """A port nobody listens on at `host` now."""
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        return probe.getsockname()[1]

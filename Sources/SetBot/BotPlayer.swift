@@ -29,8 +29,24 @@ package struct BotOptions: Sendable, Equatable {
     /// Whether it joins under the server's `suggestion` when its name is taken or kept (a name
     /// nobody chose: `setgame bot` without `--name`, whose level's name the house bot keeps).
     package var takesSuggestedName = false
+    /// The arena it plays in (`setgame bot --arena`): it joins the arena, plays each duel dealt to
+    /// it on the same connection, and ends once the arena's standings are final. Nil: one match.
+    package var arena: String?
 
     package init() {}
+}
+
+extension BotOptions {
+    /// `count` bots like this one, named NAME-1 to NAME-N and seeded apart; one keeps its name.
+    package func team(of count: Int) -> [BotOptions] {
+        guard count > 1 else { return [self] }
+        return (1...count).map { number in
+            var one = self
+            one.name = "\(name)-\(number)"
+            one.seed = seed &+ UInt64(number)
+            return one
+        }
+    }
 }
 
 /// One bot: an ordinary protocol client driving a `ClientSession`, as the terminal does. It sees
@@ -50,8 +66,14 @@ final class BotPlayer {
     private(set) var joinedMatch: String?
     /// Why the bot failed (a refused join, a fatal error, a silent server); nil while all is well.
     private(set) var failure: String?
-    /// Called once, when the server confirms the join.
+    /// An arena bot's arena as last heard: its final standings once the bot is done.
+    private(set) var arenaState: ArenaView?
+    /// Arena duels dealt to it so far: each has a brain of its own, seeded apart.
+    private(set) var duelsDealt = 0
+    /// Called once, when the server confirms the join (an arena bot: the arena's name, once).
     var onJoined: (String) -> Void = { _ in }
+    /// Called on an arena bot's events: each pairing, each duel's end, and each state (the last final).
+    var onArena: (ArenaHeard) -> Void = { _ in }
     /// Called with each connection the bot opens after a redirect, for its runner to hear it.
     var onConnection: (LineSocket) -> Void = { _ in }
     /// When the bot connects again after a redirect's node did not answer; nil while it need not.
@@ -73,6 +95,7 @@ final class BotPlayer {
         client.bot = true
         client.takesSuggestedName = options.takesSuggestedName
         session = ClientSession(client, token: options.token, takeOver: options.token != nil)
+        if let arena = options.arena { _ = session.enterArena(arena, at: now.milliseconds) }  // not connected yet: the welcome joins it
         connection = try LineSocket.connect(to: options.route.map(ServerPlace.door) ?? .tcp(host: options.host, port: options.port),
                                             maxQueuedBytes: Self.maxQueuedBytes)
         try connection.serve(on: loop)
@@ -128,18 +151,31 @@ final class BotPlayer {
             switch effect {
             case .send(let message): request(message)
             case .joined(let match, let seat, _, _):
-                guard joinedMatch == nil else { continue }
+                // An arena's duels come one after another, each with a brain of its own; a plain
+                // bot's later joins (a redirect, a resume) keep the seat and the brain it has.
+                guard joinedMatch == nil || (session.inArenaDuel && brain == nil) else { continue }
+                let first = joinedMatch == nil
                 joinedMatch = match
                 if let seat {
-                    brain = BotBrain(level: options.level, seat: seat, seed: options.seed, asksForRematch: options.asksForRematch)
+                    brain = BotBrain(level: options.level, seat: seat, seed: options.seed &+ UInt64(duelsDealt),
+                                     asksForRematch: options.asksForRematch && options.arena == nil)
                 }
-                onJoined(match)
+                if first && options.arena == nil { onJoined(match) }
+            case .arena(let heard): hear(heard)
             case .refused(let error) where Self.chatCodes.contains(error.code):
                 // Its "gg" was not said (chat off, a limit): nothing a bot needs to answer.
                 continue
+            case .refused(let error) where error.code == .rateLimited:
+                // Sent faster than the server takes (an instant bot against another): quiet for a
+                // while, so its lines, pings too, are read again rather than dropped.
+                errorsReceived += 1
+                quietUntil = now.adding(Self.quietAfterRateLimitMs)
+                // The dropped line may be a join (an arena's next duel, sent right after a burst
+                // of moves): unanswered after the quiet, it is sent again, or the seat stays empty.
+                joinAgainAfterQuiet = session.stage == .joining
             case .refused(let error), .seatInUse(let error):
                 errorsReceived += 1
-                if joinedMatch == nil {
+                if !hasJoined {
                     fail("the server refused to seat it: \(ServerText.printable(error.message)) (\(error.code.rawValue))")
                 } else if error.fatal {
                     fail("the server ended the connection: \(ServerText.printable(error.message)) (\(error.code.rawValue))")
@@ -154,9 +190,42 @@ final class BotPlayer {
                 // A short "gg" as each game ends, as people say it.
                 if case .gameOver = event.body, brain != nil { request(session.say(Self.goodGame)) }
             case .saveToken, .welcomed, .readyToChoose, .viewReplaced, .setsOnTable, .roundTrips, .listed, .pong, .log, .chatHeard,
-                 .lobbyListed, .challenge, .nodeAway, .unreachable, .arena:
+                 .lobbyListed, .challenge, .nodeAway, .unreachable:
                 break
             }
+        }
+    }
+
+    /// Whether the server took the bot in: its match, or its arena.
+    var hasJoined: Bool { joinedMatch != nil || arenaState != nil }
+
+    /// Whether its arena's standings are final: an arena bot's run is over.
+    var arenaIsOver: Bool { arenaState.map { $0.state == .finished && $0.boards.isEmpty } ?? false }
+
+    /// What the arena said: its state (the first joins, the final ends the bot), a duel dealt (a
+    /// fresh brain once seated), or the duel's end (the brain goes until the next one).
+    private func hear(_ heard: ArenaHeard) {
+        switch heard {
+        case .state(let state):
+            guard state.arena == options.arena else { return }
+            let first = arenaState == nil
+            arenaState = state
+            if first { onJoined(state.arena) }
+            onArena(heard)
+            if arenaIsOver {
+                closedReason = "the arena is over"
+                session.disconnected()
+                connection.close("the arena is over")
+            }
+        case .paired:
+            duelsDealt += 1
+            brain = nil
+            onArena(heard)
+        case .duelOver:
+            brain = nil
+            onArena(heard)
+        case .listed, .results:
+            break
         }
     }
 
@@ -207,8 +276,21 @@ final class BotPlayer {
         connection.close(reason)
     }
 
+    /// How long a bot told `rate_limited` sends no move: the server's allowance refills meanwhile.
+    static let quietAfterRateLimitMs: Int64 = 1_000
+    /// Until when it sends no move, after `rate_limited`.
+    private(set) var quietUntil: Instant?
+    /// Whether the join goes again once the quiet is over, if still unanswered.
+    private var joinAgainAfterQuiet = false
+
     /// Sends whatever the brain has due now.
     func act(at now: Instant) {
+        if let quiet = quietUntil {
+            guard now >= quiet else { return }
+            quietUntil = nil
+            if joinAgainAfterQuiet && session.stage == .joining { request(session.joinMessage) }
+            joinAgainAfterQuiet = false
+        }
         guard let view = session.view, var current = brain else { return }
         let actions = current.due(at: now, view: view)
         brain = current
@@ -217,7 +299,8 @@ final class BotPlayer {
 
     /// The next instant the bot has something to do: its brain's next move or the session's next ping.
     var nextWakeUp: Instant? {
-        [brain?.nextWakeUp, session.nextWake.map(Instant.init(milliseconds:)), reconnectAt].compactMap { $0 }.min()
+        [quietUntil.map { quiet in max(quiet, brain?.nextWakeUp ?? quiet) } ?? brain?.nextWakeUp,
+         session.nextWake.map(Instant.init(milliseconds:)), reconnectAt].compactMap { $0 }.min()
     }
 
     private func request(_ message: ClientMessage) {

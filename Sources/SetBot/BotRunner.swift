@@ -1,3 +1,4 @@
+import SetClient
 import SetNet
 import SetRules
 import SetWire
@@ -57,6 +58,13 @@ package final class BotRunner: Sendable {
         set { core.withLock { $0.onBotJoined = newValue } }
     }
 
+    /// Called on the loop thread on an arena bot's arena events (`BotOptions.arena`): its name, and
+    /// each pairing, each duel's end and each state heard (the last one final). Set it before `run()`.
+    package var onBotArena: @Sendable (String, ArenaHeard) -> Void {
+        get { core.withLock { $0.onBotArena } }
+        set { core.withLock { $0.onBotArena = newValue } }
+    }
+
     /// Connects a bot and asks to join; it plays once `run()` runs.
     package func add(_ options: BotOptions) throws(SystemCallError) {
         try core.withLock { (core) throws(SystemCallError) in try core.add(options) }
@@ -82,12 +90,24 @@ package final class BotRunner: Sendable {
     /// Errors the server sent back to the bots: an honest bot gets only a few, from races.
     package var errorsReceived: Int { core.withLock { $0.bots.map(\.errorsReceived).reduce(0, +) } }
 
+    /// What the arena bots measured: pairing waits, and whether the standings shown agree; waits
+    /// for a run to end.
+    package var arenaTally: ArenaTally { core.withLock { $0.tally } }
+
+    /// Each arena bot's arena as it last heard it, by name: the final standings once it is over;
+    /// waits for a run to end.
+    package var arenaStates: [String: ArenaView] {
+        core.withLock { core in
+            Dictionary(core.bots.compactMap { bot in bot.arenaState.map { (bot.options.name, $0) } }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     /// Why bots failed (a refused join, a fatal error, a server that stopped answering), by name;
     /// waits for a run to end.
     package var failures: [String] {
         core.withLock { core in
             core.bots.compactMap { bot in
-                let failure = bot.failure ?? (bot.joinedMatch == nil ? "never joined (\(bot.closedReason ?? "stopped"))" : nil)
+                let failure = bot.failure ?? (!bot.hasJoined ? "never joined (\(bot.closedReason ?? "stopped"))" : nil)
                 return failure.map { "\(bot.options.name): \($0)" }
             }
         }
@@ -102,6 +122,8 @@ final class BotRunnerCore {
     private(set) var bots: [BotPlayer] = []
     var onBotClosed: @Sendable (String) -> Void = { _ in }
     var onBotJoined: @Sendable (String, String, String?) -> Void = { _, _, _ in }
+    var onBotArena: @Sendable (String, ArenaHeard) -> Void = { _, _ in }
+    private(set) var tally = ArenaTally()
 
     init(loop: EventLoop, clock: TimeSource, stopRequest: BotRunner.StopRequest) {
         self.loop = loop
@@ -112,6 +134,10 @@ final class BotRunnerCore {
     func add(_ options: BotOptions) throws(SystemCallError) {
         let bot = try BotPlayer(options, loop: loop, at: clock.now())
         bot.onJoined = { [unowned self, unowned bot] match in self.onBotJoined(bot.options.name, match, bot.token) }
+        bot.onArena = { [unowned self, unowned bot] heard in
+            self.tally.heard(heard, by: bot.options.name, at: self.clock.now())
+            self.onBotArena(bot.options.name, heard)
+        }
         bot.onConnection = { [unowned self, unowned bot] connection in self.hear(bot, on: connection) }
         hear(bot, on: bot.connection)
         bots.append(bot)
@@ -123,7 +149,8 @@ final class BotRunnerCore {
         connection.onClose = { [unowned self, unowned bot] reason in
             if bot.connectionEnded(reason, at: self.clock.now()) { return }
             bot.noteClosed(reason)
-            self.onBotClosed("\(bot.options.name): \(bot.closedReason ?? reason)")
+            // An arena bot's end when the arena is over is its goal reached, not news.
+            if !bot.arenaIsOver { self.onBotClosed("\(bot.options.name): \(bot.closedReason ?? reason)") }
             if self.bots.allSatisfy({ !$0.isOpen }) { self.loop.stop() }
         }
     }

@@ -63,6 +63,8 @@ extension Commands {
         positionals: [address],
         options: [
             OptionSpec("match", "NAME", "the match to join (default: pair with whoever is waiting)"),
+            OptionSpec("arena", "NAME", "join the arena NAME instead: play each duel it deals until its standings are final"),
+            OptionSpec("count", "N", "with --arena: run N bots, named NAME-1 to NAME-N (default 1)"),
             OptionSpec("level", "LEVEL", levels(default: BotOptions().level)),
             OptionSpec("name", "NAME", "its name (default: bot-LEVEL)"),
             OptionSpec("seed", "N", "seeds its decisions"),
@@ -144,6 +146,32 @@ extension Commands {
             options.watchCommand = defaults.watchCommand(host: server.host, port: server.port, match: match)
         }
         return options
+    }
+
+    /// The most bots one `setgame bot --count` runs: a bench's arena, not a flood.
+    package static let maxBotCount = 1_000
+
+    /// `bot`: its options, and with `--arena` how many such bots (`--count`).
+    static func botCommand(_ parsed: ParsedArguments, defaults: CommandDefaults) throws(UsageError) -> Command {
+        let values = OptionValues(parsed, command: bot.name)
+        var options = try botOptions(parsed, defaults: defaults)
+        let count = try values.number("count", in: 1...maxBotCount)
+        guard let arena = values.text("arena") else {
+            if count != nil { throw UsageError("--count goes with --arena", command: bot.name) }
+            return .bot(options)
+        }
+        guard ArenaRequest.isAcceptable(arenaName: arena) else {
+            throw UsageError("'\(arena)' is not an arena's name (1-\(ArenaRequest.maxNameLength) letters, digits, '-' or '_')", command: bot.name)
+        }
+        // The arena says what is played, and its duels are its own: nothing to choose.
+        for option in ["match", "mode"] where values.text(option) != nil {
+            throw UsageError("--\(option) does not go with --arena: the arena deals the duels", command: bot.name)
+        }
+        if values.flag("casual") { throw UsageError("--casual does not go with --arena: the arena says whether it is rated", command: bot.name) }
+        options.arena = arena
+        // An arena refuses a taken name (no suggestion is taken there).
+        options.takesSuggestedName = false
+        return .bot(options, count: count ?? 1)
     }
 
     static func botOptions(_ parsed: ParsedArguments, defaults: CommandDefaults) throws(UsageError) -> BotOptions {

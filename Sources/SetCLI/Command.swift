@@ -22,7 +22,8 @@ package enum Command: Equatable, Sendable {
     case play(PlayOptions)
     /// `join`, or `watch` (as a spectator).
     case join(ClientOptions)
-    case bot(BotOptions)
+    /// `bot`: `count` bots like `BotOptions` (named NAME-1… when more than one).
+    case bot(BotOptions, count: Int = 1)
     /// `door`: one ssh player's session, run by sshd.
     case door(DoorOptions)
     /// `profile`, `history` or `leaderboard`.
@@ -174,7 +175,7 @@ package enum Commands {
         case .play: return .play(try playOptions(parsed))
         case .join: return .join(try clientOptions(parsed, role: .player, defaults: defaults))
         case .watch: return try watchCommand(parsed, defaults: defaults)
-        case .bot: return .bot(try botOptions(parsed, defaults: defaults))
+        case .bot: return try botCommand(parsed, defaults: defaults)
         case .door: return .door(try doorOptions(parsed))
         case .profile: return .account(try accountCommand(parsed, .profile))
         case .history: return .account(try accountCommand(parsed, .history))

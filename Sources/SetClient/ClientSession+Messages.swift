@@ -138,6 +138,11 @@ extension ClientSession {
             options.name = suggestion
             suggestionsTaken += 1
             return [.send(joinMessage), .log("name taken; joining as \(suggestion), as the server suggested")]
+        case .rateLimited:
+            // The server read a line of ours and dropped it: it is there and reading. The dropped
+            // line may be our ping, whose pong will never come; the next ping goes at its time.
+            awaitingAnswerSince = nil
+            return [.refused(error)]
         case .nodeAway:
             return wait(for: error, at: now)
         case .seatInUse:

@@ -4,27 +4,39 @@ import SetNet
 import SetTerminal
 import SetWire
 
-/// `setgame bot`: one bot on a server, until the server goes away or the process is stopped.
-func runBot(_ asked: BotOptions) -> Int32 {
-    var options = asked
-    // Each bot name is an account of its own on each server, listed as a bot.
-    options.account = SeatTokenStore(accountsIn: ProcessEnvironment.stateFolder())
-        .accountKey(for: "bot:\(options.name)@\(options.host):\(options.port)")
-    let chosen = options
+/// `setgame bot`: one bot on a server (or `count` in one arena), until the server goes away, the
+/// arena's standings are final, or the process is stopped.
+func runBot(_ asked: BotOptions, count: Int = 1) -> Int32 {
+    let accounts = SeatTokenStore(accountsIn: ProcessEnvironment.stateFolder())
+    let team = asked.team(of: count).map { one in
+        var options = one
+        // Each bot name is an account of its own on each server, listed as a bot.
+        options.account = accounts.accountKey(for: "bot:\(options.name)@\(options.host):\(options.port)")
+        return options
+    }
+    let chosen = asked
     let signals = StopSignals([SIGINT, SIGTERM])
     let runner: BotRunner
     do {
         runner = try BotRunner()
-        try runner.add(options)
+        for options in team { try runner.add(options) }
     } catch {
-        printError("setgame bot: cannot reach \(options.host):\(options.port): \(error)")
+        printError("setgame bot: cannot reach \(chosen.host):\(chosen.port): \(error)")
         return 1
     }
     runner.onBotClosed = { printError("setgame bot: \($0)") }
-    runner.onBotJoined = { name, match, _ in
-        writeOut("\(name) (\(chosen.level.rawValue)) joined \(ServerText.printable(match)) on \(chosen.host):\(chosen.port)")
+    runner.onBotJoined = { name, joined, _ in
+        let what = chosen.arena == nil ? "" : "the arena "
+        writeOut("\(name) (\(chosen.level.rawValue)) joined \(what)\(ServerText.printable(joined)) on \(chosen.host):\(chosen.port)")
+    }
+    runner.onBotArena = { name, heard in
+        guard case .state(let final) = heard, final.state == .finished, final.boards.isEmpty,
+              let entry = final.standings.first(where: { $0.name == name }) else { return }
+        writeOut("\(name) finished \(ServerText.printable(final.arena)): rank \(entry.rank) of \(final.standings.count), "
+            + "\(entry.score) points in \(entry.games) games")
     }
     signals.whenSignalled { runner.stop() }
     runner.run()
+    if chosen.arena != nil { writeOut(runner.arenaTally.summary) }
     return runner.failures.isEmpty ? 0 : 1
 }

@@ -31,8 +31,8 @@ case .play(let options):
     exit(LocalGame.play(options, command: defaults.command))
 case .join(let options):
     exit(LobbyClient.join(options) { defaults.watchCommand(host: options.host, port: options.port, match: $0) })
-case .bot(let options):
-    exit(runBot(options))
+case .bot(let options, let count):
+    exit(runBot(options, count: count))
 case .door(let options):
     exit(Door.run(options, report: AccountReport.lines))
 case .account(let command):

@@ -3,6 +3,7 @@ import SetRules
 import SetServer
 import SetTestSupport
 import SetWire
+import Synchronization
 import Testing
 
 /// Issue 44: a short arena played to its end by instant bots on one server, over real sockets:
@@ -43,6 +44,20 @@ import Testing
         }
     }
 
+    /// A server for instant bots on a clock the test moves: the seat wait and the idle allowance
+    /// outlast the moves, and no connection runs out of its message allowance. That allowance
+    /// refills on the server's clock: with the clock standing still a connection has its burst
+    /// (100 lines) for its whole life, and two instant bots racing for sets spend it within a duel
+    /// now and then (a claim and three picks at each new table, refused ones included); the
+    /// over-limit lines, their pings too, are dropped, and the duel stalls. That was the
+    /// "about one run in twenty" hang: with the clock frozen through play, every run of the
+    /// arena test below hung; with this allowance, they passed.
+    static func patient(_ config: inout ServerConfig) {
+        config.limits.seatWaitMs = 3_600_000
+        config.limits.idleTimeoutMs = 3_600_000
+        config.limits.messageBurst = 1 << 30
+    }
+
     /// The fields the pushed state and the stored results share.
     static func table(_ entries: [ArenaEntry]) -> [String] {
         entries.map { "\($0.rank) \($0.name) \($0.score) \($0.games) \($0.wins) \($0.streak) \($0.fire)" }
@@ -50,10 +65,7 @@ import Testing
 
     @Test func aShortArenaIsPlayedToItsEndByBots() throws {
         // The test moves the clock while bots play: the seat wait and the idle allowance outlast it.
-        let server = try TestServer {
-            $0.limits.seatWaitMs = 3_600_000
-            $0.limits.idleTimeoutMs = 3_600_000
-        }
+        let server = try TestServer(configure: Self.patient)
         defer { server.stop() }
         let made = try Self.answer(server, try Self.greeted(server), .create(ArenaCreation(arena: "short", minutes: 10, startsInS: 60)))
         guard case .arena = made else {
@@ -105,5 +117,83 @@ import Testing
         }
         #expect(Self.table(stored.standings) == Self.table(final.standings), "recounted from the stored games")
         #expect(stored.state == .finished && !stored.winners.isEmpty)
+    }
+}
+
+/// Issue 44: `setgame bot --arena`: bots that join the arena themselves (`"bot":true`), play each
+/// duel it deals them on their arena connection, come back between duels, and stop once the
+/// standings are final, over real sockets.
+@Suite(.serialized) struct ArenaBotsJoinTests {
+    /// Counts what the bots heard, across the runner's thread and the test's.
+    final class Heard: Sendable {
+        let joined = Mutex(Set<String>())
+        let duelsOver = Mutex(0)
+        let finals = Mutex([String: ArenaView]())
+    }
+
+    @Test func botsJoinAnArenaPlayItsDuelsAndStopWhenItIsOver() throws {
+        let server = try TestServer(configure: ArenaBotTests.patient)
+        defer { server.stop() }
+        let made = try ArenaBotTests.answer(server, try ArenaBotTests.greeted(server),
+                                            .create(ArenaCreation(arena: "bots", minutes: 10, startsInS: 60)))
+        guard case .arena = made else {
+            Issue.record("not created: \(made)")
+            return
+        }
+        var options = BotOptions()
+        options.port = server.port
+        options.arena = "bots"
+        options.name = "b"
+        options.level = .instant
+        let team = options.team(of: 4)
+        #expect(team.map(\.name) == ["b-1", "b-2", "b-3", "b-4"] && Set(team.map(\.seed)).count == 4)
+        let heard = Heard()
+        let bots = try BotsOnAThread(team) { runner in
+            runner.onBotJoined = { name, _, _ in heard.joined.withLock { _ = $0.insert(name) } }
+            runner.onBotArena = { name, what in
+                switch what {
+                case .duelOver: heard.duelsOver.withLock { $0 += 1 }
+                case .state(let last): heard.finals.withLock { $0[name] = last }
+                default: break
+                }
+            }
+        }
+        defer { bots.stop() }
+        // Everyone in before the start, so the first round pairs all four.
+        let joined = polled({ heard.joined.withLock { $0.count } }, until: { $0 == 4 })
+        try #require(joined == 4, "the four bots joined the arena")
+        server.advance(by: 60_000)
+        // The duels have timers on the server's clock (which stands still otherwise): it moves
+        // while they play; after a few rounds it jumps past the arena's end, and the duels under
+        // way then finish and count.
+        var ended = false
+        for _ in 0..<3_000 where !bots.finished(waitMs: 20) {
+            if !ended && heard.duelsOver.withLock({ $0 }) >= 8 {
+                server.advance(by: 600_000)
+                ended = true
+            } else {
+                server.advance(by: 100)
+            }
+        }
+        #expect(bots.finished(waitMs: 0), "the bots stop by themselves once the standings are final")
+        #expect(bots.runner.failures.isEmpty, "\(bots.runner.failures)")
+        let tally = bots.runner.arenaTally
+        #expect(tally.disagreements == 0 && tally.statesSeen > 0, "\(tally.summary)")
+        #expect(tally.pairingWaitsMs.count >= heard.duelsOver.withLock { $0 } - 4, "each duel's end but the last four is followed by a pairing")
+        let finals = heard.finals.withLock { $0 }
+        #expect(Set(finals.keys) == Set(team.map(\.name)))
+        guard let final = finals["b-1"] else { return }
+        #expect(final.state == .finished && final.boards.isEmpty)
+        #expect(Set(finals.values.map { ArenaBotTests.table($0.standings) }).count == 1, "every bot saw the same final standings")
+        #expect(final.standings.allSatisfy { $0.bot && $0.games >= 2 }, "\(ArenaBotTests.table(final.standings))")
+        #expect(final.standings.map(\.games).reduce(0, +) == heard.duelsOver.withLock { $0 }, "each duel a bot finished counts once")
+        // The benchmark's figure: the arena's node tells, once, the CPU its pairing and standings took.
+        let told = server.logLines.all.filter { $0.contains("arena bots: final after \(final.standings.map(\.games).reduce(0, +) / 2) duels; its pairing and standings took ") }
+        #expect(told.count == 1, "\(server.logLines.all.suffix(5))")
+        guard case .arenaResults(let stored, _) = try ArenaBotTests.answer(server, try ArenaBotTests.greeted(server), .results(arena: "bots")) else {
+            Issue.record("no results")
+            return
+        }
+        #expect(ArenaBotTests.table(stored.standings) == ArenaBotTests.table(final.standings), "recounted from the stored games")
     }
 }

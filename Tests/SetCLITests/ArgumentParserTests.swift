@@ -154,7 +154,7 @@ import SetRules
         guard case .play(let fresh) = try Commands.parse(["play", "--new", "--level", "normal"]) else { Issue.record("not play"); return }
         #expect(fresh.fresh)
         #expect(fresh.level == .normal)
-        guard case .bot(let bot) = try Commands.parse(["bot", "127.0.0.1:1"]) else { Issue.record("not bot"); return }
+        guard case .bot(let bot, _) = try Commands.parse(["bot", "127.0.0.1:1"]) else { Issue.record("not bot"); return }
         #expect(bot.level == .normal, "only play's default changed")
     }
 }

@@ -193,6 +193,8 @@ struct HelpGoldenTests {
 
               HOST[:PORT]    the server (default 127.0.0.1:7380)
               --match NAME   the match to join (default: pair with whoever is waiting)
+              --arena NAME   join the arena NAME instead: play each duel it deals until its standings are final
+              --count N      with --arena: run N bots, named NAME-1 to NAME-N (default 1)
               --level LEVEL  easy, normal (default), hard or instant
               --name NAME    its name (default: bot-LEVEL)
               --seed N       seeds its decisions

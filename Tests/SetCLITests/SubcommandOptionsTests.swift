@@ -65,14 +65,14 @@ struct SubcommandOptionsTests {
     }
 
     @Test func botTakesALevelANameASeedAndAMatch() throws {
-        guard case .bot(let options) = try Commands.parse(["bot", "host:9", "--match", "m", "--level", "hard", "--name", "robo",
+        guard case .bot(let options, _) = try Commands.parse(["bot", "host:9", "--match", "m", "--level", "hard", "--name", "robo",
                                                            "--seed", "18446744073709551615", "--mode", "chain"]) else {
             Issue.record("not bot"); return
         }
         #expect(ServerAddress(host: options.host, port: options.port) == ServerAddress(host: "host", port: 9))
         #expect(options.match == "m" && options.level == .hard)
         #expect(options.name == "robo" && options.seed == .max && options.variant == .chain)
-        guard case .bot(let defaults) = try Commands.parse(["bot"]) else { Issue.record("not bot"); return }
+        guard case .bot(let defaults, _) = try Commands.parse(["bot"]) else { Issue.record("not bot"); return }
         #expect(defaults.level == .normal && defaults.name == "bot-normal" && defaults.seed == CommandDefaults.test.clockSeed)
         #expect(defaults.variant == nil)
     }

@@ -11,7 +11,7 @@ import Testing
         #expect(plain.variant == nil, "without --mode a join plays whatever the match plays")
         guard case .play(let play) = try Commands.parse(["play", "--mode=chain", "--solo"]) else { Issue.record("not play"); return }
         #expect(play.variant == .chain && play.solo)
-        guard case .bot(let bot) = try Commands.parse(["bot", "--mode", "junior"]) else { Issue.record("not bot"); return }
+        guard case .bot(let bot, _) = try Commands.parse(["bot", "--mode", "junior"]) else { Issue.record("not bot"); return }
         #expect(bot.variant == .junior)
         guard case .bench(let bench) = try Commands.parse(["bench", "--mode", "ultra"]) else { Issue.record("not bench"); return }
         #expect(bench.variant == .ultra)

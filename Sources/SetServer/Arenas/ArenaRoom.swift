@@ -33,6 +33,8 @@ final class ArenaRoom {
     var accounts: [String: Int] = [:]
     /// Whether the final places were handed to the store (once the standings are final).
     var finalKept = false
+    /// The CPU its pairing and standings took here.
+    var cpu = ArenaCPU()
 
     init(_ stored: StoredArena, at wall: Int64, offset: Int64) {
         name = stored.name

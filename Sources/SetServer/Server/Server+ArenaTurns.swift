@@ -32,9 +32,17 @@ extension Server {
     func pushArena(_ room: ArenaRoom) {
         guard room.version != room.pushedVersion else { return }
         room.pushedVersion = room.version
-        let line = ServerMessageCoding.line(.arena(room.view(), id: nil))
+        let (view, line) = room.cpu.measure {
+            let view = room.view()
+            return (view, ServerMessageCoding.line(.arena(view, id: nil)))
+        }
         for id in room.members.keys {
             if let connection = connections[id], !connection.closeWhenFlushed { enqueue(line, to: connection) }
+        }
+        if view.state == .finished, view.boards.isEmpty, !room.cpu.told {
+            room.cpu.told = true
+            log("arena \(room.name): final after \(view.standings.map(\.games).reduce(0, +) / 2) duels; its pairing and standings took "
+                + "\(room.cpu.nanoseconds / 1_000) µs of CPU here")
         }
     }
 
@@ -131,7 +139,7 @@ extension Server {
                 lobby.reservedMatches[match]?.tokens.subtract(absent.map(\.token))
                 count(game, .noShow(absent: Swift.Set(absent.map(\.player))), in: room)
             }
-            settle(room.arena.advance(to: room.time(at: now)), in: room, answered: nil)
+            settle(room.cpu.measure { room.arena.advance(to: room.time(at: now)) }, in: room, answered: nil)
         }
     }
 
@@ -153,7 +161,7 @@ extension Server {
         accounts.ask(on: .records, { store throws(StoreError) in try store.finishArenaGame(game, end, in: name) }) { [unowned self] result in
             if case .failure(let error) = result { log("arena \(name): game \(game.number)'s end was not written: \(error)") }
             guard case .success(true) = result else { return }
-            settle(room.arena.end(game: game.number, end, at: room.time(at: clock.now())), in: room, answered: nil)
+            settle(room.cpu.measure { room.arena.end(game: game.number, end, at: room.time(at: clock.now())) }, in: room, answered: nil)
         }
     }
 
