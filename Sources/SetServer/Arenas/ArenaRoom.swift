@@ -21,6 +21,8 @@ final class ArenaRoom {
     /// Bumped on every change to the standings or boards; `pushedVersion` is the last one pushed.
     private(set) var version = 0
     var pushedVersion = 0
+    /// The last state pushed: what a follower owed a state is sent.
+    var pushedLine: [UInt8] = []
     /// Duels being written to the store: the state is pushed once none is.
     var dealing = 0
     /// The numbers of the duels dealt and not yet stored and told: no answer shows them.
@@ -102,6 +104,11 @@ final class ArenaRooms {
     var unheldEnds: [String: [FinishedGame]] = [:]
     /// The scheduled slots' arenas this server made or found made, while their slots are due.
     var scheduled: Set<String> = []
+    /// The arenas whose state changed this loop turn: pushed once, at the turn's end.
+    var due: Set<String> = []
+    /// Followers still reading an earlier state when one was pushed: each gets the latest one
+    /// once its queue has room, instead of every state between.
+    var owed: Set<ConnectionID> = []
 
     subscript(name: String) -> ArenaRoom? { rooms[name] }
 

@@ -27,23 +27,12 @@ extension Server {
         }
     }
 
-    /// One `arena` line (no `id`) to every connection following the room, when it changed since
-    /// the last push.
+    /// Asks for one `arena` line (no `id`) to every connection following the room, when it
+    /// changed since the last push; sent at the loop turn's end (`pushDueArenas`), so a turn's
+    /// changes go as one state.
     func pushArena(_ room: ArenaRoom) {
         guard room.version != room.pushedVersion else { return }
-        room.pushedVersion = room.version
-        let (view, line) = room.cpu.measure {
-            let view = room.view()
-            return (view, ServerMessageCoding.line(.arena(view, id: nil)))
-        }
-        for id in room.members.keys {
-            if let connection = connections[id], !connection.closeWhenFlushed { enqueue(line, to: connection) }
-        }
-        if view.state == .finished, view.boards.isEmpty, !room.cpu.told {
-            room.cpu.told = true
-            log("arena \(room.name): final after \(view.standings.map(\.games).reduce(0, +) / 2) duels; its pairing and standings took "
-                + "\(room.cpu.nanoseconds / 1_000) µs of CPU here")
-        }
+        arenaRooms.due.insert(room.name)
     }
 
     /// Writes a dealt duel with both its seats to the store, then reserves its match here and
@@ -141,6 +130,8 @@ extension Server {
             }
             settle(room.cpu.measure { room.arena.advance(to: room.time(at: now)) }, in: room, answered: nil)
         }
+        // Before this turn's sweep, which may close an idle follower the new phase is owed to.
+        pushDueArenas()
     }
 
     /// The players of a told duel who did not sit in it, with their tokens: by the seat tokens
@@ -175,6 +166,7 @@ extension Server {
             let step = room.arena.pause(player, .asked, at: room.time(at: clock.now()))
             saveArenaPlayer(player, of: room) { [unowned self] in settle(step, in: room, answered: nil) }
         }
+        pushDueArenas()
     }
 }
 
