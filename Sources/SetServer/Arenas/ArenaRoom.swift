@@ -23,6 +23,10 @@ final class ArenaRoom {
     var pushedVersion = 0
     /// The last state pushed: what a follower owed a state is sent.
     var pushedLine: [UInt8] = []
+    /// Duels whose end the store did not take (it was down), by number, written again at
+    /// `unwrittenRetry`: until then their players are still playing, so none is lost.
+    var unwritten: [Int: ArenaGameEnd] = [:]
+    var unwrittenRetry = Instant(milliseconds: 0)
     /// Duels being written to the store: the state is pushed once none is.
     var dealing = 0
     /// The numbers of the duels dealt and not yet stored and told: no answer shows them.
@@ -49,10 +53,11 @@ final class ArenaRoom {
     /// The arena's time (wall-clock milliseconds) at the server's `now`.
     func time(at now: Instant) -> Int64 { now.milliseconds + offset }
 
-    /// When its phase changes next, or a told duel's seat wait ends, on the server's clock.
+    /// When its phase changes next, a told duel's seat wait ends, or the ends the store did not
+    /// take are written again, on the server's clock.
     var nextDeadline: Instant? {
         let phase = arena.nextDeadline.map { Instant(milliseconds: $0 - offset) }
-        return ([phase].compactMap { $0 } + seatWaits.values).min()
+        return ([phase, unwritten.isEmpty ? nil : unwrittenRetry].compactMap { $0 } + seatWaits.values).min()
     }
 
     /// The room's name in the store's `match_homes` (no match name has a `~`).

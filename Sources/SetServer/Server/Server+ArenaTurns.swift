@@ -85,6 +85,9 @@ extension Server {
         }
     }
 
+    /// How long an end the store did not take waits before it is written again.
+    static let endRetryMs: Int64 = 2_000
+
     /// Counts an arena duel's first game once its record is committed: the arena's node writes
     /// the end, then scores it and pairs whoever is free.
     func countArenaGame(_ finished: FinishedGame) {
@@ -110,6 +113,13 @@ extension Server {
     func advanceArenas(at now: Instant) {
         timers.arenaDeadline = nil
         for room in arenaRooms.rooms.values {
+            if !room.unwritten.isEmpty, room.unwrittenRetry <= now {
+                let ends = room.unwritten
+                room.unwritten = [:]
+                for (number, end) in ends.sorted(by: { $0.key < $1.key }) {
+                    if let game = room.arena.games[number] { count(game, end, in: room) }
+                }
+            }
             for (number, until) in room.seatWaits where until <= now {
                 room.seatWaits[number] = nil
                 let tokens = room.seatTokens.removeValue(forKey: number)
@@ -146,11 +156,17 @@ extension Server {
         return zip(game.players, tokens).filter { !taken.contains($0.1) }.map { ($0.0, $0.1) }
     }
 
-    /// Writes a duel's end to the store (once), then scores it and pairs whoever is free.
+    /// Writes a duel's end to the store (once), then scores it and pairs whoever is free. An end
+    /// the store did not take is written again every `endRetryMs` until it is.
     func count(_ game: ArenaGame, _ end: ArenaGameEnd, in room: ArenaRoom) {
         let name = room.name
         accounts.ask(on: .records, { store throws(StoreError) in try store.finishArenaGame(game, end, in: name) }) { [unowned self] result in
-            if case .failure(let error) = result { log("arena \(name): game \(game.number)'s end was not written: \(error)") }
+            if case .failure(let error) = result {
+                log("arena \(name): game \(game.number)'s end was not written (\(error)); written again in \(Self.endRetryMs / 1_000) s")
+                room.unwritten[game.number] = end
+                room.unwrittenRetry = Instant(milliseconds: clock.now().milliseconds + Self.endRetryMs)
+                timers.arenaDeadline = arenaRooms.rooms.values.compactMap(\.nextDeadline).min()
+            }
             guard case .success(true) = result else { return }
             settle(room.cpu.measure { room.arena.end(game: game.number, end, at: room.time(at: clock.now())) }, in: room, answered: nil)
         }
