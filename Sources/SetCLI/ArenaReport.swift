@@ -7,8 +7,8 @@ package enum ArenaReport {
         guard !summaries.isEmpty else { return ["No arenas are running or starting."] }
         return summaries.map { summary in
             let when = switch summary.state {
-            case .starting: "starts in \(minutes(summary.startsAt - now))"
-            case .running: "\(minutes(summary.endsAt - now)) left"
+            case .starting: "starts in \(timeLeft(summary.startsAt - now))"
+            case .running: "\(timeLeft(summary.endsAt - now)) left"
             case .finished: "finished"
             }
             let leader = summary.leader.map { ", leader \(ServerText.printable($0))" } ?? ""
@@ -34,8 +34,13 @@ package enum ArenaReport {
 
     /// The arena just opened.
     package static func lines(created view: ArenaView, now: Int64) -> [String] {
-        let start = view.startsAt > now ? "starts in \(minutes(view.startsAt - now))" : "running now"
+        let start = view.startsAt > now ? "starts in \(timeLeft(view.startsAt - now))" : "running now"
         return ["Opened \(view.arena): \(view.variant.rawValue) \(view.rated ? "rated" : "casual"), \(minutes(view.endsAt - view.startsAt)), \(start)."]
+    }
+
+    /// A time to come: in seconds under a minute ("starts in 5 s", not "1 minute"), else in minutes.
+    package static func timeLeft(_ ms: Int64) -> String {
+        ms > 0 && ms < 59_500 ? "\(max(1, (ms + 500) / 1_000)) s" : minutes(ms)
     }
 
     /// To the nearest minute (the answer comes a few milliseconds after the welcome's time),

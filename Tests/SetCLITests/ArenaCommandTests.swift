@@ -58,6 +58,8 @@ import Testing
         #expect(ArenaCommandClient.run(ArenaCommand(host: "127.0.0.1", port: server.port, action: .results(arena: "friday"))) { printed.append($0) } == 0)
         #expect(printed == ["friday  junior rated  starting", "Nobody has joined."])
         #expect(ArenaCommandClient.run(ArenaCommand(host: "127.0.0.1", port: server.port, action: .results(arena: "nothing"))) { printed.append($0) } == 1)
+        // Under a minute, in seconds: an arena that starts in 5 s does not say "1 minute".
+        #expect(ArenaReport.timeLeft(5_000) == "5 s" && ArenaReport.timeLeft(59_000) == "59 s" && ArenaReport.timeLeft(90_000) == "2 minutes")
     }
 
     @Test func standingsReadAt80Columns() {
