@@ -68,8 +68,12 @@ package struct ArenaScreen: Hashable, Sendable {
     /// This player's line in the standings.
     package var mine: ArenaEntry? { (results?.standings ?? arena?.standings)?.first { isMe($0.name) } }
 
-    /// Whether the arena is over: its final standings show.
-    package var finished: Bool { arena?.state == .finished || results != nil }
+    /// Whether the arena is over: its clock ran out and its last duels are counted (`finished`
+    /// with duels under way still counts them), so its final standings show.
+    package var finished: Bool { results != nil || Self.isFinal(arena) }
+
+    /// Whether `state` is the arena's final state: finished, with no duel left under way.
+    static func isFinal(_ state: ArenaView?) -> Bool { state?.state == .finished && state?.boards.isEmpty == true }
 
     /// Whole minutes and seconds left on the arena's clock (before its start: until the start).
     package func clock(at now: Int64) -> (state: ArenaState, secondsLeft: Int64)? {
@@ -94,7 +98,7 @@ package struct ArenaScreen: Hashable, Sendable {
             guard state.arena == arenaName else { return [] }
             arena = state
             if stage == .greeting { stage = .between }
-            if state.state == .finished, !askedResults, case .between = stage {
+            if Self.isFinal(state), !askedResults, case .between = stage {
                 askedResults = true
                 return [.send(.arena(.results(arena: arenaName)))]
             }
@@ -115,7 +119,7 @@ package struct ArenaScreen: Hashable, Sendable {
             // Over with no game: the opponent never sat, and the arena counted their no-show.
             if case .playing(let pairing) = stage, lastDuel == nil { lastDuel = "\(pairing.opponent) did not come: the duel is yours." }
             stage = .between
-            if arena?.state == .finished, !askedResults {
+            if Self.isFinal(arena), !askedResults {
                 askedResults = true
                 return [.send(.arena(.results(arena: arenaName)))]
             }

@@ -67,7 +67,9 @@ package enum ArenaStandingsView {
         switch screen.clock(at: now) {
         case (.starting, let left)?: return "Arena \(arena.arena) · \(kind) · starts in \(minutes(left))"
         case (.running, let left)?: return "Arena \(arena.arena) · \(kind) · \(minutes(left)) left"
-        default: return "Arena \(arena.arena) is over · \(kind) · final standings"
+        default:
+            guard screen.finished else { return "Arena \(arena.arena) · \(kind) · time is up, the last duels finish" }
+            return "Arena \(arena.arena) is over · \(kind) · final standings"
         }
     }
 
