@@ -34,6 +34,14 @@ package struct Arena: Hashable, Sendable {
     package private(set) var nextGame: Int
     /// The last time it was told (its phase follows it).
     package private(set) var now: Int64
+    /// Since when two free players who played each other last have waited for someone else to
+    /// come free (nil: nobody waits so): after `repeatAfterMs` they play each other again.
+    package private(set) var strandedSince: Int64?
+
+    /// How long two free players who played each other last wait for another opponent while
+    /// other duels are under way: long enough for a duel ending at about the same time to offer
+    /// each a new one, short enough that nobody sits out a whole duel.
+    package static let repeatAfterMs: Int64 = 1_500
 
     package init(startsAt: Int64, endsAt: Int64, now: Int64, nextGame: Int = 1) {
         self.startsAt = startsAt
@@ -50,11 +58,11 @@ package struct Arena: Hashable, Sendable {
     /// Finished with no game under way: the standings can no longer change.
     package var isFinal: Bool { phase == .finished && games.isEmpty }
 
-    /// When its phase changes next (nil once finished).
+    /// When its phase changes next, or two stranded players may play again (nil once finished).
     package var nextDeadline: Int64? {
         switch phase {
         case .starting: startsAt
-        case .running: endsAt
+        case .running: min(endsAt, strandedSince.map { $0 + Self.repeatAfterMs } ?? endsAt)
         case .finished: nil
         }
     }
@@ -79,7 +87,12 @@ package struct Arena: Hashable, Sendable {
     package mutating func advance(to time: Int64) -> ArenaStep {
         let before = phase
         now = max(now, time)
-        guard phase != before else { return ArenaStep() }
+        guard phase != before else {
+            // Two stranded players whose wait for another opponent is over.
+            guard phase == .running, let since = strandedSince, now - since >= Self.repeatAfterMs else { return ArenaStep() }
+            let dealt = pairFree()
+            return ArenaStep(changed: !dealt.isEmpty, pairings: dealt)
+        }
         return ArenaStep(changed: true, pairings: pairFree())
     }
 
@@ -218,12 +231,23 @@ package struct Arena: Hashable, Sendable {
 
     /// Deals duels to the free players while the arena runs.
     private mutating func pairFree() -> [ArenaGame] {
-        guard phase == .running else { return [] }
+        guard phase == .running else {
+            strandedSince = nil
+            return []
+        }
         let free = standings.filter(\.isFree).map { ArenaPairing.Candidate(name: $0.name, lastOpponent: $0.lastOpponent) }
-        guard free.count >= 2 else { return [] }
         let othersBusy = players.values.contains { $0.playing != nil }
+        guard free.count >= 2 else {
+            strandedSince = nil
+            return []
+        }
+        let waitedEnough = strandedSince.map { now - $0 >= Self.repeatAfterMs } ?? false
+        let pairs = ArenaPairing.pairs(free, othersBusy: othersBusy && !waitedEnough)
+        // Two left over can only be two who played each other last: they wait, from now on (or
+        // still), for another opponent, and after `repeatAfterMs` play again.
+        strandedSince = free.count - 2 * pairs.count == 2 ? (strandedSince ?? now) : nil
         var dealt: [ArenaGame] = []
-        for (a, b) in ArenaPairing.pairs(free, othersBusy: othersBusy) {
+        for (a, b) in pairs {
             let game = ArenaGame(number: nextGame, players: [a.name, b.name])
             nextGame += 1
             games[game.number] = game

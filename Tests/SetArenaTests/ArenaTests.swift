@@ -61,6 +61,21 @@ import Testing
         #expect(Self.names(arena.end(game: 2, .played(winner: "c"), at: 6_000).pairings) == [["a", "c"], ["b", "d"]])
     }
 
+    /// Their wait is bounded: if no other duel ends within `repeatAfterMs`, the two play again
+    /// (the arena's timer comes then), so nobody sits out a whole duel for want of a new opponent.
+    @Test func twoWhoJustPlayedPlayAgainIfNobodyComesFreeSoon() {
+        var arena = Self.arena(["a", "b", "c", "d"], ratings: [1900, 1800, 1700, 1600])
+        _ = arena.advance(to: 1_000)                                  // a–b, c–d
+        #expect(arena.end(game: 1, .played(winner: "a"), at: 5_000).pairings.isEmpty)
+        #expect(arena.strandedSince == 5_000 && arena.nextDeadline == 5_000 + Arena.repeatAfterMs)
+        #expect(arena.advance(to: 5_000 + Arena.repeatAfterMs - 1).pairings.isEmpty, "still waiting")
+        let again = arena.advance(to: 5_000 + Arena.repeatAfterMs)
+        #expect(Self.names(again.pairings) == [["a", "b"]] && again.changed)
+        #expect(arena.strandedSince == nil && arena.nextDeadline == 61_000)
+        // The other duel ending meanwhile is no wait: c and d are the two left, and wait in turn.
+        #expect(arena.end(game: 2, .played(winner: "c"), at: 7_000).pairings.isEmpty && arena.strandedSince == 7_000)
+    }
+
     @Test func twoNoShowsInARowPauseAndAPlayedGameResetsTheCount() throws {
         var arena = Self.arena(["a", "b"])
         var game = try #require(arena.advance(to: 1_000).pairings.first)
