@@ -55,16 +55,16 @@ import Testing
     }
 
     @Test func arenasListsEachSummaryAsBefore() {
-        Self.pinned(.arenas([ArenaSummary(arena: "friday", variant: .junior, rated: false, state: .running, startsAt: 1_000, endsAt: 601_000,
-                                          players: 12, leader: "ann"),
-                             ArenaSummary(arena: "later", variant: .classic, rated: true, state: .starting, startsAt: 300_000, endsAt: 900_000,
-                                          players: 0)], id: "l"),
+        Self.pinned(.arenas([ArenaSummary(header: ArenaHeader(arena: "friday", variant: .junior, rated: false, state: .running, endsAt: 601_000),
+                                          startsAt: 1_000, players: 12, leader: "ann"),
+                             ArenaSummary(header: ArenaHeader(arena: "later", variant: .classic, rated: true, state: .starting, endsAt: 900_000),
+                                          startsAt: 300_000, players: 0)], id: "l"),
                     #"{"arenas":[{"arena":"friday","endsAt":601000,"leader":"ann","players":12,"rated":false,"startsAt":1000,"state":"running","variant":"junior"},"#
                     + #"{"arena":"later","endsAt":900000,"players":0,"rated":true,"startsAt":300000,"state":"starting","variant":"classic"}],"id":"l","type":"arenas"}"#)
     }
 
     @Test func anArenaStateIsAsBefore() {
-        let view = ArenaView(arena: "friday", variant: .classic, rated: true, state: .running, startsAt: 1_000, endsAt: 601_000,
+        let view = ArenaView(header: ArenaHeader(arena: "friday", variant: .classic, rated: true, state: .running, endsAt: 601_000), startsAt: 1_000,
                              standings: [Self.entry], boards: [ArenaBoard(match: "arena-friday-3", players: ["ann", "bob"], scores: [9, 1])])
         Self.pinned(.arena(view, id: 1),
                     #"{"arena":"friday","boards":[{"match":"arena-friday-3","players":["ann","bob"],"scores":[9,1]}],"endsAt":601000,"id":1,"#
@@ -80,7 +80,7 @@ import Testing
         var entry = Self.entry
         entry.playing = nil
         entry.performance = 1_650
-        let results = ArenaResults(arena: "friday", variant: .classic, rated: true, state: .finished, endsAt: 601_000,
+        let results = ArenaResults(header: ArenaHeader(arena: "friday", variant: .classic, rated: true, state: .finished, endsAt: 601_000),
                                    standings: [entry], winners: ["ann"])
         Self.pinned(.arenaResults(results, id: "r"),
                     #"{"arena":"friday","endsAt":601000,"id":"r","rated":true,"standings":[{"bot":false,"fire":true,"games":5,"name":"ann","#

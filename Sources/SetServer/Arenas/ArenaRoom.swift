@@ -144,8 +144,9 @@ final class ArenaRooms {
 extension ArenaView {
     /// An arena's whole state on the wire, its times moved to this server's clock by `offset`.
     static func of(name: String, variant: Variant, rated: Bool, arena: Arena, offset: Int64) -> ArenaView {
-        ArenaView(arena: name, variant: variant, rated: rated, state: ArenaState(arena.phase), startsAt: max(0, arena.startsAt - offset),
-                  endsAt: max(0, arena.endsAt - offset), standings: ArenaEntry.standings(of: arena, arena: name, withPerformance: false),
+        ArenaView(header: ArenaHeader(arena: name, variant: variant, rated: rated, state: ArenaState(arena.phase),
+                                      endsAt: max(0, arena.endsAt - offset)),
+                  startsAt: max(0, arena.startsAt - offset), standings: ArenaEntry.standings(of: arena, arena: name, withPerformance: false),
                   boards: arena.boards.map { game in
                       ArenaBoard(match: ArenaStore.match(arena: name, game: game.number), players: game.players,
                                  scores: game.players.map { arena.players[$0]?.record.score ?? 0 })
