@@ -27,6 +27,9 @@ final class ArenaRoom {
     /// `unwrittenRetry`: until then their players are still playing, so none is lost.
     var unwritten: [Int: ArenaGameEnd] = [:]
     var unwrittenRetry = Instant(milliseconds: 0)
+    /// When the free players are paired again after a deal the store did not take (nil: none
+    /// was refused since they last were).
+    var pairRetry: Instant?
     /// Duels being written to the store: the state is pushed once none is.
     var dealing = 0
     /// The numbers of the duels dealt and not yet stored and told: no answer shows them.
@@ -53,11 +56,12 @@ final class ArenaRoom {
     /// The arena's time (wall-clock milliseconds) at the server's `now`.
     func time(at now: Instant) -> Int64 { now.milliseconds + offset }
 
-    /// When its phase changes next, a told duel's seat wait ends, or the ends the store did not
-    /// take are written again, on the server's clock.
+    /// When its phase changes next, a told duel's seat wait ends, the ends the store did not
+    /// take are written again, or the players of a deal it did not take are paired again, on
+    /// the server's clock.
     var nextDeadline: Instant? {
         let phase = arena.nextDeadline.map { Instant(milliseconds: $0 - offset) }
-        return ([phase, unwritten.isEmpty ? nil : unwrittenRetry].compactMap { $0 } + seatWaits.values).min()
+        return ([phase, unwritten.isEmpty ? nil : unwrittenRetry, pairRetry].compactMap { $0 } + seatWaits.values).min()
     }
 
     /// The room's name in the store's `match_homes` (no match name has a `~`).
