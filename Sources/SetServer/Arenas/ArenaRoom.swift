@@ -22,7 +22,10 @@ final class ArenaRoom {
     private(set) var version = 0
     var pushedVersion = 0
     /// The last state pushed: what a follower owed a state is sent.
-    var pushedLine: [UInt8] = []
+    private(set) var pushedLine: [UInt8] = []
+    /// The state every follower was last sent (nil: none yet, or one follower was since answered
+    /// with another): a change that leaves the line as it was is then no news to anyone.
+    private(set) var pushedView: ArenaView?
     /// Duels whose end the store did not take (it was down), by number, written again at
     /// `unwrittenRetry`: until then their players are still playing, so none is lost.
     var unwritten: [Int: ArenaGameEnd] = [:]
@@ -68,6 +71,21 @@ final class ArenaRoom {
     static func room(_ arena: String) -> String { "~arena-\(arena)" }
 
     func changed() { version += 1 }
+
+    /// Whether `view` tells some follower something: it is not the state all were last sent.
+    func isNews(_ view: ArenaView) -> Bool { view != pushedView }
+
+    /// `view` (encoded as `line`) was pushed to every follower.
+    func pushed(_ view: ArenaView, line: [UInt8]) {
+        pushedView = view
+        pushedLine = line
+    }
+
+    /// `view` was one follower's answer: unless all were pushed that very state, the next push
+    /// goes out whatever it says, so this follower is not left on a state the others never had.
+    func answered(_ view: ArenaView) {
+        if view != pushedView { pushedView = nil }
+    }
 
     func follow(_ connection: ConnectionID, as player: String?) {
         members[connection] = Member(player: player)
