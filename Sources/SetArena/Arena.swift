@@ -148,8 +148,8 @@ package struct Arena: Hashable, Sendable {
     }
 
     /// Undoes a dealt duel that could not be written to the store: nobody is told of it, and its
-    /// players are free again (paired on the next change, not at once, so a failing store is not
-    /// asked again in a loop).
+    /// players are free again (paired by `pairNow` after a delay the server chooses, or on the
+    /// next change: not at once, so a failing store is not asked again in a loop).
     package mutating func cancel(game number: Int) {
         guard let game = games.removeValue(forKey: number) else { return }
         for name in game.players where players[name]?.playing == number {

@@ -83,26 +83,32 @@ extension ServerMessageCoding {
         return .object(members)
     }
 
+    /// The header's fields, which each arena message carries at its top level.
+    static func encode(_ header: ArenaHeader) -> [String: JSONValue] {
+        ["arena": .string(header.arena), "variant": .string(header.variant.rawValue), "rated": .bool(header.rated),
+         "state": .string(header.state.rawValue), "endsAt": .int(header.endsAt)]
+    }
+
     static func encode(_ summaries: [ArenaSummary], id: JSONValue?) -> JSONValue {
         with(id, ["type": .string(ServerMessageType.arenas.rawValue), "arenas": .array(summaries.map { summary in
-            var members: [String: JSONValue] = [
-                "arena": .string(summary.arena), "variant": .string(summary.variant.rawValue), "rated": .bool(summary.rated),
-                "state": .string(summary.state.rawValue), "startsAt": .int(summary.startsAt), "endsAt": .int(summary.endsAt),
-                "players": .int(Int64(summary.players))]
+            var members = encode(summary.header)
+            members["startsAt"] = .int(summary.startsAt)
+            members["players"] = .int(Int64(summary.players))
             if let leader = summary.leader { members["leader"] = .string(leader) }
             return .object(members)
         })])
     }
 
     static func encode(_ view: ArenaView, id: JSONValue?) -> JSONValue {
-        with(id, [
-            "type": .string(ServerMessageType.arena.rawValue), "arena": .string(view.arena), "variant": .string(view.variant.rawValue),
-            "rated": .bool(view.rated), "state": .string(view.state.rawValue), "startsAt": .int(view.startsAt), "endsAt": .int(view.endsAt),
-            "standings": .array(view.standings.map(encode)),
-            "boards": .array(view.boards.map { board in
-                .object(["match": .string(board.match), "players": .array(board.players.map(JSONValue.string)),
-                         "scores": .array(board.scores.map { .int(Int64($0)) })])
-            })])
+        var members = encode(view.header)
+        members["type"] = .string(ServerMessageType.arena.rawValue)
+        members["startsAt"] = .int(view.startsAt)
+        members["standings"] = .array(view.standings.map(encode))
+        members["boards"] = .array(view.boards.map { board in
+            .object(["match": .string(board.match), "players": .array(board.players.map(JSONValue.string)),
+                     "scores": .array(board.scores.map { .int(Int64($0)) })])
+        })
+        return with(id, members)
     }
 
     static func encode(_ notice: ArenaPairingNotice) -> JSONValue {
@@ -111,10 +117,10 @@ extension ServerMessageCoding {
     }
 
     static func encode(_ results: ArenaResults, id: JSONValue?) -> JSONValue {
-        with(id, [
-            "type": .string(ServerMessageType.arenaResults.rawValue), "arena": .string(results.arena),
-            "variant": .string(results.variant.rawValue), "rated": .bool(results.rated), "state": .string(results.state.rawValue),
-            "endsAt": .int(results.endsAt), "standings": .array(results.standings.map(encode)),
-            "winners": .array(results.winners.map(JSONValue.string))])
+        var members = encode(results.header)
+        members["type"] = .string(ServerMessageType.arenaResults.rawValue)
+        members["standings"] = .array(results.standings.map(encode))
+        members["winners"] = .array(results.winners.map(JSONValue.string))
+        return with(id, members)
     }
 }

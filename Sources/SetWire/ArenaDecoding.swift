@@ -26,6 +26,12 @@ extension ServerMessageCoding {
         try f.required("state", "an arena state") { k throws(WireError) in try f.choice(k, ArenaState.self) }
     }
 
+    /// The header's fields, at the top level of an arena message (`f`) or a listed arena's entry.
+    private static func arenaHeader(_ f: FieldReader) throws(WireError) -> ArenaHeader {
+        ArenaHeader(arena: try text(f, "arena"), variant: try f.choice("variant", Variant.self) ?? .classic, rated: try flag(f, "rated"),
+                    state: try state(f), endsAt: try f.serverTimeRequired("endsAt"))
+    }
+
     static func arenaEntry(_ g: FieldReader) throws(WireError) -> ArenaEntry {
         ArenaEntry(
             rank: try g.countRequired("rank"), name: try text(g, "name"), score: try g.countRequired("score"),
@@ -38,10 +44,8 @@ extension ServerMessageCoding {
     static func arenas(_ f: FieldReader, id: JSONValue?) throws(WireError) -> ServerMessage {
         var summaries: [ArenaSummary] = []
         for g in try objects(f, "arenas") {
-            summaries.append(ArenaSummary(
-                arena: try text(g, "arena"), variant: try g.choice("variant", Variant.self) ?? .classic, rated: try flag(g, "rated"),
-                state: try state(g), startsAt: try g.serverTimeRequired("startsAt"), endsAt: try g.serverTimeRequired("endsAt"),
-                players: try g.countRequired("players"), leader: try g.string("leader")))
+            summaries.append(ArenaSummary(header: try arenaHeader(g), startsAt: try g.serverTimeRequired("startsAt"),
+                                          players: try g.countRequired("players"), leader: try g.string("leader")))
         }
         return .arenas(summaries, id: id)
     }
@@ -58,10 +62,8 @@ extension ServerMessageCoding {
                   scores.allSatisfy(WireRange.count.contains) else { throw g.bad("scores", "the two players' arena scores") }
             boards.append(ArenaBoard(match: try text(g, "match"), players: players, scores: scores.map { Int($0) }))
         }
-        return .arena(ArenaView(
-            arena: try text(f, "arena"), variant: try f.choice("variant", Variant.self) ?? .classic, rated: try flag(f, "rated"),
-            state: try state(f), startsAt: try f.serverTimeRequired("startsAt"), endsAt: try f.serverTimeRequired("endsAt"),
-            standings: standings, boards: boards), id: id)
+        return .arena(ArenaView(header: try arenaHeader(f), startsAt: try f.serverTimeRequired("startsAt"), standings: standings, boards: boards),
+                      id: id)
     }
 
     static func arenaPairing(_ f: FieldReader) throws(WireError) -> ServerMessage {
@@ -73,8 +75,6 @@ extension ServerMessageCoding {
         var standings: [ArenaEntry] = []
         for g in try objects(f, "standings") { standings.append(try arenaEntry(g)) }
         guard let winners = f.value("winners")?.arrayValue?.compactMap(\.stringValue) else { throw f.missing("winners", "an array of names") }
-        return .arenaResults(ArenaResults(
-            arena: try text(f, "arena"), variant: try f.choice("variant", Variant.self) ?? .classic, rated: try flag(f, "rated"),
-            state: try state(f), endsAt: try f.serverTimeRequired("endsAt"), standings: standings, winners: winners), id: id)
+        return .arenaResults(ArenaResults(header: try arenaHeader(f), standings: standings, winners: winners), id: id)
     }
 }

@@ -138,50 +138,64 @@ package struct ArenaBoard: Hashable, Sendable {
     }
 }
 
-/// An arena as `arenas` lists it.
-package struct ArenaSummary: Hashable, Sendable {
+/// What every message about one arena begins with: which arena, how it is played, and its clock.
+/// `arenas`, `arena` and `arena_results` each carry these fields at the top level of their object.
+package struct ArenaHeader: Hashable, Sendable {
     package var arena: String
     package var variant: Variant
     package var rated: Bool
     package var state: ArenaState
-    package var startsAt: Int64
     package var endsAt: Int64
-    package var players: Int
-    /// The first in the standings, once someone scored.
-    package var leader: String?
 
-    package init(arena: String, variant: Variant, rated: Bool, state: ArenaState, startsAt: Int64, endsAt: Int64, players: Int, leader: String? = nil) {
+    package init(arena: String, variant: Variant, rated: Bool, state: ArenaState, endsAt: Int64) {
         self.arena = arena
         self.variant = variant
         self.rated = rated
         self.state = state
-        self.startsAt = startsAt
         self.endsAt = endsAt
+    }
+}
+
+/// A message about one arena: its header's fields read as the message's own (`view.state`).
+@dynamicMemberLookup
+package protocol ArenaHeaded {
+    var header: ArenaHeader { get set }
+}
+
+extension ArenaHeaded {
+    package subscript<Field>(dynamicMember field: WritableKeyPath<ArenaHeader, Field>) -> Field {
+        get { header[keyPath: field] }
+        set { header[keyPath: field] = newValue }
+    }
+}
+
+/// An arena as `arenas` lists it.
+package struct ArenaSummary: ArenaHeaded, Hashable, Sendable {
+    package var header: ArenaHeader
+    package var startsAt: Int64
+    package var players: Int
+    /// The first in the standings, once someone scored.
+    package var leader: String?
+
+    package init(header: ArenaHeader, startsAt: Int64, players: Int, leader: String? = nil) {
+        self.header = header
+        self.startsAt = startsAt
         self.players = players
         self.leader = leader
     }
 }
 
 /// An arena's whole state: the answer to `arena_join` and friends, and pushed on every change.
-package struct ArenaView: Hashable, Sendable {
-    package var arena: String
-    package var variant: Variant
-    package var rated: Bool
-    package var state: ArenaState
+package struct ArenaView: ArenaHeaded, Hashable, Sendable {
+    package var header: ArenaHeader
     package var startsAt: Int64
-    package var endsAt: Int64
     package var standings: [ArenaEntry]
     /// The duels under way, top board first.
     package var boards: [ArenaBoard]
 
-    package init(arena: String, variant: Variant, rated: Bool, state: ArenaState, startsAt: Int64, endsAt: Int64,
-                 standings: [ArenaEntry] = [], boards: [ArenaBoard] = []) {
-        self.arena = arena
-        self.variant = variant
-        self.rated = rated
-        self.state = state
+    package init(header: ArenaHeader, startsAt: Int64, standings: [ArenaEntry] = [], boards: [ArenaBoard] = []) {
+        self.header = header
         self.startsAt = startsAt
-        self.endsAt = endsAt
         self.standings = standings
         self.boards = boards
     }
@@ -203,21 +217,13 @@ package struct ArenaPairingNotice: Hashable, Sendable {
 }
 
 /// An arena's standings with each player's performance, and its winners.
-package struct ArenaResults: Hashable, Sendable {
-    package var arena: String
-    package var variant: Variant
-    package var rated: Bool
-    package var state: ArenaState
-    package var endsAt: Int64
+package struct ArenaResults: ArenaHeaded, Hashable, Sendable {
+    package var header: ArenaHeader
     package var standings: [ArenaEntry]
     package var winners: [String]
 
-    package init(arena: String, variant: Variant, rated: Bool, state: ArenaState, endsAt: Int64, standings: [ArenaEntry], winners: [String]) {
-        self.arena = arena
-        self.variant = variant
-        self.rated = rated
-        self.state = state
-        self.endsAt = endsAt
+    package init(header: ArenaHeader, standings: [ArenaEntry], winners: [String]) {
+        self.header = header
         self.standings = standings
         self.winners = winners
     }

@@ -8,7 +8,7 @@ import Testing
 /// the standings shown to different bots compared by the games counted in them.
 struct ArenaTallyTests {
     static func state(_ rows: [(String, Int, Int)]) -> ArenaView {
-        ArenaView(arena: "a", variant: .classic, rated: true, state: .running, startsAt: 0, endsAt: 60_000,
+        ArenaView(header: ArenaHeader(arena: "a", variant: .classic, rated: true, state: .running, endsAt: 60_000), startsAt: 0,
                   standings: rows.enumerated().map { index, row in
                       ArenaEntry(rank: index + 1, name: row.0, score: row.1, games: row.2, wins: row.1 / 2, streak: 0, fire: false)
                   }, boards: [])

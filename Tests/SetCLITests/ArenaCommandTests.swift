@@ -64,7 +64,7 @@ import Testing
 
     @Test func standingsReadAt80Columns() {
         let long = String(repeating: "x", count: 24)
-        let results = ArenaResults(arena: String(repeating: "a", count: 20), variant: .classic, rated: true, state: .finished, endsAt: 1,
+        let results = ArenaResults(header: ArenaHeader(arena: String(repeating: "a", count: 20), variant: .classic, rated: true, state: .finished, endsAt: 1),
                                    standings: [ArenaEntry(rank: 1, name: long, score: 1_234, games: 456, wins: 400, streak: 0, bot: true, performance: 2_999),
                                                ArenaEntry(rank: 2, name: "bob", score: 2)],
                                    winners: [long])

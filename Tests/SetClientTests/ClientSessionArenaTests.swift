@@ -12,7 +12,7 @@ import Testing
     static let pairing = ArenaPairingNotice(arena: "friday", match: "arena-friday-3", token: "tok", opponent: "bob")
 
     static func state(_ phase: ArenaState = .running) -> ArenaView {
-        ArenaView(arena: "friday", variant: .classic, rated: true, state: phase, startsAt: 1_000, endsAt: 601_000,
+        ArenaView(header: ArenaHeader(arena: "friday", variant: .classic, rated: true, state: phase, endsAt: 601_000), startsAt: 1_000,
                    standings: [ArenaEntry(rank: 1, name: "ann", score: 0), ArenaEntry(rank: 2, name: "bob", score: 0)])
     }
 

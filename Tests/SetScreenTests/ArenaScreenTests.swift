@@ -25,9 +25,10 @@ import Testing
                                         bot: name == "gus", paused: name == "hal",
                                         playing: position <= 2 ? "arena-friday-3" : (name == "cy" || name == "ann" ? "arena-friday-4" : nil)))
         }
-        return ArenaView(arena: "friday", variant: .classic, rated: true, state: phase, startsAt: 0, endsAt: 480_000, standings: standings,
-                          boards: [ArenaBoard(match: "arena-friday-3", players: ["fayzer", "bob"], scores: [7, 5]),
-                                   ArenaBoard(match: "arena-friday-4", players: ["cy", "ann"], scores: [2, 3])])
+        return ArenaView(header: ArenaHeader(arena: "friday", variant: .classic, rated: true, state: phase, endsAt: 480_000), startsAt: 0,
+                         standings: standings,
+                         boards: [ArenaBoard(match: "arena-friday-3", players: ["fayzer", "bob"], scores: [7, 5]),
+                                  ArenaBoard(match: "arena-friday-4", players: ["cy", "ann"], scores: [2, 3])])
     }
 
     static func screen(_ state: ArenaView = state()) -> ArenaScreen {
@@ -127,7 +128,7 @@ import Testing
 
     @Test func theFinalStandingsShowTheWinnersAndPerformance() {
         var screen = Self.screen(Self.state(phase: .finished))
-        var results = ArenaResults(arena: "friday", variant: .classic, rated: true, state: .finished, endsAt: 480_000,
+        var results = ArenaResults(header: ArenaHeader(arena: "friday", variant: .classic, rated: true, state: .finished, endsAt: 480_000),
                                    standings: Self.state().standings, winners: ["fayzer"])
         results.standings[0].performance = 2_010
         results.standings[13].performance = 1_450

@@ -106,7 +106,7 @@ import Testing
         var (app, _) = Self.tv([])
         let over = app.receive(.arena(ArenaTVTests.arena([], phase: .finished), id: nil), on: .arena, at: 100)
         #expect(Self.sends(over, on: .arena) == [.arena(.results(arena: "friday"))] && app.tv.showing == .final)
-        let results = ArenaResults(arena: "friday", variant: .classic, rated: true, state: .finished, endsAt: 480_000,
+        let results = ArenaResults(header: ArenaHeader(arena: "friday", variant: .classic, rated: true, state: .finished, endsAt: 480_000),
                                    standings: ArenaTVTests.arena([]).standings, winners: ["fayzer"])
         _ = app.receive(.arenaResults(results, id: nil), on: .arena, at: 200)
         let lines = Self.text(app, at: 200)

@@ -86,9 +86,12 @@ import Testing
     @Test func theArenasAreOfferedAndOneIsJoinedByItsDigit() {
         var menu = Self.menu()
         #expect(menu.input(.key(.character("a"))) == .arenas)
-        menu.offer([ArenaSummary(arena: "friday", variant: .junior, rated: true, state: .running, startsAt: 0, endsAt: 450_000, players: 12, leader: "ann"),
-                    ArenaSummary(arena: "done", variant: .classic, rated: true, state: .finished, startsAt: 0, endsAt: 10_000, players: 2),
-                    ArenaSummary(arena: "later", variant: .classic, rated: false, state: .starting, startsAt: 125_000, endsAt: 725_000, players: 1)],
+        menu.offer([ArenaSummary(header: ArenaHeader(arena: "friday", variant: .junior, rated: true, state: .running, endsAt: 450_000), startsAt: 0,
+                                 players: 12, leader: "ann"),
+                    ArenaSummary(header: ArenaHeader(arena: "done", variant: .classic, rated: true, state: .finished, endsAt: 10_000), startsAt: 0,
+                                 players: 2),
+                    ArenaSummary(header: ArenaHeader(arena: "later", variant: .classic, rated: false, state: .starting, endsAt: 725_000),
+                                 startsAt: 125_000, players: 1)],
                    serverNow: 5_000)
         let lines = Self.trimmed(menu.render(size: TerminalSize(columns: 80, rows: 24)))
         #expect(Array(lines[3...4]) == ["    1. friday · Junior, rated · 7:25 left · 12 players, ann leads",

@@ -19,8 +19,8 @@ import Testing
         for node in nodes {
             let client = try Requests.client(node)
             guard case .arenas(let listed, _) = try Requests.answer(client, .list, id: "l") else { Issue.record("no list"); return }
-            #expect(listed == [ArenaSummary(arena: "friday", variant: .classic, rated: true, state: .starting, startsAt: view.startsAt,
-                                            endsAt: view.endsAt, players: 0)], "the same times from every node (one wall base)")
+            #expect(listed == [ArenaSummary(header: ArenaHeader(arena: "friday", variant: .classic, rated: true, state: .starting, endsAt: view.endsAt),
+                                            startsAt: view.startsAt, players: 0)], "the same times from every node (one wall base)")
             guard case .error(let taken, _) = try Requests.answer(client, .create(ArenaCreation(arena: "friday", minutes: 5)), id: "again") else {
                 Issue.record("a second friday")
                 return

@@ -40,3 +40,51 @@ import Testing
         #expect(try Self.decode(String(decoding: ClientMessageEncoder.line(handed).dropLast(), as: UTF8.self)).get() == handed)
     }
 }
+
+/// The arena's three stated messages (`arenas`, `arena`, `arena_results`) pinned to their exact
+/// lines for fixed values, and each line decoded back to its value: the shared header they are
+/// built from changes no byte on the wire.
+@Suite struct ArenaLinePinTests {
+    static let entry = ArenaEntry(rank: 1, name: "ann", score: 9, games: 5, wins: 4, streak: 2, fire: true, rating: 1712, provisional: true,
+                                  bot: false, paused: false, playing: "arena-friday-3", performance: nil)
+
+    static func pinned(_ message: ServerMessage, _ expected: String) {
+        let line = ServerMessageCoding.line(message)
+        #expect(String(decoding: line, as: UTF8.self) == expected + "\n")
+        #expect(ServerMessageCoding.decode(Array(line.dropLast())) == .success(message))
+    }
+
+    @Test func arenasListsEachSummaryAsBefore() {
+        Self.pinned(.arenas([ArenaSummary(header: ArenaHeader(arena: "friday", variant: .junior, rated: false, state: .running, endsAt: 601_000),
+                                          startsAt: 1_000, players: 12, leader: "ann"),
+                             ArenaSummary(header: ArenaHeader(arena: "later", variant: .classic, rated: true, state: .starting, endsAt: 900_000),
+                                          startsAt: 300_000, players: 0)], id: "l"),
+                    #"{"arenas":[{"arena":"friday","endsAt":601000,"leader":"ann","players":12,"rated":false,"startsAt":1000,"state":"running","variant":"junior"},"#
+                    + #"{"arena":"later","endsAt":900000,"players":0,"rated":true,"startsAt":300000,"state":"starting","variant":"classic"}],"id":"l","type":"arenas"}"#)
+    }
+
+    @Test func anArenaStateIsAsBefore() {
+        let view = ArenaView(header: ArenaHeader(arena: "friday", variant: .classic, rated: true, state: .running, endsAt: 601_000), startsAt: 1_000,
+                             standings: [Self.entry], boards: [ArenaBoard(match: "arena-friday-3", players: ["ann", "bob"], scores: [9, 1])])
+        Self.pinned(.arena(view, id: 1),
+                    #"{"arena":"friday","boards":[{"match":"arena-friday-3","players":["ann","bob"],"scores":[9,1]}],"endsAt":601000,"id":1,"#
+                    + #""rated":true,"standings":[{"bot":false,"fire":true,"games":5,"name":"ann","paused":false,"playing":"arena-friday-3","#
+                    + #""provisional":true,"rank":1,"rating":1712,"score":9,"streak":2,"wins":4}],"startsAt":1000,"state":"running","type":"arena","variant":"classic"}"#)
+        Self.pinned(.arena(view, id: nil),
+                    #"{"arena":"friday","boards":[{"match":"arena-friday-3","players":["ann","bob"],"scores":[9,1]}],"endsAt":601000,"#
+                    + #""rated":true,"standings":[{"bot":false,"fire":true,"games":5,"name":"ann","paused":false,"playing":"arena-friday-3","#
+                    + #""provisional":true,"rank":1,"rating":1712,"score":9,"streak":2,"wins":4}],"startsAt":1000,"state":"running","type":"arena","variant":"classic"}"#)
+    }
+
+    @Test func anArenasResultsAreAsBefore() {
+        var entry = Self.entry
+        entry.playing = nil
+        entry.performance = 1_650
+        let results = ArenaResults(header: ArenaHeader(arena: "friday", variant: .classic, rated: true, state: .finished, endsAt: 601_000),
+                                   standings: [entry], winners: ["ann"])
+        Self.pinned(.arenaResults(results, id: "r"),
+                    #"{"arena":"friday","endsAt":601000,"id":"r","rated":true,"standings":[{"bot":false,"fire":true,"games":5,"name":"ann","#
+                    + #""paused":false,"performance":1650,"provisional":true,"rank":1,"rating":1712,"score":9,"streak":2,"wins":4}],"#
+                    + #""state":"finished","type":"arena_results","variant":"classic","winners":["ann"]}"#)
+    }
+}

@@ -22,11 +22,17 @@ final class ArenaRoom {
     private(set) var version = 0
     var pushedVersion = 0
     /// The last state pushed: what a follower owed a state is sent.
-    var pushedLine: [UInt8] = []
+    private(set) var pushedLine: [UInt8] = []
+    /// The state every follower was last sent (nil: none yet, or one follower was since answered
+    /// with another): a change that leaves the line as it was is then no news to anyone.
+    private(set) var pushedView: ArenaView?
     /// Duels whose end the store did not take (it was down), by number, written again at
     /// `unwrittenRetry`: until then their players are still playing, so none is lost.
     var unwritten: [Int: ArenaGameEnd] = [:]
     var unwrittenRetry = Instant(milliseconds: 0)
+    /// When the free players are paired again after a deal the store did not take (nil: none
+    /// was refused since they last were).
+    var pairRetry: Instant?
     /// Duels being written to the store: the state is pushed once none is.
     var dealing = 0
     /// The numbers of the duels dealt and not yet stored and told: no answer shows them.
@@ -53,17 +59,33 @@ final class ArenaRoom {
     /// The arena's time (wall-clock milliseconds) at the server's `now`.
     func time(at now: Instant) -> Int64 { now.milliseconds + offset }
 
-    /// When its phase changes next, a told duel's seat wait ends, or the ends the store did not
-    /// take are written again, on the server's clock.
+    /// When its phase changes next, a told duel's seat wait ends, the ends the store did not
+    /// take are written again, or the players of a deal it did not take are paired again, on
+    /// the server's clock.
     var nextDeadline: Instant? {
         let phase = arena.nextDeadline.map { Instant(milliseconds: $0 - offset) }
-        return ([phase, unwritten.isEmpty ? nil : unwrittenRetry].compactMap { $0 } + seatWaits.values).min()
+        return ([phase, unwritten.isEmpty ? nil : unwrittenRetry, pairRetry].compactMap { $0 } + seatWaits.values).min()
     }
 
     /// The room's name in the store's `match_homes` (no match name has a `~`).
     static func room(_ arena: String) -> String { "~arena-\(arena)" }
 
     func changed() { version += 1 }
+
+    /// Whether `view` tells some follower something: it is not the state all were last sent.
+    func isNews(_ view: ArenaView) -> Bool { view != pushedView }
+
+    /// `view` (encoded as `line`) was pushed to every follower.
+    func pushed(_ view: ArenaView, line: [UInt8]) {
+        pushedView = view
+        pushedLine = line
+    }
+
+    /// `view` was one follower's answer: unless all were pushed that very state, the next push
+    /// goes out whatever it says, so this follower is not left on a state the others never had.
+    func answered(_ view: ArenaView) {
+        if view != pushedView { pushedView = nil }
+    }
 
     func follow(_ connection: ConnectionID, as player: String?) {
         members[connection] = Member(player: player)
@@ -144,8 +166,9 @@ final class ArenaRooms {
 extension ArenaView {
     /// An arena's whole state on the wire, its times moved to this server's clock by `offset`.
     static func of(name: String, variant: Variant, rated: Bool, arena: Arena, offset: Int64) -> ArenaView {
-        ArenaView(arena: name, variant: variant, rated: rated, state: ArenaState(arena.phase), startsAt: max(0, arena.startsAt - offset),
-                  endsAt: max(0, arena.endsAt - offset), standings: ArenaEntry.standings(of: arena, arena: name, withPerformance: false),
+        ArenaView(header: ArenaHeader(arena: name, variant: variant, rated: rated, state: ArenaState(arena.phase),
+                                      endsAt: max(0, arena.endsAt - offset)),
+                  startsAt: max(0, arena.startsAt - offset), standings: ArenaEntry.standings(of: arena, arena: name, withPerformance: false),
                   boards: arena.boards.map { game in
                       ArenaBoard(match: ArenaStore.match(arena: name, game: game.number), players: game.players,
                                  scores: game.players.map { arena.players[$0]?.record.score ?? 0 })

@@ -21,6 +21,8 @@ final class Lobby {
     let settings: RuleSettings
     let seatWaitMs: Int64
     let nextSeed: () -> UInt64
+    /// The server's clock (injected): a reservation past its deadline seats nobody.
+    let now: () -> Instant
     let journals: JournalDirectory?
     let maxMatches: Int
     /// What one address may hold, and the matches each address created that still live.
@@ -51,12 +53,13 @@ final class Lobby {
     private(set) var changes = 0
 
     init(settings: RuleSettings, seatWaitMs: Int64, maxMatches: Int, journals: JournalDirectory?, listCacheMs: Int64 = 0,
-         nextSeed: @escaping () -> UInt64) {
+         nextSeed: @escaping () -> UInt64, now: @escaping () -> Instant) {
         self.maxMatches = maxMatches
         self.settings = settings
         self.seatWaitMs = seatWaitMs
         self.journals = journals
         self.nextSeed = nextSeed
+        self.now = now
         list = MatchList(cacheMs: listCacheMs)
     }
 
@@ -97,9 +100,12 @@ final class Lobby {
         return reservation(of: token) != nil
     }
 
-    /// The reserved match a token takes its seat in, while it has not taken it yet.
+    /// The reserved match a token takes its seat in, while it has not taken it yet and the
+    /// reservation has not lapsed (the sweep forgets a lapsed one within a second; until then it
+    /// seats nobody either).
     private func reservation(of token: String) -> (name: String, match: ReservedMatch)? {
-        guard seatsByToken[token] == nil, let (name, match) = reservedMatches.first(where: { $0.value.tokens.contains(token) }) else {
+        guard seatsByToken[token] == nil, let (name, match) = reservedMatches.first(where: { $0.value.tokens.contains(token) }),
+              !match.lapsed(at: now(), made: rooms[name] != nil) else {
             return nil
         }
         return (name, match)
@@ -285,10 +291,9 @@ final class Lobby {
 
     /// Forgets reservations for one occasion whose match nobody made in time (`ReservedMatch.unclaimedUntil`).
     func dropLapsedReservations(at now: Instant) {
-        reservedMatches = reservedMatches.filter { name, match in
-            guard let until = match.unclaimedUntil, rooms[name] == nil else { return true }
-            return until.milliseconds > now.milliseconds
-        }
+        // Asked every sweep: the kept file is rewritten only when one lapsed.
+        guard reservedMatches.contains(where: { $0.value.lapsed(at: now, made: rooms[$0.key] != nil) }) else { return }
+        reservedMatches = reservedMatches.filter { !$0.value.lapsed(at: now, made: rooms[$0.key] != nil) }
     }
 
     /// Retires matches nobody has been connected to for `seatWaitMs` that are not being played:

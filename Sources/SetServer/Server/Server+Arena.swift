@@ -47,11 +47,15 @@ extension StoredArena {
     /// The arena's phase on the wire at wall time `wall`.
     func state(at wall: Int64) -> ArenaState { ArenaState(arena(at: wall).phase) }
 
+    /// Its header on the wire in `state`, its end moved to this server's clock by `offset`.
+    func header(_ state: ArenaState, offset: Int64) -> ArenaHeader {
+        ArenaHeader(arena: name, variant: variant, rated: rated, state: state, endsAt: max(0, endsAt - offset))
+    }
+
     func summary(at wall: Int64, offset: Int64) -> ArenaSummary {
         let standings = ArenaStandings.ordered(arena(at: wall).players.values)
         let joined = players.filter { $0.pause != .left }.count
-        return ArenaSummary(arena: name, variant: variant, rated: rated, state: state(at: wall), startsAt: max(0, startsAt - offset),
-                            endsAt: max(0, endsAt - offset), players: joined,
+        return ArenaSummary(header: header(state(at: wall), offset: offset), startsAt: max(0, startsAt - offset), players: joined,
                             leader: standings.first.flatMap { $0.record.score > 0 ? $0.name : nil })
     }
 
@@ -61,7 +65,7 @@ extension StoredArena {
 
     func results(at wall: Int64, offset: Int64) -> ArenaResults {
         let now = arena(at: wall)
-        return ArenaResults(arena: name, variant: variant, rated: rated, state: ArenaState(now.phase), endsAt: max(0, endsAt - offset),
+        return ArenaResults(header: header(ArenaState(now.phase), offset: offset),
                             standings: ArenaEntry.standings(of: now, arena: name, withPerformance: true),
                             winners: ArenaStandings.winners(now.standings))
     }

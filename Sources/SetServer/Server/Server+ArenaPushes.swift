@@ -28,14 +28,17 @@ extension Server {
     }
 
     /// One `arena` line (no `id`) to every connection following the room with room for it; the
-    /// others are owed it.
+    /// others are owed it. A state the same as the last pushed goes to nobody: a watcher's
+    /// coming, a row saved again or a player joining again changed nothing a follower is shown.
     private func push(_ room: ArenaRoom) {
         room.pushedVersion = room.version
         let (view, line) = room.cpu.measure {
             let view = room.view()
-            return (view, ServerMessageCoding.line(.arena(view, id: nil)))
+            return (view, room.isNews(view) ? ServerMessageCoding.line(.arena(view, id: nil)) : nil)
         }
-        room.pushedLine = line
+        tellIfFinal(view, of: room)
+        guard let line else { return }
+        room.pushed(view, line: line)
         for id in room.members.keys.sorted() {
             guard let connection = connections[id], !connection.closeWhenFlushed else { continue }
             if hasRoom(for: line, on: connection) {
@@ -45,11 +48,22 @@ extension Server {
                 arenaRooms.owed.insert(id)
             }
         }
-        if view.state == .finished, view.boards.isEmpty, !room.cpu.told {
-            room.cpu.told = true
-            log("arena \(room.name): final after \(view.standings.map(\.games).reduce(0, +) / 2) duels; its pairing and standings took "
-                + "\(room.cpu.nanoseconds / 1_000) µs of CPU here")
-        }
+    }
+
+    /// Logs, once, the CPU the arena's pairing and standings took here, when `view` is final.
+    private func tellIfFinal(_ view: ArenaView, of room: ArenaRoom) {
+        guard view.state == .finished, view.boards.isEmpty, !room.cpu.told else { return }
+        room.cpu.told = true
+        log("arena \(room.name): final after \(view.standings.map(\.games).reduce(0, +) / 2) duels; its pairing and standings took "
+            + "\(room.cpu.nanoseconds / 1_000) µs of CPU here")
+    }
+
+    /// Answers `connection`'s request with the arena's state now (as a follower, it is pushed
+    /// the next state that differs from this one).
+    func answerState(of room: ArenaRoom, id: JSONValue?, to connection: Connection) {
+        let view = room.view()
+        room.answered(view)
+        send(.arena(view, id: id), to: connection)
     }
 
     /// Whether a state may be queued for `connection` now: an empty queue always takes it (a

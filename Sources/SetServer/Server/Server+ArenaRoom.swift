@@ -29,7 +29,7 @@ extension Server {
                 for other in room.connections(of: player) { arenaRooms.follow(room, by: other, as: nil) }
             }
             saveArenaPlayer(player, of: room) { [unowned self] in
-                if connections[connection.id] === connection { send(.arena(room.view(), id: id), to: connection) }
+                if connections[connection.id] === connection { answerState(of: room, id: id, to: connection) }
                 settle(step, in: room, answered: connection.id)
             }
         case .list, .create, .results:
@@ -67,7 +67,7 @@ extension Server {
         settle(room.arena.advance(to: time), in: room, answered: nil)
         if join.watch {
             arenaRooms.follow(room, by: connection.id, as: nil)
-            return send(.arena(room.view(), id: id), to: connection)
+            return answerState(of: room, id: id, to: connection)
         }
         guard room.arena.phase != .finished else {
             return fail(connection, WireError(.arenaOver, "The arena \(room.name) is over; watch it or ask for its results."), id: id)
@@ -103,7 +103,7 @@ extension Server {
         arenaRooms.follow(room, by: connection.id, as: join.name)
         saveArenaPlayer(join.name, of: room) { [unowned self] in
             if connections[connection.id] === connection {
-                send(.arena(room.view(), id: id), to: connection)
+                answerState(of: room, id: id, to: connection)
                 retellPairings(of: join.name, to: connection, in: room)
             }
             settle(step, in: room, answered: connection.id)

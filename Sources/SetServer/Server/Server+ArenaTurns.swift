@@ -36,7 +36,8 @@ extension Server {
     }
 
     /// Writes a dealt duel with both its seats to the store, then reserves its match here and
-    /// tells each player their token; a duel the store did not take is undone, told to nobody.
+    /// tells each player their token; a duel the store did not take is undone, told to nobody,
+    /// and its players are paired again in `storeRetryMs`.
     private func deal(_ game: ArenaGame, in room: ArenaRoom) {
         let tokens = [SeatToken.make(), SeatToken.make()]
         let arena = room.name, match = ArenaStore.match(arena: arena, game: game.number)
@@ -48,10 +49,9 @@ extension Server {
                 if room.dealing == 0 { pushArena(room) }
             }
             guard case .success(true) = result else {
-                log("arena \(room.name): \(match) was not written (\(result)); its players are free again")
+                log("arena \(room.name): \(match) was not written (\(result)); its players are paired again in \(Self.storeRetryMs / 1_000) s")
                 room.unstored.remove(game.number)
-                room.arena.cancel(game: game.number)
-                return room.changed()
+                return undeal(game, in: room)
             }
             tellPairing(game, match: match, tokens: tokens, in: room)
         }
@@ -68,8 +68,7 @@ extension Server {
             if let error {
                 // Stored but told to nobody: its players are free here; the row is never counted.
                 log("arena \(room.name): the store did not take \(match)'s home row: \(error)")
-                room.arena.cancel(game: game.number)
-                return room.changed()
+                return undeal(game, in: room)
             }
             let until = Instant(milliseconds: clock.now().milliseconds + lobby.seatWaitMs)
             lobby.reservedMatches[match] = ReservedMatch(tokens: Set(tokens), mode: .duel, variant: room.variant,
@@ -85,8 +84,18 @@ extension Server {
         }
     }
 
-    /// How long an end the store did not take waits before it is written again.
-    static let endRetryMs: Int64 = 2_000
+    /// Undoes a duel the store did not take: its players are free, and paired again once
+    /// `storeRetryMs` has passed on the server's clock (at once, a store that is down would be
+    /// asked again in a loop; at the next change only, two players alone would wait for good).
+    private func undeal(_ game: ArenaGame, in room: ArenaRoom) {
+        room.arena.cancel(game: game.number)
+        room.changed()
+        if room.pairRetry == nil { room.pairRetry = Instant(milliseconds: clock.now().milliseconds + Self.storeRetryMs) }
+        timers.arenaDeadline = arenaRooms.rooms.values.compactMap(\.nextDeadline).min()
+    }
+
+    /// How long a write the store did not take (a duel's end, a deal) waits before it is tried again.
+    package static let storeRetryMs: Int64 = 2_000
 
     /// Counts an arena duel's first game once its record is committed: the arena's node writes
     /// the end, then scores it and pairs whoever is free.
@@ -119,6 +128,10 @@ extension Server {
                 for (number, end) in ends.sorted(by: { $0.key < $1.key }) {
                     if let game = room.arena.games[number] { count(game, end, in: room) }
                 }
+            }
+            if let retry = room.pairRetry, retry <= now {
+                room.pairRetry = nil
+                settle(room.cpu.measure { room.arena.pairNow(at: room.time(at: now)) }, in: room, answered: nil)
             }
             for (number, until) in room.seatWaits where until <= now {
                 room.seatWaits[number] = nil
@@ -157,14 +170,14 @@ extension Server {
     }
 
     /// Writes a duel's end to the store (once), then scores it and pairs whoever is free. An end
-    /// the store did not take is written again every `endRetryMs` until it is.
+    /// the store did not take is written again every `storeRetryMs` until it is.
     func count(_ game: ArenaGame, _ end: ArenaGameEnd, in room: ArenaRoom) {
         let name = room.name
         accounts.ask(on: .records, { store throws(StoreError) in try store.finishArenaGame(game, end, in: name) }) { [unowned self] result in
             if case .failure(let error) = result {
-                log("arena \(name): game \(game.number)'s end was not written (\(error)); written again in \(Self.endRetryMs / 1_000) s")
+                log("arena \(name): game \(game.number)'s end was not written (\(error)); written again in \(Self.storeRetryMs / 1_000) s")
                 room.unwritten[game.number] = end
-                room.unwrittenRetry = Instant(milliseconds: clock.now().milliseconds + Self.endRetryMs)
+                room.unwrittenRetry = Instant(milliseconds: clock.now().milliseconds + Self.storeRetryMs)
                 timers.arenaDeadline = arenaRooms.rooms.values.compactMap(\.nextDeadline).min()
             }
             guard case .success(true) = result else { return }

@@ -53,6 +53,8 @@ extension Server {
         connections.closeOverdueLingering(at: now)
         connections.addresses.forgetQuietAllowances(at: now)
         lobby.retireAbandoned(at: now)
+        // On nodes the lease's renewals drop them too, each turn, for the listings.
+        lobby.dropLapsedReservations(at: now)
         announceRoundTrips(at: now)
         for connection in connections.all where !connection.closeWhenFlushed {
             if now.milliseconds(since: connection.lastInput) > config.limits.idleTimeoutMs {

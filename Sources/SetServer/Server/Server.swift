@@ -155,7 +155,8 @@ package final class Server {
         let dealt = DealtSeeds(config.seeds, keptIn: config.dataDirectory == nil ? nil : accounts)
         let seeds = SeedCounter(config.seeds, state: state, dealtBefore: dealt.contains)
         lobby = Lobby(settings: config.rules, seatWaitMs: config.limits.seatWaitMs, maxMatches: config.maxMatches,
-                      journals: journals, listCacheMs: config.list.cacheMs, nextSeed: seeds.next)
+                      journals: journals, listCacheMs: config.list.cacheMs, nextSeed: seeds.next,
+                      now: self.clock.now)
         lobby.addressLimits = config.addressLimits
         lobby.spectatorAnnounceMs = config.spectators.announceMs
         // The accepted challenges' duels no player had made when the last run stopped.

@@ -135,6 +135,12 @@ package struct ReservedMatch: Sendable, Equatable {
         self.unclaimedUntil = unclaimedUntil
         self.rated = rated
     }
+
+    /// Whether it lapsed by `now`: one occasion's, whose match nobody made (`made`) by its deadline.
+    func lapsed(at now: Instant, made: Bool) -> Bool {
+        guard let until = unclaimedUntil, !made else { return false }
+        return until.milliseconds <= now.milliseconds
+    }
 }
 
 /// Per-address limits as configured; nil means the default share.
