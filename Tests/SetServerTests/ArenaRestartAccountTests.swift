@@ -58,4 +58,42 @@ import Testing
         let counted = try ArenaRestartTests.watched(second, "wednesday", "bob's no-show") { Room.entry($0, "bob")?.games == 1 }
         #expect(Room.entry(counted, "ann")?.score == 2 && Room.entry(counted, "bob")?.score == 0, "the one who came wins")
     }
+
+    /// A duel that ends in the moment after a restart before its arena is held again counts as
+    /// its match ended it: ann resigns before any set, so bob wins, though the store's record of
+    /// that game (an aborted one) names no winner and was committed before the arena was read.
+    /// The list of arenas to hold again is kept waiting until the resignation's record is on
+    /// its way to the store.
+    @Test(arguments: TestStoreKind.allCases) func aDuelEndingBeforeItsArenaIsHeldAgainCountsAsItsMatchEndedIt(kind: TestStoreKind) throws {
+        guard let accounts = try TestAccounts.make(kind) else { return }
+        let data = temporaryFolder("setgame-arena-early-end")
+        let faults = StoreFaults()
+        var first: TestServer? = try ArenaRestartTests.server(data, accounts, faults: faults)
+        try Room.create(first!, "thursday")
+        let ann = try ArenaAccountTests.joined(first!, "thursday", "ann", key: AccountTests.annKey)
+        let bob = try ArenaAccountTests.joined(first!, "thursday", "bob", key: AccountTests.bobKey)
+        let anns = try Room.pairing(ann), bobs = try Room.pairing(bob)
+        try ArenaAccountTests.sit(ann, "ann", key: AccountTests.annKey, in: anns)
+        try ArenaAccountTests.sit(bob, "bob", key: AccountTests.bobKey, in: bobs)
+        withExtendedLifetime((ann, bob)) { first?.stop() }
+        first = nil
+
+        faults.holdArenaList()
+        defer { faults.releaseArenaList() }
+        let second = try ArenaRestartTests.server(data, accounts, faults: faults)
+        defer { second.stop() }
+        let annBack = try TestClient.greeted(port: second.port), bobBack = try TestClient.greeted(port: second.port)
+        try ArenaAccountTests.sit(annBack, "ann", key: AccountTests.annKey, in: anns)
+        try ArenaAccountTests.sit(bobBack, "bob", key: AccountTests.bobKey, in: bobs)
+        annBack.send(.act(.resign, seat: nil), id: "resign")
+        // Acknowledged in the turn the game ended: its record is queued behind the list.
+        _ = try annBack.waitFor("the resignation's ack") { if case .ack("resign", _) = $0 { true } else { nil } }
+        faults.releaseArenaList()
+        _ = try bobBack.awaitEvent("the duel over") { if case .gameOver = $0 { true } else { false } }
+
+        let counted = try ArenaRestartTests.watched(second, "thursday", "the duel counted") { Room.entry($0, "bob")?.games == 1 }
+        #expect(Room.entry(counted, "bob")?.score == 2 && Room.entry(counted, "ann")?.score == 0, "a resignation loses")
+        let stored = try ArenaRestartTests.results(second, "thursday")
+        #expect(stored.standings.map(\.name) == ["bob", "ann"] && stored.standings.map(\.score) == [2, 0])
+    }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import SetArena
 import SetRatings
 import SetRules
@@ -19,6 +20,21 @@ package final class StoreFaults: Sendable, Equatable {
     package var failing: Bool {
         get { on.load(ordering: .acquiring) }
         set { on.store(newValue, ordering: .releasing) }
+    }
+
+    private let listHeld = Atomic<Bool>(false)
+    private let listGate = DispatchSemaphore(value: 0)
+
+    /// From now on, the list of arenas a starting server holds again waits on its lane until
+    /// `releaseArenaList()`: a test makes a duel end in that moment after a restart.
+    package func holdArenaList() { listHeld.store(true, ordering: .releasing) }
+
+    package func releaseArenaList() {
+        if listHeld.exchange(false, ordering: .acquiringAndReleasing) { listGate.signal() }
+    }
+
+    fileprivate func waitForArenaList() {
+        if listHeld.load(ordering: .acquiring) { listGate.wait() }
     }
 }
 
@@ -91,7 +107,10 @@ final class FaultyStore: AccountStore {
         try change { () throws(StoreError) in try inner.createScheduledArena(slot, variant: variant, wall: wall) }
     }
 
-    func arenasWithDuelsDealt() throws(StoreError) -> [String] { try inner.arenasWithDuelsDealt() }
+    func arenasWithDuelsDealt() throws(StoreError) -> [String] {
+        faults.waitForArenaList()
+        return try inner.arenasWithDuelsDealt()
+    }
 
     func recordedArenaEnds(of arena: StoredArena) throws(StoreError) -> [Int: ArenaGameEnd] { try inner.recordedArenaEnds(of: arena) }
 

@@ -61,7 +61,13 @@ extension Server {
         arenaRooms.hold(room)
         log("arena \(room.name) is held here" + (stored.underWay.isEmpty ? "" : " with \(stored.underWay.count) duels dealt"))
         let until = Instant(milliseconds: clock.now().milliseconds + lobby.seatWaitMs)
-        for (game, tokens) in stored.underWay {
+        // The duels that ended while it was being held again, as their matches told it: counted
+        // below, before any end read from the store for them. A record committed before the
+        // arena was read is among `recorded` too, and may say less (a resignation before any set
+        // is an aborted game, with no winner, in the store; the match names its winner).
+        let endedMeanwhile = arenaRooms.unheldEnds.removeValue(forKey: room.name) ?? []
+        let toldByTheirMatch = Swift.Set(endedMeanwhile.compactMap { ArenaStore.parse(match: $0.match)?.1 })
+        for (game, tokens) in stored.underWay where !toldByTheirMatch.contains(game.number) {
             let match = ArenaStore.match(arena: room.name, game: game.number)
             if let end = recorded[game.number] {
                 count(game, end, in: room)
@@ -81,10 +87,8 @@ extension Server {
                 room.seatTokens[game.number] = tokens
             }
         }
-        // The duels that ended while it was being held again (their records were committed
-        // after it was read from the store).
         arenaRooms.resuming.remove(room.name)
-        arenaRooms.unheldEnds.removeValue(forKey: room.name)?.forEach(countArenaGame)
+        endedMeanwhile.forEach(countArenaGame)
         pauseTheAbsent(of: room)
         settle(room.arena.pairNow(at: room.time(at: clock.now())), in: room, answered: nil)
     }
