@@ -31,11 +31,11 @@ def cpu(pid):
 
 
 def stamps(log_path):
-    """The import's lines (progress and the commit's) with their times, in seconds."""
+    """The import's lines (its first, progress, each step's, the watch's) with their times, in seconds."""
     lines = []
     with open(log_path) as f:
         for line in f:
-            if "accounts import:" in line and (" of " in line or "games/s" in line or "committing" in line):
+            if "accounts import:" in line or "accounts: importing" in line:
                 lines.append((datetime.strptime(line.split(" ", 1)[0], "%Y-%m-%dT%H:%M:%S.%fZ").timestamp(), line.split(" ", 1)[1].strip()))
     return lines
 

@@ -31,7 +31,8 @@ enum AccountImport {
     @discardableResult
     static func run(from accountsFolder: String, into store: SQLAccountStore, policy: RatingPolicy, wallSeconds: Int64,
                     log: ServerLog, clock: TimeSource = MonotonicTime(), batchGames: Int = batchGames,
-                    maxParameters: Int = ImportWriter.maxParameters) throws(StoreError) -> Summary? {
+                    maxParameters: Int = ImportWriter.maxParameters,
+                    pause: (any ImportWatch.Pause)? = ImportWatch.TimedPause()) throws(StoreError) -> Summary? {
         let path = "\(accountsFolder)/\(AccountLogFile.fileName)"
         guard access(path, F_OK) == 0 else { return nil }
         let database = store.database
@@ -43,6 +44,11 @@ enum AccountImport {
             return nil
         }
         log("accounts: importing \(path), which an earlier version wrote, into the database (once)")
+        // From here to the end, a line at least every few seconds however long one step takes.
+        let watch = pause.map { ImportWatch(step: "counting the games in the log", clock: clock, log: log, pause: $0) }
+        defer { watch?.stop() }
+        let say = { (line: String) in if let watch { watch.say(line) } else { log(line) } }
+        let begin = { (step: String) in watch?.begin(step) }
         var summary = Summary()
         var problem: JournalFile.Problem?
         var tornBytes = 0
@@ -52,17 +58,18 @@ enum AccountImport {
                 try database.transaction { () throws(DatabaseError) in
                     // PostgreSQL may run the transaction again: each run counts from nothing.
                     (summary, problem, tornBytes) = (Summary(), nil, 0)
+                    begin("reading the log and writing its games")
                     let setAside = try ImportSetAside.drop(on: AccountCopy.tables, in: database)
                     var progress = ImportProgress(total: total, at: clock.now())
                     var tally = ImportTally(policy: policy)
                     var writer = ImportWriter(database: database, maxParameters: maxParameters)
-                    let report = { if let line = progress.games(summary.games, at: clock.now()) { log(line) } }
+                    let report = { if let line = progress.games(summary.games, at: clock.now()) { say(line) } }
                     writer.tick = report
                     var failure: DatabaseError?
                     do throws(JournalFile.Problem) {
                         tornBytes = try AccountLogFile.read(path, skip: { line, reason in
                             summary.skipped += 1
-                            log("accounts import: record \(line) of \(path) is left out: \(reason)")
+                            say("accounts import: record \(line) of \(path) is left out: \(reason)")
                         }) { record throws(JournalFile.Problem) in
                             tally.take(record)
                             if case .created = record { summary.accounts += 1 }
@@ -84,20 +91,26 @@ enum AccountImport {
                     summary.games = tally.games
                     var accountsDone = 0
                     let accountCount = tally.accounts.count
-                    writer.tick = { if let line = progress.totals(accountsDone, of: accountCount, at: clock.now()) { log(line) } }
+                    begin("writing the accounts' totals")
+                    writer.tick = { if let line = progress.totals(accountsDone, of: accountCount, at: clock.now()) { say(line) } }
                     try writeTotals(of: tally, with: &writer) { accountsDone = $0 }
+                    begin("moving the ids on past the log's")
                     // The old log's ids were written as they were: new ones follow them.
                     try DatabaseIDs.catchUp("accounts", on: database)
                     try DatabaseIDs.catchUp("games", on: database)
                     // One statement each, some seconds at a million games: a line before each.
                     try setAside.restore(in: database) { number in
-                        log("accounts import: every row is written; making the indexes and foreign keys again, \(number) of \(setAside.restore.count)")
+                        let step = "making the indexes and foreign keys again, \(number) of \(setAside.restore.count)"
+                        begin(step)
+                        say("accounts import: every row is written; \(step)")
                     }
-                    // The commit writes the whole transaction out at once: a step the progress lines cannot divide.
-                    log("accounts import: every row is written; committing")
+                    // The commit writes the whole transaction out at once: the watch speaks while it runs.
+                    begin("committing")
+                    say("accounts import: every row is written; committing")
                 }
             }
         }
+        watch?.stop()
         if let problem { log("accounts import: \(path) is damaged (\(problem)); the records before the damage are imported") }
         if tornBytes > 0 {
             log("accounts import: the last line of \(path) is torn (\(tornBytes) bytes without an end, as a crash mid-write leaves it) and is left out")
