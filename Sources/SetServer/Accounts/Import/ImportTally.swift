@@ -86,7 +86,14 @@ struct ImportTally {
 
     /// Hands out the rows tallied since the last call.
     mutating func takeRows() -> Rows {
-        defer { pending = Rows() }
+        var next = Rows()
+        // Room for a batch like this one: arrays grown from nothing each batch were copied at every doubling.
+        next.accounts.reserve(rows: pending.accounts.count)
+        next.games.reserve(rows: pending.games.count)
+        next.seats.reserve(rows: pending.seats.count)
+        next.accountGames.reserve(rows: pending.accountGames.count)
+        next.ratedOpponents.reserve(rows: pending.ratedOpponents.count)
+        defer { pending = next }
         return pending
     }
 
@@ -191,7 +198,8 @@ extension ImportTally {
     /// `id, name, name_skeleton, games, wins, losses, draws, self_games, best_set_ms`.
     func accountTotals() -> ImportRows {
         var rows = ImportRows(ImportWriter.accountTotals)
-        for (id, a) in accounts.sorted(by: { $0.key < $1.key }) {
+        for id in accounts.keys.sorted() {
+            guard let a = accounts[id] else { continue }
             rows.append([.int(id), .text(a.name), a.skeleton.map(SQLValue.text) ?? .null, .int(a.games), .int(a.wins), .int(a.losses),
                          .int(a.draws), .int(a.selfGames), .optional(a.bestSetMs)])
         }
@@ -201,7 +209,9 @@ extension ImportTally {
     /// Each rating with its standing, as the `ratings` table holds them after the last rated game.
     func ratingRows() -> ImportRows {
         var rows = ImportRows(ImportWriter.ratings)
-        for (key, entry) in rated.sorted(by: { $0.key < $1.key }) {
+        // The keys sorted, not the entries: sorting those moved each one's opponents and standing.
+        for key in rated.keys.sorted() {
+            guard let entry = rated[key] else { continue }
             rows.append([.int(key.account), .text(key.variant.rawValue), .double(entry.rating.rating), .double(entry.rating.deviation),
                          .double(entry.rating.volatility), .int(entry.standing.games), .int(entry.opponents.count), .int(entry.standing.firstWall),
                          .int(entry.standing.lastWall), .bool(policy.isListed(entry.rating, entry.standing))])
