@@ -8,12 +8,13 @@ import SetRatings
 /// account, name, rating and game as the log says it, in one transaction; then the old files
 /// are renamed aside (`….imported-<wall seconds>`), kept for the operator to delete.
 ///
-/// A million games fit in a minute (issue 43): each game's own rows are written a batch at a
-/// time, many to a statement (`ImportTally`, `ImportWriter`); what games move (counts,
-/// standings, set times) is summed in memory and written once at the end; SQLite keeps the
-/// transaction in a large page cache; the log says how far it is (`ImportProgress`). A crash
-/// midway commits nothing: the next start finds the store empty and the log in place, and
-/// imports it again.
+/// Built for a million games (issue 43): game lines are read straight from their bytes
+/// (`AccountLogGameLine`); each game's own rows are written a batch at a time, many to a
+/// statement (`ImportTally`, `ImportWriter`); what games move (counts, standings, set times) is
+/// summed in memory and written once at the end; SQLite keeps the transaction in a large page
+/// cache; the log says how far it is (`ImportProgress`) and, while one long statement runs, which
+/// step it is (`ImportWatch`), so a line comes at least every 5 s. A crash midway commits
+/// nothing: the next start finds the store empty and the log in place, and imports it again.
 ///
 /// The log alone is complete: the snapshot only spared a start parsing it, so it is not read.
 /// The log is read as a start of the old server read it (`AccountLogFile.read`): a torn last
@@ -27,7 +28,7 @@ enum AccountImport {
     }
 
     /// Imports the log in `accountsFolder` into `store` if there is one and the store is empty;
-    /// nil when there was nothing to import.
+    /// nil when there was nothing to import. `pause` paces the watch's thread (nil: no watch).
     @discardableResult
     static func run(from accountsFolder: String, into store: SQLAccountStore, policy: RatingPolicy, wallSeconds: Int64,
                     log: ServerLog, clock: TimeSource = MonotonicTime(), batchGames: Int = batchGames,
