@@ -3,7 +3,7 @@ accounts log of the version before the database (accounts.jsonl: ACCOUNTS accoun
 duels with 25 set times each, a rename every 500 games), then for each store starts
 `setgame serve --store …` on a data folder holding it: the first start imports the log. It prints
 the import's wall time (process start to its first line), games/s, the server's CPU time, the
-longest gap between the import's progress lines, the database's size, and checks the counts.
+longest gap between the import's lines (its first, each progress and step line, the watch's), the database's size, and checks the counts.
 
     SETGAME=.build/release/setgame python3 .ci/import-bench.py [GAMES [ACCOUNTS]]
 
