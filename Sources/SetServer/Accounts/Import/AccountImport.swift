@@ -8,12 +8,13 @@ import SetRatings
 /// account, name, rating and game as the log says it, in one transaction; then the old files
 /// are renamed aside (`….imported-<wall seconds>`), kept for the operator to delete.
 ///
-/// A million games fit in a minute (issue 43): each game's own rows are written a batch at a
-/// time, many to a statement (`ImportTally`, `ImportWriter`); what games move (counts,
-/// standings, set times) is summed in memory and written once at the end; SQLite keeps the
-/// transaction in a large page cache; the log says how far it is (`ImportProgress`). A crash
-/// midway commits nothing: the next start finds the store empty and the log in place, and
-/// imports it again.
+/// Built for a million games (issue 43): game lines are read straight from their bytes
+/// (`AccountLogGameLine`); each game's own rows are written a batch at a time, many to a
+/// statement (`ImportTally`, `ImportWriter`); what games move (counts, standings, set times) is
+/// summed in memory and written once at the end; SQLite keeps the transaction in a large page
+/// cache; the log says how far it is (`ImportProgress`) and, while one long statement runs, which
+/// step it is (`ImportWatch`), so a line comes at least every 5 s. A crash midway commits
+/// nothing: the next start finds the store empty and the log in place, and imports it again.
 ///
 /// The log alone is complete: the snapshot only spared a start parsing it, so it is not read.
 /// The log is read as a start of the old server read it (`AccountLogFile.read`): a torn last
@@ -27,11 +28,12 @@ enum AccountImport {
     }
 
     /// Imports the log in `accountsFolder` into `store` if there is one and the store is empty;
-    /// nil when there was nothing to import.
+    /// nil when there was nothing to import. `pause` paces the watch's thread (nil: no watch).
     @discardableResult
     static func run(from accountsFolder: String, into store: SQLAccountStore, policy: RatingPolicy, wallSeconds: Int64,
                     log: ServerLog, clock: TimeSource = MonotonicTime(), batchGames: Int = batchGames,
-                    maxParameters: Int = ImportWriter.maxParameters) throws(StoreError) -> Summary? {
+                    maxParameters: Int = ImportWriter.maxParameters,
+                    pause: (any ImportWatch.Pause)? = ImportWatch.TimedPause()) throws(StoreError) -> Summary? {
         let path = "\(accountsFolder)/\(AccountLogFile.fileName)"
         guard access(path, F_OK) == 0 else { return nil }
         let database = store.database
@@ -43,6 +45,11 @@ enum AccountImport {
             return nil
         }
         log("accounts: importing \(path), which an earlier version wrote, into the database (once)")
+        // From here to the end, a line at least every few seconds however long one step takes.
+        let watch = pause.map { ImportWatch(step: "counting the games in the log", clock: clock, log: log, pause: $0) }
+        defer { watch?.stop() }
+        let say = { (line: String) in if let watch { watch.say(line) } else { log(line) } }
+        let begin = { (step: String) in watch?.begin(step) }
         var summary = Summary()
         var problem: JournalFile.Problem?
         var tornBytes = 0
@@ -52,17 +59,18 @@ enum AccountImport {
                 try database.transaction { () throws(DatabaseError) in
                     // PostgreSQL may run the transaction again: each run counts from nothing.
                     (summary, problem, tornBytes) = (Summary(), nil, 0)
+                    begin("reading the log and writing its games")
                     let setAside = try ImportSetAside.drop(on: AccountCopy.tables, in: database)
                     var progress = ImportProgress(total: total, at: clock.now())
                     var tally = ImportTally(policy: policy)
                     var writer = ImportWriter(database: database, maxParameters: maxParameters)
-                    let report = { if let line = progress.games(summary.games, at: clock.now()) { log(line) } }
+                    let report = { if let line = progress.games(summary.games, at: clock.now()) { say(line) } }
                     writer.tick = report
                     var failure: DatabaseError?
                     do throws(JournalFile.Problem) {
                         tornBytes = try AccountLogFile.read(path, skip: { line, reason in
                             summary.skipped += 1
-                            log("accounts import: record \(line) of \(path) is left out: \(reason)")
+                            say("accounts import: record \(line) of \(path) is left out: \(reason)")
                         }) { record throws(JournalFile.Problem) in
                             tally.take(record)
                             if case .created = record { summary.accounts += 1 }
@@ -84,20 +92,26 @@ enum AccountImport {
                     summary.games = tally.games
                     var accountsDone = 0
                     let accountCount = tally.accounts.count
-                    writer.tick = { if let line = progress.totals(accountsDone, of: accountCount, at: clock.now()) { log(line) } }
+                    begin("writing the accounts' totals")
+                    writer.tick = { if let line = progress.totals(accountsDone, of: accountCount, at: clock.now()) { say(line) } }
                     try writeTotals(of: tally, with: &writer) { accountsDone = $0 }
+                    begin("moving the ids on past the log's")
                     // The old log's ids were written as they were: new ones follow them.
                     try DatabaseIDs.catchUp("accounts", on: database)
                     try DatabaseIDs.catchUp("games", on: database)
                     // One statement each, some seconds at a million games: a line before each.
                     try setAside.restore(in: database) { number in
-                        log("accounts import: every row is written; making the indexes and foreign keys again, \(number) of \(setAside.restore.count)")
+                        let step = "making the indexes and foreign keys again, \(number) of \(setAside.restore.count)"
+                        begin(step)
+                        say("accounts import: every row is written; \(step)")
                     }
-                    // The commit writes the whole transaction out at once: a step the progress lines cannot divide.
-                    log("accounts import: every row is written; committing")
+                    // The commit writes the whole transaction out at once: the watch speaks while it runs.
+                    begin("committing")
+                    say("accounts import: every row is written; committing")
                 }
             }
         }
+        watch?.stop()
         if let problem { log("accounts import: \(path) is damaged (\(problem)); the records before the damage are imported") }
         if tornBytes > 0 {
             log("accounts import: the last line of \(path) is torn (\(tornBytes) bytes without an end, as a crash mid-write leaves it) and is left out")

@@ -14,9 +14,16 @@ enum AccountLogRecord: Equatable {
         var reason: String
     }
 
-    /// Reads one line through a JSON tree; anything not exactly a record the old server wrote is
-    /// unreadable, and the error says what is wrong.
+    /// Reads one line: a game line of the old server's plain shape straight from its bytes
+    /// (`AccountLogGameLine`), any other through a JSON tree; anything not exactly a record the
+    /// old server wrote is unreadable, and the error says what is wrong.
     static func decode(_ line: [UInt8]) throws(Unreadable) -> AccountLogRecord {
+        if let game = AccountLogGameLine.decode(line) { return .game(game) }
+        return try decodeThroughTree(line)
+    }
+
+    /// Reads one line through a JSON tree: every record, and the words for what is wrong with one.
+    static func decodeThroughTree(_ line: [UInt8]) throws(Unreadable) -> AccountLogRecord {
         guard let document = try? JSONParser.parse(line), let members = document.objectValue else { throw Unreadable(reason: "not a JSON object") }
         let f = Fields(members: members)
         switch try f.string("type") {

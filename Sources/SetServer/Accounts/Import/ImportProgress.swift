@@ -6,8 +6,9 @@ import SetRules
 /// the rate and the time left; and while the totals are written at the end, accounts done of
 /// how many. Pure: the caller passes the clock's time.
 struct ImportProgress {
-    /// At most this long between two lines, as long as each statement takes less.
-    static let interval: Int64 = 5_000
+    /// A line this often while statements are short: under the watch's quiet (`ImportWatch`), which
+    /// then speaks only while one long statement runs.
+    static let interval: Int64 = 4_000
     /// The games the log holds (`ImportProgress.games(in:)`), nil when it could not be counted.
     let total: Int?
     let started: Instant

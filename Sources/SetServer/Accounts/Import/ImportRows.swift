@@ -36,6 +36,11 @@ struct ImportRows {
         values[range.lowerBound * table.columns.count..<range.upperBound * table.columns.count]
     }
 
+    /// Makes room for `rows` rows at once.
+    mutating func reserve(rows: Int) {
+        values.reserveCapacity(rows * table.columns.count)
+    }
+
     mutating func removeAll() {
         values.removeAll(keepingCapacity: true)
     }

@@ -86,7 +86,14 @@ struct ImportTally {
 
     /// Hands out the rows tallied since the last call.
     mutating func takeRows() -> Rows {
-        defer { pending = Rows() }
+        var next = Rows()
+        // Room for a batch like this one: arrays grown from nothing each batch were copied at every doubling.
+        next.accounts.reserve(rows: pending.accounts.count)
+        next.games.reserve(rows: pending.games.count)
+        next.seats.reserve(rows: pending.seats.count)
+        next.accountGames.reserve(rows: pending.accountGames.count)
+        next.ratedOpponents.reserve(rows: pending.ratedOpponents.count)
+        defer { pending = next }
         return pending
     }
 
@@ -112,23 +119,18 @@ struct ImportTally {
                                   .optional(player.after?.deviation), .optional(player.after?.volatility)])
         }
         for (seat, player) in game.players.enumerated() {
-            guard let id = player.account, var account = accounts[id] else { continue }
-            Self.count(player.setTimes, into: &account)
-            defer { accounts[id] = account }
+            guard let id = player.account, let index = accounts.index(forKey: id) else { continue }
+            // Changed where it is kept: a copy taken out and put back would copy its set times on every game.
+            Self.count(player.setTimes, into: &accounts.values[index])
             // One account in both seats played itself: the game is its once, neither won nor lost.
-            let seats = game.players.indices.filter { game.players[$0].account == id }
-            guard seats.first == seat else { continue }
-            let playedItself = seats.count == 2
+            let playedItself = game.players.count == 2 && game.players[0].account == game.players[1].account
+            guard !playedItself || seat == 0 else { continue }
             let opponent = game.players.count == 2 ? game.players[1 - seat].account : nil
             let score = playedItself ? nil : game.score(of: seat)
             let result = playedItself ? "self" : score.map(SQLAccountStore.resultText) ?? game.outcome.rawValue
-            pending.accountGames.append([.int(id), .int(account.games), .int(gameID), .int(seat), .optional(opponent), .text(result),
-                                         .bool(game.rated), .int(game.wallSeconds)])
-            account.games += 1
-            if score == .win { account.wins += 1 }
-            if score == .loss { account.losses += 1 }
-            if score == .draw { account.draws += 1 }
-            if playedItself { account.selfGames += 1 }
+            pending.accountGames.append([.int(id), .int(accounts.values[index].games), .int(gameID), .int(seat), .optional(opponent),
+                                         .text(result), .bool(game.rated), .int(game.wallSeconds)])
+            Self.countGame(score: score, playedItself: playedItself, into: &accounts.values[index])
             if game.rated, let after = player.after {
                 rate(id, in: game.variant, to: after, against: opponent, wall: game.wallSeconds)
             }
@@ -136,14 +138,28 @@ struct ImportTally {
     }
 
     private mutating func rate(_ id: Int, in variant: Variant, to rating: Rating, against opponent: Int?, wall: Int64) {
-        let key = RatingKey(account: id, variant: variant)
-        var entry = rated[key] ?? Rated(rating: rating)
+        // Changed in place (`default:`), as the accounts are: no copy of the opponents per game.
+        let cap = policy.leaderboardOpponents
+        let newOpponent = Self.rate(&rated[RatingKey(account: id, variant: variant), default: Rated(rating: rating)], to: rating,
+                                    against: opponent, wall: wall, keeping: cap)
+        if let opponent, newOpponent { pending.ratedOpponents.append([.int(id), .text(variant.rawValue), .int(opponent)]) }
+    }
+
+    /// Moves one rating to `rating` after a game against `opponent`; true when that opponent is new to it.
+    private static func rate(_ entry: inout Rated, to rating: Rating, against opponent: Int?, wall: Int64, keeping cap: Int) -> Bool {
         entry.rating = rating
-        entry.standing.add(opponent: opponent, wall: wall, keeping: policy.leaderboardOpponents)
-        if let opponent, entry.opponents.insert(opponent).inserted {
-            pending.ratedOpponents.append([.int(id), .text(variant.rawValue), .int(opponent)])
-        }
-        rated[key] = entry
+        entry.standing.add(opponent: opponent, wall: wall, keeping: cap)
+        guard let opponent else { return false }
+        return entry.opponents.insert(opponent).inserted
+    }
+
+    /// Counts one game's result into its account.
+    private static func countGame(score: Score?, playedItself: Bool, into account: inout Account) {
+        account.games += 1
+        if score == .win { account.wins += 1 }
+        if score == .loss { account.losses += 1 }
+        if score == .draw { account.draws += 1 }
+        if playedItself { account.selfGames += 1 }
     }
 
     /// `[1200, 3400]` as "1200,3400", as `SQLAccountStore.insert` writes a seat's set times, in one
@@ -182,7 +198,8 @@ extension ImportTally {
     /// `id, name, name_skeleton, games, wins, losses, draws, self_games, best_set_ms`.
     func accountTotals() -> ImportRows {
         var rows = ImportRows(ImportWriter.accountTotals)
-        for (id, a) in accounts.sorted(by: { $0.key < $1.key }) {
+        for id in accounts.keys.sorted() {
+            guard let a = accounts[id] else { continue }
             rows.append([.int(id), .text(a.name), a.skeleton.map(SQLValue.text) ?? .null, .int(a.games), .int(a.wins), .int(a.losses),
                          .int(a.draws), .int(a.selfGames), .optional(a.bestSetMs)])
         }
@@ -192,7 +209,9 @@ extension ImportTally {
     /// Each rating with its standing, as the `ratings` table holds them after the last rated game.
     func ratingRows() -> ImportRows {
         var rows = ImportRows(ImportWriter.ratings)
-        for (key, entry) in rated.sorted(by: { $0.key < $1.key }) {
+        // The keys sorted, not the entries: sorting those moved each one's opponents and standing.
+        for key in rated.keys.sorted() {
+            guard let entry = rated[key] else { continue }
             rows.append([.int(key.account), .text(key.variant.rawValue), .double(entry.rating.rating), .double(entry.rating.deviation),
                          .double(entry.rating.volatility), .int(entry.standing.games), .int(entry.opponents.count), .int(entry.standing.firstWall),
                          .int(entry.standing.lastWall), .bool(policy.isListed(entry.rating, entry.standing))])
