@@ -26,8 +26,13 @@ package final class EventLoop: @unchecked Sendable {
     private var handlers: [Int32: Handler] = [:]
     private let stopRequested = Atomic<Bool>(false)
     private let tasks = Mutex<[@Sendable () -> Void]>([])
-    /// Each inbox's drain (`LoopInbox`), run on the loop thread whenever the loop is woken.
+    /// Each inbox's drain (`LoopInbox`), run on the loop thread whenever the loop is woken, and
+    /// within and after a batch when something was posted (`drainPosted`).
     private var inboxDrains: [() -> Void] = []
+    /// Whether anything was posted to an inbox since the loop last drained them.
+    private let posted = Atomic<Bool>(false)
+    /// How many times the eventfd was written: a test's count of wake-ups.
+    private let wakeWrites = Atomic<Int>(0)
     /// The thread inside `run`, or 0 while none is.
     private let runningThread = Atomic<UInt>(0)
 
@@ -74,7 +79,9 @@ package final class EventLoop: @unchecked Sendable {
     /// Runs until `stop()`. Before each wait it asks `timeout` how many milliseconds it may sleep
     /// (-1: until something happens); after each batch of readiness it calls `tick`, and within a
     /// large batch it calls `midBatch` after every `midBatchInterval` handlers, so output made early
-    /// in a batch need not wait for the whole batch.
+    /// in a batch need not wait for the whole batch. What other threads posted to an inbox meanwhile
+    /// is taken just before each `midBatch` and `tick`: a worker's answer waits for at most
+    /// `midBatchInterval` handlers, not for the rest of the batch and the eventfd's turn in the next.
     package func run(timeout: () -> Int32, tick: () -> Void, midBatch: () -> Void = {}, midBatchInterval: Int = 32) {
         let (claimed, _) = runningThread.compareExchange(expected: 0, desired: pthread_self(), ordering: .acquiringAndReleasing)
         precondition(claimed, "EventLoop.run: the loop is already running on another thread")
@@ -95,7 +102,7 @@ package final class EventLoop: @unchecked Sendable {
                     var value: UInt64 = 0
                     _ = read(wakeFD, &value, 8)
                     runTasks()
-                    inboxDrains.forEach { $0() }
+                    drainInboxes()
                     continue
                 }
                 var readiness: Readiness = []
@@ -103,12 +110,26 @@ package final class EventLoop: @unchecked Sendable {
                 if flags & EPOLLOUT.rawValue != 0 { readiness.insert(.writable) }
                 if flags & (EPOLLERR.rawValue | EPOLLHUP.rawValue | EPOLLRDHUP.rawValue) != 0 { readiness.insert(.closed) }
                 handlers[fd]?(readiness)
-                if (index + 1) % midBatchInterval == 0 { midBatch() }
+                if (index + 1) % midBatchInterval == 0 {
+                    drainPosted()
+                    midBatch()
+                }
             }
+            drainPosted()
             tick()
         }
         runTasks()
+        drainInboxes()
+    }
+
+    private func drainInboxes() {
+        posted.store(false, ordering: .sequentiallyConsistent)
         inboxDrains.forEach { $0() }
+    }
+
+    /// Takes what was posted since the last drain, if anything was: one atomic load otherwise.
+    private func drainPosted() {
+        if posted.load(ordering: .relaxed) { drainInboxes() }
     }
 
     /// A way in for values from other threads: `LoopInbox.post` from any thread, and `receive`
@@ -136,9 +157,21 @@ package final class EventLoop: @unchecked Sendable {
 
     /// Interrupts a wait so the loop re-reads its timeout and runs queued tasks. Any thread.
     package func wake() {
+        wakeWrites.add(1, ordering: .relaxed)
         var one: UInt64 = 1
         _ = write(wakeFD, &one, 8)
     }
+
+    /// Says an inbox holds something new (`LoopInbox.post`): the loop takes it at its next
+    /// drain, within its batch or after its wait; `wakes` is false when the inbox already held
+    /// something, whose post woke the loop already, so a burst of answers costs one wake-up.
+    func posted(wakes: Bool) {
+        posted.store(true, ordering: .sequentiallyConsistent)
+        if wakes { wake() }
+    }
+
+    /// How many times the loop was woken from another thread so far (tests count wake-ups).
+    package var wakeUps: Int { wakeWrites.load(ordering: .relaxed) }
 
     /// Asks `run` to return after the current batch. Any thread.
     package func stop() {

@@ -8,10 +8,14 @@ package final class LoopInbox<Message: Sendable>: Sendable {
 
     init(loop: EventLoop) { self.loop = loop }
 
-    /// Leaves `message` for the loop and wakes it. Any thread.
+    /// Leaves `message` for the loop and wakes it, unless what was posted before it is still
+    /// waiting to be taken: that post's wake-up takes this one too. Any thread.
     package func post(_ message: Message) {
-        posted.withLock { $0.append(message) }
-        loop.wake()
+        let first = posted.withLock { posted in
+            posted.append(message)
+            return posted.count == 1
+        }
+        loop.posted(wakes: first)
     }
 
     /// What was posted since the last take, oldest first (the loop's drain).

@@ -32,4 +32,57 @@ import Testing
         #expect(!gaveUp && received == Array(0..<100))
         #expect(allOnTheLoop)
     }
+
+    /// A worker's answer posted while the loop works through a long batch is taken at the batch's
+    /// next `midBatch`, not after the batch and the eventfd's turn in the next one: 100 sockets
+    /// ready at once, an answer posted as the first is handled, and it arrives before the 33rd.
+    @Test func aValuePostedDuringABatchIsTakenWithinIt() throws {
+        let loop = try EventLoop()
+        var handled = 0
+        var handledWhenReceived: Int?
+        let inbox = loop.inbox { (_: [Int]) in handledWhenReceived = handledWhenReceived ?? handled }
+        var pairs: [(Int32, Int32)] = []
+        for _ in 0..<100 {
+            var fds: [Int32] = [0, 0]
+            #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+            pairs.append((fds[0], fds[1]))
+            var byte: UInt8 = 1
+            #expect(Glibc.write(fds[1], &byte, 1) == 1)
+        }
+        defer { for (a, b) in pairs { Glibc.close(a); Glibc.close(b) } }
+        for (fd, _) in pairs {
+            try loop.register(fd) { _ in
+                var byte: UInt8 = 0
+                _ = read(fd, &byte, 1)
+                handled += 1
+                if handled == 1 { inbox.post(7) }
+            }
+        }
+        var batches = 0
+        loop.run(timeout: { 1_000 }, tick: {
+            batches += 1
+            if handledWhenReceived != nil || batches > 3 { loop.stop() }
+        }, midBatch: {}, midBatchInterval: 32)
+        #expect(handledWhenReceived == 32)
+    }
+
+    /// Answers posted faster than the loop takes them cost one wake-up, not one each: the posts
+    /// after the first find it still waiting, whose wake-up takes them too.
+    @Test func aBurstOfPostsWakesTheLoopOnce() throws {
+        let loop = try EventLoop()
+        var received: [Int] = []
+        let inbox = loop.inbox { (values: [Int]) in
+            received += values
+            loop.stop()
+        }
+        let before = loop.wakeUps
+        for value in 0..<3 { inbox.post(value) }
+        #expect(loop.wakeUps - before == 1)
+        loop.run(timeout: { 1_000 }, tick: {})
+        #expect(received == [0, 1, 2])
+        // Once taken, the next post wakes the loop again.
+        let taken = loop.wakeUps
+        inbox.post(3)
+        #expect(loop.wakeUps - taken == 1)
+    }
 }

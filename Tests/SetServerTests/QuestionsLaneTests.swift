@@ -68,6 +68,17 @@ import Testing
     }
 }
 
+extension QuestionsLaneTests {
+    /// The questions' read-only connection maps the file, so a page is read in place, not with a
+    /// `pread` each time a commit emptied its cache.
+    @Test func theQuestionsConnectionOnSQLiteMapsTheFile() throws {
+        guard let subject = try StoreUnderTest.make(.sqlite) else { return }
+        let questions = try Self.another(Self.location(subject.database), readOnly: true)
+        let mapped = try questions.database.row("PRAGMA mmap_size")?.int(0) as Int?
+        #expect(mapped == SQLiteDatabase.readerMapBytes)
+    }
+}
+
 extension Result {
     /// Whether it holds a value.
     var isSuccess: Bool { if case .success = self { true } else { false } }
