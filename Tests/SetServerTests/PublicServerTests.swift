@@ -195,11 +195,19 @@ extension TestClient {
             }
             #expect(try client.joinOutcome(request) == nil, "round \(round)")
         }
-        // Ten times the match limit came and went; real players are paired and play.
+        // Ten times the match limit came and went. The last hang-ups may still be on their way
+        // to the server (a quick join paired with one of them would be paired with a leaver):
+        // the lobby is waited for until it has nothing listed.
+        let probe = try TestClient.greeted(server)
+        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+        while try !probe.list().listings.isEmpty {
+            guard ContinuousClock.now < deadline else { throw ClientTimedOut(waitingFor: "the hung-up matches to go") }
+            usleep(100_000)
+        }
+        // Real players are paired and play.
         let (ann, bob) = try TestClient.duel(server, match: nil)
         defer { withExtendedLifetime(bob) {} }  // Bob stays at the table while the listing is checked.
         #expect(ann.view?.phase == .playing && ann.view?.players.map(\.name) == ["ann", "bob"])
-        let probe = try TestClient.greeted(server)
         #expect(try probe.list().listings.map(\.name) == [ann.view!.match])
         let files = try FileManager.default.contentsOfDirectory(atPath: data).filter { $0.hasSuffix(".jsonl") }
         let finished = try FileManager.default.contentsOfDirectory(atPath: data + "/finished")
