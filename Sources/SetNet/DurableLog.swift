@@ -45,7 +45,7 @@ package final class DurableLog {
     package private(set) var needsSync = false
     private static let syncQueue = DispatchQueue(label: "setgame.durable-log-sync")
     /// Syncs asked for by every log, a batch per wake-up of the queue's thread.
-    private static let syncs = SyncBatch(schedule: { syncQueue.async(execute: $0) }, sync: { FileCalls.syncData($0) })
+    private static let syncs = SyncBatch(schedule: { syncQueue.async(execute: $0) }, sync: { FileCalls.syncTogether($0) })
 
     /// Opens the log at `path`. An existing file whose last line has no newline (a crash
     /// mid-append) has that line cut off: `droppedTail` says how many bytes went.

@@ -1,10 +1,12 @@
 import Synchronization
 
-/// The files waiting for an `fdatasync` on the background queue, synced together: one block on
-/// the queue for however many files asked since the last one began. A busy server asks for a
-/// thousand journals' syncs a second (the sweep's, and every game's end and seed); one block per
-/// file woke the queue's thread a thousand times a second, and each wake-up took the loop's core
-/// from it (the bench pins the whole server to one core).
+/// The files waiting to be put on disk by the background queue, synced together: one block on the
+/// queue for however many files asked since the last one began, and one `syncfs` for the files of
+/// one filesystem (`FileCalls.syncTogether`). A busy server asks for a thousand journals' syncs a
+/// second (the sweep's, and every game's end and seed): one block and one `fdatasync` per file
+/// woke the queue's thread a thousand times a second, each wake-up took the loop's core from it
+/// (the bench pins the whole server to one core), and each sync was a commit of the filesystem's
+/// journal and a flush of the disk's cache of its own.
 ///
 /// Order stays what the queue gave before: a file's sync is done by a block queued when it asked,
 /// so before anything its owner queues after asking (its `close`). A block takes every file asked
@@ -19,10 +21,11 @@ package final class SyncBatch: Sendable {
 
     private let waiting = Mutex(Waiting())
     private let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
-    private let sync: @Sendable (Int32) -> Void
+    private let sync: @Sendable ([Int32]) -> Void
 
-    /// `schedule` runs a block later on a serial queue; `sync` puts one file's data on disk.
-    package init(schedule: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void, sync: @escaping @Sendable (Int32) -> Void) {
+    /// `schedule` runs a block later on a serial queue; `sync` puts the data of the files it is
+    /// given on disk.
+    package init(schedule: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void, sync: @escaping @Sendable ([Int32]) -> Void) {
         self.schedule = schedule
         self.sync = sync
     }
@@ -38,12 +41,12 @@ package final class SyncBatch: Sendable {
         if queueBlock { schedule { [self] in syncWaiting() } }
     }
 
-    /// Syncs every file asked so far, in the order they asked.
+    /// Syncs every file asked so far, together.
     private func syncWaiting() {
         let files = waiting.withLock { waiting -> [Int32] in
             defer { waiting = Waiting() }
             return waiting.files
         }
-        for fd in files { sync(fd) }
+        sync(files)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+import Glibc
 import SetNet
 import Synchronization
 import Testing
@@ -25,7 +27,7 @@ import Testing
         }
 
         func batch() -> SyncBatch {
-            SyncBatch(schedule: { [self] in schedule($0) }, sync: { [self] fd in note("sync \(fd)") })
+            SyncBatch(schedule: { [self] in schedule($0) }, sync: { [self] files in note("sync " + files.map(String.init).joined(separator: ",")) })
         }
     }
 
@@ -35,7 +37,7 @@ import Testing
         for fd in Int32(10)..<Int32(1_010) { batch.ask(fd) }
         #expect(queue.waiting == 1)
         queue.runNext()
-        #expect(queue.log == (10..<1_010).map { "sync \($0)" })
+        #expect(queue.log == ["sync " + (10..<1_010).map(String.init).joined(separator: ",")])
     }
 
     @Test func aFileAskingTwiceBeforeItsSyncIsSyncedOnce() {
@@ -45,7 +47,7 @@ import Testing
         batch.ask(8)
         batch.ask(7)
         queue.runNext()
-        #expect(queue.log == ["sync 7", "sync 8"])
+        #expect(queue.log == ["sync 7,8"])
         #expect(queue.waiting == 0)
     }
 
@@ -77,6 +79,23 @@ import Testing
         queue.schedule { queue.note("close 8") }
         queue.runNext()
         queue.runNext()
-        #expect(queue.log == ["sync 7", "sync 8", "close 8"])
+        #expect(queue.log == ["sync 7,8", "close 8"])
+    }
+
+    /// Files of one filesystem are one group (one `syncfs` for all), another filesystem's are
+    /// another; every file is synced and the kernel says so.
+    @Test func filesAreSyncedTogetherByFilesystem() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sync-batch-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let files = (0..<3).map { open(folder + "/f\($0)", O_WRONLY | O_CREAT | O_APPEND, 0o600) }
+        let elsewhere = open("/proc/self/stat", O_RDONLY)
+        defer { (files + [elsewhere]).forEach { _ = close($0) } }
+        #expect(files.allSatisfy { $0 >= 0 } && elsewhere >= 0)
+        for fd in files { #expect(FileCalls.append(Array("a line\n".utf8), to: fd) == nil) }
+        #expect(FileCalls.byFilesystem([files[0], elsewhere, files[1], files[2]]) == [[files[0], files[1], files[2]], [elsewhere]])
+        #expect(FileCalls.syncTogether(files))
+        #expect(FileCalls.syncTogether([files[0]]))
+        #expect(!FileCalls.syncTogether([files[0], -1]), "a file that cannot be synced is said")
     }
 }
