@@ -84,3 +84,6 @@ static inline int setgame_peer_uid(int fd, unsigned int *uid) {
     return 0;
 }
 
+
+/// syncfs(2): every file of `fd`'s filesystem on disk, in one call (glibc hides it behind _GNU_SOURCE).
+static inline int setgame_syncfs(int fd) { return (int)syscall(SYS_syncfs, fd); }

@@ -44,6 +44,8 @@ package final class DurableLog {
     /// Whether something appended is not yet asked to be synced.
     package private(set) var needsSync = false
     private static let syncQueue = DispatchQueue(label: "setgame.durable-log-sync")
+    /// Syncs asked for by every log, a batch per wake-up of the queue's thread.
+    private static let syncs = SyncBatch(schedule: { syncQueue.async(execute: $0) }, sync: { FileCalls.syncTogether($0) })
 
     /// Opens the log at `path`. An existing file whose last line has no newline (a crash
     /// mid-append) has that line cut off: `droppedTail` says how many bytes went.
@@ -118,8 +120,7 @@ package final class DurableLog {
     package func syncSoon() {
         guard needsSync, !closed else { return }
         needsSync = false
-        let fd = self.fd
-        Self.syncQueue.async { FileCalls.syncData(fd) }
+        Self.syncs.ask(fd)
     }
 
     /// Syncs and closes, in that order, on the background queue. The file stays.

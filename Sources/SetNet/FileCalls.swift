@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// A write or append that stopped part way: how many bytes reached the file, and why the rest did not.
@@ -50,6 +51,43 @@ package enum FileCalls {
         case .wouldBlock: .failure(SystemCallError("read", code: EAGAIN))
         case .failed(let code): .failure(SystemCallError("read", code: code))
         }
+    }
+
+    /// Puts what was written to each of `files` on disk: one file by `fdatasync`, several of one
+    /// filesystem by one `syncfs` (one commit of the filesystem's journal and one flush for all of
+    /// them, where an `fdatasync` each made one each), or each by `fdatasync` where `syncfs`
+    /// fails. Says whether every one is on disk as far as the kernel says. A `syncfs` also puts
+    /// on disk whatever else of that filesystem was written: more work, on the background queue.
+    @discardableResult
+    package static func syncTogether(_ files: [Int32]) -> Bool {
+        guard files.count > 1 else { return files.map(syncData).allSatisfy { $0 } }
+        var synced = true
+        for group in byFilesystem(files) {
+            if group.count > 1, case .done = SystemCall.run({ Int(setgame_syncfs(group[0])) }) { continue }
+            if !group.map(syncData).allSatisfy({ $0 }) { synced = false }
+        }
+        return synced
+    }
+
+    /// `files` grouped by the filesystem each is on (`st_dev`), in the order each first came; a
+    /// file `fstat` cannot read is a group of its own.
+    package static func byFilesystem(_ files: [Int32]) -> [[Int32]] {
+        var groups: [[Int32]] = []
+        var groupOf: [UInt: Int] = [:]
+        for fd in files {
+            var status = stat()
+            guard fstat(fd, &status) == 0 else {
+                groups.append([fd])
+                continue
+            }
+            if let index = groupOf[UInt(status.st_dev)] {
+                groups[index].append(fd)
+            } else {
+                groupOf[UInt(status.st_dev)] = groups.count
+                groups.append([fd])
+            }
+        }
+        return groups
     }
 
     /// Puts what was written to `fd` on disk (`fdatasync`); says whether it did.
