@@ -3,7 +3,9 @@ pane cannot tell the script. Subcommands:
   rated-game ADDRESS            ann and bob (accounts) play a rated duel to its end at ADDRESS
   home MATCH                    the node (a, b or c) rendezvous hashing places MATCH on
   seat ADDRESS MATCH DIR        dan holds a seat in MATCH at ADDRESS; once his rival is dealt, writes
-                                DIR/set (a set's labels, as the rival's screen names them); once the
+                                DIR/cards (how many are on the table: 12, or 15 when the first
+                                twelve held no set and dan dealt more) and DIR/set (a set's labels,
+                                as the rival's screen names them); once the
                                 rival took it, DIR/deck (the deck left); then waits until DIR/stop
   away ADDRESS MATCH            asks ADDRESS for MATCH until it answers node_away; prints it
   resume ADDRESS MATCH TOKEN    dan takes his seat back with TOKEN (following redirects); prints joined"""
@@ -77,8 +79,10 @@ def seat(address, match, folder):
     while (cards := find_set(dan.view["table"])) is None:
         dan.request({"type": "deal"})
         dan.until(lambda m: m["type"] == "event" and m["kind"] == "table")
-    if len(dan.view["table"]) != 12:
-        fail(f"dealt {len(dan.view['table'])} cards, not a first table of twelve")
+    # A first twelve with no set (one deal in about thirty) was dealt three more: the rival's
+    # screen shows as many as dan's table holds, which DIR/cards says.
+    with open(os.path.join(folder, "cards"), "w") as out:
+        out.write(f"{len(dan.view['table'])}\n")
     labels = " ".join(LABELS[dan.view["table"].index(card)] for card in cards)
     with open(os.path.join(folder, "set.tmp"), "w") as out:
         out.write(labels)
