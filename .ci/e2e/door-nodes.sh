@@ -68,6 +68,12 @@ echo "door-nodes: both players were dealt twelve cards at 80x24"
 
 # 3. The key takes a set (found on the table a spectator on b is shown).
 read -r -a keys <<<"$(wire set-keys "$b_address" "$match")"
+if [ "${keys[*]}" = deal ]; then
+    # The twelve held no set: the key deals three more, and a set is found among fifteen.
+    tmux send-keys -t "$s_kay" d
+    wait_for_cards "$s_kay" 15 60
+    read -r -a keys <<<"$(wire set-keys "$b_address" "$match")"
+fi
 pick_cards "$s_kay" "${keys[@]}"
 wait_for "$s_kay" "you took a set" 30
 wait_for "$s_zed" "$kay_name took a set" 30

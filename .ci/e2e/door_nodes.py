@@ -3,7 +3,8 @@
   name NODE PREFIX NODES…      the first PREFIX0, PREFIX1, … that rendezvous hashing places on NODE
                                among NODES (SHA-256 of "match\\0node", as Sources/SetServer/Cluster/Rendezvous.swift)
   set-keys HOST:PORT MATCH     watches MATCH and prints the keys of a set on its table, as a
-                               player's screen labels a fresh table (1–9, 0, a, b)
+                               player's screen labels a fresh table (1–9, 0, a, b; fifteen cards
+                               add e, f, g), or "deal" when a fresh twelve holds no set
   wait-in HOST:PORT MATCH NAME  joins MATCH as a player (no account), prints "seated" once it is,
                                and stays until killed
   attack HOST:PORT MATCH NAME TICKET
@@ -16,7 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 os.environ.setdefault("SETGAME", "setgame")  # e2e_support reads it; nothing here starts a server
 from e2e_support import fail, find_set  # noqa: E402
 
-LABELS = "1234567890ab"
+LABELS = "1234567890abefg"  # a table of fifteen names its last three e, f and g
 
 
 def weight(match, node):
@@ -72,9 +73,12 @@ def set_keys(address, match):
         if message["type"] == "snapshot":
             break
     table = message["table"]
-    if len(table) != 12:
-        fail(f"{match}'s table holds {len(table)} cards, not a fresh twelve: {message}")
+    if len(table) not in (12, 15):
+        fail(f"{match}'s table holds {len(table)} cards, not a fresh twelve (or fifteen once dealt): {message}")
     cards = find_set(table)
+    if not cards and len(table) == 12:
+        print("deal")  # twelve with no set, one deal in about thirty: the script deals three more
+        return
     if not cards:
         fail(f"no set on {match}'s table {table}")
     print(" ".join(LABELS[table.index(card)] for card in cards))
