@@ -6,7 +6,7 @@ and as JSON."""
 import json, os, sqlite3, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import BIN, Player, fail, find_set, Server as Serve  # noqa: E402
+from e2e_support import BIN, Player, a_set_on_the_table, fail, Server as Serve  # noqa: E402
 
 KEYS = {"ann": "a1" * 32, "bob": "b2" * 32}
 
@@ -43,9 +43,10 @@ for round_number in range(3):
     match = f"rated{round_number}"
     server = Server(data)
     ann, bob = [Player(server.port, name, match, account=KEYS[name]) for name in ("ann", "bob")]
-    # Bob joined second: his snapshot holds the dealt table.
+    # Bob joined second: his snapshot holds the dealt table (three more when it held no set).
+    cards = a_set_on_the_table(bob)
     ann.send({"type": "claim"})
-    for card in find_set(bob.view["table"]):
+    for card in cards:
         ann.send({"type": "select", "card": card})
     bob.until(lambda m: m["type"] == "event" and m["kind"] == "set_taken")
     ann.send({"type": "resign"})

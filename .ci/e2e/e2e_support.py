@@ -201,6 +201,15 @@ def find_set(table):
     return None
 
 
+def a_set_on_the_table(player):
+    """A set on `player`'s table: while it holds none (a first twelve has none in about one deal
+    in thirty), `player` deals three more and waits for the new table."""
+    while (cards := find_set(player.view["table"])) is None:
+        player.send({"type": "deal"})
+        player.until(lambda m: m["type"] == "event" and m["kind"] == "table")
+    return cards
+
+
 def throwaway_postgres():
     """A PostgreSQL of its own for this run (`.ci/postgres.sh`), stopped at exit: its URL."""
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "postgres.sh")

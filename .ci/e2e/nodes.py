@@ -4,7 +4,7 @@ on its own loopback address. Players follow redirects here as every client of th
 import atexit, hashlib, os, signal, socket, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import BIN, STARTED, Connection, fail, find_set  # noqa: E402
+from e2e_support import BIN, STARTED, Connection, a_set_on_the_table, fail  # noqa: E402
 
 CI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 KEYS = {"ann": "a1" * 32, "bob": "b2" * 32}
@@ -90,9 +90,9 @@ def join(address, request, expect_hops=None):
 
 def take_a_set(player, other):
     """`player` claims and picks a set; both see it taken. Returns the ack of the last pick."""
-    table = player.view["table"]
+    cards = a_set_on_the_table(player)
     player.request({"type": "claim"})
-    for card in find_set(table):
+    for card in cards:
         reply = player.request({"type": "select", "card": card})
     if reply["type"] != "ack":
         fail(f"a set was not acknowledged: {reply}")
