@@ -12,6 +12,8 @@ package final class SQLiteDatabase: Database {
     private var inTransaction = false
     /// Set by `close()`: the connection is gone and every later call says unavailable.
     private var isClosed = false
+    /// The bytes of the texts bound to the statement running now (`bind`).
+    private var texts = BindBuffer()
 
     /// How long a statement waits for another connection's write lock before it reports the
     /// database unavailable.
@@ -60,14 +62,21 @@ package final class SQLiteDatabase: Database {
         for statement in statements.values { sqlite3_finalize(statement) }
         statements = [:]
         sqlite3_close_v2(connection)
+        texts.free()
     }
 
     package func execute(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) {
+        _ = try run(sql, values[...], collecting: false)
+    }
+
+    /// `execute` with values a part of a larger array (the bulk import's rows, a statement's
+    /// worth at a time), bound from where they are rather than copied into an array of their own.
+    package func execute(_ sql: String, slice values: ArraySlice<SQLValue>) throws(DatabaseError) {
         _ = try run(sql, values, collecting: false)
     }
 
     package func query(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) -> [Row] {
-        try run(sql, values, collecting: true)
+        try run(sql, values[...], collecting: true)
     }
 
     package func transaction<T>(_ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T {
@@ -86,29 +95,14 @@ package final class SQLiteDatabase: Database {
         }
     }
 
-    private func run(_ sql: String, _ values: [SQLValue], collecting: Bool) throws(DatabaseError) -> [Row] {
+    private func run(_ sql: String, _ values: ArraySlice<SQLValue>, collecting: Bool) throws(DatabaseError) -> [Row] {
         guard !isClosed else { throw DatabaseError(.unavailable, "\(path ?? "the database in memory") is closed") }
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
-        for (index, value) in values.enumerated() {
-            let position = Int32(index + 1)
-            let status: Int32 = switch value {
-            case .null: sqlite3_bind_null(statement, position)
-            case .int(let number): sqlite3_bind_int64(statement, position, number)
-            case .double(let number): sqlite3_bind_double(statement, position, number)
-            case .text(var text):
-                // The string's own UTF-8, not a C copy of it: an allocation and a copy less for
-                // each text bound (the bulk import binds millions). Empty, it may have no bytes to
-                // point at, and a null pointer would bind NULL.
-                text.isEmpty ? sqlite3_bind_text(statement, position, "", 0, Self.transient) : text.withUTF8 { bytes in
-                    bytes.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(statement, position, $0.baseAddress, Int32($0.count), Self.transient) }
-                }
-            }
-            guard status == SQLITE_OK else { throw failure(status, sql) }
-        }
+        try bind(values, to: statement, sql)
         var rows: [Row] = []
         while true {
             let status = sqlite3_step(statement)
@@ -116,6 +110,46 @@ package final class SQLiteDatabase: Database {
             guard status == SQLITE_ROW else { throw failure(status, sql) }
             guard collecting else { continue }
             rows.append(Row((0..<sqlite3_column_count(statement)).map { column(statement, $0) }))
+        }
+    }
+
+    /// Binds `values` to `statement`'s parameters. Every text is first copied, one after another,
+    /// into `texts`, this connection's own buffer, and bound from there without SQLite's copy of
+    /// it (`SQLITE_STATIC`): one copy into memory already held, where SQLite's own copy of each
+    /// text was an allocation and a free (the bulk import binds some 30 million). The buffer
+    /// stays as it is until the statement is reset and its bindings cleared (`run`'s defer, before
+    /// any other call can reach `texts` again) and is freed only by `close`.
+    private func bind(_ values: ArraySlice<SQLValue>, to statement: OpaquePointer, _ sql: String) throws(DatabaseError) {
+        var textBytes = 0
+        for case .text(let text) in values { textBytes += text.utf8.count }
+        guard let buffer = texts.reserve(textBytes) else {
+            throw DatabaseError(.unavailable, "out of memory: \(textBytes) bytes of text to bind in: \(sql.prefix(120))")
+        }
+        var used = 0
+        for (index, value) in values.enumerated() {
+            let position = Int32(index + 1)
+            let status: Int32
+            switch value {
+            case .null: status = sqlite3_bind_null(statement, position)
+            case .int(let number): status = sqlite3_bind_int64(statement, position, number)
+            case .double(let number): status = sqlite3_bind_double(statement, position, number)
+            case .text(let text):
+                // Never a null pointer, even for an empty text (that would bind NULL).
+                let start = buffer + used
+                let count = Self.copyUTF8(of: text, to: start)
+                used += count
+                status = sqlite3_bind_text(statement, position, start.assumingMemoryBound(to: CChar.self), Int32(count), Self.static)
+            }
+            guard status == SQLITE_OK else { throw failure(status, sql) }
+        }
+    }
+
+    /// Copies `text`'s UTF-8 to `target` and returns its count of bytes.
+    private static func copyUTF8(of text: String, to target: UnsafeMutableRawPointer) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in
+            if let base = bytes.baseAddress { target.copyMemory(from: base, byteCount: bytes.count) }
+            return bytes.count
         }
     }
 
@@ -171,6 +205,7 @@ package final class SQLiteDatabase: Database {
         }
     }
 
-    /// `SQLITE_TRANSIENT`: SQLite copies the bound text before the call returns.
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    /// `SQLITE_STATIC`: SQLite reads the bound text where it is, which must stay unchanged until
+    /// the statement is reset and its bindings cleared (`bind` keeps that promise with `texts`).
+    private static let `static` = unsafeBitCast(0, to: sqlite3_destructor_type.self)
 }

@@ -112,5 +112,26 @@ enum SQLAccountSchema {
         ArenaStore.migration,
         // The account each arena player joined as, for its profile (Arenas/ArenaProfiles.swift).
         ArenaProfiles.migration,
+        setTimesWithoutRowID,
     ]
+
+    /// `set_times` as one B-tree on SQLite (issue 43): a table with a composite primary key keeps
+    /// each row twice, in the table by rowid and in the key's index, and the import writes some
+    /// 14 million rows at a million games; `WITHOUT ROWID` keeps them once, in key order, which
+    /// is also the order a profile reads them in. Made again and filled from the old table (no
+    /// table refers to it, so dropping it is allowed with foreign keys on). PostgreSQL has no
+    /// rowid: nothing changes there.
+    static let setTimesWithoutRowID = Migration(version: 13, summary: "set_times kept as one B-tree on SQLite (WITHOUT ROWID)") { dialect in
+        guard dialect == .sqlite else { return [] }
+        return [
+            """
+            CREATE TABLE set_times_keyed (
+                account_id BIGINT NOT NULL REFERENCES accounts(id), ms BIGINT NOT NULL, sets BIGINT NOT NULL,
+                PRIMARY KEY (account_id, ms)) WITHOUT ROWID
+            """,
+            "INSERT INTO set_times_keyed (account_id, ms, sets) SELECT account_id, ms, sets FROM set_times",
+            "DROP TABLE set_times",
+            "ALTER TABLE set_times_keyed RENAME TO set_times",
+        ]
+    }
 }

@@ -26,6 +26,10 @@ enum StoreCheck {
     /// nil when SQLite's `quick_check` finds it sound (or it does not exist yet).
     static func damage(_ path: String) -> String? {
         guard access(path, F_OK) == 0 else { return nil }
+        // A rollback journal beside the file is an import cut short (the one transaction that
+        // writes one: `AccountImport`). The next start rolls it back before it reads; a look
+        // that changes nothing cannot, and SQLite will not read past it: it is not damage.
+        guard access(path + "-journal", F_OK) != 0 else { return nil }
         do throws(DatabaseError) {
             let database = try SQLiteDatabase(path: path, readOnly: true)
             defer { database.close() }

@@ -12,8 +12,9 @@ import SetRatings
 /// (`AccountLogGameLine`); each game's own rows are written a batch at a time, many to a
 /// statement (`ImportTally`, `ImportWriter`); what games move (counts, standings, set times) is
 /// summed in memory and written once at the end; SQLite keeps the transaction in a large page
-/// cache; the log says how far it is (`ImportProgress`) and, while one long statement runs, which
-/// step it is (`ImportWatch`), so a line comes at least every 5 s. A crash midway commits
+/// cache and writes it once, through a rollback journal rather than the WAL; the log says how
+/// far it is (`ImportProgress`) and, while one long statement runs, which step it is
+/// (`ImportWatch`), so a line comes at least every 5 s. A crash midway commits
 /// nothing: the next start finds the store empty and the log in place, and imports it again.
 ///
 /// The log alone is complete: the snapshot only spared a start parsing it, so it is not read.
@@ -28,11 +29,12 @@ enum AccountImport {
     }
 
     /// Imports the log in `accountsFolder` into `store` if there is one and the store is empty;
-    /// nil when there was nothing to import. `pause` paces the watch's thread (nil: no watch).
+    /// nil when there was nothing to import. `pause` paces the watch's thread (nil: no watch);
+    /// `cacheKiB` is SQLite's page cache for the import (a test makes it small, so pages spill).
     @discardableResult
     static func run(from accountsFolder: String, into store: SQLAccountStore, policy: RatingPolicy, wallSeconds: Int64,
                     log: ServerLog, clock: TimeSource = MonotonicTime(), batchGames: Int = batchGames,
-                    maxParameters: Int = ImportWriter.maxParameters,
+                    maxParameters: Int = ImportWriter.maxParameters, cacheKiB: Int = importCacheKiB,
                     pause: (any ImportWatch.Pause)? = ImportWatch.TimedPause()) throws(StoreError) -> Summary? {
         let path = "\(accountsFolder)/\(AccountLogFile.fileName)"
         guard access(path, F_OK) == 0 else { return nil }
@@ -55,7 +57,7 @@ enum AccountImport {
         var tornBytes = 0
         let total = ImportProgress.games(in: path)
         try SQLAccountStore.storing { () throws(DatabaseError) in
-            try withImportCache(on: database) { () throws(DatabaseError) in
+            try withImportJournal(on: database) { () throws(DatabaseError) in try withImportCache(of: cacheKiB, on: database) { () throws(DatabaseError) in
                 try database.transaction { () throws(DatabaseError) in
                     // PostgreSQL may run the transaction again: each run counts from nothing.
                     (summary, problem, tornBytes) = (Summary(), nil, 0)
@@ -109,7 +111,7 @@ enum AccountImport {
                     begin("committing")
                     say("accounts import: every row is written; committing")
                 }
-            }
+            } }
         }
         watch?.stop()
         if let problem { log("accounts import: \(path) is damaged (\(problem)); the records before the damage are imported") }
@@ -148,12 +150,21 @@ enum AccountImport {
         }
     }
 
-    /// Runs `body` with a page cache of `importCacheKiB` on a SQLite connection (the import's
-    /// transaction then stays in memory rather than spilling to the WAL and reading it back),
+    /// Runs `body` with a SQLite file's journal a rollback journal, so that the import's pages are
+    /// written once, not into the WAL and again by its checkpoint (`SQLiteDatabase.withRollbackJournal`;
+    /// the import runs before `SQLAccountStore.open` opens the file's other connections). A kill
+    /// midway still commits nothing: the next start rolls the journal back and imports again.
+    private static func withImportJournal(on database: Database, _ body: () throws(DatabaseError) -> Void) throws(DatabaseError) {
+        guard let sqlite = database as? SQLiteDatabase else { return try body() }
+        _ = try sqlite.withRollbackJournal(body)
+    }
+
+    /// Runs `body` with a page cache of `kiB` on a SQLite connection (the import's
+    /// transaction then stays in memory rather than spilling to the file and reading it back),
     /// and the connection's own cache size again after.
-    private static func withImportCache(on database: Database, _ body: () throws(DatabaseError) -> Void) throws(DatabaseError) {
+    private static func withImportCache(of kiB: Int, on database: Database, _ body: () throws(DatabaseError) -> Void) throws(DatabaseError) {
         guard database.dialect == .sqlite, let kept = try database.row("PRAGMA cache_size")?.values.first else { return try body() }
-        try database.execute("PRAGMA cache_size = -\(importCacheKiB)")
+        try database.execute("PRAGMA cache_size = -\(kiB)")
         defer { try? database.execute("PRAGMA cache_size = \(kept)") }
         try body()
     }

@@ -101,7 +101,11 @@ struct ImportWriter {
             let key = text(1) + "×\(end - start)"
             let sql = texts[key] ?? text(end - start)
             texts[key] = sql
-            try database.execute(sql, Array(rows.values(ofRows: start..<end)))
+            if let sqlite = database as? SQLiteDatabase {
+                try sqlite.execute(sql, slice: rows.values(ofRows: start..<end))
+            } else {
+                try database.execute(sql, Array(rows.values(ofRows: start..<end)))
+            }
             tick()
             start = end
         }
