@@ -29,6 +29,8 @@ import Testing
         let pages = try #require(try database.row("PRAGMA page_count")?.int(0) as Int?)
         #expect(pages > 100, "an import of \(pages) pages proves nothing")
         #expect(try database.journalMode() == "wal")
+        // The keys, off for the import's rows (checked at its end), are on again for the server.
+        #expect(try database.row("PRAGMA foreign_keys")?.int(0) as Int? == 1)
         #expect(Self.fileSize(path + "-wal") < 4 * pageSize, "the WAL holds \(Self.fileSize(path + "-wal")) bytes after an import of \(pages) pages")
         #expect(Self.fileSize(path) == pages * pageSize)
         #expect(access(path + "-journal", F_OK) != 0, "the rollback journal is gone after the commit")

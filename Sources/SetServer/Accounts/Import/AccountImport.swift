@@ -150,13 +150,25 @@ enum AccountImport {
         }
     }
 
-    /// Runs `body` with a SQLite file's journal a rollback journal, so that the import's pages are
-    /// written once, not into the WAL and again by its checkpoint (`SQLiteDatabase.withRollbackJournal`;
-    /// the import runs before `SQLAccountStore.open` opens the file's other connections). A kill
-    /// midway still commits nothing: the next start rolls the journal back and imports again.
+    /// Runs `body` on SQLite with the file's journal a rollback journal, so that the import's pages
+    /// are written once, not into the WAL and again by its checkpoint (`SQLiteDatabase.withRollbackJournal`;
+    /// the import runs before `SQLAccountStore.open` opens the file's other connections), and with
+    /// foreign keys off for the connection. A kill midway still commits nothing: the next start
+    /// rolls the journal back and imports again.
     private static func withImportJournal(on database: Database, _ body: () throws(DatabaseError) -> Void) throws(DatabaseError) {
         guard let sqlite = database as? SQLiteDatabase else { return try body() }
-        _ = try sqlite.withRollbackJournal(body)
+        // Each row's references are checked once at the end (`ImportSetAside.checkReferences`),
+        // not one lookup each as it goes in.
+        // The connection is the server's own after the import: its keys are on again, or the
+        // start fails.
+        try sqlite.execute("PRAGMA foreign_keys=OFF")
+        do {
+            _ = try sqlite.withRollbackJournal(body)
+        } catch {
+            try? sqlite.execute("PRAGMA foreign_keys=ON")
+            throw error
+        }
+        try sqlite.execute("PRAGMA foreign_keys=ON")
     }
 
     /// Runs `body` with a page cache of `kiB` on a SQLite connection (the import's

@@ -5,13 +5,17 @@ import SetDatabase
 /// their foreign keys. An index built over a whole table sorts it once, where one kept up to date
 /// takes each row into a random page; a foreign key added to a full table is checked by one join,
 /// where PostgreSQL checks each row's reference by a query of its own (some 24 million at a
-/// million games). Primary keys and UNIQUE stay, so a duplicate is refused as it is written; a
-/// reference the log gets wrong fails the import at the end as it would have midway. All of it
+/// million games); SQLite's foreign keys, which cannot be dropped, are turned off for the
+/// import's connection and every reference is checked at the end. Primary keys and UNIQUE stay,
+/// so a duplicate is refused as it is written; a reference the log gets wrong fails the import
+/// at the end as it would have midway. All of it
 /// is inside the import's transaction: a crash midway rolls the drops back with the rows, and no
 /// other connection ever sees the tables without them.
 struct ImportSetAside: Equatable {
     /// The statements that make each index and foreign key again, exactly as the schema made it.
     let restore: [String]
+    /// The tables set aside.
+    let tables: [String]
 
     /// Drops the secondary indexes (and on PostgreSQL the foreign keys) of `tables`, names the
     /// import owns, never input.
@@ -44,7 +48,19 @@ struct ImportSetAside: Equatable {
                 restore.insert(try row.text(1), at: 0)
             }
         }
-        return ImportSetAside(restore: restore)
+        return ImportSetAside(restore: restore, tables: tables)
+    }
+
+    /// On SQLite with foreign keys off for the import's connection (`AccountImport`: they can only
+    /// be turned off outside a transaction, and cannot be dropped), every row's references checked
+    /// at once, as PostgreSQL checks them when its keys are added again: a reference the log gets
+    /// wrong fails the import here, as it would have midway.
+    static func checkReferences(of tables: [String], in database: Database) throws(DatabaseError) {
+        guard database.dialect == .sqlite, try database.row("PRAGMA foreign_keys")?.int(0) as Int64? == 0 else { return }
+        for table in tables {
+            guard let wrong = try database.row("PRAGMA foreign_key_check(\(table))") else { continue }
+            throw DatabaseError(.invalidStatement, "FOREIGN KEY constraint failed: a row of \(table) (rowid \(wrong.values[1])) refers to none in \(wrong.values[2])")
+        }
     }
 
     /// How long one of `restore`'s statements may take on PostgreSQL: each reads a whole table,
@@ -59,6 +75,7 @@ struct ImportSetAside: Equatable {
                 before(index + 1)
                 try database.execute(statement)
             }
+            try Self.checkReferences(of: tables, in: database)
             return
         }
         // SET LOCAL: the server's own limit goes back with the transaction's end.
