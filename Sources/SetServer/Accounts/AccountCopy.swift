@@ -44,19 +44,29 @@ enum AccountCopy {
         return rows
     }
 
-    /// Copies one table a page at a time (by SQLite's rowid), so a million games never sit in memory at once.
+    /// Copies one table a page at a time (by SQLite's rowid, or the key of a table without one),
+    /// so a million games never sit in memory at once.
     private static func copy(_ table: String, from source: Database, to target: Database) throws(DatabaseError) -> Int {
-        var last: Int64 = -1, copied = 0
+        let key = pageKey(of: table).joined(separator: ", ")
+        let width = pageKey(of: table).count
+        var last: [SQLValue]?, copied = 0
         while true {
-            let page = try source.query("SELECT rowid, * FROM \(table) WHERE rowid > $1 ORDER BY rowid LIMIT 5000", .int(last))
+            let after = last == nil ? "" : "WHERE (\(key)) > (\((1...width).map { "$\($0)" }.joined(separator: ", ")))"
+            let page = try source.query("SELECT \(key), * FROM \(table) \(after) ORDER BY \(key) LIMIT 5000", last ?? [])
             guard let final = page.last else { return copied }
             for row in page {
-                let values = Array(row.values.dropFirst())
+                let values = Array(row.values.dropFirst(width))
                 let placeholders = (1...values.count).map { "$\($0)" }.joined(separator: ", ")
                 try target.execute("INSERT INTO \(table) VALUES (\(placeholders))", values)
             }
             copied += page.count
-            last = try final.int(0)
+            last = Array(final.values.prefix(width))
         }
+    }
+
+    /// The columns `table` is paged by: SQLite's rowid, or the primary key of `set_times`, which
+    /// has no rowid (`SQLAccountSchema.setTimesWithoutRowID`).
+    private static func pageKey(of table: String) -> [String] {
+        table == "set_times" ? ["account_id", "ms"] : ["rowid"]
     }
 }

@@ -57,7 +57,10 @@ struct ImportWriter {
         let dialect = database.dialect
         try chunked(rows) { count in
             let row = "(" + Array(repeating: "%", count: columns.count).joined(separator: ", ") + ")"
-            return Self.numbered(dialect, "INSERT INTO \(name) (\(columns.joined(separator: ", "))) VALUES " + Array(repeating: row, count: count).joined(separator: ", "))
+            // OR ROLLBACK: a row refused ends the whole import's transaction, as it would anyway,
+            // so SQLite keeps no statement journal to undo the statement alone (a copy of every
+            // page each statement touches that an earlier one had changed, written to a file).
+            return Self.numbered(dialect, "INSERT OR ROLLBACK INTO \(name) (\(columns.joined(separator: ", "))) VALUES " + Array(repeating: row, count: count).joined(separator: ", "))
         }
     }
 
