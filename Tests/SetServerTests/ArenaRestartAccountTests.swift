@@ -96,4 +96,39 @@ import Testing
         let stored = try ArenaRestartTests.results(second, "thursday")
         #expect(stored.standings.map(\.name) == ["bob", "ann"] && stored.standings.map(\.score) == [2, 0])
     }
+
+    /// A node killed after a duel's record committed and before its arena wrote the duel's end:
+    /// ann resigned before any set (an aborted game, with no winner, in the store), and the
+    /// restarted node recounts the duel from that record as the live arena counted it: bob wins
+    /// 2, ann 0, not a draw of 1 each.
+    @Test(arguments: TestStoreKind.allCases) func aResignationBeforeAnySetRecountedAfterARestartStillLoses(kind: TestStoreKind) throws {
+        guard let accounts = try TestAccounts.make(kind) else { return }
+        let data = temporaryFolder("setgame-arena-recount")
+        let faults = StoreFaults()
+        var first: TestServer? = try ArenaRestartTests.server(data, accounts, faults: faults)
+        try Room.create(first!, "saturday")
+        let ann = try ArenaAccountTests.joined(first!, "saturday", "ann", key: AccountTests.annKey)
+        let bob = try ArenaAccountTests.joined(first!, "saturday", "bob", key: AccountTests.bobKey)
+        let anns = try Room.pairing(ann), bobs = try Room.pairing(bob)
+        try ArenaAccountTests.sit(ann, "ann", key: AccountTests.annKey, in: anns)
+        try ArenaAccountTests.sit(bob, "bob", key: AccountTests.bobKey, in: bobs)
+        faults.losingArenaEnds = true
+        ann.send(.act(.resign, seat: nil))
+        // The game over is published once its record is committed; the arena's end is lost after it.
+        _ = try bob.awaitEvent("the duel over") { if case .gameOver = $0 { true } else { false } }
+        for _ in 0..<400 where !first!.logLines.all.contains(where: { $0.contains("game 1's end was not written") }) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(first!.logLines.all.contains { $0.contains("arena saturday: game 1's end was not written") })
+        withExtendedLifetime((ann, bob)) { first?.stop() }
+        first = nil
+        faults.losingArenaEnds = false
+
+        let second = try ArenaRestartTests.server(data, accounts, faults: faults)
+        defer { second.stop() }
+        let counted = try ArenaRestartTests.watched(second, "saturday", "the duel recounted") { Room.entry($0, "bob")?.games == 1 }
+        #expect(Room.entry(counted, "bob")?.score == 2 && Room.entry(counted, "ann")?.score == 0, "a resignation before any set loses")
+        let stored = try ArenaRestartTests.results(second, "saturday")
+        #expect(stored.standings.map(\.name) == ["bob", "ann"] && stored.standings.map(\.score) == [2, 0])
+    }
 }

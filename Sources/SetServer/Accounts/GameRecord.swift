@@ -36,6 +36,8 @@ struct GameRecord: Equatable {
     var rated: Bool
     var outcome: Outcome
     var reason: MatchResult.Reason
+    /// The seat that resigned or forfeited, for those reasons (the match's `by`; `RecordedGiveUp`).
+    var by: Seat? = nil
     /// The winning seat, for `win`.
     var winner: Seat?
     var players: [Player]
