@@ -59,6 +59,17 @@ import Testing
         #expect(Room.entry(counted, "ann")?.score == 2 && Room.entry(counted, "bob")?.score == 0, "the one who came wins")
     }
 
+    /// ann and bob, two accounts, joined to the running arena `arena` and seated in its first duel.
+    static func seated(_ server: TestServer, _ arena: String) throws -> (TestClient, ArenaPairingNotice, TestClient, ArenaPairingNotice) {
+        try Room.create(server, arena)
+        let ann = try ArenaAccountTests.joined(server, arena, "ann", key: AccountTests.annKey)
+        let bob = try ArenaAccountTests.joined(server, arena, "bob", key: AccountTests.bobKey)
+        let anns = try Room.pairing(ann), bobs = try Room.pairing(bob)
+        try ArenaAccountTests.sit(ann, "ann", key: AccountTests.annKey, in: anns)
+        try ArenaAccountTests.sit(bob, "bob", key: AccountTests.bobKey, in: bobs)
+        return (ann, anns, bob, bobs)
+    }
+
     /// A duel that ends in the moment after a restart before its arena is held again counts as
     /// its match ended it: ann resigns before any set, so bob wins, though the store's record of
     /// that game (an aborted one) names no winner and was committed before the arena was read.
@@ -69,12 +80,7 @@ import Testing
         let data = temporaryFolder("setgame-arena-early-end")
         let faults = StoreFaults()
         var first: TestServer? = try ArenaRestartTests.server(data, accounts, faults: faults)
-        try Room.create(first!, "thursday")
-        let ann = try ArenaAccountTests.joined(first!, "thursday", "ann", key: AccountTests.annKey)
-        let bob = try ArenaAccountTests.joined(first!, "thursday", "bob", key: AccountTests.bobKey)
-        let anns = try Room.pairing(ann), bobs = try Room.pairing(bob)
-        try ArenaAccountTests.sit(ann, "ann", key: AccountTests.annKey, in: anns)
-        try ArenaAccountTests.sit(bob, "bob", key: AccountTests.bobKey, in: bobs)
+        let (ann, anns, bob, bobs) = try Self.seated(first!, "thursday")
         withExtendedLifetime((ann, bob)) { first?.stop() }
         first = nil
 
@@ -106,12 +112,7 @@ import Testing
         let data = temporaryFolder("setgame-arena-recount")
         let faults = StoreFaults()
         var first: TestServer? = try ArenaRestartTests.server(data, accounts, faults: faults)
-        try Room.create(first!, "saturday")
-        let ann = try ArenaAccountTests.joined(first!, "saturday", "ann", key: AccountTests.annKey)
-        let bob = try ArenaAccountTests.joined(first!, "saturday", "bob", key: AccountTests.bobKey)
-        let anns = try Room.pairing(ann), bobs = try Room.pairing(bob)
-        try ArenaAccountTests.sit(ann, "ann", key: AccountTests.annKey, in: anns)
-        try ArenaAccountTests.sit(bob, "bob", key: AccountTests.bobKey, in: bobs)
+        let (ann, _, bob, _) = try Self.seated(first!, "saturday")
         faults.losingArenaEnds = true
         ann.send(.act(.resign, seat: nil))
         // The game over is published once its record is committed; the arena's end is lost after it.
