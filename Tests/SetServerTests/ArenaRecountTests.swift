@@ -76,6 +76,30 @@ import Testing
         #expect(scored == [[5, 9], [5, 9]], "only the five games with a set taken are scored, all nine kept")
     }
 
+    /// A duel of two guests in an arena is kept too (its arena recounts it from its record), once
+    /// however often it is told, and recounts as it was counted live; a game of guests alone
+    /// outside an arena is still not kept.
+    @Test(arguments: TestStoreKind.allCases)
+    func anArenaDuelOfGuestsIsKeptOnceAndRecountsAsItEnded(kind: TestStoreKind) throws {
+        guard let subject = try StoreUnderTest.make(kind) else { return }
+        let database = subject.database.database
+        let game = ArenaGame(number: 1, players: ["ann", "bob"])
+        func finished(_ match: String, _ commitment: String) -> FinishedGame {
+            FinishedGame(match: match, game: 1, commitment: commitment, mode: .duel, variant: .classic,
+                         result: MatchResult(reason: .resigned, by: .first, scores: [0, 0], winner: .second),
+                         seats: ["ann", "bob"].map { .init(account: nil, name: $0, casual: false, sets: 0, setTimes: []) },
+                         endedAt: 5_000, durationMs: 1_000)
+        }
+        let duel = finished(ArenaStore.match(arena: "x", game: 1), "c1")
+        let record = try #require(try subject.store.record(duel, journal: "j", wallSeconds: 100, policy: .standard))
+        #expect(try subject.store.record(duel, journal: "j", wallSeconds: 100, policy: .standard) == record, "told again: the same record")
+        #expect(try ArenaStore.recordedEnd(of: game, in: "x", database: database) == ArenaStore.end(of: duel, game: game))
+        #expect(try ArenaStore.recordedEnd(of: game, in: "x", database: database) == .played(winner: "bob"))
+        #expect(try subject.store.record(finished("friday", "c2"), journal: "j", wallSeconds: 100, policy: .standard) == nil)
+        #expect(try database.query("SELECT match FROM games").map { row throws(DatabaseError) in try row.text(0) as String } == ["arena-x-1"])
+        #expect(try database.row("SELECT COUNT(*) FROM account_games")?.int(0) as Int? == 0)
+    }
+
     /// The rules' winner comes back from any record: for every result the rules can give a duel
     /// (a no-set end of the deck aside, which the rules never reach: the deck only runs out as
     /// sets are taken), `GameRecord.matchWinner` is the result's winner.

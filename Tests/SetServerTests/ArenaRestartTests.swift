@@ -152,6 +152,34 @@ import Testing
         #expect(try Self.results(second, "wednesday").standings.map(\.games) == [1, 1])
     }
 
+    /// Two guests' duel whose end its node did not write before it stopped (the game over was
+    /// told): the restarted node counts it as it ended, ann's resignation a loss, from the record
+    /// an arena's duel keeps even between guests; not a duel to sit in again, nor a double no-show.
+    @Test(arguments: TestStoreKind.allCases) func aGuestsDuelThatEndedBeforeTheStopCountsAsItEnded(kind: TestStoreKind) throws {
+        guard let accounts = try TestAccounts.make(kind) else { return }
+        let data = temporaryFolder("setgame-arena-guests")
+        let faults = StoreFaults()
+        var first: TestServer? = try Self.server(data, accounts, faults: faults)
+        let (ann, anns, bob, bobs) = try Self.dealt(first!, "sunday")
+        _ = try ArenaDuelTests.sit(ann, "ann", in: anns)
+        _ = try ArenaDuelTests.sit(bob, "bob", in: bobs)
+        faults.losingArenaEnds = true
+        ann.send(.act(.resign, seat: nil))
+        _ = try bob.awaitEvent("the duel over") { if case .gameOver = $0 { true } else { false } }
+        for _ in 0..<400 where !first!.logLines.all.contains(where: { $0.contains("arena sunday: game 1's end was not written") }) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        withExtendedLifetime((ann, bob)) { first?.stop() }
+        first = nil
+        faults.losingArenaEnds = false
+
+        let second = try Self.server(data, accounts, faults: faults)
+        defer { second.stop() }
+        let counted = try Self.watched(second, "sunday", "the duel counted") { Room.entry($0, "bob")?.games == 1 }
+        #expect(Room.entry(counted, "bob")?.score == 2 && Room.entry(counted, "ann")?.score == 0 && counted.boards.isEmpty)
+        #expect(try Self.results(second, "sunday").standings.map(\.score) == [2, 0])
+    }
+
     /// A join's answer never shows a duel before it is stored: while the store cannot take the
     /// deal, bob's answer shows no board (the deal is undone, and nobody is told of it).
     @Test func aJoinsAnswerShowsNoDuelTheStoreHasNotTaken() throws {

@@ -61,6 +61,17 @@ struct GameRecord: Equatable {
     /// can ask about it, so it is not kept.
     var concernsAccounts: Bool { players.contains { $0.account != nil } }
 
+    /// Whether the store keeps it: a game with an account in it, and an arena's duel even
+    /// between guests, whose arena recounts it from its record when its node stopped before
+    /// counting it (a game of guests alone otherwise moved nothing anyone can ask about).
+    var isKept: Bool { concernsAccounts || ArenaStore.parse(match: match) != nil }
+
+    /// Whether a record of `finished` may be kept (`isKept`, before the store says which of its
+    /// accounts exist): a game that names an account, or an arena's duel.
+    static func mayBeKept(_ finished: FinishedGame) -> Bool {
+        finished.seats.contains { $0.account != nil } || ArenaStore.parse(match: finished.match) != nil
+    }
+
     /// 1, ½ or 0 for a seat of a counted duel; nil when nothing counts.
     func score(of seat: Int) -> Score? {
         switch outcome {

@@ -20,8 +20,10 @@ extension SQLAccountStore {
                     if facts.keptGame, let kept = try gameRow(commitment: finished.commitment) { return kept }
                     var game = GameRecord(of: finished, ratings: facts.accounts.mapValues { $0.rating ?? .initial },
                                           pairGamesInWindow: facts.pairGames, wallSeconds: wallSeconds, journal: journal, policy: policy)
-                    // A game of guests alone moved no rating and nobody can ask about it.
-                    guard game.concernsAccounts else { return nil }
+                    guard game.isKept else { return nil }
+                    // No account of it is in the store (an arena's duel of guests), so the facts
+                    // did not say whether it is kept already: told again, the game as it was kept.
+                    if !game.concernsAccounts, let kept = try gameRow(commitment: finished.commitment) { return kept }
                     // Never seen while the rater keeps to `RatingBounds`; if it ever is, the game
                     // is kept unrated rather than lost.
                     if game.rated, game.players.contains(where: { player in
