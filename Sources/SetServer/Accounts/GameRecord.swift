@@ -66,12 +66,6 @@ struct GameRecord: Equatable {
     /// counting it (a game of guests alone otherwise moved nothing anyone can ask about).
     var isKept: Bool { concernsAccounts || ArenaStore.parse(match: match) != nil }
 
-    /// Whether a record of `finished` may be kept (`isKept`, before the store says which of its
-    /// accounts exist): a game that names an account, or an arena's duel.
-    static func mayBeKept(_ finished: FinishedGame) -> Bool {
-        finished.seats.contains { $0.account != nil } || ArenaStore.parse(match: finished.match) != nil
-    }
-
     /// 1, ½ or 0 for a seat of a counted duel; nil when nothing counts.
     func score(of seat: Int) -> Score? {
         switch outcome {

@@ -42,12 +42,11 @@ extension Server {
     /// A replayed game's record, at start: the one the store holds, or, for a game of an account
     /// that ended after its journal said so but before the store did (a stop between the two
     /// writes, so its end was never told), one written now. A game of guests alone moved no
-    /// rating: it is not written again at every start (unless it is an arena's duel: its arena
-    /// counts it from its record).
+    /// rating: it is not written again at every start.
     static func recovered(_ finished: FinishedGame, in store: AccountStore, wallSeconds: Int64, log: ServerLog) -> RecordState {
         do throws(StoreError) {
             if let game = try store.game(commitment: finished.commitment) { return .committed(game) }
-            guard GameRecord.mayBeKept(finished) else { return .committed(nil) }
+            guard finished.seats.contains(where: { $0.account != nil }) else { return .committed(nil) }
             let record = try store.record(finished, journal: "\(finished.match).jsonl", wallSeconds: wallSeconds, policy: .standard)
             log("recorded \(finished.match) game \(finished.game), which ended before the server stopped")
             return .committed(record)
