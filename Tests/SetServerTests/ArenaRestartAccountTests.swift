@@ -113,14 +113,7 @@ import Testing
         let faults = StoreFaults()
         var first: TestServer? = try ArenaRestartTests.server(data, accounts, faults: faults)
         let (ann, _, bob, _) = try Self.seated(first!, "saturday")
-        faults.losingArenaEnds = true
-        ann.send(.act(.resign, seat: nil))
-        // The game over is published once its record is committed; the arena's end is lost after it.
-        _ = try bob.awaitEvent("the duel over") { if case .gameOver = $0 { true } else { false } }
-        for _ in 0..<400 where !first!.logLines.all.contains(where: { $0.contains("game 1's end was not written") }) {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        #expect(first!.logLines.all.contains { $0.contains("arena saturday: game 1's end was not written") })
+        try ArenaRestartTests.annResignsAndTheEndIsLost(first!, "saturday", ann, bob, faults: faults)
         withExtendedLifetime((ann, bob)) { first?.stop() }
         first = nil
         faults.losingArenaEnds = false

@@ -47,6 +47,19 @@ import Testing
         return results
     }
 
+    /// ann resigns the first duel of `arena`, in which she and bob sit, while `faults` loses
+    /// arena ends: its game over is told (so its record is committed) and its end in the arena is
+    /// not written, as on a node killed between the two.
+    static func annResignsAndTheEndIsLost(_ server: TestServer, _ arena: String, _ ann: TestClient, _ bob: TestClient,
+                                          faults: StoreFaults) throws {
+        faults.losingArenaEnds = true
+        ann.send(.act(.resign, seat: nil))
+        _ = try bob.awaitEvent("the duel over") { if case .gameOver = $0 { true } else { false } }
+        let lost = "arena \(arena): game 1's end was not written"
+        for _ in 0..<400 where !server.logLines.all.contains(where: { $0.contains(lost) }) { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(server.logLines.all.contains { $0.contains(lost) })
+    }
+
     /// A duel both players sat in before the restart resumes from its journal: its players take
     /// their seats back with their tokens, and its end counts, once, though nobody joined the
     /// arena after the restart before it ended.
@@ -163,12 +176,7 @@ import Testing
         let (ann, anns, bob, bobs) = try Self.dealt(first!, "sunday")
         _ = try ArenaDuelTests.sit(ann, "ann", in: anns)
         _ = try ArenaDuelTests.sit(bob, "bob", in: bobs)
-        faults.losingArenaEnds = true
-        ann.send(.act(.resign, seat: nil))
-        _ = try bob.awaitEvent("the duel over") { if case .gameOver = $0 { true } else { false } }
-        for _ in 0..<400 where !first!.logLines.all.contains(where: { $0.contains("arena sunday: game 1's end was not written") }) {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        try Self.annResignsAndTheEndIsLost(first!, "sunday", ann, bob, faults: faults)
         withExtendedLifetime((ann, bob)) { first?.stop() }
         first = nil
         faults.losingArenaEnds = false
