@@ -112,5 +112,7 @@ enum SQLAccountSchema {
         ArenaStore.migration,
         // The account each arena player joined as, for its profile (Arenas/ArenaProfiles.swift).
         ArenaProfiles.migration,
+        // Who resigned or forfeited a game, so an arena's recount scores it (Accounts/RecordedGiveUp.swift).
+        RecordedGiveUp.migration,
     ]
 }
