@@ -5,7 +5,8 @@ times each) once, then for each store (SQLite, then PostgreSQL on loopback):
      imports it (timed: process start to its first line, "serving on …"), and the database's
      size is read,
   2. ROUNDS times: stops the server and starts it again (the start time, and the RSS at rest),
-     asks `profile`, `history` and `leaderboard` alone for 10 s, then again while
+     asks `profile`, `history` and `leaderboard` (and `ping`, the same round trip without the
+     store) alone for 10 s, then again while
      `setgame bench --server` plays DUELS duels at human pace (500 ms, two spectators each) and
      twenty accounts play rated games among themselves (a game every 50 ms at most),
   3. on PostgreSQL, in each round, the same loaded window once more with `pg_ctl restart -m fast`
@@ -20,7 +21,7 @@ LAG_MS sets the server's --lag-compensation-ms. The throwaway PostgreSQL is `.ci
 
 The server and PostgreSQL run on core 0, the load and the asking on core 1.
 """
-import atexit, json, os, random, shutil, signal, socket, subprocess, sys, tempfile, threading, time
+import atexit, json, multiprocessing, os, random, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "e2e"))
@@ -36,7 +37,11 @@ ROUNDS = int(os.environ.get("ROUNDS", "3"))
 CLIENTS, QPS, SECONDS = 4, 25, int(os.environ.get("SECONDS_LOADED", "30"))
 PIN = (os.cpu_count() or 1) >= 2
 REALTIME = os.environ.get("REALTIME", "1") == "1" and hasattr(os, "SCHED_FIFO")
-KINDS = ("profile", "history", "leaderboard")
+if PIN:
+    # This script's own work (the asking, and the rated games' twenty accounts) is load too: on
+    # core 1 with the bench, never beside the server it times.
+    os.sched_setaffinity(0, {1})
+KINDS = ("profile", "history", "leaderboard", "ping")  # ping: the same round trip without the store
 random.seed(1)
 work = tempfile.mkdtemp(prefix="setgame-accounts-bench-")
 cleanups = []
@@ -129,9 +134,8 @@ def stop(server):
 
 
 def ask(port, seed, latencies, stopping, refused):
-    """One thread asks over CLIENTS connections in turn, one question at a time: no other Python
-    thread holds the interpreter lock when an answer arrives. At real-time priority its wake-ups
-    are not queued behind the bench's 4,000 connections on core 1."""
+    """Asks over CLIENTS connections in turn, one question at a time, in a process of its own (`Asker`).
+    At real-time priority its wake-ups are not queued behind the bench's 4,000 connections on core 1."""
     rng = random.Random(seed)
     if REALTIME:
         os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(10))
@@ -148,7 +152,8 @@ def ask(port, seed, latencies, stopping, refused):
         connection, reader = connections[turn % CLIENTS]
         turn += 1
         kind = rng.choice(KINDS)
-        question = {"type": kind, "variant": "classic"} if kind == "leaderboard" else {"type": kind, "name": "p%d" % rng.randrange(accounts)}
+        question = ({"type": kind, "variant": "classic"} if kind == "leaderboard" else {"type": "ping"} if kind == "ping"
+                    else {"type": kind, "name": "p%d" % rng.randrange(accounts)})
         sent = time.perf_counter()
         connection.sendall((json.dumps(question) + "\n").encode())
         reply = reader.readline()
@@ -202,26 +207,48 @@ def percentile(values, share):
     return values[min(len(values) - 1, int(len(values) * share))] * 1000 if values else float("nan")
 
 
+class Asker:
+    """`ask` in a process of its own, forked before the farmer's thread starts: an answer that
+    arrives while the farmer parses its lines is then not held for Python's interpreter lock
+    (up to its 5 ms switch interval), and what is timed is the server, not this script."""
+
+    def __init__(self, port, seed):
+        self.results, sending = multiprocessing.Pipe(duplex=False)
+        self.stopping = multiprocessing.get_context("fork").Event()
+        self.process = multiprocessing.get_context("fork").Process(target=Asker.run, args=(port, seed, self.stopping, sending))
+        self.process.start()
+        sending.close()
+
+    @staticmethod
+    def run(port, seed, stopping, sending):
+        latencies, refused = {k: [] for k in KINDS}, []
+        ask(port, seed, latencies, stopping, refused)
+        sending.send((latencies, len(refused)))
+
+    def stop(self):
+        """The latencies by kind and the number of questions refused."""
+        self.stopping.set()
+        latencies, refused = self.results.recv()
+        self.process.join()
+        return latencies, refused
+
+
 def asked(port, seconds, seed):
-    latencies, refused, stopping = {k: [] for k in KINDS}, [], threading.Event()
-    asker = threading.Thread(target=ask, args=(port, seed, latencies, stopping, refused))
-    asker.start()
+    asker = Asker(port, seed)
     time.sleep(seconds)
-    stopping.set()
-    asker.join()
-    return latencies, refused
+    return asker.stop()
 
 
 def loaded(port, server, seed, postgres=None):
     """The loaded window: duels, rated games and questions; PostgreSQL restarted in its middle when given."""
-    latencies, refused, played, stopping = {k: [] for k in KINDS}, [], [], threading.Event()
+    played, stopping = [], threading.Event()
     bench = subprocess.Popen(on_core(1, [BIN, "bench", "--server", f"127.0.0.1:{port}", "--matches", str(duels), "--spectators", "2",
                                          "--pace", "500", "--duration", str(SECONDS), "--json"]),
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     time.sleep(5)  # the duels connect and start first
-    asker = threading.Thread(target=ask, args=(port, seed, latencies, stopping, refused))
+    asker = Asker(port, seed)
     farmer = threading.Thread(target=farm, args=(port, played, stopping))
-    asker.start(), farmer.start()
+    farmer.start()
     window = max(1, SECONDS - 8)
     restart = None
     if postgres:
@@ -232,10 +259,11 @@ def loaded(port, server, seed, postgres=None):
         time.sleep(window)
     rss = status(server.pid, "VmRSS")
     stopping.set()
-    asker.join(), farmer.join()
+    latencies, refused = asker.stop()
+    farmer.join()
     out = bench.communicate()[0]
     report = json.loads(out[out.index("{"):])
-    return dict(latencies=latencies, refused=len(refused), played=played, rss=rss, bench=report, restart=restart)
+    return dict(latencies=latencies, refused=refused, played=played, rss=rss, bench=report, restart=restart)
 
 
 def show(latencies):

@@ -7,6 +7,14 @@ package struct ArenaGame: Hashable, Sendable {
         self.number = number
         self.players = players
     }
+
+    /// Which of the two players holds `seat` of the duel's game, `seated` the name in it: seats
+    /// are taken in the order the players sat, not the pairing's, so the name decides; a seat
+    /// whose name is not one of theirs falls back to the pairing's order.
+    package func player(inSeat seat: Int, seated: String?) -> String {
+        if let seated, players.contains(seated) { return seated }
+        return players[seat == 0 ? 0 : 1]
+    }
 }
 
 /// How an arena duel ended.

@@ -44,9 +44,11 @@ package enum Bench {
         defer { server?.stop() }
         var report: BenchReport
         do {
+            let stolenBefore = StolenTime.read()
             let load = try LoadGenerator(config).run(progress: say)
             let stats = server.flatMap { ProcessStats.read(pid: $0.pid) }
             report = BenchReport(config: config, load: load, server: stats, machine: BenchReport.describeMachine())
+            if let stolenBefore, let stolenAfter = StolenTime.read() { report.stolenMsPerCore = stolenAfter.milliseconds(since: stolenBefore) }
         } catch {
             warn("setgame bench: \(error)")
             return 1

@@ -10,6 +10,8 @@ package struct BenchReport: Sendable {
     package var machine: String
     /// The reference relay's run on the same rooms (`--relay`), when there was one.
     package var relay: RelayResult?
+    /// Milliseconds the hypervisor took from each core during the run (`StolenTime`), when known.
+    package var stolenMsPerCore: [Double]?
 
     package init(config: BenchConfig, load: LoadResult, server: ProcessStats?, machine: String, relay: RelayResult? = nil) {
         self.config = config
@@ -38,7 +40,7 @@ package struct BenchReport: Sendable {
         }
         var lines = [
             "setgame bench: \(config.matches) matches × (2 players + \(config.spectatorsPerMatch) spectators) = \(load.connections) connections, pace \(config.paceMs) ms, \(String(format: "%.1f", load.seconds)) s",
-            "machine: \(machine)",
+            "machine: \(machine)" + (stolenMsPerCore.map { "; taken by the hypervisor during the run: " + $0.map { String(format: "%.0f ms", $0) }.joined(separator: ", ") } ?? ""),
             "",
             "actions completed        \(load.actions)  (\(String(format: "%.0f", actionsPerSecond))/s)",
             "games completed          \(load.gamesCompleted)",
@@ -95,6 +97,7 @@ package struct BenchReport: Sendable {
         members["actionLatency"] = latency(load.actionLatency)
         members["pingLatency"] = latency(load.pingLatency)
         members["machine"] = .string(machine)
+        if let stolenMsPerCore { members["stolenMsPerCore"] = .array(stolenMsPerCore.map { .double($0.rounded()) }) }
         members["redirects"] = .int(Int64(load.redirects))
         members["servers"] = .array(load.servers.map { server in
             let share = server.load

@@ -65,7 +65,17 @@ package final class BenchServer: Sendable {
     /// show up as the other's latency. False when that could not be done.
     package func pin() -> Bool {
         guard ProcessInfo.processInfo.activeProcessorCount >= 2 else { return false }
-        return setgame_pin_to_cpu(pid, 0) == 0 && setgame_pin_to_cpu(0, 1) == 0
+        return pinServer() && Self.pinEveryThread(of: "self", to: 1)
+    }
+
+    /// Every thread of the server on core 0. The server has begun its lanes' threads before it
+    /// says where it listens, and an affinity set on a process id holds only for its first thread.
+    package func pinServer() -> Bool { Self.pinEveryThread(of: "\(pid)", to: 0) }
+
+    /// Pins each thread `/proc/PROCESS/task` lists; one begun meanwhile inherits its maker's.
+    package static func pinEveryThread(of process: String, to cpu: Int32) -> Bool {
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process)/task"), !threads.isEmpty else { return false }
+        return threads.compactMap { Int32($0) }.allSatisfy { setgame_pin_to_cpu($0, cpu) == 0 }
     }
 
     /// Stops the server, waits for it, and removes its folder; later calls do nothing. A ^C that

@@ -2,15 +2,16 @@ import SetRules
 
 /// A min-heap of (deadline, key). Entries are never removed early: the owner checks, when one
 /// comes due, whether the key still has that deadline, and re-adds keys whose deadline moved.
+/// Inlinable: specialised for its key where the loop uses it, not looked up generically each call.
 package struct DeadlineQueue<Key: Hashable> {
-    private var heap: [(deadline: Instant, key: Key)] = []
+    @usableFromInline var heap: [(deadline: Instant, key: Key)] = []
 
-    package init() {}
+    @inlinable package init() {}
 
-    package var count: Int { heap.count }
-    package var earliest: Instant? { heap.first?.deadline }
+    @inlinable package var count: Int { heap.count }
+    @inlinable package var earliest: Instant? { heap.first?.deadline }
 
-    package mutating func add(_ key: Key, at deadline: Instant) {
+    @inlinable package mutating func add(_ key: Key, at deadline: Instant) {
         heap.append((deadline, key))
         var child = heap.count - 1
         while child > 0 {
@@ -22,7 +23,7 @@ package struct DeadlineQueue<Key: Hashable> {
     }
 
     /// Removes and returns every entry whose deadline is at or before `now`, earliest first.
-    package mutating func popDue(at now: Instant) -> [(key: Key, deadline: Instant)] {
+    @inlinable package mutating func popDue(at now: Instant) -> [(key: Key, deadline: Instant)] {
         var due: [(key: Key, deadline: Instant)] = []
         while let first = heap.first, first.deadline <= now {
             due.append((key: first.key, deadline: first.deadline))

@@ -79,9 +79,9 @@ package final class EventLoop: @unchecked Sendable {
     /// Runs until `stop()`. Before each wait it asks `timeout` how many milliseconds it may sleep
     /// (-1: until something happens); after each batch of readiness it calls `tick`, and within a
     /// large batch it calls `midBatch` after every `midBatchInterval` handlers, so output made early
-    /// in a batch need not wait for the whole batch. What other threads posted to an inbox meanwhile
-    /// is taken just before each `midBatch` and `tick`: a worker's answer waits for at most
-    /// `midBatchInterval` handlers, not for the rest of the batch and the eventfd's turn in the next.
+    /// in a batch need not wait for the whole batch. What other threads posted to an inbox is taken
+    /// after the handler during which it came, followed by a `midBatch`, and before each `tick`: a
+    /// worker's answer waits for one handler, not for the rest of the batch and the eventfd's turn.
     package func run(timeout: () -> Int32, tick: () -> Void, midBatch: () -> Void = {}, midBatchInterval: Int = 32) {
         let (claimed, _) = runningThread.compareExchange(expected: 0, desired: pthread_self(), ordering: .acquiringAndReleasing)
         precondition(claimed, "EventLoop.run: the loop is already running on another thread")
@@ -110,7 +110,9 @@ package final class EventLoop: @unchecked Sendable {
                 if flags & EPOLLOUT.rawValue != 0 { readiness.insert(.writable) }
                 if flags & (EPOLLERR.rawValue | EPOLLHUP.rawValue | EPOLLRDHUP.rawValue) != 0 { readiness.insert(.closed) }
                 handlers[fd]?(readiness)
-                if (index + 1) % midBatchInterval == 0 {
+                // A worker's answer (a question's, a record's) goes out after the handler during
+                // which it came, not after the rest of a batch that may take milliseconds.
+                if posted.load(ordering: .relaxed) || (index + 1) % midBatchInterval == 0 {
                     drainPosted()
                     midBatch()
                 }

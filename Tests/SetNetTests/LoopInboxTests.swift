@@ -33,13 +33,15 @@ import Testing
         #expect(allOnTheLoop)
     }
 
-    /// A worker's answer posted while the loop works through a long batch is taken at the batch's
-    /// next `midBatch`, not after the batch and the eventfd's turn in the next one: 100 sockets
-    /// ready at once, an answer posted as the first is handled, and it arrives before the 33rd.
+    /// A worker's answer posted while the loop works through a long batch is taken right after
+    /// the handler during which it came, and a `midBatch` follows (the server's flush, which
+    /// sends it), not after the batch and the eventfd's turn in the next one: 100 sockets ready
+    /// at once, an answer posted as the first is handled, and it arrives before the second.
     @Test func aValuePostedDuringABatchIsTakenWithinIt() throws {
         let loop = try EventLoop()
         var handled = 0
         var handledWhenReceived: Int?
+        var handledAtMidBatch: [Int] = []
         let inbox = loop.inbox { (_: [Int]) in handledWhenReceived = handledWhenReceived ?? handled }
         var pairs: [(Int32, Int32)] = []
         for _ in 0..<100 {
@@ -62,8 +64,9 @@ import Testing
         loop.run(timeout: { 1_000 }, tick: {
             batches += 1
             if handledWhenReceived != nil || batches > 3 { loop.stop() }
-        }, midBatch: {}, midBatchInterval: 32)
-        #expect(handledWhenReceived == 32)
+        }, midBatch: { handledAtMidBatch.append(handled) }, midBatchInterval: 32)
+        #expect(handledWhenReceived == 1)
+        #expect(handledAtMidBatch.prefix(2) == [1, 32], "a flush after the answer, then every 32 handlers as before")
     }
 
     /// Answers posted faster than the loop takes them cost one wake-up, not one each: the posts

@@ -59,6 +59,9 @@ import Testing
         // Still the arena's member: closing the connection in the duel pauses ann, taking hold
         // when the duel ends (as any pause asked during a duel), so nobody is paired again.
         ann.hangUp()
+        // Bob resigns once the server has read ann's hang-up (he hears her away): read in one
+        // batch, his resign could end the duel and pair them again before her close paused her.
+        _ = try bob.awaitEvent("ann away") { if case .presence(_, false, _) = $0 { true } else { false } }
         bob.send(.act(.resign, seat: nil))
         let paused = try Room.pushed(bob, "ann paused") { Room.entry($0, "ann")?.paused == true }
         #expect(Room.entry(paused, "ann")?.games == 2 && Room.entry(paused, "ann")?.score == 2 && paused.boards.isEmpty)

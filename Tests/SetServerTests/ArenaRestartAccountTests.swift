@@ -59,6 +59,17 @@ import Testing
         #expect(Room.entry(counted, "ann")?.score == 2 && Room.entry(counted, "bob")?.score == 0, "the one who came wins")
     }
 
+    /// ann and bob, two accounts, joined to the running arena `arena` and seated in its first duel.
+    static func seated(_ server: TestServer, _ arena: String) throws -> (TestClient, ArenaPairingNotice, TestClient, ArenaPairingNotice) {
+        try Room.create(server, arena)
+        let ann = try ArenaAccountTests.joined(server, arena, "ann", key: AccountTests.annKey)
+        let bob = try ArenaAccountTests.joined(server, arena, "bob", key: AccountTests.bobKey)
+        let anns = try Room.pairing(ann), bobs = try Room.pairing(bob)
+        try ArenaAccountTests.sit(ann, "ann", key: AccountTests.annKey, in: anns)
+        try ArenaAccountTests.sit(bob, "bob", key: AccountTests.bobKey, in: bobs)
+        return (ann, anns, bob, bobs)
+    }
+
     /// A duel that ends in the moment after a restart before its arena is held again counts as
     /// its match ended it: ann resigns before any set, so bob wins, though the store's record of
     /// that game (an aborted one) names no winner and was committed before the arena was read.
@@ -69,12 +80,7 @@ import Testing
         let data = temporaryFolder("setgame-arena-early-end")
         let faults = StoreFaults()
         var first: TestServer? = try ArenaRestartTests.server(data, accounts, faults: faults)
-        try Room.create(first!, "thursday")
-        let ann = try ArenaAccountTests.joined(first!, "thursday", "ann", key: AccountTests.annKey)
-        let bob = try ArenaAccountTests.joined(first!, "thursday", "bob", key: AccountTests.bobKey)
-        let anns = try Room.pairing(ann), bobs = try Room.pairing(bob)
-        try ArenaAccountTests.sit(ann, "ann", key: AccountTests.annKey, in: anns)
-        try ArenaAccountTests.sit(bob, "bob", key: AccountTests.bobKey, in: bobs)
+        let (ann, anns, bob, bobs) = try Self.seated(first!, "thursday")
         withExtendedLifetime((ann, bob)) { first?.stop() }
         first = nil
 
@@ -94,6 +100,29 @@ import Testing
         let counted = try ArenaRestartTests.watched(second, "thursday", "the duel counted") { Room.entry($0, "bob")?.games == 1 }
         #expect(Room.entry(counted, "bob")?.score == 2 && Room.entry(counted, "ann")?.score == 0, "a resignation loses")
         let stored = try ArenaRestartTests.results(second, "thursday")
+        #expect(stored.standings.map(\.name) == ["bob", "ann"] && stored.standings.map(\.score) == [2, 0])
+    }
+
+    /// A node killed after a duel's record committed and before its arena wrote the duel's end:
+    /// ann resigned before any set (an aborted game, with no winner, in the store), and the
+    /// restarted node recounts the duel from that record as the live arena counted it: bob wins
+    /// 2, ann 0, not a draw of 1 each.
+    @Test(arguments: TestStoreKind.allCases) func aResignationBeforeAnySetRecountedAfterARestartStillLoses(kind: TestStoreKind) throws {
+        guard let accounts = try TestAccounts.make(kind) else { return }
+        let data = temporaryFolder("setgame-arena-recount")
+        let faults = StoreFaults()
+        var first: TestServer? = try ArenaRestartTests.server(data, accounts, faults: faults)
+        let (ann, _, bob, _) = try Self.seated(first!, "saturday")
+        try ArenaRestartTests.annResignsAndTheEndIsLost(first!, "saturday", ann, bob, faults: faults)
+        withExtendedLifetime((ann, bob)) { first?.stop() }
+        first = nil
+        faults.losingArenaEnds = false
+
+        let second = try ArenaRestartTests.server(data, accounts, faults: faults)
+        defer { second.stop() }
+        let counted = try ArenaRestartTests.watched(second, "saturday", "the duel recounted") { Room.entry($0, "bob")?.games == 1 }
+        #expect(Room.entry(counted, "bob")?.score == 2 && Room.entry(counted, "ann")?.score == 0, "a resignation before any set loses")
+        let stored = try ArenaRestartTests.results(second, "saturday")
         #expect(stored.standings.map(\.name) == ["bob", "ann"] && stored.standings.map(\.score) == [2, 0])
     }
 }

@@ -47,6 +47,19 @@ import Testing
         return results
     }
 
+    /// ann resigns the first duel of `arena`, in which she and bob sit, while `faults` loses
+    /// arena ends: its game over is told (so its record is committed) and its end in the arena is
+    /// not written, as on a node killed between the two.
+    static func annResignsAndTheEndIsLost(_ server: TestServer, _ arena: String, _ ann: TestClient, _ bob: TestClient,
+                                          faults: StoreFaults) throws {
+        faults.losingArenaEnds = true
+        ann.send(.act(.resign, seat: nil))
+        _ = try bob.awaitEvent("the duel over") { if case .gameOver = $0 { true } else { false } }
+        let lost = "arena \(arena): game 1's end was not written"
+        for _ in 0..<400 where !server.logLines.all.contains(where: { $0.contains(lost) }) { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(server.logLines.all.contains { $0.contains(lost) })
+    }
+
     /// A duel both players sat in before the restart resumes from its journal: its players take
     /// their seats back with their tokens, and its end counts, once, though nobody joined the
     /// arena after the restart before it ended.
@@ -150,6 +163,29 @@ import Testing
         #expect(!lost.boards.map(\.match).contains("arena-wednesday-1"))
         #expect(lost.standings.allSatisfy { $0.games == 1 && $0.score == 0 && $0.playing != "arena-wednesday-1" })
         #expect(try Self.results(second, "wednesday").standings.map(\.games) == [1, 1])
+    }
+
+    /// Two guests' duel whose end its node did not write before it stopped (the game over was
+    /// told): the restarted node counts it as it ended, ann's resignation a loss, from the record
+    /// an arena's duel keeps even between guests; not a duel to sit in again, nor a double no-show.
+    @Test(arguments: TestStoreKind.allCases) func aGuestsDuelThatEndedBeforeTheStopCountsAsItEnded(kind: TestStoreKind) throws {
+        guard let accounts = try TestAccounts.make(kind) else { return }
+        let data = temporaryFolder("setgame-arena-guests")
+        let faults = StoreFaults()
+        var first: TestServer? = try Self.server(data, accounts, faults: faults)
+        let (ann, anns, bob, bobs) = try Self.dealt(first!, "sunday")
+        _ = try ArenaDuelTests.sit(ann, "ann", in: anns)
+        _ = try ArenaDuelTests.sit(bob, "bob", in: bobs)
+        try Self.annResignsAndTheEndIsLost(first!, "sunday", ann, bob, faults: faults)
+        withExtendedLifetime((ann, bob)) { first?.stop() }
+        first = nil
+        faults.losingArenaEnds = false
+
+        let second = try Self.server(data, accounts, faults: faults)
+        defer { second.stop() }
+        let counted = try Self.watched(second, "sunday", "the duel counted") { Room.entry($0, "bob")?.games == 1 }
+        #expect(Room.entry(counted, "bob")?.score == 2 && Room.entry(counted, "ann")?.score == 0 && counted.boards.isEmpty)
+        #expect(try Self.results(second, "sunday").standings.map(\.score) == [2, 0])
     }
 
     /// A join's answer never shows a duel before it is stored: while the store cannot take the

@@ -60,6 +60,19 @@ import Testing
         #expect(pingedAgain)
     }
 
+    /// A pong that moves a duel's round trips is told to the duel at once, not at the next sweep
+    /// (a second later, with every other duel a stall moved: one burst of thousands of lines).
+    /// The clock stays 840 ms short of the first sweep here.
+    @Test func aPongThatMovesTheRoundTripsIsToldAtOnce() throws {
+        let server = try TestServer { $0.lagCompensationMs = 200 }
+        defer { server.stop() }
+        let (ann, _) = try measuredDuel(server)
+        let told = try ann.waitFor("round trips") { message in
+            if case .roundTrips(_, let ms) = message, ms.allSatisfy({ $0 != nil }) { ms } else { nil }
+        }
+        #expect(told == [0, 160])
+    }
+
     @Test func theFarPlayersEarlierClaimWinsThoughItArrivesLater() throws {
         let server = try TestServer { $0.lagCompensationMs = 200 }
         defer { server.stop() }

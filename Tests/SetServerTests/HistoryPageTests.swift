@@ -13,7 +13,11 @@ import Testing
 
     /// A store holding two accounts and the games of `games()`, in order.
     func store() throws -> SQLAccountStore {
-        let store = try SQLAccountStore.open(.memory, dataFolder: nil, policy: .standard, wallSeconds: 1, log: .silent)
+        try filled(SQLAccountStore.open(.memory, dataFolder: nil, policy: .standard, wallSeconds: 1, log: .silent))
+    }
+
+    /// `store` given the two accounts and the games of `games()`, in order.
+    func filled(_ store: SQLAccountStore) throws -> SQLAccountStore {
         try store.insertAccount(id: 0, identity: .accountKey(digest: "a"), name: Self.names[0], bot: false, wallSeconds: 1)
         try store.insertAccount(id: 1, identity: .sshKey(fingerprint: "SHA256:b"), name: Self.names[1], bot: true, wallSeconds: 2)
         for game in games() { try store.insert(game, policy: .standard) }
@@ -94,6 +98,25 @@ import Testing
         #expect(second == expected(account: 0, indexes: [0], next: nil, requestID: nil))
         #expect(throws: WireError.self) { try store.history("ann \"the\" \\ 🂡", after: "5", limit: 3, id: nil).get() }
         #expect(throws: WireError.self) { try store.history("nobody", after: nil, limit: 3, id: nil).get() }
+    }
+
+    /// A cursor counts the games before its page, 0 through the player's count; anything else is
+    /// refused, but only once the player is found: an unknown player is told so whatever the
+    /// cursor. On both engines: the page and the player come in one statement.
+    @Test(arguments: TestStoreKind.allCases)
+    func aCursorOutsideTheCountIsRefusedOnceThePlayerIsFound(kind: TestStoreKind) throws {
+        guard let subject = try StoreUnderTest.make(kind) else { return }
+        let store = try filled(subject.store)
+        let ann = Self.names[0]
+        let code = { (reply: Result<[UInt8], WireError>) -> ErrorCode? in if case .failure(let error) = reply { error.code } else { nil } }
+        for cursor in ["-1", "x", "5", "", "1.0", String(Int.max)] {
+            #expect(code(try store.history(ann, after: cursor, limit: 3, id: nil)) == .badField, "cursor \(cursor)")
+        }
+        #expect(code(try store.history("nobody", after: "x", limit: 3, id: nil)) == .noSuchPlayer)
+        #expect(try store.history(ann, after: "0", limit: 3, id: nil).get() == expected(account: 0, indexes: [], next: nil, requestID: nil))
+        #expect(try store.history(ann, after: "4", limit: 3, id: nil).get() == expected(account: 0, indexes: [3, 2, 1], next: "1", requestID: nil))
+        #expect(try store.history(ann, after: nil, limit: 0, id: nil).get() == expected(account: 0, indexes: [], next: "4", requestID: nil))
+        #expect(try store.history("bot-hard", after: "2", limit: 1, id: nil).get() == expected(account: 1, indexes: [3], next: "1", requestID: nil))
     }
 
     /// What the line says, read back as a client reads it: rounded ratings and the provisional mark.

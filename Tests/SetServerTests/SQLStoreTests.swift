@@ -84,7 +84,7 @@ import Testing
         let database = subject.database.database
         _ = try store.create(.accountKey(digest: "a"), name: "ann", bot: false, wallSeconds: 1)
         _ = try store.create(.accountKey(digest: "b"), name: "bob", bot: false, wallSeconds: 1)
-        // No free page left to fill first: a migration that makes a table again (13, `set_times`)
+        // No free page left to fill first: a migration that makes a table again (14, `set_times`)
         // leaves the old table's pages free in the file.
         try database.execute("VACUUM")
         let pages: Int = try database.row("PRAGMA page_count")?.int(0) ?? 0

@@ -4,7 +4,7 @@ import SetDatabase
 import SetTestSupport
 import Testing
 
-/// Issue 43: `set_times` is one B-tree on SQLite (`WITHOUT ROWID`, migration 13), and a store
+/// Issue 43: `set_times` is one B-tree on SQLite (`WITHOUT ROWID`, migration 14), and a store
 /// made before keeps every count through the change; PostgreSQL's table is as it was.
 @Suite struct SetTimesMigrationTests {
     @Test func aStoreMadeBeforeKeepsItsSetTimesInOneBTree() throws {

@@ -30,7 +30,7 @@ protocol AccountStore: AnyObject {
     /// Records a finished game and moves both ratings in one transaction, reading the ratings
     /// and the pair's rated games of the day inside it (`GameRecord.init(of:…)` decides), so two
     /// servers finishing games of one player at once both count. Idempotent by commitment: a
-    /// game already recorded returns the record it has. Nil: a game of guests alone, not kept.
+    /// game already recorded returns the record it has. Nil: a game not kept (guests alone, outside an arena).
     func record(_ finished: FinishedGame, journal: String, wallSeconds: Int64, policy: RatingPolicy) throws(StoreError) -> GameRecord?
     /// The game dealt with this commitment, if it is recorded.
     func game(commitment: String) throws(StoreError) -> GameRecord?

@@ -35,7 +35,7 @@ extension GameRecord {
         let rated = finished.mode == .duel && accountsOnly && !finished.seats.contains(where: \.casual)
             && (outcome == .win || outcome == .draw) && policy.ratesAnother(pairGamesInWindow: pairGamesInWindow)
         self.init(match: finished.match, game: finished.game, commitment: finished.commitment, mode: finished.mode,
-                  variant: finished.variant, rated: rated, outcome: outcome, reason: result.reason,
+                  variant: finished.variant, rated: rated, outcome: outcome, reason: result.reason, by: result.by,
                   winner: outcome == .win ? result.winner : nil, players: players, endedAt: finished.endedAt,
                   durationMs: finished.durationMs, wallSeconds: wallSeconds, journal: journal)
         guard rated, let first = players[0].account.flatMap({ ratings[$0] }), let second = players[1].account.flatMap({ ratings[$0] }) else { return }

@@ -36,6 +36,8 @@ struct GameRecord: Equatable {
     var rated: Bool
     var outcome: Outcome
     var reason: MatchResult.Reason
+    /// The seat that resigned or forfeited, for those reasons (the match's `by`; `RecordedGiveUp`).
+    var by: Seat? = nil
     /// The winning seat, for `win`.
     var winner: Seat?
     var players: [Player]
@@ -58,6 +60,11 @@ struct GameRecord: Equatable {
     /// Whether any seat was an account's: a game of guests alone moved no rating, and nobody
     /// can ask about it, so it is not kept.
     var concernsAccounts: Bool { players.contains { $0.account != nil } }
+
+    /// Whether the store keeps it: a game with an account in it, and an arena's duel even
+    /// between guests, whose arena recounts it from its record when its node stopped before
+    /// counting it (a game of guests alone otherwise moved nothing anyone can ask about).
+    var isKept: Bool { concernsAccounts || ArenaStore.parse(match: match) != nil }
 
     /// 1, ½ or 0 for a seat of a counted duel; nil when nothing counts.
     func score(of seat: Int) -> Score? {

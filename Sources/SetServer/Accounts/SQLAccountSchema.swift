@@ -112,6 +112,8 @@ enum SQLAccountSchema {
         ArenaStore.migration,
         // The account each arena player joined as, for its profile (Arenas/ArenaProfiles.swift).
         ArenaProfiles.migration,
+        // Who resigned or forfeited a game, so an arena's recount scores it (Accounts/RecordedGiveUp.swift).
+        RecordedGiveUp.migration,
         setTimesWithoutRowID,
     ]
 
@@ -121,7 +123,7 @@ enum SQLAccountSchema {
     /// is also the order a profile reads them in. Made again and filled from the old table (no
     /// table refers to it, so dropping it is allowed with foreign keys on). PostgreSQL has no
     /// rowid: nothing changes there.
-    static let setTimesWithoutRowID = Migration(version: 13, summary: "set_times kept as one B-tree on SQLite (WITHOUT ROWID)") { dialect in
+    static let setTimesWithoutRowID = Migration(version: 14, summary: "set_times kept as one B-tree on SQLite (WITHOUT ROWID)") { dialect in
         guard dialect == .sqlite else { return [] }
         return [
             """

@@ -8,28 +8,33 @@ import SetWire
 // (`HistoryPageTests`).
 extension SQLAccountStore {
     func history(_ name: String, after: String?, limit: Int, id: JSONValue?) throws(StoreError) -> Result<[UInt8], WireError> {
-        try Self.storing { () throws(DatabaseError) in
-            guard let account = try database.row("SELECT id, name, games FROM accounts WHERE name_skeleton = $1", .text(PlayerName.skeleton(name))) else {
-                return .failure(AccountReplies.noSuchPlayer(name))
-            }
-            let count: Int = try account.int(2)
-            // The cursor is how many of the player's games lie before the page: stable while new games come.
-            var end = count
-            if let after {
-                guard let skip = Int(after), (0...count).contains(skip) else { return .failure(AccountReplies.badCursor) }
-                end = skip
-            }
-            let start = max(0, end - max(0, limit))
+        // A cursor that is no count of games reads no page (-1), and is refused once the player
+        // is known to exist: an unknown player is told so whatever the cursor.
+        let skip: Int? = after.map { Int($0).map { max(-1, $0) } ?? -1 }
+        let wanted = max(0, limit)
+        return try Self.storing { () throws(DatabaseError) in
+            // One statement, so one round trip to PostgreSQL: the account's name and count of
+            // games on every row (the last two columns), and its page of games, the `limit` games
+            // before the cursor (or the last ones). An account without games in that page comes
+            // as one row whose game columns are NULL.
             let rows = try database.query("""
                 SELECT ag.number, ag.seat, ag.result, g.commitment, g.duration_ms, g.game, g.journal, g.match, g.mode, g.rated, g.reason,
-                    g.variant, g.wall, s.account_id, a.bot, s.name, s.points, s.sets, s.before_rating, s.after_rating, s.after_deviation
-                FROM account_games ag JOIN games g ON g.id = ag.game_id JOIN game_seats s ON s.game_id = g.id
+                    g.variant, g.wall, s.account_id, a.bot, s.name, s.points, s.sets, s.before_rating, s.after_rating, s.after_deviation,
+                    p.name, p.games
+                FROM accounts p LEFT JOIN account_games ag ON ag.account_id = p.id
+                    AND ag.number >= COALESCE(CAST($2 AS BIGINT), p.games) - $3 AND ag.number < COALESCE(CAST($2 AS BIGINT), p.games)
+                LEFT JOIN games g ON g.id = ag.game_id LEFT JOIN game_seats s ON s.game_id = g.id
                 LEFT JOIN accounts a ON a.id = s.account_id
-                WHERE ag.account_id = $1 AND ag.number >= $2 AND ag.number < $3 ORDER BY ag.number DESC, s.seat
-                """, .int(try account.int(0) as Int), .int(start), .int(end))
+                WHERE p.name_skeleton = $1 ORDER BY ag.number DESC, s.seat
+                """, .text(PlayerName.skeleton(name)), skip.map { .int($0) } ?? .null, .int(wanted))
+            guard let account = rows.first else { return .failure(AccountReplies.noSuchPlayer(name)) }
+            let count: Int = try account.int(22)
+            // The cursor is how many of the player's games lie before the page: stable while new games come.
+            if let skip, !(0...count).contains(skip) { return .failure(AccountReplies.badCursor) }
+            let start = max(0, (skip ?? count) - wanted)
             var games: [[Row]] = []
             var number: Int64 = -1
-            for row in rows {
+            for row in rows where !row.isNull(0) {
                 let next: Int64 = try row.int(0)
                 if next != number || games.isEmpty { games.append([]) }
                 number = next
@@ -42,7 +47,7 @@ extension SQLAccountStore {
             }
             if let failure { throw failure }
             if let id { reply.raw("id", JSONWriter.bytes(id)) }
-            reply.string("name", try account.text(1))
+            reply.string("name", try account.text(21))
             if start > 0 { reply.string("next", String(start)) }
             reply.plain("type", AccountInfoType.history)
             return .success(reply.line())

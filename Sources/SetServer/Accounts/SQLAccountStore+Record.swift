@@ -20,8 +20,10 @@ extension SQLAccountStore {
                     if facts.keptGame, let kept = try gameRow(commitment: finished.commitment) { return kept }
                     var game = GameRecord(of: finished, ratings: facts.accounts.mapValues { $0.rating ?? .initial },
                                           pairGamesInWindow: facts.pairGames, wallSeconds: wallSeconds, journal: journal, policy: policy)
-                    // A game of guests alone moved no rating and nobody can ask about it.
-                    guard game.concernsAccounts else { return nil }
+                    guard game.isKept else { return nil }
+                    // No account of it is in the store (an arena's duel of guests), so the facts
+                    // did not say whether it is kept already: told again, the game as it was kept.
+                    if !game.concernsAccounts, let kept = try gameRow(commitment: finished.commitment) { return kept }
                     // Never seen while the rater keeps to `RatingBounds`; if it ever is, the game
                     // is kept unrated rather than lost.
                     if game.rated, game.players.contains(where: { player in
@@ -75,12 +77,14 @@ extension SQLAccountStore {
     func insert(_ game: GameRecord, policy: RatingPolicy, facts given: RecordFacts? = nil) throws(DatabaseError) {
         // The database hands out the id (`DatabaseIDs`): two overlapping commits never share one.
         guard let inserted = try database.row("""
-            INSERT INTO games (id, commitment, match, game, mode, variant, rated, outcome, reason, winner, ended_at, duration_ms, wall, journal)
-            VALUES (\(DatabaseIDs.nextID(in: "games", database.dialect)), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+            INSERT INTO games (id, commitment, match, game, mode, variant, rated, outcome, reason, winner, ended_at, duration_ms, wall, journal,
+                by_seat)
+            VALUES (\(DatabaseIDs.nextID(in: "games", database.dialect)), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
             RETURNING id
             """, .text(game.commitment), .text(game.match), .int(game.game), .text(game.mode.rawValue),
             .text(game.variant.rawValue), .bool(game.rated), .text(game.outcome.rawValue), .text(game.reason.rawValue),
-            .optional(game.winner?.rawValue), .int(game.endedAt), .int(game.durationMs), .int(game.wallSeconds), .text(game.journal)) else {
+            .optional(game.winner?.rawValue), .int(game.endedAt), .int(game.durationMs), .int(game.wallSeconds), .text(game.journal),
+            .optional(game.by?.rawValue)) else {
             throw DatabaseError(.invalidStatement, "the insert of game \(game.commitment) returned no id")
         }
         let gameID: Int = try inserted.int(0)
@@ -219,7 +223,7 @@ extension SQLAccountStore {
     /// The game dealt with this commitment, as it was recorded (exact ratings and set times).
     func gameRow(commitment: String) throws(DatabaseError) -> GameRecord? {
         guard let row = try database.row("""
-            SELECT id, match, game, mode, variant, rated, outcome, reason, winner, ended_at, duration_ms, wall, journal
+            SELECT id, match, game, mode, variant, rated, outcome, reason, winner, ended_at, duration_ms, wall, journal, by_seat
             FROM games WHERE commitment = $1
             """, .text(commitment)) else { return nil }
         guard let mode = Mode(rawValue: try row.text(3)), let variant = Variant(rawValue: try row.text(4)),
@@ -238,7 +242,8 @@ extension SQLAccountStore {
                                              after: try rating(seat, from: 8)))
         }
         return GameRecord(match: try row.text(1), game: try row.int(2), commitment: commitment, mode: mode, variant: variant,
-                          rated: try row.bool(5), outcome: outcome, reason: reason, winner: try row.optionalInt(8).flatMap(Seat.init(rawValue:)),
+                          rated: try row.bool(5), outcome: outcome, reason: reason,
+                          by: try row.optionalInt(13).flatMap(Seat.init(rawValue:)), winner: try row.optionalInt(8).flatMap(Seat.init(rawValue:)),
                           players: players, endedAt: try row.int(9), durationMs: try row.int(10), wallSeconds: try row.int(11),
                           journal: try row.text(12))
     }

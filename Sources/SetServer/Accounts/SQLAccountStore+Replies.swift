@@ -8,23 +8,36 @@ import SetWire
 extension SQLAccountStore {
     func profile(_ name: String) throws(StoreError) -> Result<AccountInfo, WireError> {
         try Self.storing { () throws(DatabaseError) in
-            guard let row = try database.row("""
-                SELECT id, name, bot, games, wins, losses, draws, self_games, best_set_ms FROM accounts WHERE name_skeleton = $1
-                """, .text(PlayerName.skeleton(name))) else { return .failure(AccountReplies.noSuchPlayer(name)) }
-            let id: Int = try row.int(0)
+            // One statement, so one round trip to PostgreSQL: the account (part 0), its ratings
+            // (1) and its set times' histogram (2, by ms), told apart by the first column.
+            let rows = try database.query("""
+                SELECT 0, a.id, a.bot, a.games, a.wins, a.losses, a.draws, a.self_games, a.best_set_ms, a.name, NULL, NULL, NULL
+                    FROM accounts a WHERE a.name_skeleton = $1
+                UNION ALL SELECT 1, r.rated_games, NULL, NULL, NULL, NULL, NULL, NULL, NULL, r.variant, r.rating, r.deviation, r.volatility
+                    FROM ratings r JOIN accounts a ON a.id = r.account_id WHERE a.name_skeleton = $1
+                UNION ALL SELECT 2, t.ms, t.sets, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+                    FROM set_times t JOIN accounts a ON a.id = t.account_id WHERE a.name_skeleton = $1
+                ORDER BY 1, 2
+                """, .text(PlayerName.skeleton(name)))
+            guard let row = rows.first, try row.int(0) == 0 else { return .failure(AccountReplies.noSuchPlayer(name)) }
             var perVariant: [String: JSONValue] = [:]
-            for rating in try database.query("SELECT variant, rating, deviation, volatility, rated_games FROM ratings WHERE account_id = $1", .int(id)) {
-                let value = Rating(rating: try rating.double(1), deviation: try rating.double(2), volatility: try rating.double(3))
-                perVariant[try rating.text(0)] = ["rating": .int(Int64(value.rounded)), "deviation": .int(Int64(value.deviation.rounded())),
-                                                  "provisional": .bool(value.isProvisional), "games": .int(try rating.int(4))]
+            var setTimes: [(ms: Int, sets: Int)] = []
+            for part in rows.dropFirst() {
+                if try part.int(0) == 1 {
+                    let value = Rating(rating: try part.double(10), deviation: try part.double(11), volatility: try part.double(12))
+                    perVariant[try part.text(9)] = ["rating": .int(Int64(value.rounded)), "deviation": .int(Int64(value.deviation.rounded())),
+                                                    "provisional": .bool(value.isProvisional), "games": .int(try part.int(1))]
+                } else {
+                    setTimes.append((try part.int(1), try part.int(2)))
+                }
             }
             var fields: [String: JSONValue] = [
-                "name": .string(try row.text(1)), "bot": .bool(try row.bool(2)), "ratings": .object(perVariant),
+                "name": .string(try row.text(9)), "bot": .bool(try row.bool(2)), "ratings": .object(perVariant),
                 "games": .int(try row.int(3)), "wins": .int(try row.int(4)), "losses": .int(try row.int(5)), "draws": .int(try row.int(6))]
             // Games against itself (one account in both seats) are neither wins, losses nor draws.
             let selfGames: Int64 = try row.int(7)
             if selfGames > 0 { fields["selfGames"] = .int(selfGames) }
-            if let best = try row.optionalInt(8), let median = try medianSetTime(of: id) {
+            if let best = try row.optionalInt(8), let median = Self.median(of: setTimes) {
                 fields["bestSetMs"] = .int(Int64(best))
                 fields["medianSetMs"] = .int(Int64(median))
             }
@@ -32,12 +45,9 @@ extension SQLAccountStore {
         }
     }
 
-    /// The median set time (the upper one of an even count), as `SetTimes` gives it: walked
-    /// up the account's histogram, which holds a few hundred rows at most.
-    private func medianSetTime(of id: Int) throws(DatabaseError) -> Int? {
-        let buckets = try database.query("SELECT ms, sets FROM set_times WHERE account_id = $1 ORDER BY ms", .int(id))
-        var counts: [(ms: Int, sets: Int)] = []
-        for bucket in buckets { counts.append((try bucket.int(0), try bucket.int(1))) }
+    /// The median set time (the upper one of an even count), as `SetTimes` gives it: walked up
+    /// the account's histogram in order of ms, which holds a few hundred rows at most.
+    private static func median(of counts: [(ms: Int, sets: Int)]) -> Int? {
         let total = counts.reduce(0) { $0 + $1.sets }
         guard total > 0 else { return nil }
         var seen = 0

@@ -22,6 +22,16 @@ package final class StoreFaults: Sendable, Equatable {
         set { on.store(newValue, ordering: .releasing) }
     }
 
+    private let arenaEndsLost = Atomic<Bool>(false)
+
+    /// Whether arena duels' ends fail to be written now (everything else is written): a test
+    /// stops the server in that state, as a node killed after a duel's record committed and
+    /// before its arena wrote the duel's end.
+    package var losingArenaEnds: Bool {
+        get { arenaEndsLost.load(ordering: .acquiring) }
+        set { arenaEndsLost.store(newValue, ordering: .releasing) }
+    }
+
     private let listHeld = Atomic<Bool>(false)
     private let listGate = DispatchSemaphore(value: 0)
 
@@ -123,6 +133,7 @@ final class FaultyStore: AccountStore {
     }
 
     func finishArenaGame(_ game: ArenaGame, _ end: ArenaGameEnd, in arena: String) throws(StoreError) -> Bool {
-        try change { () throws(StoreError) in try inner.finishArenaGame(game, end, in: arena) }
+        if faults.losingArenaEnds { throw .unavailable("the test's store loses arena ends") }
+        return try change { () throws(StoreError) in try inner.finishArenaGame(game, end, in: arena) }
     }
 }

@@ -183,18 +183,34 @@ package enum ArenaStore {
 
     /// How a dealt duel ended by its game record, if one is stored (its match is
     /// `arena-NAME-N`): a node that stopped between the record's commit and the count finds it
-    /// here on restart, so the game is counted, once, and never lost.
+    /// here on restart, so the game is counted, once, never lost, and as `end(of:)` counted it
+    /// live: the rules' winner is recovered from the record (`GameRecord.matchWinner`: a
+    /// resignation before any set is an aborted game with no winner, but its `by_seat` says who
+    /// gave it up), then named by who sat in that seat.
     static func recordedEnd(of game: ArenaGame, in arena: String, database: Database) throws(DatabaseError) -> ArenaGameEnd? {
-        // The winner by the name in its seat: seats are taken in the order the players sat,
-        // not the pairing's.
         guard let row = try database.row(
             """
-            SELECT g.winner, s.name FROM games g LEFT JOIN game_seats s ON s.game_id = g.id AND s.seat = g.winner
+            SELECT g.mode, g.outcome, g.reason, g.winner, g.by_seat, s0.name, s1.name FROM games g
+                LEFT JOIN game_seats s0 ON s0.game_id = g.id AND s0.seat = 0 LEFT JOIN game_seats s1 ON s1.game_id = g.id AND s1.seat = 1
             WHERE g.match = $1 ORDER BY g.id LIMIT 1
             """, .text(match(arena: arena, game: game.number))) else { return nil }
-        guard let seat = try row.optionalInt(0) else { return .played(winner: nil) }
-        let seated = try row.optionalText(1)
-        return .played(winner: seated.flatMap { game.players.contains($0) ? $0 : nil } ?? game.players[seat == 0 ? 0 : 1])
+        guard let mode = Mode(rawValue: try row.text(0)), let outcome = GameRecord.Outcome(rawValue: try row.text(1)),
+              let reason = MatchResult.Reason(rawValue: try row.text(2)) else {
+            throw DatabaseError(.invalidStatement, "the record of arena \(arena) game \(game.number) holds a mode, outcome or reason this program does not know")
+        }
+        let seat = { (column: Int) throws(DatabaseError) -> Seat? in try row.optionalInt(column).flatMap(Seat.init(rawValue:)) }
+        let winner = GameRecord.matchWinner(mode: mode, outcome: outcome, reason: reason, winner: try seat(3), by: try seat(4))
+        let seated = [try row.optionalText(5), try row.optionalText(6)]
+        return .played(winner: winner.map { game.player(inSeat: $0.rawValue, seated: seated[$0.rawValue]) })
+    }
+
+    /// How a duel's game that just ended counts in its arena, as its match ended it: won by the
+    /// player in the rules' winning seat (a resignation or a forfeit loses, a set taken or not),
+    /// a draw when the rules name nobody.
+    static func end(of finished: FinishedGame, game: ArenaGame) -> ArenaGameEnd {
+        .played(winner: finished.result.winner.map { seat in
+            game.player(inSeat: seat.rawValue, seated: finished.seats.indices.contains(seat.rawValue) ? finished.seats[seat.rawValue].name : nil)
+        })
     }
 
     static func outcomeText(_ end: ArenaGameEnd, of game: ArenaGame) -> String {

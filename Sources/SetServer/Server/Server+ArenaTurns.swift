@@ -107,13 +107,9 @@ extension Server {
             return
         }
         guard let game = room.arena.games[number] else { return }
-        let end: ArenaGameEnd = .played(winner: finished.result.winner.map { seat in
-            let seated = finished.seats.indices.contains(seat.rawValue) ? finished.seats[seat.rawValue].name : ""
-            return game.players.contains(seated) ? seated : game.players[min(seat.rawValue, 1)]
-        })
         room.seatWaits[number] = nil
         room.seatTokens[number] = nil
-        count(game, end, in: room)
+        count(game, ArenaStore.end(of: finished, game: game), in: room)
     }
 
     /// The timer: each held arena moved to the server's clock (a start pairs, an end stops

@@ -11,6 +11,7 @@ extension Server {
             send(.pong(time: now.milliseconds, clientTime: clientTime, id: request.id), to: connection)
         case .pong(let time):
             connection.roundTrips.answered(time: time, at: now)
+            announceRoundTrips(of: connection, at: now)
         case .list(let after, let limit):
             var cursor: MatchList.Key?
             if let after {

@@ -31,16 +31,29 @@ extension Server {
         return ClaimLag(capMs: config.lagCompensationMs, roundTripMs: roundTrips)
     }
 
-    /// Tells each duel in play its players' round trips when they changed.
+    /// Tells each duel in play its players' round trips when they changed and no pong told it
+    /// yet (a seat emptied, a game begun): the sweep's turn.
     func announceRoundTrips(at now: Instant) {
         guard config.lagCompensationMs > 0 else { return }
-        for room in lobby.rooms.values where room.host.mode == .duel && room.host.phase == .playing {
-            // Most rooms' round trips have not moved: each sweep must not perform an outcome for
-            // every duel on the server, which stalled every connection's input (p99 ×15).
-            let ms = roundTrips(in: room)
-            guard room.host.roundTripsMoved(ms) else { continue }
-            apply(room.announceRoundTrips(ms, at: now), of: room)
-        }
+        // Most rooms' round trips have not moved: each sweep must not perform an outcome for
+        // every duel on the server, which stalled every connection's input (p99 ×15).
+        for room in lobby.rooms.values { announceRoundTrips(in: room, at: now) }
+    }
+
+    /// Tells the duel `connection` plays in its players' round trips if the pong just read moved
+    /// them: spread over the pongs as they come, where the sweep told every duel whose round
+    /// trips a stall had moved in one burst a second (thousands of lines at once, which stalled
+    /// the loop again).
+    func announceRoundTrips(of connection: Connection, at now: Instant) {
+        guard config.lagCompensationMs > 0, case .player(let room, _) = connection.session else { return }
+        announceRoundTrips(in: room, at: now)
+    }
+
+    private func announceRoundTrips(in room: MatchRoom, at now: Instant) {
+        guard room.host.mode == .duel && room.host.phase == .playing else { return }
+        let ms = roundTrips(in: room)
+        guard room.host.roundTripsMoved(ms) else { return }
+        apply(room.announceRoundTrips(ms, at: now), of: room)
     }
 
     /// Each seat's smoothed round trip, for scoreboards; nil where unmeasured.
