@@ -57,7 +57,7 @@ enum AccountImport {
         var tornBytes = 0
         let total = ImportProgress.games(in: path)
         try SQLAccountStore.storing { () throws(DatabaseError) in
-            try withImportJournal(on: database) { () throws(DatabaseError) in try withImportCache(of: cacheKiB, on: database) { () throws(DatabaseError) in
+            try withImportConnection(on: database, cacheKiB: cacheKiB) { () throws(DatabaseError) in
                 try database.transaction { () throws(DatabaseError) in
                     // PostgreSQL may run the transaction again: each run counts from nothing.
                     (summary, problem, tornBytes) = (Summary(), nil, 0)
@@ -111,7 +111,7 @@ enum AccountImport {
                     begin("committing")
                     say("accounts import: every row is written; committing")
                 }
-            } }
+            }
         }
         watch?.stop()
         if let problem { log("accounts import: \(path) is damaged (\(problem)); the records before the damage are imported") }
@@ -150,17 +150,19 @@ enum AccountImport {
         }
     }
 
-    /// Runs `body` on SQLite with the file's journal a rollback journal, so that the import's pages
-    /// are written once, not into the WAL and again by its checkpoint (`SQLiteDatabase.withRollbackJournal`;
-    /// the import runs before `SQLAccountStore.open` opens the file's other connections), and with
-    /// foreign keys off for the connection. A kill midway still commits nothing: the next start
-    /// rolls the journal back and imports again.
-    private static func withImportJournal(on database: Database, _ body: () throws(DatabaseError) -> Void) throws(DatabaseError) {
-        guard let sqlite = database as? SQLiteDatabase else { return try body() }
-        // Each row's references are checked once at the end (`ImportSetAside.checkReferences`),
-        // not one lookup each as it goes in.
-        // The connection is the server's own after the import: its keys are on again, or the
-        // start fails.
+    /// Runs `body` with SQLite's connection set for the import, and as it was again after: the
+    /// file's journal a rollback journal, so that the import's pages are written once, not into
+    /// the WAL and again by its checkpoint (`SQLiteDatabase.withRollbackJournal`; the import runs
+    /// before `SQLAccountStore.open` opens the file's other connections); foreign keys off, each
+    /// row's references checked once at the end (`ImportSetAside.checkReferences`) rather than
+    /// one lookup each as it goes in; a page cache of `cacheKiB`, so the transaction stays in
+    /// memory rather than spilling into the file and reading it back. A kill midway still
+    /// commits nothing: the next start rolls the journal back and imports again.
+    private static func withImportConnection(on database: Database, cacheKiB: Int,
+                                             _ body: () throws(DatabaseError) -> Void) throws(DatabaseError) {
+        guard let sqlite = database as? SQLiteDatabase, let kept = try sqlite.row("PRAGMA cache_size")?.values.first else { return try body() }
+        try sqlite.execute("PRAGMA cache_size = -\(cacheKiB)")
+        defer { try? sqlite.execute("PRAGMA cache_size = \(kept)") }
         try sqlite.execute("PRAGMA foreign_keys=OFF")
         do {
             _ = try sqlite.withRollbackJournal(body)
@@ -168,17 +170,8 @@ enum AccountImport {
             try? sqlite.execute("PRAGMA foreign_keys=ON")
             throw error
         }
+        // The connection is the server's own after the import: its keys are on again, or the start fails.
         try sqlite.execute("PRAGMA foreign_keys=ON")
-    }
-
-    /// Runs `body` with a page cache of `kiB` on a SQLite connection (the import's
-    /// transaction then stays in memory rather than spilling to the file and reading it back),
-    /// and the connection's own cache size again after.
-    private static func withImportCache(of kiB: Int, on database: Database, _ body: () throws(DatabaseError) -> Void) throws(DatabaseError) {
-        guard database.dialect == .sqlite, let kept = try database.row("PRAGMA cache_size")?.values.first else { return try body() }
-        try database.execute("PRAGMA cache_size = -\(kiB)")
-        defer { try? database.execute("PRAGMA cache_size = \(kept)") }
-        try body()
     }
 
     /// 1 GiB, taken only as the import fills it: a million games' hot pages (the indexes that

@@ -8,9 +8,9 @@ import SetDatabase
 /// million games); SQLite's foreign keys, which cannot be dropped, are turned off for the
 /// import's connection and every reference is checked at the end. Primary keys and UNIQUE stay,
 /// so a duplicate is refused as it is written; a reference the log gets wrong fails the import
-/// at the end as it would have midway. All of it
-/// is inside the import's transaction: a crash midway rolls the drops back with the rows, and no
-/// other connection ever sees the tables without them.
+/// at the end as it would have midway. All of it is inside the import's transaction: a crash
+/// midway rolls the drops back with the rows, and no other connection ever sees the tables
+/// without them.
 struct ImportSetAside: Equatable {
     /// The statements that make each index and foreign key again, exactly as the schema made it.
     let restore: [String]
