@@ -138,7 +138,9 @@ package final class SQLiteDatabase: Database {
                 let start = buffer + used
                 let count = Self.copyUTF8(of: text, to: start)
                 used += count
-                status = sqlite3_bind_text(statement, position, start.assumingMemoryBound(to: CChar.self), Int32(count), Self.static)
+                // No destructor (nil, SQLITE_STATIC): SQLite reads the text where it is, unchanged
+                // until the statement is reset and its bindings cleared.
+                status = sqlite3_bind_text(statement, position, start.assumingMemoryBound(to: CChar.self), Int32(count), nil)
             }
             guard status == SQLITE_OK else { throw failure(status, sql) }
         }
@@ -204,8 +206,4 @@ package final class SQLiteDatabase: Database {
         default: return .invalidStatement
         }
     }
-
-    /// `SQLITE_STATIC`: SQLite reads the bound text where it is, which must stay unchanged until
-    /// the statement is reset and its bindings cleared (`bind` keeps that promise with `texts`).
-    private static let `static` = unsafeBitCast(0, to: sqlite3_destructor_type.self)
 }
