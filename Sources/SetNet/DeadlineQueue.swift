@@ -2,16 +2,15 @@ import SetRules
 
 /// A min-heap of (deadline, key). Entries are never removed early: the owner checks, when one
 /// comes due, whether the key still has that deadline, and re-adds keys whose deadline moved.
-/// Inlinable: specialised for its key where the loop uses it, not looked up generically each call.
 package struct DeadlineQueue<Key: Hashable> {
-    @usableFromInline var heap: [(deadline: Instant, key: Key)] = []
+    private var heap: [(deadline: Instant, key: Key)] = []
 
-    @inlinable package init() {}
+    package init() {}
 
-    @inlinable package var count: Int { heap.count }
-    @inlinable package var earliest: Instant? { heap.first?.deadline }
+    package var count: Int { heap.count }
+    package var earliest: Instant? { heap.first?.deadline }
 
-    @inlinable package mutating func add(_ key: Key, at deadline: Instant) {
+    package mutating func add(_ key: Key, at deadline: Instant) {
         heap.append((deadline, key))
         var child = heap.count - 1
         while child > 0 {
@@ -23,7 +22,7 @@ package struct DeadlineQueue<Key: Hashable> {
     }
 
     /// Removes and returns every entry whose deadline is at or before `now`, earliest first.
-    @inlinable package mutating func popDue(at now: Instant) -> [(key: Key, deadline: Instant)] {
+    package mutating func popDue(at now: Instant) -> [(key: Key, deadline: Instant)] {
         var due: [(key: Key, deadline: Instant)] = []
         while let first = heap.first, first.deadline <= now {
             due.append((key: first.key, deadline: first.deadline))
