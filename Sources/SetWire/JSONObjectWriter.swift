@@ -62,12 +62,13 @@ package struct JSONObjectWriter {
 
     package mutating func bool(_ name: StaticString, _ value: Bool) {
         key(name)
-        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+        let literal: StaticString = value ? "true" : "false"
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     package mutating func null(_ name: StaticString) {
         key(name)
-        bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        ("null" as StaticString).withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     package mutating func seat(_ name: StaticString, _ seat: Seat?) {
@@ -85,7 +86,16 @@ package struct JSONObjectWriter {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    package mutating func cards(_ name: StaticString, _ cards: [Card]) { ints(name, cards.map(\.id)) }
+    /// The cards' ids, as `ints` writes them, without an array of the ids made first.
+    package mutating func cards(_ name: StaticString, _ cards: [Card]) {
+        key(name)
+        bytes.append(UInt8(ascii: "["))
+        for (index, card) in cards.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            Self.appendDecimal(Int64(card.id), to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
 
     /// A value already written as JSON (`JSONWriter.bytes`), for a field too rare to write directly.
     package mutating func raw(_ name: StaticString, _ json: [UInt8]) {
@@ -96,9 +106,9 @@ package struct JSONObjectWriter {
     /// A nested object written by `body`.
     package mutating func object(_ name: StaticString, _ body: (inout JSONObjectWriter) -> Void) {
         key(name)
-        var inner = JSONObjectWriter(capacity: 64)
+        var inner = JSONObjectWriter(continuing: &bytes)
         body(&inner)
-        bytes.append(contentsOf: inner.finished())
+        inner.end(into: &bytes)
     }
 
     /// An array of objects, each written by `body` from one of `items`.
@@ -107,19 +117,35 @@ package struct JSONObjectWriter {
         bytes.append(UInt8(ascii: "["))
         for (index, item) in items.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            var inner = JSONObjectWriter(capacity: 256)
+            var inner = JSONObjectWriter(continuing: &bytes)
             body(&inner, item)
-            bytes.append(contentsOf: inner.bytes)
-            bytes.append(UInt8(ascii: "}"))
+            inner.end(into: &bytes)
         }
         bytes.append(UInt8(ascii: "]"))
     }
 
-    /// The object, closed.
-    package func finished() -> [UInt8] { bytes + [UInt8(ascii: "}")] }
+    /// A nested object written on at the end of its parent's bytes, which it holds (moved, not
+    /// copied) until `end(into:)` hands them back closed.
+    private init(continuing parent: inout [UInt8]) {
+        swap(&bytes, &parent)
+        bytes.append(UInt8(ascii: "{"))
+    }
 
-    /// The object, closed, as one line.
-    package func line() -> [UInt8] { bytes + [UInt8(ascii: "}"), 0x0A] }
+    /// Closes a nested object and gives its parent's bytes, now with it, back.
+    private mutating func end(into parent: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "}"))
+        swap(&bytes, &parent)
+    }
+
+    /// The object, closed, as one line. Consuming: the writer's own bytes are closed in place,
+    /// not copied into a new array.
+    package consuming func line() -> [UInt8] {
+        var line = bytes
+        bytes = []
+        line.append(UInt8(ascii: "}"))
+        line.append(0x0A)
+        return line
+    }
 
     package static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
         JSONWriter.appendInteger(value, to: &bytes)

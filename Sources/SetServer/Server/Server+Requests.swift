@@ -155,10 +155,11 @@ extension Server {
         case .accepted(let seq): if let id { send(.ack(id: id, seq: seq), to: connection) }
         case .held: break  // answered once its claim race is decided
         }
-        let host = room.host
-        if host.phase == .over && phaseBefore != .over, let result = host.match?.result {
-            log("\(host.name) game \(host.game) over (\(result.reason.rawValue)): scores \(result.scores.map(String.init).joined(separator: "-"))")
+        // Read in place: a copy of the host (`let host = room.host`) retained each of its parts
+        // on every action only to compare two numbers.
+        if room.host.phase == .over && phaseBefore != .over, let result = room.host.match?.result {
+            log("\(room.host.name) game \(room.host.game) over (\(result.reason.rawValue)): scores \(result.scores.map(String.init).joined(separator: "-"))")
         }
-        if host.game != gameBefore { log("\(host.name) game \(host.game) started") }
+        if room.host.game != gameBefore { log("\(room.host.name) game \(room.host.game) started") }
     }
 }
