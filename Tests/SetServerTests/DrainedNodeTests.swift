@@ -40,10 +40,13 @@ import Testing
         let a = try Nodes.node("a", database), b = try Nodes.node("b", database)
         defer { a.stop(); b.stop() }
         try NodeRosterTests.roster(database).drain("b", true, at: Nodes.wallBase)
-        // b learns it at its next renewal.
+        // b learns it at its next renewal. a's clock moves with b's, so a renews its lease as b's
+        // clock passes it: on a loaded machine b may take many turns to hear of the drain, and a
+        // standing still would look dead to b after five (its lease is 10 s), leaving no node to pair on.
         let probe = try Nodes.greeted(b)
         var draining = false
         for attempt in 0..<200 where !draining {
+            a.advance(by: 2_000)
             b.advance(by: 2_000)
             draining = try HealthTests.health(probe, id: "h\(attempt)").lease == .draining
         }
