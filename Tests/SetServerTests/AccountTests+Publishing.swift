@@ -74,7 +74,7 @@ extension AccountTests {
         let sent = try #require(bob.lastLine)
         #expect(sent.contains("\"ratings\":[{"))
         // The process dies here: what follows is what a kill -9 leaves, the journal live at the top.
-        try kill(&first, data: data, clients: (ann, bob))
+        try Self.kill(&first, data: data, clients: (ann, bob))
 
         let second = try server(data: data)
         defer { second.stop() }
@@ -97,7 +97,7 @@ extension AccountTests {
         faults.failing = true
         ann.send(.act(.resign, seat: nil))
         #expect(try nothingPending(ann))
-        try kill(&first, data: data, clients: (ann, bob))
+        try Self.kill(&first, data: data, clients: (ann, bob))
 
         let second = try server(data: data, accounts: accounts, storeFaults: faults)
         defer { second.stop() }

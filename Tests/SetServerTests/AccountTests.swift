@@ -37,14 +37,15 @@ import Testing
         return (ann, bob, ratings)
     }
 
-    /// Stops `server` and leaves `data` as a kill -9 after the game's last write would: the match's
-    /// journal live at the top, not yet moved to finished/. The clients stay connected until then.
-    func kill(_ server: inout TestServer?, data: String, clients: (TestClient, TestClient)) throws {
-        let journal = try String(contentsOfFile: data + "/m.jsonl", encoding: .utf8)
+    /// Stops `server` and leaves `data` as a kill -9 after the game's last write would: the
+    /// journal of `match` live at the top, not yet moved to finished/ (a clean stop moves a match
+    /// that is over there). The clients stay connected until then.
+    static func kill(_ server: inout TestServer?, data: String, match: String = "m", clients: (TestClient, TestClient)) throws {
+        let journal = try String(contentsOfFile: "\(data)/\(match).jsonl", encoding: .utf8)
         withExtendedLifetime(clients) { server?.stop() }
         server = nil
         try? FileManager.default.removeItem(atPath: data + "/finished")
-        try journal.write(toFile: data + "/m.jsonl", atomically: true, encoding: .utf8)
+        try journal.write(toFile: "\(data)/\(match).jsonl", atomically: true, encoding: .utf8)
     }
 
     func ask(_ client: TestClient, _ query: AccountQuery) throws -> AccountInfo {
@@ -255,7 +256,7 @@ import Testing
         var first: TestServer? = try server(data: data, accounts: accounts)
         let (ann, bob, ratings) = try duelAnnResigns(first!)
         #expect(ratings.count == 2)
-        try kill(&first, data: data, clients: (ann, bob))
+        try Self.kill(&first, data: data, clients: (ann, bob))
 
         let second = try server(data: data, accounts: accounts)
         defer { second.stop() }
@@ -305,5 +306,33 @@ import Testing
         #expect(try accounts.games(data: data).isEmpty)
         bob.send(.account(.history(name: "bob", after: nil, limit: nil)))
         #expect(try bob.awaitError(.noSuchPlayer).code == .noSuchPlayer)
+    }
+
+    /// A guests' game outside an arena whose record the store did not take before a kill is still
+    /// not kept when the restart replays its journal (the store decides as for a live game); its
+    /// game over is told at once, with no ratings, to a player who resumes.
+    @Test(arguments: TestStoreKind.allCases) func aGuestsGameRecoveredFromItsJournalIsNotKept(kind: TestStoreKind) throws {
+        guard let accounts = try TestAccounts.make(kind) else { return }
+        let data = temporaryDirectory()
+        let faults = StoreFaults()
+        var first: TestServer? = try server(data: data, accounts: accounts, storeFaults: faults)
+        let ann = try join(first!, "ann", key: nil)
+        let bob = try join(first!, "bob", key: nil)
+        try ann.awaitSeq(bob.view!.seq)
+        try playScriptedTurn(ann, bob)
+        let token = try #require(bob.token), lastSeq = bob.view!.seq
+        faults.failing = true
+        ann.send(.act(.resign, seat: nil))
+        _ = try bob.awaitError(.journalFailed)
+        try Self.kill(&first, data: data, clients: (ann, bob))
+
+        let second = try server(data: data, accounts: accounts)
+        defer { second.stop() }
+        #expect(second.restoredMatches == ["m"])
+        let back = try TestClient.greeted(second)
+        back.send(.join(JoinRequest(name: "bob", match: "m", token: token, lastSeq: lastSeq)))
+        let over = try back.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+        if case .gameOver(_, _, let ratings) = over.body { #expect(ratings.isEmpty) }
+        #expect(try accounts.games(data: data).isEmpty)
     }
 }

@@ -77,16 +77,10 @@ import Testing
     /// its way to the store.
     @Test(arguments: TestStoreKind.allCases) func aDuelEndingBeforeItsArenaIsHeldAgainCountsAsItsMatchEndedIt(kind: TestStoreKind) throws {
         guard let accounts = try TestAccounts.make(kind) else { return }
-        let data = temporaryFolder("setgame-arena-early-end")
         let faults = StoreFaults()
-        var first: TestServer? = try ArenaRestartTests.server(data, accounts, faults: faults)
-        let (ann, anns, bob, bobs) = try Self.seated(first!, "thursday")
-        withExtendedLifetime((ann, bob)) { first?.stop() }
-        first = nil
-
-        faults.holdArenaList()
         defer { faults.releaseArenaList() }
-        let second = try ArenaRestartTests.server(data, accounts, faults: faults)
+        let (second, anns, bobs) = try ArenaRestartTests.restarted(temporaryFolder("setgame-arena-early-end"), accounts, "thursday",
+                                                                   faults: faults, seat: Self.seated, meanwhile: faults.holdArenaList)
         defer { second.stop() }
         let annBack = try TestClient.greeted(port: second.port), bobBack = try TestClient.greeted(port: second.port)
         try ArenaAccountTests.sit(annBack, "ann", key: AccountTests.annKey, in: anns)
@@ -109,16 +103,11 @@ import Testing
     /// 2, ann 0, not a draw of 1 each.
     @Test(arguments: TestStoreKind.allCases) func aResignationBeforeAnySetRecountedAfterARestartStillLoses(kind: TestStoreKind) throws {
         guard let accounts = try TestAccounts.make(kind) else { return }
-        let data = temporaryFolder("setgame-arena-recount")
         let faults = StoreFaults()
-        var first: TestServer? = try ArenaRestartTests.server(data, accounts, faults: faults)
-        let (ann, _, bob, _) = try Self.seated(first!, "saturday")
-        try ArenaRestartTests.annResignsAndTheEndIsLost(first!, "saturday", ann, bob, faults: faults)
-        withExtendedLifetime((ann, bob)) { first?.stop() }
-        first = nil
-        faults.losingArenaEnds = false
-
-        let second = try ArenaRestartTests.server(data, accounts, faults: faults)
+        let (second, _, _) = try ArenaRestartTests.restarted(temporaryFolder("setgame-arena-recount"), accounts, "saturday", faults: faults,
+                                                             seat: Self.seated, before: { first, ann, bob in
+            try ArenaRestartTests.annResignsAndTheEndIsLost(first, "saturday", ann, bob, faults: faults)
+        }, meanwhile: { faults.losingArenaEnds = false })
         defer { second.stop() }
         let counted = try ArenaRestartTests.watched(second, "saturday", "the duel recounted") { Room.entry($0, "bob")?.games == 1 }
         #expect(Room.entry(counted, "bob")?.score == 2 && Room.entry(counted, "ann")?.score == 0, "a resignation before any set loses")

@@ -33,6 +33,38 @@ import Testing
         return (ann, try Room.pairing(ann), bob, try Room.pairing(bob))
     }
 
+    /// ann and bob, two guests, joined to the running arena `arena` and seated in its first duel.
+    static func seated(_ server: TestServer, _ arena: String) throws -> (TestClient, ArenaPairingNotice, TestClient, ArenaPairingNotice) {
+        let (ann, anns, bob, bobs) = try dealt(server, arena)
+        _ = try ArenaDuelTests.sit(ann, "ann", in: anns)
+        _ = try ArenaDuelTests.sit(bob, "bob", in: bobs)
+        return (ann, anns, bob, bobs)
+    }
+
+    /// How a test's first node goes down: a clean stop, or as `kill -9` leaves its data folder
+    /// (`AccountTests.kill`: the first duel's journal live at the top, though it is over).
+    enum Stop { case clean, kill }
+
+    /// A node on `data` and `accounts` with ann and bob seated in `arena`'s first duel (`seat`:
+    /// guests or accounts), `before` done on it, then stopped (`stop`), `meanwhile` done, and
+    /// started again on the same data folder and store: the node again, and both pairings.
+    static func restarted(_ data: String, _ accounts: TestAccounts, _ arena: String, faults: StoreFaults,
+                          seat: (TestServer, String) throws -> (TestClient, ArenaPairingNotice, TestClient, ArenaPairingNotice) = seated,
+                          stop: Stop = .clean, before: (TestServer, TestClient, TestClient) throws -> Void = { _, _, _ in },
+                          meanwhile: () -> Void = {}) throws -> (TestServer, ArenaPairingNotice, ArenaPairingNotice) {
+        var first: TestServer? = try server(data, accounts, faults: faults)
+        let (ann, anns, bob, bobs) = try seat(first!, arena)
+        try before(first!, ann, bob)
+        switch stop {
+        case .clean:
+            withExtendedLifetime((ann, bob)) { first?.stop() }
+            first = nil
+        case .kill: try AccountTests.kill(&first, data: data, match: anns.match, clients: (ann, bob))
+        }
+        meanwhile()
+        return (try server(data, accounts, faults: faults), anns, bobs)
+    }
+
     /// The arena's state as a watcher joining it now sees it, or the first push that satisfies `wanted`.
     static func watched(_ server: TestServer, _ arena: String, _ what: String, _ wanted: @escaping (ArenaView) -> Bool) throws -> ArenaView {
         let (watcher, first) = try Room.joined(server, arena, "w\(UUID().uuidString.prefix(6))", watch: true)
@@ -170,22 +202,41 @@ import Testing
     /// an arena's duel keeps even between guests; not a duel to sit in again, nor a double no-show.
     @Test(arguments: TestStoreKind.allCases) func aGuestsDuelThatEndedBeforeTheStopCountsAsItEnded(kind: TestStoreKind) throws {
         guard let accounts = try TestAccounts.make(kind) else { return }
-        let data = temporaryFolder("setgame-arena-guests")
         let faults = StoreFaults()
-        var first: TestServer? = try Self.server(data, accounts, faults: faults)
-        let (ann, anns, bob, bobs) = try Self.dealt(first!, "sunday")
-        _ = try ArenaDuelTests.sit(ann, "ann", in: anns)
-        _ = try ArenaDuelTests.sit(bob, "bob", in: bobs)
-        try Self.annResignsAndTheEndIsLost(first!, "sunday", ann, bob, faults: faults)
-        withExtendedLifetime((ann, bob)) { first?.stop() }
-        first = nil
-        faults.losingArenaEnds = false
-
-        let second = try Self.server(data, accounts, faults: faults)
+        let (second, _, _) = try Self.restarted(temporaryFolder("setgame-arena-guests"), accounts, "sunday", faults: faults, before: { first, ann, bob in
+            try Self.annResignsAndTheEndIsLost(first, "sunday", ann, bob, faults: faults)
+        }, meanwhile: { faults.losingArenaEnds = false })
         defer { second.stop() }
-        let counted = try Self.watched(second, "sunday", "the duel counted") { Room.entry($0, "bob")?.games == 1 }
+        try Self.expectBobsWinCounted(second, "sunday")
+    }
+
+    /// Two guests' duel that ended while the store could not take its record, on a node killed
+    /// then: its journal says it ended; the store has neither its record nor its end in the arena,
+    /// and nobody was told its game over. The restarted node writes its record from the journal,
+    /// as it does an account's game (an arena's duel of guests is kept), and the arena counts it
+    /// from that record as the live arena would have: ann's resignation a loss, bob's win 2.
+    @Test(arguments: TestStoreKind.allCases) func aGuestsDuelWhoseRecordTheKillLostCountsAsItEnded(kind: TestStoreKind) throws {
+        guard let accounts = try TestAccounts.make(kind) else { return }
+        let faults = StoreFaults()
+        let (second, _, _) = try Self.restarted(temporaryFolder("setgame-arena-unrecorded"), accounts, "holiday", faults: faults,
+                                                stop: .kill, before: { _, ann, bob in
+            faults.failing = true
+            ann.send(.act(.resign, seat: nil))
+            // The store refused the record: bob is told his result waits, and no game over.
+            _ = try bob.awaitError(.journalFailed)
+            #expect(try nothingPending(bob))
+        }, meanwhile: { faults.failing = false })
+        defer { second.stop() }
+        #expect(second.logLines.all.contains { $0.contains("recorded arena-holiday-1 game 1") }, "\(second.logLines.all)")
+        try Self.expectBobsWinCounted(second, "holiday")
+    }
+
+    /// The first duel of `arena` counted on `server` as ann's resignation: bob 2, ann 0, no board
+    /// left, and the store's standings alike.
+    static func expectBobsWinCounted(_ server: TestServer, _ arena: String) throws {
+        let counted = try watched(server, arena, "the duel counted") { Room.entry($0, "bob")?.games == 1 }
         #expect(Room.entry(counted, "bob")?.score == 2 && Room.entry(counted, "ann")?.score == 0 && counted.boards.isEmpty)
-        #expect(try Self.results(second, "sunday").standings.map(\.score) == [2, 0])
+        #expect(try results(server, arena).standings.map(\.score) == [2, 0])
     }
 
     /// A join's answer never shows a duel before it is stored: while the store cannot take the

@@ -39,16 +39,16 @@ extension Server {
         }
     }
 
-    /// A replayed game's record, at start: the one the store holds, or, for a game of an account
-    /// that ended after its journal said so but before the store did (a stop between the two
-    /// writes, so its end was never told), one written now. A game of guests alone moved no
-    /// rating: it is not written again at every start.
+    /// A replayed game's record, at start: the one the store holds, or, for a game that ended
+    /// after its journal said so but before the store did (a stop between the two writes, so its
+    /// end was never told), one written now. The store decides what it keeps as for a game that
+    /// ends live (`GameRecord.isKept`): an arena's duel of guests, which its arena recounts from
+    /// its record, is written; another game of guests alone is not, at this start or any other.
     static func recovered(_ finished: FinishedGame, in store: AccountStore, wallSeconds: Int64, log: ServerLog) -> RecordState {
         do throws(StoreError) {
             if let game = try store.game(commitment: finished.commitment) { return .committed(game) }
-            guard finished.seats.contains(where: { $0.account != nil }) else { return .committed(nil) }
             let record = try store.record(finished, journal: "\(finished.match).jsonl", wallSeconds: wallSeconds, policy: .standard)
-            log("recorded \(finished.match) game \(finished.game), which ended before the server stopped")
+            if record != nil { log("recorded \(finished.match) game \(finished.game), which ended before the server stopped") }
             return .committed(record)
         } catch {
             log("cannot write the record of \(finished.match) game \(finished.game) (\(error)): its game over waits until it is written")
