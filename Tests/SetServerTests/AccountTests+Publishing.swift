@@ -84,6 +84,34 @@ extension AccountTests {
         #expect(back.lastLine == sent)
     }
 
+    /// A clean stop while a finished game's record waits for the store keeps the match's journal
+    /// at the top of the data folder (in finished/ nothing would write the record): the restart
+    /// writes the record from it, and bob, resuming, is told the game over with both ratings.
+    @Test(arguments: TestStoreKind.allCases) func aCleanStopKeepsTheJournalOfAGameWhoseRecordWaits(kind: TestStoreKind) throws {
+        guard let accounts = try TestAccounts.make(kind) else { return }
+        let data = temporaryDirectory()
+        let faults = StoreFaults()
+        var first: TestServer? = try server(data: data, accounts: accounts, storeFaults: faults)
+        let (ann, bob) = try duelAfterOneTurn(first!)
+        let lastSeq = bob.view!.seq, token = try #require(bob.token)
+        faults.failing = true
+        ann.send(.act(.resign, seat: nil))
+        _ = try bob.awaitError(.journalFailed)
+        withExtendedLifetime((ann, bob)) { first?.stop() }
+        first = nil
+        #expect(FileManager.default.fileExists(atPath: data + "/m.jsonl"), "the journal went to finished/")
+
+        let second = try server(data: data, accounts: accounts)
+        defer { second.stop() }
+        #expect(second.logLines.all.contains { $0.contains("recorded m game 1") }, "\(second.logLines.all)")
+        #expect(try accounts.games(data: data) == [true])
+        let back = try TestClient.greeted(second)
+        back.send(.join(JoinRequest(name: "bob", match: "m", token: token, lastSeq: lastSeq)))
+        let over = try back.awaitEvent("game over") { if case .gameOver = $0 { true } else { false } }
+        guard case .gameOver(_, _, let ratings) = over.body else { return }
+        #expect(ratings.count == 2)
+    }
+
     /// A kill while the record could not be committed, and a restart while it still cannot be:
     /// the restored match tells nothing of the game over (a spectator's join is refused) until
     /// the store takes the record; then a resume with `lastSeq` gets the game over with its ratings.

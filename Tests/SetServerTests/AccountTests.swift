@@ -214,12 +214,7 @@ import Testing
         ann.send(.act(.resign, seat: nil))
         #expect(try nothingPending(bob))
         // The process dies here: what follows is what a kill -9 leaves, the journal live at the top.
-        let journal = try String(contentsOfFile: data + "/m.jsonl", encoding: .utf8)
-        try journal.write(toFile: data + "/m.saved", atomically: true, encoding: .utf8)
-        withExtendedLifetime((ann, bob)) { first?.stop() }
-        first = nil
-        try? FileManager.default.removeItem(atPath: data + "/finished")
-        try FileManager.default.moveItem(atPath: data + "/m.saved", toPath: data + "/m.jsonl")
+        try Self.kill(&first, data: data, clients: (ann, bob))
 
         let second = try server(data: data, accounts: accounts)
         defer { second.stop() }

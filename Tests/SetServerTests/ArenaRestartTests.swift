@@ -210,33 +210,37 @@ import Testing
         try Self.expectBobsWinCounted(second, "sunday")
     }
 
+    /// How a node whose duel's record waits for the store goes down, and the store at its restart.
+    enum Going: CaseIterable { case killed, killedStoreStillFailing, stoppedCleanly }
+
     /// Two guests' duel that ended while the store could not take its record, on a node killed
-    /// then: its journal says it ended; the store has neither its record nor its end in the arena,
-    /// and nobody was told its game over. The restarted node writes its record from the journal,
-    /// as it does an account's game (an arena's duel of guests is kept), and the arena counts it
-    /// from that record as the live arena would have: ann's resignation a loss, bob's win 2. A
-    /// store still failing at the restart takes the record when it can, and the duel counts then.
-    @Test(arguments: TestStoreKind.allCases, [false, true])
-    func aGuestsDuelWhoseRecordTheKillLostCountsAsItEnded(kind: TestStoreKind, stillFailing: Bool) throws {
+    /// (or stopped) then: its journal says it ended; the store has neither its record nor its end
+    /// in the arena, and nobody was told its game over. The restarted node writes its record from
+    /// the journal, as it does an account's game (an arena's duel of guests is kept), and the arena
+    /// counts it from that record as the live arena would have: ann's resignation a loss, bob's
+    /// win 2. A store still failing at the restart takes the record when it can; the duel counts then.
+    @Test(arguments: TestStoreKind.allCases, Going.allCases)
+    func aGuestsDuelWhoseRecordTheStopLostCountsAsItEnded(kind: TestStoreKind, going: Going) throws {
         guard let accounts = try TestAccounts.make(kind) else { return }
         let faults = StoreFaults()
         let (second, _, _) = try Self.restarted(temporaryFolder("setgame-arena-unrecorded"), accounts, "holiday", faults: faults,
-                                                stop: .kill, before: { _, ann, bob in
+                                                stop: going == .stoppedCleanly ? .clean : .kill, before: { _, ann, bob in
             faults.failing = true
             ann.send(.act(.resign, seat: nil))
             // The store refused the record: bob is told his result waits, and no game over.
             _ = try bob.awaitError(.journalFailed)
             #expect(try nothingPending(bob))
-        }, meanwhile: { faults.failing = stillFailing })
+        }, meanwhile: { faults.failing = going == .killedStoreStillFailing })
         defer { second.stop() }
-        let recorded = stillFailing ? "wrote the record of arena-holiday-1 game 1 after" : "recorded arena-holiday-1 game 1"
-        if stillFailing {
+        var recorded = "recorded arena-holiday-1 game 1"
+        if going == .killedStoreStillFailing {
             // Its first try at the start failed; the next one, due on the server's clock, is taken.
             let waits = { (line: String) in line.contains("cannot write the record of arena-holiday-1 game 1 (") && line.contains("trying again") }
             for _ in 0..<400 where !second.logLines.all.contains(where: waits) { Thread.sleep(forTimeInterval: 0.05) }
             #expect(second.logLines.all.contains(where: waits), "\(second.logLines.all)")
             faults.failing = false
             second.advance(by: 1_000)
+            recorded = "wrote the record of arena-holiday-1 game 1 after"
         }
         try Self.expectBobsWinCounted(second, "holiday")
         #expect(second.logLines.all.contains { $0.contains(recorded) }, "\(second.logLines.all)")

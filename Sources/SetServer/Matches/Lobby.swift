@@ -127,9 +127,12 @@ final class Lobby {
     }
 
     /// On shutdown: finished matches' journals go to `finished/`, the rest are synced for the restart.
+    /// A match whose game over waits for its record (the store could not take it) is not finished
+    /// yet: its journal stays for the restart, which replays it and writes the record then
+    /// (`Server.recovered`); in `finished/` nothing would ever write it.
     func closeJournals() {
         for room in rooms.values {
-            if room.host.phase == .playing { room.journal?.close() } else { journals?.retire(room) }
+            if room.host.phase == .playing || room.isHoldingBack { room.journal?.close() } else { journals?.retire(room) }
         }
     }
 
