@@ -84,18 +84,27 @@ extension AccountTests {
         #expect(back.lastLine == sent)
     }
 
+    /// A server on `data` and `accounts` where ann resigned her duel with bob (both with keys, one
+    /// turn played) while `faults` fails the store: the server, both clients, bob's token and
+    /// the last `seq` he saw before the game's end.
+    func resignedWhileTheStoreFails(_ data: String, _ accounts: TestAccounts,
+                                    _ faults: StoreFaults) throws -> (TestServer, TestClient, TestClient, String, Int) {
+        let server = try server(data: data, accounts: accounts, storeFaults: faults)
+        let (ann, bob) = try duelAfterOneTurn(server)
+        let lastSeq = bob.view!.seq, token = try #require(bob.token)
+        faults.failing = true
+        ann.send(.act(.resign, seat: nil))
+        return (server, ann, bob, token, lastSeq)
+    }
+
     /// A clean stop while a finished game's record waits for the store keeps the match's journal
     /// at the top of the data folder (in finished/ nothing would write the record): the restart
     /// writes the record from it, and bob, resuming, is told the game over with both ratings.
     @Test(arguments: TestStoreKind.allCases) func aCleanStopKeepsTheJournalOfAGameWhoseRecordWaits(kind: TestStoreKind) throws {
         guard let accounts = try TestAccounts.make(kind) else { return }
-        let data = temporaryDirectory()
-        let faults = StoreFaults()
-        var first: TestServer? = try server(data: data, accounts: accounts, storeFaults: faults)
-        let (ann, bob) = try duelAfterOneTurn(first!)
-        let lastSeq = bob.view!.seq, token = try #require(bob.token)
-        faults.failing = true
-        ann.send(.act(.resign, seat: nil))
+        let (data, faults) = (temporaryDirectory(), StoreFaults())
+        let (running, ann, bob, token, lastSeq) = try resignedWhileTheStoreFails(data, accounts, faults)
+        var first: TestServer? = running
         _ = try bob.awaitError(.journalFailed)
         withExtendedLifetime((ann, bob)) { first?.stop() }
         first = nil
@@ -117,13 +126,9 @@ extension AccountTests {
     /// the store takes the record; then a resume with `lastSeq` gets the game over with its ratings.
     @Test(arguments: TestStoreKind.allCases) func aRestoredGameOverWaitsForTheRecordTheRestartCouldNotCommit(kind: TestStoreKind) throws {
         guard let accounts = try TestAccounts.make(kind) else { return }
-        let data = temporaryDirectory()
-        let faults = StoreFaults()
-        var first: TestServer? = try server(data: data, accounts: accounts, storeFaults: faults)
-        let (ann, bob) = try duelAfterOneTurn(first!)
-        let lastSeq = bob.view!.seq, token = try #require(bob.token)
-        faults.failing = true
-        ann.send(.act(.resign, seat: nil))
+        let (data, faults) = (temporaryDirectory(), StoreFaults())
+        let (running, ann, bob, token, lastSeq) = try resignedWhileTheStoreFails(data, accounts, faults)
+        var first: TestServer? = running
         #expect(try nothingPending(ann))
         try Self.kill(&first, data: data, clients: (ann, bob))
 
