@@ -45,7 +45,7 @@ package final class DurableLog {
     package private(set) var needsSync = false
     private static let syncQueue = DispatchQueue(label: "setgame.durable-log-sync")
     /// Syncs asked for by every log, a batch per wake-up of the queue's thread.
-    private static let syncs = SyncBatch(schedule: { syncQueue.async(execute: $0) }, sync: { FileCalls.syncTogether($0) })
+    static let syncs = SyncBatch(schedule: { syncQueue.async(execute: $0) }, sync: { FileCalls.syncTogether($0) })
 
     /// Opens the log at `path`. An existing file whose last line has no newline (a crash
     /// mid-append) has that line cut off: `droppedTail` says how many bytes went.
@@ -121,6 +121,14 @@ package final class DurableLog {
         guard needsSync, !closed else { return }
         needsSync = false
         Self.syncs.ask(fd)
+    }
+
+    /// Adds this log to `together` when something appended is not yet asked to be synced: its
+    /// sync is asked with the others' by `together.ask()`.
+    package func syncSoon(with together: inout SyncTogether) {
+        guard needsSync, !closed else { return }
+        needsSync = false
+        together.add(fd)
     }
 
     /// Syncs and closes, in that order, on the background queue. The file stays.

@@ -32,9 +32,15 @@ package final class SyncBatch: Sendable {
 
     /// Asks for `fd` to be synced by a block on the queue; the caller does not wait. A file
     /// already waiting is not asked twice.
-    package func ask(_ fd: Int32) {
+    package func ask(_ fd: Int32) { ask(CollectionOfOne(fd)) }
+
+    /// Asks for all of `fds` at once: one lock, and at most one block queued. Asking one by one,
+    /// the first ask woke the queue's thread, which then took the asking loop's core (the bench
+    /// pins the whole server to one) while the rest were still asking.
+    package func ask<Files: Collection<Int32>>(_ fds: Files) {
+        guard !fds.isEmpty else { return }
         let queueBlock = waiting.withLock { waiting -> Bool in
-            if waiting.asked.insert(fd).inserted { waiting.files.append(fd) }
+            for fd in fds where waiting.asked.insert(fd).inserted { waiting.files.append(fd) }
             defer { waiting.queued = true }
             return !waiting.queued
         }

@@ -27,6 +27,28 @@ import Testing
         return (lines, summary)
     }
 
+    /// The sweep asks for its journals' syncs together: a log is added only while something
+    /// appended waits to be synced, once, and never after its close.
+    @Test func aLogJoinsASyncTogetherOnlyWhileSomethingWaits() throws {
+        let folder = temporaryFolder()
+        let waiting = try DurableLog(path: folder + "/waiting.jsonl", opening: .new)
+        let synced = try DurableLog(path: folder + "/synced.jsonl", opening: .new)
+        let closed = try DurableLog(path: folder + "/closed.jsonl", opening: .new)
+        #expect(waiting.append(Array("{\"a\":1}\n".utf8)) == nil)
+        #expect(synced.append(Array("{\"a\":1}\n".utf8), durability: .now) == nil)
+        #expect(closed.append(Array("{\"a\":1}\n".utf8)) == nil)
+        closed.close()
+        var together = SyncTogether()
+        for log in [waiting, synced, closed, waiting] { log.syncSoon(with: &together) }
+        #expect(together.count == 1)
+        #expect(!waiting.needsSync)
+        together.ask()
+        waiting.close()
+        synced.close()
+        DurableLog.drain()
+        #expect(contents(folder + "/waiting.jsonl") == "{\"a\":1}\n")
+    }
+
     @Test func appendedLinesAreThereAfterSyncAndReopen() throws {
         let path = temporaryFolder() + "/log.jsonl"
         let log = try DurableLog(path: path, opening: .new)

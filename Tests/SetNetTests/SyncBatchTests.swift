@@ -40,6 +40,19 @@ import Testing
         #expect(queue.log == ["sync " + (10..<1_010).map(String.init).joined(separator: ",")])
     }
 
+    /// A queue whose thread runs each block the moment it is queued, as one that takes the asking
+    /// loop's core at once: files asked one by one are each synced alone, files asked together
+    /// by one block.
+    @Test func filesAskedTogetherAreSyncedByOneBlockThoughTheQueueRunsAtOnce() {
+        let queue = HandQueue()
+        let batch = SyncBatch(schedule: { $0() }, sync: { files in queue.note("sync " + files.map(String.init).joined(separator: ",")) })
+        for fd in Int32(10)..<Int32(13) { batch.ask(fd) }
+        #expect(queue.log == ["sync 10", "sync 11", "sync 12"])
+        batch.ask([20, 21, 20, 22])
+        batch.ask([Int32]())
+        #expect(queue.log == ["sync 10", "sync 11", "sync 12", "sync 20,21,22"])
+    }
+
     @Test func aFileAskingTwiceBeforeItsSyncIsSyncedOnce() {
         let queue = HandQueue()
         let batch = queue.batch()

@@ -73,6 +73,42 @@ import Testing
         #expect(told == [0, 160])
     }
 
+    /// A seat that empties moves the duel's round trips with no pong to tell it: the duel is told
+    /// within a second of the server's clock. Each duel's turn comes once a second, a hundredth of
+    /// the duels at each 10 ms turn of the pings, where all of them took their turn in the
+    /// second's sweep and stalled the loop for a millisecond at 1,000 duels.
+    @Test func aSeatThatEmptiesIsToldWithinASecond() throws {
+        // A hundred of our own pings: within the rate limit.
+        let server = try TestServer {
+            $0.lagCompensationMs = 200
+            $0.limits.messagesPerSecond = 100_000
+            $0.limits.messageBurst = 200_000
+        }
+        defer { server.stop() }
+        let (ann, bob) = try measuredDuel(server)
+        _ = try ann.waitFor("both measured") { message in
+            if case .roundTrips(_, let ms) = message, ms.allSatisfy({ $0 != nil }) { true } else { nil }
+        }
+        bob.hangUp()
+        _ = try ann.awaitEvent("bob away") { if case .presence(.second, false, _) = $0 { true } else { false } }
+        var told: [Int64?]?
+        var waitedMs: Int64 = 0
+        while told == nil, waitedMs < 1_000 {
+            server.advance(by: 10)
+            waitedMs += 10
+            // Our own ping makes the server take a turn at the new time; its slice may tell first.
+            ann.send(.ping(time: 5))
+            told = try ann.waitFor("pong or round trips") { message in
+                switch message {
+                case .roundTrips(_, let ms): .some(ms)
+                case .pong(_, 5, _): .some(nil)
+                default: nil
+                }
+            }
+        }
+        #expect(told == [0, nil], "told \(String(describing: told)) after \(waitedMs) ms")
+    }
+
     @Test func theFarPlayersEarlierClaimWinsThoughItArrivesLater() throws {
         let server = try TestServer { $0.lagCompensationMs = 200 }
         defer { server.stop() }

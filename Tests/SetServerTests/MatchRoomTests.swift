@@ -1,3 +1,4 @@
+import SetNet
 @testable import SetServer
 import SetRules
 import SetWire
@@ -17,7 +18,7 @@ final class MemoryJournal: JournalWriter {
     }
 
     func keep() { kept = true }
-    func sync() {}
+    func sync(with together: inout SyncTogether) {}
     func close() {}
     func discard() {}
     var failure: String? { failing ? "the disk is full" : nil }

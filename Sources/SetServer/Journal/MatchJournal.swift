@@ -10,8 +10,8 @@ protocol JournalWriter: AnyObject {
     func write(_ records: [JournalRecord], sync: Bool) -> Bool
     /// From the next write on, the match is worth keeping: what was held in memory goes to disk.
     func keep()
-    /// Puts what was written on disk, soon.
-    func sync()
+    /// Puts what was written on disk soon, asked with the other journals' in `together`.
+    func sync(with together: inout SyncTogether)
     /// Syncs and closes; the journal stays, for a restart or `finished/`.
     func close()
     /// Closes and deletes the journal: its match left nothing worth keeping.
@@ -127,9 +127,9 @@ final class MatchJournal: JournalWriter {
     }
 
     /// Asks the background queue to put what was written on disk.
-    func sync() {
+    func sync(with together: inout SyncTogether) {
         guard !closed else { return }
-        log?.syncSoon()
+        log?.syncSoon(with: &together)
     }
 
     /// Syncs and closes, in that order, on the background queue.

@@ -35,7 +35,10 @@ extension Server {
         if timers.arenaScheduleDue(at: now) { keepArenaSchedule() }
         takeSilenceReading()
         pollSilenced(at: now)
-        if let slot = timers.dueMeasureSlot(at: now) { measureRoundTrips(slot: slot, at: now) }
+        if let slot = timers.dueMeasureSlot(at: now) {
+            measureRoundTrips(slot: slot, at: now)
+            announceRoundTrips(at: now)
+        }
         if timers.sweepDue(at: now) { sweep(at: now) }
         if timers.pruneDue(at: now) { finished?.pruneInBackground(log: log) }
         answerHeld()
@@ -55,7 +58,6 @@ extension Server {
         lobby.retireAbandoned(at: now)
         // On nodes the lease's renewals drop them too, each turn, for the listings.
         lobby.dropLapsedReservations(at: now)
-        announceRoundTrips(at: now)
         for connection in connections.all where !connection.closeWhenFlushed {
             if now.milliseconds(since: connection.lastInput) > config.limits.idleTimeoutMs {
                 fail(connection, WireError(.idleTimeout, "Nothing received for \(config.limits.idleTimeoutMs / 1000) s; send a ping to stay connected.", fatal: true))

@@ -1,3 +1,4 @@
+import SetNet
 import SetRules
 import SetWire
 
@@ -37,10 +38,11 @@ extension Server {
     /// at its end.
     func syncJournals(at now: Instant) {
         var resumed: [(MatchRoom, RoomOutcome<NoReply>)] = []
+        var together = SyncTogether()
         for room in lobby.rooms.values {
             guard let journal = room.journal else { continue }
-            let name = room.host.name
             if room.host.stalledAt != nil {
+                let name = room.host.name
                 if !room.stallReported {
                     room.stallReported = true
                     log("journal of \(name) cannot be written (\(journal.failure ?? "write failed")): the match is paused until it can")
@@ -49,9 +51,10 @@ extension Server {
                 log("journal of \(name) is written again: the match goes on")
                 resumed.append((room, outcome))
             } else {
-                journal.sync()
+                journal.sync(with: &together)
             }
         }
+        together.ask()
         for (room, outcome) in resumed { apply(outcome, of: room) }
     }
 

@@ -31,6 +31,9 @@ final class ServerTimers {
     /// When the next slice of connections is due a round-trip ping (lag compensation on).
     private var nextMeasure: Instant
     private var measureSlot = 0
+    /// The duels whose round trips are looked at in each turn of the pings: every one within a
+    /// second (`Server.announceRoundTrips(at:)`).
+    private var roundTripPass = SlicedPass<String>(turnsPerPass: Int(sweepMs / measureSliceMs))
     private var nextPrune: Instant
     /// When the lobby's next open challenge expires, to be announced then (`Challenges`).
     var challengeExpiry: Instant?
@@ -115,6 +118,11 @@ final class ServerTimers {
             nextMeasure = now.adding(Self.measureSliceMs)
         }
         return measureSlot
+    }
+
+    /// The matches whose round trips are due a look in this turn of the pings, of `current`.
+    func roundTripSlice(of current: () -> [String]) -> ArraySlice<String> {
+        roundTripPass.slice(of: current)
     }
 
     /// Whether the sweep is due now; it is then next due a second later.
