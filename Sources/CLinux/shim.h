@@ -1,5 +1,6 @@
 // Linux calls the Glibc module does not export: epoll and eventfd for the event loops, a
 // recvmsg that reads the kernel's arrival timestamp for the benchmark, and a Unix socket's peer.
+#include <errno.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
@@ -87,3 +88,28 @@ static inline int setgame_peer_uid(int fd, unsigned int *uid) {
 
 /// syncfs(2): every file of `fd`'s filesystem on disk, in one call (glibc hides it behind _GNU_SOURCE).
 static inline int setgame_syncfs(int fd) { return (int)syscall(SYS_syncfs, fd); }
+
+/// Asks the scheduler for a short time slice for the calling thread, keeping its policy
+/// (SCHED_OTHER) and nice: EEVDF's custom slice (Linux 6.12 on), clamped by the kernel to
+/// 0.1-100 ms. A thread waking with a shorter slice than the running one's may preempt it
+/// rather than wait for the end of that one's slice. Returns 0 when the kernel took the request;
+/// a kernel without custom slices takes it and ignores the slice. The raw system call: glibc
+/// has no wrapper for sched_setattr before 2.41.
+static inline int setgame_request_short_slice(unsigned long long slice_ns) {
+    struct {
+        unsigned int size, sched_policy;
+        unsigned long long sched_flags;
+        int sched_nice;
+        unsigned int sched_priority;
+        unsigned long long sched_runtime, sched_deadline, sched_period;
+    } attr;
+    memset(&attr, 0, sizeof attr);
+    attr.size = sizeof attr;
+    attr.sched_policy = 0;  /* SCHED_OTHER */
+    errno = 0;
+    int nice = getpriority(PRIO_PROCESS, 0);
+    if (nice == -1 && errno != 0) return -1;
+    attr.sched_nice = nice;
+    attr.sched_runtime = slice_ns;
+    return (int)syscall(SYS_sched_setattr, 0, &attr, 0);
+}
