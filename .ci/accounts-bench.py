@@ -61,6 +61,20 @@ def on_core(core, command):
     return (["taskset", "-c", str(core)] if PIN else []) + command
 
 
+def loopback_receive():
+    """Which cores do loopback's receive work (`setgame bench` says it the same way): by default
+    the core that sent each packet, so the server's core also does its clients' receive work;
+    `echo 2 > /sys/class/net/lo/queues/rx-0/rps_cpus` (root) gives it to core 1. Read, never set."""
+    queues = "/sys/class/net/lo/queues"
+    try:
+        masks = [open(os.path.join(queues, q, "rps_cpus")).read().strip() for q in os.listdir(queues) if q.startswith("rx-")]
+    except OSError:
+        return "not known"
+    cores = sorted({32 * i + bit for mask in masks for i, word in enumerate(reversed(mask.split(",")))
+                    for bit in range(32) if int(word, 16) >> bit & 1})
+    return "on core " + ", ".join(map(str, cores)) if cores else "on the core that sent each packet"
+
+
 # The log, written once; each store's data folder gets a hard link to it (the import renames it aside).
 log_path = os.path.join(work, "accounts.jsonl")
 began = time.time()
@@ -344,7 +358,8 @@ def of(figures, phase, kind, share):
     return span([percentile(run[kind], share) for run in figures[phase]], " ms")
 
 
-print(f"\n{accounts:,} accounts / {games:,} games, {ROUNDS} rounds, {duels:,} duels at human pace\n")
+print(f"\n{accounts:,} accounts / {games:,} games, {ROUNDS} rounds, {duels:,} duels at human pace; "
+      f"loopback receive work {loopback_receive()}\n")
 print("| figure | " + " | ".join(STORES) + " |")
 print("|---|" + "---|" * len(STORES))
 rows = [("import of the log (first start)", lambda f: f"{f['import']:.1f} s ({games / f['import']:,.0f} games/s)"),

@@ -49,6 +49,7 @@ package enum Bench {
             let stats = server.flatMap { ProcessStats.read(pid: $0.pid) }
             report = BenchReport(config: config, load: load, server: stats, machine: BenchReport.describeMachine())
             if let stolenBefore, let stolenAfter = StolenTime.read() { report.stolenMsPerCore = stolenAfter.milliseconds(since: stolenBefore) }
+            report.loopbackReceive = LoopbackSteering.read()
         } catch {
             warn("setgame bench: \(error)")
             return 1

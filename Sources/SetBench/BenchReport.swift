@@ -12,6 +12,8 @@ package struct BenchReport: Sendable {
     package var relay: RelayResult?
     /// Milliseconds the hypervisor took from each core during the run (`StolenTime`), when known.
     package var stolenMsPerCore: [Double]?
+    /// The cores that did loopback's receive work during the run (`LoopbackSteering`), when known.
+    package var loopbackReceive: LoopbackSteering?
 
     package init(config: BenchConfig, load: LoadResult, server: ProcessStats?, machine: String, relay: RelayResult? = nil) {
         self.config = config
@@ -41,6 +43,7 @@ package struct BenchReport: Sendable {
         var lines = [
             "setgame bench: \(config.matches) matches × (2 players + \(config.spectatorsPerMatch) spectators) = \(load.connections) connections, pace \(config.paceMs) ms, \(String(format: "%.1f", load.seconds)) s",
             "machine: \(machine)" + (stolenMsPerCore.map { "; taken by the hypervisor during the run: " + $0.map { String(format: "%.0f ms", $0) }.joined(separator: ", ") } ?? ""),
+            "loopback receive work: " + (loopbackReceive?.description ?? "not known"),
             "",
             "actions completed        \(load.actions)  (\(String(format: "%.0f", actionsPerSecond))/s)",
             "games completed          \(load.gamesCompleted)",
@@ -98,6 +101,7 @@ package struct BenchReport: Sendable {
         members["pingLatency"] = latency(load.pingLatency)
         members["machine"] = .string(machine)
         if let stolenMsPerCore { members["stolenMsPerCore"] = .array(stolenMsPerCore.map { .double($0.rounded()) }) }
+        if let loopbackReceive { members["loopbackReceiveCores"] = .array(loopbackReceive.cores.map { .int(Int64($0)) }) }
         members["redirects"] = .int(Int64(load.redirects))
         members["servers"] = .array(load.servers.map { server in
             let share = server.load
