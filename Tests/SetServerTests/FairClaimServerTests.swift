@@ -33,31 +33,46 @@ import Testing
         return (ann, bob)
     }
 
-    /// Round trips are measured again in each connection's own slice of the 2 s interval (200
-    /// slices of 10 ms): within two intervals of the clock, a seated player is pinged again.
-    @Test func aSeatedPlayerIsMeasuredAgainInItsSliceOfTheInterval() throws {
-        // Hundreds of our own pings: within the rate limit.
-        let server = try TestServer {
+    /// A server whose rate limit lets a test send hundreds of pings of its own.
+    func serverForManyPings() throws -> TestServer {
+        try TestServer {
             $0.lagCompensationMs = 200
             $0.limits.messagesPerSecond = 100_000
             $0.limits.messageBurst = 200_000
         }
+    }
+
+    /// Moves the server's clock 10 ms at a time, at most `ms` in all, until `client` hears what
+    /// `wanted` picks out; nil if it heard nothing of it by then. At each step a ping of the
+    /// client's own makes the server take a turn at the new time: what that turn does comes
+    /// before the pong.
+    func stepClock<Value>(_ server: TestServer, _ client: TestClient, atMostMs ms: Int64,
+                          until wanted: (ServerMessage) -> Value?) throws -> (value: Value, afterMs: Int64)? {
+        var steppedMs: Int64 = 0
+        while steppedMs < ms {
+            server.advance(by: 10)
+            steppedMs += 10
+            client.send(.ping(time: 5))
+            let heard: Value?? = try client.waitFor("pong or what is wanted") { message in
+                if let value = wanted(message) { return .some(value) }
+                if case .pong(_, 5, _) = message { return .some(nil) }
+                return nil
+            }
+            if let value = heard ?? nil { return (value, steppedMs) }
+        }
+        return nil
+    }
+
+    /// Round trips are measured again in each connection's own slice of the 2 s interval (200
+    /// slices of 10 ms): within two intervals of the clock, a seated player is pinged again.
+    @Test func aSeatedPlayerIsMeasuredAgainInItsSliceOfTheInterval() throws {
+        let server = try serverForManyPings()
         defer { server.stop() }
         let (ann, _) = try measuredDuel(server)
-        var pingedAgain = false
-        for _ in 0..<400 where !pingedAgain {
-            server.advance(by: 10)
-            // Our own ping makes the server take a turn at the new time; its slice may ping first.
-            ann.send(.ping(time: 5))
-            pingedAgain = try ann.waitFor("pong or echo ping") { message in
-                switch message {
-                case .ping(_, true): true
-                case .pong(_, 5, _): false
-                default: nil
-                }
-            }
+        let pinged = try stepClock(server, ann, atMostMs: 4_000) { message in
+            if case .ping(_, true) = message { true } else { nil }
         }
-        #expect(pingedAgain)
+        #expect(pinged != nil)
     }
 
     /// A pong that moves a duel's round trips is told to the duel at once, not at the next sweep
@@ -78,12 +93,7 @@ import Testing
     /// the duels at each 10 ms turn of the pings, where all of them took their turn in the
     /// second's sweep and stalled the loop for a millisecond at 1,000 duels.
     @Test func aSeatThatEmptiesIsToldWithinASecond() throws {
-        // A hundred of our own pings: within the rate limit.
-        let server = try TestServer {
-            $0.lagCompensationMs = 200
-            $0.limits.messagesPerSecond = 100_000
-            $0.limits.messageBurst = 200_000
-        }
+        let server = try serverForManyPings()
         defer { server.stop() }
         let (ann, bob) = try measuredDuel(server)
         _ = try ann.waitFor("both measured") { message in
@@ -91,22 +101,10 @@ import Testing
         }
         bob.hangUp()
         _ = try ann.awaitEvent("bob away") { if case .presence(.second, false, _) = $0 { true } else { false } }
-        var told: [Int64?]?
-        var waitedMs: Int64 = 0
-        while told == nil, waitedMs < 1_000 {
-            server.advance(by: 10)
-            waitedMs += 10
-            // Our own ping makes the server take a turn at the new time; its slice may tell first.
-            ann.send(.ping(time: 5))
-            told = try ann.waitFor("pong or round trips") { message in
-                switch message {
-                case .roundTrips(_, let ms): .some(ms)
-                case .pong(_, 5, _): .some(nil)
-                default: nil
-                }
-            }
+        let told = try stepClock(server, ann, atMostMs: 1_000) { message in
+            if case .roundTrips(_, let ms) = message { ms } else { nil }
         }
-        #expect(told == [0, nil], "told \(String(describing: told)) after \(waitedMs) ms")
+        #expect(told?.value == [0, nil], "told \(String(describing: told))")
     }
 
     @Test func theFarPlayersEarlierClaimWinsThoughItArrivesLater() throws {
