@@ -41,7 +41,7 @@ package struct LoopbackSteering: Sendable, Equatable {
         return cores.sorted()
     }
 
-    /// "where each packet was sent" or "on core 1", for the report's machine line.
+    /// "on the core that sent each packet" or "on core 1", for the report.
     package var description: String {
         cores.isEmpty ? "on the core that sent each packet" : "on core" + (cores.count > 1 ? "s " : " ") + cores.map(String.init).joined(separator: ", ")
     }
