@@ -35,6 +35,7 @@ extension DurableLog {
             var failing = false
             var roomLeft: Int?
             var cutBackFailing = false
+            var appends = 0
         }
 
         private let state = Mutex(Disk())
@@ -61,9 +62,14 @@ extension DurableLog {
             set { state.withLock { $0.cutBackFailing = newValue } }
         }
 
+        /// How many appends were asked of the disk so far, failed ones included: what a batch of
+        /// records written together saves is seen here.
+        package var appends: Int { state.withLock { $0.appends } }
+
         /// How many of `count` bytes an append may write now (the room left is used up by them).
         func allow(_ count: Int) -> Int {
             state.withLock { disk in
+                disk.appends += 1
                 guard !disk.failing else { return 0 }
                 guard let room = disk.roomLeft else { return count }
                 let allowed = min(room, count)

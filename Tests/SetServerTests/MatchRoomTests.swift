@@ -9,9 +9,12 @@ import Testing
 final class MemoryJournal: JournalWriter {
     private(set) var records: [JournalRecord] = []
     private(set) var kept = false
+    /// How many writes were asked, failed ones included.
+    private(set) var writes = 0
     var failing = false
 
     func write(_ records: [JournalRecord], sync: Bool) -> Bool {
+        writes += 1
         guard !failing else { return false }
         self.records += records
         return true
@@ -114,6 +117,58 @@ final class MemoryJournal: JournalWriter {
                                               .unstalled(seq: event.seq, at: Self.at(5_000))])
         #expect(room.backlog.isEmpty && room.host.stalledAt == nil)
         #expect(room.act(.claim, by: .first, at: Self.at(6_000)).reply == .accepted(seq: room.host.seq))
+    }
+
+    /// A claim and its three picks from one read.
+    static func claimAndPicks(in room: MatchRoom) throws -> [PendingAction] {
+        let trio = try #require(SetLogic.firstSet(in: room.host.match!.table))
+        return ([.claim] + trio.map(Action.select)).enumerated().map { index, action in
+            PendingAction(action: action, claimedSeat: nil, seen: action == .claim ? room.host.seq : nil, id: .int(Int64(index)))
+        }
+    }
+
+    /// Actions that came together are performed in order, as one at a time would be: the same
+    /// records, the same lines, the same answers; only their records go in one write.
+    @Test func actionsThatCameTogetherAreWrittenInOneWriteAndSayWhatTheyWouldOneByOne() throws {
+        let together = MemoryJournal(), alone = MemoryJournal()
+        let room = Self.duel(together), twin = Self.duel(alone)
+        let actions = try Self.claimAndPicks(in: room)
+        let writes = (together.writes, alone.writes)
+
+        let outcomes = room.act(actions, by: .first, at: Self.at(3_000))
+        let oneByOne = actions.map { twin.act($0.action, by: .first, at: Self.at(3_000), seen: $0.seen, id: $0.id) }
+        #expect(together.writes == writes.0 + 1 && alone.writes == writes.1 + 4)
+        #expect(outcomes.map(\.reply) == oneByOne.map(\.reply))
+        #expect(outcomes.allSatisfy { if case .accepted = $0.reply { true } else { false } })
+        #expect(outcomes.map { $0.deliveries.map(\.bytes) } == oneByOne.map { $0.deliveries.map(\.bytes) })
+        #expect(together.records == alone.records)
+        #expect(room.host.match?.scores == twin.host.match?.scores && room.host.seq == twin.host.seq)
+        #expect((room.host.match?.scores.first ?? 0) > 0, "ann took the set")
+    }
+
+    /// When their one write fails, none of them happened: each is refused, the match is as it was
+    /// and stands still, and everyone is told once, as for one action.
+    @Test func actionsThatCameTogetherAreAllUndoneWhenTheirWriteFails() throws {
+        let journal = MemoryJournal()
+        let room = Self.duel(journal)
+        let actions = try Self.claimAndPicks(in: room)
+        let before = room.host, written = journal.records
+        journal.failing = true
+
+        let outcomes = room.act(actions, by: .first, at: Self.at(3_000))
+        #expect(journal.writes > 0 && outcomes.map(\.reply) == Array(repeating: .refused(MatchHost.journalStalled), count: 4))
+        let told = Self.said(outcomes.first?.deliveries ?? [])
+        #expect(told == [.error(MatchHost.journalStalled, id: nil)])
+        #expect(outcomes.dropFirst().allSatisfy { $0.deliveries.isEmpty })
+        #expect(room.host.seq == before.seq && room.host.match?.window == nil && room.host.match?.scores == before.match?.scores)
+        #expect(room.host.match?.table == before.match?.table && room.events(after: before.seq) == [])
+        #expect(journal.records == written && room.backlog == [.stalled(at: Self.at(3_000))])
+
+        journal.failing = false
+        _ = try #require(room.retryJournal(at: Self.at(4_000)))
+        let again = room.act(try Self.claimAndPicks(in: room), by: .first, at: Self.at(5_000))
+        #expect(again.allSatisfy { if case .accepted = $0.reply { true } else { false } })
+        #expect((room.host.match?.scores.first ?? 0) > (before.match?.scores.first ?? 0), "ann took the set once it could be written")
     }
 
     @Test func aSeedDrawnForADealTheJournalRefusedIsDealtNextNeverDrawnAgain() throws {

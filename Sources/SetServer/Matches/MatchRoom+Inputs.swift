@@ -34,6 +34,13 @@ extension MatchRoom {
         }
     }
 
+    /// A seat's actions from one read, in order, their records written together (`changes`).
+    func act(_ actions: [PendingAction], by seat: Seat, at now: Instant, lag: ClaimLag = .off) -> [RoomOutcome<ActReply>] {
+        changes(at: now, undone: .refused(MatchHost.journalStalled), actions.map { pending in
+            { host, seeds in host.act(pending.action, by: seat, at: now, lag: lag, seen: pending.seen, id: pending.id, seeds: seeds) }
+        })
+    }
+
     /// A chat line; refused, like an action, while the journal cannot record it.
     func chat(_ text: String, in room: ChatRoom?, by speaker: ChatSpeaker, at now: Instant) -> RoomOutcome<ChatReply> {
         change(at: now, undone: .refused(MatchHost.journalStalled)) { host, _ in host.chat(text, in: room, by: speaker, at: now) }

@@ -147,6 +147,35 @@ final class MatchRoom {
         return outcome(stall.replying { _ in undone }, mayIdle: mayIdle)
     }
 
+    /// Performs changes one after another, their records written together in one write (the
+    /// actions one read brought): all of them happen, or, if the write fails, none does, each
+    /// is answered with `undone`, and the match stands still until the journal takes writes. One
+    /// write and one copy of the host for a claim and its three picks, not four.
+    func changes<Reply: Equatable>(at now: Instant, undone: Reply, _ steps: [Step<Reply>]) -> [RoomOutcome<Reply>] {
+        guard steps.count > 1 else { return steps.map { change(at: now, undone: undone, $0) } }
+        let saved = host
+        var outputs: [HostOutput<Reply>] = []
+        var firstDrawn: UInt64?
+        for step in steps {
+            let (output, drawn) = run(step)
+            assert(!output.isFact, "a fact performed as a change")
+            outputs.append(output)
+            firstDrawn = firstDrawn ?? drawn
+        }
+        if outputs.contains(where: \.keepJournal) { journal?.keep() }
+        let records = outputs.flatMap(\.journal)
+        guard let journal, !records.isEmpty, !journal.write(records, sync: outputs.contains(where: \.syncJournal)) else {
+            return outputs.map { outcome($0, mayIdle: false) }
+        }
+        host = saved
+        // A seed drawn and never told is as good as new: the next game takes the first of them.
+        unusedSeed = firstDrawn ?? unusedSeed
+        let stall = host.stall(at: now)
+        backlog += stall.journal
+        let first = outcome(stall.replying { _ in undone }, mayIdle: false)
+        return [first] + outputs.dropFirst().map { _ in outcome(HostOutput(reply: undone), mayIdle: false) }
+    }
+
     /// Tries to write what the stall held back; once it is on disk the match goes on (returns
     /// what it says), otherwise nil and it stays stalled.
     func retryJournal(at now: Instant) -> RoomOutcome<NoReply>? {

@@ -4,10 +4,19 @@ import SetWire
 
 // A line from a client, before it is performed: read and counted against the connection's rate
 // limit, then performed at once, or held while the connection's join is being answered and
-// performed after that answer, in order (Protocol.md, "The shape of a session").
+// performed after that answer, in order (Protocol.md, "The shape of a session"). Actions are
+// gathered while they come one after another in a read, and performed together before the next
+// line of another kind or at the read's end: their journal records go in one write.
 extension Server {
-    func handle(_ line: LineReader.Line, from connection: Connection, at now: Instant) {
+    func handle(_ line: LineReader.Line, from connection: Connection, at now: Instant, gathering actions: inout [PendingAction]) {
         guard let arrived = arrival(of: line, from: connection, at: now) else { return }
+        if case .request(let request) = arrived, case .act(let action, let seat, let seen) = request.message,
+           !connection.isAdmitting, connection.held.isEmpty {
+            actions.append(PendingAction(action: action, claimedSeat: seat, seen: seen, id: request.id))
+            return
+        }
+        act(actions, from: connection, at: now)
+        actions = []
         // While its join is answered off the loop, what a connection asks waits to be answered
         // after the join, in order (and so does what comes before the waiting is answered). A pong
         // is taken at once: it answers nothing, and its round trip is timed on arrival.

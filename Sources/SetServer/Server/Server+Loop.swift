@@ -109,9 +109,11 @@ extension Server {
         // An unfinished line is timed from when it began: a read that completed lines starts a new one.
         connection.partialLineSince = !connection.socket.isMidLine ? nil
             : lines.isEmpty ? (connection.partialLineSince ?? now) : now
+        var actions: [PendingAction] = []
         for line in lines {
             guard connections[connection.id] != nil, !connection.closeWhenFlushed else { return }
-            handle(line, from: connection, at: now)
+            handle(line, from: connection, at: now, gathering: &actions)
         }
+        act(actions, from: connection, at: now)
     }
 }

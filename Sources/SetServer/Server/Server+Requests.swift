@@ -135,28 +135,55 @@ extension Server {
     }
 
     private func act(_ action: Action, claimedSeat: Seat?, seen: Int?, id: JSONValue?, from connection: Connection, at now: Instant) {
+        act([PendingAction(action: action, claimedSeat: claimedSeat, seen: seen, id: id)], from: connection, at: now)
+    }
+
+    /// Performs a connection's actions in order: those that may be performed, together (their
+    /// records in one journal write, `MatchRoom.changes`); each refused one answered in its place.
+    func act(_ actions: [PendingAction], from connection: Connection, at now: Instant) {
+        guard !actions.isEmpty else { return }
         let room: MatchRoom, seat: Seat
         switch connection.session {
-        case .greeted, .admitting: return fail(connection, notJoined, id: id)
-        case .spectator: return fail(connection, WireError(.spectatorsCannotAct, "Spectators can watch but not play."), id: id)
+        case .greeted, .admitting: return actions.forEach { fail(connection, notJoined, id: $0.id) }
+        case .spectator: return actions.forEach { fail(connection, WireError(.spectatorsCannotAct, "Spectators can watch but not play."), id: $0.id) }
         case .player(let playing, let own):
             room = playing
             seat = own
         }
-        if let refusal = nodeLapsedRefusal(room) { return fail(connection, refusal, id: id) }
-        if let claimedSeat, claimedSeat != seat {
-            return fail(connection, WireError(.notYourSeat, "You sit in seat \(seat.rawValue), not seat \(claimedSeat.rawValue)."), id: id)
+        if let refusal = nodeLapsedRefusal(room) { return actions.forEach { fail(connection, refusal, id: $0.id) } }
+        var together: [PendingAction] = []
+        for pending in actions {
+            if let claimed = pending.claimedSeat, claimed != seat {
+                perform(together, in: room, by: seat, from: connection, at: now)
+                together = []
+                fail(connection, WireError(.notYourSeat, "You sit in seat \(seat.rawValue), not seat \(claimed.rawValue)."), id: pending.id)
+            } else if pending.action == .rematch {
+                // Alone: only a rematch begins a game, so each performance logs at most one end
+                // and one start, in that order.
+                perform(together, in: room, by: seat, from: connection, at: now)
+                together = []
+                perform([pending], in: room, by: seat, from: connection, at: now)
+            } else {
+                together.append(pending)
+            }
         }
-        let phaseBefore = room.host.phase, gameBefore = room.host.game
-        let outcome = room.act(action, by: seat, at: now, lag: claimLag(in: room), seen: seen, id: id)
-        apply(outcome, of: room)
-        switch outcome.reply {
-        case .refused(let refusal): fail(connection, refusal, id: id)
-        case .accepted(let seq): if let id { send(.ack(id: id, seq: seq), to: connection) }
-        case .held: break  // answered once its claim race is decided
-        }
+        perform(together, in: room, by: seat, from: connection, at: now)
+    }
+
+    private func perform(_ actions: [PendingAction], in room: MatchRoom, by seat: Seat, from connection: Connection, at now: Instant) {
+        guard !actions.isEmpty else { return }
         // Read in place: a copy of the host (`let host = room.host`) retained each of its parts
         // on every action only to compare two numbers.
+        let phaseBefore = room.host.phase, gameBefore = room.host.game
+        let outcomes = room.act(actions, by: seat, at: now, lag: claimLag(in: room))
+        for (pending, outcome) in zip(actions, outcomes) {
+            apply(outcome, of: room)
+            switch outcome.reply {
+            case .refused(let refusal): fail(connection, refusal, id: pending.id)
+            case .accepted(let seq): if let id = pending.id { send(.ack(id: id, seq: seq), to: connection) }
+            case .held: break  // answered once its claim race is decided
+            }
+        }
         if room.host.phase == .over && phaseBefore != .over, let result = room.host.match?.result {
             log("\(room.host.name) game \(room.host.game) over (\(result.reason.rawValue)): scores \(result.scores.map(String.init).joined(separator: "-"))")
         }
