@@ -194,12 +194,18 @@ package enum ClientMessageDecoder {
     /// Printable: no control, format or separator characters (which could break a screen or a
     /// log line), no unassigned code points, and no spaces at either end.
     package static func isAcceptable(name: String, maxLength: Int) -> Bool {
-        let refused: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator,
-                                                     .unassigned, .surrogate, .privateUse]
         // Characters and bytes are both capped: one character can carry many combining marks.
-        return !name.isEmpty && name.count <= maxLength && name.utf8.count <= 4 * maxLength && name.first != " " && name.last != " "
-            && name.unicodeScalars.allSatisfy { !refused.contains($0.properties.generalCategory) && ($0 == " " || !$0.properties.isWhitespace) }
+        guard !name.isEmpty, name.utf8.count <= 4 * maxLength, name.first != " ", name.last != " " else { return false }
+        // Printable ASCII (space to tilde) is all acceptable and one character a byte: most names
+        // are checked without looking up a Unicode property.
+        if name.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) { return name.utf8.count <= maxLength }
+        return name.count <= maxLength
+            && name.unicodeScalars.allSatisfy { !refusedCategories.contains($0.properties.generalCategory) && ($0 == " " || !$0.properties.isWhitespace) }
     }
+
+    /// What a name may not hold: characters that could break a screen or a log line, or that mean nothing yet.
+    private static let refusedCategories: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator,
+                                                                          .unassigned, .surrogate, .privateUse]
 
     /// 1–32 of `A–Z a–z 0–9 - _ .`: safe in a file name and on a screen.
     package static func isAcceptable(matchName: String) -> Bool {

@@ -112,6 +112,33 @@ struct PlayerNameTests {
         }
     }
 
+    /// A name is printable: no control, format, separator, unassigned, surrogate or private-use
+    /// character, no whitespace but the space, none at either end, at most `maxLength` characters.
+    /// Printable ASCII takes a shortcut past the Unicode properties: it must agree with them for
+    /// every character of the Basic Multilingual Plane, alone, doubled and at the length's limit.
+    @Test func aNameIsAcceptableExactlyWhenEveryCharacterIsPrintable() {
+        let refused: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate, .privateUse]
+        let limit = ClientMessageDecoder.maxNameLength
+        var checked = 0
+        for value in UInt32(0)...0xFFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let printable = !refused.contains(scalar.properties.generalCategory) && (scalar == " " || !scalar.properties.isWhitespace)
+            let one = String(Character(scalar))
+            for (name, expected) in [(one, printable && scalar != " "), ("a" + one + "b", printable),
+                                     (String(repeating: "x", count: limit - 1) + one, printable && scalar != " " && one.count == 1)] {
+                #expect(ClientMessageDecoder.isAcceptable(name: name, maxLength: limit) == expected, "U+\(String(value, radix: 16))")
+                checked += 1
+            }
+        }
+        #expect(checked > 190_000)
+        #expect(ClientMessageDecoder.isAcceptable(name: String(repeating: "a", count: limit), maxLength: limit))
+        #expect(!ClientMessageDecoder.isAcceptable(name: String(repeating: "a", count: limit + 1), maxLength: limit))
+        #expect(ClientMessageDecoder.isAcceptable(name: String(repeating: "é", count: limit), maxLength: limit))
+        #expect(!ClientMessageDecoder.isAcceptable(name: String(repeating: "é", count: limit + 1), maxLength: limit))
+        #expect(!ClientMessageDecoder.isAcceptable(name: "", maxLength: limit))
+        #expect(!ClientMessageDecoder.isAcceptable(name: " ann", maxLength: limit) && !ClientMessageDecoder.isAcceptable(name: "ann ", maxLength: limit))
+    }
+
     @Test func aJoinUnderAnInvisibleNameIsABadName() throws {
         for name in ["\u{3164}\u{3164}\u{3164}", "\u{2800}", "x\u{115F}"] {
             let line = #"{"type":"join","name":"\#(name)"}"#
