@@ -180,7 +180,7 @@ enum AccountFixture {
         case "named": return json(try store.account(named: try text("name")))
         case "identity": return json(try store.account(for: try #require(PlayerIdentity(storedText: try text("identity")))))
         case "id": return json(try store.account(id: try int("id")))
-        case "profile": return json(try store.profile(try text("name")))
+        case "profile": return json(try store.profile(try text("name")).map(\.info))
         case "history":
             return json(try store.history(try text("name"), after: line["after"]?.stringValue, limit: try int("limit"),
                                           id: line["id"].flatMap { $0 == .null ? nil : $0 }))

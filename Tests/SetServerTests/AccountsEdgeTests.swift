@@ -301,7 +301,7 @@ final class GatedStore: AccountStore {
         return try inner.game(commitment: commitment)
     }
 
-    func profile(_ name: String) throws(StoreError) -> Result<AccountInfo, WireError> {
+    func profile(_ name: String) throws(StoreError) -> Result<StoredProfile, WireError> {
         gate.pass()
         if gate.unreachableForQuestions { throw .unavailable(StoreGate.secretReason) }
         return try inner.profile(name)

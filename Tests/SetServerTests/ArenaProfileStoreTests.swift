@@ -58,5 +58,15 @@ import Testing
         _ = try store.create(.accountKey(digest: String(repeating: "c3", count: 32)), name: "cat", bot: false, wallSeconds: 1)
         #expect(try store.profileArenas(ofAccountNamed: "cat", limit: 10).isEmpty)
         #expect(try store.profileArenas(ofAccountNamed: "nobody", limit: 10).isEmpty)
+
+        // The profile itself says whether there are arenas to read: only then are they read.
+        for (name, joined) in [("ann", true), ("bob", true), ("cat", false)] {
+            guard case .success(let profile) = try store.profile(name) else {
+                Issue.record("no profile for \(name)")
+                continue
+            }
+            #expect(profile.joinedArenas == joined, "\(name)")
+            #expect(profile.info.fields["games"] == .int(0))
+        }
     }
 }

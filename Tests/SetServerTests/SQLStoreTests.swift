@@ -71,7 +71,7 @@ import Testing
         #expect(try store.account(id: ann.id)?.rating(.classic) == first.players[0].after)
         #expect(try store.record(Self.duel(nil, nil, commitment: "c2"), journal: "m-1.jsonl", wallSeconds: 30, policy: .standard) == nil)
         #expect(try store.game(commitment: "c2") == nil)
-        guard case .success(let profile) = try store.profile("ann") else { Issue.record("no profile"); return }
+        guard case .success(let profile) = try store.profile("ann").map(\.info) else { Issue.record("no profile"); return }
         #expect(profile.fields["games"] == .int(1) && profile.fields["bestSetMs"] == .int(800) && profile.fields["medianSetMs"] == .int(1_200))
     }
 

@@ -36,7 +36,7 @@ protocol AccountStore: AnyObject {
     func game(commitment: String) throws(StoreError) -> GameRecord?
     /// The answers to account questions, as Protocol.md shows them (the same fields and the
     /// same bytes whatever the store).
-    func profile(_ name: String) throws(StoreError) -> Result<AccountInfo, WireError>
+    func profile(_ name: String) throws(StoreError) -> Result<StoredProfile, WireError>
     func history(_ name: String, after: String?, limit: Int, id: JSONValue?) throws(StoreError) -> Result<[UInt8], WireError>
     func crosstable(_ name: String, _ other: String) throws(StoreError) -> Result<AccountInfo, WireError>
     func leaderboard(_ variant: Variant, after: String?, limit: Int) throws(StoreError) -> Result<AccountInfo, WireError>

@@ -6,12 +6,14 @@ import SetWire
 // The answers to account questions from the tables, field for field the ones the accounts log's
 // engine gave before issue 34 deleted it: a differential test holds them to its frozen answers.
 extension SQLAccountStore {
-    func profile(_ name: String) throws(StoreError) -> Result<AccountInfo, WireError> {
+    func profile(_ name: String) throws(StoreError) -> Result<StoredProfile, WireError> {
         try Self.storing { () throws(DatabaseError) in
-            // One statement, so one round trip to PostgreSQL: the account (part 0), its ratings
-            // (1) and its set times' histogram (2, by ms), told apart by the first column.
+            // One statement, so one round trip to PostgreSQL: the account (part 0, with whether it
+            // ever joined an arena), its ratings (1) and its set times' histogram (2, by ms), told
+            // apart by the first column.
             let rows = try database.query("""
-                SELECT 0, a.id, a.bot, a.games, a.wins, a.losses, a.draws, a.self_games, a.best_set_ms, a.name, NULL, NULL, NULL
+                SELECT 0, a.id, a.bot, a.games, a.wins, a.losses, a.draws, a.self_games, a.best_set_ms, a.name,
+                        CASE WHEN EXISTS (SELECT 1 FROM arena_players p WHERE p.account_id = a.id) THEN 1 ELSE 0 END, NULL, NULL
                     FROM accounts a WHERE a.name_skeleton = $1
                 UNION ALL SELECT 1, r.rated_games, NULL, NULL, NULL, NULL, NULL, NULL, NULL, r.variant, r.rating, r.deviation, r.volatility
                     FROM ratings r JOIN accounts a ON a.id = r.account_id WHERE a.name_skeleton = $1
@@ -41,7 +43,7 @@ extension SQLAccountStore {
                 fields["bestSetMs"] = .int(Int64(best))
                 fields["medianSetMs"] = .int(Int64(median))
             }
-            return .success(AccountInfo(.profile, fields))
+            return .success(StoredProfile(info: AccountInfo(.profile, fields), joinedArenas: try row.double(10) != 0))
         }
     }
 

@@ -85,7 +85,7 @@ final class FaultyStore: AccountStore {
 
     func game(commitment: String) throws(StoreError) -> GameRecord? { try inner.game(commitment: commitment) }
 
-    func profile(_ name: String) throws(StoreError) -> Result<AccountInfo, WireError> { try inner.profile(name) }
+    func profile(_ name: String) throws(StoreError) -> Result<StoredProfile, WireError> { try inner.profile(name) }
 
     func history(_ name: String, after: String?, limit: Int, id: JSONValue?) throws(StoreError) -> Result<[UInt8], WireError> {
         try inner.history(name, after: after, limit: limit, id: id)

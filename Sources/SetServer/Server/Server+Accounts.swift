@@ -111,9 +111,11 @@ extension Server {
         switch query {
         case .profile(let name):
             let answered = try store.profile(name)
-            guard case .success(var info) = answered else { return answered.map(line) }
-            // Present once the account joined an arena, so an older profile reads as it did.
-            let arenas = try store.profileArenas(ofAccountNamed: name, limit: ArenaProfiles.listed)
+            guard case .success(let profile) = answered else { return answered.map { line($0.info) } }
+            var info = profile.info
+            // Present once the account joined an arena, so an older profile reads as it did; read
+            // only then, so most profiles are one statement.
+            let arenas = profile.joinedArenas ? try store.profileArenas(ofAccountNamed: name, limit: ArenaProfiles.listed) : []
             if !arenas.isEmpty { info.fields["arenas"] = .array(arenas.map { $0.line(at: arenasAt($0.name)) }) }
             return .success(line(info))
         case .history(let name, let key, let after, let limit):
