@@ -21,6 +21,17 @@ import Testing
         return ["c", "p0", "p1", "p2"]
     }
 
+    /// A server on `data` whose journals' disk the test fills (`faults`), with ann and bob dealt a duel.
+    func duel(on data: String) throws -> (server: TestServer, faults: JournalFaults, ann: TestClient, bob: TestClient) {
+        let faults = JournalFaults()
+        let server = try TestServer {
+            $0.dataDirectory = data
+            $0.journalFaults = faults
+        }
+        let (ann, bob) = try TestClient.duel(server, match: "together")
+        return (server, faults, ann, bob)
+    }
+
     /// The answers to `ids`, in the order they came: "ack" or the error's code.
     func answers(to ids: [String], from client: TestClient) throws -> [String] {
         var answered: [String: String] = [:], order: [String] = []
@@ -40,13 +51,8 @@ import Testing
     }
 
     @Test func aClaimAndItsPicksSentTogetherAreWrittenInOneAppend() throws {
-        let faults = JournalFaults()
-        let server = try TestServer {
-            $0.dataDirectory = temporaryFolder("setgame-together")
-            $0.journalFaults = faults
-        }
+        let (server, faults, ann, bob) = try duel(on: temporaryFolder("setgame-together"))
         defer { server.stop() }
-        let (ann, bob) = try TestClient.duel(server, match: "together")
         let appends = faults.appends
         let ids = try sendClaimAndPicks(ann)
         #expect(try answers(to: ids, from: ann) == ["ack", "ack", "ack", "ack"])
@@ -57,12 +63,8 @@ import Testing
 
     @Test func aClaimAndItsPicksWhoseWriteFailsAreEachRefusedAndNoneHappened() throws {
         let data = temporaryFolder("setgame-together")
-        let faults = JournalFaults()
-        var server: TestServer? = try TestServer {
-            $0.dataDirectory = data
-            $0.journalFaults = faults
-        }
-        let (ann, bob) = try TestClient.duel(server!, match: "together")
+        let (started, faults, ann, bob) = try duel(on: data)
+        var server: TestServer? = started
         let before = try #require(bob.view)
         faults.failing = true
         let ids = try sendClaimAndPicks(ann)
