@@ -29,9 +29,7 @@ extension MatchRoom {
     /// `seen` is a claim's last event seen by its sender, which tells which table it claims.
     func act(_ action: Action, by seat: Seat, at now: Instant, lag: ClaimLag = .off, seen: Int? = nil,
              id: JSONValue? = nil) -> RoomOutcome<ActReply> {
-        change(at: now, undone: .refused(MatchHost.journalStalled)) { host, seeds in
-            host.act(action, by: seat, at: now, lag: lag, seen: seen, id: id, seeds: seeds)
-        }
+        act([PendingAction(action: action, claimedSeat: nil, seen: seen, id: id)], by: seat, at: now, lag: lag)[0]
     }
 
     /// A seat's actions from one read, in order, their records written together (`changes`).
