@@ -336,7 +336,10 @@ package final class LoadGenerator {
             let now = MonotonicTime.rawNanoseconds()
             for index in self.toDecide { self.act(index, at: now) }
             self.toDecide.removeAll(keepingCapacity: true)
-            for (index, _) in self.wakeUps.popDue(at: Instant(milliseconds: Int64(now / 1_000_000))) { self.act(index, at: now) }
+            // Taken first: acting schedules the player's next wake-up in the same queue.
+            var due: [Int] = []
+            self.wakeUps.popDue(at: Instant(milliseconds: Int64(now / 1_000_000))) { index, _ in due.append(index) }
+            for index in due { self.act(index, at: now) }
             self.flushAll()
             if done() { loop.stop() }
         })

@@ -26,13 +26,21 @@ import Testing
             queue.add(key, at: Instant(milliseconds: deadline))
         }
         #expect(queue.earliest == Instant(milliseconds: deadlines.min()!))
-        let due = queue.popDue(at: Instant(milliseconds: 5_000))
+        func popped(at milliseconds: Int64) -> [(key: Int, deadline: Instant)] {
+            var due: [(key: Int, deadline: Instant)] = []
+            queue.popDue(at: Instant(milliseconds: milliseconds)) { due.append((key: $0, deadline: $1)) }
+            return due
+        }
+        let due = popped(at: 5_000)
         #expect(due.map { deadlines[$0.key] } == deadlines.filter { $0 <= 5_000 }.sorted())
         #expect(due.allSatisfy { $0.deadline.milliseconds == deadlines[$0.key] })
         #expect(queue.count == deadlines.filter { $0 > 5_000 }.count)
-        #expect(queue.popDue(at: Instant(milliseconds: 5_000)).isEmpty)
+        #expect(queue.earliest == deadlines.filter { $0 > 5_000 }.min().map { Instant(milliseconds: $0) })
+        #expect(popped(at: 5_000).isEmpty)
         let remaining = queue.count
-        #expect(queue.popDue(at: Instant(milliseconds: 10_000)).count == remaining)
+        let rest = popped(at: 10_000)
+        #expect(rest.count == remaining)
+        #expect(rest.map { deadlines[$0.key] } == deadlines.filter { $0 > 5_000 }.sorted())
         #expect(queue.earliest == nil)
     }
 

@@ -10,6 +10,8 @@ extension Server {
     /// At the loop turn's end: each arena that changed this turn pushed once, then the latest
     /// state to each owed follower whose queue has room for it now.
     func pushDueArenas() {
+        // Most turns have nothing to push: they skip the sorting too.
+        guard !arenaRooms.due.isEmpty || !arenaRooms.owed.isEmpty else { return }
         for name in arenaRooms.due.sorted() {
             guard let room = arenaRooms[name], room.version != room.pushedVersion else { continue }
             push(room)

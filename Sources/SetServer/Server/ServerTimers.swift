@@ -80,19 +80,23 @@ final class ServerTimers {
 
     /// The matches whose timers are due, each once, as they were last scheduled.
     func dueMatches(at now: Instant) -> [String] {
-        deadlines.popDue(at: now).compactMap { name, deadline in
-            guard scheduled[name] == deadline else { return nil }
+        var due: [String] = []
+        deadlines.popDue(at: now) { name, deadline in
+            guard scheduled[name] == deadline else { return }
             scheduled[name] = nil
-            return name
+            due.append(name)
         }
+        return due
     }
 
     /// The matches whose spectator count may be announced now.
     func dueAnnouncements(at now: Instant) -> [String] {
-        announcements.popDue(at: now).map { name, _ in
+        var due: [String] = []
+        announcements.popDue(at: now) { name, _ in
             announcing.remove(name)
-            return name
+            due.append(name)
         }
+        return due
     }
 
     /// Whether an open challenge's time is up at `now`.
