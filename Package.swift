@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "SetArenaTests", dependencies: ["SetArena", "SetRules"]),
         .testTarget(name: "SetWireTests", dependencies: ["SetWire", "SetRules"]),
         .testTarget(name: "SetClientTests", dependencies: ["SetClient", "SetWire", "SetRules"]),
-        .testTarget(name: "SetNetTests", dependencies: ["SetNet", "SetWire", "SetRules"]),
+        .testTarget(name: "SetNetTests", dependencies: ["SetNet", "SetWire", "SetRules", "CLinux"]),
         .testTarget(name: "SetServerTests", dependencies: ["SetTestSupport", "SetServer", "SetArena", "SetDatabase", "SetWire", "SetNet", "SetRules"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SetBotTests", dependencies: ["SetTestSupport", "SetBot", "SetServer", "SetWire", "SetNet", "SetRules"]),
