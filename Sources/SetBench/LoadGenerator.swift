@@ -336,10 +336,7 @@ package final class LoadGenerator {
             let now = MonotonicTime.rawNanoseconds()
             for index in self.toDecide { self.act(index, at: now) }
             self.toDecide.removeAll(keepingCapacity: true)
-            // Taken first: acting schedules the player's next wake-up in the same queue.
-            var due: [Int] = []
-            self.wakeUps.popDue(at: Instant(milliseconds: Int64(now / 1_000_000))) { index, _ in due.append(index) }
-            for index in due { self.act(index, at: now) }
+            for index in self.wakeUps.popDueKeys(at: Instant(milliseconds: Int64(now / 1_000_000))) { self.act(index, at: now) }
             self.flushAll()
             if done() { loop.stop() }
         })

@@ -43,6 +43,15 @@ package struct DeadlineQueue<Key: Hashable> {
         }
     }
 
+    /// The keys `popDue` would give, earliest first, for an owner that acts on them after the
+    /// queue is left alone (acting may add to it) and needs no deadline.
+    package mutating func popDueKeys(at now: Instant) -> [Key] {
+        guard let first = deadlines.first, first <= now else { return [] }
+        var due: [Key] = []
+        popDue(at: now) { key, _ in due.append(key) }
+        return due
+    }
+
     private mutating func siftDown() {
         var parent = 0
         while true {

@@ -31,7 +31,11 @@ import Testing
             queue.popDue(at: Instant(milliseconds: milliseconds)) { due.append((key: $0, deadline: $1)) }
             return due
         }
+        var keysOnly = queue
         let due = popped(at: 5_000)
+        #expect(keysOnly.popDueKeys(at: Instant(milliseconds: 5_000)) == due.map(\.key))
+        #expect(keysOnly.popDueKeys(at: Instant(milliseconds: 5_000)).isEmpty)
+        #expect(keysOnly.count == queue.count)
         #expect(due.map { deadlines[$0.key] } == deadlines.filter { $0 <= 5_000 }.sorted())
         #expect(due.allSatisfy { $0.deadline.milliseconds == deadlines[$0.key] })
         #expect(queue.count == deadlines.filter { $0 > 5_000 }.count)

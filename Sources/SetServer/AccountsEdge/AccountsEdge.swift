@@ -210,9 +210,7 @@ final class AccountsEdge {
 
     /// Tries again the records whose backoff ended.
     func retryDue(at now: Instant) {
-        var due: [String] = []
-        retries.popDue(at: now) { commitment, _ in due.append(commitment) }
-        for commitment in due where unsaved[commitment] != nil { attempt(commitment) }
+        for commitment in retries.popDueKeys(at: now) where unsaved[commitment] != nil { attempt(commitment) }
     }
 
     /// How long a record waits after its `failures`th failed try: half a second, doubling, at

@@ -91,11 +91,8 @@ final class ServerTimers {
 
     /// The matches whose spectator count may be announced now.
     func dueAnnouncements(at now: Instant) -> [String] {
-        var due: [String] = []
-        announcements.popDue(at: now) { name, _ in
-            announcing.remove(name)
-            due.append(name)
-        }
+        let due = announcements.popDueKeys(at: now)
+        for name in due { announcing.remove(name) }
         return due
     }
 
