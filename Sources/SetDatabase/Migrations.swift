@@ -5,10 +5,18 @@ package struct Migration: Sendable {
     package let summary: String
     /// Its statements in the engine's own dialect.
     package let statements: @Sendable (SQLDialect) -> [String]
+    /// Whether it makes again a table other tables refer to (SQLite's way to change a column or
+    /// a key). Dropping such a table with foreign keys on would be refused, or would empty the
+    /// tables referring to it, so on SQLite they are turned off around its transaction (they
+    /// can only be turned off outside one) and every reference is checked before it commits:
+    /// SQLite's own twelve-step procedure for a change ALTER TABLE cannot make.
+    package let remakesReferencedTables: Bool
 
-    package init(version: Int, summary: String, statements: @escaping @Sendable (SQLDialect) -> [String]) {
+    package init(version: Int, summary: String, remakesReferencedTables: Bool = false,
+                 statements: @escaping @Sendable (SQLDialect) -> [String]) {
         self.version = version
         self.summary = summary
+        self.remakesReferencedTables = remakesReferencedTables
         self.statements = statements
     }
 }
@@ -20,8 +28,11 @@ package enum Migrations {
     static let postgresLockKey: Int64 = 0x5E7_6A3E
     /// Applies what is missing of `migrations` (ordered by version, from 1) and returns the version
     /// the database is at; a database newer than the list is refused rather than written wrongly.
+    /// `announce` is told each step before it is applied to a database that held a schema
+    /// already (an upgrade, which may take a while on a large store; a new one is not announced).
     @discardableResult
-    package static func run(_ migrations: [Migration], on database: Database, wallSeconds: Int64) throws(DatabaseError) -> Int {
+    package static func run(_ migrations: [Migration], on database: Database, wallSeconds: Int64,
+                            announce: (Migration) -> Void = { _ in }) throws(DatabaseError) -> Int {
         guard migrations.map(\.version) == Array(1..<migrations.count + 1) else {
             throw DatabaseError(.migration, "migrations must be numbered 1, 2, 3, … in order")
         }
@@ -38,19 +49,37 @@ package enum Migrations {
         guard current <= migrations.count else {
             throw DatabaseError(.migration, "the database is at schema version \(current), newer than this program's \(migrations.count)")
         }
+        let upgrading = current > 0
         for migration in migrations where migration.version > current {
-            try database.transaction { () throws(DatabaseError) in
-                // Two servers starting on one PostgreSQL at once: the second waits here, then
-                // finds the step done.
-                if database.dialect == .postgres { try database.execute("LOCK TABLE schema_version IN EXCLUSIVE MODE") }
-                guard try version(of: database) < migration.version else { return }
-                for statement in migration.statements(database.dialect) { try database.execute(statement) }
-                try database.execute("INSERT INTO schema_version (version, summary, applied_wall) VALUES ($1, $2, $3)",
-                                     .int(migration.version), .text(migration.summary), .int(wallSeconds))
+            if upgrading { announce(migration) }
+            let foreignKeysOff = migration.remakesReferencedTables && database.dialect == .sqlite
+            if foreignKeysOff { try database.execute("PRAGMA foreign_keys=OFF") }
+            do {
+                try database.transaction { () throws(DatabaseError) in
+                    // Two servers starting on one PostgreSQL at once: the second waits here, then
+                    // finds the step done.
+                    if database.dialect == .postgres { try database.execute("LOCK TABLE schema_version IN EXCLUSIVE MODE") }
+                    guard try version(of: database) < migration.version else { return }
+                    for statement in migration.statements(database.dialect) { try database.execute(statement) }
+                    if foreignKeysOff { try checkEveryReference(in: database, after: migration) }
+                    try database.execute("INSERT INTO schema_version (version, summary, applied_wall) VALUES ($1, $2, $3)",
+                                         .int(migration.version), .text(migration.summary), .int(wallSeconds))
+                }
+            } catch {
+                if foreignKeysOff { try? database.execute("PRAGMA foreign_keys=ON") }
+                throw error
             }
+            if foreignKeysOff { try database.execute("PRAGMA foreign_keys=ON") }
             current = migration.version
         }
         return current
+    }
+
+    /// Refuses a step that left a row referring to none (SQLite, foreign keys off): the
+    /// transaction rolls back and the schema stays at the last whole step.
+    private static func checkEveryReference(in database: Database, after migration: Migration) throws(DatabaseError) {
+        guard let wrong = try database.row("PRAGMA foreign_key_check") else { return }
+        throw DatabaseError(.migration, "migration \(migration.version) left a row of \(try wrong.text(0)) referring to none in \(try wrong.text(2))")
     }
 
     /// The schema version a database is at (0: none applied).

@@ -64,9 +64,14 @@ enum AccountCopy {
         }
     }
 
-    /// The columns `table` is paged by: SQLite's rowid, or the primary key of `set_times`, which
-    /// has no rowid (`SQLAccountSchema.setTimesWithoutRowID`).
+    /// The columns `table` is paged by: SQLite's rowid, or the primary key of a table that has
+    /// none (`SQLAccountSchema.setTimesWithoutRowID`, `RowIDKeys`).
     private static func pageKey(of table: String) -> [String] {
-        table == "set_times" ? ["account_id", "ms"] : ["rowid"]
+        switch table {
+        case "set_times": ["account_id", "ms"]
+        case "game_seats": ["game_id", "seat"]
+        case "account_games": ["account_id", "number"]
+        default: ["rowid"]
+        }
     }
 }

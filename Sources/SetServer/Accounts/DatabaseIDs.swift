@@ -8,10 +8,9 @@ enum DatabaseIDs {
     /// Migration 7: the two id columns made identity columns on PostgreSQL, their sequences set
     /// past the ids already used (a store made before keeps every id; new ones follow on, from 0
     /// in an empty store as before). SQLite needs no change: its one writer takes the write lock
-    /// at `BEGIN IMMEDIATE`, so the id computed inside the insert statement (`nextID`) is as
-    /// atomic as its own `INTEGER PRIMARY KEY`, whose rowid it is not (the column is `BIGINT`,
-    /// and rebuilding two referenced tables under `foreign_keys=ON` inside a migration's
-    /// transaction is not possible).
+    /// at `BEGIN IMMEDIATE`, so the id computed inside the insert statement (`nextID`) cannot be
+    /// taken twice. (Since migration 15 the id is SQLite's rowid, `RowIDKeys`; `nextID` still
+    /// names it, as a rowid left to SQLite would start an empty table at 1, not 0.)
     static let migration = Migration(version: 7, summary: "accounts.id and games.id handed out by the database (identity columns)") { dialect in
         guard dialect == .postgres else { return [] }
         return ["accounts", "games"].flatMap { table in [

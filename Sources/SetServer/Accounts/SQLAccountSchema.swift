@@ -115,6 +115,8 @@ enum SQLAccountSchema {
         // Who resigned or forfeited a game, so an arena's recount scores it (Accounts/RecordedGiveUp.swift).
         RecordedGiveUp.migration,
         setTimesWithoutRowID,
+        // SQLite's ids as rowids, and the tables history reads one B-tree each (Accounts/RowIDKeys.swift).
+        RowIDKeys.migration,
     ]
 
     /// `set_times` as one B-tree on SQLite (issue 43): a table with a composite primary key keeps

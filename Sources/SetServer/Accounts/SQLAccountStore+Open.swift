@@ -24,7 +24,7 @@ extension SQLAccountStore {
             case .postgres(let url): return try PostgresDatabase(url: url)
             }
         }
-        let store = try SQLAccountStore(database: database, wallSeconds: wallSeconds)
+        let store = try SQLAccountStore(database: database, wallSeconds: wallSeconds, log: log)
         if let dataFolder {
             if case .postgres = location {
                 try AccountCopy.run(from: StoreLocation.standard(dataFolder: dataFolder).description, into: store, wallSeconds: wallSeconds, log: log)

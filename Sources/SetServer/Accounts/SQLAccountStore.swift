@@ -9,11 +9,14 @@ import SetWire
 final class SQLAccountStore: AccountStore {
     let database: Database
 
-    /// A store over `database`, its schema brought up to date.
-    init(database: Database, wallSeconds: Int64) throws(StoreError) {
+    /// A store over `database`, its schema brought up to date; `log` is told each step an
+    /// existing store is brought through, before it starts (a large one may take some seconds).
+    init(database: Database, wallSeconds: Int64, log: ServerLog? = nil) throws(StoreError) {
         self.database = database
         _ = try Self.storing { () throws(DatabaseError) in
-            try Migrations.run(SQLAccountSchema.migrations, on: database, wallSeconds: wallSeconds)
+            try Migrations.run(SQLAccountSchema.migrations, on: database, wallSeconds: wallSeconds) { step in
+                log?("accounts: bringing the store to schema version \(step.version) of \(SQLAccountSchema.migrations.count): \(step.summary)")
+            }
         }
     }
 

@@ -59,7 +59,9 @@ struct ImportSetAside: Equatable {
         guard database.dialect == .sqlite, try database.row("PRAGMA foreign_keys")?.int(0) as Int64? == 0 else { return }
         for table in tables {
             guard let wrong = try database.row("PRAGMA foreign_key_check(\(table))") else { continue }
-            throw DatabaseError(.invalidStatement, "FOREIGN KEY constraint failed: a row of \(table) (rowid \(wrong.values[1])) refers to none in \(wrong.values[2])")
+            // A table without a rowid (`RowIDKeys`) names no row: the table and the one it misses say enough.
+            let row = wrong.isNull(1) ? "" : " (rowid \(wrong.values[1]))"
+            throw DatabaseError(.invalidStatement, "FOREIGN KEY constraint failed: a row of \(table)\(row) refers to none in \(wrong.values[2])")
         }
     }
 
