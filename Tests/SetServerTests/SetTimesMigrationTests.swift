@@ -10,9 +10,7 @@ import Testing
     @Test func aStoreMadeBeforeKeepsItsSetTimesInOneBTree() throws {
         let folder = temporaryFolder("setgame-set-times")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let database = try SQLiteDatabase(path: folder + "/accounts.sqlite3")
-        let version = SQLAccountSchema.setTimesWithoutRowID.version
-        try Migrations.run(Array(SQLAccountSchema.migrations.prefix(version - 1)), on: database, wallSeconds: 0)
+        let database = try accountsFile(before: SQLAccountSchema.setTimesWithoutRowID, in: folder)
         try database.execute("INSERT INTO accounts (id, identity, name, bot, created_wall) VALUES (0, 'key:a', 'ann', 0, 1), (1, 'key:b', 'bob', 0, 1)")
         try database.execute("INSERT INTO set_times (account_id, ms, sets) VALUES (1, 900, 2), (0, 25500, 1), (0, 800, 3)")
         let sql = "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'set_times'"
