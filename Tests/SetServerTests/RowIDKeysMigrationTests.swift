@@ -29,8 +29,12 @@ import Testing
         #expect(rows.values.allSatisfy { !$0.isEmpty })
         let answers = try Self.answers(of: before, for: ["ann", "bob", "cy"])
 
+        let wal = folder + "/accounts.sqlite3-wal"
+        #expect(try Self.size(of: wal) > 0, "the old schema's rows are in the WAL still")
         let lines = ServerLogLines()
         let after = try SQLAccountStore(database: database, wallSeconds: 2, log: lines.log)
+        // Each step is folded into the file: the WAL does not keep the tables made again beside it.
+        #expect(try Self.size(of: wal) == 0)
         #expect(try Migrations.version(of: database) == SQLAccountSchema.migrations.count)
         // The operator is told before a step that may take a while on a large store starts.
         let step = "accounts: bringing the store to schema version \(RowIDKeys.migration.version) of \(SQLAccountSchema.migrations.count): "
@@ -112,6 +116,10 @@ import Testing
         var rows: [String: [[SQLValue]]] = [:]
         for (table, order) in remade { rows[table] = try database.query("SELECT * FROM \(table) ORDER BY \(order)").map(\.values) }
         return rows
+    }
+
+    private static func size(of path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1
     }
 
     private static func schema(of table: String, in database: Database) throws -> String {
