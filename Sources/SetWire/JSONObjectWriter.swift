@@ -140,8 +140,10 @@ package struct JSONObjectWriter {
     /// The object, closed, as one line. Consuming: the writer's own bytes are closed in place,
     /// not copied into a new array.
     package consuming func line() -> [UInt8] {
-        var line = bytes
-        bytes = []
+        // Swapped out, not assigned: `var line = bytes` left the writer a second reference until
+        // its end, and the first append below copied the whole line into a new array.
+        var line: [UInt8] = []
+        swap(&line, &bytes)
         line.append(UInt8(ascii: "}"))
         line.append(0x0A)
         return line

@@ -96,9 +96,8 @@ extension MatchHost {
     /// as a tick.
     mutating func perform(_ action: Action, by seat: Seat, at now: Instant, lag: ClaimLag = .off,
                           seeds: () -> UInt64) -> HostOutput<ActReply> {
-        guard var running = match else {
-            return HostOutput(reply: .refused(WireError(.waitingForOpponent, "The match starts when both players have joined.")))
-        }
+        let notStarted = HostOutput(reply: ActReply.refused(WireError(.waitingForOpponent, "The match starts when both players have joined.")))
+        guard phase != .waiting else { return notStarted }
         if stalledAt != nil { return HostOutput(reply: .refused(Self.journalStalled)) }
         if pausedAt != nil && action != .resign {
             let away = seats.compactMap { $0 }.filter { $0.absentSince != nil }.map(\.name).joined(separator: " and ")
@@ -107,9 +106,11 @@ extension MatchHost {
         // While paused the match's timers stand still at the pause's start: a resignation then
         // closes an open window as `match_ended`, never as `expired` by a deadline the pause
         // has not yet moved on.
-        let outcome = running.apply(action, by: seat, at: pausedAt ?? now)
-        update(running)
-        if running.isOver { pausedAt = nil }  // a resignation ends a pause with the game
+        let at = pausedAt ?? now
+        guard let (outcome, isOver) = changeGame({ game in (game.apply(action, by: seat, at: at), game.isOver) }) else {
+            return notStarted
+        }
+        if isOver { pausedAt = nil }  // a resignation ends a pause with the game
         var told = publish(outcome.events, at: now)
         var dealt: UInt64?
         if outcome.events.contains(.rematchAgreed) {
@@ -187,6 +188,7 @@ extension MatchHost {
     /// accounts are to record of it), and a hint's cards go only to the player who paid for it.
     mutating func publish(_ events: [MatchEvent], at now: Instant) -> HostOutput<NoReply> {
         var messages: [HostMessage] = []
+        messages.reserveCapacity(events.count + 1)
         var finished: FinishedGame?
         for event in events {
             switch event {

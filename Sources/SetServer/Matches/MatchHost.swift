@@ -79,6 +79,9 @@ struct MatchHost {
     /// Keeps a game's state as an action, a timer or a pause left it, in the stage it is in.
     mutating func update(_ match: Match) { lifecycle.update(match) }
 
+    /// Changes the game in place, if one was dealt (`MatchLifecycle.changeGame`).
+    mutating func changeGame<Result>(_ change: (inout Match) -> Result) -> Result? { lifecycle.changeGame(change) }
+
     /// Deals a game: the match is playing it.
     mutating func deal(_ match: Match) { lifecycle = .playing(match) }
 
@@ -108,7 +111,15 @@ struct MatchHost {
         if stalledAt != nil { return nil }
         if pausedAt != nil { return forfeitDeadline }
         if let held = races.heldClaim { return held.decideAt }
-        return match?.nextDeadline
+        return lifecycle.nextDeadline
+    }
+
+    /// When the server is next to look at the match: its `nextDeadline` and its
+    /// `spectatorAnnouncementDue`. Mutating only so that it is read in place: the host lives in
+    /// a class (`MatchRoom.host`), and each computed property read there copied the whole host
+    /// first, retaining and releasing every array and string it holds, on every action.
+    mutating func schedule() -> (deadline: Instant?, announcementDue: Instant?) {
+        (nextDeadline, spectatorAnnouncementDue)
     }
 
     var forfeitDeadline: Instant? { nextForfeit?.at }

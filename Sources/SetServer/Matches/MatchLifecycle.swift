@@ -28,10 +28,36 @@ enum MatchLifecycle {
         }
     }
 
+    /// The game's next deadline, read where the game lies: `match?.nextDeadline` would copy
+    /// the game out first, retaining and releasing each of its arrays, on every action.
+    var nextDeadline: Instant? {
+        switch self {
+        case .waiting: nil
+        case .playing(let match), .over(let match, _): match.nextDeadline
+        }
+    }
+
     /// The game that ended last, while it is the match's latest.
     var finished: FinishedGame? {
         guard case .over(_, let finished) = self else { return nil }
         return finished
+    }
+
+    /// Changes the game in place, if one was dealt, and returns what `change` gave. The game is
+    /// moved out while it changes and back after: a copy taken out (`var game = match`) and put
+    /// back with `update` would be retained and released whole on every action.
+    mutating func changeGame<Result>(_ change: (inout Match) -> Result) -> Result? {
+        switch consume self {
+        case .waiting:
+            self = .waiting
+            return nil
+        case .playing(var game):
+            defer { self = .playing(game) }
+            return change(&game)
+        case .over(var game, let finished):
+            defer { self = .over(game, finished) }
+            return change(&game)
+        }
     }
 
     /// The same stage with its game's state as an action, a timer or a pause left it. A game's

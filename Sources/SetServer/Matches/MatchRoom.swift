@@ -155,6 +155,7 @@ final class MatchRoom {
         guard steps.count > 1 else { return steps.map { change(at: now, undone: undone, $0) } }
         let saved = host
         var outputs: [HostOutput<Reply>] = []
+        outputs.reserveCapacity(steps.count)
         var firstDrawn: UInt64?
         for step in steps {
             let (output, drawn) = run(step)
@@ -217,8 +218,9 @@ final class MatchRoom {
         // its spectators and returning players still hear how it ended.
         if mayIdle && isHoldingBack { idlesOncePublished = true }
         let idleness = mayIdle && !isHoldingBack ? self.idleness : .inUse
-        return RoomOutcome(reply: output.reply, deliveries: deliveries, nextDeadline: host.nextDeadline,
-                           announcementDue: host.spectatorAnnouncementDue, idleness: idleness,
+        let schedule = host.schedule()
+        return RoomOutcome(reply: output.reply, deliveries: deliveries, nextDeadline: schedule.deadline,
+                           announcementDue: schedule.announcementDue, idleness: idleness,
                            released: idleness == .inUse ? [] : releaseSpectators(), finished: awaitsRecords ? output.finished : nil)
     }
 
@@ -229,21 +231,25 @@ final class MatchRoom {
         let mayIdle = idlesOncePublished && !isHoldingBack
         if mayIdle { idlesOncePublished = false }
         let idleness = mayIdle ? self.idleness : .inUse
-        return RoomOutcome(reply: NoReply(), deliveries: deliveries, nextDeadline: host.nextDeadline,
-                           announcementDue: host.spectatorAnnouncementDue, idleness: idleness,
+        let schedule = host.schedule()
+        return RoomOutcome(reply: NoReply(), deliveries: deliveries, nextDeadline: schedule.deadline,
+                           announcementDue: schedule.announcementDue, idleness: idleness,
                            released: idleness == .inUse ? [] : releaseSpectators(), finished: nil)
     }
 
     /// Each message encoded once, for the connections that hold its audience now.
     func encode(_ messages: [HostMessage]) -> [Delivery] {
         guard !messages.isEmpty else { return [] }
-        let players = host.seats.map { $0?.connection }
-        let present = players.compactMap { $0 }
+        // One array of the seated connections, made at its size, shared by every message sent
+        // to all of them: this runs for every action, and each array is an allocation.
+        var present: [ConnectionID] = []
+        present.reserveCapacity(host.seats.count)
+        for seat in host.seats { if let connection = seat?.connection { present.append(connection) } }
         return messages.map { message in
             let (recipients, watched): ([ConnectionID], Bool) = switch message.audience {
             case .everyone: (present, true)
-            case .everyoneBut(let seat): (present.filter { $0 != players[seat.rawValue] }, true)
-            case .player(let seat): (players[seat.rawValue].map { [$0] } ?? [], false)
+            case .everyoneBut(let seat): (present.filter { $0 != connection(of: seat) }, true)
+            case .player(let seat): (connection(of: seat).map { [$0] } ?? [], false)
             case .players: (present, false)
             case .spectators: ([], true)
             }
@@ -253,6 +259,8 @@ final class MatchRoom {
             return Delivery(recipients: recipients, spectatorsOf: self, bytes: bytes)
         }
     }
+
+    private func connection(of seat: Seat) -> ConnectionID? { host.seats[seat.rawValue]?.connection }
 
     /// Shows how a rated game moved each rating: in its snapshots, and on the scoreboard. Also
     /// for a restored match whose game was over when the server stopped.

@@ -110,6 +110,7 @@ extension Server {
         connection.partialLineSince = !connection.socket.isMidLine ? nil
             : lines.isEmpty ? (connection.partialLineSince ?? now) : now
         var actions: [PendingAction] = []
+        actions.reserveCapacity(lines.count)
         for line in lines {
             guard connections[connection.id] != nil, !connection.closeWhenFlushed else { return }
             handle(line, from: connection, at: now, gathering: &actions)

@@ -152,6 +152,7 @@ extension Server {
         }
         if let refusal = nodeLapsedRefusal(room) { return actions.forEach { fail(connection, refusal, id: $0.id) } }
         var together: [PendingAction] = []
+        together.reserveCapacity(actions.count)
         for pending in actions {
             if let claimed = pending.claimedSeat, claimed != seat {
                 perform(together, in: room, by: seat, from: connection, at: now)
