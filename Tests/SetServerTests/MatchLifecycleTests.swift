@@ -47,4 +47,27 @@ import Testing
         guard case .over(_, let finished) = host.lifecycle else { return #expect(Bool(false), "\(host.phase)") }
         #expect(decided.finished == finished && finished.result.reason == .resigned)
     }
+
+    /// `changeGame` changes the game of whichever stage holds one, where it lies, and leaves the
+    /// stage and its record as they were; before the first deal there is nothing to change.
+    @Test func changingTheGameInPlaceKeepsTheStageAndItsRecord() {
+        var waiting = MatchLifecycle.waiting
+        #expect(waiting.changeGame { _ in 1 } == nil)
+        #expect(waiting.phase == .waiting && waiting.match == nil && waiting.nextDeadline == nil)
+
+        var host = MatchHostTests.duel()
+        var playing = host.lifecycle
+        #expect(playing.nextDeadline == nil, "no window is open yet")
+        let claimed = playing.changeGame { game in game.apply(.claim, by: .first, at: Self.at(3_000)).refusal == nil }
+        #expect(claimed == true && playing.phase == .playing)
+        #expect(playing.nextDeadline != nil && playing.nextDeadline == playing.match?.nextDeadline, "the claim's window stayed in the stage")
+        #expect(host.lifecycle.nextDeadline == nil, "the host's own copy did not change")
+
+        _ = host.handle(.act(.resign, by: .first), at: Self.at(4_000), seeds: MatchHostTests.noDeal)
+        guard case .over(_, let finished) = host.lifecycle else { return #expect(Bool(false), "\(host.phase)") }
+        var over = host.lifecycle
+        let asked = over.changeGame { game in game.apply(.rematch, by: .second, at: Self.at(4_500)).refusal == nil }
+        #expect(asked == true && over.phase == .over && over.finished == finished)
+        #expect(over.match?.rematchAsked == [.second])
+    }
 }

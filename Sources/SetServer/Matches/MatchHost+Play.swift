@@ -91,13 +91,15 @@ extension MatchHost {
 
     // MARK: Play
 
+    /// The refusal for an action before both players have joined.
+    static let notStarted = WireError(.waitingForOpponent, "The match starts when both players have joined.")
+
     /// Applies a seat's action at once (`act` decides first whether a claim waits for a rival's).
     /// Timers due first fire first, so their events may come back even with a refusal, journaled
     /// as a tick.
     mutating func perform(_ action: Action, by seat: Seat, at now: Instant, lag: ClaimLag = .off,
                           seeds: () -> UInt64) -> HostOutput<ActReply> {
-        let notStarted = HostOutput(reply: ActReply.refused(WireError(.waitingForOpponent, "The match starts when both players have joined.")))
-        guard phase != .waiting else { return notStarted }
+        guard phase != .waiting else { return HostOutput(reply: .refused(Self.notStarted)) }
         if stalledAt != nil { return HostOutput(reply: .refused(Self.journalStalled)) }
         if pausedAt != nil && action != .resign {
             let away = seats.compactMap { $0 }.filter { $0.absentSince != nil }.map(\.name).joined(separator: " and ")
@@ -108,7 +110,7 @@ extension MatchHost {
         // has not yet moved on.
         let at = pausedAt ?? now
         guard let (outcome, isOver) = changeGame({ game in (game.apply(action, by: seat, at: at), game.isOver) }) else {
-            return notStarted
+            return HostOutput(reply: .refused(Self.notStarted))
         }
         if isOver { pausedAt = nil }  // a resignation ends a pause with the game
         var told = publish(outcome.events, at: now)

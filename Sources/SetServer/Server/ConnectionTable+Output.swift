@@ -51,8 +51,9 @@ extension ConnectionTable {
         guard !connection.closeWhenFlushed else { return }
         if connection.isSpectator { catchUp(connection) }
         guard admits(bytes.count, to: connection) else { return }
-        if connection.socket.pendingBytes == 0 || !broadcast { dirty.add(connection.id, connection.isSpectator ? .spectator : .player) }
-        connection.socket.send(bytes)
+        let socket = connection.socket
+        if socket.pendingBytes == 0 || !broadcast { dirty.add(connection.id, connection.isSpectator ? .spectator : .player) }
+        socket.send(bytes)
     }
 
     /// Whether `count` more bytes fit in the connection's queue. One that cannot keep up is
