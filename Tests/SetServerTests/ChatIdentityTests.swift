@@ -11,6 +11,7 @@ import Testing
 @Suite(.serialized) struct ChatIdentityTests {
     static let annKey = String(repeating: "a1", count: 32)
     static let bobKey = String(repeating: "b2", count: 32)
+    static let danKey = String(repeating: "d4", count: 32)
 
     @Test func anAccountFromTwoAddressesSharesOneAllowanceAndSoDoTwoGuestsBehindOneAddress() throws {
         let server = try TestServer()
@@ -21,6 +22,10 @@ import Testing
         try ann.awaitSeq(bob.view!.seq)
         let other = try TestClient.joined(server, "cy", key: nil, from: "127.0.0.5", match: "n")
         let annWatching = try TestClient.joined(server, "ann", key: Self.annKey, from: "127.0.0.3", role: .spectator, match: "n")
+        // A spectator is answered at once and its account learnt after (`learnAccount`), on the
+        // store's player lane, which answers in order: a keyed player's join, looked up on that
+        // lane after it, is answered only once the server knows whose lines the spectator's are.
+        _ = try TestClient.joined(server, "dan", key: Self.danKey, from: "127.0.0.7", match: "p")
         for text in ["one", "two", "three"] { #expect(try ann.say(text) == nil) }
         for text in ["four", "five"] { #expect(try annWatching.say(text) == nil) }
         #expect(try ann.say("six")?.code == .chatLimited, "her second address bought her no lines")

@@ -12,7 +12,12 @@ extension Server {
         // anyone hears the game is over; until the store answers, the room keeps what it said
         // unencoded (`record` publishes it once they are).
         if let finished = outcome.finished { record(finished, of: room) }
-        deliver(outcome.deliveries + room.publish(committed: committedRecord), except: excluded)
+        // Two calls, not one on `a + b`: the sum copied every delivery of every action into a new
+        // array (retaining each one's recipients, room and line) though `published` is nearly
+        // always empty.
+        let published = room.publish(committed: committedRecord)
+        deliver(outcome.deliveries, except: excluded)
+        if !published.isEmpty { deliver(published, except: excluded) }
         schedule(room.host.name, at: outcome.nextDeadline)
         noteSpectators(room.host.name, due: outcome.announcementDue)
         lobby.remove(room, outcome.idleness)
