@@ -12,7 +12,7 @@ pane cannot tell the script. Subcommands:
 import hashlib, json, os, socket, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import Connection, fail, find_set  # noqa: E402
+from e2e_support import Connection, a_set_on_the_table, fail  # noqa: E402
 
 DEADLINE_S = 60
 # The keys cards take on a first table, in table order (SetScreen's CardLabels).
@@ -41,11 +41,13 @@ def join(address, request):
     fail(f"{request.get('name')}: a redirect loop")
 
 
-def take_a_set(player):
-    """`player` claims a set on the table (dealing more while there is none)."""
-    while (cards := find_set(player.view["table"])) is None:
-        player.request({"type": "deal"})
-        player.until(lambda m: m["type"] == "event" and m["kind"] == "table")
+def take_a_set(player, rival):
+    """`player` claims a set on the table. A first twelve with no set is dealt three more first,
+    which opens the rival's window (its chance at the new table): the rival passes it."""
+    first = player.view["table"]
+    cards = a_set_on_the_table(player)
+    if player.view["table"] != first:
+        rival.request({"type": "pass"})
     player.request({"type": "claim"})
     for card in cards:
         reply = player.request({"type": "select", "card": card})
@@ -58,7 +60,7 @@ def rated_game(address):
     ann, _ = join(address, {"type": "join", "name": "ann", "match": "warmup", "account": keys["ann"]})
     bob, _ = join(address, {"type": "join", "name": "bob", "match": "warmup", "account": keys["bob"]})
     ann.until(lambda m: m["type"] == "event" and m["kind"] == "game_started")
-    take_a_set(ann)
+    take_a_set(ann, bob)
     bob.send({"type": "resign"})
     over = ann.until(lambda m: m["type"] == "event" and m["kind"] == "game_over")
     if not over.get("ratings"):
@@ -76,9 +78,7 @@ def seat(address, match, folder):
     with open(os.path.join(folder, "token"), "w") as out:
         out.write(dan.token)
     dan.until(lambda m: m["type"] == "event" and m["kind"] == "game_started")
-    while (cards := find_set(dan.view["table"])) is None:
-        dan.request({"type": "deal"})
-        dan.until(lambda m: m["type"] == "event" and m["kind"] == "table")
+    cards = a_set_on_the_table(dan)
     # A first twelve with no set (one deal in about thirty) was dealt three more: the rival's
     # screen shows as many as dan's table holds, which DIR/cards says.
     with open(os.path.join(folder, "cards"), "w") as out:
