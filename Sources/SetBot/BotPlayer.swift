@@ -164,7 +164,7 @@ final class BotPlayer {
             case .arena(let heard): hear(heard)
             case .refused(let error) where Self.chatCodes.contains(error.code):
                 // Its "gg" was not said (chat off, a limit): nothing a bot needs to answer.
-                continue
+                owesGoodGame = false
             case .refused(let error) where error.code == .rateLimited:
                 // Sent faster than the server takes (an instant bot against another): quiet for a
                 // while, so its lines, pings too, are read again rather than dropped.
@@ -187,9 +187,14 @@ final class BotPlayer {
             case .gaveUp(let end): fail(end.reason)
             case .redirected(let place): move(to: place, at: now)
             case .eventApplied(let event, _):
-                // A short "gg" as each game ends, as people say it.
-                if case .gameOver = event.body, brain != nil { request(session.say(Self.goodGame)) }
-            case .saveToken, .welcomed, .readyToChoose, .viewReplaced, .setsOnTable, .roundTrips, .listed, .pong, .log, .chatHeard,
+                // A short "gg" as each game ends, as people say it; after the quiet, if in one.
+                if case .gameOver = event.body, brain != nil {
+                    owesGoodGame = true
+                    if quietUntil == nil { request(session.say(Self.goodGame)) }
+                }
+            case .chatHeard(let line, _):
+                if line.seat != nil, line.seat == session.seat, line.text == Self.goodGame { owesGoodGame = false }
+            case .saveToken, .welcomed, .readyToChoose, .viewReplaced, .setsOnTable, .roundTrips, .listed, .pong, .log,
                  .lobbyListed, .challenge, .nodeAway, .unreachable:
                 break
             }
@@ -282,6 +287,10 @@ final class BotPlayer {
     private(set) var quietUntil: Instant?
     /// Whether the join goes again once the quiet is over, if still unanswered.
     private var joinAgainAfterQuiet = false
+    /// Whether its "gg" for the game that ended is still unheard. `rate_limited` names no line,
+    /// and an instant bot's last moves can spend the allowance just before the end: an unheard
+    /// "gg" is said again once the quiet is over, as the join is.
+    private var owesGoodGame = false
 
     /// Sends whatever the brain has due now.
     func act(at now: Instant) {
@@ -290,6 +299,7 @@ final class BotPlayer {
             quietUntil = nil
             if joinAgainAfterQuiet && session.stage == .joining { request(session.joinMessage) }
             joinAgainAfterQuiet = false
+            if owesGoodGame { request(session.say(Self.goodGame)) }
         }
         guard let view = session.view, var current = brain else { return }
         let actions = current.due(at: now, view: view)
@@ -299,7 +309,7 @@ final class BotPlayer {
 
     /// The next instant the bot has something to do: its brain's next move or the session's next ping.
     var nextWakeUp: Instant? {
-        [quietUntil.map { quiet in max(quiet, brain?.nextWakeUp ?? quiet) } ?? brain?.nextWakeUp,
+        [quietUntil.map { quiet in owesGoodGame ? quiet : max(quiet, brain?.nextWakeUp ?? quiet) } ?? brain?.nextWakeUp,
          session.nextWake.map(Instant.init(milliseconds:)), reconnectAt].compactMap { $0 }.min()
     }
 
