@@ -299,7 +299,8 @@ final class BotPlayer {
             quietUntil = nil
             if joinAgainAfterQuiet && session.stage == .joining { request(session.joinMessage) }
             joinAgainAfterQuiet = false
-            if owesGoodGame { request(session.say(Self.goodGame)) }
+            // Only while that game is the one shown: a rematch or an arena's next duel has begun.
+            if owesGoodGame, session.view?.phase == .over { request(session.say(Self.goodGame)) }
         }
         guard let view = session.view, var current = brain else { return }
         let actions = current.due(at: now, view: view)
