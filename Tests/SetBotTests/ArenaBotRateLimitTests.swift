@@ -29,12 +29,7 @@ import Testing
         #expect(first?.contains("arena-a-1") == true)
         peer.send(FakeLines.error("rate_limited", "Over 50 messages a second; this one was dropped."))
         // The bot's clock moves until the join comes again (its quiet second passes).
-        var again: String?
-        for _ in 0..<100 where again == nil {
-            clock.advance(by: 250)
-            bots.runner.wake()
-            again = peer.await("join", waitMs: 100)
-        }
+        let again = peer.await("join", steppingClock: clock, of: bots, steps: 100)
         #expect(again == first, "the same join, sent again")
     }
 }

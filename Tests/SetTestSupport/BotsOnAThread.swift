@@ -46,3 +46,16 @@ package final class BotsOnAThread: Sendable {
         return finished(waitMs: waitMs)
     }
 }
+
+extension FakePeer {
+    /// Moves `clock` a quarter second at a time, waking `bots` and waiting 100 ms of real time
+    /// after each step, until the client sends a line of `type`; nil after `steps` steps.
+    package func await(_ type: String, steppingClock clock: ManualTime, of bots: BotsOnAThread, steps: Int) -> String? {
+        for _ in 0..<steps {
+            clock.advance(by: 250)
+            bots.runner.wake()
+            if let line = self.await(type, waitMs: 100) { return line }
+        }
+        return nil
+    }
+}
