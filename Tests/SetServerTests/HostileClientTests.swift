@@ -183,8 +183,9 @@ import Testing
         let (ann, bob) = try startedDuel(server)  // ann's join spent one of her five
         ann.sendRaw(String(repeating: "{\"type\":\"ping\"}\n", count: 4) + "{\"type\":\"claim\",\"id\":\"c\"}\n")
         for _ in 0..<4 { _ = try ann.waitFor("pong") { if case .pong = $0 { true } else { nil } } }
-        let error = try ann.waitFor("refusal") { if case .error(let error, _) = $0 { error } else { nil } }
+        let (error, id) = try ann.waitFor("refusal") { if case .error(let error, let id) = $0 { (error, id) } else { nil } }
         #expect(error.code == .rateLimited && !error.fatal)
+        #expect(id == .string("c"), "the dropped line's id, echoed: a client can tell which one to send again")
         // bob's bucket is his own, and ann's claim never happened.
         for _ in 0..<3 {
             bob.send(.ping(time: 3))
