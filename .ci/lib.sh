@@ -27,6 +27,16 @@ helper_says() {
     grep -qx -- "$text" "$out" || fail "the helper did not say '$text': $(cat "$err")"
 }
 
+# log_shows FILE PATTERN [SECONDS]: waits until FILE holds a line matching PATTERN (grep's basic
+# regular expression); false after SECONDS (30). A server may write a line a moment after the
+# screens show what it says: a kind of line repeated within a second is held back and written
+# when the second is over (LogThrottle), so a script that reads the log at once can miss it.
+log_shows() {
+    local file=$1 pattern=$2 limit=${3:-30}
+    for _ in $(seq $((limit * 5))); do grep -q -- "$pattern" "$file" && return 0; sleep 0.2; done
+    return 1
+}
+
 # pane_has SESSION TEXT WHAT: the pane, captured now, shows TEXT; else fails with WHAT and the screen.
 pane_has() {
     tmux capture-pane -p -t "$1" | grep -qF -- "$2" || { tmux capture-pane -p -t "$1" >&2; fail "$3"; }

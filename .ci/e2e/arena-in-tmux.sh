@@ -47,7 +47,7 @@ wait_for arena-ann-$$ "You: #1 of 2, 4 points, 2 wins in a row" 30
 helper_says "$opponent" "$state/bob.out" "$state/bob.err" "counted 2"
 wait "$opponent" || fail "the opponent failed: $(cat "$state/bob.err")"
 opponent=
-grep -q "arena e2e: ann and bob play arena-e2e-2" "$state/serve.log" || fail "the server dealt no arena-e2e-2 to ann and bob"
+log_shows "$state/serve.log" "arena e2e: ann and bob play arena-e2e-2" || fail "the server dealt no arena-e2e-2 to ann and bob"
 
 tmux send-keys -t arena-ann-$$ q
 expect_status arena-ann-$$ ann 0

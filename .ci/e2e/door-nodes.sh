@@ -57,7 +57,7 @@ line=$(grep "came through the door on another node from 127\.0\.0\.5 as key-" "$
 kay_name=${line##* as }
 [ "$(psql_at "SELECT node FROM match_homes WHERE match = '$match'")" = b ] || fail "$match does not live on b"
 [ "$(psql_at "SELECT address FROM leaked WHERE match = '$match'")" = 127.0.0.5 ] || fail "a's ticket for $match did not keep the key's ssh address"
-grep -q "sent to $b_address for $match" "$work/server.log" || fail "node a did not redirect the door to b"
+log_shows "$work/server.log" "sent to $b_address for $match" || fail "node a did not redirect the door to b"
 echo "door-nodes: the key ($kay_name) asked a for $match and was seated on b, counted at 127.0.0.5"
 
 # 2. A second player on b over TCP; both dealt twelve cards at 80×24.
@@ -119,7 +119,7 @@ wait_for "$s_kay" "1. $arena · Classic, rated · starts in" 30
 tmux send-keys -t "$s_kay" 1
 wait_for "$s_kay" "You: #1 of 1" 30
 tmux capture-pane -p -t "$s_kay" | grep -qF "1   $kay_name" || { tmux capture-pane -p -t "$s_kay" >&2; fail "the standings do not list the key as $kay_name"; }
-grep -q "sent to $b_address for ~arena-$arena" "$work/server.log" || fail "node a did not redirect the door's arena_join to b"
+log_shows "$work/server.log" "sent to $b_address for ~arena-$arena" || fail "node a did not redirect the door's arena_join to b"
 tmux send-keys -t "$s_kay" q
 wait_for "$s_kay" "a. Arenas: timed tournaments to join" 30
 tmux send-keys -t "$s_kay" q

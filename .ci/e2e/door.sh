@@ -57,10 +57,7 @@ friend_pane() {
 pane_flags() { tmux display -p -t "$1" '#{cursor_flag} #{mouse_standard_flag} #{mouse_sgr_flag}'; }
 
 # wait_log PATTERN: waits up to 30 s for the server's log to hold a line matching PATTERN.
-wait_log() {
-    for _ in $(seq 150); do grep -q "$1" "$work/server.log" && return 0; sleep 0.2; done
-    return 1
-}
+wait_log() { log_shows "$work/server.log" "$1"; }
 
 # 1. The menu, then a dealt duel against the easy bot.
 s_menu=$(pane menu)
@@ -396,7 +393,7 @@ wait_for_cards "$s_kim" 12 60
 touch "$work/go-1"
 wait_for "$s_kim" "You: #1 of 2, 2 points" 30
 wait "$arena_opponent" || fail "the arena's protocol player failed: $(cat "$work/arenabob.err")"
-grep -q "arena doorarena: .* play arena-doorarena-1" "$work/server.log" || fail "the server dealt no arena-doorarena-1"
+wait_log "arena doorarena: .* play arena-doorarena-1" || fail "the server dealt no arena-doorarena-1"
 tmux send-keys -t "$s_kim" q
 wait_for "$s_kim" "a. Arenas: timed tournaments to join" 30
 tmux send-keys -t "$s_kim" q

@@ -32,5 +32,5 @@ wait_for ann-$$ "Waiting for bob to answer"
 tmux send-keys -t bob-$$ a
 wait_for_cards ann-$$ 12
 wait_for_cards bob-$$ 12
-grep -q "challenge: ann and bob play challenge-" "$state/serve.log" || fail "the server made no match of the challenge"
+log_shows "$state/serve.log" "challenge: ann and bob play challenge-" || fail "the server made no match of the challenge"
 echo "lobby-in-tmux: listed, challenged, accepted; both terminals dealt the duel at 80×24"

@@ -43,7 +43,7 @@ wait_for ann-$$ "bob 1500? 0 away"  # an account's rating stands beside its name
 run_in bob-$$ bob-again "XDG_STATE_HOME=$state/bob $bin join 127.0.0.1:$port --name bob --match duel"
 wait_for_cards bob-$$ 12
 wait_for bob-$$ "deck 66"
-grep -q "joined with a token" "$state/serve.log" || fail "bob did not resume his seat with its token"
+log_shows "$state/serve.log" "joined with a token" || fail "bob did not resume his seat with its token"
 
 for pair in ann-$$:ann bob-$$:bob-again eve-$$:eve; do
     s=${pair%%:*}
