@@ -88,3 +88,11 @@ pane() {
     tmux new-session -d -s "$name" -x "${2:-100}" -y "${3:-32}"
     echo "$name"
 }
+# start_bot_duel SESSION [KEY] [SECONDS]: a door bot duel waits on its start box for the player's
+# first key; presses KEY (Enter unless told: what a newcomer types after the menu's digit) and
+# waits for the twelve cards the bot's arrival deals.
+start_bot_duel() {
+    wait_for "$1" "Press any key to start" "${3:-30}"
+    tmux send-keys -t "$1" "${2:-Enter}"
+    wait_for_cards "$1" 12 "${3:-30}"
+}

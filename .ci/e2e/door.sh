@@ -59,14 +59,16 @@ pane_flags() { tmux display -p -t "$1" '#{cursor_flag} #{mouse_standard_flag} #{
 # wait_log PATTERN: waits up to 30 s for the server's log to hold a line matching PATTERN.
 wait_log() { log_shows "$work/server.log" "$1"; }
 
-# 1. The menu, then a dealt duel against the easy bot.
+# 1. The menu, then a dealt duel against the easy bot. The menu's digit acts at once; the Enter a
+# newcomer types after it, as in a numbered menu, starts the duel on its start box.
 s_menu=$(pane menu)
 run_in "$s_menu" menu "$(door ann)"
 wait_for "$s_menu" "Set, over ssh" 30
 wait_for "$s_menu" "You play as key-"
 tmux send-keys -t "$s_menu" 2
-wait_for_cards "$s_menu" 12 30
-echo "menu: reached it, and a duel against the bot was dealt"
+wait_for "$s_menu" "You against the easy bot" 30
+start_bot_duel "$s_menu" Enter
+echo "menu: reached it; a duel against the bot waited for a key, and was dealt at the Enter"
 # The house bot plays under an account of its own, listed as a bot, so the duel is rated.
 "$bin" profile "127.0.0.1:$tcp_port" bot-easy | grep -q '^bot-easy \[bot\]:' || fail "the door's bot is no bot account: $("$bin" profile "127.0.0.1:$tcp_port" bot-easy 2>&1)"
 echo "menu: the bot is the door's bot-easy account, listed as a bot"
@@ -209,7 +211,7 @@ echo "refused: a shell command, a port forward, agent forwarding and injected va
 # (bob, cat and dan, still playing and watching) are not counted with it.
 s_a=$(pane addr-a); s_b=$(pane addr-b); s_c=$(pane addr-c); s_d=$(pane addr-d)
 run_in "$s_a" a "$(door eve "play" "-b 127.0.0.2")"
-wait_for_cards "$s_a" 12 30
+start_bot_duel "$s_a" x
 run_in "$s_b" b "$(door ann "play --solo" "-b 127.0.0.2")"
 wait_for_cards "$s_b" 12 30
 run_in "$s_c" c "$(door ann "join" "-b 127.0.0.2")"
@@ -285,7 +287,7 @@ echo "names: another key was refused fayzer; the menu showed a standing and the 
 
 # 11. Help pauses a bot duel: the hard bot scores while the player looks on, not while they read.
 run_in "$s_hal" hal "$(door hal "play --level hard" "-b 127.0.0.8")"
-wait_for_cards "$s_hal" 12 30
+start_bot_duel "$s_hal" x
 bot_score() { tmux capture-pane -p -t "$s_hal" | head -1 | sed -nE 's/.*bot-hard( [0-9]+\??)? ([0-9]+).*/\2/p'; }
 for _ in $(seq 300); do [ "$(bot_score)" -gt 0 ] 2>/dev/null && break; sleep 0.2; done
 [ "$(bot_score)" -gt 0 ] 2>/dev/null || { tmux capture-pane -p -t "$s_hal" >&2; fail "the hard bot never scored"; }

@@ -74,9 +74,11 @@ package struct ClientOptions: Hashable, Sendable {
     package var quitNote: String?
     /// Whether quitting mid-game asks first; a kept solo game need not.
     package var confirmsQuit = true
-    /// A local match (`setgame play`): what the player faces, on the start box ("You against the
-    /// easy bot"); the match begins at the player's first key. Nil begins at once.
-    package var localStart: String?
+    /// A match against a bot of this process (`setgame play`, the door's bot duel): what the player
+    /// faces, on the start box ("You against the easy bot"); the bot joins at the player's first
+    /// key, so a key typed on the way in (the door menu's Enter) starts the game, not claims in it.
+    /// Nil begins at once.
+    package var startBoxTitle: String?
     /// Shown when the first join resumed a kept seat, instead of the plain "your seat is back".
     package var resumeNote: String?
     /// The daily deal's date ("2026-11-27", UTC) when the game is one: the end box names it.
@@ -98,8 +100,9 @@ package struct ClientOptions: Hashable, Sendable {
     // Partners in this process.
     /// Set by `setgame play`: the match runs in this process, its bot started and held from here.
     package var local: LocalMatch?
-    /// Set by `setgame door` for a bot duel: its bot runs in this process, and is told true while
-    /// help or the leave box is open (it steps out, which pauses the match), false after.
+    /// Set by `setgame door` for a bot duel: its bot runs in this process, starts at the player's
+    /// first key, and is told true while help or the leave box is open (it steps out, which pauses
+    /// the match), false after.
     package var botBeside: BotBeside?
 
     package init(host: String = "127.0.0.1", port: UInt16 = 7380, name: String, match: String? = nil, mode: Mode = .duel,

@@ -1,11 +1,17 @@
 import SetRules
 
-/// A bot the door runs in this process beside its player, and how to hold it off while the
-/// player reads help or the leave box: it steps out, which pauses the match as `play`'s does.
+/// A bot the door runs in this process beside its player: how to start it at the player's first
+/// key, as `play`'s, and how to hold it off while the player reads help or the leave box: it steps
+/// out, which pauses the match as `play`'s does.
 package struct BotBeside: Hashable, Sendable {
+    /// Called once, when the player leaves the start box (or the bot's seat can wait no longer).
+    package var start: @Sendable () -> Void
     package var hold: @Sendable (Bool) -> Void
 
-    package init(hold: @escaping @Sendable (Bool) -> Void) { self.hold = hold }
+    package init(start: @escaping @Sendable () -> Void, hold: @escaping @Sendable (Bool) -> Void) {
+        self.start = start
+        self.hold = hold
+    }
 
     /// Any two are equal: the hook is a function, which cannot be compared.
     package static func == (lhs: BotBeside, rhs: BotBeside) -> Bool { true }

@@ -220,7 +220,8 @@ package struct DoorSession {
     }
 
     /// What the client is told for `request`: the door's own commands, no log path, the words
-    /// for a key's kept seat or a guest's unkept one. A bot duel's bot is `play`'s to start.
+    /// for a key's kept seat or a guest's unkept one, the start box of a bot duel (whose bot is
+    /// `play`'s to make).
     package func clientOptions(_ request: DoorRequest, colours: DoorMenu.Colours) -> ClientOptions {
         var client = ClientOptions(name: name, colorblind: colours == .letters, stateDirectory: folder)
         client.route = route
@@ -250,20 +251,26 @@ package struct DoorSession {
             client.match = match
         case .play(let game):
             client.variant = game.variant
+            // One seat per door command: the same game asked for again (or offered by the menu) finds it.
+            let tokenKey = "door \(game.command)"
+            client.tokenKey = tokenKey
             switch game.opponent {
             case .anyone(let match): client.match = match
             case .nobody: client.mode = .solo
-            case .bot:
+            case .bot(let level):
                 let match = botMatch(game.variant)
                 client.match = match
                 // The server seats only the connections whose door line names a bot match.
                 var attestation = identity
                 attestation.match = match
                 client.route = UnixRoute(path: options.socket, greeting: attestation.attestation)
+                // The bot joins at the player's first key, as `play`'s: the Enter of a newcomer who
+                // typed "2⏎" at the menu starts the duel instead of calling Set! in it.
+                let resumes = SeatTokenStore(directory: folder).token(for: tokenKey) != nil
+                client.startBoxTitle = resumes ? "Your unfinished duel against the \(level.rawValue) bot is back"
+                    : "You against the \(level.rawValue) bot"
             }
             if let match = client.match, let address { client.watchCommand = address.command("watch \(match)") }
-            // One seat per door command: the same game asked for again (or offered by the menu) finds it.
-            client.tokenKey = "door \(game.command)"
         }
         return client
     }
@@ -278,9 +285,9 @@ package struct DoorSession {
         case .watch: break
         case .play(let game):
             if case .bot(let level) = game.opponent, let match = client.match {
-                let started = startBot(level, match: match, variant: game.variant)
-                client.botBeside = BotBeside { started.hold($0) }
-                bot = started
+                let beside = houseBot(level, match: match, variant: game.variant)
+                client.botBeside = BotBeside(start: { beside.start() }, hold: { beside.hold($0) })
+                bot = beside
             }
             kept = game
         }
@@ -304,8 +311,8 @@ package struct DoorSession {
 
     /// The bot, in this process, on the door's socket from the player's own address: it counts
     /// against the player's share, as a second terminal of theirs would. Its seat token is kept
-    /// beside the player's, so a resumed duel gets its bot back too.
-    func startBot(_ level: BotLevel, match: String, variant: Variant?) -> LocalBot {
+    /// beside the player's, so a resumed duel gets its bot back too. It connects once started.
+    func houseBot(_ level: BotLevel, match: String, variant: Variant?) -> LocalBot {
         let store = SeatTokenStore(directory: folder)
         let key = "bot \(match)"
         var bot = BotOptions()
@@ -319,8 +326,6 @@ package struct DoorSession {
         bot.variant = variant
         bot.token = store.token(for: key)
         bot.seed = UInt64.random(in: 0...UInt64.max)
-        let local = LocalBot(bot) { token in store.set(token, for: key) }
-        local.start()
-        return local
+        return LocalBot(bot) { token in store.set(token, for: key) }
     }
 }

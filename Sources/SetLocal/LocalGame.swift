@@ -116,7 +116,7 @@ package enum LocalGame {
                                    onStart: @escaping @Sendable () -> Void, onHold: @escaping @Sendable (Bool) -> Void,
                                    client: ClientOptions) -> ClientOptions {
         var client = client
-        client.localStart = start
+        client.startBoxTitle = start
         client.quitNote = "Your game is kept: '\(again)' resumes it."
         client.confirmsQuit = !options.solo
         client.resumeNote = "resumed your unfinished game"

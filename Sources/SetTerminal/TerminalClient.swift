@@ -170,6 +170,8 @@ final class ClientRunLoop {
             FileHandle.standardError.write(Data("setgame client: \(ServerText.printable(text))\n".utf8))
         case .quit(let status, let message):
             if outcome == nil { outcome = (status, message, nil) }
+        case .startLocal where options.botBeside != nil:
+            options.botBeside?.start()
         case .holdLocal(let held) where options.botBeside != nil:
             options.botBeside?.hold(held)
         case .startLocal, .holdLocal, .saveRecords:

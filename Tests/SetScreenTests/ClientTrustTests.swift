@@ -26,7 +26,7 @@ import Testing
     static func local(mode: Mode = .duel, start: String? = "You against an easy bot") -> ClientOptions {
         var configuration = ClientFixtures.configuration(mode: mode)
         configuration.local = LocalMatch(onStart: {}, onHold: { _ in })
-        configuration.localStart = start
+        configuration.startBoxTitle = start
         configuration.quitNote = "Your game is kept: 'setgame play' resumes it."
         configuration.confirmsQuit = mode == .duel
         configuration.resumeNote = "your unfinished game is back"

@@ -17,7 +17,7 @@ import Testing
         configuration.command = "ssh"
         configuration.door = door
         configuration.rejoinHint = "ssh in again to come back"
-        configuration.botBeside = botBeside ? BotBeside { _ in } : nil
+        configuration.botBeside = botBeside ? BotBeside(start: {}, hold: { _ in }) : nil
         return configuration
     }
 
@@ -149,6 +149,41 @@ import Testing
         _ = app.receive(Self.event(.presence(seat: .second, present: true, forfeitAt: nil), seq: 7), at: 46_000)
         #expect(app.input(.key(.escape), at: 47_000).isEmpty, "the bot is back already")
         #expect(app.input(.key(.character("?")), at: 48_000).isEmpty, "and is not held again this game")
+    }
+
+    /// A bot duel's bot joins at the player's first key, whatever it is: the Enter a newcomer
+    /// types after the menu's "2" starts the duel and calls no Set!; once dealt, Enter is Set!.
+    @Test func aBotDuelStartsAtTheFirstKeyWhichClaimsNothing() {
+        var configuration = Self.configuration(botBeside: true)
+        configuration.startBoxTitle = "You against the easy bot"
+        var waiting = ClientFixtures.view(cards: 0, phase: .waiting)
+        waiting.match = "bot-3f9a0b12"
+        waiting.players = [PlayerInfo(seat: .first, name: "key-2Bi5wK", present: true, score: 0)]
+        var app = Self.app(configuration, view: waiting)
+        let box = Self.box("Ready?", in: app)
+        #expect(box.contains("You against the easy bot") && box.contains("Press any key to start   q quit"), "\(box)")
+        #expect(app.input(.key(.enter), at: 0) == [.startLocal], "the Enter starts the bot, and sends nothing")
+        #expect(Self.box("Ready?", in: app).isEmpty)
+        #expect(Self.text(app).contains("Dealing…"))
+        _ = app.receive(.snapshot(Self.doorDuel()), at: 0)
+        #expect(app.input(.key(.enter), at: 0).contains { if case .send(.act(.claim, _, _)) = $0 { true } else { false } })
+    }
+
+    /// A kept duel comes back with its bot away and its seat wait running: a player who leaves
+    /// the start box unanswered cannot win by the bot's forfeit, which starts it first.
+    @Test func anUnansweredStartBoxStartsTheBotBeforeItsSeatWaitRunsOut() {
+        var configuration = Self.configuration(botBeside: true)
+        configuration.startBoxTitle = "Your unfinished duel against the easy bot is back"
+        var view = Self.doorDuel()
+        view.players[1].present = false
+        view.forfeitAt = 61_000
+        var app = Self.app(configuration, view: view)
+        #expect(Self.box("Ready?", in: app).contains("Press any key to resume   q quit"))
+        #expect(app.tick(at: 44_000).contains(.startLocal) == false, "16 s before the forfeit the bot still waits")
+        #expect(app.tick(at: 46_000).contains(.startLocal))
+        #expect(!app.state.awaitingStart && Self.box("Ready?", in: app).isEmpty)
+        #expect(app.tick(at: 47_000).contains(.startLocal) == false, "started once")
+        #expect(app.input(.key(.character("?")), at: 48_000).isEmpty, "and not held again this game")
     }
 
     /// A seat that leaves ends its window as if passed: the bot, holding its claim when help

@@ -29,13 +29,17 @@ extension ClientApp {
         return [.holdLocal(isHeld)]
     }
 
-    /// Called on each tick: brings a held door bot back once its seat wait runs low.
+    /// Called on each tick: brings a door bot back once its seat wait runs low, whether a box
+    /// holds it or a resumed duel's start box has not been answered yet (the bot starts then).
     mutating func releaseBotBeforeItForfeits(at now: Int64) -> [ClientEffect] {
-        guard state.options.botBeside != nil, !state.options.isLocal, holdsBotNow, let view = state.view, view.phase == .playing,
-              let forfeitAt = view.forfeitAt, let me = state.seat, view.player(me)?.present ?? false,
+        let unstarted = state.awaitingStart && state.isPlayer
+        guard state.options.botBeside != nil, !state.options.isLocal, holdsBotNow || unstarted, let view = state.view,
+              view.phase == .playing, let forfeitAt = view.forfeitAt, let me = state.seat, view.player(me)?.present ?? false,
               state.clock.serverTime(at: now) >= forfeitAt.saturatingSubtracting(Self.botReturnMarginMs) else { return [] }
         state.botHoldSpent = view.game
         state.note("the bot is back: its seat cannot wait any longer this game", .bad, at: now)
-        return [.holdLocal(false)]
+        guard unstarted else { return [.holdLocal(false)] }
+        state.awaitingStart = false
+        return [.startLocal]
     }
 }

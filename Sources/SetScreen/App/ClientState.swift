@@ -130,7 +130,7 @@ package struct ClientState: Equatable, Sendable {
         // A person watches this screen: a node that is away is waited for, with its countdown,
         // until they quit, where a program gives up after a few tries.
         session.awayNodePatience = .untilQuit
-        awaitingStart = options.localStart != nil
+        awaitingStart = options.startBoxTitle != nil
         soloRecords = options.records.map(SoloRecords.init)
         motion = Motion(enabled: options.animation, seed: seed)
     }

@@ -68,7 +68,7 @@ enum Overlays {
         let theme = state.options.theme
         let key = CellStyle(bold: true)
         let width = area.width - 4
-        var lines = wrapped(state.options.localStart ?? "", CellStyle(bold: true), width: width) + [[]]
+        var lines = wrapped(state.options.startBoxTitle ?? "", CellStyle(bold: true), width: width) + [[]]
         // The variant's own rule: the classic one would teach a junior or ultra player the wrong game.
         lines += wrapped((state.view?.variant ?? .classic).rule, .plain, width: width)
         lines += wrapped("Call \"Set!\" with s, or just pick a card; ? shows every key.", theme.quiet, width: width)
@@ -295,7 +295,7 @@ enum Overlays {
     static func waiting(_ state: ClientState, view: MatchView, into buffer: inout ScreenBuffer, area: Rect) {
         let theme = state.options.theme
         var lines: [[Span]]
-        if state.options.localStart != nil {
+        if state.options.startBoxTitle != nil {
             lines = [[Span(state.awaitingStart ? "" : "Dealing…", CellStyle(bold: true))]]
         } else {
             lines = [[Span("Waiting for an opponent…", CellStyle(bold: true))], []]
