@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "SetScreenTests", dependencies: ["SetScreen", "SetRules", "SetWire"]),
         .testTarget(name: "SetTerminalTests", dependencies: ["SetTestSupport", "SetTerminal", "SetScreen", "SetBot", "SetRules", "SetWire", "SetNet", "SetServer"]),
         .testTarget(name: "SetLocalTests", dependencies: ["SetLocal", "SetReplay", "SetTerminal", "SetScreen", "SetTestSupport", "SetServer", "SetBot", "SetNet", "SetWire", "SetRules"]),
-        .testTarget(name: "SetDoorTests", dependencies: ["SetDoor", "SetClient", "SetBot", "SetTerminal", "SetWire", "SetRules"]),
+        .testTarget(name: "SetDoorTests", dependencies: ["SetDoor", "SetClient", "SetBot", "SetWire", "SetRules"]),
         .testTarget(name: "SetReplayTests", dependencies: ["SetReplay", "SetServer", "SetWire", "SetRules"]),
         .testTarget(name: "SetCLITests", dependencies: ["SetTestSupport", "SetCLI", "SetDoor", "SetReplay", "SetLocal", "SetBench", "SetBot", "SetTerminal", "SetServer", "SetNet", "SetWire", "SetRules"]),
     ],

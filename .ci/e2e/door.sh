@@ -72,14 +72,40 @@ echo "menu: reached it; a duel against the bot waited for a key, and was dealt a
 # The house bot plays under an account of its own, listed as a bot, so the duel is rated.
 "$bin" profile "127.0.0.1:$tcp_port" bot-easy | grep -q '^bot-easy \[bot\]:' || fail "the door's bot is no bot account: $("$bin" profile "127.0.0.1:$tcp_port" bot-easy 2>&1)"
 echo "menu: the bot is the door's bot-easy account, listed as a bot"
+# A move, so that the duel is kept (one nobody moved in is not): a claim, which the window's
+# countdown shows the server took.
+tmux send-keys -t "$s_menu" s
+wait_for "$s_menu" "Your claim: pick three cards" 30
 tmux send-keys -t "$s_menu" q
 tmux send-keys -t "$s_menu" y 2>/dev/null || true
 # Leaving the game comes back to the door's menu, which offers it back; q there ends the session.
 wait_for "$s_menu" "0. Back to your duel against the easy bot" 30
+# Taken back, the kept duel waits on its start box with its bot away; the first key brings the
+# bot back to its seat (the server lists both seats present again).
+tmux send-keys -t "$s_menu" 0
+wait_for "$s_menu" "Press any key to resume" 30
+tmux send-keys -t "$s_menu" x
+python3 - "$tcp_port" <<'PY' || fail "the kept duel's bot did not come back at the key"
+import json, socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10, source_address=("127.0.0.9", 0))
+f = s.makefile("rwb")
+f.readline()  # welcome
+for attempt in range(60):
+    f.write((json.dumps({"type": "list", "id": attempt}) + "\n").encode()); f.flush()
+    page = next(m for m in map(json.loads, f) if m.get("id") == attempt)
+    if any(m["name"].startswith("bot-") and len(m["players"]) == 2 and all(p["present"] for p in m["players"])
+           for m in page.get("matches", [])):
+        sys.exit(0)
+    time.sleep(0.5)
+sys.exit(f"last page: {page}")
+PY
+tmux send-keys -t "$s_menu" q
+tmux send-keys -t "$s_menu" y 2>/dev/null || true
+wait_for "$s_menu" "0. Back to your duel against the easy bot" 30
 tmux send-keys -t "$s_menu" q
 expect_status "$s_menu" menu 0 30
 tmux capture-pane -p -t "$s_menu" | grep -q "log in\|door-state\|client.log" && fail "the door showed the player its log path: $(tmux capture-pane -p -t "$s_menu")"
-echo "menu: leaving the game came back to the menu, quitting it ended the ssh session, and no log path was shown"
+echo "menu: leaving the game came back to the menu; taken back, it waited for a key and its bot came back; quitting ended the ssh session, and no log path was shown"
 
 # 2. Two keys duel each other; 3. a third watches.
 # 120 columns: the scoreboard's labelled round trips ("ping 8ms") leave no room for "1 watching" at 100.

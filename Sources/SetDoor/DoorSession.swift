@@ -252,8 +252,7 @@ package struct DoorSession {
         case .play(let game):
             client.variant = game.variant
             // One seat per door command: the same game asked for again (or offered by the menu) finds it.
-            let tokenKey = "door \(game.command)"
-            client.tokenKey = tokenKey
+            client.tokenKey = "door \(game.command)"
             switch game.opponent {
             case .anyone(let match): client.match = match
             case .nobody: client.mode = .solo
@@ -265,10 +264,10 @@ package struct DoorSession {
                 attestation.match = match
                 client.route = UnixRoute(path: options.socket, greeting: attestation.attestation)
                 // The bot joins at the player's first key, as `play`'s: the Enter of a newcomer who
-                // typed "2⏎" at the menu starts the duel instead of calling Set! in it.
-                let resumes = SeatTokenStore(directory: folder).token(for: tokenKey) != nil
-                client.startBoxTitle = resumes ? "Your unfinished duel against the \(level.rawValue) bot is back"
-                    : "You against the \(level.rawValue) bot"
+                // typed "2⏎" at the menu starts the duel instead of calling Set! in it. Whether it
+                // is a kept duel coming back only the server knows (one nobody moved in is not
+                // kept): the box's key line says "resume" from what it sends.
+                client.startBoxTitle = "You against the \(level.rawValue) bot"
             }
             if let match = client.match, let address { client.watchCommand = address.command("watch \(match)") }
         }

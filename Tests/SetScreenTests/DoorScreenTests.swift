@@ -173,7 +173,7 @@ import Testing
     /// the start box unanswered cannot win by the bot's forfeit, which starts it first.
     @Test func anUnansweredStartBoxStartsTheBotBeforeItsSeatWaitRunsOut() {
         var configuration = Self.configuration(botBeside: true)
-        configuration.startBoxTitle = "Your unfinished duel against the easy bot is back"
+        configuration.startBoxTitle = "You against the easy bot"
         var view = Self.doorDuel()
         view.players[1].present = false
         view.forfeitAt = 61_000
