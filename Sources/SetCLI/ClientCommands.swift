@@ -24,7 +24,7 @@ extension Commands {
             OptionSpec("seed", "N", "deal from this seed (the same seed deals the same game)"),
             OptionSpec("daily", nil, "today's deal (UTC), the same for everyone: solo, or against the bot --level names"),
             OptionSpec("name", "NAME", "your name (default: your login name)"),
-            OptionSpec("against", "HOST[:PORT]", "join that server instead of starting one"),
+            OptionSpec("against", "HOST[:PORT]", "join that server instead of starting one: a duel with whoever waits there"),
             casualOption,
         ] + display + ruleOptions)
 
@@ -218,6 +218,13 @@ extension Commands {
         }
         if options.solo && options.against != nil {
             throw UsageError("--solo and --against do not go together: join a solo match with 'setgame join --solo'", command: play.name)
+        }
+        // --against joins whoever waits there, under that server's rules and deals: what only a
+        // local game takes would be dropped without a word.
+        if options.against != nil,
+           let local = (["level", "seed", "new"] + ruleOptions.map(\.name)).first(where: { parsed.values[$0] != nil || parsed.flags.contains($0) }) {
+            throw UsageError("--\(local) is for a local game: --against plays whoever waits on that server, under its rules"
+                             + (local == "level" ? "; 'setgame bot HOST --match NAME --level LEVEL' sends a bot there" : ""), command: play.name)
         }
         return options
     }

@@ -73,7 +73,7 @@ struct HelpGoldenTests {
               --seed N                             deal from this seed (the same seed deals the same game)
               --daily                              today's deal (UTC), the same for everyone: solo, or against the bot --level names
               --name NAME                          your name (default: your login name)
-              --against HOST[:PORT]                join that server instead of starting one
+              --against HOST[:PORT]                join that server instead of starting one: a duel with whoever waits there
               --casual                             unrated games: a duel between two accounts is rated otherwise
               --colorblind                         also show each card's colour as a letter
               --no-animation                       cards appear and leave without moving

@@ -79,12 +79,15 @@ struct SubcommandOptionsTests {
 
     @Test func playTakesALevelASeedAServerAndTheRules() throws {
         guard case .play(let options) = try Commands.parse(["play", "--level", "normal", "--seed", "42", "--name", "newcomer",
-                                                            "--against", "127.0.0.1:7390", "--claim-window-ms", "3000"]) else {
+                                                            "--claim-window-ms", "3000"]) else {
             Issue.record("not play"); return
         }
         #expect(options.level == .normal && options.seed == 42 && options.name == "newcomer")
-        #expect(options.against == ServerAddress(host: "127.0.0.1", port: 7390))
-        #expect(options.rules.claimWindowMs == 3_000 && !options.solo && !options.fresh)
+        #expect(options.rules.claimWindowMs == 3_000 && !options.solo && !options.fresh && options.against == nil)
+        guard case .play(let remote) = try Commands.parse(["play", "--against", "127.0.0.1:7390", "--name", "newcomer", "--casual"]) else {
+            Issue.record("not play"); return
+        }
+        #expect(remote.against == ServerAddress(host: "127.0.0.1", port: 7390) && remote.casual && remote.name == "newcomer")
         guard case .play(let solo) = try Commands.parse(["play", "--solo", "--mode", "junior", "--new"]) else {
             Issue.record("not play"); return
         }
@@ -162,6 +165,13 @@ struct SubcommandOptionsTests {
         (["bot", "--level", "godlike"], UsageError("--level must be one of easy, normal, hard, instant, not 'godlike'", command: "bot")),
         (["play", "--solo", "--against", "h:1"],
          UsageError("--solo and --against do not go together: join a solo match with 'setgame join --solo'", command: "play")),
+        (["play", "--against", "h:1", "--level", "hard"],
+         UsageError("--level is for a local game: --against plays whoever waits on that server, under its rules; "
+                    + "'setgame bot HOST --match NAME --level LEVEL' sends a bot there", command: "play")),
+        (["play", "--against", "h:1", "--claim-window-ms", "3000"],
+         UsageError("--claim-window-ms is for a local game: --against plays whoever waits on that server, under its rules", command: "play")),
+        (["play", "--new", "--against", "h:1"],
+         UsageError("--new is for a local game: --against plays whoever waits on that server, under its rules", command: "play")),
         (["play", "--daily", "--seed", "4"],
          UsageError("--daily deals today's seed on a local server: leave out --seed", command: "play")),
         (["play", "--daily", "--level", "hard", "--against", "h:1"],
