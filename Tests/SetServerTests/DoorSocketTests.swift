@@ -108,6 +108,31 @@ import Testing
         #expect(held.count == 2)
     }
 
+    /// A door bot duel waits for its bot, not for a player (only the door seats its bot there):
+    /// players behind one address may each sit at a bot duel's start box, and those duels leave
+    /// the address's share of duels waiting for a player whole.
+    @Test func doorBotDuelsTakeNoneOfAnAddresssWaitingDuels() throws {
+        let (server, path) = try Self.server { $0.perAddress = AddressShares(connections: 8, matches: 8, waitingMatches: 1) }
+        defer { server.stop() }
+        func door(_ match: String?) throws -> TestClient {
+            let door = try Self.door(path)
+            door.send(.door(DoorAttestation(fingerprint: nil, address: "203.0.113.5", houseBot: false, match: match)))
+            return door
+        }
+        var held: [TestClient] = []
+        for index in 1...3 {
+            let player = try door("bot-0000000\(index)")
+            #expect(try player.joinOutcome(JoinRequest(name: "guest-482\(index)", match: "bot-0000000\(index)")) == nil)
+            held.append(player)
+        }
+        // The address's one duel waiting for a player is still its own to make, and then spent.
+        let open = try door(nil)
+        #expect(try open.joinOutcome(JoinRequest(name: "guest-4827", match: "open")) == nil)
+        let another = try door(nil)
+        #expect(try another.joinOutcome(JoinRequest(name: "guest-4828", match: "second"))?.code == .addressLimit)
+        #expect(held.count == 3)
+    }
+
     /// A server killed without closing leaves its socket file: the next start replaces it.
     @Test func aSocketLeftByAnEarlierRunIsReplaced() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("door-\(UUID().uuidString.prefix(8))").path

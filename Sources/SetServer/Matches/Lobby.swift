@@ -213,7 +213,7 @@ final class Lobby {
                 }
                 return .success(room)
             }
-            if let refusal = refusal(creatingFor: address, mode: request.mode) { return .failure(refusal) }
+            if let refusal = refusal(creatingFor: address, mode: request.mode, named: name) { return .failure(refusal) }
             let created = create(name: name, mode: request.mode, variant: request.variant ?? .classic, by: address)
             // The duel a node's store decided an unnamed player waits in pairs this node's next ones too.
             if request.mode == .duel, isPairingName(name), case .success(let room) = created { openDuels[room.host.variant] = name }
@@ -229,15 +229,18 @@ final class Lobby {
     }
 
     /// Why `address` may not create another match, if it may not: the server is full, or this
-    /// address holds its share of the matches, or of the duels waiting for a player.
-    private func refusal(creatingFor address: String, mode: Mode) -> WireError? {
+    /// address holds its share of the matches, or of the duels waiting for a player. A door bot
+    /// duel waits for no player: only the door's own bot may sit there (`JoinFlow.botMatchRefusal`),
+    /// once its player presses a key. It counts among the matches, never among the waiting duels,
+    /// so players behind one address (a classroom, a NAT) may each sit at a bot duel's start box.
+    private func refusal(creatingFor address: String, mode: Mode, named name: String? = nil) -> WireError? {
         guard hasRoom else { return tooManyMatches }
         let mine = createdBy[address] ?? []
         if mine.count >= addressLimits.matches {
             return WireError(.addressLimit, "Your address has \(mine.count) live matches, the most one address may hold; finish one first.")
         }
-        if mode == .duel {
-            let waiting = mine.count { rooms[$0]?.host.phase == .waiting }
+        if mode == .duel, !(name.map(DoorAttestation.isBotMatch) ?? false) {
+            let waiting = mine.count { rooms[$0]?.host.phase == .waiting && !DoorAttestation.isBotMatch($0) }
             if waiting >= addressLimits.waitingMatches {
                 return WireError(.addressLimit, "Your address has \(waiting) duels waiting for a player, the most one address may hold.")
             }
