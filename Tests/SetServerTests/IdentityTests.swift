@@ -61,6 +61,29 @@ import Testing
         withExtendedLifetime((guest, bot, tcp)) {}
     }
 
+    /// A house bot's account is the door's own: the new keys behind one address (a classroom)
+    /// may have spent its allowance of new accounts, and the first duel against that bot still
+    /// gets its bot, which comes from the same address.
+    @Test func aHouseBotsAccountCostsItsPlayersAddressNothing() throws {
+        let (server, path) = try DoorSocketTests.server {
+            $0.recordLimits.accountsPerAddress = RecordLimits.Bucket(burst: 1, everyMs: 60_000)
+        }
+        defer { server.stop() }
+        let first = try door(path, fingerprint: Self.fingerprint)
+        #expect(try join(first, DoorAttestation.name(fingerprint: Self.fingerprint), match: "a") == nil)
+        let second = try door(path, fingerprint: Self.otherFingerprint)
+        #expect(try join(second, DoorAttestation.name(fingerprint: Self.otherFingerprint), match: "b")?.code == .accountLimit)
+        let bot = try door(path, houseBot: true)
+        var request = JoinRequest(name: "bot-hard", match: "a")
+        request.account = Self.bobKey
+        request.bot = true
+        #expect(try bot.joinOutcome(request) == nil)
+        #expect(try hasAccount(server, "bot-hard"))
+        #expect(try join(second, DoorAttestation.name(fingerprint: Self.otherFingerprint), match: "b")?.code == .accountLimit,
+                "and the address's allowance is still spent")
+        withExtendedLifetime((first, second, bot)) {}
+    }
+
     // MARK: 2. Reserved names
 
     @Test func aTcpJoinCannotTakeAGuestNameAndIsOfferedOneItMay() throws {

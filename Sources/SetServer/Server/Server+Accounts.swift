@@ -135,10 +135,16 @@ extension Server {
 }
 
 extension Connection {
+    /// Whether the door vouches for this connection as one of its house bots.
+    var isHouseBot: Bool {
+        guard case .attested(let attestation) = door else { return false }
+        return attestation.houseBot
+    }
+
     /// Who this connection is when it asks for a name, as far as the door has said.
     var nameClaimant: NameClaimant {
         guard case .attested(let attestation) = door else { return .client }
-        if attestation.houseBot { return .houseBot }
+        if isHouseBot { return .houseBot }
         return attestation.fingerprint.map { .doorKey(fingerprint: $0) } ?? .doorGuest
     }
 }

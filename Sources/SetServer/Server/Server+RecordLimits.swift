@@ -2,12 +2,15 @@ import SetWire
 
 // The accounts store's allowance at the server's edge: a join that would make or rename an
 // account past its address's, network's or account's allowance is refused before anything is
-// written (issue 32 item 6).
+// written (issue 32 item 6). The door's house bots are not charged: their accounts are the door's
+// own (four names, each made once), though each bot comes from its player's address, whose
+// allowance a classroom of new keys may have spent before anyone's first duel against that bot.
 extension Server {
     /// Why a join may not write `kind` now (nil: it may). Nothing is spent until the record is
     /// written (`spendAllowance`): a join refused for another reason costs nothing.
     func recordRefusal(_ kind: AccountRecordKind, from connection: Connection) -> WireError? {
-        guard let waitMs = recordAllowance.allow(kind, from: connection.address, at: clock.now(), spend: false) else { return nil }
+        guard !connection.isHouseBot,
+              let waitMs = recordAllowance.allow(kind, from: connection.address, at: clock.now(), spend: false) else { return nil }
         return recordLimitError(kind, from: connection, waitMs: waitMs)
     }
 
@@ -24,14 +27,14 @@ extension Server {
 
     /// Spends what the record an admitted join wrote costs its address, network or account.
     func spendAllowance(for admission: SeatAdmission, from connection: Connection) {
-        guard let kind = admission.recordKind else { return }
+        guard !connection.isHouseBot, let kind = admission.recordKind else { return }
         _ = recordAllowance.allow(kind, from: connection.address, at: clock.now())
     }
 
     /// What the record an admission writes costs in the store, for every node (PostgreSQL; a
     /// SQLite store is one server's, and its `recordAllowance` is the whole ration).
     func recordCharge(for admission: SeatAdmission, from connection: Connection) -> RecordCharge {
-        guard let kind = admission.recordKind else { return .none }
+        guard !connection.isHouseBot, let kind = admission.recordKind else { return .none }
         return RecordCharge.of(kind, from: connection.address, limits: config.recordLimits)
     }
 }
