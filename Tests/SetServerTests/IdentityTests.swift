@@ -22,6 +22,16 @@ import Testing
         return client
     }
 
+    /// A house bot the door vouches for, joining `match` as `name` under its account key: the
+    /// connection, and the join's refusal if it was refused.
+    func houseBot(_ path: String, _ name: String, match: String, attestedMatch: String? = nil) throws -> (TestClient, WireError?) {
+        let bot = try door(path, houseBot: true, match: attestedMatch)
+        var request = JoinRequest(name: name, match: match)
+        request.account = Self.bobKey
+        request.bot = true
+        return (bot, try bot.joinOutcome(request))
+    }
+
     func join(_ client: TestClient, _ name: String, key: String? = nil, match: String? = "m", variant: Variant? = nil) throws -> WireError? {
         var request = JoinRequest(name: name, match: match, variant: variant)
         request.account = key
@@ -48,11 +58,8 @@ import Testing
         #expect(try join(guest, "guest-4321", key: Self.annKey) == nil)
         #expect(try !hasAccount(server, "guest-4321"), "a guest is a guest: no account")
         // The house bot the door vouches for keeps its account, listed as a bot.
-        let bot = try door(path, houseBot: true)
-        var request = JoinRequest(name: "bot-easy", match: "m")
-        request.account = Self.bobKey
-        request.bot = true
-        #expect(try bot.joinOutcome(request) == nil)
+        let (bot, refused) = try houseBot(path, "bot-easy", match: "m")
+        #expect(refused == nil)
         #expect(try hasAccount(server, "bot-easy"))
         // A TCP client's key is its account, as before.
         let tcp = try TestClient.greeted(server)
@@ -73,11 +80,8 @@ import Testing
         #expect(try join(first, DoorAttestation.name(fingerprint: Self.fingerprint), match: "a") == nil)
         let second = try door(path, fingerprint: Self.otherFingerprint)
         #expect(try join(second, DoorAttestation.name(fingerprint: Self.otherFingerprint), match: "b")?.code == .accountLimit)
-        let bot = try door(path, houseBot: true)
-        var request = JoinRequest(name: "bot-hard", match: "a")
-        request.account = Self.bobKey
-        request.bot = true
-        #expect(try bot.joinOutcome(request) == nil)
+        let (bot, refused) = try houseBot(path, "bot-hard", match: "a")
+        #expect(refused == nil)
         #expect(try hasAccount(server, "bot-hard"))
         #expect(try join(second, DoorAttestation.name(fingerprint: Self.otherFingerprint), match: "b")?.code == .accountLimit,
                 "and the address's allowance is still spent")
@@ -133,10 +137,8 @@ import Testing
         #expect(try join(tcp, "bot-medium", key: Self.annKey) == nil, "only the house bots' own names are kept")
         let key = try door(path, fingerprint: Self.fingerprint)
         #expect(try join(key, "bot-easy", match: "k")?.code == .nameTaken, "a player through the door is no house bot")
-        let bot = try door(path, houseBot: true)
-        var request = JoinRequest(name: "bot-easy", match: "b")
-        request.account = Self.bobKey
-        #expect(try bot.joinOutcome(request) == nil)
+        let (bot, refused) = try houseBot(path, "bot-easy", match: "b")
+        #expect(refused == nil)
         withExtendedLifetime((key, bot)) {}
     }
 
@@ -195,10 +197,8 @@ import Testing
 
         let player = try door(path, fingerprint: Self.fingerprint, match: match)
         #expect(try join(player, DoorAttestation.name(fingerprint: Self.fingerprint), match: match) == nil)
-        let bot = try door(path, houseBot: true, match: match)
-        var request = JoinRequest(name: "bot-easy", match: match)
-        request.account = Self.bobKey
-        #expect(try bot.joinOutcome(request) == nil)
+        let (bot, refused) = try houseBot(path, "bot-easy", match: match, attestedMatch: match)
+        #expect(refused == nil)
         // Anyone may watch it.
         let watcher = try TestClient.greeted(server)
         #expect(try watcher.joinOutcome(JoinRequest(role: .spectator, name: "eve", match: match)) == nil)
