@@ -2,7 +2,7 @@
 # a second sshd with contrib/sshd_config.setgame (paths substituted) on a free loopback port, the
 # two door logins, and a cleanup on exit (with the script's door_extra_cleanup, if it has one).
 # Sourced after lib.sh, with bin, root and prefix set; it sets work, tcp_port, ssh_port, ssh_opts
-# and the helpers door and pane. door_serve_options: more serve options (the benchmarks lift the
+# and the helpers door, pane, start_bot_duel and duels_playing. door_serve_options: more serve options (the benchmarks lift the
 # other per-address limits; door-nodes.sh makes the server node a of a shared store).
 door_connections_per_address=${door_connections_per_address:-3}
 [ "$(id -u)" = 0 ] || { echo "the door checks need root for sshd and its users; skipped"; exit 0; }
@@ -95,4 +95,27 @@ start_bot_duel() {
     wait_for "$1" "Press any key to start" "${3:-30}"
     tmux send-keys -t "$1" "${2:-Enter}"
     wait_for_cards "$1" 12 "${3:-30}"
+}
+# duels_playing PREFIX: how many of the server's matches named PREFIX… are duels being played
+# with both seats present, from its match list (asked from 127.0.0.9, whose share nobody holds).
+duels_playing() {
+    python3 - "$tcp_port" "$1" <<'PY'
+import json, socket, sys
+sock = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30, source_address=("127.0.0.9", 0))
+lines = sock.makefile("rb")
+json.loads(lines.readline())  # welcome
+playing, after = 0, None
+while True:
+    request = {"type": "list", "limit": 50, "id": "l"}
+    if after:
+        request["after"] = after
+    sock.sendall((json.dumps(request) + "\n").encode())
+    page = next(m for m in map(json.loads, lines) if m.get("id") == "l")
+    playing += sum(1 for m in page["matches"] if m["name"].startswith(sys.argv[2]) and m["state"] == "playing"
+                   and len(m["players"]) == 2 and all(p["present"] for p in m["players"]))
+    after = page.get("next")
+    if not after:
+        break
+print(playing)
+PY
 }

@@ -92,20 +92,8 @@ wait_for "$s_menu" "0. Back to your duel against the easy bot" 30
 tmux send-keys -t "$s_menu" 0
 wait_for "$s_menu" "Press any key to resume" 30
 tmux send-keys -t "$s_menu" x
-python3 - "$tcp_port" <<'PY' || fail "the kept duel's bot did not come back at the key"
-import json, socket, sys, time
-s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10, source_address=("127.0.0.9", 0))
-f = s.makefile("rwb")
-f.readline()  # welcome
-for attempt in range(60):
-    f.write((json.dumps({"type": "list", "id": attempt}) + "\n").encode()); f.flush()
-    page = next(m for m in map(json.loads, f) if m.get("id") == attempt)
-    if any(m["name"].startswith("bot-") and len(m["players"]) == 2 and all(p["present"] for p in m["players"])
-           for m in page.get("matches", [])):
-        sys.exit(0)
-    time.sleep(0.5)
-sys.exit(f"last page: {page}")
-PY
+for _ in $(seq 60); do [ "$(duels_playing bot-)" -ge 1 ] && break; sleep 0.5; done
+[ "$(duels_playing bot-)" -ge 1 ] || fail "the kept duel's bot did not come back at the key"
 tmux send-keys -t "$s_menu" q
 tmux send-keys -t "$s_menu" y 2>/dev/null || true
 wait_for "$s_menu" "0. Back to your duel against the easy bot" 30
