@@ -241,6 +241,19 @@ expect_status "$s_c" c 1 30
 run_in "$s_d" d "$(door eve "play --solo" "-b 127.0.0.3")"
 wait_for_cards "$s_d" 12 30
 echo "limits: 127.0.0.2 and 127.0.0.3 were held to their shares apart"
+# A bot duel's player may take its address's last connection: its house bot counts against the
+# same share, but comes all the same, or the player would wait at "Dealing…" for it (or win a
+# kept duel by its forfeit). lee is a new key: no kept duel, so hers is dealt at her first key.
+ssh-keygen -q -t ed25519 -N '' -C '' -f "$work/lee"
+s_g1=$(pane share-g1); s_g2=$(pane share-g2); s_full=$(pane share-full 80 24)
+for s in "$s_g1" "$s_g2"; do
+    run_in "$s" "${s##*-}" "ssh -tt $ssh_opts -b 127.0.0.6 -o PubkeyAuthentication=no guest@127.0.0.1 play --solo"
+    wait_for_cards "$s" 12 30
+done
+run_in "$s_full" full "$(door lee "play" "-b 127.0.0.6")"
+start_bot_duel "$s_full"
+for s in "$s_g1" "$s_g2" "$s_full"; do tmux kill-session -t "$s"; done
+echo "limits: the house bot of a share's last connection took its seat"
 
 # 8. At 80×24. A key chooses a name, waits for a quick duel, and pastes nothing: the friend does.
 # Each key comes from an address of its own (127.0.0.1's share is spent on bob, cat and dan).

@@ -133,6 +133,31 @@ import Testing
         #expect(held.count == 3)
     }
 
+    /// A house bot comes for a player its address's share admitted: it counts against that share
+    /// but is never turned away by it, or its player would wait for it at "Dealing…" (or win a
+    /// kept duel by its forfeit). What the address opens next is refused as before.
+    @Test func aHouseBotIsNotTurnedAwayByItsPlayersFullShare() throws {
+        let (server, path) = try Self.server { $0.perAddress = AddressShares(connections: 2, matches: 8, waitingMatches: 8) }
+        defer { server.stop() }
+        func door(houseBot: Bool = false, match: String? = nil) throws -> TestClient {
+            let door = try Self.door(path)
+            door.send(.door(DoorAttestation(fingerprint: nil, address: "203.0.113.9", houseBot: houseBot, match: match)))
+            return door
+        }
+        let solo = try door()
+        var request = JoinRequest(name: "guest-5101", match: "alone")
+        request.mode = .solo
+        #expect(try solo.joinOutcome(request) == nil)
+        let player = try door(match: "bot-00000001")
+        #expect(try player.joinOutcome(JoinRequest(name: "guest-5102", match: "bot-00000001")) == nil, "the share's last connection")
+        let bot = try door(houseBot: true, match: "bot-00000001")
+        var botJoin = JoinRequest(name: "guest-bot-easy", match: "bot-00000001")
+        botJoin.bot = true
+        #expect(try bot.joinOutcome(botJoin) == nil, "its bot beside it")
+        let third = try door()
+        #expect(try third.joinOutcome(JoinRequest(name: "guest-5103", match: "other"))?.code == .addressLimit)
+    }
+
     /// A server killed without closing leaves its socket file: the next start replaces it.
     @Test func aSocketLeftByAnEarlierRunIsReplaced() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("door-\(UUID().uuidString.prefix(8))").path

@@ -31,6 +31,11 @@ extension Admission {
 
     /// The door says who its player is: from now on the connection counts as that address, under
     /// that address's limits, and speaks for that key (or a guest). Anyone else is refused.
+    ///
+    /// A house bot counts against its player's address, as a second terminal would, but is never
+    /// refused for it: it comes only for a bot duel whose player the share and the rate admitted,
+    /// so an address holds at most twice its share. Refused, it left the player at "Dealing…",
+    /// or left a kept duel's seat empty until it forfeited, a rated win for a full share.
     func attest(_ attestation: DoorAttestation, id: JSONValue?, from connection: Connection) {
         guard connection.door == .awaiting, case .greeted = connection.session else {
             let reason = connection.door == .none
@@ -40,7 +45,7 @@ extension Admission {
         }
         let address = attestation.address
         connection.door = .attested(attestation)
-        if let refusal = addressRefusal(for: address, what: "a door connection for") {
+        if !attestation.houseBot, let refusal = addressRefusal(for: address, what: "a door connection for") {
             return connections.fail(connection, refusal, id: id)
         }
         connections.move(connection, to: address)
