@@ -285,7 +285,7 @@ package struct DoorSession {
         case .play(let game):
             if case .bot(let level) = game.opponent, let match = client.match {
                 let beside = houseBot(level, match: match, variant: game.variant)
-                client.botBeside = BotBeside(start: { beside.start() }, hold: { beside.hold($0) })
+                client.botBeside = BotBeside(start: { beside.start() }, hold: { beside.hold($0) }, listen: { beside.listen($0) })
                 bot = beside
             }
             kept = game

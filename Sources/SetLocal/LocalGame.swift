@@ -91,6 +91,7 @@ package enum LocalGame {
         client.tokenKey = kept.tokenKey
         client = localMatch(options, kept: kept, start: options.solo ? nil : resumed ? "Your unfinished game \(opponent) is back" : "You \(opponent)",
                             again: again, onStart: { localBot.start() }, onHold: { localBot.hold($0) }, client: client)
+        client.local?.listen = { localBot.listen($0) }
         client.daily = daily?.date
         let status = TerminalClient.run(client)
         localBot.stop()

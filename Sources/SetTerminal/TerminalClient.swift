@@ -108,6 +108,17 @@ final class ClientRunLoop {
         self.store = store
         driver.onEffect = { [unowned self] effect in self.perform(effect) }
         keyboard.onHappening = { [unowned self] happening in self.handle(happening) }
+        hearBotTrouble()
+    }
+
+    /// Why the bot beside the player could not take its seat comes from the bot's thread; it is
+    /// taken on this loop's.
+    private func hearBotTrouble() {
+        guard let listen = options.botBeside?.listen ?? options.local?.listen else { return }
+        let inbox = driver.loop.inbox { [unowned self] (reasons: [String]) in
+            for reason in reasons { driver.change { $0.botCouldNotJoin(reason, at: $1) } }
+        }
+        listen { inbox.post($0) }
     }
 
     func run() -> (status: Int32, message: String?, signal: Int32?) {

@@ -197,6 +197,49 @@ import Testing
         #expect(RecordsFile.load(kept.recordsFile) == records)
     }
 
+
+    /// A bot the server turns away says why, to a listener that may come after the refusal (the
+    /// client listens once its loop exists), and tries again when let go (the client does that
+    /// before its seat would forfeit). A seated bot that is held off, let go or stopped is no news.
+    @Test func aBotTheServerTurnsAwaySaysWhy() throws {
+        let state = "/tmp/setgame-local-\(UInt32.random(in: 0...UInt32.max))"
+        defer { _ = try? FileManager.default.removeItem(atPath: state) }
+        let kept = KeptGame(stateDirectory: state, mode: .duel, player: "ann")
+        let table = try LocalTable.open(kept, store: SeatTokenStore(directory: state), config: ServerConfig(), log: .silent)
+        defer { table.stop() }
+        // Without its seat's token the bot is a stranger to the reserved match.
+        var options = BotOptions()
+        options.port = table.port
+        options.match = kept.match
+        options.level = .easy
+        options.name = "bot-easy"
+        let stranger = LocalBot(options) { _ in Issue.record("a stranger was seated") }
+        let heard = Mutex<[String]>([])
+        let told = DispatchSemaphore(value: 0)
+        stranger.start()
+        // The refusal comes on the bot's thread, before this listens or after: told either way.
+        stranger.listen { reason in
+            heard.withLock { $0.append(reason) }
+            told.signal()
+        }
+        #expect(told.wait(timeout: .now() + 60) == .success)
+        stranger.hold(false)
+        #expect(told.wait(timeout: .now() + 60) == .success, "let go, it tries again and is told again")
+        stranger.hold(true)
+        stranger.hold(false)
+        #expect(told.wait(timeout: .now() + 60) == .success, "held off and let go, the same")
+        stranger.stop()
+        let reasons = heard.withLock { $0 }
+        #expect(reasons.count == 3 && reasons.allSatisfy { $0.contains("refused to seat it") && $0.contains("(match_full)") }, "\(reasons)")
+
+        let seated = seatBot(kept, port: table.port, token: table.botToken)
+        let news = Mutex<[String]>([])
+        seated.bot.listen { reason in news.withLock { $0.append(reason) } }
+        seated.bot.hold(true)
+        seated.bot.hold(false)
+        seated.bot.stop()
+        #expect(news.withLock { $0 }.isEmpty, "held, let go and stopped: each end was ours")
+    }
     /// Starts the local bot as `play` does and waits until the server seats it.
     private func seatBot(_ kept: KeptGame, port: UInt16, token: String) -> (bot: LocalBot, token: String?) {
         var options = BotOptions()

@@ -169,6 +169,33 @@ import Testing
         #expect(app.input(.key(.enter), at: 0).contains { if case .send(.act(.claim, _, _)) = $0 { true } else { false } })
     }
 
+    /// A bot the server turns away leaves nobody at "Dealing…" without a word: the screen says
+    /// it could not take its seat, why, and how to leave; in a duel under way it is tried again.
+    @Test func aBotTurnedAwayIsSaidWhereThePlayerWaits() {
+        var configuration = Self.configuration(botBeside: true)
+        configuration.startBoxTitle = "You against the easy bot"
+        var waiting = ClientFixtures.view(cards: 0, phase: .waiting)
+        waiting.match = "bot-3f9a0b12"
+        waiting.players = [PlayerInfo(seat: .first, name: "key-2Bi5wK", present: true, score: 0)]
+        var app = Self.app(configuration, view: waiting)
+        #expect(app.input(.key(.enter), at: 0) == [.startLocal])
+        app.botCouldNotJoin("bot-easy: the server refused to seat it: Too many connections from your address. (address_limit)", at: 1_000)
+        let text = Self.text(app)
+        #expect(text.contains("The bot could not take its seat") && text.contains("(address_limit)"), "\(text)")
+        #expect(text.contains("Leave with q") && !text.contains("Dealing…"), "\(text)")
+        #expect(app.state.notices.contains { $0.text == "the bot could not take its seat" && $0.tone == .bad })
+        // A duel under way whose bot was turned away on its way back: asked again, once, before
+        // its seat would forfeit (a rated win for nothing).
+        var kept = Self.doorDuel()
+        kept.players[1].present = false
+        kept.forfeitAt = 61_000
+        var playing = Self.app(Self.configuration(botBeside: true), view: kept)
+        playing.botCouldNotJoin("bot-easy: the server refused to seat it: The server is full; try again later. (server_full)", at: 0)
+        #expect(!playing.tick(at: 44_000).contains(.holdLocal(false)), "16 s before the forfeit the bot is not asked yet")
+        #expect(playing.tick(at: 46_000).contains(.holdLocal(false)))
+        #expect(!playing.tick(at: 47_000).contains(.holdLocal(false)), "once a game")
+    }
+
     /// A kept duel comes back with its bot away and its seat wait running: a player who leaves
     /// the start box unanswered cannot win by the bot's forfeit, which starts it first.
     @Test func anUnansweredStartBoxStartsTheBotBeforeItsSeatWaitRunsOut() {

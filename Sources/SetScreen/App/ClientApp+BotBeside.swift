@@ -1,3 +1,5 @@
+import SetWire
+
 // The door's bot duel: its bot runs beside the player and steps out while the player reads (help,
 // the leave box), which pauses the match. On a real server an away seat has only its seat wait
 // (two minutes a game by default): a bot held out past it would forfeit, and a player could win a
@@ -30,16 +32,32 @@ extension ClientApp {
     }
 
     /// Called on each tick: brings a door bot back once its seat wait runs low, whether a box
-    /// holds it or a resumed duel's start box has not been answered yet (the bot starts then).
+    /// holds it, a resumed duel's start box has not been answered yet (the bot starts then), or
+    /// the server turned it away (it is tried again).
     mutating func releaseBotBeforeItForfeits(at now: Int64) -> [ClientEffect] {
         let unstarted = state.awaitingStart && state.isPlayer
-        guard state.options.botBeside != nil, !state.options.isLocal, holdsBotNow || unstarted, let view = state.view,
+        let turnedAway = state.botTrouble != nil && state.botTroubleGame != state.view?.game
+        guard state.options.botBeside != nil, !state.options.isLocal, holdsBotNow || unstarted || turnedAway, let view = state.view,
               view.phase == .playing, let forfeitAt = view.forfeitAt, let me = state.seat, view.player(me)?.present ?? false,
               state.clock.serverTime(at: now) >= forfeitAt.saturatingSubtracting(Self.botReturnMarginMs) else { return [] }
         state.botHoldSpent = view.game
+        if turnedAway {
+            state.botTroubleGame = view.game
+            state.note("trying the bot again: its seat cannot wait any longer this game", .bad, at: now)
+            return [.holdLocal(false)]
+        }
+        state.botTrouble = nil
         state.note("the bot is back: its seat cannot wait any longer this game", .bad, at: now)
         guard unstarted else { return [.holdLocal(false)] }
         state.awaitingStart = false
         return [.startLocal]
+    }
+
+    /// The bot beside us (the door's, or `play`'s) could not take its seat: the server refused it
+    /// or could not be reached. The player would otherwise wait at "Dealing…" for a bot that never
+    /// comes; the words stay where it is awaited, and a note says it over a game in play.
+    package mutating func botCouldNotJoin(_ reason: String, at now: Int64) {
+        state.botTrouble = ServerText.printable(reason)
+        state.note("the bot could not take its seat", .bad, at: now, for: 3 * Notice.lifetime)
     }
 }

@@ -149,6 +149,7 @@ extension ClientApp {
                 state.gameStartedAt = state.clock.serverTime(at: now)
             }
             state.note("go!", .good, at: now)
+            state.botTrouble = nil
             return [.startLocal]
         case .openChat:
             // Only where there is a match to talk in; not over a box the player must answer.

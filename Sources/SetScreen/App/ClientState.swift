@@ -104,6 +104,12 @@ package struct ClientState: Equatable, Sendable {
     /// The game in which the door's bot came back because its seat wait ran low: it is held off
     /// no more in that game.
     var botHoldSpent: Int?
+    /// Why the bot beside us could not take its seat (`botCouldNotJoin`): said where the player
+    /// waits for it, until the bot is started again.
+    var botTrouble: String?
+    /// The game in which a bot the server turned away was asked back before its seat forfeited:
+    /// once a game, as a held bot comes back once.
+    var botTroubleGame: Int?
     /// The chat line being typed; nil while the chat input is closed.
     var chatDraft: String?
     /// Whether the open chat shows the last lines over the table (↑ in the input): at 80×24 the

@@ -295,7 +295,11 @@ enum Overlays {
     static func waiting(_ state: ClientState, view: MatchView, into buffer: inout ScreenBuffer, area: Rect) {
         let theme = state.options.theme
         var lines: [[Span]]
-        if state.options.startBoxTitle != nil {
+        if let trouble = state.botTrouble, !state.awaitingStart {
+            lines = [[Span("The bot could not take its seat", CellStyle(bold: true))], []]
+            lines += wrapped(trouble, theme.quiet, width: area.width - 2)
+            lines += [[]] + wrapped("Leave with q; try again in a while.", theme.quiet, width: area.width - 2)
+        } else if state.options.startBoxTitle != nil {
             lines = [[Span(state.awaitingStart ? "" : "Dealing…", CellStyle(bold: true))]]
         } else {
             lines = [[Span("Waiting for an opponent…", CellStyle(bold: true))], []]
