@@ -48,8 +48,11 @@ struct JournalDirectory {
         let host = room.host
         let path = journalPath(for: host.name)
         let name = host.name
-        let journal = MatchJournal(deferred: path, faults: faults) { [self, weak room] in
-            if FileManager.default.fileExists(atPath: path) { retire(path, named: name, at: room?.host.lastActivity ?? .zero) }
+        // `unowned`, not `weak`: a weak reference gives the room a side table, and then every
+        // retain and release of it (several per delivery) takes the runtime's slow path. The room
+        // owns its journal and is the only one to write it, so it is alive whenever this runs.
+        let journal = MatchJournal(deferred: path, faults: faults) { [self, unowned room] in
+            if FileManager.default.fileExists(atPath: path) { retire(path, named: name, at: room.host.lastActivity) }
         }
         journal.write([.header(name: host.name, mode: host.mode, rules: host.settings, variant: host.variant)])
         return journal
