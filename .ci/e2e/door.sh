@@ -14,6 +14,8 @@
 # friend's own login with a stock ssh, no -tt added; without -t the door says what to type, which
 # works as pasted; leaving a game comes back to the menu (with the new rating after a rated game);
 # README's `reset` puts a killed ssh's terminal back; SIGUSR1 to the door restores the screen.
+# A house bot is never turned away by its player's full share; one a full server turns away is
+# said on the player's screen with the server's reason.
 # Needs root (sshd, useradd) and openssh-server/openssh-client (CI installs them).
 set -euo pipefail
 bin="${SETGAME:?path to the setgame binary}"
@@ -34,6 +36,8 @@ door_extra_cleanup() {
     # Its panes are gone with the sessions; what they started may take a moment to end.
     for _ in $(seq 25); do pgrep -u "$friend" >/dev/null || break; sleep 0.2; done
     userdel "$friend" 2>/dev/null || true
+    # Step 13's server, full to its last connection.
+    [ -n "${full_pid:-}" ] && kill "$full_pid" 2>/dev/null || true
 }
 install -d -o "$friend" -m 700 "$friend_home" "$friend_home/.ssh"
 chmod 1777 "$pane_marks"   # the friend's shell writes its commands' statuses there
@@ -435,4 +439,30 @@ wait_for "$s_kim" "a. Arenas: timed tournaments to join" 30
 tmux send-keys -t "$s_kim" q
 expect_status "$s_kim" kim 0 30
 echo "arenas: a key joined an arena from the menu, played its duel on the door's socket, counted, and came back to the menu"
+
+# 13. A server full to its last connection turns the house bot away: the player's screen says
+# so, and the server's reason, where it would say "Dealing…"; q leaves for the menu. The door runs on a
+# pty as sshd runs it (its login, sshd's variables), on a server of its own that holds one
+# connection.
+full_dir="$work/full"
+install -d -m 755 "$full_dir"
+install -d -o set -m 700 "$full_dir/state"
+"$bin" serve --port 0 --data "$full_dir/data" --door-socket "$full_dir/door.sock" --door-user set --max-connections 1 \
+    >"$full_dir/server.log" 2>&1 &
+full_pid=$!
+for _ in $(seq 150); do [ -S "$full_dir/door.sock" ] && break; sleep 0.2; done
+[ -S "$full_dir/door.sock" ] || fail "the full server made no door socket: $(cat "$full_dir/server.log")"
+echo "publickey $(cat "$work/ann.pub")" >"$full_dir/auth"
+chmod 644 "$full_dir/auth"
+s_full=$(pane server-full 80 24)
+run_in "$s_full" serverfull "runuser -u set -- env USER=set SSH_CONNECTION='127.0.0.13 40013 127.0.0.1 $ssh_port' SSH_USER_AUTH=$full_dir/auth SSH_ORIGINAL_COMMAND=play $door_bin door --socket $full_dir/door.sock --state $full_dir/state"
+wait_for "$s_full" "Press any key to start" 30
+tmux send-keys -t "$s_full" Enter
+wait_for "$s_full" "The bot could not take its seat" 30
+wait_for "$s_full" "(server_full)" 30
+tmux send-keys -t "$s_full" q
+wait_for "$s_full" "q. Quit" 30
+tmux send-keys -t "$s_full" q
+expect_status "$s_full" serverfull 0 30
+echo "full: a house bot the server turned away was said, with the server's reason; q went back to the menu"
 echo "door: all passed"
