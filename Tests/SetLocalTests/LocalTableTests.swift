@@ -208,12 +208,7 @@ import Testing
         let table = try LocalTable.open(kept, store: SeatTokenStore(directory: state), config: ServerConfig(), log: .silent)
         defer { table.stop() }
         // Without its seat's token the bot is a stranger to the reserved match.
-        var options = BotOptions()
-        options.port = table.port
-        options.match = kept.match
-        options.level = .easy
-        options.name = "bot-easy"
-        let stranger = LocalBot(options) { _ in Issue.record("a stranger was seated") }
+        let stranger = LocalBot(botOptions(kept, port: table.port, token: nil)) { _ in Issue.record("a stranger was seated") }
         let heard = Mutex<[String]>([])
         let told = DispatchSemaphore(value: 0)
         stranger.start()
@@ -242,15 +237,9 @@ import Testing
     }
     /// Starts the local bot as `play` does and waits until the server seats it.
     private func seatBot(_ kept: KeptGame, port: UInt16, token: String) -> (bot: LocalBot, token: String?) {
-        var options = BotOptions()
-        options.port = port
-        options.match = kept.match
-        options.level = .easy
-        options.name = "bot-easy"
-        options.token = token
         let seated = DispatchSemaphore(value: 0)
         let joined = Mutex<String?>(nil)
-        let bot = LocalBot(options) { token in
+        let bot = LocalBot(botOptions(kept, port: port, token: token)) { token in
             joined.withLock { $0 = token }
             kept.saveBot(level: .easy, token: token)
             seated.signal()
@@ -258,6 +247,17 @@ import Testing
         bot.start()
         seated.wait()
         return (bot, joined.withLock { $0 })
+    }
+
+    /// The easy bot of `kept`'s match on the table at `port`, as `play` makes it.
+    private func botOptions(_ kept: KeptGame, port: UInt16, token: String?) -> BotOptions {
+        var options = BotOptions()
+        options.port = port
+        options.match = kept.match
+        options.level = .easy
+        options.name = "bot-easy"
+        options.token = token
+        return options
     }
 
     /// Sends one join line on a new connection and returns the answer (`joined` or `error`).

@@ -151,15 +151,20 @@ import Testing
         #expect(app.input(.key(.character("?")), at: 48_000).isEmpty, "and is not held again this game")
     }
 
-    /// A bot duel's bot joins at the player's first key, whatever it is: the Enter a newcomer
-    /// types after the menu's "2" starts the duel and calls no Set!; once dealt, Enter is Set!.
-    @Test func aBotDuelStartsAtTheFirstKeyWhichClaimsNothing() {
+    /// A fresh door bot duel, its player seated alone, on the start box that says who they face.
+    static func botDuelOnItsStartBox() -> ClientApp {
         var configuration = Self.configuration(botBeside: true)
         configuration.startBoxTitle = "You against the easy bot"
         var waiting = ClientFixtures.view(cards: 0, phase: .waiting)
         waiting.match = "bot-3f9a0b12"
         waiting.players = [PlayerInfo(seat: .first, name: "key-2Bi5wK", present: true, score: 0)]
-        var app = Self.app(configuration, view: waiting)
+        return Self.app(configuration, view: waiting)
+    }
+
+    /// A bot duel's bot joins at the player's first key, whatever it is: the Enter a newcomer
+    /// types after the menu's "2" starts the duel and calls no Set!; once dealt, Enter is Set!.
+    @Test func aBotDuelStartsAtTheFirstKeyWhichClaimsNothing() {
+        var app = Self.botDuelOnItsStartBox()
         let box = Self.box("Ready?", in: app)
         #expect(box.contains("You against the easy bot") && box.contains("Press any key to start   q quit"), "\(box)")
         #expect(app.input(.key(.enter), at: 0) == [.startLocal], "the Enter starts the bot, and sends nothing")
@@ -172,16 +177,11 @@ import Testing
     /// A bot the server turns away leaves nobody at "Dealing…" without a word: the screen says
     /// it could not take its seat, why, and how to leave; in a duel under way it is tried again.
     @Test func aBotTurnedAwayIsSaidWhereThePlayerWaits() {
-        var configuration = Self.configuration(botBeside: true)
-        configuration.startBoxTitle = "You against the easy bot"
-        var waiting = ClientFixtures.view(cards: 0, phase: .waiting)
-        waiting.match = "bot-3f9a0b12"
-        waiting.players = [PlayerInfo(seat: .first, name: "key-2Bi5wK", present: true, score: 0)]
-        var app = Self.app(configuration, view: waiting)
+        var app = Self.botDuelOnItsStartBox()
         #expect(app.input(.key(.enter), at: 0) == [.startLocal])
-        app.botCouldNotJoin("bot-easy: the server refused to seat it: Too many connections from your address. (address_limit)", at: 1_000)
+        app.botCouldNotJoin("bot-easy: the server refused to seat it: The server is full; try again later. (server_full)", at: 1_000)
         let text = Self.text(app)
-        #expect(text.contains("The bot could not take its seat") && text.contains("(address_limit)"), "\(text)")
+        #expect(text.contains("The bot could not take its seat") && text.contains("(server_full)"), "\(text)")
         #expect(text.contains("Leave with q") && !text.contains("Dealing…"), "\(text)")
         #expect(app.state.notices.contains { $0.text == "the bot could not take its seat" && $0.tone == .bad })
         // A duel under way whose bot was turned away on its way back: asked again, once, before
