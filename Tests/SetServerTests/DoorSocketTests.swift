@@ -158,6 +158,45 @@ import Testing
         #expect(try third.joinOutcome(JoinRequest(name: "guest-5103", match: "other"))?.code == .addressLimit)
     }
 
+    /// A door bot duel left before anyone moved keeps its deal for the seat wait, as its leave box
+    /// says and as `setgame play`'s does: its player and house bot share an address, as a client
+    /// dealing itself a duel does (whose match goes once both leave, unmoved), but only the door
+    /// seats a bot match. The menu's "Back to your duel" then finds the same twelve cards.
+    @Test func aDoorBotDuelLeftBeforeAnyMoveKeepsItsDeal() throws {
+        let (server, path) = try Self.server()
+        defer { server.stop() }
+        let match = "bot-0000abcd"
+        func door(houseBot: Bool = false) throws -> TestClient {
+            let door = try Self.door(path)
+            door.send(.door(DoorAttestation(fingerprint: nil, address: "203.0.113.12", houseBot: houseBot, match: match)))
+            return door
+        }
+        let player = try door()
+        player.send(.join(JoinRequest(name: "guest-6101", match: match)))
+        let token = try #require(try player.waitFor("joined") { if case .joined(_, _, _, _, let token, _, _) = $0 { token } else { nil } })
+        let watcher = try TestClient.greeted(server)
+        watcher.send(.join(JoinRequest(role: .spectator, name: "eve", match: match)))
+        let bot = try door(houseBot: true)
+        var botJoin = JoinRequest(name: "guest-bot-easy", match: match)
+        botJoin.bot = true
+        #expect(try bot.joinOutcome(botJoin) == nil)
+        _ = try watcher.awaitEvent("the deal") { if case .gameStarted = $0 { true } else { false } }
+        let dealt = try #require(watcher.view?.table)
+        player.hangUp()
+        _ = try watcher.awaitEvent("the player gone") { $0.isPresence(of: .first, present: false) }
+        bot.hangUp()
+        _ = try watcher.awaitEvent("the bot gone") { $0.isPresence(of: .second, present: false) }
+
+        let back = try door()
+        var again = JoinRequest(name: "guest-6101", match: match)
+        again.token = token
+        back.send(.join(again))
+        let resumed = try back.waitFor("joined") { if case .joined(_, _, _, _, _, let resumed, _) = $0 { resumed } else { nil } }
+        #expect(resumed, "the seat waits")
+        _ = try back.waitFor("the snapshot") { if case .snapshot = $0 { true } else { nil } }
+        #expect(back.view?.table == dealt, "the same twelve cards")
+    }
+
     /// A server killed without closing leaves its socket file: the next start replaces it.
     @Test func aSocketLeftByAnEarlierRunIsReplaced() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("door-\(UUID().uuidString.prefix(8))").path

@@ -164,12 +164,15 @@ final class Lobby {
     /// itself: until someone moves it goes once both are gone (`MatchRoom.idleness`), so one
     /// client cannot hold matches for the seat wait; players from two addresses keep a dealt duel.
     /// A match the server reserved for two tokens (`setgame play`'s, whose player and bot share
-    /// an address) was made by no client: it keeps its deal, as its leave box promises.
+    /// an address) was made by no client: it keeps its deal, as its leave box promises. So does
+    /// a door bot duel, whose player and house bot share an address too: only the door seats it
+    /// (`JoinFlow.botMatchRefusal`), one per key and variant, and its leave box says the seat waits.
     func seated(_ room: MatchRoom, _ seat: Seat, token: String, address: String) {
         let host = room.host
         seatsByToken[token] = (host.name, seat)
         changes += 1
-        if host.mode == .duel, host.match != nil, creator[host.name] == address, reservedMatches[host.name] == nil {
+        if host.mode == .duel, host.match != nil, creator[host.name] == address, reservedMatches[host.name] == nil,
+           !DoorAttestation.isBotMatch(host.name) {
             room.pairedWithItself = true
         }
         if openDuels[host.variant] == host.name && host.phase != .waiting { openDuels[host.variant] = nil }
