@@ -24,6 +24,13 @@ import Testing
     }
 
     /// A connection on the door socket, past its welcome.
+    /// A door connection that said which player's it is (or that it is their house bot).
+    static func attested(_ path: String, address: String, houseBot: Bool = false, match: String? = nil) throws -> TestClient {
+        let door = try Self.door(path)
+        door.send(.door(DoorAttestation(fingerprint: nil, address: address, houseBot: houseBot, match: match)))
+        return door
+    }
+
     static func door(_ path: String) throws -> TestClient {
         let client = TestClient(connectedSocket: try Sockets.connect(unixPath: path))
         _ = try client.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
@@ -114,11 +121,7 @@ import Testing
     @Test func doorBotDuelsTakeNoneOfAnAddresssWaitingDuels() throws {
         let (server, path) = try Self.server { $0.perAddress = AddressShares(connections: 8, matches: 8, waitingMatches: 1) }
         defer { server.stop() }
-        func door(_ match: String?) throws -> TestClient {
-            let door = try Self.door(path)
-            door.send(.door(DoorAttestation(fingerprint: nil, address: "203.0.113.5", houseBot: false, match: match)))
-            return door
-        }
+        func door(_ match: String?) throws -> TestClient { try Self.attested(path, address: "203.0.113.5", match: match) }
         var held: [TestClient] = []
         for index in 1...3 {
             let player = try door("bot-0000000\(index)")
@@ -140,9 +143,7 @@ import Testing
         let (server, path) = try Self.server { $0.perAddress = AddressShares(connections: 2, matches: 8, waitingMatches: 8) }
         defer { server.stop() }
         func door(houseBot: Bool = false, match: String? = nil) throws -> TestClient {
-            let door = try Self.door(path)
-            door.send(.door(DoorAttestation(fingerprint: nil, address: "203.0.113.9", houseBot: houseBot, match: match)))
-            return door
+            try Self.attested(path, address: "203.0.113.9", houseBot: houseBot, match: match)
         }
         let solo = try door()
         var request = JoinRequest(name: "guest-5101", match: "alone")
@@ -167,9 +168,7 @@ import Testing
         defer { server.stop() }
         let match = "bot-0000abcd"
         func door(houseBot: Bool = false) throws -> TestClient {
-            let door = try Self.door(path)
-            door.send(.door(DoorAttestation(fingerprint: nil, address: "203.0.113.12", houseBot: houseBot, match: match)))
-            return door
+            try Self.attested(path, address: "203.0.113.12", houseBot: houseBot, match: match)
         }
         let player = try door()
         player.send(.join(JoinRequest(name: "guest-6101", match: match)))
