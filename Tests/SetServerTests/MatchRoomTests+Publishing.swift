@@ -34,4 +34,18 @@ extension MatchRoomTests {
         let resign = room.act(.resign, by: .first, at: Self.at(3_000))
         #expect(resign.finished == nil && !resign.deliveries.isEmpty && !room.isHoldingBack)
     }
+
+    /// A player back from a short drop is sent what it missed, in order, from the last 64 events
+    /// however many came before; one that missed more is sent nothing (it takes a snapshot).
+    @Test func theResumeHistoryKeepsTheLast64EventsInOrder() {
+        var history = EventHistory()
+        var lines: [Int: [UInt8]] = [:]
+        for seq in 1...150 {
+            lines[seq] = history.encode(.event(WireEvent(match: "m", seq: seq, time: 0, body: .presence(seat: .first, present: true, forfeitAt: nil)), to: .everyone))
+        }
+        #expect(history.events(after: 100, upTo: 150) == (101...150).map { lines[$0]! })
+        #expect(history.events(after: 86, upTo: 150) == (87...150).map { lines[$0]! }, "the oldest kept is 87")
+        #expect(history.events(after: 85, upTo: 150) == nil, "86 is no longer kept")
+        #expect(history.events(after: 150, upTo: 150) == [])
+    }
 }

@@ -282,7 +282,10 @@ final class MatchRoom {
 /// the whole match heard them, so a player who drops briefly is sent just what it missed.
 struct EventHistory {
     static let length = 64
+    /// The latest events in a ring, the oldest at `oldest` once it is full: every event is
+    /// encoded here, and taking the first of an array out moved all the others each time.
     private var kept: [(seq: Int, bytes: [UInt8])] = []
+    private var oldest = 0
 
     init() {}
 
@@ -290,8 +293,12 @@ struct EventHistory {
     mutating func encode(_ message: HostMessage) -> [UInt8] {
         let bytes = ServerMessageCoding.line(message.message)
         if case .event(let event, _) = message {
-            if kept.count == Self.length { kept.removeFirst() }
-            kept.append((event.seq, bytes))
+            if kept.count < Self.length {
+                kept.append((event.seq, bytes))
+            } else {
+                kept[oldest] = (event.seq, bytes)
+                oldest = (oldest + 1) % Self.length
+            }
         }
         return bytes
     }
@@ -300,7 +307,8 @@ struct EventHistory {
     func events(after lastSeq: Int, upTo seq: Int) -> [[UInt8]]? {
         guard lastSeq <= seq else { return nil }
         guard lastSeq < seq else { return [] }
-        guard let first = kept.first, first.seq <= lastSeq + 1 else { return nil }
-        return kept.filter { $0.seq > lastSeq }.map(\.bytes)
+        let inOrder = kept[oldest...] + kept[..<oldest]
+        guard let first = inOrder.first, first.seq <= lastSeq + 1 else { return nil }
+        return inOrder.filter { $0.seq > lastSeq }.map(\.bytes)
     }
 }
