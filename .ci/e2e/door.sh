@@ -36,7 +36,7 @@ door_extra_cleanup() {
     # Its panes are gone with the sessions; what they started may take a moment to end.
     for _ in $(seq 25); do pgrep -u "$friend" >/dev/null || break; sleep 0.2; done
     userdel "$friend" 2>/dev/null || true
-    # Step 13's server, full to its last connection.
+    # Step 14's server, full to its last connection.
     [ -n "${full_pid:-}" ] && kill "$full_pid" 2>/dev/null || true
 }
 install -d -o "$friend" -m 700 "$friend_home" "$friend_home/.ssh"
@@ -432,7 +432,7 @@ tmux send-keys -t "$s_kim" q
 expect_status "$s_kim" kim 0 30
 echo "arenas: a key joined an arena from the menu, played its duel on the door's socket, counted, and came back to the menu"
 
-# 13. A server full to its last connection turns the house bot away: the player's screen says
+# 14. A server full to its last connection turns the house bot away: the player's screen says
 # so, and the server's reason, where it would say "Dealing…"; q leaves for the menu. The door runs on a
 # pty as sshd runs it (its login, sshd's variables), on a server of its own that holds one
 # connection.
