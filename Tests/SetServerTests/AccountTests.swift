@@ -174,6 +174,31 @@ import Testing
         #expect(history.fields["games"]?.arrayValue?.first?.objectValue?["result"]?.stringValue == "aborted")
     }
 
+    /// A join whose account the store could not write is refused, and the match made for it goes
+    /// with it: not listed as waiting, not holding the server's last place for a match.
+    @Test(arguments: TestStoreKind.allCases) func aJoinTheStoreRefusedLeavesNoMatchBehind(kind: TestStoreKind) throws {
+        guard let accounts = try TestAccounts.make(kind) else { return }
+        let faults = StoreFaults()
+        let server = try TestServer {
+            $0.store = accounts.store
+            $0.storeFaults = faults
+            $0.maxMatches = 1
+        }
+        defer { server.stop() }
+        faults.failing = true
+        let refused = try TestClient.greeted(port: server.port)
+        var request = JoinRequest(name: "ann", match: "first", mode: .solo)
+        request.account = Self.annKey
+        #expect(try refused.joinOutcome(request)?.code == .journalFailed)
+        faults.failing = false
+        refused.send(.list())
+        let listed = try refused.waitFor("list") { if case .matches(let list, _, _) = $0 { list.map(\.name) } else { nil } }
+        #expect(listed.isEmpty)
+        let guest = try TestClient.greeted(port: server.port)
+        #expect(try guest.joinOutcome(JoinRequest(name: "bob", match: "second", mode: .solo)) == nil, "the only place for a match is free")
+        withExtendedLifetime(refused) {}
+    }
+
     /// While the accounts store cannot commit (a full disk, a lost database), nobody hears the
     /// game is over; once the record is committed, everyone does, with the ratings it holds.
     @Test(arguments: TestStoreKind.allCases) func theRecordIsCommittedBeforeGameOverReachesAnyone(kind: TestStoreKind) throws {

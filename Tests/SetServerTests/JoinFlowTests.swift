@@ -31,6 +31,12 @@ import Testing
         var full: Set<String> = []
         var sitting: [String: SeatHolder] = [:]
         var limited: WireError?
+        /// The rooms the flow asked to free, in order.
+        let released = Released()
+
+        final class Released {
+            var rooms: [String] = []
+        }
 
         func pairingJoin(_ join: JoinRequest) -> JoinRequest? { mustPair(join) }
         func holdsHere(_ join: JoinRequest) -> Bool { join.match.map(here.contains) ?? false }
@@ -45,6 +51,7 @@ import Testing
         }
         func holder(of name: String, joining join: JoinRequest) -> SeatHolder? { sitting[name] }
         func recordRefusal(_ kind: AccountRecordKind) -> WireError? { limited }
+        func releaseIfUnused(_ room: String) { released.rooms.append(room) }
     }
 
     static let key = PlayerIdentity.accountKey(digest: String(repeating: "a", count: 64))
@@ -133,6 +140,30 @@ import Testing
         #expect(other.because == "belongs to another player here")
         let spent = Self.run(JoinRequest(name: "ann", match: "m"), in: world, answers: [answers[0], .written(.failure(.overAllowance(waitMs: 500)))])
         guard case .refuse(.recordLimit(.create, 500)) = spent[2] else { return #expect(Bool(false), "\(spent)") }
+    }
+
+    /// The match a new seat was to be taken in is given back when the account cannot be written
+    /// (a name another node took meanwhile, a ration spent, a store away): the join made it.
+    @Test func aRefusedAccountWriteGivesBackTheMatchItsSeatWasIn() {
+        var world = World()
+        world.identity = Self.key
+        for failure in [StoreError.nameTaken, .overAllowance(waitMs: 500), .unavailable("down")] {
+            world.released.rooms = []
+            var flow = JoinFlow<String>()
+            _ = flow.start(JoinRequest(name: "ann", match: "m"), in: world)
+            _ = flow.handle(.lookedUp(.success(JoinLookup())), in: world)
+            #expect(flow.roomAwaitingSeat == "m", "the server frees it if the connection goes meanwhile")
+            #expect(world.released.rooms.isEmpty)
+            let refused = flow.handle(.written(.failure(failure)), in: world)
+            #expect(Self.isAnswer(refused), "\(refused)")
+            #expect(world.released.rooms == ["m"], "\(failure)")
+            #expect(flow.roomAwaitingSeat == nil)
+        }
+        world.released.rooms = []
+        let seated = Self.run(JoinRequest(name: "ann", match: "m"), in: world,
+                              answers: [.lookedUp(.success(JoinLookup())), .written(.success(Self.account(7, "ann")))])
+        guard case .take = seated[2] else { return #expect(Bool(false), "\(seated)") }
+        #expect(world.released.rooms.isEmpty, "a seated join keeps its match")
     }
 
     @Test func aNameAnotherAccountOwnsIsRefusedWithASuggestionToFind() {

@@ -57,6 +57,30 @@ import Testing
         withExtendedLifetime(bob) {}
     }
 
+    /// A node that cannot ask the store where a match lives names itself as the node away, and
+    /// says why: the match's own node may be serving it all the while.
+    @Test func aNodeCutOffFromTheStoreSaysItIsTheOneAwayNotTheMatchsNode() throws {
+        guard let database = try TestDatabase.make(.postgres) else { return }
+        let faults = NodeFaults()
+        let a = try Nodes.node("a", database), b = try Nodes.node("b", database, faults: faults)
+        defer { a.stop(); b.stop() }
+        let match = Nodes.matchName(on: "a", among: ["a", "b"])
+        let (ann, bob) = try TestClient.duel(a, match: match)
+
+        faults.unreachable = true
+        let eve = try Nodes.greeted(b)
+        eve.send(.join(JoinRequest(role: .spectator, name: "eve", match: match)))
+        let away = try eve.awaitError(.nodeAway)
+        #expect(away.details["node"] == .string("b") && away.details["match"] == .string(match))
+        #expect(away.details["retryAfterMs"] == .int(2_000), "the node's renewal period")
+        #expect(away.message == "This server (b) cannot reach the store to find where \(match) is played; try again in 2 s.")
+        // Its own node serves it all the while.
+        let near = try Nodes.greeted(a)
+        near.send(.join(JoinRequest(role: .spectator, name: "eve", match: match)))
+        _ = try near.waitFor("joined") { if case .joined = $0 { true } else { nil } }
+        withExtendedLifetime((ann, bob)) {}
+    }
+
     @Test func aStoppedNodesMatchComesBackWhenItRestartsOnItsDataFolder() throws {
         guard let database = try TestDatabase.make(.postgres) else { return }
         let data = temporaryFolder("setgame-node-restart")

@@ -118,6 +118,14 @@ final class NodeEdge {
                          details: ["match": .string(match), "node": .string(node), "retryAfterMs": .int(retryAfterMs)])
     }
 
+    /// `node_away` for `match` from this node, which could not ask the store where it lives: the
+    /// node away from the service is this one (the match's own may be well), and it says so.
+    func cutOff(from match: String) -> WireError {
+        let retryAfterMs = max(1_000, settings.renewEveryMs)
+        return WireError(.nodeAway, "This server (\(me.name)) cannot reach the store to find where \(match) is played; try again in \((retryAfterMs + 999) / 1000) s.",
+                         details: ["match": .string(match), "node": .string(me.name), "retryAfterMs": .int(retryAfterMs)])
+    }
+
     /// Calls the directory off the loop, on the player lane; `then` runs on the loop with the
     /// answer, `unavailable` at once (through the inbox, never inside this call) when the lane
     /// holds `ClusterSettings.playerLaneCapacity` calls already.

@@ -34,6 +34,12 @@ struct JoinFlow<Room> {
 
     private(set) var stage: Stage = .done
 
+    /// The match a seat is being taken in while the account is written: the server frees it,
+    /// if nobody else came, when the joining connection closes before the answer.
+    var roomAwaitingSeat: Room? {
+        if case .writing(_, _, let room, _) = stage { room } else { nil }
+    }
+
     /// The join's first step, once the connection may join and has its identity.
     mutating func start(_ join: JoinRequest, in world: some JoinWorld<Room>) -> JoinEffect<Room> {
         if let refusal = Self.botMatchRefusal(join, in: world) ?? Self.watchingRefusal(join, in: world) {
@@ -185,6 +191,8 @@ struct JoinFlow<Room> {
     private mutating func written(_ join: JoinRequest, _ admission: SeatAdmission, in room: Room, token: String,
                                   _ answer: Result<StoredAccount?, StoreError>, in world: some JoinWorld<Room>) -> JoinEffect<Room> {
         let account: StoredAccount?
+        // Refused: a match made for this join (a new name, a solo game) goes with it.
+        if case .failure = answer { world.releaseIfUnused(room) }
         switch answer {
         case .failure(.overAllowance(let waitMs)):
             // Spent through other nodes: the ration is the service's (issue 42 item 2).

@@ -43,6 +43,10 @@ protocol JoinWorld<Room> {
     func seatRefusal(in room: Room, requested seat: Seat?) -> WireError?
     /// Who sits under `name` in the match `join` enters, if anyone does.
     func holder(of name: String, joining join: JoinRequest) -> SeatHolder?
+    /// Frees `room` when a join that is not seated leaves it as it was made: nobody in it and no
+    /// seat held. Kept, such a match would be listed as waiting, and counted against the server's
+    /// and the address's matches, until the seat wait ran out.
+    func releaseIfUnused(_ room: Room)
     /// Who the joining connection is (its account key or door key, or a guest).
     var identity: PlayerIdentity { get }
     /// The door bot match the door started the joining connection for, if it did.

@@ -31,6 +31,7 @@ struct ServerJoinWorld: JoinWorld {
     }
 
     func takesNewSeat(_ join: JoinRequest) -> Bool { server.lobby.takesNewSeat(join) }
+    func releaseIfUnused(_ room: MatchRoom) { server.lobby.releaseIfUnused(room) }
 
     func seating(_ join: JoinRequest) -> Result<JoinSeating<MatchRoom>, WireError> {
         server.lobby.seating(for: join, address: connection.address)

@@ -298,6 +298,14 @@ final class Lobby {
         }
     }
 
+    /// Frees a match a join made and then was refused in (the store refused its account or its
+    /// name, or its connection closed meanwhile), unless someone came or a seat is held: nobody
+    /// else made it, and it holds nothing to wait for.
+    func releaseIfUnused(_ room: MatchRoom) {
+        guard room.isEmpty, room.idleness == .abandoned else { return }
+        remove(room, .abandoned)
+    }
+
     /// Forgets reservations for one occasion whose match nobody made in time (`ReservedMatch.unclaimedUntil`).
     func dropLapsedReservations(at now: Instant) {
         // Asked every sweep: the kept file is rewritten only when one lapsed.

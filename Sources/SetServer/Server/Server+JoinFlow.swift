@@ -13,7 +13,10 @@ extension Server {
         let world = ServerJoinWorld(server: self, connection: connection)
         /// Feeds an answer to the flow, unless the connection closed or left meanwhile.
         let answer = { [unowned self] (input: JoinInput, noted: () -> Void) in
-            guard admitting(connection) else { return }
+            guard admitting(connection) else {
+                if let room = flow.roomAwaitingSeat { lobby.releaseIfUnused(room) }
+                return
+            }
             connection.session = .greeted
             noted()
             var flow = flow
@@ -100,7 +103,8 @@ extension Server {
         case .recordLimit(let kind, let waitMs): return recordLimitError(kind, from: connection, waitMs: waitMs)
         case .unreachable(let error, let match):
             guard let nodes else { return WireError(.journalFailed, "\(error)") }
-            return NodeEdge.away(match: match, node: nodes.me.name, retryAfterMs: max(1_000, nodes.settings.renewEveryMs))
+            logQuietly("routing-unreachable", "node \(nodes.me.name) cannot find where \(match) is played: \(error)")
+            return nodes.cutOff(from: match)
         case .pairingUnreachable(let error, let refusal):
             logQuietly("pairing-unreachable", "node \(nodes?.me.name ?? "") cannot pair an unnamed player: \(error)")
             return refusal

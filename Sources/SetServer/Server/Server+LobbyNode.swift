@@ -53,7 +53,7 @@ extension Server {
             connection.session = .greeted
             switch result {
             case .failure:
-                fail(connection, NodeEdge.away(match: room, node: nodes.me.name, retryAfterMs: max(1_000, nodes.settings.renewEveryMs)), id: id)
+                fail(connection, nodes.cutOff(from: room), id: id)
             case .success(let placement):
                 let home = placement.home
                 if home.node == nodes.me.name {
