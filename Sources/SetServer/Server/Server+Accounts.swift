@@ -81,7 +81,7 @@ extension Server {
         let identity = connection.identity
         // A profile's arenas are in the state they have at the store's wall time, or, for one
         // held here, at the room's own (its timers run on this server's clock).
-        let wall = nodes?.wallNow ?? accounts.wallSeconds() * 1_000
+        let wall = wallNow
         let held = arenaRooms.rooms.mapValues { $0.time(at: clock.now()) }
         answerFromStore(id: id, from: connection) { store throws(StoreError) in
             try Self.reply(to: query, id: id, identity: identity, arenasAt: { held[$0] ?? wall }, in: store)

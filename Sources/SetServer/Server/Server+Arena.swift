@@ -12,7 +12,7 @@ extension Server {
     func answerArena(_ request: ArenaRequest, id: JSONValue?, from connection: Connection, at now: Instant) {
         // The store's times are wall-clock milliseconds (a node's own, from its lease's base);
         // the wire's are this server's clock.
-        let wall = nodes?.wallNow ?? accounts.wallSeconds() * 1_000
+        let wall = wallNow
         let offset = wall - now.milliseconds
         switch request {
         case .list:

@@ -41,7 +41,7 @@ extension Server {
     /// so a record committed before the read is found, and one after it is counted by the room)
     /// and holds it here with its dealt duels, then `then` on the loop: nil, or why not.
     func loadHeldArena(_ name: String, then: @escaping (Result<Void, ArenaLoadFailure>) -> Void) {
-        let wall = nodes?.wallNow ?? accounts.wallSeconds() * 1_000, offset = wall - clock.now().milliseconds
+        let wall = wallNow, offset = wall - clock.now().milliseconds
         accounts.ask(on: .records, { store throws(StoreError) -> (StoredArena, [Int: ArenaGameEnd])? in
             guard let stored = try store.arena(named: name) else { return nil }
             return (stored, try store.recordedArenaEnds(of: stored))

@@ -12,7 +12,7 @@ extension Server {
     /// Makes each due slot's arena not made yet from here, then sets the timer for the next slot.
     func keepArenaSchedule() {
         guard !config.arenaSchedules.isEmpty else { return }
-        let wall = nodes?.wallNow ?? accounts.wallSeconds() * 1_000, now = clock.now()
+        let wall = wallNow, now = clock.now()
         var due: Set<String> = [], next = Int64.max
         for schedule in config.arenaSchedules {
             for slot in schedule.slots(at: wall) {
