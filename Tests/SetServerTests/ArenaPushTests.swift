@@ -27,6 +27,7 @@ import Testing
         // Forty joins while the watcher reads nothing: their states add up to some 140 KB.
         var players: [TestClient] = []
         for index in 1...40 { players.append(try Room.joined(server, "slow", "p\(index)").0) }
+        server.advance(by: PushPace.intervalMs)  // the states past the pace's burst go together a second on
 
         let latest = try watcher.waitFor("the state with all forty") { message -> ArenaView? in
             if case .error(let error, _) = message { Issue.record("the watcher was told \(error.code)") }

@@ -1,5 +1,5 @@
 import SetRules
-import SetServer
+@testable import SetServer
 import SetWire
 import Testing
 
@@ -179,5 +179,30 @@ import Testing
             return nil
         }
         #expect(after.map(\.name) == ["ann"])
+    }
+
+    /// One client changing its own entry over and over (a new name each line) is pushed to the
+    /// others in a burst, then once a second with the latest list: the output it causes is the
+    /// pace's, not its rate limit's times everyone listed.
+    @Test func aClientChangingItsEntryOverAndOverIsPushedAtThePace() throws {
+        let server = try TestServer { $0.limits.messageBurst = 10_000 }
+        defer { server.stop() }
+        let ann = try TestClient.greeted(port: server.port)
+        _ = try Self.enter(ann, "ann", id: "a")
+        let eve = try TestClient.greeted(port: server.port)
+        for index in 1...30 { _ = try Self.enter(eve, "eve\(index)", id: "e\(index)") }
+        // A pong comes after every push queued for ann before it.
+        ann.send(.ping(time: 1))
+        _ = try ann.waitFor("pong") { if case .pong = $0 { true } else { nil } }
+        let pushed = ann.received.compactMap { if case .lobby(let entries, nil) = $0 { entries.map(\.name) } else { nil } }
+        // Ann's own entry was the burst's first push (to nobody else listed); eve's first seven changes the rest.
+        #expect(pushed.count == PushPace.burst - 1, "\(pushed)")
+        #expect(pushed.last?.contains("eve30") == false)
+        server.advance(by: PushPace.intervalMs)
+        let latest = try ann.waitFor("the latest list") { message -> [String]? in
+            if case .lobby(let entries, nil) = message, entries.contains(where: { $0.name == "eve30" }) { return entries.map(\.name) }
+            return nil
+        }
+        #expect(Set(latest) == ["ann", "eve30"])
     }
 }

@@ -21,6 +21,8 @@ final class ArenaRoom {
     /// Bumped on every change to the standings or boards; `pushedVersion` is the last one pushed.
     private(set) var version = 0
     var pushedVersion = 0
+    /// How often the state may be pushed.
+    var pace = PushPace()
     /// The last state pushed: what a follower owed a state is sent.
     private(set) var pushedLine: [UInt8] = []
     /// The state every follower was last sent (nil: none yet, or one follower was since answered

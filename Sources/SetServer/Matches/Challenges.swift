@@ -60,6 +60,10 @@ package final class Challenges {
     private(set) var version = 0
     /// The `version` last pushed to the listed connections.
     var pushedVersion = 0
+    /// How often the list may be pushed.
+    var pace = PushPace()
+    /// When a change not pushed yet may be, if one waits for its pace.
+    func pushDue(at now: Instant) -> Instant? { version == pushedVersion ? nil : pace.nextAllowed(after: now) }
     /// On a node: whether the lobby's row in the store names this node (`Server+LobbyNode`).
     var heldHere = false
 

@@ -1,3 +1,4 @@
+import SetRules
 import SetWire
 
 // An arena's state on the wire (Protocol.md, "Arenas"): each `arena` line is the whole state,
@@ -12,11 +13,18 @@ extension Server {
     func pushDueArenas() {
         // Most turns have nothing to push: they skip the sorting too.
         guard !arenaRooms.due.isEmpty || !arenaRooms.owed.isEmpty else { return }
+        let now = clock.now()
         for name in arenaRooms.due.sorted() {
-            guard let room = arenaRooms[name], room.version != room.pushedVersion else { continue }
+            guard let room = arenaRooms[name], room.version != room.pushedVersion else {
+                arenaRooms.due.remove(name)
+                continue
+            }
+            // Pushed within the last second: it stays due, and the loop wakes for it (`arenaPushDue`).
+            guard room.pace.allows(at: now) else { continue }
+            arenaRooms.due.remove(name)
+            room.pace.pushed(at: now)
             push(room)
         }
-        arenaRooms.due.removeAll()
         for id in arenaRooms.owed.sorted() {
             guard let connection = connections[id], !connection.closeWhenFlushed, let room = arenaRooms.room(of: id) else {
                 arenaRooms.owed.remove(id)
@@ -27,6 +35,11 @@ extension Server {
                 enqueue(room.pushedLine, to: connection)
             }
         }
+    }
+
+    /// When the first arena held back by its pace may be pushed, if one is.
+    func arenaPushDue(at now: Instant) -> Instant? {
+        arenaRooms.due.compactMap { arenaRooms[$0].flatMap { $0.version == $0.pushedVersion ? nil : $0.pace.nextAllowed(after: now) } }.min()
     }
 
     /// One `arena` line (no `id`) to every connection following the room with room for it; the

@@ -175,9 +175,10 @@ extension Server {
     /// One `lobby` line (no `id`) to every listed connection but `except`, when the list moved
     /// since the last one sent: a newcomer shows at once, not at each client's next refresh.
     private func pushLobbyIfChanged(except skipped: ConnectionID?) {
-        let challenges = lobby.challenges
-        guard challenges.version != challenges.pushedVersion else { return }
+        let challenges = lobby.challenges, now = clock.now()
+        guard challenges.version != challenges.pushedVersion, challenges.pace.allows(at: now) else { return }
         challenges.pushedVersion = challenges.version
+        challenges.pace.pushed(at: now)
         let line = ServerMessageCoding.line(.lobby(challenges.entries(), id: nil))
         for id in challenges.listed where id != skipped {
             if let connection = connections[id], !connection.closeWhenFlushed { enqueue(line, to: connection) }

@@ -10,6 +10,8 @@ extension Server {
         var next = timers.earliest(admission.pausedUntil)
         if let output = connections.dirty.waitMilliseconds(at: now) { next = min(next, now.adding(output)) }
         if let retry = accounts.nextRetry { next = min(next, retry) }
+        if let push = lobby.challenges.pushDue(at: now) { next = min(next, push) }
+        if let push = arenaPushDue(at: now) { next = min(next, push) }
         if let renewal = nodes?.nextDeadline { next = min(next, renewal) }
         if nodes != nil, !chatGate.silencedPoll.asking { next = min(next, chatGate.silencedPoll.next) }
         // Often enough to renew the clock's lease before the clock reaches it (`ServerState`).
