@@ -59,9 +59,13 @@ package final class EventLoop: @unchecked Sendable {
     }
 
     /// Turns interest in writability on or off; on only while output is waiting.
-    package func watchWritable(_ fd: Int32, _ writable: Bool) {
+    package func watchWritable(_ fd: Int32, _ writable: Bool) { watch(fd, readable: true, writable: writable) }
+
+    /// Sets what `fd` is watched for. Not readable: its input waits in the kernel (a peer over
+    /// its rate limit is slowed by TCP, not read and answered line by line); a hang-up is still heard.
+    package func watch(_ fd: Int32, readable: Bool, writable: Bool) {
         assertInLoop()
-        var event = epoll_event(events: mask(writable: writable), data: epoll_data_t(fd: fd))
+        var event = epoll_event(events: mask(readable: readable, writable: writable), data: epoll_data_t(fd: fd))
         epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, &event)
     }
 
@@ -72,8 +76,8 @@ package final class EventLoop: @unchecked Sendable {
         epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
     }
 
-    private func mask(writable: Bool) -> UInt32 {
-        EPOLLIN.rawValue | EPOLLRDHUP.rawValue | (writable ? EPOLLOUT.rawValue : 0)
+    private func mask(readable: Bool = true, writable: Bool) -> UInt32 {
+        (readable ? EPOLLIN.rawValue : 0) | EPOLLRDHUP.rawValue | (writable ? EPOLLOUT.rawValue : 0)
     }
 
     /// Runs until `stop()`. Before each wait it asks `timeout` how many milliseconds it may sleep

@@ -44,6 +44,8 @@ package final class LineSocket {
     var loop: EventLoop?
     /// Whether the loop is asked to say when the socket has room: a write found it full.
     package internal(set) var watchingWritable = false
+    /// Whether the loop reads the peer (off while it is over its rate limit: `watchReadable`).
+    package private(set) var watchingReadable = true
     private var stampsArrivals = false
     private var kernelStampsArrivals = false
     /// While closing after a fatal line: writing is shut down once the queue is empty.
@@ -219,8 +221,16 @@ package final class LineSocket {
 
     func watchWritable(_ on: Bool) {
         guard let loop, watchingWritable != on else { return }
-        loop.watchWritable(fd, on)
+        loop.watch(fd, readable: watchingReadable, writable: on)
         watchingWritable = on
+    }
+
+    /// Stops or starts reading the peer: while off, what it sends waits in the kernel, and TCP
+    /// slows it down (a client over its rate limit); a hang-up is still heard.
+    package func watchReadable(_ on: Bool) {
+        guard let loop, watchingReadable != on else { return }
+        loop.watch(fd, readable: on, writable: watchingWritable)
+        watchingReadable = on
     }
 
     /// Stops the loop watching, if one does.

@@ -1,7 +1,7 @@
 import Glibc
 import SetNet
 import SetRules
-import SetServer
+@testable import SetServer
 import SetWire
 import Testing
 
@@ -204,6 +204,35 @@ import Testing
         }
         #expect(pongs == 5 && limited == 1)
         #expect(ann.view?.window == nil && bob.view?.window == nil)
+    }
+
+    /// A flood past the rate limit is not read, parsed and answered line by line: ten of the lines
+    /// that came with the first one over are answered `rate_limited`, the rest dropped, and the
+    /// connection is not read again until half its burst has come back; then it is, as before.
+    @Test func aFloodPastTheLimitIsAnsweredTenTimesThenWaitsInTheKernel() throws {
+        let server = try TestServer {
+            $0.limits.messageBurst = 20
+            $0.limits.messagesPerSecond = 50
+        }
+        defer { server.stop() }
+        let client = try TestClient.greeted(port: server.port)
+        client.sendRaw(String(repeating: "{\"type\":\"ping\",\"time\":1}\n", count: 300))
+        var pongs = 0, limited = 0
+        while pongs + limited < 20 + Server.refusalsAnsweredPerRead {
+            switch try client.next("reply") {
+            case .pong: pongs += 1
+            case .error(let error, _) where error.code == .rateLimited: limited += 1
+            case let other: Issue.record("unexpected: \(other)")
+            }
+        }
+        #expect(pongs == 20 && limited == Server.refusalsAnsweredPerRead)
+        // Half the burst back (200 ms at 50 a second): read again. The first line it reads is this
+        // ping (the flood's rest was dropped with the read that held it), and it is answered.
+        server.advance(by: 200)
+        client.send(.ping(time: 77))
+        let next = try client.next("the next reply")
+        #expect(next == .pong(time: 1_200, clientTime: 77, id: nil), "\(next)")
+        try expectOpen(client)
     }
 
     @Test func aSlotFreedByALeavingClientGoesToTheNextOne() throws {

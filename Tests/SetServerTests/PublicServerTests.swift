@@ -112,7 +112,10 @@ extension TestClient {
         probe.send(.list(), id: 3)
         let refused = try probe.awaitError(.rateLimited)
         #expect(refused.code == .rateLimited)
-        probe.send(.ping(time: 1))  // two messages' worth are left: a ping still passes
+        // Two messages' worth are left; the connection is read again once six are (half the burst,
+        // 80 ms at 50 a second), and then a ping passes.
+        server.advance(by: 80)
+        probe.send(.ping(time: 1))
         _ = try probe.waitFor("pong") { if case .pong(_, 1, _) = $0 { true } else { nil } }
     }
 

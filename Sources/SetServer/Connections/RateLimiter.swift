@@ -27,6 +27,15 @@ struct RateLimiter {
         return true
     }
 
+    /// When the bucket holds half its burst again, from `now`: a connection over its limit is
+    /// read again then, so it may send a burst's worth before it is stopped again.
+    func halfFull(after now: Instant) -> Instant {
+        let elapsed = max(0, now.milliseconds(since: last))
+        let tokens = min(capacity, milliTokens + elapsed * perSecond)
+        let missing = max(0, capacity / 2 - tokens)
+        return now.adding((missing + perSecond - 1) / perSecond)
+    }
+
     /// Gives back one message `allow` spent for something that turned out to be another's to pay.
     mutating func refund() {
         milliTokens = min(capacity, milliTokens + 1_000)

@@ -36,10 +36,10 @@ extension Server {
         }
         switch line {
         case .tooLong(let count):
-            guard connection.limiter.allow(at: now) else { return .refused(rateLimited, id: nil) }
+            guard connection.limiter.allow(at: now) else { return overLimit(connection, at: now, id: nil) }
             return .refused(WireError(.lineTooLong, "A line of \(count) bytes is over the limit of \(config.limits.maxLineBytes); it was ignored."), id: nil)
         case .invalidUTF8:
-            guard connection.limiter.allow(at: now) else { return .refused(rateLimited, id: nil) }
+            guard connection.limiter.allow(at: now) else { return overLimit(connection, at: now, id: nil) }
             return .refused(WireError(.invalidUTF8, "The line was not valid UTF-8; it was ignored."), id: nil)
         case .complete(let bytes):
             // Decoded before the limit is applied, so a dropped request's error can echo its id.
@@ -50,7 +50,7 @@ extension Server {
             case .success(let request): request.id
             case .failure(let error): error.details["id"]
             }
-            guard connection.limiter.allow(at: now, cost: cost) else { return .refused(rateLimited, id: id) }
+            guard connection.limiter.allow(at: now, cost: cost) else { return overLimit(connection, at: now, id: id) }
             switch decoded {
             case .success(let request): return .request(request)
             case .failure(let error): return .refused(error, id: id)
@@ -87,5 +87,41 @@ extension Server {
 
     private var rateLimited: WireError {
         WireError(.rateLimited, "Over \(config.limits.messagesPerSecond) messages a second; this one was dropped.")
+    }
+
+    /// How many lines of one read past the rate limit are answered `rate_limited` (each its `id`
+    /// echoed); the rest of that read is dropped unanswered.
+    static let refusalsAnsweredPerRead = 10
+
+    /// A line over the connection's rate limit: refused, and the connection is not read again
+    /// until half its burst has come back, so a flood waits in the kernel and TCP slows its
+    /// sender, instead of being read, parsed and answered line by line on the loop.
+    private func overLimit(_ connection: Connection, at now: Instant, id: JSONValue?) -> ArrivedRequest {
+        if connection.readingPausedUntil == nil {
+            connection.readingPausedUntil = connection.limiter.halfFull(after: now)
+            connection.socket.watchReadable(false)
+            connections.pausedReaders.insert(connection.id)
+        }
+        return .refused(rateLimited, id: id)
+    }
+
+    /// Reads again the connections whose pause is over.
+    func resumeReaders(at now: Instant) {
+        guard !connections.pausedReaders.isEmpty else { return }
+        for id in connections.pausedReaders {
+            guard let connection = connections[id], let until = connection.readingPausedUntil else {
+                connections.pausedReaders.remove(id)
+                continue
+            }
+            guard until <= now else { continue }
+            connection.readingPausedUntil = nil
+            connection.socket.watchReadable(true)
+            connections.pausedReaders.remove(id)
+        }
+    }
+
+    /// When the first paused connection is to be read again, if one is paused.
+    var readersResumeAt: Instant? {
+        connections.pausedReaders.compactMap { connections[$0]?.readingPausedUntil }.min()
     }
 }

@@ -12,6 +12,7 @@ extension Server {
         if let retry = accounts.nextRetry { next = min(next, retry) }
         if let push = lobby.challenges.pushDue(at: now) { next = min(next, push) }
         if let push = arenaPushDue(at: now) { next = min(next, push) }
+        if let resume = readersResumeAt { next = min(next, resume) }
         if let renewal = nodes?.nextDeadline { next = min(next, renewal) }
         if nodes != nil, !chatGate.silencedPoll.asking { next = min(next, chatGate.silencedPoll.next) }
         // Often enough to renew the clock's lease before the clock reaches it (`ServerState`).
@@ -29,6 +30,7 @@ extension Server {
             apply(room.announceSpectators(at: now), of: room)
         }
         admission.resumeIfDue(at: now)
+        resumeReaders(at: now)
         if !admission.pendingProxies.isEmpty { admission.expireProxyHeaders(at: now) }
         accounts.retryDue(at: now)
         renewNodeLease(at: now)
@@ -113,8 +115,14 @@ extension Server {
             : lines.isEmpty ? (connection.partialLineSince ?? now) : now
         var actions: [PendingAction] = []
         actions.reserveCapacity(lines.count)
+        var overLimit = 0
         for line in lines {
             guard connections[connection.id] != nil, !connection.closeWhenFlushed else { return }
+            // Past its rate limit (it is then not read for a while): a few lines are answered, the rest dropped.
+            if connection.readingPausedUntil != nil {
+                overLimit += 1
+                if overLimit >= Self.refusalsAnsweredPerRead { break }
+            }
             handle(line, from: connection, at: now, gathering: &actions)
         }
         act(actions, from: connection, at: now)
