@@ -72,6 +72,45 @@ import Testing
         _ = try join(20).waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
     }
 
+    /// A rename through the lobby or an arena is a record kept for good, as a seat's is: it spends
+    /// the same ration (five for one account, then one a minute), whichever way it comes.
+    @Test func renamesThroughTheLobbyAndAnArenaSpendTheJoinsRation() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let key = String(format: "%064x", 7)
+        func lobby(_ name: String) throws -> ServerMessage {
+            let client = try TestClient.greeted(port: server.port)
+            var join = JoinRequest(name: name)
+            join.account = key
+            client.send(.lobby(.enter(join)), id: "l")
+            return try client.waitFor("the lobby's answer") { message in
+                switch message {
+                case .lobby(_, .string("l")?), .error(_, .string("l")?): message
+                default: nil
+                }
+            }
+        }
+        // Made, then renamed three times through the lobby.
+        for name in ["ann", "ann1", "ann2", "ann3"] {
+            guard case .lobby = try lobby(name) else { Issue.record("\(name) was refused"); return }
+        }
+        // Then through an arena: the account's fourth and fifth renames pass, its sixth does not.
+        try ArenaRoomTests.create(server, "friday")
+        func arena(_ name: String) throws -> ServerMessage {
+            try ArenaRequestTests.answer(try TestClient.greeted(port: server.port),
+                                         .join(ArenaJoinRequest(arena: "friday", name: name, account: key)), id: name)
+        }
+        for name in ["ann4", "ann5"] {
+            guard case .arena = try arena(name) else { Issue.record("\(name) was refused"); return }
+        }
+        guard case .error(let overArena, _) = try arena("ann6") else { Issue.record("a sixth rename passed through an arena"); return }
+        #expect(overArena.code == .accountLimit && overArena.details["retryAfterMs"] == .int(60_000))
+        guard case .error(let limited, _) = try lobby("ann6") else { Issue.record("a sixth rename passed through the lobby"); return }
+        #expect(limited.code == .accountLimit)
+        server.advance(by: 60_000)
+        guard case .lobby = try lobby("ann6") else { Issue.record("refused after a minute"); return }
+    }
+
     /// A join refused for another reason (the match is full) writes nothing and so spends none
     /// of its address's allowance: twenty refusals later, twenty new accounts still pass.
     @Test func aJoinRefusedForAnotherReasonCostsNothing() throws {

@@ -133,7 +133,11 @@ extension Server {
             case .failure(.overAllowance(let waitMs)):
                 fail(connection, recordLimitError(admission.recordKind, from: connection, waitMs: waitMs), id: id)
             case .failure(let error): fail(connection, storeRefusal(error), id: id)
-            case .success: retry()
+            case .success:
+                // Written: spent from the same ration as a seat's join spends (a rename through
+                // the lobby or an arena is as much a record kept for good).
+                spendAllowance(for: admission, from: connection)
+                retry()
             }
         }
     }
