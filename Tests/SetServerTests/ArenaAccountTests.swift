@@ -71,6 +71,24 @@ import Testing
         }
     }
 
+    /// One account is one player in an arena: under a second name it would be paired with itself
+    /// and score its own wins. The second name is refused with the one it plays under, which
+    /// joins it again; the standings hold it once.
+    @Test func anAccountIsOnePlayerInAnArena() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        try Room.create(server, "friday", startsInS: 60)
+        let ann = try Self.joined(server, "friday", "ann", key: AccountTests.annKey)
+        let second = try Asked.client(server)
+        let answer = try Asked.answer(second, .join(ArenaJoinRequest(arena: "friday", name: "ann2", account: AccountTests.annKey)), id: "again")
+        guard case .error(let refused, _) = answer else { Issue.record("a second entry: \(answer)"); return }
+        #expect(refused.code == .nameTaken && refused.details["suggestion"] == .string("ann"))
+        guard case .arena(let view, _) = try Asked.answer(second, .join(ArenaJoinRequest(arena: "friday", name: "ann", account: AccountTests.annKey)),
+                                                          id: "same") else { Issue.record("refused under its own name"); return }
+        #expect(view.standings.map(\.name) == ["ann"])
+        withExtendedLifetime(ann) {}
+    }
+
     @Test func aCasualArenasDuelMovesNoRating() throws {
         let server = try TestServer()
         defer { server.stop() }

@@ -56,6 +56,12 @@ final class ArenaRoom {
         rated = stored.rated
         self.offset = offset
         arena = stored.arena(at: wall)
+        for player in stored.players { if let account = player.account { accounts[player.entrant.name] = account } }
+    }
+
+    /// The name `account` plays under here, if it joined under one; nil for a guest or a newcomer.
+    func name(of account: Int) -> String? {
+        accounts.first { $0.value == account }?.key
     }
 
     /// The arena's time (wall-clock milliseconds) at the server's `now`.

@@ -82,6 +82,12 @@ extension Server {
         request.bot = join.bot
         identify(connection, by: request)
         decideAdmission(of: request, sitting: { _ in nil }, id: id, from: connection) { [unowned self] admission, lookup in
+            // An account is one player in an arena: under a second name it would be paired with
+            // itself and score its own wins. It is answered with the name it plays under.
+            if let account = lookup.account, let playing = room.name(of: account.id), playing != join.name {
+                return fail(connection, WireError(.nameTaken, "Your account plays in the arena \(room.name) as \(playing); join it under that name.",
+                                                  details: ["suggestion": .string(playing)]), id: id)
+            }
             guard !admission.writes else {
                 return claimName(admission, of: request, id: id, from: connection) { [unowned self] in joinArena(join, id: id, from: connection) }
             }
