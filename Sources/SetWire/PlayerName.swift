@@ -19,7 +19,7 @@ package enum PlayerName {
     private static func mapped(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars where !scalar.properties.isDefaultIgnorableCodePoint {
-            scalars.append(ConfusableLetters.latin[scalar] ?? scalar)
+            scalars.append(ConfusableLetters.letter(for: scalar) ?? scalar)
         }
         return String(scalars)
     }
