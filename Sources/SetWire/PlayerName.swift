@@ -32,13 +32,10 @@ package enum PlayerName {
         for scalar in name.unicodeScalars {
             let properties = scalar.properties
             if properties.isDefaultIgnorableCodePoint { return false }
-            if scalar != blankBraille && shown.contains(properties.generalCategory) { showsSomething = true }
+            if scalar != VisibleText.blankBraille && shown.contains(properties.generalCategory) { showsSomething = true }
         }
         return showsSomething
     }
-
-    /// U+2800, a braille cell with no dots: a symbol that draws as a blank.
-    private static let blankBraille: Unicode.Scalar = "\u{2800}"
 
     private static let shown: Set<Unicode.GeneralCategory> = [
         .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,

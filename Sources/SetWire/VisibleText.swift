@@ -24,12 +24,16 @@ package enum VisibleText {
         scalar.value == 0xFE0F || (scalar.properties.isEmoji && scalar.value > 0xFF)
     }
 
-    /// Whether a scalar shows nothing by itself: white space, or a code point Unicode asks
-    /// renderers to ignore when unsupported (format characters, variation selectors, the
-    /// combining grapheme joiner, Hangul fillers).
+    /// Whether a scalar shows nothing by itself: white space, a code point Unicode asks renderers
+    /// to ignore when unsupported (format characters, variation selectors, the combining grapheme
+    /// joiner, Hangul fillers), or the braille cell with no dots.
     package static func isBlank(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isWhitespace || scalar.properties.isDefaultIgnorableCodePoint
+        scalar.properties.isWhitespace || scalar.properties.isDefaultIgnorableCodePoint || scalar == blankBraille
     }
+
+    /// U+2800, a braille cell with no dots: a symbol (not white space) that draws as a blank.
+    package static let blankBraille: Unicode.Scalar = "\u{2800}"
+
 
     /// Whether a character (a grapheme cluster) shows nothing: all its scalars are blank.
     package static func isBlank(_ character: Character) -> Bool {

@@ -58,7 +58,8 @@ struct ChatWireTests {
 
     /// Issue 32 item 14: a line with nothing visible in it is no line.
     @Test func aLineOfInvisibleCharactersIsRefused() throws {
-        for invisible in ["\u{200B}", "\u{2060}\u{FEFF}", "\u{200B} \u{200C}", "\u{3164}\u{3164}", "\u{115F}\u{1160}", "\u{FE0F}", "\u{034F}"] {
+        for invisible in ["\u{200B}", "\u{2060}\u{FEFF}", "\u{200B} \u{200C}", "\u{3164}\u{3164}", "\u{115F}\u{1160}", "\u{FE0F}", "\u{034F}",
+                          "\u{2800}", " \u{2800}\u{2800} "] {
             #expect(throws: WireError.self, "\(invisible.unicodeScalars.map(\.value))") { try ChatText.said(invisible).get() }
             #expect(!VisibleText.hasVisible(invisible))
         }
