@@ -202,9 +202,14 @@ import Testing
         defer { server.stop() }
         let (ann, _) = try Self.inLobby(server, "ann")
         defer { _ = ann }
+        let (ann2, _) = try Self.inLobby(server, "ann2")
+        defer { _ = ann2 }
         let other = try TestClient(port: server.port)
         other.send(.lobby(.enter(JoinRequest(name: "Ann"))))
-        _ = try other.awaitError(.nameTaken)
+        let refused = try other.awaitError(.nameTaken)
+        // As a seat's refused name: a free one to take instead, listed by nobody ("ann2" is).
+        #expect(refused.details["suggestion"] == .string("Ann3"))
+        #expect(refused.message == "The name \"Ann\" is someone else's in the lobby; try \"Ann3\".")
     }
 
     @Test func aRefusedNameIsAnsweredWithOneThatIsFree() throws {

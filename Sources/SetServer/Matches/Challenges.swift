@@ -58,6 +58,9 @@ package final class Challenges {
     private var accepted = 0
     /// Moves whenever the list of who is here changes: the server pushes the list when it moved.
     private(set) var version = 0
+    /// The skeletons of the names listed now.
+    var listedKeys: Set<String> { Set(present.values.map(\.key)) }
+
     /// The `version` last pushed to the listed connections.
     var pushedVersion = 0
     /// How often the list may be pushed.

@@ -34,10 +34,12 @@ extension Server {
         }
     }
 
-    /// Answers a refused name with `name_taken` and a free one to take instead, found off the loop.
-    func refuseName(_ refusal: NameRefusal, of join: JoinRequest, id: JSONValue?, to connection: Connection) {
+    /// Answers a refused name with `name_taken` and a free one to take instead, found off the loop;
+    /// `alsoTaken`: skeletons the suggestion must not be either (the lobby's listed names).
+    func refuseName(_ refusal: NameRefusal, of join: JoinRequest, id: JSONValue?, to connection: Connection, alsoTaken: Set<String> = []) {
         connection.session = .admitting
-        let claimant = connection.nameClaimant, reserved = accounts.reservedNames, sitting = lobby.seatedNames(joining: join)
+        let claimant = connection.nameClaimant, reserved = accounts.reservedNames
+        let sitting = lobby.seatedNames(joining: join).union(alsoTaken)
         accounts.ask({ store throws(StoreError) in
             try NameSuggestion.free(like: refusal.name, for: claimant, reserved: reserved, sitting: sitting, in: store)
         }) { [unowned self] result in

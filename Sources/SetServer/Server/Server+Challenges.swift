@@ -41,6 +41,10 @@ extension Server {
                 let presence = Challenges.Presence(connection: connection.id, entry: entry, key: PlayerName.skeleton(join.name),
                                                    identity: connection.identity, address: connection.address)
                 switch challenges.enter(presence) {
+                case .failure(let error) where error.code == .nameTaken:
+                    // As a seat's refused name is: with a free one like it to take instead.
+                    return refuseName(NameRefusal(name: join.name, because: "is someone else's in the lobby"), of: request, id: id,
+                                      to: connection, alsoTaken: challenges.listedKeys)
                 case .failure(let error): return fail(connection, error, id: id)
                 case .success(let withdrawn):
                     if let withdrawn { tellExpired(withdrawn) }
