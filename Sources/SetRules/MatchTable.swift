@@ -88,4 +88,16 @@ extension Match {
         }
         tableChangedAt = tableChangedAt.adding(milliseconds)
     }
+
+    /// Moves an open window whose deadline is before `instant` so that it ends there, its length
+    /// kept. After a crash the match's pause begins when the restarted clock does, up to a second
+    /// after the server stopped: a window that ran out in that second ends when play goes on, so
+    /// the window it opens (the opponent's second chance) is not charged for the standstill.
+    package mutating func endNoEarlierThan(_ instant: Instant) {
+        guard var late = window, late.deadline < instant, !isOver else { return }
+        let lateBy = instant.milliseconds(since: late.deadline)
+        late.opened = late.opened.adding(lateBy)
+        late.deadline = instant
+        window = late
+    }
 }

@@ -311,4 +311,21 @@ import Testing
         for card in oneSet { _ = match.apply(.select(card), by: .first, at: at(32_000)) }
         #expect(match.scores == [28, 0])
     }
+
+    /// A window that ran out before play goes on (a crash's lost second) ends when it does: the
+    /// second chance it opens gets its whole length from then.
+    @Test func aWindowThatRanOutWhileStoppedEndsWhenPlayGoesOn() {
+        var match = Match(mode: .duel, deck: deck(table: tableWithOneSet), at: at(0))
+        _ = match.apply(.claim, by: .first, at: at(1_000))
+        match.postpone(by: 300)  // the pause began 900 ms after the deadline (6,000) and lasted 300 ms
+        match.endNoEarlierThan(at(7_200))
+        #expect(match.window == Window(kind: .claim, holder: .first, opened: at(2_200), deadline: at(7_200)))
+        let events = match.advance(to: at(7_200))
+        #expect(match.window == Window(kind: .secondChance, holder: .second, opened: at(7_200), deadline: at(17_200)), "\(events)")
+        // A window still running is left as it is.
+        var running = Match(mode: .duel, deck: deck(table: tableWithOneSet), at: at(0))
+        _ = running.apply(.claim, by: .first, at: at(1_000))
+        running.endNoEarlierThan(at(3_000))
+        #expect(running.window?.deadline == at(6_000))
+    }
 }

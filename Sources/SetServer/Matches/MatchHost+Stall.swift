@@ -36,6 +36,7 @@ extension MatchHost {
         self.pausedAt = nil
         guard case .playing(var running) = lifecycle else { return [] }
         running.postpone(by: now.milliseconds(since: pausedAt))
+        running.endNoEarlierThan(now)
         update(running)
         return [emit(.resumed(window: running.window, tableChangedAt: running.tableChangedAt.milliseconds), at: now)]
     }
