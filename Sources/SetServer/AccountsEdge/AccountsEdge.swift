@@ -22,6 +22,8 @@ final class AccountsEdge {
     let policy: RatingPolicy
     /// Wall-clock seconds, for the dates the store keeps; read on the loop when a call is made.
     var wallSeconds: () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    /// The wall clock in milliseconds without nodes, counted on by the server's clock (`Server.wallNow`).
+    let wall: LocalWallClock
     /// At most this many account questions wait for the store from one connection, and from all.
     let questionBound: (perConnection: Int, total: Int)
     private let playerLane: SerialWorker<AccountStore>
@@ -77,6 +79,7 @@ final class AccountsEdge {
             questionsLane = nil
         }
         self.clock = clock
+        wall = LocalWallClock(clock: clock)
         self.log = log
         self.policy = policy
         self.questionBound = questionBound

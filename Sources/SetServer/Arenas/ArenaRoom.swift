@@ -21,8 +21,6 @@ final class ArenaRoom {
     /// Bumped on every change to the standings or boards; `pushedVersion` is the last one pushed.
     private(set) var version = 0
     var pushedVersion = 0
-    /// How often the state may be pushed.
-    var pace = PushPace()
     /// The last state pushed: what a follower owed a state is sent.
     private(set) var pushedLine: [UInt8] = []
     /// The state every follower was last sent (nil: none yet, or one follower was since answered
@@ -141,6 +139,8 @@ final class ArenaRooms {
     var scheduled: Set<String> = []
     /// The arenas whose state changed this loop turn: pushed once, at the turn's end.
     var due: Set<String> = []
+    /// How often each arena's state may be pushed.
+    var paces: [String: PushPace] = [:]
     /// Followers still reading an earlier state when one was pushed: each gets the latest one
     /// once its queue has room, instead of every state between.
     var owed: Set<ConnectionID> = []

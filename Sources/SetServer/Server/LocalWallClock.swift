@@ -20,5 +20,5 @@ struct LocalWallClock {
 
 extension Server {
     /// The wall time now, in milliseconds: the nodes' shared clock, or this server's own.
-    var wallNow: Int64 { nodes?.wallNow ?? localWall.milliseconds(at: clock.now()) }
+    var wallNow: Int64 { nodes?.wallNow ?? accounts.wall.milliseconds(at: clock.now()) }
 }

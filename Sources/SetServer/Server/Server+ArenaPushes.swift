@@ -20,9 +20,9 @@ extension Server {
                 continue
             }
             // Pushed within the last second: it stays due, and the loop wakes for it (`arenaPushDue`).
-            guard room.pace.allows(at: now) else { continue }
+            guard arenaRooms.paces[name, default: PushPace()].allows(at: now) else { continue }
             arenaRooms.due.remove(name)
-            room.pace.pushed(at: now)
+            arenaRooms.paces[name, default: PushPace()].pushed(at: now)
             push(room)
         }
         for id in arenaRooms.owed.sorted() {
@@ -39,7 +39,9 @@ extension Server {
 
     /// When the first arena held back by its pace may be pushed, if one is.
     func arenaPushDue(at now: Instant) -> Instant? {
-        arenaRooms.due.compactMap { arenaRooms[$0].flatMap { $0.version == $0.pushedVersion ? nil : $0.pace.nextAllowed(after: now) } }.min()
+        arenaRooms.due.compactMap { name in
+            arenaRooms[name].flatMap { $0.version == $0.pushedVersion ? nil : arenaRooms.paces[name]?.nextAllowed(after: now) }
+        }.min()
     }
 
     /// One `arena` line (no `id`) to every connection following the room with room for it; the

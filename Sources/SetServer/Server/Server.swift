@@ -19,8 +19,6 @@ package final class Server {
     /// The names of the unfinished matches restored from the data directory at start.
     package let restoredMatches: [String]
     let clock: TimeSource
-    /// The wall clock without nodes, counted on by `clock` (`wallNow`).
-    let localWall: LocalWallClock
     let log: ServerLog
     /// The same log, for conditions said at most once a second (`logQuietly`).
     let quietLog: ThrottledLog
@@ -143,7 +141,6 @@ package final class Server {
         restoredMatches = restored.map(\.host.name)
         folderLock = lock
         self.clock = RestoredClock.clock(base: clock, state: state, journals: restored.map(\.host.lastActivity))
-        localWall = LocalWallClock(clock: self.clock)
         accounts = AccountsEdge(store: handoff.withLock { $0.take()! }, records: records, questions: questions, loop: loop, clock: self.clock, log: log,
                                 closesStore: ownsStore)
         do throws(ServerStartError) { nodes = try NodeEdge.open(config, boundPort: listener.port, loop: loop, clock: self.clock, log: log) } catch {
