@@ -17,6 +17,18 @@ struct PublicServerPartsTests {
         #expect(DescriptorBudget.fit(maxConnections: 10, maxMatches: 10, journals: true, descriptors: 10).maxConnections >= 1)
     }
 
+    /// A known seed where strangers can connect is said at start; on loopback, or at random, nothing is.
+    @Test func aKnownSeedOnAnAddressOthersReachIsWarnedOf() {
+        var config = ServerConfig()
+        config.seeds = .counting(from: 42)
+        #expect(Server.warnings(for: config).isEmpty, "loopback: a demo")
+        config.host = "0.0.0.0"
+        #expect(Server.warnings(for: config).count == 1)
+        #expect(Server.warnings(for: config).first?.hasPrefix("warning: --seed 42 deals every game from a known seed on 0.0.0.0") == true)
+        config.seeds = .random
+        #expect(Server.warnings(for: config).isEmpty)
+    }
+
     @Test func aRepeatedConditionIsLoggedAtMostOnceASecondWithHowOftenItWasQuiet() {
         var throttle = LogThrottle()
         func admit(_ key: String, _ ms: Int64) -> String? { throttle.admit(key, "\(key) at \(ms)", at: Instant(milliseconds: ms)) }

@@ -26,6 +26,14 @@ extension Server {
         fitToDescriptors(config, log: log)
     }
 
+    /// What a host is told at start about settings it may not mean: a known seed where others can
+    /// connect (its deals can be told from each game's commitment by anyone).
+    package static func warnings(for config: ServerConfig) -> [String] {
+        guard case .counting(let seed) = config.seeds, !["127.0.0.1", "::1", "localhost"].contains(config.host) else { return [] }
+        return ["warning: --seed \(seed) deals every game from a known seed on \(config.host): anyone who sees a game's commitment "
+                + "can tell its deals. It is for demos and tests; leave it out where strangers play"]
+    }
+
     /// Why `path` cannot hold match journals, or nil if it can (it is created if missing).
     package static func dataDirectoryProblem(_ path: String) -> String? {
         let directory = JournalDirectory(path: path, log: .silent)

@@ -202,6 +202,7 @@ package final class Server {
         resumeArenas()
         keepArenaSchedule()
         log("listening on \(config.host):\(port)")
+        Self.warnings(for: config).forEach { log($0) }
         if let path = admission.doorListener?.unixPath {
             log("door socket at \(path) for uids \(admission.doorUIDs.sorted().map(String.init).joined(separator: ","))")
         }
