@@ -28,7 +28,7 @@ final class Connection {
     /// Its socket: lines in, queued bytes out.
     let socket: LineSocket
     var limiter: RateLimiter
-    /// Until when it is not read, being over its rate limit (`Server.pauseReading`); nil: read.
+    /// Until when it is not read, being over its rate limit (`Server+Lines`); nil: read.
     var readingPausedUntil: Instant?
     var session = Session.greeted
     /// Requests that came while the session was `.admitting`, answered once the join is.

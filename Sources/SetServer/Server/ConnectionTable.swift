@@ -27,7 +27,7 @@ final class ConnectionTable {
     var addresses = AddressLedger()
     /// Connections with requests waiting behind their join's answer (`Connection.held`).
     var holding: Set<ConnectionID> = []
-    /// Connections not read for now, being over their rate limit (`Server.pauseReading`).
+    /// Connections not read for now, being over their rate limit (`Server+Lines`).
     var pausedReaders: Set<ConnectionID> = []
     /// Connections with output waiting, in the order they are written.
     var dirty: OutputQueues

@@ -19,8 +19,7 @@ struct PushPace {
     /// When a push held back now may go: the next second's end.
     func nextAllowed(after now: Instant) -> Instant? {
         guard let counted, refilled(at: now).available == 0 else { return nil }
-        let due = counted.adding(((now.milliseconds(since: counted) / Self.intervalMs) + 1) * Self.intervalMs)
-        return due
+        return counted.adding((now.milliseconds(since: counted) / Self.intervalMs + 1) * Self.intervalMs)
     }
 
     mutating func pushed(at now: Instant) {
