@@ -12,8 +12,21 @@ struct FieldReader {
     }
 
     func bad(_ key: String, _ expected: String) -> WireError {
-        let found = members[key]?.typeName ?? "nothing"
-        return WireError(.badField, "\"\(key)\" must be \(expected), not \(found).", details: ["field": .string(key)])
+        WireError(.badField, "\"\(key)\" must be \(expected), not \(Self.described(members[key])).", details: ["field": .string(key)])
+    }
+
+    /// What a refused value was, for the person reading the error: a number as it came, a string
+    /// by its length (never echoed back), anything else by its kind.
+    static func described(_ value: JSONValue?) -> String {
+        switch value {
+        case .int(let number): String(number)
+        case .double(let number): "\(number)"
+        case .string(let text): text.isEmpty ? "an empty string" : "a string of \(text.count) characters"
+        case .bool: "a boolean"
+        case .array: "an array"
+        case .object: "an object"
+        case .null, nil: "nothing"
+        }
     }
 
     /// The value of `key`, treating an explicit null like an absent field.

@@ -108,7 +108,7 @@ import Testing
         #expect(error.code == .badField)
         #expect(error.details["field"] == "card")
         #expect(error.details["id"] == "q1")
-        #expect(error.message == "\"card\" must be a card id 0-80 or a card name like \"2 striped green diamonds\", not boolean.")
+        #expect(error.message == "\"card\" must be a card id 0-80 or a card name like \"2 striped green diamonds\", not a boolean.")
     }
 
     @Test func everyRuleRefusalHasAnErrorCode() {
