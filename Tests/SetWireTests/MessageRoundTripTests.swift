@@ -111,6 +111,18 @@ import Testing
         #expect(error.message == "\"card\" must be a card id 0-80 or a card name like \"2 striped green diamonds\", not a boolean.")
     }
 
+    /// A refused value is said as it came when it is a number, by its length when it is a string
+    /// (never echoed back to be shown), by its kind otherwise.
+    @Test func aRefusedValueIsDescribedWithoutEchoingAString() {
+        func message(_ line: String) -> String? {
+            if case .failure(let error) = ClientMessageDecoder.decode(Array(line.utf8)) { error.message } else { nil }
+        }
+        #expect(message(#"{"type":"join","name":""}"#)?.hasSuffix(", not an empty string.") == true)
+        #expect(message(#"{"type":"join","name":"a\u001Bb"}"#)?.hasSuffix(", not a string of 3 characters.") == true)
+        #expect(message(#"{"type":"join","name":"ann","seat":2}"#)?.hasSuffix(", not 2.") == true)
+        #expect(message(#"{"type":"join","name":"ann","seat":[1]}"#)?.hasSuffix(", not an array.") == true)
+    }
+
     @Test func everyRuleRefusalHasAnErrorCode() {
         let refusals: [RuleRefusal] = [
             .matchOver, .matchNotOver, .noSuchSeat(.second), .claimFirst, .notYourWindow(holder: .first),
