@@ -18,7 +18,7 @@ extension Server {
     func recordLimitError(_ kind: AccountRecordKind?, from connection: Connection, waitMs: Int64) -> WireError {
         let seconds = (waitMs + 999) / 1_000
         let message = switch kind {
-        case .create, nil: "Your address has made as many new accounts as it may for now; try again in \(seconds) s, or play as a guest."
+        case .create, nil: "Your address, or its network, has made as many new accounts as it may for now; try again in \(seconds) s, or play as a guest."
         case .rename: "This account or address has changed names as often as it may for now; join under your current name, or try again in \(seconds) s."
         }
         logQuietly("account-limit", "refused a join from \(connection.address): over its allowance of account records")
