@@ -199,6 +199,35 @@ import Testing
         withExtendedLifetime(refused) {}
     }
 
+    /// A joiner gone while its new account is written takes the match made for it along: the
+    /// write's answer finds nobody to seat, and the match is not left waiting for the seat wait.
+    @Test func aJoinerGoneWhileItsAccountIsWrittenLeavesNoMatchBehind() throws {
+        guard let accounts = try TestAccounts.make(.sqlite) else { return }
+        let faults = StoreFaults()
+        let server = try TestServer {
+            $0.store = accounts.store
+            $0.storeFaults = faults
+            $0.limits.messageBurst = 10_000  // the probe asks for the list as often as it must
+        }
+        defer { server.stop() }
+        faults.holdAccountWrites()
+        let leaving = try TestClient.greeted(port: server.port)
+        var request = JoinRequest(name: "ann", match: "first", mode: .solo)
+        request.account = Self.annKey
+        leaving.send(.join(request))
+        let probe = try TestClient.greeted(port: server.port)
+        func listed() throws -> [String] {
+            probe.send(.list())
+            return try probe.waitFor("list") { if case .matches(let list, _, _) = $0 { list.map(\.name) } else { nil } }
+        }
+        _ = try polled(listed, until: { $0 == ["first"] })  // made, its account held at the store
+        // Gone: the server closes its end once it has read the hang-up, before the write answers.
+        shutdown(leaving.fd, Int32(SHUT_WR))
+        #expect(leaving.drainToEndOfStream() != nil)
+        faults.releaseAccountWrites()
+        #expect(try polled(listed, until: \.isEmpty).isEmpty)
+    }
+
     /// While the accounts store cannot commit (a full disk, a lost database), nobody hears the
     /// game is over; once the record is committed, everyone does, with the ratings it holds.
     @Test(arguments: TestStoreKind.allCases) func theRecordIsCommittedBeforeGameOverReachesAnyone(kind: TestStoreKind) throws {

@@ -46,6 +46,21 @@ package final class StoreFaults: Sendable, Equatable {
     fileprivate func waitForArenaList() {
         if listHeld.load(ordering: .acquiring) { listGate.wait() }
     }
+
+    private let accountWritesHeld = Atomic<Bool>(false)
+    private let accountWritesGate = DispatchSemaphore(value: 0)
+
+    /// From now on, an account made or renamed waits on its lane until `releaseAccountWrites()`:
+    /// a test closes the joining connection in that moment.
+    package func holdAccountWrites() { accountWritesHeld.store(true, ordering: .releasing) }
+
+    package func releaseAccountWrites() {
+        if accountWritesHeld.exchange(false, ordering: .acquiringAndReleasing) { accountWritesGate.signal() }
+    }
+
+    fileprivate func waitForAccountWrites() {
+        if accountWritesHeld.load(ordering: .acquiring) { accountWritesGate.wait() }
+    }
 }
 
 /// The server's store when a test gave it `StoreFaults`: the real one, whose changes fail while
@@ -72,7 +87,8 @@ final class FaultyStore: AccountStore {
     func account(id: Int) throws(StoreError) -> StoredAccount? { try inner.account(id: id) }
 
     func create(_ identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64, charging charge: RecordCharge) throws(StoreError) -> StoredAccount {
-        try change { () throws(StoreError) in try inner.create(identity, name: name, bot: bot, wallSeconds: wallSeconds, charging: charge) }
+        faults.waitForAccountWrites()
+        return try change { () throws(StoreError) in try inner.create(identity, name: name, bot: bot, wallSeconds: wallSeconds, charging: charge) }
     }
 
     func rename(_ id: Int, to name: String, charging charge: RecordCharge) throws(StoreError) -> StoredAccount {
