@@ -210,7 +210,7 @@ import Testing
             $0.limits.messageBurst = 10_000  // the probe asks for the list as often as it must
         }
         defer { server.stop() }
-        faults.holdAccountWrites()
+        faults.accountWrites.hold()
         let leaving = try TestClient.greeted(port: server.port)
         var request = JoinRequest(name: "ann", match: "first", mode: .solo)
         request.account = Self.annKey
@@ -224,7 +224,7 @@ import Testing
         // Gone: the server closes its end once it has read the hang-up, before the write answers.
         shutdown(leaving.fd, Int32(SHUT_WR))
         #expect(leaving.drainToEndOfStream() != nil)
-        faults.releaseAccountWrites()
+        faults.accountWrites.release()
         #expect(try polled(listed, until: \.isEmpty).isEmpty)
     }
 

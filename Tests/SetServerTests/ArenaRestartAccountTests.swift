@@ -78,9 +78,9 @@ import Testing
     @Test(arguments: TestStoreKind.allCases) func aDuelEndingBeforeItsArenaIsHeldAgainCountsAsItsMatchEndedIt(kind: TestStoreKind) throws {
         guard let accounts = try TestAccounts.make(kind) else { return }
         let faults = StoreFaults()
-        defer { faults.releaseArenaList() }
+        defer { faults.arenaList.release() }
         let (second, anns, bobs) = try ArenaRestartTests.restarted(temporaryFolder("setgame-arena-early-end"), accounts, "thursday",
-                                                                   faults: faults, seat: Self.seated, meanwhile: faults.holdArenaList)
+                                                                   faults: faults, seat: Self.seated, meanwhile: faults.arenaList.hold)
         defer { second.stop() }
         let annBack = try TestClient.greeted(port: second.port), bobBack = try TestClient.greeted(port: second.port)
         try ArenaAccountTests.sit(annBack, "ann", key: AccountTests.annKey, in: anns)
@@ -88,7 +88,7 @@ import Testing
         annBack.send(.act(.resign, seat: nil), id: "resign")
         // Acknowledged in the turn the game ended: its record is queued behind the list.
         _ = try annBack.waitFor("the resignation's ack") { if case .ack("resign", _) = $0 { true } else { nil } }
-        faults.releaseArenaList()
+        faults.arenaList.release()
         _ = try bobBack.awaitEvent("the duel over") { if case .gameOver = $0 { true } else { false } }
 
         let counted = try ArenaRestartTests.watched(second, "thursday", "the duel counted") { Room.entry($0, "bob")?.games == 1 }

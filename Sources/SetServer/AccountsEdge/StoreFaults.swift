@@ -32,34 +32,30 @@ package final class StoreFaults: Sendable, Equatable {
         set { arenaEndsLost.store(newValue, ordering: .releasing) }
     }
 
-    private let listHeld = Atomic<Bool>(false)
-    private let listGate = DispatchSemaphore(value: 0)
+    /// Held: the list of arenas a starting server holds again waits on its lane until released
+    /// (a test makes a duel end in that moment after a restart).
+    package let arenaList = HeldCalls()
+    /// Held: an account made or renamed waits on its lane until released (a test closes the
+    /// joining connection in that moment).
+    package let accountWrites = HeldCalls()
+}
 
-    /// From now on, the list of arenas a starting server holds again waits on its lane until
-    /// `releaseArenaList()`: a test makes a duel end in that moment after a restart.
-    package func holdArenaList() { listHeld.store(true, ordering: .releasing) }
+/// A kind of store call a test holds on its lane (`hold`) until it lets it go on (`release`).
+package final class HeldCalls: Sendable {
+    private let held = Atomic<Bool>(false)
+    private let gate = DispatchSemaphore(value: 0)
 
-    package func releaseArenaList() {
-        if listHeld.exchange(false, ordering: .acquiringAndReleasing) { listGate.signal() }
+    /// From now on, the calls wait.
+    package func hold() { held.store(true, ordering: .releasing) }
+
+    /// Lets the waiting call, and every later one, go on.
+    package func release() {
+        if held.exchange(false, ordering: .acquiringAndReleasing) { gate.signal() }
     }
 
-    fileprivate func waitForArenaList() {
-        if listHeld.load(ordering: .acquiring) { listGate.wait() }
-    }
-
-    private let accountWritesHeld = Atomic<Bool>(false)
-    private let accountWritesGate = DispatchSemaphore(value: 0)
-
-    /// From now on, an account made or renamed waits on its lane until `releaseAccountWrites()`:
-    /// a test closes the joining connection in that moment.
-    package func holdAccountWrites() { accountWritesHeld.store(true, ordering: .releasing) }
-
-    package func releaseAccountWrites() {
-        if accountWritesHeld.exchange(false, ordering: .acquiringAndReleasing) { accountWritesGate.signal() }
-    }
-
-    fileprivate func waitForAccountWrites() {
-        if accountWritesHeld.load(ordering: .acquiring) { accountWritesGate.wait() }
+    /// Waits here while held (on the lane's thread).
+    fileprivate func pass() {
+        if held.load(ordering: .acquiring) { gate.wait() }
     }
 }
 
@@ -87,7 +83,7 @@ final class FaultyStore: AccountStore {
     func account(id: Int) throws(StoreError) -> StoredAccount? { try inner.account(id: id) }
 
     func create(_ identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64, charging charge: RecordCharge) throws(StoreError) -> StoredAccount {
-        faults.waitForAccountWrites()
+        faults.accountWrites.pass()
         return try change { () throws(StoreError) in try inner.create(identity, name: name, bot: bot, wallSeconds: wallSeconds, charging: charge) }
     }
 
@@ -134,7 +130,7 @@ final class FaultyStore: AccountStore {
     }
 
     func arenasWithDuelsDealt() throws(StoreError) -> [String] {
-        faults.waitForArenaList()
+        faults.arenaList.pass()
         return try inner.arenasWithDuelsDealt()
     }
 
