@@ -89,6 +89,15 @@ static inline int setgame_peer_uid(int fd, unsigned int *uid) {
 /// syncfs(2): every file of `fd`'s filesystem on disk, in one call (glibc hides it behind _GNU_SOURCE).
 static inline int setgame_syncfs(int fd) { return (int)syscall(SYS_syncfs, fd); }
 
+/// Lowers the calling thread (Linux's nice is per thread) to the lowest priority, nice 19: a
+/// thread that wakes with it does not take the core from a nice-0 thread running there, and
+/// gets what the others leave (a nice-19 thread's share of a busy core is about 1.5 %).
+/// Lowering needs no privilege. Returns 0 on success.
+static inline int setgame_lower_to_background(void) { return setpriority(PRIO_PROCESS, 0, 19); }
+
+/// The calling thread's nice.
+static inline int setgame_thread_nice(void) { return getpriority(PRIO_PROCESS, 0); }
+
 /// Asks the scheduler for a short time slice for the calling thread, keeping its policy
 /// (SCHED_OTHER) and nice: EEVDF's custom slice (Linux 6.12 on), clamped by the kernel to
 /// 0.1-100 ms. A thread waking with a shorter slice than the running one's may preempt it

@@ -15,11 +15,22 @@ import Synchronization
 package final class SerialWorker<Subject>: Sendable {
     package typealias Call = @Sendable (Subject) -> Void
 
+    /// How soon a call must run once it is submitted, which sets how the thread is scheduled.
+    package enum Urgency: Sendable {
+        /// Someone waits for the answer (a question, a seat's account): the thread asks for a
+        /// short slice, so its wake-up is not held behind a busy loop's on a shared core.
+        case prompt
+        /// Nobody waits (journals put on disk): the thread runs at nice 19, so it never takes
+        /// the core from the loop when it wakes, and on a busy core still gets a share.
+        case background
+    }
+
     /// The subject until the worker thread takes it.
     private let parked: Mutex<Subject?>
     private let threadName: String
     /// At most this many calls wait at once; `submit` refuses more.
     private let capacity: Int
+    private let urgency: Urgency
     private let queue = Mutex<Queue>(Queue())
     private let ready = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
@@ -36,10 +47,11 @@ package final class SerialWorker<Subject>: Sendable {
 
     /// `threadName` names the thread in a debugger and in `top -H`; `capacity` bounds the calls
     /// that wait (a lane that sheds load when full).
-    package init(_ subject: sending Subject, threadName: String, capacity: Int = .max) {
+    package init(_ subject: sending Subject, threadName: String, capacity: Int = .max, urgency: Urgency = .prompt) {
         parked = Mutex(subject)
         self.threadName = threadName
         self.capacity = capacity
+        self.urgency = urgency
     }
 
     /// The subject, for the thread setting the worker up, before `start()` (a server's start).
@@ -105,7 +117,10 @@ package final class SerialWorker<Subject>: Sendable {
     package static var sliceNanoseconds: UInt64 { 100_000 }
 
     private func work() {
-        _ = setgame_request_short_slice(Self.sliceNanoseconds)
+        switch urgency {
+        case .prompt: _ = setgame_request_short_slice(Self.sliceNanoseconds)
+        case .background: _ = setgame_lower_to_background()
+        }
         guard let subject = parked.withLock({ (held: inout sending Subject?) -> sending Subject? in held.take() }) else { return }
         while true {
             ready.wait()

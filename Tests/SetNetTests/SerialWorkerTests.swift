@@ -67,6 +67,24 @@ import Testing
         #expect(seen.withLock { $0 } == SerialWorker<Int>.sliceNanoseconds)
     }
 
+    /// Work nobody waits for (the journals' syncs) runs at nice 19, so its thread's wake-ups never
+    /// take the core from the loop; a prompt worker keeps the nice the process has.
+    @Test func aBackgroundWorkersThreadRunsAtTheLowestPriority() {
+        let caller = setgame_thread_nice()
+        let seen = Mutex<[Int32]>([])
+        let background = SerialWorker((), threadName: "test.background", urgency: .background)
+        let prompt = SerialWorker((), threadName: "test.prompt")
+        background.start()
+        prompt.start()
+        background.submit { _ in seen.withLock { $0.append(setgame_thread_nice()) } }
+        #expect(background.stop())
+        prompt.submit { _ in seen.withLock { $0.append(setgame_thread_nice()) } }
+        #expect(prompt.stop())
+        #expect(caller < 19)
+        #expect(seen.withLock { $0 } == [19, caller])
+        #expect(setgame_thread_nice() == caller)
+    }
+
     @Test func theSubjectIsTheCallersBeforeTheWorkerStartsThenTheThreads() throws {
         let worker = SerialWorker([1, 2, 3], threadName: "test.worker")
         #expect(worker.withSubject { $0.count } == 3)
