@@ -79,6 +79,10 @@ package struct ClientOptions: Hashable, Sendable {
     /// key, so a key typed on the way in (the door menu's Enter) starts the game, not claims in it.
     /// Nil begins at once.
     package var startBoxTitle: String?
+    /// The first key, if it is Enter, is dropped: the door's menu was left with a shortcut (its
+    /// digit), and the Enter a player types after it, as in a numbered menu, is the menu's, not
+    /// a Set! in a game that is back (a bot duel's start box takes that Enter itself).
+    package var dropsLeadingEnter = false
     /// Shown when the first join resumed a kept seat, instead of the plain "your seat is back".
     package var resumeNote: String?
     /// The daily deal's date ("2026-11-27", UTC) when the game is one: the end box names it.

@@ -55,7 +55,7 @@ package struct DoorSession {
             menu.returned(waiting: keep?.game?.summary, note: nil)
         }
         while let (chosen, colours) = choose(in: &menu) {
-            let status = play(chosen, colours: colours)
+            let status = play(chosen, colours: colours, afterShortcut: menu.awaitsEnterAfterShortcut)
             guard status == 0 else { return status }
             menu.returned(waiting: keep?.game?.summary, note: afterGame(chosen))
         }
@@ -222,7 +222,9 @@ package struct DoorSession {
     /// What the client is told for `request`: the door's own commands, no log path, the words
     /// for a key's kept seat or a guest's unkept one, the start box of a bot duel (whose bot is
     /// `play`'s to make).
-    package func clientOptions(_ request: DoorRequest, colours: DoorMenu.Colours) -> ClientOptions {
+    /// `afterShortcut`: the menu was left with a shortcut, and the Enter typed after it has not
+    /// come yet.
+    package func clientOptions(_ request: DoorRequest, colours: DoorMenu.Colours, afterShortcut: Bool = false) -> ClientOptions {
         var client = ClientOptions(name: name, colorblind: colours == .letters, stateDirectory: folder)
         client.route = route
         client.command = "ssh"
@@ -271,12 +273,13 @@ package struct DoorSession {
             }
             if let match = client.match, let address { client.watchCommand = address.command("watch \(match)") }
         }
+        client.dropsLeadingEnter = afterShortcut && client.startBoxTitle == nil
         return client
     }
 
     /// Runs the client on this session's pty for `request`, with a bot beside it for a bot duel.
-    func play(_ request: DoorRequest, colours: DoorMenu.Colours) -> Int32 {
-        var client = clientOptions(request, colours: colours)
+    func play(_ request: DoorRequest, colours: DoorMenu.Colours, afterShortcut: Bool = false) -> Int32 {
+        var client = clientOptions(request, colours: colours, afterShortcut: afterShortcut)
         var bot: LocalBot?
         var kept: DoorGame?
         switch request {

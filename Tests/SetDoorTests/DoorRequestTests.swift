@@ -168,6 +168,19 @@ import Testing
         #expect(key.clientOptions(.play(DoorGame(opponent: .nobody)), colours: .full).startBoxTitle == nil)
         #expect(key.clientOptions(.play(DoorGame(opponent: .anyone(match: "friday"))), colours: .full).startBoxTitle == nil)
     }
+
+    /// The Enter typed after the menu's digit is dropped by a game that starts at once (a duel
+    /// coming back would take it as Set!); a bot duel's start box takes it to start.
+    @Test func aGameChosenByItsDigitDropsTheEnterTypedAfterIt() {
+        let folder = NSTemporaryDirectory() + "door-enter-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let key = Self.session(fingerprint: "SHA256:2JrayI8q1lIJ9K6sVsLruHHkcwc3+nnr+iG9noAwsbI", folder: folder)
+        let duel = DoorRequest.play(DoorGame(opponent: .anyone(match: "friday")))
+        #expect(key.clientOptions(duel, colours: .full, afterShortcut: true).dropsLeadingEnter)
+        #expect(key.clientOptions(.play(DoorGame(opponent: .nobody)), colours: .full, afterShortcut: true).dropsLeadingEnter)
+        #expect(!key.clientOptions(duel, colours: .full).dropsLeadingEnter, "chosen with Enter, or a shortcut's command")
+        #expect(!key.clientOptions(.play(DoorGame(opponent: .bot(.easy))), colours: .full, afterShortcut: true).dropsLeadingEnter)
+    }
 }
 
 /// A login waits for no round trip it need not: the door's client sends its join as the

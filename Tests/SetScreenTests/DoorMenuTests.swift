@@ -184,8 +184,30 @@ import Testing
         #expect(menu.input(.mouse(MouseEvent(button: .left, kind: .press, column: 8, row: 9))) == nil)
         #expect(menu.colours == DoorMenu.Colours.none)
         #expect(menu.input(.key(.character("q"))) == .quit)
-        #expect(menu.input(.key(.escape)) == .quit)
+        #expect(menu.input(.key(.escape)) == nil, "Esc has nothing to go back to here: it does not end the session")
         #expect(menu.input(.key(.character("5"))) == .watch)
+    }
+
+    /// "7⏎" as in a numbered menu: the Enter after a shortcut belongs to it. It does not close the
+    /// name editor the 7 opened, and after a digit that left the menu it is still awaited, for
+    /// the game to drop (`ClientOptions.dropsLeadingEnter`); a choice made with Enter awaits none.
+    @Test func theEnterTypedAfterAShortcutIsTheShortcuts() {
+        var menu = Self.menu()
+        #expect(menu.input(.key(.character("7"))) == nil)
+        #expect(menu.input(.key(.enter)) == nil)
+        #expect(menu.draft == "", "the name editor is still open")
+        for character in "bo" { #expect(menu.input(.key(.character(character))) == nil) }
+        #expect(menu.input(.key(.enter)) == .rename("bo"), "an Enter after letters is the name's")
+        var waiting = DoorMenu(name: "key-2Jrayl", levels: ["easy"], waiting: "your quick duel")
+        #expect(waiting.input(.key(.character("0"))) == .resume)
+        #expect(waiting.awaitsEnterAfterShortcut)
+        #expect(waiting.input(.key(.enter)) == nil, "the digit's Enter, come before the game began")
+        #expect(!waiting.awaitsEnterAfterShortcut)
+        #expect(waiting.input(.key(.enter)) == .resume, "a second Enter is a choice of its own")
+        #expect(!waiting.awaitsEnterAfterShortcut)
+        #expect(waiting.input(.key(.character("1"))) == .quickDuel)
+        waiting.returned(waiting: nil, note: nil)
+        #expect(!waiting.awaitsEnterAfterShortcut, "back from a game, the menu awaits nothing")
     }
 
     // MARK: Item 5: the lobby screen is `LobbyView` (LobbyScreenTests)

@@ -68,6 +68,23 @@ import Testing
         return view
     }
 
+    /// A duel that is back after the menu's "0": the Enter typed after the digit is dropped, not
+    /// a Set! that would cost the player ten points; the next Enter claims, and so does a first
+    /// Enter where the menu was left without a shortcut.
+    @Test func theEnterAfterTheMenusDigitIsNotASetInADuelThatIsBack() {
+        var configuration = Self.configuration()
+        configuration.dropsLeadingEnter = true
+        var app = Self.app(configuration, view: Self.doorDuel())
+        let claim = ClientEffect.send(.act(.claim, seat: nil, seen: Self.doorDuel().seq))
+        #expect(app.input(.key(.enter), at: 0).isEmpty)
+        #expect(app.input(.key(.enter), at: 0) == [claim])
+        var another = Self.app(configuration, view: Self.doorDuel())
+        _ = another.input(.key(.right), at: 0)
+        #expect(another.input(.key(.enter), at: 0) == [claim], "only the first key, if it is Enter, is dropped")
+        var plain = Self.app(Self.configuration(), view: Self.doorDuel())
+        #expect(plain.input(.key(.enter), at: 0) == [claim])
+    }
+
     // MARK: Item 1, the invitation
 
     @Test func theWaitingScreenInvitesWithTheDoorsOwnCommand() {

@@ -5,6 +5,10 @@ import SetWire
 extension ClientApp {
     /// Reads a key or click and does what it means.
     package mutating func input(_ event: InputEvent, at now: Int64) -> [ClientEffect] {
+        if state.leadingEnterDropped, case .key(let key) = event {
+            state.leadingEnterDropped = false
+            if key == .enter { return [] }
+        }
         if state.chatDraft != nil { return typeChat(event, at: now) }
         guard let command = InputMapper.command(for: event, in: inputContext) else { return [] }
         return perform(command, at: now)

@@ -99,6 +99,8 @@ package struct ClientState: Equatable, Sendable {
     var nextListAt: Int64 = 0
     /// A local match waits for the player's first key before it begins.
     var awaitingStart: Bool
+    /// No key has come yet, and an Enter as the first is dropped (`ClientOptions.dropsLeadingEnter`).
+    var leadingEnterDropped: Bool
     /// How long the server keeps a seat for a player who left, from its welcome.
     var seatWaitMs: Int64?
     /// The game in which the door's bot came back because its seat wait ran low: it is held off
@@ -137,6 +139,7 @@ package struct ClientState: Equatable, Sendable {
         // until they quit, where a program gives up after a few tries.
         session.awayNodePatience = .untilQuit
         awaitingStart = options.startBoxTitle != nil
+        leadingEnterDropped = options.dropsLeadingEnter
         soloRecords = options.records.map(SoloRecords.init)
         motion = Motion(enabled: options.animation, seed: seed)
     }

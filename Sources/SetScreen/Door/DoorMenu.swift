@@ -73,6 +73,10 @@ package struct DoorMenu: Equatable, Sendable {
     /// The arenas offered after `.arenas`, with how long until each starts or ends (seconds);
     /// a digit joins one, any other key goes back.
     package private(set) var arenas: [OfferedArena]?
+    /// The last item was chosen by its shortcut (a digit or a letter): the Enter a player types
+    /// after it, as in a numbered menu, belongs to it, and is dropped by the menu or by the game
+    /// the choice started (`ClientOptions.dropsLeadingEnter`) rather than acted on.
+    package private(set) var awaitsEnterAfterShortcut = false
 
     /// An arena offered to join: its name, and its line in words.
     package struct OfferedArena: Hashable, Sendable {
@@ -112,6 +116,7 @@ package struct DoorMenu: Equatable, Sendable {
         self.waiting = waiting
         if waiting != nil { selected = .resume } else if selected == .resume { selected = .quickDuel }
         self.note = note
+        awaitsEnterAfterShortcut = false
     }
 
     /// Offers the arenas a player may join (running or starting), as the server listed them at
@@ -136,6 +141,10 @@ package struct DoorMenu: Equatable, Sendable {
 
     /// Takes one key or click; returns the choice once one is made.
     package mutating func input(_ event: InputEvent) -> Choice? {
+        if awaitsEnterAfterShortcut, case .key(let key) = event {
+            awaitsEnterAfterShortcut = false
+            if key == .enter { return nil }
+        }
         if let offered = arenas {
             guard case .key(let key) = event else { return nil }
             arenas = nil
@@ -165,10 +174,13 @@ package struct DoorMenu: Equatable, Sendable {
         case .left, .character("h"): change(-1)
         case .right, .character("l"): change(1)
         case .enter, .character(" "): return activate()
-        case .escape, .character("q"), .ctrl("c"), .ctrl("d"): return .quit
+        // Esc is "back" everywhere else (the name, a page, a game's boxes): here, where there is
+        // nothing to go back to, it does nothing rather than end the ssh session.
+        case .character("q"), .ctrl("c"), .ctrl("d"): return .quit
         case .character(let typed):
             guard let item = items.first(where: { $0.key == typed }) else { return nil }
             selected = item
+            awaitsEnterAfterShortcut = true
             return activate()
         default: break
         }
