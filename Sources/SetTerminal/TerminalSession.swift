@@ -89,13 +89,11 @@ package final class TerminalSession {
         LineOutput.write(bytes: Array(text.utf8), to: STDOUT_FILENO)
     }
 
-    /// The terminal's size now.
+    /// The terminal's size now, as it is drawn (`TerminalSize.drawn`).
     package static func size() -> TerminalSize {
         var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
-            return TerminalSize(columns: 80, rows: 24)
-        }
-        return TerminalSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return TerminalSize.drawn(columns: 0, rows: 0) }
+        return TerminalSize.drawn(columns: Int(size.ws_col), rows: Int(size.ws_row))
     }
 
     private func redirectStderr() {
