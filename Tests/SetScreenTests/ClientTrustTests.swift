@@ -92,6 +92,22 @@ import Testing
         #expect(effects == [.quit(status: 1, message: "setgame: The name \"alice\" belongs to another player here; try \"alice2\". Join with --name alice2, or another --name.")])
     }
 
+    /// A new account refused for now (the door's 50 keys from one network): the screen said the
+    /// start of the reason and then "Joining…" for good. It ends with the whole reason.
+    @Test func aJoinRefusedForANewAccountEndsWithTheWholeReason() {
+        var app = ClientApp(state: ClientState(options: ClientFixtures.configuration(), size: Self.size))
+        _ = app.start(at: 0)
+        _ = app.connected(at: 0)
+        _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        let limited = WireError(.accountLimit, "Your address, or its network, has made as many new accounts as it may for now; try again in 39 s, or play as a guest.",
+                                details: ["retryAfterMs": .int(39_000)])
+        let effects = app.receive(.error(limited, id: nil), at: 0)
+        #expect(effects == [.quit(status: 1, message: "setgame: \(limited.message)")])
+        var joined = ClientFixtures.app(ClientFixtures.view())
+        #expect(!joined.receive(.error(limited, id: nil), at: 0).contains { if case .quit = $0 { true } else { false } },
+                "a rename refused in a game goes on with the game")
+    }
+
     @Test func theDoorsClientTakesTheSuggestedNameAndJoinsAgain() {
         var configuration = ClientFixtures.configuration()
         configuration.takesSuggestedName = true

@@ -118,7 +118,10 @@ extension ClientApp {
             // after any loss, and a join that never was gives up with the server's words.
             guard state.everJoined else { return [.quit(status: 1, message: "setgame: \(ServerText.printable(error.message))")] }
             return [.disconnect] + connectionLost(ServerText.printable(error.message), at: now)
-        case .matchFull, .modeMismatch, .unsupportedVersion, .replaced, .missingField, .badField, .badToken:
+        case .matchFull, .modeMismatch, .variantMismatch, .unsupportedVersion, .replaced, .missingField, .badField, .badToken,
+             // A join refused for good or for a while (a new account made too soon, a seat another
+             // holds) is not sent again: the player reads why, in full, rather than "Joining…" forever.
+             .accountLimit where !state.everJoined, .seatTaken where !state.everJoined:
             // `bad_token` reaches here only for a reserved seat (a challenge's): it is gone for good.
             // Printed on the real terminal after the screen is restored: nothing in it may steer it.
             return [.quit(status: 1, message: "setgame: \(ServerText.printable(error.message))")]
