@@ -51,13 +51,14 @@ import Testing
         _ = app.start(at: 0)
         _ = app.connected(at: 0)
         _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
-        let refused = app.receive(.error(WireError(.seatInUse, "alice is still connected in this seat\u{1B}]2;x\u{07}"), id: nil), at: 0)
+        let refused = app.receive(.error(WireError(.seatInUse, "alice is still connected in this seat; join with \"takeOver\":true to take it over.\u{1B}]2;x\u{07}"), id: nil), at: 0)
         #expect(refused.isEmpty, "nothing is sent before the user decides")
         guard case .confirmTakeOver(let message) = app.state.overlay else {
             Issue.record("no question asked")
             return
         }
         #expect(!message.contains("\u{1B}"))
+        #expect(message == "alice is still connected in this seat.")
         #expect(Self.text(app).contains("Your seat is in use"))
         #expect(app.input(.key(.character("s")), at: 0).isEmpty, "other keys do nothing")
         let taken = app.input(.key(.character("y")), at: 0)

@@ -49,8 +49,9 @@ extension ClientApp {
             takeListPage(listings, next: next, at: now)
         case .pong(let time, let sentAt):
             if let sentAt { state.clock.pong(serverTime: time, sentAt: sentAt, at: now) }
-        case .seatInUse(let error):
-            state.overlay = .confirmTakeOver(ServerText.printable(error.message))
+        case .seatInUse:
+            // In the player's words: the server's message tells a client author which field to send.
+            state.overlay = .confirmTakeOver("\(ServerText.printable(state.options.name)) is still connected in this seat.")
         case .refused(let error):
             return handle(error, at: now)
         case .goodbye(let reason):
