@@ -109,6 +109,17 @@ import Testing
                 "a rename refused in a game goes on with the game")
     }
 
+    /// A Set! called while the opponent is away is refused (the match is paused): the screen
+    /// stayed on "Calling Set!…" for good and no claim could be sent again once they were back.
+    @Test func aClaimRefusedWhileTheMatchIsPausedCanBeMadeAgain() {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        let claim = app.input(.key(.character("s")), at: 0)
+        #expect(!claim.isEmpty && app.state.claimPending)
+        _ = app.receive(.error(WireError(.waitingForOpponent, "The match is paused until bob is back."), id: nil), at: 10)
+        #expect(!app.state.claimPending)
+        #expect(app.input(.key(.character("s")), at: 20) == claim, "the next Set! is sent")
+    }
+
     @Test func theDoorsClientTakesTheSuggestedNameAndJoinsAgain() {
         var configuration = ClientFixtures.configuration()
         configuration.takesSuggestedName = true

@@ -136,7 +136,10 @@ extension ClientApp {
             }
         case .deckEmpty:
             state.overlay = .deckEmpty
-        case .notYourWindow, .claimFirst:
+        case .notYourWindow, .claimFirst,
+             // A claim sent while the match is paused (the opponent away) is refused: nothing is
+             // pending, or "Calling Set!…" would stay up and no claim could be sent again.
+             .waitingForOpponent:
             state.claimPending = false
             state.mySelection = state.view?.selectionSeat == state.seat ? state.view?.selection ?? [] : []
             state.note(ServerText.printable(error.message), .bad, at: now)
