@@ -84,6 +84,30 @@ extension AccountTests {
         #expect(back.lastLine == sent)
     }
 
+    /// A `player_joined` resent after a restart is the line sent before, rating and
+    /// `provisional` included: the journal keeps the rating the seat showed (the replay made the
+    /// line without it, the accounts being read only after).
+    @Test func aPlayerJoinedResentAfterARestartIsTheLineSentBefore() throws {
+        let data = temporaryDirectory()
+        var first: TestServer? = try server(data: data)
+        let (ann, bob) = try duelAfterOneTurn(first!)
+        let token = try #require(ann.token)
+        // ann's seat taken over from a new connection that saw only her own join: bob's comes again.
+        func bobsJoinResent(by server: TestServer) throws -> String? {
+            let back = try TestClient.greeted(server)
+            back.send(.join(JoinRequest(name: "ann", match: "m", token: token, lastSeq: 1, takeOver: true)))
+            _ = try back.awaitEvent("bob's player_joined") { if case .playerJoined(.second, _, _, _) = $0 { true } else { false } }
+            return back.lastLine
+        }
+        let sent = try #require(try bobsJoinResent(by: first!))
+        #expect(sent.contains("\"rating\":1500") && sent.contains("\"provisional\":true"))
+        try Self.kill(&first, data: data, clients: (ann, bob))
+
+        let second = try server(data: data)
+        defer { second.stop() }
+        #expect(try bobsJoinResent(by: second) == sent)
+    }
+
     /// A server on `data` and `accounts` where ann resigned her duel with bob (both with keys, one
     /// turn played) while `faults` fails the store: the server, both clients, bob's token and
     /// the last `seq` he saw before the game's end.

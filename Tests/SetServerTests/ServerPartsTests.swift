@@ -1,3 +1,5 @@
+import Foundation
+import SetRatings
 @testable import SetServer
 import SetNet
 import SetRules
@@ -70,7 +72,16 @@ import Testing
         let others: [JournalRecord] = [
             .header(name: "m", mode: .solo, rules: .standard), .seated(seat: .first, name: "ä\"", token: "t", at: .zero),
             .game(number: 2, seed: .max, commitment: "c", at: .zero), .away(seat: .second, at: .zero), .back(seat: .first, at: .zero),
+            .seated(seat: .second, name: "bob", token: "t", at: .zero, account: SeatAccount(id: 7, casual: false),
+                    rating: Rating(rating: 1_523.456_789_012_3, deviation: 87.25, volatility: 0.060_000_1)),
+            .seated(seat: .second, name: "bob", token: "t", at: .zero, account: SeatAccount(id: 7, casual: true), rating: .initial),
         ]
         for record in others { #expect(try JournalRecord.decode(Array(record.encoded().dropLast())) == record) }
+        // A crafted rating out of any range a rating reaches is refused, not trapped on.
+        let valid = String(decoding: JournalRecord.seated(seat: .second, name: "bob", token: "t", at: .zero,
+                                                          account: SeatAccount(id: 7, casual: false), rating: .initial).encoded().dropLast(), as: UTF8.self)
+        let crafted = valid.replacingOccurrences(of: "\"rating\":1500,", with: "\"rating\":1e300,")
+        #expect(crafted != valid)
+        #expect(throws: (any Error).self) { try JournalRecord.decode(Array(crafted.utf8)) }
     }
 }

@@ -1,3 +1,4 @@
+import SetRatings
 import SetRules
 import SetWire
 
@@ -6,8 +7,10 @@ import SetWire
 enum JournalRecord: Equatable {
     /// The first line: what match this is. A classic match writes no variant, as before variants.
     case header(name: String, mode: Mode, rules: RuleSettings, variant: Variant = .classic)
-    /// `account`: the account that took the seat, and whether it asked for a casual game; nil: a guest.
-    case seated(seat: Seat, name: String, token: String, at: Instant, account: SeatAccount? = nil)
+    /// `account`: the account that took the seat, and whether it asked for a casual game; nil: a
+    /// guest. `rating`: the account's rating as the seat's `player_joined` showed it, so a replay
+    /// after a restart makes that line again exactly (nil in journals written before it was kept).
+    case seated(seat: Seat, name: String, token: String, at: Instant, account: SeatAccount? = nil, rating: Rating? = nil)
     /// A game was dealt from `seed`.
     case game(number: Int, seed: UInt64, commitment: String, at: Instant)
     /// An accepted action; `seq` is the host's event count after it.
@@ -45,7 +48,7 @@ enum JournalRecord: Equatable {
     var instant: Instant? {
         switch self {
         case .header: nil
-        case .seated(_, _, _, let at, _), .game(_, _, _, let at), .acted(_, _, _, let at), .away(_, let at),
+        case .seated(_, _, _, let at, _, _), .game(_, _, _, let at), .acted(_, _, _, let at), .away(_, let at),
              .back(_, let at), .tick(_, let at), .watchers(_, _, let at), .stalled(let at), .unstalled(_, let at), .restarted(let at),
              .chat(_, _, _, _, let at), .race(_, let at): at
         }
@@ -68,12 +71,17 @@ enum JournalRecord: Equatable {
             members = ["type": "match", "version": .int(Int64(Self.version)), "name": .string(name),
                        "mode": .string(mode.rawValue), "rules": ServerMessageCoding.encodeRules(rules)]
             if variant != .classic { members["variant"] = .string(variant.rawValue) }
-        case .seated(let seat, let name, let token, let at, let account):
+        case .seated(let seat, let name, let token, let at, let account, let rating):
             members = ["type": "seat", "seat": seatValue(seat), "name": .string(name), "token": .string(token), "at": .int(at.milliseconds)]
             // A guest's seat is written as before accounts.
             if let account {
                 members["account"] = .int(Int64(account.id))
                 if account.casual { members["casual"] = .bool(true) }
+            }
+            if let rating {
+                members["rating"] = .double(rating.rating)
+                members["deviation"] = .double(rating.deviation)
+                members["volatility"] = .double(rating.volatility)
             }
         case .game(let number, let seed, let commitment, let at):
             members = ["type": "game", "game": .int(Int64(number)), "seed": .string(String(seed)),
@@ -128,6 +136,14 @@ enum JournalRecord: Equatable {
             return seat
         }
         func at() throws(Unreadable) -> Instant { Instant(milliseconds: try int("at")) }
+        /// A finite number, however it was written (`1500.0`, or `1500` by a hand).
+        func number(_ key: String) -> Double? {
+            switch document[key] {
+            case .double(let value)? where value.isFinite: value
+            case .int(let value)?: Double(value)
+            default: nil
+            }
+        }
         switch try text("type") {
         case "match":
             guard try int("version") == Int64(version) else { throw Unreadable(reason: "journal version \(try int("version"))") }
@@ -147,7 +163,16 @@ enum JournalRecord: Equatable {
                 guard let id = Int(exactly: try int("account")), id >= 0 else { throw Unreadable(reason: "bad account") }
                 account = SeatAccount(id: id, casual: document["casual"]?.boolValue ?? false)
             }
-            return .seated(seat: try seat(), name: try text("name"), token: try text("token"), at: try at(), account: account)
+            var rating: Rating?
+            if document["rating"] != nil {
+                // In the ranges a rating can reach: a crafted line must not make `rounded` trap.
+                guard let value = number("rating"), let deviation = number("deviation"), let volatility = number("volatility"),
+                      (-10_000...10_000).contains(value), (0...10_000).contains(deviation), (0...10).contains(volatility) else {
+                    throw Unreadable(reason: "bad rating")
+                }
+                rating = Rating(rating: value, deviation: deviation, volatility: volatility)
+            }
+            return .seated(seat: try seat(), name: try text("name"), token: try text("token"), at: try at(), account: account, rating: rating)
         case "game":
             guard let seed = UInt64(try text("seed")) else { throw Unreadable(reason: "bad seed") }
             return .game(number: Int(try int("game")), seed: seed, commitment: try text("commitment"), at: try at())

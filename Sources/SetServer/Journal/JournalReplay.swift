@@ -65,8 +65,8 @@ enum JournalReplay {
     private static func input(for record: JournalRecord) -> HostInput? {
         switch record {
         case .header, .game, .race: nil
-        case .seated(let seat, let name, let token, _, let account):
-            .join(name: name, token: token, connection: standIn(seat), seat: seat, account: account)
+        case .seated(let seat, let name, let token, _, let account, let rating):
+            .join(name: name, token: token, connection: standIn(seat), seat: seat, account: account, rating: rating)
         case .acted(let seat, let action, _, _): .act(action, by: seat)
         case .away(let seat, _): .leave(standIn(seat))
         case .back(let seat, _): .resume(seat, connection: standIn(seat))

@@ -20,7 +20,7 @@ struct JournalValidation {
             if let trouble = rules.validationProblem() { throw problem("rules out of range: \(trouble)") }
         case _ where records == 1:
             throw problem("the first record is not the match header")
-        case .seated(_, let name, let token, _, _):
+        case .seated(_, let name, let token, _, _, _):
             guard ClientMessageDecoder.isAcceptable(name: name, maxLength: ClientMessageDecoder.maxNameLength) else {
                 throw problem("player name \"\(ServerText.printable(name, limit: 40))\" is not 1-\(ClientMessageDecoder.maxNameLength) printable characters")
             }

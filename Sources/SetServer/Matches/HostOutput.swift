@@ -1,11 +1,13 @@
+import SetRatings
 import SetRules
 import SetWire
 
 /// Something that happens to a match: a request, a timer, a change of presence, or news of its
 /// journal. `MatchHost.handle` takes one at a time; a journal replays as a list of them.
 enum HostInput: Equatable {
-    /// A player takes `seat` (or the first free one) with a fresh token.
-    case join(name: String, token: String, connection: ConnectionID, seat: Seat?, account: SeatAccount? = nil)
+    /// A player takes `seat` (or the first free one) with a fresh token; `rating` is its
+    /// account's in the match's variant, shown in its `player_joined`.
+    case join(name: String, token: String, connection: ConnectionID, seat: Seat?, account: SeatAccount? = nil, rating: Rating? = nil)
     /// A seat's owner is back, on `connection`.
     case resume(Seat, connection: ConnectionID)
     /// A spectator came, or one left (`MatchRoom` keeps who they are).

@@ -19,7 +19,7 @@ extension MatchHost {
         let free = mode.seats.filter { seats[$0.rawValue] == nil }
         let seed = match == nil && free.count == 1 ? seeds() : nil
         var output = HostOutput<JoinReply>(syncJournal: true, keepJournal: seed != nil && mode == .duel, reply: .seated(seat))
-        output.journal = [.seated(seat: seat, name: playerName, token: token, at: now, account: account)]
+        output.journal = [.seated(seat: seat, name: playerName, token: token, at: now, account: account, rating: rating)]
         if let seed { output.journal.append(.game(number: game + 1, seed: seed, commitment: SeedCommitment.commitment(for: seed), at: now)) }
         seats[seat.rawValue] = SeatState(name: playerName, token: token, connection: connection, absentSince: nil, account: account,
                                          rating: rating)

@@ -14,8 +14,8 @@ struct MatchHost {
         var absentSince: Instant?
         /// The account that took the seat; nil: a guest.
         var account: SeatAccount?
-        /// Its rating in this match's variant as last known, for the scoreboard (not journaled:
-        /// the accounts know it).
+        /// Its rating in this match's variant as last known, for the scoreboard: journaled as it
+        /// was when it sat (its `player_joined` showed it), then read from the accounts at a start.
         var rating: Rating?
     }
 
@@ -129,8 +129,8 @@ struct MatchHost {
     /// Each kind of input has its own reply type; here they are seen as any input's (`HostReply`).
     mutating func handle(_ input: HostInput, at now: Instant, seeds: () -> UInt64) -> HostOutput<HostReply> {
         switch input {
-        case .join(let player, let token, let connection, let seat, let account):
-            join(name: player, token: token, connection: connection, requested: seat, account: account, at: now, seeds: seeds)
+        case .join(let player, let token, let connection, let seat, let account, let rating):
+            join(name: player, token: token, connection: connection, requested: seat, account: account, rating: rating, at: now, seeds: seeds)
                 .replying(HostReply.init)
         case .resume(let seat, let connection): resume(seat, on: connection, at: now).replying(HostReply.init)
         case .spectatorCame: spectatorsChanged(by: 1, at: now).replying(HostReply.init)
