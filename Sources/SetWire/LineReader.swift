@@ -12,7 +12,8 @@ package struct LineReader: Sendable {
         case invalidUTF8
     }
 
-    /// The longest line accepted, counting every byte before the "\n" (a "\r" included).
+    /// The longest line accepted, counting its bytes before the "\n" but not a "\r" just before
+    /// it: a client ending its lines with "\r\n" may send as much as one ending them with "\n".
     package let maxLineBytes: Int
     private var pending: [UInt8] = []
     /// Bytes of an over-long line seen so far; nil when not discarding one.
@@ -59,7 +60,7 @@ package struct LineReader: Sendable {
     private mutating func hold(_ part: UnsafeBufferPointer<UInt8>) {
         if let discarded = discardedCount {
             discardedCount = discarded + part.count
-        } else if pending.count + part.count > maxLineBytes {
+        } else if pending.count + part.count > maxLineBytes + 1 {  // + 1: room for a "\r" still to end it
             discardedCount = pending.count + part.count
             pending = []
         } else {
@@ -73,7 +74,8 @@ package struct LineReader: Sendable {
             return .tooLong(byteCount: discarded + tail.count)
         }
         let length = pending.count + tail.count
-        if length > maxLineBytes {
+        let endsWithReturn = (tail.last ?? pending.last) == 0x0D
+        if length - (endsWithReturn ? 1 : 0) > maxLineBytes {
             pending.removeAll(keepingCapacity: true)
             return .tooLong(byteCount: length)
         }
