@@ -193,6 +193,10 @@ package struct DoorSession {
         case .success(let info):
             LineOutput.write(report(info), to: STDOUT_FILENO)
             return 0
+        case .failure(let error) where error.code == .noSuchPlayer && standing == .profile(name: nil):
+            // One's own profile before a first game: nothing is wrong, there is only nothing yet.
+            LineOutput.write(["\(name): no games here yet."], to: STDOUT_FILENO)
+            return 0
         case .failure(let error):
             Door.say("setgame: \(error.message)")
             return 1
