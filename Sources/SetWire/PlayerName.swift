@@ -19,10 +19,15 @@ package enum PlayerName {
     private static func mapped(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars where !scalar.properties.isDefaultIgnorableCodePoint {
+            // A dot above an i or a j draws on the dot it has: `i` + U+0307 is `i` to a reader.
+            if scalar == dotAbove, let last = scalars.last, last == "i" || last == "j" || last == "I" || last == "J" { continue }
             scalars.append(ConfusableLetters.letter(for: scalar) ?? scalar)
         }
         return String(scalars)
     }
+
+    /// U+0307 COMBINING DOT ABOVE.
+    private static let dotAbove: Unicode.Scalar = "\u{0307}"
 
     /// Whether a name shows something and hides nothing: it holds at least one letter, digit,
     /// punctuation mark or symbol that draws, and no default-ignorable character (Hangul fillers,

@@ -22,6 +22,15 @@ struct PlayerNameTests {
         }
     }
 
+    /// A dot above on an i or a j draws on the dot it has: `ali̇ce` (i + U+0307) read as alice in a
+    /// terminal. On other letters it is a letter of its own (Lithuanian ė).
+    @Test func aDotAboveAnIOrAJIsNothing() {
+        #expect(PlayerName.skeleton("ali\u{0307}ce") == "alice")
+        #expect(PlayerName.skeleton("ALI\u{0307}CE") == "alice")
+        #expect(PlayerName.skeleton("\u{0458}\u{0307}o") == "jo", "a Cyrillic j's dot too")
+        #expect(PlayerName.skeleton("e\u{0307}va") != "eva")
+    }
+
     @Test func everyLookAlikeInTheTableReadsAsItsLatinLetterInAnyCase() {
         for (latin, lookAlikes) in ConfusableLetters.table {
             #expect(("a"..."z").contains(latin) || latin == "-", "the table maps only to a-z and the hyphen: \(latin)")
