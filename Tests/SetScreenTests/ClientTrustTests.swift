@@ -120,6 +120,18 @@ import Testing
         #expect(app.input(.key(.character("s")), at: 20) == claim, "the next Set! is sent")
     }
 
+    /// A hint costs every time it is asked, and shows the same set while the table is as it was:
+    /// `c` again while that set is still marked asks nothing (it took 15 points for nothing).
+    @Test func aHintStillMarkedIsNotAskedForAgain() {
+        var app = ClientFixtures.app(ClientFixtures.view(mode: .solo))
+        #expect(app.input(.key(.character("c")), at: 0) == [.send(.act(.hint, seat: nil, seen: nil))])
+        let cards = Array(app.state.view!.table.prefix(3))
+        _ = app.receive(.event(WireEvent(match: "duel-1", seq: 6, time: 1_100, body: .rules(.hintShown(seat: .first, cards: cards, cost: 15, score: -15)))), at: 100)
+        #expect(app.state.hint == cards)
+        #expect(app.input(.key(.character("c")), at: 200).isEmpty)
+        #expect(Self.text(app, at: 200).contains("the hint is still marked"))
+    }
+
     @Test func theDoorsClientTakesTheSuggestedNameAndJoinsAgain() {
         var configuration = ClientFixtures.configuration()
         configuration.takesSuggestedName = true

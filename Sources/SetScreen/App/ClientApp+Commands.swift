@@ -74,7 +74,14 @@ extension ClientApp {
                 return []
             }
             return act(.deal)
-        case .hint: return act(.hint)
+        case .hint:
+            // The hint shown is still marked, and the server would show the same set again, for
+            // the same cost: nothing is asked (the marks are cleared when the table changes).
+            if !state.hint.isEmpty {
+                state.note("the hint is still marked: that set again would cost \(state.view?.rules.hintCost ?? 0) more", .info, at: now)
+                return []
+            }
+            return act(.hint)
         case .pass: return act(.pass)
         case .resign:
             // Asked from the leave box: resign, then leave, as its key says.
