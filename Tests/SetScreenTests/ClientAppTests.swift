@@ -206,7 +206,7 @@ import Testing
         #expect(app.input(.key(.character("q")), at: 0).isEmpty)
         #expect(app.state.overlay == .confirmQuit)
         #expect(app.input(.key(.escape), at: 0).isEmpty)
-        #expect(app.input(.key(.ctrl("c")), at: 0) == [.quit(status: 0, message: nil)])
+        #expect(app.input(.key(.ctrl("c")), at: 0) == [.quit(status: 0, message: "setgame: your seat in duel-1 is kept for 2 min: run the same command to come back")])
         var over = ClientFixtures.app(ClientFixtures.view(phase: .over))
         #expect(over.input(.key(.character("q")), at: 0) == [.saveToken(nil), .quit(status: 0, message: nil)])
     }

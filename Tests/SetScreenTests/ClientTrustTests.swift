@@ -132,6 +132,16 @@ import Testing
         #expect(Self.text(app, at: 200).contains("the hint is still marked"))
     }
 
+    /// Leaving a duel under way with `join` says how long the seat waits and how to come back
+    /// (only the log's path was printed); a finished game's result is said instead.
+    @Test func leavingAGameUnderWaySaysTheSeatWaitsAndHowToComeBack() {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        _ = app.input(.key(.character("q")), at: 0)
+        let effects = app.input(.key(.character("y")), at: 0)
+        let seatWait = ServerLimits().seatWaitMs / 60_000
+        #expect(effects.last == .quit(status: 0, message: "setgame: your seat in duel-1 is kept for \(seatWait) min: run the same command to come back"))
+    }
+
     @Test func theDoorsClientTakesTheSuggestedNameAndJoinsAgain() {
         var configuration = ClientFixtures.configuration()
         configuration.takesSuggestedName = true

@@ -202,7 +202,17 @@ extension ClientApp {
         let nobodyCame = state.view.map { $0.mode == .duel && $0.phase == .waiting && $0.players.count < 2 } ?? false
         let finished = state.view?.phase == .over || state.view == nil || (nobodyCame && !state.options.isLocal)
         let result = state.view?.result.map { "setgame: \(resultLine($0)) · \(scoresLine)" }
-        return (state.isPlayer && finished && state.token != nil ? [.saveToken(nil)] : []) + [.quit(status: 0, message: result)]
+        return (state.isPlayer && finished && state.token != nil ? [.saveToken(nil)] : []) + [.quit(status: 0, message: result ?? keptSeatLine(finished: finished))]
+    }
+
+    /// What `join` leaves on the terminal when the player leaves a game under way: how long the
+    /// seat waits and how to come back. `play` says it its own way (`quitNote`), and the door's
+    /// menu offers the game first.
+    private func keptSeatLine(finished: Bool) -> String? {
+        guard state.isPlayer, !finished, state.token != nil, !state.options.isLocal, state.options.door == nil,
+              let match = state.view?.match, let wait = state.seatWaitMs else { return nil }
+        let kept = wait % 60_000 == 0 ? "\(wait / 60_000) min" : "\(wait / 1_000) s"
+        return "setgame: your seat in \(ServerText.printable(match)) is kept for \(kept): \(state.options.rejoinHint)"
     }
 
     /// What the terminal keeps of a resignation once the screen is gone: resigning loses the match.
