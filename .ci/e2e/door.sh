@@ -313,9 +313,11 @@ expect_status "$s_hal" hal-menu 0 30
 for words in history "leaderboard --mode ultra"; do
     out=$(ssh -T $ssh_opts -i "$work/gus" -b 127.0.0.7 set@127.0.0.1 $words </dev/null 2>&1) || fail "ssh … $words: $out"
 done
-# A key's own profile before its first game is not an error: it says there is nothing yet.
-out=$(ssh -T $ssh_opts -i "$work/hal" -b 127.0.0.8 set@127.0.0.1 profile </dev/null 2>&1) || fail "ssh … profile of a key with no games: $out"
-echo "$out" | grep -q "^key-.*: no games here yet.$" || fail "ssh … profile of a key with no games printed: $out"
+# A new key's own profile, before it ever played or chose a name, is not an error: it says there
+# is nothing yet.
+ssh-keygen -q -t ed25519 -N '' -C '' -f "$work/new"
+out=$(ssh -T $ssh_opts -i "$work/new" -b 127.0.0.8 set@127.0.0.1 profile </dev/null 2>&1) || fail "ssh … profile of a new key: $out"
+echo "$out" | grep -q "^key-.*: no games here yet.$" || fail "ssh … profile of a new key printed: $out"
 echo "names: another key was refused fayzer; the menu showed a standing and the lobby (fayzer's duel, rated); history and leaderboard answered"
 
 # 11. Help pauses a bot duel: the hard bot scores while the player looks on, not while they read.
