@@ -83,6 +83,9 @@ package struct ClientOptions: Hashable, Sendable {
     /// digit), and the Enter a player types after it, as in a numbered menu, is the menu's, not
     /// a Set! in a game that is back (a bot duel's start box takes that Enter itself).
     package var dropsLeadingEnter = false
+    /// A kept seat whose game turns out to be over is given up for a new one: the player asked for
+    /// a game (the door's Quick duel), and a drop at the end screen left the old seat's token.
+    package var startsAfreshAfterAFinishedGame = false
     /// Shown when the first join resumed a kept seat, instead of the plain "your seat is back".
     package var resumeNote: String?
     /// The daily deal's date ("2026-11-27", UTC) when the game is one: the end box names it.

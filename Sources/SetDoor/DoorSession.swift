@@ -54,17 +54,17 @@ package struct DoorSession {
         case .menu:
             menu.returned(waiting: keep?.game?.summary, note: nil)
         }
-        while let (chosen, colours) = choose(in: &menu) {
-            let status = play(chosen, colours: colours, afterShortcut: menu.awaitsEnterAfterShortcut)
+        while let (chosen, colours, resuming) = choose(in: &menu) {
+            let status = play(chosen, colours: colours, afterShortcut: menu.awaitsEnterAfterShortcut, resuming: resuming)
             guard status == 0 else { return status }
             menu.returned(waiting: keep?.game?.summary, note: afterGame(chosen))
         }
         return 0
     }
 
-    /// The menu until the player picks a game (nil: they quit). A rename or a look at the
-    /// standings comes back to it.
-    private mutating func choose(in menu: inout DoorMenu) -> (DoorRequest, DoorMenu.Colours)? {
+    /// The menu until the player picks a game (nil: they quit), and whether it is the way back to
+    /// the game left waiting. A rename or a look at the standings comes back to it.
+    private mutating func choose(in menu: inout DoorMenu) -> (DoorRequest, DoorMenu.Colours, resuming: Bool)? {
         while true {
             let (choice, left) = MenuTerminal.choose(menu, logPath: folder + "/door.log")
             menu = left
@@ -73,16 +73,16 @@ package struct DoorSession {
             case .quit: return nil
             case .resume:
                 guard let waiting = keep?.game else { continue }
-                return (.play(waiting), left.colours)
-            case .quickDuel: return (.play(DoorGame(opponent: .anyone(match: nil), variant: variant)), left.colours)
+                return (.play(waiting), left.colours, true)
+            case .quickDuel: return (.play(DoorGame(opponent: .anyone(match: nil), variant: variant)), left.colours, false)
             case .bot(let level):
-                return (.play(DoorGame(opponent: .bot(BotLevel(rawValue: level) ?? DoorGame.defaultLevel), variant: variant)), left.colours)
-            case .solo: return (.play(DoorGame(opponent: .nobody, variant: variant)), left.colours)
-            case .watch: return (.watch(match: nil), left.colours)
+                return (.play(DoorGame(opponent: .bot(BotLevel(rawValue: level) ?? DoorGame.defaultLevel), variant: variant)), left.colours, false)
+            case .solo: return (.play(DoorGame(opponent: .nobody, variant: variant)), left.colours, false)
+            case .watch: return (.watch(match: nil), left.colours, false)
             case .rename(let wanted): rename(to: wanted, in: &menu)
             case .standing: menu.page = standingPage(left.variant)
             case .lobby:
-                if let game = lobby(variant: left.variant, note: &menu.note) { return (game, left.colours) }
+                if let game = lobby(variant: left.variant, note: &menu.note) { return (game, left.colours, false) }
             case .arenas:
                 switch DoorAccounts.arenas(route: route) {
                 case .success(let listed): menu.offer(listed.arenas, serverNow: listed.serverNow)
@@ -227,8 +227,10 @@ package struct DoorSession {
     /// for a key's kept seat or a guest's unkept one, the start box of a bot duel (whose bot is
     /// `play`'s to make).
     /// `afterShortcut`: the menu was left with a shortcut, and the Enter typed after it has not
-    /// come yet.
-    package func clientOptions(_ request: DoorRequest, colours: DoorMenu.Colours, afterShortcut: Bool = false) -> ClientOptions {
+    /// come yet. `resuming`: the menu's way back to the game left waiting was chosen; any other
+    /// way to a game gives up a kept seat whose game is over for a new one.
+    package func clientOptions(_ request: DoorRequest, colours: DoorMenu.Colours, afterShortcut: Bool = false,
+                               resuming: Bool = false) -> ClientOptions {
         var client = ClientOptions(name: name, colorblind: colours == .letters, stateDirectory: folder)
         client.route = route
         client.command = "ssh"
@@ -278,12 +280,16 @@ package struct DoorSession {
             if let match = client.match, let address { client.watchCommand = address.command("watch \(match)") }
         }
         client.dropsLeadingEnter = afterShortcut && client.startBoxTitle == nil
+        // A new game of a kind (a quick duel, solo), not a named match or the bot's own.
+        if case .play(let game) = request, game.opponent == .anyone(match: nil) || game.opponent == .nobody {
+            client.startsAfreshAfterAFinishedGame = !resuming
+        }
         return client
     }
 
     /// Runs the client on this session's pty for `request`, with a bot beside it for a bot duel.
-    func play(_ request: DoorRequest, colours: DoorMenu.Colours, afterShortcut: Bool = false) -> Int32 {
-        var client = clientOptions(request, colours: colours, afterShortcut: afterShortcut)
+    func play(_ request: DoorRequest, colours: DoorMenu.Colours, afterShortcut: Bool = false, resuming: Bool = false) -> Int32 {
+        var client = clientOptions(request, colours: colours, afterShortcut: afterShortcut, resuming: resuming)
         var bot: LocalBot?
         var kept: DoorGame?
         switch request {

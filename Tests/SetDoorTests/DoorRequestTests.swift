@@ -169,6 +169,20 @@ import Testing
         #expect(key.clientOptions(.play(DoorGame(opponent: .anyone(match: "friday"))), colours: .full).startBoxTitle == nil)
     }
 
+    /// A quick duel or a solo game asked for gives up a kept seat whose game is over; the menu's
+    /// way back to the game left waiting, a named match and a bot duel keep it.
+    @Test func aNewGameGivesUpAKeptSeatWhoseGameIsOver() {
+        let folder = NSTemporaryDirectory() + "door-afresh-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let key = Self.session(fingerprint: "SHA256:2JrayI8q1lIJ9K6sVsLruHHkcwc3+nnr+iG9noAwsbI", folder: folder)
+        let quick = DoorRequest.play(DoorGame(opponent: .anyone(match: nil)))
+        #expect(key.clientOptions(quick, colours: .full).startsAfreshAfterAFinishedGame)
+        #expect(key.clientOptions(.play(DoorGame(opponent: .nobody)), colours: .full).startsAfreshAfterAFinishedGame)
+        #expect(!key.clientOptions(quick, colours: .full, resuming: true).startsAfreshAfterAFinishedGame)
+        #expect(!key.clientOptions(.play(DoorGame(opponent: .anyone(match: "friday"))), colours: .full).startsAfreshAfterAFinishedGame)
+        #expect(!key.clientOptions(.play(DoorGame(opponent: .bot(.easy))), colours: .full).startsAfreshAfterAFinishedGame)
+    }
+
     /// The Enter typed after the menu's digit is dropped by a game that starts at once (a duel
     /// coming back would take it as Set!); a bot duel's start box takes it to start.
     @Test func aGameChosenByItsDigitDropsTheEnterTypedAfterIt() {

@@ -142,6 +142,30 @@ import Testing
         #expect(effects.last == .quit(status: 0, message: "setgame: your seat in duel-1 is kept for \(seatWait) min: run the same command to come back"))
     }
 
+    /// The door's Quick duel after a drop at the end screen: the kept token resumed the finished
+    /// game, and the player sat before its end box again. The seat is given up for a new one.
+    @Test func aKeptSeatWhoseGameIsOverIsGivenUpWhenANewGameWasAsked() {
+        var configuration = ClientFixtures.configuration()
+        configuration.startsAfreshAfterAFinishedGame = true
+        func resumed(_ phase: MatchPhase, _ configuration: ClientOptions) -> (ClientApp, [ClientEffect]) {
+            var app = ClientApp(state: ClientState(options: configuration, size: Self.size, token: "old"))
+            _ = app.start(at: 0)
+            _ = app.connected(at: 0)
+            _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+            _ = app.receive(.joined(role: .player, match: "duel-7", mode: .duel, seat: .first, token: "old", resumed: true, id: nil), at: 0)
+            let effects = app.receive(.snapshot(ClientFixtures.view(phase: phase)), at: 0)
+            return (app, effects)
+        }
+        var (app, effects) = resumed(.over, configuration)
+        #expect(effects == [.saveToken(nil), .connect, .log("the kept seat's game is over: joining a new one")])
+        #expect(app.state.token == nil)
+        _ = app.connected(at: 10)
+        let joined = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 10)
+        #expect(joined.contains(.send(.join(JoinRequest(name: "alice")))), "a fresh join, no token, no match")
+        #expect(!resumed(.playing, configuration).1.contains(.connect), "a game under way is resumed")
+        #expect(!resumed(.over, ClientFixtures.configuration()).1.contains(.connect), "the way back to a game shows its end")
+    }
+
     @Test func theDoorsClientTakesTheSuggestedNameAndJoinsAgain() {
         var configuration = ClientFixtures.configuration()
         configuration.takesSuggestedName = true

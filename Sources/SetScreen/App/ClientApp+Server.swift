@@ -35,6 +35,10 @@ extension ClientApp {
             }
             return [.log("joined \(match)\(seat.map { " in seat \($0.rawValue)" } ?? " as a spectator")")]
         case .viewReplaced(let previous):
+            if previous == nil, state.options.startsAfreshAfterAFinishedGame, state.isPlayer, !state.joinedAfresh,
+               state.view?.phase == .over {
+                return joinAfresh()
+            }
             adopt(previous: previous, at: now)
         case .eventApplied(let event, let before):
             return react(to: event.body, before: before, at: now)
@@ -74,6 +78,16 @@ extension ClientApp {
             return [.log("node away: \(ServerText.printable(wait.error.message)); asking again in \(wait.secondsLeft(at: now)) s")]
         }
         return []
+    }
+
+    /// The seat the first join resumed is in a game that is over, and the player asked for a game:
+    /// it is given up (its token forgotten) and a new seat joined, on a new connection.
+    private mutating func joinAfresh() -> [ClientEffect] {
+        var fresh = ClientSession(state.session.options)
+        fresh.awayNodePatience = state.session.awayNodePatience
+        state.session = fresh
+        state.connection = .connecting(attempt: 0)
+        return [.saveToken(nil), .connect, .log("the kept seat's game is over: joining a new one")]
     }
 
     /// A whole new view: at the start, after a reconnection, or after a gap in the events.
