@@ -141,6 +141,25 @@ import Testing
 
     // MARK: Item 2, the door's bot pauses
 
+    /// A pause is for reading: while help or the leave box holds the bot, the cards are not drawn
+    /// around the box (with every clock stopped, a player could look for a set at leisure); they
+    /// are back when it closes.
+    @Test func theCardsAreHiddenWhileTheBotIsHeld() {
+        var app = Self.app(Self.configuration(botBeside: true), view: Self.doorDuel())
+        func cardCorners() -> Int { Self.text(app).filter { $0 == "╭" }.count }
+        #expect(cardCorners() >= 12)
+        _ = app.input(.key(.character("?")), at: 0)
+        #expect(cardCorners() <= 1, "the help box's own corner only")
+        _ = app.input(.key(.escape), at: 0)
+        #expect(cardCorners() >= 12)
+        _ = app.input(.key(.character("q")), at: 0)
+        #expect(app.state.overlay == .confirmQuit)
+        #expect(cardCorners() <= 1)
+        var remote = Self.app(Self.configuration(), view: Self.doorDuel())
+        _ = remote.input(.key(.character("?")), at: 0)
+        #expect(Self.text(remote).filter { $0 == "╭" }.count >= 2, "a duel against a person goes on: its cards stay")
+    }
+
     @Test func helpAndTheLeaveBoxHoldTheDoorsBot() {
         var app = Self.app(Self.configuration(botBeside: true), view: Self.doorDuel())
         #expect(app.input(.key(.character("?")), at: 0) == [.holdLocal(true)])

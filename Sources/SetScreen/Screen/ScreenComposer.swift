@@ -26,7 +26,7 @@ enum ScreenComposer {
                 for (index, line) in lines.enumerated() {
                     buffer.writeCentred([Span(line, CellStyle(bold: true))], in: layout.tableArea, row: top + index)
                 }
-            } else {
+            } else if !hidesTable(state, view: view) {
                 drawTable(state, view: view, layout: layout, into: &buffer, at: now)
             }
             if view.phase == .over && !state.resultHidden && state.overlay == nil {
@@ -57,6 +57,14 @@ enum ScreenComposer {
     }
 
     // MARK: Table
+
+    /// While a bot beside us waits for the player (help or the leave box open, a kept game's
+    /// start box), the cards are not shown: a pause is for reading, not for looking for a set
+    /// with every clock stopped around the box.
+    static func hidesTable(_ state: ClientState, view: MatchView) -> Bool {
+        guard state.options.holdsBot, state.isPlayer, view.phase == .playing else { return false }
+        return ClientApp.holdsLocalBot(state.overlay) || (state.awaitingStart && state.overlay == nil)
+    }
 
     static func drawTable(_ state: ClientState, view: MatchView, layout: ScreenLayout, into buffer: inout ScreenBuffer, at now: Int64) {
         let theme = state.options.theme
