@@ -100,12 +100,27 @@ import SetWire
         #expect(Overlays.clock(3_723_000) == "1:02:03" && Overlays.clock(59_999) == "0:59")
     }
 
+    /// `play --daily` is solo with no start box: its time runs from the deal its first view shows
+    /// (the end box had no "played in").
+    @Test func aSoloDailyDealWithoutAStartBoxTimesItsGameFromTheDeal() {
+        var view = ClientFixtures.view(mode: .solo)
+        view.time = 20_000
+        var app = ClientFixtures.app(view, size: TerminalSize(columns: 80, rows: 24))
+        app.state.options.daily = "2026-11-27"
+        let result = MatchResult(reason: .noSetsLeft, by: nil, scores: [240], winner: nil)
+        _ = app.receive(ClientFixtures.event(.gameOver(result, seed: 9), seq: 6, time: 20_000 + 247_000), at: 6_000)
+        let screen = app.compose(at: 6_001).textLines.joined(separator: "\n")
+        #expect(screen.contains("the daily deal of 2026-11-27 (UTC) · played in 4:07"), "\(screen)")
+    }
+
     /// A solo daily deal is dealt as it is joined: no `game_started` reaches the client, and the
     /// end box had no "played in" (issue 45). Its time runs from the start box's key.
     @Test func aSoloDailyDealTimesItsGameFromTheStartKey() {
         var app = ClientFixtures.app(ClientFixtures.view(mode: .solo), size: TerminalSize(columns: 80, rows: 24))
         app.state.options.daily = "2026-11-27"
+        // As a start box leaves it (the fixture joins without one): waiting, and no time begun.
         app.state.awaitingStart = true
+        app.state.gameStartedAt = nil
         _ = app.perform(.start, at: 5_000)
         let began = app.state.clock.serverTime(at: 5_000)
         let result = MatchResult(reason: .noSetsLeft, by: nil, scores: [240], winner: nil)

@@ -101,6 +101,11 @@ extension ClientApp {
             // Another game's cards take labels afresh, in table order.
             state.labels = LabelBook()
         }
+        // A solo game is dealt as it is joined, with no `game_started`: with no start box to wait
+        // for, its time (the daily deal's "played in") runs from the deal the first view shows.
+        if previous == nil, state.joinedAfresh, view.mode == .solo, view.phase == .playing, !state.awaitingStart, state.gameStartedAt == nil {
+            state.gameStartedAt = view.time
+        }
         state.claimPending = false
         state.mySelection = view.selectionSeat == state.seat && state.isPlayer ? view.selection : []
         if view.phase != .over { state.resultHidden = false }
