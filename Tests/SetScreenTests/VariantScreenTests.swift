@@ -38,6 +38,9 @@ import Testing
         _ = app.receive(ClientFixtures.event(.rules(.windowOpened(window)), seq: 6), at: 10)
         let status = app.compose(at: 11).textLines[1]
         #expect(status.contains("your second chance: find an ultra") && !status.contains("a set"), "'\(status)'")
+        // The window's own line, once the news is gone, said "pick a set".
+        let later = app.compose(at: 5_000).textLines.joined(separator: "\n")
+        #expect(later.contains("Your second chance: pick an ultra") && !later.contains("pick a set"), "'\(later)'")
     }
 
     @Test func inUltraSetAPlayerSelectsFourCardsAndNoMore() {

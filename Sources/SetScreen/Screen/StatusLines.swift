@@ -212,9 +212,9 @@ enum StatusLines {
         switch (window.kind, mine) {
         case (.claim, true): text = "Your claim: pick \((state.view?.variant ?? .classic).pickCountWord) cards"
         case (.claim, false): text = state.isPlayer ? "\(who) called Set!: wait" : "\(who) called Set!"
-        case (.secondChance, true): text = "Your second chance: pick a set"
+        case (.secondChance, true): text = "Your second chance: pick \((state.view?.variant ?? .classic).aPick)"
         case (.secondChance, false): text = "\(who)'s second chance\(state.isPlayer ? ": wait" : "")"
-        case (.dealGrace, true): text = "Free look after the deal: pick a set at no risk"
+        case (.dealGrace, true): text = "Free look after the deal: pick \((state.view?.variant ?? .classic).aPick) at no risk"
         case (.dealGrace, false): text = "\(who)'s free look after the deal\(state.isPlayer ? ": wait" : "")"
         }
         let total = max(1, window.deadline.milliseconds(since: window.opened))
