@@ -29,9 +29,8 @@ extension ClientMessageDecoder {
         case .arenaJoin:
             let arena = try arenaName()
             guard let name = try fields.string("name") else { throw fields.missing("name", "your name, 1-\(maxNameLength) characters") }
-            guard isAcceptable(name: name, maxLength: maxNameLength), PlayerName.isVisible(name) else {
-                throw fields.bad("name", "1-\(maxNameLength) printable characters that show")
-            }
+            if let requirement = nameRequirement(name, maxLength: maxNameLength) { throw fields.bad("name", requirement) }
+            guard PlayerName.isVisible(name) else { throw fields.bad("name", "1-\(maxNameLength) printable characters that show") }
             let ticket = try fields.string("ticket")
             if let ticket, !Redirect.isTicket(ticket) { throw fields.bad("ticket", "a handoff ticket, 43 base64url characters") }
             return .join(ArenaJoinRequest(arena: arena, name: name, account: try accountKey(fields), bot: try flag("bot", false),

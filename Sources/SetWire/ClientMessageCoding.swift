@@ -147,9 +147,7 @@ package enum ClientMessageDecoder {
                             details: ["supported": .array(ProtocolVersion.supported.map { .int(Int64($0)) })])
         }
         guard let name = try fields.string("name") else { throw fields.missing("name", "your name, 1-\(maxNameLength) characters") }
-        guard isAcceptable(name: name, maxLength: maxNameLength) else {
-            throw fields.bad("name", "1-\(maxNameLength) printable characters")
-        }
+        if let requirement = nameRequirement(name, maxLength: maxNameLength) { throw fields.bad("name", requirement) }
         guard PlayerName.isVisible(name) else {
             throw fields.bad("name", "a name that shows: at least one letter, digit or sign, and no invisible characters (such as U+3164 HANGUL FILLER)")
         }
@@ -193,6 +191,16 @@ package enum ClientMessageDecoder {
 
     /// Printable: no control, format or separator characters (which could break a screen or a
     /// log line), no unassigned code points, and no spaces at either end.
+    /// What a name must be, said for the one `name` fails, for a `bad_field` ("\"name\" must be
+    /// …"); nil when it is acceptable. A name of the right length refused for a character that
+    /// must not be in it says so: "1-24 printable characters" read as if its length were wrong.
+    package static func nameRequirement(_ name: String, maxLength: Int) -> String? {
+        guard !isAcceptable(name: name, maxLength: maxLength) else { return nil }
+        guard !name.isEmpty, name.count <= maxLength, name.utf8.count <= 4 * maxLength else { return "1-\(maxLength) printable characters" }
+        if name.first == " " || name.last == " " { return "a name with no space at either end" }
+        return "printable characters only, with no control, format or unassigned character (such as a zero-width space)"
+    }
+
     package static func isAcceptable(name: String, maxLength: Int) -> Bool {
         // Characters and bytes are both capped: one character can carry many combining marks.
         guard !name.isEmpty, name.utf8.count <= 4 * maxLength, name.first != " ", name.last != " " else { return false }

@@ -82,7 +82,7 @@ extension ClientMessageDecoder {
     static func lobby(_ type: RequestType, _ fields: FieldReader) throws(WireError) -> LobbyRequest {
         func name(_ key: String) throws(WireError) -> String {
             guard let name = try fields.string(key) else { throw fields.missing(key, "a player's name") }
-            guard isAcceptable(name: name, maxLength: maxNameLength) else { throw fields.bad(key, "1-\(maxNameLength) printable characters") }
+            if let requirement = nameRequirement(name, maxLength: maxNameLength) { throw fields.bad(key, requirement) }
             return name
         }
         switch type {

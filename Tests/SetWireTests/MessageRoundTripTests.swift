@@ -123,6 +123,19 @@ import Testing
         #expect(message(#"{"type":"join","name":"ann","seat":[1]}"#)?.hasSuffix(", not an array.") == true)
     }
 
+    /// A name refused for a character it may not hold says so: "must be 1-24 printable
+    /// characters, not a string of 6 characters" read as if `alice` + a zero-width space were too long.
+    @Test func aNameRefusedSaysWhyItIsRefused() {
+        func message(_ name: String) -> String? {
+            let line = "{\"type\":\"join\",\"name\":\"\(name)\"}"
+            if case .failure(let error) = ClientMessageDecoder.decode(Array(line.utf8)) { return error.message } else { return nil }
+        }
+        #expect(message("alice\\u200B") == "\"name\" must be printable characters only, with no control, format or unassigned character (such as a zero-width space), not a string of 6 characters.")
+        #expect(message(" alice") == "\"name\" must be a name with no space at either end, not a string of 6 characters.")
+        #expect(message(String(repeating: "a", count: 25)) == "\"name\" must be 1-24 printable characters, not a string of 25 characters.")
+        #expect(message("alice") == nil)
+    }
+
     @Test func everyRuleRefusalHasAnErrorCode() {
         let refusals: [RuleRefusal] = [
             .matchOver, .matchNotOver, .noSuchSeat(.second), .claimFirst, .notYourWindow(holder: .first),
