@@ -134,6 +134,10 @@ extension Commands {
     static func clientOptions(_ parsed: ParsedArguments, role: Role, defaults: CommandDefaults) throws(UsageError) -> ClientOptions {
         let spectator = role == .spectator
         let values = OptionValues(parsed, command: spectator ? watch.name : join.name)
+        // Said before connecting, in the option's words, not the server's field's.
+        if let name = values.text("name"), let requirement = ClientMessageDecoder.nameRequirement(name, maxLength: ClientMessageDecoder.maxNameLength) {
+            throw UsageError("--name must be \(requirement)", command: values.command)
+        }
         let server = try values.address()
         var options = ClientOptions(host: server.host, port: server.port, name: values.text("name") ?? defaults.loginName,
                                     match: spectator ? parsed.positionals.dropFirst().first : values.text("match"),

@@ -163,6 +163,10 @@ struct SubcommandOptionsTests {
         (["join", "host:0"], UsageError("'0' in 'host:0' is not a port number 1-65535", command: "join")),
         (["join", "a:b:c"], UsageError("'a:b:c' is not HOST[:PORT]", command: "join")),
         (["bot", "--level", "godlike"], UsageError("--level must be one of easy, normal, hard, instant, not 'godlike'", command: "bot")),
+        // A name the server would refuse is refused before connecting, in the option's words.
+        (["join", "h:1", "--name", String(repeating: "a", count: 37)], UsageError("--name must be 1-24 printable characters", command: "join")),
+        (["watch", "h:1", "--name", "ann\u{200B}"],
+         UsageError("--name must be printable characters only, with no control, format or unassigned character (such as a zero-width space)", command: "watch")),
         (["play", "--solo", "--against", "h:1"],
          UsageError("--solo and --against do not go together: join a solo match with 'setgame join --solo'", command: "play")),
         (["play", "--against", "h:1", "--level", "hard"],
