@@ -81,6 +81,26 @@ import Testing
         #expect(screen[rects[1].column, rects[1].row].character == "╭")
     }
 
+    /// A box's line wider than a small terminal is wrapped at its spaces, keeping each piece's
+    /// style: the game-over box at 40×12 showed "bot-easy asked for a rematch · r rem" and lost
+    /// how to quit.
+    @Test func aBoxLineTooWideForTheTerminalIsWrapped() {
+        let key = CellStyle(bold: true)
+        let line = [Span("bot-easy asked for a rematch · "), Span("r", key), Span(" rematch   "), Span("q", key), Span(" quit   "),
+                    Span("Esc", key), Span(" see the table")]
+        let wrapped = Panel.wrapped(line, width: 30)
+        #expect(wrapped.allSatisfy { $0.width <= 30 })
+        #expect(wrapped.map { $0.map(\.text).joined() } == ["bot-easy asked for a rematch ·", "r rematch   q quit   Esc see", "the table"])
+        #expect(wrapped[1].first == Span("r", key) && wrapped[1].contains(Span("Esc", key)))
+        #expect(Panel.wrapped([Span("short")], width: 30) == [[Span("short")]])
+        var view = ClientFixtures.view(phase: .over)
+        view.result = MatchResult(reason: .noSetsLeft, by: nil, scores: [5, 3], winner: .first)
+        view.rematchAsked = [.second]
+        let app = ClientFixtures.app(view, size: TerminalSize(columns: 40, rows: 16))
+        let text = app.compose(at: 0).textLines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(text.contains("quit") && text.contains("see the table"), "\(app.compose(at: 0).textLines.joined(separator: "\n"))")
+    }
+
     @Test func dealingAfterTheGameIsOverSaysSoInsteadOfAlerting() {
         var view = ClientFixtures.view(phase: .over)
         view.deck = 0

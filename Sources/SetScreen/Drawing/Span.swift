@@ -49,9 +49,13 @@ struct Panel {
     var lines: [[Span]]
     var border: CellStyle
 
-    /// Draws the panel centred in `area`, clearing what is under it; returns its rectangle.
+    /// Draws the panel centred in `area`, clearing what is under it; returns its rectangle. A
+    /// line wider than the area can show is wrapped at its spaces (a small terminal lost the end
+    /// of a box's key line: "r rematch   q quit   Esc  │").
     @discardableResult
     func draw(into buffer: inout ScreenBuffer, centredIn area: Rect) -> Rect {
+        let room = max(1, area.width - 4)
+        let lines = self.lines.flatMap { $0.width > room ? Self.wrapped($0, width: room) : [$0] }
         let inner = max(title.displayWidth + 4, lines.map(\.width).max() ?? 0)
         let width = min(area.width, inner + 4), height = min(area.height, lines.count + 2)
         let rect = Rect(column: area.column + (area.width - width) / 2, row: area.row + (area.height - height) / 2,
@@ -65,5 +69,42 @@ struct Panel {
             buffer.write(line, column: rect.column + 2, row: rect.row + 1 + index, limit: rect.endColumn - 2)
         }
         return rect
+    }
+
+    /// `line` in lines of at most `width` cells, broken at spaces, each piece keeping its style;
+    /// a word longer than `width` stands on a line of its own (and is cut where it is drawn).
+    static func wrapped(_ line: [Span], width: Int) -> [[Span]] {
+        // Words with the spaces before them, as (text, style) pieces.
+        var words: [(spaces: [Span], word: [Span])] = [([], [])]
+        for span in line {
+            var piece = ""
+            var inSpaces = words[words.count - 1].word.isEmpty
+            for character in span.text {
+                let isSpace = character == " "
+                if isSpace != inSpaces {
+                    if !piece.isEmpty {
+                        if inSpaces { words[words.count - 1].spaces.append(Span(piece, span.style)) } else { words[words.count - 1].word.append(Span(piece, span.style)) }
+                    }
+                    piece = ""
+                    if isSpace { words.append(([], [])) }
+                    inSpaces = isSpace
+                }
+                piece.append(character)
+            }
+            if !piece.isEmpty {
+                if inSpaces { words[words.count - 1].spaces.append(Span(piece, span.style)) } else { words[words.count - 1].word.append(Span(piece, span.style)) }
+            }
+        }
+        var lines: [[Span]] = [], current: [Span] = []
+        for (spaces, word) in words where !word.isEmpty || !spaces.isEmpty {
+            if !current.isEmpty, current.width + spaces.width + word.width > width {
+                lines.append(current)
+                current = word
+            } else {
+                current += (current.isEmpty ? [] : spaces) + word
+            }
+        }
+        if !current.isEmpty || lines.isEmpty { lines.append(current) }
+        return lines
     }
 }
