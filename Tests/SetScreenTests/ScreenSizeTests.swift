@@ -135,6 +135,12 @@ import Testing
         let cut = Notice.fitStatusRow(main: [Span(" x")], notice: [Span(String(repeating: "n", count: 50))], width: 40)
         #expect(cut.main.isEmpty && cut.notice.width == 40 && cut.notice[0].text.hasSuffix("…"))
         #expect(Notice.wrap("make the terminal at least 40×12", width: 12) == ["make the", "terminal at", "least 40×12"])
+        // A status alone, too wide, says it was cut: "each feature all a" read as the whole line.
+        let bold = CellStyle(bold: true)
+        let alone = Notice.fitStatusRow(main: [Span(" Spot a set? ", bold), Span("3 cards, each feature all alike or all different")], notice: [], width: 40)
+        #expect(alone.main.width == 40 && alone.main.map(\.text).joined() == " Spot a set? 3 cards, each feature all …")
+        #expect(alone.main.first == Span(" Spot a set? ", bold))
+        #expect(Notice.fitStatusRow(main: [Span(" Spot a set?")], notice: [], width: 40).main == [Span(" Spot a set?")])
     }
 
     // MARK: Small terminals

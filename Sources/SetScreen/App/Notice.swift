@@ -39,7 +39,7 @@ extension Notice {
     /// `who` names the window's holder for the short countdown ("you", "bob").
     static func fitStatusRow(main: [Span], notice: [Span], width: Int, who: String? = nil)
         -> (main: [Span], notice: [Span], noticeColumn: Int) {
-        guard !notice.isEmpty else { return (main, [], width) }
+        guard !notice.isEmpty else { return (main.width > width ? truncated(main, width: width) : main, [], width) }
         // A window's countdown ends with its time and a bar of █ and ░: those two are what matter.
         var countdown: [Span]? = nil
         if main.count >= 3, let bar = main.last, !bar.text.isEmpty, bar.text.allSatisfy({ $0 == "█" || $0 == "░" }) {
@@ -57,6 +57,25 @@ extension Notice {
             cut = [Span(DisplayWidth.prefix(cut.map(\.text).joined(), cells: max(0, width - 1)) + "…", cut.last!.style)]
         }
         return ([], cut, cut.width >= width - 1 ? 0 : 1)
+    }
+
+    /// `spans` cut to `width` cells, the last of them an ellipsis: a line cut short says so ("each
+    /// feature all a" read as the end of the line).
+    static func truncated(_ spans: [Span], width: Int) -> [Span] {
+        guard width > 0 else { return [] }
+        var kept: [Span] = [], left = width - 1
+        for span in spans {
+            let cells = span.text.displayWidth
+            if cells <= left {
+                kept.append(span)
+                left -= cells
+                continue
+            }
+            let piece = DisplayWidth.prefix(span.text, cells: left)
+            if !piece.isEmpty { kept.append(Span(String(piece), span.style)) }
+            break
+        }
+        return kept + [Span("…", kept.last?.style ?? .plain)]
     }
 
     /// Splits text into lines of at most `width` cells of display width at spaces; a word longer
