@@ -37,6 +37,15 @@ import Testing
 
     static func text(_ app: ClientApp, at now: Int64 = 0) -> String { app.compose(at: now).textLines.joined(separator: "\n") }
 
+    /// A client welcomed by the server, its join sent and not yet answered.
+    static func welcomed(_ configuration: ClientOptions = ClientFixtures.configuration(), token: String? = nil) -> ClientApp {
+        var app = ClientApp(state: ClientState(options: configuration, size: size, token: token))
+        _ = app.start(at: 0)
+        _ = app.connected(at: 0)
+        _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        return app
+    }
+
     static func over(_ result: MatchResult, present: Bool = true) -> MatchView {
         var view = ClientFixtures.view(phase: .over)
         view.result = result
@@ -47,10 +56,7 @@ import Testing
     // MARK: Seats
 
     @Test func aSeatInUseIsTakenOverOnlyWhenTheUserSaysSo() {
-        var app = ClientApp(state: ClientState(options: ClientFixtures.configuration(), size: Self.size, token: "tok"))
-        _ = app.start(at: 0)
-        _ = app.connected(at: 0)
-        _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        var app = Self.welcomed(token: "tok")
         let refused = app.receive(.error(WireError(.seatInUse, "alice is still connected in this seat; join with \"takeOver\":true to take it over.\u{1B}]2;x\u{07}"), id: nil), at: 0)
         #expect(refused.isEmpty, "nothing is sent before the user decides")
         guard case .confirmTakeOver(let message) = app.state.overlay else {
@@ -66,10 +72,7 @@ import Testing
     }
 
     @Test func decliningATakeOverQuitsAndLeavesTheSeatAlone() {
-        var app = ClientApp(state: ClientState(options: ClientFixtures.configuration(), size: Self.size, token: "tok"))
-        _ = app.start(at: 0)
-        _ = app.connected(at: 0)
-        _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        var app = Self.welcomed(token: "tok")
         _ = app.receive(.error(WireError(.seatInUse, "alice is still connected"), id: nil), at: 0)
         let effects = app.input(.key(.character("n")), at: 0)
         #expect(effects.count == 1, "the kept token is not forgotten")
@@ -83,10 +86,7 @@ import Testing
     /// Issue 32, item 19: `join` under a name another account owns said "try bob2", then
     /// "Joining… connecting" forever. Now it exits with the reason and the name to ask for.
     @Test func aTakenNameEndsTheJoinWithTheReasonAndTheSuggestion() {
-        var app = ClientApp(state: ClientState(options: ClientFixtures.configuration(), size: Self.size))
-        _ = app.start(at: 0)
-        _ = app.connected(at: 0)
-        _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        var app = Self.welcomed()
         let taken = WireError(.nameTaken, "The name \"alice\" belongs to another player here; try \"alice2\".",
                               details: ["suggestion": .string("alice2")])
         let effects = app.receive(.error(taken, id: nil), at: 0)
@@ -96,10 +96,7 @@ import Testing
     /// A new account refused for now (the door's 50 keys from one network): the screen said the
     /// start of the reason and then "Joining…" for good. It ends with the whole reason.
     @Test func aJoinRefusedForANewAccountEndsWithTheWholeReason() {
-        var app = ClientApp(state: ClientState(options: ClientFixtures.configuration(), size: Self.size))
-        _ = app.start(at: 0)
-        _ = app.connected(at: 0)
-        _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        var app = Self.welcomed()
         let limited = WireError(.accountLimit, "Your address, or its network, has made as many new accounts as it may for now; try again in 39 s, or play as a guest.",
                                 details: ["retryAfterMs": .int(39_000)])
         let effects = app.receive(.error(limited, id: nil), at: 0)
@@ -148,10 +145,7 @@ import Testing
         var configuration = ClientFixtures.configuration()
         configuration.startsAfreshAfterAFinishedGame = true
         func resumed(_ phase: MatchPhase, _ configuration: ClientOptions) -> (ClientApp, [ClientEffect]) {
-            var app = ClientApp(state: ClientState(options: configuration, size: Self.size, token: "old"))
-            _ = app.start(at: 0)
-            _ = app.connected(at: 0)
-            _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+            var app = Self.welcomed(configuration, token: "old")
             _ = app.receive(.joined(role: .player, match: "duel-7", mode: .duel, seat: .first, token: "old", resumed: true, id: nil), at: 0)
             let effects = app.receive(.snapshot(ClientFixtures.view(phase: phase)), at: 0)
             return (app, effects)
@@ -169,10 +163,7 @@ import Testing
     @Test func theDoorsClientTakesTheSuggestedNameAndJoinsAgain() {
         var configuration = ClientFixtures.configuration()
         configuration.takesSuggestedName = true
-        var app = ClientApp(state: ClientState(options: configuration, size: Self.size))
-        _ = app.start(at: 0)
-        _ = app.connected(at: 0)
-        _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
+        var app = Self.welcomed(configuration)
         let taken = WireError(.nameTaken, "taken", details: ["suggestion": .string("alice2")])
         let effects = app.receive(.error(taken, id: nil), at: 0)
         #expect(effects.first == .send(.join(JoinRequest(name: "alice2"))))

@@ -97,8 +97,9 @@ import Testing
         withExtendedLifetime((bob, spectators)) {}
     }
 
-    /// `maxLineBytes` counts a `\r` before the `\n`.
-    @Test func aCarriageReturnCountsTowardTheLineLimit() throws {
+    /// `maxLineBytes` does not count a `\r` before the `\n`: it is removed, and a client ending its
+    /// lines with `\r\n` may send as much as one ending them with `\n`.
+    @Test func aCarriageReturnDoesNotCountTowardTheLineLimit() throws {
         let server = try TestServer()
         defer { server.stop() }
         let client = try TestClient(port: server.port)
@@ -107,9 +108,9 @@ import Testing
             let bare = #"{"type":"ping","time":1,"pad":""}"#
             return #"{"type":"ping","time":1,"pad":""# + String(repeating: "a", count: bytes - bare.utf8.count) + #""}"#
         }
-        client.sendRaw(ping(filling: limit - 1) + "\r\n")
-        _ = try client.waitFor("pong") { if case .pong(_, 1, _) = $0 { true } else { nil } }
         client.sendRaw(ping(filling: limit) + "\r\n")
+        _ = try client.waitFor("pong") { if case .pong(_, 1, _) = $0 { true } else { nil } }
+        client.sendRaw(ping(filling: limit + 1) + "\r\n")
         #expect(try client.awaitError(.lineTooLong).code == .lineTooLong)
     }
 }
