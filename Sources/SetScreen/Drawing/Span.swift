@@ -74,29 +74,19 @@ struct Panel {
     /// `line` in lines of at most `width` cells, broken at spaces, each piece keeping its style;
     /// a word longer than `width` stands on a line of its own (and is cut where it is drawn).
     static func wrapped(_ line: [Span], width: Int) -> [[Span]] {
-        // Words with the spaces before them, as (text, style) pieces.
+        // Each word with the spaces before it, as styled pieces.
         var words: [(spaces: [Span], word: [Span])] = [([], [])]
         for span in line {
-            var piece = ""
-            var inSpaces = words[words.count - 1].word.isEmpty
             for character in span.text {
                 let isSpace = character == " "
-                if isSpace != inSpaces {
-                    if !piece.isEmpty {
-                        if inSpaces { words[words.count - 1].spaces.append(Span(piece, span.style)) } else { words[words.count - 1].word.append(Span(piece, span.style)) }
-                    }
-                    piece = ""
-                    if isSpace { words.append(([], [])) }
-                    inSpaces = isSpace
-                }
-                piece.append(character)
-            }
-            if !piece.isEmpty {
-                if inSpaces { words[words.count - 1].spaces.append(Span(piece, span.style)) } else { words[words.count - 1].word.append(Span(piece, span.style)) }
+                if isSpace, !words[words.count - 1].word.isEmpty { words.append(([], [])) }
+                var pieces = isSpace ? words[words.count - 1].spaces : words[words.count - 1].word
+                if pieces.last?.style == span.style { pieces[pieces.count - 1].text.append(character) } else { pieces.append(Span(String(character), span.style)) }
+                if isSpace { words[words.count - 1].spaces = pieces } else { words[words.count - 1].word = pieces }
             }
         }
         var lines: [[Span]] = [], current: [Span] = []
-        for (spaces, word) in words where !word.isEmpty || !spaces.isEmpty {
+        for (spaces, word) in words where !word.isEmpty {
             if !current.isEmpty, current.width + spaces.width + word.width > width {
                 lines.append(current)
                 current = word
