@@ -117,6 +117,9 @@ import Testing
         _ = app.receive(.welcome(server: "t", versions: [1], time: 0, limits: ServerLimits()), at: 0)
         _ = app.receive(.error(WireError(.noSuchMatch, "There is no match named \"typo\"."), id: nil), at: 10)
         #expect(app.state.isPicking)
+        // Said above the list, long enough to be read: the watcher asked for a match by name.
+        #expect(app.compose(at: 10).textLines.joined().contains("There is no match named \"typo\"."))
+        #expect(app.compose(at: 6_000).textLines.joined().contains("There is no match named \"typo\"."))
         let wake = app.nextWake(at: 10) ?? .max
         #expect(app.tick(at: wake).contains(.send(.list())))
     }

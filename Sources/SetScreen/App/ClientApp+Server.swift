@@ -120,7 +120,8 @@ extension ClientApp {
         }
         switch error.code {
         case .noSuchMatch where state.options.role == .spectator:
-            state.note(ServerText.printable(error.message), .bad, at: now)
+            // Over the list the watcher falls back to, long enough to be read there.
+            state.note(ServerText.printable(error.message), .bad, at: now, for: 3 * Notice.lifetime)
             // Refused before it ever joined, the connection is still `joining`; the picker lists
             // only over a live one, as after a welcome that found it picking.
             state.connection = .live
