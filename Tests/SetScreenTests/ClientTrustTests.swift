@@ -315,6 +315,8 @@ import Testing
         #expect(screen.contains("bob has left: no rematch"))
         #expect(app.input(.key(.character("r")), at: 0).isEmpty)
         #expect(app.compose(at: 0).textLines[1].contains("bob left the match: no rematch"))
+        #expect(!Self.text(app).contains("Rematch r"), "nor does the button bar")
+        #expect(Self.text(ClientFixtures.app(Self.over(MatchResult(reason: .noSetsLeft, by: nil, scores: [42, 17], winner: .first)))).contains("Rematch r"))
     }
 
     @Test func aSoloGameOverOffersANewGame() {

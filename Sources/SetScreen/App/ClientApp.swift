@@ -170,7 +170,9 @@ package struct ClientApp: Sendable {
         if state.options.mode == .solo { return over ? [.newGame, .help, .quit] : [.noSet, .hint, .newGame, .help, .quit] }
         // A duel whose rules turn hints off shows no Hint button: greyed, it could never work.
         let hint: [ScreenButton] = Overlays.offersHint(state) ? [.hint] : []
-        return over ? [.rematch, .help, .quit] : [.claim, .deal] + hint + [.pass, .help, .quit]
+        // With the opponent gone (forfeited, or left), there is nobody to ask for a rematch.
+        if over { return (state.opponentGone == nil ? [.rematch] : []) + [.help, .quit] }
+        return [.claim, .deal] + hint + [.pass, .help, .quit]
     }
 
     /// Tells the motion model where the cards should be now.
