@@ -16,6 +16,33 @@ package enum PlayerName {
         return mapped(folded)
     }
 
+    /// A name as it is drawn, its case kept: the skeleton's folds of other scripts and
+    /// compatibility forms, with `I`, `l` and `|`, which many fonts draw as the same stroke, drawn
+    /// as one. Two names drawn alike with different skeletons (`alice` and `aIice`, `Ian` and
+    /// `lan`) are kept apart by the store's look-alike check (`lookAlikeKey`), not by the skeleton:
+    /// folding `I` to `l` there would part `McIntosh` from `mcintosh`, which are one name.
+    package static func drawn(_ name: String) -> String {
+        let base = name.utf8.allSatisfy({ $0 < 0x80 }) ? name : mapped(name.precomposedStringWithCompatibilityMapping)
+        return String(String.UnicodeScalarView(base.unicodeScalars.map { strokes.contains($0) ? "l" : $0 }))
+    }
+
+    /// Whether two names are drawn alike (`drawn`).
+    package static func drawnAlike(_ name: String, _ other: String) -> Bool {
+        drawn(name) == drawn(other)
+    }
+
+    /// The key the store finds names drawn like `name` by: its skeleton with `l` and `|` read as
+    /// `i` (the skeleton has already made `I` an `i`), so every name drawn alike shares it; nil
+    /// when the name has no such stroke, and so no look-alike whose skeleton differs from its own.
+    /// The store's index computes the same with SQL's `replace` (`LookAlikeNames`).
+    package static func lookAlikeKey(_ name: String) -> String? {
+        guard drawn(name).unicodeScalars.contains("l") else { return nil }
+        return String(String.UnicodeScalarView(skeleton(name).unicodeScalars.map { $0 == "l" || $0 == "|" ? "i" : $0 }))
+    }
+
+    /// Capital I, small L and the vertical bar.
+    private static let strokes: Set<Unicode.Scalar> = ["I", "l", "|"]
+
     private static func mapped(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars where !scalar.properties.isDefaultIgnorableCodePoint {

@@ -273,6 +273,11 @@ final class GatedStore: AccountStore {
         return try inner.account(named: name)
     }
 
+    func account(lookingLike name: String) throws(StoreError) -> StoredAccount? {
+        gate.pass()
+        return try inner.account(lookingLike: name)
+    }
+
     func account(id: Int) throws(StoreError) -> StoredAccount? {
         gate.pass()
         return try inner.account(id: id)

@@ -167,6 +167,35 @@ struct PlayerNameTests {
         }
         #expect(ClientMessageDecoder.decode(Array(#"{"type":"join","name":"\u3164a"}"#.utf8)).failure?.code == .badField)
     }
+
+    /// `I`, `l` and `|` are drawn as one stroke; case and a dotted `i` are kept.
+    @Test func iLAndTheBarAreDrawnAlike() {
+        #expect(PlayerName.drawnAlike("alice", "aIice") && PlayerName.drawnAlike("alice", "a|ice"))
+        #expect(PlayerName.drawnAlike("Ian", "lan") && PlayerName.drawnAlike("alice", "a\u{FF29}ice"))
+        #expect(!PlayerName.drawnAlike("alice", "aiice") && !PlayerName.drawnAlike("alice", "ALICE"))
+        #expect(!PlayerName.drawnAlike("McIntosh", "mclntosh"))
+        #expect(PlayerName.lookAlikeKey("bob") == nil && PlayerName.lookAlikeKey("Ann") == nil)
+        #expect(PlayerName.lookAlikeKey("alice") == "aiice")
+    }
+
+    /// Every name of up to four strokes and letters: names drawn alike share the store's key,
+    /// and a name without a key has no look-alike under another skeleton.
+    @Test func namesDrawnAlikeShareTheLookAlikeKey() {
+        let letters: [String] = ["a", "i", "I", "l", "L", "|", "1", "M"]
+        var names: [String] = [], longest = [""]
+        for _ in 0..<4 {
+            longest = longest.flatMap { name in letters.map { name + $0 } }
+            names += longest
+        }
+        #expect(names.count == 8 + 64 + 512 + 4_096)
+        let byDrawing = Dictionary(grouping: names, by: PlayerName.drawn)
+        #expect(byDrawing["alla"]?.count == 9, "a, then three strokes of each two, then a")
+        for (_, alike) in byDrawing {
+            let keys = Set(alike.map(PlayerName.lookAlikeKey))
+            #expect(keys.count == 1, "\(alike)")
+            if keys.first! == nil { #expect(Set(alike.map(PlayerName.skeleton)).count == 1, "\(alike)") }
+        }
+    }
 }
 
 extension Result {

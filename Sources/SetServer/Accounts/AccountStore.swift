@@ -18,13 +18,17 @@ protocol AccountStore: AnyObject {
     /// The account that owns `name`, compared by skeleton (`PlayerName.skeleton`): "Ann", "ann"
     /// and Cyrillic "Аnn" are one name, its first owner's.
     func account(named name: String) throws(StoreError) -> StoredAccount?
+    /// The account that owns a name drawn like `name` (`PlayerName.drawnAlike`: `aIice` for
+    /// `alice`) though its skeleton differs, if any: such a name is not free to take.
+    func account(lookingLike name: String) throws(StoreError) -> StoredAccount?
     func account(id: Int) throws(StoreError) -> StoredAccount?
     /// Makes an account for an identity met for the first time. Throws `.nameTaken` when the
-    /// name's skeleton is owned and `.identityTaken` when the identity has an account: another
+    /// name's skeleton is owned or another account's name is drawn like it, and `.identityTaken` when the identity has an account: another
     /// server sharing the store may have made either since the caller looked.
     /// `charge` is spent in the same transaction (`.overAllowance` when it cannot be).
     func create(_ identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64, charging charge: RecordCharge) throws(StoreError) -> StoredAccount
-    /// Gives an account a new name; `.nameTaken` when another account owns its skeleton; `charge`
+    /// Gives an account a new name; `.nameTaken` when another account owns its skeleton or a
+    /// name drawn like it; `charge`
     /// as for `create`.
     func rename(_ id: Int, to name: String, charging charge: RecordCharge) throws(StoreError) -> StoredAccount
     /// Records a finished game and moves both ratings in one transaction, reading the ratings

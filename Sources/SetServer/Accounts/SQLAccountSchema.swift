@@ -117,6 +117,8 @@ enum SQLAccountSchema {
         setTimesWithoutRowID,
         // SQLite's ids as rowids, and the tables history reads one B-tree each (Accounts/RowIDKeys.swift).
         RowIDKeys.migration,
+        // Owned names found by how they are drawn: aIice beside alice (Accounts/LookAlikeNames.swift).
+        LookAlikeNames.migration,
     ]
 
     /// `set_times` as one B-tree on SQLite (issue 43): a table with a composite primary key keeps

@@ -94,6 +94,7 @@ final class SQLAccountStore: AccountStore {
                         return .failure(.identityTaken)
                     }
                     if try accountRow(named: name) != nil { return .failure(.nameTaken) }
+                    if try accountRow(lookingLike: name) != nil { return .failure(.nameTaken) }
                     if let waitMs = try RecordRation.charge(charge, in: database) { return .failure(.overAllowance(waitMs: waitMs)) }
                     let id = try insertAccount(identity: identity, name: name, bot: bot, wallSeconds: wallSeconds)
                     return .success(StoredAccount(id: id, identity: identity, name: name, bot: bot, createdWall: wallSeconds, ratings: VariantRatings()))
@@ -108,6 +109,7 @@ final class SQLAccountStore: AccountStore {
                 try database.transaction { () throws(DatabaseError) -> Result<StoredAccount, StoreError> in
                     guard var account = try accountRow(id: id) else { return .failure(.unavailable("there is no account \(id)")) }
                     if let owner = try accountRow(named: name), owner.id != id { return .failure(.nameTaken) }
+                    if let alike = try accountRow(lookingLike: name), alike.id != id { return .failure(.nameTaken) }
                     if let waitMs = try RecordRation.charge(charge, in: database) { return .failure(.overAllowance(waitMs: waitMs)) }
                     try renameAccount(id, to: name)
                     account.name = name

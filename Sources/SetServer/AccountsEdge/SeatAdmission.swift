@@ -2,15 +2,20 @@ import Foundation
 import SetWire
 
 /// What the store knows of a joining player, read off the loop: the account its identity owns
-/// (none for a guest) and the account that owns the name it asks for.
+/// (none for a guest), the account that owns the name it asks for, and, when the name is not
+/// already its account's, the account owning a name drawn like it (`LookAlikeNames`).
 struct JoinLookup: Sendable, Equatable {
     var account: StoredAccount?
     var owner: StoredAccount?
+    var lookAlike: StoredAccount?
 
     /// Runs on the accounts worker.
     static func find(_ name: String, identity: PlayerIdentity, in store: AccountStore) throws(StoreError) -> JoinLookup {
         let account = identity == .guest ? nil : try store.account(for: identity)
-        return JoinLookup(account: account, owner: try store.account(named: name))
+        let owner = try store.account(named: name)
+        // A name already the account's keeps it, look-alikes from before the check or not.
+        let lookAlike = account?.name == name ? nil : try store.account(lookingLike: name)
+        return JoinLookup(account: account, owner: owner, lookAlike: lookAlike)
     }
 }
 
@@ -70,6 +75,10 @@ enum JoinDecision: Equatable {
             self = .nameRefused(NameRefusal(name: name, because: "belongs to another player here"))
             return
         }
+        if let alike = lookup.lookAlike, alike.identity != identity {
+            self = .nameRefused(NameRefusal(name: name, because: "looks like \"\(alike.name)\", another player's name here"))
+            return
+        }
         let account = identity == .guest ? nil : lookup.account
         if let holder = sitting(name), holder != account.map({ .account(id: $0.id) }) {
             let whose = holder == .guest ? "is a guest's in that match" : "is another player's in that match"
@@ -121,7 +130,8 @@ enum NameSuggestion {
                      in store: AccountStore) throws(StoreError) -> String {
         func isFree(_ candidate: String) throws(StoreError) -> Bool {
             guard !sitting.contains(PlayerName.skeleton(candidate)), reserved.allows(candidate, to: claimant) else { return false }
-            return try store.account(named: candidate) == nil
+            guard try store.account(named: candidate) == nil else { return false }
+            return try store.account(lookingLike: candidate) == nil
         }
         let stem = reserved.allows(name, to: claimant) ? name : reserved.unreserved(name)
         if stem != name, try isFree(stem) { return stem }

@@ -80,6 +80,8 @@ final class FaultyStore: AccountStore {
 
     func account(named name: String) throws(StoreError) -> StoredAccount? { try inner.account(named: name) }
 
+    func account(lookingLike name: String) throws(StoreError) -> StoredAccount? { try inner.account(lookingLike: name) }
+
     func account(id: Int) throws(StoreError) -> StoredAccount? { try inner.account(id: id) }
 
     func create(_ identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64, charging charge: RecordCharge) throws(StoreError) -> StoredAccount {
