@@ -13,6 +13,13 @@ package enum ProxyHeader: Equatable, Sendable {
 
     /// `\r\n\r\n\0\r\nQUIT\n`: the twelve bytes every version 2 header begins with.
     package static let signature: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A, 0x00, 0x0D, 0x0A, 0x51, 0x55, 0x49, 0x54, 0x0A]
+    /// Whether a line (its newline gone) is one a PROXY header makes when read as lines by a
+    /// server not told to expect it: version 2's `\0` line (its first two lines are blank), or
+    /// version 1's text header. No client line is either: JSON cannot start with a NUL or "PROXY ".
+    package static func isSplitHeaderLine(_ line: some Collection<UInt8>) -> Bool {
+        line.elementsEqual([0x00]) || line.starts(with: Array("PROXY ".utf8))
+    }
+
     /// The fixed part: signature, version and command, family and transport, length.
     package static let fixedLength = 16
     /// The most the address part (with any TLVs) may hold here: a Unix pair is 216 bytes, and

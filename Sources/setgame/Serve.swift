@@ -4,11 +4,14 @@ import SetCLI
 import SetNet
 import SetServer
 
-/// `setgame serve`: prints where it listens, serves until SIGINT or SIGTERM, exits 0.
+/// `setgame serve`: prints where it listens, serves until SIGINT or SIGTERM, exits 0. SIGHUP,
+/// which a closed terminal or a log rotation sends, is said in the log and changes nothing: a
+/// server started with `&` from an ssh session outlives the session.
 func serve(_ options: ServeCommand) -> Int32 {
-    let signals = StopSignals([SIGINT, SIGTERM])
+    let signals = StopSignals([SIGINT, SIGTERM], ignoring: [SIGHUP])
     let config = options.config
     let log = ServerLog(format: options.logFormat)
+    signals.whenIgnored { _ in log("SIGHUP ignored: the server keeps serving (SIGTERM or SIGINT stops it)") }
     if let probe = options.probe { return probe.run() }
     if options.check { return check(config, log: log) }
     let server: Server
@@ -17,14 +20,14 @@ func serve(_ options: ServeCommand) -> Int32 {
             signals.sleep(milliseconds: ms)
         }
     } catch {
-        printError("setgame serve: \(error)")
+        printError(log.standalone("setgame serve: \(error)"))
         return 1
     }
     let control = server.control
     signals.whenSignalled { control.stop() }
     // Unbuffered, so a script reading our stdout learns the port at once.
-    writeOut("setgame serving on \(config.host):\(server.port)")
-    writeOut("match journals in \(config.dataDirectory ?? "-")")
+    writeOut(log.standalone("setgame serving on \(config.host):\(server.port)"))
+    writeOut(log.standalone("match journals in \(config.dataDirectory ?? "-")"))
     server.run()
     return 0
 }

@@ -71,6 +71,11 @@ extension ConnectionTable {
     /// Sends a coded error; a fatal one closes the connection once it is written.
     func fail(_ connection: Connection, _ error: WireError, id: JSONValue? = nil) {
         send(.error(error, id: id), to: connection)
+        if Self.loggedLimits.contains(error.code) {
+            // A host learns which limit turned whom away, once a second per address and limit.
+            log.quietly("limit \(connection.address) \(error.code.rawValue)",
+                        "refused \(connection.label) from \(connection.address): \(error.code.rawValue): \(error.message)")
+        }
         if error.fatal {
             // Per address and code: a client taking its seat over again and again (each time
             // closing its last connection with `replaced`) must not write a line each time.
@@ -78,6 +83,10 @@ extension ConnectionTable {
             markClosed(connection, "closed after a fatal error", lingering: true)
         }
     }
+
+    /// The refusals that are a limit reached (Protocol.md, Limits), said in the log as they are
+    /// to the client: the connection limits at the door are logged where they are met.
+    static let loggedLimits: Set<ErrorCode> = [.serverFull, .addressLimit, .rateLimited, .accountLimit, .challengeLimited, .chatLimited]
 
     /// A socket with room again: a watcher's waits for its slice like any other spectator
     /// output, so hundreds of them draining never delay a player's input; a player's is written.

@@ -53,7 +53,14 @@ extension Server {
             guard connection.limiter.allow(at: now, cost: cost) else { return overLimit(connection, at: now, id: id) }
             switch decoded {
             case .success(let request): return .request(request)
-            case .failure(let error): return .refused(error, id: id)
+            case .failure(let error):
+                if ProxyHeader.isSplitHeaderLine(bytes) {
+                    // A proxy sending PROXY headers to a node that was not told of it: its health
+                    // checks and every player through it fail, and only this line says why.
+                    logQuietly("unlisted proxy \(connection.address)", "#\(connection.id) from \(connection.address) began with a PROXY header, "
+                               + "but \(connection.address) is not in --proxy-from: its connections are read as clients' and fail")
+                }
+                return .refused(error, id: id)
             }
         }
     }

@@ -28,6 +28,13 @@ package final class ServerLog: Sendable {
         sink(Self.line(message, at: Self.timestamp(), format: format))
     }
 
+    /// A line `serve` prints beside the log (where it listens, why it could not start): as it is
+    /// in text; in JSON a log line like the others, so a collector reading both streams (systemd's
+    /// journal, a container's log) finds one object a line.
+    package func standalone(_ message: String) -> String {
+        format == .json ? Self.line(message, at: Self.timestamp(), format: .json) : message
+    }
+
     /// One log line in `format`, without the newline.
     static func line(_ message: String, at time: String, format: Format) -> String {
         switch format {
