@@ -30,6 +30,12 @@ for i in "${!words[@]}"; do [ "${words[$i]}" = /var/lib/setgame ] && words[$i]="
 "${words[@]}" --check >"$out/node.txt" || fail "the unit's node command line is not valid: $(cat "$out/node.txt")"
 grep -q 'node a, where the other nodes send its players: a.play.example.org:7380' "$out/node.txt" || fail "unexpected --check output: $(cat "$out/node.txt")"
 echo "unit, as a node: $(tail -1 "$out/node.txt")"
+# contrib/haproxy.cfg opens every connection with a PROXY header: a node behind it without
+# --proxy-from fails every health check.
+if grep -q 'send-proxy-v2' "$root/contrib/haproxy.cfg"; then
+    grep -q -- '--proxy-from' <<<"$node_start" || fail "the unit's node line has no --proxy-from, which contrib/haproxy.cfg needs"
+    grep -A2 -- '--node a' "$root/contrib/Dockerfile" | grep -q -- '--proxy-from' || fail "the Dockerfile's node line has no --proxy-from"
+fi
 
 # --check must refuse what serve would refuse.
 if "$bin" serve --log-format xml --check >/dev/null 2>&1; then fail "--check accepted a bad --log-format"; fi
