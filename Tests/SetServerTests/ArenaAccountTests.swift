@@ -89,6 +89,42 @@ import Testing
         withExtendedLifetime(ann) {}
     }
 
+    /// A line is its player's, not its name's: a connected guest's line is not another
+    /// connection's, a guest's is no account's, an account's is no one else's even once it has
+    /// renamed and another account took the old name, and a name drawn like a line's is that line's.
+    @Test func aNameAloneTakesNoOnesLine() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        try Room.create(server, "lines", startsInS: 60)
+        let max = try Asked.client(server)
+        guard case .arena = try Asked.answer(max, .join(ArenaJoinRequest(arena: "lines", name: "max")), id: "max") else {
+            Issue.record("the guest max did not join")
+            return
+        }
+        let ann = try Self.joined(server, "lines", "ann", key: AccountTests.annKey)
+        func refusal(_ name: String, key: String?) throws -> WireError? {
+            let client = try Asked.client(server)
+            let answer = try Asked.answer(client, .join(ArenaJoinRequest(arena: "lines", name: name, account: key)), id: "steal")
+            if case .error(let error, _) = answer { return error }
+            return nil
+        }
+        #expect(try refusal("max", key: nil)?.message.contains("by a guest who is here") == true, "another guest while max is here")
+        #expect(try refusal("max", key: AccountTests.bobKey)?.message.contains("another player's line") == true, "an account")
+        #expect(try refusal("m\u{0430}x", key: nil)?.message.contains("looks like max's name") == true, "a look-alike")
+        // ann renames (a solo game under a new name); bob's key takes her old name, not her line.
+        let renamed = try TestClient.joined(port: server.port, name: "anna", key: AccountTests.annKey, match: "solo-ann")
+        let taker = try TestClient.joined(port: server.port, name: "ann", key: AccountTests.bobKey, match: "solo-bob")
+        #expect(try refusal("ann", key: AccountTests.bobKey)?.code == .nameTaken, "bob's account under ann's old name")
+        #expect(try refusal("anna", key: AccountTests.annKey)?.details["suggestion"] == .string("ann"), "ann plays as ann here still")
+        let standings = try Asked.answer(try Asked.client(server), .join(ArenaJoinRequest(arena: "lines", name: "eve", watch: true)), id: "w")
+        guard case .arena(let view, _) = standings else {
+            Issue.record("no standings: \(standings)")
+            return
+        }
+        #expect(view.standings.map(\.name).sorted() == ["ann", "max"])
+        withExtendedLifetime((max, ann, renamed, taker)) {}
+    }
+
     @Test func aCasualArenasDuelMovesNoRating() throws {
         let server = try TestServer()
         defer { server.stop() }

@@ -57,6 +57,24 @@ final class ArenaRoom {
         for player in stored.players { if let account = player.account { accounts[player.entrant.name] = account } }
     }
 
+    /// Why the line `name` names in this arena is not a joiner's to take, if it is not: a line
+    /// belongs to the account that joined it (a guest's to no account, and to nobody else while
+    /// its guest is here on another connection), and a name drawn like a line's is that line's.
+    /// Without this a name alone took another player's line, points and waiting duel.
+    /// `account`: the joiner's account (nil: a guest; `.some(nil)`: an account being made).
+    func lineRefusal(of name: String, account: Int??, by connection: ConnectionID) -> String? {
+        let key = PlayerName.skeleton(name)
+        guard let line = arena.players.keys.first(where: { PlayerName.skeleton($0) == key }) else { return nil }
+        guard line == name else { return "looks like \(line)'s name in the arena \(self.name)" }
+        switch (accounts[line], account) {
+        case (let owner?, let joiner??) where owner == joiner: return nil
+        case (nil, nil):
+            let here = members.contains { $0.key != connection && $0.value.player == line }
+            return here ? "is played in the arena \(self.name) by a guest who is here" : nil
+        default: return "is another player's line in the arena \(self.name)"
+        }
+    }
+
     /// The name `account` plays under here, if it joined under one; nil for a guest or a newcomer.
     func name(of account: Int) -> String? {
         accounts.first { $0.value == account }?.key
