@@ -19,6 +19,9 @@ package enum RuleRefusal: Error, Hashable, Sendable {
     case hintsDisabled
     case noSetOnTable
     case rematchAlreadyAsked
+    /// A duel claim sent before its sender could have seen the game's table: written behind the
+    /// join or rematch that dealt it, or behind a join coming back to a table left meanwhile.
+    case tableNotSeen
 
     /// A stable snake_case code that clients and tests match on.
     package var code: String {
@@ -38,6 +41,7 @@ package enum RuleRefusal: Error, Hashable, Sendable {
         case .hintsDisabled: "hints_disabled"
         case .noSetOnTable: "no_set_on_table"
         case .rematchAlreadyAsked: "rematch_already_asked"
+        case .tableNotSeen: "table_not_seen"
         }
     }
 
@@ -62,6 +66,7 @@ package enum RuleRefusal: Error, Hashable, Sendable {
         case .hintsDisabled: "Hints are off in this match."
         case .noSetOnTable: "There is no set on the table: deal three more."
         case .rematchAlreadyAsked: "You have already asked for a rematch."
+        case .tableNotSeen: "That \"Set!\" was sent before the table reached you; call it again."
         }
     }
 }

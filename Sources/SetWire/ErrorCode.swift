@@ -101,6 +101,7 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     case hintsDisabled = "hints_disabled"
     case noSetOnTable = "no_set_on_table"
     case rematchAlreadyAsked = "rematch_already_asked"
+    case tableNotSeen = "table_not_seen"
     /// The server (node) holding the match is away: its lease in the shared store lapsed
     /// (Protocol.md, "Several servers (nodes)"); `retryAfterMs` says when to try again.
     case nodeAway = "node_away"
@@ -150,6 +151,7 @@ extension ErrorCode {
         case .hintsDisabled: self = .hintsDisabled
         case .noSetOnTable: self = .noSetOnTable
         case .rematchAlreadyAsked: self = .rematchAlreadyAsked
+        case .tableNotSeen: self = .tableNotSeen
         }
     }
 }

@@ -18,7 +18,7 @@ enum RefusalFields {
         case .notYourWindow(let holder): ["holder": .int(Int64(holder.rawValue))]
         case .cardNotOnTable(let card): ["card": .int(Int64(card.id))]
         case .matchOver, .matchNotOver, .noSuchSeat, .claimFirst, .alreadyYourWindow, .finishYourClaim, .deckEmpty,
-             .noWindowToPass, .notInSolo, .hintsDisabled, .noSetOnTable, .rematchAlreadyAsked: [:]
+             .noWindowToPass, .notInSolo, .hintsDisabled, .noSetOnTable, .rematchAlreadyAsked, .tableNotSeen: [:]
         }
     }
 
@@ -36,6 +36,7 @@ enum RefusalFields {
         case .hintsDisabled: return .hintsDisabled
         case .noSetOnTable: return .noSetOnTable
         case .rematchAlreadyAsked: return .rematchAlreadyAsked
+        case .tableNotSeen: return .tableNotSeen
         case .claimTaken:
             guard let holder = seat("holder"), let lead = details["leadMs"]?.intValue, lead >= 0 else { return nil }
             return .claimTaken(holder: holder, leadMs: lead)

@@ -159,7 +159,9 @@ extension ClientApp {
         case .notYourWindow, .claimFirst,
              // A claim sent while the match is paused (the opponent away) is refused: nothing is
              // pending, or "Calling Set!…" would stay up and no claim could be sent again.
-             .waitingForOpponent:
+             .waitingForOpponent,
+             // A claim typed before the new table came: nothing pending, the table is there now.
+             .tableNotSeen:
             state.claimPending = false
             state.mySelection = state.view?.selectionSeat == state.seat ? state.view?.selection ?? [] : []
             state.note(ServerText.printable(error.message), .bad, at: now)

@@ -12,6 +12,9 @@ struct RaceState {
     var lastClaimOpenedAt: Instant?
     /// The seq of that window's `window_opened`: a claim that saw it is for the table after.
     var lastClaimSeq: Int?
+    /// The seq of the game's `game_started`: a claim whose sender had not been sent it was for
+    /// no table of this game (`MatchHost.unseenTableRefusal`).
+    var gameStartedSeq: Int?
     /// Each seat's claim windows lost minus won: whether its round trip may count in a race.
     var ledger: RaceLedger
     /// Each seat's round trip as last announced (lag compensation on), for snapshots.

@@ -10,8 +10,12 @@ extension MatchHost {
     /// Applies a seat's action, or holds it in a claim race; a held request's answer comes later
     /// as a `HostMessage.answer` to its seat, with `id`.
     /// A claim's `seen` is the last event its sender had received (see `staleClaimRefusal`).
+    /// `knownSeq`: what the server had sent the sender before this claim's read (`PendingAction`).
     mutating func act(_ action: Action, by seat: Seat, at now: Instant, lag measured: ClaimLag = .off, seen: Int? = nil,
-                      id: JSONValue? = nil, seeds: () -> UInt64) -> HostOutput<ActReply> {
+                      knownSeq: Int? = nil, id: JSONValue? = nil, seeds: () -> UInt64) -> HostOutput<ActReply> {
+        if action == .claim, let unseen = unseenTableRefusal(seen: seen, knownSeq: knownSeq) {
+            return HostOutput(reply: .refused(WireError(unseen, playerNames: playerNames)))
+        }
         if action == .claim, sawSoonerThanItsRoundTrip(seat, at: now, measured: measured, seen: seen) { races.ledger.forfeit(seat) }
         if action == .claim, let seen, let openedSeq = races.lastClaimSeq, seen >= openedSeq, let openedAt = races.lastClaimOpenedAt {
             races.noteGap(seat, now.milliseconds(since: openedAt))
@@ -146,6 +150,17 @@ extension MatchHost {
             guard sentAt <= openedAt else { return nil }
         }
         return .claimTaken(holder: winner.seat, leadMs: max(0, sentAt.milliseconds(since: winner.sentAt)))
+    }
+
+    /// A duel claim for a game whose table its sender had not been sent when the claim was read,
+    /// or says it had not seen (`seen` before the game's `game_started`): written behind the join
+    /// or rematch that dealt the game, or behind a join coming back to a table, it was sent blind.
+    /// Without this the player completing a match, or one back from a pause, could send a claim
+    /// with its join and take the first window before the other player could see the table.
+    /// Whatever the compensation: it is a fact about what was sent, not a race.
+    func unseenTableRefusal(seen: Int?, knownSeq: Int?) -> RuleRefusal? {
+        guard mode == .duel, case .playing = lifecycle, let dealt = races.gameStartedSeq else { return nil }
+        return min(seen ?? .max, knownSeq ?? .max) < dealt ? .tableNotSeen : nil
     }
 
     /// Whether a claim says it saw the last claim window open (`seen`) although its measured

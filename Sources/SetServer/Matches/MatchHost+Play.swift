@@ -175,6 +175,7 @@ extension MatchHost {
         insight = TableInsight(liveTable: fresh.table)
         let start = GameStart(game: game, table: fresh.table, deck: fresh.deck.count, scores: fresh.scores, commitment: commitment)
         var output = HostOutput<NoReply>(messages: [emit(.gameStarted(start), at: now)])
+        races.gameStartedSeq = seq
         if let result = fresh.result {
             output.finished = finish(result, at: now)
             output.messages.append(emit(.gameOver(result, seed: seed), at: now))

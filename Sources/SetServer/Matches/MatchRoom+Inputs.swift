@@ -35,7 +35,8 @@ extension MatchRoom {
     /// A seat's actions from one read, in order, their records written together (`changes`).
     func act(_ actions: [PendingAction], by seat: Seat, at now: Instant, lag: ClaimLag = .off) -> [RoomOutcome<ActReply>] {
         changes(at: now, undone: .refused(MatchHost.journalStalled), actions.map { pending in
-            { host, seeds in host.act(pending.action, by: seat, at: now, lag: lag, seen: pending.seen, id: pending.id, seeds: seeds) }
+            { host, seeds in host.act(pending.action, by: seat, at: now, lag: lag, seen: pending.seen, knownSeq: pending.knownSeq,
+                                                  id: pending.id, seeds: seeds) }
         })
     }
 

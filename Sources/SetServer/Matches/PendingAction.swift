@@ -11,4 +11,8 @@ struct PendingAction {
     /// A claim's last event seen, which tells which table it claims (`MatchHost.act`).
     var seen: Int?
     var id: JSONValue?
+    /// The match's seq when the read that carried it began, if its sender sat in the match then:
+    /// every event up to it had been sent to the sender. 0 for a line read before its sender sat
+    /// (behind its join); nil where nobody knows (`MatchHost.unseenTableRefusal`).
+    var knownSeq: Int?
 }

@@ -8,11 +8,13 @@ import SetWire
 // gathered while they come one after another in a read, and performed together before the next
 // line of another kind or at the read's end: their journal records go in one write.
 extension Server {
-    func handle(_ line: LineReader.Line, from connection: Connection, at now: Instant, gathering actions: inout [PendingAction]) {
+    /// `knownSeq`: the match's seq when this read began, if the connection sat in it then.
+    func handle(_ line: LineReader.Line, from connection: Connection, at now: Instant, knownSeq: Int,
+                gathering actions: inout [PendingAction]) {
         guard let arrived = arrival(of: line, from: connection, at: now) else { return }
         if case .request(let request) = arrived, case .act(let action, let seat, let seen) = request.message,
            !connection.isAdmitting, connection.held.isEmpty {
-            actions.append(PendingAction(action: action, claimedSeat: seat, seen: seen, id: request.id))
+            actions.append(PendingAction(action: action, claimedSeat: seat, seen: seen, id: request.id, knownSeq: knownSeq))
             return
         }
         act(actions, from: connection, at: now)

@@ -113,6 +113,8 @@ extension Server {
         // An unfinished line is timed from when it began: a read that completed lines starts a new one.
         connection.partialLineSince = !connection.socket.isMidLine ? nil
             : lines.isEmpty ? (connection.partialLineSince ?? now) : now
+        // What had been sent the player before these bytes came: a claim among them saw no more.
+        let knownSeq = if case .player(let room, _) = connection.session { room.host.seq } else { 0 }
         var actions: [PendingAction] = []
         actions.reserveCapacity(lines.count)
         var overLimit = 0
@@ -123,7 +125,7 @@ extension Server {
                 overLimit += 1
                 if overLimit >= Self.refusalsAnsweredPerRead { break }
             }
-            handle(line, from: connection, at: now, gathering: &actions)
+            handle(line, from: connection, at: now, knownSeq: knownSeq, gathering: &actions)
         }
         act(actions, from: connection, at: now)
     }

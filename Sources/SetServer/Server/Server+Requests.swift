@@ -135,7 +135,8 @@ extension Server {
     }
 
     private func act(_ action: Action, claimedSeat: Seat?, seen: Int?, id: JSONValue?, from connection: Connection, at now: Instant) {
-        act([PendingAction(action: action, claimedSeat: claimedSeat, seen: seen, id: id)], from: connection, at: now)
+        // Only a line held behind its join comes here: read before its sender sat, it saw nothing.
+        act([PendingAction(action: action, claimedSeat: claimedSeat, seen: seen, id: id, knownSeq: 0)], from: connection, at: now)
     }
 
     /// Performs a connection's actions in order: those that may be performed, together (their
