@@ -24,6 +24,22 @@ import Testing
         withExtendedLifetime(first) {}
     }
 
+    /// A health check comes and goes unsaid (a load balancer's checks were most of a node's
+    /// log); a player's join says where from, and its leave is said.
+    @Test func aHealthCheckLeavesNoLineAndAJoinSaysItsAddress() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let probe = try TestClient.greeted(port: server.port)
+        probe.send(.health, id: .string("h"))
+        _ = try probe.waitFor("health") { if case .health = $0 { true } else { nil } }
+        probe.hangUp()
+        let ann = try TestClient.joined(port: server.port, name: "ann", key: nil)
+        ann.hangUp()
+        let lines = polled({ server.logLines.all }, until: { $0.contains { $0.contains("ann") && $0.contains(" left: ") } })
+        #expect(lines.contains { $0.contains("ann (seat 0 of m) joined from 127.0.0.1") }, "\(lines)")
+        #expect(lines.filter { $0.contains(" left: ") }.allSatisfy { $0.contains("ann") }, "\(lines)")
+    }
+
     @Test func aProxyHeaderFromAnUnlistedAddressIsSaidInTheLog() throws {
         let server = try TestServer()
         defer { server.stop() }

@@ -46,7 +46,11 @@ final class Connection {
     var closeWhenFlushed = false
     /// Whether closing must first deliver a fatal error line (see `ConnectionTable.linger`).
     var lingerOnClose = false
-    var name = "?"
+    var name = Connection.unnamed
+    /// The name of a connection that never joined a match, the lobby or an arena.
+    static let unnamed = "?"
+    /// Whether it ever joined a match, the lobby or an arena under a name.
+    var saidWhoItIs: Bool { name != Connection.unnamed }
     /// The peer's IP address: per-address limits count by it.
     var address = "?"
     /// Who this connection speaks for; a guest until a door or an account key says otherwise.

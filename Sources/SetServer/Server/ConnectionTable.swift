@@ -112,11 +112,13 @@ final class ConnectionTable {
             if connection.lingerOnClose { linger(connection.socket) } else { connection.socket.close() }
             addresses.closed(connection.address)
             // Comings and goings that leave nothing behind are logged at most once a second; a
-            // player's, at most once a second per address, so reconnect churn stays quiet too.
-            if connection.isSpectator || connection.room?.host.holdsSeats != true {
-                log.quietly(connection.isSpectator ? "spectator-left" : "left", "\(connection.label) left: \(reason)")
-            } else {
-                log.quietly("left from \(connection.address)", "\(connection.label) left: \(reason)")
+            // player's, at most once a second per address, so reconnect churn stays quiet too. A
+            // connection that never said who it is (a health check, a question, a port scan) goes
+            // unsaid: a load balancer's checks were most of a node's log.
+            if connection.saidWhoItIs {
+                let seated = !connection.isSpectator && connection.room?.host.holdsSeats == true
+                let condition = seated ? "left from \(connection.address)" : connection.isSpectator ? "spectator-left" : "left"
+                log.quietly(condition, "\(connection.label) left: \(reason)")
             }
             left(connection)
         }

@@ -127,11 +127,12 @@ extension Server {
         apply(outcome, of: room, except: connection.id)
         if connection.isSpectator { watchFromNow(connection, room) }
         if role == .spectator || !host.holdsSeats {
-            return logQuietly(role == .spectator ? "spectator-joined" : "joined", "\(connection.label) joined")
+            return logQuietly(role == .spectator ? "spectator-joined" : "joined", "\(connection.label) joined from \(connection.address)")
         }
         // Per address: a client reconnecting within the connect rate must not write a line each time.
         logQuietly("joined from \(connection.address)",
-                   "\(connection.label) joined\(join.token != nil ? " with a token" : "")\(host.phase == .playing ? "; \(host.name) is playing" : "")")
+                   "\(connection.label) joined\(join.token != nil ? " with a token" : "") from \(connection.address)"
+                   + (host.phase == .playing ? "; \(host.name) is playing" : ""))
     }
 
     private func act(_ action: Action, claimedSeat: Seat?, seen: Int?, id: JSONValue?, from connection: Connection, at now: Instant) {
