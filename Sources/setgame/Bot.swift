@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import SetBot
 import SetNet
 import SetTerminal
@@ -24,7 +25,13 @@ func runBot(_ asked: BotOptions, count: Int = 1) -> Int32 {
         printError("setgame bot: cannot reach \(chosen.host):\(chosen.port): \(error)")
         return 1
     }
-    runner.onBotClosed = { printError("setgame bot: \($0)") }
+    // What was said as it happened; a failure nobody heard (a redirect to a name that does not
+    // resolve ends a bot without a connection to close) is said at the end.
+    let told = Mutex<Set<String>>([])
+    runner.onBotClosed = { line in
+        told.withLock { _ = $0.insert(line) }
+        printError("setgame bot: \(line)")
+    }
     runner.onBotJoined = { name, joined, _ in
         let what = chosen.arena == nil ? "" : "the arena "
         writeOut("\(name) (\(chosen.level.rawValue)) joined \(what)\(ServerText.printable(joined)) on \(chosen.host):\(chosen.port)")
@@ -38,5 +45,7 @@ func runBot(_ asked: BotOptions, count: Int = 1) -> Int32 {
     signals.whenSignalled { runner.stop() }
     runner.run()
     if chosen.arena != nil { writeOut(runner.arenaTally.summary) }
-    return runner.failures.isEmpty ? 0 : 1
+    let failures = runner.failures
+    for failure in failures where !told.withLock({ $0.contains(failure) }) { printError("setgame bot: \(failure)") }
+    return failures.isEmpty ? 0 : 1
 }
