@@ -61,3 +61,17 @@ start "$out/journals" --empty-store
 grep -q 'starting an EMPTY accounts store' "$out/stderr" || fail "--empty-store said nothing: $(cat "$out/stderr")"
 stop
 echo "data folder: a missing store beside journals is refused, and --empty-store says it loudly"
+
+# A folder that cannot be made is refused naming what stops it: a parent that cannot be gone
+# through (0700, another user's), not a writable-or-not guess at an ancestor. Only root can
+# play another user here.
+if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null; then
+    open=$(mktemp -d /tmp/setgame-perm.XXXXXX)
+    chmod 755 "$open"
+    cp "$bin" "$open/setgame" && chmod 755 "$open/setgame"
+    mkdir -m 700 "$open/locked"
+    said=$(runuser -u nobody -- "$open/setgame" serve --check --data "$open/locked/a/data" 2>&1 || true)
+    rm -rf "$open"
+    grep -q "$open/locked cannot be gone through" <<<"$said" || fail "a locked parent was not named: $said"
+    echo "data folder: a parent that cannot be gone through is named"
+fi

@@ -33,16 +33,21 @@ extension JournalDirectory {
         }
     }
 
-    /// The first thing on the way to `folder` that stops it being created.
+    /// The first thing on the way to `folder` that stops it being created: a folder on the way
+    /// that cannot be gone through (a 0700 parent of another user's), or the last one there is,
+    /// where the rest would be made, not writable.
     private static func why(_ folder: String) -> String {
+        var deepest = folder.hasPrefix("/") ? "/" : "."
         var current = folder.hasPrefix("/") ? "" : "."
         for part in folder.split(separator: "/").dropLast() {
             current += "/" + part
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: current, isDirectory: &isFolder) else { break }
             if !isFolder.boolValue { return "\(current) is a file, not a folder" }
-            if access(current, W_OK | X_OK) != 0 { return "\(current) is not writable (\(String(cString: strerror(errno))))" }
+            if access(current, X_OK) != 0 { return "\(current) cannot be gone through (\(String(cString: strerror(errno))))" }
+            deepest = current
         }
+        if access(deepest, W_OK) != 0 { return "\(deepest) is not writable (\(String(cString: strerror(errno))))" }
         return "the system refused"
     }
 }
