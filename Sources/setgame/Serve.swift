@@ -14,6 +14,8 @@ func serve(_ options: ServeCommand) -> Int32 {
     signals.whenIgnored { _ in log("SIGHUP ignored: the server keeps serving (SIGTERM or SIGINT stops it)") }
     if let probe = options.probe { return probe.run() }
     if options.check { return check(config, log: log) }
+    // Which build runs, for a host reading the log after an upgrade.
+    log("setgame \(Commands.version) starting")
     let server: Server
     do {
         server = try StartPatience().start({ () throws(ServerStartError) in try Server(config: config, log: log) }, log: log) { ms in

@@ -76,7 +76,7 @@ extension Server {
     }
 
     func shutDown() {
-        log("shutting down: telling \(connections.count) clients")
+        log("shutting down: telling \(connections.count) client\(connections.count == 1 ? "" : "s")")
         connections.closeAll(saying: ServerMessageCoding.line(.goodbye(reason: "The server is shutting down.")))
         // Records asked for are committed (a game over they hold back is told after a restart).
         accounts.stop()

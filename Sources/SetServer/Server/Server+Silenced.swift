@@ -31,7 +31,7 @@ extension Server {
             case .failure(let error): logQuietly("silenced-unreachable", "chat: the store's silenced list cannot be read: \(error); the list in force stays")
             case .success(nil): break
             case .success(let read?):
-                if read.version != chatGate.silencedPoll.version { log("chat: the store's silenced list (version \(read.version)): \(read.list.notes.last ?? "")") }
+                if read.version != chatGate.silencedPoll.version { log("\(read.list.notes.last ?? "chat: the store's silenced list read") (version \(read.version))") }
                 chatGate.silencedPoll.version = read.version
                 chatGate.putInForce(read.list)
             }
