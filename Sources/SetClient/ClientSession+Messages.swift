@@ -143,6 +143,11 @@ extension ClientSession {
             // line may be our ping, whose pong will never come; the next ping goes at its time.
             awaitingAnswerSince = nil
             return [.refused(error)]
+        case .nodeAway where stage == .joined:
+            // A move refused because the node holding the match cannot act for it now (its
+            // lease lapsed): there is no join to ask again, so the refusal is passed on as any
+            // other; a countdown to nothing stayed on screen.
+            return [.refused(error)]
         case .nodeAway:
             return wait(for: error, at: now)
         case .seatInUse:

@@ -165,6 +165,23 @@ import Testing
         #expect(app.input(.key(.character("q")), at: now).contains { if case .quit = $0 { true } else { false } })
     }
 
+    /// A move refused `node_away` while seated (the node holding the match let its lease lapse):
+    /// the server's words for a while, the seat kept, no countdown to a join that never comes (it
+    /// stayed at "asking again in 0 s" for good).
+    @Test func aMoveRefusedByANodeAwayIsSaidAndTheSeatKept() {
+        var app = ClientFixtures.app(ClientFixtures.view())
+        let away = ServerMessage.error(WireError(.nodeAway, "The server holding duel-1 (b) is away; try again in 2 s.",
+                                                 details: ["match": .string("duel-1"), "node": .string("b"), "retryAfterMs": .int(2_000)]), id: nil)
+        let effects = app.receive(away, at: 10_000)
+        #expect(!effects.contains { if case .disconnect = $0 { true } else { false } }, "\(effects)")
+        #expect(app.state.connection == .live)
+        let shown = app.compose(at: 10_500).textLines.joined()
+        #expect(shown.contains("(b) is away; try again in 2 s") && !shown.contains("asking again"), "\(shown)")
+        let later = app.compose(at: 10_000 + 2 * Notice.lifetime + 1).textLines.joined()
+        #expect(!later.contains("is away"), "\(later)")
+        #expect(app.tick(at: 13_000).allSatisfy { if case .send(.join) = $0 { false } else { true } }, "no join: the seat is here")
+    }
+
     @Test func aLostConnectionRetriesWithBackoffAndResumesTheSeat() {
         var app = ClientFixtures.app(ClientFixtures.view())
         _ = app.connectionLost("reset", at: 10_000)

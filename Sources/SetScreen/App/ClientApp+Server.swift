@@ -134,6 +134,12 @@ extension ClientApp {
             let suggestion = error.details["suggestion"]?.stringValue.map { ServerText.printable($0) }
             let hint = suggestion.map { " Join with --name \($0), or another --name." } ?? ""
             return [.quit(status: 1, message: "setgame: \(ServerText.printable(error.message))\(state.options.takesSuggestedName ? "" : hint)")]
+        case .nodeAway where state.session.stage == .joined:
+            // A move refused while the node holding the match cannot act (its lease lapsed): the
+            // seat is still here, and the player presses again once it can.
+            state.claimPending = false
+            state.mySelection = state.view?.selectionSeat == state.seat ? state.view?.selection ?? [] : []
+            state.note(ServerText.printable(error.message), .bad, at: now, for: 2 * Notice.lifetime)
         case .nodeAway:
             // The session asked again a few times; a seat of ours waits there, so keep trying as
             // after any loss, and a join that never was gives up with the server's words.
