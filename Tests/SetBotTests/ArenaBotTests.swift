@@ -54,6 +54,7 @@ import Testing
     /// arena test below hung; with this allowance, they passed.
     static func patient(_ config: inout ServerConfig) {
         config.limits.seatWaitMs = 3_600_000
+        config.arenaSeatWaitMs = 3_600_000
         config.limits.idleTimeoutMs = 3_600_000
         config.limits.messageBurst = 1 << 30
     }

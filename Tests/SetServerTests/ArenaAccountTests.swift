@@ -183,6 +183,23 @@ import Testing
         #expect(line?["state"] == "finished" && line?["rank"]?.intValue == 1 && line?["games"]?.intValue == 2)
     }
 
+    /// An arena duel's seats wait 30 s at most, whatever the server's seat wait (two minutes by
+    /// default): a player who never sits costs the one who came that long, not two minutes.
+    @Test func anArenaDuelsSeatsWaitHalfAMinuteAtMost() throws {
+        let server = try TestServer { $0.limits.idleTimeoutMs = 3_600_000 }
+        defer { server.stop() }
+        let arenaWaitMs = ServerConfig().arenaSeatWaitMs
+        #expect(ServerLimits().seatWaitMs > arenaWaitMs, "the server's own wait is longer")
+        try Room.create(server, "brisk")
+        let (ann, _) = try Room.joined(server, "brisk", "ann")
+        let (bob, _) = try Room.joined(server, "brisk", "bob")
+        _ = try ArenaDuelTests.sit(ann, "ann", in: try Room.pairing(ann))
+        server.advance(by: arenaWaitMs)
+        let counted = try Room.pushed(ann, "bob's no-show") { Room.entry($0, "bob")?.games == 1 }
+        #expect(Room.entry(counted, "ann")?.score == 2)
+        withExtendedLifetime(bob) {}
+    }
+
     /// ann sits in her duels, bob never does: each is bob's no-show and ann's win, and after two
     /// in a row bob is paused. ann's arena connection leaves each such duel for the next.
     @Test func aDuelOnlyOneSitsInIsTheAbsentPlayersNoShow() throws {

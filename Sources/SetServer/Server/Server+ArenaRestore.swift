@@ -60,7 +60,7 @@ extension Server {
         let room = ArenaRoom(stored, at: wall, offset: offset)
         arenaRooms.hold(room)
         log("arena \(room.name) is held here" + (stored.underWay.isEmpty ? "" : " with \(stored.underWay.count) duels dealt"))
-        let until = Instant(milliseconds: clock.now().milliseconds + lobby.seatWaitMs)
+        let until = Instant(milliseconds: clock.now().milliseconds + arenaSeatWaitMs)
         // The duels that ended while it was being held again, as their matches told it: counted
         // below, before any end read from the store for them. A record committed before the
         // arena was read is among `recorded` too, and may say less (a resignation before any set
@@ -76,7 +76,7 @@ extension Server {
                                                              rated: room.rated)
                 room.seatWaits[game.number] = until
                 room.seatTokens[game.number] = tokens
-                writeHome(of: match, forMs: lobby.seatWaitMs) { [unowned self] error in
+                writeHome(of: match, forMs: arenaSeatWaitMs) { [unowned self] error in
                     if let error { log("arena \(room.name): \(match)'s home row was not written again: \(error)") }
                 }
             } else if lobby.rooms[match]?.host.phase == .waiting {

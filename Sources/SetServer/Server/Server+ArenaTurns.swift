@@ -57,11 +57,14 @@ extension Server {
         }
     }
 
+    /// How long an arena duel's seats wait for its players (`ServerConfig.arenaSeatWaitMs`).
+    var arenaSeatWaitMs: Int64 { min(lobby.seatWaitMs, config.arenaSeatWaitMs) }
+
     /// Reserves a stored duel here (its home row written first on nodes, as an accepted
     /// challenge's) and tells each player their own token.
     private func tellPairing(_ game: ArenaGame, match: String, tokens: [String], in room: ArenaRoom) {
         room.dealing += 1
-        writeHome(of: match, forMs: lobby.seatWaitMs) { [unowned self] error in
+        writeHome(of: match, forMs: arenaSeatWaitMs) { [unowned self] error in
             room.dealing -= 1
             room.unstored.remove(game.number)
             defer { if room.dealing == 0 { pushArena(room) } }
@@ -70,7 +73,7 @@ extension Server {
                 log("arena \(room.name): the store did not take \(match)'s home row: \(error)")
                 return undeal(game, in: room)
             }
-            let until = Instant(milliseconds: clock.now().milliseconds + lobby.seatWaitMs)
+            let until = Instant(milliseconds: clock.now().milliseconds + arenaSeatWaitMs)
             lobby.reservedMatches[match] = ReservedMatch(tokens: Set(tokens), mode: .duel, variant: room.variant,
                                                          unclaimedUntil: until, rated: room.rated)
             room.seatWaits[game.number] = until

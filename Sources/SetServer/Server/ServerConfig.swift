@@ -53,6 +53,11 @@ package struct ServerConfig: Sendable, Equatable {
         get { accounts.arenaSchedules }
         set { accounts.arenaSchedules = newValue }
     }
+    /// An arena duel's seat wait at most (`AccountsSettings.arenaSeatWaitMs`).
+    package var arenaSeatWaitMs: Int64 {
+        get { accounts.arenaSeatWaitMs }
+        set { accounts.arenaSeatWaitMs = newValue }
+    }
     /// Where the accounts are kept, and the faults tests inject into the accounts store.
     package var accounts = AccountsSettings()
     /// Tests inject one to make the accounts store's changes fail as a full disk would.
@@ -211,6 +216,10 @@ package struct AccountsSettings: Equatable, Sendable {
     package var keepsHouseBotNames = true
     /// The arenas kept on a schedule: the store's unique names make each slot's arena once.
     package var arenaSchedules: [ArenaSchedule] = []
+    /// How long an arena duel's seats wait for its players, at most (the server's seat wait if
+    /// shorter): they are in the arena and told at once, so a no-show costs the one who came
+    /// this long (guests who never sat held a real player two minutes each).
+    package var arenaSeatWaitMs: Int64 = 30_000
 
     package init() {}
 }
