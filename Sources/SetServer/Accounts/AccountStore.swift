@@ -23,8 +23,9 @@ protocol AccountStore: AnyObject {
     func account(lookingLike name: String) throws(StoreError) -> StoredAccount?
     func account(id: Int) throws(StoreError) -> StoredAccount?
     /// Makes an account for an identity met for the first time. Throws `.nameTaken` when the
-    /// name's skeleton is owned or another account's name is drawn like it, and `.identityTaken` when the identity has an account: another
-    /// server sharing the store may have made either since the caller looked.
+    /// name's skeleton is owned or another account's name is drawn like it, and `.identityTaken`
+    /// when the identity has an account: another server sharing the store may have made either
+    /// since the caller looked.
     /// `charge` is spent in the same transaction (`.overAllowance` when it cannot be).
     func create(_ identity: PlayerIdentity, name: String, bot: Bool, wallSeconds: Int64, charging charge: RecordCharge) throws(StoreError) -> StoredAccount
     /// Gives an account a new name; `.nameTaken` when another account owns its skeleton or a
