@@ -6,6 +6,13 @@ import SetWire
 /// it, and the connections joined to it (as players) or watching it.
 final class ArenaRoom {
     /// A connection following the arena: the player it joined as, or nil when it only watches.
+    /// Who asks for a line (`lineRefusal`): a guest, or an account (its id; nil while the join
+    /// is making it).
+    enum ArenaJoiner: Equatable {
+        case guest
+        case account(Int?)
+    }
+
     struct Member: Equatable {
         var player: String?
     }
@@ -61,14 +68,13 @@ final class ArenaRoom {
     /// belongs to the account that joined it (a guest's to no account, and to nobody else while
     /// its guest is here on another connection), and a name drawn like a line's is that line's.
     /// Without this a name alone took another player's line, points and waiting duel.
-    /// `account`: the joiner's account (nil: a guest; `.some(nil)`: an account being made).
-    func lineRefusal(of name: String, account: Int??, by connection: ConnectionID) -> String? {
+    func lineRefusal(of name: String, by joiner: ArenaJoiner, on connection: ConnectionID) -> String? {
         let key = PlayerName.skeleton(name)
         guard let line = arena.players.keys.first(where: { PlayerName.skeleton($0) == key }) else { return nil }
         guard line == name else { return "looks like \(line)'s name in the arena \(self.name)" }
-        switch (accounts[line], account) {
-        case (let owner?, let joiner??) where owner == joiner: return nil
-        case (nil, nil):
+        switch (accounts[line], joiner) {
+        case (let owner?, .account(let id?)) where owner == id: return nil
+        case (nil, .guest):
             let here = members.contains { $0.key != connection && $0.value.player == line }
             return here ? "is played in the arena \(self.name) by a guest who is here" : nil
         default: return "is another player's line in the arena \(self.name)"

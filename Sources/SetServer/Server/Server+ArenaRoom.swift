@@ -88,8 +88,8 @@ extension Server {
                 return fail(connection, WireError(.nameTaken, "Your account plays in the arena \(room.name) as \(playing); join it under that name.",
                                                   details: ["suggestion": .string(playing)]), id: id)
             }
-            let joiner: Int?? = connection.identity == .guest ? nil : .some(lookup.account?.id)
-            if let why = room.lineRefusal(of: join.name, account: joiner, by: connection.id) {
+            let joiner: ArenaRoom.ArenaJoiner = connection.identity == .guest ? .guest : .account(lookup.account?.id)
+            if let why = room.lineRefusal(of: join.name, by: joiner, on: connection.id) {
                 return fail(connection, WireError(.nameTaken, "The name \(join.name) \(why); join under another name."), id: id)
             }
             guard !admission.writes else {
