@@ -70,13 +70,34 @@ def stages(lines, socket, start, end):
     return found
 
 
+UNFINISHED = " <unfinished ...>"
+RESUMED = re.compile(r"^<\.\.\. \w+ resumed>\s?(.*)$")
+
+
+def calls(trace):
+    """Each call of the trace as (pid, time, text). A call another process interrupted is written
+    in two lines, "accept4(3, <unfinished ...>" and "<... accept4 resumed>{sa_family=...} = 5":
+    they are joined, at the time it returned (on a loaded machine sshd's accept came apart so,
+    and the stage was not seen)."""
+    lines, begun = [], {}
+    for raw in open(trace, errors="replace"):
+        m = LINE.match(raw.rstrip("\n"))
+        if not m:
+            continue
+        pid, at, call = m.group(1), float(m.group(2)), m.group(3)
+        if call.endswith(UNFINISHED):
+            begun[pid] = call[: -len(UNFINISHED)]
+            continue
+        resumed = RESUMED.match(call)
+        if resumed and pid in begun:
+            call = begun.pop(pid).rstrip() + " " + resumed.group(1).lstrip()
+        lines.append((pid, at, call))
+    return lines
+
+
 def main():
     socket, trace, times = sys.argv[1:4]
-    lines = []
-    for raw in open(trace, errors="replace"):
-        m = LINE.match(raw)
-        if m:
-            lines.append((m.group(1), float(m.group(2)), m.group(3)))
+    lines = calls(trace)
     lines.sort(key=lambda line: line[1])
     logins = [tuple(int(x) / 1e9 for x in row.split()) for row in open(times) if row.strip()]
     rows = [[] for _ in STAGES]
