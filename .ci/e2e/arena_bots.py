@@ -20,7 +20,9 @@ def node(name, host):
     port = free_port(host)
     proc = subprocess.Popen(
         [BIN, "serve", "--host", host, "--port", str(port), "--data", os.path.join(work, name), "--store", pg_url,
-         "--node", name, "--advertise", f"{host}:{port}"],
+         "--node", name, "--advertise", f"{host}:{port}",
+         # Every bot comes from this machine's one address, past the 8 players one address may have in an arena.
+         "--arena-players-per-address", str(2 * BOTS_PER_NODE)],
         stdout=subprocess.PIPE, stderr=open(os.path.join(work, name + ".log"), "a"), text=True)
     STARTED.append(proc)
     line = proc.stdout.readline()

@@ -99,6 +99,7 @@ package enum Commands {
             OptionSpec("waiting-per-address", "N", "of those, duels waiting for a second player (default 8)"),
             OptionSpec("connect-rate-per-address", "N", "new connections one IP address may open a second, bursts of twice as many (default 20)"),
             OptionSpec("placements-per-address", "N", "new named matches a node places in the store for one IP address before a player starts them (default 8)"),
+            OptionSpec("arena-players-per-address", "N", "players one IP address may have in one arena at once (default 8)"),
             OptionSpec("accounts-per-address", "N", "new accounts one IP address may make at once, then one a minute (default 20)"),
             OptionSpec("accounts-per-network", "N", "new accounts one /24 (IPv4) or /48 (IPv6) may make at once, then one every 30 s (default 40)"),
             OptionSpec("renames-per-address", "N", "renames one IP address may make at once, then one a minute (default 20)"),
@@ -268,6 +269,7 @@ package enum Commands {
         config.perAddress.waitingMatches = try values.number("waiting-per-address", in: 1...1_000_000)
         config.perAddress.connectsPerSecond = try values.number("connect-rate-per-address", in: 1...1_000_000)
         config.perAddress.placements = try values.number("placements-per-address", in: 1...1_000_000)
+        config.perAddress.arenaPlayers = try values.number("arena-players-per-address", in: 1...1_000_000)
         config.recordLimits.accountsPerAddress.burst = try values.number("accounts-per-address", in: 1...1_000_000)
             ?? config.recordLimits.accountsPerAddress.burst
         config.recordLimits.accountsPerNetwork.burst = try values.number("accounts-per-network", in: 1...1_000_000)

@@ -52,7 +52,7 @@ private func check(_ config: ServerConfig, log: ServerLog) -> Int32 {
     writeOut("match journals in \(config.dataDirectory ?? "-"); finished/ keeps \(config.finished.keep) files, \(config.finished.maxAgeDays) days")
     writeOut("at most \(fitted.limits.maxConnections) connections and \(fitted.maxMatches) matches; "
              + "per address \(shares.connections) connections (\(shares.connectsPerSecond) new a second), "
-             + "\(shares.matches) matches, \(shares.waitingMatches) waiting duels")
+             + "\(shares.matches) matches, \(shares.waitingMatches) waiting duels, \(shares.arenaPlayers) players in an arena")
     // Not the store's address: it may hold a password. `--check --address` asks a running node.
     if let node = config.cluster.node, let advertise = config.cluster.advertise {
         writeOut("node \(node), where the other nodes send its players: \(advertise)")

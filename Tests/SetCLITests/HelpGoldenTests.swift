@@ -114,6 +114,7 @@ struct HelpGoldenTests {
               --waiting-per-address N              of those, duels waiting for a second player (default 8)
               --connect-rate-per-address N         new connections one IP address may open a second, bursts of twice as many (default 20)
               --placements-per-address N           new named matches a node places in the store for one IP address before a player starts them (default 8)
+              --arena-players-per-address N        players one IP address may have in one arena at once (default 8)
               --accounts-per-address N             new accounts one IP address may make at once, then one a minute (default 20)
               --accounts-per-network N             new accounts one /24 (IPv4) or /48 (IPv6) may make at once, then one every 30 s (default 40)
               --renames-per-address N              renames one IP address may make at once, then one a minute (default 20)

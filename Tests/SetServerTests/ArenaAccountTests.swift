@@ -1,4 +1,5 @@
 import SetDatabase
+import SetNet
 import SetRules
 import SetServer
 import SetTestSupport
@@ -123,6 +124,43 @@ import Testing
         }
         #expect(view.standings.map(\.name).sorted() == ["ann", "max"])
         withExtendedLifetime((max, ann, renamed, taker)) {}
+    }
+
+    /// One address has at most its share of players in an arena at once (two here, eight by
+    /// default): a crowd of names that never sit would each cost a real player a seat wait.
+    /// Its players' second connections, its watchers and other addresses are not held back, and
+    /// a player who leaves frees a place.
+    @Test func oneAddressHasItsShareOfPlayersInAnArena() throws {
+        let server = try TestServer { $0.perAddress.arenaPlayers = 2 }
+        defer { server.stop() }
+        try Room.create(server, "crowd", startsInS: 60)
+        func join(_ name: String, key: String? = nil, from address: String = "127.0.0.1", watch: Bool = false) throws -> (TestClient, ServerMessage) {
+            let client = TestClient(connectedSocket: try Sockets.connect(host: "127.0.0.1", port: server.port, from: address))
+            _ = try client.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+            return (client, try Asked.answer(client, .join(ArenaJoinRequest(arena: "crowd", name: name, account: key, watch: watch)), id: name))
+        }
+        func joinedArena(_ answer: ServerMessage) -> Bool { if case .arena = answer { true } else { false } }
+        let (ann, annJoined) = try join("ann", key: AccountTests.annKey)
+        let (bob, bobJoined) = try join("bob")
+        #expect(joinedArena(annJoined) && joinedArena(bobJoined))
+        let (_, third) = try join("cy")
+        guard case .error(let refusal, _) = third else {
+            Issue.record("a third player from one address joined: \(third)")
+            return
+        }
+        #expect(refusal.code == .addressLimit && refusal.message.contains("2 players in the arena crowd"), "\(refusal.message)")
+        let (annAgain, again) = try join("ann", key: AccountTests.annKey)
+        #expect(joinedArena(again), "a player's own second connection: \(again)")
+        let (_, watching) = try join("eve", watch: true)
+        #expect(joinedArena(watching), "a watcher: \(watching)")
+        let (_, elsewhere) = try join("cy", from: "127.0.0.2")
+        #expect(joinedArena(elsewhere), "another address: \(elsewhere)")
+        bob.hangUp()
+        // The server pauses a player whose last connection closed, and tells the others.
+        _ = try Room.pushed(ann, "bob paused once gone") { Room.entry($0, "bob")?.paused == true }
+        let (_, after) = try join("dan")
+        #expect(joinedArena(after), "bob left, so dan may join: \(after)")
+        withExtendedLifetime((ann, annAgain)) {}
     }
 
     @Test func aCasualArenasDuelMovesNoRating() throws {

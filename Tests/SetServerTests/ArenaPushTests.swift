@@ -15,6 +15,7 @@ import Testing
         let server = try TestServer {
             $0.limits.outboundQueueBytes = 16_384
             $0.limits.messageBurst = 1_000_000
+            $0.perAddress.arenaPlayers = 40  // every player here comes from 127.0.0.1
         }
         defer { server.stop() }
         try Room.create(server, "slow", startsInS: 600)

@@ -15,6 +15,8 @@ final class ArenaRoom {
 
     struct Member: Equatable {
         var player: String?
+        /// Where its connection comes from, for the players one address may have here.
+        var address = ""
     }
 
     let name: String
@@ -117,9 +119,15 @@ final class ArenaRoom {
         if view != pushedView { pushedView = nil }
     }
 
-    func follow(_ connection: ConnectionID, as player: String?) {
-        members[connection] = Member(player: player)
+    func follow(_ connection: ConnectionID, as player: String?, from address: String) {
+        members[connection] = Member(player: player, address: address)
         changed()
+    }
+
+    /// How many players other than `name` are joined here from `address` (on connections still
+    /// open; a player on two connections counts once).
+    func players(from address: String, besides name: String) -> Int {
+        Swift.Set(members.values.compactMap { $0.address == address && $0.player != name ? $0.player : nil }).count
     }
 
     func unfollow(_ connection: ConnectionID) {
@@ -176,10 +184,10 @@ final class ArenaRooms {
     /// The arena `connection` follows, if any.
     func room(of connection: ConnectionID) -> ArenaRoom? { following[connection].flatMap { rooms[$0] } }
 
-    func follow(_ room: ArenaRoom, by connection: ConnectionID, as player: String?) {
+    func follow(_ room: ArenaRoom, by connection: ConnectionID, as player: String?, from address: String) {
         if let before = following[connection], before != room.name { rooms[before]?.unfollow(connection) }
         following[connection] = room.name
-        room.follow(connection, as: player)
+        room.follow(connection, as: player, from: address)
     }
 
     /// Stops `connection` following its arena; returns the room and the player it was joined as.

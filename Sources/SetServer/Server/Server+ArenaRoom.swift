@@ -26,7 +26,9 @@ extension Server {
             // Its duels are dealt once the row is written: the answer before that shows none.
             room.unstored.formUnion(step.pairings.map(\.number))
             if case .leave = request {
-                for other in room.connections(of: player) { arenaRooms.follow(room, by: other, as: nil) }
+                for other in room.connections(of: player) {
+                    arenaRooms.follow(room, by: other, as: nil, from: room.members[other]?.address ?? "")
+                }
             }
             saveArenaPlayer(player, of: room) { [unowned self] in
                 if connections[connection.id] === connection { answerState(of: room, id: id, to: connection) }
@@ -66,7 +68,7 @@ extension Server {
         let time = room.time(at: clock.now())
         settle(room.arena.advance(to: time), in: room, answered: nil)
         if join.watch {
-            arenaRooms.follow(room, by: connection.id, as: nil)
+            arenaRooms.follow(room, by: connection.id, as: nil, from: connection.address)
             return answerState(of: room, id: id, to: connection)
         }
         guard room.arena.phase != .finished else {
@@ -92,6 +94,7 @@ extension Server {
             if let why = room.lineRefusal(of: join.name, by: joiner, on: connection.id) {
                 return fail(connection, WireError(.nameTaken, "The name \(join.name) \(why); join under another name."), id: id)
             }
+            if let refusal = arenaAddressRefusal(in: room, for: join.name, from: connection) { return fail(connection, refusal, id: id) }
             guard !admission.writes else {
                 return claimName(admission, of: request, id: id, from: connection) { [unowned self] in joinArena(join, id: id, from: connection) }
             }
@@ -99,6 +102,16 @@ extension Server {
             let rating = lookup.account?.rating(room.variant)
             enter(join, rating.map { ($0.rounded, $0.isProvisional) }, into: room, id: id, from: connection)
         }
+    }
+
+    /// Refuses a player past the arena's share for one address (`--arena-players-per-address`):
+    /// without it one address could join a crowd of names that never sit, and each would cost the
+    /// real player paired with it a seat wait.
+    private func arenaAddressRefusal(in room: ArenaRoom, for name: String, from connection: Connection) -> WireError? {
+        let cap = config.addressLimits.arenaPlayers
+        let here = room.players(from: connection.address, besides: name)
+        guard here >= cap else { return nil }
+        return WireError(.addressLimit, "Your address has \(here) players in the arena \(room.name), the most one address may have there at once.")
     }
 
     /// Joins (or joins again) the player, written to the store before the answer.
@@ -110,7 +123,7 @@ extension Server {
         if let refusal = step.refusal { return fail(connection, refusal.wire(room.name), id: id) }
         room.unstored.formUnion(step.pairings.map(\.number))
         connection.name = join.name
-        arenaRooms.follow(room, by: connection.id, as: join.name)
+        arenaRooms.follow(room, by: connection.id, as: join.name, from: connection.address)
         saveArenaPlayer(join.name, of: room) { [unowned self] in
             if connections[connection.id] === connection {
                 answerState(of: room, id: id, to: connection)

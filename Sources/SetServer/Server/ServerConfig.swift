@@ -86,7 +86,8 @@ package struct ServerConfig: Sendable, Equatable {
                       matches: perAddress.matches ?? max(4, maxMatches / AddressShares.share),
                       waitingMatches: perAddress.waitingMatches ?? AddressShares.waitingDefault,
                       connectsPerSecond: perAddress.connectsPerSecond ?? AddressShares.connectsPerSecondDefault,
-                      placements: perAddress.placements ?? AddressShares.placementsDefault)
+                      placements: perAddress.placements ?? AddressShares.placementsDefault,
+                      arenaPlayers: perAddress.arenaPlayers ?? AddressShares.arenaPlayersDefault)
     }
 }
 
@@ -155,6 +156,7 @@ package struct AddressShares: Sendable, Equatable {
     package var waitingMatches: Int?
     package var connectsPerSecond: Int?
     package var placements: Int?
+    package var arenaPlayers: Int?
     /// The addresses of proxies whose connections begin with a PROXY v2 header
     /// (`--proxy-from`): each is counted under the client address it carries, for every limit
     /// here and every account-record allowance. Nobody else's header is read.
@@ -169,6 +171,9 @@ package struct AddressShares: Sendable, Equatable {
     /// New named matches a node placed in the shared store for one address that no player made
     /// yet: as many as the duels one address may have waiting.
     package static let placementsDefault = waitingDefault
+    /// Players one address may have in one arena at once: as many as the duels it may have
+    /// waiting. Each one who never sits costs the player paired with them a seat wait.
+    package static let arenaPlayersDefault = waitingDefault
 
     package init(connections: Int? = nil, matches: Int? = nil, waitingMatches: Int? = nil, connectsPerSecond: Int? = nil,
                  placements: Int? = nil) {
@@ -195,6 +200,9 @@ package struct AddressLimits: Sendable, Equatable {
     /// node's `join` naming a match no node holds, `serve --node`): each one is written before
     /// any match exists, so an address with many names could fill the store with rows nobody plays.
     package var placements: Int = AddressShares.placementsDefault
+    /// Players joined to one arena at once from it (on open connections; distinct names): the
+    /// arena's room is on one node, so this holds for the whole service.
+    package var arenaPlayers: Int = AddressShares.arenaPlayersDefault
 }
 
 /// Where a server keeps its accounts.
