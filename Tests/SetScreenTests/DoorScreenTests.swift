@@ -104,6 +104,16 @@ import Testing
         #expect(Self.text(app).contains("setgame join 127.0.0.1:7380 --match duel-1 --name friend"))
     }
 
+    /// An accepted challenge's duel seats only its two tokens: a friend's join would be refused
+    /// `match_full`, so the wait invites nobody and says whose the other seat is.
+    @Test func aChallengesDuelInvitesNoFriend() {
+        var configuration = ClientFixtures.configuration()
+        configuration.reservedSeat = true
+        let screen = Self.text(Self.app(configuration, view: ClientFixtures.view(cards: 0, phase: .waiting)))
+        #expect(!screen.contains("A friend can join") && !screen.contains("--name friend"), "\(screen)")
+        #expect(screen.contains("Waiting for your opponent") && screen.contains("kept for them"), "\(screen)")
+    }
+
     @Test func theWatchListNamesTheDoorNotTheServer() {
         var configuration = Self.configuration()
         configuration.role = .spectator

@@ -155,6 +155,23 @@ import Testing
         _ = try bob.awaitError(.noSuchChallenge)
     }
 
+    /// A challenger who comes back into the lobby under another name withdraws the challenge,
+    /// and is told so as the other side is: listed under the new name, it was not among those
+    /// the old name's expiry reached.
+    @Test func aChallengerWhoTakesAnotherNameIsToldTheChallengeEnded() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (ann, _) = try Self.inLobby(server, "ann")
+        let (bob, _) = try Self.inLobby(server, "bob")
+        ann.send(.lobby(.challenge(name: "bob", variant: nil)))
+        let open = try Self.notice(bob)
+        _ = try Self.notice(ann)
+        ann.send(.lobby(.enter(JoinRequest(name: "anna"))))
+        let expected = ChallengeNotice(from: "ann", to: "bob", variant: .classic, state: .expired, expiresAt: open.expiresAt)
+        #expect(try Self.notice(bob) == expected)
+        #expect(try Self.notice(ann) == expected, "the challenger, now anna")
+    }
+
     @Test func challengesAreRateLimited() throws {
         let server = try TestServer()
         defer { server.stop() }

@@ -66,3 +66,47 @@ import Testing
         #expect(kept["duel-early"] == nil && kept["duel-late"] != nil, "the file still keeps \(kept.keys.sorted())")
     }
 }
+
+/// An accepted challenge's duel waiting for its second player outlives `kill -9` as its players
+/// were told it: its journal is on disk from the first seat, so the first player's seat and a
+/// chat line acknowledged there are known again (before, the seat went to whoever came first
+/// after the restart, and the line was gone).
+@Suite struct ReservedDuelCrashTests {
+    @Test func aWaitingChallengesSeatAndChatOutliveACrash() throws {
+        let folder = temporaryFolder("setgame-reserved-crash")
+        let tokens = [SeatToken.make(), SeatToken.make()]
+        ReservedDuelsFile(folder: folder).write([
+            "challenge-1": ReservedMatch(tokens: Set(tokens), mode: .duel, unclaimedUntil: Instant(milliseconds: 600_000)),
+        ])
+        let first = try TestServer { $0.dataDirectory = folder }
+        let ann = try TestClient(port: first.port)
+        ann.send(.join(JoinRequest(name: "ann", match: "challenge-1", token: tokens[0])))
+        let seat = try ann.waitFor("ann's seat") { if case .joined(_, _, _, let seat, _, _, _) = $0 { seat } else { nil } }
+        #expect(seat == .first)
+        #expect(try ann.say("bob, I am here") == nil, "acknowledged")
+        // What kill -9 leaves: the folder's files as they are now, the server still running.
+        let image = temporaryFolder("setgame-reserved-crash-image")
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder)
+        where name.hasSuffix(".jsonl") || name.hasSuffix(".json") {
+            try FileManager.default.copyItem(atPath: "\(folder)/\(name)", toPath: "\(image)/\(name)")
+        }
+        withExtendedLifetime(ann) { first.stop() }
+
+        let second = try TestServer {
+            $0.dataDirectory = image
+            $0.accounts.allowsEmptyStore = true  // guests only: the accounts file is not in the image
+        }
+        defer { second.stop() }
+        let bob = try TestClient(port: second.port)
+        bob.send(.join(JoinRequest(name: "bob", match: "challenge-1", token: tokens[1])))
+        let bobs = try bob.waitFor("bob's seat") { if case .joined(_, _, _, let seat, _, _, _) = $0 { seat } else { nil } }
+        #expect(bobs == .second, "ann's seat is still hers")
+        _ = try bob.waitFor("ann's line") { message in
+            if case .chat(let line) = message, line.name == "ann", line.text == "bob, I am here" { true } else { nil }
+        }
+        let back = try TestClient(port: second.port)
+        back.send(.join(JoinRequest(name: "ann", match: "challenge-1", token: tokens[0])))
+        let resumed = try back.waitFor("ann back") { if case .joined(_, _, _, let seat, _, let resumed, _) = $0 { (seat, resumed) } else { nil } }
+        #expect(resumed.0 == .first && resumed.1, "ann comes back to seat 0")
+    }
+}

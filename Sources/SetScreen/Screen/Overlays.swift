@@ -301,6 +301,11 @@ enum Overlays {
             lines += [[]] + wrapped("Leave with q; try again in a while.", theme.quiet, width: area.width - 2)
         } else if state.options.startBoxTitle != nil {
             lines = [[Span(state.awaitingStart ? "" : "Dealing…", CellStyle(bold: true))]]
+        } else if state.options.reservedSeat {
+            // An accepted challenge's duel: only its two tokens sit here, so no friend can join.
+            lines = [[Span("Waiting for your opponent…", CellStyle(bold: true))], []]
+            lines += wrapped("This duel is your challenge's: its other seat is kept for them.", theme.quiet, width: area.width - 2)
+            if let watch = state.options.watchHint { lines += [[]] + commandLines(watch, theme.quiet, width: area.width - 2) }
         } else {
             lines = [[Span("Waiting for an opponent…", CellStyle(bold: true))], []]
             let join = CommandHint(lead: "A friend can join with:", command: joinCommand(state, match: view.match))

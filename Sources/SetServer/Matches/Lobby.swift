@@ -146,8 +146,13 @@ final class Lobby {
                 var request = request
                 (request.match, request.mode, request.variant) = (name, match.mode, match.variant)
                 return findOrCreate(request, address: address).map { room in
-                    // One occasion's match (an accepted challenge) waits for both its players.
-                    if match.unclaimedUntil != nil { room.keptForTokens = true }
+                    // One occasion's match (an accepted challenge) waits for both its players, and
+                    // outlives a restart while it waits: its journal is on disk from its first
+                    // seat, so who sat where and what was said there are known again.
+                    if match.unclaimedUntil != nil {
+                        room.keptForTokens = true
+                        room.journal?.keep()
+                    }
                     return .take(room, token: token)
                 }
             }

@@ -47,7 +47,9 @@ extension Server {
                                       to: connection, alsoTaken: challenges.listedKeys)
                 case .failure(let error): return fail(connection, error, id: id)
                 case .success(let withdrawn):
-                    if let withdrawn { tellExpired(withdrawn) }
+                    // Its challenger came back under another name: listed under that one now, it
+                    // is not among the old name's connections, and is told on its own.
+                    if let withdrawn { tellExpired(withdrawn, alsoTo: connection.id) }
                 }
                 connection.name = join.name
                 pushLobbyIfChanged(except: connection.id)  // the answer below is the newest list for the one who asked
@@ -154,10 +156,11 @@ extension Server {
     }
 
     /// Tells whoever is still listed on either side that a challenge is over unanswered.
-    private func tellExpired(_ gone: Challenges.Open) {
+    private func tellExpired(_ gone: Challenges.Open, alsoTo renamed: ConnectionID? = nil) {
         let notice = ChallengeNotice(from: gone.challenger.entry.name, to: gone.challengedName, variant: gone.variant, state: .expired,
                                      expiresAt: gone.expiresAt.milliseconds)
-        tell(notice, to: bothSides(of: gone))
+        let sides = bothSides(of: gone)
+        tell(notice, to: sides + (renamed.map { sides.contains($0) ? [] : [$0] } ?? []))
     }
 
     /// Once per loop turn: drops from the lobby the connections that closed or sat down (the
