@@ -172,6 +172,42 @@ import Testing
         #expect(try Self.notice(ann) == expected, "the challenger, now anna")
     }
 
+    /// A guest listed as "bob" while the name was free, after an account took it: when the owner
+    /// comes into the lobby the guest leaves the list and is told why, and its challenge ends for
+    /// both sides. Before, the owner was refused its own name and the guest went on challenging as
+    /// bob.
+    @Test func anAccountComingInUnderItsNameDisplacesAGuestListedAsIt() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (guest, _) = try Self.inLobby(server, "bob")
+        let (carl, _) = try Self.inLobby(server, "carl")
+        guest.send(.lobby(.challenge(name: "carl", variant: nil)))
+        let open = try Self.notice(carl)
+        _ = try Self.notice(guest)
+        // The name becomes an account's at a seat elsewhere, as any first seat makes it.
+        let seated = try TestClient.joined(port: server.port, name: "bob", key: AccountTests.bobKey, match: "solo-bob")
+        let owner = try TestClient(port: server.port)
+        _ = try owner.waitFor("welcome") { if case .welcome = $0 { true } else { nil } }
+        var entering = JoinRequest(name: "bob")
+        entering.account = AccountTests.bobKey
+        owner.send(.lobby(.enter(entering)), id: "in")
+        let listed = try owner.waitFor("the owner listed") { message -> [LobbyEntry]? in
+            if case .error(let error, _) = message { Issue.record("the owner was refused: \(error.message)") ; return [] }
+            if case .lobby(let entries, .string("in")?) = message { return entries } else { return nil }
+        }
+        #expect(listed.map(\.name).sorted() == ["bob", "carl"], "one bob: the account")
+        let expired = ChallengeNotice(from: "bob", to: "carl", variant: .classic, state: .expired, expiresAt: open.expiresAt)
+        #expect(try Self.notice(carl) == expired)
+        #expect(try Self.notice(guest) == expired)
+        let told = try guest.waitFor("the guest told why") { message -> WireError? in
+            if case .error(let error, nil) = message { error } else { nil }
+        }
+        #expect(told.code == .nameTaken && told.message.contains("its owner came into the lobby"), "\(told.message)")
+        carl.send(.lobby(.accept(from: "bob")))
+        _ = try carl.awaitError(.noSuchChallenge)
+        withExtendedLifetime(seated) {}
+    }
+
     @Test func challengesAreRateLimited() throws {
         let server = try TestServer()
         defer { server.stop() }

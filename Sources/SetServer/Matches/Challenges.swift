@@ -95,6 +95,19 @@ package final class Challenges {
         return .success(withdrawn)
     }
 
+    /// An account comes in under its own name: the guests listed under it meanwhile (they took it
+    /// while it was free) leave the list, and every challenge from them or to that name ends, so
+    /// none passes to the account. Returns the guests' connections and the challenges ended.
+    func displaceGuests(listedAs key: String) -> (guests: [ConnectionID], ended: [Open]) {
+        let guests = present.values.filter { $0.key == key && $0.identity == .guest }.map(\.connection).sorted()
+        guard !guests.isEmpty else { return ([], []) }
+        for guest in guests { present[guest] = nil }
+        version += 1
+        let ended = open.values.filter { guests.contains($0.challenger.connection) || $0.challengedKey == key }
+        for challenge in ended { open[challenge.challenger.connection] = nil }
+        return (guests, ended.sorted { ($0.expiresAt, $0.challenger.key) < ($1.expiresAt, $1.challenger.key) })
+    }
+
     /// Drops the connections that closed or sat down somewhere; returns the open challenges
     /// that went with them (either side gone), so whoever is left can be told they expired.
     func keep(only isListed: (ConnectionID) -> Bool) -> [Open] {

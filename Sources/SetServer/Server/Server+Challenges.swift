@@ -40,6 +40,9 @@ extension Server {
                 let entry = LobbyEntry(name: join.name, variant: variant, rating: rating?.rounded, provisional: rating?.isProvisional ?? false)
                 let presence = Challenges.Presence(connection: connection.id, entry: entry, key: PlayerName.skeleton(join.name),
                                                    identity: connection.identity, address: connection.address)
+                // An account's name here is its own (checked above): a guest listed under it
+                // since before the account took it gives it up, or it would challenge as them.
+                if connection.identity != .guest { displaceGuests(listedAs: presence.key, by: join.name) }
                 switch challenges.enter(presence) {
                 case .failure(let error) where error.code == .nameTaken:
                     // As a seat's refused name is: with a free one like it to take instead.
@@ -156,6 +159,22 @@ extension Server {
     }
 
     /// Tells whoever is still listed on either side that a challenge is over unanswered.
+    /// Takes the guests listed as an account's name off the list, tells each why, and tells
+    /// every challenge from them or to that name ended (to them too, no longer listed).
+    private func displaceGuests(listedAs key: String, by name: String) {
+        let (guests, ended) = lobby.challenges.displaceGuests(listedAs: key)
+        for challenge in ended {
+            let notice = ChallengeNotice(from: challenge.challenger.entry.name, to: challenge.challengedName, variant: challenge.variant,
+                                         state: .expired, expiresAt: challenge.expiresAt.milliseconds)
+            tell(notice, to: bothSides(of: challenge) + guests.filter { $0 == challenge.challenger.connection || challenge.challengedKey == key })
+        }
+        for guest in guests {
+            guard let listed = connections[guest] else { continue }
+            fail(listed, WireError(.nameTaken, "\(name) is an account's name here, and its owner came into the lobby; come back under another name."),
+                 id: nil)
+        }
+    }
+
     private func tellExpired(_ gone: Challenges.Open, alsoTo renamed: ConnectionID? = nil) {
         let notice = ChallengeNotice(from: gone.challenger.entry.name, to: gone.challengedName, variant: gone.variant, state: .expired,
                                      expiresAt: gone.expiresAt.milliseconds)
