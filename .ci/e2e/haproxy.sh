@@ -74,6 +74,10 @@ echo "haproxy: $expected (ready node in; a node without its store and an absent 
 # A player through haproxy's port: the ready node's welcome and its answer to health.
 said=$("$bin" serve --check --address "127.0.0.1:$front") || fail "through haproxy: $said"
 echo "haproxy: through 127.0.0.1:$front: $said"
+# contrib/haproxy.cfg logs each connection on standard output once it ends: that one went to node a.
+for _ in $(seq 100); do grep -q ' players nodes/a ' "$out/haproxy.log" && break; sleep 0.1; done
+grep -q ' players nodes/a ' "$out/haproxy.log" || { cat "$out/haproxy.log" >&2; fail "haproxy logged no line for the connection to node a"; }
+echo "haproxy: logged $(grep ' players nodes/a ' "$out/haproxy.log" | head -1 | cut -d' ' -f1-4)"
 
 # 24 new accounts from 24 addresses (127.0.0.2-25) through haproxy: one address may make 20 at
 # once, so without the PROXY header (all from haproxy's 127.0.0.1) 4 would be refused account_limit.
