@@ -61,18 +61,20 @@ final class NodeEdge {
         let now = clock.now()
         self.wallBase = wallBase
         let wall = wallBase + now.milliseconds
+        var watchedMs: Int64 = 0
         lease = try worker.withSubject { directory throws(DatabaseError) in
-            var said = false
             let found = try directory.awaitName(at: wall, watchMs: settings.nameWatchMs) { stepMs in
-                if !said { log("node \(me.name): the name's lease in the store still runs; watching \(settings.nameWatchMs) ms for another server renewing it") }
-                said = true
+                if watchedMs == 0 { log("node \(me.name): the name's lease in the store still runs; watching \(settings.nameWatchMs) ms for another server renewing it") }
+                watchedMs += stepMs
                 Thread.sleep(forTimeInterval: Double(stepMs) / 1_000)
             }
-            return try directory.register(at: wall, leaseMs: settings.leaseMs, claiming: found)
+            // The lease runs from when it is taken, after the watch (as long as a lease by
+            // default): from before it, a restarted node's lease had lapsed as it registered.
+            return try directory.register(at: max(wall + watchedMs, wallBase + clock.now().milliseconds), leaseMs: settings.leaseMs, claiming: found)
         }
         // Rows a previous run left (killed before it could take them out) wait for nobody now.
         try playerLane.withSubject { directory throws(DatabaseError) in try directory.forgetWaiting() }
-        renewal = RenewalState(due: now.adding(settings.renewEveryMs))
+        renewal = RenewalState(due: Instant(milliseconds: max(now.milliseconds + watchedMs, clock.now().milliseconds)).adding(settings.renewEveryMs))
         inbox = loop.inbox { [unowned self] (tickets: [Int]) in
             for ticket in tickets { waiting.removeValue(forKey: ticket)?() }
         }
