@@ -58,6 +58,8 @@ final class BotPlayer {
     let loop: EventLoop
     /// The connection now: a `redirect` replaces it with one to the node holding the match.
     private(set) var connection: LineSocket
+    /// Where it is connected: its server, or the node a redirect sent it to.
+    private(set) var place: ServerPlace
     private(set) var session: ClientSession
     private(set) var brain: BotBrain?
     private(set) var errorsReceived = 0
@@ -96,8 +98,8 @@ final class BotPlayer {
         client.takesSuggestedName = options.takesSuggestedName
         session = ClientSession(client, token: options.token, takeOver: options.token != nil)
         if let arena = options.arena { _ = session.enterArena(arena, at: now.milliseconds) }  // not connected yet: the welcome joins it
-        connection = try LineSocket.connect(to: options.route.map(ServerPlace.door) ?? .tcp(host: options.host, port: options.port),
-                                            maxQueuedBytes: Self.maxQueuedBytes)
+        place = options.route.map(ServerPlace.door) ?? .tcp(host: options.host, port: options.port)
+        connection = try LineSocket.connect(to: place, maxQueuedBytes: Self.maxQueuedBytes)
         try connection.serve(on: loop)
         perform(session.connected(at: now.milliseconds), at: now)
         connection.flush()
@@ -258,6 +260,7 @@ final class BotPlayer {
             return
         }
         connection = next
+        self.place = place
         onConnection(connection)
         perform(session.connected(at: now.milliseconds), at: now)
     }

@@ -51,9 +51,9 @@ package final class BotRunner: Sendable {
         set { core.withLock { $0.onBotClosed = newValue } }
     }
 
-    /// Called on the loop thread when the server confirms a bot's join: its name, the match, and
-    /// the seat token it was given. Set it before `run()`.
-    package var onBotJoined: @Sendable (String, String, String?) -> Void {
+    /// Called on the loop thread when the server confirms a bot's join: its name, the match, the
+    /// seat token it was given, and where. Set it before `run()`.
+    package var onBotJoined: @Sendable (BotJoined) -> Void {
         get { core.withLock { $0.onBotJoined } }
         set { core.withLock { $0.onBotJoined = newValue } }
     }
@@ -121,7 +121,7 @@ final class BotRunnerCore {
     let stopRequest: BotRunner.StopRequest
     private(set) var bots: [BotPlayer] = []
     var onBotClosed: @Sendable (String) -> Void = { _ in }
-    var onBotJoined: @Sendable (String, String, String?) -> Void = { _, _, _ in }
+    var onBotJoined: @Sendable (BotJoined) -> Void = { _ in }
     var onBotArena: @Sendable (String, ArenaHeard) -> Void = { _, _ in }
     private(set) var tally = ArenaTally()
 
@@ -133,7 +133,9 @@ final class BotRunnerCore {
 
     func add(_ options: BotOptions) throws(SystemCallError) {
         let bot = try BotPlayer(options, loop: loop, at: clock.now())
-        bot.onJoined = { [unowned self, unowned bot] match in self.onBotJoined(bot.options.name, match, bot.token) }
+        bot.onJoined = { [unowned self, unowned bot] match in
+            self.onBotJoined(BotJoined(name: bot.options.name, match: match, token: bot.token, place: bot.place.description))
+        }
         bot.onArena = { [unowned self, unowned bot] heard in
             self.tally.heard(heard, by: bot.options.name, at: self.clock.now())
             self.onBotArena(bot.options.name, heard)
@@ -187,4 +189,13 @@ final class BotRunnerCore {
         if bots.allSatisfy({ !$0.isOpen }) { loop.stop() }
         stopIfCaughtUp()
     }
+}
+
+/// A bot's join the server confirmed: who, in which match (or arena), its seat token, and the
+/// server it joined on (the node a redirect sent it to, not always the one it was given).
+package struct BotJoined: Sendable, Equatable {
+    package let name: String
+    package let match: String
+    package let token: String?
+    package let place: String
 }

@@ -91,7 +91,7 @@ package final class LocalBot: Sendable {
         state.turnedAway = false
         do {
             let runner = try BotRunner()
-            runner.onBotJoined = { [weak self] _, _, token in self?.joined(token) }
+            runner.onBotJoined = { [weak self] joined in self?.joined(joined.token) }
             runner.onBotClosed = { [weak self, unowned runner] reason in self?.closed(runner, reason) }
             try runner.add(state.options)
             // A new look at the table each time: the same seed would replay the same reactions.

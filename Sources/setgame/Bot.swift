@@ -32,9 +32,9 @@ func runBot(_ asked: BotOptions, count: Int = 1) -> Int32 {
         told.withLock { _ = $0.insert(line) }
         printError("setgame bot: \(line)")
     }
-    runner.onBotJoined = { name, joined, _ in
+    runner.onBotJoined = { joined in
         let what = chosen.arena == nil ? "" : "the arena "
-        writeOut("\(name) (\(chosen.level.rawValue)) joined \(what)\(ServerText.printable(joined)) on \(chosen.host):\(chosen.port)")
+        writeOut("\(joined.name) (\(chosen.level.rawValue)) joined \(what)\(ServerText.printable(joined.match)) on \(ServerText.printable(joined.place))")
     }
     runner.onBotArena = { name, heard in
         guard case .state(let final) = heard, final.state == .finished, final.boards.isEmpty,

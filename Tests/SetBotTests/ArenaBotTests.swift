@@ -150,7 +150,7 @@ import Testing
         #expect(team.map(\.name) == ["b-1", "b-2", "b-3", "b-4"] && Set(team.map(\.seed)).count == 4)
         let heard = Heard()
         let bots = try BotsOnAThread(team) { runner in
-            runner.onBotJoined = { name, _, _ in heard.joined.withLock { _ = $0.insert(name) } }
+            runner.onBotJoined = { joined in heard.joined.withLock { _ = $0.insert(joined.name) } }
             runner.onBotArena = { name, what in
                 switch what {
                 case .duelOver: heard.duelsOver.withLock { $0 += 1 }

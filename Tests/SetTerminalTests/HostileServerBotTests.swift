@@ -15,6 +15,8 @@ import Testing
     final class RunningBot: @unchecked Sendable {
         let clock = ManualTime(0)
         private(set) var joined: [String] = []
+        /// Where each of those joins was confirmed ("host:port").
+        private(set) var places: [String] = []
         private var bots: BotsOnAThread?
 
         /// With `beacon`, a second bot on the same loop connects after the first: see `Beacon`.
@@ -29,7 +31,11 @@ import Testing
                 all.append(options)
             }
             bots = try BotsOnAThread(all, clock: clock) { runner in
-                runner.onBotJoined = { [unowned self] name, match, _ in if name == "robo" { self.joined.append(match) } }
+                runner.onBotJoined = { [unowned self] joined in
+                    guard joined.name == "robo" else { return }
+                    self.joined.append(joined.match)
+                    self.places.append(joined.place)
+                }
             }
         }
 

@@ -24,6 +24,7 @@ import Testing
         moved.close()
         #expect(bot.finished(), "the bot's connection ended")
         #expect(bot.joined == ["m"], "seated on the second node")
+        #expect(bot.places == ["127.0.0.1:\(b.port)"], "and said to be there, not on the first (`setgame bot` prints it)")
         #expect(bot.runner.failures.isEmpty)
     }
 
