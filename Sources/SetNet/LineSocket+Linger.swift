@@ -12,6 +12,9 @@ extension LineSocket {
     package func closeAfterDelivering(on loop: EventLoop) -> Bool {
         guard isOpen else { return false }
         unwatch()
+        // Room in the kernel for what is left (a line's rest and the error after it), so a peer
+        // that stopped reading still finds them once it reads again, however late.
+        if !outbound.isEmpty { Sockets.growSendBuffer(fd, by: outbound.count) }
         if case .failed = outbound.flush(to: fd) {
             close("write failed while closing")
             return false

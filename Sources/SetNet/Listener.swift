@@ -11,6 +11,9 @@ package final class Listener {
     package let unixPath: String?
     private let maxLineBytes: Int
     private let maxQueuedBytes: Int
+    /// The kernel send buffer each accepted socket gets (`Sockets.setSendBuffer`); nil: the
+    /// kernel's own, which grows for a peer that stops reading.
+    package var sendBufferBytes: Int?
     /// Shared by every socket accepted: they are all read on the listener's thread.
     private let readBuffer = ReadBuffer()
     private var reserve: Int32
@@ -42,6 +45,7 @@ package final class Listener {
     /// Accepts one waiting connection, non-blocking with Nagle off; nil when none waits.
     package func accept() throws(SystemCallError) -> LineSocket? {
         guard let accepted = try Sockets.accept(fd) else { return nil }
+        if let sendBufferBytes { Sockets.setSendBuffer(accepted, bytes: sendBufferBytes) }
         return LineSocket(adopting: accepted, maxLineBytes: maxLineBytes, maxQueuedBytes: maxQueuedBytes, readBuffer: readBuffer)
     }
 

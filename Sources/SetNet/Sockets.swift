@@ -107,6 +107,26 @@ package enum Sockets {
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
     }
 
+    /// Bounds the kernel's send buffer of `fd` to about `bytes` (the kernel doubles what it is
+    /// asked for, for its own bookkeeping). Left alone, Linux grows a TCP socket's buffer up to
+    /// `tcp_wmem`'s maximum (4 MiB here) for a peer that stops reading: memory of the whole
+    /// machine's TCP stack, not the process's.
+    package static func setSendBuffer(_ fd: Int32, bytes: Int) {
+        var size = Int32(clamping: bytes)
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// Lets the kernel's send buffer of `fd` take `extra` bytes more than it holds at most now
+    /// (within `net.core.wmem_max` for an unprivileged process): room for a closing socket's
+    /// last lines behind a peer that has stopped reading.
+    package static func growSendBuffer(_ fd: Int32, by extra: Int) {
+        var current: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &current, &length) == 0 else { return }
+        // getsockopt reports the doubled size the kernel keeps; setsockopt doubles what it gets.
+        setSendBuffer(fd, bytes: Int(current) / 2 + extra + 4_096)
+    }
+
     /// Makes blocking reads on `fd` give up after `milliseconds`.
     package static func setReceiveTimeout(_ fd: Int32, milliseconds: Int) {
         var time = timeval(tv_sec: milliseconds / 1_000, tv_usec: (milliseconds % 1_000) * 1_000)

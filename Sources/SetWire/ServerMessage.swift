@@ -13,6 +13,10 @@ package struct ServerLimits: Hashable, Sendable {
     package var idleTimeoutMs: Int64 = 60_000
     /// How long a playing match waits for a player who dropped before their seat forfeits.
     package var seatWaitMs: Int64 = 120_000
+    /// What every connection's queue together may hold before the fullest are dropped as too
+    /// slow: a crowd of clients that stopped reading, each under `outboundQueueBytes`, cannot
+    /// take the server's memory between them. Kept by the server, not announced.
+    package var queuedBytesTotal = 64 << 20
 
     package init() {}
 }

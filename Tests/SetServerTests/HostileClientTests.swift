@@ -84,14 +84,104 @@ import Testing
         #expect(watch.worstNanoseconds < 200_000_000, "worst action→event latency \(watch.worstNanoseconds / 1_000) µs")
         #expect(dropped > 100, "dropped before her buffers could have filled")
 
-        // What eve finds when she finally reads: a gap-free run of the match's events, then the end.
-        // The slow_consumer line itself cannot reach her: it is decided when her buffers are full.
-        let (lines, _) = try #require(eve.drainToEndOfStream(), "eve's connection was never closed")
+        // eve reads only after the server stopped lingering for her (a sweep past the deadline
+        // closed her socket; ann's pong comes after that sweep): what she finds is a gap-free run
+        // of the match's events, the slow_consumer line, then the end. The line was decided when
+        // her buffers were full; the kernel's buffer grew for it as her connection closed.
+        server.advance(by: ConnectionTable.lingerMs + 1_000)
+        ann.send(.ping(time: 1))
+        _ = try ann.waitFor("a pong after the sweep") { if case .pong = $0 { true } else { nil } }
+        let (lines, endsMidLine) = try #require(eve.drainToEndOfStream(), "eve's connection was never closed")
         var seqs: [Int] = []
         for line in lines {
             if case .success(.event(let event)) = ServerMessageCoding.decode(Array(line.utf8)) { seqs.append(event.seq) }
         }
         #expect(!seqs.isEmpty && seqs == Array(seqs.first!...seqs.last!))
+        #expect(!endsMidLine, "no line cut short")
+        guard case .success(.error(let error, _))? = lines.last.map({ ServerMessageCoding.decode(Array($0.utf8)) }) else {
+            Issue.record("the last line is not the error: \(lines.last ?? "none")")
+            return
+        }
+        #expect(error.code == .slowConsumer && error.fatal)
+    }
+
+    /// Readers that stopped, each under its own queue's limit, cannot take the server's memory
+    /// between them: once all queues together hold more than `queuedBytesTotal` (64 KiB here,
+    /// 64 MiB by default), a sweep drops the fullest as slow consumers. A spectator who reads is
+    /// kept, and the match plays on.
+    @Test func stuckReadersTogetherOverTheBudgetAreDroppedFullestFirst() throws {
+        let server = try TestServer {
+            $0.limits.queuedBytesTotal = 64 << 10
+            $0.limits.messageBurst = 1_000_000
+        }
+        defer { server.stop() }
+        let (ann, bob) = try startedDuel(server)
+        let stuck = [try stuckSpectator(server, announcedTo: ann)]
+        let reader = try TestClient(port: server.port)
+        _ = try reader.next("welcome")
+        reader.send(.join(JoinRequest(role: .spectator, name: "rex", match: "m")))
+        _ = try ann.awaitEvent("rex arrives") { $0 == .spectators(count: 2) }
+        let second = TestClient(connectedSocket: try starvedSocket(port: server.port))
+        _ = try second.next("welcome")
+        second.send(.join(JoinRequest(role: .spectator, name: "sid", match: "m")))
+        _ = try ann.awaitEvent("sid arrives") { $0 == .spectators(count: 3) }
+        try bob.awaitSeq(ann.view!.seq)
+
+        let card = ann.view!.table[0]
+        var watch = Stopwatch()
+        // Some 600 kB of events each: the kernel holds a few hundred kB for a stuck reader, so
+        // each one's queue is far under its own 1 MiB, and the two together far over 64 KiB.
+        for _ in 0..<60 {
+            try watch.act(.claim, by: ann, watchedBy: bob)
+            for _ in 0..<20 { try watch.act(.select(card), by: ann, watchedBy: bob) }
+            try watch.act(.pass, by: ann, watchedBy: bob)
+            // bob's second chance opens by itself.
+            for _ in 0..<20 { try watch.act(.select(card), by: bob, watchedBy: ann) }
+            try watch.act(.pass, by: bob, watchedBy: ann)
+        }
+        _ = try reader.waitFor("rex keeps up") { message in
+            if case .event(let event) = message, event.seq == ann.view!.seq { true } else { nil }
+        }
+        #expect(ann.view?.spectators == 3, "nobody was dropped for its own queue; the test needs them under it")
+        server.advance(by: 1_000)  // a sweep; ann's pong comes after it
+        ann.send(.ping(time: 1))
+        _ = try ann.waitFor("a pong after the sweep") { if case .pong = $0 { true } else { nil } }
+        let dropped = server.logLines.all.filter { $0.contains("dropped: slow consumer") }
+        #expect(dropped.count >= 1 && dropped.allSatisfy { $0.contains("eve") || $0.contains("sid") }, "\(dropped)")
+        // The match plays on, and rex, who reads, still watches it.
+        try watch.act(.claim, by: ann, watchedBy: bob)
+        _ = try reader.waitFor("rex sees the next event") { message in
+            if case .event(let event) = message, event.seq == ann.view!.seq { true } else { nil }
+        }
+        withExtendedLifetime((stuck, second)) {}
+    }
+
+    /// A listener told a send buffer gives each accepted socket that one (the kernel keeps
+    /// twice what it is asked for), not the megabytes Linux grows a stalled peer's buffer to; a
+    /// socket closing after delivering grows it by what it still has to send.
+    @Test func acceptedSocketsHaveTheSendBufferTheListenerWasToldAndItGrowsToClose() throws {
+        func sendBuffer(_ fd: Int32) -> Int {
+            var size: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, &length)
+            return Int(size)
+        }
+        let listener = try Listener(host: "127.0.0.1", port: 0, maxLineBytes: 1 << 20, maxQueuedBytes: 1 << 20)
+        listener.sendBufferBytes = 64 << 10
+        let client = try starvedSocket(port: listener.port)
+        defer { close(client) }
+        var ready = pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&ready, 1, 10_000) == 1)
+        let socket = try #require(try listener.accept())
+        #expect(sendBuffer(socket.fd) == 2 * (64 << 10))
+        // The client reads nothing: 200 kB queued, of which the kernel takes some.
+        socket.send([UInt8](repeating: 0x61, count: 200_000) + [0x0A])
+        socket.flush()
+        let left = socket.pendingBytes
+        #expect(left > 0, "the kernel took it all: the test needs some left over")
+        #expect(socket.closeAfterDelivering(on: try EventLoop()))
+        #expect(socket.pendingBytes == 0, "what was left went into the grown buffer at once")
+        #expect(sendBuffer(socket.fd) >= 2 * (64 << 10 + left))
     }
 
     /// A fatal error is written before the connection closes; but one that cannot be written, to a

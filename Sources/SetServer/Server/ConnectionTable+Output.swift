@@ -61,11 +61,28 @@ extension ConnectionTable {
     /// receive is dropped, so the reason reaches it next.
     private func admits(_ count: Int, to connection: Connection) -> Bool {
         guard !connection.socket.fits(count) else { return true }
-        let waiting = connection.socket.pendingBytes
+        dropSlowConsumer(connection, waiting: connection.socket.pendingBytes + count, because: nil)
+        return false
+    }
+
+    private func dropSlowConsumer(_ connection: Connection, waiting: Int, because reason: String?) {
         connection.socket.replaceUnstartedLines(with: ServerMessageCoding.line(.error(
             WireError(.slowConsumer, "You are not reading fast enough; disconnected.", fatal: true), id: nil)))
-        markClosed(connection, "dropped: slow consumer (\(waiting + count) bytes waiting)", lingering: true)
-        return false
+        markClosed(connection, "dropped: slow consumer (\(waiting) bytes waiting\(reason.map { "; \($0)" } ?? ""))", lingering: true)
+    }
+
+    /// Drops the connections with the fullest queues as slow consumers while all queues
+    /// together hold more than `ServerLimits.queuedBytesTotal`; the sweep calls it.
+    func keepQueuesWithinBudget() {
+        let budget = limits.queuedBytesTotal
+        var open = all.filter { !$0.closeWhenFlushed }
+        var total = open.reduce(0) { $0 + $1.socket.pendingBytes }
+        guard total > budget else { return }
+        open.sort { $0.socket.pendingBytes > $1.socket.pendingBytes }
+        for connection in open where total > budget {
+            total -= connection.socket.pendingBytes
+            dropSlowConsumer(connection, waiting: connection.socket.pendingBytes, because: "all queues together over \(budget / 1_024) KiB")
+        }
     }
 
     /// Sends a coded error; a fatal one closes the connection once it is written.

@@ -11,6 +11,10 @@ final class ConnectionTable {
     /// How long a closing socket may stay open to deliver its last line and be drained.
     static let lingerMs: Int64 = 2_000
     static let maxLingering = 256
+    /// The kernel send buffer each client's socket gets: a card game's lines need little, and a
+    /// client that stops reading holds this much of the machine's TCP memory, not the 4 MiB
+    /// Linux would grow it to (`Sockets.setSendBuffer`).
+    static let kernelSendBufferBytes = 64 << 10
 
     let loop: EventLoop
     let clock: TimeSource

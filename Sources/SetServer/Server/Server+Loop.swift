@@ -58,6 +58,7 @@ extension Server {
         syncJournals(at: now)
         quietLog.sayOverdue(at: now)
         connections.closeOverdueLingering(at: now)
+        connections.keepQueuesWithinBudget()
         connections.addresses.forgetQuietAllowances(at: now)
         lobby.retireAbandoned(at: now)
         // On nodes the lease's renewals drop them too, each turn, for the listings.

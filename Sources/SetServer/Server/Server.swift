@@ -76,6 +76,7 @@ package final class Server {
             loop = try EventLoop()
             listener = try Listener(host: config.host, port: config.port, maxLineBytes: config.limits.maxLineBytes,
                                     maxQueuedBytes: config.limits.outboundQueueBytes)
+            listener.sendBufferBytes = ConnectionTable.kernelSendBufferBytes
         } catch {
             lock?.release()
             throw .network(host: config.host, port: config.port, error)
