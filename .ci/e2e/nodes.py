@@ -280,4 +280,24 @@ probe = check(b)
 if probe.returncode != 0:
     fail(f"b stopped serving after a second server tried its name: {probe.stdout}")
 print("nodes: a second server under b's name refused to start; b serves on")
-print("nodes: three nodes on one PostgreSQL: pairing, redirects, a spectator, a kill, a database restart, a drain, a twin")
+
+# 9. c killed -9 and started again at once, its lease still running in the store: it watches its
+# name for a lease (nobody renews it), takes it, and serves; its lease runs from then, so its
+# log never says the lease lapsed (it did, when the lease was counted from before the watch).
+log_path = os.path.join(work, "c.log")
+before = os.path.getsize(log_path)
+c.kill()
+c.start()
+for _ in range(100):
+    if check(c).returncode == 0:
+        break
+    time.sleep(0.1)
+else:
+    fail("c never said it is ready after its restart")
+with open(log_path) as log:
+    log.seek(before)
+    said = log.read()
+if "watching" not in said or "registered" not in said or "lapsed" in said:
+    fail(f"c's log after a restart while its lease ran:\n{said}")
+print("nodes: c killed -9 and started at once: it watched its name, took it, and its lease never lapsed")
+print("nodes: three nodes on one PostgreSQL: pairing, redirects, a spectator, a kill, a database restart, a drain, a twin, a quick restart")
