@@ -97,6 +97,7 @@ package enum Commands {
             OptionSpec("connections-per-address", "N", "connections one IP address may hold (default max-connections/16, at least 4)"),
             OptionSpec("matches-per-address", "N", "live matches one IP address may have created (default max-matches/16, at least 4)"),
             OptionSpec("waiting-per-address", "N", "of those, duels waiting for a second player (default 8)"),
+            OptionSpec("unattended-per-address", "N", "of those, matches whose players all left, waiting out their seat wait (default 16)"),
             OptionSpec("connect-rate-per-address", "N", "new connections one IP address may open a second, bursts of twice as many (default 20)"),
             OptionSpec("placements-per-address", "N", "new named matches a node places in the store for one IP address before a player starts them (default 8)"),
             OptionSpec("arena-players-per-address", "N", "players one IP address may have in one arena at once (default 8)"),
@@ -270,6 +271,7 @@ package enum Commands {
         config.perAddress.connectsPerSecond = try values.number("connect-rate-per-address", in: 1...1_000_000)
         config.perAddress.placements = try values.number("placements-per-address", in: 1...1_000_000)
         config.perAddress.arenaPlayers = try values.number("arena-players-per-address", in: 1...1_000_000)
+        config.perAddress.unattended = try values.number("unattended-per-address", in: 1...1_000_000)
         config.recordLimits.accountsPerAddress.burst = try values.number("accounts-per-address", in: 1...1_000_000)
             ?? config.recordLimits.accountsPerAddress.burst
         config.recordLimits.accountsPerNetwork.burst = try values.number("accounts-per-network", in: 1...1_000_000)

@@ -112,6 +112,7 @@ struct HelpGoldenTests {
               --connections-per-address N          connections one IP address may hold (default max-connections/16, at least 4)
               --matches-per-address N              live matches one IP address may have created (default max-matches/16, at least 4)
               --waiting-per-address N              of those, duels waiting for a second player (default 8)
+              --unattended-per-address N           of those, matches whose players all left, waiting out their seat wait (default 16)
               --connect-rate-per-address N         new connections one IP address may open a second, bursts of twice as many (default 20)
               --placements-per-address N           new named matches a node places in the store for one IP address before a player starts them (default 8)
               --arena-players-per-address N        players one IP address may have in one arena at once (default 8)

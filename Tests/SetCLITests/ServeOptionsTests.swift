@@ -9,7 +9,7 @@ struct ServeOptionsTests {
         let command = try Commands.parse(["serve", "--host", "0.0.0.0", "--data", "/var/lib/setgame", "--log-format", "json",
                                           "--keep-finished", "500", "--keep-finished-days", "7", "--connections-per-address", "32",
                                           "--matches-per-address", "8", "--max-matches", "1000", "--waiting-per-address", "6", "--placements-per-address", "40",
-                                          "--arena-players-per-address", "30",
+                                          "--arena-players-per-address", "30", "--unattended-per-address", "5",
                                           "--lobby-size", "300", "--lobby-per-address", "5", "--check"])
         guard case .serve(let options) = command else { Issue.record("not serve: \(command)"); return }
         #expect(options.logFormat == .json && options.check)
@@ -25,6 +25,7 @@ struct ServeOptionsTests {
         #expect(defaults.config.perAddress.waitingMatches == nil && defaults.config.addressLimits.waitingMatches == AddressShares.waitingDefault)
         #expect(defaults.config.addressLimits.placements == 8)
         #expect(options.config.addressLimits.arenaPlayers == 30 && defaults.config.addressLimits.arenaPlayers == 8)
+        #expect(options.config.addressLimits.unattended == 5 && defaults.config.addressLimits.unattended == 16)
         #expect(options.config.perAddress.lobby == LobbySize(cap: 300, perAddress: 5) && defaults.config.perAddress.lobby == LobbySize(cap: 200, perAddress: 20))
         #expect(defaults.config.finished.keep == 10_000 && defaults.config.finished.maxAgeDays == 30)
         #expect(defaults.config.chat.mode == .on)

@@ -69,7 +69,10 @@ extension TestClient {
     }
 
     @Test func theListIsPagedWithACursorAndEveryPageIsBounded() throws {
-        let server = try TestServer { $0.perAddress.matches = 1_000 }
+        let server = try TestServer {
+            $0.perAddress.matches = 1_000
+            $0.perAddress.unattended = 1_000
+        }
         defer { server.stop() }
         for index in 0..<300 { try leaveASoloGame(server, named: "solo-\(index)") }
         // A duel with a spectator, and one waiting for a player.
@@ -179,6 +182,40 @@ extension TestClient {
         #expect(try fifth.joinOutcome(JoinRequest(name: "w", match: "s3", mode: .solo)) != nil)
         let elsewhere = try TestClient.greeted(server, from: "127.0.0.3")
         #expect(try elsewhere.joinOutcome(JoinRequest(name: "w", match: "s3", mode: .solo)) == nil)
+    }
+
+    /// Leaving costs nothing, so an address holds only its share of matches whose players all
+    /// left (each waiting out its seat wait): past it, it creates no other until it goes back to
+    /// one or one ends. Before, 17 addresses filled a server's 4,096 matches with solo games of
+    /// one move each, for two minutes at a time, holding no connection at all.
+    @Test func oneAddressHoldsAtMostItsShareOfMatchesItsPlayersLeft() throws {
+        let server = try TestServer { $0.perAddress.unattended = 2 }
+        defer { server.stop() }
+        var tokens: [String] = []
+        for name in ["s1", "s2"] {
+            let client = try TestClient.greeted(server, from: "127.0.0.2")
+            client.send(.join(JoinRequest(name: "p", match: name, mode: .solo)))
+            _ = try client.waitFor("snapshot") { if case .snapshot = $0 { true } else { nil } }
+            tokens.append(try #require(client.token))
+            client.send(.act(.select(client.view!.table[0]), seat: nil))
+            _ = try client.awaitEvent("the move") { if case .rules(.selectionChanged) = $0 { true } else { false } }
+            client.hangUp()
+        }
+        // The server hears both hang-ups: the list shows nobody present in either.
+        let probe = try TestClient.greeted(server, from: "127.0.0.9")
+        _ = try polled({ try probe.list().listings }, until: { listings in
+            listings.filter { ["s1", "s2"].contains($0.name) && $0.players.allSatisfy { !$0.present } }.count == 2
+        })
+        let third = try TestClient.greeted(server, from: "127.0.0.2")
+        let refused = try third.joinOutcome(JoinRequest(name: "p", match: "s3", mode: .solo))
+        #expect(refused?.code == .addressLimit && refused?.message.contains("2 matches whose players all left") == true,
+                "\(String(describing: refused))")
+        // Another address is not held back.
+        #expect(try TestClient.greeted(server, from: "127.0.0.3").joinOutcome(JoinRequest(name: "p", match: "t1", mode: .solo)) == nil)
+        // Going back to one with its token leaves one whose player left: the address creates again.
+        let back = try TestClient.greeted(server, from: "127.0.0.2")
+        #expect(try back.joinOutcome(JoinRequest(name: "p", match: "s1", token: tokens[0])) == nil)
+        #expect(try third.joinOutcome(JoinRequest(name: "p", match: "s3", mode: .solo)) == nil)
     }
 
     /// The lockout loop of issue 11: connect, join a new match, hang up, thousands of times.

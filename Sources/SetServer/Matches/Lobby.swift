@@ -247,6 +247,11 @@ final class Lobby {
         if mine.count >= addressLimits.matches {
             return WireError(.addressLimit, "Your address has \(mine.count) live matches, the most one address may hold; finish one first.")
         }
+        let unattended = mine.count { rooms[$0].map { !$0.host.hasPresentPlayer } ?? false }
+        if unattended >= addressLimits.unattended {
+            return WireError(.addressLimit, "Your address has \(unattended) matches whose players all left, the most one address may hold; "
+                             + "go back to one with its seat token, or wait for one's seat wait to end.")
+        }
         if mode == .duel, !(name.map(DoorAttestation.isBotMatch) ?? false) {
             let waiting = mine.count { rooms[$0]?.host.phase == .waiting && !DoorAttestation.isBotMatch($0) }
             if waiting >= addressLimits.waitingMatches {

@@ -87,7 +87,8 @@ package struct ServerConfig: Sendable, Equatable {
                       waitingMatches: perAddress.waitingMatches ?? AddressShares.waitingDefault,
                       connectsPerSecond: perAddress.connectsPerSecond ?? AddressShares.connectsPerSecondDefault,
                       placements: perAddress.placements ?? AddressShares.placementsDefault,
-                      arenaPlayers: perAddress.arenaPlayers ?? AddressShares.arenaPlayersDefault)
+                      arenaPlayers: perAddress.arenaPlayers ?? AddressShares.arenaPlayersDefault,
+                      unattended: perAddress.unattended ?? AddressShares.unattendedDefault)
     }
 }
 
@@ -157,6 +158,7 @@ package struct AddressShares: Sendable, Equatable {
     package var connectsPerSecond: Int?
     package var placements: Int?
     package var arenaPlayers: Int?
+    package var unattended: Int?
     /// The addresses of proxies whose connections begin with a PROXY v2 header
     /// (`--proxy-from`): each is counted under the client address it carries, for every limit
     /// here and every account-record allowance. Nobody else's header is read.
@@ -174,6 +176,10 @@ package struct AddressShares: Sendable, Equatable {
     /// Players one address may have in one arena at once: as many as the duels it may have
     /// waiting. Each one who never sits costs the player paired with them a seat wait.
     package static let arenaPlayersDefault = waitingDefault
+    /// Matches one address created whose players have all gone (each waiting out its seat wait)
+    /// that it may hold before it creates another: leaving costs nothing, so without this a few
+    /// addresses could fill the server with games nobody plays, two minutes at a time.
+    package static let unattendedDefault = 16
 
     package init(connections: Int? = nil, matches: Int? = nil, waitingMatches: Int? = nil, connectsPerSecond: Int? = nil,
                  placements: Int? = nil) {
@@ -203,6 +209,8 @@ package struct AddressLimits: Sendable, Equatable {
     /// Players joined to one arena at once from it (on open connections; distinct names): the
     /// arena's room is on one node, so this holds for the whole service.
     package var arenaPlayers: Int = AddressShares.arenaPlayersDefault
+    /// Of its live matches, those with no player connected (`AddressShares.unattendedDefault`).
+    package var unattended: Int = AddressShares.unattendedDefault
 }
 
 /// Where a server keeps its accounts.
