@@ -13,20 +13,32 @@ package struct RatingPolicy: Sendable, Equatable {
     package var leaderboardGames: Int
     package var leaderboardOpponents: Int
     package var leaderboardSpanSeconds: Int64
+    /// Whether an opponent counts among the different ones only if its rating was established
+    /// (RD ≤ 110) before the game: a farm of fresh accounts, each losing once on purpose, then
+    /// counts for nothing toward a leaderboard, however many there are.
+    package var opponentsMustBeEstablished: Bool
 
     package init(pairGamesPerWindow: Int, pairWindowSeconds: Int64, leaderboardGames: Int, leaderboardOpponents: Int,
-                 leaderboardSpanSeconds: Int64) {
+                 leaderboardSpanSeconds: Int64, opponentsMustBeEstablished: Bool = false) {
         self.pairGamesPerWindow = pairGamesPerWindow
         self.pairWindowSeconds = pairWindowSeconds
         self.leaderboardGames = leaderboardGames
         self.leaderboardOpponents = leaderboardOpponents
         self.leaderboardSpanSeconds = leaderboardSpanSeconds
+        self.opponentsMustBeEstablished = opponentsMustBeEstablished
     }
 
     /// The server's rules: six rated games a pair a day; on a leaderboard after ten rated games
-    /// against five different accounts spread over at least a day.
+    /// against five different accounts with established ratings, spread over at least a day.
     package static let standard = RatingPolicy(pairGamesPerWindow: 6, pairWindowSeconds: 86_400, leaderboardGames: 10,
-                                               leaderboardOpponents: 5, leaderboardSpanSeconds: 86_400)
+                                               leaderboardOpponents: 5, leaderboardSpanSeconds: 86_400,
+                                               opponentsMustBeEstablished: true)
+
+    /// Whether a rated game against an opponent rated `before` it counts that opponent among the
+    /// different ones (`opponentsMustBeEstablished`); nil: the opponent had no rating yet.
+    package func countsOpponent(ratedBefore before: Rating?) -> Bool {
+        !opponentsMustBeEstablished || (before.map { !$0.isProvisional } ?? false)
+    }
 
     /// No limits beyond an established rating (tests of ranking order, benchmarks).
     package static let open = RatingPolicy(pairGamesPerWindow: .max, pairWindowSeconds: 0, leaderboardGames: 0,

@@ -54,7 +54,10 @@ import Testing
         let folder = temporaryFolder("setgame-bulk-import")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = try OldAccountLog.write(OldAccountLog.lines(), into: folder)
-        let policy = RatingPolicy.standard
+        // The standard rules but for fewer different opponents: the log's 40 accounts have few
+        // established ones, and some player must reach a leaderboard for the tables to show it.
+        var policy = RatingPolicy.standard
+        policy.leaderboardOpponents = 2
         let oneByOne = try SQLAccountStore(database: reference.database, wallSeconds: 1)
         try Self.importOneByOne(path, into: oneByOne, policy: policy)
 

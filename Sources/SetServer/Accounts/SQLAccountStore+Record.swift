@@ -174,7 +174,8 @@ extension SQLAccountStore {
             let known = facts.accounts[part.account]
             let kept = known?.standing
             var opponents = kept?.opponents ?? 0
-            if let opponent = part.opponent, known?.playedOpponent != true {
+            let opponentBefore = game.players.count == 2 ? game.players[1 - part.seat].before : nil
+            if let opponent = part.opponent, known?.playedOpponent != true, policy.countsOpponent(ratedBefore: opponentBefore) {
                 newOpponents.append([.int(part.account), .text(game.variant.rawValue), .int(opponent)])
                 opponents += 1
             }

@@ -132,7 +132,9 @@ struct ImportTally {
                                          .text(result), .bool(game.rated), .int(game.wallSeconds)])
             Self.countGame(score: score, playedItself: playedItself, into: &accounts.values[index])
             if game.rated, let after = player.after {
-                rate(id, in: game.variant, to: after, against: opponent, wall: game.wallSeconds)
+                // An opponent the policy does not count (`countsOpponent`) is nobody to the standing.
+                let counted = game.players.count == 2 && policy.countsOpponent(ratedBefore: game.players[1 - seat].before) ? opponent : nil
+                rate(id, in: game.variant, to: after, against: counted, wall: game.wallSeconds)
             }
         }
     }
