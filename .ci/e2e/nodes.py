@@ -261,13 +261,16 @@ fresh = next(f"drain{i}" for i in range(1000) if rendezvous(f"drain{i}", ["a", "
 fay, _, _, _ = join(c.address, {"type": "join", "name": "fay", "match": fresh})
 if fay.address == c.address:
     fail(f"{fresh} was placed on the drained node c")
+def await_ready(node, after):
+    for _ in range(100):
+        if check(node).returncode == 0:
+            return
+        time.sleep(0.1)
+    fail(f"{node.name} never said it is ready {after}")
+
+
 nodes_cli("resume", "c")
-for _ in range(100):
-    if check(c).returncode == 0:
-        break
-    time.sleep(0.1)
-else:
-    fail("c never said it is ready again after resume")
+await_ready(c, "again after resume")
 print(f"nodes: c drained (health not ready, {fresh} placed on {fay.address} instead), then resumed")
 
 # 8. A second server started under b's name while b serves (another machine, another folder): it
@@ -288,12 +291,7 @@ log_path = os.path.join(work, "c.log")
 before = os.path.getsize(log_path)
 c.kill()
 c.start()
-for _ in range(100):
-    if check(c).returncode == 0:
-        break
-    time.sleep(0.1)
-else:
-    fail("c never said it is ready after its restart")
+await_ready(c, "after its restart")
 with open(log_path) as log:
     log.seek(before)
     said = log.read()

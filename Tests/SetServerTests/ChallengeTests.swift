@@ -20,6 +20,14 @@ import Testing
         try client.waitFor("challenge") { if case .challenge(let notice, _) = $0 { notice } else { nil } }
     }
 
+    /// `challenger` challenges `name` (on `challenged`): the open notice, once both sides have it.
+    static func opened(by challenger: TestClient, to name: String, on challenged: TestClient, variant: Variant? = nil) throws -> ChallengeNotice {
+        challenger.send(.lobby(.challenge(name: name, variant: variant)))
+        let open = try notice(challenged)
+        _ = try notice(challenger)
+        return open
+    }
+
     /// `challenger` challenges `challenged`, who accepts: the notice the accepting side got.
     static func accepted(_ challenger: (TestClient, String), _ challenged: (TestClient, String)) throws -> ChallengeNotice {
         challenger.0.send(.lobby(.challenge(name: challenged.1, variant: nil)))
@@ -137,9 +145,7 @@ import Testing
         defer { server.stop() }
         let (ann, _) = try Self.inLobby(server, "ann")
         let (bob, _) = try Self.inLobby(server, "bob", variant: .junior)
-        ann.send(.lobby(.challenge(name: "bob", variant: .junior)))
-        let open = try Self.notice(bob)
-        _ = try Self.notice(ann)
+        let open = try Self.opened(by: ann, to: "bob", on: bob, variant: .junior)
         server.advance(by: Challenges.lifetimeMs - 1)
         // One millisecond early, nothing: the next thing bob hears is the lobby he asks for.
         bob.send(.lobby(.enter(JoinRequest(name: "bob", variant: .junior))))
@@ -163,9 +169,7 @@ import Testing
         defer { server.stop() }
         let (ann, _) = try Self.inLobby(server, "ann")
         let (bob, _) = try Self.inLobby(server, "bob")
-        ann.send(.lobby(.challenge(name: "bob", variant: nil)))
-        let open = try Self.notice(bob)
-        _ = try Self.notice(ann)
+        let open = try Self.opened(by: ann, to: "bob", on: bob)
         ann.send(.lobby(.enter(JoinRequest(name: "anna"))))
         let expected = ChallengeNotice(from: "ann", to: "bob", variant: .classic, state: .expired, expiresAt: open.expiresAt)
         #expect(try Self.notice(bob) == expected)
@@ -181,9 +185,7 @@ import Testing
         defer { server.stop() }
         let (guest, _) = try Self.inLobby(server, "bob")
         let (carl, _) = try Self.inLobby(server, "carl")
-        guest.send(.lobby(.challenge(name: "carl", variant: nil)))
-        let open = try Self.notice(carl)
-        _ = try Self.notice(guest)
+        let open = try Self.opened(by: guest, to: "carl", on: carl)
         // The name becomes an account's at a seat elsewhere, as any first seat makes it.
         let seated = try TestClient.joined(port: server.port, name: "bob", key: AccountTests.bobKey, match: "solo-bob")
         let owner = try TestClient(port: server.port)
