@@ -158,7 +158,6 @@ extension Server {
         timers.challengeExpiry = lobby.challenges.nextExpiry
     }
 
-    /// Tells whoever is still listed on either side that a challenge is over unanswered.
     /// Takes the guests listed as an account's name off the list, tells each why, and tells
     /// every challenge from them or to that name ended (to them too, no longer listed).
     private func displaceGuests(listedAs key: String, by name: String) {
@@ -175,6 +174,8 @@ extension Server {
         }
     }
 
+    /// Tells whoever is still listed on either side that a challenge is over unanswered (and
+    /// `renamed`, its challenger listed under another name now).
     private func tellExpired(_ gone: Challenges.Open, alsoTo renamed: ConnectionID? = nil) {
         let notice = ChallengeNotice(from: gone.challenger.entry.name, to: gone.challengedName, variant: gone.variant, state: .expired,
                                      expiresAt: gone.expiresAt.milliseconds)
