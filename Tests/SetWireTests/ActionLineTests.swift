@@ -26,6 +26,15 @@ import Testing
         #expect(taken == 4 * 3 * (7 + 4))
     }
 
+    /// A key given twice counts once, with its last value (Protocol.md, "Framing"), on the direct
+    /// path and the parsed one alike: an action line with a key twice is left to the parser.
+    @Test func aKeyGivenTwiceCountsWithItsLastValue() {
+        func decoded(_ text: String) -> Result<ClientRequest, WireError> { ClientMessageDecoder.decode(Array(text.utf8)) }
+        #expect(decoded(#"{"type":"ping","type":"list"}"#) == .success(ClientRequest(id: nil, .list(after: nil, limit: nil))))
+        #expect(ActionLine.decode(Array(#"{"card":1,"card":2,"type":"select"}"#.utf8)) == nil)
+        #expect(decoded(#"{"card":1,"card":2,"type":"select"}"#) == .success(ClientRequest(id: nil, .act(.select(Card(id: 2)!), seat: nil, seen: nil))))
+    }
+
     /// Lines near the plain form (other keys, orders, values, spacing) decode to the same request
     /// or the same error either way; many of them are taken directly.
     @Test func linesNearThePlainFormDecodeAsParsed() {
