@@ -149,7 +149,8 @@ package enum ClientMessageDecoder {
         guard let name = try fields.string("name") else { throw fields.missing("name", "your name, 1-\(maxNameLength) characters") }
         if let requirement = nameRequirement(name, maxLength: maxNameLength) { throw fields.bad("name", requirement) }
         guard PlayerName.isVisible(name) else {
-            throw fields.bad("name", "a name that shows: at least one letter, digit or sign, and no invisible characters (such as U+3164 HANGUL FILLER)")
+            throw fields.bad("name", "a name that shows: at least one letter, digit or sign, no invisible characters (such as U+3164 HANGUL FILLER), "
+                             + "and at most \(ServerText.maxMarks) accents or other combining marks on one character")
         }
         let match = try fields.string("match")
         if let match, !isAcceptable(matchName: match) {

@@ -57,9 +57,13 @@ package enum PlayerName {
     private static let dotAbove: Unicode.Scalar = "\u{0307}"
 
     /// Whether a name shows something and hides nothing: it holds at least one letter, digit,
-    /// punctuation mark or symbol that draws, and no default-ignorable character (Hangul fillers,
-    /// variation selectors, …), which draw nothing, or a blank, but make a name look like another.
+    /// punctuation mark or symbol that draws, no default-ignorable character (Hangul fillers,
+    /// variation selectors, …), which draw nothing, or a blank, but make a name look like another,
+    /// and no combining mark past `ServerText.maxMarks` on one character or before any.
     package static func isVisible(_ name: String) -> Bool {
+        // Nothing the one sanitiser would change (marks piled past its cap, or one with nothing
+        // under it): shown cut, two such names could look alike.
+        guard ServerText.printable(name) == name else { return false }
         var showsSomething = false
         for scalar in name.unicodeScalars {
             let properties = scalar.properties

@@ -8,11 +8,14 @@ package enum ServerText {
     /// bidirectional overrides, zero-width and soft-hyphen characters and the like) removed,
     /// except a zero-width joiner after an emoji, which joins an emoji sequence (👩‍👩‍👧);
     /// tabs and line breaks (U+2028 and U+2029 too) become spaces so a message stays on its
-    /// line. Longer than `limit` characters, it is cut and ends in "…".
+    /// line. Combining marks stack on the character before them: past `maxMarks` on one, and any
+    /// with no character before them, are dropped, so a pile of accents cannot spill over the
+    /// lines above and below. Longer than `limit` characters, it is cut and ends in "…".
     package static func printable(_ text: some StringProtocol, limit: Int = .max) -> String {
         var result = String.UnicodeScalarView()
         var count = 0
         var afterEmoji = false
+        var marks: Int?  // on the character before; nil before the first
         for scalar in text.unicodeScalars {
             guard count < limit else {
                 result.append("…")
@@ -20,7 +23,14 @@ package enum ServerText {
             }
             if scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{2028}" || scalar == "\u{2029}" {
                 result.append(" ")
+                marks = 0
             } else if scalar == VisibleText.zeroWidthJoiner ? afterEmoji : isAllowed(scalar) {
+                if isMark(scalar) {
+                    guard let stacked = marks, stacked < maxMarks else { continue }
+                    marks = stacked + 1
+                } else {
+                    marks = 0
+                }
                 result.append(scalar)
             } else {
                 continue
@@ -29,6 +39,16 @@ package enum ServerText {
             count += 1
         }
         return String(result)
+    }
+
+    /// The most combining marks kept on one character: enough for Vietnamese, Thai or pointed
+    /// Hebrew, far from the hundreds of a "zalgo" line.
+    package static let maxMarks = 4
+
+    /// Whether a scalar is a combining mark that draws on the character before it (Mn, Me).
+    static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        let category = scalar.properties.generalCategory
+        return category == .nonspacingMark || category == .enclosingMark
     }
 
     /// Whether a scalar may reach the terminal (a zero-width joiner only after an emoji).

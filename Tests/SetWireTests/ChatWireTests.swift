@@ -57,6 +57,30 @@ struct ChatWireTests {
     }
 
     /// Issue 32 item 14: a line with nothing visible in it is no line.
+    /// Combining marks pile on the character before them: a "zalgo" line of hundreds spills over
+    /// the rows above and below in a terminal. At most `maxMarks` stay on one character, none
+    /// with no character under it; the accents of Vietnamese and pointed Hebrew stay whole. A
+    /// name the cap would change is refused, so no two names show alike once cut.
+    @Test func marksPiledOnOneCharacterAreCutToAFew() throws {
+        let pile = String(repeating: "\u{0301}", count: 300)
+        #expect(ServerText.printable("x\(pile)y") == "x\u{0301}\u{0301}\u{0301}\u{0301}y")
+        #expect(ServerText.printable("\u{0301}\u{0301}ab") == "ab", "marks with nothing under them")
+        #expect(ServerText.printable("a\t\u{0301}") == "a \u{0301}", "a space is something to stand on")
+        for kept in ["Nguye\u{0302}\u{0303}n", "Vi\u{1EC7}t", "\u{05E9}\u{05C1}\u{05B8}\u{05DC}\u{05D5}\u{05B9}\u{05DD}", "ไม้", "e\u{20DD}"] {
+            #expect(ServerText.printable(kept) == kept, "\(kept)")
+            #expect(PlayerName.isVisible(kept), "\(kept)")
+        }
+        #expect(!PlayerName.isVisible("x" + String(repeating: "\u{0301}", count: 20)))
+        #expect(!PlayerName.isVisible("\u{0301}ann"))
+        #expect(PlayerName.isVisible("x" + String(repeating: "\u{0301}", count: ServerText.maxMarks)))
+        let refused = ClientMessageDecoder.decode(Array(#"{"type":"join","name":"a\#u{0301}\#u{0301}\#u{0301}\#u{0301}\#u{0301}"}"#.utf8))
+        guard case .failure(let error) = refused else {
+            Issue.record("a name of five marks on one letter was taken: \(refused)")
+            return
+        }
+        #expect(error.code == .badField && error.message.contains("combining marks"))
+    }
+
     @Test func aLineOfInvisibleCharactersIsRefused() throws {
         for invisible in ["\u{200B}", "\u{2060}\u{FEFF}", "\u{200B} \u{200C}", "\u{3164}\u{3164}", "\u{115F}\u{1160}", "\u{FE0F}", "\u{034F}",
                           "\u{2800}", " \u{2800}\u{2800} "] {
