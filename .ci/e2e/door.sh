@@ -323,7 +323,8 @@ echo "names: another key was refused fayzer; the menu showed a standing and the 
 # 11. Help pauses a bot duel: the hard bot scores while the player looks on, not while they read.
 run_in "$s_hal" hal "$(door hal "play --level hard" "-b 127.0.0.8")"
 start_bot_duel "$s_hal" x
-bot_score() { tmux capture-pane -p -t "$s_hal" | head -1 | sed -nE 's/.*bot-hard( [0-9]+\??)? ([0-9]+).*/\2/p'; }
+# A score may be below zero (a wrong trio): read as the rating before it, it would pass for a gain.
+bot_score() { tmux capture-pane -p -t "$s_hal" | head -1 | sed -nE 's/.*bot-hard( [0-9]+\??)? (-?[0-9]+).*/\2/p'; }
 for _ in $(seq 300); do [ "$(bot_score)" -gt 0 ] 2>/dev/null && break; sleep 0.2; done
 [ "$(bot_score)" -gt 0 ] 2>/dev/null || { tmux capture-pane -p -t "$s_hal" >&2; fail "the hard bot never scored"; }
 tmux send-keys -t "$s_hal" '?'
@@ -336,10 +337,17 @@ after=$(bot_score)
 tmux send-keys -t "$s_hal" Escape
 for _ in $(seq 300); do [ "$(bot_score)" -gt "$after" ] 2>/dev/null && break; sleep 0.2; done
 if ! [ "$(bot_score)" -gt "$after" ] 2>/dev/null; then
-    # What the server holds for the match (a spectator's snapshot), beside the screen and the whole
-    # log: a stall here once (CI, 2026-11-29) left only the table's last rows to go on.
-    tmux capture-pane -p -t "$s_hal" >&2
+    # The whole server log first, then what is shortest and says most, last, where a cut report
+    # still shows it: the screen, the player's client log (the door's bot writes its own lines
+    # there: events it missed, a snapshot asked for again) and what the server holds for the
+    # match (a spectator's snapshot: window, presence, forfeit). A stall here (CI, 2026-11-29 and
+    # 12-01) left only the server log's tail to go on.
+    echo "--- the whole server log ---" >&2; cat "$work/server.log" >&2
+    echo "--- the screen ---" >&2; tmux capture-pane -p -t "$s_hal" >&2
+    client_log=$(ls -t "$work"/door-state/keys/*/client.log 2>/dev/null | head -1)
+    [ -n "$client_log" ] && { echo "--- $client_log ---" >&2; tail -30 "$client_log" >&2; }
     bot_match=$(grep -oE 'bot-[0-9a-f]{8}' "$work/server.log" | tail -1)
+    echo "--- what the server holds for $bot_match ---" >&2
     python3 - "$tcp_port" "$bot_match" >&2 <<'PY' || true
 import json, socket, sys
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10, source_address=("127.0.0.9", 0))
@@ -348,7 +356,6 @@ f.readline()  # welcome
 f.write((json.dumps({"type": "join", "role": "spectator", "name": "diag", "match": sys.argv[2]}) + "\n").encode()); f.flush()
 for _ in range(3): print(f.readline().decode().strip())
 PY
-    echo "--- the whole server log ---" >&2; cat "$work/server.log" >&2
     fail "the bot did not play on after the help closed"
 fi
 echo "pause: help held the door's bot at $before points; closed, it played on"

@@ -46,6 +46,13 @@ package struct BotBrain: Sendable {
         lookAgainAt = nil
     }
 
+    /// Drops the plan and makes a new one from `view`, with new delays: the table as if seen for
+    /// the first time (a bot back from stepping out).
+    package mutating func lookAfresh(at view: MatchView, now: Instant) {
+        situation = nil
+        observe(view, at: now)
+    }
+
     /// Removes and returns the actions due at `now`.
     package mutating func due(at now: Instant, view: MatchView) -> [Action] {
         if script.isEmpty, let again = lookAgainAt, again <= now {

@@ -78,15 +78,22 @@ final class BotPlayer {
     var onArena: (ArenaHeard) -> Void = { _ in }
     /// Called with each connection the bot opens after a redirect, for its runner to hear it.
     var onConnection: (LineSocket) -> Void = { _ in }
+    /// Called with what its session has to say for a log (events missed, a snapshot asked for).
+    var onLog: (String) -> Void = { _ in }
     /// When the bot connects again after a redirect's node did not answer; nil while it need not.
     private(set) var reconnectAt: Instant?
 
     /// A bot sends a few short lines a second: this much waiting means the server stopped reading.
     static let maxQueuedBytes = 64 * 1024
 
-    init(_ options: BotOptions, loop: EventLoop, at now: Instant) throws(SystemCallError) {
+    /// The runner's clock, which `act` and `receive` are given the time of: a claim is stamped with it.
+    private let clock: TimeSource
+
+    init(_ options: BotOptions, loop: EventLoop, clock: TimeSource) throws(SystemCallError) {
+        let now = clock.now()
         self.options = options
         self.loop = loop
+        self.clock = clock
         // A kept token is the bot's own seat: it takes it back even from its own connection the
         // server has not yet seen close.
         var client = ClientOptions(name: options.name, match: options.match, mode: .duel, variant: options.variant,
@@ -115,6 +122,7 @@ final class BotPlayer {
     func receive(_ line: [UInt8], at now: Instant) {
         guard case .success(let message) = ServerMessageCoding.decode(line) else { return }
         perform(session.receive(message, at: now.milliseconds), at: now)
+        if case .error = message { claimSentAt = nil } else { claimAnswered(by: session.view) }
         if let view = session.view { brain?.observe(view, at: now) }
     }
 
@@ -196,7 +204,8 @@ final class BotPlayer {
                 }
             case .chatHeard(let line, _):
                 if line.seat != nil, line.seat == session.seat, line.text == Self.goodGame { owesGoodGame = false }
-            case .saveToken, .welcomed, .readyToChoose, .viewReplaced, .setsOnTable, .roundTrips, .listed, .pong, .log,
+            case .log(let line): onLog(line)
+            case .saveToken, .welcomed, .readyToChoose, .viewReplaced, .setsOnTable, .roundTrips, .listed, .pong,
                  .lobbyListed, .challenge, .nodeAway, .unreachable:
                 break
             }
@@ -295,8 +304,14 @@ final class BotPlayer {
     /// "gg" is said again once the quiet is over, as the join is.
     private var owesGoodGame = false
 
-    /// Sends whatever the brain has due now.
-    func act(at now: Instant) {
+    /// Sends whatever the brain has due now. A bot `leaving` its seat (`BotRunner.Control.stepOut`)
+    /// sends only what finishes a turn of its own (the picks of its claim); once it stays after
+    /// all, it looks at the table afresh, as it would coming back: a set it had seen before the
+    /// pause is not claimed at once.
+    func act(at now: Instant, leaving: Bool = false) {
+        defer { wasLeaving = leaving }
+        if leaving && mayStepOut(at: now) { return }
+        if wasLeaving && !leaving, let view = session.view { brain?.lookAfresh(at: view, now: now) }
         if let quiet = quietUntil {
             guard now >= quiet else { return }
             quietUntil = nil
@@ -318,6 +333,41 @@ final class BotPlayer {
     }
 
     private func request(_ message: ClientMessage) {
+        if case .act(.claim, _, _) = message { claimSentAt = clock.now() }
         connection.send(ClientMessageEncoder.line(ClientRequest(message)))
+    }
+
+    // MARK: Stepping out
+
+    /// Whether the last tick found the bot leaving.
+    private var wasLeaving = false
+    /// When its last claim was sent, until the server answers it (a window opens, or an error);
+    /// a held claim (lag compensation) is answered within the hold's cap.
+    private var claimSentAt: Instant?
+    /// The longest a claim is waited for before the bot takes it as lost: far more than any hold.
+    static let claimAnswerMs: Int64 = 3_000
+
+    /// Whether the bot may leave its seat now at no cost to itself: no claim of its on the way or
+    /// held, and no window of its own open (a claim's picks, a second chance, a deal's grace).
+    func mayStepOut(at now: Instant) -> Bool {
+        if let sent = claimSentAt, now.milliseconds(since: sent) < Self.claimAnswerMs { return false }
+        guard let view = session.view, let seat = session.seat, view.phase == .playing else { return true }
+        return view.window?.holder != seat
+    }
+
+    /// Leaves the seat quietly: the server sees the connection end, as when a player drops, and
+    /// the seat waits; the runner is not told of an end it asked for.
+    func stepOut() {
+        closedReason = "stepped out"
+        session.disconnected()
+        connection.onClose = { _ in }
+        connection.close("stepped out")
+    }
+
+    /// A claim of ours was answered: a window opened (ours or the rival's), the game moved on, or
+    /// an error came back.
+    private func claimAnswered(by view: MatchView?) {
+        guard claimSentAt != nil else { return }
+        if view == nil || view?.window != nil || view?.phase != .playing { claimSentAt = nil }
     }
 }

@@ -14,9 +14,27 @@ package final class BotRunner: Sendable {
     package struct Control: Sendable {
         let loop: EventLoop
         let stopRequest: StopRequest
+        let stepping: Stepping
 
         /// Ends the run after the current batch.
         package func stop() { loop.stop() }
+
+        /// Asks the bots to leave their seats as soon as nothing of theirs is in flight: a claim
+        /// sent and not yet answered, a window of their own. Leaving then costs them nothing (a
+        /// seat that leaves passes its window, and a claim is 10 points), and the run ends.
+        package func stepOut() {
+            _ = stepping.state.compareExchange(expected: .playing, desired: .leaving, ordering: .acquiringAndReleasing)
+            loop.wake()
+        }
+
+        /// Takes back a `stepOut()` not yet done: true when the bots play on in their seats, false
+        /// when they have left (the run is over, or ending).
+        package func stayIn() -> Bool {
+            let (exchanged, original) = stepping.state.compareExchange(expected: .leaving, desired: .playing,
+                                                                        ordering: .acquiringAndReleasing)
+            loop.wake()
+            return exchanged || original == .playing
+        }
 
         /// Makes the loop look at the clock again; tests call it after moving a manual clock.
         package func wake() { loop.wake() }
@@ -27,6 +45,13 @@ package final class BotRunner: Sendable {
             stopRequest.afterSeq.store(seq, ordering: .releasing)
             loop.wake()
         }
+    }
+
+    /// Whether the bots play, are to leave once nothing of theirs is in flight, or have left.
+    enum StepOut: UInt8, AtomicRepresentable { case playing, leaving, left }
+
+    final class Stepping: Sendable {
+        let state = Atomic<StepOut>(.playing)
     }
 
     /// The seq `stop(afterSeq:)` asked for; `none` until then.
@@ -41,8 +66,8 @@ package final class BotRunner: Sendable {
     package init(clock: TimeSource = MonotonicTime()) throws(SystemCallError) {
         Sockets.ignoreBrokenPipes()
         let loop = try EventLoop()
-        control = Control(loop: loop, stopRequest: StopRequest())
-        core = Mutex(BotRunnerCore(loop: loop, clock: clock, stopRequest: control.stopRequest))
+        control = Control(loop: loop, stopRequest: StopRequest(), stepping: Stepping())
+        core = Mutex(BotRunnerCore(loop: loop, clock: clock, stopRequest: control.stopRequest, stepping: control.stepping))
     }
 
     /// Called on the loop thread when a bot's connection ends. Set it before `run()`.
@@ -63,6 +88,13 @@ package final class BotRunner: Sendable {
     package var onBotArena: @Sendable (String, ArenaHeard) -> Void {
         get { core.withLock { $0.onBotArena } }
         set { core.withLock { $0.onBotArena = newValue } }
+    }
+
+    /// Called on the loop thread with a bot's name and what its session logs (events it missed,
+    /// a snapshot asked for again). Set it before `run()`.
+    package var onBotLog: @Sendable (String, String) -> Void {
+        get { core.withLock { $0.onBotLog } }
+        set { core.withLock { $0.onBotLog = newValue } }
     }
 
     /// Connects a bot and asks to join; it plays once `run()` runs.
@@ -119,20 +151,23 @@ final class BotRunnerCore {
     let loop: EventLoop
     let clock: TimeSource
     let stopRequest: BotRunner.StopRequest
+    let stepping: BotRunner.Stepping
     private(set) var bots: [BotPlayer] = []
     var onBotClosed: @Sendable (String) -> Void = { _ in }
     var onBotJoined: @Sendable (BotJoined) -> Void = { _ in }
     var onBotArena: @Sendable (String, ArenaHeard) -> Void = { _, _ in }
+    var onBotLog: @Sendable (String, String) -> Void = { _, _ in }
     private(set) var tally = ArenaTally()
 
-    init(loop: EventLoop, clock: TimeSource, stopRequest: BotRunner.StopRequest) {
+    init(loop: EventLoop, clock: TimeSource, stopRequest: BotRunner.StopRequest, stepping: BotRunner.Stepping) {
         self.loop = loop
         self.clock = clock
         self.stopRequest = stopRequest
+        self.stepping = stepping
     }
 
     func add(_ options: BotOptions) throws(SystemCallError) {
-        let bot = try BotPlayer(options, loop: loop, at: clock.now())
+        let bot = try BotPlayer(options, loop: loop, clock: clock)
         bot.onJoined = { [unowned self, unowned bot] match in
             self.onBotJoined(BotJoined(name: bot.options.name, match: match, token: bot.token, place: bot.place.description))
         }
@@ -141,6 +176,7 @@ final class BotRunnerCore {
             self.onBotArena(bot.options.name, heard)
         }
         bot.onConnection = { [unowned self, unowned bot] connection in self.hear(bot, on: connection) }
+        bot.onLog = { [unowned self, unowned bot] line in self.onBotLog(bot.options.name, line) }
         hear(bot, on: bot.connection)
         bots.append(bot)
     }
@@ -180,10 +216,17 @@ final class BotRunnerCore {
 
     private func tick() {
         let now = clock.now()
+        let leaving = stepping.state.load(ordering: .acquiring) == .leaving
         for bot in bots where bot.isOpen {
-            bot.act(at: now)
+            bot.act(at: now, leaving: leaving)
             bot.keepAlive(at: now)
             bot.connection.flush()
+        }
+        if leaving, bots.allSatisfy({ !$0.isOpen || $0.mayStepOut(at: now) }),
+           stepping.state.compareExchange(expected: .leaving, desired: .left, ordering: .acquiringAndReleasing).exchanged {
+            for bot in bots where bot.isOpen { bot.stepOut() }
+            loop.stop()
+            return
         }
         // A bot that failed without its connection telling (a connect that could not start) ends the run too.
         if bots.allSatisfy({ !$0.isOpen }) { loop.stop() }

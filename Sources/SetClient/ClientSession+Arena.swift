@@ -96,7 +96,7 @@ extension ClientSession {
         options.reservedSeat = true  // a fresh seat would be a public one
         matchName = nil
         view = nil
-        awaitingSnapshot = false
+        snapshotAskedAt = nil
         token = pairing.token
         takeOver = false
         let told: [SessionEffect] = [.arena(.paired(pairing)), .saveToken(pairing.token)]

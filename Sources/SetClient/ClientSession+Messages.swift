@@ -48,11 +48,11 @@ extension ClientSession {
         case .snapshot(let snapshot):
             let previous = view
             view = snapshot
-            awaitingSnapshot = false
+            snapshotAskedAt = nil
             if let sets = snapshot.setsOnTable { setsOnTable = sets }
             return [.viewReplaced(previous: previous)]
         case .event(let event):
-            return take(event)
+            return take(event, at: now)
         case .insight(let match, _, let sets):
             guard match == matchName else { return [] }
             setsOnTable = sets
@@ -106,10 +106,10 @@ extension ClientSession {
     }
 
     /// Applies an event in order; a gap asks for one snapshot and ignores events until it comes.
-    private mutating func take(_ event: WireEvent) -> [SessionEffect] {
+    private mutating func take(_ event: WireEvent, at now: Int64) -> [SessionEffect] {
         guard var current = view, event.match == current.match, !awaitingSnapshot, event.seq > current.seq else { return [] }
         guard current.follows(event) else {
-            awaitingSnapshot = true
+            snapshotAskedAt = now
             return [.send(.snapshot), .log("missed events \(current.seq + 1)..<\(event.seq); asking for a snapshot")]
         }
         let before = current

@@ -55,8 +55,14 @@ package struct ClientSession: Hashable, Sendable {
     package internal(set) var seat: Seat?
     /// The match as the server last told it: a snapshot, then every event in order.
     package internal(set) var view: MatchView?
+    /// When the snapshot asked for after a gap was asked; events are ignored until it arrives.
+    package internal(set) var snapshotAskedAt: Int64?
     /// Events are ignored until the snapshot asked for after a gap arrives.
-    package internal(set) var awaitingSnapshot = false
+    package var awaitingSnapshot: Bool { snapshotAskedAt != nil }
+    /// How long a snapshot asked for after a gap may take before it is asked for again: the
+    /// request may have been dropped (`rate_limited` names no line), and a session waiting for
+    /// it would ignore every event for good.
+    package static let snapshotPatience: Int64 = 5_000
     /// Spectators: how many sets the table holds.
     package internal(set) var setsOnTable: Int?
     /// The match's chat as heard here, and whom this person muted.
@@ -120,7 +126,7 @@ package struct ClientSession: Hashable, Sendable {
     package mutating func connected(at now: Int64) -> [SessionEffect] {
         stage = .greeting
         greetedHere = false
-        awaitingSnapshot = false
+        snapshotAskedAt = nil
         nodeAway = nil
         awaitingAnswerSince = now  // the welcome is owed
         arena?.joinedHere = false
@@ -190,7 +196,11 @@ package struct ClientSession: Hashable, Sendable {
             stage = .offline
             return [.gaveUp(.silent(ms: options.unansweredLimit))]
         }
-        let refreshed = stage == .lobby && nodeAway == nil && now >= nextLobbyRefreshAt ? refreshLobby(at: now) : []
+        var refreshed = stage == .lobby && nodeAway == nil && now >= nextLobbyRefreshAt ? refreshLobby(at: now) : []
+        if let asked = snapshotAskedAt, now.saturatingSubtracting(asked) >= Self.snapshotPatience {
+            snapshotAskedAt = now
+            refreshed += [.send(.snapshot), .log("the snapshot asked for after a gap did not come; asking again")]
+        }
         guard now >= nextPingAt else { return refreshed }
         nextPingAt = now.saturatingAdding(options.pingInterval)
         if options.pings == .keepAlive && awaitingAnswerSince != nil { return refreshed }
@@ -200,7 +210,8 @@ package struct ClientSession: Hashable, Sendable {
     /// When `tick` next has something to do; nil while offline.
     package var nextWake: Int64? {
         guard stage != .offline else { return nil }
-        let retry = min(nodeAway?.retryAt ?? Int64.max, stage == .lobby && nodeAway == nil ? nextLobbyRefreshAt : Int64.max)
+        let retry = min(nodeAway?.retryAt ?? Int64.max, stage == .lobby && nodeAway == nil ? nextLobbyRefreshAt : Int64.max,
+                        snapshotAskedAt.map { $0.saturatingAdding(Self.snapshotPatience) } ?? Int64.max)
         guard let since = awaitingAnswerSince else { return min(nextPingAt, retry) }
         return min(nextPingAt, since.saturatingAdding(options.unansweredLimit), retry)
     }

@@ -1,10 +1,12 @@
 import Foundation
 import SetBot
+import SetWire
 import Synchronization
 
 /// The bot of a local match: it joins only when the player is ready. While the player reads the
 /// help it leaves its seat, which pauses the match on the server exactly as a dropped player does
-/// (clocks stopped, journaled, no new wire), and it takes the seat back with its token after.
+/// (clocks stopped, journaled, no new wire), and it takes the seat back with its token after. It
+/// leaves only between turns of its own, so a pause never costs it a claim.
 /// When it cannot take its seat (the server refused it, or could not be reached), the reason goes
 /// to whoever listens (`listen`): the player would otherwise wait at "Dealing…" with no word.
 package final class LocalBot: Sendable {
@@ -39,25 +41,31 @@ package final class LocalBot: Sendable {
         failure.map(report)
     }
 
-    /// Help opened (true): the bot leaves and the match pauses. Closed: it comes back, and so
-    /// does one the server turned away.
+    /// Help opened (true): the bot leaves once nothing of its is in flight (a claim sent, a window
+    /// of its own: only it knows of a claim the server holds for lag compensation), which pauses
+    /// the match; this does not wait for it. Closed (false): a bot not yet gone stays, one gone
+    /// comes back, and so does one the server turned away.
     package func hold(_ on: Bool) {
         if on {
-            state.withLock { state -> Running? in
-                defer { state.running = nil }
-                return state.started ? state.running : nil
-            }.map(Self.halt)
-        } else {
-            // One the server turned away is tried again, as one held off comes back.
-            let (ended, failure) = state.withLock { state -> (Running?, String?) in
-                guard state.started, state.running == nil || state.turnedAway else { return (nil, nil) }
-                let ended = state.running
-                state.running = nil
-                return (ended, launch(&state))
+            state.withLock { state in
+                if state.started { state.running?.runner.control.stepOut() }
             }
-            ended.map(Self.halt)
-            failure.map(report)
+            return
         }
+        // One that stepped out (or was turned away) ends its run by itself: it is waited for
+        // before another takes the seat with the same token.
+        let gone = state.withLock { state -> Running? in
+            guard state.started, let running = state.running else { return nil }
+            if !state.turnedAway && running.runner.control.stayIn() { return nil }
+            state.running = nil
+            return running
+        }
+        gone.map(Self.halt)
+        let failure = state.withLock { state -> String? in
+            guard state.started, state.running == nil else { return nil }
+            return launch(&state)
+        }
+        failure.map(report)
     }
 
     /// Stops the bot and waits for its thread.
@@ -93,6 +101,11 @@ package final class LocalBot: Sendable {
             let runner = try BotRunner()
             runner.onBotJoined = { [weak self] joined in self?.joined(joined.token) }
             runner.onBotClosed = { [weak self, unowned runner] reason in self?.closed(runner, reason) }
+            // Beside the player's own lines in its client log (standard error there), for whoever
+            // reads why a bot went quiet.
+            runner.onBotLog = { name, line in
+                FileHandle.standardError.write(Data("setgame bot: \(name): \(ServerText.printable(line))\n".utf8))
+            }
             try runner.add(state.options)
             // A new look at the table each time: the same seed would replay the same reactions.
             state.options.seed &+= 1

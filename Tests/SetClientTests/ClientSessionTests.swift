@@ -204,6 +204,21 @@ import Testing
         #expect(session.receive(Self.event(11), at: 0).count == 1, "events apply again after the snapshot")
     }
 
+    /// A snapshot request the server dropped (`rate_limited` names no line) would leave the session
+    /// ignoring every event for good: unanswered, it is asked for again, and only then.
+    @Test func aSnapshotThatDoesNotComeIsAskedForAgain() {
+        var session = Self.seated(pings: .keepAlive)
+        _ = session.receive(Self.event(9), at: 1_000)
+        #expect(session.nextWake.map { $0 <= 1_000 + ClientSession.snapshotPatience } == true)
+        #expect(!session.tick(at: 1_000 + ClientSession.snapshotPatience - 1).contains(.send(.snapshot)), "not before its time")
+        let again = session.tick(at: 1_000 + ClientSession.snapshotPatience)
+        #expect(again.contains(.send(.snapshot)))
+        #expect(!session.tick(at: 1_001 + ClientSession.snapshotPatience).contains(.send(.snapshot)), "once per wait, not per tick")
+        _ = session.receive(.snapshot(Self.view(seq: 10)), at: 7_000)
+        #expect(!session.tick(at: 13_000).contains(.send(.snapshot)), "nothing is owed once it came")
+        #expect(session.receive(Self.event(11), at: 13_000).count == 1)
+    }
+
     @Test func aNewConnectionForgetsASnapshotAskedForOnTheOldOne() {
         var session = Self.seated()
         _ = session.receive(Self.event(9), at: 0)

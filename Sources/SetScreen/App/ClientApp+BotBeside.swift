@@ -11,7 +11,9 @@ extension ClientApp {
     /// Whether the bot beside us is held off now: a box the player reads is open, its seat wait
     /// has not run low this game, and it holds no window. A seat that leaves ends its window as
     /// if passed (a claim costs 10 and hands us a second chance): the bot steps out only once
-    /// its window is over, so a pause never changes the score (issue 45).
+    /// its window is over, so a pause never changes the score (issue 45). A claim of the bot's
+    /// that we cannot see yet (on its way, or held for lag compensation) is the bot's own to
+    /// finish before it leaves (`LocalBot.hold`).
     var holdsBotNow: Bool {
         Self.holdsLocalBot(state.overlay) && !(state.botHoldSpent != nil && state.botHoldSpent == state.view?.game)
             && !botHoldsWindow
