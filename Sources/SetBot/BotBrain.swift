@@ -87,10 +87,13 @@ package struct BotBrain: Sendable {
         if let window = view.window {
             guard window.holder == seat else { return [] }
             if window.kind == .claim { return [(now, .pass)] }  // a claim it no longer remembers
+            // The time its window had left when the server told this view, on the server's clock:
+            // the bot's own clock began with its run, so a deadline cannot be compared with it.
+            let left = window.deadline.milliseconds(since: Instant(milliseconds: view.time))
             guard let set = pick(from: sets) else {
-                return view.deck > 0 ? [(min(start, window.deadline.adding(-1)), .deal)] : []
+                return view.deck > 0 ? [(now.adding(max(0, min(delay, left - 1))), .deal)] : []
             }
-            guard start < window.deadline else { return [] }  // too slow: it does not see it in time
+            guard delay < left else { return [] }  // too slow: it does not see it in time
             return picks(set, from: start)
         }
         guard let set = pick(from: sets) else {

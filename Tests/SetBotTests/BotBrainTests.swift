@@ -5,8 +5,8 @@ import Testing
 
 @Suite struct BotBrainTests {
     /// A duel view from the rules' own state, as a snapshot would show it.
-    func view(of match: Match, phase: MatchPhase = .playing, rematch: [Seat] = []) -> MatchView {
-        MatchView(match: "m", seq: 1, time: 0, mode: .duel, phase: phase, game: 1,
+    func view(of match: Match, phase: MatchPhase = .playing, rematch: [Seat] = [], time: Int64 = 0) -> MatchView {
+        MatchView(match: "m", seq: 1, time: time, mode: .duel, phase: phase, game: 1,
                   players: [PlayerInfo(seat: .first, name: "a", present: true, score: 0),
                             PlayerInfo(seat: .second, name: "b", present: true, score: 0)],
                   spectators: 0, table: match.table, deck: match.deck.count, selection: match.selection,
@@ -62,6 +62,28 @@ import Testing
         let actions = brain.due(at: .zero, view: view(of: match))
         #expect(actions.count == 3)
         #expect(!actions.contains(.claim))
+    }
+
+    /// A window's deadline is on the server's clock and the bot's clock began with its run (a
+    /// door's bot is new at each pause; `setgame bot` may outlive a server's restart): the time
+    /// its window has left is read on the server's clock alone.
+    @Test(arguments: [Int64(0), 5_000_000]) func itJudgesItsWindowByTheTimeItHasLeftWhateverItsOwnClock(_ botClock: Int64) {
+        let opened = Instant(milliseconds: 1_000_000)
+        var match = tableWith(sets: true)
+        _ = match.apply(.claim, by: .first, at: opened)
+        _ = match.apply(.pass, by: .first, at: opened)  // the bot's second chance, 10 s on the server's clock
+        guard let deadline = match.window?.deadline else {
+            Issue.record("no second chance")
+            return
+        }
+        let now = Instant(milliseconds: botClock)
+        var fresh = BotBrain(level: .hard, seat: .second, seed: 1)
+        fresh.observe(view(of: match, time: opened.milliseconds), at: now)
+        #expect(fresh.script.count == 3, "a hard bot sees a set well within 10 s: it picks it")
+        #expect(fresh.script.allSatisfy { $0.at > now })
+        var late = BotBrain(level: .hard, seat: .second, seed: 1)
+        late.observe(view(of: match, time: deadline.milliseconds - 50), at: now)
+        #expect(late.script.isEmpty, "50 ms left: too little for it to see the set")
     }
 
     @Test func afterTheEndItAsksForARematchOnce() {
