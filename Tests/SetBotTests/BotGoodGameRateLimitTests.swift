@@ -23,17 +23,11 @@ import Testing
         init() throws {
             server = try FakeServer()
             var options = BotOptions()
-            options.port = server.port
             options.match = "m"
             options.name = "left"
             options.level = .instant
             options.asksForRematch = false
-            bots = try BotsOnAThread([options], clock: clock)
-            peer = try server.accept()
-            peer.send(FakeLines.welcome())
-            _ = peer.await("join")
-            peer.send(FakeLines.joined(seat: 0))
-            peer.send(FakeLines.snapshot(seq: 5))
+            (bots, peer) = try server.seat(options, clock: clock)
             peer.send(BotGoodGameRateLimitTests.gameOver)
             #expect(peer.await("chat")?.contains(#""text":"gg""#) == true)
         }

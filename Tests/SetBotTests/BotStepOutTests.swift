@@ -22,16 +22,10 @@ import Testing
         init(level: BotLevel) throws {
             server = try FakeServer()
             var options = BotOptions()
-            options.port = server.port
             options.match = "m"
             options.name = "ann"
             options.level = level
-            bots = try BotsOnAThread([options], clock: clock)
-            peer = try server.accept()
-            peer.send(FakeLines.welcome())
-            _ = peer.await("join")
-            peer.send(FakeLines.joined(seat: 0))
-            peer.send(FakeLines.snapshot(seq: 5))
+            (bots, peer) = try server.seat(options, clock: clock)
         }
 
         /// Whether the bot is still there after its loop has looked at everything sent so far.

@@ -59,3 +59,19 @@ extension FakePeer {
         return nil
     }
 }
+
+extension FakeServer {
+    /// A bot of `options` (told this server's port) seated in seat 0 of match "m" with its table
+    /// just shown (`FakeLines.snapshot(seq: 5)`): its runner, and the server's end of its connection.
+    package func seat(_ options: BotOptions, clock: TimeSource) throws -> (bots: BotsOnAThread, peer: FakePeer) {
+        var options = options
+        options.port = port
+        let bots = try BotsOnAThread([options], clock: clock)
+        let peer = try accept()
+        peer.send(FakeLines.welcome())
+        _ = peer.await("join")
+        peer.send(FakeLines.joined(seat: 0))
+        peer.send(FakeLines.snapshot(seq: 5))
+        return (bots, peer)
+    }
+}
