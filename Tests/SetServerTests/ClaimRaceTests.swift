@@ -301,6 +301,31 @@ import Testing
         #expect(host.races.heldClaim == nil && host.match?.window?.kind == .secondChance)
     }
 
+    /// The door's bot left with a claim held and came back: once the second chance its leaving
+    /// gave is over, its claims are held and decided as before, and the window it wins is its own.
+    @Test func aSeatBackFromLeavingWithAHeldClaimClaimsAgain() {
+        var host = MatchHostTests.duel()
+        _ = host.act(.claim, by: .first, at: Self.at(3_000), lag: Self.lag, seeds: MatchHostTests.noDeal)
+        _ = host.leave(1, at: Self.at(3_050), seeds: MatchHostTests.noDeal)
+        _ = host.resume(.first, on: 3, at: Self.at(11_050))
+        #expect(host.pausedAt == nil && host.match?.window?.kind == .secondChance)
+        guard let chanceEnds = host.nextDeadline else {
+            Issue.record("the second chance has no deadline")
+            return
+        }
+        #expect(chanceEnds == Self.at(21_050), "its 10 s, counted from the end of the 8 s pause")
+        _ = host.advance(to: chanceEnds, seeds: MatchHostTests.noDeal)
+        #expect(host.match?.window == nil)
+        let claimed = host.act(.claim, by: .first, at: Self.at(14_000), lag: Self.lag, seeds: MatchHostTests.noDeal)
+        #expect(claimed.reply == .held, "bob, 160 ms away, could still have claimed first")
+        guard let decideAt = host.nextDeadline else {
+            Issue.record("a held claim with no deadline")
+            return
+        }
+        let decided = host.advance(to: decideAt, seeds: MatchHostTests.noDeal)
+        #expect(opened(decided)?.holder == .first && host.match?.window?.kind == .claim)
+    }
+
     @Test func theJournalKeepsWhatDecidedARaceAndReplayExplainsIt() throws {
         let race = RaceDecision(winner: RaceEntry(seat: .second, arrivedAt: Self.at(3_150), creditMs: 160),
                                 loser: RaceEntry(seat: .first, arrivedAt: Self.at(3_000), creditMs: 1), capMs: 200)
