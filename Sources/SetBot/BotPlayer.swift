@@ -305,13 +305,18 @@ final class BotPlayer {
     private var owesGoodGame = false
 
     /// Sends whatever the brain has due now. A bot `leaving` its seat (`BotRunner.Control.stepOut`)
-    /// sends only what finishes a turn of its own (the picks of its claim); once it stays after
-    /// all, it looks at the table afresh, as it would coming back: a set it had seen before the
-    /// pause is not claimed at once.
+    /// sends only what finishes a turn of its own (the picks of its claim). One held back that
+    /// stays after all looks at the table afresh, as it would coming back: a set it had seen
+    /// before the pause is not claimed at once. One that was finishing its turn goes on with it.
     func act(at now: Instant, leaving: Bool = false) {
-        defer { wasLeaving = leaving }
-        if leaving && mayStepOut(at: now) { return }
-        if wasLeaving && !leaving, let view = session.view { brain?.lookAfresh(at: view, now: now) }
+        if leaving && mayStepOut(at: now) {
+            heldBack = true
+            return
+        }
+        if heldBack && !leaving, let view = session.view {
+            heldBack = false
+            brain?.lookAfresh(at: view, now: now)
+        }
         if let quiet = quietUntil {
             guard now >= quiet else { return }
             quietUntil = nil
@@ -339,8 +344,8 @@ final class BotPlayer {
 
     // MARK: Stepping out
 
-    /// Whether the last tick found the bot leaving.
-    private var wasLeaving = false
+    /// Whether a tick held the bot back while it was leaving: it has a plan it did not carry out.
+    private var heldBack = false
     /// When its last claim was sent, until the server answers it (a window opens, or an error);
     /// a held claim (lag compensation) is answered within the hold's cap.
     private var claimSentAt: Instant?

@@ -56,6 +56,26 @@ import Testing
         #expect(bot.bots.finished(), "and its run ends by itself")
     }
 
+    /// Told to stay while still picking the cards of its claim, a bot goes on picking: a fresh
+    /// look at a window of its own it "no longer remembers" would pass it, 10 points.
+    @Test func aBotToldToStayWhileFinishingItsClaimFinishesIt() throws {
+        let bot = try SeatedBot(level: .hard)
+        defer { bot.bots.stop() }
+        #expect(bot.peer.await("claim", steppingClock: bot.clock, of: bot.bots, steps: 100) != nil)
+        bot.peer.send(Self.opened)  // its three picks are due 250 ms apart from its claim
+        bot.bots.runner.control.stepOut()
+        #expect(bot.stillSeated())
+        #expect(bot.bots.runner.control.stayIn())
+        var lines: [String] = []
+        for _ in 0..<6 {
+            bot.clock.advance(by: 250)
+            bot.bots.runner.wake()
+            while let line = bot.peer.readLine(waitMs: 100) { lines.append(line) }
+        }
+        #expect(lines.filter { $0.contains(#""type":"select""#) }.count == 3, "\(lines)")
+        #expect(!lines.contains { $0.contains(#""type":"pass""#) }, "\(lines)")
+    }
+
     @Test func aBotWithNothingInFlightStepsOutAtOnce() throws {
         let bot = try SeatedBot(level: .hard)
         defer { bot.bots.stop() }
@@ -74,8 +94,9 @@ import Testing
         #expect(bot.stillSeated())
         #expect(bot.bots.runner.control.stayIn(), "the help closed before its turn was over")
         bot.peer.send(Self.closed)
-        // The fake took no cards away: the set it saw is still there, and it claims it again.
-        #expect(bot.peer.await("claim") != nil, "its turn over, it plays on")
+        // The fake took no cards away: the set it saw is still there, and once it looks again
+        // (a moment after its last move) it claims it again.
+        #expect(bot.peer.await("claim", steppingClock: bot.clock, of: bot.bots, steps: 8) != nil, "its turn over, it plays on")
         #expect(bot.stillSeated())
     }
 }
