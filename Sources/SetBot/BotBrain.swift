@@ -91,7 +91,7 @@ package struct BotBrain: Sendable {
             // the bot's own clock began with its run, so a deadline cannot be compared with it.
             let left = window.deadline.milliseconds(since: Instant(milliseconds: view.time))
             guard let set = pick(from: sets) else {
-                return view.deck > 0 ? [(now.adding(max(0, min(delay, left - 1))), .deal)] : []
+                return view.deck > 0 ? [(now.adding(max(0, min(delay, left.saturatingSubtracting(1)))), .deal)] : []
             }
             guard delay < left else { return [] }  // too slow: it does not see it in time
             return picks(set, from: start)
