@@ -22,8 +22,13 @@ package final class EventLoop: @unchecked Sendable {
     package typealias Handler = (Readiness) -> Void
 
     private let epollFD: Int32
+    /// A second epoll, itself watched by the first, for the descriptors of the priority lane:
+    /// within a long batch it is asked every `priorityInterval` handlers (see `run`).
+    private let priorityEpollFD: Int32
     private let wakeFD: Int32
     private var handlers: [Int32: Handler] = [:]
+    /// The descriptors watched by `priorityEpollFD` rather than `epollFD`.
+    private var prioritized: Set<Int32> = []
     private let stopRequested = Atomic<Bool>(false)
     private let tasks = Mutex<[@Sendable () -> Void]>([])
     /// Each inbox's drain (`LoopInbox`), run on the loop thread whenever the loop is woken, and
@@ -43,20 +48,43 @@ package final class EventLoop: @unchecked Sendable {
         guard wakeFD >= 0 else { throw SystemCallError("eventfd") }
         var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: wakeFD))
         epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event)
+        priorityEpollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard priorityEpollFD >= 0 else { throw SystemCallError("epoll_create1") }
+        var lane = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: priorityEpollFD))
+        epoll_ctl(epollFD, EPOLL_CTL_ADD, priorityEpollFD, &lane)
     }
 
     deinit {
         Glibc.close(wakeFD)
+        Glibc.close(priorityEpollFD)
         Glibc.close(epollFD)
     }
 
-    /// Watches `fd`; `handler` runs on the loop thread whenever it is ready.
-    package func register(_ fd: Int32, writable: Bool = false, handler: @escaping Handler) throws(SystemCallError) {
+    /// Watches `fd`; `handler` runs on the loop thread whenever it is ready. A descriptor of the
+    /// priority lane is served within a few handlers of a long batch, not after all of it.
+    package func register(_ fd: Int32, writable: Bool = false, priority: Bool = false, handler: @escaping Handler) throws(SystemCallError) {
         assertInLoop()
         var event = epoll_event(events: mask(writable: writable), data: epoll_data_t(fd: fd))
-        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { throw SystemCallError("epoll_ctl add") }
+        guard epoll_ctl(priority ? priorityEpollFD : epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { throw SystemCallError("epoll_ctl add") }
         handlers[fd] = handler
+        if priority { prioritized.insert(fd) }
     }
+
+    /// Moves a watched `fd` into the priority lane or out of it, watched as `readable` and
+    /// `writable` say. What is waiting on it is reported by its new lane (epoll is level-triggered).
+    package func prioritize(_ fd: Int32, _ priority: Bool, readable: Bool, writable: Bool) {
+        assertInLoop()
+        guard handlers[fd] != nil, prioritized.contains(fd) != priority else { return }
+        var event = epoll_event(events: mask(readable: readable, writable: writable), data: epoll_data_t(fd: fd))
+        epoll_ctl(epoll(of: fd), EPOLL_CTL_DEL, fd, nil)
+        if priority { prioritized.insert(fd) } else { prioritized.remove(fd) }
+        epoll_ctl(epoll(of: fd), EPOLL_CTL_ADD, fd, &event)
+    }
+
+    /// Whether `fd` is in the priority lane.
+    package func isPrioritized(_ fd: Int32) -> Bool { prioritized.contains(fd) }
+
+    private func epoll(of fd: Int32) -> Int32 { prioritized.contains(fd) ? priorityEpollFD : epollFD }
 
     /// Turns interest in writability on or off; on only while output is waiting.
     package func watchWritable(_ fd: Int32, _ writable: Bool) { watch(fd, readable: true, writable: writable) }
@@ -66,14 +94,15 @@ package final class EventLoop: @unchecked Sendable {
     package func watch(_ fd: Int32, readable: Bool, writable: Bool) {
         assertInLoop()
         var event = epoll_event(events: mask(readable: readable, writable: writable), data: epoll_data_t(fd: fd))
-        epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, &event)
+        epoll_ctl(epoll(of: fd), EPOLL_CTL_MOD, fd, &event)
     }
 
     /// Stops watching `fd`; the caller closes it.
     package func unregister(_ fd: Int32) {
         assertInLoop()
         handlers[fd] = nil
-        epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
+        epoll_ctl(epoll(of: fd), EPOLL_CTL_DEL, fd, nil)
+        prioritized.remove(fd)
     }
 
     private func mask(readable: Bool = true, writable: Bool) -> UInt32 {
@@ -86,11 +115,16 @@ package final class EventLoop: @unchecked Sendable {
     /// in a batch need not wait for the whole batch. What other threads posted to an inbox is taken
     /// after the handler during which it came, followed by a `midBatch`, and before each `tick`: a
     /// worker's answer waits for one handler, not for the rest of the batch and the eventfd's turn.
-    package func run(timeout: () -> Int32, tick: () -> Void, midBatch: () -> Void = {}, midBatchInterval: Int = 32) {
+    /// Every `priorityInterval` handlers of a batch, up to `priorityPerCheck` ready descriptors of
+    /// the priority lane are served, then a `midBatch`: they wait a few handlers, not the batch
+    /// (which may take milliseconds), yet take at most a third of a busy loop's handlers.
+    package func run(timeout: () -> Int32, tick: () -> Void, midBatch: () -> Void = {}, midBatchInterval: Int = 32,
+                     priorityInterval: Int = 8, priorityPerCheck: Int = 4) {
         let (claimed, _) = runningThread.compareExchange(expected: 0, desired: pthread_self(), ordering: .acquiringAndReleasing)
         precondition(claimed, "EventLoop.run: the loop is already running on another thread")
         defer { runningThread.store(0, ordering: .releasing) }
         var events = [epoll_event](repeating: epoll_event(), count: 512)
+        var priorityEvents = [epoll_event](repeating: epoll_event(), count: 64)
         waiting: while !stopRequested.load(ordering: .acquiring) {
             // An interrupted wait is made again, with the time left asked anew.
             let count: Int
@@ -101,7 +135,6 @@ package final class EventLoop: @unchecked Sendable {
             }
             for index in 0..<count {
                 let fd = events[index].data.fd
-                let flags = events[index].events
                 if fd == wakeFD {
                     var value: UInt64 = 0
                     _ = read(wakeFD, &value, 8)
@@ -109,14 +142,17 @@ package final class EventLoop: @unchecked Sendable {
                     drainInboxes()
                     continue
                 }
-                var readiness: Readiness = []
-                if flags & EPOLLIN.rawValue != 0 { readiness.insert(.readable) }
-                if flags & EPOLLOUT.rawValue != 0 { readiness.insert(.writable) }
-                if flags & (EPOLLERR.rawValue | EPOLLHUP.rawValue | EPOLLRDHUP.rawValue) != 0 { readiness.insert(.closed) }
-                handlers[fd]?(readiness)
+                if fd == priorityEpollFD {
+                    // Alone in the batch, all that is ready; beside other work, its share.
+                    if servePriority(&priorityEvents, upTo: count == 1 ? priorityEvents.count : priorityPerCheck) > 0 { midBatch() }
+                    continue
+                }
+                dispatch(events[index])
+                var flush = posted.load(ordering: .relaxed) || (index + 1) % midBatchInterval == 0
+                if (index + 1) % priorityInterval == 0, servePriority(&priorityEvents, upTo: priorityPerCheck) > 0 { flush = true }
                 // A worker's answer (a question's, a record's) goes out after the handler during
                 // which it came, not after the rest of a batch that may take milliseconds.
-                if posted.load(ordering: .relaxed) || (index + 1) % midBatchInterval == 0 {
+                if flush {
                     drainPosted()
                     midBatch()
                 }
@@ -126,6 +162,25 @@ package final class EventLoop: @unchecked Sendable {
         }
         runTasks()
         drainInboxes()
+    }
+
+    private func dispatch(_ event: epoll_event) {
+        let flags = event.events
+        var readiness: Readiness = []
+        if flags & EPOLLIN.rawValue != 0 { readiness.insert(.readable) }
+        if flags & EPOLLOUT.rawValue != 0 { readiness.insert(.writable) }
+        if flags & (EPOLLERR.rawValue | EPOLLHUP.rawValue | EPOLLRDHUP.rawValue) != 0 { readiness.insert(.closed) }
+        handlers[event.data.fd]?(readiness)
+    }
+
+    /// Serves up to `limit` ready descriptors of the priority lane, without waiting; how many.
+    private func servePriority(_ events: inout [epoll_event], upTo limit: Int) -> Int {
+        guard !prioritized.isEmpty else { return 0 }
+        guard case .done(let ready) = SystemCall.run({ Int(epoll_wait(priorityEpollFD, &events, Int32(min(limit, events.count)), 0)) }) else {
+            return 0
+        }
+        for index in 0..<ready { dispatch(events[index]) }
+        return ready
     }
 
     private func drainInboxes() {

@@ -208,11 +208,16 @@ package final class LineSocket {
     // MARK: The loop
 
     /// Has `loop` call `handler` whenever the socket is ready; writability is watched only while
-    /// the socket wants to write.
-    package func watch(on loop: EventLoop, handler: @escaping (Readiness) -> Void) throws(SystemCallError) {
-        try loop.register(fd, writable: wantsWrite, handler: handler)
+    /// the socket wants to write. `priority`: in the loop's priority lane (`EventLoop.register`).
+    package func watch(on loop: EventLoop, priority: Bool = false, handler: @escaping (Readiness) -> Void) throws(SystemCallError) {
+        try loop.register(fd, writable: wantsWrite, priority: priority, handler: handler)
         self.loop = loop
         watchingWritable = wantsWrite
+    }
+
+    /// Moves the socket into its loop's priority lane or out of it.
+    package func prioritize(_ priority: Bool) {
+        loop?.prioritize(fd, priority, readable: watchingReadable, writable: watchingWritable)
     }
 
     /// Stops watching writability until the next `flush()` is blocked: the server's spectators

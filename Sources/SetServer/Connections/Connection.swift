@@ -22,6 +22,13 @@ final class Connection {
         case admitting
         case player(MatchRoom, Seat)
         case spectator(MatchRoom)
+
+        var inMatch: Bool {
+            switch self {
+            case .greeted, .admitting: false
+            case .player, .spectator: true
+            }
+        }
     }
 
     let id: ConnectionID
@@ -30,7 +37,12 @@ final class Connection {
     var limiter: RateLimiter
     /// Until when it is not read, being over its rate limit (`Server+Lines`); nil: read.
     var readingPausedUntil: Instant?
-    var session = Session.greeted
+    /// A connection in no match is served in the loop's priority lane: its questions, challenges
+    /// and joins are few and each waits for a person, while the matches' lines are most of a
+    /// busy loop's work; a seat or a watch moves it to the ordinary lane, leaving moves it back.
+    var session = Session.greeted {
+        didSet { if session.inMatch != oldValue.inMatch { socket.prioritize(!session.inMatch) } }
+    }
     /// Requests that came while the session was `.admitting`, answered once the join is.
     var held = HeldRequests()
     var lastInput: Instant {

@@ -74,7 +74,9 @@ final class ConnectionTable {
         let connection = Connection(id: lastID, socket: socket, limits: limits, at: clock.now())
         connection.address = address
         do {
-            try socket.watch(on: loop) { [unowned self] readiness in self.ready(connection, readiness) }
+            // Not in a match yet: its lines (a question, a join) are served in the loop's priority
+            // lane until it takes a seat or watches (`Connection.session`).
+            try socket.watch(on: loop, priority: true) { [unowned self] readiness in self.ready(connection, readiness) }
         } catch {
             socket.close()
             return nil
