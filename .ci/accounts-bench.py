@@ -7,7 +7,8 @@ times each) once, then for each store (SQLite, then PostgreSQL on loopback):
   2. ROUNDS times: stops the server and starts it again (the start time, and the RSS at rest),
      asks `profile`, `history` and `leaderboard` (and `ping`, the same round trip without the
      store) alone for 10 s, then again while
-     `setgame bench --server` plays DUELS duels at human pace (500 ms, two spectators each) and
+     `setgame bench --server` plays DUELS duels at human pace (500 ms, two spectators each; PACE
+     sets it, 0 for bots as fast as the server answers: the server saturated) and
      twenty accounts play rated games among themselves (a game every 50 ms at most),
   3. on PostgreSQL, in each round, the same loaded window once more with `pg_ctl restart -m fast`
      in its middle: the duels' action p99 then, against the window without.
@@ -15,7 +16,7 @@ It prints each figure per round and one table of ranges at the end.
 
     SETGAME=.build/release/setgame python3 .ci/accounts-bench.py [ACCOUNTS [GAMES [DUELS]]]
 
-STORES=sqlite,postgresql picks the stores; ROUNDS (default 3); SECONDS_LOADED (default 30);
+STORES=sqlite,postgresql picks the stores; PACE the duels' pace in ms (default 500); ROUNDS (default 3); SECONDS_LOADED (default 30);
 LAG_MS sets the server's --lag-compensation-ms. The throwaway PostgreSQL is `.ci/postgres.sh`'s
 (as the `postgres` user when run as root), stopped and deleted at the end, also on ^C.
 
@@ -35,6 +36,7 @@ duels = int(sys.argv[3]) if len(sys.argv) > 3 else 1_000
 STORES = os.environ.get("STORES", "sqlite,postgresql").split(",")
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
 CLIENTS, QPS, SECONDS = 4, 25, int(os.environ.get("SECONDS_LOADED", "30"))
+PACE = int(os.environ.get("PACE", "500"))
 PIN = (os.cpu_count() or 1) >= 2
 REALTIME = os.environ.get("REALTIME", "1") == "1" and hasattr(os, "SCHED_FIFO")
 if PIN:
@@ -257,7 +259,7 @@ def loaded(port, server, seed, postgres=None):
     """The loaded window: duels, rated games and questions; PostgreSQL restarted in its middle when given."""
     played, stopping = [], threading.Event()
     bench = subprocess.Popen(on_core(1, [BIN, "bench", "--server", f"127.0.0.1:{port}", "--matches", str(duels), "--spectators", "2",
-                                         "--pace", "500", "--duration", str(SECONDS), "--json"]),
+                                         "--pace", str(PACE), "--duration", str(SECONDS), "--json"]),
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     time.sleep(5)  # the duels connect and start first
     asker = Asker(port, seed)
@@ -358,7 +360,7 @@ def of(figures, phase, kind, share):
     return span([percentile(run[kind], share) for run in figures[phase]], " ms")
 
 
-print(f"\n{accounts:,} accounts / {games:,} games, {ROUNDS} rounds, {duels:,} duels at human pace; "
+print(f"\n{accounts:,} accounts / {games:,} games, {ROUNDS} rounds, {duels:,} duels at {'human pace' if PACE == 500 else f'pace {PACE} ms'}; "
       f"loopback receive work {loopback_receive()}\n")
 print("| figure | " + " | ".join(STORES) + " |")
 print("|---|" + "---|" * len(STORES))

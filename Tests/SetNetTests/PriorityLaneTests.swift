@@ -44,61 +44,48 @@ import Testing
         loop.clearStop()
     }
 
-    /// 100 ordinary sockets ready at once; the first handler makes the priority socket ready.
-    /// It is served after the 8th handler (the lane is asked every 8), where the ordinary lane
-    /// would have served it after the 100th, in the next batch. The socket was moved into the
-    /// lane after it was registered, as a server's connection is when it leaves a match.
-    @Test func aPrioritySocketReadyDuringALongBatchIsServedWithinIt() throws {
+    /// 100 ordinary sockets ready at once and one more, registered in the lane or not and then
+    /// moved into `lane` or out of it, ready from the start or made ready by the first ordinary
+    /// handler: how many ordinary handlers had run when it was served.
+    private func servedAfter(registeredInLane: Bool, movedTo lane: Bool, readyFromStart: Bool) throws -> Int? {
         let loop = try EventLoop()
         let sockets = Pairs()
         let ordinary = sockets.make(100, ready: true)
-        let urgent = sockets.make(1, ready: false)[0]
+        let other = sockets.make(1, ready: readyFromStart)[0]
         var handled = 0
         var handledWhenServed: Int?
         for pair in ordinary {
             try loop.register(pair.watched) { _ in
                 Pairs.drain(pair.watched)
                 handled += 1
-                if handled == 1 { Pairs.poke(urgent.peer) }
+                if handled == 1, !readyFromStart { Pairs.poke(other.peer) }
             }
         }
-        try loop.register(urgent.watched) { _ in
-            Pairs.drain(urgent.watched)
+        try loop.register(other.watched, priority: registeredInLane) { _ in
+            Pairs.drain(other.watched)
             handledWhenServed = handledWhenServed ?? handled
         }
-        #expect(!loop.isPrioritized(urgent.watched))
-        loop.prioritize(urgent.watched, true, readable: true, writable: false)
-        #expect(loop.isPrioritized(urgent.watched))
+        #expect(loop.isPrioritized(other.watched) == registeredInLane)
+        loop.prioritize(other.watched, lane, readable: true, writable: false)
+        #expect(loop.isPrioritized(other.watched) == lane)
         runBatches(loop) { handledWhenServed != nil && handled == 100 }
-        #expect(handledWhenServed == 8)
         #expect(handled == 100)
+        return handledWhenServed
     }
 
-    /// The same socket moved back out of the lane waits for the batch, as before: the move is
-    /// what makes the difference, and it loses nothing that was waiting on the socket.
+    /// Made ready by the first of 100 handlers, a socket moved into the lane (as a server's
+    /// connection is when it leaves a match) is served after the 8th (the lane is asked every
+    /// 8); left in the ordinary lane, the same socket is served after the 100th, in the next batch.
+    @Test func aPrioritySocketReadyDuringALongBatchIsServedWithinIt() throws {
+        #expect(try servedAfter(registeredInLane: false, movedTo: true, readyFromStart: false) == 8)
+        #expect(try servedAfter(registeredInLane: false, movedTo: false, readyFromStart: false) == 100)
+    }
+
+    /// A socket moved out of the lane waits for the batch, and loses nothing that was waiting on
+    /// it: ready from the start, it is served after the 100 (it was ready when it joined their
+    /// epoll, after they did), not at the lane's first check.
     @Test func aSocketMovedOutOfTheLaneWaitsForTheBatch() throws {
-        let loop = try EventLoop()
-        let sockets = Pairs()
-        let ordinary = sockets.make(100, ready: true)
-        let moved = sockets.make(1, ready: true)[0]
-        var handled = 0
-        var handledWhenServed: Int?
-        for pair in ordinary {
-            try loop.register(pair.watched) { _ in
-                Pairs.drain(pair.watched)
-                handled += 1
-            }
-        }
-        try loop.register(moved.watched, priority: true) { _ in
-            Pairs.drain(moved.watched)
-            handledWhenServed = handledWhenServed ?? handled
-        }
-        loop.prioritize(moved.watched, false, readable: true, writable: false)
-        #expect(!loop.isPrioritized(moved.watched))
-        runBatches(loop) { handledWhenServed != nil && handled == 100 }
-        // In the same batch as the 100, after them (it was ready when it joined their epoll,
-        // after they did), not at the lane's first check, after the 8th: it left the lane.
-        #expect(handledWhenServed == 100)
+        #expect(try servedAfter(registeredInLane: true, movedTo: false, readyFromStart: true) == 100)
     }
 
     /// 40 priority sockets and 100 ordinary ones all ready: however the batch falls, at most 4
