@@ -114,17 +114,46 @@ import Testing
         #expect(lines.last == "  q quit")
     }
 
-    @Test func aBoardRefusedEndsTheBoardNotTheTV() {
+    /// A listed duel not made yet (its players not seated: the server says `no_such_match` to a
+    /// spectator until the first sits) is watched again shortly, on a new connection, not ended;
+    /// the standings show meanwhile.
+    @Test func aListedBoardNotMadeYetIsWatchedAgainShortly() throws {
         var (app, _) = Self.tv([ArenaTVTests.top])
         _ = app.connected(.board, at: 0)
         _ = app.receive(Self.welcome, on: .board, at: 0)
         let refused = app.receive(.error(WireError(.noSuchMatch, "No match is called arena-friday-3."), id: nil), on: .board, at: 10)
         #expect(!refused.contains { $0.effect.isQuit } && app.outcome == nil, "\(refused)")
-        #expect(app.tv.showing == .ended(ArenaTVTests.top, until: 10 + ArenaTV.lingerMs))
-        // The arena's state drops it meanwhile: the standings after the linger.
-        _ = app.receive(.arena(ArenaTVTests.arena([]), id: nil), on: .arena, at: 20)
-        #expect(app.tick(at: 10 + ArenaTV.lingerMs).contains(ArenaTVEffect(.board, .disconnect)) && app.board == nil)
+        #expect(refused.contains(ArenaTVEffect(.board, .disconnect)) && app.board == nil)
+        #expect(app.tv.showing == .notMade(ArenaTVTests.top, until: 10 + ArenaTV.notMadeRetryMs))
+        #expect(app.nextWake(at: 10) == 10 + ArenaTV.notMadeRetryMs)
+        #expect(Self.text(app, at: 10)[0].contains("Arena friday"), "the standings meanwhile")
+        #expect(!app.tick(at: 9 + ArenaTV.notMadeRetryMs).contains(ArenaTVEffect(.board, .connect)))
+        #expect(app.tick(at: 10 + ArenaTV.notMadeRetryMs).contains(ArenaTVEffect(.board, .connect)))
+        let joins = Self.watching(&app, ArenaTVTests.top.match, at: 20 + ArenaTV.notMadeRetryMs)
+        let join = try #require(joins.first { if case .join = $0 { true } else { false } })
+        guard case .join(let request) = join else { Issue.record("\(joins)"); return }
+        #expect(request.role == .spectator && request.match == ArenaTVTests.top.match)
+        #expect(Self.text(app, at: 20 + ArenaTV.notMadeRetryMs)[0].hasPrefix("TV friday · duel 3"), "the duel, once made")
+    }
+
+    /// A refused board the arena no longer lists has ended: its linger, then the standings; and a
+    /// board gone from the arena's state while it waits to be watched again is not watched.
+    @Test func aBoardRefusedEndsTheBoardNotTheTV() {
+        var (app, _) = Self.tv([ArenaTVTests.top])
+        _ = app.connected(.board, at: 0)
+        _ = app.receive(Self.welcome, on: .board, at: 0)
+        _ = app.receive(.arena(ArenaTVTests.arena([]), id: nil), on: .arena, at: 5)
+        let refused = app.receive(.error(WireError(.noSuchMatch, "No match is called arena-friday-3."), id: nil), on: .board, at: 10)
+        #expect(!refused.contains { $0.effect.isQuit } && app.outcome == nil, "\(refused)")
+        #expect(app.tick(at: 10 + ArenaTV.lingerMs).allSatisfy { $0.effect != .connect } && app.board == nil)
         #expect(Self.text(app, at: 10 + ArenaTV.lingerMs)[0].contains("Arena friday"), "the standings")
+
+        var (again, _) = Self.tv([ArenaTVTests.top])
+        _ = again.connected(.board, at: 0)
+        _ = again.receive(.error(WireError(.noSuchMatch, "No match is called arena-friday-3."), id: nil), on: .board, at: 10)
+        _ = again.receive(.arena(ArenaTVTests.arena([]), id: nil), on: .arena, at: 20)
+        #expect(again.tv.showing == .standings)
+        #expect(again.tick(at: 10 + ArenaTV.notMadeRetryMs).allSatisfy { $0.effect != .connect })
     }
 
     @Test func anUnknownArenaEndsTheTVWithTheServersWords() {

@@ -20,6 +20,9 @@ package struct ArenaTV: Hashable, Sendable {
         case standings
         /// A duel under way, as its spectator.
         case board(ArenaBoard)
+        /// A listed duel whose match is not made yet (made when its first player sits: until then
+        /// a spectator is told `no_such_match`): the standings show, and it is watched again at `until`.
+        case notMade(ArenaBoard, until: Int64)
         /// The followed duel is over: it stays on the screen until `until`, then the next one.
         case ended(ArenaBoard, until: Int64)
         /// The arena is over and its last duel too: the final standings, for good.
@@ -29,6 +32,9 @@ package struct ArenaTV: Hashable, Sendable {
     /// How long a finished duel stays on the screen before the next board: long enough to read
     /// its result, short enough that the next duel (dealt at once) has barely begun.
     package static let lingerMs: Int64 = 3_000
+    /// How soon a listed duel not made yet is watched again: its players are told their seats as
+    /// the arena lists it, so it is made within a round trip of theirs.
+    package static let notMadeRetryMs: Int64 = 500
 
     package private(set) var showing = Showing.standings
     /// The arena as last heard.
@@ -39,7 +45,7 @@ package struct ArenaTV: Hashable, Sendable {
     /// The duel the TV follows now, or lingers on; nil while the standings show.
     package var board: ArenaBoard? {
         switch showing {
-        case .board(let board), .ended(let board, _): board
+        case .board(let board), .ended(let board, _), .notMade(let board, _): board
         case .standings, .final: nil
         }
     }
@@ -72,6 +78,11 @@ package struct ArenaTV: Hashable, Sendable {
             }
             showing = .board(current)
             return nil
+        case .notMade(let board, let until):
+            // Gone before it could be watched: the next board, at once.
+            guard let current = view.boards.first(where: { $0.match == board.match }) else { return next() }
+            showing = .notMade(current, until: until)
+            return nil
         case .standings: return next()
         case .ended, .final: return nil
         }
@@ -85,16 +96,33 @@ package struct ArenaTV: Hashable, Sendable {
         return nil
     }
 
-    /// Ends a linger that is due.
+    /// The followed duel's spectator was told `no_such_match`: while the arena still lists it,
+    /// it is not made yet (its players not seated): its spectator goes, the standings show, and
+    /// it is watched again shortly. A duel the arena no longer lists is over.
+    package mutating func boardNotMade(_ match: String, at now: Int64) -> ArenaTVChange? {
+        guard case .board(let board) = showing, board.match == match else { return nil }
+        guard arena?.boards.contains(where: { $0.match == match }) == true else { return boardOver(match, at: now) }
+        showing = .notMade(board, until: now + Self.notMadeRetryMs)
+        return .unfollow
+    }
+
+    /// Ends a linger that is due, or watches again a duel not made before.
     package mutating func tick(at now: Int64) -> ArenaTVChange? {
-        guard case .ended(_, let until) = showing, now >= until else { return nil }
-        return next()
+        switch showing {
+        case .ended(_, let until) where now >= until: return next()
+        case .notMade(let board, let until) where now >= until:
+            showing = .board(board)
+            return .follow(board)
+        default: return nil
+        }
     }
 
     /// When `tick` has something to do.
     package var nextWake: Int64? {
-        if case .ended(_, let until) = showing { return until }
-        return nil
+        switch showing {
+        case .ended(_, let until), .notMade(_, let until): until
+        case .standings, .board, .final: nil
+        }
     }
 
     /// The top board of the arena as last heard (never the duel just over, which the arena's

@@ -84,7 +84,12 @@ package struct ArenaTVApp: Sendable {
         switch channel {
         case .arena: return perform(session.receive(message, at: now), at: now)
         case .board:
-            var out = onBoard(at: now) { $0.receive(message, at: now) }
+            var out: [ArenaTVEffect] = []
+            // A listed duel not made yet (nobody seated) is watched again shortly, not ended.
+            if case .error(let error, _) = message, error.code == .noSuchMatch, let match = tv.board?.match {
+                out += change(tv.boardNotMade(match, at: now), at: now)
+            }
+            out += onBoard(at: now) { $0.receive(message, at: now) }
             if let match = tv.board?.match, Self.isOver(message, match: match) { out += change(tv.boardOver(match, at: now), at: now) }
             return out
         }
