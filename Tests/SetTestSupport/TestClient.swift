@@ -9,9 +9,11 @@ import Testing
 package final class TestServer: Sendable {
     package let running: RunningServer
     package let clock: ManualTime
-    package let logLines = ServerLogLines()
+    package let logLines: ServerLogLines
 
-    package init(configure: (inout ServerConfig) -> Void = { _ in }) throws {
+    /// `clock` stands still unless the test moves it (or `logLines` does, hearing a line).
+    package init(clock: ManualTime = ManualTime(1_000), logLines: ServerLogLines = ServerLogLines(),
+                 configure: (inout ServerConfig) -> Void = { _ in }) throws {
         var config = ServerConfig()
         config.port = 0
         config.seeds = .counting(from: 1)
@@ -23,7 +25,8 @@ package final class TestServer: Sendable {
         config.spectators.crowdRoundMs = 0
         config.perAddress.connectsPerSecond = 1_000_000  // tests connect hundreds at once from 127.0.0.1
         configure(&config)
-        clock = ManualTime(1_000)
+        self.clock = clock
+        self.logLines = logLines
         running = RunningServer(try Server(config: config, clock: clock, log: logLines.log))
     }
 

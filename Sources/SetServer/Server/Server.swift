@@ -142,6 +142,11 @@ package final class Server {
         restoredMatches = restored.map(\.host.name)
         folderLock = lock
         self.clock = RestoredClock.clock(base: clock, state: state, journals: restored.map(\.host.lastActivity))
+        // The restored matches pause from the restarted clock's first instant, not from when the
+        // start is done: a node restarted after a crash then watches its own name's lease for up
+        // to 10 s first, and a window must not run out meanwhile (Protocol.md: a window keeps
+        // what it had left when the server stopped, up to a second less after a crash).
+        let restartedAt = self.clock.now()
         accounts = AccountsEdge(store: handoff.withLock { $0.take()! }, records: records, questions: questions, loop: loop, clock: self.clock, log: log,
                                 closesStore: ownsStore)
         do throws(ServerStartError) { nodes = try NodeEdge.open(config, boundPort: listener.port, loop: loop, clock: self.clock, log: log) } catch {
@@ -150,7 +155,7 @@ package final class Server {
         }
         // The house bots' names are kept on every node, door or not: the names are the service's.
         accounts.reservedNames = ReservedNames(houseBots: config.accounts.keepsHouseBotNames)
-        journals?.restart(restored, at: self.clock.now())
+        journals?.restart(restored, at: restartedAt)
         port = listener.port
         recordAllowance = RecordAllowance(limits: config.recordLimits)
         let dealt = DealtSeeds(config.seeds, keptIn: config.dataDirectory == nil ? nil : accounts)

@@ -62,8 +62,14 @@ package final class ServerLog: Sendable {
 /// A log that keeps its lines, for tests and for `setgame play`, which must not write over the screen.
 package final class ServerLogLines: Sendable {
     private let lines = Mutex<[String]>([])
-    package init() {}
+    private let heard: @Sendable (String) -> Void
+    /// `heard` is told each line as it is kept, on the thread that logged it (a test's hook into
+    /// a server's start, before the server can be reached any other way).
+    package init(heard: @escaping @Sendable (String) -> Void = { _ in }) { self.heard = heard }
     package var all: [String] { lines.withLock { $0 } }
-    package func append(_ line: String) { lines.withLock { $0.append(line) } }
+    package func append(_ line: String) {
+        lines.withLock { $0.append(line) }
+        heard(line)
+    }
     package var log: ServerLog { ServerLog { [self] line in self.append(line) } }
 }
