@@ -48,6 +48,14 @@ static inline long long setgame_realtime_ns(void) {
     return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
 }
 
+/// accept(2) whose socket is closed on exec, made so by the kernel in the same call: a program
+/// another thread starts in between (a bench's server, a test's PostgreSQL) never inherits it,
+/// and a peer's hang-up is never held back by a stranger keeping the socket open. The raw system
+/// call, as for the CPU pin below.
+static inline int setgame_accept_cloexec(int listener) {
+    return (int)syscall(SYS_accept4, listener, (void *)0, (void *)0, SOCK_CLOEXEC);
+}
+
 /// Keeps process (or thread) `pid` on one CPU; 0 means the calling thread. Returns 0 on success.
 /// The raw system call: the libc wrapper needs _GNU_SOURCE, which would make these headers
 /// disagree with the Glibc module Swift already has.

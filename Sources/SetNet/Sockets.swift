@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// Thin, checked wrappers over the BSD socket calls the project needs.
@@ -9,7 +10,7 @@ package enum Sockets {
 
     /// A non-blocking TCP listener on `host:port`; port 0 picks a free one.
     package static func listen(host: String, port: UInt16, backlog: Int32 = 1_024) throws(SystemCallError) -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SystemCallError("socket") }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -41,10 +42,11 @@ package enum Sockets {
         return UInt16(bigEndian: address.sin_port)
     }
 
-    /// Accepts one pending connection, non-blocking with Nagle off; nil when none is waiting.
+    /// Accepts one pending connection, non-blocking with Nagle off and closed on exec, as every
+    /// socket here is; nil when none is waiting.
     package static func accept(_ listener: Int32) throws(SystemCallError) -> Int32? {
         let fd: Int32
-        switch SystemCall.run({ Int(Glibc.accept(listener, nil, nil)) }) {
+        switch SystemCall.run({ Int(setgame_accept_cloexec(listener)) }) {
         case .done(let accepted): fd = Int32(accepted)
         case .wouldBlock, .failed(ECONNABORTED): return nil  // one that gave up while waiting: the next may be there
         case .failed(let code): throw SystemCallError("accept", code: code)

@@ -12,7 +12,7 @@ import Testing
 /// `port`. The peer's kernel sizes its send buffer from the segment size, so a client that stops
 /// reading fills both kernels in kilobytes rather than megabytes.
 func starvedSocket(port: UInt16, receiveBufferBytes: Int32 = 4_096, maxSegmentBytes: Int32 = 1_000) throws -> Int32 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw SystemCallError("socket") }
     var size = receiveBufferBytes, segment = maxSegmentBytes
     setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))

@@ -10,7 +10,7 @@ import Testing
 /// A loopback socket from a chosen source address (any 127.x.y.z reaches the server), so a test
 /// can play several client addresses at once.
 func loopbackSocket(from source: String, to port: UInt16) throws -> Int32 {
-    let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw SystemCallError("socket") }
     var local = try Sockets.ipv4Address(host: source, port: 0)
     let bound = withUnsafePointer(to: &local) {
@@ -233,7 +233,8 @@ extension TestClient {
             case 1: JoinRequest(name: "x")
             default: JoinRequest(name: "x", match: "solo-\(round)", mode: .solo)
             }
-            #expect(try client.joinOutcome(request) == nil, "round \(round)")
+            let refusal = try client.joinOutcome(request)
+            #expect(refusal == nil, "round \(round): \(refusal?.code.rawValue ?? "") \(refusal?.message ?? "")")
         }
         // Ten times the match limit came and went. The last hang-ups may still be on their way
         // to the server (a quick join paired with one of them would be paired with a leaver):

@@ -229,7 +229,7 @@ package final class ThrowawayPostgres: Sendable {
 
     /// A loopback port nobody listens on now.
     private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestDatabaseError(description: "socket failed") }
         defer { close(fd) }
         var address = sockaddr_in()
