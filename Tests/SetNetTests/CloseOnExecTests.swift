@@ -5,9 +5,9 @@ import Testing
 
 /// Every socket the project opens is closed on exec: a program another thread starts while it is
 /// open (the bench's server, a test's PostgreSQL) does not inherit it. An inherited socket outlives
-/// its owner's close, so a peer's hang-up never reached the server, and a closed listener still
-/// took connections: a player who left stayed seated as present, waiting for a duel (seen in the
-/// test suite whenever a throwaway PostgreSQL started meanwhile).
+/// its owner's close: a peer's hang-up never reached the other end, so a player who left stayed
+/// seated as present, waiting for a duel (seen in the test suite whenever a throwaway PostgreSQL
+/// started meanwhile), and a closed listener still took connections.
 @Suite(.serialized) struct CloseOnExecTests {
     /// Starts `sleep`, as posix_spawn does with nothing closed for it: it inherits every
     /// descriptor not closed on exec. Killed and reaped by `end`.
@@ -27,17 +27,21 @@ import Testing
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }
 
-    @Test func aHangUpReachesThePeerThoughAProgramWasStartedMeanwhile() throws {
+    /// A listener, a socket connected to it and the one it accepted, as the project opens them.
+    func connectedSockets() throws -> (listener: Int32, client: Int32, server: Int32) {
         let listener = try Sockets.listen(host: "127.0.0.1", port: 0)
-        defer { close(listener) }
         let client = try Sockets.connect(host: "127.0.0.1", port: Sockets.localPort(listener))
-        defer { close(client) }
         var accepted: Int32?
         for _ in 0..<1_000 where accepted == nil {
             accepted = try Sockets.accept(listener)
             if accepted == nil { usleep(1_000) }
         }
-        let server = try #require(accepted)
+        return (listener, client, try #require(accepted))
+    }
+
+    @Test func aHangUpReachesThePeerThoughAProgramWasStartedMeanwhile() throws {
+        let (listener, client, server) = try connectedSockets()
+        defer { close(listener); close(client) }
         let bystander = startBystander()
         defer { end(bystander) }
 
@@ -46,7 +50,6 @@ import Testing
         Sockets.setReceiveTimeout(client, milliseconds: 5_000)
         var byte: UInt8 = 0
         #expect(recv(client, &byte, 1, 0) == 0, "the hang-up did not arrive: the bystander holds the accepted socket")
-        for fd in [listener, client] { #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0) }
     }
 
     /// The sockets' inodes the program `pid` holds open (posix_spawn returns once it has exec'd,
@@ -64,17 +67,8 @@ import Testing
     }
 
     @Test func aProgramStartedWhileSocketsAreOpenHoldsNoneOfThem() throws {
-        let listener = try Sockets.listen(host: "127.0.0.1", port: 0)
-        defer { close(listener) }
-        let client = try Sockets.connect(host: "127.0.0.1", port: Sockets.localPort(listener))
-        defer { close(client) }
-        var accepted: Int32?
-        for _ in 0..<1_000 where accepted == nil {
-            accepted = try Sockets.accept(listener)
-            if accepted == nil { usleep(1_000) }
-        }
-        let server = try #require(accepted)
-        defer { close(server) }
+        let (listener, client, server) = try connectedSockets()
+        defer { close(listener); close(client); close(server) }
         let bystander = startBystander()
         defer { end(bystander) }
         let held = socketsHeld(by: bystander)

@@ -62,13 +62,6 @@ import Testing
         _ = try bobBack.awaitEvent("resumed") { if case .resumed = $0 { true } else { false } }
         let penalties = restarts.events(of: annBack).filter { if case .rules(.penalised) = $0.body { true } else { false } }
         #expect(penalties.isEmpty, "the claim ran out while the node watched its name: \(penalties)")
-        guard case .resumed(let window?, _) = resumed.body else {
-            Issue.record("the claim did not survive the node's restart: \(resumed)")
-            return
-        }
-        #expect(window.kind == .claim && window.holder == .first)
-        let left = window.deadline.milliseconds - resumed.time
-        #expect(left <= leftAtTheEnd, "the restart handed out \(left - leftAtTheEnd) ms")
-        #expect(left >= leftAtTheEnd - ServerState.leaseMs, "the restart took \(leftAtTheEnd - left) ms")
+        restarts.expectClaimKept(resumed, leftAtTheEnd: leftAtTheEnd, lostAtMost: ServerState.leaseMs)
     }
 }
