@@ -56,9 +56,10 @@ install -d -o set -m 700 "$work/door-state"
     --seat-wait-ms 120000 >"$work/server.log" 2>&1 &
 server_pid=$!
 # The socket may be made a moment before the line saying the TCP port is written: wait for both.
+# The log itself is made by the server's shell, which may not have run yet on a busy machine.
 tcp_port=""
 for _ in $(seq 150); do
-    tcp_port=$(sed -n 's/^setgame serving on 127.0.0.1:\([0-9]*\)$/\1/p' "$work/server.log")
+    tcp_port=$(sed -n 's/^setgame serving on 127.0.0.1:\([0-9]*\)$/\1/p' "$work/server.log" 2>/dev/null || true)
     [ -S "$work/door.sock" ] && [ -n "$tcp_port" ] && break
     sleep 0.2
 done
