@@ -125,7 +125,11 @@ extension ClientSession {
         case .badToken:
             let refused = tokenRefused(error)
             return inArenaDuel ? refused + backToArena() : refused
-        case .noSuchMatch where inArenaDuel && stage == .joining, .matchOver where inArenaDuel && stage == .joining:
+        // The arena's duel is gone before its seat was taken. Not `match_over`, which no join is
+        // refused: one that comes while joining the next duel answers an action sent in the last
+        // (an instant bot's picks as it ended); taken for the join's refusal, it dropped the
+        // pairing, and the duel was then sat in and never played.
+        case .noSuchMatch where inArenaDuel && stage == .joining:
             return [.refused(error)] + backToArena()
         case .noSuchMatch where options.role == .spectator:
             matchName = nil

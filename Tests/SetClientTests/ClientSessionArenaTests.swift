@@ -132,6 +132,24 @@ import Testing
         #expect(session.stage == .arena && !session.inArenaDuel)
     }
 
+    /// The last duel's late actions are answered `match_over` after the next pairing came: the
+    /// session is still joining that pairing, and plays it once seated (seen in the arena
+    /// benchmark: a bot seated in its next duel with no pairing left never moved, and two such bots
+    /// kept their arena from ever ending).
+    @Test func aLateRefusalOfTheLastDuelsActionKeepsTheNextPairing() {
+        var session = Self.playing()
+        _ = session.receive(Self.gameOver, at: 9_000)
+        let next = ArenaPairingNotice(arena: "friday", match: "arena-friday-4", token: "tok2", opponent: "cy")
+        _ = session.receive(.arenaPairing(next), at: 9_010)
+        let late = WireError(.matchOver, "The match is over.")
+        #expect(session.receive(.error(late, id: nil), at: 9_020) == [.refused(late)])
+        #expect(session.stage == .joining && session.inArenaDuel && session.token == "tok2")
+        let seated = session.receive(.joined(role: .player, match: "arena-friday-4", mode: .duel, seat: .second, token: "tok2", resumed: false, id: nil),
+                                     at: 9_030)
+        #expect(seated.contains(.joined(match: "arena-friday-4", seat: .second, resumed: false, first: false)))
+        #expect(session.stage == .joined && session.inArenaDuel)
+    }
+
     @Test func theArenasRedirectIsFollowedWithItsTicketAndNodeAwayWaits() throws {
         var session = Self.inArena()
         session.disconnected()
