@@ -32,6 +32,9 @@ func runBot(_ asked: BotOptions, count: Int = 1) -> Int32 {
         told.withLock { _ = $0.insert(line) }
         printError("setgame bot: \(line)")
     }
+    // What a bot's session noticed on its own (events missed and a snapshot asked for, a seat
+    // taken over, a name taken): rare, and what explains a bot that stopped playing.
+    runner.onBotLog = { name, line in printError("setgame bot: \(name): \(ServerText.printable(line))") }
     runner.onBotJoined = { joined in
         let what = chosen.arena == nil ? "" : "the arena "
         writeOut("\(joined.name) (\(chosen.level.rawValue)) joined \(what)\(ServerText.printable(joined.match)) on \(ServerText.printable(joined.place))")
